@@ -1,0 +1,78 @@
+/* attention.h: the forward pass of one multi-head attention layer, keeping
+ * every stage so the screen can show it and the backward pass can use it.
+ *
+ * Shapes: n query tokens, m key tokens (m = n unless mode is cross), D model
+ * width, H heads, dh = D / H. Per-head tensors are stored head after head:
+ * scores[h] is the (n, m) block at scores + h*n*m. */
+#ifndef AV_ATTENTION_H
+#define AV_ATTENTION_H
+
+#include <stdbool.h>
+#include "model.h"
+#include "tokenizer.h"
+
+/* The value written into hidden cells, as seed 000's masked_fill. */
+#define AV_MASKED_VALUE (-1e20f)
+
+struct av_trace {
+	int n, m, d_model, heads, head_dim;
+	struct av_config cfg;            /* the config this trace was made with */
+	double divisor;                  /* s * T of the scaled stage */
+
+	struct av_tokens tokens;         /* query side (the sentence) */
+	struct av_tokens source_tokens;  /* key side in cross mode, else n = 0 */
+	int ids[AV_MAX_TOKENS];          /* vocabulary rows of tokens */
+	int source_ids[AV_MAX_TOKENS];
+	bool oov[AV_MAX_TOKENS];
+	bool source_oov[AV_MAX_TOKENS];
+	bool key_hidden[AV_MAX_TOKENS];  /* padding mask over key positions */
+
+	float *token_part;        /* (n, D) token_embedding[ids] */
+	float *position_part;     /* (n, D) position(pos) */
+	float *embedding;         /* (n, D) X = token_part + position_part */
+	float *source_embedding;  /* (m, D) cross only, else NULL (keys use X) */
+	float *q;                 /* (n, D) X . W_q^T + b_q */
+	float *k;                 /* (m, D) Xs . W_k^T + b_k */
+	float *v;                 /* (m, D) Xs . W_v^T + b_v */
+	unsigned char *mask;      /* (n, m) 1 = visible */
+	bool row_hidden[AV_MAX_TOKENS];  /* every key of this query is hidden */
+	float *scores;            /* (H, n, m) Q_h . K_h^T */
+	float *scaled;            /* (H, n, m) scores / (s T) */
+	float *masked;            /* (H, n, m) scaled, hidden cells = -1e20 */
+	float *weights;           /* (H, n, m) softmax(masked) per row */
+	float *context;           /* (H, n, dh) weights_h . V_h */
+	float *concat;            /* (n, D) heads side by side */
+	float *output;            /* (n, D) concat . W_o^T + b_o */
+	float *residual;          /* (n, D) output + X */
+};
+
+/* Tokenizes sentence (and source, in cross mode), looks the tokens up in p
+ * (adding deterministic rows for unknown words, see model.h), applies the
+ * padding mask hidden_keys (key positions, may be NULL / 0) and runs the
+ * forward pass. t must be zeroed or previously used by av_trace_run; it is
+ * reused. Errors: tokenizer errors, cross mode without a source, a hidden
+ * key position the key sentence does not have, a sentence longer than the
+ * learned position table, config errors. */
+bool av_trace_run(struct av_trace *t, struct av_params *p, const struct av_config *cfg,
+		  const char *sentence, const char *source,
+		  const int *hidden_keys, int n_hidden, char **cause);
+
+/* Recomputes every stage from the embeddings on, for the tokens, ids and
+ * key_hidden already in t (after the screen toggles the mask, for instance).
+ * cfg may differ from t->cfg in mode (not cross <-> non-cross), scale,
+ * temperature and heads. */
+void av_trace_forward(struct av_trace *t, const struct av_params *p, const struct av_config *cfg);
+
+void av_trace_free(struct av_trace *t);
+
+/* Kernels, exposed for the tests and the backward pass. */
+
+/* out (n, out_dim) = x (n, in_dim) . w^T (w is out_dim x in_dim) + b (may be NULL) */
+void av_linear(float *out, const float *x, const float *w, const float *b,
+	       int n, int in_dim, int out_dim);
+
+/* Row-wise stable softmax of a (rows, cols) matrix; rows whose mask row is
+ * all hidden (mask may be NULL) become all zero. */
+void av_softmax_rows(float *out, const float *in, const unsigned char *mask, int rows, int cols);
+
+#endif

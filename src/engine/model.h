@@ -1,0 +1,69 @@
+/* model.h: the parameters of one attention layer and their initialisation.
+ *
+ * Layouts follow PyTorch: nn.Embedding tables are (rows, D); nn.Linear
+ * weights are (out, in) = (D, D) and are applied as x . W^T + b.
+ *
+ * Initialisation (documented so that "seed 7" means the same numbers for
+ * every student, see attnview(1)): every tensor has its own PCG32 generator,
+ * av_rng_seed(seed, stream) with stream = FNV-1a of the tensor's name
+ * ("position_embedding", "w_q", "b_q", "w_k", "b_k", "w_v", "b_v", "w_o",
+ * "b_o"), and the values are drawn in row-major order. Each token-embedding
+ * row is drawn from its own generator, stream = FNV-1a of "token:" + word,
+ * so a word has the same vector whatever else is in the vocabulary, and an
+ * out-of-vocabulary word gets its row the same way. */
+#ifndef AV_MODEL_H
+#define AV_MODEL_H
+
+#include <stdbool.h>
+#include "model_config.h"
+
+#define AV_UNK "<unk>"
+
+struct av_params {
+	int d_model;                 /* D */
+	int vocab_size;              /* V */
+	int vocab_cap;
+	char **vocab;                /* V words */
+	float *token_embedding;      /* (V, D) */
+	int max_positions;           /* L */
+	float *position_embedding;   /* (L, D), learned positions only, else NULL */
+	bool bias;
+	float *w_q, *w_k, *w_v, *w_o;  /* (D, D), out x in */
+	float *b_q, *b_k, *b_v, *b_o;  /* (D), or NULL without bias */
+};
+
+/* Fresh parameters for cfg over the given vocabulary (may be empty). */
+void av_params_init(struct av_params *p, const struct av_config *cfg,
+		    char *const *vocab, int vocab_size);
+
+/* Empty parameters of the right sizes (all zero), vocabulary empty. */
+void av_params_alloc(struct av_params *p, const struct av_config *cfg);
+
+void av_params_free(struct av_params *p);
+void av_params_copy(struct av_params *dst, const struct av_params *src);
+
+/* Index of word in the vocabulary, or -1. */
+int av_params_find(const struct av_params *p, const char *word);
+
+/* Appends word with the given row (D floats); returns its index. */
+int av_params_add_word(struct av_params *p, const char *word, const float *row);
+
+/* The deterministic embedding row of a word: N(0,1) values from the
+ * generator seeded with (seed, FNV-1a("token:" + word)). */
+void av_word_embedding(uint64_t seed, const char *word, int d_model, float *row);
+
+/* The id of a token: its vocabulary index; else the index of <unk> if the
+ * vocabulary has one; else a new row from av_word_embedding is appended.
+ * *oov is set when the word was not in the vocabulary. */
+int av_params_token_id(struct av_params *p, uint64_t seed, const char *word, bool *oov);
+
+/* Redraws the weights and biases (not the embeddings) for cfg: the "reseed"
+ * of the screen and the remedies of training. */
+void av_params_reinit_linear(struct av_params *p, const struct av_config *cfg);
+
+/* Positional encoding of position pos into row (D floats): learned rows,
+ * sinusoidal PE[pos,2i] = sin(pos/10000^(2i/D)), PE[pos,2i+1] = cos(...),
+ * or zeros for none. */
+void av_position_row(const struct av_params *p, enum av_positional kind, int pos, float *row);
+
+#endif

@@ -1,0 +1,57 @@
+/* model_config.h: the settings of one attention layer (a sample's "config"
+ * object) and the names of their enum values, shared by the loaders, the
+ * command line, the trace and the screen. */
+#ifndef AV_MODEL_CONFIG_H
+#define AV_MODEL_CONFIG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum av_mode { AV_MODE_SELF, AV_MODE_CAUSAL, AV_MODE_CROSS };
+enum av_scale { AV_SCALE_DK, AV_SCALE_DMODEL, AV_SCALE_NONE };
+enum av_positional { AV_POS_LEARNED, AV_POS_SINUSOIDAL, AV_POS_NONE };
+enum av_init { AV_INIT_NORMAL, AV_INIT_XAVIER, AV_INIT_TORCH };
+
+#define AV_MAX_D_MODEL 4096
+#define AV_MAX_POSITIONS 4096
+
+struct av_config {
+	int d_model;              /* D */
+	int heads;                /* H; D % H == 0 */
+	enum av_mode mode;
+	enum av_scale scale;
+	double temperature;       /* T > 0 */
+	enum av_positional positional;
+	bool bias;
+	uint64_t seed;
+	enum av_init init;
+	int max_positions;        /* rows of the learned position table */
+};
+
+/* A NULL-terminated table of names, indexed by enum value. */
+extern const char *const av_mode_names[];
+extern const char *const av_scale_names[];
+extern const char *const av_positional_names[];
+extern const char *const av_init_names[];
+
+/* Looks name up in names; true and *value on success. */
+bool av_enum_parse(const char *const names[], const char *name, int *value);
+
+/* "a, b or c", malloc'd: the allowed values for an error message. */
+char *av_enum_list(const char *const names[]);
+
+/* The defaults of a config with no keys: D=8, H=2, self, dk, T=1,
+ * sinusoidal, no bias, seed 42, normal init, 64 positions. */
+void av_config_default(struct av_config *cfg);
+
+/* Checks ranges: D in 1..AV_MAX_D_MODEL, H >= 1 and D % H == 0 (the message
+ * says so), T positive and finite, max_positions in 1..AV_MAX_POSITIONS. */
+bool av_config_check(const struct av_config *cfg, char **cause);
+
+/* dh = D / H */
+int av_config_head_dim(const struct av_config *cfg);
+
+/* The divisor of the scaled stage: s * T with s = sqrt(dh), sqrt(D) or 1. */
+double av_config_divisor(const struct av_config *cfg);
+
+#endif

@@ -1,0 +1,2 @@
+#include "config.h"
+#include "print_table.h"

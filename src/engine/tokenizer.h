@@ -1,0 +1,30 @@
+/* tokenizer.h: sentence -> tokens.
+ *
+ * The sentence is lower-cased; a token is a run of word characters (letters,
+ * digits, apostrophes); any other non-space character is a token of its own,
+ * and so is every wide (CJK) character: "中国有熊猫" is five tokens. */
+#ifndef AV_TOKENIZER_H
+#define AV_TOKENIZER_H
+
+#include <stdbool.h>
+
+#define AV_MAX_TOKENS 64
+#define AV_MAX_SENTENCE_BYTES 4096
+
+struct av_tokens {
+	int n;
+	char *text[AV_MAX_TOKENS];   /* malloc'd, lower-cased UTF-8 */
+	int offset[AV_MAX_TOKENS];   /* byte offset of the token in the sentence */
+};
+
+/* Splits sentence into out (which is overwritten, not freed). Errors: invalid
+ * UTF-8 (with the byte offset), an empty sentence, more than AV_MAX_TOKENS
+ * tokens, a sentence longer than AV_MAX_SENTENCE_BYTES. */
+bool av_tokenize(const char *sentence, struct av_tokens *out, char **cause);
+
+void av_tokens_free(struct av_tokens *t);
+
+/* Deep copy. */
+void av_tokens_copy(struct av_tokens *dst, const struct av_tokens *src);
+
+#endif

@@ -1,0 +1,2 @@
+#include "config.h"
+#include "trace_json.h"

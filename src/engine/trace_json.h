@@ -1,0 +1,32 @@
+/* trace_json.h: the trace as JSON (--dump), which is also a weights file. */
+#ifndef AV_TRACE_JSON_H
+#define AV_TRACE_JSON_H
+
+#include <stdbool.h>
+#include <cjson/cJSON.h>
+#include "attention.h"
+
+/* Optional training record written as "training" (issue: training mode). */
+struct av_training_record {
+	int epochs;
+	double lr;
+	const char *optimizer;
+	const char *target;
+	const double *loss;   /* epochs entries */
+};
+
+/* {"config": ...} as a weights/sample file spells it. */
+cJSON *av_config_to_json(const struct av_config *cfg);
+
+/* {"vocab": [...], "token_embedding": ..., ...} */
+cJSON *av_params_to_json(const struct av_params *p);
+
+/* The whole trace document (format attnview-trace, version 1). training
+ * may be NULL. */
+cJSON *av_trace_to_json(const struct av_trace *t, const struct av_params *p,
+			const struct av_training_record *training);
+
+/* Prints a document with numbers as %.9g (round-trips float32), malloc'd. */
+char *av_json_print(const cJSON *doc);
+
+#endif

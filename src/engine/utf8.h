@@ -1,0 +1,47 @@
+/* utf8.h: UTF-8 decoding and the character classes the tokenizer and the
+ * screen agree on. Locale-independent, so tokens and display widths are the
+ * same on every machine. */
+#ifndef AV_UTF8_H
+#define AV_UTF8_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Decodes one code point from s (at most len bytes). Returns the number of
+ * bytes used (1..4), or -1 for invalid UTF-8 (overlong forms, surrogates,
+ * values above U+10FFFF, truncated or stray continuation bytes). */
+int av_utf8_decode(const char *s, size_t len, uint32_t *cp);
+
+/* Encodes cp into out (no NUL); returns the byte count (1..4). */
+int av_utf8_encode(uint32_t cp, char out[4]);
+
+/* True when all of s is valid UTF-8; otherwise *bad is the offset of the
+ * first invalid byte. */
+bool av_utf8_valid(const char *s, size_t len, size_t *bad);
+
+/* East Asian Wide and Fullwidth characters (CJK ideographs, kana, Hangul,
+ * fullwidth forms, most emoji): each one is a token of its own and takes two
+ * terminal columns. */
+bool av_cp_is_wide(uint32_t cp);
+
+/* Terminal columns of one code point: 0 for combining marks and controls,
+ * 2 for wide characters, 1 otherwise. */
+int av_cp_width(uint32_t cp);
+
+/* Terminal columns of a valid UTF-8 string. */
+int av_utf8_width(const char *s);
+
+/* Lower case for ASCII, Latin-1, Latin Extended-A, Greek and Cyrillic; other
+ * code points are returned unchanged. */
+uint32_t av_cp_lower(uint32_t cp);
+
+/* A word character: letter, digit or apostrophe (' and U+2019). Non-ASCII
+ * code points count as letters unless they are punctuation, symbols,
+ * spaces or wide characters. */
+bool av_cp_is_word(uint32_t cp);
+
+/* White space: ASCII space, tab, newlines, U+00A0, U+2000..U+200B, U+3000. */
+bool av_cp_is_space(uint32_t cp);
+
+#endif
