@@ -1,2 +1,57 @@
+/* main.c: attnview's entry point: parse the options, build the session, then
+ * either run a batch mode (--dump, --print) or open the screen. */
 #include "config.h"
-int main(void) { return 0; }
+
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "batch.h"
+#include "options.h"
+#include "util.h"
+
+#define EXIT_USAGE 2
+
+static int fail(char *cause)
+{
+	fprintf(stderr, "attnview: %s\n", cause ? cause : "unknown error");
+	free(cause);
+	return EXIT_USAGE;
+}
+
+static bool run(const struct av_options *o, struct av_session *s, char **cause)
+{
+	if (o->dump)
+		return av_batch_dump(o, s, cause);
+	if (o->print)
+		return av_batch_print(o, s, cause);
+	return av_batch_print(&(struct av_options){ .print = "weights", .color = o->color }, s,
+			      cause);
+}
+
+int main(int argc, char **argv)
+{
+	setlocale(LC_ALL, "");
+	struct av_options o;
+	char *cause = NULL;
+	switch (av_options_parse(&o, argc, argv, &cause)) {
+	case AV_PARSE_EXIT_OK:
+		av_options_free(&o);
+		return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	case AV_PARSE_ERROR:
+		av_options_free(&o);
+		return fail(cause);
+	case AV_PARSE_RUN:
+		break;
+	}
+	if (o.list_samples) {
+		bool ok = av_batch_list_samples(&cause);
+		av_options_free(&o);
+		return ok ? EXIT_SUCCESS : fail(cause);
+	}
+	struct av_session s;
+	bool ok = av_options_setup(&o, &s, &cause) && run(&o, &s, &cause);
+	av_session_free(&s);
+	av_options_free(&o);
+	return ok ? EXIT_SUCCESS : fail(cause);
+}

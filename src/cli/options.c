@@ -1,1 +1,414 @@
+/* options.c: getopt_long parsing and the setup of a session from options. */
 #include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_read.h"
+#include "options.h"
+#include "util.h"
+#include "weights.h"
+
+#define MAX_SEED UINT64_C(9007199254740991)   /* 2^53 - 1: exact in JSON */
+
+enum {
+	OPT_SAMPLE = 256, OPT_WEIGHTS, OPT_MODE, OPT_SOURCE, OPT_D_MODEL, OPT_HEADS,
+	OPT_SCALE, OPT_TEMPERATURE, OPT_POSITIONAL, OPT_BIAS, OPT_NO_BIAS, OPT_SEED,
+	OPT_INIT, OPT_MASK_KEYS, OPT_DUMP, OPT_PRINT, OPT_HEAD, OPT_COLOR, OPT_THEME,
+	OPT_LIST_SAMPLES, OPT_HELP, OPT_VERSION
+};
+
+static const struct option long_options[] = {
+	{ "sample", required_argument, NULL, OPT_SAMPLE },
+	{ "weights", required_argument, NULL, OPT_WEIGHTS },
+	{ "mode", required_argument, NULL, OPT_MODE },
+	{ "source", required_argument, NULL, OPT_SOURCE },
+	{ "d-model", required_argument, NULL, OPT_D_MODEL },
+	{ "heads", required_argument, NULL, OPT_HEADS },
+	{ "scale", required_argument, NULL, OPT_SCALE },
+	{ "temperature", required_argument, NULL, OPT_TEMPERATURE },
+	{ "positional", required_argument, NULL, OPT_POSITIONAL },
+	{ "bias", no_argument, NULL, OPT_BIAS },
+	{ "no-bias", no_argument, NULL, OPT_NO_BIAS },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "init", required_argument, NULL, OPT_INIT },
+	{ "mask-keys", required_argument, NULL, OPT_MASK_KEYS },
+	{ "dump", required_argument, NULL, OPT_DUMP },
+	{ "print", required_argument, NULL, OPT_PRINT },
+	{ "head", required_argument, NULL, OPT_HEAD },
+	{ "color", optional_argument, NULL, OPT_COLOR },
+	{ "colour", optional_argument, NULL, OPT_COLOR },
+	{ "theme", required_argument, NULL, OPT_THEME },
+	{ "list-samples", no_argument, NULL, OPT_LIST_SAMPLES },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 }
+};
+
+static void print_help(void)
+{
+	fputs(
+"Usage: attnview [OPTION]... [SENTENCE]\n"
+"Step through every stage of Transformer attention for SENTENCE, in the\n"
+"terminal: embedding, Q/K/V, scores, scaling, masking, softmax, weighted sum,\n"
+"output projection and residual, with every number shown.\n"
+"\n"
+"Without --dump or --print, attnview opens the interactive screen.\n"
+"\n"
+"Setting:\n"
+"      --sample=NAME|FILE   lesson to load (default: the built-in china-panda)\n"
+"      --weights=FILE       load parameters (a weights file or any --dump trace)\n"
+"      --mode=MODE          self, causal (decoder mask) or cross\n"
+"      --source=SENTENCE    the encoder's sentence for cross mode (keys, values)\n"
+"      --d-model=N          model width D\n"
+"      --heads=N            number of heads H (D must be divisible by H)\n"
+"      --scale=S            divide scores by sqrt(dk) (dk), sqrt(D) (dmodel) or 1 (none)\n"
+"      --temperature=T      softmax temperature, a positive number (default 1)\n"
+"      --positional=P       learned, sinusoidal or none\n"
+"      --bias, --no-bias    with or without projection biases\n"
+"      --seed=N             seed of the parameters (0 to 2^53-1)\n"
+"      --init=I             normal (N(0,1)), xavier (Glorot uniform) or torch\n"
+"      --mask-keys=LIST     hide key positions, e.g. 0,3 (a padding mask)\n"
+"\n"
+"Without a screen:\n"
+"      --dump=FILE          write the whole trace as JSON to FILE (- for stdout)\n"
+"      --print=STAGE        print one stage as a table: tokens, embedding,\n"
+"                           source_embedding, q, k, v, mask, scores, scaled,\n"
+"                           masked, weights, context, concat, output, residual\n"
+"      --head=N             the head for per-head stages (default 0)\n"
+"      --color[=WHEN]       colour --print tables: auto (default), always, never\n"
+"      --list-samples       list the samples attnview can find\n"
+"\n"
+"Screen:\n"
+"      --theme=NAME|FILE    colour theme: dark (default), light or mono\n"
+"\n"
+"      --help               show this help and exit\n"
+"      --version            show the version and exit\n"
+"\n"
+"Samples are looked up by name in $ATTNVIEW_DATA_DIR/samples and in\n"
+PKGDATADIR "/samples.\n"
+"Exit status: 0 on success, 2 on a usage error or bad input.\n"
+"See attnview(1) for the keys of the screen and the formats of the files.\n",
+	stdout);
+}
+
+static void print_version(void)
+{
+	printf("attnview %s\n"
+	       "Copyright (C) 2026 the attnview developers.\n"
+	       "License: MIT. There is NO WARRANTY, to the extent permitted by law.\n",
+	       PACKAGE_VERSION);
+}
+
+static bool parse_long(const char *opt, const char *arg, long long min, long long max,
+		       long long *out, char **cause)
+{
+	char *end;
+	errno = 0;
+	long long v = strtoll(arg, &end, 10);
+	if (!*arg || *end || errno == ERANGE)
+		return av_fail(cause, "--%s: expected a whole number, got \"%s\"", opt, arg);
+	if (v < min || v > max)
+		return av_fail(cause, "--%s: %lld is out of range (%lld to %lld)", opt, v,
+			       min, max);
+	*out = v;
+	return true;
+}
+
+static bool parse_enum(const char *opt, const char *arg, const char *const names[],
+		       int *out, char **cause)
+{
+	if (av_enum_parse(names, arg, out))
+		return true;
+	char *allowed = av_enum_list(names);
+	av_fail(cause, "--%s: unknown value \"%s\" (allowed: %s)", opt, arg, allowed);
+	free(allowed);
+	return false;
+}
+
+static bool parse_temperature(const char *arg, double *out, char **cause)
+{
+	char *end;
+	double v = strtod(arg, &end);
+	if (!*arg || *end || !isfinite(v) || v <= 0)
+		return av_fail(cause, "--temperature: expected a positive finite number, "
+			       "got \"%s\"", arg);
+	*out = v;
+	return true;
+}
+
+static bool parse_mask_keys(struct av_options *o, const char *arg, char **cause)
+{
+	const char *p = arg;
+	o->n_hidden_keys = 0;
+	while (*p) {
+		char *end;
+		errno = 0;
+		long v = strtol(p, &end, 10);
+		if (end == p || errno || v < 0 || (*end && *end != ','))
+			return av_fail(cause, "--mask-keys: expected positions like 0,3, got \"%s\"",
+				       arg);
+		if (v >= AV_MAX_TOKENS)
+			return av_fail(cause, "--mask-keys: position %ld is past the %d-token limit",
+				       v, AV_MAX_TOKENS);
+		if (o->n_hidden_keys == AV_MAX_TOKENS)
+			return av_fail(cause, "--mask-keys: too many positions");
+		o->hidden_keys[o->n_hidden_keys++] = (int)v;
+		p = *end ? end + 1 : end;
+	}
+	return true;
+}
+
+/* Joins the operands into one sentence, as a shell user would expect of
+ * `attnview china panda`. */
+static void join_operands(struct av_options *o, int argc, char **argv)
+{
+	size_t len = 1;
+	for (int i = optind; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	o->sentence_buf = av_calloc(len, 1);
+	for (int i = optind; i < argc; i++) {
+		if (i > optind)
+			strcat(o->sentence_buf, " ");
+		strcat(o->sentence_buf, argv[i]);
+	}
+	o->sentence = o->sentence_buf;
+}
+
+static bool parse_one(struct av_options *o, int c, const char *arg, char **cause)
+{
+	long long v;
+	int e;
+	switch (c) {
+	case OPT_SAMPLE: o->sample = arg; return true;
+	case OPT_WEIGHTS: o->weights = arg; return true;
+	case OPT_SOURCE: o->source = arg; return true;
+	case OPT_DUMP: o->dump = arg; return true;
+	case OPT_PRINT: o->print = arg; return true;
+	case OPT_THEME: o->theme = arg; return true;
+	case OPT_LIST_SAMPLES: o->list_samples = true; return true;
+	case OPT_MASK_KEYS: return parse_mask_keys(o, arg, cause);
+	case OPT_BIAS: case OPT_NO_BIAS:
+		o->cfg.bias = c == OPT_BIAS;
+		o->cfg_given |= AV_CFG_BIAS;
+		return true;
+	case OPT_HEAD:
+		if (!parse_long("head", arg, 0, INT_MAX, &v, cause))
+			return false;
+		o->head = (int)v;
+		return true;
+	case OPT_D_MODEL:
+		if (!parse_long("d-model", arg, 1, AV_MAX_D_MODEL, &v, cause))
+			return false;
+		o->cfg.d_model = (int)v;
+		o->cfg_given |= AV_CFG_D_MODEL;
+		return true;
+	case OPT_HEADS:
+		if (!parse_long("heads", arg, 1, AV_MAX_D_MODEL, &v, cause))
+			return false;
+		o->cfg.heads = (int)v;
+		o->cfg_given |= AV_CFG_HEADS;
+		return true;
+	case OPT_SEED:
+		if (!parse_long("seed", arg, 0, (long long)MAX_SEED, &v, cause))
+			return false;
+		o->cfg.seed = (uint64_t)v;
+		o->cfg_given |= AV_CFG_SEED;
+		return true;
+	case OPT_TEMPERATURE:
+		o->cfg_given |= AV_CFG_TEMPERATURE;
+		return parse_temperature(arg, &o->cfg.temperature, cause);
+	case OPT_MODE:
+		o->cfg_given |= AV_CFG_MODE;
+		if (!parse_enum("mode", arg, av_mode_names, &e, cause))
+			return false;
+		o->cfg.mode = (enum av_mode)e;
+		return true;
+	case OPT_SCALE:
+		o->cfg_given |= AV_CFG_SCALE;
+		if (!parse_enum("scale", arg, av_scale_names, &e, cause))
+			return false;
+		o->cfg.scale = (enum av_scale)e;
+		return true;
+	case OPT_POSITIONAL:
+		o->cfg_given |= AV_CFG_POSITIONAL;
+		if (!parse_enum("positional", arg, av_positional_names, &e, cause))
+			return false;
+		o->cfg.positional = (enum av_positional)e;
+		return true;
+	case OPT_INIT:
+		o->cfg_given |= AV_CFG_INIT;
+		if (!parse_enum("init", arg, av_init_names, &e, cause))
+			return false;
+		o->cfg.init = (enum av_init)e;
+		return true;
+	case OPT_COLOR: {
+		static const char *const whens[] = { "auto", "always", "never", NULL };
+		if (!arg) {
+			o->color = AV_COLOR_ALWAYS;
+			return true;
+		}
+		if (!parse_enum("color", arg, whens, &e, cause))
+			return false;
+		o->color = (enum av_color_when)e;
+		return true;
+	}
+	}
+	return av_fail(cause, "internal error: option %d", c);
+}
+
+enum av_parse_result av_options_parse(struct av_options *o, int argc, char **argv,
+				      char **cause)
+{
+	memset(o, 0, sizeof(*o));
+	av_config_default(&o->cfg);
+	opterr = 0;
+	optind = 1;
+	int c;
+	while ((c = getopt_long(argc, argv, ":", long_options, NULL)) != -1) {
+		if (c == OPT_HELP) {
+			print_help();
+			return AV_PARSE_EXIT_OK;
+		}
+		if (c == OPT_VERSION) {
+			print_version();
+			return AV_PARSE_EXIT_OK;
+		}
+		if (c == '?' || c == ':') {
+			const char *what = argv[optind - 1];
+			av_fail(cause, c == ':' ? "option %s needs a value" :
+				"unknown option %s (see attnview --help)", what);
+			return AV_PARSE_ERROR;
+		}
+		if (!parse_one(o, c, optarg, cause))
+			return AV_PARSE_ERROR;
+	}
+	if (optind < argc)
+		join_operands(o, argc, argv);
+	if (o->dump && o->print) {
+		av_fail(cause, "--dump and --print cannot be used together");
+		return AV_PARSE_ERROR;
+	}
+	return AV_PARSE_RUN;
+}
+
+void av_options_free(struct av_options *o)
+{
+	free(o->sentence_buf);
+	o->sentence_buf = NULL;
+}
+
+/* --- from options to a session ------------------------------------------ */
+
+static const char *config_key_name(unsigned bit)
+{
+	switch (bit) {
+	case AV_CFG_D_MODEL: return "d-model";
+	case AV_CFG_POSITIONAL: return "positional";
+	case AV_CFG_BIAS: return "bias";
+	case AV_CFG_MAX_POSITIONS: return "max-positions";
+	}
+	return "?";
+}
+
+static void describe(const struct av_config *cfg, unsigned bit, char *buf, size_t size)
+{
+	switch (bit) {
+	case AV_CFG_D_MODEL: snprintf(buf, size, "%d", cfg->d_model); break;
+	case AV_CFG_POSITIONAL: snprintf(buf, size, "%s", av_positional_names[cfg->positional]); break;
+	case AV_CFG_BIAS: snprintf(buf, size, "%s", cfg->bias ? "true" : "false"); break;
+	default: snprintf(buf, size, "?");
+	}
+}
+
+/* Options that change the shapes of the weights must agree with them. */
+static bool check_shape_conflicts(const struct av_options *o, const struct av_config *file,
+				  char **cause)
+{
+	const unsigned shaped[] = { AV_CFG_D_MODEL, AV_CFG_POSITIONAL, AV_CFG_BIAS };
+	struct av_config merged = *file;
+	for (size_t i = 0; i < sizeof(shaped) / sizeof(shaped[0]); i++) {
+		unsigned bit = shaped[i];
+		if (!(o->cfg_given & bit))
+			continue;
+		char want[32], have[32];
+		describe(&o->cfg, bit, want, sizeof(want));
+		describe(&merged, bit, have, sizeof(have));
+		if (strcmp(want, have) != 0)
+			return av_fail(cause, "--%s %s conflicts with the weights file %s, "
+				       "which has %s %s", config_key_name(bit), want, o->weights,
+				       config_key_name(bit), have);
+	}
+	return true;
+}
+
+/* Copies the config values given on the command line over cfg. */
+static void apply_options(const struct av_options *o, struct av_config *cfg)
+{
+	unsigned g = o->cfg_given;
+	if (g & AV_CFG_D_MODEL) cfg->d_model = o->cfg.d_model;
+	if (g & AV_CFG_HEADS) cfg->heads = o->cfg.heads;
+	if (g & AV_CFG_MODE) cfg->mode = o->cfg.mode;
+	if (g & AV_CFG_SCALE) cfg->scale = o->cfg.scale;
+	if (g & AV_CFG_TEMPERATURE) cfg->temperature = o->cfg.temperature;
+	if (g & AV_CFG_POSITIONAL) cfg->positional = o->cfg.positional;
+	if (g & AV_CFG_BIAS) cfg->bias = o->cfg.bias;
+	if (g & AV_CFG_SEED) cfg->seed = o->cfg.seed;
+	if (g & AV_CFG_INIT) cfg->init = o->cfg.init;
+}
+
+static bool load_sample(const struct av_options *o, struct av_sample *sample, char **cause)
+{
+	if (o->sample)
+		return av_sample_load(o->sample, sample, cause);
+	return av_sample_load_builtin(sample, cause);
+}
+
+static bool load_params(const struct av_options *o, struct av_session *s, char **cause)
+{
+	if (!o->weights) {
+		apply_options(o, &s->cfg);
+		if (!av_config_check(&s->cfg, cause))
+			return false;
+		av_params_init(&s->params, &s->cfg, (const char *const *)s->sample.vocab,
+			       s->sample.n_vocab);
+		return true;
+	}
+	unsigned given = 0;
+	if (!av_weights_load(o->weights, &s->cfg, &given, &s->params, cause))
+		return false;
+	s->from_weights = true;
+	if (!check_shape_conflicts(o, &s->cfg, cause))
+		return false;
+	apply_options(o, &s->cfg);
+	if (!av_config_check(&s->cfg, cause)) {
+		av_cause_prefix(cause, "with the weights file %s", o->weights);
+		return false;
+	}
+	return true;
+}
+
+bool av_options_setup(const struct av_options *o, struct av_session *s, char **cause)
+{
+	memset(s, 0, sizeof(*s));
+	if (!load_sample(o, &s->sample, cause))
+		return false;
+	s->cfg = s->sample.cfg;
+	if (!load_params(o, s, cause))
+		return false;
+	av_params_copy(&s->initial, &s->params);
+	s->sentence = av_strdup(o->sentence ? o->sentence : s->sample.sentence);
+	const char *source = o->source ? o->source : s->sample.source;
+	s->source = source ? av_strdup(source) : NULL;
+	if (s->cfg.mode == AV_MODE_CROSS && !s->source)
+		return av_fail(cause, "cross mode needs a source sentence: give --source, "
+			       "or use a sample that has one");
+	for (int i = 0; i < o->n_hidden_keys; i++)
+		s->key_hidden[o->hidden_keys[i]] = true;
+	return av_session_run(s, cause);
+}

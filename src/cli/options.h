@@ -1,0 +1,45 @@
+/* options.h: the command line, parsed (getopt_long) and turned into a
+ * session. The screen and the batch modes share both steps. */
+#ifndef AV_OPTIONS_H
+#define AV_OPTIONS_H
+
+#include <stdbool.h>
+#include "model_config.h"
+#include "session.h"
+#include "tokenizer.h"
+
+enum av_color_when { AV_COLOR_AUTO, AV_COLOR_ALWAYS, AV_COLOR_NEVER };
+
+struct av_options {
+	const char *sample;        /* --sample NAME|PATH, or NULL for the built-in */
+	const char *weights;       /* --weights FILE */
+	const char *sentence;      /* the SENTENCE operand (words joined by spaces) */
+	char *sentence_buf;
+	const char *source;        /* --source */
+	const char *dump;          /* --dump FILE|- */
+	const char *print;         /* --print STAGE */
+	const char *theme;         /* --theme NAME|PATH */
+	int head;                  /* --head N */
+	enum av_color_when color;
+	bool list_samples;
+
+	struct av_config cfg;      /* values given on the command line ... */
+	unsigned cfg_given;        /* ... and which (AV_CFG_* bits) */
+	int hidden_keys[AV_MAX_TOKENS];
+	int n_hidden_keys;
+};
+
+enum av_parse_result { AV_PARSE_RUN, AV_PARSE_EXIT_OK, AV_PARSE_ERROR };
+
+/* Parses argv; --help and --version print and give AV_PARSE_EXIT_OK; errors
+ * set *cause. */
+enum av_parse_result av_options_parse(struct av_options *o, int argc, char **argv,
+				      char **cause);
+
+/* Loads the sample (and weights), applies the options over them, checks the
+ * result and runs the forward pass once. */
+bool av_options_setup(const struct av_options *o, struct av_session *s, char **cause);
+
+void av_options_free(struct av_options *o);
+
+#endif

@@ -1,2 +1,310 @@
+/* attention.c: the forward pass, stage by stage (see attention.h).
+ *
+ * Kernels are plain loops over float buffers, llm.c style; sums are
+ * accumulated in double so results sit closer to exact than float32 PyTorch
+ * does and the order of summation never matters at 1e-5. */
 #include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "attention.h"
+#include "util.h"
+
+void av_linear(float *out, const float *x, const float *w, const float *b,
+	       int n, int in_dim, int out_dim)
+{
+	/* out (n, out_dim) = x (n, in_dim) . w^T (w: out_dim x in_dim) + b */
+	for (int i = 0; i < n; i++) {
+		const float *xi = x + (size_t)i * in_dim;
+		for (int o = 0; o < out_dim; o++) {
+			const float *wo = w + (size_t)o * in_dim;
+			double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+			int c = 0;
+			for (; c + 4 <= in_dim; c += 4) {
+				s0 += (double)xi[c] * wo[c];
+				s1 += (double)xi[c + 1] * wo[c + 1];
+				s2 += (double)xi[c + 2] * wo[c + 2];
+				s3 += (double)xi[c + 3] * wo[c + 3];
+			}
+			for (; c < in_dim; c++)
+				s0 += (double)xi[c] * wo[c];
+			double sum = (s0 + s1) + (s2 + s3);
+			out[(size_t)i * out_dim + o] = (float)(b ? sum + b[o] : sum);
+		}
+	}
+}
+
+void av_softmax_rows(float *out, const float *in, const unsigned char *mask, int rows, int cols)
+{
+	for (int i = 0; i < rows; i++) {
+		const float *row = in + (size_t)i * cols;
+		const unsigned char *mrow = mask ? mask + (size_t)i * cols : NULL;
+		float *orow = out + (size_t)i * cols;
+		bool any_visible = !mrow;
+		for (int j = 0; mrow && j < cols; j++)
+			any_visible |= mrow[j] != 0;
+		if (!any_visible) {
+			/* every key hidden: no distribution exists, report zeros */
+			memset(orow, 0, (size_t)cols * sizeof(float));
+			continue;
+		}
+		double max = -INFINITY;
+		for (int j = 0; j < cols; j++)
+			if (row[j] > max)
+				max = row[j];
+		double sum = 0;
+		for (int j = 0; j < cols; j++)
+			sum += exp((double)row[j] - max);
+		for (int j = 0; j < cols; j++)
+			orow[j] = (float)(exp((double)row[j] - max) / sum);
+	}
+}
+
+/* --- the stages ---------------------------------------------------------- */
+
+/* X (n, D) = token_embedding[ids] + position(0..n-1); parts kept if given. */
+static void embed(float *x, float *token_part, float *position_part,
+		  const struct av_params *p, enum av_positional positional,
+		  const int *ids, int n)
+{
+	size_t D = (size_t)p->d_model;
+	float *pos = av_malloc(D * sizeof(float));
+	for (int i = 0; i < n; i++) {
+		const float *tok = p->token_embedding + (size_t)ids[i] * D;
+		av_position_row(p, positional, i, pos);
+		for (size_t c = 0; c < D; c++)
+			x[i * D + c] = tok[c] + pos[c];
+		if (token_part)
+			memcpy(token_part + i * D, tok, D * sizeof(float));
+		if (position_part)
+			memcpy(position_part + i * D, pos, D * sizeof(float));
+	}
+	free(pos);
+}
+
+/* mask (n, m): causal hides keys after the query; key_hidden hides columns */
+static void build_mask(struct av_trace *t)
+{
+	for (int i = 0; i < t->n; i++) {
+		bool any = false;
+		for (int j = 0; j < t->m; j++) {
+			bool visible = !t->key_hidden[j] &&
+				       !(t->cfg.mode == AV_MODE_CAUSAL && j > i);
+			t->mask[(size_t)i * t->m + j] = visible;
+			any |= visible;
+		}
+		t->row_hidden[i] = !any;
+	}
+}
+
+/* scores_h (n, m) = Q_h (n, dh) . K_h^T, Q_h = columns h*dh.. of q (n, D) */
+static void head_scores(float *scores, const float *q, const float *k,
+			int n, int m, int D, int h, int dh)
+{
+	for (int i = 0; i < n; i++) {
+		const float *qi = q + (size_t)i * D + (size_t)h * dh;
+		for (int j = 0; j < m; j++) {
+			const float *kj = k + (size_t)j * D + (size_t)h * dh;
+			double sum = 0;
+			for (int c = 0; c < dh; c++)
+				sum += (double)qi[c] * kj[c];
+			scores[(size_t)i * m + j] = (float)sum;
+		}
+	}
+}
+
+/* context_h (n, dh) = weights_h (n, m) . V_h (m, dh) */
+static void head_context(float *context, const float *weights, const float *v,
+			 int n, int m, int D, int h, int dh)
+{
+	for (int i = 0; i < n; i++) {
+		for (int c = 0; c < dh; c++) {
+			double sum = 0;
+			for (int j = 0; j < m; j++)
+				sum += (double)weights[(size_t)i * m + j] *
+				       v[(size_t)j * D + (size_t)h * dh + c];
+			context[(size_t)i * dh + c] = (float)sum;
+		}
+	}
+}
+
+static void run_head(struct av_trace *t, int h)
+{
+	int n = t->n, m = t->m, D = t->d_model, dh = t->head_dim;
+	size_t cells = (size_t)n * m, off = (size_t)h * cells;
+	float *scores = t->scores + off, *scaled = t->scaled + off;
+	float *masked = t->masked + off, *weights = t->weights + off;
+
+	head_scores(scores, t->q, t->k, n, m, D, h, dh);
+	for (size_t c = 0; c < cells; c++) {
+		scaled[c] = (float)(scores[c] / t->divisor);
+		masked[c] = t->mask[c] ? scaled[c] : AV_MASKED_VALUE;
+	}
+	av_softmax_rows(weights, masked, t->mask, n, m);
+	float *context = t->context + (size_t)h * n * dh;
+	head_context(context, weights, t->v, n, m, D, h, dh);
+	for (int i = 0; i < n; i++)
+		memcpy(t->concat + (size_t)i * D + (size_t)h * dh,
+		       context + (size_t)i * dh, (size_t)dh * sizeof(float));
+}
+
+static void free_stages(struct av_trace *t)
+{
+	float **bufs[] = { &t->token_part, &t->position_part, &t->embedding,
+			   &t->source_embedding, &t->q, &t->k, &t->v, &t->scores,
+			   &t->scaled, &t->masked, &t->weights, &t->context,
+			   &t->concat, &t->output, &t->residual };
+	for (size_t i = 0; i < sizeof(bufs) / sizeof(bufs[0]); i++) {
+		free(*bufs[i]);
+		*bufs[i] = NULL;
+	}
+	free(t->mask);
+	t->mask = NULL;
+}
+
+static float *floats(size_t count)
+{
+	return av_calloc(count, sizeof(float));
+}
+
+static void alloc_stages(struct av_trace *t, bool cross)
+{
+	size_t n = (size_t)t->n, m = (size_t)t->m, D = (size_t)t->d_model;
+	size_t H = (size_t)t->heads;
+	free_stages(t);
+	t->token_part = floats(n * D);
+	t->position_part = floats(n * D);
+	t->embedding = floats(n * D);
+	t->source_embedding = cross ? floats(m * D) : NULL;
+	t->q = floats(n * D);
+	t->k = floats(m * D);
+	t->v = floats(m * D);
+	t->mask = av_calloc(n * m, 1);
+	t->scores = floats(H * n * m);
+	t->scaled = floats(H * n * m);
+	t->masked = floats(H * n * m);
+	t->weights = floats(H * n * m);
+	t->context = floats(n * D);
+	t->concat = floats(n * D);
+	t->output = floats(n * D);
+	t->residual = floats(n * D);
+}
+
+void av_trace_forward(struct av_trace *t, const struct av_params *p, const struct av_config *cfg)
+{
+	bool cross = cfg->mode == AV_MODE_CROSS;
+	t->cfg = *cfg;
+	t->d_model = cfg->d_model;
+	t->heads = cfg->heads;
+	t->head_dim = av_config_head_dim(cfg);
+	t->divisor = av_config_divisor(cfg);
+	t->n = t->tokens.n;
+	t->m = cross ? t->source_tokens.n : t->n;
+	alloc_stages(t, cross);
+
+	int n = t->n, m = t->m, D = t->d_model;
+	embed(t->embedding, t->token_part, t->position_part, p, cfg->positional, t->ids, n);
+	const float *xs = t->embedding;
+	if (cross) {
+		embed(t->source_embedding, NULL, NULL, p, cfg->positional, t->source_ids, m);
+		xs = t->source_embedding;
+	}
+	av_linear(t->q, t->embedding, p->w_q, p->b_q, n, D, D);
+	av_linear(t->k, xs, p->w_k, p->b_k, m, D, D);
+	av_linear(t->v, xs, p->w_v, p->b_v, m, D, D);
+	build_mask(t);
+	for (int h = 0; h < t->heads; h++)
+		run_head(t, h);
+	av_linear(t->output, t->concat, p->w_o, p->b_o, n, D, D);
+	for (size_t c = 0; c < (size_t)n * D; c++)
+		t->residual[c] = t->output[c] + t->embedding[c];
+}
+
+/* --- preparing the input ------------------------------------------------- */
+
+static bool lookup_tokens(struct av_params *p, const struct av_config *cfg,
+			  const struct av_tokens *tokens, int *ids, bool *oov,
+			  const char *what, char **cause)
+{
+	if (cfg->positional == AV_POS_LEARNED && tokens->n > p->max_positions)
+		return av_fail(cause, "the %s has %d tokens but the learned position table "
+			       "has only %d rows (max_positions)", what, tokens->n,
+			       p->max_positions);
+	for (int i = 0; i < tokens->n; i++)
+		ids[i] = av_params_token_id(p, cfg->seed, tokens->text[i], &oov[i]);
+	return true;
+}
+
+static bool check_params(const struct av_params *p, const struct av_config *cfg, char **cause)
+{
+	if (p->d_model != cfg->d_model)
+		return av_fail(cause, "the weights have d_model %d but the config asks for %d",
+			       p->d_model, cfg->d_model);
+	if (cfg->positional == AV_POS_LEARNED && !p->position_embedding)
+		return av_fail(cause, "learned positions need a position_embedding table");
+	return true;
+}
+
+bool av_trace_run(struct av_trace *t, struct av_params *p, const struct av_config *cfg,
+		  const char *sentence, const char *source,
+		  const int *hidden_keys, int n_hidden, char **cause)
+{
+	bool cross = cfg->mode == AV_MODE_CROSS;
+	if (!av_config_check(cfg, cause) || !check_params(p, cfg, cause))
+		return false;
+	if (cross && (!source || !*source))
+		return av_fail(cause, "cross mode needs a source sentence for the keys and "
+			       "values (--source, or the sample's \"source\")");
+
+	struct av_tokens tokens = { 0 }, source_tokens = { 0 };
+	if (!av_tokenize(sentence, &tokens, cause))
+		return false;
+	if (cross && !av_tokenize(source, &source_tokens, cause)) {
+		av_cause_prefix(cause, "source sentence");
+		av_tokens_free(&tokens);
+		return false;
+	}
+	int m = cross ? source_tokens.n : tokens.n;
+	for (int i = 0; i < n_hidden; i++) {
+		if (hidden_keys[i] < 0 || hidden_keys[i] >= m) {
+			av_tokens_free(&tokens);
+			av_tokens_free(&source_tokens);
+			return av_fail(cause, "cannot mask key position %d: the %s has %d "
+				       "tokens (positions 0 to %d)", hidden_keys[i],
+				       cross ? "source sentence" : "sentence", m, m - 1);
+		}
+	}
+	int ids[AV_MAX_TOKENS] = { 0 }, source_ids[AV_MAX_TOKENS] = { 0 };
+	bool oov[AV_MAX_TOKENS] = { 0 }, source_oov[AV_MAX_TOKENS] = { 0 };
+	if (!lookup_tokens(p, cfg, &tokens, ids, oov, "sentence", cause) ||
+	    (cross && !lookup_tokens(p, cfg, &source_tokens, source_ids, source_oov,
+				     "source sentence", cause))) {
+		av_tokens_free(&tokens);
+		av_tokens_free(&source_tokens);
+		return false;
+	}
+
+	av_tokens_free(&t->tokens);
+	av_tokens_free(&t->source_tokens);
+	t->tokens = tokens;
+	t->source_tokens = source_tokens;
+	memcpy(t->ids, ids, sizeof(ids));
+	memcpy(t->oov, oov, sizeof(oov));
+	memcpy(t->source_ids, source_ids, sizeof(source_ids));
+	memcpy(t->source_oov, source_oov, sizeof(source_oov));
+	memset(t->key_hidden, 0, sizeof(t->key_hidden));
+	for (int i = 0; i < n_hidden; i++)
+		t->key_hidden[hidden_keys[i]] = true;
+	av_trace_forward(t, p, cfg);
+	return true;
+}
+
+void av_trace_free(struct av_trace *t)
+{
+	free_stages(t);
+	av_tokens_free(&t->tokens);
+	av_tokens_free(&t->source_tokens);
+	memset(t, 0, sizeof(*t));
+}

@@ -1,2 +1,216 @@
+/* model.c: parameters of one attention layer, their documented
+ * initialisation, and the vocabulary lookup (see model.h). */
 #include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "model.h"
+#include "rng.h"
+#include "util.h"
+
+static float *alloc_floats(size_t count)
+{
+	return av_calloc(count, sizeof(float));
+}
+
+static float *dup_floats(const float *src, size_t count)
+{
+	if (!src)
+		return NULL;
+	float *dst = alloc_floats(count);
+	memcpy(dst, src, count * sizeof(float));
+	return dst;
+}
+
+void av_params_alloc(struct av_params *p, const struct av_config *cfg)
+{
+	size_t D = (size_t)cfg->d_model;
+	memset(p, 0, sizeof(*p));
+	p->d_model = cfg->d_model;
+	p->max_positions = cfg->max_positions;
+	p->bias = cfg->bias;
+	if (cfg->positional == AV_POS_LEARNED)
+		p->position_embedding = alloc_floats((size_t)cfg->max_positions * D);
+	float **weights[] = { &p->w_q, &p->w_k, &p->w_v, &p->w_o };
+	float **biases[] = { &p->b_q, &p->b_k, &p->b_v, &p->b_o };
+	for (int i = 0; i < 4; i++) {
+		*weights[i] = alloc_floats(D * D);
+		*biases[i] = cfg->bias ? alloc_floats(D) : NULL;
+	}
+}
+
+void av_params_free(struct av_params *p)
+{
+	for (int i = 0; i < p->vocab_size; i++)
+		free(p->vocab[i]);
+	free(p->vocab);
+	free(p->token_embedding);
+	free(p->position_embedding);
+	free(p->w_q); free(p->w_k); free(p->w_v); free(p->w_o);
+	free(p->b_q); free(p->b_k); free(p->b_v); free(p->b_o);
+	memset(p, 0, sizeof(*p));
+}
+
+void av_params_copy(struct av_params *dst, const struct av_params *src)
+{
+	size_t D = (size_t)src->d_model;
+	*dst = *src;
+	dst->vocab_cap = src->vocab_size;
+	dst->vocab = av_calloc((size_t)src->vocab_size + 1, sizeof(char *));
+	for (int i = 0; i < src->vocab_size; i++)
+		dst->vocab[i] = av_strdup(src->vocab[i]);
+	dst->token_embedding = dup_floats(src->token_embedding, (size_t)src->vocab_size * D);
+	dst->position_embedding = dup_floats(src->position_embedding,
+					     (size_t)src->max_positions * D);
+	dst->w_q = dup_floats(src->w_q, D * D);
+	dst->w_k = dup_floats(src->w_k, D * D);
+	dst->w_v = dup_floats(src->w_v, D * D);
+	dst->w_o = dup_floats(src->w_o, D * D);
+	dst->b_q = dup_floats(src->b_q, D);
+	dst->b_k = dup_floats(src->b_k, D);
+	dst->b_v = dup_floats(src->b_v, D);
+	dst->b_o = dup_floats(src->b_o, D);
+}
+
+int av_params_find(const struct av_params *p, const char *word)
+{
+	for (int i = 0; i < p->vocab_size; i++)
+		if (strcmp(p->vocab[i], word) == 0)
+			return i;
+	return -1;
+}
+
+int av_params_add_word(struct av_params *p, const char *word, const float *row)
+{
+	size_t D = (size_t)p->d_model;
+	if (p->vocab_size == p->vocab_cap) {
+		p->vocab_cap = p->vocab_cap ? p->vocab_cap * 2 : 16;
+		p->vocab = av_realloc(p->vocab, (size_t)p->vocab_cap, sizeof(char *));
+		p->token_embedding = av_realloc(p->token_embedding,
+						(size_t)p->vocab_cap * D, sizeof(float));
+	}
+	int id = p->vocab_size++;
+	p->vocab[id] = av_strdup(word);
+	memcpy(p->token_embedding + (size_t)id * D, row, D * sizeof(float));
+	return id;
+}
+
+/* Fills count floats from the generator named `name` under seed. */
+static void draw_normal(float *out, size_t count, uint64_t seed, const char *name)
+{
+	struct av_rng rng;
+	av_rng_seed(&rng, seed, av_fnv1a(name, AV_FNV_BASIS));
+	for (size_t i = 0; i < count; i++)
+		out[i] = (float)av_rng_normal(&rng);
+}
+
+static void draw_uniform(float *out, size_t count, uint64_t seed, const char *name,
+			 double bound)
+{
+	struct av_rng rng;
+	av_rng_seed(&rng, seed, av_fnv1a(name, AV_FNV_BASIS));
+	for (size_t i = 0; i < count; i++)
+		out[i] = (float)av_rng_range(&rng, -bound, bound);
+}
+
+void av_word_embedding(uint64_t seed, const char *word, int d_model, float *row)
+{
+	struct av_rng rng;
+	av_rng_seed(&rng, seed, av_fnv1a(word, av_fnv1a("token:", AV_FNV_BASIS)));
+	for (int i = 0; i < d_model; i++)
+		row[i] = (float)av_rng_normal(&rng);
+}
+
+/* One weight matrix (out x in = D x D) and its bias, by the init scheme:
+ *   normal: W ~ N(0,1) (torch.randn, seed 001), b = 0
+ *   xavier: W ~ U(-a, a), a = sqrt(6 / (in + out)) (Glorot uniform), b = 0
+ *   torch:  W, b ~ U(-1/sqrt(in), 1/sqrt(in)) (nn.Linear's default) */
+static void init_linear(float *w, float *b, int D, enum av_init init, uint64_t seed,
+			const char *w_name, const char *b_name)
+{
+	size_t n = (size_t)D * (size_t)D;
+	switch (init) {
+	case AV_INIT_NORMAL:
+		draw_normal(w, n, seed, w_name);
+		break;
+	case AV_INIT_XAVIER:
+		draw_uniform(w, n, seed, w_name, sqrt(6.0 / (2.0 * D)));
+		break;
+	case AV_INIT_TORCH:
+		draw_uniform(w, n, seed, w_name, 1.0 / sqrt((double)D));
+		break;
+	}
+	if (!b)
+		return;
+	if (init == AV_INIT_TORCH)
+		draw_uniform(b, (size_t)D, seed, b_name, 1.0 / sqrt((double)D));
+	else
+		memset(b, 0, (size_t)D * sizeof(float));
+}
+
+void av_params_reinit_linear(struct av_params *p, const struct av_config *cfg)
+{
+	int D = p->d_model;
+	init_linear(p->w_q, p->b_q, D, cfg->init, cfg->seed, "w_q", "b_q");
+	init_linear(p->w_k, p->b_k, D, cfg->init, cfg->seed, "w_k", "b_k");
+	init_linear(p->w_v, p->b_v, D, cfg->init, cfg->seed, "w_v", "b_v");
+	init_linear(p->w_o, p->b_o, D, cfg->init, cfg->seed, "w_o", "b_o");
+}
+
+void av_params_init(struct av_params *p, const struct av_config *cfg,
+		    const char *const *vocab, int vocab_size)
+{
+	av_params_alloc(p, cfg);
+	float *row = alloc_floats((size_t)cfg->d_model);
+	for (int i = 0; i < vocab_size; i++) {
+		if (av_params_find(p, vocab[i]) >= 0)
+			continue;
+		av_word_embedding(cfg->seed, vocab[i], cfg->d_model, row);
+		av_params_add_word(p, vocab[i], row);
+	}
+	free(row);
+	if (p->position_embedding)
+		draw_normal(p->position_embedding,
+			    (size_t)cfg->max_positions * (size_t)cfg->d_model,
+			    cfg->seed, "position_embedding");
+	av_params_reinit_linear(p, cfg);
+}
+
+int av_params_token_id(struct av_params *p, uint64_t seed, const char *word, bool *oov)
+{
+	int id = av_params_find(p, word);
+	*oov = id < 0;
+	if (id >= 0)
+		return id;
+	int unk = av_params_find(p, AV_UNK);
+	if (unk >= 0)
+		return unk;
+	float *row = alloc_floats((size_t)p->d_model);
+	av_word_embedding(seed, word, p->d_model, row);
+	id = av_params_add_word(p, word, row);
+	free(row);
+	return id;
+}
+
+void av_position_row(const struct av_params *p, enum av_positional kind, int pos, float *row)
+{
+	int D = p->d_model;
+	switch (kind) {
+	case AV_POS_LEARNED:
+		memcpy(row, p->position_embedding + (size_t)pos * (size_t)D,
+		       (size_t)D * sizeof(float));
+		break;
+	case AV_POS_SINUSOIDAL:
+		for (int c = 0; c < D; c++) {
+			int two_i = c - (c % 2);
+			double angle = pos / pow(10000.0, (double)two_i / D);
+			row[c] = (float)(c % 2 == 0 ? sin(angle) : cos(angle));
+		}
+		break;
+	case AV_POS_NONE:
+		memset(row, 0, (size_t)D * sizeof(float));
+		break;
+	}
+}

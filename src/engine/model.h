@@ -34,7 +34,7 @@ struct av_params {
 
 /* Fresh parameters for cfg over the given vocabulary (may be empty). */
 void av_params_init(struct av_params *p, const struct av_config *cfg,
-		    char *const *vocab, int vocab_size);
+		    const char *const *vocab, int vocab_size);
 
 /* Empty parameters of the right sizes (all zero), vocabulary empty. */
 void av_params_alloc(struct av_params *p, const struct av_config *cfg);

@@ -1,2 +1,272 @@
+/* print_table.c: --print STAGE, one stage as a labelled table in the manner
+ * of seed 000's print_tensor_info (name, shape, dtype, then the values),
+ * wrapped into column blocks that fit the line width, optionally coloured
+ * as an ANSI 256-colour heatmap. */
 #include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "print_table.h"
+#include "utf8.h"
+#include "util.h"
+
+const char *const av_stage_names[] = {
+	"tokens", "embedding", "source_embedding", "q", "k", "v", "mask", "scores",
+	"scaled", "masked", "weights", "context", "concat", "output", "residual", NULL
+};
+
+#define CELL_WIDTH 11   /* one value: sign, digits, point, 4 decimals, gap */
+#define LABEL_WIDTH 12  /* row labels: a token, cut to fit */
+
+enum palette { PALETTE_DIVERGING, PALETTE_WEIGHTS, PALETTE_MASK };
+
+/* What one table shows: a (rows, cols) block with labels. */
+struct table {
+	const char *name;
+	const float *values;            /* NULL for the 0/1 mask */
+	const unsigned char *mask;      /* cells to show as hidden, or NULL */
+	const unsigned char *bits;      /* the mask stage itself */
+	int rows, cols;
+	char *const *row_labels;        /* rows labels, or NULL for indices */
+	char *const *col_labels;        /* cols labels, or NULL for indices */
+	enum palette palette;
+};
+
+static int line_width(void)
+{
+	const char *env = getenv("COLUMNS");
+	int w = env ? atoi(env) : 0;
+	return w >= 40 && w <= 1000 ? w : 80;
+}
+
+/* Prints s padded (or cut, keeping whole characters) to width columns. */
+static void print_label(FILE *out, const char *s, int width, bool right)
+{
+	char buf[128];
+	int used = 0;
+	size_t len = 0, total = strlen(s);
+	while (len < total && len < sizeof(buf) - 5) {
+		uint32_t cp;
+		int k = av_utf8_decode(s + len, total - len, &cp);
+		if (k < 0)
+			break;
+		int w = av_cp_width(cp);
+		if (used + w > width - 1)
+			break;
+		memcpy(buf + len, s + len, (size_t)k);
+		len += (size_t)k;
+		used += w;
+	}
+	buf[len] = '\0';
+	int pad = width - used;
+	if (right)
+		fprintf(out, "%*s%s", pad, "", buf);
+	else
+		fprintf(out, "%s%*s", buf, pad, "");
+}
+
+/* ANSI 256-colour background for value v of the table (range r). */
+static int heat_colour(enum palette palette, double v, double r)
+{
+	/* 6x6x6 cube: index 16 + 36r + 6g + b */
+	if (palette == PALETTE_WEIGHTS) {
+		int level = (int)lround(fmin(fmax(v, 0.0), 1.0) * 5.0);
+		return 16 + 36 * 0 + 6 * level + level / 2;   /* dark -> green */
+	}
+	double t = r > 0 ? fmax(-1.0, fmin(1.0, v / r)) : 0.0;
+	int level = (int)lround(fabs(t) * 5.0);
+	if (t >= 0)
+		return 16 + 36 * 5 + 6 * (5 - level) + (5 - level);   /* white -> red */
+	return 16 + 36 * (5 - level) + 6 * (5 - level) + 5;          /* white -> blue */
+}
+
+static void print_cell(FILE *out, const struct table *tb, int i, int j, double range,
+		       bool color)
+{
+	size_t c = (size_t)i * tb->cols + j;
+	bool hidden = tb->mask && !tb->mask[c];
+	char text[32];
+	if (tb->bits)
+		snprintf(text, sizeof(text), "%d", tb->bits[c]);
+	else if (fabs(tb->values[c]) >= 1e6)
+		snprintf(text, sizeof(text), "%.3g", tb->values[c]);
+	else
+		snprintf(text, sizeof(text), "%.4f", tb->values[c]);
+	if (!color) {
+		fprintf(out, "%*s", CELL_WIDTH, text);
+		return;
+	}
+	int bg;
+	if (hidden || (tb->bits && !tb->bits[c]))
+		bg = 238;
+	else if (tb->bits)
+		bg = 28;
+	else
+		bg = heat_colour(tb->palette, tb->values[c], range);
+	bool dark = bg == 238 || bg == 28 || (bg >= 16 && bg < 52);
+	fprintf(out, " \033[48;5;%dm\033[38;5;%dm%*s\033[0m", bg, dark ? 255 : 16,
+		CELL_WIDTH - 1, text);
+}
+
+static void print_column_head(FILE *out, const struct table *tb, int j)
+{
+	char idx[16];
+	if (tb->col_labels) {
+		fputc(' ', out);
+		print_label(out, tb->col_labels[j], CELL_WIDTH - 1, true);
+	} else {
+		snprintf(idx, sizeof(idx), "%d", j);
+		fprintf(out, "%*s", CELL_WIDTH, idx);
+	}
+}
+
+static void print_table(FILE *out, const struct table *tb, bool color)
+{
+	double range = 0;
+	for (size_t c = 0; tb->values && c < (size_t)tb->rows * tb->cols; c++)
+		if (!tb->mask || tb->mask[c])
+			range = fmax(range, fabs(tb->values[c]));
+	fprintf(out, "%s: shape=(%d, %d), dtype=%s\n", tb->name, tb->rows, tb->cols,
+		tb->bits ? "bool" : "float32");
+	int per_block = (line_width() - LABEL_WIDTH) / CELL_WIDTH;
+	if (per_block < 1)
+		per_block = 1;
+	for (int j0 = 0; j0 < tb->cols; j0 += per_block) {
+		int j1 = j0 + per_block < tb->cols ? j0 + per_block : tb->cols;
+		if (tb->cols > per_block)
+			fprintf(out, "%scolumns %d to %d:\n", j0 ? "\n" : "", j0, j1 - 1);
+		fprintf(out, "%*s", LABEL_WIDTH, "");
+		for (int j = j0; j < j1; j++)
+			print_column_head(out, tb, j);
+		fputc('\n', out);
+		for (int i = 0; i < tb->rows; i++) {
+			char idx[16];
+			snprintf(idx, sizeof(idx), "%d", i);
+			print_label(out, tb->row_labels ? tb->row_labels[i] : idx, LABEL_WIDTH, false);
+			for (int j = j0; j < j1; j++)
+				print_cell(out, tb, i, j, range, color);
+			fputc('\n', out);
+		}
+	}
+}
+
+static void print_tokens(FILE *out, const struct av_trace *t)
+{
+	const struct av_tokens *sides[] = { &t->tokens, &t->source_tokens };
+	const int *ids[] = { t->ids, t->source_ids };
+	const bool *oov[] = { t->oov, t->source_oov };
+	const char *titles[] = { "tokens", "source_tokens" };
+	for (int s = 0; s < 2; s++) {
+		if (sides[s]->n == 0)
+			continue;
+		fprintf(out, "%s%s: %d\n", s ? "\n" : "", titles[s], sides[s]->n);
+		fprintf(out, "%4s  %-*s %6s\n", "pos", LABEL_WIDTH, "token", "row");
+		for (int i = 0; i < sides[s]->n; i++) {
+			fprintf(out, "%4d  ", i);
+			print_label(out, sides[s]->text[i], LABEL_WIDTH, false);
+			fprintf(out, " %6d%s\n", ids[s][i], oov[s][i] ? "  (not in vocabulary)" : "");
+		}
+	}
+}
+
+static bool is_head_stage(const char *stage)
+{
+	const char *per_head[] = { "scores", "scaled", "masked", "weights", "context" };
+	for (size_t i = 0; i < sizeof(per_head) / sizeof(per_head[0]); i++)
+		if (strcmp(stage, per_head[i]) == 0)
+			return true;
+	return false;
+}
+
+/* Fills tb for a per-head stage of head h. */
+static void head_table(struct table *tb, const struct av_trace *t, const char *stage, int h,
+		       char *name, size_t name_size)
+{
+	size_t cells = (size_t)t->n * t->m;
+	char *const *keys = t->source_tokens.n ? t->source_tokens.text : t->tokens.text;
+	snprintf(name, name_size, "%s[head %d]", stage, h);
+	tb->name = name;
+	tb->rows = t->n;
+	tb->cols = t->m;
+	tb->row_labels = t->tokens.text;
+	tb->col_labels = keys;
+	tb->palette = PALETTE_DIVERGING;
+	if (strcmp(stage, "scores") == 0) {
+		tb->values = t->scores + h * cells;
+	} else if (strcmp(stage, "scaled") == 0) {
+		tb->values = t->scaled + h * cells;
+	} else if (strcmp(stage, "masked") == 0) {
+		tb->values = t->masked + h * cells;
+		tb->mask = t->mask;
+	} else if (strcmp(stage, "weights") == 0) {
+		tb->values = t->weights + h * cells;
+		tb->mask = t->mask;
+		tb->palette = PALETTE_WEIGHTS;
+	} else {
+		tb->values = t->context + (size_t)h * t->n * t->head_dim;
+		tb->cols = t->head_dim;
+		tb->col_labels = NULL;
+	}
+}
+
+/* Fills tb for a whole-model (n or m, D) stage; false if stage is unknown. */
+static bool model_table(struct table *tb, const struct av_trace *t, const char *stage)
+{
+	bool cross = t->source_tokens.n > 0;
+	char *const *keys = cross ? t->source_tokens.text : t->tokens.text;
+	const struct { const char *name; const float *values; bool key_side; } list[] = {
+		{ "embedding", t->embedding, false },
+		{ "source_embedding", t->source_embedding, true },
+		{ "q", t->q, false }, { "k", t->k, true }, { "v", t->v, true },
+		{ "concat", t->concat, false }, { "output", t->output, false },
+		{ "residual", t->residual, false },
+	};
+	for (size_t i = 0; i < sizeof(list) / sizeof(list[0]); i++) {
+		if (strcmp(stage, list[i].name) != 0 || !list[i].values)
+			continue;
+		tb->name = list[i].name;
+		tb->values = list[i].values;
+		tb->rows = list[i].key_side ? t->m : t->n;
+		tb->cols = t->d_model;
+		tb->row_labels = list[i].key_side ? keys : t->tokens.text;
+		tb->palette = PALETTE_DIVERGING;
+		return true;
+	}
+	return false;
+}
+
+bool av_print_stage(FILE *out, const struct av_trace *t, const char *stage, int head,
+		    bool color, char **cause)
+{
+	int index;
+	if (!av_enum_parse(av_stage_names, stage, &index)) {
+		char *allowed = av_enum_list(av_stage_names);
+		av_fail(cause, "unknown stage \"%s\" (stages: %s)", stage, allowed);
+		free(allowed);
+		return false;
+	}
+	if (strcmp(stage, "tokens") == 0) {
+		print_tokens(out, t);
+		return true;
+	}
+	struct table tb = { 0 };
+	char name[64];
+	if (strcmp(stage, "mask") == 0) {
+		tb = (struct table){ .name = "mask", .bits = t->mask, .rows = t->n, .cols = t->m,
+				     .row_labels = t->tokens.text,
+				     .col_labels = t->source_tokens.n ? t->source_tokens.text
+								      : t->tokens.text };
+	} else if (is_head_stage(stage)) {
+		if (head < 0 || head >= t->heads)
+			return av_fail(cause, "head %d is out of range (this model has %d head%s: "
+				       "0 to %d)", head, t->heads, t->heads == 1 ? "" : "s",
+				       t->heads - 1);
+		head_table(&tb, t, stage, head, name, sizeof(name));
+	} else if (!model_table(&tb, t, stage)) {
+		return av_fail(cause, "stage \"%s\" exists only in cross mode", stage);
+	}
+	print_table(out, &tb, color);
+	return true;
+}

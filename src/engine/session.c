@@ -1,0 +1,83 @@
+/* session.c: one run's settings and its trace (see session.h). */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "session.h"
+#include "util.h"
+
+bool av_session_run(struct av_session *s, char **cause)
+{
+	int hidden[AV_MAX_TOKENS], n_hidden = 0;
+	for (int j = 0; j < AV_MAX_TOKENS; j++)
+		if (s->key_hidden[j])
+			hidden[n_hidden++] = j;
+	struct av_trace fresh = { 0 };
+	if (!av_trace_run(&fresh, &s->params, &s->cfg, s->sentence, s->source,
+			  hidden, n_hidden, cause)) {
+		av_trace_free(&fresh);
+		return false;
+	}
+	av_trace_free(&s->trace);
+	s->trace = fresh;
+	return true;
+}
+
+/* Swaps *slot for text, runs, and swaps back on failure. */
+static bool replace_and_run(struct av_session *s, char **slot, const char *text, char **cause)
+{
+	char *old = *slot;
+	bool old_hidden[AV_MAX_TOKENS];
+	memcpy(old_hidden, s->key_hidden, sizeof(old_hidden));
+	*slot = av_strdup(text);
+	struct av_tokens probe = { 0 };
+	if (av_tokenize(text, &probe, NULL)) {
+		/* keys past the new end cannot stay hidden */
+		bool keys_side = slot == &s->source || s->cfg.mode != AV_MODE_CROSS;
+		for (int j = probe.n; keys_side && j < AV_MAX_TOKENS; j++)
+			s->key_hidden[j] = false;
+		av_tokens_free(&probe);
+	}
+	if (av_session_run(s, cause)) {
+		free(old);
+		return true;
+	}
+	free(*slot);
+	*slot = old;
+	memcpy(s->key_hidden, old_hidden, sizeof(old_hidden));
+	return false;
+}
+
+bool av_session_set_sentence(struct av_session *s, const char *sentence, char **cause)
+{
+	return replace_and_run(s, &s->sentence, sentence, cause);
+}
+
+bool av_session_set_source(struct av_session *s, const char *source, char **cause)
+{
+	return replace_and_run(s, &s->source, source, cause);
+}
+
+void av_session_reinit(struct av_session *s)
+{
+	struct av_params fresh;
+	av_params_init(&fresh, &s->cfg, (const char *const *)s->params.vocab,
+		       s->params.vocab_size);
+	av_params_free(&s->params);
+	s->params = fresh;
+	av_params_free(&s->initial);
+	av_params_copy(&s->initial, &s->params);
+	s->from_weights = false;
+}
+
+void av_session_free(struct av_session *s)
+{
+	av_trace_free(&s->trace);
+	av_params_free(&s->params);
+	av_params_free(&s->initial);
+	av_sample_free(&s->sample);
+	free(s->sentence);
+	free(s->source);
+	memset(s, 0, sizeof(*s));
+}

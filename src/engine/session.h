@@ -1,0 +1,39 @@
+/* session.h: everything one attnview run works on — the sample, the layer's
+ * config and parameters, the sentences, the padding mask — and the trace
+ * computed from them. The command line builds one; the screen changes it
+ * (edit the sentence, toggle the mask, cycle the mode) and re-runs it. */
+#ifndef AV_SESSION_H
+#define AV_SESSION_H
+
+#include <stdbool.h>
+#include "attention.h"
+#include "sample.h"
+
+struct av_session {
+	struct av_sample sample;
+	struct av_config cfg;
+	struct av_params params;        /* current parameters (trained or not) */
+	struct av_params initial;       /* as loaded or initialised, for reset */
+	bool from_weights;              /* params came from --weights */
+	char *sentence;
+	char *source;                   /* NULL when there is none */
+	bool key_hidden[AV_MAX_TOKENS]; /* padding mask by key position */
+	struct av_trace trace;          /* valid after a successful av_session_run */
+};
+
+/* Runs the forward pass for the session's current settings. On failure the
+ * previous trace is kept and *cause says why. */
+bool av_session_run(struct av_session *s, char **cause);
+
+/* Replaces the sentence (or the source) and re-runs; on failure the old text
+ * and trace stay. Key positions past the new length are unmasked. */
+bool av_session_set_sentence(struct av_session *s, const char *sentence, char **cause);
+bool av_session_set_source(struct av_session *s, const char *source, char **cause);
+
+/* Re-draws parameters for the current config (a new seed or init); the
+ * vocabulary is kept. Loaded weights are replaced too. */
+void av_session_reinit(struct av_session *s);
+
+void av_session_free(struct av_session *s);
+
+#endif

@@ -1,0 +1,260 @@
+/* test_attention.c: the forward pass on cases small enough to check by
+ * hand, the mask, the all-hidden row, stability and the input errors. The
+ * comparison with PyTorch is test_reference.c. */
+#include "config.h"
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "attention.h"
+
+/* D=2, H=1, identity projections, no positions: Q = K = V = X. */
+static void identity_layer(struct av_params *p, struct av_config *cfg)
+{
+	av_config_default(cfg);
+	cfg->d_model = 2;
+	cfg->heads = 1;
+	cfg->positional = AV_POS_NONE;
+	cfg->scale = AV_SCALE_NONE;
+	av_params_alloc(p, cfg);
+	float *w[] = { p->w_q, p->w_k, p->w_v, p->w_o };
+	for (int i = 0; i < 4; i++) {
+		w[i][0] = 1;
+		w[i][3] = 1;
+	}
+	float a[] = { 1, 0 }, b[] = { 0, 2 }, c[] = { 1, 1 };
+	av_params_add_word(p, "a", a);
+	av_params_add_word(p, "b", b);
+	av_params_add_word(p, "c", c);
+}
+
+static void test_scores_by_hand(void **state)
+{
+	(void)state;
+	struct av_params p;
+	struct av_config cfg;
+	identity_layer(&p, &cfg);
+	struct av_trace t = { 0 };
+	char *cause = NULL;
+	assert_true(av_trace_run(&t, &p, &cfg, "a b c", NULL, NULL, 0, &cause));
+	assert_int_equal(t.n, 3);
+	assert_int_equal(t.m, 3);
+	/* scores = X X^T for X = [[1,0],[0,2],[1,1]] */
+	const float expected[] = { 1, 0, 1, 0, 4, 2, 1, 2, 2 };
+	for (int i = 0; i < 9; i++)
+		assert_float_equal(t.scores[i], expected[i], 0);
+	/* softmax of row 0 = [1, 0, 1] */
+	double e = exp(1.0), denom = 2 * e + 1;
+	assert_float_equal(t.weights[0], e / denom, 1e-7);
+	assert_float_equal(t.weights[1], 1 / denom, 1e-7);
+	/* context row 0 = weights . V */
+	assert_float_equal(t.context[0], (e + e) / denom, 1e-6);
+	assert_float_equal(t.context[1], (2 + e) / denom, 1e-6);
+	/* output = concat (identity W_o), residual = output + X */
+	assert_float_equal(t.residual[0], t.context[0] + 1, 1e-6);
+	av_trace_free(&t);
+	av_params_free(&p);
+}
+
+static void test_scale_and_temperature(void **state)
+{
+	(void)state;
+	struct av_params p;
+	struct av_config cfg;
+	identity_layer(&p, &cfg);
+	cfg.scale = AV_SCALE_DK;        /* dh = 2 */
+	cfg.temperature = 4;
+	struct av_trace t = { 0 };
+	assert_true(av_trace_run(&t, &p, &cfg, "b b", NULL, NULL, 0, NULL));
+	assert_float_equal(t.scaled[0], 4 / (sqrt(2.0) * 4), 1e-6);
+	/* equal scores: uniform weights */
+	assert_float_equal(t.weights[0], 0.5, 1e-7);
+	cfg.scale = AV_SCALE_DMODEL;
+	cfg.temperature = 1;
+	av_trace_forward(&t, &p, &cfg);
+	assert_float_equal(t.scaled[0], 4 / sqrt(2.0), 1e-6);
+	av_trace_free(&t);
+	av_params_free(&p);
+}
+
+static void test_causal_mask_hides_the_future(void **state)
+{
+	(void)state;
+	struct av_params p;
+	struct av_config cfg;
+	identity_layer(&p, &cfg);
+	cfg.mode = AV_MODE_CAUSAL;
+	struct av_trace t = { 0 };
+	assert_true(av_trace_run(&t, &p, &cfg, "a b c", NULL, NULL, 0, NULL));
+	for (int i = 0; i < 3; i++) {
+		double sum = 0;
+		for (int j = 0; j < 3; j++) {
+			int c = i * 3 + j;
+			assert_int_equal(t.mask[c], j <= i);
+			if (j > i) {
+				assert_true(t.masked[c] == AV_MASKED_VALUE);
+				assert_true(t.weights[c] == 0.0f);
+			} else {
+				assert_true(t.masked[c] == t.scaled[c]);
+			}
+			sum += t.weights[c];
+		}
+		assert_float_equal(sum, 1.0, 1e-6);
+	}
+	/* the first token sees only itself */
+	assert_float_equal(t.weights[0], 1.0, 0);
+	av_trace_free(&t);
+	av_params_free(&p);
+}
+
+static void test_all_hidden_row_is_zero_not_nan(void **state)
+{
+	(void)state;
+	struct av_params p;
+	struct av_config cfg;
+	identity_layer(&p, &cfg);
+	cfg.mode = AV_MODE_CAUSAL;
+	int hide[] = { 0 };
+	struct av_trace t = { 0 };
+	assert_true(av_trace_run(&t, &p, &cfg, "a b", NULL, hide, 1, NULL));
+	/* query 0 sees only key 0, which is hidden */
+	assert_true(t.row_hidden[0]);
+	assert_false(t.row_hidden[1]);
+	assert_true(t.weights[0] == 0.0f && t.weights[1] == 0.0f);
+	assert_float_equal(t.weights[3], 1.0, 0);
+	for (int c = 0; c < t.n * t.d_model; c++)
+		assert_true(isfinite(t.residual[c]));
+	assert_float_equal(t.context[0], 0.0, 0);
+	av_trace_free(&t);
+	av_params_free(&p);
+}
+
+static void test_softmax_is_stable(void **state)
+{
+	(void)state;
+	const float in[] = { 1000, 999, -1000, 88.8f, 89.0f, 1e-30f };
+	float out[6];
+	av_softmax_rows(out, in, NULL, 2, 3);
+	for (int i = 0; i < 6; i++)
+		assert_true(isfinite(out[i]));
+	assert_float_equal(out[0], 1 / (1 + exp(-1.0)), 1e-6);
+	assert_float_equal(out[2], 0.0, 1e-30);
+	assert_float_equal(out[3] + out[4] + out[5], 1.0, 1e-6);
+}
+
+static void test_heads_are_column_slices(void **state)
+{
+	(void)state;
+	struct av_config cfg;
+	av_config_default(&cfg);
+	cfg.d_model = 4;
+	cfg.heads = 2;
+	cfg.bias = true;
+	cfg.init = AV_INIT_TORCH;
+	struct av_params p;
+	const char *vocab[] = { "x", "y", "z" };
+	av_params_init(&p, &cfg, vocab, 3);
+	struct av_trace t = { 0 };
+	assert_true(av_trace_run(&t, &p, &cfg, "x y z x", NULL, NULL, 0, NULL));
+	/* head 1's score (i=2, j=0) is the dot product of columns 2..3 */
+	double s = t.q[2 * 4 + 2] * t.k[0 * 4 + 2] + t.q[2 * 4 + 3] * t.k[0 * 4 + 3];
+	assert_float_equal(t.scores[16 + 2 * 4 + 0], s, 1e-5);
+	/* concat holds head 1's context in columns 2..3 */
+	assert_float_equal(t.concat[3 * 4 + 3], t.context[1 * 4 * 2 + 3 * 2 + 1], 0);
+	av_trace_free(&t);
+	av_params_free(&p);
+}
+
+static void test_cross_mode_shapes(void **state)
+{
+	(void)state;
+	struct av_params p;
+	struct av_config cfg;
+	identity_layer(&p, &cfg);
+	cfg.mode = AV_MODE_CROSS;
+	struct av_trace t = { 0 };
+	char *cause = NULL;
+	assert_false(av_trace_run(&t, &p, &cfg, "a b", NULL, NULL, 0, &cause));
+	assert_non_null(strstr(cause, "cross mode needs a source sentence"));
+	assert_true(av_trace_run(&t, &p, &cfg, "a b", "c c c", NULL, 0, &cause));
+	assert_int_equal(t.n, 2);
+	assert_int_equal(t.m, 3);
+	assert_non_null(t.source_embedding);
+	/* keys come from the source: K row 0 is c = [1,1] */
+	assert_float_equal(t.k[0], 1, 0);
+	assert_float_equal(t.k[1], 1, 0);
+	free(cause);
+	av_trace_free(&t);
+	av_params_free(&p);
+}
+
+static void test_input_errors(void **state)
+{
+	(void)state;
+	struct av_params p;
+	struct av_config cfg;
+	identity_layer(&p, &cfg);
+	struct av_trace t = { 0 };
+	char *cause = NULL;
+	int far[] = { 5 };
+	assert_false(av_trace_run(&t, &p, &cfg, "a b", NULL, far, 1, &cause));
+	assert_string_equal(cause, "cannot mask key position 5: the sentence has 2 tokens "
+			    "(positions 0 to 1)");
+	assert_false(av_trace_run(&t, &p, &cfg, "", NULL, NULL, 0, &cause));
+	cfg.heads = 3;
+	assert_false(av_trace_run(&t, &p, &cfg, "a", NULL, NULL, 0, &cause));
+	assert_non_null(strstr(cause, "not divisible"));
+	free(cause);
+	av_trace_free(&t);
+	av_params_free(&p);
+
+	av_config_default(&cfg);
+	cfg.positional = AV_POS_LEARNED;
+	cfg.max_positions = 2;
+	av_params_init(&p, &cfg, NULL, 0);
+	cause = NULL;
+	assert_false(av_trace_run(&t, &p, &cfg, "one two three", NULL, NULL, 0, &cause));
+	assert_non_null(strstr(cause, "learned position table has only 2 rows"));
+	free(cause);
+	av_trace_free(&t);
+	av_params_free(&p);
+}
+
+static void test_oov_tokens_are_flagged(void **state)
+{
+	(void)state;
+	struct av_params p;
+	struct av_config cfg;
+	identity_layer(&p, &cfg);
+	struct av_trace t = { 0 };
+	assert_true(av_trace_run(&t, &p, &cfg, "a zebra 熊猫", NULL, NULL, 0, NULL));
+	assert_int_equal(t.n, 4);
+	assert_false(t.oov[0]);
+	assert_true(t.oov[1]);
+	assert_true(t.oov[2] && t.oov[3]);
+	assert_int_equal(p.vocab_size, 6);
+	av_trace_free(&t);
+	av_params_free(&p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_scores_by_hand),
+		cmocka_unit_test(test_scale_and_temperature),
+		cmocka_unit_test(test_causal_mask_hides_the_future),
+		cmocka_unit_test(test_all_hidden_row_is_zero_not_nan),
+		cmocka_unit_test(test_softmax_is_stable),
+		cmocka_unit_test(test_heads_are_column_slices),
+		cmocka_unit_test(test_cross_mode_shapes),
+		cmocka_unit_test(test_input_errors),
+		cmocka_unit_test(test_oov_tokens_are_flagged),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
