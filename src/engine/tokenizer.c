@@ -1,2 +1,155 @@
+/* tokenizer.c: sentence -> lower-cased tokens, by the rules in tokenizer.h.
+ *
+ * The sentence is checked whole (length, then UTF-8) before any token is
+ * made, so a bad sentence never produces half a result. */
 #include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
 #include "tokenizer.h"
+#include "utf8.h"
+#include "util.h"
+
+/* The token being built: s[start..end) of the original sentence. */
+struct scan {
+	const char *s;
+	struct av_tokens *out;
+	size_t start, end;
+	bool open;
+	bool word;      /* a run of word characters, which the next one extends */
+};
+
+/* s is valid UTF-8 (av_tokenize checked it). */
+static char *lower_copy(const char *s, size_t len)
+{
+	/* Measure first: the encoded length of a code point can change when it
+	 * is lower-cased (U+0130 İ becomes 'i'). */
+	size_t need = 0;
+	char buf[4];
+	for (size_t i = 0; i < len;) {
+		uint32_t cp;
+		i += (size_t)av_utf8_decode(s + i, len - i, &cp);
+		need += (size_t)av_utf8_encode(av_cp_lower(cp), buf);
+	}
+	char *text = av_malloc(need + 1), *p = text;
+	for (size_t i = 0; i < len;) {
+		uint32_t cp;
+		i += (size_t)av_utf8_decode(s + i, len - i, &cp);
+		p += av_utf8_encode(av_cp_lower(cp), p);
+	}
+	*p = '\0';
+	return text;
+}
+
+static bool close_token(struct scan *sc, char **cause)
+{
+	if (!sc->open)
+		return true;
+	sc->open = false;
+	struct av_tokens *out = sc->out;
+	if (out->n == AV_MAX_TOKENS)
+		return av_fail(cause, "the sentence has more than %d tokens (the limit)",
+			       AV_MAX_TOKENS);
+	out->text[out->n] = lower_copy(sc->s + sc->start, sc->end - sc->start);
+	out->offset[out->n] = (int)sc->start;
+	out->n++;
+	return true;
+}
+
+/* Separators end a token and are dropped. Control characters are treated
+ * as separators so that they never reach the screen inside a token. */
+static bool is_separator(uint32_t cp)
+{
+	return av_cp_is_space(cp) || cp < 0x20 || (cp >= 0x7F && cp < 0xA0);
+}
+
+/* Characters that belong to the character before them, whatever it is:
+ * combining marks, joiners and variation selectors (all zero width) and the
+ * emoji skin-tone modifiers. "é" written e + U+0301 stays one word, and
+ * "!" + U+0301 stays one token. */
+static bool extends(uint32_t cp)
+{
+	return av_cp_width(cp) == 0 || (cp >= 0x1F3FB && cp <= 0x1F3FF);
+}
+
+static bool scan_cp(struct scan *sc, uint32_t cp, size_t at, size_t next, char **cause)
+{
+	if (is_separator(cp))
+		return close_token(sc, cause);
+	if (extends(cp)) {
+		/* With nothing before it (a mark after a space, a byte-order
+		 * mark) there is nothing to extend: drop it. */
+		if (sc->open)
+			sc->end = next;
+		return true;
+	}
+	bool word = av_cp_is_word(cp);
+	if (word && sc->open && sc->word) {
+		sc->end = next;
+		return true;
+	}
+	if (!close_token(sc, cause))
+		return false;
+	sc->open = true;
+	sc->word = word;
+	sc->start = at;
+	sc->end = next;
+	return true;
+}
+
+static bool split(const char *s, size_t len, struct av_tokens *out, char **cause)
+{
+	struct scan sc = { .s = s, .out = out };
+	for (size_t i = 0; i < len;) {
+		uint32_t cp;
+		size_t next = i + (size_t)av_utf8_decode(s + i, len - i, &cp);
+		if (!scan_cp(&sc, cp, i, next, cause))
+			return false;
+		i = next;
+	}
+	return close_token(&sc, cause);
+}
+
+bool av_tokenize(const char *sentence, struct av_tokens *out, char **cause)
+{
+	memset(out, 0, sizeof(*out));
+	if (!sentence)
+		return av_fail(cause, "the sentence is empty");
+	/* memchr rather than strlen: never read far past the limit. */
+	const char *nul = memchr(sentence, '\0', AV_MAX_SENTENCE_BYTES + 1);
+	if (!nul)
+		return av_fail(cause, "the sentence is longer than %d bytes (the limit)",
+			       AV_MAX_SENTENCE_BYTES);
+	size_t len = (size_t)(nul - sentence), bad;
+	if (!av_utf8_valid(sentence, len, &bad))
+		return av_fail(cause, "invalid UTF-8 at byte %zu", bad);
+	if (!split(sentence, len, out, cause)) {
+		av_tokens_free(out);
+		return false;
+	}
+	if (out->n == 0)
+		return av_fail(cause, "the sentence is empty");
+	return true;
+}
+
+void av_tokens_free(struct av_tokens *t)
+{
+	if (!t)
+		return;
+	for (int i = 0; i < t->n; i++) {
+		free(t->text[i]);
+		t->text[i] = NULL;
+	}
+	t->n = 0;
+}
+
+void av_tokens_copy(struct av_tokens *dst, const struct av_tokens *src)
+{
+	memset(dst, 0, sizeof(*dst));
+	for (int i = 0; i < src->n; i++) {
+		dst->text[i] = av_strdup(src->text[i]);
+		dst->offset[i] = src->offset[i];
+	}
+	dst->n = src->n;
+}

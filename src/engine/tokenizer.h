@@ -2,7 +2,9 @@
  *
  * The sentence is lower-cased; a token is a run of word characters (letters,
  * digits, apostrophes); any other non-space character is a token of its own,
- * and so is every wide (CJK) character: "中国有熊猫" is five tokens. */
+ * and so is every wide (CJK) character: "中国有熊猫" is five tokens.
+ * Combining marks, joiners and variation selectors stay with the character
+ * before them; control characters separate tokens like spaces do. */
 #ifndef AV_TOKENIZER_H
 #define AV_TOKENIZER_H
 
@@ -19,12 +21,14 @@ struct av_tokens {
 
 /* Splits sentence into out (which is overwritten, not freed). Errors: invalid
  * UTF-8 (with the byte offset), an empty sentence, more than AV_MAX_TOKENS
- * tokens, a sentence longer than AV_MAX_SENTENCE_BYTES. */
+ * tokens, a sentence longer than AV_MAX_SENTENCE_BYTES. On error out->n is 0
+ * and out holds nothing to free. */
 bool av_tokenize(const char *sentence, struct av_tokens *out, char **cause);
 
+/* Frees the texts and sets n to 0; calling it again is harmless. */
 void av_tokens_free(struct av_tokens *t);
 
-/* Deep copy. */
+/* Deep copy; dst is overwritten, not freed. */
 void av_tokens_copy(struct av_tokens *dst, const struct av_tokens *src);
 
 #endif

@@ -1,2 +1,321 @@
+/* utf8.c: a strict UTF-8 decoder and fixed character tables.
+ *
+ * Nothing here asks the C library about characters (no <ctype.h>, <wctype.h>
+ * or wcwidth): those answers depend on the locale and the libc version, and
+ * the tokens and column widths must be the same on every machine. The tables
+ * below are taken from Unicode 14.0 (EastAsianWidth.txt and the General
+ * Category); unassigned code points inside a range are folded into it. */
 #include "config.h"
+
+#include <string.h>
+
 #include "utf8.h"
+
+struct range {
+	uint32_t lo, hi;
+};
+
+#define N_RANGES(t) (sizeof(t) / sizeof((t)[0]))
+
+/* East_Asian_Width W or F. Unassigned code points in the CJK planes and in
+ * the emoji blocks are included, as EastAsianWidth.txt does by default, so a
+ * newer emoji is still two columns wide. */
+static const struct range wide[] = {
+	{0x1100, 0x115F}, {0x231A, 0x231B}, {0x2329, 0x232A}, {0x23E9, 0x23EC},
+	{0x23F0, 0x23F0}, {0x23F3, 0x23F3}, {0x25FD, 0x25FE}, {0x2614, 0x2615},
+	{0x2648, 0x2653}, {0x267F, 0x267F}, {0x2693, 0x2693}, {0x26A1, 0x26A1},
+	{0x26AA, 0x26AB}, {0x26BD, 0x26BE}, {0x26C4, 0x26C5}, {0x26CE, 0x26CE},
+	{0x26D4, 0x26D4}, {0x26EA, 0x26EA}, {0x26F2, 0x26F3}, {0x26F5, 0x26F5},
+	{0x26FA, 0x26FA}, {0x26FD, 0x26FD}, {0x2705, 0x2705}, {0x270A, 0x270B},
+	{0x2728, 0x2728}, {0x274C, 0x274C}, {0x274E, 0x274E}, {0x2753, 0x2755},
+	{0x2757, 0x2757}, {0x2795, 0x2797}, {0x27B0, 0x27B0}, {0x27BF, 0x27BF},
+	{0x2B1B, 0x2B1C}, {0x2B50, 0x2B50}, {0x2B55, 0x2B55}, {0x2E80, 0x303E},
+	{0x3041, 0x3247}, {0x3250, 0x4DBF}, {0x4E00, 0xA4CF}, {0xA960, 0xA97F},
+	{0xAC00, 0xD7A3}, {0xF900, 0xFAFF}, {0xFE10, 0xFE19}, {0xFE30, 0xFE6F},
+	{0xFF00, 0xFF60}, {0xFFE0, 0xFFE6}, {0x16FE0, 0x1B2FF},
+	{0x1F004, 0x1F004}, {0x1F0CF, 0x1F0CF}, {0x1F18E, 0x1F18E},
+	{0x1F191, 0x1F19A}, {0x1F200, 0x1F320}, {0x1F32D, 0x1F335},
+	{0x1F337, 0x1F37C}, {0x1F37E, 0x1F393}, {0x1F3A0, 0x1F3CA},
+	{0x1F3CF, 0x1F3D3}, {0x1F3E0, 0x1F3F0}, {0x1F3F4, 0x1F3F4},
+	{0x1F3F8, 0x1F43E}, {0x1F440, 0x1F440}, {0x1F442, 0x1F4FC},
+	{0x1F4FF, 0x1F53D}, {0x1F54B, 0x1F54E}, {0x1F550, 0x1F567},
+	{0x1F57A, 0x1F57A}, {0x1F595, 0x1F596}, {0x1F5A4, 0x1F5A4},
+	{0x1F5FB, 0x1F64F}, {0x1F680, 0x1F6C5}, {0x1F6CC, 0x1F6CC},
+	{0x1F6D0, 0x1F6D2}, {0x1F6D5, 0x1F6DF}, {0x1F6EB, 0x1F6EC},
+	{0x1F6F4, 0x1F6FC}, {0x1F7E0, 0x1F7F0}, {0x1F90C, 0x1F93A},
+	{0x1F93C, 0x1F945}, {0x1F947, 0x1F9FF}, {0x1FA70, 0x1FAFF},
+	{0x20000, 0x2FFFD}, {0x30000, 0x3FFFD},
+};
+
+/* Characters that take no column: combining marks (Mn, Me) and format
+ * characters (Cf) of the Latin, Greek, Cyrillic, Hebrew, Arabic, Devanagari
+ * and Thai blocks, the generic combining blocks, the conjoining Hangul vowels
+ * and final consonants, zero-width spaces and joiners, bidi controls,
+ * variation selectors and tags. Marks of other scripts still join words
+ * (they are not punctuation) but are counted as one column. */
+static const struct range zero_width[] = {
+	{0x0300, 0x036F}, {0x0483, 0x0489}, {0x0591, 0x05BD}, {0x05BF, 0x05BF},
+	{0x05C1, 0x05C2}, {0x05C4, 0x05C5}, {0x05C7, 0x05C7}, {0x0600, 0x0605},
+	{0x0610, 0x061A}, {0x061C, 0x061C}, {0x064B, 0x065F}, {0x0670, 0x0670},
+	{0x06D6, 0x06DD}, {0x06DF, 0x06E4}, {0x06E7, 0x06E8}, {0x06EA, 0x06ED},
+	{0x070F, 0x070F}, {0x0711, 0x0711}, {0x0730, 0x074A}, {0x07A6, 0x07B0},
+	{0x07EB, 0x07F3}, {0x07FD, 0x07FD}, {0x0900, 0x0902}, {0x093A, 0x093A},
+	{0x093C, 0x093C}, {0x0941, 0x0948}, {0x094D, 0x094D}, {0x0951, 0x0957},
+	{0x0962, 0x0963}, {0x0E31, 0x0E31}, {0x0E34, 0x0E3A}, {0x0E47, 0x0E4E},
+	{0x1160, 0x11FF}, {0x1AB0, 0x1AFF}, {0x1DC0, 0x1DFF}, {0x200B, 0x200F},
+	{0x202A, 0x202E}, {0x2060, 0x206F}, {0x20D0, 0x20F0}, {0x302A, 0x302D},
+	{0x3099, 0x309A}, {0xD7B0, 0xD7FF}, {0xFE00, 0xFE0F}, {0xFE20, 0xFE2F},
+	{0xFEFF, 0xFEFF}, {0xE0001, 0xE01EF},
+};
+
+/* Punctuation and symbols above ASCII that are not wide (wide ones are
+ * tokens of their own anyway). Exact for Latin-1, the spacing modifiers and
+ * the scripts listed for zero_width; the arrow, mathematical, technical,
+ * box-drawing, dingbat and emoji blocks are taken whole. U+2019 is listed
+ * (General Punctuation) but av_cp_is_word checks it first. */
+static const struct range punct[] = {
+	{0x00A1, 0x00A9}, {0x00AB, 0x00AC}, {0x00AE, 0x00B1}, {0x00B4, 0x00B4},
+	{0x00B6, 0x00B8}, {0x00BB, 0x00BB}, {0x00BF, 0x00BF}, {0x00D7, 0x00D7},
+	{0x00F7, 0x00F7}, {0x02C2, 0x02C5}, {0x02D2, 0x02DF}, {0x02E5, 0x02EB},
+	{0x02ED, 0x02ED}, {0x02EF, 0x02FF}, {0x0375, 0x0375}, {0x037E, 0x037E},
+	{0x0384, 0x0385}, {0x0387, 0x0387}, {0x03F6, 0x03F6}, {0x0482, 0x0482},
+	{0x055A, 0x055F}, {0x0589, 0x058F}, {0x05BE, 0x05BE}, {0x05C0, 0x05C0},
+	{0x05C3, 0x05C3}, {0x05C6, 0x05C6}, {0x05F3, 0x05F4}, {0x0606, 0x060F},
+	{0x061B, 0x061B}, {0x061D, 0x061F}, {0x066A, 0x066D}, {0x06D4, 0x06D4},
+	{0x06DE, 0x06DE}, {0x06E9, 0x06E9}, {0x06FD, 0x06FE}, {0x0700, 0x070D},
+	{0x07F6, 0x07F9}, {0x07FE, 0x07FF}, {0x0964, 0x0965}, {0x0970, 0x0970},
+	{0x0E3F, 0x0E3F}, {0x0E4F, 0x0E4F}, {0x0E5A, 0x0E5B}, {0x2010, 0x2027},
+	{0x2030, 0x205E}, {0x207A, 0x207E}, {0x208A, 0x208E}, {0x20A0, 0x20C0},
+	{0x2100, 0x2101}, {0x2103, 0x2106}, {0x2108, 0x2109}, {0x2114, 0x2114},
+	{0x2116, 0x2118}, {0x211E, 0x2123}, {0x2125, 0x2125}, {0x2127, 0x2127},
+	{0x2129, 0x2129}, {0x212E, 0x212E}, {0x213A, 0x213B}, {0x2140, 0x2144},
+	{0x214A, 0x214D}, {0x214F, 0x214F}, {0x218A, 0x245F}, {0x249C, 0x24E9},
+	{0x2500, 0x2775}, {0x2794, 0x2BFF}, {0x2E00, 0x2E7F}, {0x303F, 0x303F},
+	{0xFF61, 0xFF65}, {0xFFE8, 0xFFEE}, {0xFFFC, 0xFFFD}, {0x1F000, 0x1FBEF},
+};
+
+static bool in_table(const struct range *t, size_t n, uint32_t cp)
+{
+	if (n == 0 || cp < t[0].lo || cp > t[n - 1].hi)
+		return false;
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (cp > t[mid].hi)
+			lo = mid + 1;
+		else if (cp < t[mid].lo)
+			hi = mid;
+		else
+			return true;
+	}
+	return false;
+}
+
+int av_utf8_decode(const char *s, size_t len, uint32_t *cp)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	if (len == 0)
+		return -1;
+	if (p[0] < 0x80) {
+		*cp = p[0];
+		return 1;
+	}
+	/* 0xC0, 0xC1 and 0xF5..0xFF can only start overlong or out-of-range
+	 * forms; 0x80..0xBF are continuation bytes. */
+	size_t n;
+	uint32_t c, min;
+	if (p[0] >= 0xC2 && p[0] <= 0xDF) {
+		n = 2, c = p[0] & 0x1F, min = 0x80;
+	} else if (p[0] >= 0xE0 && p[0] <= 0xEF) {
+		n = 3, c = p[0] & 0x0F, min = 0x800;
+	} else if (p[0] >= 0xF0 && p[0] <= 0xF4) {
+		n = 4, c = p[0] & 0x07, min = 0x10000;
+	} else {
+		return -1;
+	}
+	if (len < n)
+		return -1;
+	for (size_t i = 1; i < n; i++) {
+		if ((p[i] & 0xC0) != 0x80)
+			return -1;
+		c = (c << 6) | (p[i] & 0x3F);
+	}
+	if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+		return -1;
+	*cp = c;
+	return (int)n;
+}
+
+int av_utf8_encode(uint32_t cp, char out[4])
+{
+	if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+		cp = 0xFFFD;
+	if (cp < 0x80) {
+		out[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		out[0] = (char)(0xC0 | (cp >> 6));
+		out[1] = (char)(0x80 | (cp & 0x3F));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		out[0] = (char)(0xE0 | (cp >> 12));
+		out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+		out[2] = (char)(0x80 | (cp & 0x3F));
+		return 3;
+	}
+	out[0] = (char)(0xF0 | (cp >> 18));
+	out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+	out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+	out[3] = (char)(0x80 | (cp & 0x3F));
+	return 4;
+}
+
+bool av_utf8_valid(const char *s, size_t len, size_t *bad)
+{
+	size_t i = 0;
+	while (i < len) {
+		uint32_t cp;
+		int n = av_utf8_decode(s + i, len - i, &cp);
+		if (n < 0) {
+			if (bad)
+				*bad = i;
+			return false;
+		}
+		i += (size_t)n;
+	}
+	return true;
+}
+
+bool av_cp_is_wide(uint32_t cp)
+{
+	return in_table(wide, N_RANGES(wide), cp);
+}
+
+static bool is_control(uint32_t cp)
+{
+	return cp < 0x20 || (cp >= 0x7F && cp < 0xA0);
+}
+
+int av_cp_width(uint32_t cp)
+{
+	/* Zero width is checked first: a few combining marks (U+302A..U+302D,
+	 * U+3099, U+309A) sit inside wide blocks. */
+	if (is_control(cp) || in_table(zero_width, N_RANGES(zero_width), cp))
+		return 0;
+	return av_cp_is_wide(cp) ? 2 : 1;
+}
+
+int av_utf8_width(const char *s)
+{
+	size_t len = strlen(s), i = 0;
+	int width = 0;
+	while (i < len) {
+		uint32_t cp;
+		int n = av_utf8_decode(s + i, len - i, &cp);
+		if (n < 0) {
+			/* The screen shows a replacement character for a bad byte;
+			 * count it rather than stop. */
+			width++;
+			i++;
+			continue;
+		}
+		width += av_cp_width(cp);
+		i += (size_t)n;
+	}
+	return width;
+}
+
+static uint32_t lower_latin_ext_a(uint32_t cp)
+{
+	/* Upper/lower pairs: even/odd in U+0100..U+0137 and U+014A..U+0177,
+	 * odd/even in U+0139..U+0148 and U+0179..U+017E. U+0138 ĸ, U+0149 ŉ
+	 * and U+017F ſ have no upper-case partner here. */
+	if (cp == 0x0130)
+		return 'i';
+	if (cp == 0x0178)
+		return 0x00FF;
+	if ((cp <= 0x0137 || (cp >= 0x014A && cp <= 0x0177)) && cp % 2 == 0)
+		return cp + 1;
+	if (((cp >= 0x0139 && cp <= 0x0148) || (cp >= 0x0179 && cp <= 0x017E)) && cp % 2 == 1)
+		return cp + 1;
+	return cp;
+}
+
+static uint32_t lower_greek(uint32_t cp)
+{
+	if ((cp >= 0x0391 && cp <= 0x03A1) || (cp >= 0x03A3 && cp <= 0x03AB))
+		return cp + 0x20;
+	switch (cp) {
+	case 0x0370: case 0x0372: case 0x0376: case 0x03F7: case 0x03FA:
+		return cp + 1;
+	case 0x037F: return 0x03F3;
+	case 0x0386: return 0x03AC;
+	case 0x0388: case 0x0389: case 0x038A: return cp + 0x25;
+	case 0x038C: return 0x03CC;
+	case 0x038E: case 0x038F: return cp + 0x3F;
+	case 0x03CF: return 0x03D7;
+	case 0x03F4: return 0x03B8;
+	case 0x03F9: return 0x03F2;
+	case 0x03FD: case 0x03FE: case 0x03FF: return cp - 0x82;
+	}
+	if (cp >= 0x03D8 && cp <= 0x03EF && cp % 2 == 0)
+		return cp + 1;
+	return cp;
+}
+
+static uint32_t lower_cyrillic(uint32_t cp)
+{
+	if (cp >= 0x0400 && cp <= 0x040F)
+		return cp + 0x50;
+	if (cp >= 0x0410 && cp <= 0x042F)
+		return cp + 0x20;
+	if (cp == 0x04C0)
+		return 0x04CF;
+	if (cp >= 0x04C1 && cp <= 0x04CE)
+		return cp % 2 == 1 ? cp + 1 : cp;
+	if ((cp >= 0x0460 && cp <= 0x0481) || (cp >= 0x048A && cp <= 0x04BF) ||
+	    (cp >= 0x04D0 && cp <= 0x052F))
+		return cp % 2 == 0 ? cp + 1 : cp;
+	return cp;
+}
+
+uint32_t av_cp_lower(uint32_t cp)
+{
+	if (cp >= 'A' && cp <= 'Z')
+		return cp + 0x20;
+	if (cp >= 0x00C0 && cp <= 0x00DE && cp != 0x00D7)
+		return cp + 0x20;
+	if (cp >= 0x0100 && cp <= 0x017F)
+		return lower_latin_ext_a(cp);
+	if (cp >= 0x0370 && cp <= 0x03FF)
+		return lower_greek(cp);
+	if (cp >= 0x0400 && cp <= 0x052F)
+		return lower_cyrillic(cp);
+	return cp;
+}
+
+bool av_cp_is_word(uint32_t cp)
+{
+	if (cp < 0x80)
+		return (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z') ||
+		       (cp >= '0' && cp <= '9') || cp == '\'';
+	if (cp == 0x2019)
+		return true;
+	if (is_control(cp) || av_cp_is_space(cp))
+		return false;
+	/* Combining marks are word characters so that they continue a word;
+	 * wide ones (U+3099...) must not be caught by the wide test. */
+	if (in_table(zero_width, N_RANGES(zero_width), cp))
+		return true;
+	return !av_cp_is_wide(cp) && !in_table(punct, N_RANGES(punct), cp);
+}
+
+bool av_cp_is_space(uint32_t cp)
+{
+	return cp == ' ' || (cp >= 0x09 && cp <= 0x0D) || cp == 0x85 ||
+	       cp == 0xA0 || cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200B) ||
+	       cp == 0x2028 || cp == 0x2029 || cp == 0x202F || cp == 0x205F ||
+	       cp == 0x3000;
+}

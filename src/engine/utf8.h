@@ -9,15 +9,17 @@
 #include <stdint.h>
 
 /* Decodes one code point from s (at most len bytes). Returns the number of
- * bytes used (1..4), or -1 for invalid UTF-8 (overlong forms, surrogates,
- * values above U+10FFFF, truncated or stray continuation bytes). */
+ * bytes used (1..4), or -1 (and *cp untouched) for invalid UTF-8 (overlong
+ * forms, surrogates, values above U+10FFFF, truncated or stray continuation
+ * bytes) and for len 0. */
 int av_utf8_decode(const char *s, size_t len, uint32_t *cp);
 
-/* Encodes cp into out (no NUL); returns the byte count (1..4). */
+/* Encodes cp into out (no NUL); returns the byte count (1..4). A surrogate
+ * or a value above U+10FFFF is encoded as U+FFFD. */
 int av_utf8_encode(uint32_t cp, char out[4]);
 
-/* True when all of s is valid UTF-8; otherwise *bad is the offset of the
- * first invalid byte. */
+/* True when all of s is valid UTF-8; otherwise *bad (when bad is not NULL)
+ * is the offset of the byte that starts the first invalid sequence. */
 bool av_utf8_valid(const char *s, size_t len, size_t *bad);
 
 /* East Asian Wide and Fullwidth characters (CJK ideographs, kana, Hangul,
@@ -25,11 +27,12 @@ bool av_utf8_valid(const char *s, size_t len, size_t *bad);
  * terminal columns. */
 bool av_cp_is_wide(uint32_t cp);
 
-/* Terminal columns of one code point: 0 for combining marks and controls,
+/* Terminal columns of one code point: 0 for combining marks, zero-width and
+ * format characters (joiners, variation selectors, bidi marks) and controls,
  * 2 for wide characters, 1 otherwise. */
 int av_cp_width(uint32_t cp);
 
-/* Terminal columns of a valid UTF-8 string. */
+/* Terminal columns of a UTF-8 string (an invalid byte counts as one). */
 int av_utf8_width(const char *s);
 
 /* Lower case for ASCII, Latin-1, Latin Extended-A, Greek and Cyrillic; other
@@ -38,10 +41,11 @@ uint32_t av_cp_lower(uint32_t cp);
 
 /* A word character: letter, digit or apostrophe (' and U+2019). Non-ASCII
  * code points count as letters unless they are punctuation, symbols,
- * spaces or wide characters. */
+ * spaces, controls or wide characters; combining marks are word characters. */
 bool av_cp_is_word(uint32_t cp);
 
-/* White space: ASCII space, tab, newlines, U+00A0, U+2000..U+200B, U+3000. */
+/* White space: ASCII space, tab, newlines, vertical tab, form feed, U+0085,
+ * U+00A0, U+1680, U+2000..U+200B, U+2028, U+2029, U+202F, U+205F, U+3000. */
 bool av_cp_is_space(uint32_t cp);
 
 #endif

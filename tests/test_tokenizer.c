@@ -1,0 +1,453 @@
+/* test_tokenizer.c: UTF-8 decoding, character classes and the tokenizer. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "tokenizer.h"
+#include "utf8.h"
+
+/* Tokenizes s, which must succeed, and checks the tokens against the
+ * NULL-terminated list that follows. */
+static void expect_tokens(const char *s, ...)
+{
+	struct av_tokens t;
+	char *cause = NULL;
+	bool ok = av_tokenize(s, &t, &cause);
+	if (!ok)
+		fail_msg("av_tokenize(\"%s\") failed: %s", s, cause);
+	assert_null(cause);
+	va_list ap;
+	va_start(ap, s);
+	int i = 0;
+	for (const char *want; (want = va_arg(ap, const char *)) != NULL; i++) {
+		if (i >= t.n)
+			fail_msg("\"%s\": only %d tokens, wanted \"%s\" next", s, t.n, want);
+		assert_string_equal(t.text[i], want);
+	}
+	va_end(ap);
+	assert_int_equal(t.n, i);
+	av_tokens_free(&t);
+}
+
+/* Tokenizes s, which must fail with a message containing want. */
+static void expect_error(const char *s, const char *want)
+{
+	struct av_tokens t;
+	char *cause = NULL;
+	assert_false(av_tokenize(s, &t, &cause));
+	assert_int_equal(t.n, 0);
+	assert_non_null(cause);
+	if (!strstr(cause, want))
+		fail_msg("cause \"%s\" does not contain \"%s\"", cause, want);
+	free(cause);
+}
+
+static void test_english_words(void **state)
+{
+	(void)state;
+	expect_tokens("the cat sat on the mat", "the", "cat", "sat", "on", "the",
+		      "mat", NULL);
+	expect_tokens("  leading and trailing  ", "leading", "and", "trailing", NULL);
+}
+
+static void test_punctuation(void **state)
+{
+	(void)state;
+	expect_tokens("I'm here, OK?", "i'm", "here", ",", "ok", "?", NULL);
+	expect_tokens("wait...what?!", "wait", ".", ".", ".", "what", "?", "!", NULL);
+	expect_tokens("(a+b)=c", "(", "a", "+", "b", ")", "=", "c", NULL);
+	expect_tokens("\xC2\xBFQu\xC3\xA9?", "\xC2\xBF", "qu\xC3\xA9", "?", NULL);
+	expect_tokens("a\xE2\x80\x94" "b", "a", "\xE2\x80\x94", "b", NULL);  /* em dash */
+	expect_tokens("\xE2\x80\x9Chi\xE2\x80\x9D", "\xE2\x80\x9C", "hi",
+		      "\xE2\x80\x9D", NULL);                             /* curly quotes */
+}
+
+static void test_apostrophes(void **state)
+{
+	(void)state;
+	expect_tokens("don't stop", "don't", "stop", NULL);
+	expect_tokens("Don\xE2\x80\x99t stop", "don\xE2\x80\x99t", "stop", NULL);
+	expect_tokens("rock 'n' roll", "rock", "'n'", "roll", NULL);
+	expect_tokens("the dogs' bone", "the", "dogs'", "bone", NULL);
+}
+
+static void test_digits(void **state)
+{
+	(void)state;
+	expect_tokens("in 2024 we had 3 GPUs", "in", "2024", "we", "had", "3", "gpus",
+		      NULL);
+	expect_tokens("3.14", "3", ".", "14", NULL);
+	expect_tokens("gpt4o", "gpt4o", NULL);
+}
+
+static void test_lower_case(void **state)
+{
+	(void)state;
+	expect_tokens("HELLO World", "hello", "world", NULL);
+	/* É Ä Σ Д and a Latin Extended-A pair Ł -> ł */
+	expect_tokens("\xC3\x89T\xC3\x89 \xC3\x84RGER \xCE\xA3\xCE\x9F\xCE\xA6\xCE\x99\xCE\x91 "
+		      "\xD0\x94\xD0\x9E\xD0\x9C \xC5\x81\xC3\x93" "D\xC5\xB9",
+		      "\xC3\xA9t\xC3\xA9", "\xC3\xa4rger",
+		      "\xCF\x83\xCE\xBF\xCF\x86\xCE\xB9\xCE\xB1",
+		      "\xD0\xB4\xD0\xBE\xD0\xBC", "\xC5\x82\xC3\xB3" "d\xC5\xBA", NULL);
+	expect_tokens("Caf\xC3\xA9 cr\xC3\xA8me", "caf\xC3\xA9", "cr\xC3\xA8me", NULL);
+	expect_tokens("stra\xC3\x9F" "e ma\xC3\xB1" "ana", "stra\xC3\x9F" "e",
+		      "ma\xC3\xB1" "ana", NULL);
+	/* İ (U+0130) lower-cases to a shorter encoding. */
+	expect_tokens("\xC4\xB0STANBUL", "istanbul", NULL);
+}
+
+static void test_lower_code_points(void **state)
+{
+	(void)state;
+	assert_int_equal(av_cp_lower('A'), 'a');
+	assert_int_equal(av_cp_lower('z'), 'z');
+	assert_int_equal(av_cp_lower(0x00C9), 0x00E9);   /* É */
+	assert_int_equal(av_cp_lower(0x00D7), 0x00D7);   /* × is not a letter */
+	assert_int_equal(av_cp_lower(0x00DF), 0x00DF);   /* ß has no single upper case */
+	assert_int_equal(av_cp_lower(0x0178), 0x00FF);   /* Ÿ */
+	assert_int_equal(av_cp_lower(0x0139), 0x013A);   /* Ĺ (odd/even pair) */
+	assert_int_equal(av_cp_lower(0x0386), 0x03AC);   /* Ά */
+	assert_int_equal(av_cp_lower(0x03A3), 0x03C3);   /* Σ */
+	assert_int_equal(av_cp_lower(0x0401), 0x0451);   /* Ё */
+	assert_int_equal(av_cp_lower(0x042F), 0x044F);   /* Я */
+	assert_int_equal(av_cp_lower(0x0490), 0x0491);   /* Ґ */
+	assert_int_equal(av_cp_lower(0x4E2D), 0x4E2D);   /* 中 */
+}
+
+static void test_cjk(void **state)
+{
+	(void)state;
+	struct av_tokens t;
+	char *cause = NULL;
+	assert_true(av_tokenize("\xE4\xB8\xAD\xE5\x9B\xBD\xE6\x9C\x89\xE7\x86\x8A\xE7\x8C\xAB",
+				&t, &cause));
+	assert_int_equal(t.n, 5);
+	const char *want[] = { "\xE4\xB8\xAD", "\xE5\x9B\xBD", "\xE6\x9C\x89",
+			       "\xE7\x86\x8A", "\xE7\x8C\xAB" };
+	for (int i = 0; i < 5; i++) {
+		assert_string_equal(t.text[i], want[i]);
+		assert_int_equal(t.offset[i], 3 * i);
+	}
+	av_tokens_free(&t);
+	/* Hangul and kana are wide too. */
+	expect_tokens("\xED\x95\x9C\xEA\xB5\xAD", "\xED\x95\x9C", "\xEA\xB5\xAD", NULL);
+	expect_tokens("\xE3\x81\x82\xE3\x82\xA2", "\xE3\x81\x82", "\xE3\x82\xA2", NULL);
+}
+
+static void test_mixed(void **state)
+{
+	(void)state;
+	/* 我爱NLP! */
+	expect_tokens("\xE6\x88\x91\xE7\x88\xB1NLP!", "\xE6\x88\x91", "\xE7\x88\xB1",
+		      "nlp", "!", NULL);
+	/* 你好，世界 (fullwidth comma) */
+	expect_tokens("\xE4\xBD\xA0\xE5\xA5\xBD\xEF\xBC\x8C\xE4\xB8\x96\xE7\x95\x8C",
+		      "\xE4\xBD\xA0", "\xE5\xA5\xBD", "\xEF\xBC\x8C", "\xE4\xB8\x96",
+		      "\xE7\x95\x8C", NULL);
+	/* ideographic full stop and fullwidth letters */
+	expect_tokens("\xE5\xA5\xBD\xE3\x80\x82\xEF\xBC\xA1", "\xE5\xA5\xBD",
+		      "\xE3\x80\x82", "\xEF\xBC\xA1", NULL);
+}
+
+static void test_emoji(void **state)
+{
+	(void)state;
+	/* 🐼 and 😀 each a token; ❤️ (with VS16) keeps its selector. */
+	expect_tokens("I\xF0\x9F\x98\x80pandas\xF0\x9F\x90\xBC\xF0\x9F\x90\xBC", "i",
+		      "\xF0\x9F\x98\x80", "pandas", "\xF0\x9F\x90\xBC", "\xF0\x9F\x90\xBC",
+		      NULL);
+	expect_tokens("love\xE2\x9D\xA4\xEF\xB8\x8F", "love", "\xE2\x9D\xA4\xEF\xB8\x8F",
+		      NULL);
+	/* 👍🏽: the skin-tone modifier stays with its emoji */
+	expect_tokens("ok \xF0\x9F\x91\x8D\xF0\x9F\x8F\xBD", "ok",
+		      "\xF0\x9F\x91\x8D\xF0\x9F\x8F\xBD", NULL);
+}
+
+static void test_combining(void **state)
+{
+	(void)state;
+	/* e + U+0301 continues the word; an upper-case base is lowered. */
+	expect_tokens("Cafe\xCC\x81 ole\xCC\x81!", "cafe\xCC\x81", "ole\xCC\x81", "!",
+		      NULL);
+	expect_tokens("E\xCC\x81t\xC3\xA9", "e\xCC\x81t\xC3\xA9", NULL);
+	/* a mark with nothing before it is dropped; the offset is the word's */
+	struct av_tokens t;
+	char *cause = NULL;
+	assert_true(av_tokenize(" \xCC\x81word", &t, &cause));
+	assert_int_equal(t.n, 1);
+	assert_string_equal(t.text[0], "word");
+	assert_int_equal(t.offset[0], 3);
+	av_tokens_free(&t);
+}
+
+static void test_whitespace(void **state)
+{
+	(void)state;
+	expect_tokens("a\tb\nc\r\nd", "a", "b", "c", "d", NULL);
+	/* U+3000 ideographic space, U+00A0 no-break space, U+2003 em space */
+	expect_tokens("\xE4\xBD\xA0\xE3\x80\x80\xE5\xA5\xBD", "\xE4\xBD\xA0",
+		      "\xE5\xA5\xBD", NULL);
+	expect_tokens("a\xC2\xA0" "b\xE2\x80\x83" "c", "a", "b", "c", NULL);
+	/* other control characters separate and are dropped */
+	expect_tokens("a\x1b[31mb", "a", "[", "31mb", NULL);
+}
+
+static void test_offsets(void **state)
+{
+	(void)state;
+	struct av_tokens t;
+	char *cause = NULL;
+	/* "Café, 中国!" */
+	assert_true(av_tokenize("Caf\xC3\xA9, \xE4\xB8\xAD\xE5\x9B\xBD!", &t, &cause));
+	assert_int_equal(t.n, 5);
+	const int want[] = { 0, 5, 7, 10, 13 };
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(t.offset[i], want[i]);
+	av_tokens_free(&t);
+}
+
+static void test_invalid_utf8(void **state)
+{
+	(void)state;
+	expect_error("abc\xC0\xAF", "invalid UTF-8 at byte 3");          /* overlong '/' */
+	expect_error("ab\xE0\x80\xAF", "invalid UTF-8 at byte 2");       /* overlong 3-byte */
+	expect_error("a\xF0\x80\x80\xAF", "invalid UTF-8 at byte 1");    /* overlong 4-byte */
+	expect_error("x \xED\xA0\x80", "invalid UTF-8 at byte 2");       /* surrogate D800 */
+	expect_error("\xED\xBF\xBF", "invalid UTF-8 at byte 0");         /* surrogate DFFF */
+	expect_error("ok \xF4\x90\x80\x80", "invalid UTF-8 at byte 3");  /* U+110000 */
+	expect_error("ok\xF5\x80\x80\x80", "invalid UTF-8 at byte 2");   /* F5 lead */
+	expect_error("caf\xC3", "invalid UTF-8 at byte 3");              /* truncated */
+	expect_error("\xE4\xB8 x", "invalid UTF-8 at byte 0");           /* truncated */
+	expect_error("hello \x80", "invalid UTF-8 at byte 6");           /* stray */
+	expect_error("\xE4\xB8\xAD\xBF", "invalid UTF-8 at byte 3");     /* extra continuation */
+	expect_error("a\xFF", "invalid UTF-8 at byte 1");
+	/* the message is exactly this */
+	struct av_tokens t;
+	char *cause = NULL;
+	assert_false(av_tokenize("caf\xC3", &t, &cause));
+	assert_string_equal(cause, "invalid UTF-8 at byte 3");
+	free(cause);
+}
+
+static void test_utf8_valid(void **state)
+{
+	(void)state;
+	size_t bad = 99;
+	assert_true(av_utf8_valid("", 0, &bad));
+	assert_true(av_utf8_valid("\xF4\x8F\xBF\xBF", 4, &bad));
+	assert_int_equal(bad, 99);
+	/* a valid sequence cut short by len */
+	assert_false(av_utf8_valid("a\xE4\xB8\xAD", 3, &bad));
+	assert_int_equal(bad, 1);
+	uint32_t cp = 0;
+	assert_int_equal(av_utf8_decode("\xC2", 1, &cp), -1);
+	assert_int_equal(av_utf8_decode("", 0, &cp), -1);
+	assert_int_equal(av_utf8_decode("\xC1\xBF", 2, &cp), -1);
+}
+
+static void test_empty(void **state)
+{
+	(void)state;
+	struct av_tokens t;
+	char *cause = NULL;
+	assert_false(av_tokenize("", &t, &cause));
+	assert_string_equal(cause, "the sentence is empty");
+	free(cause);
+	expect_error("   \t\n ", "the sentence is empty");
+	expect_error("\xE3\x80\x80\xC2\xA0", "the sentence is empty");
+}
+
+/* n tokens "w w w ..." */
+static char *words(int n)
+{
+	char *s = malloc((size_t)n * 2 + 1);
+	assert_non_null(s);
+	for (int i = 0; i < n; i++) {
+		s[2 * i] = 'w';
+		s[2 * i + 1] = ' ';
+	}
+	s[2 * n] = '\0';
+	return s;
+}
+
+static void test_token_limit(void **state)
+{
+	(void)state;
+	char *s = words(AV_MAX_TOKENS);
+	struct av_tokens t;
+	char *cause = NULL;
+	assert_true(av_tokenize(s, &t, &cause));
+	assert_int_equal(t.n, 64);
+	assert_string_equal(t.text[63], "w");
+	assert_int_equal(t.offset[63], 126);
+	av_tokens_free(&t);
+	free(s);
+
+	s = words(AV_MAX_TOKENS + 1);
+	assert_false(av_tokenize(s, &t, &cause));
+	assert_int_equal(t.n, 0);
+	assert_string_equal(cause, "the sentence has more than 64 tokens (the limit)");
+	free(cause);
+	free(s);
+	/* 65 punctuation tokens with no spaces between them */
+	char bangs[AV_MAX_TOKENS + 2];
+	memset(bangs, '!', AV_MAX_TOKENS + 1);
+	bangs[AV_MAX_TOKENS + 1] = '\0';
+	expect_error(bangs, "more than 64 tokens");
+	bangs[AV_MAX_TOKENS] = '\0';
+	assert_true(av_tokenize(bangs, &t, &cause));
+	assert_int_equal(t.n, 64);
+	av_tokens_free(&t);
+}
+
+static void test_too_long(void **state)
+{
+	(void)state;
+	char *s = malloc(AV_MAX_SENTENCE_BYTES + 2);
+	assert_non_null(s);
+	memset(s, 'a', AV_MAX_SENTENCE_BYTES + 1);
+	s[AV_MAX_SENTENCE_BYTES + 1] = '\0';
+	expect_error(s, "longer than 4096 bytes");
+	/* exactly at the limit is fine (one long word) */
+	s[AV_MAX_SENTENCE_BYTES] = '\0';
+	expect_tokens(s, s, NULL);
+	free(s);
+}
+
+static void test_width(void **state)
+{
+	(void)state;
+	assert_int_equal(av_utf8_width(""), 0);
+	assert_int_equal(av_utf8_width("hello"), 5);
+	assert_int_equal(av_utf8_width("\xE4\xB8\xAD\xE5\x9B\xBD"), 4);        /* 中国 */
+	assert_int_equal(av_utf8_width("\xE6\x88\x91\xE7\x88\xB1NLP!"), 8);   /* 我爱NLP! */
+	assert_int_equal(av_utf8_width("cafe\xCC\x81"), 4);                   /* combining */
+	assert_int_equal(av_utf8_width("caf\xC3\xA9"), 4);
+	assert_int_equal(av_utf8_width("\xF0\x9F\x90\xBC!"), 3);              /* 🐼! */
+	assert_int_equal(av_utf8_width("\xEF\xBC\x8C\xEF\xBD\xA1"), 3);      /* ， ｡ */
+	assert_int_equal(av_utf8_width("\xED\x95\x9C" "a\xE2\x80\x8B" "b"), 4); /* ZWSP */
+	assert_int_equal(av_utf8_width("\xCE\xA3\xD0\x94"), 2);               /* ΣД */
+	assert_int_equal(av_cp_width(0x0007), 0);
+	assert_int_equal(av_cp_width(0x0085), 0);
+	assert_int_equal(av_cp_width(0x3099), 0);   /* combining kana mark in a wide block */
+	assert_int_equal(av_cp_width(0x3000), 2);
+	assert_int_equal(av_cp_width(0x1F321), 1);  /* thermometer: text presentation */
+	assert_int_equal(av_cp_width(0x20000), 2);
+	assert_int_equal(av_cp_width(0x10FFFF), 1);
+}
+
+static void test_classes(void **state)
+{
+	(void)state;
+	assert_true(av_cp_is_word('a'));
+	assert_true(av_cp_is_word('7'));
+	assert_true(av_cp_is_word('\''));
+	assert_true(av_cp_is_word(0x2019));
+	assert_true(av_cp_is_word(0x00DF));     /* ß */
+	assert_true(av_cp_is_word(0x0436));     /* ж */
+	assert_true(av_cp_is_word(0x0301));     /* combining acute */
+	assert_false(av_cp_is_word('-'));
+	assert_false(av_cp_is_word(0x00AB));    /* « */
+	assert_false(av_cp_is_word(0x2018));    /* ‘ is a quote, not an apostrophe */
+	assert_false(av_cp_is_word(0x20AC));    /* € */
+	assert_false(av_cp_is_word(0x4E2D));    /* 中 is wide: a token of its own */
+	assert_false(av_cp_is_word(0x3000));
+	assert_true(av_cp_is_wide(0xAC00));
+	assert_true(av_cp_is_wide(0xFF01));
+	assert_true(av_cp_is_wide(0x1F600));
+	assert_false(av_cp_is_wide(0xFF61));    /* halfwidth ideographic full stop */
+	assert_false(av_cp_is_wide('A'));
+	assert_true(av_cp_is_space(0x3000));
+	assert_true(av_cp_is_space('\v'));
+	assert_false(av_cp_is_space('_'));
+}
+
+static void test_encode_decode(void **state)
+{
+	(void)state;
+	static const struct {
+		uint32_t cp;
+		int len;
+	} cases[] = {
+		{0x00, 1}, {0x7F, 1}, {0x80, 2}, {0x7FF, 2}, {0x800, 3}, {0xD7FF, 3},
+		{0xE000, 3}, {0xFFFF, 3}, {0x10000, 4}, {0x10FFFF, 4},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char buf[4];
+		uint32_t back = 0xDEADBEEF;
+		int n = av_utf8_encode(cases[i].cp, buf);
+		assert_int_equal(n, cases[i].len);
+		assert_int_equal(av_utf8_decode(buf, (size_t)n, &back), n);
+		assert_int_equal(back, cases[i].cp);
+		/* one byte short is truncated */
+		assert_int_equal(av_utf8_decode(buf, (size_t)n - 1, &back), -1);
+	}
+	char buf[4];
+	assert_int_equal(av_utf8_encode(0x10FFFF, buf), 4);
+	assert_memory_equal(buf, "\xF4\x8F\xBF\xBF", 4);
+	assert_int_equal(av_utf8_encode(0x800, buf), 3);
+	assert_memory_equal(buf, "\xE0\xA0\x80", 3);
+	/* not a scalar value: U+FFFD */
+	assert_int_equal(av_utf8_encode(0xD800, buf), 3);
+	assert_memory_equal(buf, "\xEF\xBF\xBD", 3);
+	assert_int_equal(av_utf8_encode(0x110000, buf), 3);
+	assert_memory_equal(buf, "\xEF\xBF\xBD", 3);
+}
+
+static void test_copy_free(void **state)
+{
+	(void)state;
+	struct av_tokens a, b;
+	char *cause = NULL;
+	assert_true(av_tokenize("Pandas eat bamboo.", &a, &cause));
+	av_tokens_copy(&b, &a);
+	assert_int_equal(b.n, 4);
+	for (int i = 0; i < a.n; i++) {
+		assert_string_equal(b.text[i], a.text[i]);
+		assert_ptr_not_equal(b.text[i], a.text[i]);
+		assert_int_equal(b.offset[i], a.offset[i]);
+	}
+	av_tokens_free(&a);
+	assert_int_equal(a.n, 0);
+	/* the copy outlives the original */
+	assert_string_equal(b.text[0], "pandas");
+	assert_string_equal(b.text[3], ".");
+	av_tokens_free(&b);
+	av_tokens_free(&b);     /* twice is harmless */
+	av_tokens_free(NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_english_words),
+		cmocka_unit_test(test_punctuation),
+		cmocka_unit_test(test_apostrophes),
+		cmocka_unit_test(test_digits),
+		cmocka_unit_test(test_lower_case),
+		cmocka_unit_test(test_lower_code_points),
+		cmocka_unit_test(test_cjk),
+		cmocka_unit_test(test_mixed),
+		cmocka_unit_test(test_emoji),
+		cmocka_unit_test(test_combining),
+		cmocka_unit_test(test_whitespace),
+		cmocka_unit_test(test_offsets),
+		cmocka_unit_test(test_invalid_utf8),
+		cmocka_unit_test(test_utf8_valid),
+		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_token_limit),
+		cmocka_unit_test(test_too_long),
+		cmocka_unit_test(test_width),
+		cmocka_unit_test(test_classes),
+		cmocka_unit_test(test_encode_decode),
+		cmocka_unit_test(test_copy_free),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
