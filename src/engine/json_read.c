@@ -1,2 +1,574 @@
+/* json_read.c: typed, checked access to parsed JSON.
+ *
+ * The messages name keys as a path, "config"."heads", so a person can find
+ * the spot in the file; the caller prefixes the file name. List items and
+ * matrix rows are counted from 1, as a person counts them. */
 #include "config.h"
+
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "json_read.h"
+#include "util.h"
+
+/* --- parsing */
+
+static bool all_space(const char *s)
+{
+	for (; *s; s++) {
+		if (!strchr(" \t\r\n", *s))
+			return false;
+	}
+	return true;
+}
+
+/* 1-based line and column of pos in text; the column counts UTF-8
+ * characters, not bytes, so it matches what an editor shows. */
+static void text_position(const char *text, const char *pos, int *line, int *col)
+{
+	*line = 1;
+	*col = 1;
+	for (const char *c = text; c < pos && *c; c++) {
+		if (*c == '\n') {
+			(*line)++;
+			*col = 1;
+		} else if (((unsigned char)*c & 0xC0) != 0x80) {
+			(*col)++;
+		}
+	}
+}
+
+const char *av_json_type_name(const cJSON *item)
+{
+	if (cJSON_IsString(item))
+		return "a string";
+	if (cJSON_IsNumber(item))
+		return "a number";
+	if (cJSON_IsBool(item))
+		return cJSON_IsTrue(item) ? "true" : "false";
+	if (cJSON_IsNull(item))
+		return "null";
+	if (cJSON_IsArray(item))
+		return "a list";
+	if (cJSON_IsObject(item))
+		return "an object";
+	return "something else";
+}
+
+cJSON *av_json_parse(const char *text, const char *label, char **cause)
+{
+	if (all_space(text)) {
+		av_fail(cause, "%s: empty file (expected a JSON object)", label);
+		return NULL;
+	}
+	const char *end = NULL;
+	cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
+	if (!root) {
+		const char *pos = end ? end : text;
+		int line, col;
+		text_position(text, pos, &line, &col);
+		av_fail(cause, "%s:%d:%d: JSON syntax error%s", label, line, col,
+			*pos == '\0' ? " (the text ends too early)" : "");
+		return NULL;
+	}
+	/* Every attnview file is an object; saying so here beats a confusing
+	 * "missing key" later. */
+	if (!cJSON_IsObject(root)) {
+		av_fail(cause, "%s: expected a JSON object at the top, got %s",
+			label, av_json_type_name(root));
+		cJSON_Delete(root);
+		return NULL;
+	}
+	return root;
+}
+
+cJSON *av_json_load_file(const char *path, char **cause)
+{
+	char *text;
+	if (!av_read_file(path, &text, NULL, cause))
+		return NULL;
+	cJSON *root = av_json_parse(text, path, cause);
+	free(text);
+	return root;
+}
+
+/* --- keys */
+
+/* "where"."key", or "key" at the top; malloc'd. */
+static char *key_path(const char *where, const char *key)
+{
+	if (!where || !*where)
+		return av_printf("\"%s\"", key);
+	return av_printf("\"%s\".\"%s\"", where, key);
+}
+
+/* Sets *cause to "PATH: message" and returns false. */
+static bool key_fail(char **cause, const char *where, const char *key, const char *msg)
+{
+	char *path = key_path(where, key);
+	av_fail(cause, "%s: %s", path, msg);
+	free(path);
+	return false;
+}
+
+/* Finds key; *item is NULL when it is absent. False (with the message) only
+ * when it is absent and required. */
+static bool find_key(const cJSON *obj, const char *where, const char *key,
+		     bool required, const cJSON **item, char **cause)
+{
+	*item = cJSON_IsObject(obj) ? cJSON_GetObjectItemCaseSensitive(obj, key) : NULL;
+	if (*item || !required)
+		return true;
+	char *path = key_path(where, key);
+	av_fail(cause, "missing %s", path);
+	free(path);
+	return false;
+}
+
+static bool wrong_type(char **cause, const char *where, const char *key,
+		       const char *expected, const cJSON *item)
+{
+	char *msg = av_printf("expected %s, got %s", expected, av_json_type_name(item));
+	key_fail(cause, where, key, msg);
+	free(msg);
+	return false;
+}
+
+static bool check_finite(char **cause, const char *where, const char *key, double v)
+{
+	if (isfinite(v))
+		return true;
+	return key_fail(cause, where, key, "not a finite number");
+}
+
+bool av_json_get_string(const cJSON *obj, const char *where, const char *key,
+			bool required, const char **out, char **cause)
+{
+	const cJSON *item;
+	if (!find_key(obj, where, key, required, &item, cause))
+		return false;
+	if (!item)
+		return true;
+	if (!cJSON_IsString(item))
+		return wrong_type(cause, where, key, "a string", item);
+	*out = item->valuestring;
+	return true;
+}
+
+/* The shortest %g that reads back as v: "1.5", "1e+300", not 17 digits. */
+static void format_number(char *buf, size_t size, double v)
+{
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(buf, size, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return;
+	}
+}
+
+static bool int_out_of_range(char **cause, const char *where, const char *key,
+			     long long min, long long max, const char *got)
+{
+	char *msg = av_printf("expected a whole number from %lld to %lld, got %s",
+			      min, max, got);
+	key_fail(cause, where, key, msg);
+	free(msg);
+	return false;
+}
+
+bool av_json_get_int(const cJSON *obj, const char *where, const char *key,
+		     bool required, long long min, long long max, long long *out, char **cause)
+{
+	const cJSON *item;
+	if (!find_key(obj, where, key, required, &item, cause))
+		return false;
+	if (!item)
+		return true;
+	if (!cJSON_IsNumber(item))
+		return wrong_type(cause, where, key, "a whole number", item);
+	double v = item->valuedouble;
+	if (!check_finite(cause, where, key, v))
+		return false;
+	char got[32];
+	format_number(got, sizeof got, v);
+	if (v != floor(v)) {
+		char *msg = av_printf("expected a whole number, got %s", got);
+		key_fail(cause, where, key, msg);
+		free(msg);
+		return false;
+	}
+	/* Compare as doubles first, and keep far from 2^63: converting a
+	 * double outside long long's range is undefined. */
+	if (v < (double)min || v > (double)max || fabs(v) > 9.2e18
+	    || (long long)v < min || (long long)v > max)
+		return int_out_of_range(cause, where, key, min, max, got);
+	*out = (long long)v;
+	return true;
+}
+
+bool av_json_get_double(const cJSON *obj, const char *where, const char *key,
+			bool required, double *out, char **cause)
+{
+	const cJSON *item;
+	if (!find_key(obj, where, key, required, &item, cause))
+		return false;
+	if (!item)
+		return true;
+	if (!cJSON_IsNumber(item))
+		return wrong_type(cause, where, key, "a number", item);
+	if (!check_finite(cause, where, key, item->valuedouble))
+		return false;
+	*out = item->valuedouble;
+	return true;
+}
+
+bool av_json_get_bool(const cJSON *obj, const char *where, const char *key,
+		      bool required, bool *out, char **cause)
+{
+	const cJSON *item;
+	if (!find_key(obj, where, key, required, &item, cause))
+		return false;
+	if (!item)
+		return true;
+	if (!cJSON_IsBool(item))
+		return wrong_type(cause, where, key, "true or false", item);
+	*out = cJSON_IsTrue(item);
+	return true;
+}
+
+bool av_json_get_enum(const cJSON *obj, const char *where, const char *key,
+		      bool required, const char *const names[], int *out, char **cause)
+{
+	const cJSON *item;
+	if (!find_key(obj, where, key, required, &item, cause))
+		return false;
+	if (!item)
+		return true;
+	char *allowed = av_enum_list(names);
+	char *msg = NULL;
+	if (!cJSON_IsString(item))
+		msg = av_printf("expected one of %s, got %s", allowed, av_json_type_name(item));
+	else if (!av_enum_parse(names, item->valuestring, out))
+		msg = av_printf("unknown value \"%s\" (allowed: %s)", item->valuestring, allowed);
+	free(allowed);
+	if (!msg)
+		return true;
+	key_fail(cause, where, key, msg);
+	free(msg);
+	return false;
+}
+
+/* --- matrices and vectors */
+
+/* One finite number that fits a float, for messages "row 2, column 3". */
+static bool get_float(const cJSON *item, const char *where, const char *key,
+		      const char *spot, float *out, char **cause)
+{
+	char *msg = NULL;
+	if (!cJSON_IsNumber(item))
+		msg = av_printf("%s: expected a number, got %s", spot, av_json_type_name(item));
+	else if (!isfinite(item->valuedouble))
+		msg = av_printf("%s: not a finite number", spot);
+	else if (fabs(item->valuedouble) > FLT_MAX)
+		msg = av_printf("%s: %g is too large for a 32-bit float", spot,
+				item->valuedouble);
+	if (msg) {
+		key_fail(cause, where, key, msg);
+		free(msg);
+		return false;
+	}
+	*out = (float)item->valuedouble;
+	return true;
+}
+
+static void shape_text(char *buf, size_t size, int rows, int cols)
+{
+	if (rows < 0 && cols < 0)
+		snprintf(buf, size, "NxM");
+	else if (rows < 0)
+		snprintf(buf, size, "Nx%d", cols);
+	else if (cols < 0)
+		snprintf(buf, size, "%dxM", rows);
+	else
+		snprintf(buf, size, "%dx%d", rows, cols);
+}
+
+/* The shape of a list of lists: false with a message if it is not one or
+ * its rows differ in length. An empty list is 0 x want_cols. */
+static bool matrix_shape(const cJSON *item, const char *where, const char *key,
+			 const char *expected, int want_cols, int *rows, int *cols, char **cause)
+{
+	char *msg = NULL;
+	if (!cJSON_IsArray(item)) {
+		msg = av_printf("expected a %s matrix (a list of lists of numbers), got %s",
+				expected, av_json_type_name(item));
+		goto fail;
+	}
+	*rows = cJSON_GetArraySize(item);
+	*cols = want_cols > 0 ? want_cols : 0;   /* what an empty list has */
+	int r = 0;
+	const cJSON *row;
+	cJSON_ArrayForEach(row, item) {
+		r++;
+		if (!cJSON_IsArray(row)) {
+			msg = av_printf("expected a %s matrix (a list of lists of numbers), "
+					"but row %d is %s", expected, r, av_json_type_name(row));
+			goto fail;
+		}
+		int n = cJSON_GetArraySize(row);
+		if (r == 1) {
+			*cols = n;
+		} else if (n != *cols) {
+			msg = av_printf("rows have different lengths (row 1 has %d numbers, "
+					"row %d has %d)", *cols, r, n);
+			goto fail;
+		}
+	}
+	return true;
+fail:
+	key_fail(cause, where, key, msg);
+	free(msg);
+	return false;
+}
+
+bool av_json_get_matrix_dims(const cJSON *obj, const char *where, const char *key,
+			     bool required, int *rows, int *cols, float **out, char **cause)
+{
+	const cJSON *item;
+	if (!find_key(obj, where, key, required, &item, cause))
+		return false;
+	if (!item)
+		return true;
+	char expected[48];
+	shape_text(expected, sizeof expected, *rows, *cols);
+	int got_rows, got_cols;
+	if (!matrix_shape(item, where, key, expected, *cols, &got_rows, &got_cols, cause))
+		return false;
+	if ((*rows >= 0 && got_rows != *rows) || (*cols >= 0 && got_cols != *cols)) {
+		char *msg = av_printf("expected %s, got %dx%d", expected, got_rows, got_cols);
+		key_fail(cause, where, key, msg);
+		free(msg);
+		return false;
+	}
+	float *m = av_calloc((size_t)got_rows * (size_t)(got_cols > 0 ? got_cols : 1),
+			     sizeof *m);
+	int r = 0;
+	const cJSON *row;
+	cJSON_ArrayForEach(row, item) {
+		int c = 0;
+		const cJSON *cell;
+		cJSON_ArrayForEach(cell, row) {
+			char spot[64];
+			snprintf(spot, sizeof spot, "row %d, column %d", r + 1, c + 1);
+			if (!get_float(cell, where, key, spot,
+				       &m[(size_t)r * (size_t)got_cols + (size_t)c], cause)) {
+				free(m);
+				return false;
+			}
+			c++;
+		}
+		r++;
+	}
+	*rows = got_rows;
+	*cols = got_cols;
+	*out = m;
+	return true;
+}
+
+bool av_json_get_matrix(const cJSON *obj, const char *where, const char *key,
+			bool required, int rows, int cols, float **out, char **cause)
+{
+	return av_json_get_matrix_dims(obj, where, key, required, &rows, &cols, out, cause);
+}
+
+bool av_json_get_vector(const cJSON *obj, const char *where, const char *key,
+			bool required, int len, float **out, char **cause)
+{
+	const cJSON *item;
+	if (!find_key(obj, where, key, required, &item, cause))
+		return false;
+	if (!item)
+		return true;
+	char *expected = av_printf("a list of %d numbers", len);
+	bool ok = cJSON_IsArray(item);
+	if (!ok)
+		wrong_type(cause, where, key, expected, item);
+	free(expected);
+	if (!ok)
+		return false;
+	int n = cJSON_GetArraySize(item);
+	if (n != len) {
+		char *msg = av_printf("expected %d numbers, got %d", len, n);
+		key_fail(cause, where, key, msg);
+		free(msg);
+		return false;
+	}
+	float *v = av_calloc((size_t)len, sizeof *v);
+	int i = 0;
+	const cJSON *cell;
+	cJSON_ArrayForEach(cell, item) {
+		char spot[32];
+		snprintf(spot, sizeof spot, "item %d", i + 1);
+		if (!get_float(cell, where, key, spot, &v[i], cause)) {
+			free(v);
+			return false;
+		}
+		i++;
+	}
+	*out = v;
+	return true;
+}
+
+/* --- objects */
+
+bool av_json_check_keys(const cJSON *obj, const char *where, const char *const allowed[],
+			char **cause)
+{
+	const cJSON *item;
+	cJSON_ArrayForEach(item, obj) {
+		const char *k = item->string ? item->string : "";
+		int idx;
+		if (!av_enum_parse(allowed, k, &idx)) {
+			char *list = av_enum_list(allowed);
+			char *msg = av_printf("unknown key \"%s\" (allowed: %s)", k, list);
+			free(list);
+			if (where && *where)
+				av_fail(cause, "\"%s\": %s", where, msg);
+			else
+				av_fail(cause, "%s", msg);
+			free(msg);
+			return false;
+		}
+		/* cJSON keeps both copies of a repeated key and we would read
+		 * only the first: say so rather than guess. */
+		if (cJSON_GetObjectItemCaseSensitive(obj, k) != item)
+			return key_fail(cause, where, k, "given twice");
+	}
+	return true;
+}
+
+bool av_json_get_object(const cJSON *obj, const char *where, const char *key,
+			bool required, const cJSON **out, char **cause)
+{
+	const cJSON *item;
+	if (!find_key(obj, where, key, required, &item, cause))
+		return false;
+	if (item && !cJSON_IsObject(item))
+		return wrong_type(cause, where, key, "an object", item);
+	*out = item;
+	return true;
+}
+
+/* --- the "config" object */
+
+/* In the order of the AV_CFG_* bits: key i sets bit 1 << i. */
+static const char *const config_keys[] = {
+	"d_model", "heads", "mode", "scale", "temperature", "positional",
+	"bias", "seed", "init", "max_positions", NULL
+};
+
+/* The largest integer a JSON number (a double) holds exactly. */
+#define AV_JSON_MAX_EXACT 9007199254740991LL
+
+/* The seed is a whole number; one beyond 2^53 does not survive a double,
+ * so it may also be given as a string of digits. */
+static bool get_seed(const cJSON *obj, const char *where, uint64_t *seed, char **cause)
+{
+	const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, "seed");
+	if (cJSON_IsString(item)) {
+		const char *s = item->valuestring;
+		char *end;
+		if (*s >= '0' && *s <= '9') {
+			errno = 0;
+			unsigned long long v = strtoull(s, &end, 10);
+			if (*end == '\0' && errno == 0) {
+				*seed = (uint64_t)v;
+				return true;
+			}
+		}
+		return key_fail(cause, where, "seed",
+				"expected a whole number from 0 to 18446744073709551615");
+	}
+	long long v = (long long)*seed;
+	if (!av_json_get_int(obj, where, "seed", false, 0, AV_JSON_MAX_EXACT, &v, cause))
+		return false;
+	if (item)
+		*seed = (uint64_t)v;
+	return true;
+}
+
+static bool get_int_field(const cJSON *obj, const char *where, const char *key,
+			  long long min, long long max, int *field, char **cause)
+{
+	long long v = *field;
+	if (!av_json_get_int(obj, where, key, false, min, max, &v, cause))
+		return false;
+	*field = (int)v;
+	return true;
+}
+
+static bool get_enum_field(const cJSON *obj, const char *where, const char *key,
+			   const char *const names[], int *field, char **cause)
+{
+	return av_json_get_enum(obj, where, key, false, names, field, cause);
+}
+
+static bool read_config_values(const cJSON *obj, const char *where, struct av_config *c,
+			       char **cause)
+{
+	int mode = (int)c->mode, scale = (int)c->scale;
+	int positional = (int)c->positional, init = (int)c->init;
+	bool ok = get_int_field(obj, where, "d_model", 1, AV_MAX_D_MODEL, &c->d_model, cause)
+		&& get_int_field(obj, where, "heads", 1, AV_MAX_D_MODEL, &c->heads, cause)
+		&& get_enum_field(obj, where, "mode", av_mode_names, &mode, cause)
+		&& get_enum_field(obj, where, "scale", av_scale_names, &scale, cause)
+		&& av_json_get_double(obj, where, "temperature", false, &c->temperature, cause)
+		&& get_enum_field(obj, where, "positional", av_positional_names, &positional, cause)
+		&& av_json_get_bool(obj, where, "bias", false, &c->bias, cause)
+		&& get_seed(obj, where, &c->seed, cause)
+		&& get_enum_field(obj, where, "init", av_init_names, &init, cause)
+		&& get_int_field(obj, where, "max_positions", 1, AV_MAX_POSITIONS,
+				 &c->max_positions, cause);
+	c->mode = (enum av_mode)mode;
+	c->scale = (enum av_scale)scale;
+	c->positional = (enum av_positional)positional;
+	c->init = (enum av_init)init;
+	return ok;
+}
+
+bool av_json_get_config(const cJSON *obj, const char *where, struct av_config *cfg,
+			unsigned *given, char **cause)
+{
+	if (!where || !*where)
+		where = "config";
+	if (!obj) {
+		if (given)
+			*given = 0;
+		return true;
+	}
+	if (!cJSON_IsObject(obj))
+		return av_fail(cause, "\"%s\": expected an object, got %s", where,
+			       av_json_type_name(obj));
+	if (!av_json_check_keys(obj, where, config_keys, cause))
+		return false;
+	/* Work on a copy: a failed read leaves the caller's config alone. */
+	struct av_config c = *cfg;
+	if (!read_config_values(obj, where, &c, cause))
+		return false;
+	if (!av_config_check(&c, cause)) {
+		av_cause_prefix(cause, "\"%s\"", where);
+		return false;
+	}
+	unsigned bits = 0;
+	for (int i = 0; config_keys[i]; i++) {
+		if (cJSON_GetObjectItemCaseSensitive(obj, config_keys[i]))
+			bits |= 1u << i;
+	}
+	*cfg = c;
+	if (given)
+		*given = bits;
+	return true;
+}

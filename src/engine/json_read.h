@@ -1,8 +1,11 @@
 /* json_read.h: reading JSON files with messages a person can act on.
  *
  * Every error names the file, and where it can the line and column
- * ("samples/x.json:3:14: ...") or the key ("samples/x.json: \"config\":
- * \"heads\": expected a whole number, got \"two\""). */
+ * ("samples/x.json:3:14: JSON syntax error") or the key as a path
+ * ("samples/x.json: \"config\".\"heads\": expected a whole number, got a
+ * string"). The parsers put the label in front; the getters below do not
+ * (their messages start at the key path) and their callers prefix the file.
+ * List items and matrix rows are counted from 1 in messages. */
 #ifndef AV_JSON_READ_H
 #define AV_JSON_READ_H
 
@@ -10,15 +13,19 @@
 #include <cjson/cJSON.h>
 #include "model_config.h"
 
-/* Parses text; on a syntax error the message is "LABEL:LINE:COLUMN: ..." */
+/* Parses text; on a syntax error the message is "LABEL:LINE:COLUMN: JSON
+ * syntax error" (1-based, columns in characters). The top level must be an
+ * object (every attnview file is one); empty text is an error too. */
 cJSON *av_json_parse(const char *text, const char *label, char **cause);
 
 /* Reads and parses a file (the label is the path). */
 cJSON *av_json_load_file(const char *path, char **cause);
 
-/* Typed getters. `where` names the object for messages (e.g. "config").
- * A missing key is an error when required, else the out value is kept.
- * Numbers must be finite (NaN or infinity are rejected). */
+/* Typed getters. `where` names the object for messages (e.g. "config", or
+ * NULL at the top): "missing \"config\".\"d_model\"". A missing key is an
+ * error when required, else the out value is kept. Numbers must be finite
+ * (NaN or infinity are rejected); whole numbers must also be integral and
+ * in min..max (the message gives the range). The string is cJSON's own. */
 bool av_json_get_string(const cJSON *obj, const char *where, const char *key,
 			bool required, const char **out, char **cause);
 bool av_json_get_int(const cJSON *obj, const char *where, const char *key,
@@ -31,18 +38,40 @@ bool av_json_get_bool(const cJSON *obj, const char *where, const char *key,
 bool av_json_get_enum(const cJSON *obj, const char *where, const char *key,
 		      bool required, const char *const names[], int *out, char **cause);
 
-/* A (rows, cols) matrix of finite numbers as a list of lists (cols may be
- * given as -1 to accept any column count, returned in *cols_out). The
- * shape error says "expected 6x3, got 6x4". *out is malloc'd. */
+/* A (rows, cols) matrix of finite numbers (each fitting a float) as a list
+ * of lists, row-major. The shape error says "expected 6x3, got 6x4"; ragged
+ * rows and a list that is not of lists are errors too. *out is malloc'd. */
 bool av_json_get_matrix(const cJSON *obj, const char *where, const char *key,
 			bool required, int rows, int cols, float **out, char **cause);
+/* The same where the file decides a size: *rows or *cols given as -1 accept
+ * any count and get the count found ("expected Nx3, got 5x4"). */
+bool av_json_get_matrix_dims(const cJSON *obj, const char *where, const char *key,
+			     bool required, int *rows, int *cols, float **out, char **cause);
 /* A vector of len finite numbers. */
 bool av_json_get_vector(const cJSON *obj, const char *where, const char *key,
 			bool required, int len, float **out, char **cause);
 
-/* Reads the "config" object into cfg (keys that are absent keep cfg's value);
- * unknown keys are an error naming the allowed keys. Also marks in *given
- * which keys were present (bit AV_CFG_* below). */
+/* "a string", "a number", "true", "null", "a list", "an object"...: what
+ * an item is, for "expected X, got Y" messages. */
+const char *av_json_type_name(const cJSON *item);
+
+/* An object-valued key; *out is NULL when absent and not required. */
+bool av_json_get_object(const cJSON *obj, const char *where, const char *key,
+			bool required, const cJSON **out, char **cause);
+
+/* Every key of obj must be in allowed (NULL-terminated) and appear once:
+ * "\"config\": unknown key \"head\" (allowed: d_model, heads, ...)". Typos
+ * must not be silently ignored. */
+bool av_json_check_keys(const cJSON *obj, const char *where, const char *const allowed[],
+			char **cause);
+
+/* Reads the "config" object obj (NULL: no keys; where names it, default
+ * "config") into cfg (keys that are absent keep cfg's value); unknown keys
+ * are an error naming the allowed keys, and the result must pass
+ * av_config_check. Also marks in *given (may be NULL) which keys were
+ * present (bit AV_CFG_* below). On failure cfg and *given are unchanged.
+ * The seed may also be a string of digits (a JSON number is exact only up
+ * to 2^53). */
 enum {
 	AV_CFG_D_MODEL = 1 << 0, AV_CFG_HEADS = 1 << 1, AV_CFG_MODE = 1 << 2,
 	AV_CFG_SCALE = 1 << 3, AV_CFG_TEMPERATURE = 1 << 4, AV_CFG_POSITIONAL = 1 << 5,

@@ -4,7 +4,11 @@
  *  "sentences": [...], "vocab": [...] (optional; default: the words of
  *  "sentences" in order of first appearance, then those of "sentence" and
  *  "source"), "config": {...}, "training": {"epochs", "lr", "optimizer",
- *  "target", "pairs": [["china","panda"], ...], "track": ["china","panda"]}} */
+ *  "target", "pairs": [["china","panda"], ...], "track": ["china","panda"]}}
+ *  and "comment" (free text, ignored). Any other key, here or in "config"
+ *  or "training", is an error. "name" and "sentence" are required; cross
+ *  mode requires "source"; "vocab" words are unique; pairs and track words
+ *  must be in the vocabulary; target "pairs" needs "pairs". */
 #ifndef AV_SAMPLE_H
 #define AV_SAMPLE_H
 
@@ -40,7 +44,8 @@ struct av_sample {
 	struct av_training_config training;
 };
 
-/* Parses sample JSON text; label names it in messages. */
+/* Parses sample JSON text; label names it in messages ("LABEL: ..."). s is
+ * overwritten (not freed); on failure it is left zeroed. */
 bool av_sample_parse(const char *text, const char *label, struct av_sample *s, char **cause);
 
 /* Loads a sample file. */
@@ -59,7 +64,6 @@ extern const char av_builtin_sample_json[];
 /* Names of the samples found on the search path, malloc'd NULL-terminated
  * list (for --list-samples and error messages). */
 char **av_sample_list(void);
-void av_string_list_free(char **list);
 
 void av_sample_free(struct av_sample *s);
 

@@ -1,6 +1,8 @@
-/* util.c: allocation, formatted errors and whole-file I/O. */
+/* util.c: allocation, formatted errors, whole-file I/O and finding data
+ * files (samples, themes) by name. */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -184,5 +186,172 @@ bool av_write_file_atomic(const char *path, const char *text, size_t len, char *
 		return av_fail(cause, "%s: %s (nothing was written)", path, strerror(err));
 	}
 	free(tmp);
+	return true;
+}
+
+/* --- data files found by name */
+
+/* A growable NULL-terminated list of malloc'd strings without repeats. */
+struct names {
+	int n, cap;
+	char **v;
+};
+
+/* Adds s (taking it) unless it is there already. */
+static void names_add(struct names *l, char *s)
+{
+	for (int i = 0; i < l->n; i++) {
+		if (strcmp(l->v[i], s) == 0) {
+			free(s);
+			return;
+		}
+	}
+	if (l->n + 2 > l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 8;
+		l->v = av_realloc(l->v, (size_t)l->cap, sizeof *l->v);
+	}
+	l->v[l->n++] = s;
+	l->v[l->n] = NULL;
+}
+
+/* The list as av_string_list_free takes it (never NULL). */
+static char **names_take(struct names *l)
+{
+	return l->v ? l->v : av_calloc(1, sizeof(char *));
+}
+
+void av_string_list_free(char **list)
+{
+	if (!list)
+		return;
+	for (char **p = list; *p; p++)
+		free(*p);
+	free(list);
+}
+
+/* Only a-z, 0-9, _ and -: a name can never climb out of the directory. */
+static bool valid_name(const char *name)
+{
+	if (!*name)
+		return false;
+	for (const char *c = name; *c; c++) {
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9')
+		      || *c == '_' || *c == '-'))
+			return false;
+	}
+	return true;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* The KIND directories in search order, without repeats (the tests and an
+ * uninstalled build point $ATTNVIEW_DATA_DIR at the source tree). */
+static char **search_dirs(const char *kind)
+{
+	const char *roots[] = { getenv("ATTNVIEW_DATA_DIR"), AV_SRCDIR, PKGDATADIR };
+	struct names dirs = { 0 };
+	for (size_t i = 0; i < sizeof roots / sizeof roots[0]; i++) {
+		if (roots[i] && *roots[i])
+			names_add(&dirs, av_printf("%s/%s", roots[i], kind));
+	}
+	return names_take(&dirs);
+}
+
+static void list_dir(const char *dir, struct names *names)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (!ends_with(e->d_name, ".json"))
+			continue;
+		char *name = av_strndup(e->d_name, strlen(e->d_name) - strlen(".json"));
+		if (valid_name(name))
+			names_add(names, name);
+		else
+			free(name);
+	}
+	closedir(d);
+}
+
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char **av_data_list(const char *kind, const char *const extra[])
+{
+	struct names names = { 0 };
+	char **dirs = search_dirs(kind);
+	for (char **d = dirs; *d; d++)
+		list_dir(*d, &names);
+	av_string_list_free(dirs);
+	for (int i = 0; extra && extra[i]; i++)
+		names_add(&names, av_strdup(extra[i]));
+	if (names.n > 0)
+		qsort(names.v, (size_t)names.n, sizeof *names.v, compare_names);
+	return names_take(&names);
+}
+
+/* "a, b, c" of a NULL-terminated list (malloc'd); empty gives dflt. */
+static char *join(char *const *v, const char *dflt)
+{
+	if (!*v)
+		return av_strdup(dflt);
+	size_t len = 1;
+	for (char *const *p = v; *p; p++)
+		len += strlen(*p) + 2;
+	char *out = av_calloc(len, 1);
+	for (char *const *p = v; *p; p++) {
+		if (p != v)
+			strcat(out, ", ");
+		strcat(out, *p);
+	}
+	return out;
+}
+
+bool av_data_not_found(const char *kind, const char *what, const char *name,
+		       const char *const extra[], char **cause)
+{
+	char **dirs = search_dirs(kind);
+	char **names = av_data_list(kind, extra);
+	char *looked = join(dirs, "nowhere");
+	char *avail = join(names, "none");
+	av_fail(cause, "no %s named \"%s\" (looked in %s; available: %s)",
+		what, name, looked, avail);
+	free(looked);
+	free(avail);
+	av_string_list_free(dirs);
+	av_string_list_free(names);
+	return false;
+}
+
+bool av_data_find(const char *kind, const char *what, const char *name_or_path,
+		  char **path, char **cause)
+{
+	*path = NULL;
+	if (strchr(name_or_path, '/') || ends_with(name_or_path, ".json")) {
+		*path = av_strdup(name_or_path);
+		return true;
+	}
+	if (!valid_name(name_or_path))
+		return av_fail(cause, "invalid %s name \"%s\" (a name has only a-z, 0-9, "
+			       "_ and -; a path contains / or ends in .json)", what, name_or_path);
+	char **dirs = search_dirs(kind);
+	/* The first that exists wins, even if it is broken: its error is the
+	 * one to show, not "not found". */
+	for (char **d = dirs; *d && !*path; d++) {
+		char *p = av_printf("%s/%s.json", *d, name_or_path);
+		if (access(p, F_OK) == 0)
+			*path = p;
+		else
+			free(p);
+	}
+	av_string_list_free(dirs);
 	return true;
 }

@@ -35,4 +35,31 @@ bool av_read_file(const char *path, char **text, size_t *len, char **cause);
  * to standard output. Nothing partial is ever left at path. */
 bool av_write_file_atomic(const char *path, const char *text, size_t len, char **cause);
 
+/* --- data files found by name (samples/NAME.json, themes/NAME.json)
+ * Shared by --sample and --theme so both search, validate names and report
+ * "not found" the same way. kind is the directory ("samples"), what the
+ * word for messages ("sample"). */
+
+/* A path (contains '/' or ends in .json) gives *path = a copy of it; a name
+ * (only a-z, 0-9, _ and -) is looked for as KIND/NAME.json in
+ * $ATTNVIEW_DATA_DIR, the build tree (AV_SRCDIR) and PKGDATADIR, in that
+ * order, and *path is the first that exists, or NULL if none does. *path is
+ * malloc'd. False only for an invalid name ("invalid sample name ..."). */
+bool av_data_find(const char *kind, const char *what, const char *name_or_path,
+		  char **path, char **cause);
+
+/* The NAMEs of the KIND/NAME.json files on the search path plus extra
+ * (NULL-terminated, may be NULL: names that exist without a file, e.g.
+ * built-ins), sorted, without repeats; a malloc'd NULL-terminated list for
+ * av_string_list_free. */
+char **av_data_list(const char *kind, const char *const extra[]);
+
+/* Sets "no sample named \"x\" (looked in DIRS; available: NAMES)" and
+ * returns false; extra as for av_data_list. */
+bool av_data_not_found(const char *kind, const char *what, const char *name,
+		       const char *const extra[], char **cause);
+
+/* Frees a NULL-terminated list of malloc'd strings (NULL is fine). */
+void av_string_list_free(char **list);
+
 #endif

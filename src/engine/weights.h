@@ -3,7 +3,13 @@
  * {"config": {...}, "params": {"vocab": [...], "token_embedding": VxD,
  *  "position_embedding": LxD (learned only), "w_q": DxD, "b_q": D, "w_k",
  *  "b_k", "w_v", "b_v", "w_o", "b_o"}}; biases are optional (all four or
- *  none); a trace's other keys are ignored. */
+ *  none) and their presence sets cfg->bias; a learned position table sets
+ *  cfg->max_positions to its row count. Optional "format" ("attnview-weights"
+ *  or "attnview-trace") and "version" (1). A trace's other keys are ignored;
+ *  without "format": "attnview-trace" only the documented trace keys
+ *  ("sentence", "source", "tokens", "source_tokens", "stages", "training")
+ *  and "reference" (the PyTorch results of tests/fixtures/ref-*.json) are,
+ *  and any other key is an error, as are unknown keys in "params". */
 #ifndef AV_WEIGHTS_H
 #define AV_WEIGHTS_H
 
@@ -11,8 +17,10 @@
 #include "model.h"
 
 /* Loads path into p and its config into cfg (keys absent from the file's
- * config keep cfg's value; *given gets their AV_CFG_* bits). Shapes are
- * checked against the config: "w_q: expected 3x3, got 3x4". */
+ * config keep cfg's value; *given, which may be NULL, gets their AV_CFG_*
+ * bits). Shapes are checked against the config: "w.json: \"params\".\"w_q\":
+ * expected 3x3, got 3x4". On success p is overwritten (not freed; release
+ * it with av_params_free); on failure p, cfg and *given are untouched. */
 bool av_weights_load(const char *path, struct av_config *cfg, unsigned *given,
 		     struct av_params *p, char **cause);
 

@@ -1,0 +1,114 @@
+/* theme.h: colour themes (themes/NAME.json), and the colour arithmetic the
+ * screen needs, with no curses here so it can be tested: palettes as colour
+ * stops, nearest 256/8-colour index for an RGB value (as tmux's
+ * colour_find_rgb), and shading glyphs for terminals without colour.
+ *
+ * Theme file:
+ * {"name": "dark", "description": "...",
+ *  "palettes": {"diverging": ["#2166ac", "#f7f7f7", "#b2182b"],
+ *               "sequential": ["#0d0887", ..., "#f0f921"]},
+ *  "elements": {"header": {"fg": "#ffffff", "bg": "#005f87", "bold": true},
+ *               "masked": {"fg": "#808080", "bg": "#262626"}, ...}}
+ * Colours are "#rrggbb" or "default"; unknown elements or keys are errors.
+ * "name", "palettes" (both, 2..AV_MAX_STOPS colours each) and every element
+ * are required; "description", "monochrome" and "comment" (free text,
+ * ignored) are optional. In an element, "fg"/"bg" absent or "default" mean
+ * the terminal's colour; "bold", "reverse", "underline" default to false. A
+ * monochrome theme must not give element colours (only the attributes). */
+#ifndef AV_THEME_H
+#define AV_THEME_H
+
+#include <stdbool.h>
+
+#define AV_MAX_STOPS 16
+
+struct av_rgb {
+	unsigned char r, g, b;
+};
+
+/* Screen elements, one style each. X-macro: (enum name, JSON key, help). */
+#define AV_ELEMENTS(X) \
+	X(NORMAL, "normal", "ordinary text") \
+	X(HEADER, "header", "the header line") \
+	X(TITLE, "title", "panel titles") \
+	X(LABEL, "label", "row and column labels") \
+	X(FORMULA, "formula", "the formula line of a stage") \
+	X(CURSOR, "cursor", "the selected cell") \
+	X(MASKED, "masked", "hidden (masked) cells") \
+	X(OOV, "oov", "out-of-vocabulary tokens") \
+	X(HIGHLIGHT, "highlight", "the selected head's columns, the selected token") \
+	X(STATUS, "status", "the status line") \
+	X(ERROR, "error", "error messages") \
+	X(HELP, "help", "the help overlay") \
+	X(DIM, "dim", "secondary text, shapes, scroll indicators")
+
+enum av_element {
+#define AV_ELEMENT_ENUM(name, key, help) AV_EL_##name,
+	AV_ELEMENTS(AV_ELEMENT_ENUM)
+#undef AV_ELEMENT_ENUM
+	AV_EL_COUNT
+};
+
+extern const char *const av_element_keys[];   /* JSON keys, NULL-terminated */
+
+struct av_style {
+	struct av_rgb fg, bg;
+	bool has_fg, has_bg;      /* false = the terminal's default colour */
+	bool bold, reverse, underline;
+};
+
+struct av_theme {
+	char *name;
+	char *description;
+	int n_diverging, n_sequential;
+	struct av_rgb diverging[AV_MAX_STOPS];   /* negative .. zero .. positive */
+	struct av_rgb sequential[AV_MAX_STOPS];  /* 0 .. 1 */
+	struct av_style elements[AV_EL_COUNT];
+	bool monochrome;   /* "monochrome": true: never use colour, shade instead */
+};
+
+/* Parses theme JSON (label names it in messages), with the loaders' style of
+ * errors: "themes/x.json:3:14: JSON syntax error", "themes/x.json:
+ * \"palettes\".\"diverging\"[2]: expected a colour like \"#rrggbb\", got
+ * \"blue\"" (stops counted from 1, as everywhere in messages). t is
+ * overwritten, not freed; on failure it is left zeroed. */
+bool av_theme_parse(const char *text, const char *label, struct av_theme *t, char **cause);
+
+/* --theme NAME|PATH: a path (has '/' or ends in .json) as is, else NAME.json
+ * in $ATTNVIEW_DATA_DIR/themes, AV_SRCDIR/themes, PKGDATADIR/themes; the
+ * names dark, light and mono also work with no files installed (built in).
+ * A file found by name wins over the built-in of that name. An unknown name
+ * gives "no theme named \"x\" (looked in ...; available: dark, light,
+ * mono)"; a bad name "invalid theme name ..."; as av_sample_load. */
+bool av_theme_load(const char *name_or_path, struct av_theme *t, char **cause);
+
+/* The built-in themes (same content as themes/dark.json etc., compiled in
+ * by tools/embed-json.sh); false for any other name. */
+bool av_theme_builtin(const char *name, struct av_theme *t);
+
+void av_theme_free(struct av_theme *t);
+
+/* Colour of t in [0,1] along the stops (linear interpolation in RGB,
+ * channels rounded); t is clamped and NaN counts as 0; n = 1 gives the
+ * stop, n <= 0 black. */
+struct av_rgb av_palette_at(const struct av_rgb *stops, int n, double t);
+
+/* Nearest xterm-256 index (16..255: the 6x6x6 cube, levels 0, 95, 135,
+ * 175, 215, 255, or the grey ramp 232..255 = 8 + 10i, whichever is closer
+ * by squared RGB distance; a tie goes to the cube), and nearest of the 8
+ * basic ANSI colours (0 black, 1 red, 2 green, 3 yellow, 4 blue, 5 magenta,
+ * 6 cyan, 7 white), taken as every channel 0 or 205, so greys go to black
+ * or white (the split is at 102/103), never to a hue. */
+int av_rgb_to_256(struct av_rgb c);
+int av_rgb_to_8(struct av_rgb c);
+
+/* Shading for terminals without colour: a glyph whose density shows t in
+ * [0,1]; UTF-8 " ░▒▓█" when utf8, else the ASCII ramp " .:-=+*#%@". Each
+ * glyph covers an equal share of [0,1] (0 is blank, 1 the densest); t is
+ * clamped, NaN counts as 0. The string is static. */
+const char *av_shade_glyph(double t, bool utf8);
+
+/* Parses "#rrggbb"; false if malformed. */
+bool av_parse_rgb(const char *s, struct av_rgb *out);
+
+#endif

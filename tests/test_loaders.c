@@ -1,0 +1,736 @@
+/* test_loaders.c: the sample and weights loaders, on the shipped samples,
+ * small good files and one bad file per error path (tests/bad/). The
+ * messages are compared whole: they are what a student reads. */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <cmocka.h>
+
+#include "json_read.h"
+#include "model.h"
+#include "sample.h"
+#include "util.h"
+#include "weights.h"
+
+#define BAD_DIR TESTS_SRCDIR "/bad/"
+#define FIXTURE_DIR TESTS_SRCDIR "/fixtures/"
+
+static void assert_words(char *const *got, int n, const char *const *want, int want_n)
+{
+	assert_int_equal(n, want_n);
+	for (int i = 0; i < n; i++)
+		assert_string_equal(got[i], want[i]);
+}
+
+/* --- the shipped samples */
+
+static void test_china_panda(void **state)
+{
+	(void)state;
+	struct av_sample s;
+	char *cause = NULL;
+	assert_true(av_sample_load("china-panda", &s, &cause));
+	assert_null(cause);
+	assert_non_null(strstr(s.path, "samples/china-panda.json"));
+	assert_string_equal(s.name, "china-panda");
+	assert_string_equal(s.sentence, "china panda japan cherry");
+	assert_null(s.source);
+	const char *vocab[] = { "china", "panda", "australia", "kangaroo", "japan", "cherry" };
+	assert_words(s.vocab, s.n_vocab, vocab, 6);
+	const char *sentences[] = { "china panda", "australia kangaroo", "japan cherry" };
+	assert_words(s.sentences, s.n_sentences, sentences, 3);
+	assert_int_equal(s.cfg.d_model, 3);
+	assert_int_equal(s.cfg.heads, 1);
+	assert_int_equal(s.cfg.mode, AV_MODE_SELF);
+	assert_int_equal(s.cfg.scale, AV_SCALE_DK);
+	assert_int_equal(s.cfg.positional, AV_POS_LEARNED);
+	assert_false(s.cfg.bias);
+	assert_int_equal(s.cfg.seed, 1);
+	assert_int_equal(s.cfg.init, AV_INIT_NORMAL);
+	assert_true(s.cfg_given & AV_CFG_D_MODEL);
+	assert_true(s.cfg_given & AV_CFG_POSITIONAL);
+	assert_true(s.training.lr == 0.01);
+	assert_int_equal(s.training.epochs, 200);
+	assert_int_equal(s.training.optimizer, AV_OPT_ADAM);
+	assert_int_equal(s.training.target, AV_TARGET_SELF);
+	assert_int_equal(s.training.n_pairs, 3);
+	assert_string_equal(s.training.pairs[1][0], "australia");
+	assert_string_equal(s.training.pairs[1][1], "kangaroo");
+	assert_string_equal(s.training.track[0], "china");
+	assert_string_equal(s.training.track[1], "panda");
+	av_sample_free(&s);
+}
+
+static void test_qkv_walkthrough(void **state)
+{
+	(void)state;
+	struct av_sample s;
+	char *cause = NULL;
+	assert_true(av_sample_load("qkv-walkthrough", &s, &cause));
+	assert_null(cause);
+	assert_int_equal(s.cfg.d_model, 512);
+	assert_int_equal(s.cfg.heads, 8);
+	assert_int_equal(s.cfg.scale, AV_SCALE_DMODEL);
+	assert_int_equal(s.cfg.positional, AV_POS_SINUSOIDAL);
+	assert_true(s.cfg.bias);
+	assert_int_equal(s.cfg.seed, 0);
+	assert_int_equal(s.cfg.init, AV_INIT_TORCH);
+	assert_string_equal(s.source, "le chat est sur tapis");
+	/* No "vocab": the corpus words, then the sentence's, then the source's. */
+	const char *vocab[] = { "the", "cat", "sat", "on", "mats",
+				"le", "chat", "est", "sur", "tapis" };
+	assert_words(s.vocab, s.n_vocab, vocab, 10);
+	assert_int_equal(s.training.epochs, 50);
+	assert_true(s.training.lr == 0.001);
+	assert_int_equal(s.training.target, AV_TARGET_PREVIOUS);
+	assert_int_equal(s.training.n_pairs, 0);
+	assert_null(s.training.track[0]);
+	av_sample_free(&s);
+}
+
+static void test_translate_cross(void **state)
+{
+	(void)state;
+	struct av_sample s;
+	char *cause = NULL;
+	assert_true(av_sample_load("translate-cross", &s, &cause));
+	assert_null(cause);
+	assert_int_equal(s.cfg.mode, AV_MODE_CROSS);
+	assert_int_equal(s.cfg.d_model, 8);
+	assert_int_equal(s.cfg.heads, 2);
+	assert_int_equal(s.cfg.init, AV_INIT_XAVIER);
+	assert_int_equal(s.cfg.seed, 3);
+	assert_string_equal(s.source, "the cat eats the fish");
+	const char *vocab[] = { "le", "chat", "mange", "poisson", "the", "cat", "eats", "fish" };
+	assert_words(s.vocab, s.n_vocab, vocab, 8);
+	assert_int_equal(s.training.epochs, 300);
+	assert_true(s.training.lr == 0.05);
+	assert_int_equal(s.training.n_pairs, 4);
+	assert_string_equal(s.training.pairs[3][0], "poisson");
+	assert_string_equal(s.training.pairs[3][1], "fish");
+	av_sample_free(&s);
+}
+
+static void assert_same_sample(const struct av_sample *a, const struct av_sample *b)
+{
+	assert_string_equal(a->name, b->name);
+	assert_string_equal(a->title, b->title);
+	assert_string_equal(a->description, b->description);
+	assert_string_equal(a->sentence, b->sentence);
+	assert_true((a->source == NULL) == (b->source == NULL));
+	assert_words(a->sentences, a->n_sentences, (const char *const *)b->sentences,
+		     b->n_sentences);
+	assert_words(a->vocab, a->n_vocab, (const char *const *)b->vocab, b->n_vocab);
+	assert_memory_equal(&a->cfg, &b->cfg, sizeof a->cfg);
+	assert_int_equal(a->cfg_given, b->cfg_given);
+	assert_int_equal(a->training.epochs, b->training.epochs);
+	assert_true(a->training.lr == b->training.lr);
+	assert_int_equal(a->training.optimizer, b->training.optimizer);
+	assert_int_equal(a->training.target, b->training.target);
+	assert_int_equal(a->training.n_pairs, b->training.n_pairs);
+	for (int i = 0; i < a->training.n_pairs; i++) {
+		assert_string_equal(a->training.pairs[i][0], b->training.pairs[i][0]);
+		assert_string_equal(a->training.pairs[i][1], b->training.pairs[i][1]);
+	}
+	assert_string_equal(a->training.track[0], b->training.track[0]);
+	assert_string_equal(a->training.track[1], b->training.track[1]);
+}
+
+static void test_builtin_is_china_panda(void **state)
+{
+	(void)state;
+	struct av_sample a, b;
+	memset(&a, 0, sizeof a);
+	memset(&b, 0, sizeof b);
+	char *cause = NULL;
+	assert_true(av_sample_load_builtin(&a, &cause));
+	assert_true(av_sample_load(AV_SRCDIR "/samples/china-panda.json", &b, &cause));
+	assert_null(cause);
+	assert_string_equal(a.path, "(built-in)");
+	assert_string_equal(b.path, AV_SRCDIR "/samples/china-panda.json");
+	assert_same_sample(&a, &b);
+	av_sample_free(&a);
+	av_sample_free(&b);
+}
+
+/* --- parsing rules on small texts */
+
+static void test_sample_defaults(void **state)
+{
+	(void)state;
+	struct av_sample s;
+	char *cause = NULL;
+	assert_true(av_sample_parse("{\"name\": \"m\", \"sentence\": \"B a b\", "
+				    "\"comment\": \"ignored\"}", "t", &s, &cause));
+	assert_null(cause);
+	assert_string_equal(s.path, "t");
+	assert_string_equal(s.title, "");
+	assert_string_equal(s.description, "");
+	assert_null(s.source);
+	const char *sentences[] = { "B a b" };
+	assert_words(s.sentences, s.n_sentences, sentences, 1);
+	const char *vocab[] = { "b", "a" };
+	assert_words(s.vocab, s.n_vocab, vocab, 2);
+	struct av_config dflt;
+	av_config_default(&dflt);
+	assert_memory_equal(&s.cfg, &dflt, sizeof dflt);
+	assert_int_equal(s.cfg_given, 0);
+	assert_int_equal(s.training.epochs, 200);
+	assert_true(s.training.lr == 0.01);
+	assert_int_equal(s.training.optimizer, AV_OPT_ADAM);
+	assert_int_equal(s.training.target, AV_TARGET_SELF);
+	assert_int_equal(s.training.n_pairs, 0);
+	assert_null(s.training.track[0]);
+	assert_null(s.training.track[1]);
+	av_sample_free(&s);
+	/* Freeing leaves the struct zeroed, so a second free is harmless. */
+	struct av_sample zero;
+	memset(&zero, 0, sizeof zero);
+	assert_memory_equal(&s, &zero, sizeof s);
+	av_sample_free(&s);
+}
+
+static void test_default_vocab_order(void **state)
+{
+	(void)state;
+	struct av_sample s;
+	char *cause = NULL;
+	assert_true(av_sample_parse("{\"name\": \"m\", \"sentence\": \"w x\", \"source\": \"v x\","
+				    " \"sentences\": [\"x y\", \"y z\"],"
+				    " \"config\": {\"mode\": \"cross\", \"seed\": 5},"
+				    " \"training\": {\"optimizer\": \"sgd\", \"target\": \"pairs\","
+				    " \"pairs\": [[\"w\", \"v\"]], \"epochs\": 3, \"lr\": 0.5}}",
+				    "t", &s, &cause));
+	assert_null(cause);
+	const char *vocab[] = { "x", "y", "z", "w", "v" };
+	assert_words(s.vocab, s.n_vocab, vocab, 5);
+	assert_int_equal(s.cfg_given, AV_CFG_MODE | AV_CFG_SEED);
+	assert_int_equal(s.cfg.seed, 5);
+	assert_int_equal(s.training.optimizer, AV_OPT_SGD);
+	assert_int_equal(s.training.target, AV_TARGET_PAIRS);
+	assert_int_equal(s.training.epochs, 3);
+	assert_true(s.training.lr == 0.5);
+	assert_int_equal(s.training.n_pairs, 1);
+	av_sample_free(&s);
+}
+
+static void test_json_syntax_positions(void **state)
+{
+	(void)state;
+	char *cause = NULL;
+	assert_null(av_json_parse("{\n\t\"a\": [1, 2,]\n}", "x.json", &cause));
+	assert_string_equal(cause, "x.json:2:13: JSON syntax error");
+	/* Columns count characters: 中 is three bytes but one column. */
+	assert_null(av_json_parse("{\"中\": 1 2}", "x.json", &cause));
+	assert_string_equal(cause, "x.json:1:9: JSON syntax error");
+	assert_null(av_json_parse("{\"a\": 1", "x.json", &cause));
+	assert_string_equal(cause, "x.json:1:8: JSON syntax error (the text ends too early)");
+	assert_null(av_json_parse("{\"a\": NaN}", "x.json", &cause));
+	assert_string_equal(cause, "x.json:1:7: JSON syntax error");
+	assert_null(av_json_parse(" \n\t", "x.json", &cause));
+	assert_string_equal(cause, "x.json: empty file (expected a JSON object)");
+	assert_null(av_json_parse("\"text\"", "x.json", &cause));
+	assert_string_equal(cause, "x.json: expected a JSON object at the top, got a string");
+	free(cause);
+}
+
+static void test_json_getters(void **state)
+{
+	(void)state;
+	char *cause = NULL;
+	cJSON *o = av_json_parse("{\"big\": 1e300, \"n\": -3, \"b\": 1, "
+				 "\"m\": [[1, 2], [3, 4], [5, 6]], \"f\": [1e39], \"e\": 5}",
+				 "x", &cause);
+	assert_non_null(o);
+	long long v = 99;
+	assert_true(av_json_get_int(o, "top", "absent", false, 0, 10, &v, &cause));
+	assert_int_equal(v, 99);
+	assert_false(av_json_get_int(o, "top", "absent", true, 0, 10, &v, &cause));
+	assert_string_equal(cause, "missing \"top\".\"absent\"");
+	assert_false(av_json_get_int(o, "top", "big", false, 0, 10, &v, &cause));
+	assert_string_equal(cause, "\"top\".\"big\": expected a whole number from 0 to 10, "
+			    "got 1e+300");
+	assert_true(av_json_get_int(o, NULL, "n", true, -5, 5, &v, &cause));
+	assert_int_equal(v, -3);
+	bool b = false;
+	assert_false(av_json_get_bool(o, NULL, "b", true, &b, &cause));
+	assert_string_equal(cause, "\"b\": expected true or false, got a number");
+	int e = 0;
+	assert_false(av_json_get_enum(o, "config", "e", true, av_mode_names, &e, &cause));
+	assert_string_equal(cause, "\"config\".\"e\": expected one of self, causal or cross, "
+			    "got a number");
+	int rows = -1, cols = -1;
+	float *m = NULL;
+	assert_true(av_json_get_matrix_dims(o, NULL, "m", true, &rows, &cols, &m, &cause));
+	assert_int_equal(rows, 3);
+	assert_int_equal(cols, 2);
+	assert_true(m[5] == 6.0f);
+	free(m);
+	assert_false(av_json_get_matrix(o, "p", "m", true, 2, 3, &m, &cause));
+	assert_string_equal(cause, "\"p\".\"m\": expected 2x3, got 3x2");
+	float *f = NULL;
+	assert_false(av_json_get_vector(o, "p", "f", true, 1, &f, &cause));
+	assert_string_equal(cause, "\"p\".\"f\": item 1: 1e+39 is too large for a 32-bit float");
+	assert_false(av_json_get_vector(o, "p", "m", true, 3, &f, &cause));
+	assert_string_equal(cause, "\"p\".\"m\": item 1: expected a number, got a list");
+	assert_null(f);
+	cJSON_Delete(o);
+	free(cause);
+}
+
+static void test_config_failure_keeps_cfg(void **state)
+{
+	(void)state;
+	char *cause = NULL;
+	cJSON *o = av_json_parse("{\"d_model\": 6, \"heads\": 3, \"seed\": \"18446744073709551615\","
+				 " \"mode\": \"cross\", \"scale\": \"none\"}", "x", &cause);
+	assert_non_null(o);
+	struct av_config cfg, before;
+	av_config_default(&cfg);
+	unsigned given = 12345;
+	assert_true(av_json_get_config(o, "config", &cfg, &given, &cause));
+	assert_null(cause);
+	assert_int_equal(cfg.d_model, 6);
+	assert_int_equal(cfg.heads, 3);
+	assert_true(cfg.seed == UINT64_MAX);
+	assert_int_equal(cfg.mode, AV_MODE_CROSS);
+	assert_int_equal(given, AV_CFG_D_MODEL | AV_CFG_HEADS | AV_CFG_SEED | AV_CFG_MODE
+			 | AV_CFG_SCALE);
+	cJSON_Delete(o);
+	/* A value read before the bad one must not leak into cfg. */
+	o = av_json_parse("{\"d_model\": 4, \"heads\": 3}", "x", &cause);
+	memcpy(&before, &cfg, sizeof cfg);
+	assert_false(av_json_get_config(o, "config", &cfg, &given, &cause));
+	assert_string_equal(cause, "\"config\": d_model 4 is not divisible by heads 3 "
+			    "(each head takes d_model/heads columns)");
+	assert_memory_equal(&cfg, &before, sizeof cfg);
+	assert_int_equal(given, AV_CFG_D_MODEL | AV_CFG_HEADS | AV_CFG_SEED | AV_CFG_MODE
+			 | AV_CFG_SCALE);
+	cJSON_Delete(o);
+	free(cause);
+}
+
+/* --- finding samples */
+
+static char *joined_list(void)
+{
+	char **names = av_sample_list();
+	char *out = av_strdup("");
+	for (int i = 0; names[i]; i++) {
+		char *next = av_printf("%s%s%s", out, i ? ", " : "", names[i]);
+		free(out);
+		out = next;
+	}
+	av_string_list_free(names);
+	return out;
+}
+
+static void test_not_found_lists_samples(void **state)
+{
+	(void)state;
+	struct av_sample s;
+	char *cause = NULL;
+	assert_false(av_sample_load("no-such-sample", &s, &cause));
+	assert_non_null(strstr(cause, "no sample named \"no-such-sample\" (looked in "));
+	assert_non_null(strstr(cause, AV_SRCDIR "/samples"));
+	assert_non_null(strstr(cause, PKGDATADIR "/samples"));
+	char *avail = joined_list();
+	char *tail = av_printf("; available: %s)", avail);
+	assert_non_null(strstr(avail, "china-panda, qkv-walkthrough, translate-cross"));
+	size_t n = strlen(cause), m = strlen(tail);
+	assert_true(n > m);
+	assert_string_equal(cause + n - m, tail);
+	free(tail);
+	free(avail);
+	free(cause);
+}
+
+static void test_bad_sample_name(void **state)
+{
+	(void)state;
+	struct av_sample s;
+	char *cause = NULL;
+	assert_false(av_sample_load("China!", &s, &cause));
+	assert_string_equal(cause, "invalid sample name \"China!\" (a name has only a-z, 0-9, "
+			    "_ and -; a path contains / or ends in .json)");
+	assert_false(av_sample_load("", &s, &cause));
+	assert_non_null(strstr(cause, "invalid sample name \"\""));
+	/* Ends in .json: a path, relative to the current directory. */
+	assert_false(av_sample_load("no-such-sample.json", &s, &cause));
+	char *want = av_printf("no-such-sample.json: %s", strerror(ENOENT));
+	assert_string_equal(cause, want);
+	free(want);
+	free(cause);
+}
+
+static void test_missing_file(void **state)
+{
+	(void)state;
+	const char *path = BAD_DIR "does-not-exist.json";
+	char *want = av_printf("%s: %s", path, strerror(ENOENT));
+	struct av_sample s;
+	char *cause = NULL;
+	assert_false(av_sample_load(path, &s, &cause));
+	assert_string_equal(cause, want);
+	struct av_config cfg;
+	av_config_default(&cfg);
+	struct av_params p;
+	memset(&p, 0, sizeof p);
+	assert_false(av_weights_load(path, &cfg, NULL, &p, &cause));
+	assert_string_equal(cause, want);
+	free(want);
+	free(cause);
+}
+
+static void write_text(const char *path, const char *text)
+{
+	char *cause = NULL;
+	assert_true(av_write_file_atomic(path, text, strlen(text), &cause));
+	assert_null(cause);
+}
+
+/* $ATTNVIEW_DATA_DIR comes first, and the list has each name once, sorted,
+ * without files whose names are not sample names. */
+static void test_search_order_and_list(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/attnview-test-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *samples = av_printf("%s/samples", dir);
+	assert_int_equal(mkdir(samples, 0700), 0);
+	char *files[] = { av_printf("%s/china-panda.json", samples),
+			  av_printf("%s/a-local.json", samples),
+			  av_printf("%s/Bad Name.json", samples),
+			  av_printf("%s/notes.txt", samples) };
+	write_text(files[0], "{\"name\": \"local\", \"title\": \"mine\", \"sentence\": \"a b\"}");
+	write_text(files[1], "{\"name\": \"a\", \"sentence\": \"a\"}");
+	write_text(files[2], "{}");
+	write_text(files[3], "{}");
+	char *old = getenv("ATTNVIEW_DATA_DIR") ? av_strdup(getenv("ATTNVIEW_DATA_DIR")) : NULL;
+	assert_int_equal(setenv("ATTNVIEW_DATA_DIR", dir, 1), 0);
+
+	struct av_sample s;
+	char *cause = NULL;
+	bool ok = av_sample_load("china-panda", &s, &cause);
+	char **names = av_sample_list();
+
+	if (old)
+		setenv("ATTNVIEW_DATA_DIR", old, 1);
+	else
+		unsetenv("ATTNVIEW_DATA_DIR");
+	free(old);
+	for (int i = 0; i < 4; i++) {
+		unlink(files[i]);
+		free(files[i]);
+	}
+	rmdir(samples);
+	rmdir(dir);
+	free(samples);
+
+	assert_true(ok);
+	assert_string_equal(s.title, "mine");
+	av_sample_free(&s);
+	assert_string_equal(names[0], "a-local");
+	int panda = 0;
+	for (int i = 0; names[i]; i++) {
+		if (i > 0)
+			assert_true(strcmp(names[i - 1], names[i]) < 0);
+		assert_null(strchr(names[i], ' '));
+		panda += strcmp(names[i], "china-panda") == 0;
+	}
+	assert_int_equal(panda, 1);
+	av_string_list_free(names);
+}
+
+/* --- weights */
+
+static void test_weights_small(void **state)
+{
+	(void)state;
+	struct av_config cfg;
+	av_config_default(&cfg);
+	cfg.temperature = 2.0;
+	cfg.mode = AV_MODE_CAUSAL;
+	unsigned given = 0;
+	struct av_params p;
+	memset(&p, 0, sizeof p);
+	char *cause = NULL;
+	assert_true(av_weights_load(FIXTURE_DIR "weights-small.json", &cfg, &given, &p, &cause));
+	assert_null(cause);
+	assert_int_equal(given, AV_CFG_D_MODEL | AV_CFG_HEADS | AV_CFG_SCALE
+			 | AV_CFG_POSITIONAL | AV_CFG_SEED);
+	assert_int_equal(cfg.d_model, 4);
+	assert_int_equal(cfg.heads, 2);
+	assert_int_equal(cfg.seed, 7);
+	assert_int_equal(cfg.positional, AV_POS_LEARNED);
+	/* Absent from the file: the caller's values stay. */
+	assert_true(cfg.temperature == 2.0);
+	assert_int_equal(cfg.mode, AV_MODE_CAUSAL);
+	/* Decided by the tables: 5 position rows, biases present. */
+	assert_int_equal(cfg.max_positions, 5);
+	assert_true(cfg.bias);
+
+	assert_int_equal(p.d_model, 4);
+	assert_int_equal(p.max_positions, 5);
+	assert_true(p.bias);
+	const char *vocab[] = { "alpha", "beta", "gamma" };
+	assert_words(p.vocab, p.vocab_size, vocab, 3);
+	assert_true(p.vocab_cap >= p.vocab_size);
+	for (int i = 0; i < 3; i++) {
+		for (int j = 0; j < 4; j++)
+			assert_true(p.token_embedding[i * 4 + j]
+				    == (float)((i + 1) + (j + 1) / 10.0));
+	}
+	for (int i = 0; i < 5; i++) {
+		for (int j = 0; j < 4; j++)
+			assert_true(p.position_embedding[i * 4 + j] == 0.5f * i - 0.25f * j);
+	}
+	for (int k = 0; k < 16; k++) {
+		int i = k / 4, j = k % 4;
+		assert_true(p.w_q[k] == (float)k);
+		assert_true(p.w_k[k] == -(float)k);
+		assert_true(p.w_v[k] == (i == j ? 2.0f : 0.0f));
+		assert_true(p.w_o[k] == (i == j ? 1.0f : 0.5f));
+	}
+	const double bq[] = { 0.1, 0.2, 0.3, 0.4 }, bo[] = { 0.001, 0.002, 0.003, 0.004 };
+	for (int j = 0; j < 4; j++) {
+		assert_true(p.b_q[j] == (float)bq[j]);
+		assert_true(p.b_k[j] == (float)-(j + 1));
+		assert_true(p.b_v[j] == 0.0f);
+		assert_true(p.b_o[j] == (float)bo[j]);
+	}
+	av_params_free(&p);
+}
+
+static void test_weights_trace(void **state)
+{
+	(void)state;
+	struct av_config cfg;
+	av_config_default(&cfg);
+	struct av_params p;
+	memset(&p, 0, sizeof p);
+	char *cause = NULL;
+	assert_true(av_weights_load(FIXTURE_DIR "trace-small.json", &cfg, NULL, &p, &cause));
+	assert_null(cause);
+	assert_int_equal(cfg.mode, AV_MODE_CAUSAL);
+	assert_int_equal(cfg.scale, AV_SCALE_NONE);
+	assert_true(cfg.temperature == 0.5);
+	assert_int_equal(cfg.init, AV_INIT_XAVIER);
+	assert_true(cfg.seed == UINT64_MAX);
+	assert_int_equal(cfg.max_positions, 16);
+	assert_false(p.bias);
+	assert_null(p.b_q);
+	assert_null(p.position_embedding);
+	assert_int_equal(p.max_positions, 16);
+	assert_true(p.w_k[1] == 1.0f && p.w_k[0] == 0.0f);
+	av_params_free(&p);
+}
+
+/* The PyTorch reference fixtures are weights files too. */
+static void test_reference_fixtures_load(void **state)
+{
+	(void)state;
+	DIR *d = opendir(FIXTURE_DIR);
+	assert_non_null(d);
+	int loaded = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (strncmp(e->d_name, "ref-", 4) != 0)
+			continue;
+		char *path = av_printf("%s%s", FIXTURE_DIR, e->d_name);
+		struct av_config cfg;
+		av_config_default(&cfg);
+		struct av_params p;
+		char *cause = NULL;
+		bool ok = av_weights_load(path, &cfg, NULL, &p, &cause);
+		if (!ok)
+			print_error("%s\n", cause);
+		assert_true(ok);
+		assert_int_equal(p.d_model, cfg.d_model);
+		av_params_free(&p);
+		free(path);
+		loaded++;
+	}
+	closedir(d);
+	assert_true(loaded > 0);
+}
+
+/* --- one bad file per error path */
+
+enum loader { SAMPLE, WEIGHTS };
+
+struct bad_case {
+	const char *file;
+	enum loader loader;
+	const char *message;   /* what follows the path */
+};
+
+static struct bad_case bad_cases[] = {
+	{ "sample-syntax.json", SAMPLE, ":3:19: JSON syntax error" },
+	{ "sample-empty.json", SAMPLE, ": empty file (expected a JSON object)" },
+	{ "sample-top-array.json", SAMPLE, ": expected a JSON object at the top, got a list" },
+	{ "sample-missing-sentence.json", SAMPLE, ": missing \"sentence\"" },
+	{ "sample-missing-name.json", SAMPLE, ": missing \"name\"" },
+	{ "sample-sentence-number.json", SAMPLE,
+	  ": \"sentence\": expected a string, got a number" },
+	{ "sample-duplicate-key.json", SAMPLE, ": \"name\": given twice" },
+	{ "sample-unknown-key.json", SAMPLE,
+	  ": unknown key \"sentense\" (allowed: name, title, description, sentence, "
+	  "source, sentences, vocab, config, training or comment)" },
+	{ "sample-heads-string.json", SAMPLE,
+	  ": \"config\".\"heads\": expected a whole number, got a string" },
+	{ "sample-heads-fraction.json", SAMPLE,
+	  ": \"config\".\"heads\": expected a whole number, got 1.5" },
+	{ "sample-heads-zero.json", SAMPLE,
+	  ": \"config\".\"heads\": expected a whole number from 1 to 4096, got 0" },
+	{ "sample-heads-divide.json", SAMPLE,
+	  ": \"config\": d_model 6 is not divisible by heads 4 "
+	  "(each head takes d_model/heads columns)" },
+	{ "sample-mode-unknown.json", SAMPLE,
+	  ": \"config\".\"mode\": unknown value \"foo\" (allowed: self, causal or cross)" },
+	{ "sample-config-key.json", SAMPLE,
+	  ": \"config\": unknown key \"head\" (allowed: d_model, heads, mode, scale, "
+	  "temperature, positional, bias, seed, init or max_positions)" },
+	{ "sample-config-list.json", SAMPLE, ": \"config\": expected an object, got a list" },
+	{ "sample-temperature-inf.json", SAMPLE,
+	  ": \"config\".\"temperature\": not a finite number" },
+	{ "sample-cross-no-source.json", SAMPLE,
+	  ": cross mode needs a \"source\" sentence (the keys and values come from it)" },
+	{ "sample-vocab-duplicate.json", SAMPLE,
+	  ": \"vocab\": \"china\" is given twice (items 1 and 3)" },
+	{ "sample-pairs-vocab.json", SAMPLE,
+	  ": \"training\".\"pairs\", item 2: \"koala\" is not in the vocabulary" },
+	{ "sample-track-one-word.json", SAMPLE,
+	  ": \"training\".\"track\": expected a list of two words such as "
+	  "[\"china\", \"panda\"]" },
+	{ "sample-target-unknown.json", SAMPLE,
+	  ": \"training\".\"target\": unknown value \"next\" (allowed: self, previous or pairs)" },
+	{ "sample-target-pairs-none.json", SAMPLE,
+	  ": \"training\".\"target\" is \"pairs\" but no \"training\".\"pairs\" are given" },
+	{ "sample-epochs-zero.json", SAMPLE,
+	  ": \"training\".\"epochs\": expected a whole number from 1 to 1000000, got 0" },
+	{ "sample-lr-negative.json", SAMPLE,
+	  ": \"training\".\"lr\": expected a positive number, got -0.5" },
+	{ "sample-training-key.json", SAMPLE,
+	  ": \"training\": unknown key \"epoch\" (allowed: epochs, lr, optimizer, target, "
+	  "pairs or track)" },
+	{ "weights-not-finite.json", WEIGHTS,
+	  ": \"params\".\"w_q\": row 1, column 2: not a finite number" },
+	{ "weights-shape.json", WEIGHTS, ": \"params\".\"w_q\": expected 3x3, got 3x4" },
+	{ "weights-ragged.json", WEIGHTS,
+	  ": \"params\".\"token_embedding\": rows have different lengths "
+	  "(row 1 has 2 numbers, row 2 has 1)" },
+	{ "weights-not-matrix.json", WEIGHTS,
+	  ": \"params\".\"w_k\": expected a 2x2 matrix (a list of lists of numbers), "
+	  "but row 1 is a number" },
+	{ "weights-bias-length.json", WEIGHTS, ": \"params\".\"b_q\": expected 2 numbers, got 3" },
+	{ "weights-partial-bias.json", WEIGHTS,
+	  ": \"params\": b_q, b_k given but b_v, b_o missing (give all four biases or none)" },
+	{ "weights-bias-config.json", WEIGHTS,
+	  ": \"config\".\"bias\" is true but \"params\" has no biases" },
+	{ "weights-no-positions.json", WEIGHTS,
+	  ": missing \"params\".\"position_embedding\" (\"config\".\"positional\" is learned)" },
+	{ "weights-positions-rows.json", WEIGHTS,
+	  ": \"params\".\"position_embedding\" has 3 rows but \"config\".\"max_positions\" is 8" },
+	{ "weights-positions-unused.json", WEIGHTS,
+	  ": \"params\".\"position_embedding\" is given but \"config\".\"positional\" is "
+	  "sinusoidal (only learned positions have a table)" },
+	{ "weights-vocab-duplicate.json", WEIGHTS,
+	  ": \"params\".\"vocab\": \"a\" is given twice (items 1 and 2)" },
+	{ "weights-param-key.json", WEIGHTS,
+	  ": \"params\": unknown key \"w_x\" (allowed: vocab, token_embedding, "
+	  "position_embedding, w_q, b_q, w_k, b_k, w_v, b_v, w_o or b_o)" },
+	{ "weights-format.json", WEIGHTS,
+	  ": \"format\": unknown value \"attnview-sample\" "
+	  "(allowed: attnview-trace or attnview-weights)" },
+	{ "weights-version.json", WEIGHTS,
+	  ": \"version\": 2 is not supported (this attnview reads version 1)" },
+	{ "weights-top-key.json", WEIGHTS,
+	  ": unknown key \"weights\" (allowed: format, version, config, params, sentence, "
+	  "source, tokens, source_tokens, stages, training or reference)" },
+	{ "weights-no-params.json", WEIGHTS, ": missing \"params\"" },
+};
+#define N_BAD (sizeof bad_cases / sizeof bad_cases[0])
+
+static void check_bad_sample(const char *path, char **cause)
+{
+	struct av_sample s, zero;
+	memset(&zero, 0, sizeof zero);
+	assert_false(av_sample_load(path, &s, cause));
+	/* A failed load leaves nothing to free. */
+	assert_memory_equal(&s, &zero, sizeof s);
+}
+
+static void check_bad_weights(const char *path, char **cause)
+{
+	struct av_config cfg, before;
+	av_config_default(&cfg);
+	memcpy(&before, &cfg, sizeof cfg);
+	unsigned given = 777;
+	struct av_params p, zero;
+	memset(&p, 0, sizeof p);
+	memset(&zero, 0, sizeof zero);
+	assert_false(av_weights_load(path, &cfg, &given, &p, cause));
+	/* Nothing the caller passed is touched. */
+	assert_memory_equal(&cfg, &before, sizeof cfg);
+	assert_int_equal(given, 777);
+	assert_memory_equal(&p, &zero, sizeof p);
+}
+
+static void test_bad_file(void **state)
+{
+	const struct bad_case *c = *state;
+	char *path = av_printf("%s%s", BAD_DIR, c->file);
+	char *want = av_printf("%s%s", path, c->message);
+	char *cause = NULL;
+	if (c->loader == SAMPLE)
+		check_bad_sample(path, &cause);
+	else
+		check_bad_weights(path, &cause);
+	assert_non_null(cause);
+	assert_string_equal(cause, want);
+	free(cause);
+	free(want);
+	free(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_china_panda),
+		cmocka_unit_test(test_qkv_walkthrough),
+		cmocka_unit_test(test_translate_cross),
+		cmocka_unit_test(test_builtin_is_china_panda),
+		cmocka_unit_test(test_sample_defaults),
+		cmocka_unit_test(test_default_vocab_order),
+		cmocka_unit_test(test_json_syntax_positions),
+		cmocka_unit_test(test_json_getters),
+		cmocka_unit_test(test_config_failure_keeps_cfg),
+		cmocka_unit_test(test_not_found_lists_samples),
+		cmocka_unit_test(test_bad_sample_name),
+		cmocka_unit_test(test_missing_file),
+		cmocka_unit_test(test_search_order_and_list),
+		cmocka_unit_test(test_weights_small),
+		cmocka_unit_test(test_weights_trace),
+		cmocka_unit_test(test_reference_fixtures_load),
+	};
+	/* One named test per bad file, so a failure says which. */
+	struct CMUnitTest bad[N_BAD];
+	for (size_t i = 0; i < N_BAD; i++) {
+		bad[i] = (struct CMUnitTest){ bad_cases[i].file, test_bad_file, NULL, NULL,
+					      &bad_cases[i] };
+	}
+	int failed = cmocka_run_group_tests_name("loaders", tests, NULL, NULL);
+	failed += cmocka_run_group_tests_name("bad files", bad, NULL, NULL);
+	return failed ? 1 : 0;
+}

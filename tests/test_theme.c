@@ -1,0 +1,407 @@
+/* test_theme.c: theme files, the built-in themes and the colour arithmetic
+ * (nearest xterm colours, palettes, shading glyphs). */
+#include "config.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "theme.h"
+#include "util.h"
+
+#define THEMES_DIR TESTS_SRCDIR "/../themes"
+#define BAD_DIR TESTS_SRCDIR "/bad"
+
+static struct av_rgb rgb(const char *s)
+{
+	struct av_rgb c = { 0, 0, 0 };
+	if (!av_parse_rgb(s, &c))
+		fail_msg("bad colour in the test: %s", s);
+	return c;
+}
+
+static void assert_rgb(struct av_rgb got, int r, int g, int b)
+{
+	if (got.r != r || got.g != g || got.b != b)
+		fail_msg("got %d,%d,%d, wanted %d,%d,%d", got.r, got.g, got.b, r, g, b);
+}
+
+/* --- colours */
+
+static void test_parse_rgb(void **state)
+{
+	(void)state;
+	struct av_rgb c;
+	assert_true(av_parse_rgb("#5f87AF", &c));
+	assert_rgb(c, 0x5f, 0x87, 0xaf);
+	const char *bad[] = { "", "#", "5f87af", "#5f87a", "#5f87af0", "#5g87af", "blue",
+			      "#5f 7af", NULL };
+	for (int i = 0; bad[i]; i++) {
+		if (av_parse_rgb(bad[i], &c))
+			fail_msg("\"%s\" was accepted", bad[i]);
+	}
+	assert_false(av_parse_rgb(NULL, &c));
+}
+
+static void expect_256(const char *colour, int want)
+{
+	int got = av_rgb_to_256(rgb(colour));
+	if (got != want)
+		fail_msg("av_rgb_to_256(%s) = %d, wanted %d", colour, got, want);
+}
+
+/* Each expected index worked out by hand: the cube levels are 0, 95, 135,
+ * 175, 215, 255 (index 16 + 36r + 6g + b), the greys 8 + 10i (232 + i). */
+static void test_rgb_to_256(void **state)
+{
+	(void)state;
+	expect_256("#ff0000", 196);   /* cube (5,0,0) */
+	expect_256("#00ff00", 46);    /* cube (0,5,0) */
+	expect_256("#0000ff", 21);    /* cube (0,0,5) */
+	expect_256("#000000", 16);    /* exact in the cube; grey 8 is further */
+	expect_256("#ffffff", 231);   /* cube (5,5,5); grey 238 is further */
+	expect_256("#5f87af", 67);    /* exact cube (1,2,3) */
+	expect_256("#808080", 244);   /* 128 = 8 + 10*12: exact grey; cube 135 is 3*7^2 off */
+	expect_256("#767676", 243);   /* 118 = 8 + 10*11 */
+	expect_256("#080808", 232);   /* first grey */
+	expect_256("#eeeeee", 255);   /* last grey, 238 */
+	expect_256("#fafafa", 231);   /* 250: cube 255 is 3*25 off, grey 238 is 3*144 */
+	expect_256("#ff8000", 208);   /* 128 -> 135: cube (5,2,0) */
+	expect_256("#2166ac", 25);    /* 33->0, 102->95, 172->175: cube (0,1,3) */
+	expect_256("#f7f7f7", 231);   /* 247: cube 255 (3*64) beats grey 238 (3*81) */
+	expect_256("#121212", 233);   /* 18 = grey 1; cube 0 is 3*324 off */
+	expect_256("#303030", 236);   /* 48: grey 48 exact; cube 0 or 95 far */
+	expect_256("#440154", 53);    /* 68->95, 1->0, 84->95: cube (1,0,1) */
+	expect_256("#fde725", 220);   /* 253->255, 231->215, 37->0: cube (5,4,0) */
+}
+
+static void test_rgb_to_8(void **state)
+{
+	(void)state;
+	assert_int_equal(av_rgb_to_8(rgb("#000000")), 0);
+	assert_int_equal(av_rgb_to_8(rgb("#ff0000")), 1);
+	assert_int_equal(av_rgb_to_8(rgb("#00ff00")), 2);
+	assert_int_equal(av_rgb_to_8(rgb("#ffff00")), 3);
+	assert_int_equal(av_rgb_to_8(rgb("#0000ff")), 4);
+	assert_int_equal(av_rgb_to_8(rgb("#ff00ff")), 5);
+	assert_int_equal(av_rgb_to_8(rgb("#00ffff")), 6);
+	assert_int_equal(av_rgb_to_8(rgb("#ffffff")), 7);
+	/* Greys go to black or white (the levels are 0 and 205), never a hue. */
+	assert_int_equal(av_rgb_to_8(rgb("#808080")), 7);
+	assert_int_equal(av_rgb_to_8(rgb("#404040")), 0);
+	assert_int_equal(av_rgb_to_8(rgb("#2166ac")), 4);
+	assert_int_equal(av_rgb_to_8(rgb("#b2182b")), 1);
+}
+
+/* --- palettes and shading */
+
+static void test_palette_at(void **state)
+{
+	(void)state;
+	const struct av_rgb bw[2] = { { 0, 0, 0 }, { 255, 255, 255 } };
+	assert_rgb(av_palette_at(bw, 2, 0.0), 0, 0, 0);
+	assert_rgb(av_palette_at(bw, 2, 1.0), 255, 255, 255);
+	assert_rgb(av_palette_at(bw, 2, 0.5), 128, 128, 128);   /* 127.5 rounds up */
+	assert_rgb(av_palette_at(bw, 2, 0.25), 64, 64, 64);     /* 63.75 */
+	/* Out of range and NaN are clamped. */
+	assert_rgb(av_palette_at(bw, 2, -3.0), 0, 0, 0);
+	assert_rgb(av_palette_at(bw, 2, 7.0), 255, 255, 255);
+	assert_rgb(av_palette_at(bw, 2, NAN), 0, 0, 0);
+	assert_rgb(av_palette_at(bw, 2, INFINITY), 255, 255, 255);
+
+	const struct av_rgb rdbu[3] = { { 0x21, 0x66, 0xac }, { 0xf7, 0xf7, 0xf7 },
+					{ 0xb2, 0x18, 0x2b } };
+	assert_rgb(av_palette_at(rdbu, 3, 0.0), 0x21, 0x66, 0xac);
+	assert_rgb(av_palette_at(rdbu, 3, 0.5), 0xf7, 0xf7, 0xf7);
+	assert_rgb(av_palette_at(rdbu, 3, 1.0), 0xb2, 0x18, 0x2b);
+	/* A quarter is half way between the first two stops:
+	 * (33+247)/2 = 140, (102+247)/2 = 174.5 -> 175, (172+247)/2 = 209.5 -> 210. */
+	assert_rgb(av_palette_at(rdbu, 3, 0.25), 140, 175, 210);
+	assert_rgb(av_palette_at(rdbu, 3, -0.5), 0x21, 0x66, 0xac);
+	assert_rgb(av_palette_at(rdbu, 3, 1.5), 0xb2, 0x18, 0x2b);
+
+	assert_rgb(av_palette_at(rdbu, 1, 0.7), 0x21, 0x66, 0xac);
+	assert_rgb(av_palette_at(rdbu, 0, 0.7), 0, 0, 0);
+}
+
+static void test_shade_glyph(void **state)
+{
+	(void)state;
+	assert_string_equal(av_shade_glyph(0.0, true), " ");
+	assert_string_equal(av_shade_glyph(0.5, true), "▒");
+	assert_string_equal(av_shade_glyph(1.0, true), "█");
+	assert_string_equal(av_shade_glyph(0.3, true), "░");    /* 1.5 -> 1 */
+	assert_string_equal(av_shade_glyph(0.79, true), "▓");   /* 3.95 -> 3 */
+	assert_string_equal(av_shade_glyph(-1.0, true), " ");
+	assert_string_equal(av_shade_glyph(2.0, true), "█");
+	assert_string_equal(av_shade_glyph(NAN, true), " ");
+
+	assert_string_equal(av_shade_glyph(0.0, false), " ");
+	assert_string_equal(av_shade_glyph(0.5, false), "+");
+	assert_string_equal(av_shade_glyph(1.0, false), "@");
+	assert_string_equal(av_shade_glyph(0.09, false), " ");
+	assert_string_equal(av_shade_glyph(0.1, false), ".");
+	assert_string_equal(av_shade_glyph(0.95, false), "@");
+	assert_string_equal(av_shade_glyph(-0.1, false), " ");
+	assert_string_equal(av_shade_glyph(1.5, false), "@");
+}
+
+/* --- the shipped themes */
+
+static void test_element_keys(void **state)
+{
+	(void)state;
+	int n = 0;
+	while (av_element_keys[n])
+		n++;
+	assert_int_equal(n, AV_EL_COUNT);
+	assert_string_equal(av_element_keys[AV_EL_NORMAL], "normal");
+	assert_string_equal(av_element_keys[AV_EL_CURSOR], "cursor");
+	assert_string_equal(av_element_keys[AV_EL_MASKED], "masked");
+	assert_string_equal(av_element_keys[AV_EL_DIM], "dim");
+}
+
+static void assert_stops_equal(const struct av_rgb *a, const struct av_rgb *b, int n)
+{
+	for (int i = 0; i < n; i++)
+		assert_rgb(a[i], b[i].r, b[i].g, b[i].b);
+}
+
+static void assert_style_equal(const struct av_style *a, const struct av_style *b,
+			       const char *key)
+{
+	if (a->has_fg != b->has_fg || a->has_bg != b->has_bg || a->bold != b->bold
+	    || a->reverse != b->reverse || a->underline != b->underline
+	    || (a->has_fg && memcmp(&a->fg, &b->fg, sizeof a->fg) != 0)
+	    || (a->has_bg && memcmp(&a->bg, &b->bg, sizeof a->bg) != 0))
+		fail_msg("element \"%s\" differs", key);
+}
+
+static void assert_theme_equal(const struct av_theme *a, const struct av_theme *b)
+{
+	assert_string_equal(a->name, b->name);
+	assert_string_equal(a->description, b->description);
+	assert_int_equal(a->monochrome, b->monochrome);
+	assert_int_equal(a->n_diverging, b->n_diverging);
+	assert_int_equal(a->n_sequential, b->n_sequential);
+	assert_stops_equal(a->diverging, b->diverging, a->n_diverging);
+	assert_stops_equal(a->sequential, b->sequential, a->n_sequential);
+	for (int i = 0; i < AV_EL_COUNT; i++)
+		assert_style_equal(&a->elements[i], &b->elements[i], av_element_keys[i]);
+}
+
+/* The smallest squared distance from c to any colour of a palette (sampled
+ * finely: the colours between the stops are drawn too). */
+static int palette_distance(struct av_rgb c, const struct av_rgb *stops, int n)
+{
+	int best = 3 * 255 * 255;
+	for (int i = 0; i <= 200; i++) {
+		struct av_rgb p = av_palette_at(stops, n, i / 200.0);
+		int d = (c.r - p.r) * (c.r - p.r) + (c.g - p.g) * (c.g - p.g)
+			+ (c.b - p.b) * (c.b - p.b);
+		if (d < best)
+			best = d;
+	}
+	return best;
+}
+
+/* A masked cell or the cursor must not look like any value: their
+ * backgrounds stay at least 40 per channel (RMS) from both palettes. */
+static void assert_unmistakable(const struct av_theme *t, enum av_element el)
+{
+	const struct av_style *st = &t->elements[el];
+	if (!st->has_bg)
+		fail_msg("%s: \"%s\" has no background", t->name, av_element_keys[el]);
+	int d = palette_distance(st->bg, t->diverging, t->n_diverging);
+	int s = palette_distance(st->bg, t->sequential, t->n_sequential);
+	if (d < 3 * 40 * 40 || s < 3 * 40 * 40)
+		fail_msg("%s: \"%s\" is too close to a palette colour (%d, %d)", t->name,
+			 av_element_keys[el], d, s);
+}
+
+static void check_shipped(const char *name)
+{
+	char *path = av_printf("%s/%s.json", THEMES_DIR, name);
+	struct av_theme file, builtin;
+	char *cause = NULL;
+	if (!av_theme_load(path, &file, &cause))
+		fail_msg("%s", cause);
+	assert_true(av_theme_builtin(name, &builtin));
+	assert_string_equal(file.name, name);
+	assert_theme_equal(&file, &builtin);
+	assert_true(file.n_diverging >= 3);
+	assert_true(file.n_sequential >= 2);
+	/* The masked and cursor cells must stand out from normal text. */
+	assert_true(memcmp(&file.elements[AV_EL_MASKED], &file.elements[AV_EL_NORMAL],
+			   sizeof file.elements[0]) != 0);
+	assert_true(memcmp(&file.elements[AV_EL_CURSOR], &file.elements[AV_EL_NORMAL],
+			   sizeof file.elements[0]) != 0);
+	if (file.monochrome) {
+		for (int i = 0; i < AV_EL_COUNT; i++)
+			assert_false(file.elements[i].has_fg || file.elements[i].has_bg);
+		assert_true(file.elements[AV_EL_CURSOR].reverse);
+	} else {
+		assert_unmistakable(&file, AV_EL_MASKED);
+		assert_unmistakable(&file, AV_EL_CURSOR);
+	}
+	av_theme_free(&file);
+	av_theme_free(&builtin);
+	assert_null(file.name);
+	free(path);
+}
+
+static void test_shipped_dark(void **state)
+{
+	(void)state;
+	check_shipped("dark");
+	struct av_theme t;
+	assert_true(av_theme_builtin("dark", &t));
+	assert_false(t.monochrome);
+	/* The seeds' matplotlib plots use viridis. */
+	assert_int_equal(t.n_sequential, 5);
+	assert_rgb(t.sequential[0], 0x44, 0x01, 0x54);
+	assert_rgb(t.sequential[4], 0xfd, 0xe7, 0x25);
+	av_theme_free(&t);
+}
+
+static void test_shipped_light(void **state)
+{
+	(void)state;
+	check_shipped("light");
+	struct av_theme t;
+	assert_true(av_theme_builtin("light", &t));
+	assert_false(t.monochrome);
+	/* RdBu: blue, white in the middle, red. */
+	assert_rgb(av_palette_at(t.diverging, t.n_diverging, 0.0), 0x21, 0x66, 0xac);
+	assert_rgb(av_palette_at(t.diverging, t.n_diverging, 0.5), 0xf7, 0xf7, 0xf7);
+	assert_rgb(av_palette_at(t.diverging, t.n_diverging, 1.0), 0xb2, 0x18, 0x2b);
+	assert_true(t.elements[AV_EL_NORMAL].has_bg);
+	assert_rgb(t.elements[AV_EL_NORMAL].bg, 255, 255, 255);
+	av_theme_free(&t);
+}
+
+static void test_shipped_mono(void **state)
+{
+	(void)state;
+	check_shipped("mono");
+	struct av_theme t;
+	assert_true(av_theme_builtin("mono", &t));
+	assert_true(t.monochrome);
+	av_theme_free(&t);
+}
+
+/* --- finding themes */
+
+static void test_load_by_name(void **state)
+{
+	(void)state;
+	struct av_theme t;
+	char *cause = NULL;
+	assert_true(av_theme_load("light", &t, &cause));
+	assert_null(cause);
+	assert_string_equal(t.name, "light");
+	av_theme_free(&t);
+}
+
+static void test_load_errors(void **state)
+{
+	(void)state;
+	struct av_theme t;
+	char *cause = NULL;
+	assert_false(av_theme_load("Dark!", &t, &cause));
+	assert_string_equal(cause, "invalid theme name \"Dark!\" (a name has only a-z, 0-9, "
+			    "_ and -; a path contains / or ends in .json)");
+	assert_null(t.name);
+
+	assert_false(av_theme_load("nope", &t, &cause));
+	const char *head = "no theme named \"nope\" (looked in ";
+	const char *tail = "; available: dark, light, mono)";
+	assert_int_equal(strncmp(cause, head, strlen(head)), 0);
+	assert_true(strlen(cause) > strlen(tail));
+	assert_string_equal(cause + strlen(cause) - strlen(tail), tail);
+
+	assert_false(av_theme_load(BAD_DIR "/no-such-theme.json", &t, &cause));
+	assert_string_equal(cause, BAD_DIR "/no-such-theme.json: No such file or directory");
+	free(cause);
+
+	assert_false(av_theme_builtin("nope", &t));
+	assert_null(t.name);
+}
+
+/* One file per way a theme can be wrong, with the whole message after the
+ * path. */
+static const struct {
+	const char *file, *message;
+} bad_files[] = {
+	/* Column 39 is the second string, where the comma is missing (the tab
+	 * counts as one column). */
+	{ "theme-syntax.json", ":3:39: JSON syntax error" },
+	{ "theme-colour.json", ": \"palettes\".\"diverging\"[2]: expected a colour like "
+	  "\"#rrggbb\", got \"blue\"" },
+	{ "theme-fg-colour.json", ": \"elements\".\"normal\".\"fg\": expected a colour "
+	  "like \"#rrggbb\" or \"default\", got \"#12345\"" },
+	{ "theme-element-unknown.json", ": \"elements\": unknown key \"cursr\" (allowed: "
+	  "normal, header, title, label, formula, cursor, masked, oov, highlight, status, "
+	  "error, help or dim)" },
+	{ "theme-element-missing.json", ": missing \"elements\".\"header\"" },
+	{ "theme-style-key.json", ": \"elements\".\"normal\": unknown key \"colour\" "
+	  "(allowed: fg, bg, bold, reverse or underline)" },
+	{ "theme-top-key.json", ": unknown key \"colours\" (allowed: name, description, "
+	  "monochrome, palettes, elements or comment)" },
+	{ "theme-stops-many.json", ": \"palettes\".\"sequential\": expected 2 to 16 "
+	  "colours, got 17" },
+	{ "theme-palette-empty.json", ": \"palettes\".\"diverging\": expected 2 to 16 "
+	  "colours, got 0" },
+	{ "theme-bold-type.json", ": \"elements\".\"normal\".\"bold\": expected true or "
+	  "false, got a string" },
+	{ "theme-no-palettes.json", ": missing \"palettes\"" },
+	{ "theme-mono-colour.json", ": \"elements\".\"normal\": a monochrome theme has no "
+	  "colours (use bold, reverse and underline)" },
+};
+
+static void test_bad_files(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof bad_files / sizeof bad_files[0]; i++) {
+		char *path = av_printf("%s/%s", BAD_DIR, bad_files[i].file);
+		char *want = av_printf("%s%s", path, bad_files[i].message);
+		struct av_theme t;
+		char *cause = NULL;
+		if (av_theme_load(path, &t, &cause))
+			fail_msg("%s was accepted", path);
+		assert_non_null(cause);
+		if (strcmp(cause, want) != 0)
+			fail_msg("%s:\n got  %s\n want %s", bad_files[i].file, cause, want);
+		/* A failed load leaves nothing to free. */
+		assert_null(t.name);
+		assert_null(t.description);
+		assert_int_equal(t.n_diverging, 0);
+		free(cause);
+		free(want);
+		free(path);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_rgb),
+		cmocka_unit_test(test_rgb_to_256),
+		cmocka_unit_test(test_rgb_to_8),
+		cmocka_unit_test(test_palette_at),
+		cmocka_unit_test(test_shade_glyph),
+		cmocka_unit_test(test_element_keys),
+		cmocka_unit_test(test_shipped_dark),
+		cmocka_unit_test(test_shipped_light),
+		cmocka_unit_test(test_shipped_mono),
+		cmocka_unit_test(test_load_by_name),
+		cmocka_unit_test(test_load_errors),
+		cmocka_unit_test(test_bad_files),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
