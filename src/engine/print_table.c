@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "print_table.h"
+#include "theme.h"
 #include "utf8.h"
 #include "util.h"
 
@@ -67,23 +68,34 @@ static void print_label(FILE *out, const char *s, int width, bool right)
 		fprintf(out, "%s%*s", buf, pad, "");
 }
 
-/* ANSI 256-colour background for value v of the table (range r). */
-static int heat_colour(enum palette palette, double v, double r)
+/* The 256-colour background of value v of a table whose largest magnitude
+ * is r: the dark theme's palettes, as the screen draws them. */
+static int heat_colour(const struct av_theme *theme, enum palette palette, double v, double r)
 {
-	/* 6x6x6 cube: index 16 + 36r + 6g + b */
-	if (palette == PALETTE_WEIGHTS) {
-		int level = (int)lround(fmin(fmax(v, 0.0), 1.0) * 5.0);
-		return 16 + 36 * 0 + 6 * level + level / 2;   /* dark -> green */
+	if (palette == PALETTE_WEIGHTS)
+		return av_rgb_to_256(av_palette_at(theme->sequential, theme->n_sequential, v));
+	double t = r > 0 ? 0.5 + 0.5 * v / r : 0.5;
+	return av_rgb_to_256(av_palette_at(theme->diverging, theme->n_diverging, t));
+}
+
+/* Black or white text, whichever reads better on the background. */
+static int text_colour(int bg)
+{
+	int r, g, b;
+	if (bg >= 232) {
+		r = g = b = 8 + 10 * (bg - 232);
+	} else {
+		static const int level[] = { 0, 95, 135, 175, 215, 255 };
+		int c = bg - 16;
+		r = level[c / 36];
+		g = level[(c / 6) % 6];
+		b = level[c % 6];
 	}
-	double t = r > 0 ? fmax(-1.0, fmin(1.0, v / r)) : 0.0;
-	int level = (int)lround(fabs(t) * 5.0);
-	if (t >= 0)
-		return 16 + 36 * 5 + 6 * (5 - level) + (5 - level);   /* white -> red */
-	return 16 + 36 * (5 - level) + 6 * (5 - level) + 5;          /* white -> blue */
+	return 299 * r + 587 * g + 114 * b > 128000 ? 16 : 255;
 }
 
 static void print_cell(FILE *out, const struct table *tb, int i, int j, double range,
-		       bool color)
+		       const struct av_theme *theme)
 {
 	size_t c = (size_t)i * tb->cols + j;
 	bool hidden = tb->mask && !tb->mask[c];
@@ -94,19 +106,18 @@ static void print_cell(FILE *out, const struct table *tb, int i, int j, double r
 		snprintf(text, sizeof(text), "%.3g", tb->values[c]);
 	else
 		snprintf(text, sizeof(text), "%.4f", tb->values[c]);
-	if (!color) {
+	if (!theme) {
 		fprintf(out, "%*s", CELL_WIDTH, text);
 		return;
 	}
 	int bg;
 	if (hidden || (tb->bits && !tb->bits[c]))
-		bg = 238;
+		bg = 236;
 	else if (tb->bits)
-		bg = 28;
+		bg = heat_colour(theme, PALETTE_WEIGHTS, 1.0, 1.0);
 	else
-		bg = heat_colour(tb->palette, tb->values[c], range);
-	bool dark = bg == 238 || bg == 28 || (bg >= 16 && bg < 52);
-	fprintf(out, " \033[48;5;%dm\033[38;5;%dm%*s\033[0m", bg, dark ? 255 : 16,
+		bg = heat_colour(theme, tb->palette, tb->values[c], range);
+	fprintf(out, " \033[48;5;%dm\033[38;5;%dm%*s\033[0m", bg, text_colour(bg),
 		CELL_WIDTH - 1, text);
 }
 
@@ -124,6 +135,9 @@ static void print_column_head(FILE *out, const struct table *tb, int j)
 
 static void print_table(FILE *out, const struct table *tb, bool color)
 {
+	struct av_theme theme_storage, *theme = NULL;
+	if (color && av_theme_builtin("dark", &theme_storage))
+		theme = &theme_storage;
 	double range = 0;
 	for (size_t c = 0; tb->values && c < (size_t)tb->rows * tb->cols; c++)
 		if (!tb->mask || tb->mask[c])
@@ -146,10 +160,12 @@ static void print_table(FILE *out, const struct table *tb, bool color)
 			snprintf(idx, sizeof(idx), "%d", i);
 			print_label(out, tb->row_labels ? tb->row_labels[i] : idx, LABEL_WIDTH, false);
 			for (int j = j0; j < j1; j++)
-				print_cell(out, tb, i, j, range, color);
+				print_cell(out, tb, i, j, range, theme);
 			fputc('\n', out);
 		}
 	}
+	if (theme)
+		av_theme_free(theme);
 }
 
 static void print_tokens(FILE *out, const struct av_trace *t)
