@@ -113,6 +113,43 @@ static void test_causal_mask_hides_the_future(void **state)
 	av_params_free(&p);
 }
 
+/* Re-attending after a mask, head or temperature change gives exactly what a
+ * full run gives. */
+static void test_reattend_equals_a_full_run(void **state)
+{
+	(void)state;
+	struct av_config cfg;
+	av_config_default(&cfg);
+	cfg.d_model = 8;
+	cfg.heads = 2;
+	cfg.bias = true;
+	struct av_params p;
+	const char *vocab[] = { "x", "y" };
+	av_params_init(&p, &cfg, vocab, 2);
+	struct av_trace quick = { 0 }, full = { 0 };
+	assert_true(av_trace_run(&quick, &p, &cfg, "x y x y", NULL, NULL, 0, NULL));
+	cfg.mode = AV_MODE_CAUSAL;
+	cfg.heads = 4;
+	cfg.temperature = 0.5;
+	quick.key_hidden[1] = true;
+	char *cause = NULL;
+	assert_true(av_trace_reattend(&quick, &p, &cfg, &cause));
+	int hide[] = { 1 };
+	assert_true(av_trace_run(&full, &p, &cfg, "x y x y", NULL, hide, 1, NULL));
+	size_t cells = (size_t)4 * 4 * 4;
+	assert_memory_equal(quick.weights, full.weights, cells * sizeof(float));
+	assert_memory_equal(quick.masked, full.masked, cells * sizeof(float));
+	assert_memory_equal(quick.residual, full.residual, 4 * 8 * sizeof(float));
+	assert_memory_equal(quick.mask, full.mask, 16);
+	cfg.heads = 3;
+	assert_false(av_trace_reattend(&quick, &p, &cfg, &cause));
+	assert_non_null(strstr(cause, "not divisible"));
+	free(cause);
+	av_trace_free(&quick);
+	av_trace_free(&full);
+	av_params_free(&p);
+}
+
 static void test_all_hidden_row_is_zero_not_nan(void **state)
 {
 	(void)state;
@@ -249,6 +286,7 @@ int main(void)
 		cmocka_unit_test(test_scores_by_hand),
 		cmocka_unit_test(test_scale_and_temperature),
 		cmocka_unit_test(test_causal_mask_hides_the_future),
+		cmocka_unit_test(test_reattend_equals_a_full_run),
 		cmocka_unit_test(test_all_hidden_row_is_zero_not_nan),
 		cmocka_unit_test(test_softmax_is_stable),
 		cmocka_unit_test(test_heads_are_column_slices),

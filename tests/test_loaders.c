@@ -200,6 +200,23 @@ static void test_sample_defaults(void **state)
 	av_sample_free(&s);
 }
 
+/* "TARGET ||| SOURCE" corpus entries give the words of both sides, never
+ * the separator. */
+static void test_default_vocab_of_sentence_pairs(void **state)
+{
+	(void)state;
+	struct av_sample s;
+	char *cause = NULL;
+	assert_true(av_sample_parse("{\"name\": \"m\", \"sentence\": \"le chat\","
+				    " \"source\": \"the cat\", \"config\": {\"mode\": \"cross\"},"
+				    " \"sentences\": [\"le chien ||| the dog\", \"un chat|||a cat\"]}",
+				    "t", &s, &cause));
+	assert_null(cause);
+	const char *vocab[] = { "le", "chien", "the", "dog", "un", "chat", "a", "cat" };
+	assert_words(s.vocab, s.n_vocab, vocab, 8);
+	av_sample_free(&s);
+}
+
 static void test_default_vocab_order(void **state)
 {
 	(void)state;
@@ -708,6 +725,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_china_panda),
+		cmocka_unit_test(test_default_vocab_of_sentence_pairs),
 		cmocka_unit_test(test_qkv_walkthrough),
 		cmocka_unit_test(test_translate_cross),
 		cmocka_unit_test(test_builtin_is_china_panda),

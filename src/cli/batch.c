@@ -1,6 +1,7 @@
-/* batch.c: --dump, --print and --list-samples. */
+/* batch.c: --dump, --print, --train and --list-samples. */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,12 +9,14 @@
 
 #include "batch.h"
 #include "print_table.h"
+#include "train.h"
 #include "trace_json.h"
 #include "util.h"
 
-bool av_batch_dump(const struct av_options *o, const struct av_session *s, char **cause)
+static bool write_dump(const struct av_options *o, const struct av_session *s,
+		       const struct av_training_record *training, char **cause)
 {
-	cJSON *doc = av_trace_to_json(&s->trace, &s->params, NULL);
+	cJSON *doc = av_trace_to_json(&s->trace, &s->params, training);
 	char *text = av_json_print(doc);
 	cJSON_Delete(doc);
 	size_t len = strlen(text);
@@ -21,6 +24,52 @@ bool av_batch_dump(const struct av_options *o, const struct av_session *s, char 
 	text[len++] = '\n';
 	bool ok = av_write_file_atomic(o->dump, text, len, cause);
 	free(text);
+	return ok;
+}
+
+bool av_batch_dump(const struct av_options *o, const struct av_session *s, char **cause)
+{
+	return write_dump(o, s, NULL, cause);
+}
+
+/* Training that ran off to infinity cannot be written as JSON, and would
+ * teach nothing: say so. */
+static bool check_finite(const struct av_trainer *tr, char **cause)
+{
+	int bad_epoch = 0;
+	for (int e = 0; e < tr->epoch && !bad_epoch; e++)
+		if (!isfinite(tr->loss[e]))
+			bad_epoch = e + 1;
+	for (int id = 0; id < AV_N_PARAMS && !bad_epoch; id++) {
+		size_t count;
+		const float *p = av_param_tensor(&tr->params, id, &count);
+		for (size_t c = 0; c < count; c++)
+			if (!isfinite(p[c])) {
+				bad_epoch = tr->epoch;
+				break;
+			}
+	}
+	if (bad_epoch)
+		return av_fail(cause, "training diverged: the loss is not a finite number from "
+			       "epoch %d on (the learning rate %g is too large; try a smaller --lr)",
+			       bad_epoch, tr->set.lr);
+	return true;
+}
+
+bool av_batch_train(const struct av_options *o, struct av_session *s, char **cause)
+{
+	struct av_train_settings set;
+	av_options_train_settings(o, &s->sample, &set);
+	struct av_trainer *tr = av_trainer_new(s, &set, cause);
+	if (!tr)
+		return false;
+	for (int e = 0; e < o->train_epochs; e++)
+		av_trainer_epoch(tr);
+	struct av_training_record record;
+	av_trainer_record(tr, &record);
+	bool ok = check_finite(tr, cause) && av_trainer_apply(tr, s, cause) &&
+		  write_dump(o, s, &record, cause);
+	av_trainer_free(tr);
 	return ok;
 }
 

@@ -1,4 +1,5 @@
-/* batch.h: the modes that need no terminal: --dump, --print, --list-samples. */
+/* batch.h: the modes that need no terminal: --dump, --print, --train,
+ * --list-samples. */
 #ifndef AV_BATCH_H
 #define AV_BATCH_H
 
@@ -8,6 +9,12 @@
 
 /* Writes the trace of s to o->dump, atomically. */
 bool av_batch_dump(const struct av_options *o, const struct av_session *s, char **cause);
+
+/* --train: trains a copy of s's parameters for o->train_epochs epochs on the
+ * sample's sentences (settings: the sample's, overridden by the options),
+ * puts them in s, re-runs it and writes its trace with the "training"
+ * record to o->dump. */
+bool av_batch_train(const struct av_options *o, struct av_session *s, char **cause);
 
 /* Prints the stage o->print of s on standard output. */
 bool av_batch_print(const struct av_options *o, const struct av_session *s, char **cause);

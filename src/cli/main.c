@@ -21,6 +21,8 @@ static int fail(char *cause)
 
 static bool run(const struct av_options *o, struct av_session *s, char **cause)
 {
+	if (o->train_epochs)
+		return av_batch_train(o, s, cause);
 	if (o->dump)
 		return av_batch_dump(o, s, cause);
 	if (o->print)

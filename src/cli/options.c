@@ -20,7 +20,8 @@ enum {
 	OPT_SAMPLE = 256, OPT_WEIGHTS, OPT_MODE, OPT_SOURCE, OPT_D_MODEL, OPT_HEADS,
 	OPT_SCALE, OPT_TEMPERATURE, OPT_POSITIONAL, OPT_BIAS, OPT_NO_BIAS, OPT_SEED,
 	OPT_INIT, OPT_MASK_KEYS, OPT_DUMP, OPT_PRINT, OPT_HEAD, OPT_COLOR, OPT_THEME,
-	OPT_LIST_SAMPLES, OPT_HELP, OPT_VERSION
+	OPT_LIST_SAMPLES, OPT_HELP, OPT_VERSION,
+	OPT_TRAIN, OPT_LR, OPT_OPTIMIZER, OPT_TARGET, OPT_TRAIN_PARAMS
 };
 
 static const struct option long_options[] = {
@@ -47,6 +48,11 @@ static const struct option long_options[] = {
 	{ "list-samples", no_argument, NULL, OPT_LIST_SAMPLES },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "train", required_argument, NULL, OPT_TRAIN },
+	{ "lr", required_argument, NULL, OPT_LR },
+	{ "optimizer", required_argument, NULL, OPT_OPTIMIZER },
+	{ "target", required_argument, NULL, OPT_TARGET },
+	{ "train-params", required_argument, NULL, OPT_TRAIN_PARAMS },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -83,6 +89,15 @@ static void print_help(void)
 "      --head=N             the head for per-head stages (default 0)\n"
 "      --color[=WHEN]       colour --print tables: auto (default), always, never\n"
 "      --list-samples       list the samples attnview can find\n"
+"\n"
+"Training (seed 001's loop: one optimiser step per sentence of the sample's\n"
+"\"sentences\", pulling the attention weights toward a target pattern):\n"
+"      --train=EPOCHS       train, then --dump the trace of the trained layer\n"
+"      --lr=X               learning rate (default: the sample's, else 0.01)\n"
+"      --optimizer=O        adam (torch.optim.Adam) or sgd\n"
+"      --target=T           self (identity, seed 001's torch.eye), previous\n"
+"                           (the word before) or pairs (the sample's word pairs)\n"
+"      --train-params=P     qkv (W_q, W_k, W_v and their biases) or all\n"
 "\n"
 "Screen:\n"
 "      --theme=NAME|FILE    colour theme: dark (default), light or mono\n"
@@ -164,6 +179,89 @@ static bool parse_mask_keys(struct av_options *o, const char *arg, char **cause)
 	return true;
 }
 
+#define MAX_TRAIN_EPOCHS 1000000   /* as a sample's "training"."epochs" */
+
+/* --train, --lr, --optimizer, --target, --train-params */
+static bool parse_train_option(struct av_options *o, int c, const char *arg, char **cause)
+{
+	int e;
+	switch (c) {
+	case OPT_TRAIN: {
+		char *end;
+		errno = 0;
+		long long v = strtoll(arg, &end, 10);
+		if (!*arg || *end || errno == ERANGE || v < 1 || v > MAX_TRAIN_EPOCHS)
+			return av_fail(cause, "--train: expected a number of epochs from 1 to %d, "
+				       "got \"%s\"", MAX_TRAIN_EPOCHS, arg);
+		o->train_epochs = (int)v;
+		return true;
+	}
+	case OPT_LR: {
+		char *end;
+		double v = strtod(arg, &end);
+		if (!*arg || *end || !isfinite(v) || v <= 0)
+			return av_fail(cause, "--lr: expected a positive finite number, got \"%s\"",
+				       arg);
+		o->train.lr = v;
+		o->train_given |= AV_GIVEN_LR;
+		return true;
+	}
+	case OPT_OPTIMIZER:
+		if (!parse_enum("optimizer", arg, av_optimizer_names, &e, cause))
+			return false;
+		o->train.optimizer = (enum av_optimizer)e;
+		o->train_given |= AV_GIVEN_OPTIMIZER;
+		return true;
+	case OPT_TARGET:
+		if (!parse_enum("target", arg, av_target_names, &e, cause))
+			return false;
+		o->train.target = (enum av_target)e;
+		o->train_given |= AV_GIVEN_TARGET;
+		return true;
+	case OPT_TRAIN_PARAMS:
+		if (!parse_enum("train-params", arg, av_train_set_names, &e, cause))
+			return false;
+		o->train.params = (enum av_train_set)e;
+		o->train_given |= AV_GIVEN_TRAIN_PARAMS;
+		return true;
+	}
+	return av_fail(cause, "internal error: option %d", c);
+}
+
+/* Options that only --train reads make no sense in the other batch modes. */
+static bool check_train_options(const struct av_options *o, char **cause)
+{
+	static const struct { unsigned bit; const char *name; } opts[] = {
+		{ AV_GIVEN_LR, "--lr" }, { AV_GIVEN_OPTIMIZER, "--optimizer" },
+		{ AV_GIVEN_TARGET, "--target" }, { AV_GIVEN_TRAIN_PARAMS, "--train-params" },
+	};
+	if (o->train_epochs && o->print)
+		return av_fail(cause, "--train and --print cannot be used together "
+			       "(--train writes the trained trace with --dump)");
+	if (o->train_epochs && !o->dump)
+		return av_fail(cause, "--train needs --dump FILE (or --dump - for standard "
+			       "output): it writes the trace of the trained layer");
+	for (size_t i = 0; !o->train_epochs && (o->dump || o->print) &&
+	     i < sizeof(opts) / sizeof(opts[0]); i++)
+		if (o->train_given & opts[i].bit)
+			return av_fail(cause, "%s only applies with --train EPOCHS", opts[i].name);
+	return true;
+}
+
+void av_options_train_settings(const struct av_options *o, const struct av_sample *sample,
+			       struct av_train_settings *set)
+{
+	av_train_settings_from_sample(set, &sample->training);
+	if (o->train_given & AV_GIVEN_LR)
+		set->lr = o->train.lr;
+	if (o->train_given & AV_GIVEN_OPTIMIZER)
+		set->optimizer = o->train.optimizer;
+	if (o->train_given & AV_GIVEN_TARGET)
+		set->target = o->train.target;
+	if (o->train_given & AV_GIVEN_TRAIN_PARAMS)
+		set->params = o->train.params;
+}
+
 /* Joins the operands into one sentence, as a shell user would expect of
  * `attnview china panda`. */
 static void join_operands(struct av_options *o, int argc, char **argv)
@@ -193,6 +291,9 @@ static bool parse_one(struct av_options *o, int c, const char *arg, char **cause
 	case OPT_THEME: o->theme = arg; return true;
 	case OPT_LIST_SAMPLES: o->list_samples = true; return true;
 	case OPT_MASK_KEYS: return parse_mask_keys(o, arg, cause);
+	case OPT_TRAIN: case OPT_LR: case OPT_OPTIMIZER: case OPT_TARGET:
+	case OPT_TRAIN_PARAMS:
+		return parse_train_option(o, c, arg, cause);
 	case OPT_BIAS: case OPT_NO_BIAS:
 		o->cfg.bias = c == OPT_BIAS;
 		o->cfg_given |= AV_CFG_BIAS;
@@ -294,6 +395,8 @@ enum av_parse_result av_options_parse(struct av_options *o, int argc, char **arg
 		av_fail(cause, "--dump and --print cannot be used together");
 		return AV_PARSE_ERROR;
 	}
+	if (!check_train_options(o, cause))
+		return AV_PARSE_ERROR;
 	return AV_PARSE_RUN;
 }
 

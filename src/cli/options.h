@@ -7,6 +7,7 @@
 #include "model_config.h"
 #include "session.h"
 #include "tokenizer.h"
+#include "train.h"
 
 enum av_color_when { AV_COLOR_AUTO, AV_COLOR_ALWAYS, AV_COLOR_NEVER };
 
@@ -27,7 +28,16 @@ struct av_options {
 	unsigned cfg_given;        /* ... and which (AV_CFG_* bits) */
 	int hidden_keys[AV_MAX_TOKENS];
 	int n_hidden_keys;
+
+	/* training: --train EPOCHS (0 when not given) and the settings that
+	 * override the sample's "training" (train_given: AV_GIVEN_* bits) */
+	int train_epochs;
+	struct av_train_settings train;
+	unsigned train_given;
 };
+
+enum { AV_GIVEN_LR = 1, AV_GIVEN_OPTIMIZER = 2, AV_GIVEN_TARGET = 4,
+       AV_GIVEN_TRAIN_PARAMS = 8 };
 
 enum av_parse_result { AV_PARSE_RUN, AV_PARSE_EXIT_OK, AV_PARSE_ERROR };
 
@@ -39,6 +49,11 @@ enum av_parse_result av_options_parse(struct av_options *o, int argc, char **arg
 /* Loads the sample (and weights), applies the options over them, checks the
  * result and runs the forward pass once. */
 bool av_options_setup(const struct av_options *o, struct av_session *s, char **cause);
+
+/* The training settings: the sample's "training", overridden by --lr,
+ * --optimizer, --target and --train-params. */
+void av_options_train_settings(const struct av_options *o, const struct av_sample *sample,
+			       struct av_train_settings *set);
 
 void av_options_free(struct av_options *o);
 

@@ -169,10 +169,28 @@ static float *floats(size_t count)
 	return av_calloc(count, sizeof(float));
 }
 
+/* The buffers from the mask on, whose sizes follow H, n and m. */
+static void alloc_attend_stages(struct av_trace *t)
+{
+	size_t n = (size_t)t->n, m = (size_t)t->m, D = (size_t)t->d_model;
+	size_t cells = (size_t)t->heads * n * m;
+	float **per_head[] = { &t->scores, &t->scaled, &t->masked, &t->weights };
+	for (size_t i = 0; i < sizeof(per_head) / sizeof(per_head[0]); i++) {
+		free(*per_head[i]);
+		*per_head[i] = floats(cells);
+	}
+	free(t->mask);
+	t->mask = av_calloc(n * m, 1);
+	float **per_token[] = { &t->context, &t->concat, &t->output, &t->residual };
+	for (size_t i = 0; i < sizeof(per_token) / sizeof(per_token[0]); i++) {
+		free(*per_token[i]);
+		*per_token[i] = floats(n * D);
+	}
+}
+
 static void alloc_stages(struct av_trace *t, bool cross)
 {
 	size_t n = (size_t)t->n, m = (size_t)t->m, D = (size_t)t->d_model;
-	size_t H = (size_t)t->heads;
 	free_stages(t);
 	t->token_part = floats(n * D);
 	t->position_part = floats(n * D);
@@ -181,25 +199,35 @@ static void alloc_stages(struct av_trace *t, bool cross)
 	t->q = floats(n * D);
 	t->k = floats(m * D);
 	t->v = floats(m * D);
-	t->mask = av_calloc(n * m, 1);
-	t->scores = floats(H * n * m);
-	t->scaled = floats(H * n * m);
-	t->masked = floats(H * n * m);
-	t->weights = floats(H * n * m);
-	t->context = floats(n * D);
-	t->concat = floats(n * D);
-	t->output = floats(n * D);
-	t->residual = floats(n * D);
+	alloc_attend_stages(t);
+}
+
+/* From the mask on: what depends on the mode, the padding mask, the heads,
+ * the scale and the temperature, but not on the projections. */
+static void attend(struct av_trace *t, const struct av_params *p)
+{
+	int n = t->n, D = t->d_model;
+	build_mask(t);
+	for (int h = 0; h < t->heads; h++)
+		run_head(t, h);
+	av_linear(t->output, t->concat, p->w_o, p->b_o, n, D, D);
+	for (size_t c = 0; c < (size_t)n * D; c++)
+		t->residual[c] = t->output[c] + t->embedding[c];
+}
+
+static void set_attention_config(struct av_trace *t, const struct av_config *cfg)
+{
+	t->cfg = *cfg;
+	t->heads = cfg->heads;
+	t->head_dim = av_config_head_dim(cfg);
+	t->divisor = av_config_divisor(cfg);
 }
 
 void av_trace_forward(struct av_trace *t, const struct av_params *p, const struct av_config *cfg)
 {
 	bool cross = cfg->mode == AV_MODE_CROSS;
-	t->cfg = *cfg;
+	set_attention_config(t, cfg);
 	t->d_model = cfg->d_model;
-	t->heads = cfg->heads;
-	t->head_dim = av_config_head_dim(cfg);
-	t->divisor = av_config_divisor(cfg);
 	t->n = t->tokens.n;
 	t->m = cross ? t->source_tokens.n : t->n;
 	alloc_stages(t, cross);
@@ -214,12 +242,22 @@ void av_trace_forward(struct av_trace *t, const struct av_params *p, const struc
 	av_linear(t->q, t->embedding, p->w_q, p->b_q, n, D, D);
 	av_linear(t->k, xs, p->w_k, p->b_k, m, D, D);
 	av_linear(t->v, xs, p->w_v, p->b_v, m, D, D);
-	build_mask(t);
-	for (int h = 0; h < t->heads; h++)
-		run_head(t, h);
-	av_linear(t->output, t->concat, p->w_o, p->b_o, n, D, D);
-	for (size_t c = 0; c < (size_t)n * D; c++)
-		t->residual[c] = t->output[c] + t->embedding[c];
+	attend(t, p);
+}
+
+bool av_trace_reattend(struct av_trace *t, const struct av_params *p,
+		       const struct av_config *cfg, char **cause)
+{
+	if (!av_config_check(cfg, cause))
+		return false;
+	if (!t->q || cfg->d_model != t->d_model || cfg->positional != t->cfg.positional ||
+	    (cfg->mode == AV_MODE_CROSS) != (t->cfg.mode == AV_MODE_CROSS))
+		return av_fail(cause, "internal error: reattend needs the same d_model, "
+			       "positions and keys as the last full run");
+	set_attention_config(t, cfg);
+	alloc_attend_stages(t);
+	attend(t, p);
+	return true;
 }
 
 /* --- preparing the input ------------------------------------------------- */

@@ -63,6 +63,14 @@ bool av_trace_run(struct av_trace *t, struct av_params *p, const struct av_confi
  * temperature and heads. */
 void av_trace_forward(struct av_trace *t, const struct av_params *p, const struct av_config *cfg);
 
+/* Recomputes only the stages from the mask on (mask, scores ... residual),
+ * keeping the embeddings and Q, K, V: for a change of mode between self and
+ * causal, of key_hidden, heads, scale or temperature. Four times cheaper at
+ * D=512 than av_trace_forward. cfg must keep d_model, positional and
+ * whether keys come from a source (cross). */
+bool av_trace_reattend(struct av_trace *t, const struct av_params *p,
+		       const struct av_config *cfg, char **cause);
+
 void av_trace_free(struct av_trace *t);
 
 /* Kernels, exposed for the tests and the backward pass. */

@@ -161,7 +161,14 @@ static bool sentence_words(const struct av_sample *s, struct str_list *vocab, ch
 	for (int i = 0; i < s->n_sentences; i++) {
 		char path[64];
 		snprintf(path, sizeof path, "\"sentences\", item %d", i + 1);
-		if (!add_words(s->sentences[i], vocab, path, cause))
+		/* a cross-mode entry "TARGET ||| SOURCE" holds two sentences */
+		const char *entry = s->sentences[i];
+		const char *sep = strstr(entry, AV_CORPUS_SEPARATOR);
+		char *target = av_strndup(entry, sep ? (size_t)(sep - entry) : strlen(entry));
+		bool ok = add_words(target, vocab, path, cause) &&
+			  (!sep || add_words(sep + strlen(AV_CORPUS_SEPARATOR), vocab, path, cause));
+		free(target);
+		if (!ok)
 			return false;
 	}
 	if (!add_words(s->sentence, vocab, "\"sentence\"", cause))

@@ -15,6 +15,10 @@
 #include <stdbool.h>
 #include "model_config.h"
 
+/* A corpus entry of a cross-mode sample pairs the decoder's sentence with the
+ * encoder's: "le chat ||| the cat". */
+#define AV_CORPUS_SEPARATOR "|||"
+
 enum av_target { AV_TARGET_SELF, AV_TARGET_PREVIOUS, AV_TARGET_PAIRS };
 enum av_optimizer { AV_OPT_ADAM, AV_OPT_SGD };
 extern const char *const av_target_names[];

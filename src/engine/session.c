@@ -24,6 +24,21 @@ bool av_session_run(struct av_session *s, char **cause)
 	return true;
 }
 
+bool av_session_reattend(struct av_session *s, char **cause)
+{
+	const struct av_trace *t = &s->trace;
+	bool same_inputs = t->q && t->d_model == s->cfg.d_model &&
+			   t->cfg.positional == s->cfg.positional &&
+			   (t->cfg.mode == AV_MODE_CROSS) == (s->cfg.mode == AV_MODE_CROSS);
+	if (!same_inputs)
+		return av_session_run(s, cause);
+	if (!av_config_check(&s->cfg, cause))
+		return false;
+	for (int j = 0; j < t->m; j++)
+		s->trace.key_hidden[j] = s->key_hidden[j];
+	return av_trace_reattend(&s->trace, &s->params, &s->cfg, cause);
+}
+
 /* Swaps *slot for text, runs, and swaps back on failure. */
 static bool replace_and_run(struct av_session *s, char **slot, const char *text, char **cause)
 {

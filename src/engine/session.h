@@ -25,6 +25,11 @@ struct av_session {
  * previous trace is kept and *cause says why. */
 bool av_session_run(struct av_session *s, char **cause);
 
+/* The same after a change that leaves Q, K and V as they are: the mode
+ * between self and causal, key_hidden, heads, scale or temperature. Falls
+ * back to av_session_run when more changed. */
+bool av_session_reattend(struct av_session *s, char **cause);
+
 /* Replaces the sentence (or the source) and re-runs; on failure the old text
  * and trace stay. Key positions past the new length are unmasked. */
 bool av_session_set_sentence(struct av_session *s, const char *sentence, char **cause);

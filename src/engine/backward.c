@@ -1,0 +1,293 @@
+/* backward.c: the backward pass, stage by stage, in the reverse order of
+ * av_trace_forward (see backward.h). Every kernel quotes the forward line it
+ * reverses; gradients are accumulated with += in double. */
+#include "config.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backward.h"
+#include "util.h"
+
+const char *const av_param_names[] = {
+	"token_embedding", "position_embedding", "w_q", "b_q", "w_k", "b_k",
+	"w_v", "b_v", "w_o", "b_o", NULL
+};
+
+float *av_param_tensor(const struct av_params *p, int id, size_t *count)
+{
+	size_t D = (size_t)p->d_model, c = D;
+	float *t = NULL;
+	switch (id) {
+	case AV_P_TOKEN_EMBEDDING:
+		t = p->token_embedding;
+		c = (size_t)p->vocab_size * D;
+		break;
+	case AV_P_POSITION_EMBEDDING:
+		t = p->position_embedding;
+		c = (size_t)p->max_positions * D;
+		break;
+	case AV_P_W_Q: t = p->w_q; c = D * D; break;
+	case AV_P_B_Q: t = p->b_q; break;
+	case AV_P_W_K: t = p->w_k; c = D * D; break;
+	case AV_P_B_K: t = p->b_k; break;
+	case AV_P_W_V: t = p->w_v; c = D * D; break;
+	case AV_P_B_V: t = p->b_v; break;
+	case AV_P_W_O: t = p->w_o; c = D * D; break;
+	case AV_P_B_O: t = p->b_o; break;
+	}
+	if (!t || c == 0) {
+		t = NULL;
+		c = 0;
+	}
+	if (count)
+		*count = c;
+	return t;
+}
+
+void av_grads_init(struct av_grads *g, const struct av_params *p, unsigned wanted)
+{
+	memset(g, 0, sizeof(*g));
+	for (int id = 0; id < AV_N_PARAMS; id++) {
+		size_t count;
+		if (!(wanted & (1u << id)) || !av_param_tensor(p, id, &count))
+			continue;
+		g->t[id] = av_calloc(count, sizeof(double));
+		g->count[id] = count;
+	}
+}
+
+void av_grads_zero(struct av_grads *g)
+{
+	for (int id = 0; id < AV_N_PARAMS; id++)
+		if (g->t[id])
+			memset(g->t[id], 0, g->count[id] * sizeof(double));
+}
+
+void av_grads_free(struct av_grads *g)
+{
+	for (int id = 0; id < AV_N_PARAMS; id++)
+		free(g->t[id]);
+	memset(g, 0, sizeof(*g));
+}
+
+/* --- kernels ------------------------------------------------------------- */
+
+void av_linear_backward(double *dx, double *dw, double *db, const double *dout,
+			const float *x, const float *w, int n, int in_dim, int out_dim)
+{
+	/* forward: out (n, out_dim) = x (n, in_dim) . w^T (w: out_dim x in_dim) + b
+	 *   out[i*out_dim + o] = sum_c x[i*in_dim + c] * w[o*in_dim + c] + b[o] */
+	for (int i = 0; i < n; i++) {
+		const float *xi = x + (size_t)i * in_dim;
+		double *dxi = dx ? dx + (size_t)i * in_dim : NULL;
+		for (int o = 0; o < out_dim; o++) {
+			double d = dout[(size_t)i * out_dim + o];
+			if (d == 0)
+				continue;
+			const float *wo = w + (size_t)o * in_dim;
+			if (db)
+				db[o] += d;
+			if (dw) {
+				double *dwo = dw + (size_t)o * in_dim;
+				for (int c = 0; c < in_dim; c++)
+					dwo[c] += d * xi[c];
+			}
+			if (dxi)
+				for (int c = 0; c < in_dim; c++)
+					dxi[c] += d * wo[c];
+		}
+	}
+}
+
+void av_softmax_rows_backward(double *din, const double *dout, const float *in,
+			      const unsigned char *mask, int rows, int cols)
+{
+	/* forward: orow[j] = (float)(exp((double)row[j] - max) / sum), or a row
+	 * of zeros when every key is hidden.
+	 * p = softmax(in): din_j += p_j (dout_j - sum_l p_l dout_l). */
+	for (int i = 0; i < rows; i++) {
+		const float *row = in + (size_t)i * cols;
+		const unsigned char *mrow = mask ? mask + (size_t)i * cols : NULL;
+		const double *drow = dout + (size_t)i * cols;
+		double *dirow = din + (size_t)i * cols;
+		bool any_visible = !mrow;
+		for (int j = 0; mrow && j < cols; j++)
+			any_visible |= mrow[j] != 0;
+		if (!any_visible)
+			continue;   /* the zeros depend on nothing */
+		double max = -INFINITY;
+		for (int j = 0; j < cols; j++)
+			if (row[j] > max)
+				max = row[j];
+		double sum = 0;
+		for (int j = 0; j < cols; j++)
+			sum += exp((double)row[j] - max);
+		double dot = 0;
+		for (int j = 0; j < cols; j++)
+			dot += exp((double)row[j] - max) / sum * drow[j];
+		for (int j = 0; j < cols; j++) {
+			if (mrow && !mrow[j])
+				continue;   /* p_j is exactly 0 here */
+			dirow[j] += exp((double)row[j] - max) / sum * (drow[j] - dot);
+		}
+	}
+}
+
+/* --- the stages ---------------------------------------------------------- */
+
+static double *zeros(size_t count)
+{
+	return av_calloc(count ? count : 1, sizeof(double));
+}
+
+/* Reverses embed(): x[i * D + c] = tok[c] + pos[c], with tok the row ids[i]
+ * of the token table and pos the learned row i (sinusoidal and none have no
+ * parameters). */
+static void embed_backward(struct av_grads *g, const struct av_trace *t, const int *ids,
+			   int n, const double *dx)
+{
+	size_t D = (size_t)t->d_model;
+	double *dtok = g->t[AV_P_TOKEN_EMBEDDING];
+	double *dpos = t->cfg.positional == AV_POS_LEARNED ? g->t[AV_P_POSITION_EMBEDDING] : NULL;
+	for (int i = 0; i < n; i++) {
+		const double *dxi = dx + (size_t)i * D;
+		if (dtok) {
+			/* the gradients were allocated before the word had a row */
+			assert((size_t)(ids[i] + 1) * D <= g->count[AV_P_TOKEN_EMBEDDING]);
+			double *row = dtok + (size_t)ids[i] * D;
+			for (size_t c = 0; c < D; c++)
+				row[c] += dxi[c];
+		}
+		if (dpos) {
+			assert((size_t)(i + 1) * D <= g->count[AV_P_POSITION_EMBEDDING]);
+			double *row = dpos + (size_t)i * D;
+			for (size_t c = 0; c < D; c++)
+				row[c] += dxi[c];
+		}
+	}
+}
+
+/* Reverses head_context(): context_h (n, dh) = weights_h (n, m) . V_h (m, dh),
+ *   sum += (double)weights[i * m + j] * v[j * D + h * dh + c]
+ * reading dcontext from the head's columns of dconcat, which reverses
+ *   memcpy(t->concat + i * D + h * dh, context + i * dh, dh floats). */
+static void head_context_backward(double *dweights, double *dv, const double *dconcat,
+				  const float *weights, const float *v,
+				  int n, int m, int D, int h, int dh)
+{
+	for (int i = 0; i < n; i++) {
+		const double *dci = dconcat + (size_t)i * D + (size_t)h * dh;
+		for (int j = 0; j < m; j++) {
+			const float *vj = v + (size_t)j * D + (size_t)h * dh;
+			double *dvj = dv + (size_t)j * D + (size_t)h * dh;
+			double w = weights[(size_t)i * m + j], dw = 0;
+			for (int c = 0; c < dh; c++) {
+				dw += dci[c] * vj[c];
+				dvj[c] += w * dci[c];
+			}
+			dweights[(size_t)i * m + j] += dw;
+		}
+	}
+}
+
+/* Reverses head_scores(): scores_h (n, m) = Q_h (n, dh) . K_h^T,
+ *   sum += (double)qi[c] * kj[c] */
+static void head_scores_backward(double *dq, double *dk, const double *dscores,
+				 const float *q, const float *k,
+				 int n, int m, int D, int h, int dh)
+{
+	for (int i = 0; i < n; i++) {
+		const float *qi = q + (size_t)i * D + (size_t)h * dh;
+		double *dqi = dq + (size_t)i * D + (size_t)h * dh;
+		for (int j = 0; j < m; j++) {
+			double d = dscores[(size_t)i * m + j];
+			if (d == 0)
+				continue;
+			const float *kj = k + (size_t)j * D + (size_t)h * dh;
+			double *dkj = dk + (size_t)j * D + (size_t)h * dh;
+			for (int c = 0; c < dh; c++) {
+				dqi[c] += d * kj[c];
+				dkj[c] += d * qi[c];
+			}
+		}
+	}
+}
+
+void av_trace_backward(const struct av_trace *t, const struct av_params *p,
+		       const double *d_residual, const double *d_weights, struct av_grads *g)
+{
+	int n = t->n, m = t->m, D = t->d_model, H = t->heads, dh = t->head_dim;
+	bool cross = t->cfg.mode == AV_MODE_CROSS;
+	size_t cells = (size_t)n * m;
+	bool want_x = g->t[AV_P_TOKEN_EMBEDDING] || g->t[AV_P_POSITION_EMBEDDING];
+	double *dx = want_x ? zeros((size_t)n * D) : NULL;           /* dL/dX  (n, D) */
+	double *dxs = cross && want_x ? zeros((size_t)m * D) : dx;    /* dL/dXs (m, D) */
+	double *dq = zeros((size_t)n * D), *dk = zeros((size_t)m * D);
+	double *dv = d_residual ? zeros((size_t)m * D) : NULL;
+	double *dconcat = NULL;
+	double *dweights = zeros(cells), *dmasked = zeros(cells);
+
+	if (d_residual) {
+		/* t->residual[c] = t->output[c] + t->embedding[c]; */
+		if (dx)
+			for (size_t c = 0; c < (size_t)n * D; c++)
+				dx[c] += d_residual[c];
+		/* av_linear(t->output, t->concat, p->w_o, p->b_o, n, D, D); */
+		dconcat = zeros((size_t)n * D);
+		av_linear_backward(dconcat, g->t[AV_P_W_O], g->t[AV_P_B_O], d_residual,
+				   t->concat, p->w_o, n, D, D);
+	}
+
+	for (int h = 0; h < H; h++) {
+		size_t off = (size_t)h * cells;
+		const float *weights = t->weights + off, *masked = t->masked + off;
+		if (d_weights)
+			memcpy(dweights, d_weights + off, cells * sizeof(double));
+		else
+			memset(dweights, 0, cells * sizeof(double));
+		if (dconcat)
+			head_context_backward(dweights, dv, dconcat, weights, t->v, n, m, D, h, dh);
+		/* av_softmax_rows(weights, masked, t->mask, n, m); */
+		memset(dmasked, 0, cells * sizeof(double));
+		av_softmax_rows_backward(dmasked, dweights, masked, t->mask, n, m);
+		for (size_t c = 0; c < cells; c++) {
+			/* masked[c] = t->mask[c] ? scaled[c] : AV_MASKED_VALUE;
+			 *   a hidden cell is a constant: no gradient reaches its score */
+			if (!t->mask[c])
+				dmasked[c] = 0;
+			/* scaled[c] = (float)(scores[c] / t->divisor); */
+			dmasked[c] /= t->divisor;
+		}
+		/* head_scores(scores, t->q, t->k, n, m, D, h, dh); */
+		head_scores_backward(dq, dk, dmasked, t->q, t->k, n, m, D, h, dh);
+	}
+
+	const float *xs = cross ? t->source_embedding : t->embedding;
+	/* av_linear(t->q, t->embedding, p->w_q, p->b_q, n, D, D); */
+	av_linear_backward(dx, g->t[AV_P_W_Q], g->t[AV_P_B_Q], dq, t->embedding, p->w_q, n, D, D);
+	/* av_linear(t->k, xs, p->w_k, p->b_k, m, D, D); */
+	av_linear_backward(dxs, g->t[AV_P_W_K], g->t[AV_P_B_K], dk, xs, p->w_k, m, D, D);
+	/* av_linear(t->v, xs, p->w_v, p->b_v, m, D, D); */
+	if (dv)
+		av_linear_backward(dxs, g->t[AV_P_W_V], g->t[AV_P_B_V], dv, xs, p->w_v, m, D, D);
+	/* embed(t->embedding, ..., t->ids, n) and, in cross mode,
+	 * embed(t->source_embedding, ..., t->source_ids, m) */
+	if (dx) {
+		embed_backward(g, t, t->ids, n, dx);
+		if (cross)
+			embed_backward(g, t, t->source_ids, m, dxs);
+	}
+
+	if (dxs != dx)
+		free(dxs);
+	free(dx);
+	free(dq);
+	free(dk);
+	free(dv);
+	free(dconcat);
+	free(dweights);
+	free(dmasked);
+}

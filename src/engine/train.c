@@ -1,0 +1,627 @@
+/* train.c: targets, loss, optimisers and the trainer (see train.h). */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "train.h"
+#include "util.h"
+
+const char *const av_train_set_names[] = { "qkv", "all", NULL };
+
+/* torch.optim.Adam's defaults */
+#define ADAM_BETA1 0.9
+#define ADAM_BETA2 0.999
+#define ADAM_EPS 1e-8
+
+void av_train_settings_from_sample(struct av_train_settings *set,
+				   const struct av_training_config *tc)
+{
+	set->lr = tc->lr;
+	set->optimizer = tc->optimizer;
+	set->target = tc->target;
+	set->params = AV_TRAIN_QKV;
+}
+
+/* --- target and loss ----------------------------------------------------- */
+
+static bool partners(const char *a, const char *b, char *const (*pairs)[2], int n_pairs)
+{
+	for (int i = 0; i < n_pairs; i++) {
+		if ((strcmp(pairs[i][0], a) == 0 && strcmp(pairs[i][1], b) == 0) ||
+		    (strcmp(pairs[i][1], a) == 0 && strcmp(pairs[i][0], b) == 0))
+			return true;
+	}
+	return false;
+}
+
+static int clamp_key(int j, int m)
+{
+	if (j < 0)
+		return 0;
+	return j < m ? j : m - 1;
+}
+
+void av_attention_target(double *target, enum av_target kind, bool cross,
+			 char *const *q, int n, char *const *k, int m,
+			 char *const (*pairs)[2], int n_pairs)
+{
+	memset(target, 0, (size_t)n * m * sizeof(double));
+	for (int i = 0; i < n; i++) {
+		int j = clamp_key(i, m);            /* self, and the fallback of pairs */
+		if (kind == AV_TARGET_PREVIOUS) {
+			j = clamp_key(i - 1, m);
+		} else if (kind == AV_TARGET_PAIRS) {
+			int best = -1;
+			for (int c = 0; c < m; c++) {
+				if (!partners(q[i], k[c], pairs, n_pairs))
+					continue;
+				if (best < 0 || abs(c - i) < abs(best - i))
+					best = c;
+			}
+			if (best >= 0)
+				j = best;
+		}
+		target[(size_t)i * m + j] = 1;
+	}
+	(void)cross;   /* the clamping to m - 1 covers cross mode (m != n) */
+}
+
+double av_attention_loss(const float *weights, const double *target, int H, int n, int m,
+			 double *d_weights)
+{
+	/* loss = torch.mean((weights - target_scores)**2) over every head */
+	size_t cells = (size_t)n * m;
+	double count = (double)H * (double)cells, sum = 0;
+	for (int h = 0; h < H; h++) {
+		const float *w = weights + (size_t)h * cells;
+		for (size_t c = 0; c < cells; c++) {
+			double d = (double)w[c] - target[c];
+			sum += d * d;
+			if (d_weights)
+				d_weights[(size_t)h * cells + c] = 2.0 * d / count;
+		}
+	}
+	return sum / count;
+}
+
+/* --- the corpus ---------------------------------------------------------- */
+
+static char *trimmed(const char *text, size_t len)
+{
+	while (len > 0 && (*text == ' ' || *text == '\t')) {
+		text++;
+		len--;
+	}
+	while (len > 0 && (text[len - 1] == ' ' || text[len - 1] == '\t'))
+		len--;
+	return av_strndup(text, len);
+}
+
+static void item_target(struct av_trainer *tr, struct av_train_item *it)
+{
+	const struct av_trace *t = &it->trace;
+	bool cross = tr->cfg.mode == AV_MODE_CROSS;
+	const struct av_tokens *keys = cross ? &t->source_tokens : &t->tokens;
+	free(it->target);
+	it->target = av_calloc((size_t)t->n * t->m, sizeof(double));
+	av_attention_target(it->target, tr->set.target, cross, t->tokens.text, t->n,
+			    keys->text, t->m, (char *const (*)[2])tr->pairs, tr->n_pairs);
+}
+
+static bool load_item(struct av_trainer *tr, struct av_train_item *it, const char *entry,
+		      const char *session_source, char **cause)
+{
+	bool cross = tr->cfg.mode == AV_MODE_CROSS;
+	const char *sep = strstr(entry, AV_CORPUS_SEPARATOR);
+	it->query = trimmed(entry, sep ? (size_t)(sep - entry) : strlen(entry));
+	if (cross) {
+		if (sep) {
+			const char *src = sep + strlen(AV_CORPUS_SEPARATOR);
+			it->source = trimmed(src, strlen(src));
+		} else if (session_source) {
+			it->source = av_strdup(session_source);
+		} else {
+			return av_fail(cause, "cross mode needs a source sentence: write the entry "
+				       "as \"TARGET ||| SOURCE\" or give a source sentence");
+		}
+	}
+	if (!av_trace_run(&it->trace, &tr->params, &tr->cfg, it->query, it->source, NULL, 0,
+			  cause))
+		return false;
+	item_target(tr, it);
+	return true;
+}
+
+/* --- parameters and optimiser state -------------------------------------- */
+
+static bool in_set(enum av_train_set set, int id)
+{
+	switch (id) {
+	case AV_P_W_Q: case AV_P_B_Q: case AV_P_W_K: case AV_P_B_K:
+	case AV_P_W_V: case AV_P_B_V:
+		return true;
+	}
+	return set == AV_TRAIN_ALL;
+}
+
+static void free_state(struct av_trainer *tr)
+{
+	av_grads_free(&tr->grad);
+	for (int id = 0; id < AV_N_PARAMS; id++) {
+		free(tr->master[id]);
+		free(tr->adam_m[id]);
+		free(tr->adam_v[id]);
+		tr->master[id] = tr->adam_m[id] = tr->adam_v[id] = NULL;
+	}
+}
+
+/* The value path (W_v, W_o) never reaches a loss on the attention weights:
+ * its gradient is exactly 0 at every step, so its Adam state stays 0 and the
+ * update is exactly 0; the step skips it (a third of Adam's work for qkv). */
+static bool loss_reaches(int id)
+{
+	switch (id) {
+	case AV_P_W_V: case AV_P_B_V: case AV_P_W_O: case AV_P_B_O:
+		return false;
+	}
+	return true;
+}
+
+/* Chooses the trained tensors and starts a fresh optimiser on the current
+ * parameters. */
+static void reset_state(struct av_trainer *tr)
+{
+	free_state(tr);
+	unsigned wanted = 0;
+	for (int id = 0; id < AV_N_PARAMS; id++) {
+		size_t count;
+		float *p = av_param_tensor(&tr->params, id, &count);
+		tr->trained[id] = p && in_set(tr->set.params, id);
+		tr->grad_norm[id] = NAN;
+		if (!tr->trained[id])
+			continue;
+		wanted |= 1u << id;
+		tr->master[id] = av_malloc(count * sizeof(double));
+		for (size_t c = 0; c < count; c++)
+			tr->master[id][c] = p[c];
+		tr->adam_m[id] = av_calloc(count, sizeof(double));
+		tr->adam_v[id] = av_calloc(count, sizeof(double));
+	}
+	av_grads_init(&tr->grad, &tr->params, wanted);
+	tr->steps = 0;
+}
+
+/* One optimiser step on tensor id with the gradient in tr->grad. */
+static void update(struct av_trainer *tr, int id)
+{
+	size_t count;
+	float *p = av_param_tensor(&tr->params, id, &count);
+	double *master = tr->master[id];
+	const double *g = tr->grad.t[id];
+	double lr = tr->set.lr;
+	if (tr->set.optimizer == AV_OPT_SGD) {
+		/* torch.optim.SGD: param.add_(grad, alpha=-lr) */
+		for (size_t c = 0; c < count; c++) {
+			master[c] -= lr * g[c];
+			p[c] = (float)master[c];
+		}
+		return;
+	}
+	/* torch.optim.Adam (_single_tensor_adam, torch 1.13):
+	 *   exp_avg.mul_(beta1).add_(grad, alpha=1 - beta1)
+	 *   exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+	 *   step_size = lr / (1 - beta1 ** step)
+	 *   denom = (exp_avg_sq.sqrt() / sqrt(1 - beta2 ** step)).add_(eps)
+	 *   param.addcdiv_(exp_avg, denom, value=-step_size) */
+	double *m = tr->adam_m[id], *v = tr->adam_v[id];
+	double step = (double)tr->steps;
+	double step_size = lr / (1.0 - pow(ADAM_BETA1, step));
+	double bc2_sqrt = sqrt(1.0 - pow(ADAM_BETA2, step));
+	for (size_t c = 0; c < count; c++) {
+		m[c] = m[c] * ADAM_BETA1 + g[c] * (1.0 - ADAM_BETA1);
+		v[c] = v[c] * ADAM_BETA2 + (1.0 - ADAM_BETA2) * g[c] * g[c];
+		double denom = sqrt(v[c]) / bc2_sqrt + ADAM_EPS;
+		master[c] += -step_size * m[c] / denom;
+		p[c] = (float)master[c];
+	}
+}
+
+/* --- the tracked pair ----------------------------------------------------- */
+
+/* Row `word` of (x W^T + b) for x the token row (plus position 0). */
+static void project_word(const struct av_trainer *tr, int word, bool at_position_0,
+			 const float *w, const float *b, float *x, float *out)
+{
+	const struct av_params *p = &tr->params;
+	int D = p->d_model;
+	memcpy(x, p->token_embedding + (size_t)word * D, (size_t)D * sizeof(float));
+	if (at_position_0) {
+		float *pos = av_malloc((size_t)D * sizeof(float));
+		av_position_row(p, tr->cfg.positional, 0, pos);
+		for (int c = 0; c < D; c++)
+			x[c] += pos[c];
+		free(pos);
+	}
+	av_linear(out, x, w, b, 1, D, D);
+}
+
+double av_trainer_track_score(const struct av_trainer *tr, int h)
+{
+	if (tr->track[0] < 0)
+		return NAN;
+	const struct av_params *p = &tr->params;
+	int D = p->d_model, dh = av_config_head_dim(&tr->cfg);
+	float *buf = av_malloc((size_t)D * 3 * sizeof(float));
+	float *x = buf, *q = buf + D, *k = buf + 2 * D;
+	project_word(tr, tr->track[0], false, p->w_q, p->b_q, x, q);
+	project_word(tr, tr->track[1], false, p->w_k, p->b_k, x, k);
+	double sum = 0;
+	for (int c = h * dh; c < (h + 1) * dh; c++)
+		sum += (double)q[c] * k[c];
+	free(buf);
+	return (double)(float)(sum / av_config_divisor(&tr->cfg));
+}
+
+/* Makes row tr->epoch of the tracked history the current scores. */
+static void record_track(struct av_trainer *tr)
+{
+	int H = tr->cfg.heads;
+	if (tr->epoch + 1 > tr->track_cap) {
+		int cap = tr->track_cap ? tr->track_cap * 2 : 256;
+		while (cap < tr->epoch + 1)
+			cap *= 2;
+		tr->track_history = av_realloc(tr->track_history, (size_t)cap * H, sizeof(double));
+		tr->track_cap = cap;
+	}
+	for (int h = 0; h < H; h++)
+		tr->track_history[(size_t)tr->epoch * H + h] = av_trainer_track_score(tr, h);
+}
+
+/* --- the trainer ---------------------------------------------------------- */
+
+static bool check_settings(const struct av_trainer *tr, const struct av_train_settings *set,
+			   char **cause)
+{
+	if (!(isfinite(set->lr) && set->lr > 0))
+		return av_fail(cause, "the learning rate must be a positive number, not %g", set->lr);
+	if (set->target == AV_TARGET_PAIRS && tr->n_pairs == 0)
+		return av_fail(cause, "target \"pairs\" needs word pairs, and the sample has no "
+			       "\"training\".\"pairs\"");
+	return true;
+}
+
+static void clear_progress(struct av_trainer *tr)
+{
+	tr->epoch = 0;
+	tr->next_item = 0;
+	tr->epoch_loss = 0;
+	tr->last_loss = NAN;
+	record_track(tr);
+}
+
+struct av_trainer *av_trainer_new(const struct av_session *s,
+				  const struct av_train_settings *set, char **cause)
+{
+	const struct av_sample *sample = &s->sample;
+	const struct av_training_config *tc = &sample->training;
+	struct av_trainer *tr = av_calloc(1, sizeof(*tr));
+	tr->cfg = s->cfg;
+	tr->set = *set;
+	tr->track[0] = tr->track[1] = -1;
+	tr->n_pairs = tc->n_pairs;
+	tr->pairs = av_calloc((size_t)tc->n_pairs + 1, sizeof(*tr->pairs));
+	for (int i = 0; i < tc->n_pairs; i++) {
+		tr->pairs[i][0] = av_strdup(tc->pairs[i][0]);
+		tr->pairs[i][1] = av_strdup(tc->pairs[i][1]);
+	}
+	av_params_copy(&tr->params, &s->params);
+	if (!check_settings(tr, set, cause))
+		goto fail;
+	if (sample->n_sentences == 0) {
+		av_fail(cause, "there are no training sentences (the sample's \"sentences\")");
+		goto fail;
+	}
+	tr->items = av_calloc((size_t)sample->n_sentences, sizeof(*tr->items));
+	for (int i = 0; i < sample->n_sentences; i++) {
+		tr->n_items++;
+		if (!load_item(tr, &tr->items[i], sample->sentences[i], s->source, cause)) {
+			av_cause_prefix(cause, "training sentence %d (\"sentences\", item %d)",
+					i + 1, i + 1);
+			goto fail;
+		}
+	}
+	av_params_copy(&tr->start, &tr->params);
+	reset_state(tr);
+
+	const char *a = tc->track[0], *b = tc->track[1];
+	if (!a && tc->n_pairs > 0) {
+		a = tc->pairs[0][0];
+		b = tc->pairs[0][1];
+	}
+	if (a) {
+		tr->track[0] = av_params_find(&tr->params, a);
+		tr->track[1] = av_params_find(&tr->params, b);
+		if (tr->track[0] < 0 || tr->track[1] < 0)
+			tr->track[0] = tr->track[1] = -1;
+	}
+	clear_progress(tr);
+	return tr;
+fail:
+	av_trainer_free(tr);
+	return NULL;
+}
+
+void av_trainer_free(struct av_trainer *tr)
+{
+	if (!tr)
+		return;
+	for (int i = 0; i < tr->n_items; i++) {
+		struct av_train_item *it = &tr->items[i];
+		free(it->query);
+		free(it->source);
+		free(it->target);
+		av_trace_free(&it->trace);
+	}
+	free(tr->items);
+	for (int i = 0; i < tr->n_pairs; i++) {
+		free(tr->pairs[i][0]);
+		free(tr->pairs[i][1]);
+	}
+	free(tr->pairs);
+	free_state(tr);
+	av_params_free(&tr->start);
+	av_params_free(&tr->params);
+	free(tr->loss);
+	free(tr->track_history);
+	free(tr);
+}
+
+bool av_trainer_step(struct av_trainer *tr)
+{
+	struct av_train_item *it = &tr->items[tr->next_item];
+	struct av_trace *t = &it->trace;
+	av_trace_forward(t, &tr->params, &tr->cfg);
+	size_t cells = (size_t)t->heads * t->n * t->m;
+	double *d_weights = av_malloc(cells * sizeof(double));
+	double loss = av_attention_loss(t->weights, it->target, t->heads, t->n, t->m, d_weights);
+	av_grads_zero(&tr->grad);
+	av_trace_backward(t, &tr->params, NULL, d_weights, &tr->grad);
+	free(d_weights);
+
+	tr->steps++;
+	for (int id = 0; id < AV_N_PARAMS; id++) {
+		if (!tr->trained[id])
+			continue;
+		if (!loss_reaches(id)) {
+			tr->grad_norm[id] = 0;
+			continue;
+		}
+		double sum = 0;
+		for (size_t c = 0; c < tr->grad.count[id]; c++)
+			sum += tr->grad.t[id][c] * tr->grad.t[id][c];
+		tr->grad_norm[id] = sqrt(sum);
+		update(tr, id);
+	}
+	tr->last_loss = loss;
+	tr->epoch_loss += loss;
+	if (++tr->next_item < tr->n_items)
+		return false;
+
+	if (tr->epoch == tr->loss_cap) {
+		tr->loss_cap = tr->loss_cap ? tr->loss_cap * 2 : 256;
+		tr->loss = av_realloc(tr->loss, (size_t)tr->loss_cap, sizeof(double));
+	}
+	tr->loss[tr->epoch++] = tr->epoch_loss;
+	tr->epoch_loss = 0;
+	tr->next_item = 0;
+	record_track(tr);
+	return true;
+}
+
+double av_trainer_epoch(struct av_trainer *tr)
+{
+	while (!av_trainer_step(tr))
+		;
+	return tr->loss[tr->epoch - 1];
+}
+
+void av_trainer_reset(struct av_trainer *tr)
+{
+	av_params_free(&tr->params);
+	av_params_copy(&tr->params, &tr->start);
+	reset_state(tr);
+	clear_progress(tr);
+}
+
+bool av_trainer_set_lr(struct av_trainer *tr, double lr, char **cause)
+{
+	struct av_train_settings set = tr->set;
+	set.lr = lr;
+	if (!check_settings(tr, &set, cause))
+		return false;
+	tr->set.lr = lr;
+	return true;
+}
+
+void av_trainer_set_optimizer(struct av_trainer *tr, enum av_optimizer optimizer)
+{
+	tr->set.optimizer = optimizer;
+	reset_state(tr);
+}
+
+bool av_trainer_set_target(struct av_trainer *tr, enum av_target target, char **cause)
+{
+	struct av_train_settings set = tr->set;
+	set.target = target;
+	if (!check_settings(tr, &set, cause))
+		return false;
+	tr->set.target = target;
+	for (int i = 0; i < tr->n_items; i++)
+		item_target(tr, &tr->items[i]);
+	return true;
+}
+
+void av_trainer_set_params(struct av_trainer *tr, enum av_train_set params)
+{
+	tr->set.params = params;
+	reset_state(tr);
+}
+
+void av_trainer_set_init(struct av_trainer *tr, enum av_init init)
+{
+	static const int linear[] = { AV_P_W_Q, AV_P_B_Q, AV_P_W_K, AV_P_B_K,
+				      AV_P_W_V, AV_P_B_V, AV_P_W_O, AV_P_B_O };
+	struct av_params fresh;
+	struct av_config cfg = tr->cfg;
+	cfg.init = init;
+	av_params_copy(&fresh, &tr->start);
+	av_params_reinit_linear(&fresh, &cfg);
+	for (size_t i = 0; i < sizeof(linear) / sizeof(linear[0]); i++) {
+		int id = linear[i];
+		size_t count;
+		float *drawn = av_param_tensor(&fresh, id, &count);
+		if (drawn && !in_set(tr->set.params, id))
+			memcpy(drawn, av_param_tensor(&tr->start, id, NULL), count * sizeof(float));
+	}
+	av_params_free(&tr->start);
+	tr->start = fresh;
+	tr->cfg.init = init;
+	av_trainer_reset(tr);
+}
+
+bool av_trainer_set_track(struct av_trainer *tr, int a, int b, char **cause)
+{
+	int V = tr->params.vocab_size;
+	bool none = a < 0 && b < 0;
+	if (!none && (a < 0 || b < 0 || a >= V || b >= V))
+		return av_fail(cause, "no such vocabulary pair (%d, %d); the vocabulary has %d words",
+			       a, b, V);
+	tr->track[0] = none ? -1 : a;
+	tr->track[1] = none ? -1 : b;
+	for (size_t e = 0; e < (size_t)tr->epoch * tr->cfg.heads; e++)
+		tr->track_history[e] = NAN;
+	record_track(tr);
+	return true;
+}
+
+void av_trainer_vocab_scores(const struct av_trainer *tr, bool at_position_0, float *out)
+{
+	const struct av_params *p = &tr->params;
+	int V = p->vocab_size, D = p->d_model, H = tr->cfg.heads, dh = D / H;
+	double divisor = av_config_divisor(&tr->cfg);
+	float *x = av_malloc((size_t)D * sizeof(float));
+	float *q = av_malloc((size_t)V * D * sizeof(float));
+	float *k = av_malloc((size_t)V * D * sizeof(float));
+	for (int a = 0; a < V; a++) {
+		project_word(tr, a, at_position_0, p->w_q, p->b_q, x, q + (size_t)a * D);
+		project_word(tr, a, at_position_0, p->w_k, p->b_k, x, k + (size_t)a * D);
+	}
+	for (int h = 0; h < H; h++) {
+		for (int a = 0; a < V; a++) {
+			const float *qa = q + (size_t)a * D + (size_t)h * dh;
+			for (int b = 0; b < V; b++) {
+				const float *kb = k + (size_t)b * D + (size_t)h * dh;
+				double sum = 0;
+				for (int c = 0; c < dh; c++)
+					sum += (double)qa[c] * kb[c];
+				out[((size_t)h * V + a) * V + b] = (float)(sum / divisor);
+			}
+		}
+	}
+	free(x);
+	free(q);
+	free(k);
+}
+
+float *av_trainer_scores(struct av_trainer *tr, int *count)
+{
+	size_t total = 0;
+	for (int i = 0; i < tr->n_items; i++) {
+		struct av_trace *t = &tr->items[i].trace;
+		total += (size_t)t->heads * t->n * t->m;
+	}
+	float *out = av_malloc((total ? total : 1) * sizeof(float));
+	size_t k = 0;
+	for (int i = 0; i < tr->n_items; i++) {
+		struct av_trace *t = &tr->items[i].trace;
+		av_trace_forward(t, &tr->params, &tr->cfg);
+		size_t cells = (size_t)t->n * t->m;
+		for (int h = 0; h < t->heads; h++)
+			for (size_t c = 0; c < cells; c++)
+				if (t->mask[c])
+					out[k++] = t->scaled[(size_t)h * cells + c];
+	}
+	*count = (int)k;
+	return out;
+}
+
+void av_histogram(const float *values, int n, int bins, int *counts, double *lo, double *hi)
+{
+	memset(counts, 0, (size_t)bins * sizeof(int));
+	double min = INFINITY, max = -INFINITY;
+	for (int i = 0; i < n; i++) {
+		if (values[i] < min)
+			min = values[i];
+		if (values[i] > max)
+			max = values[i];
+	}
+	if (n == 0)
+		min = max = 0;
+	*lo = min;
+	*hi = max;
+	for (int i = 0; i < n; i++) {
+		int b = bins / 2;
+		if (max > min) {
+			b = (int)((values[i] - min) / (max - min) * bins);
+			if (b >= bins)
+				b = bins - 1;
+			if (b < 0)
+				b = 0;
+		}
+		counts[b]++;
+	}
+}
+
+int av_trainer_score_histogram(struct av_trainer *tr, int bins, int *counts,
+			       double *lo, double *hi)
+{
+	int n;
+	float *v = av_trainer_scores(tr, &n);
+	av_histogram(v, n, bins, counts, lo, hi);
+	free(v);
+	return n;
+}
+
+enum av_grad_health av_trainer_grad_health(const struct av_trainer *tr, int id)
+{
+	if (id < 0 || id >= AV_N_PARAMS || !tr->trained[id])
+		return AV_GRAD_NOT_TRAINED;
+	if (!loss_reaches(id) || id == AV_P_B_K)
+		return AV_GRAD_UNUSED;
+	double norm = tr->grad_norm[id];
+	if (tr->steps == 0)
+		return AV_GRAD_OK;   /* no step yet */
+	if (!isfinite(norm) || norm > AV_GRAD_EXPLODING_ABOVE)
+		return AV_GRAD_EXPLODING;
+	if (norm < AV_GRAD_VANISHING_BELOW)
+		return AV_GRAD_VANISHING;
+	return AV_GRAD_OK;
+}
+
+bool av_trainer_apply(const struct av_trainer *tr, struct av_session *s, char **cause)
+{
+	av_params_free(&s->params);
+	av_params_copy(&s->params, &tr->params);
+	return av_session_run(s, cause);
+}
+
+void av_trainer_record(const struct av_trainer *tr, struct av_training_record *r)
+{
+	r->epochs = tr->epoch;
+	r->lr = tr->set.lr;
+	r->optimizer = av_optimizer_names[tr->set.optimizer];
+	r->target = av_target_names[tr->set.target];
+	r->loss = tr->loss;
+}

@@ -1,0 +1,253 @@
+/* train.h: training the attention layer so its weights move toward a target
+ * pattern, as seed 001's china-panda loop does, in slices a screen can
+ * drive between keystrokes.
+ *
+ * The loop (seed 001, section 5):
+ *
+ *     for epoch: total = 0
+ *       for sentence in corpus order:
+ *         forward; loss = mean((weights - target)^2); backward; optimiser step
+ *         total += loss
+ *
+ * Loss: the mean squared error between the attention weights of every head
+ * and the target, averaged over heads and cells: sum over h, i, j of
+ * (weights[h][i][j] - target[i][j])^2 / (H n m). Hidden cells count too (their
+ * weight is 0), so a target the mask hides cannot be reached; the loss of an
+ * epoch is the sum of its sentences' losses (seed 001's total_loss).
+ *
+ * Targets, for a sentence of n query words and m key words (m = n unless
+ * cross), one 1 per row and 0 elsewhere:
+ *   self      query i attends to key i (seed 001's torch.eye(n)); in cross
+ *             mode to key min(i, m - 1).
+ *   previous  query i attends to key i - 1, the first query to key 0 (itself);
+ *             in cross mode the key is min(max(i - 1, 0), m - 1).
+ *   pairs     query i attends to a key holding a partner of its word from the
+ *             sample's "pairs" (either order: ["china", "panda"] makes panda
+ *             china's partner and china panda's); among several such keys the
+ *             one nearest position i, the earlier on a tie. A word with no
+ *             partner among the keys attends to itself (cross: key min(i, m-1)).
+ *             In cross mode the keys are the source sentence's words.
+ *
+ * Optimisers, one step per sentence, over the trained tensors:
+ *   adam  torch.optim.Adam(lr, betas=(0.9, 0.999), eps=1e-8, weight_decay=0):
+ *         m = b1 m + (1-b1) g; v = b2 v + (1-b2) g^2;
+ *         p -= lr / (1 - b1^t) * m / (sqrt(v) / sqrt(1 - b2^t) + eps)
+ *   sgd   torch.optim.SGD(lr): p -= lr g
+ * The trainer keeps float64 master copies of the trained tensors and the
+ * optimiser state in float64; the forward pass sees them rounded to float32.
+ * Tensors the loss cannot reach (see AV_GRAD_UNUSED) get a gradient of 0,
+ * which moves neither Adam nor SGD, as PyTorch skips a parameter whose
+ * .grad is None.
+ *
+ * What is trained: "qkv" (default; seed 001 trains exactly W_q, W_k, W_v) is
+ * w_q, w_k, w_v and, with bias, b_q, b_k, b_v; "all" adds the token
+ * embeddings, the learned position table, w_o and b_o.
+ *
+ * The corpus is the sample's "sentences", in order. In cross mode an entry is
+ * "TARGET ||| SOURCE" (the decoder's sentence, whose words are the queries,
+ * then the encoder's, whose words are the keys and values); an entry without
+ * "|||" is paired with the session's source sentence. Outside cross mode only
+ * the part before "|||" is used. No padding mask is applied to the corpus
+ * (the session's padding mask belongs to the sentence on screen); the causal
+ * mask of causal mode is.
+ *
+ * Using it from a screen:
+ *
+ *     tr = av_trainer_new(session, &settings, &cause);
+ *     each frame: av_trainer_step(tr) a few times (one sentence each) or
+ *                 av_trainer_epoch(tr) (one epoch); then read tr->epoch,
+ *                 tr->loss[], tr->grad_norm[], tr->track_history[],
+ *                 av_trainer_vocab_scores(), av_trainer_score_histogram();
+ *                 av_trainer_apply(tr, session) puts the current weights in
+ *                 the session and re-runs its trace (the live heatmap);
+ *     keys:       av_trainer_reset, av_trainer_set_lr / _optimizer / _target /
+ *                 _params / _init / _track;
+ *     leaving:    av_trainer_apply(tr, session); av_trainer_free(tr).
+ * Everything is read from the struct below, which callers must not write. */
+#ifndef AV_TRAIN_H
+#define AV_TRAIN_H
+
+#include <stdbool.h>
+#include "attention.h"
+#include "backward.h"
+#include "sample.h"
+#include "session.h"
+#include "trace_json.h"
+
+/* Which tensors the optimiser moves. */
+enum av_train_set { AV_TRAIN_QKV, AV_TRAIN_ALL };
+extern const char *const av_train_set_names[];   /* "qkv", "all", NULL */
+
+/* The separator of a cross-mode corpus entry, "TARGET ||| SOURCE". */
+
+/* Gradient warnings (seed 001's print(Wq.grad), "梯度消失/爆炸"): the L2 norm
+ * of a tensor's gradient at the last step. */
+#define AV_GRAD_VANISHING_BELOW 1e-6
+#define AV_GRAD_EXPLODING_ABOVE 1e3
+enum av_grad_health {
+	AV_GRAD_OK,
+	AV_GRAD_VANISHING,   /* norm < AV_GRAD_VANISHING_BELOW */
+	AV_GRAD_EXPLODING,   /* norm > AV_GRAD_EXPLODING_ABOVE, or not finite */
+	AV_GRAD_UNUSED,      /* the loss cannot depend on it, whatever the
+				weights: w_v, b_v, w_o, b_o (the loss looks at the
+				attention weights only) and b_k (q.b_k adds the same
+				amount to every score of a row, which the softmax
+				ignores); its gradient is 0 (b_k: ~1e-17) */
+	AV_GRAD_NOT_TRAINED  /* not in the trained set */
+};
+
+struct av_train_settings {
+	double lr;                    /* > 0 and finite */
+	enum av_optimizer optimizer;
+	enum av_target target;
+	enum av_train_set params;
+};
+
+/* lr, optimizer and target from the sample's "training"; params qkv. */
+void av_train_settings_from_sample(struct av_train_settings *set,
+				   const struct av_training_config *tc);
+
+/* One corpus entry, tokenized once. */
+struct av_train_item {
+	char *query;                 /* the sentence (the target side in cross mode) */
+	char *source;                /* cross mode: the source sentence, else NULL */
+	struct av_trace trace;       /* tokens and ids; stages of its last forward pass */
+	double *target;              /* (n, m) */
+};
+
+struct av_trainer {
+	/* settings: change them with the setters */
+	struct av_config cfg;
+	struct av_train_settings set;
+	int n_pairs;
+	char *(*pairs)[2];           /* copies of the sample's pairs */
+
+	/* the corpus */
+	int n_items;
+	struct av_train_item *items;
+
+	/* parameters */
+	struct av_params start;      /* what av_trainer_reset returns to */
+	struct av_params params;     /* current (float32, what the forward pass uses) */
+	bool trained[AV_N_PARAMS];   /* tensors the optimiser moves (and that exist) */
+	struct av_grads grad;        /* gradient of the last step (trained tensors) */
+	double *master[AV_N_PARAMS]; /* float64 copies of the trained tensors */
+	double *adam_m[AV_N_PARAMS], *adam_v[AV_N_PARAMS];
+	long steps;                  /* optimiser steps since the state was reset (Adam's t) */
+
+	/* progress */
+	int epoch;                   /* epochs completed since the last reset */
+	int next_item;               /* the sentence the next step trains on */
+	double epoch_loss;           /* sum over the sentences of the epoch in progress */
+	double last_loss;            /* loss of the last step (NAN before the first) */
+	double *loss;                /* loss[e]: total loss of epoch e + 1, e < epoch */
+	int loss_cap;
+	double grad_norm[AV_N_PARAMS];  /* L2 norm of the last step's gradient, NAN
+					   for tensors not trained or before a step */
+
+	/* the tracked pair (seed 001's china -> panda score) */
+	int track[2];                /* vocabulary ids (query word, key word), or -1 */
+	double *track_history;       /* (epoch + 1, H): the pair's vocabulary score
+					(av_trainer_vocab_scores) per head, before
+					training and after each epoch; NAN for epochs
+					before the pair was chosen */
+	int track_cap;               /* rows allocated in track_history */
+};
+
+/* A trainer for the session's corpus (s->sample.sentences), config and
+ * current parameters (s->params: the sample's, or --weights'). The session
+ * is not changed and may be freed before the trainer. Words of the corpus
+ * missing from the vocabulary get rows as in av_trace_run. Fails on a bad
+ * setting (lr, target pairs without pairs), an empty corpus or an entry that
+ * cannot be run (too long, cross mode without a source: "sentences, item 2:
+ * ..."). The tracked pair is the sample's "track", else its first pair, else
+ * none. */
+struct av_trainer *av_trainer_new(const struct av_session *s,
+				  const struct av_train_settings *set, char **cause);
+void av_trainer_free(struct av_trainer *tr);
+
+/* One optimiser step on the next sentence. Returns true when it completed an
+ * epoch (the epoch's loss is then tr->loss[tr->epoch - 1]). */
+bool av_trainer_step(struct av_trainer *tr);
+
+/* Steps to the end of the epoch in progress (a whole epoch at a boundary);
+ * returns the epoch's loss. */
+double av_trainer_epoch(struct av_trainer *tr);
+
+/* Back to the starting parameters: optimiser state, epoch, loss history and
+ * tracked history cleared; settings kept. */
+void av_trainer_reset(struct av_trainer *tr);
+
+/* Setters; each takes effect at the next step.
+ *   lr:        keeps the optimiser state (like changing param_groups' lr).
+ *   optimizer: resets the optimiser state (a fresh torch optimiser).
+ *   target:    recomputes the targets; progress and history continue, so the
+ *              loss curve shows the change. Fails for pairs without pairs.
+ *   params:    which tensors are trained; resets the optimiser state.
+ *   init:      re-draws the trained weight matrices and biases as
+ *              av_params_reinit_linear does for cfg.seed and this init
+ *              (normal = N(0,1) as torch.randn, xavier = Glorot uniform,
+ *              torch = nn.Linear's default); untrained tensors keep their
+ *              values; the result becomes the new start and the trainer is
+ *              reset (seed 001's remedy "use Xavier initialisation").
+ *   track:     vocabulary ids a, b (-1, -1 for none); the history restarts at
+ *              the current epoch (earlier entries NAN).
+ * Setters return false (and change nothing) on a bad value. */
+bool av_trainer_set_lr(struct av_trainer *tr, double lr, char **cause);
+void av_trainer_set_optimizer(struct av_trainer *tr, enum av_optimizer optimizer);
+bool av_trainer_set_target(struct av_trainer *tr, enum av_target target, char **cause);
+void av_trainer_set_params(struct av_trainer *tr, enum av_train_set params);
+void av_trainer_set_init(struct av_trainer *tr, enum av_init init);
+bool av_trainer_set_track(struct av_trainer *tr, int a, int b, char **cause);
+
+/* The vocabulary score matrix, out (H, V, V) with V = tr->params.vocab_size:
+ *   out[h][a][b] = q_h(a) . k_h(b) / (s T)
+ * with q(a) = x(a) W_q^T + b_q, k(b) = x(b) W_k^T + b_k, h's columns, s T
+ * the divisor of the scaled stage (sqrt(dh) by default), and x(a) the word's
+ * token embedding alone (at_position_0 false: seed 001's china_q =
+ * project(china_embed, Wq), no position) or plus the position-0 encoding
+ * (true: both words as if first in a sentence). This is the score of the
+ * "scaled" stage that a (query a, key b) cell would get. */
+void av_trainer_vocab_scores(const struct av_trainer *tr, bool at_position_0, float *out);
+
+/* The tracked pair's score for head h now (NAN without a pair). */
+double av_trainer_track_score(const struct av_trainer *tr, int h);
+
+/* Every visible score of the "scaled" stage (what seed 001's plt.hist draws:
+ * its scores are already divided by the scale), for every head of every
+ * corpus sentence at the current parameters: a malloc'd array, *count
+ * values. Runs the forward pass over the corpus. */
+float *av_trainer_scores(struct av_trainer *tr, int *count);
+
+/* Counts values into bins equal bins over [*lo, *hi] = [min, max] of the
+ * values (the last bin includes max; when all are equal, or n is 0, they
+ * go to the middle bin and lo = hi). */
+void av_histogram(const float *values, int n, int bins, int *counts, double *lo, double *hi);
+
+/* av_trainer_scores binned with av_histogram; returns the number of values. */
+int av_trainer_score_histogram(struct av_trainer *tr, int bins, int *counts,
+			       double *lo, double *hi);
+
+/* Classifies the last step's gradient of tensor id (see enum av_grad_health). */
+enum av_grad_health av_trainer_grad_health(const struct av_trainer *tr, int id);
+
+/* Copies the current parameters into s->params and re-runs its trace. */
+bool av_trainer_apply(const struct av_trainer *tr, struct av_session *s, char **cause);
+
+/* The "training" object of a trace: tr->epoch epochs, its settings, tr->loss
+ * (valid while tr is unchanged). */
+void av_trainer_record(const struct av_trainer *tr, struct av_training_record *r);
+
+/* The pieces, exposed for the tests. */
+
+/* Fills target (n, m) for query words q and key words k (see above). */
+void av_attention_target(double *target, enum av_target kind, bool cross,
+			 char *const *q, int n, char *const *k, int m,
+			 char *const (*pairs)[2], int n_pairs);
+
+/* mean over h, i, j of (weights - target)^2 (weights (H, n, m), target
+ * (n, m)); d_weights (H, n, m), if not NULL, is set to its gradient. */
+double av_attention_loss(const float *weights, const double *target, int H, int n, int m,
+			 double *d_weights);
+
+#endif
