@@ -5,9 +5,11 @@
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "batch.h"
 #include "options.h"
+#include "ui/ui.h"
 #include "util.h"
 
 #define EXIT_USAGE 2
@@ -27,8 +29,16 @@ static bool run(const struct av_options *o, struct av_session *s, char **cause)
 		return av_batch_dump(o, s, cause);
 	if (o->print)
 		return av_batch_print(o, s, cause);
-	return av_batch_print(&(struct av_options){ .print = "weights", .color = o->color }, s,
-			      cause);
+	/* no terminal (a pipe, a file): the weights as a table instead */
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+		return av_batch_print(&(struct av_options){ .print = "weights", .color = o->color },
+				      s, cause);
+	struct av_ui_config ui = {
+		.theme = o->theme,
+		.head = o->head,
+		.no_color = o->color == AV_COLOR_NEVER,
+	};
+	return av_ui_run(s, &ui, cause);
 }
 
 int main(int argc, char **argv)

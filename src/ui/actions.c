@@ -1,0 +1,189 @@
+/* actions.c: the key table (see actions.h). No curses calls: only the
+ * KEY_ constants, so the documentation dump needs no terminal. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui/actions.h"
+#include "util.h"
+
+#define AV_ACTION_KEYS(name, group, help, ...) \
+	static const int keys_##name[] = { __VA_ARGS__ };
+AV_ACTIONS(AV_ACTION_KEYS)
+#undef AV_ACTION_KEYS
+
+const struct av_action_info av_actions[AV_ACTION_COUNT] = {
+	[AV_ACTION_NONE] = { "NONE", NULL, AV_GROUP_OTHER, "", NULL, 0 },
+#define AV_ACTION_INFO(name, group, help, ...) \
+	[AV_ACTION_##name] = { #name, NULL, AV_GROUP_##group, help, keys_##name, \
+			       (int)(sizeof(keys_##name) / sizeof(keys_##name[0])) },
+	AV_ACTIONS(AV_ACTION_INFO)
+#undef AV_ACTION_INFO
+};
+
+#define AV_EDIT_KEYS(name, brief, help, ...) \
+	static const int edit_keys_##name[] = { __VA_ARGS__ };
+AV_EDIT_ACTIONS(AV_EDIT_KEYS)
+#undef AV_EDIT_KEYS
+
+const struct av_action_info av_edit_actions[AV_EDIT_COUNT] = {
+	[AV_EDIT_NONE] = { "NONE", NULL, AV_GROUP_OTHER, "", NULL, 0 },
+#define AV_EDIT_INFO(name, brief, help, ...) \
+	[AV_EDIT_##name] = { #name, brief, AV_GROUP_OTHER, help, edit_keys_##name, \
+			     (int)(sizeof(edit_keys_##name) / sizeof(edit_keys_##name[0])) },
+	AV_EDIT_ACTIONS(AV_EDIT_INFO)
+#undef AV_EDIT_INFO
+};
+
+const char *const av_action_group_titles[] = {
+#define AV_GROUP_TITLE(name, title) title,
+	AV_ACTION_GROUPS(AV_GROUP_TITLE)
+#undef AV_GROUP_TITLE
+	NULL
+};
+
+enum av_action av_action_for_key(int key)
+{
+	for (int a = 1; a < AV_ACTION_COUNT; a++)
+		for (int k = 0; k < av_actions[a].n_keys; k++)
+			if (av_actions[a].keys[k] == key)
+				return (enum av_action)a;
+	return AV_ACTION_NONE;
+}
+
+enum av_edit_action av_edit_action_for_key(int key)
+{
+	for (int a = 1; a < AV_EDIT_COUNT; a++)
+		for (int k = 0; k < av_edit_actions[a].n_keys; k++)
+			if (av_edit_actions[a].keys[k] == key)
+				return (enum av_edit_action)a;
+	return AV_EDIT_NONE;
+}
+
+int av_key_from_wch(int ret, unsigned wch)
+{
+	if (ret == KEY_CODE_YES)
+		return AV_FKEY((int)wch);
+	return (int)wch;
+}
+
+void av_key_name(int key, char *buf, size_t size, bool brief)
+{
+	static const struct {
+		int key;
+		const char *name;
+	} names[] = {
+		{ ' ', "Space" }, { '\t', "Tab" }, { 127, "Backspace" }, { 8, "Backspace" },
+		{ '\n', "Enter" }, { '\r', "Enter" }, { AV_KEY_ESC, "Esc" },
+		{ AV_FKEY(KEY_BACKSPACE), "Backspace" }, { AV_FKEY(KEY_NPAGE), "PgDn" },
+		{ AV_FKEY(KEY_PPAGE), "PgUp" }, { AV_FKEY(KEY_HOME), "Home" },
+		{ AV_FKEY(KEY_END), "End" }, { AV_FKEY(KEY_LEFT), "Left" },
+		{ AV_FKEY(KEY_RIGHT), "Right" }, { AV_FKEY(KEY_UP), "Up" },
+		{ AV_FKEY(KEY_DOWN), "Down" }, { AV_FKEY(KEY_BTAB), "Shift-Tab" },
+		{ AV_FKEY(KEY_ENTER), "Enter" }, { AV_FKEY(KEY_DC), "Delete" },
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (names[i].key == key) {
+			const char *name = names[i].name;
+			if (brief && strcmp(name, "Backspace") == 0)
+				name = "Bksp";
+			else if (brief && strcmp(name, "Shift-Tab") == 0)
+				name = "S-Tab";
+			snprintf(buf, size, "%s", name);
+			return;
+		}
+	}
+	if (key >= AV_FKEY(KEY_F(1)) && key <= AV_FKEY(KEY_F(12)))
+		snprintf(buf, size, "F%d", key - AV_FKEY(KEY_F0));
+	else if (key > 0 && key < 32)
+		snprintf(buf, size, brief ? "^%c" : "Ctrl-%c", key + '@');
+	else if (key > 32 && key < 127)
+		snprintf(buf, size, "%c", key);
+	else
+		snprintf(buf, size, "key %d", key);
+}
+
+char *av_action_keys_text(enum av_action a, bool brief)
+{
+	return av_keys_text(&av_actions[a], brief, " ");
+}
+
+char *av_keys_text(const struct av_action_info *info, bool brief, const char *sep)
+{
+	char out[160] = "";
+	for (int k = 0; k < info->n_keys; k++) {
+		char name[32];
+		av_key_name(info->keys[k], name, sizeof(name), brief);
+		/* once per name: Backspace has three codes */
+		bool seen = false;
+		for (int j = 0; j < k && !seen; j++) {
+			char other[32];
+			av_key_name(info->keys[j], other, sizeof(other), brief);
+			seen = strcmp(other, name) == 0;
+		}
+		if (seen)
+			continue;
+		if (out[0])
+			strncat(out, sep, sizeof(out) - strlen(out) - 1);
+		strncat(out, name, sizeof(out) - strlen(out) - 1);
+	}
+	return av_strdup(out);
+}
+
+/* man(7) needs backslashes and leading dots escaped, and "-" as "\-". */
+static void man_escape(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\')
+			fputs("\\e", out);
+		else if (*s == '-')
+			fputs("\\-", out);
+		else
+			fputc(*s, out);
+	}
+}
+
+void av_actions_write(FILE *out, bool man)
+{
+	for (int g = 0; g < AV_GROUP_COUNT; g++) {
+		if (man)
+			fprintf(out, ".SS %s\n", av_action_group_titles[g]);
+		else
+			fprintf(out, "%s%s\n", g ? "\n" : "", av_action_group_titles[g]);
+		for (int a = 1; a < AV_ACTION_COUNT; a++) {
+			if (av_actions[a].group != (enum av_action_group)g)
+				continue;
+			char *keys = av_action_keys_text((enum av_action)a, false);
+			if (man) {
+				fputs(".TP\n.B ", out);
+				man_escape(out, keys);
+				fputc('\n', out);
+				man_escape(out, av_actions[a].help);
+				fputc('\n', out);
+			} else {
+				fprintf(out, "  %-22s %s\n", keys, av_actions[a].help);
+			}
+			free(keys);
+		}
+	}
+	const char *title = "Editing a sentence (e, E); other keys insert themselves";
+	if (man)
+		fprintf(out, ".SS %s\n", title);
+	else
+		fprintf(out, "\n%s\n", title);
+	for (int a = 1; a < AV_EDIT_COUNT; a++) {
+		char *keys = av_keys_text(&av_edit_actions[a], false, " ");
+		if (man) {
+			fputs(".TP\n.B ", out);
+			man_escape(out, keys);
+			fputc('\n', out);
+			man_escape(out, av_edit_actions[a].help);
+			fputc('\n', out);
+		} else {
+			fprintf(out, "  %-22s %s\n", keys, av_edit_actions[a].help);
+		}
+		free(keys);
+	}
+}

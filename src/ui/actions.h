@@ -1,0 +1,137 @@
+/* actions.h: every key of the screen, listed once (tig's request.h), with
+ * its help text. The key lookup, the help overlay (view_help.c) and the
+ * man page's key list (av_actions_write, src/ui/keys_main.c) all read this
+ * one table, so they never disagree.
+ *
+ * Keys are ints: a character is its code point; a curses function key is
+ * AV_FKEY(KEY_...), moved above Unicode so the two never collide.
+ *
+ * 't' is reserved for the training view; keep it unbound here. To add a
+ * view: add its action here, its file under src/ui/view_*.c, and a case in
+ * app.c's dispatch. */
+#ifndef AV_UI_ACTIONS_H
+#define AV_UI_ACTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include "ui/curses.h"
+
+#define AV_FKEY(k) ((k) + 0x200000)
+#define AV_CTRL(c) ((c) & 0x1f)
+#define AV_KEY_ESC 27
+
+#define AV_ACTION_GROUPS(X) \
+	X(STEP, "Stepping through the stages") \
+	X(MOVE, "Cursor") \
+	X(VIEW, "Heads and views") \
+	X(CHANGE, "Changing the input and the layer") \
+	X(OTHER, "Other")
+
+enum av_action_group {
+#define AV_GROUP_ENUM(name, title) AV_GROUP_##name,
+	AV_ACTION_GROUPS(AV_GROUP_ENUM)
+#undef AV_GROUP_ENUM
+	AV_GROUP_COUNT
+};
+
+/* X(NAME, group, help text, keys...). Help texts stay short (25 columns)
+ * so the help overlay fits in two columns at 80x24. */
+#define AV_ACTIONS(X) \
+	X(NEXT_STAGE, STEP, "next stage", 'n', ' ', AV_FKEY(KEY_NPAGE)) \
+	X(PREV_STAGE, STEP, "previous stage", 'p', AV_FKEY(KEY_BACKSPACE), 127, 8, \
+	  AV_FKEY(KEY_PPAGE)) \
+	X(FIRST_STAGE, STEP, "first stage (tokens)", AV_FKEY(KEY_HOME), 'g') \
+	X(LAST_STAGE, STEP, "last stage (output)", AV_FKEY(KEY_END), 'G') \
+	X(LEFT, MOVE, "cursor left", AV_FKEY(KEY_LEFT), 'h') \
+	X(RIGHT, MOVE, "cursor right", AV_FKEY(KEY_RIGHT), 'l') \
+	X(UP, MOVE, "cursor up (query before)", AV_FKEY(KEY_UP), 'k') \
+	X(DOWN, MOVE, "cursor down (next query)", AV_FKEY(KEY_DOWN), 'j') \
+	X(PAGE_LEFT, MOVE, "page left (wide matrices)", '<', ',') \
+	X(PAGE_RIGHT, MOVE, "page right", '>', '.') \
+	X(NEXT_HEAD, VIEW, "next head", '\t') \
+	X(PREV_HEAD, VIEW, "previous head", AV_FKEY(KEY_BTAB)) \
+	X(ALL_HEADS, VIEW, "all heads: grid/bars/off", 'a') \
+	X(ZOOM, VIEW, "compact cells / numbers", 'z') \
+	X(EDIT_SENTENCE, CHANGE, "edit the sentence", 'e') \
+	X(EDIT_SOURCE, CHANGE, "edit the source (cross)", 'E') \
+	X(TOGGLE_CAUSAL, CHANGE, "causal mask on/off", 'm') \
+	X(MASK_KEY, CHANGE, "hide/show key (padding)", 'x') \
+	X(CYCLE_MODE, CHANGE, "mode self/causal/cross", 'c') \
+	X(TEMP_UP, CHANGE, "T x1.25: flatter softmax", '+', '=') \
+	X(TEMP_DOWN, CHANGE, "T /1.25: sharper softmax", '-', '_') \
+	X(CYCLE_SCALE, CHANGE, "scale: √dk, √D or none", 's', 'S') \
+	X(RESEED, CHANGE, "new weights (seed + 1)", 'r') \
+	X(CYCLE_THEME, OTHER, "theme dark/light/mono", 'T') \
+	X(HELP, OTHER, "this help", '?', AV_FKEY(KEY_F(1))) \
+	X(REPAINT, OTHER, "repaint the screen", AV_CTRL('L')) \
+	X(QUIT, OTHER, "quit", 'q')
+
+enum av_action {
+	AV_ACTION_NONE,
+#define AV_ACTION_ENUM(name, group, help, ...) AV_ACTION_##name,
+	AV_ACTIONS(AV_ACTION_ENUM)
+#undef AV_ACTION_ENUM
+	AV_ACTION_COUNT
+};
+
+/* The sentence editor's keys (a keymap of its own: printable characters
+ * insert themselves). X(NAME, short text for the help overlay, help text,
+ * keys...) */
+#define AV_EDIT_ACTIONS(X) \
+	X(APPLY, "apply", "apply the text and close", '\n', '\r', AV_FKEY(KEY_ENTER)) \
+	X(CANCEL, "cancel", "cancel: back to the old text", AV_KEY_ESC) \
+	X(LEFT, "left", "character left", AV_FKEY(KEY_LEFT), AV_CTRL('B')) \
+	X(RIGHT, "right", "character right", AV_FKEY(KEY_RIGHT), AV_CTRL('F')) \
+	X(HOME, "start", "start of the text", AV_FKEY(KEY_HOME), AV_CTRL('A')) \
+	X(END, "end", "end of the text", AV_FKEY(KEY_END), AV_CTRL('E')) \
+	X(BACKSPACE, "delete back", "delete the character before", AV_FKEY(KEY_BACKSPACE), \
+	  127, 8) \
+	X(DELETE, "delete", "delete the character under", AV_FKEY(KEY_DC), AV_CTRL('D')) \
+	X(KILL_START, "cut to start", "delete back to the start", AV_CTRL('U')) \
+	X(KILL_END, "cut to end", "delete to the end", AV_CTRL('K')) \
+	X(KILL_WORD, "cut word", "delete the word before", AV_CTRL('W'))
+
+enum av_edit_action {
+	AV_EDIT_NONE,
+#define AV_EDIT_ENUM(name, brief, help, ...) AV_EDIT_##name,
+	AV_EDIT_ACTIONS(AV_EDIT_ENUM)
+#undef AV_EDIT_ENUM
+	AV_EDIT_COUNT
+};
+
+struct av_action_info {
+	const char *name;            /* "NEXT_STAGE" */
+	const char *brief;           /* editor actions: a word or two, else NULL */
+	enum av_action_group group;
+	const char *help;
+	const int *keys;             /* n_keys key codes */
+	int n_keys;
+};
+
+/* Indexed by enum av_action (entry 0, NONE, has no keys). */
+extern const struct av_action_info av_actions[AV_ACTION_COUNT];
+extern const char *const av_action_group_titles[];
+
+extern const struct av_action_info av_edit_actions[AV_EDIT_COUNT];
+
+/* The action bound to key, or AV_ACTION_NONE. */
+enum av_action av_action_for_key(int key);
+enum av_edit_action av_edit_action_for_key(int key);
+
+/* The key read by wget_wch (ret is its return value) as an av key int. */
+int av_key_from_wch(int ret, unsigned wch);
+
+/* A readable name: "n", "Space", "PgDn", "Shift-Tab", "Ctrl-L", "Left";
+ * brief names are shorter ("Bksp", "S-Tab", "^L") for the help overlay. */
+void av_key_name(int key, char *buf, size_t size, bool brief);
+
+/* "n Space PgDn": the names of an action's keys, each name once. malloc'd. */
+char *av_action_keys_text(enum av_action a, bool brief);
+char *av_keys_text(const struct av_action_info *info, bool brief, const char *sep);
+
+/* The whole table for the documentation: plain text (KEYS  help, grouped)
+ * or, when man is true, man(7) .TP paragraphs for attnview.1. */
+void av_actions_write(FILE *out, bool man);
+
+#endif

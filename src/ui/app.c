@@ -1,0 +1,874 @@
+/* app.c: the screen's main loop, windows, global actions and the regions
+ * every view shares (header, token strip, status line). See app.h. */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ui/app.h"
+#include "ui/draw.h"
+#include "ui/inspector.h"
+#include "utf8.h"
+#include "util.h"
+
+#define TEMP_STEP 1.25
+#define TEMP_MIN 0.01
+#define TEMP_MAX 100.0
+
+/* --- messages ------------------------------------------------------------ */
+
+void av_app_message(struct av_app *a, bool error, const char *fmt, ...)
+{
+	free(a->message);
+	va_list ap;
+	va_start(ap, fmt);
+	a->message = av_vprintf(fmt, ap);
+	va_end(ap);
+	a->message_error = error;
+	a->dirty |= AV_DIRTY_STATUS;
+}
+
+static void clear_message(struct av_app *a)
+{
+	if (!a->message)
+		return;
+	free(a->message);
+	a->message = NULL;
+	a->dirty |= AV_DIRTY_STATUS;
+}
+
+/* --- windows ------------------------------------------------------------- */
+
+static void del(WINDOW **w)
+{
+	if (*w)
+		delwin(*w);
+	*w = NULL;
+}
+
+static void destroy_windows(struct av_app *a)
+{
+	del(&a->w_header);
+	del(&a->w_tokens);
+	del(&a->w_title);
+	del(&a->w_panel);
+	del(&a->w_legend);
+	del(&a->w_insp);
+	del(&a->w_status);
+	del(&a->w_overlay);
+	del(&a->w_small);
+}
+
+static WINDOW *win(const struct av_rect *r)
+{
+	if (r->h <= 0 || r->w <= 0)
+		return NULL;
+	return newwin(r->h, r->w, r->y, r->x);
+}
+
+static int token_rows(const struct av_app *a)
+{
+	return a->s->trace.cfg.mode == AV_MODE_CROSS ? 2 : 1;
+}
+
+/* Every window takes the theme's normal style as its background, so
+ * erased cells and plain text use the theme's colours (a light theme on a
+ * dark terminal is light all over). */
+static void apply_backgrounds(struct av_app *a)
+{
+	attr_t normal = av_colors_el(&a->colors, AV_EL_NORMAL);
+	chtype bg = ' ' | (normal & ~A_COLOR & ~A_REVERSE & ~A_BOLD & ~A_UNDERLINE) |
+		    COLOR_PAIR(PAIR_NUMBER(normal));
+	WINDOW *ws[] = { a->w_header, a->w_tokens, a->w_title, a->w_panel, a->w_legend,
+			 a->w_insp, a->w_status, a->w_small };
+	for (size_t i = 0; i < sizeof(ws) / sizeof(ws[0]); i++)
+		if (ws[i])
+			wbkgd(ws[i], bg);
+}
+
+static void make_windows(struct av_app *a)
+{
+	destroy_windows(a);
+	av_layout_compute(&a->layout, COLS, LINES, token_rows(a));
+	if (a->layout.too_small) {
+		a->w_small = newwin(LINES > 0 ? LINES : 1, COLS > 0 ? COLS : 1, 0, 0);
+	} else {
+		a->w_header = win(&a->layout.header);
+		a->w_tokens = win(&a->layout.tokens);
+		a->w_title = win(&a->layout.title);
+		a->w_panel = win(&a->layout.panel);
+		a->w_legend = win(&a->layout.legend);
+		a->w_insp = win(&a->layout.inspector);
+		a->w_status = win(&a->layout.status);
+	}
+	apply_backgrounds(a);
+	a->dirty = AV_DIRTY_ALL;
+	if (a->view && a->view->resize)
+		a->view->resize(a);
+	if (a->overlay && a->overlay->resize)
+		a->overlay->resize(a);
+}
+
+void av_app_resize(struct av_app *a)
+{
+	make_windows(a);
+}
+
+/* --- themes -------------------------------------------------------------- */
+
+static bool apply_theme(struct av_app *a, const char *name, char **cause)
+{
+	struct av_theme t;
+	memset(&t, 0, sizeof(t));
+	if (!av_theme_load(name, &t, cause))
+		return false;
+	av_colors_setup(&a->colors, &t, a->allow_color, av_draw_utf8());
+	av_theme_free(&t);
+	return true;
+}
+
+/* --- init ---------------------------------------------------------------- */
+
+bool av_app_init(struct av_app *a, struct av_session *s, const struct av_ui_config *cfg,
+		 char **cause)
+{
+	memset(a, 0, sizeof(*a));
+	a->s = s;
+	a->sel_query = a->sel_key = -1;
+	const char *no_color = getenv("NO_COLOR");
+	a->allow_color = !cfg->no_color && !(no_color && *no_color);
+	av_draw_set_utf8(av_locale_is_utf8());
+
+	const char *first = cfg->theme ? cfg->theme : "dark";
+	a->theme_names[a->n_themes++] = av_strdup(first);
+	static const char *const builtins[] = { "dark", "light", "mono" };
+	for (size_t i = 0; i < 3; i++)
+		if (strcmp(builtins[i], first) != 0)
+			a->theme_names[a->n_themes++] = av_strdup(builtins[i]);
+	if (a->allow_color && has_colors()) {
+		start_color();
+		use_default_colors();
+	}
+	if (!apply_theme(a, first, cause)) {
+		av_app_free(a);
+		return false;
+	}
+	a->base_vocab = s->initial.vocab_size > 0 ? s->initial.vocab_size : s->params.vocab_size;
+	av_app_fix_oov(a);
+	a->head = cfg->head >= 0 && cfg->head < s->trace.heads ? cfg->head : 0;
+	a->stage = AV_STAGE_TOKENS;
+	a->view = &av_view_stage;
+	a->input = newpad(1, 1);
+	if (a->input) {
+		keypad(a->input, TRUE);
+		nodelay(a->input, FALSE);
+	}
+	make_windows(a);
+	return true;
+}
+
+void av_app_free(struct av_app *a)
+{
+	destroy_windows(a);
+	del(&a->input);
+	av_colors_free(&a->colors);
+	for (int i = 0; i < a->n_themes; i++)
+		free(a->theme_names[i]);
+	free(a->message);
+	free(a->ed.orig);
+	free(a->ed.error);
+	memset(a, 0, sizeof(*a));
+}
+
+/* --- running the engine -------------------------------------------------- */
+
+void av_app_fix_oov(struct av_app *a)
+{
+	struct av_trace *t = &a->s->trace;
+	for (int i = 0; i < t->tokens.n; i++)
+		if (t->ids[i] >= a->base_vocab)
+			t->oov[i] = true;
+	for (int j = 0; j < t->source_tokens.n; j++)
+		if (t->source_ids[j] >= a->base_vocab)
+			t->source_oov[j] = true;
+}
+
+bool av_app_rerun(struct av_app *a)
+{
+	char *cause = NULL;
+	bool was_cross = a->layout.tokens.h == 2;
+	if (!av_session_run(a->s, &cause)) {
+		av_app_message(a, true, "%s", cause ? cause : "cannot run");
+		free(cause);
+		return false;
+	}
+	av_app_fix_oov(a);
+	if (a->head >= a->s->trace.heads)
+		a->head = 0;
+	if (was_cross != (a->s->trace.cfg.mode == AV_MODE_CROSS))
+		make_windows(a);
+	a->dirty |= AV_DIRTY_ALL;
+	return true;
+}
+
+/* Re-runs after s->cfg was changed; puts *saved back on failure. */
+static bool change_config(struct av_app *a, struct av_config *saved)
+{
+	if (av_app_rerun(a))
+		return true;
+	a->s->cfg = *saved;
+	return false;
+}
+
+void av_app_toggle_key(struct av_app *a, int j)
+{
+	const struct av_trace *t = &a->s->trace;
+	if (j < 0 || j >= t->m) {
+		av_app_message(a, false, "move the cursor onto a key (a column of the scores) "
+			       "to hide it");
+		return;
+	}
+	a->s->key_hidden[j] = !a->s->key_hidden[j];
+	if (!av_app_rerun(a)) {
+		a->s->key_hidden[j] = !a->s->key_hidden[j];
+		return;
+	}
+	const struct av_tokens *tk = t->cfg.mode == AV_MODE_CROSS ? &t->source_tokens : &t->tokens;
+	av_app_message(a, false, "key %d '%s' %s (padding mask)", j, tk->text[j],
+		       a->s->key_hidden[j] ? "hidden from every query" : "visible again");
+}
+
+static void clear_padding(struct av_app *a)
+{
+	bool any = false;
+	for (int j = 0; j < AV_MAX_TOKENS; j++) {
+		any |= a->s->key_hidden[j];
+		a->s->key_hidden[j] = false;
+	}
+	if (any)
+		av_app_message(a, false, "padding mask cleared (the keys changed)");
+}
+
+static void set_mode(struct av_app *a, enum av_mode mode)
+{
+	struct av_session *s = a->s;
+	struct av_config saved = s->cfg;
+	bool saved_hidden[AV_MAX_TOKENS];
+	memcpy(saved_hidden, s->key_hidden, sizeof(saved_hidden));
+	if (mode == AV_MODE_CROSS && !s->source) {
+		if (s->sample.source) {
+			s->source = av_strdup(s->sample.source);
+		} else {
+			av_app_message(a, true, "cross mode needs a source sentence: start with "
+				       "--source \"...\" or a sample that has one");
+			return;
+		}
+	}
+	if ((mode == AV_MODE_CROSS) != (s->cfg.mode == AV_MODE_CROSS))
+		clear_padding(a);
+	s->cfg.mode = mode;
+	if (!change_config(a, &saved)) {
+		memcpy(s->key_hidden, saved_hidden, sizeof(saved_hidden));
+		return;
+	}
+	if (!a->message)
+		av_app_message(a, false, "mode %s%s", av_mode_names[mode],
+			       mode == AV_MODE_CAUSAL ? ": each query sees only itself and "
+			       "the keys before it" : mode == AV_MODE_CROSS ?
+			       ": queries from the sentence, keys and values from the source" :
+			       ": every query sees every key");
+}
+
+static void toggle_causal(struct av_app *a)
+{
+	enum av_mode mode = a->s->cfg.mode;
+	if (mode == AV_MODE_CROSS) {
+		av_app_message(a, false, "cross attention has no causal mask (every query sees "
+			       "the whole source); press c to leave cross mode");
+		return;
+	}
+	set_mode(a, mode == AV_MODE_CAUSAL ? AV_MODE_SELF : AV_MODE_CAUSAL);
+}
+
+static void cycle_mode(struct av_app *a)
+{
+	enum av_mode next = (enum av_mode)((a->s->cfg.mode + 1) % 3);
+	if (next == AV_MODE_CROSS && !a->s->source && !a->s->sample.source) {
+		av_app_message(a, false, "no source sentence for cross mode (--source): "
+			       "back to self");
+		next = AV_MODE_SELF;
+	}
+	set_mode(a, next);
+}
+
+static void change_temperature(struct av_app *a, bool up)
+{
+	struct av_config saved = a->s->cfg;
+	double T = saved.temperature * (up ? TEMP_STEP : 1.0 / TEMP_STEP);
+	if (fabs(T - 1.0) < 1e-9)
+		T = 1.0;
+	if (T < TEMP_MIN || T > TEMP_MAX) {
+		av_app_message(a, false, "temperature stays between %g and %g", TEMP_MIN, TEMP_MAX);
+		return;
+	}
+	a->s->cfg.temperature = T;
+	if (change_config(a, &saved))
+		av_app_message(a, false, "temperature %.3g: softmax is %s", T,
+			       T > saved.temperature ? "flatter" : "sharper");
+}
+
+static void cycle_scale(struct av_app *a)
+{
+	struct av_config saved = a->s->cfg;
+	a->s->cfg.scale = (enum av_scale)((saved.scale + 1) % 3);
+	if (change_config(a, &saved)) {
+		static const char *const what[] = {
+			"scale sqrt(dk): divide by the square root of the head width",
+			"scale sqrt(dmodel): divide by the square root of D (seed 000's code)",
+			"scale none: the raw dot products go into softmax",
+		};
+		av_app_message(a, false, "%s", what[a->s->cfg.scale]);
+	}
+}
+
+static void reseed(struct av_app *a)
+{
+	struct av_session *s = a->s;
+	bool had_weights = s->from_weights;
+	s->cfg.seed++;
+	av_session_reinit(s);
+	if (av_app_rerun(a))
+		av_app_message(a, false, "new weights from seed %llu%s",
+			       (unsigned long long)s->cfg.seed,
+			       had_weights ? " (the loaded weights are replaced)" : "");
+}
+
+static void cycle_theme(struct av_app *a)
+{
+	int next = (a->theme_index + 1) % a->n_themes;
+	char *cause = NULL;
+	if (!apply_theme(a, a->theme_names[next], &cause)) {
+		av_app_message(a, true, "%s", cause ? cause : "bad theme");
+		free(cause);
+		return;
+	}
+	a->theme_index = next;
+	apply_backgrounds(a);
+	clearok(curscr, TRUE);
+	a->dirty = AV_DIRTY_ALL;
+	if (a->colors.color)
+		av_app_message(a, false, "theme %s", a->theme_names[next]);
+	else
+		av_app_message(a, false, "theme %s (shown without colour: %s)",
+			       a->theme_names[next],
+			       a->colors.why_mono ? a->colors.why_mono : "no colours");
+}
+
+static void set_stage(struct av_app *a, int stage)
+{
+	if (stage < 0)
+		stage = 0;
+	if (stage >= AV_STAGE_COUNT)
+		stage = AV_STAGE_COUNT - 1;
+	if (stage == (int)a->stage)
+		return;
+	a->stage = (enum av_ui_stage)stage;
+	a->dirty |= AV_DIRTY_MAIN | AV_DIRTY_HEADER | AV_DIRTY_TOKENS;
+}
+
+static void set_head(struct av_app *a, int delta)
+{
+	int H = a->s->trace.heads;
+	if (H <= 1) {
+		av_app_message(a, false, "this layer has one head (--heads N for more)");
+		return;
+	}
+	a->head = ((a->head + delta) % H + H) % H;
+	a->dirty |= AV_DIRTY_MAIN | AV_DIRTY_HEADER;
+}
+
+static void open_editor(struct av_app *a, bool source)
+{
+	struct av_session *s = a->s;
+	if (source && s->cfg.mode != AV_MODE_CROSS) {
+		av_app_message(a, false, "the source sentence is used in cross mode (c cycles "
+			       "the mode)");
+		return;
+	}
+	struct av_editor *ed = &a->ed;
+	free(ed->orig);
+	free(ed->error);
+	memset(ed, 0, sizeof(*ed));
+	ed->source = source;
+	const char *text = source ? s->source : s->sentence;
+	ed->orig = av_strdup(text ? text : "");
+	snprintf(ed->buf, sizeof(ed->buf), "%s", ed->orig);
+	ed->len = ed->cur = strlen(ed->buf);
+	memcpy(ed->orig_hidden, s->key_hidden, sizeof(ed->orig_hidden));
+	a->overlay = &av_view_edit;
+	a->dirty |= AV_DIRTY_STATUS;
+}
+
+static void do_action(struct av_app *a, enum av_action act)
+{
+	switch (act) {
+	case AV_ACTION_NONE:
+		break;
+	case AV_ACTION_NEXT_STAGE: set_stage(a, (int)a->stage + 1); break;
+	case AV_ACTION_PREV_STAGE: set_stage(a, (int)a->stage - 1); break;
+	case AV_ACTION_FIRST_STAGE: set_stage(a, 0); break;
+	case AV_ACTION_LAST_STAGE: set_stage(a, AV_STAGE_COUNT - 1); break;
+	case AV_ACTION_NEXT_HEAD: set_head(a, 1); break;
+	case AV_ACTION_PREV_HEAD: set_head(a, -1); break;
+	case AV_ACTION_ALL_HEADS:
+		if (a->view == &av_view_stage) {
+			a->view = &av_view_heads;
+			a->heads_bars = false;
+		} else if (!a->heads_bars) {
+			a->heads_bars = true;
+		} else {
+			a->view = &av_view_stage;
+		}
+		a->dirty = AV_DIRTY_ALL;
+		break;
+	case AV_ACTION_ZOOM:
+		a->compact = !a->compact;
+		a->dirty |= AV_DIRTY_MAIN;
+		av_app_message(a, false, a->compact ? "compact cells: colour only (z for numbers)"
+			       : "numbers in the cells");
+		break;
+	case AV_ACTION_EDIT_SENTENCE: open_editor(a, false); break;
+	case AV_ACTION_EDIT_SOURCE: open_editor(a, true); break;
+	case AV_ACTION_TOGGLE_CAUSAL: toggle_causal(a); break;
+	case AV_ACTION_CYCLE_MODE: cycle_mode(a); break;
+	case AV_ACTION_TEMP_UP: change_temperature(a, true); break;
+	case AV_ACTION_TEMP_DOWN: change_temperature(a, false); break;
+	case AV_ACTION_CYCLE_SCALE: cycle_scale(a); break;
+	case AV_ACTION_RESEED: reseed(a); break;
+	case AV_ACTION_CYCLE_THEME: cycle_theme(a); break;
+	case AV_ACTION_HELP:
+		a->overlay = &av_view_help;
+		a->help_scroll = 0;
+		if (a->overlay->resize)
+			a->overlay->resize(a);
+		break;
+	case AV_ACTION_REPAINT:
+		clearok(curscr, TRUE);
+		a->dirty = AV_DIRTY_ALL;
+		break;
+	case AV_ACTION_QUIT:
+		a->quit = true;
+		break;
+	case AV_ACTION_MASK_KEY:
+		/* the views know which key is under the cursor */
+		av_app_toggle_key(a, a->sel_key);
+		break;
+	case AV_ACTION_LEFT: case AV_ACTION_RIGHT: case AV_ACTION_UP: case AV_ACTION_DOWN:
+	case AV_ACTION_PAGE_LEFT: case AV_ACTION_PAGE_RIGHT:
+	case AV_ACTION_COUNT:
+		break;
+	}
+}
+
+void av_app_key(struct av_app *a, int key)
+{
+	if (key == AV_FKEY(KEY_RESIZE)) {
+		av_app_resize(a);
+		return;
+	}
+	if (a->overlay != &av_view_edit)
+		clear_message(a);
+	enum av_action act = av_action_for_key(key);
+	if (a->overlay && a->overlay->key(a, key, act))
+		return;
+	if (a->layout.too_small && act != AV_ACTION_QUIT && act != AV_ACTION_REPAINT)
+		return;
+	if (a->view->key && a->view->key(a, key, act))
+		return;
+	if (act == AV_ACTION_NONE && key != AV_FKEY(KEY_MOUSE)) {
+		char name[32];
+		av_key_name(key, name, sizeof(name), false);
+		if (key == 't')
+			av_app_message(a, false, "t: the training view is not built yet");
+		else
+			av_app_message(a, false, "%s does nothing here: ? lists the keys", name);
+		return;
+	}
+	do_action(a, act);
+}
+
+/* --- the shared regions -------------------------------------------------- */
+
+int av_app_parts(const struct av_app *a, struct av_part out[AV_MAX_PARTS])
+{
+	return av_ui_stage_parts(&a->s->trace, a->stage, a->head, out);
+}
+
+static void draw_header(struct av_app *a)
+{
+	WINDOW *w = a->w_header;
+	if (!w)
+		return;
+	const struct av_session *s = a->s;
+	const struct av_trace *t = &s->trace;
+	struct av_header_info h = {
+		.sample = s->sample.name,
+		.mode = av_mode_names[t->cfg.mode],
+		.d_model = t->d_model,
+		.heads = t->heads,
+		.head_dim = t->head_dim,
+		.scale = av_scale_names[t->cfg.scale],
+		.temperature = t->cfg.temperature,
+		.seed = t->cfg.seed,
+		.stage = (int)a->stage,
+		.n_stages = AV_STAGE_COUNT,
+		.stage_name = av_ui_stage_titles[a->stage],
+		.view = a->view == &av_view_heads ? "all heads" : NULL,
+	};
+	int width = getmaxx(w);
+	for (int st = 0; st < AV_STAGE_COUNT; st++) {
+		char probe[96];
+		snprintf(probe, sizeof(probe), "%s%d/%d %s", h.view ? "all heads · " : "",
+			 st + 1, AV_STAGE_COUNT, av_ui_stage_titles[st]);
+		if (av_text_width(probe) > h.stage_reserve)
+			h.stage_reserve = av_text_width(probe);
+	}
+	char *text = av_layout_header(&h, width);
+	av_put_pad(w, 0, 0, text, width, av_colors_el(&a->colors, AV_EL_HEADER));
+	free(text);
+}
+
+/* One line of tokens: "tokens  0 china  1 panda ...", the selected one
+ * highlighted, OOV words and hidden keys marked; scrolled to keep the
+ * selected token in view. */
+static void draw_token_line(struct av_app *a, int y, const char *title,
+			    const struct av_tokens *tk, const bool *oov, bool keys, int selected)
+{
+	WINDOW *w = a->w_tokens;
+	int width = getmaxx(w);
+	struct av_colors *c = &a->colors;
+	int x = av_put(w, y, 0, title, width, av_colors_el(c, AV_EL_TITLE));
+	x += av_put(w, y, x, " ", width - x, A_NORMAL);
+	/* first token to show: keep the selected one visible */
+	int first = 0;
+	if (selected >= 0) {
+		int need = 0;
+		for (int i = selected; i >= 0; i--) {
+			char item[160];
+			snprintf(item, sizeof(item), "%d %s%s  ", i, tk->text[i], oov[i] ? "*" : "");
+			need += av_text_width(item);
+			if (need > width - x - 2)
+				break;
+			first = i;
+		}
+	}
+	if (first > 0)
+		x += av_put(w, y, x, av_draw_utf8() ? "… " : ".. ", width - x,
+			    av_colors_el(c, AV_EL_DIM));
+	for (int i = first; i < tk->n; i++) {
+		char pos[16], word[160];
+		snprintf(pos, sizeof(pos), "%d ", i);
+		snprintf(word, sizeof(word), "%s%s", tk->text[i], oov[i] ? "*" : "");
+		int need = av_text_width(pos) + av_text_width(word);
+		if (x + need > width - 1) {
+			av_put(w, y, width - 1, av_draw_utf8() ? "…" : ">", 1,
+			       av_colors_el(c, AV_EL_DIM));
+			break;
+		}
+		attr_t wa = av_colors_el(c, AV_EL_NORMAL);
+		if (oov[i])
+			wa = av_colors_el(c, AV_EL_OOV);
+		if (keys && a->s->trace.key_hidden[i])
+			wa = av_colors_el(c, AV_EL_MASKED);
+		if (i == selected)
+			wa = av_colors_el(c, AV_EL_HIGHLIGHT);
+		x += av_put(w, y, x, pos, width - x, av_colors_el(c, AV_EL_DIM));
+		x += av_put(w, y, x, word, width - x, wa);
+		x += av_put(w, y, x, "  ", width - x, A_NORMAL);
+	}
+}
+
+static void draw_tokens(struct av_app *a)
+{
+	if (!a->w_tokens)
+		return;
+	const struct av_trace *t = &a->s->trace;
+	bool cross = t->cfg.mode == AV_MODE_CROSS;
+	werase(a->w_tokens);
+	draw_token_line(a, 0, cross ? "queries" : "tokens", &t->tokens, t->oov, !cross,
+			a->sel_query >= 0 ? a->sel_query : a->sel_key);
+	if (cross && getmaxy(a->w_tokens) > 1) {
+		/* the source line: keys and values */
+		WINDOW *w = a->w_tokens;
+		int width = getmaxx(w);
+		struct av_colors *c = &a->colors;
+		int x = av_put(w, 1, 0, "source ", width, av_colors_el(c, AV_EL_TITLE));
+		for (int i = 0; i < t->source_tokens.n; i++) {
+			char pos[16], word[160];
+			snprintf(pos, sizeof(pos), "%d ", i);
+			snprintf(word, sizeof(word), "%s%s", t->source_tokens.text[i],
+				 t->source_oov[i] ? "*" : "");
+			if (x + av_text_width(pos) + av_text_width(word) > width - 1) {
+				av_put(w, 1, width - 1, av_draw_utf8() ? "…" : ">", 1,
+				       av_colors_el(c, AV_EL_DIM));
+				break;
+			}
+			attr_t wa = av_colors_el(c, AV_EL_NORMAL);
+			if (t->source_oov[i])
+				wa = av_colors_el(c, AV_EL_OOV);
+			if (t->key_hidden[i])
+				wa = av_colors_el(c, AV_EL_MASKED);
+			if (i == a->sel_key)
+				wa = av_colors_el(c, AV_EL_HIGHLIGHT);
+			x += av_put(w, 1, x, pos, width - x, av_colors_el(c, AV_EL_DIM));
+			x += av_put(w, 1, x, word, width - x, wa);
+			x += av_put(w, 1, x, "  ", width - x, A_NORMAL);
+		}
+	}
+}
+
+static void draw_status(struct av_app *a)
+{
+	WINDOW *w = a->w_status;
+	if (!w)
+		return;
+	int width = getmaxx(w);
+	struct av_colors *c = &a->colors;
+	werase(w);
+	if (a->message) {
+		av_put_pad(w, 0, 0, a->message, width,
+			   av_colors_el(c, a->message_error ? AV_EL_ERROR : AV_EL_STATUS));
+		return;
+	}
+	const char *hints = a->view == &av_view_heads ?
+		"? help  a bars/back  Tab head  arrows query/key  m mask  +/- temperature  q quit" :
+		"? help  n/p stage  arrows cell  Tab head  a heads  m mask  e edit  q quit";
+	av_put_pad(w, 0, 0, hints, width, av_colors_el(c, AV_EL_STATUS));
+}
+
+void av_app_draw_inspector(struct av_app *a, const struct av_insp *in)
+{
+	WINDOW *w = a->w_insp;
+	if (!w)
+		return;
+	werase(w);
+	int width = getmaxx(w), height = getmaxy(w);
+	struct av_colors *c = &a->colors;
+	for (int i = 0; i < in->n && i < height; i++)
+		av_put(w, i, 0, in->line[i], width,
+		       av_colors_el(c, i == 0 ? AV_EL_LABEL : AV_EL_NORMAL));
+}
+
+static void draw_too_small(struct av_app *a)
+{
+	WINDOW *w = a->w_small;
+	if (!w)
+		return;
+	werase(w);
+	char *text = av_layout_too_small_text(COLS, LINES, token_rows(a));
+	int width = getmaxx(w), height = getmaxy(w);
+	/* one line if it fits, else broken after the size */
+	const char *lines[3] = { text, NULL, "enlarge the window, or q to quit" };
+	char *comma = strstr(text, ", ");
+	if (av_text_width(text) > width && comma) {
+		*comma = '\0';
+		lines[1] = comma + 2;
+	}
+	int y = height / 2 - 1;
+	for (int i = 0; i < 3; i++) {
+		if (!lines[i] || y < 0 || y >= height)
+			continue;
+		int tw = av_text_width(lines[i]);
+		int x = tw < width ? (width - tw) / 2 : 0;
+		av_put(w, y++, x, lines[i], width - x,
+		       av_colors_el(&a->colors, i == 2 ? AV_EL_DIM : AV_EL_ERROR));
+	}
+	free(text);
+	wnoutrefresh(w);
+}
+
+static void refresh_all(struct av_app *a)
+{
+	WINDOW *ws[] = { a->w_header, a->w_tokens, a->w_title, a->w_panel, a->w_legend,
+			 a->w_insp, a->w_status };
+	for (size_t i = 0; i < sizeof(ws) / sizeof(ws[0]); i++)
+		if (ws[i])
+			wnoutrefresh(ws[i]);
+}
+
+void av_app_draw(struct av_app *a)
+{
+	if (a->layout.too_small) {
+		draw_too_small(a);
+		doupdate();
+		a->dirty = 0;
+		return;
+	}
+	unsigned d = a->dirty;
+	if (d & AV_DIRTY_MAIN)
+		a->view->draw(a);
+	if (d & AV_DIRTY_HEADER)
+		draw_header(a);
+	if (d & AV_DIRTY_TOKENS)
+		draw_tokens(a);
+	if (d & AV_DIRTY_STATUS) {
+		if (a->overlay == &av_view_edit)
+			av_view_edit.draw(a);
+		else
+			draw_status(a);
+	}
+	refresh_all(a);
+	if (a->overlay == &av_view_help) {
+		av_view_help.draw(a);
+		if (a->w_overlay) {
+			touchwin(a->w_overlay);
+			wnoutrefresh(a->w_overlay);
+		}
+	}
+	doupdate();
+	a->dirty = 0;
+}
+
+/* --- reading the screen back (tests) ------------------------------------- */
+
+void av_app_read_line(int y, char *buf, size_t size)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	int width = getmaxx(curscr);
+	for (int x = 0; x < width; x++) {
+		cchar_t cc;
+		if (mvwin_wch(curscr, y, x, &cc) == ERR)
+			break;
+		wchar_t wch[CCHARW_MAX + 1];
+		attr_t attrs;
+		short pair;
+		if (getcchar(&cc, wch, &attrs, &pair, NULL) == ERR)
+			continue;
+		if (attrs & WA_ALTCHARSET)
+			wch[0] = '?';
+		for (int k = 0; k < CCHARW_MAX && wch[k]; k++) {
+			char out[4];
+			int n = av_utf8_encode((uint32_t)wch[k], out);
+			if (used + (size_t)n + 1 >= size)
+				return;
+			memcpy(buf + used, out, (size_t)n);
+			used += (size_t)n;
+			buf[used] = '\0';
+		}
+		/* a wide character fills the next column too */
+		if (wch[0] && av_cp_width((uint32_t)wch[0]) == 2)
+			x++;
+	}
+}
+
+/* --- the program --------------------------------------------------------- */
+
+/* Home, End and friends arrive in different forms from different
+ * terminals (and from tmux, screen, rxvt) than terminfo may say: teach
+ * ncurses the common ones that are not bound already. */
+static void define_extra_keys(void)
+{
+	static const struct {
+		const char *seq;
+		int key;
+	} extra[] = {
+		{ "\033[1~", KEY_HOME }, { "\033[7~", KEY_HOME }, { "\033[H", KEY_HOME },
+		{ "\033OH", KEY_HOME }, { "\033[4~", KEY_END }, { "\033[8~", KEY_END },
+		{ "\033[F", KEY_END }, { "\033OF", KEY_END }, { "\033[5~", KEY_PPAGE },
+		{ "\033[6~", KEY_NPAGE }, { "\033[Z", KEY_BTAB }, { "\033[3~", KEY_DC },
+		{ "\033[A", KEY_UP }, { "\033[B", KEY_DOWN }, { "\033[C", KEY_RIGHT },
+		{ "\033[D", KEY_LEFT }, { "\033OA", KEY_UP }, { "\033OB", KEY_DOWN },
+		{ "\033OC", KEY_RIGHT }, { "\033OD", KEY_LEFT },
+	};
+	for (size_t i = 0; i < sizeof(extra) / sizeof(extra[0]); i++)
+		if (key_defined(extra[i].seq) == 0)
+			define_key(extra[i].seq, extra[i].key);
+}
+
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+bool av_ui_run(struct av_session *s, const struct av_ui_config *cfg, char **cause)
+{
+	/* a bad theme is reported before the screen opens */
+	struct av_theme probe;
+	memset(&probe, 0, sizeof(probe));
+	if (!av_theme_load(cfg->theme ? cfg->theme : "dark", &probe, cause))
+		return false;
+	av_theme_free(&probe);
+
+	SCREEN *screen = newterm(NULL, stdout, stdin);
+	if (!screen) {
+		const char *term = getenv("TERM");
+		return av_fail(cause, "cannot use the terminal (TERM=%s); --print STAGE and "
+			       "--dump FILE work without one", term ? term : "unset");
+	}
+	set_term(screen);
+	cbreak();
+	noecho();
+	nonl();
+	curs_set(0);
+	set_escdelay(25);
+
+	define_extra_keys();
+
+	struct av_app a;
+	if (!av_app_init(&a, s, cfg, cause)) {
+		endwin();
+		delscreen(screen);
+		return false;
+	}
+
+	struct sigaction sa, old[3];
+	const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = 0;   /* no SA_RESTART: the blocking read returns */
+	got_signal = 0;
+	for (int i = 0; i < 3; i++)
+		sigaction(sigs[i], &sa, &old[i]);
+
+	int errors = 0;
+	while (!a.quit && !got_signal) {
+		av_app_draw(&a);
+		wint_t ch;
+		errno = 0;
+		int r = a.input ? wget_wch(a.input, &ch) : ERR;
+		if (r == ERR) {
+			if (got_signal)
+				break;
+			/* EOF on the terminal (a hang-up without SIGHUP) must not spin */
+			if (errno != EINTR && ++errors > 20)
+				break;
+			continue;
+		}
+		errors = 0;
+		av_app_key(&a, av_key_from_wch(r, (unsigned)ch));
+	}
+
+	av_app_free(&a);
+	endwin();
+	delscreen(screen);
+	for (int i = 0; i < 3; i++)
+		sigaction(sigs[i], &old[i], NULL);
+	fflush(stdout);
+	if (got_signal) {
+		/* die of the signal, as the shell expects, the terminal restored */
+		int sig = got_signal;
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+	return true;
+}

@@ -1,0 +1,139 @@
+/* app.h: the screen's state and main loop. The app owns the windows (one
+ * per region of layout.h), the cursor, the stage and head, and dispatches
+ * keys: first to an open overlay (help, editor), then to the main view,
+ * then to the global actions of actions.h.
+ *
+ * A view is a small table of functions, one view per file (tmux's
+ * window_mode, tig's view_ops): view_stage.c (the stepper), view_heads.c
+ * (all heads), view_help.c and view_edit.c (overlays). Adding a view (the
+ * training view on 't', say) is a new file with a struct av_view, an action
+ * in actions.h and a case in app.c's dispatch.
+ *
+ * Redraws are by region: a key marks what it changed (AV_DIRTY_*), only
+ * those regions are redrawn, and ncurses sends only the cells that differ
+ * (wnoutrefresh + doupdate; no clear() except on Ctrl-L). */
+#ifndef AV_UI_APP_H
+#define AV_UI_APP_H
+
+#include <stdbool.h>
+#include "session.h"
+#include "tokenizer.h"
+#include "ui/actions.h"
+#include "ui/colors.h"
+#include "ui/curses.h"
+#include "ui/heatmap.h"
+#include "ui/layout.h"
+#include "ui/stages.h"
+#include "ui/ui.h"
+
+#define AV_DIRTY_HEADER 1u
+#define AV_DIRTY_TOKENS 2u
+#define AV_DIRTY_MAIN 4u       /* the view: title, panel, legend, inspector */
+#define AV_DIRTY_STATUS 8u
+#define AV_DIRTY_ALL 15u
+
+struct av_app;
+
+struct av_view {
+	const char *name;
+	/* Draws the title, panel, legend and inspector windows. */
+	void (*draw)(struct av_app *a);
+	/* Gets the key first (act is its action, maybe NONE); true = used. */
+	bool (*key)(struct av_app *a, int key, enum av_action act);
+	/* The windows were made anew (a resize, a layout change). */
+	void (*resize)(struct av_app *a);
+};
+
+extern const struct av_view av_view_stage;   /* view_stage.c */
+extern const struct av_view av_view_heads;   /* view_heads.c */
+extern const struct av_view av_view_help;    /* view_help.c (overlay) */
+extern const struct av_view av_view_edit;    /* view_edit.c (overlay) */
+
+struct av_editor {
+	bool source;                       /* editing the source sentence */
+	char buf[AV_MAX_SENTENCE_BYTES + 1];
+	size_t len, cur;                   /* bytes; cur is a byte offset */
+	char *orig;                        /* the text before editing */
+	bool orig_hidden[AV_MAX_TOKENS];
+	char *error;                       /* why the text does not run now */
+	int scroll;                        /* first column shown */
+};
+
+struct av_app {
+	struct av_session *s;
+	struct av_colors colors;
+	bool allow_color;
+	char *theme_names[4];
+	int n_themes, theme_index;
+
+	struct av_layout layout;
+	WINDOW *w_header, *w_tokens, *w_title, *w_panel, *w_legend, *w_insp, *w_status;
+	WINDOW *w_overlay;       /* the help window, or NULL */
+	WINDOW *w_small;         /* the "too small" screen, or NULL */
+	WINDOW *input;           /* a 1x1 pad that reads keys (never refreshed) */
+
+	const struct av_view *view;      /* av_view_stage or av_view_heads */
+	const struct av_view *overlay;   /* av_view_help, av_view_edit or NULL */
+
+	enum av_ui_stage stage;
+	int head;
+	int row, col;            /* the cursor: row and (overall) column */
+	struct av_heatmap hm;    /* the stepper's scroll state */
+	bool compact;            /* colour-only cells */
+	bool heads_bars;         /* the heads view shows bars of the query */
+	int sel_query, sel_key;  /* the tokens under the cursor, or -1 */
+	int page_cols;           /* columns of the last heatmap drawn */
+
+	struct av_editor ed;
+	int help_scroll, help_max_scroll;
+
+	int base_vocab;          /* vocabulary size before any run (see fix_oov) */
+
+	char *message;
+	bool message_error;
+	unsigned dirty;
+	bool quit;
+};
+
+/* Sets up a under an already initialised curses screen (newterm): loads
+ * the theme, makes the windows. false + *cause for a bad theme. */
+bool av_app_init(struct av_app *a, struct av_session *s, const struct av_ui_config *cfg,
+		 char **cause);
+void av_app_free(struct av_app *a);
+
+/* One key (an av key int: a character, or AV_FKEY(KEY_...)). */
+void av_app_key(struct av_app *a, int key);
+
+/* Redraws the dirty regions and updates the terminal. */
+void av_app_draw(struct av_app *a);
+
+/* KEY_RESIZE: the layout and windows anew. */
+void av_app_resize(struct av_app *a);
+
+/* A message on the status line until the next key (error style or not). */
+void av_app_message(struct av_app *a, bool error, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Re-runs the forward pass after a setting changed; on failure shows the
+ * cause and returns false (the previous trace stays). */
+bool av_app_rerun(struct av_app *a);
+
+/* After a run: marks as out-of-vocabulary the words the engine appended
+ * to the vocabulary on an earlier run (their flag is only set the first
+ * time). Called by every path that runs the session. */
+void av_app_fix_oov(struct av_app *a);
+
+/* Hides or shows key position j (the padding mask) and re-runs. */
+void av_app_toggle_key(struct av_app *a, int j);
+
+/* The parts of the current stage for the current head. */
+int av_app_parts(const struct av_app *a, struct av_part out[AV_MAX_PARTS]);
+
+/* Draws the inspector window from an av_insp (shared by the views). */
+struct av_insp;
+void av_app_draw_inspector(struct av_app *a, const struct av_insp *in);
+
+/* Reads screen row y back as UTF-8 (from curscr; for the tests). */
+void av_app_read_line(int y, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,16 @@
+/* curses.h: the one place attnview includes curses (as htop's
+ * ProvideCurses.h). ncursesw, with the wide-character functions. Include it
+ * as "ui/curses.h"; the engine never does. */
+#ifndef AV_UI_CURSES_H
+#define AV_UI_CURSES_H
+
+#ifndef NCURSES_WIDECHAR
+#define NCURSES_WIDECHAR 1
+#endif
+#ifndef _XOPEN_SOURCE_EXTENDED
+#define _XOPEN_SOURCE_EXTENDED 1
+#endif
+
+#include <curses.h>
+
+#endif

@@ -1,0 +1,185 @@
+/* draw.c: text by columns (see draw.h). */
+#include "config.h"
+
+#include <string.h>
+
+#include "ui/draw.h"
+#include "utf8.h"
+
+static bool use_utf8 = true;
+
+void av_draw_set_utf8(bool utf8)
+{
+	use_utf8 = utf8;
+}
+
+bool av_draw_utf8(void)
+{
+	return use_utf8;
+}
+
+const char *av_ascii_for(unsigned cp)
+{
+	switch (cp) {
+	case 0x00B7: case 0x22C5: case 0x2219: return ".";   /* middle dots */
+	case 0x00D7: return "x";
+	case 0x00F7: return "/";
+	case 0x2212: case 0x2013: case 0x2014: return "-";   /* minus, dashes */
+	case 0x221E: return "inf";
+	case 0x221A: return "sqrt";
+	case 0x03A3: case 0x2211: return "sum";
+	case 0x1D40: return "^T";                 /* superscript T */
+	case 0x2026: return "...";
+	case 0x2192: return "->";
+	case 0x2190: return "<-";
+	case 0x2191: return "^";
+	case 0x2193: return "v";
+	case 0x25C0: case 0x25C2: return "<";
+	case 0x25B6: case 0x25B8: return ">";
+	case 0x25B2: return "^";
+	case 0x25BC: return "v";
+	case 0x2500: case 0x2501: return "-";
+	case 0x2502: case 0x2503: return "|";
+	case 0x250C: case 0x2510: case 0x2514: case 0x2518: case 0x253C: return "+";
+	case 0x2588: return "#";
+	case 0x2581: case 0x2582: return "_";
+	case 0x2583: case 0x2584: case 0x2585: return "=";
+	case 0x2586: case 0x2587: return "#";
+	case 0x2591: return ".";
+	case 0x2592: return ":";
+	case 0x2593: return "#";
+	case 0x2573: return "x";                  /* the masked glyph */
+	case 0x2022: return "*";
+	case 0x2248: return "~";
+	case 0x2264: return "<=";
+	case 0x2265: return ">=";
+	case 0x2260: return "!=";
+	case 0x2018: case 0x2019: return "'";
+	case 0x201C: case 0x201D: return "\"";
+	}
+	return NULL;
+}
+
+/* Calls emit(piece, bytes, columns) for each displayable piece of s. */
+struct piece {
+	const char *s;
+	int len;
+	int cols;
+};
+
+static bool next_piece(const char *s, size_t *off, size_t len, struct piece *p)
+{
+	if (*off >= len)
+		return false;
+	uint32_t cp;
+	int k = av_utf8_decode(s + *off, len - *off, &cp);
+	if (k < 0) {
+		p->s = "?";
+		p->len = 1;
+		p->cols = 1;
+		*off += 1;
+		return true;
+	}
+	if (cp < 0x80) {
+		p->s = s + *off;
+		p->len = 1;
+		p->cols = cp < 0x20 || cp == 0x7f ? 0 : 1;
+		if (p->cols == 0) {
+			p->s = "?";
+			p->len = 1;
+			p->cols = 1;
+		}
+	} else if (use_utf8) {
+		p->s = s + *off;
+		p->len = k;
+		p->cols = av_cp_width(cp);
+	} else {
+		const char *a = av_ascii_for(cp);
+		int w = av_cp_width(cp);
+		if (a) {
+			p->s = a;
+			p->len = (int)strlen(a);
+			p->cols = p->len;
+		} else {
+			p->s = w == 2 ? "??" : w == 0 ? "" : "?";
+			p->len = w;
+			p->cols = w;
+		}
+	}
+	*off += (size_t)k;
+	return true;
+}
+
+int av_text_width(const char *s)
+{
+	size_t off = 0, len = strlen(s);
+	struct piece p;
+	int w = 0;
+	while (next_piece(s, &off, len, &p))
+		w += p.cols;
+	return w;
+}
+
+int av_put(WINDOW *w, int y, int x, const char *s, int maxw, attr_t attr)
+{
+	if (maxw <= 0 || !s)
+		return 0;
+	int total = av_text_width(s);
+	bool cut = total > maxw;
+	int limit = cut ? maxw - 1 : maxw;
+	size_t off = 0, len = strlen(s);
+	struct piece p;
+	int used = 0;
+	wmove(w, y, x);
+	attr_t plain = attr & ~A_COLOR;
+	short pair = (short)PAIR_NUMBER(attr);
+	wattr_set(w, plain, pair, NULL);
+	while (next_piece(s, &off, len, &p)) {
+		if (used + p.cols > limit)
+			break;
+		if (p.len > 0)
+			waddnstr(w, p.s, p.len);
+		used += p.cols;
+	}
+	if (cut) {
+		waddstr(w, use_utf8 ? "…" : "~");
+		used++;
+	}
+	wattr_set(w, A_NORMAL, 0, NULL);
+	return used;
+}
+
+void av_fill(WINDOW *w, int y, int x, int n, attr_t attr)
+{
+	if (n <= 0)
+		return;
+	wmove(w, y, x);
+	wattr_set(w, attr & ~A_COLOR, (short)PAIR_NUMBER(attr), NULL);
+	for (int i = 0; i < n; i++)
+		waddch(w, ' ');
+	wattr_set(w, A_NORMAL, 0, NULL);
+}
+
+void av_put_pad(WINDOW *w, int y, int x, const char *s, int width, attr_t attr)
+{
+	int used = av_put(w, y, x, s, width, attr);
+	av_fill(w, y, x + used, width - used, attr);
+}
+
+void av_put_right(WINDOW *w, int y, int x, const char *s, int width, attr_t attr)
+{
+	int tw = av_text_width(s);
+	if (tw >= width) {
+		av_put(w, y, x, s, width, attr);
+		return;
+	}
+	av_fill(w, y, x, width - tw, attr);
+	av_put(w, y, x + width - tw, s, tw, attr);
+}
+
+void av_clear(WINDOW *w, attr_t attr)
+{
+	wbkgdset(w, ' ' | (attr & ~A_COLOR) | COLOR_PAIR(PAIR_NUMBER(attr)));
+	werase(w);
+	wbkgdset(w, ' ');
+}

@@ -1,0 +1,588 @@
+/* heatmap.c: labelled matrices, the legend and cell numbers (see heatmap.h). */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui/draw.h"
+#include "ui/heatmap.h"
+#include "ui/inspector.h"
+#include "util.h"
+
+#define LABEL_MAX 14      /* row label columns at most ("12 kangaroo") */
+#define PART_GAP 2
+#define ROW_SUM_W 8       /* " Σ 1.000" */
+
+int av_heatmap_total_cols(const struct av_part *parts, int n_parts)
+{
+	int total = 0;
+	for (int i = 0; i < n_parts; i++)
+		total += parts[i].cols;
+	return total;
+}
+
+void av_heatmap_locate(const struct av_part *parts, int n_parts, int vcol, int *part, int *col)
+{
+	for (int i = 0; i < n_parts; i++) {
+		if (vcol < parts[i].cols || i == n_parts - 1) {
+			*part = i;
+			*col = vcol < parts[i].cols ? vcol : parts[i].cols - 1;
+			return;
+		}
+		vcol -= parts[i].cols;
+	}
+	*part = 0;
+	*col = 0;
+}
+
+/* --- numbers ------------------------------------------------------------- */
+
+static int int_digits(double a)
+{
+	int d = 1;
+	while (a >= 10 && d < 40) {
+		a /= 10;
+		d++;
+	}
+	return d;
+}
+
+int av_cell_decimals(double maxabs, bool neg, int width)
+{
+	for (int d = 3; d >= 0; d--) {
+		/* rounding may add a digit: 9.9996 -> 10.000 */
+		double rounded = maxabs + 0.5 * pow(10, -d);
+		int len = (neg ? 1 : 0) + int_digits(rounded) + (d ? d + 1 : 0);
+		if (len <= width)
+			return d;
+	}
+	return -1;
+}
+
+void av_cell_format(char *buf, size_t size, double v, int decimals, int width)
+{
+	if (decimals >= 0) {
+		snprintf(buf, size, "%.*f", decimals, v);
+		/* "-0.000" reads as a sign error: show 0 plainly */
+		if (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1))
+			memmove(buf, buf + 1, strlen(buf));
+	} else {
+		snprintf(buf, size, "%.0e", v);
+	}
+	if ((int)strlen(buf) > width) {
+		int n = width < (int)size - 1 ? width : (int)size - 1;
+		memset(buf, '#', (size_t)(n > 0 ? n : 0));
+		buf[n > 0 ? n : 0] = '\0';
+	}
+}
+
+double av_part_range(const struct av_trace *t, const struct av_part *p, bool *neg)
+{
+	double m = 0;
+	bool any_neg = false;
+	for (int r = 0; r < p->rows; r++) {
+		for (int c = 0; c < p->cols; c++) {
+			if (av_part_hidden(t, p, r, c))
+				continue;
+			double v = av_part_at(p, r, c);
+			if (!isfinite(v))
+				continue;
+			if (v < 0)
+				any_neg = true;
+			if (fabs(v) > m)
+				m = fabs(v);
+		}
+	}
+	if (neg)
+		*neg = any_neg;
+	return m;
+}
+
+/* --- labels -------------------------------------------------------------- */
+
+static bool cross(const struct av_trace *t)
+{
+	return t->cfg.mode == AV_MODE_CROSS;
+}
+
+static const char *token_of(const struct av_trace *t, enum av_axis axis, int i)
+{
+	const struct av_tokens *tk = axis == AV_AXIS_KEY && cross(t) ? &t->source_tokens
+								      : &t->tokens;
+	return i >= 0 && i < tk->n ? tk->text[i] : "";
+}
+
+static bool oov_of(const struct av_trace *t, enum av_axis axis, int i)
+{
+	if (i < 0 || i >= AV_MAX_TOKENS)
+		return false;
+	return axis == AV_AXIS_KEY && cross(t) ? t->source_oov[i] : t->oov[i];
+}
+
+void av_row_label(const struct av_trace *t, enum av_axis axis, int i, char *buf, size_t size)
+{
+	snprintf(buf, size, "%d %s", i, token_of(t, axis, i));
+}
+
+static int label_width(const struct av_trace *t, enum av_axis axis, int rows)
+{
+	int w = 3;
+	for (int i = 0; i < rows; i++) {
+		char buf[128];
+		av_row_label(t, axis, i, buf, sizeof(buf));
+		int tw = av_text_width(buf);
+		if (tw > w)
+			w = tw;
+	}
+	return w > LABEL_MAX ? LABEL_MAX : w;
+}
+
+/* Whether a part needs its own row labels after the part before it. */
+static bool labels_differ(const struct av_trace *t, enum av_axis a, enum av_axis b)
+{
+	return cross(t) && a != b;
+}
+
+/* --- the column plan ----------------------------------------------------- */
+
+struct slot {
+	int vcol, part, col, x;
+	int label_x;       /* a label column starts at label_x before this cell, or -1 */
+};
+
+struct plan {
+	struct slot *slots;
+	int n;
+	int label_w;       /* width of row labels (the widest of the parts' axes) */
+	int cell_w;
+	int right_reserve;
+};
+
+static void make_plan(const struct av_heatmap *hm, int width, int first, struct plan *pl)
+{
+	int total = av_heatmap_total_cols(hm->parts, hm->n_parts);
+	pl->n = 0;
+	int part, col;
+	av_heatmap_locate(hm->parts, hm->n_parts, first, &part, &col);
+	int x = pl->label_w + 1;
+	int prev_part = part;
+	for (int v = first; v < total; v++) {
+		av_heatmap_locate(hm->parts, hm->n_parts, v, &part, &col);
+		int label_x = -1;
+		if (part != prev_part) {
+			x += PART_GAP;
+			if (labels_differ(hm->t, hm->parts[prev_part].row_axis,
+					  hm->parts[part].row_axis)) {
+				label_x = x;
+				x += pl->label_w + 1;
+			}
+			prev_part = part;
+		}
+		if (x + pl->cell_w > width - pl->right_reserve)
+			break;
+		pl->slots[pl->n].vcol = v;
+		pl->slots[pl->n].part = part;
+		pl->slots[pl->n].col = col;
+		pl->slots[pl->n].x = x;
+		pl->slots[pl->n].label_x = label_x;
+		pl->n++;
+		x += pl->cell_w;
+	}
+}
+
+static bool plan_has(const struct plan *pl, int vcol)
+{
+	return pl->n > 0 && vcol >= pl->slots[0].vcol && vcol <= pl->slots[pl->n - 1].vcol;
+}
+
+/* --- drawing ------------------------------------------------------------- */
+
+struct part_info {
+	double range;
+	bool neg;
+	int decimals;
+};
+
+static void draw_row_label(WINDOW *w, struct av_colors *c, const struct av_trace *t,
+			   enum av_axis axis, int y, int x, int width, int r, bool current)
+{
+	char buf[128];
+	av_row_label(t, axis, r, buf, sizeof(buf));
+	attr_t a = av_colors_el(c, AV_EL_LABEL);
+	if (oov_of(t, axis, r))
+		a = av_colors_el(c, AV_EL_OOV);
+	if (axis == AV_AXIS_KEY && t->key_hidden[r])
+		a = av_colors_el(c, AV_EL_MASKED);
+	if (current)
+		a = av_colors_el(c, AV_EL_HIGHLIGHT);
+	av_put_pad(w, y, x, buf, width, a);
+}
+
+static void draw_col_label(WINDOW *w, struct av_colors *c, const struct av_heatmap *hm,
+			   const struct plan *pl, const struct slot *s, int y, bool current)
+{
+	const struct av_part *p = &hm->parts[s->part];
+	const struct av_trace *t = hm->t;
+	char buf[64];
+	attr_t a = av_colors_el(c, AV_EL_LABEL);
+	bool in_head = p->hl_len > 0 && s->col >= p->hl_start && s->col < p->hl_start + p->hl_len;
+	if (p->col_axis == AV_AXIS_KEY) {
+		if (hm->compact)
+			snprintf(buf, sizeof(buf), "%d", s->col);
+		else
+			snprintf(buf, sizeof(buf), "%s", token_of(t, AV_AXIS_KEY, s->col));
+		if (oov_of(t, AV_AXIS_KEY, s->col))
+			a = av_colors_el(c, AV_EL_OOV);
+		if (t->key_hidden[s->col])
+			a = av_colors_el(c, AV_EL_MASKED);
+	} else {
+		if (hm->compact && s->col % 8 != 0 && !current)
+			return;
+		snprintf(buf, sizeof(buf), "%d", s->col);
+		if (in_head)
+			a = av_colors_el(c, AV_EL_HIGHLIGHT);
+	}
+	if (current)
+		a = av_colors_el(c, AV_EL_CURSOR);
+	int cw = pl->cell_w - (hm->compact ? 0 : 1);
+	if (hm->compact) {
+		int room = getmaxx(w) - s->x;
+		av_put(w, y, s->x, buf, current ? room : (room < 16 ? room : 16), a);
+	} else {
+		av_put_right(w, y, s->x, buf, cw, a);
+	}
+}
+
+/* The part names row: "Q (cols 64-71 of 512)", a line over the selected
+ * head's columns with its name, and the scroll indicators. */
+static void draw_part_header(WINDOW *w, struct av_colors *c, const struct av_heatmap *hm,
+			     const struct plan *pl, int total)
+{
+	int width = getmaxx(w);
+	attr_t title = av_colors_el(c, AV_EL_TITLE), dim = av_colors_el(c, AV_EL_DIM);
+	attr_t hl = av_colors_el(c, AV_EL_HIGHLIGHT);
+	const bool utf8 = av_draw_utf8();
+	int wcell = pl->cell_w - (hm->compact ? 0 : 1);
+	int right_limit = width - 1;
+	/* the parts that are (partly) off to the right */
+	if (pl->n > 0 && pl->slots[pl->n - 1].vcol < total - 1) {
+		char more[64] = "";
+		int last_part = pl->slots[pl->n - 1].part;
+		int last_col = pl->slots[pl->n - 1].col;
+		/* the parts wholly off to the right; a cut one says "cols a-b" */
+		for (int i = last_part + 1; i < hm->n_parts; i++) {
+			strncat(more, hm->parts[i].name, sizeof(more) - strlen(more) - 1);
+			strncat(more, " ", sizeof(more) - strlen(more) - 1);
+		}
+		(void)last_col;
+		strncat(more, utf8 ? "▶" : ">", sizeof(more) - strlen(more) - 1);
+		int mw = av_text_width(more);
+		if (mw < width / 3) {
+			av_put(w, 0, width - mw, more, mw, dim);
+			right_limit = width - mw - 1;
+		}
+		av_put(w, 1, width - 1, utf8 ? "▶" : ">", 1, dim);
+	}
+	for (int i = 0; i < pl->n; i++) {
+		const struct slot *s = &pl->slots[i];
+		if (i > 0 && s->part == pl->slots[i - 1].part)
+			continue;
+		const struct av_part *p = &hm->parts[s->part];
+		int last = i;
+		while (last + 1 < pl->n && pl->slots[last + 1].part == s->part)
+			last++;
+		/* the head's columns: a line over them, then the head's name */
+		int hx0 = -1, hx1 = -1;
+		for (int k = i; k <= last && p->hl_len > 0; k++) {
+			int col = pl->slots[k].col;
+			if (col >= p->hl_start && col < p->hl_start + p->hl_len) {
+				if (hx0 < 0)
+					hx0 = pl->slots[k].x;
+				hx1 = pl->slots[k].x + wcell - 1;
+			}
+		}
+		if (hx1 > right_limit)
+			hx1 = right_limit;
+		for (int x = hx0; hx0 >= 0 && x <= hx1; x++)
+			av_put(w, 0, x, utf8 ? "─" : "-", 1, hl);
+		char name[96];
+		bool whole = s->col == 0 && pl->slots[last].col == p->cols - 1;
+		if (whole)
+			snprintf(name, sizeof(name), "%s ", p->name);
+		else
+			snprintf(name, sizeof(name), "%s cols %d-%d of %d ", p->name, s->col,
+				 pl->slots[last].col, p->cols);
+		int used = av_put(w, 0, s->x, name, right_limit - s->x, title);
+		if (hx0 >= 0) {
+			char head[32];
+			snprintf(head, sizeof(head), " head %d ", p->hl_start / p->hl_len);
+			int x = hx0 > s->x + used ? hx0 : s->x + used;
+			if (x + av_text_width(head) <= hx1 + 1)
+				av_put(w, 0, x, head, hx1 + 1 - x, hl);
+		}
+	}
+	if (pl->n > 0 && pl->slots[0].vcol > 0) {
+		av_put(w, 0, 0, utf8 ? "◀ more" : "< more", pl->label_w, dim);
+		av_put(w, 1, pl->label_w, utf8 ? "◀" : "<", 1, dim);
+	}
+}
+
+/* Without colour a glyph's density shows the size of a value: signed
+ * values by their magnitude (the sign is in the number), weights as is. */
+static double shade_pos(const struct av_part *p, double pos)
+{
+	return p->kind == AV_PART_SIGNED ? fabs(2 * pos - 1) : pos;
+}
+
+static void draw_cell(WINDOW *w, struct av_colors *c, const struct av_heatmap *hm,
+		      const struct plan *pl, const struct slot *s, const struct part_info *info,
+		      int y, int r, bool current)
+{
+	const struct av_part *p = &hm->parts[s->part];
+	const struct av_trace *t = hm->t;
+	int cw = hm->compact ? pl->cell_w : pl->cell_w - 1;
+	const bool utf8 = av_draw_utf8();
+	if (r >= p->rows) {
+		av_fill(w, y, s->x, cw, A_NORMAL);
+		return;
+	}
+	float v = av_part_at(p, r, s->col);
+	bool hidden = av_part_hidden(t, p, r, s->col);
+	double pos = av_heat_position(v, p->kind, info->range);
+	attr_t heat = hidden ? av_colors_el(c, AV_EL_MASKED)
+			     : av_colors_heat(c, p->kind == AV_PART_SIGNED, pos);
+	bool shade = !c->color || (!hidden && heat == A_NORMAL);
+	attr_t a = current ? av_colors_el(c, AV_EL_CURSOR) : heat;
+	const char *glyph = hidden ? (utf8 ? "╳" : "x") : av_colors_shade(c, shade_pos(p, pos));
+
+	if (hm->compact) {
+		if (shade || hidden) {
+			char two[16];
+			snprintf(two, sizeof(two), "%s%s", glyph, glyph);
+			if (current)
+				snprintf(two, sizeof(two), "[]");
+			av_put(w, y, s->x, two, cw, a);
+		} else {
+			av_put_pad(w, y, s->x, current ? "[]" : "", cw, a);
+		}
+		return;
+	}
+	char text[48];
+	if (hidden) {
+		/* the glyph and −∞ (masked stage) or the weight 0 it gets */
+		snprintf(text, sizeof(text), "%s %s", glyph,
+			 p->masked_as_inf ? (utf8 ? "−∞" : "-inf") : "0");
+		av_put_right(w, y, s->x, text, cw, a);
+		return;
+	}
+	av_cell_format(text, sizeof(text), v, info->decimals, shade ? cw - 1 : cw);
+	if (shade) {
+		/* the glyph shows the value, the number follows */
+		av_put(w, y, s->x, glyph, 1, current ? a : A_NORMAL);
+		av_put_right(w, y, s->x + 1, text, cw - 1, a);
+	} else {
+		av_put_right(w, y, s->x, text, cw, a);
+	}
+}
+
+static void draw_row_sum(WINDOW *w, struct av_colors *c, const struct av_part *p, int y, int x,
+			 int r)
+{
+	char buf[32], num[16];
+	if (r >= p->rows)
+		return;
+	snprintf(num, sizeof(num), "%.3f", av_insp_row_sum(p, r));
+	snprintf(buf, sizeof(buf), "%s", num);
+	av_put(w, y, x, buf, ROW_SUM_W + 2, av_colors_el(c, AV_EL_DIM));
+}
+
+static int choose_cell_width(const struct av_heatmap *hm, int width, int label_w, int reserve)
+{
+	if (hm->compact)
+		return 2;
+	int total = av_heatmap_total_cols(hm->parts, hm->n_parts);
+	int gaps = (hm->n_parts - 1) * (PART_GAP + (cross(hm->t) ? label_w + 1 : 0));
+	for (int cw = 8; cw >= 6; cw--)
+		if (label_w + 1 + gaps + total * cw <= width - reserve)
+			return cw;
+	return 7;
+}
+
+void av_heatmap_draw(WINDOW *w, struct av_colors *c, struct av_heatmap *hm)
+{
+	werase(w);
+	int height = getmaxy(w), width = getmaxx(w);
+	int total = av_heatmap_total_cols(hm->parts, hm->n_parts);
+	if (hm->n_parts == 0 || total == 0 || height < 3)
+		return;
+	const struct av_trace *t = hm->t;
+
+	struct plan pl;
+	memset(&pl, 0, sizeof(pl));
+	pl.label_w = 3;
+	int max_rows = 0;
+	bool sums = false;
+	for (int i = 0; i < hm->n_parts; i++) {
+		int lw = label_width(t, hm->parts[i].row_axis, hm->parts[i].rows);
+		if (lw > pl.label_w)
+			pl.label_w = lw;
+		if (hm->parts[i].rows > max_rows)
+			max_rows = hm->parts[i].rows;
+		sums |= hm->parts[i].row_sums;
+	}
+	pl.right_reserve = sums ? ROW_SUM_W + 1 : 1;
+	pl.cell_w = choose_cell_width(hm, width, pl.label_w, pl.right_reserve);
+	pl.slots = av_calloc((size_t)width + 1, sizeof(struct slot));
+
+	/* clamp the cursor, then scroll so it is visible */
+	if (hm->cur_col >= total)
+		hm->cur_col = total - 1;
+	if (hm->cur_col < 0)
+		hm->cur_col = 0;
+	if (hm->scroll_col > hm->cur_col)
+		hm->scroll_col = hm->cur_col;
+	if (hm->scroll_col < 0 || hm->scroll_col >= total)
+		hm->scroll_col = 0;
+	make_plan(hm, width, hm->scroll_col, &pl);
+	while (!plan_has(&pl, hm->cur_col) && hm->scroll_col < hm->cur_col) {
+		hm->scroll_col++;
+		make_plan(hm, width, hm->scroll_col, &pl);
+	}
+	/* use the room on the right: scroll back while the view stays full */
+	while (hm->scroll_col > 0) {
+		struct plan probe = pl;
+		probe.slots = av_calloc((size_t)width + 1, sizeof(struct slot));
+		make_plan(hm, width, hm->scroll_col - 1, &probe);
+		bool ok = plan_has(&probe, hm->cur_col) &&
+			  probe.slots[probe.n - 1].vcol == total - 1;
+		free(probe.slots);
+		if (!ok)
+			break;
+		hm->scroll_col--;
+		make_plan(hm, width, hm->scroll_col, &pl);
+	}
+
+	int part, col;
+	av_heatmap_locate(hm->parts, hm->n_parts, hm->cur_col, &part, &col);
+	const struct av_part *cur_part = &hm->parts[part];
+	if (hm->cur_row >= cur_part->rows)
+		hm->cur_row = cur_part->rows - 1;
+	if (hm->cur_row < 0)
+		hm->cur_row = 0;
+	int data_rows = height - 2;
+	if (hm->scroll_row > hm->cur_row)
+		hm->scroll_row = hm->cur_row;
+	if (hm->cur_row >= hm->scroll_row + data_rows)
+		hm->scroll_row = hm->cur_row - data_rows + 1;
+	if (hm->scroll_row > max_rows - data_rows)
+		hm->scroll_row = max_rows - data_rows > 0 ? max_rows - data_rows : 0;
+	if (hm->scroll_row < 0)
+		hm->scroll_row = 0;
+
+	struct part_info info[AV_MAX_PARTS];
+	for (int i = 0; i < hm->n_parts; i++) {
+		info[i].range = av_part_range(t, &hm->parts[i], &info[i].neg);
+		int avail = pl.cell_w - 1 - (c->color ? 0 : 1);
+		info[i].decimals = av_cell_decimals(hm->parts[i].kind == AV_PART_WEIGHTS ? 1.0
+						    : info[i].range, info[i].neg, avail);
+	}
+
+	draw_part_header(w, c, hm, &pl, total);
+	for (int i = 0; i < pl.n; i++)
+		draw_col_label(w, c, hm, &pl, &pl.slots[i], 1, pl.slots[i].vcol == hm->cur_col);
+	int sum_x = pl.n ? pl.slots[pl.n - 1].x + pl.cell_w + 1 : width - ROW_SUM_W - 1;
+	if (sum_x > width - ROW_SUM_W - 1)
+		sum_x = width - ROW_SUM_W - 1;
+	if (sums)
+		av_put(w, 1, sum_x, av_draw_utf8() ? "Σ row" : "sum", ROW_SUM_W,
+		       av_colors_el(c, AV_EL_DIM));
+
+	int first_part = pl.n ? pl.slots[0].part : 0;
+	for (int y = 2, r = hm->scroll_row; y < height && r < max_rows; y++, r++) {
+		const struct av_part *fp = &hm->parts[first_part];
+		if (r < fp->rows)
+			draw_row_label(w, c, t, fp->row_axis, y, 0, pl.label_w, r,
+				       r == hm->cur_row);
+		for (int i = 0; i < pl.n; i++) {
+			const struct slot *s = &pl.slots[i];
+			const struct av_part *p = &hm->parts[s->part];
+			if (s->label_x >= 0 && r < p->rows)
+				draw_row_label(w, c, t, p->row_axis, y, s->label_x, pl.label_w, r,
+					       r == hm->cur_row);
+			draw_cell(w, c, hm, &pl, s, &info[s->part], y, r,
+				  r == hm->cur_row && s->vcol == hm->cur_col);
+		}
+		for (int i = 0; i < hm->n_parts && sums; i++)
+			if (hm->parts[i].row_sums)
+				draw_row_sum(w, c, &hm->parts[i], y, sum_x, r);
+	}
+	/* vertical scroll indicators in the label column */
+	const bool utf8 = av_draw_utf8();
+	if (hm->scroll_row > 0)
+		av_put(w, 1, 0, utf8 ? "▲ more" : "^ more", pl.label_w, av_colors_el(c, AV_EL_DIM));
+	if (hm->scroll_row + data_rows < max_rows) {
+		char more[48];
+		snprintf(more, sizeof(more), "%s rows %d-%d of %d", utf8 ? "▼" : "v",
+			 hm->scroll_row, hm->scroll_row + data_rows - 1, max_rows);
+		av_put(w, 1, 0, more, pl.label_w, av_colors_el(c, AV_EL_DIM));
+	}
+
+	hm->first_col = pl.n ? pl.slots[0].vcol : 0;
+	hm->last_col = pl.n ? pl.slots[pl.n - 1].vcol : 0;
+	hm->first_row = hm->scroll_row;
+	hm->last_row = hm->scroll_row + data_rows - 1 < max_rows - 1 ?
+		       hm->scroll_row + data_rows - 1 : max_rows - 1;
+	free(pl.slots);
+}
+
+/* --- the legend ---------------------------------------------------------- */
+
+void av_legend_draw(WINDOW *w, int y, struct av_colors *c, enum av_part_kind kind,
+		    double range, bool masked_entry, bool as_inf)
+{
+	int width = getmaxx(w);
+	const bool utf8 = av_draw_utf8();
+	attr_t dim = av_colors_el(c, AV_EL_DIM), label = av_colors_el(c, AV_EL_LABEL);
+	char lo[32], hi[32];
+	if (kind == AV_PART_WEIGHTS) {
+		snprintf(lo, sizeof(lo), "0");
+		snprintf(hi, sizeof(hi), "1");
+	} else {
+		char r[24];
+		av_insp_number(r, sizeof(r), range);
+		snprintf(lo, sizeof(lo), "%s%s", utf8 ? "−" : "-", r);
+		snprintf(hi, sizeof(hi), "+%s", r);
+	}
+	int x = 0;
+	x += av_put(w, y, x, kind == AV_PART_WEIGHTS ? "weight " : "value ", width - x, dim);
+	x += av_put(w, y, x, lo, width - x, label);
+	x += av_put(w, y, x, " ", width - x, A_NORMAL);
+	int steps = AV_HEAT_LEVELS;
+	int cell = width >= 70 && !masked_entry ? 2 : 1;
+	for (int i = 0; i < steps && x + cell < width; i++) {
+		double pos = (double)i / (steps - 1);
+		attr_t a = av_colors_heat(c, kind == AV_PART_SIGNED, pos);
+		if (!c->color || a == A_NORMAL) {
+			const char *g = av_colors_shade(c, kind == AV_PART_SIGNED ?
+							fabs(2 * pos - 1) : pos);
+			for (int k = 0; k < cell; k++)
+				av_put(w, y, x + k, g, 1, A_NORMAL);
+		} else {
+			av_fill(w, y, x, cell, a);
+		}
+		x += cell;
+	}
+	x += av_put(w, y, x, " ", width - x, A_NORMAL);
+	x += av_put(w, y, x, hi, width - x, label);
+	if (kind == AV_PART_SIGNED && !masked_entry && x + 12 < width) {
+		x += av_put(w, y, x, "  (0 = middle)", width - x, dim);
+	}
+	if (masked_entry && x + 12 < width) {
+		x += av_put(w, y, x, "   ", width - x, A_NORMAL);
+		x += av_put(w, y, x, utf8 ? "╳" : "x", 1, av_colors_el(c, AV_EL_MASKED));
+		x += av_put(w, y, x, as_inf ? (utf8 ? " −∞ = hidden key" : " -inf = hidden key")
+				   : " hidden key (weight 0)", width - x, dim);
+	}
+}

@@ -1,0 +1,54 @@
+/* heatmap.h: a stage's matrices drawn side by side as one labelled heatmap:
+ * query tokens down, key tokens or dimensions across, the numbers inside
+ * the cells when they fit, hidden (masked) cells with their own glyph and
+ * colour, the selected head's columns marked, the cursor cell highlighted,
+ * and horizontal/vertical scrolling with indicators for wide matrices
+ * (D = 512). Also the legend (the colorbar) and the cell number format. */
+#ifndef AV_UI_HEATMAP_H
+#define AV_UI_HEATMAP_H
+
+#include <stdbool.h>
+#include "ui/colors.h"
+#include "ui/curses.h"
+#include "ui/stages.h"
+
+struct av_heatmap {
+	const struct av_trace *t;
+	const struct av_part *parts;
+	int n_parts;
+	int cur_row, cur_col;     /* cursor; cur_col runs over all parts' columns */
+	int scroll_col, scroll_row;  /* first visible column and row, kept between draws */
+	bool compact;             /* colour-only cells, no numbers */
+	/* filled by av_heatmap_draw: */
+	int first_col, last_col;  /* visible columns */
+	int first_row, last_row;  /* visible rows */
+};
+
+/* Columns of all parts together. */
+int av_heatmap_total_cols(const struct av_part *parts, int n_parts);
+
+/* The part and its column for an overall column. */
+void av_heatmap_locate(const struct av_part *parts, int n_parts, int vcol, int *part, int *col);
+
+/* Draws into the whole of w, scrolling so the cursor is visible. */
+void av_heatmap_draw(WINDOW *w, struct av_colors *c, struct av_heatmap *hm);
+
+/* The decimals that let every value up to maxabs (negative when neg) fit
+ * in width characters: 3, 2, 1, 0, or -1 when even 0 does not fit. */
+int av_cell_decimals(double maxabs, bool neg, int width);
+
+/* A value as a cell shows it: decimals from av_cell_decimals; -1 gives a
+ * short exponent form ("1e+03"); "#" fill when nothing fits. */
+void av_cell_format(char *buf, size_t size, double v, int decimals, int width);
+
+/* The largest |value| of a part, leaving out hidden cells. */
+double av_part_range(const struct av_trace *t, const struct av_part *p, bool *neg);
+
+/* The legend: "−2.31 ████████ +2.31  ╳ −∞ masked" in one row of w. */
+void av_legend_draw(WINDOW *w, int y, struct av_colors *c, enum av_part_kind kind,
+		    double range, bool masked_entry, bool as_inf);
+
+/* A row label: "3 japan", a CJK token aligned by its columns. */
+void av_row_label(const struct av_trace *t, enum av_axis axis, int i, char *buf, size_t size);
+
+#endif

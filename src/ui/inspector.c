@@ -1,0 +1,737 @@
+/* inspector.c: the text that explains a cell, a stage's formula and its
+ * shapes (see inspector.h). No curses here. */
+#include "config.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "inspector.h"
+#include "utf8.h"
+#include "util.h"
+
+/* --- a small string builder ---------------------------------------------- */
+
+struct sb {
+	char *s;
+	size_t len, cap;
+};
+
+static void sb_addv(struct sb *b, const char *fmt, va_list ap)
+{
+	char *piece = av_vprintf(fmt, ap);
+	size_t k = strlen(piece);
+	if (b->len + k + 1 > b->cap) {
+		b->cap = (b->len + k + 1) * 2;
+		b->s = av_realloc(b->s, b->cap, 1);
+	}
+	memcpy(b->s + b->len, piece, k + 1);
+	b->len += k;
+	free(piece);
+}
+
+static void sb_add(struct sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_add(struct sb *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	sb_addv(b, fmt, ap);
+	va_end(ap);
+}
+
+static char *sb_take(struct sb *b)
+{
+	char *s = b->s ? b->s : av_strdup("");
+	b->s = NULL;
+	b->len = b->cap = 0;
+	return s;
+}
+
+static int width_of(const struct sb *b)
+{
+	return b->s ? av_utf8_width(b->s) : 0;
+}
+
+static void add_line(struct av_insp *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add_line(struct av_insp *out, const char *fmt, ...)
+{
+	if (out->n == AV_INSP_MAX_LINES)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	out->line[out->n++] = av_vprintf(fmt, ap);
+	va_end(ap);
+}
+
+static void add_taken(struct av_insp *out, struct sb *b)
+{
+	char *s = sb_take(b);
+	if (out->n == AV_INSP_MAX_LINES) {
+		free(s);
+		return;
+	}
+	out->line[out->n++] = s;
+}
+
+void av_insp_number(char *buf, size_t size, double v)
+{
+	double a = fabs(v);
+	if (v == 0)
+		snprintf(buf, size, "0");
+	else if (a >= 1e5 || a < 1e-3)
+		snprintf(buf, size, "%.3g", v);
+	else
+		snprintf(buf, size, "%.3f", v);
+}
+
+/* A number, in parentheses when negative (for products: 0.5×(-0.2)). */
+static void paren_number(char *buf, size_t size, double v)
+{
+	char tmp[32];
+	av_insp_number(tmp, sizeof(tmp), v);
+	if (v < 0)
+		snprintf(buf, size, "(%s)", tmp);
+	else
+		snprintf(buf, size, "%s", tmp);
+}
+
+#define NUM(name, v) char name[32]; av_insp_number(name, sizeof(name), (v))
+
+void av_insp_free(struct av_insp *in)
+{
+	for (int i = 0; i < in->n; i++)
+		free(in->line[i]);
+	memset(in, 0, sizeof(*in));
+}
+
+/* --- sums of products, shortened to fit ---------------------------------- */
+
+/* count products a[k*sa] * b[k*sb] */
+struct terms {
+	const float *a, *b;
+	long sa, sb;
+	int count;
+};
+
+static double terms_sum(const struct terms *t)
+{
+	double s = 0;
+	for (int k = 0; k < t->count; k++)
+		s += (double)t->a[k * t->sa] * t->b[k * t->sb];
+	return s;
+}
+
+/* prefix + "a0×b0 + a1×b1 + … (+k terms)" + suffix, within width columns
+ * ("… (512 terms)" when not even one term fits). */
+static void add_terms(struct sb *b, const struct terms *t, const char *suffix, int width)
+{
+	int budget = width - width_of(b) - av_utf8_width(suffix);
+	for (int k = 0; k < t->count; k++) {
+		char x[40], y[40], term[96];
+		paren_number(x, sizeof(x), t->a[k * t->sa]);
+		paren_number(y, sizeof(y), t->b[k * t->sb]);
+		snprintf(term, sizeof(term), "%s%s×%s", k ? " + " : "", x, y);
+		int left = t->count - k - 1;
+		char rest[40] = "";
+		if (left > 0)
+			snprintf(rest, sizeof(rest), " + … (+%d term%s)", left, left == 1 ? "" : "s");
+		/* room for this term and, unless it is the last, the "more" note */
+		int need = av_utf8_width(term) + (left > 0 ? av_utf8_width(rest) : 0);
+		if (need > budget) {
+			char more[40];
+			if (k == 0)
+				snprintf(more, sizeof(more), "… (%d terms)", t->count);
+			else
+				snprintf(more, sizeof(more), " + … (+%d term%s)", t->count - k,
+					 t->count - k == 1 ? "" : "s");
+			sb_add(b, "%s", more);
+			break;
+		}
+		sb_add(b, "%s", term);
+		budget -= av_utf8_width(term);
+	}
+	sb_add(b, "%s", suffix);
+}
+
+/* --- labels -------------------------------------------------------------- */
+
+static const char *query_text(const struct av_trace *t, int i)
+{
+	return i >= 0 && i < t->tokens.n ? t->tokens.text[i] : "?";
+}
+
+static const char *key_text(const struct av_trace *t, int j)
+{
+	if (t->cfg.mode == AV_MODE_CROSS)
+		return j >= 0 && j < t->source_tokens.n ? t->source_tokens.text[j] : "?";
+	return query_text(t, j);
+}
+
+static void describe_index(struct sb *b, const struct av_trace *t, enum av_axis a, int idx)
+{
+	if (a == AV_AXIS_QUERY)
+		sb_add(b, "query %d '%s'", idx, query_text(t, idx));
+	else if (a == AV_AXIS_KEY)
+		sb_add(b, "key %d '%s'", idx, key_text(t, idx));
+	else
+		sb_add(b, "dim %d", idx);
+}
+
+/* "scores_h[1,2] = 1.234   query 1 'panda', key 2 'japan', head 0" */
+static void heading(struct av_insp *out, const struct av_trace *t, const struct av_part *part,
+		    int head, int r, int c, const char *value)
+{
+	struct sb b = { 0 };
+	sb_add(&b, "%s[%d,%d] = %s   ", part->name, r, c, value);
+	describe_index(&b, t, part->row_axis, r);
+	sb_add(&b, ", ");
+	describe_index(&b, t, part->col_axis, c);
+	bool per_head = part->tensor == AV_T_SCORES || part->tensor == AV_T_SCALED ||
+			part->tensor == AV_T_MASKED || part->tensor == AV_T_WEIGHTS ||
+			part->tensor == AV_T_CONTEXT || part->tensor == AV_T_V_HEAD;
+	if (per_head && t->heads > 1)
+		sb_add(&b, ", head %d of %d", head, t->heads);
+	else if (part->col_axis == AV_AXIS_DIM && part->hl_len > 0)
+		sb_add(&b, " (head %d's column %d)", c / t->head_dim, c % t->head_dim);
+	add_taken(out, &b);
+}
+
+static const char *scale_symbol(enum av_scale s)
+{
+	return s == AV_SCALE_DK ? "√dh" : s == AV_SCALE_DMODEL ? "√D" : "1";
+}
+
+static double scale_value(const struct av_trace *t)
+{
+	switch (t->cfg.scale) {
+	case AV_SCALE_DK: return sqrt((double)t->head_dim);
+	case AV_SCALE_DMODEL: return sqrt((double)t->d_model);
+	case AV_SCALE_NONE: return 1.0;
+	}
+	return 1.0;
+}
+
+/* --- the stages ---------------------------------------------------------- */
+
+static void explain_scores(struct av_insp *out, const struct av_trace *t, int head,
+			   int i, int j, int width)
+{
+	int D = t->d_model, dh = t->head_dim;
+	struct terms tm = {
+		.a = t->q + (size_t)i * D + (size_t)head * dh, .sa = 1,
+		.b = t->k + (size_t)j * D + (size_t)head * dh, .sb = 1,
+		.count = dh,
+	};
+	double sum = terms_sum(&tm);
+	out->derived = sum;
+	out->derived_ok = true;
+	NUM(total, sum);
+	struct sb b = { 0 };
+	sb_add(&b, "q_%d·k_%d = Σ_c q_%d[c]·k_%d[c] = ", i, j, i, j);
+	char suffix[64];
+	snprintf(suffix, sizeof(suffix), " = %s", total);
+	add_terms(&b, &tm, suffix, width);
+	add_taken(out, &b);
+	if (t->heads > 1)
+		add_line(out, "q_%d, k_%d: head %d's columns %d..%d of Q and K (dh = %d)",
+			 i, j, head, head * dh, head * dh + dh - 1, dh);
+	else
+		add_line(out, "q_%d, k_%d: rows %d and %d of Q and K, %d numbers each", i, j,
+			 i, j, dh);
+}
+
+static void explain_scaled(struct av_insp *out, const struct av_trace *t, int head,
+			   int i, int j)
+{
+	float score = t->scores[(size_t)head * t->n * t->m + (size_t)i * t->m + j];
+	double s = scale_value(t), T = t->cfg.temperature;
+	out->derived = score / t->divisor;
+	out->derived_ok = true;
+	NUM(sc, score);
+	NUM(div, t->divisor);
+	NUM(res, out->derived);
+	NUM(sv, s);
+	char tv[32];
+	snprintf(tv, sizeof(tv), "%g", T);
+	add_line(out, "scaled = scores / (%s·T) = %s / (%s × %s) = %s / %s = %s",
+		 scale_symbol(t->cfg.scale), sc, sv, tv, sc, div, res);
+	if (t->cfg.scale == AV_SCALE_NONE)
+		add_line(out, "scale none: only the temperature T = %s divides", tv);
+	else
+		add_line(out, "dividing by %s keeps scores of wide heads from saturating softmax; "
+			 "T > 1 flattens, T < 1 sharpens", scale_symbol(t->cfg.scale));
+}
+
+/* Why key j is hidden from query i (or that it is visible). */
+static void explain_hidden(struct av_insp *out, const struct av_trace *t, int i, int j)
+{
+	bool causal = t->cfg.mode == AV_MODE_CAUSAL && j > i;
+	bool padding = t->key_hidden[j];
+	if (causal)
+		add_line(out, "hidden: key %d comes after query %d (causal mask, j > i): "
+			 "the decoder may not look ahead", j, i);
+	if (padding)
+		add_line(out, "hidden: key %d '%s' is masked out (padding mask; x toggles it)",
+			 j, key_text(t, j));
+}
+
+static void explain_masked(struct av_insp *out, const struct av_trace *t, int head,
+			   int i, int j)
+{
+	float scaled = t->scaled[(size_t)head * t->n * t->m + (size_t)i * t->m + j];
+	bool visible = t->mask[(size_t)i * t->m + j] != 0;
+	out->derived = visible ? scaled : AV_MASKED_VALUE;
+	out->derived_ok = true;
+	if (visible) {
+		NUM(v, scaled);
+		add_line(out, "key %d is visible to query %d, so masked = scaled = %s", j, i, v);
+		if (t->cfg.mode == AV_MODE_CAUSAL)
+			add_line(out, "causal: query %d sees keys 0..%d; later keys are −∞", i, i);
+		return;
+	}
+	explain_hidden(out, t, i, j);
+	add_line(out, "masked = −∞ (the trace stores -1e20, as masked_fill), so softmax "
+		 "gives it weight exp(−∞) = 0");
+}
+
+static void explain_weights(struct av_insp *out, const struct av_trace *t, int head,
+			    int i, int j, int width)
+{
+	int m = t->m;
+	const float *row = t->masked + (size_t)head * t->n * m + (size_t)i * m;
+	const unsigned char *mrow = t->mask + (size_t)i * m;
+	if (t->row_hidden[i]) {
+		out->derived = 0;
+		out->derived_ok = true;
+		add_line(out, "every key of query %d is hidden: there is nothing to share out, "
+			 "so every weight of the row is 0", i);
+		return;
+	}
+	double max = -INFINITY;
+	for (int k = 0; k < m; k++)
+		if (row[k] > max)
+			max = row[k];
+	double sum = 0;
+	for (int k = 0; k < m; k++)
+		sum += exp((double)row[k] - max);
+	double e = exp((double)row[j] - max);
+	out->derived = e / sum;
+	out->derived_ok = true;
+
+	NUM(mx, max);
+	NUM(sm, sum);
+	NUM(ev, e);
+	NUM(res, out->derived);
+	NUM(x, row[j]);
+	if (!mrow[j]) {
+		explain_hidden(out, t, i, j);
+		add_line(out, "w = exp(−∞ − %s) / %s = 0 / %s = 0", mx, sm, sm);
+	} else {
+		add_line(out, "w = exp(x − max) / Σ = exp(%s − %s) / %s = %s / %s = %s",
+			 x, mx, sm, ev, sm, res);
+	}
+	/* the exponentials of the row, the cursor's in brackets */
+	struct sb b = { 0 };
+	sb_add(&b, "exp(row %d − max):", i);
+	int shown = 0;
+	for (int k = 0; k < m; k++) {
+		char item[48], v[32];
+		av_insp_number(v, sizeof(v), mrow[k] ? exp((double)row[k] - max) : 0.0);
+		snprintf(item, sizeof(item), k == j ? " [%s]" : " %s", mrow[k] ? v : "0");
+		int tail = 16 + (int)strlen(sm);
+		if (width_of(&b) + av_utf8_width(item) + tail > width && shown > 0) {
+			sb_add(&b, " … (+%d)", m - k);
+			break;
+		}
+		sb_add(&b, "%s", item);
+		shown++;
+	}
+	sb_add(&b, "  Σ = %s", sm);
+	add_taken(out, &b);
+}
+
+static void explain_context(struct av_insp *out, const struct av_trace *t, int head,
+			    int i, int c, int width)
+{
+	int n = t->n, m = t->m, D = t->d_model, dh = t->head_dim;
+	struct terms tm = {
+		.a = t->weights + (size_t)head * n * m + (size_t)i * m, .sa = 1,
+		.b = t->v + (size_t)head * dh + c, .sb = D,
+		.count = m,
+	};
+	double sum = terms_sum(&tm);
+	out->derived = sum;
+	out->derived_ok = true;
+	NUM(total, sum);
+	struct sb b = { 0 };
+	sb_add(&b, "context = Σ_j w_%d,j · V_h[j,%d] = ", i, c);
+	char suffix[48];
+	snprintf(suffix, sizeof(suffix), " = %s", total);
+	add_terms(&b, &tm, suffix, width);
+	add_taken(out, &b);
+	add_line(out, "the value rows of the keys, weighted by how much query %d attends to "
+		 "each (its softmax row)", i);
+}
+
+static void explain_v_head(struct av_insp *out, const struct av_trace *t, int head, int j, int c)
+{
+	int col = head * t->head_dim + c;
+	out->derived = t->v[(size_t)j * t->d_model + col];
+	out->derived_ok = true;
+	add_line(out, "V_h[%d,%d] = V[%d,%d]: head %d's slice of the value of key %d '%s'",
+		 j, c, j, col, head, j, key_text(t, j));
+}
+
+/* Q/K/V or the output projection: x · W[c,:] (+ b[c]) */
+static void explain_linear(struct av_insp *out, const struct av_trace *t,
+			   const struct av_params *p, const char *res_name, const char *in_name,
+			   const float *x, const float *w, const float *bias, int r, int c,
+			   int width)
+{
+	int D = t->d_model;
+	if (!w) {
+		add_line(out, "%s = %s · W%s", res_name, in_name, "ᵀ");
+		return;
+	}
+	struct terms tm = {
+		.a = x + (size_t)r * D, .sa = 1,
+		.b = w + (size_t)c * D, .sb = 1,
+		.count = D,
+	};
+	double sum = terms_sum(&tm) + (bias ? bias[c] : 0.0);
+	out->derived = sum;
+	out->derived_ok = true;
+	NUM(total, sum);
+	struct sb b = { 0 };
+	sb_add(&b, "= Σ_k %s[%d,k]·W[%d,k] = ", in_name, r, c);
+	char suffix[128];
+	if (bias) {
+		NUM(bv, bias[c]);
+		snprintf(suffix, sizeof(suffix), " + b[%d] %s = %s", c, bv, total);
+	} else {
+		snprintf(suffix, sizeof(suffix), " = %s", total);
+	}
+	add_terms(&b, &tm, suffix, width);
+	add_line(out, "%s[%d,%d] = row %d of %s · row %d of W (a column of Wᵀ)%s",
+		 res_name, r, c, r, in_name, c, bias ? " + bias" : "");
+	add_taken(out, &b);
+	(void)p;
+}
+
+static void explain_position(struct av_insp *out, const struct av_trace *t, int i, int c)
+{
+	int D = t->d_model;
+	float stored = t->position_part[(size_t)i * D + c];
+	switch (t->cfg.positional) {
+	case AV_POS_SINUSOIDAL: {
+		int two_i = c - c % 2;
+		double angle = i / pow(10000.0, (double)two_i / D);
+		out->derived = c % 2 == 0 ? sin(angle) : cos(angle);
+		out->derived_ok = true;
+		NUM(a, angle);
+		NUM(v, out->derived);
+		add_line(out, "PE(pos %d, %d) = %s(%d / 10000^(%d/%d)) = %s(%s) = %s", i, c,
+			 c % 2 ? "cos" : "sin", i, two_i, D, c % 2 ? "cos" : "sin", a, v);
+		add_line(out, "sinusoidal: even dims use sin, odd dims cos, each pair at a "
+			 "lower frequency");
+		break;
+	}
+	case AV_POS_LEARNED: {
+		NUM(v, stored);
+		out->derived = stored;
+		out->derived_ok = true;
+		add_line(out, "position_embedding[%d][%d] = %s (a learned row per position)",
+			 i, c, v);
+		break;
+	}
+	case AV_POS_NONE:
+		out->derived = 0;
+		out->derived_ok = true;
+		add_line(out, "no positional encoding: every position adds 0 (word order "
+			 "is invisible to attention)");
+		break;
+	}
+}
+
+void av_insp_cell(struct av_insp *out, const struct av_trace *t, const struct av_params *p,
+		  const struct av_part *part, int head, int r, int c, int width)
+{
+	memset(out, 0, sizeof(*out));
+	if (width < 20)
+		width = 20;
+	if (r < 0 || r >= part->rows || c < 0 || c >= part->cols)
+		return;
+	int D = t->d_model;
+	double value = av_part_at(part, r, c);
+	out->stored = value;
+	bool hidden = av_part_hidden(t, part, r, c);
+	char vbuf[32];
+	if (hidden && part->masked_as_inf)
+		snprintf(vbuf, sizeof(vbuf), "−∞");
+	else
+		av_insp_number(vbuf, sizeof(vbuf), value);
+	heading(out, t, part, head, r, c, vbuf);
+	bool cross = t->cfg.mode == AV_MODE_CROSS;
+	const float *xs = cross ? t->source_embedding : t->embedding;
+
+	switch (part->tensor) {
+	case AV_T_TOKEN_PART: {
+		int id = t->ids[r];
+		out->derived = p && id < p->vocab_size ? p->token_embedding[(size_t)id * D + c] : value;
+		out->derived_ok = p != NULL;
+		add_line(out, "token_embedding[%d '%s'][%d]%s", id, query_text(t, r), c,
+			 t->oov[r] ? ": not in the vocabulary, its row comes from the seed "
+			 "and the word" : ": the word's learned row");
+		break;
+	}
+	case AV_T_POSITION_PART:
+		explain_position(out, t, r, c);
+		break;
+	case AV_T_EMBEDDING: {
+		float a = t->token_part[(size_t)r * D + c], b = t->position_part[(size_t)r * D + c];
+		out->derived = (double)a + b;
+		out->derived_ok = true;
+		NUM(as, a);
+		NUM(bs, b);
+		NUM(vs, (float)out->derived);
+		add_line(out, "X = token_emb + pos_enc = %s + %s = %s", as, bs, vs);
+		break;
+	}
+	case AV_T_SOURCE_EMBEDDING:
+		add_line(out, "X_src: the source sentence's embedding (token + position): "
+			 "cross attention's keys and values come from it");
+		break;
+	case AV_T_Q:
+		explain_linear(out, t, p, "Q", "X", t->embedding, p ? p->w_q : NULL,
+			       p ? p->b_q : NULL, r, c, width);
+		break;
+	case AV_T_K:
+		explain_linear(out, t, p, "K", cross ? "X_src" : "X", xs, p ? p->w_k : NULL,
+			       p ? p->b_k : NULL, r, c, width);
+		break;
+	case AV_T_V:
+		explain_linear(out, t, p, "V", cross ? "X_src" : "X", xs, p ? p->w_v : NULL,
+			       p ? p->b_v : NULL, r, c, width);
+		break;
+	case AV_T_SCORES:
+		explain_scores(out, t, head, r, c, width);
+		break;
+	case AV_T_SCALED:
+		explain_scaled(out, t, head, r, c);
+		break;
+	case AV_T_MASKED:
+		explain_masked(out, t, head, r, c);
+		break;
+	case AV_T_WEIGHTS:
+		explain_weights(out, t, head, r, c, width);
+		break;
+	case AV_T_CONTEXT:
+		explain_context(out, t, head, r, c, width);
+		break;
+	case AV_T_V_HEAD:
+		explain_v_head(out, t, head, r, c);
+		break;
+	case AV_T_CONCAT: {
+		int h = c / t->head_dim, cc = c % t->head_dim;
+		out->derived = t->context[(size_t)h * t->n * t->head_dim +
+					  (size_t)r * t->head_dim + cc];
+		out->derived_ok = true;
+		add_line(out, "concat[%d,%d] = context of head %d, column %d: the heads' "
+			 "outputs side by side", r, c, h, cc);
+		break;
+	}
+	case AV_T_OUTPUT:
+		explain_linear(out, t, p, "output", "concat", t->concat, p ? p->w_o : NULL,
+			       p ? p->b_o : NULL, r, c, width);
+		break;
+	case AV_T_RESIDUAL: {
+		float a = t->output[(size_t)r * D + c], b = t->embedding[(size_t)r * D + c];
+		out->derived = (double)a + b;
+		out->derived_ok = true;
+		NUM(as, a);
+		NUM(bs, b);
+		NUM(vs, (float)out->derived);
+		add_line(out, "residual = output + X = %s + %s = %s (the skip connection)",
+			 as, bs, vs);
+		break;
+	}
+	}
+}
+
+void av_insp_token(struct av_insp *out, const struct av_trace *t, const struct av_params *p,
+		   bool source, int i, int width)
+{
+	memset(out, 0, sizeof(*out));
+	const struct av_tokens *tk = source ? &t->source_tokens : &t->tokens;
+	if (i < 0 || i >= tk->n)
+		return;
+	const char *text = tk->text[i];
+	int id = source ? t->source_ids[i] : t->ids[i];
+	bool oov = source ? t->source_oov[i] : t->oov[i];
+	struct sb b = { 0 };
+	sb_add(&b, "%s token %d '%s': ", source ? "source" : "sentence", i, text);
+	if (oov)
+		sb_add(&b, "not in the vocabulary; row %d added from the seed and the word", id);
+	else
+		sb_add(&b, "vocabulary row %d of %d", id, p ? p->vocab_size : id + 1);
+	add_taken(out, &b);
+
+	/* the characters: code points, bytes, columns */
+	sb_add(&b, "%zu byte%s, %d column%s:", strlen(text), strlen(text) == 1 ? "" : "s",
+	       av_utf8_width(text), av_utf8_width(text) == 1 ? "" : "s");
+	size_t len = strlen(text), off = 0;
+	int shown = 0;
+	while (off < len) {
+		uint32_t cp;
+		int k = av_utf8_decode(text + off, len - off, &cp);
+		if (k < 0)
+			break;
+		if (width_of(&b) + 12 > width && shown > 0) {
+			sb_add(&b, " …");
+			break;
+		}
+		sb_add(&b, " U+%04X", (unsigned)cp);
+		off += (size_t)k;
+		shown++;
+	}
+	add_taken(out, &b);
+
+	if (p && id >= 0 && id < p->vocab_size) {
+		int D = p->d_model;
+		sb_add(&b, "embedding row:");
+		for (int c = 0; c < D; c++) {
+			char v[32];
+			av_insp_number(v, sizeof(v), p->token_embedding[(size_t)id * D + c]);
+			if (width_of(&b) + (int)strlen(v) + 14 > width && c > 0) {
+				sb_add(&b, " … (+%d)", D - c);
+				break;
+			}
+			sb_add(&b, " %s", v);
+		}
+		add_taken(out, &b);
+	}
+	out->stored = out->derived = id;
+	out->derived_ok = true;
+}
+
+double av_insp_row_sum(const struct av_part *part, int r)
+{
+	double s = 0;
+	for (int c = 0; c < part->cols; c++)
+		s += av_part_at(part, r, c);
+	return s;
+}
+
+/* --- formulas and shapes ------------------------------------------------- */
+
+char *av_insp_formula(const struct av_trace *t, enum av_ui_stage st, int head)
+{
+	int dh = t->head_dim;
+	char div[32];
+	av_insp_number(div, sizeof(div), t->divisor);
+	switch (st) {
+	case AV_STAGE_TOKENS:
+		return av_printf("tokens = split(sentence): words, punctuation, each CJK "
+				 "character; n = %d", t->n);
+	case AV_STAGE_EMBEDDING:
+		return av_printf("X = token_embedding[id] + %s",
+				 t->cfg.positional == AV_POS_SINUSOIDAL ?
+				 "PE(pos)  (sin/cos)" : t->cfg.positional == AV_POS_LEARNED ?
+				 "position_embedding[pos]" : "0  (no positions)");
+	case AV_STAGE_PROJECTION:
+		return av_printf("Q = X·W_qᵀ  K = %s·W_kᵀ  V = %s·W_vᵀ%s;  head %d = cols %d..%d",
+				 t->cfg.mode == AV_MODE_CROSS ? "X_src" : "X",
+				 t->cfg.mode == AV_MODE_CROSS ? "X_src" : "X",
+				 t->cfg.bias ? " (+b)" : "", head, head * dh, head * dh + dh - 1);
+	case AV_STAGE_SCORES:
+		return av_printf("scores_h = Q_h · K_hᵀ   (Q_h = Q[:, %d..%d])", head * dh,
+				 head * dh + dh - 1);
+	case AV_STAGE_SCALED: {
+		char T[32];
+		snprintf(T, sizeof(T), "%g", t->cfg.temperature);
+		if (t->cfg.scale == AV_SCALE_NONE)
+			return av_printf("scaled = scores / T = scores / %s   (scale none)", div);
+		if (t->cfg.temperature == 1.0)
+			return av_printf("scaled = scores / %s = scores / %s",
+					 scale_symbol(t->cfg.scale), div);
+		return av_printf("scaled = scores / (%s · T) = scores / (%s × %s) = scores / %s",
+				 scale_symbol(t->cfg.scale),
+				 t->cfg.scale == AV_SCALE_DK ? "√dh" : "√D", T, div);
+	}
+	case AV_STAGE_MASKED: {
+		int padded = 0;
+		for (int j = 0; j < t->m; j++)
+			padded += t->key_hidden[j];
+		const char *pad = padded ? " and in the hidden key columns (x)" : "";
+		if (t->cfg.mode == AV_MODE_CAUSAL)
+			return av_printf("masked = scaled, −∞ where key j > query i (causal)%s", pad);
+		if (padded)
+			return av_printf("masked = scaled, −∞ in the hidden key columns (padding)");
+		return av_printf("masked = scaled   (no mask: m adds the causal mask, x hides "
+				 "a key)");
+	}
+	case AV_STAGE_SOFTMAX:
+		return av_printf("weights = softmax(masked) per row: exp(x − max) / Σ exp(x − max)");
+	case AV_STAGE_CONTEXT:
+		return av_printf("context_h = weights_h · V_h   (each row: a weighted sum of "
+				 "value rows)");
+	case AV_STAGE_OUTPUT:
+		return av_printf("output = concat(heads) · W_oᵀ%s;  residual = output + X",
+				 t->cfg.bias ? " + b_o" : "");
+	case AV_STAGE_COUNT:
+		break;
+	}
+	return av_strdup("");
+}
+
+char *av_insp_shapes(const struct av_trace *t, enum av_ui_stage st, int head)
+{
+	int n = t->n, m = t->m, D = t->d_model, dh = t->head_dim, H = t->heads;
+	switch (st) {
+	case AV_STAGE_TOKENS:
+		if (t->cfg.mode == AV_MODE_CROSS)
+			return av_printf("n = %d query tokens, m = %d source tokens (max %d)", n, m,
+					 AV_MAX_TOKENS);
+		return av_printf("n = %d tokens (max %d)", n, AV_MAX_TOKENS);
+	case AV_STAGE_EMBEDDING:
+		if (t->source_embedding)
+			return av_printf("token_emb (%d, %d) + pos_enc (%d, %d) = X (%d, %d);  "
+					 "X_src (%d, %d)", n, D, n, D, n, D, m, D);
+		return av_printf("token_emb (%d, %d) + pos_enc (%d, %d) = X (%d, %d)  float32",
+				 n, D, n, D, n, D);
+	case AV_STAGE_PROJECTION:
+		return av_printf("Q (%d, %d)  K (%d, %d)  V (%d, %d);  W (%d, %d);  "
+				 "%d head%s of dh = %d", n, D, m, D, m, D, D, D, H,
+				 H == 1 ? "" : "s", dh);
+	case AV_STAGE_SCORES:
+		return av_printf("Q_h (%d, %d) · K_hᵀ (%d, %d) → scores_h (%d, %d);  head %d of %d",
+				 n, dh, dh, m, n, m, head, H);
+	case AV_STAGE_SCALED: {
+		char div[32];
+		av_insp_number(div, sizeof(div), t->divisor);
+		return av_printf("scores_h (%d, %d) / %s → scaled_h (%d, %d);  head %d of %d",
+				 n, m, div, n, m, head, H);
+	}
+	case AV_STAGE_MASKED: {
+		int hidden = 0;
+		for (size_t c = 0; c < (size_t)n * m; c++)
+			hidden += t->mask[c] == 0;
+		return av_printf("mask (%d, %d): %d of %d cells hidden → masked_h (%d, %d);  "
+				 "head %d of %d", n, m, hidden, n * m, n, m, head, H);
+	}
+	case AV_STAGE_SOFTMAX:
+		return av_printf("weights_h (%d, %d), each row sums to 1 (Σ column);  head %d of %d",
+				 n, m, head, H);
+	case AV_STAGE_CONTEXT:
+		return av_printf("weights_h (%d, %d) · V_h (%d, %d) → context_h (%d, %d);  "
+				 "head %d of %d", n, m, m, dh, n, dh, head, H);
+	case AV_STAGE_OUTPUT:
+		return av_printf("concat (%d, %d) · W_oᵀ (%d, %d) → output (%d, %d);  "
+				 "+ X → residual (%d, %d)", n, D, D, D, n, D, n, D);
+	case AV_STAGE_COUNT:
+		break;
+	}
+	return av_strdup("");
+}

@@ -1,0 +1,54 @@
+/* inspector.h: how a number on the screen was computed, as text. No curses:
+ * these are pure functions of the trace (and the parameters), so the tests
+ * can check them, and the screen only prints what they return.
+ *
+ * The inspector re-derives the cell's value from the stage's inputs (the
+ * dot product term by term, the division, the exponentials of the row, the
+ * weighted sum of value rows) and reports both that value and the one the
+ * trace holds: the unit tests check that the two agree, which keeps the
+ * "no maths in the UI" rule honest. */
+#ifndef AV_UI_INSPECTOR_H
+#define AV_UI_INSPECTOR_H
+
+#include <stdbool.h>
+#include "attention.h"
+#include "stages.h"
+
+#define AV_INSP_MAX_LINES 8
+
+struct av_insp {
+	int n;
+	char *line[AV_INSP_MAX_LINES];  /* malloc'd UTF-8, most important first */
+	bool derived_ok;                /* the value was re-derived ... */
+	double derived;                 /* ... as this */
+	double stored;                  /* the value the trace holds */
+};
+
+/* Explains cell (r, c) of part (one of av_ui_stage_parts(t, ..., head)).
+ * p gives the weights for the projections (may be NULL: then only the
+ * value is shown). width is the line width the text should fit: long sums
+ * are shortened to "… (+56 terms)". */
+void av_insp_cell(struct av_insp *out, const struct av_trace *t, const struct av_params *p,
+		  const struct av_part *part, int head, int r, int c, int width);
+
+/* Explains token i of the sentence (or of the source, in cross mode). */
+void av_insp_token(struct av_insp *out, const struct av_trace *t, const struct av_params *p,
+		   bool source, int i, int width);
+
+void av_insp_free(struct av_insp *in);
+
+/* The one-line formula of a stage, with the numbers of this trace, e.g.
+ * "scaled = scores / √dh = scores / 2.000". malloc'd. */
+char *av_insp_formula(const struct av_trace *t, enum av_ui_stage st, int head);
+
+/* The shapes of what the stage shows (seed 000's print_tensor_info), e.g.
+ * "Q_h (4, 4) · K_hᵀ (4, 4) → scores_h (4, 4)". malloc'd. */
+char *av_insp_shapes(const struct av_trace *t, enum av_ui_stage st, int head);
+
+/* The sum of row r of a part (the softmax stage shows it next to the row). */
+double av_insp_row_sum(const struct av_part *part, int r);
+
+/* A number the way the inspector writes it: "0.123", "-12.500", "1.2e+20". */
+void av_insp_number(char *buf, size_t size, double v);
+
+#endif

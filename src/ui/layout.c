@@ -1,0 +1,189 @@
+/* layout.c: screen arithmetic (see layout.h). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "layout.h"
+#include "utf8.h"
+#include "util.h"
+
+static int min_lines(int token_rows)
+{
+	return AV_MIN_LINES + (token_rows > 1 ? token_rows - 1 : 0);
+}
+
+static struct av_rect rect(int y, int x, int h, int w)
+{
+	struct av_rect r = { y, x, h, w };
+	return r;
+}
+
+/* Inspector rows for a given number of lines. */
+static int inspector_rows(int lines)
+{
+	if (lines >= 40)
+		return 7;
+	if (lines >= 24)
+		return 4;
+	if (lines >= 18)
+		return 3;
+	if (lines >= 15)
+		return 2;
+	return 0;
+}
+
+void av_layout_compute(struct av_layout *l, int cols, int lines, int token_rows)
+{
+	memset(l, 0, sizeof(*l));
+	l->cols = cols;
+	l->lines = lines;
+	if (token_rows < 1)
+		token_rows = 1;
+	if (cols < AV_MIN_COLS || lines < min_lines(token_rows)) {
+		l->too_small = true;
+		return;
+	}
+	int insp = inspector_rows(lines);
+	int legend = lines - (token_rows - 1) >= 14 ? 1 : 0;
+	int y = 0;
+	l->header = rect(y, 0, 1, cols);
+	y += 1;
+	l->tokens = rect(y, 0, token_rows, cols);
+	y += token_rows;
+	l->title = rect(y, 0, 2, cols);
+	y += 2;
+	int bottom = legend + insp + 1;
+	l->panel = rect(y, 0, lines - y - bottom, cols);
+	y += l->panel.h;
+	l->legend = rect(y, 0, legend, cols);
+	y += legend;
+	l->inspector = rect(y, 0, insp, cols);
+	y += insp;
+	l->status = rect(y, 0, 1, cols);
+}
+
+char *av_layout_too_small_text(int cols, int lines, int token_rows)
+{
+	return av_printf("terminal too small: %d×%d, needs at least %d×%d", cols, lines,
+			 AV_MIN_COLS, min_lines(token_rows));
+}
+
+/* --- the header ---------------------------------------------------------- */
+
+enum { PIECE_MAX = 10 };
+
+struct piece {
+	char text[96];
+	int drop;        /* drop order: 1 first; 0 never */
+	char shorter[48];/* used instead of text at the second level of squeezing */
+};
+
+static int pieces_width(const struct piece *p, int count, bool use_short, const bool *gone)
+{
+	int w = 0, shown = 0;
+	for (int i = 0; i < count; i++) {
+		if (gone[i])
+			continue;
+		const char *s = use_short && p[i].shorter[0] ? p[i].shorter : p[i].text;
+		w += av_utf8_width(s) + (shown ? 2 : 0);
+		shown++;
+	}
+	return w;
+}
+
+/* Cuts s (UTF-8) to at most cols columns, at a character boundary. */
+static void cut_columns(char *s, int cols)
+{
+	size_t len = strlen(s), off = 0;
+	int used = 0;
+	while (off < len) {
+		uint32_t cp;
+		int k = av_utf8_decode(s + off, len - off, &cp);
+		if (k < 0)
+			k = 1;
+		int cw = k < 0 ? 1 : av_cp_width(cp);
+		if (used + cw > cols)
+			break;
+		used += cw;
+		off += (size_t)k;
+	}
+	s[off] = '\0';
+}
+
+char *av_layout_header(const struct av_header_info *h, int width)
+{
+	struct piece p[PIECE_MAX];
+	int count = 0;
+	memset(p, 0, sizeof(p));
+#define PIECE(drop_, ...) do { \
+		snprintf(p[count].text, sizeof(p[count].text), __VA_ARGS__); \
+		p[count].drop = (drop_); \
+		count++; \
+	} while (0)
+	PIECE(1, "attnview");
+	PIECE(3, "%s", h->sample ? h->sample : "?");
+	PIECE(0, "%s", h->mode);
+	PIECE(0, "D=%d H=%d dh=%d", h->d_model, h->heads, h->head_dim);
+	snprintf(p[count - 1].shorter, sizeof(p[0].shorter), "D%d H%d dh%d", h->d_model,
+		 h->heads, h->head_dim);
+	PIECE(0, "scale=%s", h->scale);
+	snprintf(p[count - 1].shorter, sizeof(p[0].shorter), "%s", h->scale);
+	PIECE(0, "T=%.3g", h->temperature);
+	PIECE(2, "seed=%llu", (unsigned long long)h->seed);
+	snprintf(p[count - 1].shorter, sizeof(p[0].shorter), "s%llu",
+		 (unsigned long long)h->seed);
+#undef PIECE
+	char stage[96];
+	if (h->view)
+		snprintf(stage, sizeof(stage), "%s · %d/%d %s", h->view, h->stage + 1,
+			 h->n_stages, h->stage_name);
+	else
+		snprintf(stage, sizeof(stage), "%d/%d %s", h->stage + 1, h->n_stages,
+			 h->stage_name);
+	int stage_w = av_utf8_width(stage);
+
+	bool gone[PIECE_MAX] = { false };
+	bool use_short = false;
+	int room = width - (h->stage_reserve > stage_w ? h->stage_reserve : stage_w) - 2;
+	for (int level = 1; pieces_width(p, count, use_short, gone) > room && level <= 4; level++) {
+		if (level == 4) {
+			use_short = true;
+			break;
+		}
+		for (int i = 0; i < count; i++)
+			if (p[i].drop == level)
+				gone[i] = true;
+	}
+	/* assemble, pad, put the stage at the right */
+	size_t cap = (size_t)width * 4 + 512;
+	char *out = av_calloc(cap, 1);
+	int w = 0;
+	for (int i = 0; i < count; i++) {
+		if (gone[i])
+			continue;
+		const char *s = use_short && p[i].shorter[0] ? p[i].shorter : p[i].text;
+		if (w) {
+			strcat(out, "  ");
+			w += 2;
+		}
+		strcat(out, s);
+		w += av_utf8_width(s);
+	}
+	if (w + 2 + stage_w > width && width > stage_w + 3) {
+		/* still too wide: cut the settings, keep the stage */
+		cut_columns(out, width - stage_w - 3);
+		strcat(out, "…");
+		w = av_utf8_width(out);
+	}
+	if (w + 2 + stage_w <= width) {
+		for (; w < width - stage_w; w++)
+			strcat(out, " ");
+		strcat(out, stage);
+	} else {
+		strcat(out, "  ");
+		strcat(out, stage);
+	}
+	return out;
+}

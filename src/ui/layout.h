@@ -1,0 +1,62 @@
+/* layout.h: where each part of the screen goes, as pure arithmetic on the
+ * terminal size (no curses, so the tests can try any size).
+ *
+ *   header      1 row: sample, mode, D H dh, scale, T, seed, "k/N stage"
+ *   tokens      1 row (2 in cross mode: the source tokens too)
+ *   title       2 rows: stage name and formula; shapes
+ *   panel       the rest: heatmaps, the tokens table, the heads grid
+ *   legend      1 row: colours to values
+ *   inspector   0..7 rows: how the cell under the cursor was computed
+ *   status      1 row: messages, the editor, key hints
+ *
+ * Below AV_MIN_COLS x AV_MIN_LINES the screen shows only a "terminal too
+ * small" message. At 80x24 the inspector has 4 rows; smaller terminals
+ * shrink it first, then drop the legend. */
+#ifndef AV_UI_LAYOUT_H
+#define AV_UI_LAYOUT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define AV_MIN_COLS 40
+#define AV_MIN_LINES 12
+
+struct av_rect {
+	int y, x, h, w;
+};
+
+struct av_layout {
+	int cols, lines;
+	bool too_small;
+	struct av_rect header, tokens, title, panel, legend, inspector, status;
+};
+
+/* token_rows is 1, or 2 in cross mode. */
+void av_layout_compute(struct av_layout *l, int cols, int lines, int token_rows);
+
+/* "terminal too small: 30×10, needs at least 40×12" (malloc'd). */
+char *av_layout_too_small_text(int cols, int lines, int token_rows);
+
+/* What the header shows. */
+struct av_header_info {
+	const char *sample;
+	const char *mode;
+	int d_model, heads, head_dim;
+	const char *scale;
+	double temperature;
+	uint64_t seed;
+	int stage, n_stages;       /* stage is 0-based; shown 1-based as k/N */
+	const char *stage_name;
+	const char *view;          /* "all heads", or NULL for the stepper */
+	int stage_reserve;         /* columns kept for the stage part (the
+				    * widest one), so stepping does not make
+				    * the other pieces come and go; 0 = its own */
+};
+
+/* The header line, fitted to width columns: the least important pieces
+ * (the program name, the sample, the seed, then the labels) are dropped
+ * first, and the stage "k/N name" stays at the right. malloc'd, exactly
+ * width columns wide (padded with spaces) when width allows. */
+char *av_layout_header(const struct av_header_info *h, int width);
+
+#endif

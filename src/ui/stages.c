@@ -1,0 +1,132 @@
+/* stages.c: which matrices each stage of the stepper shows (see stages.h). */
+#include "config.h"
+
+#include <string.h>
+
+#include "stages.h"
+
+const char *const av_ui_stage_titles[] = {
+#define AV_UI_STAGE_TITLE(name, title, purpose) title,
+	AV_UI_STAGES(AV_UI_STAGE_TITLE)
+#undef AV_UI_STAGE_TITLE
+	NULL
+};
+
+const char *const av_ui_stage_purposes[] = {
+#define AV_UI_STAGE_PURPOSE(name, title, purpose) purpose,
+	AV_UI_STAGES(AV_UI_STAGE_PURPOSE)
+#undef AV_UI_STAGE_PURPOSE
+	NULL
+};
+
+bool av_ui_stage_per_head(enum av_ui_stage st)
+{
+	return st == AV_STAGE_SCORES || st == AV_STAGE_SCALED || st == AV_STAGE_MASKED ||
+	       st == AV_STAGE_SOFTMAX || st == AV_STAGE_CONTEXT;
+}
+
+static struct av_part part(const char *name, enum av_tensor tensor, const float *data,
+			   int rows, int cols, int stride, enum av_axis row_axis,
+			   enum av_axis col_axis)
+{
+	struct av_part p;
+	memset(&p, 0, sizeof(p));
+	p.name = name;
+	p.tensor = tensor;
+	p.data = data;
+	p.rows = rows;
+	p.cols = cols;
+	p.stride = stride;
+	p.row_axis = row_axis;
+	p.col_axis = col_axis;
+	p.kind = AV_PART_SIGNED;
+	return p;
+}
+
+int av_ui_stage_parts(const struct av_trace *t, enum av_ui_stage st, int head,
+		      struct av_part out[AV_MAX_PARTS])
+{
+	int n = t->n, m = t->m, D = t->d_model, dh = t->head_dim;
+	if (head < 0 || head >= t->heads)
+		head = 0;
+	size_t cells = (size_t)n * m, off = (size_t)head * cells;
+	const float *q_side = t->embedding;
+	int count = 0;
+	switch (st) {
+	case AV_STAGE_TOKENS:
+	case AV_STAGE_COUNT:
+		return 0;
+	case AV_STAGE_EMBEDDING:
+		out[count++] = part("token_emb", AV_T_TOKEN_PART, t->token_part, n, D, D,
+				    AV_AXIS_QUERY, AV_AXIS_DIM);
+		out[count++] = part("pos_enc", AV_T_POSITION_PART, t->position_part, n, D, D,
+				    AV_AXIS_QUERY, AV_AXIS_DIM);
+		out[count++] = part("X", AV_T_EMBEDDING, q_side, n, D, D,
+				    AV_AXIS_QUERY, AV_AXIS_DIM);
+		if (t->source_embedding)
+			out[count++] = part("X_src", AV_T_SOURCE_EMBEDDING, t->source_embedding,
+					    m, D, D, AV_AXIS_KEY, AV_AXIS_DIM);
+		return count;
+	case AV_STAGE_PROJECTION:
+		out[count++] = part("Q", AV_T_Q, t->q, n, D, D, AV_AXIS_QUERY, AV_AXIS_DIM);
+		out[count++] = part("K", AV_T_K, t->k, m, D, D, AV_AXIS_KEY, AV_AXIS_DIM);
+		out[count++] = part("V", AV_T_V, t->v, m, D, D, AV_AXIS_KEY, AV_AXIS_DIM);
+		for (int i = 0; i < count; i++) {
+			out[i].hl_start = head * dh;
+			out[i].hl_len = t->heads > 1 ? dh : 0;
+		}
+		return count;
+	case AV_STAGE_SCORES:
+		out[count++] = part("scores_h", AV_T_SCORES, t->scores + off, n, m, m,
+				    AV_AXIS_QUERY, AV_AXIS_KEY);
+		return count;
+	case AV_STAGE_SCALED:
+		out[count++] = part("scaled_h", AV_T_SCALED, t->scaled + off, n, m, m,
+				    AV_AXIS_QUERY, AV_AXIS_KEY);
+		return count;
+	case AV_STAGE_MASKED:
+		out[count] = part("masked_h", AV_T_MASKED, t->masked + off, n, m, m,
+				  AV_AXIS_QUERY, AV_AXIS_KEY);
+		out[count].maskable = true;
+		out[count++].masked_as_inf = true;
+		return count;
+	case AV_STAGE_SOFTMAX:
+		out[count] = part("weights_h", AV_T_WEIGHTS, t->weights + off, n, m, m,
+				  AV_AXIS_QUERY, AV_AXIS_KEY);
+		out[count].kind = AV_PART_WEIGHTS;
+		out[count].maskable = true;
+		out[count++].row_sums = true;
+		return count;
+	case AV_STAGE_CONTEXT:
+		/* the weights next to what they produce; V_h (the rows being
+		 * weighted) last, as it may be wide */
+		out[count] = part("weights_h", AV_T_WEIGHTS, t->weights + off, n, m, m,
+				  AV_AXIS_QUERY, AV_AXIS_KEY);
+		out[count].kind = AV_PART_WEIGHTS;
+		out[count++].maskable = true;
+		out[count++] = part("context_h", AV_T_CONTEXT,
+				    t->context + (size_t)head * n * dh, n, dh, dh,
+				    AV_AXIS_QUERY, AV_AXIS_DIM);
+		out[count++] = part("V_h", AV_T_V_HEAD, t->v + (size_t)head * dh, m, dh, D,
+				    AV_AXIS_KEY, AV_AXIS_DIM);
+		return count;
+	case AV_STAGE_OUTPUT:
+		out[count] = part("concat", AV_T_CONCAT, t->concat, n, D, D,
+				  AV_AXIS_QUERY, AV_AXIS_DIM);
+		out[count].hl_start = head * dh;
+		out[count++].hl_len = t->heads > 1 ? dh : 0;
+		out[count++] = part("output", AV_T_OUTPUT, t->output, n, D, D,
+				    AV_AXIS_QUERY, AV_AXIS_DIM);
+		out[count++] = part("residual", AV_T_RESIDUAL, t->residual, n, D, D,
+				    AV_AXIS_QUERY, AV_AXIS_DIM);
+		return count;
+	}
+	return 0;
+}
+
+bool av_part_hidden(const struct av_trace *t, const struct av_part *p, int r, int c)
+{
+	if (!p->maskable || !t->mask || r < 0 || r >= t->n || c < 0 || c >= t->m)
+		return false;
+	return t->mask[(size_t)r * t->m + c] == 0;
+}

@@ -1,0 +1,78 @@
+/* stages.h: the nine stages of the stepper and the matrices ("parts") each
+ * one shows, as windows into a trace's buffers. No curses and no maths here:
+ * a part only points at numbers the engine computed.
+ *
+ * A part is a (rows, cols) block: cell (r, c) is data[r * stride + c]. Rows
+ * are query tokens or key tokens; columns are key tokens or dimensions. */
+#ifndef AV_UI_STAGES_H
+#define AV_UI_STAGES_H
+
+#include <stdbool.h>
+#include "attention.h"
+
+/* X(enum name, title, one-line purpose) in the order of the stepper. */
+#define AV_UI_STAGES(X) \
+	X(TOKENS, "tokens", "the sentence cut into tokens, with their positions") \
+	X(EMBEDDING, "embedding", "token embedding + positional encoding = X") \
+	X(PROJECTION, "projection", "Q, K and V: X times W_q, W_k and W_v") \
+	X(SCORES, "scores", "how well each query matches each key") \
+	X(SCALED, "scaled", "scores divided by the scale and the temperature") \
+	X(MASKED, "masked", "hidden keys set to minus infinity") \
+	X(SOFTMAX, "softmax", "each row turned into weights that sum to 1") \
+	X(CONTEXT, "context", "weights times V: what each query gathers") \
+	X(OUTPUT, "output", "heads side by side, output projection, residual")
+
+enum av_ui_stage {
+#define AV_UI_STAGE_ENUM(name, title, purpose) AV_STAGE_##name,
+	AV_UI_STAGES(AV_UI_STAGE_ENUM)
+#undef AV_UI_STAGE_ENUM
+	AV_STAGE_COUNT
+};
+
+extern const char *const av_ui_stage_titles[];    /* "tokens", ... */
+extern const char *const av_ui_stage_purposes[];
+
+/* Which trace tensor a part shows (the inspector explains each). */
+enum av_tensor {
+	AV_T_TOKEN_PART, AV_T_POSITION_PART, AV_T_EMBEDDING, AV_T_SOURCE_EMBEDDING,
+	AV_T_Q, AV_T_K, AV_T_V,
+	AV_T_SCORES, AV_T_SCALED, AV_T_MASKED, AV_T_WEIGHTS,
+	AV_T_CONTEXT, AV_T_V_HEAD,
+	AV_T_CONCAT, AV_T_OUTPUT, AV_T_RESIDUAL
+};
+
+enum av_part_kind { AV_PART_SIGNED, AV_PART_WEIGHTS };
+enum av_axis { AV_AXIS_QUERY, AV_AXIS_KEY, AV_AXIS_DIM };
+
+#define AV_MAX_PARTS 4
+
+struct av_part {
+	const char *name;        /* "Q", "scores_h", ... */
+	enum av_tensor tensor;
+	const float *data;       /* cell (r, c) = data[r * stride + c] */
+	int rows, cols, stride;
+	enum av_axis row_axis, col_axis;
+	enum av_part_kind kind;  /* signed values (diverging) or weights 0..1 */
+	bool maskable;           /* cells whose mask is 0 are hidden keys */
+	bool masked_as_inf;      /* ... and are shown as −∞ (the masked stage) */
+	bool row_sums;           /* the sum of each row is shown (softmax) */
+	int hl_start, hl_len;    /* highlighted columns (the head's slice), or 0 */
+};
+
+/* The parts of stage st for head h (the tokens stage has none). Returns
+ * the count. */
+int av_ui_stage_parts(const struct av_trace *t, enum av_ui_stage st, int head,
+		      struct av_part out[AV_MAX_PARTS]);
+
+/* True for the stages computed once per head. */
+bool av_ui_stage_per_head(enum av_ui_stage st);
+
+/* Cell (r, c) of a part is a hidden key (its mask bit is 0). */
+bool av_part_hidden(const struct av_trace *t, const struct av_part *p, int r, int c);
+
+static inline float av_part_at(const struct av_part *p, int r, int c)
+{
+	return p->data[(long)r * p->stride + c];
+}
+
+#endif

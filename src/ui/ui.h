@@ -1,0 +1,23 @@
+/* ui.h: the screen as the command line sees it: one function, and no
+ * curses in sight (main.c stays free of curses' macros). */
+#ifndef AV_UI_UI_H
+#define AV_UI_UI_H
+
+#include <stdbool.h>
+#include "session.h"
+
+/* What the command line hands the screen. */
+struct av_ui_config {
+	const char *theme;   /* --theme NAME|PATH, or NULL for dark */
+	int head;            /* --head */
+	bool no_color;       /* colour forbidden (--color=never); NO_COLOR is read too */
+};
+
+/* The interactive screen on the terminal (stdin/stdout must be one): the
+ * loop until q, then the terminal restored. Returns false with *cause for
+ * errors found before the screen opens (a bad theme, an unusable TERM). On
+ * SIGINT, SIGTERM or SIGHUP it restores the terminal and dies of the
+ * signal, as a shell expects. */
+bool av_ui_run(struct av_session *s, const struct av_ui_config *cfg, char **cause);
+
+#endif

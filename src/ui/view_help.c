@@ -1,0 +1,283 @@
+/* view_help.c: the help overlay, drawn from the action table (actions.h)
+ * so it lists exactly the keys the screen obeys. Two columns when the
+ * terminal is wide enough; arrows scroll when it is not tall enough; any
+ * other key closes it. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui/actions.h"
+#include "ui/app.h"
+#include "ui/draw.h"
+#include "util.h"
+
+enum line_kind { LINE_GROUP, LINE_ACTION, LINE_TEXT, LINE_BLANK };
+
+struct line {
+	enum line_kind kind;
+	int index;          /* group or action */
+	char *text;         /* LINE_TEXT (owned) */
+};
+
+#define MAX_LINES (AV_ACTION_COUNT + AV_GROUP_COUNT * 2 + 16)
+#define KEYS_W 12
+
+/* The editor's keys as wrapped text: "Enter: apply · Esc: cancel · ...". */
+static int editor_lines(struct line *out, int max, int width)
+{
+	int n = 0;
+	char buf[512] = "";
+	for (int a = 1; a < AV_EDIT_COUNT && n < max; a++) {
+		char *keys = av_keys_text(&av_edit_actions[a], true, "/");
+		char item[160];
+		snprintf(item, sizeof(item), "%s%s %s", buf[0] ? " · " : "", keys,
+			 av_edit_actions[a].brief);
+		free(keys);
+		if (av_text_width(buf) + av_text_width(item) > width && buf[0]) {
+			out[n].kind = LINE_TEXT;
+			out[n++].text = av_strdup(buf);
+			snprintf(buf, sizeof(buf), "%s", item + strlen(" · "));
+		} else {
+			strncat(buf, item, sizeof(buf) - strlen(buf) - 1);
+		}
+	}
+	if (buf[0] && n < max) {
+		out[n].kind = LINE_TEXT;
+		out[n++].text = av_strdup(buf);
+	}
+	return n;
+}
+
+static int build_lines(struct line *out)
+{
+	int n = 0;
+	for (int g = 0; g < AV_GROUP_COUNT; g++) {
+		out[n].kind = LINE_GROUP;
+		out[n++].index = g;
+		for (int a = 1; a < AV_ACTION_COUNT; a++) {
+			if (av_actions[a].group != (enum av_action_group)g)
+				continue;
+			out[n].kind = LINE_ACTION;
+			out[n++].index = a;
+		}
+	}
+	return n;
+}
+
+static void free_lines(struct line *l, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(l[i].text);
+}
+
+struct app_help_ctx {
+	struct av_app *a;
+	WINDOW *w;
+	int y, x, width;
+	const struct line *line;
+};
+
+static void draw_line(struct app_help_ctx *ctx)
+{
+	struct av_colors *c = &ctx->a->colors;
+	const struct line *l = ctx->line;
+	attr_t help = av_colors_el(c, AV_EL_HELP);
+	switch (l->kind) {
+	case LINE_GROUP:
+		av_put_pad(ctx->w, ctx->y, ctx->x, av_action_group_titles[l->index], ctx->width,
+			   help | A_BOLD);
+		break;
+	case LINE_ACTION: {
+		char *keys = av_action_keys_text((enum av_action)l->index, true);
+		av_put_pad(ctx->w, ctx->y, ctx->x, keys, KEYS_W, help | A_BOLD);
+		av_put_pad(ctx->w, ctx->y, ctx->x + KEYS_W + 1, av_actions[l->index].help,
+			   ctx->width - KEYS_W - 1, help);
+		av_fill(ctx->w, ctx->y, ctx->x + KEYS_W, 1, help);
+		free(keys);
+		break;
+	}
+	case LINE_TEXT:
+		av_put_pad(ctx->w, ctx->y, ctx->x, l->text, ctx->width, help);
+		break;
+	case LINE_BLANK:
+		av_fill(ctx->w, ctx->y, ctx->x, ctx->width, help);
+		break;
+	}
+}
+
+/* A frame in line-drawing characters (ASCII without UTF-8): drawn as text
+ * rather than with the alternate character set, so every terminal and
+ * tmux's capture-pane show the same thing. */
+static void draw_box(WINDOW *w, attr_t a)
+{
+	int H = getmaxy(w), W = getmaxx(w);
+	for (int x = 1; x < W - 1; x++) {
+		av_put(w, 0, x, "─", 1, a);
+		av_put(w, H - 1, x, "─", 1, a);
+	}
+	for (int y = 1; y < H - 1; y++) {
+		av_put(w, y, 0, "│", 1, a);
+		av_put(w, y, W - 1, "│", 1, a);
+	}
+	av_put(w, 0, 0, "┌", 1, a);
+	av_put(w, 0, W - 1, "┐", 1, a);
+	av_put(w, H - 1, 0, "└", 1, a);
+	av_put(w, H - 1, W - 1, "┘", 1, a);
+}
+
+static void help_draw(struct av_app *a)
+{
+	int W = COLS < 84 ? COLS : 84, H = LINES;
+	if (W < 20 || H < 5)
+		return;
+	int inner = W - 2;
+	bool two = inner >= 2 * 36 + 1;
+	int colw = two ? (inner - 1) / 2 : inner;
+	struct line lines[MAX_LINES];
+	memset(lines, 0, sizeof(lines));
+	int n = build_lines(lines);
+	/* the editor's keys span the whole width below the columns */
+	struct line ed[12];
+	memset(ed, 0, sizeof(ed));
+	int n_ed = editor_lines(ed, 10, inner);
+
+	/* two columns split where a group starts, as evenly as can be */
+	int per_col = n, col_rows = n;
+	for (int i = 1; two && i < n; i++) {
+		int worst = i > n - i ? i : n - i;
+		if (lines[i].kind == LINE_GROUP && worst < col_rows) {
+			col_rows = worst;
+			per_col = i;
+		}
+	}
+	int rows_needed = col_rows + 1 + n_ed;   /* + the editor heading */
+	int body = H - 2;
+	if (rows_needed + 2 < H)
+		H = rows_needed + 2;
+	body = H - 2;
+	int max_scroll = rows_needed - body > 0 ? rows_needed - body : 0;
+	a->help_max_scroll = max_scroll;
+	if (a->help_scroll > max_scroll)
+		a->help_scroll = max_scroll;
+	if (a->help_scroll < 0)
+		a->help_scroll = 0;
+
+	int y0 = (LINES - H) / 2, x0 = (COLS - W) / 2;
+	if (!a->w_overlay || getmaxx(a->w_overlay) != W || getmaxy(a->w_overlay) != H ||
+	    getbegy(a->w_overlay) != y0 || getbegx(a->w_overlay) != x0) {
+		if (a->w_overlay)
+			delwin(a->w_overlay);
+		a->w_overlay = newwin(H, W, y0, x0);
+	}
+	WINDOW *w = a->w_overlay;
+	if (!w) {
+		free_lines(lines, n);
+		free_lines(ed, n_ed);
+		return;
+	}
+	attr_t help = av_colors_el(&a->colors, AV_EL_HELP);
+	av_clear(w, help);
+	draw_box(w, help);
+	av_put(w, 0, 2, " attnview keys ", W - 4, help | A_BOLD);
+	const char *foot = max_scroll ? " Up/Down scroll · any other key closes "
+				      : " any key closes ";
+	av_put(w, H - 1, W - 2 - av_text_width(foot), foot, W - 4, help);
+
+	struct app_help_ctx ctx = { .a = a, .w = w };
+	for (int r = 0; r < body; r++) {
+		int row = r + a->help_scroll;
+		ctx.y = r + 1;
+		if (row < col_rows) {
+			ctx.x = 1;
+			ctx.width = colw;
+			ctx.line = &lines[row];
+			if (row < per_col)
+				draw_line(&ctx);
+			if (two && per_col + row < n) {
+				ctx.x = 2 + colw;
+				ctx.width = inner - colw - 1;
+				ctx.line = &lines[per_col + row];
+				draw_line(&ctx);
+			}
+		} else if (row == col_rows) {
+			av_put_pad(w, ctx.y, 1, "Editing a sentence (e, E); other keys type",
+				   inner, help | A_BOLD);
+		} else if (row - col_rows - 1 < n_ed) {
+			ctx.x = 1;
+			ctx.width = inner;
+			ctx.line = &ed[row - col_rows - 1];
+			draw_line(&ctx);
+		}
+	}
+	free_lines(lines, n);
+	free_lines(ed, n_ed);
+}
+
+static void close_help(struct av_app *a)
+{
+	if (a->w_overlay)
+		delwin(a->w_overlay);
+	a->w_overlay = NULL;
+	a->overlay = NULL;
+	/* the regions under the overlay: mark them for comparison, ncurses
+	 * sends only what differs */
+	WINDOW *ws[] = { a->w_header, a->w_tokens, a->w_title, a->w_panel, a->w_legend,
+			 a->w_insp, a->w_status };
+	for (size_t i = 0; i < sizeof(ws) / sizeof(ws[0]); i++)
+		if (ws[i])
+			touchwin(ws[i]);
+	a->dirty = AV_DIRTY_ALL;
+}
+
+static bool help_key(struct av_app *a, int key, enum av_action act)
+{
+	if (a->help_max_scroll == 0) {
+		close_help(a);
+		return true;
+	}
+	switch (act) {
+	case AV_ACTION_UP:
+		a->help_scroll--;
+		break;
+	case AV_ACTION_DOWN:
+		a->help_scroll++;
+		break;
+	case AV_ACTION_NEXT_STAGE:
+		if (key == AV_FKEY(KEY_NPAGE)) {
+			a->help_scroll += 10;
+			break;
+		}
+		close_help(a);
+		return true;
+	case AV_ACTION_PREV_STAGE:
+		if (key == AV_FKEY(KEY_PPAGE)) {
+			a->help_scroll -= 10;
+			break;
+		}
+		close_help(a);
+		return true;
+	default:
+		close_help(a);
+		return true;
+	}
+	if (a->help_scroll < 0)
+		a->help_scroll = 0;
+	a->dirty |= AV_DIRTY_STATUS;   /* redraws the overlay */
+	return true;
+}
+
+static void help_resize(struct av_app *a)
+{
+	if (a->w_overlay)
+		delwin(a->w_overlay);
+	a->w_overlay = NULL;
+}
+
+const struct av_view av_view_help = {
+	.name = "help",
+	.draw = help_draw,
+	.key = help_key,
+	.resize = help_resize,
+};

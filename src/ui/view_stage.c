@@ -1,0 +1,328 @@
+/* view_stage.c: the stepper, one stage at a time: the title with the
+ * stage's formula and shapes, the stage's matrices as one heatmap (or the
+ * tokens table), the legend and the inspector of the cell under the
+ * cursor. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui/app.h"
+#include "ui/draw.h"
+#include "ui/heatmap.h"
+#include "ui/inspector.h"
+#include "util.h"
+
+/* Rows of the tokens stage: the sentence's tokens, then the source's. */
+static int token_count(const struct av_app *a)
+{
+	const struct av_trace *t = &a->s->trace;
+	return t->tokens.n + (t->cfg.mode == AV_MODE_CROSS ? t->source_tokens.n : 0);
+}
+
+/* Which query and key the cursor is on, for the token strip and x. */
+static void update_selection(struct av_app *a)
+{
+	const struct av_trace *t = &a->s->trace;
+	bool cross = t->cfg.mode == AV_MODE_CROSS;
+	a->sel_query = a->sel_key = -1;
+	if (a->stage == AV_STAGE_TOKENS) {
+		if (a->row < t->tokens.n) {
+			a->sel_query = a->row;
+			if (!cross)
+				a->sel_key = a->row;
+		} else {
+			a->sel_key = a->row - t->tokens.n;
+		}
+		return;
+	}
+	struct av_part parts[AV_MAX_PARTS];
+	int n = av_app_parts(a, parts);
+	if (n == 0)
+		return;
+	int p, c;
+	av_heatmap_locate(parts, n, a->col, &p, &c);
+	const struct av_part *part = &parts[p];
+	if (part->row_axis == AV_AXIS_QUERY) {
+		a->sel_query = a->row;
+		if (!cross)
+			a->sel_key = a->row;
+	} else if (part->row_axis == AV_AXIS_KEY) {
+		a->sel_key = a->row;
+	}
+	if (part->col_axis == AV_AXIS_KEY)
+		a->sel_key = c;
+}
+
+static void clamp_cursor(struct av_app *a)
+{
+	if (a->stage == AV_STAGE_TOKENS) {
+		int n = token_count(a);
+		if (a->row >= n)
+			a->row = n - 1;
+		if (a->row < 0)
+			a->row = 0;
+		return;
+	}
+	struct av_part parts[AV_MAX_PARTS];
+	int n = av_app_parts(a, parts);
+	int total = av_heatmap_total_cols(parts, n);
+	if (a->col >= total)
+		a->col = total - 1;
+	if (a->col < 0)
+		a->col = 0;
+	int p, c;
+	av_heatmap_locate(parts, n, a->col, &p, &c);
+	if (a->row >= parts[p].rows)
+		a->row = parts[p].rows - 1;
+	if (a->row < 0)
+		a->row = 0;
+}
+
+/* --- drawing ------------------------------------------------------------- */
+
+static void draw_title(struct av_app *a)
+{
+	WINDOW *w = a->w_title;
+	if (!w)
+		return;
+	werase(w);
+	int width = getmaxx(w);
+	struct av_colors *c = &a->colors;
+	const struct av_trace *t = &a->s->trace;
+	const char *name = av_ui_stage_titles[a->stage];
+	int x = av_put(w, 0, 0, name, width, av_colors_el(c, AV_EL_TITLE));
+	char *formula = av_insp_formula(t, a->stage, a->head);
+	x += av_put(w, 0, x, "  ", width - x, A_NORMAL);
+	av_put(w, 0, x, formula, width - x, av_colors_el(c, AV_EL_FORMULA));
+	free(formula);
+	if (getmaxy(w) > 1) {
+		char *shapes = av_insp_shapes(t, a->stage, a->head);
+		x = av_put(w, 1, 0, shapes, width, av_colors_el(c, AV_EL_DIM));
+		if (x + 6 < width) {
+			x += av_put(w, 1, x, "  — ", width - x, av_colors_el(c, AV_EL_DIM));
+			av_put(w, 1, x, av_ui_stage_purposes[a->stage], width - x,
+			       av_colors_el(c, AV_EL_DIM));
+		}
+		free(shapes);
+	}
+}
+
+static void table_row(struct av_app *a, WINDOW *w, int y, int i, bool source, bool current)
+{
+	const struct av_trace *t = &a->s->trace;
+	struct av_colors *c = &a->colors;
+	int width = getmaxx(w);
+	const struct av_tokens *tk = source ? &t->source_tokens : &t->tokens;
+	int id = source ? t->source_ids[i] : t->ids[i];
+	bool oov = source ? t->source_oov[i] : t->oov[i];
+	bool keys = source || t->cfg.mode != AV_MODE_CROSS;
+	bool hidden = keys && t->key_hidden[i];
+	attr_t base = current ? av_colors_el(c, AV_EL_CURSOR) : av_colors_el(c, AV_EL_NORMAL);
+	char num[32];
+	snprintf(num, sizeof(num), "%3d  ", i);
+	int x = av_put(w, y, 0, num, width, current ? base : av_colors_el(c, AV_EL_LABEL));
+	attr_t ta = current ? base : oov ? av_colors_el(c, AV_EL_OOV)
+			  : hidden ? av_colors_el(c, AV_EL_MASKED) : base;
+	av_put_pad(w, y, x, tk->text[i], 16, ta);
+	x += 16;
+	snprintf(num, sizeof(num), "%6d   ", id);
+	x += av_put(w, y, x, num, width - x, base);
+	char note[96] = "";
+	if (oov)
+		snprintf(note, sizeof(note), "not in the vocabulary: a row from the seed");
+	if (hidden)
+		snprintf(note + strlen(note), sizeof(note) - strlen(note), "%shidden key (x)",
+			 oov ? "; " : "");
+	av_put(w, y, x, note, width - x, hidden ? av_colors_el(c, AV_EL_MASKED)
+					   : av_colors_el(c, AV_EL_OOV));
+}
+
+/* The sample's title and description, wrapped at spaces. */
+static void draw_lesson(struct av_app *a, WINDOW *w, int y, int height)
+{
+	const struct av_sample *sm = &a->s->sample;
+	struct av_colors *c = &a->colors;
+	int width = getmaxx(w);
+	if (sm->title)
+		av_put(w, y++, 0, sm->title, width, av_colors_el(c, AV_EL_LABEL));
+	const char *p = sm->description;
+	while (p && *p && y < height) {
+		/* the longest run of whole words that fits */
+		const char *end = p, *cut = NULL;
+		char line[512];
+		while (*end) {
+			const char *next = strchr(end, ' ');
+			size_t len = next ? (size_t)(next - p) : strlen(p);
+			if (len >= sizeof(line))
+				break;
+			memcpy(line, p, len);
+			line[len] = '\0';
+			if (av_text_width(line) > width - 1 && cut)
+				break;
+			cut = next ? next : p + len;
+			if (!next)
+				break;
+			end = next + 1;
+		}
+		if (!cut)
+			cut = p + strlen(p);
+		size_t len = (size_t)(cut - p) < sizeof(line) ? (size_t)(cut - p) : sizeof(line) - 1;
+		memcpy(line, p, len);
+		line[len] = '\0';
+		av_put(w, y++, 0, line, width, av_colors_el(c, AV_EL_DIM));
+		p = *cut ? cut + 1 : cut;
+	}
+}
+
+static void draw_tokens_table(struct av_app *a)
+{
+	WINDOW *w = a->w_panel;
+	const struct av_trace *t = &a->s->trace;
+	struct av_colors *c = &a->colors;
+	int width = getmaxx(w), height = getmaxy(w);
+	bool cross = t->cfg.mode == AV_MODE_CROSS;
+	werase(w);
+	av_put(w, 0, 0, "pos  token           vocab row", width, av_colors_el(c, AV_EL_TITLE));
+	/* lines: 0 = heading; sentence rows; (cross) a source heading, source rows */
+	int lines = t->tokens.n + (cross ? 1 + t->source_tokens.n : 0);
+	int cur_line = a->row < t->tokens.n ? a->row : a->row + 1;
+	int body = height - 1;
+	int first = 0;
+	if (cur_line >= body)
+		first = cur_line - body + 1;
+	for (int l = first, y = 1; l < lines && y < height; l++, y++) {
+		if (l < t->tokens.n) {
+			table_row(a, w, y, l, false, l == cur_line);
+		} else if (l == t->tokens.n) {
+			av_put(w, y, 0, "source sentence (keys and values):", width,
+			       av_colors_el(c, AV_EL_TITLE));
+		} else {
+			int j = l - t->tokens.n - 1;
+			table_row(a, w, y, j, true, l == cur_line);
+		}
+	}
+	/* below the table, when there is room: the lesson's title and text */
+	int y = 1 + lines - first + 1;
+	if (first == 0 && y + 2 < height)
+		draw_lesson(a, w, y, height);
+	if (first > 0)
+		av_put(w, 0, width - 8, av_draw_utf8() ? "▲ more" : "^ more", 8,
+		       av_colors_el(c, AV_EL_DIM));
+	if (first + body < lines)
+		av_put(w, height - 1, width - 8, av_draw_utf8() ? "▼ more" : "v more", 8,
+		       av_colors_el(c, AV_EL_DIM));
+}
+
+static void draw_inspector(struct av_app *a, const struct av_part *parts, int n)
+{
+	if (!a->w_insp)
+		return;
+	struct av_insp in;
+	int width = getmaxx(a->w_insp);
+	const struct av_trace *t = &a->s->trace;
+	if (a->stage == AV_STAGE_TOKENS) {
+		bool source = a->row >= t->tokens.n;
+		av_insp_token(&in, t, &a->s->params, source,
+			      source ? a->row - t->tokens.n : a->row, width);
+	} else {
+		int p, c;
+		av_heatmap_locate(parts, n, a->col, &p, &c);
+		av_insp_cell(&in, t, &a->s->params, &parts[p], a->head, a->row, c, width);
+	}
+	av_app_draw_inspector(a, &in);
+	av_insp_free(&in);
+}
+
+static void draw_legend(struct av_app *a, const struct av_part *parts, int n)
+{
+	WINDOW *w = a->w_legend;
+	if (!w)
+		return;
+	werase(w);
+	const struct av_trace *t = &a->s->trace;
+	if (a->stage == AV_STAGE_TOKENS) {
+		av_put(w, 0, 0, "* = not in the vocabulary (out-of-vocabulary word)",
+		       getmaxx(w), av_colors_el(&a->colors, AV_EL_DIM));
+		return;
+	}
+	int p, c;
+	av_heatmap_locate(parts, n, a->col, &p, &c);
+	bool any_hidden = false;
+	for (size_t k = 0; k < (size_t)t->n * t->m && !any_hidden; k++)
+		any_hidden = t->mask[k] == 0;
+	bool maskable = false;
+	for (int i = 0; i < n; i++)
+		maskable |= parts[i].maskable;
+	av_legend_draw(w, 0, &a->colors, parts[p].kind, av_part_range(t, &parts[p], NULL),
+		       maskable && any_hidden, parts[p].masked_as_inf);
+}
+
+static void stage_draw(struct av_app *a)
+{
+	clamp_cursor(a);
+	draw_title(a);
+	struct av_part parts[AV_MAX_PARTS];
+	int n = av_app_parts(a, parts);
+	if (a->stage == AV_STAGE_TOKENS || n == 0) {
+		if (a->w_panel)
+			draw_tokens_table(a);
+	} else if (a->w_panel) {
+		a->hm.t = &a->s->trace;
+		a->hm.parts = parts;
+		a->hm.n_parts = n;
+		a->hm.cur_row = a->row;
+		a->hm.cur_col = a->col;
+		a->hm.compact = a->compact;
+		av_heatmap_draw(a->w_panel, &a->colors, &a->hm);
+		a->row = a->hm.cur_row;
+		a->col = a->hm.cur_col;
+		a->page_cols = a->hm.last_col - a->hm.first_col + 1;
+		a->hm.parts = NULL;
+	}
+	update_selection(a);
+	draw_legend(a, parts, n);
+	draw_inspector(a, parts, n);
+}
+
+/* --- keys ---------------------------------------------------------------- */
+
+static bool stage_key(struct av_app *a, int key, enum av_action act)
+{
+	int page = a->page_cols > 1 ? a->page_cols : 1;
+	switch (act) {
+	case AV_ACTION_LEFT: a->col--; break;
+	case AV_ACTION_RIGHT: a->col++; break;
+	case AV_ACTION_UP: a->row--; break;
+	case AV_ACTION_DOWN: a->row++; break;
+	case AV_ACTION_PAGE_LEFT: a->col -= page; break;
+	case AV_ACTION_PAGE_RIGHT: a->col += page; break;
+	case AV_ACTION_MASK_KEY:
+		clamp_cursor(a);
+		update_selection(a);
+		av_app_toggle_key(a, a->sel_key);
+		return true;
+	default:
+		return false;
+	}
+	if (a->col < 0)
+		a->col = 0;
+	clamp_cursor(a);
+	update_selection(a);
+	a->dirty |= AV_DIRTY_MAIN | AV_DIRTY_TOKENS;
+	(void)key;
+	return true;
+}
+
+static void stage_resize(struct av_app *a)
+{
+	a->hm.scroll_col = a->hm.scroll_row = 0;
+}
+
+const struct av_view av_view_stage = {
+	.name = "stages",
+	.draw = stage_draw,
+	.key = stage_key,
+	.resize = stage_resize,
+};

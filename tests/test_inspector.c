@@ -1,0 +1,366 @@
+/* test_inspector.c: the inspector re-derives every number on the screen
+ * from the stage's inputs (dot products, the division, the exponentials of
+ * the row, the weighted sums); here every cell of every stage must come
+ * out equal to what the engine stored. This is what keeps the screen from
+ * doing maths of its own: it only shows the trace and this text. Also the
+ * text itself (terms, shortening, masks) and the formulas and shapes. */
+#include "config.h"
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "attention.h"
+#include "ui/inspector.h"
+#include "ui/stages.h"
+#include "utf8.h"
+#include "util.h"
+
+struct fixture {
+	struct av_params p;
+	struct av_config cfg;
+	struct av_trace t;
+};
+
+/* A layer with the defaults (D=8, H=2) unless changed. */
+static void run(struct fixture *f, int D, int H, enum av_mode mode, const char *sentence,
+		const char *source, const int *hidden, int n_hidden)
+{
+	memset(f, 0, sizeof(*f));
+	av_config_default(&f->cfg);
+	f->cfg.d_model = D;
+	f->cfg.heads = H;
+	f->cfg.mode = mode;
+	f->cfg.bias = true;
+	static const char *const vocab[] = { "china", "panda", "japan", "cherry", "the", "cat" };
+	av_params_init(&f->p, &f->cfg, vocab, 6);
+	char *cause = NULL;
+	if (!av_trace_run(&f->t, &f->p, &f->cfg, sentence, source, hidden, n_hidden, &cause)) {
+		fprintf(stderr, "run: %s\n", cause);
+		fail();
+	}
+}
+
+static void done(struct fixture *f)
+{
+	av_trace_free(&f->t);
+	av_params_free(&f->p);
+}
+
+static bool close_enough(double a, double b)
+{
+	return fabs(a - b) <= 1e-5 * fmax(1.0, fabs(b));
+}
+
+/* Every cell of every part of every stage and head agrees. */
+static int check_all(struct fixture *f)
+{
+	int checked = 0;
+	for (int st = 0; st < AV_STAGE_COUNT; st++) {
+		for (int h = 0; h < f->t.heads; h++) {
+			struct av_part parts[AV_MAX_PARTS];
+			int n = av_ui_stage_parts(&f->t, (enum av_ui_stage)st, h, parts);
+			for (int k = 0; k < n; k++) {
+				for (int r = 0; r < parts[k].rows; r++) {
+					for (int c = 0; c < parts[k].cols; c++) {
+						struct av_insp in;
+						av_insp_cell(&in, &f->t, &f->p, &parts[k], h, r, c, 100);
+						if (parts[k].tensor != AV_T_SOURCE_EMBEDDING) {
+							if (!in.derived_ok || !close_enough(in.derived, in.stored))
+								fprintf(stderr, "%s %s[%d,%d] head %d: derived %.9g, "
+									"stored %.9g\n", av_ui_stage_titles[st],
+									parts[k].name, r, c, h, in.derived,
+									in.stored);
+							assert_true(in.derived_ok);
+							assert_true(close_enough(in.derived, in.stored));
+						}
+						assert_true(in.n >= 2);
+						for (int l = 0; l < in.n; l++)
+							assert_true(av_utf8_valid(in.line[l], strlen(in.line[l]),
+										 NULL));
+						av_insp_free(&in);
+						checked++;
+					}
+				}
+			}
+		}
+	}
+	return checked;
+}
+
+static void test_self_every_cell(void **state)
+{
+	(void)state;
+	struct fixture f;
+	run(&f, 8, 2, AV_MODE_SELF, "china panda japan cherry", NULL, NULL, 0);
+	assert_true(check_all(&f) > 400);
+	done(&f);
+}
+
+static void test_causal_and_padding_every_cell(void **state)
+{
+	(void)state;
+	struct fixture f;
+	const int hidden[] = { 1 };
+	run(&f, 8, 2, AV_MODE_CAUSAL, "china panda japan cherry xyz", NULL, hidden, 1);
+	check_all(&f);
+	done(&f);
+}
+
+static void test_cross_every_cell(void **state)
+{
+	(void)state;
+	struct fixture f;
+	run(&f, 6, 3, AV_MODE_CROSS, "china panda", "the cat sat", NULL, 0);
+	check_all(&f);
+	done(&f);
+}
+
+/* A row with every key hidden: weights 0, and the text says why. */
+static void test_all_hidden_row(void **state)
+{
+	(void)state;
+	struct fixture f;
+	const int hidden[] = { 0 };
+	run(&f, 4, 1, AV_MODE_CAUSAL, "china panda", NULL, hidden, 1);
+	check_all(&f);
+	struct av_part parts[AV_MAX_PARTS];
+	av_ui_stage_parts(&f.t, AV_STAGE_SOFTMAX, 0, parts);
+	struct av_insp in;
+	av_insp_cell(&in, &f.t, &f.p, &parts[0], 0, 0, 0, 100);
+	assert_non_null(strstr(in.line[1], "every key of query 0 is hidden"));
+	av_insp_free(&in);
+	done(&f);
+}
+
+static const char *find_line(const struct av_insp *in, const char *text)
+{
+	for (int i = 0; i < in->n; i++)
+		if (strstr(in->line[i], text))
+			return in->line[i];
+	return NULL;
+}
+
+static void test_scores_text(void **state)
+{
+	(void)state;
+	struct fixture f;
+	run(&f, 4, 1, AV_MODE_SELF, "china panda", NULL, NULL, 0);
+	struct av_part parts[AV_MAX_PARTS];
+	av_ui_stage_parts(&f.t, AV_STAGE_SCORES, 0, parts);
+	struct av_insp in;
+	av_insp_cell(&in, &f.t, &f.p, &parts[0], 0, 0, 1, 200);
+	const char *l = find_line(&in, "q_0·k_1 = Σ_c q_0[c]·k_1[c] = ");
+	assert_non_null(l);
+	/* dh = 4: all four products fit in 200 columns, no shortening */
+	assert_null(strstr(l, "…"));
+	int products = 0;
+	for (const char *p = l; (p = strstr(p, "×")); p++)
+		products++;
+	assert_int_equal(products, 4);
+	assert_non_null(strstr(in.line[0], "scores_h[0,1]"));
+	assert_non_null(strstr(in.line[0], "query 0 'china', key 1 'panda'"));
+	av_insp_free(&in);
+	done(&f);
+}
+
+/* D = 512: 64 terms per score, 512 per projection: shortened to fit. */
+static void test_long_sums_shortened(void **state)
+{
+	(void)state;
+	struct fixture f;
+	run(&f, 512, 8, AV_MODE_SELF, "the cat", NULL, NULL, 0);
+	struct av_part parts[AV_MAX_PARTS];
+	av_ui_stage_parts(&f.t, AV_STAGE_SCORES, 3, parts);
+	struct av_insp in;
+	av_insp_cell(&in, &f.t, &f.p, &parts[0], 3, 1, 0, 80);
+	const char *l = find_line(&in, "Σ_c");
+	assert_non_null(l);
+	assert_non_null(strstr(l, " + … (+"));
+	assert_non_null(strstr(l, " terms) = "));
+	assert_true(av_utf8_width(l) <= 80);
+	assert_non_null(find_line(&in, "head 3's columns 192..255"));
+	av_insp_free(&in);
+
+	av_ui_stage_parts(&f.t, AV_STAGE_PROJECTION, 3, parts);
+	av_insp_cell(&in, &f.t, &f.p, &parts[0], 3, 0, 200, 80);
+	l = find_line(&in, "Σ_k X[0,k]·W[200,k]");
+	assert_non_null(l);
+	assert_non_null(strstr(l, "terms) + b[200]"));
+	assert_true(av_utf8_width(l) <= 80);
+	assert_non_null(strstr(in.line[0], "head 3's column 8"));
+	av_insp_free(&in);
+	done(&f);
+}
+
+static void test_masked_text(void **state)
+{
+	(void)state;
+	struct fixture f;
+	const int hidden[] = { 0 };
+	run(&f, 4, 1, AV_MODE_CAUSAL, "china panda japan", NULL, hidden, 1);
+	struct av_part parts[AV_MAX_PARTS];
+	av_ui_stage_parts(&f.t, AV_STAGE_MASKED, 0, parts);
+	struct av_insp in;
+	/* (1, 2): the causal mask */
+	av_insp_cell(&in, &f.t, &f.p, &parts[0], 0, 1, 2, 100);
+	assert_non_null(strstr(in.line[0], "= −∞"));
+	assert_non_null(find_line(&in, "causal mask, j > i"));
+	assert_null(find_line(&in, "padding"));
+	assert_true(in.derived == AV_MASKED_VALUE);
+	av_insp_free(&in);
+	/* (2, 0): the padding mask */
+	av_insp_cell(&in, &f.t, &f.p, &parts[0], 0, 2, 0, 100);
+	assert_non_null(find_line(&in, "padding mask"));
+	av_insp_free(&in);
+	/* (2, 1): visible */
+	av_insp_cell(&in, &f.t, &f.p, &parts[0], 0, 2, 1, 100);
+	assert_non_null(find_line(&in, "is visible to query 2"));
+	av_insp_free(&in);
+	done(&f);
+}
+
+static void test_softmax_and_context_text(void **state)
+{
+	(void)state;
+	struct fixture f;
+	run(&f, 4, 2, AV_MODE_CAUSAL, "china panda japan", NULL, NULL, 0);
+	struct av_part parts[AV_MAX_PARTS];
+	av_ui_stage_parts(&f.t, AV_STAGE_SOFTMAX, 1, parts);
+	assert_true(parts[0].row_sums);
+	for (int r = 0; r < 3; r++)
+		assert_true(fabs(av_insp_row_sum(&parts[0], r) - 1.0) < 1e-6);
+	struct av_insp in;
+	av_insp_cell(&in, &f.t, &f.p, &parts[0], 1, 2, 1, 120);
+	const char *w = find_line(&in, "w = exp(x − max) / Σ = exp(");
+	assert_non_null(w);
+	assert_true(av_utf8_width(w) <= 80);
+	const char *row = find_line(&in, "exp(row 2 − max):");
+	assert_non_null(row);
+	assert_non_null(strstr(row, "["));   /* the cursor's term */
+	assert_non_null(strstr(row, "Σ = "));
+	av_insp_free(&in);
+	/* a hidden key of the softmax row: weight 0 */
+	av_insp_cell(&in, &f.t, &f.p, &parts[0], 1, 0, 2, 120);
+	assert_non_null(find_line(&in, "= 0"));
+	assert_non_null(find_line(&in, "causal"));
+	av_insp_free(&in);
+
+	av_ui_stage_parts(&f.t, AV_STAGE_CONTEXT, 1, parts);
+	assert_int_equal(parts[0].tensor, AV_T_WEIGHTS);
+	assert_int_equal(parts[1].tensor, AV_T_CONTEXT);
+	av_insp_cell(&in, &f.t, &f.p, &parts[1], 1, 2, 0, 200);
+	const char *l = find_line(&in, "context = Σ_j w_2,j · V_h[j,0] = ");
+	assert_non_null(l);
+	assert_null(strstr(l, "…"));
+	av_insp_free(&in);
+	done(&f);
+}
+
+static void test_tokens_text(void **state)
+{
+	(void)state;
+	struct fixture f;
+	run(&f, 4, 1, AV_MODE_SELF, "china 熊猫", NULL, NULL, 0);
+	struct av_insp in;
+	av_insp_token(&in, &f.t, &f.p, false, 0, 100);
+	assert_non_null(strstr(in.line[0], "vocabulary row 0 of"));
+	av_insp_free(&in);
+	av_insp_token(&in, &f.t, &f.p, false, 1, 100);
+	assert_non_null(strstr(in.line[0], "'熊': not in the vocabulary"));
+	assert_non_null(find_line(&in, "3 bytes, 2 columns: U+718A"));
+	av_insp_free(&in);
+	done(&f);
+}
+
+static void test_formulas(void **state)
+{
+	(void)state;
+	struct fixture f;
+	run(&f, 8, 2, AV_MODE_SELF, "china panda", NULL, NULL, 0);
+	char *s = av_insp_formula(&f.t, AV_STAGE_SCALED, 0);
+	assert_string_equal(s, "scaled = scores / √dh = scores / 2.000");
+	free(s);
+	s = av_insp_formula(&f.t, AV_STAGE_SCORES, 1);
+	assert_string_equal(s, "scores_h = Q_h · K_hᵀ   (Q_h = Q[:, 4..7])");
+	free(s);
+	s = av_insp_shapes(&f.t, AV_STAGE_SCORES, 1);
+	assert_string_equal(s, "Q_h (2, 4) · K_hᵀ (4, 2) → scores_h (2, 2);  head 1 of 2");
+	free(s);
+	s = av_insp_shapes(&f.t, AV_STAGE_PROJECTION, 0);
+	assert_non_null(strstr(s, "Q (2, 8)  K (2, 8)  V (2, 8)"));
+	free(s);
+	s = av_insp_formula(&f.t, AV_STAGE_MASKED, 0);
+	assert_non_null(strstr(s, "no mask"));
+	free(s);
+	done(&f);
+
+	run(&f, 8, 2, AV_MODE_CAUSAL, "china panda", NULL, NULL, 0);
+	s = av_insp_formula(&f.t, AV_STAGE_MASKED, 0);
+	assert_string_equal(s, "masked = scaled, −∞ where key j > query i (causal)");
+	free(s);
+	s = av_insp_shapes(&f.t, AV_STAGE_MASKED, 0);
+	assert_non_null(strstr(s, "1 of 4 cells hidden"));
+	free(s);
+	done(&f);
+
+	/* temperature and the other scales */
+	run(&f, 8, 2, AV_MODE_SELF, "china panda", NULL, NULL, 0);
+	f.cfg.temperature = 2;
+	av_trace_forward(&f.t, &f.p, &f.cfg);
+	s = av_insp_formula(&f.t, AV_STAGE_SCALED, 0);
+	assert_string_equal(s, "scaled = scores / (√dh · T) = scores / (√dh × 2) = scores / 4.000");
+	free(s);
+	f.cfg.scale = AV_SCALE_NONE;
+	av_trace_forward(&f.t, &f.p, &f.cfg);
+	s = av_insp_formula(&f.t, AV_STAGE_SCALED, 0);
+	assert_string_equal(s, "scaled = scores / T = scores / 2.000   (scale none)");
+	free(s);
+	f.cfg.scale = AV_SCALE_DMODEL;
+	f.cfg.temperature = 1;
+	av_trace_forward(&f.t, &f.p, &f.cfg);
+	s = av_insp_formula(&f.t, AV_STAGE_SCALED, 0);
+	assert_string_equal(s, "scaled = scores / √D = scores / 2.828");
+	free(s);
+	check_all(&f);
+	done(&f);
+}
+
+static void test_numbers(void **state)
+{
+	(void)state;
+	char b[32];
+	av_insp_number(b, sizeof(b), 0);
+	assert_string_equal(b, "0");
+	av_insp_number(b, sizeof(b), -1.5);
+	assert_string_equal(b, "-1.500");
+	av_insp_number(b, sizeof(b), 1e-20);
+	assert_string_equal(b, "1e-20");
+	av_insp_number(b, sizeof(b), AV_MASKED_VALUE);
+	assert_string_equal(b, "-1e+20");
+}
+
+int main(void)
+{
+	setenv("ATTNVIEW_DATA_DIR", AV_SRCDIR, 0);
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_self_every_cell),
+		cmocka_unit_test(test_causal_and_padding_every_cell),
+		cmocka_unit_test(test_cross_every_cell),
+		cmocka_unit_test(test_all_hidden_row),
+		cmocka_unit_test(test_scores_text),
+		cmocka_unit_test(test_long_sums_shortened),
+		cmocka_unit_test(test_masked_text),
+		cmocka_unit_test(test_softmax_and_context_text),
+		cmocka_unit_test(test_tokens_text),
+		cmocka_unit_test(test_formulas),
+		cmocka_unit_test(test_numbers),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

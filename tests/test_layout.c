@@ -1,0 +1,323 @@
+/* test_layout.c: the screen's arithmetic at several sizes (80x24, 60x18,
+ * 200x60, too small), the header fitted to a width, the key table (no key
+ * bound twice, every action documented) and the colour ramps and their
+ * fallbacks. No terminal needed. */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "theme.h"
+#include "ui/actions.h"
+#include "ui/colors.h"
+#include "ui/heatmap.h"
+#include "ui/layout.h"
+#include "utf8.h"
+
+/* The regions tile the screen from top to bottom without overlap. */
+static void check_tiling(const struct av_layout *l)
+{
+	const struct av_rect *r[] = { &l->header, &l->tokens, &l->title, &l->panel,
+				      &l->legend, &l->inspector, &l->status };
+	int y = 0;
+	for (size_t i = 0; i < sizeof(r) / sizeof(r[0]); i++) {
+		assert_int_equal(r[i]->y, y);
+		assert_true(r[i]->h >= 0);
+		if (r[i]->h > 0) {
+			assert_int_equal(r[i]->x, 0);
+			assert_int_equal(r[i]->w, l->cols);
+		}
+		y += r[i]->h;
+	}
+	assert_int_equal(y, l->lines);
+}
+
+static void test_80x24(void **state)
+{
+	(void)state;
+	struct av_layout l;
+	av_layout_compute(&l, 80, 24, 1);
+	assert_false(l.too_small);
+	check_tiling(&l);
+	assert_int_equal(l.header.h, 1);
+	assert_int_equal(l.tokens.h, 1);
+	assert_int_equal(l.title.h, 2);
+	assert_int_equal(l.inspector.h, 4);
+	assert_int_equal(l.legend.h, 1);
+	assert_int_equal(l.status.y, 23);
+	assert_int_equal(l.panel.h, 14);
+	/* cross mode: a second token row, the panel pays for it */
+	av_layout_compute(&l, 80, 24, 2);
+	check_tiling(&l);
+	assert_int_equal(l.tokens.h, 2);
+	assert_int_equal(l.panel.h, 13);
+}
+
+static void test_60x18(void **state)
+{
+	(void)state;
+	struct av_layout l;
+	av_layout_compute(&l, 60, 18, 1);
+	assert_false(l.too_small);
+	check_tiling(&l);
+	assert_int_equal(l.inspector.h, 3);
+	assert_true(l.panel.h >= 8);
+}
+
+static void test_200x60(void **state)
+{
+	(void)state;
+	struct av_layout l;
+	av_layout_compute(&l, 200, 60, 2);
+	assert_false(l.too_small);
+	check_tiling(&l);
+	assert_int_equal(l.inspector.h, 7);
+	assert_int_equal(l.panel.w, 200);
+	assert_true(l.panel.h >= 40);
+}
+
+static void test_smallest_and_too_small(void **state)
+{
+	(void)state;
+	struct av_layout l;
+	av_layout_compute(&l, AV_MIN_COLS, AV_MIN_LINES, 1);
+	assert_false(l.too_small);
+	check_tiling(&l);
+	assert_true(l.panel.h >= 4);   /* labels + a few rows */
+	av_layout_compute(&l, AV_MIN_COLS - 1, 24, 1);
+	assert_true(l.too_small);
+	av_layout_compute(&l, 80, AV_MIN_LINES - 1, 1);
+	assert_true(l.too_small);
+	av_layout_compute(&l, 80, AV_MIN_LINES, 2);
+	assert_true(l.too_small);     /* cross needs one more row */
+	av_layout_compute(&l, 0, 0, 1);
+	assert_true(l.too_small);
+	char *s = av_layout_too_small_text(30, 10, 1);
+	assert_string_equal(s, "terminal too small: 30×10, needs at least 40×12");
+	free(s);
+	/* every size in between tiles */
+	for (int w = AV_MIN_COLS; w < 120; w += 7) {
+		for (int h = AV_MIN_LINES; h < 50; h++) {
+			av_layout_compute(&l, w, h, 1);
+			assert_false(l.too_small);
+			check_tiling(&l);
+			assert_true(l.panel.h >= 4);
+		}
+	}
+}
+
+static struct av_header_info header(const char *sample, int D)
+{
+	struct av_header_info h = {
+		.sample = sample, .mode = "causal", .d_model = D, .heads = 8,
+		.head_dim = D / 8, .scale = "dmodel", .temperature = 1.25, .seed = 12345,
+		.stage = 3, .n_stages = 9, .stage_name = "scores", .view = NULL,
+	};
+	return h;
+}
+
+static void test_header(void **state)
+{
+	(void)state;
+	struct av_header_info h = header("qkv-walkthrough", 512);
+	char *s = av_layout_header(&h, 200);
+	assert_int_equal(av_utf8_width(s), 200);
+	assert_non_null(strstr(s, "attnview  qkv-walkthrough  causal  D=512 H=8 dh=64  "
+			       "scale=dmodel  T=1.25  seed=12345"));
+	assert_non_null(strstr(s, "4/9 scores"));
+	free(s);
+	/* 80 columns: the program name goes first, the stage stays */
+	s = av_layout_header(&h, 80);
+	assert_true(av_utf8_width(s) <= 80);
+	assert_null(strstr(s, "attnview "));
+	assert_non_null(strstr(s, "D=512 H=8 dh=64"));
+	assert_non_null(strstr(s, "T=1.25"));
+	assert_non_null(strstr(s, "4/9 scores"));
+	free(s);
+	/* 40 columns: the essentials, shortened */
+	s = av_layout_header(&h, 40);
+	assert_true(av_utf8_width(s) <= 40);
+	assert_non_null(strstr(s, "causal"));
+	assert_non_null(strstr(s, "D512 H8 dh64"));
+	assert_non_null(strstr(s, "4/9 scores"));
+	free(s);
+	h.view = "all heads";
+	s = av_layout_header(&h, 100);
+	assert_non_null(strstr(s, "all heads · 4/9 scores"));
+	free(s);
+}
+
+/* --- the key table ------------------------------------------------------- */
+
+static void test_no_key_twice(void **state)
+{
+	(void)state;
+	for (int a = 1; a < AV_ACTION_COUNT; a++) {
+		assert_true(av_actions[a].n_keys >= 1);
+		for (int k = 0; k < av_actions[a].n_keys; k++) {
+			int key = av_actions[a].keys[k];
+			for (int b = 1; b < AV_ACTION_COUNT; b++)
+				for (int j = 0; j < av_actions[b].n_keys; j++)
+					if (a != b || k != j)
+						if (av_actions[b].keys[j] == key) {
+							fprintf(stderr, "key %d bound to %s and %s\n",
+								key, av_actions[a].name,
+								av_actions[b].name);
+							fail();
+						}
+			assert_int_equal(av_action_for_key(key), a);
+		}
+	}
+	for (int a = 1; a < AV_EDIT_COUNT; a++) {
+		for (int k = 0; k < av_edit_actions[a].n_keys; k++) {
+			int key = av_edit_actions[a].keys[k];
+			assert_int_equal(av_edit_action_for_key(key), a);
+			/* a printable key would never reach the text */
+			assert_false(key >= 0x20 && key < 0x7f);
+		}
+	}
+	/* 't' is kept for the training view */
+	assert_int_equal(av_action_for_key('t'), AV_ACTION_NONE);
+}
+
+static void test_keys_documented(void **state)
+{
+	(void)state;
+	for (int a = 1; a < AV_ACTION_COUNT; a++) {
+		const char *help = av_actions[a].help;
+		assert_true(strlen(help) > 3);
+		/* short enough for the two-column help overlay at 80x24 */
+		assert_true(av_utf8_width(help) <= 25);
+		char *keys = av_action_keys_text((enum av_action)a, true);
+		assert_true(av_utf8_width(keys) <= 12);
+		free(keys);
+	}
+	char *keys = av_action_keys_text(AV_ACTION_PREV_STAGE, false);
+	assert_string_equal(keys, "p Backspace PgUp");
+	free(keys);
+	keys = av_action_keys_text(AV_ACTION_PREV_HEAD, true);
+	assert_string_equal(keys, "S-Tab");
+	free(keys);
+	keys = av_action_keys_text(AV_ACTION_REPAINT, false);
+	assert_string_equal(keys, "Ctrl-L");
+	free(keys);
+	/* the documentation dump lists every action */
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	av_actions_write(f, true);
+	fclose(f);
+	assert_non_null(strstr(buf, ".SS Cursor\n"));
+	assert_non_null(strstr(buf, ".TP\n.B n Space PgDn\nnext stage\n"));
+	assert_non_null(strstr(buf, "seed + 1"));
+	assert_non_null(strstr(buf, ".B Ctrl\\-U\n"));
+	free(buf);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	av_actions_write(f, false);
+	fclose(f);
+	for (int a = 1; a < AV_ACTION_COUNT; a++)
+		assert_non_null(strstr(buf, av_actions[a].help));
+	for (int a = 1; a < AV_EDIT_COUNT; a++)
+		assert_non_null(strstr(buf, av_edit_actions[a].help));
+	free(buf);
+}
+
+/* --- colour ramps and fallbacks ------------------------------------------ */
+
+static void test_colour_decisions(void **state)
+{
+	(void)state;
+	const char *why = NULL;
+	assert_true(av_colors_wanted(NULL, false, true, 256, &why));
+	assert_null(why);
+	assert_true(av_colors_wanted("", false, true, 8, &why));
+	assert_false(av_colors_wanted("1", false, true, 256, &why));
+	assert_string_equal(why, "NO_COLOR is set");
+	assert_false(av_colors_wanted(NULL, true, true, 256, &why));
+	assert_string_equal(why, "monochrome theme");
+	assert_false(av_colors_wanted(NULL, false, false, 0, &why));
+	assert_string_equal(why, "the terminal has no colours");
+	assert_false(av_colors_wanted(NULL, false, true, 2, &why));
+}
+
+static void test_ramps(void **state)
+{
+	(void)state;
+	/* weights: 0..1 as is */
+	assert_true(av_heat_position(0.25, AV_PART_WEIGHTS, 0) == 0.25);
+	assert_true(av_heat_position(-1, AV_PART_WEIGHTS, 0) == 0);
+	assert_true(av_heat_position(2, AV_PART_WEIGHTS, 0) == 1);
+	/* signed: centred on zero */
+	assert_true(av_heat_position(0, AV_PART_SIGNED, 3) == 0.5);
+	assert_true(av_heat_position(-3, AV_PART_SIGNED, 3) == 0);
+	assert_true(av_heat_position(3, AV_PART_SIGNED, 3) == 1);
+	assert_true(av_heat_position(1.5, AV_PART_SIGNED, 3) == 0.75);
+	assert_true(av_heat_position(5, AV_PART_SIGNED, 0) == 0.5);
+	assert_true(av_heat_position(-1e20, AV_PART_SIGNED, 3) == 0);
+	/* levels: the middle one is exactly zero */
+	assert_int_equal(av_heat_level(0), 0);
+	assert_int_equal(av_heat_level(1), AV_HEAT_LEVELS - 1);
+	assert_int_equal(av_heat_level(0.5), AV_HEAT_LEVELS / 2);
+	assert_int_equal(av_heat_level(-3), 0);
+	/* the built-in palettes at 256 and 8 colours; black text on light cells */
+	struct av_theme t;
+	assert_true(av_theme_builtin("dark", &t));
+	assert_true(t.n_sequential >= 2 && t.n_diverging >= 3);
+	for (int i = 0; i < AV_HEAT_LEVELS; i++) {
+		struct av_rgb c = av_palette_at(t.sequential, t.n_sequential,
+						(double)i / (AV_HEAT_LEVELS - 1));
+		int c256 = av_rgb_to_256(c), c8 = av_rgb_to_8(c);
+		assert_true(c256 >= 16 && c256 <= 255);
+		assert_true(c8 >= 0 && c8 <= 7);
+	}
+	av_theme_free(&t);
+	assert_true(av_rgb_is_light((struct av_rgb){ 255, 255, 255 }));
+	assert_false(av_rgb_is_light((struct av_rgb){ 0, 0, 80 }));
+	/* shading glyphs: UTF-8 blocks, or the ASCII ramp */
+	assert_string_equal(av_shade_glyph(1, true), "█");
+	assert_string_equal(av_shade_glyph(1, false), "@");
+	assert_string_equal(av_shade_glyph(0, false), " ");
+}
+
+static void test_cell_numbers(void **state)
+{
+	(void)state;
+	char b[32];
+	assert_int_equal(av_cell_decimals(0.5, false, 6), 3);
+	assert_int_equal(av_cell_decimals(2.5, true, 6), 3);     /* -2.500 */
+	assert_int_equal(av_cell_decimals(12.5, true, 6), 2);    /* -12.50 */
+	assert_int_equal(av_cell_decimals(9.9996, false, 5), 2); /* 10.00, not 10.000 */
+	assert_int_equal(av_cell_decimals(123456, true, 6), -1);
+	av_cell_format(b, sizeof(b), -0.0001, 3, 6);
+	assert_string_equal(b, "0.000");   /* no "-0.000" */
+	av_cell_format(b, sizeof(b), 1.23456, 2, 6);
+	assert_string_equal(b, "1.23");
+	av_cell_format(b, sizeof(b), -123456, -1, 6);
+	assert_string_equal(b, "-1e+05");
+	av_cell_format(b, sizeof(b), -1234567, -1, 4);
+	assert_string_equal(b, "####");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_80x24),
+		cmocka_unit_test(test_60x18),
+		cmocka_unit_test(test_200x60),
+		cmocka_unit_test(test_smallest_and_too_small),
+		cmocka_unit_test(test_header),
+		cmocka_unit_test(test_no_key_twice),
+		cmocka_unit_test(test_keys_documented),
+		cmocka_unit_test(test_colour_decisions),
+		cmocka_unit_test(test_ramps),
+		cmocka_unit_test(test_cell_numbers),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,438 @@
+/* test_ui.c: the screen drawn without a terminal: ncurses on /dev/null
+ * (newterm), keys fed to the app, the virtual screen read back. Header,
+ * tokens, every stage's title, the mask toggling the upper triangle, the
+ * help overlay listing every action, the sentence editor (with CJK),
+ * resizing down to "terminal too small" and back, wide matrices, the
+ * all-heads view, and the monochrome fallbacks. */
+#include "config.h"
+
+#include <locale.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "ui/draw.h"
+#include "ui_harness.h"
+
+static bool utf8;
+
+#define OPEN(h, cols, lines, sample, sentence, mode) \
+	assert_true(harness_open((h), "xterm-256color", (cols), (lines), (sample), \
+				 (sentence), (mode), NULL))
+
+static void expect(const char *text)
+{
+	if (harness_find(text) < 0) {
+		fprintf(stderr, "not on the screen: \"%s\"\n", text);
+		harness_dump();
+		fail();
+	}
+}
+
+static void expect_not(const char *text)
+{
+	if (harness_find(text) >= 0) {
+		fprintf(stderr, "unexpected on the screen: \"%s\"\n", text);
+		harness_dump();
+		fail();
+	}
+}
+
+static void test_default_screen(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	const char *top = harness_line(0);
+	assert_non_null(strstr(top, "china-panda"));
+	assert_non_null(strstr(top, "self"));
+	assert_non_null(strstr(top, "D=3 H=1 dh=3"));
+	assert_non_null(strstr(top, "scale=dk"));
+	assert_non_null(strstr(top, "T=1"));
+	assert_non_null(strstr(top, "seed=1"));
+	assert_non_null(strstr(top, "1/9 tokens"));
+	assert_non_null(strstr(harness_line(1), "0 china  1 panda  2 japan  3 cherry"));
+	expect("vocab row");
+	expect("? help");
+	harness_close(&h);
+}
+
+static void test_every_stage(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	for (int st = 0; st < AV_STAGE_COUNT; st++) {
+		char k[32];
+		snprintf(k, sizeof(k), "%d/9 %s", st + 1, av_ui_stage_titles[st]);
+		assert_non_null(strstr(harness_line(0), k));
+		/* the title row starts with the stage's name, then its formula */
+		assert_int_equal(strncmp(harness_line(2), av_ui_stage_titles[st],
+					 strlen(av_ui_stage_titles[st])), 0);
+		harness_keys(&h, "n");
+	}
+	/* past the end stays at the end; Home goes back */
+	assert_non_null(strstr(harness_line(0), "9/9 output"));
+	harness_key(&h, AV_FKEY(KEY_HOME));
+	assert_non_null(strstr(harness_line(0), "1/9 tokens"));
+	harness_key(&h, AV_FKEY(KEY_END));
+	assert_non_null(strstr(harness_line(0), "9/9 output"));
+	harness_keys(&h, "p");
+	assert_non_null(strstr(harness_line(0), "8/9 context"));
+	harness_close(&h);
+}
+
+/* The masked stage: m hides the upper triangle at once. */
+static void test_mask_toggle(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "nnnnn");
+	assert_non_null(strstr(harness_line(0), "6/9 masked"));
+	const char *inf = utf8 ? "−∞" : "-inf";
+	expect_not(inf);
+	harness_keys(&h, "m");
+	assert_non_null(strstr(harness_line(0), "causal"));
+	/* rows 0..3 of the matrix: row i has 3 - i hidden cells */
+	for (int i = 0; i < 4; i++) {
+		char label[16];
+		snprintf(label, sizeof(label), "%d %s", i,
+			 (const char *[]){ "china", "panda", "japan", "cherry" }[i]);
+		int y = -1;
+		for (int r = 5; r < 24 && y < 0; r++)
+			if (strncmp(harness_line(r), label, strlen(label)) == 0)
+				y = r;
+		assert_true(y > 0);
+		int count = 0;
+		for (const char *p = harness_line(y); (p = strstr(p, inf)); p++)
+			count++;
+		assert_int_equal(count, 3 - i);
+	}
+	expect("causal");
+	/* softmax: hidden keys get weight 0, rows still sum to 1 */
+	harness_keys(&h, "n");
+	expect(utf8 ? "╳ 0" : "x 0");
+	expect(utf8 ? "Σ row" : "sum");
+	expect("1.000");
+	/* and back */
+	harness_keys(&h, "pm");
+	expect_not(inf);
+	harness_close(&h);
+}
+
+/* x hides the key under the cursor for every query. */
+static void test_padding_key(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "nnnnn");      /* masked */
+	harness_keys(&h, "ll");         /* key 2 'japan' */
+	harness_keys(&h, "x");
+	expect("key 2 'japan' hidden from every query");
+	assert_true(h.s.key_hidden[2]);
+	const char *inf = utf8 ? "−∞" : "-inf";
+	int count = 0;
+	for (int y = 0; y < LINES; y++)
+		for (const char *p = harness_line(y); (p = strstr(p, inf)); p++)
+			count++;
+	assert_true(count >= 4);
+	harness_keys(&h, "x");
+	assert_false(h.s.key_hidden[2]);
+	harness_close(&h);
+}
+
+static void test_help_lists_every_action(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "?");
+	for (int a = 1; a < AV_ACTION_COUNT; a++) {
+		char *keys = av_action_keys_text((enum av_action)a, true);
+		char row[128];
+		snprintf(row, sizeof(row), "%-12s %s", keys, av_actions[a].help);
+		if (!utf8)
+			snprintf(row, sizeof(row), "%s", keys);
+		expect(row);
+		free(keys);
+	}
+	for (int g = 0; g < AV_GROUP_COUNT; g++)
+		expect(av_action_group_titles[g]);
+	expect("^U cut to start");
+	expect("Esc cancel");
+	/* any key closes it, and the screen underneath comes back */
+	harness_keys(&h, "q");
+	assert_false(h.a.quit);
+	expect("vocab row");
+	expect_not("attnview keys");
+	harness_close(&h);
+}
+
+static void test_help_small_scrolls(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 60, 18, "", NULL, -1);
+	harness_keys(&h, "?");
+	expect("attnview keys");
+	expect("scroll");
+	expect("next stage");
+	for (int i = 0; i < 40; i++)
+		harness_key(&h, AV_FKEY(KEY_DOWN));
+	expect("quit");
+	harness_keys(&h, "z");
+	expect_not("attnview keys");
+	harness_close(&h);
+}
+
+static void test_editor(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "e");
+	expect("sentence> china panda japan cherry");
+	harness_keys(&h, "\x15");   /* Ctrl-U */
+	expect("the sentence is empty");
+	/* the old trace stays while the text does not run */
+	assert_int_equal(h.s.trace.n, 4);
+	harness_keys(&h, "我爱熊猫 and pandas");
+	/* recomputed as it was typed */
+	assert_int_equal(h.s.trace.n, 6);
+	harness_keys(&h, "\r");
+	if (utf8)
+		assert_non_null(strstr(harness_line(1), "0 我*  1 爱*  2 熊*  3 猫*  4 and*  5 pandas*"));
+	expect("sentence: 6 tokens");
+	/* CJK labels are aligned by columns in the matrices */
+	harness_keys(&h, "nnn");
+	expect("scores_h");
+	if (utf8) {
+		expect("0 我");
+		expect("5 pandas");
+	}
+	/* Esc cancels: the old text comes back */
+	harness_keys(&h, "e");
+	harness_key(&h, AV_FKEY(KEY_BACKSPACE));
+	harness_keys(&h, "\x17");   /* Ctrl-W: "panda" goes */
+	assert_int_equal(h.s.trace.n, 5);
+	harness_key(&h, AV_FKEY(KEY_HOME));
+	harness_key(&h, AV_FKEY(KEY_DC));
+	assert_int_equal(h.s.trace.n, 4);
+	harness_keys(&h, "\x1b");
+	assert_int_equal(h.s.trace.n, 6);
+	assert_string_equal(h.s.sentence, "我爱熊猫 and pandas");
+	expect("edit cancelled");
+	harness_close(&h);
+}
+
+static void test_too_small_and_back(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_resize(&h, 30, 10);
+	/* 30 columns: the message wraps after the size */
+	expect(utf8 ? "terminal too small: 30×10" : "terminal too small: 30");
+	expect(utf8 ? "needs at least 40×12" : "needs at least 40");
+	harness_resize(&h, 79, 11);
+	expect(utf8 ? "terminal too small: 79×11, needs at least 40×12"
+		    : "terminal too small: 79");
+	/* keys other than q do nothing meanwhile */
+	harness_keys(&h, "n");
+	harness_resize(&h, 60, 18);
+	assert_non_null(strstr(harness_line(0), "1/9 tokens"));
+	expect("0 china");
+	harness_resize(&h, 200, 60);
+	assert_non_null(strstr(harness_line(0), "attnview  china-panda"));
+	harness_resize(&h, 80, 24);
+	harness_keys(&h, "q");
+	assert_true(h.a.quit);
+	harness_close(&h);
+}
+
+/* 60x18: every stage still draws its title, matrix and status. */
+static void test_60x18_every_stage(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 60, 18, "translate-cross", NULL, -1);
+	expect("source");
+	for (int st = 0; st < AV_STAGE_COUNT; st++) {
+		assert_int_equal(strncmp(harness_line(3), av_ui_stage_titles[st],
+					 strlen(av_ui_stage_titles[st])), 0);
+		assert_non_null(strstr(harness_line(17), "help"));
+		harness_keys(&h, "n");
+	}
+	harness_close(&h);
+}
+
+/* D=512: the projection scrolls, with indicators. */
+static void test_wide_matrix(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "qkv-walkthrough", NULL, -1);
+	harness_keys(&h, "nn");
+	assert_non_null(strstr(harness_line(0), "3/9 projection"));
+	expect("Q cols 0-");
+	expect("of 512");
+	expect(utf8 ? "K V ▶" : "K V >");
+	expect("head 0");
+	for (int i = 0; i < 10; i++)
+		harness_keys(&h, ">");
+	expect(utf8 ? "◀ more" : "< more");
+	expect("Q cols ");
+	/* the inspector shortens the 512-term sum */
+	expect("terms)");
+	/* Tab: head 1's columns are 64..127 */
+	harness_keys(&h, "\t");
+	expect("head 1 = cols 64..127");
+	harness_close(&h);
+}
+
+static void test_heads_view(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "qkv-walkthrough", NULL, -1);
+	harness_keys(&h, "nnnnnn");   /* softmax */
+	harness_keys(&h, "a");
+	assert_non_null(strstr(harness_line(0), "all heads"));
+	for (int k = 0; k < 8; k++) {
+		char name[16];
+		snprintf(name, sizeof(name), "head %d", k);
+		expect(name);
+	}
+	/* 2 rows of 4, as seed 000's grid */
+	assert_non_null(strstr(harness_line(4), "head 3"));
+	assert_null(strstr(harness_line(4), "head 4"));
+	harness_keys(&h, "a");
+	expect("weights of query 0 'the'");
+	expect("max ");
+	harness_keys(&h, "j");
+	expect("weights of query 1 'cat'");
+	harness_keys(&h, "a");
+	assert_null(strstr(harness_line(0), "all heads"));
+	harness_close(&h);
+}
+
+static void test_settings_keys(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "+");
+	assert_non_null(strstr(harness_line(0), "T=1.25"));
+	harness_keys(&h, "--");
+	assert_non_null(strstr(harness_line(0), "T=0.8"));
+	harness_keys(&h, "+");
+	assert_non_null(strstr(harness_line(0), "T=1 "));
+	harness_keys(&h, "s");
+	assert_non_null(strstr(harness_line(0), "scale=dmodel"));
+	harness_keys(&h, "ss");
+	assert_non_null(strstr(harness_line(0), "scale=dk"));
+	harness_keys(&h, "r");
+	assert_non_null(strstr(harness_line(0), "seed=2"));
+	expect("new weights from seed 2");
+	/* the built-in sample has no source: c skips cross */
+	harness_keys(&h, "c");
+	assert_non_null(strstr(harness_line(0), "causal"));
+	harness_keys(&h, "c");
+	assert_non_null(strstr(harness_line(0), "self"));
+	harness_keys(&h, "T");
+	expect("theme light");
+	harness_keys(&h, "t");
+	expect("training view");
+	harness_close(&h);
+}
+
+static void test_cross_mode(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "qkv-walkthrough", NULL, -1);
+	harness_keys(&h, "cc");
+	assert_non_null(strstr(harness_line(0), "cross"));
+	assert_non_null(strstr(harness_line(2), "source 0 le"));
+	harness_keys(&h, "m");
+	expect("cross attention has no causal mask");
+	harness_keys(&h, "E\x15la mer\r");
+	assert_int_equal(h.s.trace.m, 2);
+	assert_non_null(strstr(harness_line(2), "source 0 la*  1 mer*"));
+	harness_keys(&h, "c");
+	assert_non_null(strstr(harness_line(0), "self"));
+	harness_close(&h);
+}
+
+/* No colours: NO_COLOR, or a terminal without them (vt100). Values are
+ * shaded with glyphs; masked cells keep their glyph. */
+static void test_monochrome(void **state)
+{
+	(void)state;
+	struct harness h;
+	setenv("NO_COLOR", "1", 1);
+	OPEN(&h, 80, 24, "", NULL, AV_MODE_CAUSAL);
+	unsetenv("NO_COLOR");
+	assert_false(h.a.colors.color);
+	harness_keys(&h, "nnnnn");
+	expect(utf8 ? "╳ −∞" : "x -inf");
+	harness_close(&h);
+
+	assert_true(harness_open(&h, "vt100", 80, 24, "", NULL, AV_MODE_CAUSAL, NULL));
+	assert_false(h.a.colors.color);
+	harness_keys(&h, "nnn");
+	expect("scores_h");
+	harness_close(&h);
+
+	assert_true(harness_open(&h, "xterm-256color", 80, 24, "", NULL, -1, "mono"));
+	assert_false(h.a.colors.color);
+	harness_keys(&h, "T");
+	assert_true(h.a.colors.color);   /* dark */
+	harness_close(&h);
+}
+
+/* Without a UTF-8 locale: ASCII for every symbol. */
+static void test_ascii_fallback(void **state)
+{
+	(void)state;
+	av_draw_set_utf8(false);
+	assert_int_equal(av_text_width("−∞"), 4);
+	assert_int_equal(av_text_width("熊"), 2);
+	assert_int_equal(av_text_width("Σ row"), 7);
+	assert_string_equal(av_ascii_for(0x2573), "x");
+	av_draw_set_utf8(utf8);
+}
+
+int main(void)
+{
+	setenv("ATTNVIEW_DATA_DIR", AV_SRCDIR, 0);
+	unsetenv("NO_COLOR");
+	if (!setlocale(LC_ALL, "C.UTF-8"))
+		setlocale(LC_ALL, "");
+	utf8 = av_locale_is_utf8();
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_default_screen),
+		cmocka_unit_test(test_every_stage),
+		cmocka_unit_test(test_mask_toggle),
+		cmocka_unit_test(test_padding_key),
+		cmocka_unit_test(test_help_lists_every_action),
+		cmocka_unit_test(test_help_small_scrolls),
+		cmocka_unit_test(test_editor),
+		cmocka_unit_test(test_too_small_and_back),
+		cmocka_unit_test(test_60x18_every_stage),
+		cmocka_unit_test(test_wide_matrix),
+		cmocka_unit_test(test_heads_view),
+		cmocka_unit_test(test_settings_keys),
+		cmocka_unit_test(test_cross_mode),
+		cmocka_unit_test(test_monochrome),
+		cmocka_unit_test(test_ascii_fallback),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

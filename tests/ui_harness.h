@@ -1,0 +1,156 @@
+/* ui_harness.h: helpers for the screen tests: a curses screen on /dev/null
+ * (no terminal needed; the virtual screen is read back from curscr), and
+ * sessions built the way the command line builds them. */
+#ifndef AV_TEST_UI_HARNESS_H
+#define AV_TEST_UI_HARNESS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "session.h"
+#include "ui/app.h"
+#include "ui/curses.h"
+#include "utf8.h"
+#include "util.h"
+
+struct harness {
+	FILE *out, *in;
+	SCREEN *screen;
+	struct av_session s;
+	struct av_app a;
+	bool app_open;
+};
+
+/* A session from a sample ("" for the built-in one), with sentence (or the
+ * sample's when NULL) and an optional mode override (-1 to keep). */
+static inline bool harness_session(struct av_session *s, const char *sample,
+				   const char *sentence, int mode, char **cause)
+{
+	memset(s, 0, sizeof(*s));
+	bool ok = sample && *sample ? av_sample_load(sample, &s->sample, cause)
+				    : av_sample_load_builtin(&s->sample, cause);
+	if (!ok)
+		return false;
+	s->cfg = s->sample.cfg;
+	if (mode >= 0)
+		s->cfg.mode = (enum av_mode)mode;
+	av_params_init(&s->params, &s->cfg, (const char *const *)s->sample.vocab,
+		       s->sample.n_vocab);
+	av_params_copy(&s->initial, &s->params);
+	s->sentence = av_strdup(sentence ? sentence : s->sample.sentence);
+	s->source = s->sample.source ? av_strdup(s->sample.source) : NULL;
+	return av_session_run(s, cause);
+}
+
+/* Opens a screen of cols x lines on /dev/null (TERM as given). */
+static inline void harness_screen(struct harness *h, const char *term, int cols, int lines)
+{
+	setenv("TERM", term, 1);
+	h->out = fopen("/dev/null", "w");
+	h->in = fopen("/dev/null", "r");
+	h->screen = newterm(term, h->out, h->in);
+	if (!h->screen) {
+		fprintf(stderr, "newterm(%s) failed\n", term);
+		abort();
+	}
+	set_term(h->screen);
+	resizeterm(lines, cols);
+}
+
+static inline bool harness_open(struct harness *h, const char *term, int cols, int lines,
+				const char *sample, const char *sentence, int mode,
+				const char *theme)
+{
+	memset(h, 0, sizeof(*h));
+	char *cause = NULL;
+	if (!harness_session(&h->s, sample, sentence, mode, &cause)) {
+		fprintf(stderr, "session: %s\n", cause ? cause : "?");
+		free(cause);
+		return false;
+	}
+	harness_screen(h, term, cols, lines);
+	struct av_ui_config cfg = { .theme = theme, .head = 0, .no_color = false };
+	if (!av_app_init(&h->a, &h->s, &cfg, &cause)) {
+		fprintf(stderr, "app: %s\n", cause ? cause : "?");
+		free(cause);
+		return false;
+	}
+	h->app_open = true;
+	av_app_draw(&h->a);
+	return true;
+}
+
+static inline void harness_close(struct harness *h)
+{
+	if (h->app_open)
+		av_app_free(&h->a);
+	if (h->screen) {
+		endwin();
+		delscreen(h->screen);
+	}
+	if (h->out)
+		fclose(h->out);
+	if (h->in)
+		fclose(h->in);
+	av_session_free(&h->s);
+	memset(h, 0, sizeof(*h));
+}
+
+/* Keys as a UTF-8 string (each character one key, as wget_wch gives
+ * them), then a redraw. */
+static inline void harness_keys(struct harness *h, const char *keys)
+{
+	size_t len = strlen(keys), off = 0;
+	while (off < len) {
+		uint32_t cp;
+		int k = av_utf8_decode(keys + off, len - off, &cp);
+		if (k < 0) {
+			cp = (unsigned char)keys[off];
+			k = 1;
+		}
+		av_app_key(&h->a, (int)cp);
+		off += (size_t)k;
+	}
+	av_app_draw(&h->a);
+}
+
+static inline void harness_key(struct harness *h, int key)
+{
+	av_app_key(&h->a, key);
+	av_app_draw(&h->a);
+}
+
+/* Resizes the virtual terminal as a SIGWINCH would, then KEY_RESIZE. */
+static inline void harness_resize(struct harness *h, int cols, int lines)
+{
+	resizeterm(lines, cols);
+	harness_key(h, AV_FKEY(KEY_RESIZE));
+}
+
+/* Row y of the screen as UTF-8. */
+static inline const char *harness_line(int y)
+{
+	static char buf[4096];
+	av_app_read_line(y, buf, sizeof(buf));
+	return buf;
+}
+
+/* The row that contains text, or -1. */
+static inline int harness_find(const char *text)
+{
+	for (int y = 0; y < LINES; y++)
+		if (strstr(harness_line(y), text))
+			return y;
+	return -1;
+}
+
+/* The whole screen, for failure messages. */
+static inline void harness_dump(void)
+{
+	for (int y = 0; y < LINES; y++)
+		fprintf(stderr, "|%s\n", harness_line(y));
+}
+
+#endif
