@@ -68,7 +68,7 @@ static void load_session(struct av_session *s, const char *name, const char *sen
 	s->cfg = s->sample.cfg;
 	av_params_init(&s->params, &s->cfg, (const char *const *)s->sample.vocab,
 		       s->sample.n_vocab);
-	av_params_copy(&s->initial, &s->params);
+	av_session_start(s);
 	s->sentence = av_strdup(sentence ? sentence : s->sample.sentence);
 	s->source = s->sample.source ? av_strdup(s->sample.source) : NULL;
 	if (!av_session_run(s, &cause))

@@ -71,7 +71,7 @@ static void session_from_sample(struct av_session *s, const char *sample_text,
 		av_params_init(&s->params, &s->cfg, (const char *const *)s->sample.vocab,
 			       s->sample.n_vocab);
 	}
-	av_params_copy(&s->initial, &s->params);
+	av_session_start(s);
 	s->sentence = av_strdup(s->sample.sentence);
 	s->source = s->sample.source ? av_strdup(s->sample.source) : NULL;
 }

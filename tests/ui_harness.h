@@ -38,7 +38,7 @@ static inline bool harness_session(struct av_session *s, const char *sample,
 		s->cfg.mode = (enum av_mode)mode;
 	av_params_init(&s->params, &s->cfg, (const char *const *)s->sample.vocab,
 		       s->sample.n_vocab);
-	av_params_copy(&s->initial, &s->params);
+	av_session_start(s);
 	s->sentence = av_strdup(sentence ? sentence : s->sample.sentence);
 	s->source = s->sample.source ? av_strdup(s->sample.source) : NULL;
 	return av_session_run(s, cause);

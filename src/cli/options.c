@@ -504,7 +504,7 @@ bool av_options_setup(const struct av_options *o, struct av_session *s, char **c
 	s->cfg = s->sample.cfg;
 	if (!load_params(o, s, cause))
 		return false;
-	av_params_copy(&s->initial, &s->params);
+	av_session_start(s);
 	s->sentence = av_strdup(o->sentence ? o->sentence : s->sample.sentence);
 	const char *source = o->source ? o->source : s->sample.source;
 	s->source = source ? av_strdup(source) : NULL;

@@ -97,6 +97,14 @@ int av_params_add_word(struct av_params *p, const char *word, const float *row)
 	return id;
 }
 
+void av_params_truncate_vocab(struct av_params *p, int n)
+{
+	for (int i = n; i < p->vocab_size; i++)
+		free(p->vocab[i]);
+	if (n < p->vocab_size)
+		p->vocab_size = n;
+}
+
 /* Fills count floats from the generator named `name` under seed. */
 static void draw_normal(float *out, size_t count, uint64_t seed, const char *name)
 {

@@ -48,6 +48,10 @@ int av_params_find(const struct av_params *p, const char *word);
 /* Appends word with the given row (D floats); returns its index. */
 int av_params_add_word(struct av_params *p, const char *word, const float *row);
 
+/* Drops the words past the first n (the rows that av_params_token_id added
+ * for unknown words), so a vocabulary does not grow with every sentence. */
+void av_params_truncate_vocab(struct av_params *p, int n);
+
 /* The deterministic embedding row of a word: N(0,1) values from the
  * generator seeded with (seed, FNV-1a("token:" + word)). */
 void av_word_embedding(uint64_t seed, const char *word, int d_model, float *row);

@@ -7,16 +7,37 @@
 #include "session.h"
 #include "util.h"
 
+void av_session_start(struct av_session *s)
+{
+	av_params_free(&s->initial);
+	av_params_copy(&s->initial, &s->params);
+	s->base_vocab = s->params.vocab_size;
+}
+
+/* Adds back the rows of the unknown words of trace t, in the order its run
+ * added them, so its ids point at the same rows again. */
+static void restore_unknown_rows(struct av_session *s, const struct av_trace *t)
+{
+	bool oov;
+	for (int i = 0; i < t->tokens.n; i++)
+		av_params_token_id(&s->params, s->cfg.seed, t->tokens.text[i], &oov);
+	for (int j = 0; j < t->source_tokens.n; j++)
+		av_params_token_id(&s->params, s->cfg.seed, t->source_tokens.text[j], &oov);
+}
+
 bool av_session_run(struct av_session *s, char **cause)
 {
 	int hidden[AV_MAX_TOKENS], n_hidden = 0;
 	for (int j = 0; j < AV_MAX_TOKENS; j++)
 		if (s->key_hidden[j])
 			hidden[n_hidden++] = j;
+	av_params_truncate_vocab(&s->params, s->base_vocab);
 	struct av_trace fresh = { 0 };
 	if (!av_trace_run(&fresh, &s->params, &s->cfg, s->sentence, s->source,
 			  hidden, n_hidden, cause)) {
 		av_trace_free(&fresh);
+		av_params_truncate_vocab(&s->params, s->base_vocab);
+		restore_unknown_rows(s, &s->trace);
 		return false;
 	}
 	av_trace_free(&s->trace);
@@ -77,8 +98,7 @@ bool av_session_set_source(struct av_session *s, const char *source, char **caus
 void av_session_reinit(struct av_session *s)
 {
 	struct av_params fresh;
-	av_params_init(&fresh, &s->cfg, (const char *const *)s->params.vocab,
-		       s->params.vocab_size);
+	av_params_init(&fresh, &s->cfg, (const char *const *)s->params.vocab, s->base_vocab);
 	av_params_free(&s->params);
 	s->params = fresh;
 	av_params_free(&s->initial);

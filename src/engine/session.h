@@ -15,14 +15,21 @@ struct av_session {
 	struct av_params params;        /* current parameters (trained or not) */
 	struct av_params initial;       /* as loaded or initialised, for reset */
 	bool from_weights;              /* params came from --weights */
+	int base_vocab;                 /* words before any run added unknown ones */
 	char *sentence;
 	char *source;                   /* NULL when there is none */
 	bool key_hidden[AV_MAX_TOKENS]; /* padding mask by key position */
 	struct av_trace trace;          /* valid after a successful av_session_run */
 };
 
+/* Call once the sample, cfg and params are in place: keeps a copy of the
+ * parameters for resets and records the vocabulary as it is before any run. */
+void av_session_start(struct av_session *s);
+
 /* Runs the forward pass for the session's current settings. On failure the
- * previous trace is kept and *cause says why. */
+ * previous trace is kept and *cause says why. Rows added for unknown words by
+ * an earlier run are dropped first (they are drawn again, identically), so
+ * the trace flags every unknown word and typing does not grow the vocabulary. */
 bool av_session_run(struct av_session *s, char **cause);
 
 /* The same after a change that leaves Q, K and V as they are: the mode

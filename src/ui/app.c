@@ -159,8 +159,6 @@ bool av_app_init(struct av_app *a, struct av_session *s, const struct av_ui_conf
 		av_app_free(a);
 		return false;
 	}
-	a->base_vocab = s->initial.vocab_size > 0 ? s->initial.vocab_size : s->params.vocab_size;
-	av_app_fix_oov(a);
 	a->head = cfg->head >= 0 && cfg->head < s->trace.heads ? cfg->head : 0;
 	a->stage = AV_STAGE_TOKENS;
 	a->view = &av_view_stage;
@@ -186,35 +184,32 @@ void av_app_free(struct av_app *a)
 	memset(a, 0, sizeof(*a));
 }
 
-/* --- running the engine -------------------------------------------------- */
-
-void av_app_fix_oov(struct av_app *a)
-{
-	struct av_trace *t = &a->s->trace;
-	for (int i = 0; i < t->tokens.n; i++)
-		if (t->ids[i] >= a->base_vocab)
-			t->oov[i] = true;
-	for (int j = 0; j < t->source_tokens.n; j++)
-		if (t->source_ids[j] >= a->base_vocab)
-			t->source_oov[j] = true;
-}
-
-bool av_app_rerun(struct av_app *a)
+static bool rerun(struct av_app *a, bool all)
 {
 	char *cause = NULL;
 	bool was_cross = a->layout.tokens.h == 2;
-	if (!av_session_run(a->s, &cause)) {
+	bool ok = all ? av_session_run(a->s, &cause) : av_session_reattend(a->s, &cause);
+	if (!ok) {
 		av_app_message(a, true, "%s", cause ? cause : "cannot run");
 		free(cause);
 		return false;
 	}
-	av_app_fix_oov(a);
 	if (a->head >= a->s->trace.heads)
 		a->head = 0;
 	if (was_cross != (a->s->trace.cfg.mode == AV_MODE_CROSS))
 		make_windows(a);
 	a->dirty |= AV_DIRTY_ALL;
 	return true;
+}
+
+bool av_app_rerun(struct av_app *a)
+{
+	return rerun(a, false);
+}
+
+bool av_app_rerun_all(struct av_app *a)
+{
+	return rerun(a, true);
 }
 
 /* Re-runs after s->cfg was changed; puts *saved back on failure. */
@@ -343,7 +338,7 @@ static void reseed(struct av_app *a)
 	bool had_weights = s->from_weights;
 	s->cfg.seed++;
 	av_session_reinit(s);
-	if (av_app_rerun(a))
+	if (av_app_rerun_all(a))
 		av_app_message(a, false, "new weights from seed %llu%s",
 			       (unsigned long long)s->cfg.seed,
 			       had_weights ? " (the loaded weights are replaced)" : "");

@@ -87,8 +87,6 @@ struct av_app {
 	struct av_editor ed;
 	int help_scroll, help_max_scroll;
 
-	int base_vocab;          /* vocabulary size before any run (see fix_oov) */
-
 	char *message;
 	bool message_error;
 	unsigned dirty;
@@ -115,13 +113,12 @@ void av_app_message(struct av_app *a, bool error, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* Re-runs the forward pass after a setting changed; on failure shows the
- * cause and returns false (the previous trace stays). */
+ * cause and returns false (the previous trace stays). av_app_rerun redoes
+ * only the stages from the mask on when Q, K and V cannot have changed (the
+ * mask, heads, scale, temperature: four times less work at D=512);
+ * av_app_rerun_all redoes everything (new parameters). */
 bool av_app_rerun(struct av_app *a);
-
-/* After a run: marks as out-of-vocabulary the words the engine appended
- * to the vocabulary on an earlier run (their flag is only set the first
- * time). Called by every path that runs the session. */
-void av_app_fix_oov(struct av_app *a);
+bool av_app_rerun_all(struct av_app *a);
 
 /* Hides or shows key position j (the padding mask) and re-runs. */
 void av_app_toggle_key(struct av_app *a, int j);

@@ -97,7 +97,6 @@ static void run_text(struct av_app *a)
 	if (!ok)
 		return;
 	free(cause);
-	av_app_fix_oov(a);
 	a->dirty |= AV_DIRTY_ALL;
 }
 
