@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -155,12 +157,34 @@ static bool write_all(int fd, const char *text, size_t len)
 	return true;
 }
 
+/* A device or a pipe (/dev/null, /dev/stdout, a FIFO) is written in place:
+ * renaming a file over it would replace the device with a file. */
+static bool write_special(const char *path, const char *text, size_t len, char **cause)
+{
+	int fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return av_fail(cause, "%s: %s", path, strerror(errno));
+	bool ok = write_all(fd, text, len);
+	int err = errno;
+	if (close(fd) != 0 && ok) {
+		ok = false;
+		err = errno;
+	}
+	return ok || av_fail(cause, "%s: %s", path, strerror(err));
+}
+
 bool av_write_file_atomic(const char *path, const char *text, size_t len, char **cause)
 {
 	if (strcmp(path, "-") == 0) {
 		if (fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0)
 			return av_fail(cause, "standard output: %s", strerror(errno));
 		return true;
+	}
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if (S_ISDIR(st.st_mode))
+			return av_fail(cause, "%s: is a directory", path);
+		return write_special(path, text, len, cause);
 	}
 	char *tmp = av_printf("%s.tmpXXXXXX", path);
 	int fd = mkstemp(tmp);
