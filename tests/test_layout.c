@@ -182,8 +182,11 @@ static void test_no_key_twice(void **state)
 			assert_false(key >= 0x20 && key < 0x7f);
 		}
 	}
-	/* 't' is kept for the training view */
-	assert_int_equal(av_action_for_key('t'), AV_ACTION_NONE);
+	/* 't' opens the training view, whose own keymap has no key twice */
+	assert_int_equal(av_action_for_key('t'), AV_ACTION_TRAIN);
+	for (int a = 1; a < AV_TRAIN_COUNT; a++)
+		for (int k = 0; k < av_train_actions[a].n_keys; k++)
+			assert_int_equal(av_train_action_for_key(av_train_actions[a].keys[k]), a);
 }
 
 static void test_keys_documented(void **state)
@@ -195,6 +198,12 @@ static void test_keys_documented(void **state)
 		/* short enough for the two-column help overlay at 80x24 */
 		assert_true(av_utf8_width(help) <= 25);
 		char *keys = av_action_keys_text((enum av_action)a, true);
+		assert_true(av_utf8_width(keys) <= 12);
+		free(keys);
+	}
+	for (int a = 1; a < AV_TRAIN_COUNT; a++) {
+		assert_true(av_utf8_width(av_train_actions[a].help) <= 25);
+		char *keys = av_keys_text(&av_train_actions[a], true, " ");
 		assert_true(av_utf8_width(keys) <= 12);
 		free(keys);
 	}
@@ -226,6 +235,8 @@ static void test_keys_documented(void **state)
 		assert_non_null(strstr(buf, av_actions[a].help));
 	for (int a = 1; a < AV_EDIT_COUNT; a++)
 		assert_non_null(strstr(buf, av_edit_actions[a].help));
+	for (int a = 1; a < AV_TRAIN_COUNT; a++)
+		assert_non_null(strstr(buf, av_train_actions[a].help));
 	free(buf);
 }
 

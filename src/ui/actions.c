@@ -37,6 +37,20 @@ const struct av_action_info av_edit_actions[AV_EDIT_COUNT] = {
 #undef AV_EDIT_INFO
 };
 
+#define AV_TRAIN_KEYS(name, brief, help, ...) \
+	static const int train_keys_##name[] = { __VA_ARGS__ };
+AV_TRAIN_ACTIONS(AV_TRAIN_KEYS)
+#undef AV_TRAIN_KEYS
+
+const struct av_action_info av_train_actions[AV_TRAIN_COUNT] = {
+	[AV_TRAIN_NONE] = { "NONE", NULL, AV_GROUP_OTHER, "", NULL, 0 },
+#define AV_TRAIN_INFO(name, brief, help, ...) \
+	[AV_TRAIN_##name] = { #name, brief, AV_GROUP_OTHER, help, train_keys_##name, \
+			      (int)(sizeof(train_keys_##name) / sizeof(train_keys_##name[0])) },
+	AV_TRAIN_ACTIONS(AV_TRAIN_INFO)
+#undef AV_TRAIN_INFO
+};
+
 const char *const av_action_group_titles[] = {
 #define AV_GROUP_TITLE(name, title) title,
 	AV_ACTION_GROUPS(AV_GROUP_TITLE)
@@ -60,6 +74,26 @@ enum av_edit_action av_edit_action_for_key(int key)
 			if (av_edit_actions[a].keys[k] == key)
 				return (enum av_edit_action)a;
 	return AV_EDIT_NONE;
+}
+
+enum av_train_action av_train_action_for_key(int key)
+{
+	for (int a = 1; a < AV_TRAIN_COUNT; a++)
+		for (int k = 0; k < av_train_actions[a].n_keys; k++)
+			if (av_train_actions[a].keys[k] == key)
+				return (enum av_train_action)a;
+	return AV_TRAIN_NONE;
+}
+
+bool av_action_in_train_view(enum av_action a)
+{
+	switch (a) {
+	case AV_ACTION_NEXT_HEAD: case AV_ACTION_PREV_HEAD: case AV_ACTION_CYCLE_THEME:
+	case AV_ACTION_HELP: case AV_ACTION_REPAINT:
+		return true;
+	default:
+		return false;
+	}
 }
 
 int av_key_from_wch(int ret, unsigned wch)
@@ -145,6 +179,32 @@ static void man_escape(FILE *out, const char *s)
 	}
 }
 
+/* A keymap of its own (the editor's, the training view's) under a title. */
+static void write_keymap(FILE *out, bool man, const char *title,
+			 const struct av_action_info *table, int count)
+{
+	if (man) {
+		fputs(".SS ", out);
+		man_escape(out, title);
+		fputc('\n', out);
+	} else {
+		fprintf(out, "\n%s\n", title);
+	}
+	for (int a = 1; a < count; a++) {
+		char *keys = av_keys_text(&table[a], false, " ");
+		if (man) {
+			fputs(".TP\n.B ", out);
+			man_escape(out, keys);
+			fputc('\n', out);
+			man_escape(out, table[a].help);
+			fputc('\n', out);
+		} else {
+			fprintf(out, "  %-22s %s\n", keys, table[a].help);
+		}
+		free(keys);
+	}
+}
+
 void av_actions_write(FILE *out, bool man)
 {
 	for (int g = 0; g < AV_GROUP_COUNT; g++) {
@@ -168,22 +228,8 @@ void av_actions_write(FILE *out, bool man)
 			free(keys);
 		}
 	}
-	const char *title = "Editing a sentence (e, E); other keys insert themselves";
-	if (man)
-		fprintf(out, ".SS %s\n", title);
-	else
-		fprintf(out, "\n%s\n", title);
-	for (int a = 1; a < AV_EDIT_COUNT; a++) {
-		char *keys = av_keys_text(&av_edit_actions[a], false, " ");
-		if (man) {
-			fputs(".TP\n.B ", out);
-			man_escape(out, keys);
-			fputc('\n', out);
-			man_escape(out, av_edit_actions[a].help);
-			fputc('\n', out);
-		} else {
-			fprintf(out, "  %-22s %s\n", keys, av_edit_actions[a].help);
-		}
-		free(keys);
-	}
+	write_keymap(out, man, "Editing a sentence (e, E); other keys insert themselves",
+		     av_edit_actions, AV_EDIT_COUNT);
+	write_keymap(out, man, "The training view (t); Tab, Shift-Tab, T, ? and Ctrl-L "
+		     "work there too", av_train_actions, AV_TRAIN_COUNT);
 }

@@ -6,9 +6,11 @@
  * Keys are ints: a character is its code point; a curses function key is
  * AV_FKEY(KEY_...), moved above Unicode so the two never collide.
  *
- * 't' is reserved for the training view; keep it unbound here. To add a
- * view: add its action here, its file under src/ui/view_*.c, and a case in
- * app.c's dispatch. */
+ * The training view ('t', view_train.c) has a keymap of its own
+ * (AV_TRAIN_ACTIONS): there Space runs, r resets and +/- change the speed,
+ * and only the main actions av_action_in_train_view() names still apply. To
+ * add a view: add its action here, its file under src/ui/view_*.c, and a
+ * case in app.c's dispatch. */
 #ifndef AV_UI_ACTIONS_H
 #define AV_UI_ACTIONS_H
 
@@ -53,6 +55,7 @@ enum av_action_group {
 	X(PREV_HEAD, VIEW, "previous head", AV_FKEY(KEY_BTAB)) \
 	X(ALL_HEADS, VIEW, "all heads: grid/bars/off", 'a') \
 	X(ZOOM, VIEW, "compact cells / numbers", 'z') \
+	X(TRAIN, VIEW, "training view (t: back)", 't') \
 	X(EDIT_SENTENCE, CHANGE, "edit the sentence", 'e') \
 	X(EDIT_SOURCE, CHANGE, "edit the source (cross)", 'E') \
 	X(TOGGLE_CAUSAL, CHANGE, "causal mask on/off", 'm') \
@@ -100,6 +103,36 @@ enum av_edit_action {
 	AV_EDIT_COUNT
 };
 
+/* The training view's keys (view_train.c), looked up before the main
+ * table while that view is open. X(NAME, short text, help text, keys...) */
+#define AV_TRAIN_ACTIONS(X) \
+	X(RUN, "run/pause", "run / pause training", ' ') \
+	X(STEP, "step", "one epoch, then pause", 's', '.') \
+	X(FASTER, "faster", "faster (more epochs/s)", '+', '=') \
+	X(SLOWER, "slower", "slower", '-', '_') \
+	X(RESET, "reset", "reset: the first weights", 'r') \
+	X(LR_UP, "lr x2", "learning rate x2", ']') \
+	X(LR_DOWN, "lr /2", "learning rate /2", '[') \
+	X(TARGET, "target", "target self/prev/pairs", 'w') \
+	X(OPTIMIZER, "optimiser", "optimiser adam/sgd", 'o') \
+	X(INIT, "init", "init normal/xavier/torch", 'i') \
+	X(PARAMS, "trained", "train W_q,W_k,W_v / all", 'P') \
+	X(VOCAB, "vocabulary", "vocabulary scores view", 'v') \
+	X(UP, "up", "previous sentence / row", AV_FKEY(KEY_UP), 'k') \
+	X(DOWN, "down", "next sentence / row", AV_FKEY(KEY_DOWN), 'j') \
+	X(LEFT, "left", "vocabulary: column left", AV_FKEY(KEY_LEFT), 'h') \
+	X(RIGHT, "right", "vocabulary: column right", AV_FKEY(KEY_RIGHT), 'l') \
+	X(TRACK, "track", "track the pair (vocab.)", '\n', '\r', AV_FKEY(KEY_ENTER)) \
+	X(LEAVE, "back", "back to the stepper", 't', 'q', AV_KEY_ESC)
+
+enum av_train_action {
+	AV_TRAIN_NONE,
+#define AV_TRAIN_ENUM(name, brief, help, ...) AV_TRAIN_##name,
+	AV_TRAIN_ACTIONS(AV_TRAIN_ENUM)
+#undef AV_TRAIN_ENUM
+	AV_TRAIN_COUNT
+};
+
 struct av_action_info {
 	const char *name;            /* "NEXT_STAGE" */
 	const char *brief;           /* editor actions: a word or two, else NULL */
@@ -114,10 +147,16 @@ extern const struct av_action_info av_actions[AV_ACTION_COUNT];
 extern const char *const av_action_group_titles[];
 
 extern const struct av_action_info av_edit_actions[AV_EDIT_COUNT];
+extern const struct av_action_info av_train_actions[AV_TRAIN_COUNT];
 
 /* The action bound to key, or AV_ACTION_NONE. */
 enum av_action av_action_for_key(int key);
 enum av_edit_action av_edit_action_for_key(int key);
+enum av_train_action av_train_action_for_key(int key);
+
+/* The main actions that keep their meaning in the training view (heads,
+ * theme, help, repaint); the others are the stepper's. */
+bool av_action_in_train_view(enum av_action a);
 
 /* The key read by wget_wch (ret is its return value) as an av key int. */
 int av_key_from_wch(int ret, unsigned wch);

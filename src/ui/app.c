@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ui/app.h"
@@ -173,6 +174,7 @@ bool av_app_init(struct av_app *a, struct av_session *s, const struct av_ui_conf
 
 void av_app_free(struct av_app *a)
 {
+	av_train_view_free(a);
 	destroy_windows(a);
 	del(&a->input);
 	av_colors_free(&a->colors);
@@ -438,6 +440,7 @@ static void do_action(struct av_app *a, enum av_action act)
 		av_app_message(a, false, a->compact ? "compact cells: colour only (z for numbers)"
 			       : "numbers in the cells");
 		break;
+	case AV_ACTION_TRAIN: av_train_view_open(a); break;
 	case AV_ACTION_EDIT_SENTENCE: open_editor(a, false); break;
 	case AV_ACTION_EDIT_SOURCE: open_editor(a, true); break;
 	case AV_ACTION_TOGGLE_CAUSAL: toggle_causal(a); break;
@@ -489,10 +492,7 @@ void av_app_key(struct av_app *a, int key)
 	if (act == AV_ACTION_NONE && key != AV_FKEY(KEY_MOUSE)) {
 		char name[32];
 		av_key_name(key, name, sizeof(name), false);
-		if (key == 't')
-			av_app_message(a, false, "t: the training view is not built yet");
-		else
-			av_app_message(a, false, "%s does nothing here: ? lists the keys", name);
+		av_app_message(a, false, "%s does nothing here: ? lists the keys", name);
 		return;
 	}
 	do_action(a, act);
@@ -643,7 +643,9 @@ static void draw_status(struct av_app *a)
 	}
 	const char *hints = a->view == &av_view_heads ?
 		"? help  a bars/back  Tab head  arrows query/key  m mask  +/- temperature  q quit" :
-		"? help  n/p stage  arrows cell  Tab head  a heads  m mask  e edit  q quit";
+		a->view == &av_view_train ?
+		"? help  Space run/pause  s step  +/- speed  r reset  v vocabulary  t back" :
+		"? help  n/p stage  arrows cell  Tab head  a heads  m mask  e edit  t train  q quit";
 	av_put_pad(w, 0, 0, hints, width, av_colors_el(c, AV_EL_STATUS));
 }
 
@@ -708,9 +710,13 @@ void av_app_draw(struct av_app *a)
 	unsigned d = a->dirty;
 	if (d & AV_DIRTY_MAIN)
 		a->view->draw(a);
-	if (d & AV_DIRTY_HEADER)
-		draw_header(a);
-	if (d & AV_DIRTY_TOKENS)
+	if (d & AV_DIRTY_HEADER) {
+		if (a->view->header)
+			a->view->header(a);
+		else
+			draw_header(a);
+	}
+	if ((d & AV_DIRTY_TOKENS) && !a->view->refresh_own)
 		draw_tokens(a);
 	if (d & AV_DIRTY_STATUS) {
 		if (a->overlay == &av_view_edit)
@@ -718,7 +724,16 @@ void av_app_draw(struct av_app *a)
 		else
 			draw_status(a);
 	}
-	refresh_all(a);
+	if (a->view->refresh_own) {
+		/* the view's own windows cover the shared ones in between */
+		if (a->w_header)
+			wnoutrefresh(a->w_header);
+		a->view->refresh_own(a);
+		if (a->w_status)
+			wnoutrefresh(a->w_status);
+	} else {
+		refresh_all(a);
+	}
 	if (a->overlay == &av_view_help) {
 		av_view_help.draw(a);
 		if (a->w_overlay) {
@@ -728,6 +743,19 @@ void av_app_draw(struct av_app *a)
 	}
 	doupdate();
 	a->dirty = 0;
+}
+
+/* --- work between keys ---------------------------------------------------- */
+
+int av_app_timeout(struct av_app *a)
+{
+	return a->view->tick_period ? a->view->tick_period(a) : -1;
+}
+
+void av_app_tick(struct av_app *a)
+{
+	if (a->view->tick)
+		a->view->tick(a);
 }
 
 /* --- reading the screen back (tests) ------------------------------------- */
@@ -787,6 +815,13 @@ static void define_extra_keys(void)
 			define_key(extra[i].seq, extra[i].key);
 }
 
+static long long now_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
 static volatile sig_atomic_t got_signal;
 
 static void on_signal(int sig)
@@ -836,14 +871,49 @@ bool av_ui_run(struct av_session *s, const struct av_ui_config *cfg, char **caus
 		sigaction(sigs[i], &sa, &old[i]);
 
 	int errors = 0;
+	long long next_tick = 0;
+	bool ticked = false;
 	while (!a.quit && !got_signal) {
 		av_app_draw(&a);
+		/* a view that works between keys (training) ticks every period
+		 * ms, keys or not, and the keyboard is read between any two ticks
+		 * (even when a tick overran its period); otherwise the read
+		 * blocks */
+		int period = av_app_timeout(&a), wait = -1;
+		if (period >= 0) {
+			long long now = now_us(), step = (long long)period * 1000;
+			if (next_tick == 0 || next_tick - now > step)
+				next_tick = now + step;
+			if (now >= next_tick && !ticked) {
+				av_app_tick(&a);
+				ticked = true;
+				next_tick += step;
+				now = now_us();
+				if (next_tick < now)
+					next_tick = now;
+				continue;
+			}
+			long long left = next_tick - now;
+			/* at least 1 ms, so a timeout is told from EOF below */
+			wait = left < 1000 ? 1 : (int)((left + 999) / 1000);
+		} else {
+			next_tick = 0;
+		}
+		ticked = false;
+		if (a.input)
+			wtimeout(a.input, wait);
 		wint_t ch;
 		errno = 0;
+		long long asked = now_us();
 		int r = a.input ? wget_wch(a.input, &ch) : ERR;
 		if (r == ERR) {
 			if (got_signal)
 				break;
+			/* the timeout ran out: time for a tick */
+			if (wait >= 0 && errno != EINTR && now_us() - asked >= (long long)wait * 500) {
+				errors = 0;
+				continue;
+			}
 			/* EOF on the terminal (a hang-up without SIGHUP) must not spin */
 			if (errno != EINTR && ++errors > 20)
 				break;

@@ -5,9 +5,13 @@
  *
  * A view is a small table of functions, one view per file (tmux's
  * window_mode, tig's view_ops): view_stage.c (the stepper), view_heads.c
- * (all heads), view_help.c and view_edit.c (overlays). Adding a view (the
- * training view on 't', say) is a new file with a struct av_view, an action
+ * (all heads), view_train.c (training, on 't'), view_help.c and view_edit.c
+ * (overlays). Adding a view is a new file with a struct av_view, an action
  * in actions.h and a case in app.c's dispatch.
+ *
+ * Work between keys: a view whose tick_period() returns a period (the training
+ * view while it runs) gets tick() that often; the main loop then reads keys
+ * with that timeout, and otherwise blocks (no CPU while idle).
  *
  * Redraws are by region: a key marks what it changed (AV_DIRTY_*), only
  * those regions are redrawn, and ncurses sends only the cells that differ
@@ -42,12 +46,25 @@ struct av_view {
 	bool (*key)(struct av_app *a, int key, enum av_action act);
 	/* The windows were made anew (a resize, a layout change). */
 	void (*resize)(struct av_app *a);
+	/* Optional, for views that run work between keys: the milliseconds
+	 * between ticks, or -1 to wait for a key; and the work of one tick.
+	 * (Not "timeout" and "refresh": curses defines those as macros.) */
+	int (*tick_period)(struct av_app *a);
+	void (*tick)(struct av_app *a);
+	/* Optional, for a view with windows of its own over the rows between
+	 * the header and the status line: refreshes them (wnoutrefresh) in
+	 * place of the shared ones, and draws the header line. */
+	void (*refresh_own)(struct av_app *a);
+	void (*header)(struct av_app *a);
 };
 
 extern const struct av_view av_view_stage;   /* view_stage.c */
 extern const struct av_view av_view_heads;   /* view_heads.c */
 extern const struct av_view av_view_help;    /* view_help.c (overlay) */
 extern const struct av_view av_view_edit;    /* view_edit.c (overlay) */
+extern const struct av_view av_view_train;   /* view_train.c */
+
+struct av_train_view;                        /* view_train.c's state */
 
 struct av_editor {
 	bool source;                       /* editing the source sentence */
@@ -72,7 +89,7 @@ struct av_app {
 	WINDOW *w_small;         /* the "too small" screen, or NULL */
 	WINDOW *input;           /* a 1x1 pad that reads keys (never refreshed) */
 
-	const struct av_view *view;      /* av_view_stage or av_view_heads */
+	const struct av_view *view;      /* av_view_stage, av_view_heads or av_view_train */
 	const struct av_view *overlay;   /* av_view_help, av_view_edit or NULL */
 
 	enum av_ui_stage stage;
@@ -86,6 +103,10 @@ struct av_app {
 
 	struct av_editor ed;
 	int help_scroll, help_max_scroll;
+
+	struct av_train_view *train;     /* the training view's state (kept while
+					    the stepper shows the trained weights),
+					    or NULL before 't' */
 
 	char *message;
 	bool message_error;
@@ -129,6 +150,20 @@ int av_app_parts(const struct av_app *a, struct av_part out[AV_MAX_PARTS]);
 /* Draws the inspector window from an av_insp (shared by the views). */
 struct av_insp;
 void av_app_draw_inspector(struct av_app *a, const struct av_insp *in);
+
+/* The current view's tick period in milliseconds, or -1 (block on keys);
+ * and one tick of its work. */
+int av_app_timeout(struct av_app *a);
+void av_app_tick(struct av_app *a);
+
+/* The training view (view_train.c): opens it (a trainer for the session,
+ * or the one kept from the last visit when the layer has not changed);
+ * leaves it with the trained weights in the session; frees its state. */
+bool av_train_view_open(struct av_app *a);
+void av_train_view_leave(struct av_app *a);
+void av_train_view_free(struct av_app *a);
+/* Its trainer, or NULL (for the tests). */
+const struct av_trainer *av_train_view_trainer(const struct av_app *a);
 
 /* Reads screen row y back as UTF-8 (from curscr; for the tests). */
 void av_app_read_line(int y, char *buf, size_t size);

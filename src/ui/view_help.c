@@ -1,6 +1,7 @@
 /* view_help.c: the help overlay, drawn from the action table (actions.h)
- * so it lists exactly the keys the screen obeys. Two columns when the
- * terminal is wide enough; arrows scroll when it is not tall enough; any
+ * so it lists exactly the keys the screen obeys: in the training view its
+ * own keymap and the main actions that still apply there. Two columns when
+ * the terminal is wide enough; arrows scroll when it is not tall enough; any
  * other key closes it. */
 #include "config.h"
 
@@ -13,15 +14,16 @@
 #include "ui/draw.h"
 #include "util.h"
 
-enum line_kind { LINE_GROUP, LINE_ACTION, LINE_TEXT, LINE_BLANK };
+enum line_kind { LINE_GROUP, LINE_ACTION, LINE_TEXT, LINE_BLANK, LINE_TITLE, LINE_TRAIN };
 
 struct line {
 	enum line_kind kind;
-	int index;          /* group or action */
+	int index;          /* group or action (LINE_TRAIN: a training action) */
 	char *text;         /* LINE_TEXT (owned) */
+	const char *title;  /* LINE_TITLE */
 };
 
-#define MAX_LINES (AV_ACTION_COUNT + AV_GROUP_COUNT * 2 + 16)
+#define MAX_LINES (AV_ACTION_COUNT + AV_TRAIN_COUNT + AV_GROUP_COUNT * 2 + 16)
 #define KEYS_W 12
 
 /* The editor's keys as wrapped text: "Enter: apply · Esc: cancel · ...". */
@@ -46,6 +48,34 @@ static int editor_lines(struct line *out, int max, int width)
 	if (buf[0] && n < max) {
 		out[n].kind = LINE_TEXT;
 		out[n++].text = av_strdup(buf);
+	}
+	return n;
+}
+
+/* The training view's keys, then the main actions that work there too. */
+static int build_train_lines(struct line *out)
+{
+	int n = 0;
+	for (int a = 1; a < AV_TRAIN_COUNT; a++) {
+		const char *title = a == AV_TRAIN_RUN ? "Training (t, q or Esc: back)"
+				    : a == AV_TRAIN_LR_UP ? "Settings, before or during a run"
+				    : a == AV_TRAIN_VOCAB ? "What is shown" : NULL;
+		if (title) {
+			out[n].kind = LINE_TITLE;
+			out[n++].title = title;
+		}
+		if (a == AV_TRAIN_LEAVE)
+			continue;
+		out[n].kind = LINE_TRAIN;
+		out[n++].index = a;
+	}
+	out[n].kind = LINE_TITLE;
+	out[n++].title = "Also here";
+	for (int a = 1; a < AV_ACTION_COUNT; a++) {
+		if (!av_action_in_train_view((enum av_action)a))
+			continue;
+		out[n].kind = LINE_ACTION;
+		out[n++].index = a;
 	}
 	return n;
 }
@@ -89,15 +119,21 @@ static void draw_line(struct app_help_ctx *ctx)
 		av_put_pad(ctx->w, ctx->y, ctx->x, av_action_group_titles[l->index], ctx->width,
 			   help | A_BOLD);
 		break;
-	case LINE_ACTION: {
-		char *keys = av_action_keys_text((enum av_action)l->index, true);
+	case LINE_ACTION:
+	case LINE_TRAIN: {
+		const struct av_action_info *info = l->kind == LINE_TRAIN ?
+			&av_train_actions[l->index] : &av_actions[l->index];
+		char *keys = av_keys_text(info, true, " ");
 		av_put_pad(ctx->w, ctx->y, ctx->x, keys, KEYS_W, help | A_BOLD);
-		av_put_pad(ctx->w, ctx->y, ctx->x + KEYS_W + 1, av_actions[l->index].help,
+		av_put_pad(ctx->w, ctx->y, ctx->x + KEYS_W + 1, info->help,
 			   ctx->width - KEYS_W - 1, help);
 		av_fill(ctx->w, ctx->y, ctx->x + KEYS_W, 1, help);
 		free(keys);
 		break;
 	}
+	case LINE_TITLE:
+		av_put_pad(ctx->w, ctx->y, ctx->x, l->title, ctx->width, help | A_BOLD);
+		break;
 	case LINE_TEXT:
 		av_put_pad(ctx->w, ctx->y, ctx->x, l->text, ctx->width, help);
 		break;
@@ -137,22 +173,24 @@ static void help_draw(struct av_app *a)
 	int colw = two ? (inner - 1) / 2 : inner;
 	struct line lines[MAX_LINES];
 	memset(lines, 0, sizeof(lines));
-	int n = build_lines(lines);
+	bool training = a->view == &av_view_train;
+	int n = training ? build_train_lines(lines) : build_lines(lines);
 	/* the editor's keys span the whole width below the columns */
 	struct line ed[12];
 	memset(ed, 0, sizeof(ed));
-	int n_ed = editor_lines(ed, 10, inner);
+	int n_ed = training ? 0 : editor_lines(ed, 10, inner);
 
 	/* two columns split where a group starts, as evenly as can be */
 	int per_col = n, col_rows = n;
 	for (int i = 1; two && i < n; i++) {
 		int worst = i > n - i ? i : n - i;
-		if (lines[i].kind == LINE_GROUP && worst < col_rows) {
+		if ((lines[i].kind == LINE_GROUP || lines[i].kind == LINE_TITLE) &&
+		    worst < col_rows) {
 			col_rows = worst;
 			per_col = i;
 		}
 	}
-	int rows_needed = col_rows + 1 + n_ed;   /* + the editor heading */
+	int rows_needed = col_rows + (n_ed ? 1 + n_ed : 0);   /* + the editor heading */
 	int body = H - 2;
 	if (rows_needed + 2 < H)
 		H = rows_needed + 2;
@@ -201,7 +239,7 @@ static void help_draw(struct av_app *a)
 				ctx.line = &lines[per_col + row];
 				draw_line(&ctx);
 			}
-		} else if (row == col_rows) {
+		} else if (row == col_rows && n_ed) {
 			av_put_pad(w, ctx.y, 1, "Editing a sentence (e, E); other keys type",
 				   inner, help | A_BOLD);
 		} else if (row - col_rows - 1 < n_ed) {

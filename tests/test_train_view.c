@@ -1,0 +1,685 @@
+/* test_train_view.c: the training screen (issue 4). First the chart
+ * arithmetic of chart.h (braille dots, scaling a series to cells,
+ * sparklines, histogram bars), then the view drawn on a virtual terminal
+ * (ncurses on /dev/null, as test_ui.c): opening it with t, epochs run by
+ * ticks and by the step key, the epoch counter and loss text, seed 001's
+ * table of the tracked pair, the settings keys, the vocabulary view, the
+ * help, small and monochrome terminals, ASCII locales, and leaving with the
+ * trained weights. */
+#include "config.h"
+
+#include <locale.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "train.h"
+#include "ui/chart.h"
+#include "ui/draw.h"
+#include "ui_harness.h"
+
+static bool utf8;
+
+/* --- chart arithmetic ----------------------------------------------------- */
+
+static void test_braille_bits(void **state)
+{
+	(void)state;
+	/* the Unicode braille layout: dots 1-2-3 down the left, 4-5-6 down the
+	 * right, 7 and 8 at the bottom */
+	assert_int_equal(av_braille_bit(0, 0), 0x01);
+	assert_int_equal(av_braille_bit(0, 1), 0x02);
+	assert_int_equal(av_braille_bit(0, 2), 0x04);
+	assert_int_equal(av_braille_bit(1, 0), 0x08);
+	assert_int_equal(av_braille_bit(1, 1), 0x10);
+	assert_int_equal(av_braille_bit(1, 2), 0x20);
+	assert_int_equal(av_braille_bit(0, 3), 0x40);
+	assert_int_equal(av_braille_bit(1, 3), 0x80);
+	assert_int_equal(av_braille_bit(2, 0), 0);
+	assert_int_equal(av_braille_bit(0, 4), 0);
+	assert_int_equal(av_braille_bit(-1, 0), 0);
+	unsigned all = 0;
+	for (int x = 0; x < 2; x++)
+		for (int y = 0; y < 4; y++) {
+			assert_int_equal(all & av_braille_bit(x, y), 0);   /* distinct */
+			all |= av_braille_bit(x, y);
+		}
+	assert_int_equal(all, 0xff);
+}
+
+static void test_canvas_cells(void **state)
+{
+	(void)state;
+	struct av_canvas c;
+	av_canvas_init(&c, 2, 1);
+	char out[8];
+	av_canvas_cell(&c, 0, 0, true, out);
+	assert_string_equal(out, "⠀");          /* U+2800, blank */
+	av_canvas_cell(&c, 0, 0, false, out);
+	assert_string_equal(out, " ");
+	av_canvas_set(&c, 0, 0);
+	assert_true(av_canvas_get(&c, 0, 0));
+	assert_false(av_canvas_get(&c, 1, 0));
+	av_canvas_cell(&c, 0, 0, true, out);
+	assert_string_equal(out, "⠁");          /* U+2801 */
+	av_canvas_cell(&c, 0, 0, false, out);
+	assert_string_equal(out, "'");           /* the upper half */
+	for (int y = 0; y < 4; y++) {
+		av_canvas_set(&c, 0, y);
+		av_canvas_set(&c, 1, y);
+	}
+	av_canvas_cell(&c, 0, 0, true, out);
+	assert_string_equal(out, "⣿");          /* U+28FF, every dot */
+	av_canvas_cell(&c, 0, 0, false, out);
+	assert_string_equal(out, "|");
+	/* the second cell: dots 3 and 4 (x = 2, 3) */
+	av_canvas_set(&c, 3, 3);
+	av_canvas_cell(&c, 1, 0, true, out);
+	assert_string_equal(out, "⢀");          /* U+2880: bottom right */
+	av_canvas_cell(&c, 1, 0, false, out);
+	assert_string_equal(out, ".");
+	av_canvas_set(&c, 2, 1);
+	av_canvas_set(&c, 2, 2);
+	av_canvas_cell(&c, 1, 0, false, out);
+	assert_string_equal(out, "|");           /* rows 1 to 3 */
+	/* outside is ignored */
+	av_canvas_set(&c, 4, 0);
+	av_canvas_set(&c, 0, 4);
+	av_canvas_set(&c, -1, -1);
+	assert_false(av_canvas_get(&c, 4, 0));
+	av_canvas_clear(&c);
+	av_canvas_cell(&c, 0, 0, true, out);
+	assert_string_equal(out, "⠀");
+	av_canvas_free(&c);
+}
+
+static void test_level_and_range(void **state)
+{
+	(void)state;
+	assert_int_equal(av_chart_level(0, 0, 1, 8), 0);
+	assert_int_equal(av_chart_level(1, 0, 1, 8), 7);
+	assert_int_equal(av_chart_level(0.5, 0, 1, 9), 4);
+	assert_int_equal(av_chart_level(-3, 0, 1, 8), 0);       /* clamped */
+	assert_int_equal(av_chart_level(9, 0, 1, 8), 7);
+	assert_int_equal(av_chart_level(NAN, 0, 1, 8), -1);
+	assert_int_equal(av_chart_level(5, 5, 5, 8), 3);        /* flat: the middle */
+	assert_int_equal(av_chart_level(-1, -2, 0, 5), 2);
+
+	double v[] = { NAN, 3, -1, 2, NAN }, lo, hi;
+	assert_true(av_chart_range(v, 5, &lo, &hi));
+	assert_true(lo == -1 && hi == 3);
+	double none[] = { NAN, NAN };
+	assert_false(av_chart_range(none, 2, &lo, &hi));
+	assert_false(av_chart_range(v, 0, &lo, &hi));
+}
+
+static void test_buckets(void **state)
+{
+	(void)state;
+	int first, last;
+	/* fewer values than slots: one each from the left, then empty */
+	assert_true(av_chart_bucket(3, 10, 0, &first, &last));
+	assert_true(first == 0 && last == 0);
+	assert_true(av_chart_bucket(3, 10, 2, &first, &last));
+	assert_true(first == 2 && last == 2);
+	assert_false(av_chart_bucket(3, 10, 3, &first, &last));
+	assert_false(av_chart_bucket(0, 10, 0, &first, &last));
+	assert_false(av_chart_bucket(3, 10, 10, &first, &last));
+	/* more: every value in exactly one slot, in order */
+	for (int n = 11; n < 200; n += 7) {
+		int next = 0;
+		for (int c = 0; c < 10; c++) {
+			assert_true(av_chart_bucket(n, 10, c, &first, &last));
+			assert_int_equal(first, next);
+			assert_true(last >= first);
+			next = last + 1;
+		}
+		assert_int_equal(next, n);
+	}
+}
+
+static void test_canvas_plot(void **state)
+{
+	(void)state;
+	struct av_canvas c;
+	/* 3 2 1 0 over 2 cells (4 x 4 dots): a diagonal from the top left */
+	av_canvas_init(&c, 2, 1);
+	double down[] = { 3, 2, 1, 0 };
+	av_canvas_plot(&c, down, 4, 0, 3);
+	assert_int_equal(c.bits[0], av_braille_bit(0, 0) | av_braille_bit(1, 1));
+	assert_int_equal(c.bits[1], av_braille_bit(0, 2) | av_braille_bit(1, 3));
+	av_canvas_free(&c);
+
+	/* a jump is joined by a vertical run in the second column */
+	av_canvas_init(&c, 1, 1);
+	double jump[] = { 3, 0 };
+	av_canvas_plot(&c, jump, 2, 0, 3);
+	assert_true(av_canvas_get(&c, 0, 0));
+	assert_false(av_canvas_get(&c, 0, 1));
+	for (int y = 1; y < 4; y++)
+		assert_true(av_canvas_get(&c, 1, y));
+	assert_false(av_canvas_get(&c, 1, 0));
+	av_canvas_free(&c);
+
+	/* more values than dot columns: each column spans its bucket */
+	av_canvas_init(&c, 1, 2);      /* 2 x 8 dots */
+	double zig[] = { 0, 7, 0, 7 };
+	av_canvas_plot(&c, zig, 4, 0, 7);
+	for (int y = 0; y < 8; y++) {
+		assert_true(av_canvas_get(&c, 0, y));
+		assert_true(av_canvas_get(&c, 1, y));
+	}
+	av_canvas_free(&c);
+
+	/* a NaN leaves its column empty and breaks the line */
+	av_canvas_init(&c, 2, 1);
+	double gap[] = { 3, NAN, 0 };
+	av_canvas_plot(&c, gap, 3, 0, 3);
+	assert_true(av_canvas_get(&c, 0, 0));
+	for (int y = 0; y < 4; y++)
+		assert_false(av_canvas_get(&c, 1, y));
+	assert_true(av_canvas_get(&c, 2, 3));
+	assert_false(av_canvas_get(&c, 2, 0));
+	av_canvas_free(&c);
+
+	/* a flat series sits in the middle */
+	av_canvas_init(&c, 1, 1);
+	double flat[] = { 2, 2 };
+	av_canvas_plot(&c, flat, 2, 2, 2);
+	assert_true(av_canvas_get(&c, 0, 2) && av_canvas_get(&c, 1, 2));
+	av_canvas_free(&c);
+}
+
+static void test_sparkline(void **state)
+{
+	(void)state;
+	double v[8];
+	for (int i = 0; i < 8; i++)
+		v[i] = i;
+	int levels[10];
+	av_sparkline(v, 8, 10, 0, 7, levels);
+	for (int i = 0; i < 8; i++)
+		assert_int_equal(levels[i], i);
+	assert_int_equal(levels[8], -1);
+	assert_int_equal(levels[9], -1);
+	/* squeezed: the mean of each pair (0.5, 2.5, ...) rounded away from 0 */
+	av_sparkline(v, 8, 4, 0, 7, levels);
+	assert_int_equal(levels[0], 1);
+	assert_int_equal(levels[1], 3);
+	assert_int_equal(levels[2], 5);
+	assert_int_equal(levels[3], 7);
+	/* NaN is left out of the mean, an all-NaN bucket has no level */
+	double w[] = { NAN, NAN, 0, 7 };
+	av_sparkline(w, 4, 2, 0, 7, levels);
+	assert_int_equal(levels[0], -1);
+	assert_int_equal(levels[1], 4);     /* mean 3.5 -> 3.5 -> 4 */
+	assert_string_equal(av_spark_glyph(0, true), "▁");
+	assert_string_equal(av_spark_glyph(7, true), "█");
+	assert_string_equal(av_spark_glyph(0, false), "_");
+	assert_string_equal(av_spark_glyph(7, false), "#");
+	assert_string_equal(av_spark_glyph(-1, true), " ");
+}
+
+static void test_bars(void **state)
+{
+	(void)state;
+	assert_int_equal(av_bar_eighths(0, 10, 4), 0);
+	assert_int_equal(av_bar_eighths(10, 10, 4), 32);
+	assert_int_equal(av_bar_eighths(5, 10, 4), 16);
+	assert_int_equal(av_bar_eighths(1, 1000, 4), 1);     /* never invisible */
+	assert_int_equal(av_bar_eighths(3, 0, 4), 0);
+	/* 20 eighths over rows: full, full, half, nothing */
+	assert_string_equal(av_bar_glyph(20, 0, true), "█");
+	assert_string_equal(av_bar_glyph(20, 1, true), "█");
+	assert_string_equal(av_bar_glyph(20, 2, true), "▄");
+	assert_string_equal(av_bar_glyph(20, 3, true), " ");
+	assert_string_equal(av_bar_glyph(3, 0, true), "▃");
+	assert_string_equal(av_bar_glyph(7, 0, true), "▇");
+	assert_string_equal(av_bar_glyph(20, 1, false), "#");
+	assert_string_equal(av_bar_glyph(20, 2, false), "#");
+	assert_string_equal(av_bar_glyph(3, 0, false), ".");
+	assert_string_equal(av_bar_glyph(0, 0, false), " ");
+}
+
+static void test_axis_numbers(void **state)
+{
+	(void)state;
+	char buf[32];
+	av_chart_number(buf, sizeof(buf), 0.0312345, 6);
+	assert_string_equal(buf, "0.0312");
+	av_chart_number(buf, sizeof(buf), -2.5, 6);
+	assert_string_equal(buf, "-2.5");
+	av_chart_number(buf, sizeof(buf), 12345.6, 5);
+	assert_string_equal(buf, "1e+04");
+	av_chart_number(buf, sizeof(buf), 0, 6);
+	assert_string_equal(buf, "0");
+	av_chart_number(buf, sizeof(buf), 0.2167, 6);
+	assert_string_equal(buf, "0.2167");
+}
+
+/* --- the view on a virtual terminal -------------------------------------- */
+
+#define OPEN(h, cols, lines, sample) \
+	assert_true(harness_open((h), "xterm-256color", (cols), (lines), (sample), NULL, -1, NULL))
+
+static void expect(const char *text)
+{
+	if (harness_find(text) < 0) {
+		fprintf(stderr, "not on the screen: \"%s\"\n", text);
+		harness_dump();
+		fail();
+	}
+}
+
+static void expect_not(const char *text)
+{
+	if (harness_find(text) >= 0) {
+		fprintf(stderr, "unexpected on the screen: \"%s\"\n", text);
+		harness_dump();
+		fail();
+	}
+}
+
+static const struct av_trainer *trainer(struct harness *h)
+{
+	const struct av_trainer *tr = av_train_view_trainer(&h->a);
+	assert_non_null(tr);
+	return tr;
+}
+
+/* Runs n ticks of a running view, then draws. */
+static void ticks(struct harness *h, int n)
+{
+	for (int i = 0; i < n; i++)
+		av_app_tick(&h->a);
+	av_app_draw(&h->a);
+}
+
+static void expect_epoch(struct harness *h, int epoch)
+{
+	assert_int_equal(trainer(h)->epoch, epoch);
+	char text[64];
+	snprintf(text, sizeof(text), "epoch %d", epoch);
+	int y = harness_find(text);
+	if (y < 0 || strstr(harness_line(y), text)[strlen(text)] != ' ') {
+		fprintf(stderr, "no \"%s\" on the screen\n", text);
+		harness_dump();
+		fail();
+	}
+}
+
+static void test_open_run_pause(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "");
+	assert_int_equal(av_app_timeout(&h.a), -1);
+	harness_keys(&h, "t");
+	assert_ptr_equal(h.a.view, &av_view_train);
+	expect("training view");
+	expect_epoch(&h, 0);
+	expect("(before training)");
+	/* paused: no ticks wanted, the loop blocks on the keyboard */
+	assert_int_equal(av_app_timeout(&h.a), -1);
+
+	/* seed 001's table of the tracked pair has its epoch-0 row */
+	const struct av_trainer *tr = trainer(&h);
+	expect(utf8 ? "china→panda" : "china->panda");
+	int head_y = harness_find("    epoch       score");
+	assert_true(head_y > 0);
+	char row[64];
+	snprintf(row, sizeof(row), "%9d  %10.4f", 0, tr->track_history[0]);
+	assert_non_null(strstr(harness_line(head_y + 1), row));
+	assert_non_null(strstr(harness_line(head_y + 2), "       50"));
+	assert_non_null(strstr(harness_line(head_y + 3), "      150"));
+
+	/* Space runs: ticks are wanted, each trains an epoch (25 epochs/s) */
+	harness_keys(&h, " ");
+	assert_true(av_app_timeout(&h.a) > 0);
+	ticks(&h, 7);
+	expect_epoch(&h, 7);
+	expect("running");
+	char loss[64];
+	snprintf(loss, sizeof(loss), "loss %.6f", tr->loss[6]);
+	expect(loss);
+	assert_true(tr->loss[6] < tr->loss[0]);
+	/* the loss curve has its axis: the top and bottom of the range */
+	expect("epoch 70");       /* 35 cells of 2 dots */
+	/* and Space pauses: ticks do nothing */
+	harness_keys(&h, " ");
+	assert_int_equal(av_app_timeout(&h.a), -1);
+	expect("paused");
+	ticks(&h, 5);
+	expect_epoch(&h, 7);
+	/* s takes one epoch */
+	harness_keys(&h, "s");
+	expect_epoch(&h, 8);
+	harness_keys(&h, ".");
+	expect_epoch(&h, 9);
+	/* the gradient norms of the trained tensors, W_v with no effect */
+	expect("gradient norms");
+	expect("W_q ");
+	expect("no effect on the loss");
+	/* r: back to epoch 0 and the first weights */
+	harness_keys(&h, "r");
+	expect_epoch(&h, 0);
+	assert_true(memcmp(tr->params.w_q, tr->start.w_q,
+			   (size_t)tr->params.d_model * tr->params.d_model * sizeof(float)) == 0);
+	harness_close(&h);
+}
+
+static void test_table_rows_and_goal(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "");
+	harness_keys(&h, "t+++");             /* 250 epochs/s: 10 a tick */
+	expect("250 epochs/s");
+	harness_keys(&h, " ");
+	ticks(&h, 16);
+	expect_epoch(&h, 160);
+	const struct av_trainer *tr = trainer(&h);
+	int head_y = harness_find("    epoch       score");
+	assert_true(head_y > 0);
+	int epochs[] = { 0, 50, 150 };
+	for (int i = 0; i < 3; i++) {
+		char row[64];
+		snprintf(row, sizeof(row), "%9d  %10.4f", epochs[i],
+			 tr->track_history[epochs[i]]);
+		assert_non_null(strstr(harness_line(head_y + 1 + i), row));
+	}
+	char now[64];
+	snprintf(now, sizeof(now), "now %5d  %10.4f", 160, av_trainer_track_score(tr, 0));
+	assert_non_null(strstr(harness_line(head_y + 4), now));
+	/* the sample trains 200 epochs: the run pauses there, once */
+	ticks(&h, 10);
+	expect_epoch(&h, 200);
+	assert_int_equal(av_app_timeout(&h.a), -1);
+	expect("as long as the sample's training");
+	harness_keys(&h, " ");
+	ticks(&h, 1);
+	expect_epoch(&h, 210);
+	harness_close(&h);
+}
+
+static void test_settings(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "");
+	harness_keys(&h, "t");
+	const struct av_trainer *tr = trainer(&h);
+	expect("target self");
+	harness_keys(&h, "w");
+	expect("target previous");
+	assert_int_equal(tr->set.target, AV_TARGET_PREVIOUS);
+	harness_keys(&h, "w");
+	expect("target pairs");
+	expect("target pairs: each word should attend to its partner");
+	assert_int_equal(tr->set.target, AV_TARGET_PAIRS);
+	harness_keys(&h, "s");
+	expect("target (pairs)");      /* the legend of the marked target cells */
+	harness_keys(&h, "w");
+	expect("target self");
+	harness_keys(&h, "]");
+	expect("lr 0.02");
+	harness_keys(&h, "[[");
+	expect("lr 0.005");
+	assert_true(fabs(tr->set.lr - 0.005) < 1e-12);
+	harness_keys(&h, "o");
+	expect("sgd");
+	assert_int_equal(tr->set.optimizer, AV_OPT_SGD);
+	harness_keys(&h, "o");
+	expect("adam");
+	/* init: seed 001's remedy; the weights are drawn again, epoch 0 */
+	harness_keys(&h, "ss");
+	expect_epoch(&h, 3);
+	harness_keys(&h, "i");
+	expect("init xavier");
+	expect_epoch(&h, 0);
+	assert_int_equal(tr->cfg.init, AV_INIT_XAVIER);
+	harness_keys(&h, "P");
+	expect("trains all tensors");
+	expect("emb ");
+	harness_keys(&h, "P");
+	expect("trains W_q W_k W_v");
+	/* keys of the stepper say so */
+	harness_keys(&h, "n");
+	expect("n is a key of the stepper");
+	/* heads, theme and help still work */
+	harness_keys(&h, "T");
+	expect("theme light");
+	harness_close(&h);
+}
+
+static void test_vocabulary_view(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "");
+	harness_keys(&h, "t");
+	harness_keys(&h, "v");
+	expect("vocabulary: q(a)");
+	const struct av_trainer *tr = trainer(&h);
+	/* every word of the vocabulary labels a row */
+	for (int i = 0; i < tr->params.vocab_size; i++) {
+		char label[64];
+		snprintf(label, sizeof(label), " %-9s ", tr->params.vocab[i]);
+		expect(label);
+	}
+	expect(utf8 ? "• a pair of the sample" : "* a pair of the sample");
+	/* the cursor starts on the tracked pair; move it and track another */
+	harness_keys(&h, "l");             /* china -> australia */
+	expect(utf8 ? "china→australia (Enter tracks" : "china->australia (Enter tracks");
+	harness_keys(&h, "\r");
+	assert_int_equal(tr->track[0], 0);
+	assert_int_equal(tr->track[1], 2);
+	expect(utf8 ? "china→australia" : "china->australia");
+	harness_keys(&h, "v");
+	expect("attention weights");
+	harness_close(&h);
+}
+
+static void test_leave_and_return(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "");
+	harness_keys(&h, "tsss");
+	const struct av_trainer *tr = trainer(&h);
+	size_t DD = (size_t)tr->params.d_model * tr->params.d_model;
+	harness_keys(&h, "t");
+	assert_ptr_equal(h.a.view, &av_view_stage);
+	assert_non_null(strstr(harness_line(0), "1/9 tokens"));
+	expect("weights after 3 epochs");
+	assert_true(memcmp(h.s.params.w_q, tr->params.w_q, DD * sizeof(float)) == 0);
+	assert_true(memcmp(h.s.params.w_k, tr->params.w_k, DD * sizeof(float)) == 0);
+	/* back again: the same training goes on */
+	harness_keys(&h, "t");
+	expect_epoch(&h, 3);
+	/* q and Esc leave the view, not the program */
+	harness_keys(&h, "q");
+	assert_false(h.a.quit);
+	assert_ptr_equal(h.a.view, &av_view_stage);
+	harness_keys(&h, "t");
+	harness_key(&h, AV_KEY_ESC);
+	assert_ptr_equal(h.a.view, &av_view_stage);
+	/* new weights in the stepper: training starts afresh */
+	harness_keys(&h, "r");
+	harness_keys(&h, "t");
+	expect_epoch(&h, 0);
+	expect("the layer changed");
+	harness_keys(&h, "t");
+	/* q in the stepper still quits */
+	harness_keys(&h, "q");
+	assert_true(h.a.quit);
+	harness_close(&h);
+}
+
+static void test_help_lists_training_keys(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "");
+	harness_keys(&h, "t?");
+	expect("attnview keys");
+	for (int a = 1; a < AV_TRAIN_COUNT; a++) {
+		if (a == AV_TRAIN_LEAVE)
+			continue;
+		char *keys = av_keys_text(&av_train_actions[a], true, " ");
+		char row[128];
+		snprintf(row, sizeof(row), "%-12s %s", keys, av_train_actions[a].help);
+		expect(utf8 ? row : av_train_actions[a].help);
+		free(keys);
+	}
+	expect("Training (t, q or Esc: back)");
+	expect("next head");
+	expect_not("next stage");
+	harness_keys(&h, "x");
+	expect_not("attnview keys");
+	assert_ptr_equal(h.a.view, &av_view_train);
+	harness_close(&h);
+}
+
+static void test_other_samples(void **state)
+{
+	(void)state;
+	struct harness h;
+	/* cross attention: French queries over English keys, two heads */
+	OPEN(&h, 80, 24, "translate-cross");
+	harness_keys(&h, "t");
+	expect(utf8 ? "chat→cat" : "chat->cat");
+	expect("target pairs");
+	expect("head 0 (Tab)");
+	expect("#1");
+	expect("the   cat  eats   the  fish");
+	harness_keys(&h, "\t");
+	expect("head 1 (Tab)");
+	harness_keys(&h, "ss");
+	expect_epoch(&h, 2);
+	harness_keys(&h, "j");
+	expect("sentence 2: \"le chat mange\" ||| the cat eats");
+	harness_close(&h);
+
+	/* D=512: an epoch takes milliseconds; no tracked pair */
+	OPEN(&h, 80, 24, "qkv-walkthrough");
+	harness_keys(&h, "t");
+	expect("tracked pair");
+	expect("W_q W_k W_v + biases");
+	harness_keys(&h, " ");
+	ticks(&h, 3);
+	assert_true(trainer(&h)->epoch >= 1);
+	harness_keys(&h, " ");
+	/* once the loss is near 0 the gradients vanish, and the view says why */
+	for (int i = 0; i < 30 && harness_find("vanishing") < 0; i++)
+		harness_keys(&h, "s");
+	expect("vanishing: the loss is");
+	bool any = false;
+	for (int id = 0; id < AV_N_PARAMS; id++)
+		any |= av_trainer_grad_health(trainer(&h), id) == AV_GRAD_VANISHING;
+	assert_true(any);
+	harness_close(&h);
+}
+
+static void test_small_and_mono(void **state)
+{
+	(void)state;
+	struct harness h;
+	/* 60x18: both columns, fewer rows */
+	OPEN(&h, 60, 18, "");
+	harness_keys(&h, "tss");
+	expect_epoch(&h, 2);
+	expect("attention");
+	expect("all scores");
+	expect("loss ");
+	assert_non_null(strstr(harness_line(17), "help"));
+	/* 50 columns: one column and a hint */
+	harness_resize(&h, 50, 16);
+	expect_epoch(&h, 2);
+	expect("56+ columns show the heatmap");
+	expect_not("all scores");
+	/* too small, and back */
+	harness_resize(&h, 30, 10);
+	expect(utf8 ? "terminal too small: 30×10" : "terminal too small: 30");
+	harness_resize(&h, 120, 40);
+	expect_epoch(&h, 2);
+	expect("all scores");
+	/* bigger: more epochs in the table */
+	expect("      100");
+	harness_close(&h);
+
+	setenv("NO_COLOR", "1", 1);
+	OPEN(&h, 80, 24, "");
+	unsetenv("NO_COLOR");
+	assert_false(h.a.colors.color);
+	harness_keys(&h, "tsss");
+	expect_epoch(&h, 3);
+	expect(utf8 ? "• target (self)" : "* target (self)");
+	harness_close(&h);
+
+	assert_true(harness_open(&h, "vt100", 80, 24, "", NULL, -1, NULL));
+	assert_false(h.a.colors.color);
+	harness_keys(&h, "tss");
+	expect_epoch(&h, 2);
+	harness_close(&h);
+}
+
+/* Without a UTF-8 locale every cell is ASCII: the loss curve too. */
+static void test_ascii_screen(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "");
+	av_draw_set_utf8(false);
+	harness_keys(&h, "t");
+	for (int i = 0; i < 20; i++)
+		harness_keys(&h, "s");
+	harness_keys(&h, "v");
+	for (int y = 0; y < LINES; y++) {
+		const char *line = harness_line(y);
+		for (const char *p = line; *p; p++) {
+			if ((unsigned char)*p >= 0x80) {
+				fprintf(stderr, "not ASCII in row %d: %s\n", y, line);
+				fail();
+			}
+		}
+	}
+	expect("china->panda");
+	harness_close(&h);
+	av_draw_set_utf8(utf8);
+}
+
+int main(void)
+{
+	setenv("ATTNVIEW_DATA_DIR", AV_SRCDIR, 0);
+	unsetenv("NO_COLOR");
+	if (!setlocale(LC_ALL, "C.UTF-8"))
+		setlocale(LC_ALL, "");
+	utf8 = av_locale_is_utf8();
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_braille_bits),
+		cmocka_unit_test(test_canvas_cells),
+		cmocka_unit_test(test_level_and_range),
+		cmocka_unit_test(test_buckets),
+		cmocka_unit_test(test_canvas_plot),
+		cmocka_unit_test(test_sparkline),
+		cmocka_unit_test(test_bars),
+		cmocka_unit_test(test_axis_numbers),
+		cmocka_unit_test(test_open_run_pause),
+		cmocka_unit_test(test_table_rows_and_goal),
+		cmocka_unit_test(test_settings),
+		cmocka_unit_test(test_vocabulary_view),
+		cmocka_unit_test(test_leave_and_return),
+		cmocka_unit_test(test_help_lists_training_keys),
+		cmocka_unit_test(test_other_samples),
+		cmocka_unit_test(test_small_and_mono),
+		cmocka_unit_test(test_ascii_screen),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
