@@ -268,24 +268,6 @@ static void test_axis_numbers(void **state)
 #define OPEN(h, cols, lines, sample) \
 	assert_true(harness_open((h), "xterm-256color", (cols), (lines), (sample), NULL, -1, NULL))
 
-static void expect(const char *text)
-{
-	if (harness_find(text) < 0) {
-		fprintf(stderr, "not on the screen: \"%s\"\n", text);
-		harness_dump();
-		fail();
-	}
-}
-
-static void expect_not(const char *text)
-{
-	if (harness_find(text) >= 0) {
-		fprintf(stderr, "unexpected on the screen: \"%s\"\n", text);
-		harness_dump();
-		fail();
-	}
-}
-
 static const struct av_trainer *trainer(struct harness *h)
 {
 	const struct av_trainer *tr = av_train_view_trainer(&h->a);

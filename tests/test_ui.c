@@ -25,24 +25,6 @@ static bool utf8;
 	assert_true(harness_open((h), "xterm-256color", (cols), (lines), (sample), \
 				 (sentence), (mode), NULL))
 
-static void expect(const char *text)
-{
-	if (harness_find(text) < 0) {
-		fprintf(stderr, "not on the screen: \"%s\"\n", text);
-		harness_dump();
-		fail();
-	}
-}
-
-static void expect_not(const char *text)
-{
-	if (harness_find(text) >= 0) {
-		fprintf(stderr, "unexpected on the screen: \"%s\"\n", text);
-		harness_dump();
-		fail();
-	}
-}
-
 static void test_default_screen(void **state)
 {
 	(void)state;

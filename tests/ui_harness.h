@@ -153,4 +153,23 @@ static inline void harness_dump(void)
 		fprintf(stderr, "|%s\n", harness_line(y));
 }
 
+/* cmocka checks of the screen (include <cmocka.h> before this header). */
+static inline void expect(const char *text)
+{
+	if (harness_find(text) < 0) {
+		fprintf(stderr, "not on the screen: \"%s\"\n", text);
+		harness_dump();
+		fail();
+	}
+}
+
+static inline void expect_not(const char *text)
+{
+	if (harness_find(text) >= 0) {
+		fprintf(stderr, "unexpected on the screen: \"%s\"\n", text);
+		harness_dump();
+		fail();
+	}
+}
+
 #endif

@@ -36,30 +36,39 @@ void av_linear(float *out, const float *x, const float *w, const float *b,
 	}
 }
 
+bool av_softmax_row(double *p, const float *row, const unsigned char *mrow, int cols)
+{
+	bool any_visible = !mrow;
+	for (int j = 0; mrow && j < cols; j++)
+		any_visible |= mrow[j] != 0;
+	if (!any_visible)
+		return false;
+	double max = -INFINITY;
+	for (int j = 0; j < cols; j++)
+		if (row[j] > max)
+			max = row[j];
+	double sum = 0;
+	for (int j = 0; j < cols; j++) {
+		p[j] = exp((double)row[j] - max);
+		sum += p[j];
+	}
+	for (int j = 0; j < cols; j++)
+		p[j] /= sum;
+	return true;
+}
+
 void av_softmax_rows(float *out, const float *in, const unsigned char *mask, int rows, int cols)
 {
+	double *p = av_malloc((size_t)cols * sizeof(double));
 	for (int i = 0; i < rows; i++) {
-		const float *row = in + (size_t)i * cols;
 		const unsigned char *mrow = mask ? mask + (size_t)i * cols : NULL;
 		float *orow = out + (size_t)i * cols;
-		bool any_visible = !mrow;
-		for (int j = 0; mrow && j < cols; j++)
-			any_visible |= mrow[j] != 0;
-		if (!any_visible) {
-			/* every key hidden: no distribution exists, report zeros */
-			memset(orow, 0, (size_t)cols * sizeof(float));
-			continue;
-		}
-		double max = -INFINITY;
+		bool visible = av_softmax_row(p, in + (size_t)i * cols, mrow, cols);
+		/* every key hidden: report zeros */
 		for (int j = 0; j < cols; j++)
-			if (row[j] > max)
-				max = row[j];
-		double sum = 0;
-		for (int j = 0; j < cols; j++)
-			sum += exp((double)row[j] - max);
-		for (int j = 0; j < cols; j++)
-			orow[j] = (float)(exp((double)row[j] - max) / sum);
+			orow[j] = visible ? (float)p[j] : 0.0f;
 	}
+	free(p);
 }
 
 /* --- the stages ---------------------------------------------------------- */

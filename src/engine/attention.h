@@ -79,6 +79,12 @@ void av_trace_free(struct av_trace *t);
 void av_linear(float *out, const float *x, const float *w, const float *b,
 	       int n, int in_dim, int out_dim);
 
+/* Stable softmax of one row of cols values into p (double), max subtracted.
+ * Returns false, leaving p untouched, when mrow (may be NULL) hides every
+ * key: then no distribution exists. Shared by the forward and backward
+ * passes so both see the same probabilities. */
+bool av_softmax_row(double *p, const float *row, const unsigned char *mrow, int cols);
+
 /* Row-wise stable softmax of a (rows, cols) matrix; rows whose mask row is
  * all hidden (mask may be NULL) become all zero. */
 void av_softmax_rows(float *out, const float *in, const unsigned char *mask, int rows, int cols);

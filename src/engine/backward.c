@@ -105,35 +105,26 @@ void av_linear_backward(double *dx, double *dw, double *db, const double *dout,
 void av_softmax_rows_backward(double *din, const double *dout, const float *in,
 			      const unsigned char *mask, int rows, int cols)
 {
-	/* forward: orow[j] = (float)(exp((double)row[j] - max) / sum), or a row
-	 * of zeros when every key is hidden.
-	 * p = softmax(in): din_j += p_j (dout_j - sum_l p_l dout_l). */
+	/* forward: orow[j] = (float)p[j], p = av_softmax_row(row), or a row of
+	 * zeros when every key is hidden.
+	 * din_j += p_j (dout_j - sum_l p_l dout_l). */
+	double *p = av_malloc((size_t)cols * sizeof(double));
 	for (int i = 0; i < rows; i++) {
-		const float *row = in + (size_t)i * cols;
 		const unsigned char *mrow = mask ? mask + (size_t)i * cols : NULL;
 		const double *drow = dout + (size_t)i * cols;
 		double *dirow = din + (size_t)i * cols;
-		bool any_visible = !mrow;
-		for (int j = 0; mrow && j < cols; j++)
-			any_visible |= mrow[j] != 0;
-		if (!any_visible)
+		if (!av_softmax_row(p, in + (size_t)i * cols, mrow, cols))
 			continue;   /* the zeros depend on nothing */
-		double max = -INFINITY;
-		for (int j = 0; j < cols; j++)
-			if (row[j] > max)
-				max = row[j];
-		double sum = 0;
-		for (int j = 0; j < cols; j++)
-			sum += exp((double)row[j] - max);
 		double dot = 0;
 		for (int j = 0; j < cols; j++)
-			dot += exp((double)row[j] - max) / sum * drow[j];
+			dot += p[j] * drow[j];
 		for (int j = 0; j < cols; j++) {
 			if (mrow && !mrow[j])
 				continue;   /* p_j is exactly 0 here */
-			dirow[j] += exp((double)row[j] - max) / sum * (drow[j] - dot);
+			dirow[j] += p[j] * (drow[j] - dot);
 		}
 	}
+	free(p);
 }
 
 /* --- the stages ---------------------------------------------------------- */
