@@ -62,6 +62,9 @@ import numpy as np
 import torch
 import torch.nn as nn
 
+# the number formats and helpers the forward-pass fixtures use
+from make_fixtures import divisor, fmt4, fmt17, round4, sinusoidal, vec_text
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT_DIR = os.path.join(HERE, "fixtures")
 MASKED_VALUE = -1e20
@@ -73,30 +76,6 @@ ORDER = ("token_embedding", "position_embedding") + LINEAR
 
 # --- numbers ----------------------------------------------------------------
 
-def round4(t):
-    """float32 tensor -> float32 tensor of its values rounded to 4 decimals."""
-    a = np.round(t.detach().to(torch.float64).cpu().numpy(), 4)
-    return torch.from_numpy(a.astype(np.float32))
-
-
-def fmt4(x):
-    s = ("%.4f" % x).rstrip("0").rstrip(".")
-    if s in ("-0", ""):
-        s = "0"
-    assert np.float32(float(s)) == np.float32(x), (s, x)
-    return s
-
-
-def fmt17(x):
-    x = float(x)
-    assert math.isfinite(x), x
-    return "0" if x == 0.0 else repr(x)
-
-
-def vec_text(values, fmt):
-    return "[" + ",".join(fmt(x) for x in values) + "]"
-
-
 def tensor_text(t, fmt, indent):
     if t.dim() == 1:
         return vec_text(t.tolist(), fmt)
@@ -106,21 +85,6 @@ def tensor_text(t, fmt, indent):
 
 
 # --- the model -------------------------------------------------------------
-
-def sinusoidal(n, d):
-    pe = torch.zeros(n, d, dtype=torch.float64)
-    for pos in range(n):
-        for c in range(d):
-            angle = pos / (10000.0 ** ((c - c % 2) / d))
-            pe[pos, c] = math.sin(angle) if c % 2 == 0 else math.cos(angle)
-    return pe
-
-
-def divisor(cfg):
-    d, h = cfg["d_model"], cfg["heads"]
-    s = {"dk": math.sqrt(d // h), "dmodel": math.sqrt(d), "none": 1.0}[cfg["scale"]]
-    return s * cfg["temperature"]
-
 
 def embed(P, cfg, vocab, words):
     ids = torch.tensor([vocab.index(w) for w in words])
