@@ -86,6 +86,22 @@ static void bench_forward(const char *what, struct av_session *s)
 	report(what, elapsed, iterations);
 }
 
+/* What the screen does on m: the causal mask toggled, only the stages from
+ * the mask on recomputed (av_session_reattend). */
+static void bench_mask_toggle(const char *what, struct av_session *s)
+{
+	long iterations = 0;
+	double start = now(), elapsed;
+	char *cause = NULL;
+	do {
+		s->cfg.mode = s->cfg.mode == AV_MODE_SELF ? AV_MODE_CAUSAL : AV_MODE_SELF;
+		if (!av_session_reattend(s, &cause))
+			die("reattend", cause);
+		iterations++;
+	} while ((elapsed = now() - start) < MIN_SECONDS);
+	report(what, elapsed, iterations);
+}
+
 static struct av_trainer *trainer(const struct av_session *s)
 {
 	struct av_train_settings set;
@@ -144,6 +160,8 @@ int main(void)
 	bench_forward("forward, china-panda (D=3, H=1, n=4)", &cp);
 	bench_forward("forward, qkv-walkthrough (D=512, H=8, n=5)", &qkv);
 	bench_forward("forward, qkv-walkthrough (D=512, H=8, n=64)", &qkv64);
+	bench_mask_toggle("mask toggle (reattend), D=512, H=8, n=5", &qkv);
+	bench_mask_toggle("mask toggle (reattend), D=512, H=8, n=64", &qkv64);
 	bench_epoch("training epoch, china-panda (3 sentences, Adam)", &cp);
 	bench_lesson("200 epochs of china-panda from the start", &cp, 200);
 	bench_epoch("training epoch, qkv-walkthrough (1 sentence, D=512)", &qkv);

@@ -124,22 +124,25 @@ static void head_scores(float *scores, const float *q, const float *k,
 	}
 }
 
-/* context_h (n, dh) = weights_h (n, m) . V_h (m, dh) */
+/* context_h (n, dh) = weights_h (n, m) . V_h (m, dh); acc is dh doubles.
+ * The inner loop runs along a row of V, which is contiguous in memory. */
 static void head_context(float *context, const float *weights, const float *v,
-			 int n, int m, int D, int h, int dh)
+			 int n, int m, int D, int h, int dh, double *acc)
 {
 	for (int i = 0; i < n; i++) {
-		for (int c = 0; c < dh; c++) {
-			double sum = 0;
-			for (int j = 0; j < m; j++)
-				sum += (double)weights[(size_t)i * m + j] *
-				       v[(size_t)j * D + (size_t)h * dh + c];
-			context[(size_t)i * dh + c] = (float)sum;
+		memset(acc, 0, (size_t)dh * sizeof(double));
+		for (int j = 0; j < m; j++) {
+			double w = weights[(size_t)i * m + j];
+			const float *vj = v + (size_t)j * D + (size_t)h * dh;
+			for (int c = 0; c < dh; c++)
+				acc[c] += w * vj[c];
 		}
+		for (int c = 0; c < dh; c++)
+			context[(size_t)i * dh + c] = (float)acc[c];
 	}
 }
 
-static void run_head(struct av_trace *t, int h)
+static void run_head(struct av_trace *t, int h, double *acc)
 {
 	int n = t->n, m = t->m, D = t->d_model, dh = t->head_dim;
 	size_t cells = (size_t)n * m, off = (size_t)h * cells;
@@ -153,7 +156,7 @@ static void run_head(struct av_trace *t, int h)
 	}
 	av_softmax_rows(weights, masked, t->mask, n, m);
 	float *context = t->context + (size_t)h * n * dh;
-	head_context(context, weights, t->v, n, m, D, h, dh);
+	head_context(context, weights, t->v, n, m, D, h, dh, acc);
 	for (int i = 0; i < n; i++)
 		memcpy(t->concat + (size_t)i * D + (size_t)h * dh,
 		       context + (size_t)i * dh, (size_t)dh * sizeof(float));
@@ -217,8 +220,10 @@ static void attend(struct av_trace *t, const struct av_params *p)
 {
 	int n = t->n, D = t->d_model;
 	build_mask(t);
+	double *acc = av_malloc((size_t)t->head_dim * sizeof(double));
 	for (int h = 0; h < t->heads; h++)
-		run_head(t, h);
+		run_head(t, h, acc);
+	free(acc);
 	av_linear(t->output, t->concat, p->w_o, p->b_o, n, D, D);
 	for (size_t c = 0; c < (size_t)n * D; c++)
 		t->residual[c] = t->output[c] + t->embedding[c];
