@@ -1,0 +1,78 @@
+/* view_train_internal.h: what view_train.c and train_panels.c share: the
+ * training view's state, its panels and the panels' drawing functions. */
+#ifndef AV_UI_VIEW_TRAIN_INTERNAL_H
+#define AV_UI_VIEW_TRAIN_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "ui/curses.h"
+
+struct av_app;
+struct av_trainer;
+
+#define HIST_BINS 20          /* plt.hist(..., bins=20) */
+#define TWO_COLUMNS 56        /* columns for the heatmap and histogram */
+
+/* P_BACK covers the whole region under the others (the gaps between them). */
+/* P_MAP2, on tall terminals, shows the map P_MAP does not (the vocabulary
+ * under the sentences, or the sentences under the vocabulary). */
+enum panel { P_BACK, P_INFO, P_LOSS, P_TRACK, P_MAP, P_MAP2, P_HIST, P_GRAD, P_HINT, P_COUNT };
+
+/* A speed: `epochs` every `every` ticks. */
+struct av_train_speed {
+	int epochs, every;
+	const char *label;
+};
+/* The speeds, slowest first (view_train.c). */
+extern const struct av_train_speed av_train_speeds[];
+
+struct av_train_view {
+	struct av_trainer *tr;
+	bool running;
+	int speed;
+	unsigned ticks;
+	int goal;                  /* the sample's epochs: training pauses there once */
+	bool goal_seen;
+	int capped;                /* epochs the last tick managed when its budget ran out */
+	double step_us;            /* the last tick's time per optimiser step */
+
+	int sentence;              /* the corpus sentence on the map */
+	bool vocab;                /* the map shows the vocabulary's scores */
+	int vrow, vcol;            /* the vocabulary cursor */
+
+	/* computed from the trainer when stale (after steps and changes) */
+	bool stale;
+	int bins;
+	int hist[HIST_BINS];
+	int hist_n;
+	double hist_lo, hist_hi;
+	double loss_now;           /* the corpus loss at the current weights */
+	float *vscores;            /* (H, V, V) */
+	size_t vscores_size;
+
+	WINDOW *w[P_COUNT];
+	unsigned dirty;            /* panels to redraw; 0 = all */
+};
+
+/* "→" or "->", as the locale allows. */
+const char *av_train_panel_arrow(void);
+/* The header line (the view's header hook). */
+void av_train_panel_header(struct av_app *a);
+/* Epoch, loss and state; the settings with their keys. */
+void av_train_panel_info(struct av_app *a, WINDOW *w);
+/* The loss curve over the epochs so far. */
+void av_train_panel_loss(struct av_app *a, WINDOW *w);
+/* The tracked pair: its sparkline and seed 001's table of epochs. */
+void av_train_panel_track(struct av_app *a, WINDOW *w);
+/* The attention weights of the corpus sentences, stacked. */
+void av_train_panel_sentence_map(struct av_app *a, WINDOW *w);
+/* The vocabulary's scores for every pair of words. */
+void av_train_panel_vocab_map(struct av_app *a, WINDOW *w);
+/* The histogram of every score of the corpus. */
+void av_train_panel_hist(struct av_app *a, WINDOW *w);
+/* The norm of each trained tensor's gradient, with advice. */
+void av_train_panel_grad(struct av_app *a, WINDOW *w);
+/* The one-column layout's hint at the missing panels. */
+void av_train_panel_hint(struct av_app *a, WINDOW *w);
+
+#endif
