@@ -9,6 +9,7 @@
 
 #include "batch.h"
 #include "options.h"
+#include "theme.h"
 #include "ui/ui.h"
 #include "util.h"
 
@@ -21,8 +22,20 @@ static int fail(char *cause)
 	return EXIT_USAGE;
 }
 
+/* A bad --theme is reported in every mode, not only when the screen opens. */
+static bool check_theme(const char *name, char **cause)
+{
+	struct av_theme theme = { 0 };
+	if (!av_theme_load(name, &theme, cause))
+		return false;
+	av_theme_free(&theme);
+	return true;
+}
+
 static bool run(const struct av_options *o, struct av_session *s, char **cause)
 {
+	if (o->theme && !check_theme(o->theme, cause))
+		return false;
 	if (o->train_epochs)
 		return av_batch_train(o, s, cause);
 	if (o->dump)
