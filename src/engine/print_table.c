@@ -68,30 +68,15 @@ static void print_label(FILE *out, const char *s, int width, bool right)
 		fprintf(out, "%s%*s", buf, pad, "");
 }
 
-/* The 256-colour background of value v of a table whose largest magnitude
- * is r: the dark theme's palettes, as the screen draws them. */
-static int heat_colour(const struct av_theme *theme, enum palette palette, double v, double r)
+/* The colour of value v of a table whose largest magnitude is r: the dark
+ * theme's palettes, as the screen draws them. */
+static struct av_rgb heat_colour(const struct av_theme *theme, enum palette palette,
+				 double v, double r)
 {
 	if (palette == PALETTE_WEIGHTS)
-		return av_rgb_to_256(av_palette_at(theme->sequential, theme->n_sequential, v));
+		return av_palette_at(theme->sequential, theme->n_sequential, v);
 	double t = r > 0 ? 0.5 + 0.5 * v / r : 0.5;
-	return av_rgb_to_256(av_palette_at(theme->diverging, theme->n_diverging, t));
-}
-
-/* Black or white text, whichever reads better on the background. */
-static int text_colour(int bg)
-{
-	int r, g, b;
-	if (bg >= 232) {
-		r = g = b = 8 + 10 * (bg - 232);
-	} else {
-		static const int level[] = { 0, 95, 135, 175, 215, 255 };
-		int c = bg - 16;
-		r = level[c / 36];
-		g = level[(c / 6) % 6];
-		b = level[c % 6];
-	}
-	return 299 * r + 587 * g + 114 * b > 128000 ? 16 : 255;
+	return av_palette_at(theme->diverging, theme->n_diverging, t);
 }
 
 static void print_cell(FILE *out, const struct table *tb, int i, int j, double range,
@@ -110,15 +95,13 @@ static void print_cell(FILE *out, const struct table *tb, int i, int j, double r
 		fprintf(out, "%*s", CELL_WIDTH, text);
 		return;
 	}
-	int bg;
-	if (hidden || (tb->bits && !tb->bits[c]))
-		bg = 236;
-	else if (tb->bits)
+	struct av_rgb bg = { 48, 48, 48 };   /* hidden: xterm grey 236 */
+	if (tb->bits && tb->bits[c] && !hidden)
 		bg = heat_colour(theme, PALETTE_WEIGHTS, 1.0, 1.0);
-	else
+	else if (!tb->bits && !hidden)
 		bg = heat_colour(theme, tb->palette, tb->values[c], range);
-	fprintf(out, " \033[48;5;%dm\033[38;5;%dm%*s\033[0m", bg, text_colour(bg),
-		CELL_WIDTH - 1, text);
+	fprintf(out, " \033[48;5;%dm\033[38;5;%dm%*s\033[0m", av_rgb_to_256(bg),
+		av_rgb_is_light(bg) ? 16 : 255, CELL_WIDTH - 1, text);
 }
 
 static void print_column_head(FILE *out, const struct table *tb, int j)

@@ -344,6 +344,13 @@ int av_rgb_to_8(struct av_rgb c)
 static const char *const shade_utf8[] = { " ", "░", "▒", "▓", "█" };
 static const char *const shade_ascii[] = { " ", ".", ":", "-", "=", "+", "*", "#", "%", "@" };
 
+bool av_rgb_is_light(struct av_rgb c)
+{
+	/* relative luminance, Rec. 709 weights on the 0..255 values */
+	double y = 0.2126 * c.r + 0.7152 * c.g + 0.0722 * c.b;
+	return y > 140;
+}
+
 const char *av_shade_glyph(double t, bool utf8)
 {
 	const char *const *ramp = utf8 ? shade_utf8 : shade_ascii;

@@ -108,6 +108,9 @@ int av_rgb_to_8(struct av_rgb c);
  * clamped, NaN counts as 0. The string is static. */
 const char *av_shade_glyph(double t, bool utf8);
 
+/* Whether black text reads better than white on c (relative luminance). */
+bool av_rgb_is_light(struct av_rgb c);
+
 /* Parses "#rrggbb"; false if malformed. */
 bool av_parse_rgb(const char *s, struct av_rgb *out);
 

@@ -44,13 +44,6 @@ int av_heat_level(double pos)
 	return level < 0 ? 0 : level >= AV_HEAT_LEVELS ? AV_HEAT_LEVELS - 1 : level;
 }
 
-bool av_rgb_is_light(struct av_rgb c)
-{
-	/* relative luminance, Rec. 709 weights on the 0..255 values */
-	double y = 0.2126 * c.r + 0.7152 * c.g + 0.0722 * c.b;
-	return y > 140;
-}
-
 bool av_locale_is_utf8(void)
 {
 	const char *cs = nl_langinfo(CODESET);

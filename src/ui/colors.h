@@ -47,8 +47,6 @@ double av_heat_position(double v, enum av_part_kind kind, double range);
 /* Level 0..AV_HEAT_LEVELS-1 of a position; the middle level is exactly 0.5. */
 int av_heat_level(double pos);
 
-/* Whether black text reads better than white on c. */
-bool av_rgb_is_light(struct av_rgb c);
 
 /* The locale's codeset is UTF-8 (nl_langinfo). */
 bool av_locale_is_utf8(void);
