@@ -108,9 +108,8 @@ static void build_mask(struct av_trace *t)
 	}
 }
 
-/* scores_h (n, m) = Q_h (n, dh) . K_h^T, Q_h = columns h*dh.. of q (n, D) */
-static void head_scores(float *scores, const float *q, const float *k,
-			int n, int m, int D, int h, int dh)
+void av_head_scores(float *scores, const float *q, const float *k,
+		    int n, int m, int D, int h, int dh)
 {
 	for (int i = 0; i < n; i++) {
 		const float *qi = q + (size_t)i * D + (size_t)h * dh;
@@ -149,7 +148,7 @@ static void run_head(struct av_trace *t, int h, double *acc)
 	float *scores = t->scores + off, *scaled = t->scaled + off;
 	float *masked = t->masked + off, *weights = t->weights + off;
 
-	head_scores(scores, t->q, t->k, n, m, D, h, dh);
+	av_head_scores(scores, t->q, t->k, n, m, D, h, dh);
 	for (size_t c = 0; c < cells; c++) {
 		scaled[c] = (float)(scores[c] / t->divisor);
 		masked[c] = t->mask[c] ? scaled[c] : AV_MASKED_VALUE;

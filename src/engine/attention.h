@@ -85,6 +85,11 @@ void av_linear(float *out, const float *x, const float *w, const float *b,
  * passes so both see the same probabilities. */
 bool av_softmax_row(double *p, const float *row, const unsigned char *mrow, int cols);
 
+/* scores_h (n, m) = Q_h (n, dh) . K_h^T, where Q_h and K_h are columns
+ * h*dh .. (h+1)*dh-1 of q (n, D) and k (m, D). */
+void av_head_scores(float *scores, const float *q, const float *k,
+		    int n, int m, int D, int h, int dh);
+
 /* Row-wise stable softmax of a (rows, cols) matrix; rows whose mask row is
  * all hidden (mask may be NULL) become all zero. */
 void av_softmax_rows(float *out, const float *in, const unsigned char *mask, int rows, int cols);

@@ -162,7 +162,7 @@ static void embed_backward(struct av_grads *g, const struct av_trace *t, const i
 }
 
 /* Reverses head_context(): context_h (n, dh) = weights_h (n, m) . V_h (m, dh),
- *   sum += (double)weights[i * m + j] * v[j * D + h * dh + c]
+ *   acc[c] += w * vj[c], with w = weights[i * m + j], vj = row j of V_h
  * reading dcontext from the head's columns of dconcat, which reverses
  *   memcpy(t->concat + i * D + h * dh, context + i * dh, dh floats). */
 static void head_context_backward(double *dweights, double *dv, const double *dconcat,
@@ -184,7 +184,7 @@ static void head_context_backward(double *dweights, double *dv, const double *dc
 	}
 }
 
-/* Reverses head_scores(): scores_h (n, m) = Q_h (n, dh) . K_h^T,
+/* Reverses av_head_scores(): scores_h (n, m) = Q_h (n, dh) . K_h^T,
  *   sum += (double)qi[c] * kj[c] */
 static void head_scores_backward(double *dq, double *dk, const double *dscores,
 				 const float *q, const float *k,
@@ -252,7 +252,7 @@ void av_trace_backward(const struct av_trace *t, const struct av_params *p,
 			/* scaled[c] = (float)(scores[c] / t->divisor); */
 			dmasked[c] /= t->divisor;
 		}
-		/* head_scores(scores, t->q, t->k, n, m, D, h, dh); */
+		/* av_head_scores(scores, t->q, t->k, n, m, D, h, dh); */
 		head_scores_backward(dq, dk, dmasked, t->q, t->k, n, m, D, h, dh);
 	}
 

@@ -257,11 +257,10 @@ double av_trainer_track_score(const struct av_trainer *tr, int h)
 	float *x = buf, *q = buf + D, *k = buf + 2 * D;
 	project_word(tr, tr->track[0], false, p->w_q, p->b_q, x, q);
 	project_word(tr, tr->track[1], false, p->w_k, p->b_k, x, k);
-	double sum = 0;
-	for (int c = h * dh; c < (h + 1) * dh; c++)
-		sum += (double)q[c] * k[c];
+	float score;   /* one cell of the vocabulary scores */
+	av_head_scores(&score, q, k, 1, 1, D, h, dh);
 	free(buf);
-	return (double)(float)(sum / av_config_divisor(&tr->cfg));
+	return (double)(float)(score / av_config_divisor(&tr->cfg));
 }
 
 /* Makes row tr->epoch of the tracked history the current scores. */
@@ -518,17 +517,12 @@ void av_trainer_vocab_scores(const struct av_trainer *tr, bool at_position_0, fl
 		project_word(tr, a, at_position_0, p->w_q, p->b_q, x, q + (size_t)a * D);
 		project_word(tr, a, at_position_0, p->w_k, p->b_k, x, k + (size_t)a * D);
 	}
+	/* the scaled stage of a sentence, computed the same way */
 	for (int h = 0; h < H; h++) {
-		for (int a = 0; a < V; a++) {
-			const float *qa = q + (size_t)a * D + (size_t)h * dh;
-			for (int b = 0; b < V; b++) {
-				const float *kb = k + (size_t)b * D + (size_t)h * dh;
-				double sum = 0;
-				for (int c = 0; c < dh; c++)
-					sum += (double)qa[c] * kb[c];
-				out[((size_t)h * V + a) * V + b] = (float)(sum / divisor);
-			}
-		}
+		float *scores = out + (size_t)h * V * V;
+		av_head_scores(scores, q, k, V, V, D, h, dh);
+		for (size_t c = 0; c < (size_t)V * V; c++)
+			scores[c] = (float)(scores[c] / divisor);
 	}
 	free(x);
 	free(q);
