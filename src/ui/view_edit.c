@@ -59,6 +59,17 @@ static size_t next_char(const struct av_editor *ed, size_t off)
 	return off;
 }
 
+/* Copies the character at off (with its marks) into piece, NUL-terminated
+ * and cut to fit; returns where the next one starts. */
+static size_t char_piece(const struct av_editor *ed, size_t off, char *piece, size_t size)
+{
+	size_t next = next_char(ed, off);
+	size_t k = next - off < size - 1 ? next - off : size - 1;
+	memcpy(piece, ed->buf + off, k);
+	piece[k] = '\0';
+	return next;
+}
+
 static void delete_range(struct av_editor *ed, size_t from, size_t to)
 {
 	if (to <= from)
@@ -158,11 +169,8 @@ static void edit_draw(struct av_app *a)
 	/* columns before the cursor, and the scroll that keeps it in view */
 	int cur_col = 0;
 	for (size_t off = 0; off < ed->cur;) {
-		size_t next = next_char(ed, off);
 		char piece[64];
-		size_t k = next - off < sizeof(piece) - 1 ? next - off : sizeof(piece) - 1;
-		memcpy(piece, ed->buf + off, k);
-		piece[k] = '\0';
+		size_t next = char_piece(ed, off, piece, sizeof(piece));
 		cur_col += av_text_width(piece);
 		off = next;
 	}
@@ -176,11 +184,8 @@ static void edit_draw(struct av_app *a)
 	int col = 0;
 	attr_t normal = av_colors_el(c, AV_EL_NORMAL), cursor = av_colors_el(c, AV_EL_CURSOR);
 	for (size_t off = 0; off < ed->len;) {
-		size_t next = next_char(ed, off);
 		char piece[64];
-		size_t k = next - off < sizeof(piece) - 1 ? next - off : sizeof(piece) - 1;
-		memcpy(piece, ed->buf + off, k);
-		piece[k] = '\0';
+		size_t next = char_piece(ed, off, piece, sizeof(piece));
 		int pw = av_text_width(piece);
 		if (col >= ed->scroll) {
 			if (col - ed->scroll + pw > tw)
