@@ -409,6 +409,21 @@ def seed001_generator(fx, ref):
 
 # --- the fixtures ---------------------------------------------------------
 
+def seed001_params(vocab):
+    """Seed 001's parameters: torch.manual_seed(1); embedding = nn.Embedding(6, 3),
+    positions = nn.Embedding(2, 3), then Wq, Wk, Wv = torch.randn(3, 3) (in, out),
+    in that order. Returns the seed's matrices and attnview's params, where
+    w_q = Wq.T (nn.Linear layout) and w_o is the identity (the seed has none)."""
+    torch.manual_seed(1)
+    tok = round4(nn.Embedding(len(vocab), 3).weight)
+    pos = round4(nn.Embedding(2, 3).weight)
+    seed001 = {w: round4(torch.randn(3, 3)) for w in ("Wq", "Wk", "Wv")}
+    params = {"vocab": vocab, "token_embedding": tok, "position_embedding": pos,
+              "w_q": seed001["Wq"].T.contiguous(), "w_k": seed001["Wk"].T.contiguous(),
+              "w_v": seed001["Wv"].T.contiguous(), "w_o": torch.eye(3)}
+    return seed001, params
+
+
 def config(d, heads, mode, scale, temperature, positional, bias, seed, max_positions=64):
     return {"d_model": d, "heads": heads, "mode": mode, "scale": scale,
             "temperature": temperature, "positional": positional, "bias": bias,
@@ -506,13 +521,7 @@ def all_fixtures():
     # Wq, Wk, Wv = torch.randn(3, 3) (in, out), drawn in that order.
     cfg = config(3, 1, "self", "dk", 1, "learned", False, 1, max_positions=2)
     vocab = ["china", "panda", "australia", "kangaroo", "japan", "cherry"]
-    torch.manual_seed(cfg["seed"])
-    tok = round4(nn.Embedding(len(vocab), 3).weight)
-    pos = round4(nn.Embedding(2, 3).weight)
-    seed001 = {w: round4(torch.randn(3, 3)) for w in ("Wq", "Wk", "Wv")}
-    params = {"vocab": vocab, "token_embedding": tok, "position_embedding": pos,
-              "w_q": seed001["Wq"].T.contiguous(), "w_k": seed001["Wk"].T.contiguous(),
-              "w_v": seed001["Wv"].T.contiguous(), "w_o": torch.eye(3)}
+    seed001, params = seed001_params(vocab)
     fx = fixture(
         "china-panda-style", cfg, vocab, "china panda", seed001_generator,
         "seed 001's china-panda code in float64 (torch.manual_seed(1); embedding = "

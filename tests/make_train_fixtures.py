@@ -63,7 +63,7 @@ import torch
 import torch.nn as nn
 
 # the number formats and helpers the forward-pass fixtures use
-from make_fixtures import divisor, fmt4, fmt17, round4, sinusoidal, vec_text
+from make_fixtures import divisor, fmt4, fmt17, round4, seed001_params, sinusoidal, vec_text
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT_DIR = os.path.join(HERE, "fixtures")
@@ -317,13 +317,7 @@ def all_fixtures():
     # Wq, Wk, Wv = torch.randn(3, 3) in that order (as ref-china-panda-style).
     cfg = config(3, 1, "self", "dk", 1, "learned", False, 1, 2)
     vocab = ["china", "panda", "australia", "kangaroo", "japan", "cherry"]
-    torch.manual_seed(1)
-    tok = round4(nn.Embedding(len(vocab), 3).weight)
-    pos = round4(nn.Embedding(2, 3).weight)
-    seed001 = {w: round4(torch.randn(3, 3)) for w in ("Wq", "Wk", "Wv")}
-    params = {"vocab": vocab, "token_embedding": tok, "position_embedding": pos,
-              "w_q": seed001["Wq"].T.contiguous(), "w_k": seed001["Wk"].T.contiguous(),
-              "w_v": seed001["Wv"].T.contiguous(), "w_o": torch.eye(3)}
+    seed001, params = seed001_params(vocab)
     fxs.append({
         "name": "train-china-panda", "config": cfg, "params": params, "seed001": seed001,
         "train_params": "qkv", "epochs": 200, "track": ["china", "panda"],

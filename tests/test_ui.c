@@ -394,11 +394,7 @@ static void test_ascii_fallback(void **state)
 
 int main(void)
 {
-	setenv("ATTNVIEW_DATA_DIR", AV_SRCDIR, 0);
-	unsetenv("NO_COLOR");
-	if (!setlocale(LC_ALL, "C.UTF-8"))
-		setlocale(LC_ALL, "");
-	utf8 = av_locale_is_utf8();
+	utf8 = harness_setup_process();
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_default_screen),
 		cmocka_unit_test(test_every_stage),

@@ -4,6 +4,7 @@
 #ifndef AV_TEST_UI_HARNESS_H
 #define AV_TEST_UI_HARNESS_H
 
+#include <locale.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 
 #include "session.h"
 #include "ui/app.h"
+#include "ui/colors.h"
 #include "ui/curses.h"
 #include "utf8.h"
 #include "util.h"
@@ -151,6 +153,17 @@ static inline void harness_dump(void)
 {
 	for (int y = 0; y < LINES; y++)
 		fprintf(stderr, "|%s\n", harness_line(y));
+}
+
+/* Once, before the tests: the samples of the source tree, colours allowed,
+ * a UTF-8 locale when there is one. Returns whether the locale is UTF-8. */
+static inline bool harness_setup_process(void)
+{
+	setenv("ATTNVIEW_DATA_DIR", AV_SRCDIR, 0);
+	unsetenv("NO_COLOR");
+	if (!setlocale(LC_ALL, "C.UTF-8"))
+		setlocale(LC_ALL, "");
+	return av_locale_is_utf8();
 }
 
 /* cmocka checks of the screen (include <cmocka.h> before this header). */
