@@ -480,7 +480,7 @@ void av_app_key(struct av_app *a, int key)
 		av_app_resize(a);
 		return;
 	}
-	if (a->overlay != &av_view_edit)
+	if (!a->overlay || !a->overlay->owns_status)
 		clear_message(a);
 	enum av_action act = av_action_for_key(key);
 	if (a->overlay && a->overlay->key(a, key, act))
@@ -524,7 +524,7 @@ static void draw_header(struct av_app *a)
 		.stage = (int)a->stage,
 		.n_stages = AV_STAGE_COUNT,
 		.stage_name = av_ui_stage_titles[a->stage],
-		.view = a->view == &av_view_heads ? "all heads" : NULL,
+		.view = a->view->label,
 	};
 	int width = getmaxx(w);
 	for (int st = 0; st < AV_STAGE_COUNT; st++) {
@@ -641,12 +641,8 @@ static void draw_status(struct av_app *a)
 			   av_colors_el(c, a->message_error ? AV_EL_ERROR : AV_EL_STATUS));
 		return;
 	}
-	const char *hints = a->view == &av_view_heads ?
-		"? help  a bars/back  Tab head  arrows query/key  m mask  +/- temperature  q quit" :
-		a->view == &av_view_train ?
-		"? help  Space run/pause  s step  +/- speed  r reset  v vocabulary  t back" :
-		"? help  n/p stage  arrows cell  Tab head  a heads  m mask  e edit  t train  q quit";
-	av_put_pad(w, 0, 0, hints, width, av_colors_el(c, AV_EL_STATUS));
+	av_put_pad(w, 0, 0, a->view->hints ? a->view->hints : "? help  q quit", width,
+		   av_colors_el(c, AV_EL_STATUS));
 }
 
 void av_app_draw_inspector(struct av_app *a, const struct av_insp *in)
@@ -719,8 +715,8 @@ void av_app_draw(struct av_app *a)
 	if ((d & AV_DIRTY_TOKENS) && !a->view->refresh_own)
 		draw_tokens(a);
 	if (d & AV_DIRTY_STATUS) {
-		if (a->overlay == &av_view_edit)
-			av_view_edit.draw(a);
+		if (a->overlay && a->overlay->owns_status)
+			a->overlay->draw(a);
 		else
 			draw_status(a);
 	}
@@ -734,8 +730,9 @@ void av_app_draw(struct av_app *a)
 	} else {
 		refresh_all(a);
 	}
-	if (a->overlay == &av_view_help) {
-		av_view_help.draw(a);
+	if (a->overlay && !a->overlay->owns_status) {
+		/* a window over the others: drawn and refreshed last */
+		a->overlay->draw(a);
 		if (a->w_overlay) {
 			touchwin(a->w_overlay);
 			wnoutrefresh(a->w_overlay);

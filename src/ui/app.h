@@ -6,8 +6,10 @@
  * A view is a small table of functions, one view per file (tmux's
  * window_mode, tig's view_ops): view_stage.c (the stepper), view_heads.c
  * (all heads), view_train.c (training, on 't'), view_help.c and view_edit.c
- * (overlays). Adding a view is a new file with a struct av_view, an action
- * in actions.h and a case in app.c's dispatch.
+ * (overlays). app.c never names a view to draw it: the header label, the
+ * status line's key hints and how an overlay draws all come from the view's
+ * table. Adding a view is a new file with a struct av_view and the action
+ * that opens it (actions.h, and its case in app.c's do_action).
  *
  * Work between keys: a view whose tick_period() returns a period (the training
  * view while it runs) gets tick() that often; the main loop then reads keys
@@ -40,6 +42,15 @@ struct av_app;
 
 struct av_view {
 	const char *name;
+	/* Shown in the header before the stage ("all heads"), or NULL. */
+	const char *label;
+	/* The status line's key hints while this view is open (a short line:
+	 * at 80 columns the status line shows the hints that fit whole). */
+	const char *hints;
+	/* Overlays only: true if the overlay draws the status line (the
+	 * editor's input line; it then keeps the message too), false if it
+	 * draws a window of its own over the others (help), refreshed last. */
+	bool owns_status;
 	/* Draws the title, panel, legend and inspector windows. */
 	void (*draw)(struct av_app *a);
 	/* Gets the key first (act is its action, maybe NONE); true = used. */

@@ -265,6 +265,7 @@ static void edit_resize(struct av_app *a)
 
 const struct av_view av_view_edit = {
 	.name = "edit",
+	.owns_status = true,
 	.draw = edit_draw,
 	.key = edit_key,
 	.resize = edit_resize,

@@ -356,6 +356,8 @@ static bool heads_key(struct av_app *a, int key, enum av_action act)
 
 const struct av_view av_view_heads = {
 	.name = "heads",
+	.label = "all heads",
+	.hints = "? help  a bars/back  Tab head  arrows query/key  m mask  +/- temperature  q quit",
 	.draw = heads_draw,
 	.key = heads_key,
 	.resize = NULL,
