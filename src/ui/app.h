@@ -109,6 +109,7 @@ struct av_app {
 	struct av_heatmap hm;    /* the stepper's scroll state */
 	bool compact;            /* colour-only cells */
 	bool heads_bars;         /* the heads view shows bars of the query */
+	int heads_cells;         /* the heads view's cells: AV_HEADS_CELLS_* (z) */
 	int sel_query, sel_key;  /* the tokens under the cursor, or -1 */
 	int page_cols;           /* columns of the last heatmap drawn */
 
