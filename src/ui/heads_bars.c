@@ -18,7 +18,7 @@
 #include "ui/view_heads_internal.h"
 
 #define SLOT_MAX 8        /* a bar of 7 columns and a gap */
-#define BODY_MAX 16       /* rows of bars at most */
+#define BODY_MAX 20       /* rows of bars at most */
 #define AXIS_W 4          /* ".42│" */
 
 struct bars_plan {
@@ -153,22 +153,6 @@ static const char *bar_glyph(double units, int level, bool utf8)
 	return in_cell >= 6 ? "#" : in_cell >= 3 ? "=" : in_cell >= 1 ? "_" : " ";
 }
 
-/* A weight in width columns: "0.423", "0.42", ".42", or "" when not even
- * that fits. */
-static void bar_value(char *buf, size_t size, double v, int width)
-{
-	if (width >= 5)
-		snprintf(buf, size, "%.3f", v);
-	else if (width == 4)
-		snprintf(buf, size, "%.2f", v);
-	else if (width == 3 && v < 0.995)
-		snprintf(buf, size, ".%02d", (int)lround(v * 100));
-	else if (width == 3)
-		snprintf(buf, size, "1.0");
-	else
-		buf[0] = '\0';
-}
-
 /* The y axis's top label: the largest weight, short. */
 static void axis_label(char *buf, size_t size, double ymax)
 {
@@ -233,11 +217,20 @@ static void draw_tile(const struct bars_ctx *bc, int h, int y0, int x0)
 	for (int j = 1; j < t->m; j++)
 		if (av_part_at(&wp, i, j) > av_part_at(&wp, i, best))
 			best = j;
-	char title[192];
-	snprintf(title, sizeof(title), "%shead %d %s %d %s %.2f", sel ? (utf8 ? "▶" : ">") : " ",
-		 h, utf8 ? "→" : "->", best, av_heads_token(t, AV_AXIS_KEY, best),
-		 av_part_at(&wp, i, best));
-	av_heads_put(bc->w, y0, x0, title, content,
+	/* as much of "▶head 0 → 2 sat 0.42" as fits */
+	const char *mark = sel ? (utf8 ? "▶" : ">") : " ", *arrow = utf8 ? "→" : "->";
+	const char *word = av_heads_token(t, AV_AXIS_KEY, best);
+	double top = av_part_at(&wp, i, best);
+	char title[4][192];
+	snprintf(title[0], sizeof(title[0]), "%shead %d %s %d %s %.2f", mark, h, arrow, best,
+		 word, top);
+	snprintf(title[1], sizeof(title[1]), "%shead %d %s %s %.2f", mark, h, arrow, word, top);
+	snprintf(title[2], sizeof(title[2]), "%shead %d %s %s", mark, h, arrow, word);
+	snprintf(title[3], sizeof(title[3]), "%shead %d", mark, h);
+	int pick = 0;
+	while (pick < 3 && av_text_width(title[pick]) > content)
+		pick++;
+	av_heads_put(bc->w, y0, x0, title[pick], content,
 		     av_colors_el(c, sel ? AV_EL_HIGHLIGHT : AV_EL_TITLE));
 	draw_axis(bc, y0, x0);
 
@@ -265,7 +258,7 @@ static void draw_tile(const struct bars_ctx *bc, int h, int y0, int x0)
 			if (hidden)
 				snprintf(val, sizeof(val), "%s", utf8 ? "╳" : "x");
 			else
-				bar_value(val, sizeof(val), v, bw);
+				av_heads_weight_text(val, sizeof(val), v, bw);
 			int vw = av_text_width(val);
 			av_heads_put(bc->w, y_values, x + bw - vw, val, vw,
 				     av_colors_el(c, AV_EL_DIM));

@@ -51,23 +51,23 @@ static int digits(int v)
 	return d;
 }
 
-/* The narrowest number cell that shows every value with 2 decimals
- * (weights) or 1 (the rest), the gap and the shading glyph included. */
+/* The narrowest number cell that shows every value: weights as ".42"
+ * (3 columns; av_heads_weight_text), the rest with 1 decimal; the gap
+ * included. */
 static int number_cell(const struct grid_info *gi, bool shade)
 {
 	int need = 3;
 	for (int i = 0; i < gi->n_parts; i++) {
-		bool weights = gi->parts[i].kind == AV_PART_WEIGHTS;
-		double r = weights ? 1.0 : gi->range[i];
+		if (gi->parts[i].kind == AV_PART_WEIGHTS)
+			continue;
 		int w = 2;
-		while (w < 12 && av_cell_decimals(r, gi->neg[i], w) < (weights ? 2 : 1))
+		while (w < 12 && av_cell_decimals(gi->range[i], gi->neg[i], w) < 1)
 			w++;
-		if (gi->parts[i].masked_as_inf && w < 2)
-			w = 2;
 		if (w > need)
 			need = w;
 	}
-	return need + 1 + (shade ? 1 : 0);
+	/* without colour: the density glyph and a space before the number */
+	return need + 1 + (shade ? 2 : 0);
 }
 
 static void grid_info(const struct av_app *a, struct grid_info *gi)
@@ -115,15 +115,15 @@ static void grid_info(const struct av_app *a, struct grid_info *gi)
 static void fit_cells(const struct grid_info *gi, int content, int lo, int hi,
 		      struct grid_plan *p)
 {
-	int C = gi->total_cols;
-	p->label_words = true;
-	p->label_w = gi->full_label_w;
-	if (content - p->label_w - 1 < C * lo) {
-		p->label_words = false;
-		p->label_w = gi->index_label_w;
-	}
+	int C = gi->total_cols > 0 ? gi->total_cols : 1;
+	/* the labels take what the narrowest cells leave: the whole "3 on",
+	 * a cut one, or the index alone */
+	int budget = content - 1 - C * lo;
+	p->label_words = budget >= gi->index_label_w + 3;
+	p->label_w = !p->label_words ? gi->index_label_w
+		     : budget < gi->full_label_w ? budget : gi->full_label_w;
 	int avail = content - p->label_w - 1;
-	int cw = avail / (C > 0 ? C : 1);
+	int cw = avail / C;
 	p->cell_w = cw < lo ? lo : cw > hi ? hi : cw;
 	p->vis_cols = avail / p->cell_w;
 	if (p->vis_cols > C)
@@ -166,20 +166,23 @@ static void plan_one(const struct grid_info *gi, int mode, struct grid_plan *p)
 	p->numbers_fit = fits;
 }
 
-/* Lexicographic: all heads, everything, numbers, cells, cell size, shape. */
-static void score(const struct grid_info *gi, const struct grid_plan *p, long s[6])
+/* Lexicographic: all heads, everything, every row (a query's whole row of
+ * tiles), numbers, the most cells, the biggest cells, 2 x 4 over 4 x 2. */
+#define N_SCORE 7
+static void score(const struct grid_info *gi, const struct grid_plan *p, long s[N_SCORE])
 {
 	s[0] = p->ar.visible_grid_rows == p->ar.grid_rows;
 	s[1] = p->vis_cols == gi->total_cols && p->vis_rows == gi->total_rows;
-	s[2] = p->numbers;
-	s[3] = (long)p->vis_cols * p->vis_rows;
-	s[4] = (long)p->cell_w * p->row_h;
-	s[5] = -labs((long)p->ar.per_row - 2L * p->ar.grid_rows);
+	s[2] = p->vis_rows == gi->total_rows;
+	s[3] = p->numbers;
+	s[4] = (long)p->vis_cols * p->vis_rows;
+	s[5] = (long)p->cell_w * p->row_h;
+	s[6] = -labs((long)p->ar.per_row - 2L * p->ar.grid_rows);
 }
 
-static bool better(const long a[6], const long b[6])
+static bool better(const long a[N_SCORE], const long b[N_SCORE])
 {
-	for (int i = 0; i < 6; i++)
+	for (int i = 0; i < N_SCORE; i++)
 		if (a[i] != b[i])
 			return a[i] > b[i];
 	return false;
@@ -189,7 +192,7 @@ static void plan_grid(const struct av_app *a, const struct grid_info *gi, int wi
 		      struct grid_plan *best)
 {
 	int H = a->s->trace.heads;
-	long best_s[6] = { -1, -1, -1, -1, -1, -1000 };
+	long best_s[N_SCORE] = { -1, -1, -1, -1, -1, -1, -1000 };
 	memset(best, 0, sizeof(*best));
 	int last_per_row = -1;
 	for (int g = 1; g <= H; g++) {
@@ -200,7 +203,7 @@ static void plan_grid(const struct av_app *a, const struct grid_info *gi, int wi
 			continue;
 		last_per_row = p.ar.per_row;
 		plan_one(gi, a->heads_cells, &p);
-		long s[6];
+		long s[N_SCORE];
 		score(gi, &p, s);
 		if (better(s, best_s)) {
 			memcpy(best_s, s, sizeof(s));
@@ -303,12 +306,18 @@ static void draw_cell(const struct tile_ctx *tc, const struct av_part *part, int
 	for (int k = 0; k < p->row_h; k++) {
 		char text[48] = "";
 		if (k == mid) {
-			if (p->numbers && hidden)
-				snprintf(text, sizeof(text), "%s%s", glyph,
-					 part->masked_as_inf ? (utf8 ? "−∞" : "-inf") : "0");
-			else if (p->numbers)
-				av_cell_format(text, sizeof(text), v, tc->decimals[pi],
-					       shade ? cw - 1 : cw);
+			/* without colour the glyph and a space come first */
+			int room = shade ? cw - 2 : cw;
+			const char *what = part->masked_as_inf ? (utf8 ? "−∞" : "-inf") : "0";
+			if (p->numbers && hidden) {
+				snprintf(text, sizeof(text), "%s %s", glyph, what);
+				if (av_text_width(text) > cw)
+					snprintf(text, sizeof(text), "%s%s", glyph, what);
+			} else if (p->numbers && part->kind == AV_PART_WEIGHTS) {
+				av_heads_weight_text(text, sizeof(text), v, room);
+			} else if (p->numbers) {
+				av_cell_format(text, sizeof(text), v, tc->decimals[pi], room);
+			}
 			else if (cursor)
 				snprintf(text, sizeof(text), "[]");
 		}
@@ -380,6 +389,7 @@ static void draw_tile(const struct tile_ctx *tc, int h, int y0, int x0)
 		if (r >= gi->total_rows)
 			break;
 		if (p->label_w > 0) {
+			int ly = y + p->row_h / 2;   /* beside the numbers */
 			char raw[160], lab[160];
 			int pi, c;
 			av_heatmap_locate(parts, np, p->first_col, &pi, &c);
@@ -391,7 +401,7 @@ static void draw_tile(const struct tile_ctx *tc, int h, int y0, int x0)
 				snprintf(raw, sizeof(raw), "%*d", gi->index_label_w, r);
 			av_heads_fit(lab, sizeof(lab), raw, p->label_w);
 			attr_t at = av_colors_el(col, r == a->row ? AV_EL_HIGHLIGHT : AV_EL_LABEL);
-			av_heads_put(tc->w, y, x0, lab, p->label_w, at);
+			av_heads_put(tc->w, ly, x0, lab, p->label_w, at);
 		}
 		for (int j = 0; j < p->vis_cols; j++) {
 			int vc = p->first_col + j;
@@ -415,7 +425,7 @@ void av_heads_grid_draw(struct av_app *a, WINDOW *w, struct av_heads_page *pg)
 	fill_page(a, &gi, &p, pg);
 	struct tile_ctx tc = { .a = a, .w = w, .gi = &gi, .p = &p };
 	for (int i = 0; i < gi.n_parts; i++) {
-		int room = p.cell_w - 1 - (a->colors.color ? 0 : 1);
+		int room = p.cell_w - 1 - (a->colors.color ? 0 : 2);
 		tc.decimals[i] = av_cell_decimals(gi.parts[i].kind == AV_PART_WEIGHTS ? 1.0
 						  : gi.range[i], gi.neg[i], room);
 	}

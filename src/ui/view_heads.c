@@ -15,6 +15,7 @@
  * so at the other stages). */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +79,23 @@ void av_heads_fit(char *out, size_t size, const char *s, int width)
 	out[n] = '\0';
 	if (ellipsis)
 		snprintf(out + n, size - n, "%s", av_draw_utf8() ? "…" : "~");
+}
+
+void av_heads_weight_text(char *buf, size_t size, double v, int width)
+{
+	if (width >= 5)
+		snprintf(buf, size, "%.3f", v);
+	else if (width == 4)
+		snprintf(buf, size, "%.2f", v);
+	else if (width == 3 && v < 0.995)
+		snprintf(buf, size, ".%02d", (int)lround(v * 100));
+	else if (width == 3)
+		snprintf(buf, size, "1.0");
+	else
+		buf[0] = '\0';
+	/* "-0.000": a rounding of -0 reads as a sign error */
+	if (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1))
+		memmove(buf, buf + 1, strlen(buf));
 }
 
 const char *av_heads_token(const struct av_trace *t, enum av_axis axis, int i)

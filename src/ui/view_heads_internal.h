@@ -76,6 +76,10 @@ void av_heads_fill(WINDOW *w, int y, int x, int n, attr_t attr);
  * ellipsis when width < 4 (a "…" would leave no letter to read). */
 void av_heads_fit(char *out, size_t size, const char *s, int width);
 
+/* A weight (0..1) in width columns: "0.423", "0.42", ".42", or "" when
+ * not even that fits. */
+void av_heads_weight_text(char *buf, size_t size, double v, int width);
+
 /* The token a row or column label names. */
 const char *av_heads_token(const struct av_trace *t, enum av_axis axis, int i);
 
