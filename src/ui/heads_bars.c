@@ -55,16 +55,19 @@ static void plan_one(int m, int mode, struct bars_plan *p)
 		p->body = 1;
 }
 
-#define N_SCORE 7
+/* Lexicographic: all heads, all keys, bars at least 4 rows tall, the most
+ * keys, values, taller bars, wider bars, 2 x 4 over 4 x 2. */
+#define N_SCORE 8
 static void score(int m, const struct bars_plan *p, long s[N_SCORE])
 {
 	s[0] = p->ar.visible_grid_rows == p->ar.grid_rows;
 	s[1] = p->vis_keys == m;
-	s[2] = p->body < 6 ? p->body : 6;       /* tall enough to read first */
-	s[3] = p->values;
-	s[4] = p->body;
-	s[5] = p->slot;
-	s[6] = -labs((long)p->ar.per_row - 2L * p->ar.grid_rows);
+	s[2] = p->body < 4 ? p->body : 4;
+	s[3] = p->vis_keys;
+	s[4] = p->values;
+	s[5] = p->body;
+	s[6] = p->slot;
+	s[7] = -labs((long)p->ar.per_row - 2L * p->ar.grid_rows);
 }
 
 static void plan_bars(const struct av_app *a, int width, int height, struct bars_plan *best)

@@ -166,18 +166,19 @@ static void plan_one(const struct grid_info *gi, int mode, struct grid_plan *p)
 	p->numbers_fit = fits;
 }
 
-/* Lexicographic: all heads, everything, every row (a query's whole row of
- * tiles), numbers, the most cells, the biggest cells, 2 x 4 over 4 x 2. */
-#define N_SCORE 7
+/* Lexicographic: all heads, everything, the most of the matrix with rows
+ * counted twice (a query's row across the keys is what a reader follows:
+ * showing 3 of 5 rows to gain columns is a loss), numbers, the biggest
+ * cells, 2 x 4 over 4 x 2. */
+#define N_SCORE 6
 static void score(const struct grid_info *gi, const struct grid_plan *p, long s[N_SCORE])
 {
 	s[0] = p->ar.visible_grid_rows == p->ar.grid_rows;
 	s[1] = p->vis_cols == gi->total_cols && p->vis_rows == gi->total_rows;
-	s[2] = p->vis_rows == gi->total_rows;
+	s[2] = (long)p->vis_cols * p->vis_rows * p->vis_rows;
 	s[3] = p->numbers;
-	s[4] = (long)p->vis_cols * p->vis_rows;
-	s[5] = (long)p->cell_w * p->row_h;
-	s[6] = -labs((long)p->ar.per_row - 2L * p->ar.grid_rows);
+	s[4] = (long)p->cell_w * p->row_h;
+	s[5] = -labs((long)p->ar.per_row - 2L * p->ar.grid_rows);
 }
 
 static bool better(const long a[N_SCORE], const long b[N_SCORE])
@@ -192,7 +193,7 @@ static void plan_grid(const struct av_app *a, const struct grid_info *gi, int wi
 		      struct grid_plan *best)
 {
 	int H = a->s->trace.heads;
-	long best_s[N_SCORE] = { -1, -1, -1, -1, -1, -1, -1000 };
+	long best_s[N_SCORE] = { -1, -1, -1, -1, -1, -1000 };
 	memset(best, 0, sizeof(*best));
 	int last_per_row = -1;
 	for (int g = 1; g <= H; g++) {
