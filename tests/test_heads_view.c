@@ -229,7 +229,9 @@ static void test_numbers_and_z(void **state)
 
 	OPEN(&h, 80, 24, "qkv-walkthrough", NULL, -1);
 	harness_keys(&h, "nnnnnna");
+	/* ".19": narrow cells drop the leading 0 of a weight */
 	snprintf(num, sizeof(num), "%.2f", weight(&h, 0, 0, 0));
+	memmove(num, num + 1, strlen(num));
 	expect_panel(&h, num, false);
 	harness_keys(&h, "z");
 	expect("numbers in the cells");
