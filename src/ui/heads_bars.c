@@ -224,14 +224,15 @@ static void draw_tile(const struct bars_ctx *bc, int h, int y0, int x0)
 	const char *mark = sel ? (utf8 ? "▶" : ">") : " ", *arrow = utf8 ? "→" : "->";
 	const char *word = av_heads_token(t, AV_AXIS_KEY, best);
 	double top = av_part_at(&wp, i, best);
-	char title[4][192];
+	char title[5][192];
 	snprintf(title[0], sizeof(title[0]), "%shead %d %s %d %s %.2f", mark, h, arrow, best,
 		 word, top);
 	snprintf(title[1], sizeof(title[1]), "%shead %d %s %s %.2f", mark, h, arrow, word, top);
 	snprintf(title[2], sizeof(title[2]), "%shead %d %s %s", mark, h, arrow, word);
 	snprintf(title[3], sizeof(title[3]), "%shead %d", mark, h);
+	snprintf(title[4], sizeof(title[4]), "%sh%d", mark, h);
 	int pick = 0;
-	while (pick < 3 && av_text_width(title[pick]) > content)
+	while (pick < 4 && av_text_width(title[pick]) > content)
 		pick++;
 	av_heads_put(bc->w, y0, x0, title[pick], content,
 		     av_colors_el(c, sel ? AV_EL_HIGHLIGHT : AV_EL_TITLE));

@@ -366,6 +366,8 @@ static void draw_tile(const struct tile_ctx *tc, int h, int y0, int x0)
 
 	char title[64];
 	snprintf(title, sizeof(title), "%shead %d", sel ? (av_draw_utf8() ? "▶" : ">") : " ", h);
+	if (av_text_width(title) > content)   /* narrow tiles: "▶h7" */
+		snprintf(title, sizeof(title), "%sh%d", sel ? (av_draw_utf8() ? "▶" : ">") : " ", h);
 	av_heads_put(tc->w, y0, x0, title, content,
 		     av_colors_el(col, sel ? AV_EL_HIGHLIGHT : AV_EL_TITLE));
 
