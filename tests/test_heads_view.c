@@ -375,6 +375,52 @@ static void test_every_size(void **state)
 	}
 }
 
+/* The qkv sample with H heads (as --heads H) on a cols x lines screen. */
+static void open_heads(struct harness *h, int heads, int cols, int lines)
+{
+	memset(h, 0, sizeof(*h));
+	char *cause = NULL;
+	struct av_session *s = &h->s;
+	assert_true(av_sample_load("qkv-walkthrough", &s->sample, &cause));
+	s->cfg = s->sample.cfg;
+	s->cfg.heads = heads;
+	av_params_init(&s->params, &s->cfg, (const char *const *)s->sample.vocab,
+		       s->sample.n_vocab);
+	av_session_start(s);
+	s->sentence = av_strdup(s->sample.sentence);
+	assert_true(av_session_run(s, &cause));
+	harness_screen(h, "xterm-256color", cols, lines);
+	struct av_ui_config cfg = { .theme = NULL, .head = 0, .no_color = false };
+	assert_true(av_app_init(&h->a, s, &cfg, &cause));
+	h->app_open = true;
+	av_app_draw(&h->a);
+}
+
+/* More heads than fit (64 at 80x24): readable tiles, Tab pages the heads. */
+static void test_many_heads(void **state)
+{
+	(void)state;
+	struct harness h;
+	open_heads(&h, 64, 80, 24);
+	harness_keys(&h, "nnnnnna");
+	expect("heads 0-7 of 64 (Tab)");
+	expect_panel(&h, "head 7", true);
+	expect_panel(&h, "th ca sa on ma", true);
+	for (int k = 0; k < 8; k++)
+		harness_keys(&h, "\t");
+	expect("heads 8-15 of 64 (Tab)");
+	expect_panel(&h, utf8 ? "▶head 8" : ">head 8", true);
+	expect_no_overflow(&h, "64 heads");
+	harness_keys(&h, "a");
+	expect("of 64 (Tab)");
+	expect_no_overflow(&h, "64 heads, bars");
+	for (int c = 40; c <= 250; c += 35) {
+		harness_resize(&h, c, 12 + c / 5);
+		expect_no_overflow(&h, "64 heads, resized");
+	}
+	harness_close(&h);
+}
+
 int main(void)
 {
 	utf8 = harness_setup_process();
@@ -386,6 +432,7 @@ int main(void)
 		cmocka_unit_test(test_bars),
 		cmocka_unit_test(test_grid_inspector),
 		cmocka_unit_test(test_every_size),
+		cmocka_unit_test(test_many_heads),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

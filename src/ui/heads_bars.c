@@ -56,14 +56,14 @@ static void plan_one(int m, int mode, struct bars_plan *p)
 }
 
 /* Lexicographic: all heads, all keys, bars at least 4 rows tall, the most
- * keys, values, taller bars, wider bars, 2 x 4 over 4 x 2. */
+ * keys of all the heads on the screen, values, taller bars, wider bars, 2 x 4 over 4 x 2. */
 #define N_SCORE 8
-static void score(int m, const struct bars_plan *p, long s[N_SCORE])
+static void score(int m, int heads, const struct bars_plan *p, long s[N_SCORE])
 {
 	s[0] = p->ar.visible_grid_rows == p->ar.grid_rows;
 	s[1] = p->vis_keys == m;
 	s[2] = p->body < 4 ? p->body : 4;
-	s[3] = p->vis_keys;
+	s[3] = (long)av_heads_visible(&p->ar, heads) * p->vis_keys;
 	s[4] = p->values;
 	s[5] = p->body;
 	s[6] = p->slot;
@@ -78,27 +78,29 @@ static void plan_bars(const struct av_app *a, int width, int height, struct bars
 	for (int i = 0; i < N_SCORE; i++)
 		best_s[i] = -1000;
 	memset(best, 0, sizeof(*best));
-	int last_per_row = -1;
+	/* every number of rows of heads; all of them on the screen, or fewer
+	 * and taller (many heads: Tab pages them) */
 	for (int g = 1; g <= H; g++) {
-		struct bars_plan p;
-		memset(&p, 0, sizeof(p));
-		av_heads_arrange(H, g, width, height, 4, a->head, &p.ar);
-		if (p.ar.per_row == last_per_row)
-			continue;
-		last_per_row = p.ar.per_row;
-		plan_one(m, a->heads_cells, &p);
-		long s[N_SCORE];
-		score(m, &p, s);
-		bool win = false;
-		for (int i = 0; i < N_SCORE; i++) {
-			if (s[i] != best_s[i]) {
-				win = s[i] > best_s[i];
-				break;
+		for (int shown = g; shown >= 1; shown--) {
+			if (shown < g && shown * 4 > height)
+				continue;
+			struct bars_plan p;
+			memset(&p, 0, sizeof(p));
+			av_heads_arrange(H, g, shown, width, height, 4, a->head, &p.ar);
+			plan_one(m, a->heads_cells, &p);
+			long s[N_SCORE];
+			score(m, H, &p, s);
+			bool win = false;
+			for (int i = 0; i < N_SCORE && !win; i++) {
+				if (s[i] != best_s[i]) {
+					win = s[i] > best_s[i];
+					break;
+				}
 			}
-		}
-		if (win) {
-			memcpy(best_s, s, sizeof(s));
-			*best = p;
+			if (win) {
+				memcpy(best_s, s, sizeof(s));
+				*best = p;
+			}
 		}
 	}
 	best->first_key = av_heads_page_start(a->col, best->vis_keys);

@@ -23,6 +23,7 @@
 #define LABEL_MAX 12      /* "12 kangaroo" */
 
 struct grid_info {
+	int heads;
 	int n_parts, total_cols, total_rows;
 	struct av_part parts[AV_MAX_PARTS];     /* head 0's: the sizes */
 	double range[AV_MAX_PARTS];             /* the largest |value| in any head */
@@ -74,6 +75,7 @@ static void grid_info(const struct av_app *a, struct grid_info *gi)
 {
 	const struct av_trace *t = &a->s->trace;
 	memset(gi, 0, sizeof(*gi));
+	gi->heads = t->heads;
 	bool sub;
 	enum av_ui_stage st = av_heads_grid_stage(a->stage, &sub);
 	struct av_part full[AV_MAX_PARTS];
@@ -166,16 +168,16 @@ static void plan_one(const struct grid_info *gi, int mode, struct grid_plan *p)
 	p->numbers_fit = fits;
 }
 
-/* Lexicographic: all heads, everything, the most of the matrix with rows
- * counted twice (a query's row across the keys is what a reader follows:
- * showing 3 of 5 rows to gain columns is a loss), numbers, the biggest
- * cells, 2 x 4 over 4 x 2. */
+/* Lexicographic: all heads, everything, the most cells of all the heads
+ * on the screen with rows counted twice (a query's row across the keys is
+ * what a reader follows: showing 3 of 5 rows to gain columns is a loss),
+ * numbers, the biggest cells, 2 x 4 over 4 x 2. */
 #define N_SCORE 6
 static void score(const struct grid_info *gi, const struct grid_plan *p, long s[N_SCORE])
 {
 	s[0] = p->ar.visible_grid_rows == p->ar.grid_rows;
 	s[1] = p->vis_cols == gi->total_cols && p->vis_rows == gi->total_rows;
-	s[2] = (long)p->vis_cols * p->vis_rows * p->vis_rows;
+	s[2] = (long)av_heads_visible(&p->ar, gi->heads) * p->vis_cols * p->vis_rows * p->vis_rows;
 	s[3] = p->numbers;
 	s[4] = (long)p->cell_w * p->row_h;
 	s[5] = -labs((long)p->ar.per_row - 2L * p->ar.grid_rows);
@@ -195,20 +197,22 @@ static void plan_grid(const struct av_app *a, const struct grid_info *gi, int wi
 	int H = a->s->trace.heads;
 	long best_s[N_SCORE] = { -1, -1, -1, -1, -1, -1000 };
 	memset(best, 0, sizeof(*best));
-	int last_per_row = -1;
+	/* every number of rows of heads; all of them on the screen, or fewer
+	 * and taller (many heads: Tab pages them) */
 	for (int g = 1; g <= H; g++) {
-		struct grid_plan p;
-		memset(&p, 0, sizeof(p));
-		av_heads_arrange(H, g, width, height, 3, a->head, &p.ar);
-		if (p.ar.per_row == last_per_row)
-			continue;
-		last_per_row = p.ar.per_row;
-		plan_one(gi, a->heads_cells, &p);
-		long s[N_SCORE];
-		score(gi, &p, s);
-		if (better(s, best_s)) {
-			memcpy(best_s, s, sizeof(s));
-			*best = p;
+		for (int shown = g; shown >= 1; shown--) {
+			if (shown < g && shown * 3 > height)
+				continue;
+			struct grid_plan p;
+			memset(&p, 0, sizeof(p));
+			av_heads_arrange(H, g, shown, width, height, 3, a->head, &p.ar);
+			plan_one(gi, a->heads_cells, &p);
+			long s[N_SCORE];
+			score(gi, &p, s);
+			if (better(s, best_s)) {
+				memcpy(best_s, s, sizeof(s));
+				*best = p;
+			}
 		}
 	}
 }

@@ -114,7 +114,7 @@ int av_heads_page_start(int cur, int per)
 	return cur / per * per;
 }
 
-void av_heads_arrange(int heads, int grid_rows, int width, int height, int min_h,
+void av_heads_arrange(int heads, int grid_rows, int shown, int width, int height, int min_h,
 		      int selected_head, struct av_heads_arrangement *ar)
 {
 	memset(ar, 0, sizeof(*ar));
@@ -122,10 +122,17 @@ void av_heads_arrange(int heads, int grid_rows, int width, int height, int min_h
 		heads = 1;
 	if (grid_rows < 1)
 		grid_rows = 1;
+	if (shown < 1)
+		shown = 1;
 	ar->per_row = (heads + grid_rows - 1) / grid_rows;
+	/* tiles narrower than this show nothing readable: more rows of heads
+	 * (Tab pages them) */
+	int most = width / AV_HEADS_TILE_MIN_W;
+	if (ar->per_row > most)
+		ar->per_row = most > 1 ? most : 1;
 	ar->grid_rows = (heads + ar->per_row - 1) / ar->per_row;
 	ar->tile_w = width / ar->per_row;
-	ar->tile_h = height / ar->grid_rows;
+	ar->tile_h = height / (shown < ar->grid_rows ? shown : ar->grid_rows);
 	if (ar->tile_h < min_h)
 		ar->tile_h = min_h < height ? min_h : height;
 	if (ar->tile_h < 1)
@@ -139,6 +146,12 @@ void av_heads_arrange(int heads, int grid_rows, int width, int height, int min_h
 						 ar->visible_grid_rows);
 	if (ar->first_grid_row + ar->visible_grid_rows > ar->grid_rows)
 		ar->first_grid_row = ar->grid_rows - ar->visible_grid_rows;
+}
+
+int av_heads_visible(const struct av_heads_arrangement *ar, int heads)
+{
+	int n = ar->per_row * ar->visible_grid_rows;
+	return n < heads ? n : heads;
 }
 
 /* --- what the grid shows ------------------------------------------------- */

@@ -95,8 +95,17 @@ struct av_heads_arrangement {
 };
 
 /* The arrangement with grid_rows rows of heads (balanced: 8 heads in 2 rows
- * is 4 + 4) and tiles at least min_h tall, in width x height. */
-void av_heads_arrange(int heads, int grid_rows, int width, int height, int min_h,
+ * is 4 + 4; more rows when tiles would be narrower than
+ * AV_HEADS_TILE_MIN_W) and tiles at least min_h tall, in width x height. */
+#define AV_HEADS_TILE_MIN_W 10
+/* The arrangement with grid_rows rows of heads (balanced: 8 heads in 2 rows
+ * is 4 + 4; more rows when tiles would be narrower than
+ * AV_HEADS_TILE_MIN_W), tall enough that shown rows of them fill the height
+ * (Tab pages the rest), and at least min_h tall, in width x height. */
+void av_heads_arrange(int heads, int grid_rows, int shown, int width, int height, int min_h,
 		      int selected_head, struct av_heads_arrangement *ar);
+
+/* How many heads an arrangement shows at once. */
+int av_heads_visible(const struct av_heads_arrangement *ar, int heads);
 
 #endif
