@@ -172,8 +172,8 @@ static void key_label(const struct av_trace *t, int j, int width, char *out, siz
 	char raw[160];
 	if (width >= 2)
 		snprintf(raw, sizeof(raw), "%s", av_heads_token(t, AV_AXIS_KEY, j));
-	else
-		snprintf(raw, sizeof(raw), "%d", j);
+	else   /* a ruler: 0123456789012... */
+		snprintf(raw, sizeof(raw), "%d", j % 10);
 	av_heads_fit(out, size, raw, width);
 	if (!*out) {
 		snprintf(raw, sizeof(raw), "%d", j);

@@ -159,6 +159,13 @@ static void plan_one(const struct grid_info *gi, int mode, struct grid_plan *p)
 	fit_cells(gi, content, gi->num_cell, CELL_MAX, &num);
 	num.numbers = true;
 	fit_cells(gi, content, CELL_MIN, CELL_COLOUR_MAX, &col);
+	if (col.vis_cols < gi->total_cols) {
+		/* one column of colour and a gap, if then the whole matrix fits */
+		struct grid_plan tight = *p;
+		fit_cells(gi, content, 2, 2, &tight);
+		if (tight.vis_cols == gi->total_cols)
+			col = tight;
+	}
 	col.numbers = false;
 	bool fits = num.vis_cols == gi->total_cols;
 	if (mode == AV_HEADS_CELLS_NUMBERS || (mode == AV_HEADS_CELLS_AUTO && fits))
@@ -168,19 +175,20 @@ static void plan_one(const struct grid_info *gi, int mode, struct grid_plan *p)
 	p->numbers_fit = fits;
 }
 
-/* Lexicographic: all heads, everything, the most cells of all the heads
- * on the screen with rows counted twice (a query's row across the keys is
- * what a reader follows: showing 3 of 5 rows to gain columns is a loss),
- * numbers, the biggest cells, 2 x 4 over 4 x 2. */
-#define N_SCORE 6
+/* Lexicographic: all heads, everything, every row when the columns are
+ * dimensions (Q_h, context_h: the tokens are what a reader follows, the
+ * 64 dimensions page anyway), the most cells of all the heads on the
+ * screen, numbers, the biggest cells, 2 x 4 over 4 x 2. */
+#define N_SCORE 7
 static void score(const struct grid_info *gi, const struct grid_plan *p, long s[N_SCORE])
 {
 	s[0] = p->ar.visible_grid_rows == p->ar.grid_rows;
 	s[1] = p->vis_cols == gi->total_cols && p->vis_rows == gi->total_rows;
-	s[2] = (long)av_heads_visible(&p->ar, gi->heads) * p->vis_cols * p->vis_rows * p->vis_rows;
-	s[3] = p->numbers;
-	s[4] = (long)p->cell_w * p->row_h;
-	s[5] = -labs((long)p->ar.per_row - 2L * p->ar.grid_rows);
+	s[2] = gi->parts[0].col_axis == AV_AXIS_DIM && p->vis_rows == gi->total_rows;
+	s[3] = (long)av_heads_visible(&p->ar, gi->heads) * p->vis_cols * p->vis_rows;
+	s[4] = p->numbers;
+	s[5] = (long)p->cell_w * p->row_h;
+	s[6] = -labs((long)p->ar.per_row - 2L * p->ar.grid_rows);
 }
 
 static bool better(const long a[N_SCORE], const long b[N_SCORE])
@@ -195,7 +203,7 @@ static void plan_grid(const struct av_app *a, const struct grid_info *gi, int wi
 		      struct grid_plan *best)
 {
 	int H = a->s->trace.heads;
-	long best_s[N_SCORE] = { -1, -1, -1, -1, -1, -1000 };
+	long best_s[N_SCORE] = { -1, -1, -1, -1, -1, -1, -1000 };
 	memset(best, 0, sizeof(*best));
 	/* every number of rows of heads; all of them on the screen, or fewer
 	 * and taller (many heads: Tab pages them) */
@@ -264,7 +272,9 @@ static void col_label(const struct av_trace *t, const struct av_part *p, int c, 
 		      int width, char *out, size_t size)
 {
 	char raw[160];
-	if (p->col_axis == AV_AXIS_KEY)
+	if (width == 1)   /* a ruler: 0123456789012... */
+		snprintf(raw, sizeof(raw), "%d", c % 10);
+	else if (p->col_axis == AV_AXIS_KEY)
 		snprintf(raw, sizeof(raw), "%s", av_heads_token(t, AV_AXIS_KEY, c));
 	else if (first_of_part)
 		snprintf(raw, sizeof(raw), "%.1s%d", p->name, c);   /* "K0": K_h starts */
