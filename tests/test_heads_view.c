@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "ui/draw.h"
+#include "ui/view_heads_internal.h"
 #include "ui_harness.h"
 
 static bool utf8;
@@ -403,13 +404,23 @@ static void test_many_heads(void **state)
 	struct harness h;
 	open_heads(&h, 64, 80, 24);
 	harness_keys(&h, "nnnnnna");
-	expect("heads 0-7 of 64 (Tab)");
-	expect_panel(&h, "head 7", true);
-	expect_panel(&h, "th ca sa on ma", true);
-	for (int k = 0; k < 8; k++)
+	int y = harness_find("heads 0-");
+	assert_true(y >= 0);
+	int last = 0;
+	assert_int_equal(sscanf(strstr(harness_line(y), "heads 0-"), "heads 0-%d of 64 (Tab)",
+				&last), 1);
+	assert_true(last >= 3 && last < 63);
+	char name[64];
+	snprintf(name, sizeof(name), "head %d", last);
+	expect_panel(&h, name, true);
+	/* every tile has all 5 keys and 5 queries: nothing pages but heads */
+	expect_not("of 5");
+	for (int k = 0; k <= last; k++)
 		harness_keys(&h, "\t");
-	expect("heads 8-15 of 64 (Tab)");
-	expect_panel(&h, utf8 ? "▶head 8" : ">head 8", true);
+	snprintf(name, sizeof(name), "heads %d-", last + 1);
+	expect(name);
+	snprintf(name, sizeof(name), "%shead %d", utf8 ? "▶" : ">", last + 1);
+	expect_panel(&h, name, true);
 	expect_no_overflow(&h, "64 heads");
 	harness_keys(&h, "a");
 	expect("of 64 (Tab)");
@@ -418,6 +429,50 @@ static void test_many_heads(void **state)
 		harness_resize(&h, c, 12 + c / 5);
 		expect_no_overflow(&h, "64 heads, resized");
 	}
+	harness_close(&h);
+}
+
+/* The clipping helpers every tile writes through: a CJK word at the right
+ * edge is cut before the character that would straddle it (nothing on the
+ * next line), and labels cut by columns keep whole characters. */
+static void test_clip_helpers(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 40, 12, "", NULL, -1);
+	WINDOW *w = newwin(3, 40, 0, 0);
+	werase(w);
+	/* 3 columns left: "熊…"; 2 or 1: "…" */
+	assert_int_equal(av_heads_put(w, 0, 37, "熊猫熊猫", 10, A_NORMAL), 3);
+	assert_int_equal(av_heads_put(w, 0, 38, "熊猫", 10, A_NORMAL), 1);
+	assert_int_equal(av_heads_put(w, 0, 39, "熊猫", 10, A_NORMAL), 1);
+	assert_int_equal(av_heads_put(w, 0, 40, "x", 10, A_NORMAL), 0);
+	assert_int_equal(av_heads_put(w, 3, 0, "x", 10, A_NORMAL), 0);
+	av_heads_fill(w, 1, 35, 20, A_NORMAL);
+	wnoutrefresh(w);
+	doupdate();
+	assert_true(av_text_width(harness_line(0)) <= 40);
+	/* the next line is untouched: nothing wrapped onto it */
+	assert_int_equal(strspn(harness_line(1), " "), strlen(harness_line(1)));
+	delwin(w);
+	char out[64];
+	av_heads_fit(out, sizeof(out), "熊猫", 3);
+	assert_string_equal(out, "熊");
+	av_heads_fit(out, sizeof(out), "熊猫", 1);
+	assert_string_equal(out, "");
+	av_heads_fit(out, sizeof(out), "kangaroo", 3);
+	assert_string_equal(out, "kan");
+	av_heads_fit(out, sizeof(out), "kangaroo", 5);
+	assert_string_equal(out, utf8 ? "kang…" : "kang~");
+	av_heads_fit(out, sizeof(out), "熊猫熊猫", 6);
+	assert_string_equal(out, utf8 ? "熊猫…" : "熊猫~");
+	char num[16];
+	av_heads_weight_text(num, sizeof(num), 0.4231, 3);
+	assert_string_equal(num, ".42");
+	av_heads_weight_text(num, sizeof(num), 0.9999, 3);
+	assert_string_equal(num, "1.0");
+	av_heads_weight_text(num, sizeof(num), 0.4231, 5);
+	assert_string_equal(num, "0.423");
 	harness_close(&h);
 }
 
@@ -433,6 +488,7 @@ int main(void)
 		cmocka_unit_test(test_grid_inspector),
 		cmocka_unit_test(test_every_size),
 		cmocka_unit_test(test_many_heads),
+		cmocka_unit_test(test_clip_helpers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
