@@ -215,70 +215,79 @@ int av_heads_parts(const struct av_trace *t, enum av_ui_stage st, int head,
 	}
 }
 
-/* The part under the cursor for head h, and the cursor's column in it. */
-static bool cursor_part(const struct av_app *a, int h, struct av_part *shown,
-			struct av_part *full, int *col_in_full, int *col_in_shown)
+/* The grid's parts for head h at the stage it shows. */
+static int grid_parts(const struct av_app *a, int h, struct av_part shown[AV_MAX_PARTS],
+		      struct av_part full[AV_MAX_PARTS], int col0[AV_MAX_PARTS])
 {
-	const struct av_trace *t = &a->s->trace;
 	bool sub;
+	return av_heads_parts(&a->s->trace, av_heads_grid_stage(a->stage, &sub), h, shown, full,
+			      col0);
+}
+
+/* The matrix under the cursor in head h: as drawn, and the stage's whole
+ * part with the cursor's column in it (for the inspector). */
+struct cursor_cell {
+	struct av_part shown, full;
+	int col_shown, col_full;
+};
+
+static bool cursor_cell(const struct av_app *a, int h, struct cursor_cell *cc)
+{
 	struct av_part s[AV_MAX_PARTS], f[AV_MAX_PARTS];
 	int col0[AV_MAX_PARTS];
 	if (a->heads_bars) {
-		av_ui_stage_parts(t, AV_STAGE_SOFTMAX, h, f);
-		*shown = *full = f[0];
-		*col_in_full = *col_in_shown = a->col;
+		av_ui_stage_parts(&a->s->trace, AV_STAGE_SOFTMAX, h, f);
+		cc->shown = cc->full = f[0];
+		cc->col_shown = cc->col_full = a->col;
 		return true;
 	}
-	int n = av_heads_parts(t, av_heads_grid_stage(a->stage, &sub), h, s, f, col0);
+	int n = grid_parts(a, h, s, f, col0);
 	if (n == 0)
 		return false;
 	int p, c;
 	av_heatmap_locate(s, n, a->col, &p, &c);
-	*shown = s[p];
-	*full = f[p];
-	*col_in_shown = c;
-	*col_in_full = col0[p] + c;
+	cc->shown = s[p];
+	cc->full = f[p];
+	cc->col_shown = c;
+	cc->col_full = col0[p] + c;
 	return true;
 }
 
+/* Keeps the cursor on the matrices and notes the tokens under it (for the
+ * token strip and x). */
 static void clamp(struct av_app *a)
 {
 	const struct av_trace *t = &a->s->trace;
-	int cols = t->m, rows = t->n;
-	struct av_part s, f;
-	memset(&s, 0, sizeof(s));
-	s.row_axis = s.col_axis = AV_AXIS_DIM;
-	int cf = 0, cs = 0;
+	int cols = t->m;
 	if (!a->heads_bars) {
-		bool sub;
-		struct av_part sp[AV_MAX_PARTS], fp[AV_MAX_PARTS];
+		struct av_part s[AV_MAX_PARTS], f[AV_MAX_PARTS];
 		int col0[AV_MAX_PARTS];
-		int n = av_heads_parts(t, av_heads_grid_stage(a->stage, &sub), a->head, sp, fp,
-				       col0);
-		cols = av_heatmap_total_cols(sp, n);
+		cols = av_heatmap_total_cols(s, grid_parts(a, a->head, s, f, col0));
 	}
 	if (a->col >= cols)
 		a->col = cols - 1;
 	if (a->col < 0)
 		a->col = 0;
-	if (cursor_part(a, a->head, &s, &f, &cf, &cs))
-		rows = s.rows;
+	struct cursor_cell cc;
+	bool any = cursor_cell(a, a->head, &cc);
+	int rows = any ? cc.shown.rows : t->n;
 	if (a->row >= rows)
 		a->row = rows - 1;
 	if (a->row < 0)
 		a->row = 0;
-	/* the tokens under the cursor (the token strip, x) */
-	bool cross = t->cfg.mode == AV_MODE_CROSS;
 	a->sel_query = a->sel_key = -1;
-	if (s.row_axis == AV_AXIS_QUERY) {
+	if (!any)
+		return;
+	bool cross = t->cfg.mode == AV_MODE_CROSS;
+	if (cc.shown.row_axis == AV_AXIS_QUERY) {
 		a->sel_query = a->row;
 		if (!cross)
 			a->sel_key = a->row;
-	} else if (s.row_axis == AV_AXIS_KEY) {
+	} else if (cc.shown.row_axis == AV_AXIS_KEY) {
 		a->sel_key = a->row;
 	}
-	if (s.col_axis == AV_AXIS_KEY)
-		a->sel_key = cs;
+	if (cc.shown.col_axis == AV_AXIS_KEY)
+		a->sel_key = cc.col_shown;
 }
 
 /* --- drawing ------------------------------------------------------------- */
@@ -369,16 +378,15 @@ static void draw_legend(struct av_app *a)
 			     av_colors_el(c, AV_EL_DIM));
 		return;
 	}
-	struct av_part s, f;
-	int cf, cs;
-	if (!cursor_part(a, a->head, &s, &f, &cf, &cs))
+	struct cursor_cell cc;
+	if (!cursor_cell(a, a->head, &cc))
 		return;
 	/* the colours span the largest value of this matrix in any head */
 	double range = 0;
 	for (int h = 0; h < t->heads; h++) {
-		struct av_part sh, fh;
-		if (cursor_part(a, h, &sh, &fh, &cf, &cs)) {
-			double r = av_part_range(t, &sh, NULL);
+		struct cursor_cell ch;
+		if (cursor_cell(a, h, &ch)) {
+			double r = av_part_range(t, &ch.shown, NULL);
 			if (r > range)
 				range = r;
 		}
@@ -386,21 +394,21 @@ static void draw_legend(struct av_app *a)
 	bool any_hidden = false;
 	for (size_t k = 0; k < (size_t)t->n * t->m && !any_hidden; k++)
 		any_hidden = t->mask[k] == 0;
-	av_legend_draw(w, 0, c, s.kind, range, s.maskable && any_hidden, s.masked_as_inf);
+	av_legend_draw(w, 0, c, cc.shown.kind, range, cc.shown.maskable && any_hidden,
+		       cc.shown.masked_as_inf);
 }
 
 static void draw_inspector(struct av_app *a)
 {
 	if (!a->w_insp)
 		return;
-	struct av_part s, f;
-	int cf, cs;
-	if (!cursor_part(a, a->head, &s, &f, &cf, &cs)) {
+	struct cursor_cell cc;
+	if (!cursor_cell(a, a->head, &cc)) {
 		werase(a->w_insp);
 		return;
 	}
 	struct av_insp in;
-	av_insp_cell(&in, &a->s->trace, &a->s->params, &f, a->head, a->row, cf,
+	av_insp_cell(&in, &a->s->trace, &a->s->params, &cc.full, a->head, a->row, cc.col_full,
 		     getmaxx(a->w_insp));
 	av_app_draw_inspector(a, &in);
 	av_insp_free(&in);
