@@ -304,9 +304,8 @@ static void draw_cell(const struct tile_ctx *tc, const struct av_part *part, int
 	const struct grid_plan *p = tc->p;
 	int cw = p->cell_w - 1;   /* one column of gap */
 	const bool utf8 = av_draw_utf8();
-	if (r >= part->rows) {
+	if (r >= part->rows)   /* K_h, V_h in cross mode: fewer rows than Q_h */
 		return;
-	}
 	float v = av_part_at(part, r, c);
 	bool hidden = av_part_hidden(t, part, r, c);
 	double pos = av_heat_position(v, part->kind, tc->gi->range[pi]);
@@ -332,9 +331,9 @@ static void draw_cell(const struct tile_ctx *tc, const struct av_part *part, int
 				av_heads_weight_text(text, sizeof(text), v, room);
 			} else if (p->numbers) {
 				av_cell_format(text, sizeof(text), v, tc->decimals[pi], room);
-			}
-			else if (cursor)
+			} else if (cursor) {
 				snprintf(text, sizeof(text), "[]");
+			}
 		}
 		if (av_text_width(text) > cw)
 			snprintf(text, sizeof(text), "%s", glyph);
