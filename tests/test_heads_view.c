@@ -238,6 +238,17 @@ static void test_numbers_and_z(void **state)
 	expect("numbers in the cells");
 	expect_panel(&h, num, true);
 	expect_no_overflow(&h, "80x24 numbers");
+	/* the bars keep z's choice: values, though the keys then page */
+	harness_keys(&h, "a");
+	expect_panel(&h, num, true);
+	expect(utf8 ? "of 5 ▶" : "of 5 >");
+	expect_no_overflow(&h, "80x24 bars with values");
+	harness_keys(&h, "z");
+	expect("bars only");
+	expect_panel(&h, num, false);
+	harness_keys(&h, "z");
+	expect("values under the bars");
+	expect_panel(&h, num, true);
 	harness_close(&h);
 }
 

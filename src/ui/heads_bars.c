@@ -39,7 +39,7 @@ static void plan_one(int m, int mode, struct bars_plan *p)
 	int room = content - p->axis_w;
 	int per = room / (m > 0 ? m : 1);
 	p->values_fit = per >= 4 && p->ar.tile_h >= 6;
-	p->values = mode == AV_HEADS_CELLS_NUMBERS ? p->ar.tile_h >= 6
+	p->values = mode == AV_HEADS_CELLS_NUMBERS ? p->ar.tile_h >= 5
 		    : mode == AV_HEADS_CELLS_AUTO && p->values_fit;
 	int lo = p->values ? 4 : 2;
 	p->slot = per < lo ? lo : per > SLOT_MAX ? SLOT_MAX : per;
@@ -55,19 +55,21 @@ static void plan_one(int m, int mode, struct bars_plan *p)
 		p->body = 1;
 }
 
-/* Lexicographic: all heads, all keys, bars at least 4 rows tall, the most
- * keys of all the heads on the screen, values, taller bars, wider bars, 2 x 4 over 4 x 2. */
-#define N_SCORE 8
-static void score(int m, int heads, const struct bars_plan *p, long s[N_SCORE])
+/* Lexicographic: all heads, the values when z asked for them, all keys,
+ * bars at least 4 rows tall, the most keys of all the heads on the screen,
+ * values, taller bars, wider bars, 2 x 4 over 4 x 2. */
+#define N_SCORE 9
+static void score(int m, int heads, int mode, const struct bars_plan *p, long s[N_SCORE])
 {
 	s[0] = p->ar.visible_grid_rows == p->ar.grid_rows;
-	s[1] = p->vis_keys == m;
-	s[2] = p->body < 4 ? p->body : 4;
-	s[3] = (long)av_heads_visible(&p->ar, heads) * p->vis_keys;
-	s[4] = p->values;
-	s[5] = p->body;
-	s[6] = p->slot;
-	s[7] = -labs((long)p->ar.per_row - 2L * p->ar.grid_rows);
+	s[1] = mode == AV_HEADS_CELLS_NUMBERS && p->values;
+	s[2] = p->vis_keys == m;
+	s[3] = p->body < 4 ? p->body : 4;
+	s[4] = (long)av_heads_visible(&p->ar, heads) * p->vis_keys;
+	s[5] = p->values;
+	s[6] = p->body;
+	s[7] = p->slot;
+	s[8] = -labs((long)p->ar.per_row - 2L * p->ar.grid_rows);
 }
 
 static void plan_bars(const struct av_app *a, int width, int height, struct bars_plan *best)
@@ -89,7 +91,7 @@ static void plan_bars(const struct av_app *a, int width, int height, struct bars
 			av_heads_arrange(H, g, shown, width, height, 4, a->head, &p.ar);
 			plan_one(m, a->heads_cells, &p);
 			long s[N_SCORE];
-			score(m, H, &p, s);
+			score(m, H, a->heads_cells, &p, s);
 			bool win = false;
 			for (int i = 0; i < N_SCORE && !win; i++) {
 				if (s[i] != best_s[i]) {
