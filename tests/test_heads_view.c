@@ -281,6 +281,30 @@ static void test_title_matches_header(void **state)
 		}
 		harness_keys(&h, "n");
 	}
+	/* the bars: the row of the scores, scaled, masked or weights matrix;
+	 * the weights, said, at the other stages */
+	harness_keys(&h, "ga");
+	for (int st = 0; st < AV_STAGE_COUNT; st++) {
+		const char *title = harness_line(h.a.layout.title.y);
+		char want[96];
+		if (st >= AV_STAGE_SCORES && st <= AV_STAGE_MASKED)
+			snprintf(want, sizeof(want), "all heads: %s of query 0",
+				 av_ui_stage_titles[st]);
+		else if (st == AV_STAGE_SOFTMAX)
+			snprintf(want, sizeof(want), "all heads: softmax weights of query 0");
+		else
+			snprintf(want, sizeof(want), "(no per-head row at %s)",
+				 av_ui_stage_titles[st]);
+		if (!strstr(title, want)) {
+			fprintf(stderr, "bars at %s: title lacks \"%s\"\n",
+				av_ui_stage_titles[st], want);
+			harness_dump();
+			fail();
+		}
+		harness_keys(&h, "n");
+	}
+	harness_keys(&h, "a");   /* back to the stepper */
+	harness_keys(&h, "a");   /* the grid again */
 	/* the projection shows each head's Q, K and V columns: 3 x 64 */
 	harness_keys(&h, "gnn");
 	expect("all heads: projection Q_h K_h V_h");
@@ -324,6 +348,37 @@ static void test_bars(void **state)
 	snprintf(num, sizeof(num), "%.3f", weight(&h, 5, 1, 3));
 	expect_panel(&h, num, false);
 	expect_no_overflow(&h, "200x60 bars");
+	harness_close(&h);
+}
+
+/* Bars of a signed stage: up and down from 0 on one axis, −∞ for the
+ * keys the causal mask hides, the values as the engine computed them. */
+static void test_bars_signed(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 200, 60, "qkv-walkthrough", NULL, AV_MODE_CAUSAL);
+	harness_keys(&h, "nnnnnaajj");   /* masked, query 2 */
+	expect("all heads: masked of query 2 'sat'");
+	const struct av_trace *t = &h.s.trace;
+	double lo = 0, hi = 0;
+	for (int hd = 0; hd < t->heads; hd++)
+		for (int c = 0; c <= 2; c++) {
+			double v = t->masked[((size_t)hd * t->n + 2) * t->m + (size_t)c];
+			lo = v < lo ? v : lo;
+			hi = v > hi ? v : hi;
+		}
+	char want[96];
+	snprintf(want, sizeof(want), "axis %.2f to %.2f", lo, hi);
+	expect(want);
+	expect_panel(&h, utf8 ? "−∞" : "-inf", true);
+	snprintf(want, sizeof(want), "%.3f", t->masked[((size_t)1 * t->n + 2) * t->m + 2]);
+	expect_panel(&h, want, true);
+	/* a bar below the zero line */
+	expect_panel(&h, utf8 ? "▀" : "=", true);
+	expect_no_overflow(&h, "masked bars");
+	harness_resize(&h, 80, 24);
+	expect_no_overflow(&h, "masked bars 80x24");
 	harness_close(&h);
 }
 
@@ -496,6 +551,7 @@ int main(void)
 		cmocka_unit_test(test_numbers_and_z),
 		cmocka_unit_test(test_title_matches_header),
 		cmocka_unit_test(test_bars),
+		cmocka_unit_test(test_bars_signed),
 		cmocka_unit_test(test_grid_inspector),
 		cmocka_unit_test(test_every_size),
 		cmocka_unit_test(test_many_heads),

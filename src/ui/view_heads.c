@@ -10,9 +10,10 @@
  * then the scores, scaled, masked and weights matrices, then context_h.
  * The tokens, embedding and output stages have no per-head data: the grid
  * says so in its title and shows the nearest stage that has (the
- * projection, or the context). The bars are always the weights (the plot
- * is of weights, which sum to 1 and compare across heads; the title says
- * so at the other stages). */
+ * projection, or the context). The bars are one query's row: of the
+ * scores, scaled, masked or weights matrix at those stages, and of the
+ * weights (the tutorial's plot), said in the title, at the others, which
+ * have no per-head row over the keys. */
 #include "config.h"
 
 #include <math.h>
@@ -236,7 +237,8 @@ static bool cursor_cell(const struct av_app *a, int h, struct cursor_cell *cc)
 	struct av_part s[AV_MAX_PARTS], f[AV_MAX_PARTS];
 	int col0[AV_MAX_PARTS];
 	if (a->heads_bars) {
-		av_ui_stage_parts(&a->s->trace, AV_STAGE_SOFTMAX, h, f);
+		bool sub;
+		av_ui_stage_parts(&a->s->trace, av_heads_bars_stage(a->stage, &sub), h, f);
 		cc->shown = cc->full = f[0];
 		cc->col_shown = cc->col_full = a->col;
 		return true;
@@ -327,12 +329,14 @@ static void draw_title(struct av_app *a, const struct av_heads_page *pg)
 	werase(w);
 	char buf[512];
 	bool sub = false;
-	enum av_ui_stage st = a->heads_bars ? AV_STAGE_SOFTMAX : av_heads_grid_stage(a->stage, &sub);
+	enum av_ui_stage st = a->heads_bars ? av_heads_bars_stage(a->stage, &sub)
+				       : av_heads_grid_stage(a->stage, &sub);
+	/* the bars: the row's quantity, as the stepper names it */
+	const char *what = st == AV_STAGE_SOFTMAX ? "softmax weights" : av_ui_stage_titles[st];
 	if (a->heads_bars)
-		snprintf(buf, sizeof(buf), "all heads: softmax weights of query %d '%s' over the "
-			 "keys%s", a->row, t->tokens.text[a->row],
-			 a->stage == AV_STAGE_SOFTMAX ? "" : " (the bars are the softmax at "
-			 "every stage)");
+		snprintf(buf, sizeof(buf), "all heads: %s of query %d '%s'%s%s%s", what, a->row,
+			 t->tokens.text[a->row], sub ? " (no per-head row at " : " over the keys",
+			 sub ? av_ui_stage_titles[a->stage] : "", sub ? ")" : "");
 	else if (sub)
 		snprintf(buf, sizeof(buf), "all heads: %s %s (%s has no per-head data)",
 			 av_ui_stage_titles[st], st == AV_STAGE_PROJECTION ? "Q_h K_h V_h" :
@@ -352,10 +356,15 @@ static void draw_title(struct av_app *a, const struct av_heads_page *pg)
 		return;
 	page_text(a, pg, buf, sizeof(buf));
 	x = av_heads_put(w, 1, 0, buf, width, av_colors_el(c, AV_EL_HIGHLIGHT));
-	if (a->heads_bars)
-		snprintf(buf, sizeof(buf), "bar height = weight, axis 0 to %.2f (query %d's "
-			 "largest in any head); up/down: query; z: values; a: back",
-			 av_heads_bars_ymax(a), a->row);
+	if (a->heads_bars) {
+		double lo, hi;
+		av_heads_bars_range(a, &lo, &hi);
+		char from[32];
+		snprintf(from, sizeof(from), lo == 0 ? "0" : "%.2f", lo);
+		snprintf(buf, sizeof(buf), "bar height = %s, axis %s to %.2f (query %d in every "
+			 "head); up/down: query; z: values; a: back",
+			 st == AV_STAGE_SOFTMAX ? "weight" : "value", from, hi, a->row);
+	}
 	else
 		snprintf(buf, sizeof(buf), "one heatmap per head: %s down, %s across; z: %s; "
 			 "a: bars", st == AV_STAGE_PROJECTION ? "tokens" : "queries",
@@ -373,8 +382,13 @@ static void draw_legend(struct av_app *a)
 	const struct av_trace *t = &a->s->trace;
 	werase(w);
 	if (a->heads_bars) {
-		av_heads_put(w, 0, 0, "bars: the query's softmax row in each head; the tallest "
-			     "bar is the key it attends to most", getmaxx(w),
+		bool sub;
+		enum av_ui_stage st = av_heads_bars_stage(a->stage, &sub);
+		av_heads_put(w, 0, 0, st == AV_STAGE_SOFTMAX ?
+			     "bars: the query's softmax row in each head; the tallest bar is "
+			     "the key it attends to most" :
+			     "bars: the query's row in each head, up from 0 or down; the "
+			     "softmax turns the tallest into the largest weight", getmaxx(w),
 			     av_colors_el(c, AV_EL_DIM));
 		return;
 	}

@@ -54,8 +54,13 @@ struct av_heads_page {
 void av_heads_grid_draw(struct av_app *a, WINDOW *w, struct av_heads_page *pg);
 void av_heads_bars_draw(struct av_app *a, WINDOW *w, struct av_heads_page *pg);
 
-/* The bars' y axis top: the query's largest weight in any head. */
-double av_heads_bars_ymax(const struct av_app *a);
+/* The stage the bars show for the stepper's stage st: scores, scaled,
+ * masked or softmax itself, else the softmax (*substituted). */
+enum av_ui_stage av_heads_bars_stage(enum av_ui_stage st, bool *substituted);
+
+/* The bars' y axis: the query's smallest value in any head (or 0) to its
+ * largest (hidden keys and −∞ left out). */
+void av_heads_bars_range(const struct av_app *a, double *lo, double *hi);
 
 /* The same plans without drawing (for z: what the screen shows now). */
 void av_heads_grid_plan_page(const struct av_app *a, int width, int height,
