@@ -19,8 +19,6 @@
 #include "util.h"
 
 #define TEMP_STEP 1.25
-#define TEMP_MIN 0.01
-#define TEMP_MAX 100.0
 
 /* --- messages ------------------------------------------------------------ */
 
@@ -310,8 +308,9 @@ static void change_temperature(struct av_app *a, bool up)
 	double T = saved.temperature * (up ? TEMP_STEP : 1.0 / TEMP_STEP);
 	if (fabs(T - 1.0) < 1e-9)
 		T = 1.0;
-	if (T < TEMP_MIN || T > TEMP_MAX) {
-		av_app_message(a, false, "temperature stays between %g and %g", TEMP_MIN, TEMP_MAX);
+	if (T < AV_MIN_TEMPERATURE || T > AV_MAX_TEMPERATURE) {
+		av_app_message(a, false, "temperature stays between %g and %g",
+			       AV_MIN_TEMPERATURE, AV_MAX_TEMPERATURE);
 		return;
 	}
 	a->s->cfg.temperature = T;
