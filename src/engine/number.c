@@ -38,10 +38,24 @@ bool av_number_parse(const char *text, double *out)
 	return true;
 }
 
-void av_number_format(char *buf, size_t size, double v, int precision)
+/* printf of one number with the C locale's decimal point. */
+static void format_c(char *buf, size_t size, const char *fmt, int digits, double v)
 {
 	locale_t c = c_numeric(), old = c ? uselocale(c) : (locale_t)0;
-	snprintf(buf, size, "%.*g", precision, v);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	snprintf(buf, size, fmt, digits, v);
+#pragma GCC diagnostic pop
 	if (c)
 		uselocale(old);
+}
+
+void av_number_format(char *buf, size_t size, double v, int precision)
+{
+	format_c(buf, size, "%.*g", precision, v);
+}
+
+void av_number_fixed(char *buf, size_t size, double v, int decimals)
+{
+	format_c(buf, size, "%.*f", decimals, v);
 }

@@ -17,4 +17,7 @@ bool av_number_parse(const char *text, double *out);
 /* snprintf(buf, size, "%.*g", precision, v) in the C locale. */
 void av_number_format(char *buf, size_t size, double v, int precision);
 
+/* snprintf(buf, size, "%.*f", decimals, v) in the C locale. */
+void av_number_fixed(char *buf, size_t size, double v, int decimals);
+
 #endif
