@@ -228,7 +228,8 @@ void av_actions_write(FILE *out, bool man)
 			free(keys);
 		}
 	}
-	write_keymap(out, man, "Editing a sentence (e, E); other keys insert themselves",
+	write_keymap(out, man, "Editing a sentence (e, E) or a prompt (:, W); other keys "
+		     "insert themselves",
 		     av_edit_actions, AV_EDIT_COUNT);
 	write_keymap(out, man, "The training view (t); Tab, Shift-Tab, T, ? and Ctrl-L "
 		     "work there too", av_train_actions, AV_TRAIN_COUNT);
