@@ -80,6 +80,7 @@ static void number_text(const char *plain, char *buf, size_t size)
 struct box {
 	int label_w, head_h, cell_w, cell_h, decimals;
 	bool numbers;
+	bool level_heads;      /* the column labels fit their cells unturned */
 	double range;
 };
 
@@ -114,9 +115,11 @@ static struct box measure(const struct av_fig_matrix *m)
 		int w = label_px(buf);
 		head = w > head ? w : head;
 	}
-	x.head_h = head * 3 / 4 + 16;    /* text at 45 degrees: about w / sqrt(2) high */
 	x.cell_w = x.numbers ? (widest + 2) * FONT_W : SMALL_CELL;
 	x.cell_w = x.numbers && x.cell_w < 48 ? 48 : x.cell_w;
+	x.level_heads = head <= x.cell_w - 6;
+	/* turned 45 degrees, a label is about w / sqrt(2) high */
+	x.head_h = x.level_heads ? 20 : head * 3 / 4 + 16;
 	x.cell_h = x.numbers ? CELL_H : SMALL_CELL;
 	return x;
 }
@@ -207,8 +210,11 @@ static void matrix(struct av_strbuf *b, const struct av_figure *f, const struct 
 		av_fig_fit(buf, LABEL_COLS, cut, sizeof(cut));
 		int cx = gx + c * x->cell_w + x->cell_w / 2, cy = gy - 6;
 		char attrs[96];
-		snprintf(attrs, sizeof(attrs), "font-size=\"13\" transform=\"rotate(-45 %d %d)\"",
-			 cx, cy);
+		if (x->level_heads)
+			snprintf(attrs, sizeof(attrs), "font-size=\"13\" text-anchor=\"middle\"");
+		else
+			snprintf(attrs, sizeof(attrs), "font-size=\"13\" "
+				 "transform=\"rotate(-45 %d %d)\"", cx, cy);
 		text(b, cx, cy, attrs, cut);
 	}
 	for (int r = 0; r < m->rows; r++) {

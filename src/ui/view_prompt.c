@@ -127,8 +127,7 @@ static bool write_now(struct av_app *a, enum av_export_format fmt, const char *p
 	size_t bytes = strlen(text);
 	free(text);
 	char *full = full_path(path);
-	av_app_message(a, false, "wrote %s (%s, %zu bytes)", full,
-		       av_export_helps[fmt] + strlen("the "), bytes);
+	av_app_message(a, false, "wrote %s (%zu bytes)", full, bytes);
 	free(full);
 	return true;
 }
