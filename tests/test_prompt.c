@@ -342,6 +342,11 @@ static void test_prompt_fits(void **state)
 	assert_true(av_utf8_width(status_line()) <= 80);
 	harness_resize(&h, 40, 14);
 	expect_status(":temp abc");
+	harness_keys(&h, "\x1bW");
+	expect_status("write: t w c p a s Esc");
+	harness_keys(&h, "t");
+	expect_status("write trace to: attnview-trace.json");
+	assert_true(av_utf8_width(status_line()) <= 40);
 	harness_close(&h);
 }
 

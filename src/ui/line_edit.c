@@ -183,11 +183,15 @@ void av_line_draw(WINDOW *w, const struct av_colors *c, const char *label,
 	int width = getmaxx(w);
 	werase(w);
 	int x = av_put(w, 0, 0, label, width, av_colors_el(c, AV_EL_TITLE));
-	/* the hint (or the error) takes what it needs of the right, leaving
-	 * the text at least TEXT_MIN columns (it scrolls) */
+	/* an error takes what it needs of the right, leaving the text at
+	 * least TEXT_MIN columns (it scrolls); a hint only what the whole
+	 * text leaves, and none when that is too little to read */
 	int hint_w = hint && *hint ? av_text_width(hint) + 2 : 0;
-	if (hint_w > width - x - TEXT_MIN)
-		hint_w = width - x - TEXT_MIN > 0 ? width - x - TEXT_MIN : 0;
+	int room = width - x - (error ? TEXT_MIN : av_text_width(l->buf) + 1);
+	if (hint_w > room)
+		hint_w = error || room >= 8 ? room : 0;
+	if (hint_w < 0)
+		hint_w = 0;
 	int tw = width - x - hint_w - 1;
 	if (tw < 1)
 		tw = 1;

@@ -318,24 +318,27 @@ static bool prompt_key(struct av_app *a, int key, enum av_action act)
 
 /* --- drawing ------------------------------------------------------------- */
 
-/* W's menu: "write  t trace  w weights  c csv ...  Esc cancels". */
+/* W's menu: "write: t trace  w weights  c csv ...  Esc cancels"; on a
+ * narrow line the keys alone ("write: t w c p a s"). */
 static void draw_menu(struct av_app *a, struct av_prompt *p)
 {
 	WINDOW *w = a->w_status;
 	const struct av_colors *c = &a->colors;
 	int width = getmaxx(w);
 	werase(w);
+	int full = 7;
+	for (int f = 0; f < AV_EXPORT_COUNT; f++)
+		full += 4 + (int)strlen(av_export_format_names[f]);
+	bool brief = full > width;
 	int x = av_put(w, 0, 0, "write: ", width, av_colors_el(c, AV_EL_TITLE));
 	for (int f = 0; f < AV_EXPORT_COUNT; f++) {
 		char key[2] = { av_export_keys[f], '\0' };
 		char word[32];
-		snprintf(word, sizeof(word), " %s  ", av_export_format_names[f]);
-		if (x + 1 + av_text_width(word) > width)
-			break;
+		snprintf(word, sizeof(word), brief ? " " : " %s  ", av_export_format_names[f]);
 		x += av_put(w, 0, x, key, width - x, av_colors_el(c, AV_EL_HIGHLIGHT));
 		x += av_put(w, 0, x, word, width - x, av_colors_el(c, AV_EL_NORMAL));
 	}
-	const char *tail = p->error ? p->error : "Esc cancels";
+	const char *tail = p->error ? p->error : brief ? "Esc" : "Esc cancels";
 	if (x + av_text_width(tail) <= width)
 		av_put(w, 0, x, tail, width - x,
 		       av_colors_el(c, p->error ? AV_EL_ERROR : AV_EL_DIM));
