@@ -170,6 +170,46 @@ static void test_command_lr(void **state)
 	assert_true(av_train_view_trainer(&h.a)->set.lr == 0.25);
 	harness_keys(&h, "t:lr 0.5\r");
 	assert_true(av_train_view_trainer(&h.a)->set.lr == 0.5);
+	/* in the training view itself */
+	harness_keys(&h, "t");
+	assert_true(h.a.view == &av_view_train);
+	harness_keys(&h, ":lr 0.125\r");
+	assert_true(av_train_view_trainer(&h.a)->set.lr == 0.125);
+	harness_keys(&h, ":seed 3\r");
+	expect_status("seed: a setting of the stepper");
+	harness_keys(&h, "\x1b");
+	harness_close(&h);
+}
+
+/* The training view writes its trainer's weights (trained, not the
+ * stepper's), and no figure. */
+static void test_write_trained_weights(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "tsss");
+	const struct av_trainer *tr = av_train_view_trainer(&h.a);
+	assert_int_equal(tr->epoch, 3);
+	harness_keys(&h, "Wc");
+	expect_status("the figures are the stepper's");
+	harness_keys(&h, "Ww");
+	expect_status("write weights to: attnview-weights-epoch3.json");
+	harness_keys(&h, "\r");
+	struct av_config cfg;
+	av_config_default(&cfg);
+	struct av_params p;
+	char *cause = NULL;
+	if (!av_weights_load("attnview-weights-epoch3.json", &cfg, NULL, &p, &cause))
+		fail_msg("%s", cause);
+	size_t n;
+	const float *trained = av_param_tensor(&tr->params, AV_P_W_Q, &n);
+	const float *loaded = av_param_tensor(&p, AV_P_W_Q, &n);
+	const float *stepper = av_param_tensor(&h.s.params, AV_P_W_Q, &n);
+	assert_memory_equal(trained, loaded, n * sizeof(float));
+	assert_memory_not_equal(stepper, loaded, n * sizeof(float));
+	av_params_free(&p);
+	unlink("attnview-weights-epoch3.json");
 	harness_close(&h);
 }
 
@@ -383,6 +423,7 @@ int main(void)
 		cmocka_unit_test(test_command_values),
 		cmocka_unit_test(test_command_lr),
 		cmocka_unit_test(test_command_source),
+		cmocka_unit_test(test_write_trained_weights),
 		cmocka_unit_test(test_tab_completes),
 		cmocka_unit_test(test_write_every_format),
 		cmocka_unit_test(test_overwrite_asks),

@@ -159,7 +159,8 @@ enum av_edit_action av_edit_action_for_key(int key);
 enum av_train_action av_train_action_for_key(int key);
 
 /* The main actions that keep their meaning in the training view (heads,
- * theme, help, repaint); the others are the stepper's. */
+ * theme, help, repaint, the prompt and writing files); the others are the
+ * stepper's. */
 bool av_action_in_train_view(enum av_action a);
 
 /* The key read by wget_wch (ret is its return value) as an av key int. */

@@ -17,6 +17,7 @@
 struct command {
 	const char *name;
 	const char *args;      /* for help and messages */
+	bool in_training;      /* also while the training view is open */
 	bool (*run)(struct av_app *a, const char *name, const char *arg, char **error);
 };
 
@@ -148,15 +149,15 @@ static bool run_export(struct av_app *a, const char *name, const char *arg, char
 static bool run_help(struct av_app *a, const char *name, const char *arg, char **error);
 
 static const struct command commands[] = {
-	{ "seed", "N", run_seed },
-	{ "temp", "X", run_temp },
-	{ "temperature", "X", run_temp },
-	{ "lr", "X", run_lr },
-	{ "source", "TEXT", run_source },
-	{ "sentence", "TEXT", run_sentence },
-	{ "write", "FILE", run_write },
-	{ "export", "FORMAT [FILE]", run_export },
-	{ "help", "", run_help },
+	{ "seed", "N", false, run_seed },
+	{ "temp", "X", false, run_temp },
+	{ "temperature", "X", false, run_temp },
+	{ "lr", "X", true, run_lr },
+	{ "source", "TEXT", false, run_source },
+	{ "sentence", "TEXT", false, run_sentence },
+	{ "write", "FILE", true, run_write },
+	{ "export", "FORMAT [FILE]", true, run_export },
+	{ "help", "", true, run_help },
 };
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -189,6 +190,13 @@ bool av_command_run(struct av_app *a, const char *line, char **error)
 	for (size_t i = 0; i < N_COMMANDS; i++) {
 		if (strlen(commands[i].name) != k || strncmp(commands[i].name, line, k) != 0)
 			continue;
+		if (a->view == &av_view_train && !commands[i].in_training) {
+			/* the trainer works on the layer as it was opened */
+			*error = av_printf("%s: a setting of the stepper (t goes back to it); here: "
+					   "lr, write, export", commands[i].name);
+			free(value);
+			return false;
+		}
 		bool ok = commands[i].run(a, commands[i].name, value, error);
 		free(value);
 		return ok;

@@ -149,6 +149,9 @@ bool av_export_render(struct av_app *a, enum av_export_format fmt, char **text,
 	case AV_EXPORT_COUNT:
 		break;
 	}
+	if (a->view == &av_view_train)
+		return av_fail(cause, "the figures are the stepper's (t goes back to it); here t "
+			       "and w write the trace and the trained weights");
 	struct av_figure f;
 	struct figure_text ft = { .formula = NULL, .hidden = { NULL } };
 	struct av_part parts[AV_MAX_PARTS];
