@@ -369,6 +369,13 @@ static void test_write_errors(void **state)
 	harness_keys(&h, ESC "W");
 	harness_keys(&h, "s" CTRL_U ".\r");
 	expect_status(". is a directory");
+	harness_keys(&h, ESC ":export svg .\r");
+	expect_status("export: . is a directory");
+	/* ~/ is the home folder */
+	setenv("HOME", dir, 1);
+	harness_keys(&h, CTRL_U "write ~/home.csv\r");
+	assert_true(file_exists("home.csv"));
+	unlink("home.csv");
 	harness_close(&h);
 }
 

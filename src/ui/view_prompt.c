@@ -171,7 +171,27 @@ static bool exists(const char *path)
 	return lstat(path, &st) == 0;
 }
 
-bool av_prompt_write(struct av_app *a, enum av_export_format fmt, const char *path,
+/* The file a typed name means (a leading ~/ is the home folder), malloc'd;
+ * NULL + *error for no name or a folder. */
+static char *target_path(const char *typed, char **error)
+{
+	const char *home = getenv("HOME");
+	if (!*typed) {
+		*error = av_strdup("type a file name");
+		return NULL;
+	}
+	char *path = strncmp(typed, "~/", 2) == 0 && home && *home
+		     ? av_printf("%s/%s", home, typed + 2) : av_strdup(typed);
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		*error = av_printf("%s is a directory: add a file name", typed);
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
+bool av_prompt_write(struct av_app *a, enum av_export_format fmt, const char *typed,
 		     char **error)
 {
 	char *text = NULL, *cause = NULL;
@@ -181,10 +201,18 @@ bool av_prompt_write(struct av_app *a, enum av_export_format fmt, const char *pa
 		return false;
 	}
 	free(text);
-	if (exists(path))
-		return ask_overwrite(a, fmt, path, false);
-	close_prompt(a);
-	return write_now(a, fmt, path, error);
+	char *path = target_path(typed, error);
+	if (!path)
+		return false;
+	bool ok;
+	if (exists(path)) {
+		ok = ask_overwrite(a, fmt, path, false);
+	} else {
+		close_prompt(a);
+		ok = write_now(a, fmt, path, error);
+	}
+	free(path);
+	return ok;
 }
 
 /* --- keys ---------------------------------------------------------------- */
@@ -253,21 +281,14 @@ static void file_key(struct av_app *a, struct av_prompt *p, int key)
 {
 	switch (av_line_key(&p->line, key)) {
 	case AV_LINE_APPLY: {
-		const char *path = p->line.buf;
-		if (!*path) {
-			set_error(p, av_strdup("type a file name"));
+		char *error = NULL, *copy = target_path(p->line.buf, &error);
+		if (!copy) {
+			set_error(p, error);
 			return;
 		}
-		struct stat st;
-		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-			set_error(p, av_printf("%s is a directory: add a file name", path));
-			return;
-		}
-		char *copy = av_strdup(path);
 		if (exists(copy)) {
 			ask_overwrite(a, p->fmt, copy, true);
 		} else {
-			char *error = NULL;
 			if (!write_now(a, p->fmt, copy, &error))
 				set_error(p, error);   /* stay open: another name may do */
 			else
