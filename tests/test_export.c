@@ -398,6 +398,33 @@ static void test_weights_and_trace_load_back(void **state)
 	av_session_free(&s);
 }
 
+/* In a locale with a decimal comma the documents are still JSON. */
+static void test_json_in_any_locale(void **state)
+{
+	(void)state;
+	struct av_session s;
+	load_session(&s);
+	if (!setlocale(LC_ALL, "de_DE.UTF-8") && !setlocale(LC_ALL, "de_DE.utf8")) {
+		av_session_free(&s);
+		skip();
+	}
+	char *docs[2] = { av_export_weights_json(&s.cfg, &s.params),
+			  av_export_trace_json(&s.trace, &s.params) };
+	setlocale(LC_ALL, "C");
+	for (int i = 0; i < 2; i++) {
+		struct av_config cfg;
+		av_config_default(&cfg);
+		struct av_params p;
+		char *cause = NULL;
+		if (!av_weights_parse(docs[i], "export", &cfg, NULL, &p, &cause))
+			fail_msg("%s", cause);
+		same_params(&p, &s.params);
+		av_params_free(&p);
+		free(docs[i]);
+	}
+	av_session_free(&s);
+}
+
 static void test_format_for_path(void **state)
 {
 	(void)state;
@@ -461,6 +488,7 @@ int main(void)
 		cmocka_unit_test(test_svg_well_formed),
 		cmocka_unit_test(test_text_plain_and_ansi),
 		cmocka_unit_test(test_weights_and_trace_load_back),
+		cmocka_unit_test(test_json_in_any_locale),
 		cmocka_unit_test(test_format_for_path),
 		cmocka_unit_test(test_typed_values),
 	};

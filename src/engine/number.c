@@ -21,6 +21,18 @@ static locale_t c_numeric(void)
 	return loc;
 }
 
+locale_t av_numeric_c_begin(void)
+{
+	locale_t c = c_numeric();
+	return c ? uselocale(c) : (locale_t)0;
+}
+
+void av_numeric_c_end(locale_t saved)
+{
+	if (saved)
+		uselocale(saved);
+}
+
 bool av_number_parse(const char *text, double *out)
 {
 	if (!text || !*text || *text == ' ' || *text == '\t')

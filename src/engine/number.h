@@ -5,6 +5,7 @@
 #ifndef AV_NUMBER_H
 #define AV_NUMBER_H
 
+#include <locale.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -19,5 +20,11 @@ void av_number_format(char *buf, size_t size, double v, int precision);
 
 /* snprintf(buf, size, "%.*f", decimals, v) in the C locale. */
 void av_number_fixed(char *buf, size_t size, double v, int decimals);
+
+/* The C locale's LC_NUMERIC for the calling thread, until
+ * av_numeric_c_end(saved): around code that prints numbers with printf
+ * itself (the JSON writers). Nests. */
+locale_t av_numeric_c_begin(void);
+void av_numeric_c_end(locale_t saved);
 
 #endif

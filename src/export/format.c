@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "export/export.h"
+#include "number.h"
 #include "trace_json.h"
 #include "util.h"
 
@@ -70,17 +71,25 @@ static char *print_doc(cJSON *doc)
 	return text;
 }
 
+/* The JSON writers print numbers with printf: in the C locale, so a
+ * German locale does not write 0,5 (which is not JSON). */
 char *av_export_trace_json(const struct av_trace *t, const struct av_params *p)
 {
-	return print_doc(av_trace_to_json(t, p, NULL));
+	locale_t saved = av_numeric_c_begin();
+	char *text = print_doc(av_trace_to_json(t, p, NULL));
+	av_numeric_c_end(saved);
+	return text;
 }
 
 char *av_export_weights_json(const struct av_config *cfg, const struct av_params *p)
 {
+	locale_t saved = av_numeric_c_begin();
 	cJSON *doc = cJSON_CreateObject();
 	cJSON_AddStringToObject(doc, "format", "attnview-weights");
 	cJSON_AddNumberToObject(doc, "version", 1);
 	cJSON_AddItemToObject(doc, "config", av_config_to_json(cfg));
 	cJSON_AddItemToObject(doc, "params", av_params_to_json(p));
-	return print_doc(doc);
+	char *text = print_doc(doc);
+	av_numeric_c_end(saved);
+	return text;
 }
