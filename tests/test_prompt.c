@@ -269,7 +269,7 @@ static void test_write_every_format(void **state)
 	expect_status("/attnview-softmax-h0.svg");
 	char *svg = slurp("attnview-softmax-h0.svg");
 	assert_int_equal(strncmp(svg, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg ", 44), 0);
-	assert_non_null(strstr(svg, "softmax · head 0 of 1"));
+	assert_non_null(strstr(svg, "softmax · head 0 of 1 · causal"));
 	assert_non_null(strstr(svg, ">panda</text>"));
 	assert_non_null(strstr(svg, "hidden key"));    /* causal: the upper triangle */
 	free(svg);

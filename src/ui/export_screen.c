@@ -84,17 +84,18 @@ static bool build_figure(struct av_app *a, struct av_figure *f, struct figure_te
 			       "(the trace and the weights can be written from any stage)");
 	memset(f, 0, sizeof(*f));
 	const char *stage = av_ui_stage_titles[a->stage];
+	const char *mode = av_mode_names[t->cfg.mode];
 	if (av_ui_stage_per_head(a->stage) || t->heads > 1)
-		snprintf(ft->title, sizeof(ft->title), "%s · head %d of %d", stage, a->head,
-			 t->heads);
+		snprintf(ft->title, sizeof(ft->title), "%s · head %d of %d · %s", stage, a->head,
+			 t->heads, mode);
 	else
-		snprintf(ft->title, sizeof(ft->title), "%s", stage);
+		snprintf(ft->title, sizeof(ft->title), "%s · %s", stage, mode);
 	char T[32];
 	av_number_format(T, sizeof(T), t->cfg.temperature, 4);
-	snprintf(ft->settings, sizeof(ft->settings), "%s · mode %s · scale %s · T %s · D %d, "
-		 "H %d · seed %llu", a->s->sample.name ? a->s->sample.name : "attnview",
-		 av_mode_names[t->cfg.mode], av_scale_names[t->cfg.scale], T, t->d_model,
-		 t->heads, (unsigned long long)t->cfg.seed);
+	snprintf(ft->settings, sizeof(ft->settings), "%s · scale %s · T %s · D %d, H %d · "
+		 "seed %llu", a->s->sample.name ? a->s->sample.name : "attnview",
+		 av_scale_names[t->cfg.scale], T, t->d_model, t->heads,
+		 (unsigned long long)t->cfg.seed);
 	ft->formula = av_insp_formula(t, a->stage, a->head);
 	f->title = ft->title;
 	f->subtitle = ft->formula;
