@@ -155,7 +155,7 @@ static void draw_heatmap_tile(struct av_app *a, WINDOW *w, int y, int x, const s
 			bool cur = h == a->head && r == a->row && j == a->col;
 			attr_t at = hidden ? av_colors_el(c, AV_EL_MASKED)
 					   : av_colors_heat(c, p.kind == AV_PART_SIGNED, pos);
-			bool shade = !hidden && (!c->color || at == A_NORMAL);
+			bool shade = !hidden && (av_colors_glyphs(c) || at == A_NORMAL);
 			if (cur)
 				at = av_colors_el(c, AV_EL_CURSOR);
 			char text[32] = "";
@@ -171,11 +171,11 @@ static void draw_heatmap_tile(struct av_app *a, WINDOW *w, int y, int x, const s
 			if (shade && !cur) {
 				const char *gl = av_colors_shade(c, p.kind == AV_PART_SIGNED ?
 								 fabs(2 * pos - 1) : pos);
-				av_put(w, yy, cx, gl, 1, A_NORMAL);
+				av_put(w, yy, cx, gl, 1, at);
 				if (numbers)
-					av_put_right(w, yy, cx + 1, text, tw - 1, A_NORMAL);
+					av_put_right(w, yy, cx + 1, text, tw - 1, at);
 				else
-					av_put(w, yy, cx + 1, gl, 1, A_NORMAL);
+					av_put(w, yy, cx + 1, gl, 1, at);
 			} else {
 				av_put_right(w, yy, cx, text, tw, at);
 			}
