@@ -70,9 +70,10 @@ int av_heat_level(double pos);
 int av_colors_depth(int colors);
 
 /* The terminal description to open for TERM and COLORTERM: "xterm-direct"
- * for TERM=xterm-256color (or xterm) when COLORTERM says truecolor or
- * 24bit, likewise "tmux-direct" for tmux-256color; NULL (use TERM) when
- * nothing says the terminal takes 24-bit colour or TERM is already one.
+ * for TERM=xterm-256color when COLORTERM says truecolor or 24bit,
+ * likewise "tmux-direct" for tmux-256color; NULL (use TERM) otherwise:
+ * nothing says the terminal takes 24-bit colour, or TERM names one with
+ * fewer colours on purpose (TERM=xterm for 8), or one of its own.
  * The caller falls back to TERM when the system has no such entry
  * (Debian keeps them in ncurses-term). */
 const char *av_colors_direct_term(const char *term, const char *colorterm);
