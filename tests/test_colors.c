@@ -2,7 +2,8 @@
  * read back from curscr): the qkv-walkthrough sample's 8 heads in the
  * all-heads softmax view are told apart by colour on 256 colours; the
  * legend's swatches are the colours of the cells; on 8 colours a hidden
- * cell does not look like a weight of 0. */
+ * cell does not look like a weight of 0, and no text is drawn in the
+ * colour of its own background. */
 #include "config.h"
 
 #include <locale.h>
@@ -180,6 +181,28 @@ static void test_masked_unlike_zero_on_8(void **state)
 	harness_close(&h);
 }
 
+/* On 8 colours every element's text stays readable: the light theme's
+ * grey "dim" text (#6c6c6c) and its white background both became white,
+ * so the row sums were white on white. */
+static void test_elements_readable_on_8(void **state)
+{
+	(void)state;
+	const char *themes[] = { "dark", "light" };
+	for (int k = 0; k < 2; k++) {
+		struct harness h;
+		assert_true(harness_open(&h, "xterm", 80, 24, "", NULL, -1, themes[k]));
+		for (int el = 0; el < AV_EL_COUNT; el++) {
+			attr_t a = av_colors_el(&h.a.colors, (enum av_element)el);
+			int fg, bg;
+			extended_pair_content(PAIR_NUMBER(a), &fg, &bg);
+			if (fg >= 0 && fg == bg)
+				fail_msg("%s: \"%s\" is colour %d on itself", themes[k],
+					 av_element_keys[el], fg);
+		}
+		harness_close(&h);
+	}
+}
+
 int main(void)
 {
 	harness_setup_process();
@@ -187,6 +210,7 @@ int main(void)
 		cmocka_unit_test(test_heads_weights_apart_differ_on_256),
 		cmocka_unit_test(test_legend_matches_cells),
 		cmocka_unit_test(test_masked_unlike_zero_on_8),
+		cmocka_unit_test(test_elements_readable_on_8),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

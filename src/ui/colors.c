@@ -153,6 +153,9 @@ static void compute_elements(struct av_colors *c)
 					   : normal->has_fg ? colour_index(c, normal->fg) : -1;
 			int bg = s->has_bg ? colour_index(c, s->bg)
 					   : normal->has_bg ? colour_index(c, normal->bg) : -1;
+			if (c->depth == 8 && fg >= 0 && fg == bg)   /* greys collapse on 8 */
+				fg = bg == COLOR_WHITE || bg == COLOR_YELLOW || bg == COLOR_CYAN
+				     || bg == COLOR_GREEN ? COLOR_BLACK : COLOR_WHITE;
 			if (el == AV_EL_MASKED && c->depth == 8)
 				fg = masked_fg8(c, fg, bg);
 			a |= COLOR_PAIR(pair_for(c, fg, bg));
