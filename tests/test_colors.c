@@ -203,6 +203,25 @@ static void test_elements_readable_on_8(void **state)
 	}
 }
 
+/* Which terminal description to open for 24-bit colour, and the depth
+ * curses' COLORS gives. */
+static void test_direct_term(void **state)
+{
+	(void)state;
+	assert_string_equal(av_colors_direct_term("xterm-256color", "truecolor"), "xterm-direct");
+	assert_string_equal(av_colors_direct_term("xterm-256color", "24bit"), "xterm-direct");
+	assert_string_equal(av_colors_direct_term("tmux-256color", "truecolor"), "tmux-direct");
+	assert_null(av_colors_direct_term("xterm-256color", NULL));
+	assert_null(av_colors_direct_term("xterm-256color", "yes"));
+	assert_null(av_colors_direct_term("xterm", "truecolor"));   /* 8 colours on purpose */
+	assert_null(av_colors_direct_term("xterm-direct", "truecolor"));
+	assert_null(av_colors_direct_term("vt100", "truecolor"));
+	assert_null(av_colors_direct_term(NULL, "truecolor"));
+	assert_int_equal(av_colors_depth(1 << 24), AV_DEPTH_DIRECT);
+	assert_int_equal(av_colors_depth(256), 256);
+	assert_int_equal(av_colors_depth(8), 8);
+}
+
 int main(void)
 {
 	harness_setup_process();
@@ -211,6 +230,7 @@ int main(void)
 		cmocka_unit_test(test_legend_matches_cells),
 		cmocka_unit_test(test_masked_unlike_zero_on_8),
 		cmocka_unit_test(test_elements_readable_on_8),
+		cmocka_unit_test(test_direct_term),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

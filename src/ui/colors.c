@@ -90,8 +90,13 @@ static int pair_for(struct av_colors *c, int fg, int bg)
 	if (c->n_pairs >= c->max_pairs)
 		return 0;
 	int pair = c->n_pairs + 1;
+#if defined(NCURSES_EXT_COLORS) && NCURSES_EXT_COLORS
 	if (init_extended_pair(pair, fg, bg) == ERR)
 		return 0;
+#else   /* no direct colour without ncurses' extended colours */
+	if (fg > 255 || bg > 255 || init_pair((short)pair, (short)fg, (short)bg) == ERR)
+		return 0;
+#endif
 	c->pair_fg[c->n_pairs] = fg;
 	c->pair_bg[c->n_pairs] = bg;
 	c->n_pairs++;
