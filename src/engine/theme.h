@@ -1,7 +1,9 @@
 /* theme.h: colour themes (themes/NAME.json), and the colour arithmetic the
  * screen needs, with no curses here so it can be tested: palettes as colour
- * stops, nearest 256/8-colour index for an RGB value (as tmux's
- * colour_find_rgb), and shading glyphs for terminals without colour.
+ * stops mixed in OKLab, nearest 256/8-colour index for an RGB value (as
+ * tmux's colour_find_rgb, by perceptual distance), heat ramps (value ->
+ * level -> colour -> index), the 8-colour bands, and shading glyphs for
+ * terminals without colour.
  *
  * Theme file:
  * {"name": "dark", "description": "...",
@@ -174,7 +176,8 @@ struct av_look8 av_look8_at(const struct av_theme *t, bool diverging, double pos
 
 /* Nearest xterm-256 index (16..255: the 6x6x6 cube, levels 0, 95, 135,
  * 175, 215, 255, or the grey ramp 232..255 = 8 + 10i, whichever is closer
- * by squared RGB distance; a tie goes to the cube), and nearest of the 8
+ * by OKLab distance; a tie goes to the lower index, the cube; the first 16
+ * are never chosen, terminals differ there), and nearest of the 8
  * basic ANSI colours (0 black, 1 red, 2 green, 3 yellow, 4 blue, 5 magenta,
  * 6 cyan, 7 white), taken as every channel 0 or 205, so greys go to black
  * or white (the split is at 102/103), never to a hue. */
