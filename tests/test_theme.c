@@ -353,6 +353,20 @@ static void test_look8_levels(void **state)
 			assert_false(same_look(seen[0][band], seen[1][band]));
 		/* zero is zero whichever side */
 		assert_true(same_look(seen[0][0], seen[1][0]));
+		/* a value and its negative fall in the same band, boundaries too
+		 * (the legend's 21 steps put 0.3 and 0.7 on one) */
+		for (int i = 0; i <= 40; i++) {
+			double x = i / 80.0;
+			assert_int_equal(av_look8_at(&t, true, 0.5 - x).band,
+					 av_look8_at(&t, true, 0.5 + x).band);
+			assert_string_equal(av_shade_glyph(fabs(2 * (0.5 - x) - 1), true),
+					    av_shade_glyph(fabs(2 * (0.5 + x) - 1), true));
+		}
+		for (int i = 0; i <= 20; i++) {
+			double p = i / 20.0;
+			assert_int_equal(av_look8_at(&t, true, p).band,
+					 av_look8_at(&t, true, 1 - p).band);
+		}
 		av_theme_free(&t);
 	}
 }

@@ -596,6 +596,8 @@ int av_rgb_to_8(struct av_rgb c)
 	return best;
 }
 
+#define SHADE_EPSILON 1e-9
+
 static const char *const shade_utf8[] = { " ", "░", "▒", "▓", "█" };
 static const char *const shade_ascii[] = { " ", ".", ":", "-", "=", "+", "*", "#", "%", "@" };
 
@@ -610,8 +612,10 @@ const char *av_shade_glyph(double t, bool utf8)
 {
 	const char *const *ramp = utf8 ? shade_utf8 : shade_ascii;
 	int n = utf8 ? 5 : 10;
-	/* Each glyph covers an equal share of [0,1]; 1 itself is the last. */
-	int i = (int)(clamp01(t) * n);
+	/* Each glyph covers an equal share of [0,1]; 1 itself is the last. A
+	 * boundary counts as the share above it even when 2p - 1 rounds it a
+	 * hair below (0.3 and 0.7 get the same glyph). */
+	int i = (int)(clamp01(t) * n + SHADE_EPSILON);
 	return ramp[i < n ? i : n - 1];
 }
 
@@ -631,7 +635,7 @@ struct av_look8 av_look8_at(const struct av_theme *t, bool diverging, double pos
 {
 	pos = clamp01(pos);
 	double magnitude = diverging ? fabs(2 * pos - 1) : pos;
-	int band = (int)(magnitude * AV_BANDS);
+	int band = (int)(magnitude * AV_BANDS + SHADE_EPSILON);
 	if (band >= AV_BANDS)
 		band = AV_BANDS - 1;
 	int hue;
