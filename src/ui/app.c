@@ -853,7 +853,12 @@ bool av_ui_run(struct av_session *s, const struct av_ui_config *cfg, char **caus
 		return false;
 	av_theme_free(&probe);
 
-	SCREEN *screen = newterm(NULL, stdout, stdin);
+	/* 24-bit colour needs a terminal description that can set it (see
+	 * av_colors_direct_term); without one on the system, TERM as is */
+	const char *direct = av_colors_direct_term(getenv("TERM"), getenv("COLORTERM"));
+	SCREEN *screen = direct ? newterm(direct, stdout, stdin) : NULL;
+	if (!screen)
+		screen = newterm(NULL, stdout, stdin);
 	if (!screen) {
 		const char *term = getenv("TERM");
 		return av_fail(cause, "cannot use the terminal (TERM=%s); --print STAGE and "

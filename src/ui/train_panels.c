@@ -481,7 +481,7 @@ static int draw_matrix(struct av_app *a, WINDOW *w, int y, int height, const str
 			double pos = av_heat_position(v, m->weights ? AV_PART_WEIGHTS : AV_PART_SIGNED,
 						      m->range);
 			attr_t heat = hidden ? el(a, AV_EL_MASKED) : av_colors_heat(c, !m->weights, pos);
-			bool shade = !c->color || (!hidden && heat == A_NORMAL);
+			bool shade = av_colors_glyphs(c) || (!hidden && heat == A_NORMAL);
 			double spos = m->weights ? pos : fabs(2 * pos - 1);
 			if (i == m->cur_row && j == m->cur_col)
 				heat = el(a, AV_EL_CURSOR);
@@ -529,13 +529,7 @@ static void draw_map_legend(struct av_app *a, WINDOW *w, int y, bool weights, do
 	int x = av_put(w, y, 0, lo, width, label);
 	x += av_put(w, y, x, " ", width - x, A_NORMAL);
 	for (int i = 0; i < 9 && x < width; i++, x++) {
-		double pos = i / 8.0;
-		attr_t at = av_colors_heat(c, !weights, pos);
-		if (!c->color || at == A_NORMAL)
-			av_put(w, y, x, av_colors_shade(c, weights ? pos : fabs(2 * pos - 1)), 1,
-			       A_NORMAL);
-		else
-			av_fill(w, y, x, 1, at);
+		av_colors_swatch(w, y, x, 1, c, !weights, i / 8.0);
 	}
 	x += av_put(w, y, x, " ", width - x, A_NORMAL);
 	x += av_put(w, y, x, hi, width - x, label);
