@@ -329,11 +329,10 @@ static void draw_title(struct av_app *a, struct av_pin *p)
 	int width = getmaxx(w);
 	struct av_colors *c = &a->colors;
 	char text[256];
-	snprintf(text, sizeof(text), "pin and compare: %s  (D: %s)", display_names[p->display],
-		 display_names[(p->display + 1) % SHOW_COUNT]);
+	snprintf(text, sizeof(text), "compare: %s", display_names[p->display]);
 	int x = av_put(w, 0, 0, text, width, av_colors_el(c, AV_EL_TITLE));
 	if (p->placed < p->n_panels) {
-		snprintf(text, sizeof(text), "  %d of %d on this page: < > for the rest",
+		snprintf(text, sizeof(text), "   %d of %d on this page (< > for the rest)",
 			 p->placed, p->n_panels);
 		av_put(w, 0, x, text, width - x, av_colors_el(c, AV_EL_DIM));
 	}
@@ -344,6 +343,9 @@ static void draw_title(struct av_app *a, struct av_pin *p)
 	if (p->have_live)
 		av_snapshot_describe(&p->live, live, sizeof(live));
 	snprintf(text, sizeof(text), "pinned: %s   live: %s", pin, live);
+	/* the header names the pin already: when both do not fit, the live */
+	if (av_text_width(text) > width)
+		snprintf(text, sizeof(text), "live: %s", live);
 	av_put(w, 1, 0, text, width, av_colors_el(c, AV_EL_FORMULA));
 }
 

@@ -170,8 +170,7 @@ static void fig_kinds(struct fig_data *d, const struct av_session *s,
 		 "queries down, keys across), one layer's weights for all three");
 	if (k->source_is_sentence)
 		snprintf(d->note, sizeof(d->note),
-			 "no source sentence: the cross panel uses the sentence as its own source "
-			 "(E sets a source in cross mode)");
+			 "no source sentence: cross uses the sentence as its own source (E sets one)");
 	else
 		snprintf(d->note, sizeof(d->note), "cross: keys and values from the source \"%s\"",
 			 s->source ? s->source : s->sample.source);
@@ -421,8 +420,10 @@ static void figures_draw(struct av_app *a)
 		draw_legend(a, &d->panels[f->focus]);
 	else if (a->w_legend)
 		werase(a->w_legend);
-	int free_rows = w ? getmaxy(w) - used_h - 1 : 0;
-	draw_notes(a, f, used_h + 1, free_rows);
+	/* rows the panels leave free, after a blank one if there is room */
+	int free_rows = w ? getmaxy(w) - used_h : 0;
+	int gap = free_rows > 1 ? 1 : 0;
+	draw_notes(a, f, used_h + gap, free_rows - gap);
 }
 
 static void figures_header(struct av_app *a)
