@@ -75,6 +75,13 @@ static void expect_explanations_whole(struct harness *h)
 	}
 }
 
+/* At 200 columns there is room for everything: nothing is cut. */
+static void expect_whole_at_200(int cols)
+{
+	if (cols >= 200)
+		expect_not("…");
+}
+
 /* The inspector line of the figure's cell: "name: ... = <number>". */
 static void expect_number(const char *prefix, double v)
 {
@@ -118,6 +125,7 @@ static void check_tril(int cols, int lines)
 		assert_int_equal(count_in_line(y, "0.000"), t->n - ones);
 	}
 	expect_explanations_whole(&h);
+	expect_whole_at_200(cols);
 	harness_key(&h, AV_KEY_ESC);
 	assert_non_null(strstr(harness_line(0), "1/9 tokens"));
 	harness_close(&h);
@@ -154,6 +162,7 @@ static void check_masking(int cols, int lines)
 	harness_keys(&h, ">>");
 	expect("masked_h: query 0 china → key 1 panda = -1e+20  (hidden: −1e20, shown −∞)");
 	expect_explanations_whole(&h);
+	expect_whole_at_200(cols);
 	/* the session's own causal trace once its mask hides anything */
 	harness_keys(&h, "m");
 	expect_not("shown causal, as seed 000's decoder");
@@ -220,7 +229,9 @@ static void check_kinds(int cols, int lines, const char *sample)
 	}
 	for (int j = 0; j < k.cross.m; j++)
 		expect(k.cross.source_tokens.text[j]);
+	expect("q↓ k→");
 	expect_explanations_whole(&h);
+	expect_whole_at_200(cols);
 	av_attention_kinds_free(&k);
 	harness_close(&h);
 }
@@ -261,6 +272,7 @@ static void check_weights(int cols, int lines, const char *sample)
 		expect("42 ");
 	}
 	expect_explanations_whole(&h);
+	expect_whole_at_200(cols);
 	harness_close(&h);
 }
 

@@ -324,6 +324,22 @@ void av_panel_draw(WINDOW *w, struct av_colors *c, struct av_panel *p,
 	p->hm.cur_col = col;
 	p->hm.compact = compact;
 	av_heatmap_draw(sub, c, &p->hm);
+	/* the axes, in the corner over the row labels when no scroll
+	 * indicator is there: queries down, keys across */
+	int label_w = label_width(&p->snap);
+	bool whole_rows = p->hm.first_row == 0 && p->hm.last_row == p->snap.rows - 1;
+	if (whole_rows && !p->snap.rows_are_dims && label_w >= 5)
+		av_put(sub, 1, 0, p->snap.cols_are_dims ? "q↓ d→" : "q↓ k→", label_w,
+		       av_colors_el(c, AV_EL_DIM));
+	/* else the heatmap's "▼ rows a-b of N" does not fit a narrow label
+	 * column: arrows there, the rows in the note below */
+	if (!whole_rows && note) {
+		char arrows[16];
+		snprintf(arrows, sizeof(arrows), "%s%s", p->hm.first_row > 0 ?
+			 (av_draw_utf8() ? "▲" : "^") : "", p->hm.last_row < p->snap.rows - 1 ?
+			 (av_draw_utf8() ? "▼" : "v") : "");
+		av_put_pad(sub, 1, 0, arrows, label_w, av_colors_el(c, AV_EL_DIM));
+	}
 	p->hm.parts = NULL;
 	p->hm.t = NULL;
 	delwin(sub);
