@@ -31,6 +31,12 @@
 
 enum pin_display { SHOW_BESIDE, SHOW_ALL, SHOW_DIFF, SHOW_COUNT };
 
+static const char *const figure_briefs[] = {
+#define AV_FIGURE_BRIEF(name, brief) brief,
+	AV_FIGURES(AV_FIGURE_BRIEF)
+#undef AV_FIGURE_BRIEF
+};
+
 static const char *const display_names[] = {
 	"pinned | live", "pinned | live | Δ", "Δ = live − pinned"
 };
@@ -447,7 +453,7 @@ static void compare_header(struct av_app *a)
 		.seed = t->cfg.seed,
 		.stage = p->from_figure ? (int)p->fig : (int)a->stage,
 		.n_stages = p->from_figure ? AV_FIG_COUNT : AV_STAGE_COUNT,
-		.stage_name = p->from_figure ? "figure" : av_ui_stage_titles[a->stage],
+		.stage_name = p->from_figure ? figure_briefs[p->fig] : av_ui_stage_titles[a->stage],
 		.view = pinned,
 	};
 	int width = getmaxx(w);
