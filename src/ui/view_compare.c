@@ -513,7 +513,7 @@ static void compare_resize(struct av_app *a)
 const struct av_view av_view_compare = {
 	.name = "compare",
 	.label = "pinned",
-	.hints = "y unpin  D display  arrows cell  < > panel  m s +/- c Tab n/p change live  t train",
+	.hints = "y unpin  D display  arrows cell  < > panel  m s +/- c Tab t: change live",
 	.draw = compare_draw,
 	.key = compare_key,
 	.resize = compare_resize,
