@@ -324,8 +324,8 @@ static void draw_legend(struct av_app *a, const struct av_panel *pn)
 	werase(w);
 	const struct av_snapshot *s = &pn->snap;
 	if (pn->mask01) {
-		av_put(w, 0, 0, "mask: 1 = the query may look at the key, 0 = hidden (masked_fill "
-		       "writes −1e20 there)", getmaxx(w), av_colors_el(&a->colors, AV_EL_DIM));
+		av_put(w, 0, 0, "mask: 1 = the query may look at the key; 0 = hidden (−1e20 "
+		       "after masked_fill)", getmaxx(w), av_colors_el(&a->colors, AV_EL_DIM));
 		return;
 	}
 	double range = 0;
