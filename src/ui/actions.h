@@ -56,6 +56,10 @@ enum av_action_group {
 	X(ALL_HEADS, VIEW, "all heads: grid/bars/off", 'a') \
 	X(ZOOM, VIEW, "compact cells / numbers", 'z') \
 	X(TRAIN, VIEW, "training view (t: back)", 't') \
+	X(FIGURES, VIEW, "figures of the tutorials", 'F') \
+	X(PIN, VIEW, "pin the matrix / unpin", 'y') \
+	X(UNPIN, VIEW, "clear the pinned matrix", 'Y') \
+	X(COMPARE, VIEW, "pinned|live|difference", 'D') \
 	X(EDIT_SENTENCE, CHANGE, "edit the sentence", 'e') \
 	X(EDIT_SOURCE, CHANGE, "edit the source (cross)", 'E') \
 	X(TOGGLE_CAUSAL, CHANGE, "causal mask on/off", 'm') \

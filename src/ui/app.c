@@ -14,6 +14,7 @@
 
 #include "ui/app.h"
 #include "ui/draw.h"
+#include "ui/figview.h"
 #include "ui/inspector.h"
 #include "ui/prompt.h"
 #include "utf8.h"
@@ -175,6 +176,8 @@ void av_app_free(struct av_app *a)
 {
 	av_train_view_free(a);
 	av_prompt_free(a);
+	av_pin_free(a);
+	av_figures_free(a);
 	destroy_windows(a);
 	del(&a->input);
 	av_colors_free(&a->colors);
@@ -456,6 +459,13 @@ static void do_action(struct av_app *a, enum av_action act)
 			       : "numbers in the cells");
 		break;
 	case AV_ACTION_TRAIN: av_train_view_open(a); break;
+	case AV_ACTION_FIGURES: av_figures_open(a); break;
+	case AV_ACTION_PIN: av_pin_stepper(a); break;
+	case AV_ACTION_UNPIN:
+	case AV_ACTION_COMPARE:
+		av_app_message(a, false, "nothing is pinned: y pins the matrix under the cursor, "
+			       "then D compares it with the live one");
+		break;
 	case AV_ACTION_EDIT_SENTENCE: open_editor(a, false); break;
 	case AV_ACTION_EDIT_SOURCE: open_editor(a, true); break;
 	case AV_ACTION_TOGGLE_CAUSAL: toggle_causal(a); break;
@@ -721,6 +731,10 @@ void av_app_draw(struct av_app *a)
 		a->dirty = 0;
 		return;
 	}
+	/* a pinned matrix stays on screen: the views that end in the
+	 * stepper (training on its way back) end in the comparison instead */
+	if (a->pin && a->view == &av_view_stage)
+		a->view = &av_view_compare;
 	unsigned d = a->dirty;
 	if (d & AV_DIRTY_MAIN)
 		a->view->draw(a);

@@ -76,8 +76,12 @@ extern const struct av_view av_view_help;    /* view_help.c (overlay) */
 extern const struct av_view av_view_edit;    /* view_edit.c (overlay) */
 extern const struct av_view av_view_train;   /* view_train.c */
 extern const struct av_view av_view_prompt;  /* view_prompt.c (overlay) */
+extern const struct av_view av_view_figures; /* view_figures.c (F) */
+extern const struct av_view av_view_compare; /* view_compare.c (a pinned matrix, y) */
 
 struct av_train_view;                        /* view_train.c's state */
+struct av_figures;                           /* view_figures.c's state */
+struct av_pin;                               /* view_compare.c's state */
 
 /* What the editor does once the source is applied outside cross mode. */
 enum av_edit_then { AV_THEN_NOTHING, AV_THEN_CROSS, AV_THEN_ASK_CROSS };
@@ -125,6 +129,9 @@ struct av_app {
 	struct av_train_view *train;     /* the training view's state (kept while
 					    the stepper shows the trained weights),
 					    or NULL before 't' */
+
+	struct av_figures *figures;      /* the figures view's state, or NULL */
+	struct av_pin *pin;              /* the pinned matrix, or NULL */
 
 	char *message;
 	bool message_error;

@@ -123,7 +123,11 @@ static bool oov_of(const struct av_trace *t, enum av_axis axis, int i)
 
 void av_row_label(const struct av_trace *t, enum av_axis axis, int i, char *buf, size_t size)
 {
-	snprintf(buf, size, "%d %s", i, token_of(t, axis, i));
+	/* rows over dimensions (a weight matrix's) have no token */
+	if (axis == AV_AXIS_DIM)
+		snprintf(buf, size, "%d", i);
+	else
+		snprintf(buf, size, "%d %s", i, token_of(t, axis, i));
 }
 
 static int label_width(const struct av_trace *t, enum av_axis axis, int rows)
@@ -373,7 +377,8 @@ static void draw_cell(WINDOW *w, struct av_colors *c, const struct av_heatmap *h
 	if (hidden) {
 		/* the glyph and −∞ (masked stage) or the weight 0 it gets */
 		snprintf(text, sizeof(text), "%s %s", glyph,
-			 p->masked_as_inf ? (utf8 ? "−∞" : "-inf") : "0");
+			 !p->masked_as_inf ? "0" : v > 0 ? (utf8 ? "+∞" : "+inf")
+			 : (utf8 ? "−∞" : "-inf"));
 		av_put_right(w, y, s->x, text, cw, a);
 		return;
 	}
