@@ -1,0 +1,909 @@
+/* lesson.c: reading and checking lesson files (the format is in lesson.h).
+ *
+ * Every step is resolved to a complete state and checked at load against
+ * the layer and the step's own sentence, so a broken lesson fails on the
+ * command line with its step number, never in front of a class. Strings
+ * that come from the file are escaped before they go into a message (a
+ * lesson may come from anywhere, and a message goes to a terminal). */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_read.h"
+#include "lesson.h"
+#include "tokenizer.h"
+#include "utf8.h"
+#include "util.h"
+#include "weights.h"
+/* Only for the X-macro tables of names (no code of the screen is linked):
+ * the stage and figure names here are the screen's, with one source. */
+#include "ui/figview.h"
+#include "ui/stages.h"
+
+const char *const av_lang_names[] = { "en", "zh_CN", NULL };
+const char *const av_lesson_view_names[] = {
+	"stepper", "heads", "bars", "figures", "training", NULL
+};
+const char *const av_ask_names[] = { "argmax_key", "argmin_key", "argmax_query", NULL };
+
+static const char *const stage_names[] = {
+#define AV_LESSON_STAGE_NAME(name, title, purpose) title,
+	AV_UI_STAGES(AV_LESSON_STAGE_NAME)
+#undef AV_LESSON_STAGE_NAME
+	NULL
+};
+static const int figure_count = AV_FIG_COUNT;
+
+static const char *const lesson_keys[] = {
+	"name", "title", "sample", "weights", "steps", "comment", NULL
+};
+static const char *const step_keys[] = {
+	"title", "caption", "set", "train", "highlight", "question", "comment", NULL
+};
+static const char *const set_keys[] = {
+	"sentence", "source", "mode", "stage", "view", "figure", "head", "cursor",
+	"hidden", "scale", "temperature", "seed", "init", NULL
+};
+static const char *const train_keys[] = {
+	"epochs", "steps", "target", "optimizer", "lr", NULL
+};
+static const char *const question_keys[] = {
+	"ask", "head", "stage", "query", "key", "word", NULL
+};
+
+/* --- messages */
+
+#define ESCAPE_MAX_CHARS 40
+
+/* s as it can go in a message: quotes, backslashes, control characters and
+ * invalid UTF-8 escaped, cut after ESCAPE_MAX_CHARS characters ("..."). */
+static char *escape(const char *s)
+{
+	size_t len = strlen(s), cap = 4 * ESCAPE_MAX_CHARS + 8, used = 0;
+	char *out = av_malloc(cap + 1);
+	int chars = 0;
+	for (size_t i = 0; i < len; chars++) {
+		if (chars == ESCAPE_MAX_CHARS) {
+			memcpy(out + used, "...", 3);
+			used += 3;
+			break;
+		}
+		uint32_t cp;
+		int n = av_utf8_decode(s + i, len - i, &cp);
+		if (n < 0 || cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0)) {
+			used += (size_t)snprintf(out + used, cap - used, "\\x%02x",
+						 (unsigned char)s[i]);
+			i++;
+		} else if (cp == '"' || cp == '\\') {
+			out[used++] = '\\';
+			out[used++] = (char)cp;
+			i++;
+		} else {
+			memcpy(out + used, s + i, (size_t)n);
+			used += (size_t)n;
+			i += (size_t)n;
+		}
+	}
+	out[used] = '\0';
+	return out;
+}
+
+/* Unknown keys named with escaping, then av_json_check_keys for repeats. */
+static bool check_keys(const cJSON *obj, const char *where, const char *const allowed[],
+		       char **cause)
+{
+	const cJSON *item;
+	cJSON_ArrayForEach(item, obj) {
+		int idx;
+		if (av_enum_parse(allowed, item->string ? item->string : "", &idx))
+			continue;
+		char *k = escape(item->string ? item->string : "");
+		char *list = av_enum_list(allowed);
+		if (where)
+			av_fail(cause, "\"%s\": unknown key \"%s\" (allowed: %s)", where, k, list);
+		else
+			av_fail(cause, "unknown key \"%s\" (allowed: %s)", k, list);
+		free(k);
+		free(list);
+		return false;
+	}
+	return av_json_check_keys(obj, where, allowed, cause);
+}
+
+/* An enum given by name, the bad value escaped. */
+static bool get_enum(const cJSON *obj, const char *where, const char *key,
+		     const char *const names[], int *out, char **cause)
+{
+	const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
+	if (!item)
+		return true;
+	char *allowed = av_enum_list(names);
+	bool ok = false;
+	if (!cJSON_IsString(item)) {
+		av_fail(cause, "\"%s\".\"%s\": expected one of %s, got %s", where, key,
+			allowed, av_json_type_name(item));
+	} else if (!av_enum_parse(names, item->valuestring, out)) {
+		char *v = escape(item->valuestring);
+		av_fail(cause, "\"%s\".\"%s\": unknown value \"%s\" (allowed: %s)", where,
+			key, v, allowed);
+		free(v);
+	} else {
+		ok = true;
+	}
+	free(allowed);
+	return ok;
+}
+
+static bool get_int(const cJSON *obj, const char *where, const char *key,
+		    long long min, long long max, int *out, char **cause)
+{
+	long long v = *out;
+	if (!av_json_get_int(obj, where, key, false, min, max, &v, cause))
+		return false;
+	*out = (int)v;
+	return true;
+}
+
+/* --- texts */
+
+static bool check_text(const char *s, const char *path, int max_width, char **cause)
+{
+	size_t bad;
+	if (!av_utf8_valid(s, strlen(s), &bad))
+		return av_fail(cause, "%s: invalid UTF-8 at byte %zu", path, bad);
+	if (!*s)
+		return av_fail(cause, "%s: must not be empty", path);
+	for (const char *c = s; *c; c++) {
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			return av_fail(cause, "%s: control character at byte %td (a "
+				       "paragraph is one line; wrapping is the pane's)",
+				       path, c - s);
+	}
+	int w = av_utf8_width(s);
+	if (w > max_width)
+		return av_fail(cause, "%s: %d columns long, at most %d fit", path, w,
+			       max_width);
+	return true;
+}
+
+/* {"en": "...", "zh_CN": "..."}: both languages are required. */
+static bool get_titles(const cJSON *obj, const char *where, const char *key,
+		       char *out[AV_LANG_COUNT], char **cause)
+{
+	const cJSON *t;
+	if (!av_json_get_object(obj, where, key, true, &t, cause))
+		return false;
+	char *path = where ? av_printf("%s\".\"%s", where, key) : av_strdup(key);
+	bool ok = check_keys(t, path, av_lang_names, cause);
+	for (int lang = 0; ok && lang < AV_LANG_COUNT; lang++) {
+		const char *s = NULL;
+		char *p = av_printf("\"%s\".\"%s\"", path, av_lang_names[lang]);
+		ok = av_json_get_string(t, path, av_lang_names[lang], true, &s, cause)
+			&& check_text(s, p, AV_LESSON_MAX_TITLE_WIDTH, cause);
+		free(p);
+		if (ok)
+			out[lang] = av_strdup(s);
+	}
+	free(path);
+	return ok;
+}
+
+static bool get_paragraphs(const cJSON *item, const char *path, struct av_lesson_text *text,
+			   char **cause)
+{
+	if (!cJSON_IsArray(item))
+		return av_fail(cause, "%s: expected a list of paragraphs (strings), got %s",
+			       path, av_json_type_name(item));
+	int n = cJSON_GetArraySize(item);
+	if (n < 1 || n > AV_LESSON_MAX_PARAGRAPHS)
+		return av_fail(cause, "%s: expected 1 to %d paragraphs, got %d", path,
+			       AV_LESSON_MAX_PARAGRAPHS, n);
+	text->paragraphs = av_calloc((size_t)n, sizeof *text->paragraphs);
+	const cJSON *e;
+	cJSON_ArrayForEach(e, item) {
+		char *p = av_printf("%s, paragraph %d", path, text->n_paragraphs + 1);
+		bool ok = cJSON_IsString(e)
+			? check_text(e->valuestring, p, AV_LESSON_MAX_PARAGRAPH_WIDTH, cause)
+			: av_fail(cause, "%s: expected a string, got %s", p,
+				  av_json_type_name(e));
+		free(p);
+		if (!ok)
+			return false;
+		text->paragraphs[text->n_paragraphs++] = av_strdup(e->valuestring);
+	}
+	return true;
+}
+
+static bool get_caption(const cJSON *step, struct av_lesson_step *st, char **cause)
+{
+	const cJSON *c;
+	if (!av_json_get_object(step, NULL, "caption", true, &c, cause)
+	    || !check_keys(c, "caption", av_lang_names, cause))
+		return false;
+	for (int lang = 0; lang < AV_LANG_COUNT; lang++) {
+		const cJSON *item = cJSON_GetObjectItemCaseSensitive(c, av_lang_names[lang]);
+		char *path = av_printf("\"caption\".\"%s\"", av_lang_names[lang]);
+		bool ok = item ? get_paragraphs(item, path, &st->text[lang], cause)
+			: av_fail(cause, "missing %s", path);
+		free(path);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+/* --- the state */
+
+/* Token counts of the state's sentences: n queries, m keys. */
+static bool count_tokens(const struct av_lesson_state *s, int *n, int *m, char **cause)
+{
+	struct av_tokens t = { 0 };
+	if (!av_tokenize(s->sentence, &t, cause)) {
+		av_cause_prefix(cause, "the sentence");
+		return false;
+	}
+	*n = t.n;
+	av_tokens_free(&t);
+	*m = *n;
+	if (s->mode != AV_MODE_CROSS)
+		return true;
+	if (!s->source)
+		return av_fail(cause, "cross mode needs a \"source\" sentence");
+	if (!av_tokenize(s->source, &t, cause)) {
+		av_cause_prefix(cause, "the source");
+		return false;
+	}
+	*m = t.n;
+	av_tokens_free(&t);
+	return true;
+}
+
+static bool get_sentence(const cJSON *set, const char *key, char **field, char **cause)
+{
+	const cJSON *item = cJSON_GetObjectItemCaseSensitive(set, key);
+	if (!item)
+		return true;
+	if (cJSON_IsNull(item) && strcmp(key, "source") == 0) {
+		free(*field);
+		*field = NULL;
+		return true;
+	}
+	const char *s = NULL;
+	if (!av_json_get_string(set, "set", key, true, &s, cause))
+		return false;
+	struct av_tokens t = { 0 };
+	if (!av_tokenize(s, &t, cause)) {
+		av_cause_prefix(cause, "\"set\".\"%s\"", key);
+		return false;
+	}
+	av_tokens_free(&t);
+	free(*field);
+	*field = av_strdup(s);
+	return true;
+}
+
+/* A list of n whole numbers in 0..max-1 (for the message, what they are). */
+static bool get_positions(const cJSON *item, const char *path, int n_want, int *out,
+			  int *n_out, int max_n, char **cause)
+{
+	if (!cJSON_IsArray(item))
+		return av_fail(cause, "%s: expected a list of positions, got %s", path,
+			       av_json_type_name(item));
+	int n = cJSON_GetArraySize(item);
+	if ((n_want >= 0 && n != n_want) || n > max_n)
+		return n_want >= 0
+			? av_fail(cause, "%s: expected %d positions, got %d", path, n_want, n)
+			: av_fail(cause, "%s: at most %d positions, got %d", path, max_n, n);
+	int i = 0;
+	const cJSON *e;
+	cJSON_ArrayForEach(e, item) {
+		double v = cJSON_IsNumber(e) ? e->valuedouble : -1;
+		if (!cJSON_IsNumber(e) || v != floor(v) || v < 0 || v >= AV_MAX_TOKENS)
+			return av_fail(cause, "%s, item %d: expected a position from 0 to %d",
+				       path, i + 1, AV_MAX_TOKENS - 1);
+		out[i++] = (int)v;
+	}
+	if (n_out)
+		*n_out = n;
+	return true;
+}
+
+static void reset_cell(struct av_lesson_state *s)
+{
+	s->query = s->key = 0;
+	memset(s->hidden, 0, sizeof s->hidden);
+}
+
+static bool read_set_text(const cJSON *set, struct av_lesson_state *s, char **cause)
+{
+	int mode = (int)s->mode;
+	bool changed = cJSON_GetObjectItemCaseSensitive(set, "sentence")
+		|| cJSON_GetObjectItemCaseSensitive(set, "source")
+		|| cJSON_GetObjectItemCaseSensitive(set, "mode");
+	if (!get_sentence(set, "sentence", &s->sentence, cause)
+	    || !get_sentence(set, "source", &s->source, cause)
+	    || !get_enum(set, "set", "mode", av_mode_names, &mode, cause))
+		return false;
+	s->mode = (enum av_mode)mode;
+	if (changed)
+		reset_cell(s);
+	return true;
+}
+
+static bool read_set_numbers(const cJSON *set, struct av_lesson_state *s, char **cause)
+{
+	int view = (int)s->view, scale = (int)s->scale, init = (int)s->init;
+	int figure = s->figure + 1;
+	uint64_t seed = s->seed;
+	bool ok = get_enum(set, "set", "stage", stage_names, &s->stage, cause)
+		&& get_enum(set, "set", "view", av_lesson_view_names, &view, cause)
+		&& get_int(set, "set", "figure", 1, figure_count, &figure, cause)
+		&& get_int(set, "set", "head", 0, AV_MAX_D_MODEL - 1, &s->head, cause)
+		&& get_enum(set, "set", "scale", av_scale_names, &scale, cause)
+		&& av_json_get_double(set, "set", "temperature", false, &s->temperature, cause)
+		&& get_enum(set, "set", "init", av_init_names, &init, cause);
+	if (!ok)
+		return false;
+	long long sv = (long long)s->seed;
+	if (!av_json_get_int(set, "set", "seed", false, 0, (long long)AV_MAX_SEED, &sv, cause))
+		return false;
+	seed = (uint64_t)sv;
+	if (s->temperature < AV_MIN_TEMPERATURE || s->temperature > AV_MAX_TEMPERATURE)
+		return av_fail(cause, "\"set\".\"temperature\": expected a number from %g "
+			       "to %g, got %g", AV_MIN_TEMPERATURE, AV_MAX_TEMPERATURE,
+			       s->temperature);
+	bool new_weights = seed != s->seed || init != (int)s->init;
+	s->view = (enum av_lesson_view)view;
+	s->figure = figure - 1;
+	s->scale = (enum av_scale)scale;
+	s->init = (enum av_init)init;
+	s->seed = seed;
+	if (new_weights)
+		s->train.epochs = s->train.steps = 0;
+	return true;
+}
+
+static bool read_set_cells(const cJSON *set, struct av_lesson_state *s, char **cause)
+{
+	const cJSON *cursor = cJSON_GetObjectItemCaseSensitive(set, "cursor");
+	const cJSON *hidden = cJSON_GetObjectItemCaseSensitive(set, "hidden");
+	if (cursor) {
+		int cell[2];
+		if (!get_positions(cursor, "\"set\".\"cursor\"", 2, cell, NULL, 2, cause))
+			return false;
+		s->query = cell[0];
+		s->key = cell[1];
+	}
+	if (hidden) {
+		int keys[AV_MAX_TOKENS], n;
+		if (!get_positions(hidden, "\"set\".\"hidden\"", -1, keys, &n, AV_MAX_TOKENS,
+				   cause))
+			return false;
+		memset(s->hidden, 0, sizeof s->hidden);
+		for (int i = 0; i < n; i++)
+			s->hidden[keys[i]] = true;
+	}
+	return true;
+}
+
+static bool read_set(const cJSON *step, struct av_lesson_state *s, char **cause)
+{
+	const cJSON *set;
+	if (!av_json_get_object(step, NULL, "set", false, &set, cause))
+		return false;
+	if (!set)
+		return true;
+	return check_keys(set, "set", set_keys, cause)
+		&& read_set_text(set, s, cause)
+		&& read_set_numbers(set, s, cause)
+		&& read_set_cells(set, s, cause);
+}
+
+static bool read_train(const cJSON *step, struct av_lesson_state *s, char **cause)
+{
+	const cJSON *tr;
+	if (!av_json_get_object(step, NULL, "train", false, &tr, cause))
+		return false;
+	if (!tr)
+		return true;
+	struct av_lesson_train *t = &s->train;
+	int target = (int)t->target, optimizer = (int)t->optimizer;
+	t->epochs = t->steps = 0;
+	if (!check_keys(tr, "train", train_keys, cause)
+	    || !get_int(tr, "train", "epochs", 0, AV_LESSON_MAX_EPOCHS, &t->epochs, cause)
+	    || !get_int(tr, "train", "steps", 0, AV_LESSON_MAX_EPOCHS, &t->steps, cause)
+	    || !get_enum(tr, "train", "target", av_target_names, &target, cause)
+	    || !get_enum(tr, "train", "optimizer", av_optimizer_names, &optimizer, cause)
+	    || !av_json_get_double(tr, "train", "lr", false, &t->lr, cause))
+		return false;
+	if (!(t->lr > 0))
+		return av_fail(cause, "\"train\".\"lr\": expected a positive number, got %g",
+			       t->lr);
+	t->target = (enum av_target)target;
+	t->optimizer = (enum av_optimizer)optimizer;
+	return true;
+}
+
+/* --- checking a state against the layer and its sentence */
+
+static bool check_cell(const char *path, int q, int k, int n, int m, char **cause)
+{
+	if (q >= n || k >= m)
+		return av_fail(cause, "%s: cell (%d, %d) is off the %dx%d matrix (queries "
+			       "0 to %d, keys 0 to %d)", path, q, k, n, m, n - 1, m - 1);
+	return true;
+}
+
+static bool check_state(const struct av_lesson *l, const struct av_lesson_state *s,
+			char **cause)
+{
+	int n, m;
+	if (!count_tokens(s, &n, &m, cause))
+		return false;
+	if (l->cfg.positional == AV_POS_LEARNED && n > l->cfg.max_positions)
+		return av_fail(cause, "the sentence has %d tokens, the learned positions "
+			       "only %d", n, l->cfg.max_positions);
+	if (s->head >= l->cfg.heads)
+		return av_fail(cause, "\"set\".\"head\": head %d, but the layer has %d "
+			       "(0 to %d)", s->head, l->cfg.heads, l->cfg.heads - 1);
+	if (!check_cell("\"set\".\"cursor\"", s->query, s->key, n, m, cause))
+		return false;
+	for (int j = m; j < AV_MAX_TOKENS; j++) {
+		if (s->hidden[j])
+			return av_fail(cause, "\"set\".\"hidden\": key %d, but the keys are "
+				       "0 to %d", j, m - 1);
+	}
+	if (s->train.target == AV_TARGET_PAIRS && s->train.epochs + s->train.steps > 0
+	    && l->sample.training.n_pairs == 0)
+		return av_fail(cause, "\"train\".\"target\": pairs, but the sample has no "
+			       "\"training\".\"pairs\"");
+	return true;
+}
+
+static bool read_highlight(const cJSON *step, const struct av_lesson *l,
+			   struct av_lesson_step *st, char **cause)
+{
+	const cJSON *item = cJSON_GetObjectItemCaseSensitive(step, "highlight");
+	if (!item)
+		return true;
+	if (!cJSON_IsArray(item) || cJSON_GetArraySize(item) > AV_LESSON_MAX_HIGHLIGHTS)
+		return av_fail(cause, "\"highlight\": expected a list of at most %d cells "
+			       "[query, key], got %s", AV_LESSON_MAX_HIGHLIGHTS,
+			       cJSON_IsArray(item) ? "more" : av_json_type_name(item));
+	int n, m;
+	if (!count_tokens(&st->state, &n, &m, cause))
+		return false;
+	(void)l;
+	const cJSON *e;
+	cJSON_ArrayForEach(e, item) {
+		char *path = av_printf("\"highlight\", item %d", st->n_highlight + 1);
+		int *cell = st->highlight[st->n_highlight];
+		bool ok = get_positions(e, path, 2, cell, NULL, 2, cause)
+			&& check_cell(path, cell[0], cell[1], n, m, cause);
+		free(path);
+		if (!ok)
+			return false;
+		st->n_highlight++;
+	}
+	return true;
+}
+
+/* The position of word among tokens (lower-cased as the tokenizer does), or -1. */
+static int find_word(const char *sentence, const char *word)
+{
+	struct av_tokens t = { 0 }, w = { 0 };
+	if (!av_tokenize(sentence, &t, NULL))
+		return -1;
+	int pos = -1;
+	if (av_tokenize(word, &w, NULL) && w.n == 1) {
+		for (int i = 0; i < t.n && pos < 0; i++) {
+			if (strcmp(t.text[i], w.text[0]) == 0)
+				pos = i;
+		}
+	}
+	av_tokens_free(&t);
+	av_tokens_free(&w);
+	return pos;
+}
+
+static bool question_where(const cJSON *qo, const struct av_lesson_state *s,
+			   struct av_lesson_question *q, char **cause)
+{
+	bool by_key = q->ask == AV_ASK_ARGMAX_QUERY;
+	const char *pos_key = by_key ? "key" : "query";
+	const char *other = by_key ? "query" : "key";
+	if (cJSON_GetObjectItemCaseSensitive(qo, other))
+		return av_fail(cause, "\"question\".\"%s\": not used by %s (give \"%s\" "
+			       "or \"word\")", other, av_ask_names[q->ask], pos_key);
+	const cJSON *word = cJSON_GetObjectItemCaseSensitive(qo, "word");
+	const cJSON *pos = cJSON_GetObjectItemCaseSensitive(qo, pos_key);
+	if (!!word == !!pos)
+		return av_fail(cause, "\"question\": give either \"%s\" (a position) or "
+			       "\"word\"", pos_key);
+	int n, m;
+	if (!count_tokens(s, &n, &m, cause))
+		return false;
+	if (pos) {
+		if (!get_int(qo, "question", pos_key, 0, (by_key ? m : n) - 1, &q->pos, cause))
+			return false;
+		return true;
+	}
+	const char *w = NULL;
+	if (!av_json_get_string(qo, "question", "word", true, &w, cause))
+		return false;
+	const char *sentence = by_key && s->mode == AV_MODE_CROSS ? s->source : s->sentence;
+	if (find_word(sentence, w) < 0) {
+		char *e = escape(w);
+		av_fail(cause, "\"question\".\"word\": \"%s\" is not a word of the step's "
+			"%s", e, by_key && s->mode == AV_MODE_CROSS ? "source" : "sentence");
+		free(e);
+		return false;
+	}
+	q->word = av_strdup(w);
+	return true;
+}
+
+static bool read_question(const cJSON *step, const struct av_lesson *l,
+			  struct av_lesson_step *st, char **cause)
+{
+	const cJSON *qo;
+	if (!av_json_get_object(step, NULL, "question", false, &qo, cause))
+		return false;
+	if (!qo)
+		return true;
+	struct av_lesson_question *q = &st->question;
+	int ask = -1;
+	q->head = st->state.head;
+	q->stage = AV_STAGE_SOFTMAX;
+	q->pos = -1;
+	if (!check_keys(qo, "question", question_keys, cause)
+	    || !av_json_get_string(qo, "question", "ask", true, &(const char *){ NULL }, cause)
+	    || !get_enum(qo, "question", "ask", av_ask_names, &ask, cause)
+	    || !get_enum(qo, "question", "stage", stage_names, &q->stage, cause)
+	    || !get_int(qo, "question", "head", 0, AV_MAX_D_MODEL - 1, &q->head, cause))
+		return false;
+	q->ask = (enum av_ask)ask;
+	if (q->stage < AV_STAGE_SCORES || q->stage > AV_STAGE_SOFTMAX)
+		return av_fail(cause, "\"question\".\"stage\": a question asks about "
+			       "scores, scaled, masked or softmax, not %s",
+			       stage_names[q->stage]);
+	if (q->head >= l->cfg.heads)
+		return av_fail(cause, "\"question\".\"head\": head %d, but the layer has %d "
+			       "(0 to %d)", q->head, l->cfg.heads, l->cfg.heads - 1);
+	st->has_question = true;
+	return question_where(qo, &st->state, q, cause);
+}
+
+/* --- steps */
+
+static void state_copy(struct av_lesson_state *dst, const struct av_lesson_state *src)
+{
+	*dst = *src;
+	dst->sentence = av_strdup(src->sentence);
+	dst->source = src->source ? av_strdup(src->source) : NULL;
+}
+
+static void state_free(struct av_lesson_state *s)
+{
+	free(s->sentence);
+	free(s->source);
+}
+
+/* The state before the first step: the sample's, as attnview starts. */
+static void first_state(const struct av_lesson *l, struct av_lesson_state *s)
+{
+	memset(s, 0, sizeof *s);
+	s->sentence = av_strdup(l->sample.sentence);
+	s->source = l->sample.source ? av_strdup(l->sample.source) : NULL;
+	s->mode = l->cfg.mode;
+	s->stage = AV_STAGE_TOKENS;
+	s->view = AV_LVIEW_STEPPER;
+	s->scale = l->cfg.scale;
+	s->temperature = l->cfg.temperature;
+	s->seed = l->cfg.seed;
+	s->init = l->cfg.init;
+	s->train.lr = l->sample.training.lr;
+	s->train.optimizer = l->sample.training.optimizer;
+	s->train.target = l->sample.training.target;
+}
+
+static bool read_step(const cJSON *step, const struct av_lesson *l,
+		      struct av_lesson_step *st, char **cause)
+{
+	if (!cJSON_IsObject(step))
+		return av_fail(cause, "expected an object, got %s", av_json_type_name(step));
+	char *title[AV_LANG_COUNT] = { NULL };
+	bool ok = check_keys(step, NULL, step_keys, cause)
+		&& get_titles(step, NULL, "title", title, cause);
+	for (int lang = 0; lang < AV_LANG_COUNT; lang++)
+		st->text[lang].title = title[lang];
+	return ok && get_caption(step, st, cause)
+		&& read_set(step, &st->state, cause)
+		&& read_train(step, &st->state, cause)
+		&& check_state(l, &st->state, cause)
+		&& read_highlight(step, l, st, cause)
+		&& read_question(step, l, st, cause);
+}
+
+static bool read_steps(const cJSON *root, struct av_lesson *l, char **cause)
+{
+	const cJSON *steps = cJSON_GetObjectItemCaseSensitive(root, "steps");
+	if (!steps)
+		return av_fail(cause, "missing \"steps\"");
+	if (!cJSON_IsArray(steps))
+		return av_fail(cause, "\"steps\": expected a list, got %s",
+			       av_json_type_name(steps));
+	int n = cJSON_GetArraySize(steps);
+	if (n < 1 || n > AV_LESSON_MAX_STEPS)
+		return av_fail(cause, "\"steps\": expected 1 to %d steps, got %d",
+			       AV_LESSON_MAX_STEPS, n);
+	l->steps = av_calloc((size_t)n, sizeof *l->steps);
+	struct av_lesson_state prev;
+	first_state(l, &prev);
+	const cJSON *step;
+	bool ok = true;
+	cJSON_ArrayForEach(step, steps) {
+		struct av_lesson_step *st = &l->steps[l->n_steps++];
+		state_copy(&st->state, &prev);
+		if (!read_step(step, l, st, cause)) {
+			av_cause_prefix(cause, "step %d", l->n_steps);
+			ok = false;
+			break;
+		}
+		state_free(&prev);
+		state_copy(&prev, &st->state);
+	}
+	state_free(&prev);
+	return ok;
+}
+
+/* --- the lesson */
+
+/* The folder of path with a trailing '/', or "" (malloc'd). */
+static char *folder_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? av_strndup(path, (size_t)(slash - path + 1)) : av_strdup("");
+}
+
+static bool read_layer(const cJSON *root, struct av_lesson *l, char **cause)
+{
+	const char *sample = NULL, *weights = NULL;
+	if (!av_json_get_string(root, NULL, "sample", true, &sample, cause)
+	    || !av_json_get_string(root, NULL, "weights", false, &weights, cause))
+		return false;
+	if (!av_sample_load(sample, &l->sample, cause)) {
+		av_cause_prefix(cause, "\"sample\"");
+		return false;
+	}
+	l->cfg = l->sample.cfg;
+	if (!weights)
+		return true;
+	char *dir = folder_of(l->path);
+	l->weights = weights[0] == '/' ? av_strdup(weights) : av_printf("%s%s", dir, weights);
+	free(dir);
+	struct av_params p = { 0 };
+	if (!av_weights_load(l->weights, &l->cfg, NULL, &p, cause)) {
+		av_cause_prefix(cause, "\"weights\"");
+		return false;
+	}
+	av_params_free(&p);
+	return true;
+}
+
+static bool read_lesson(const cJSON *root, struct av_lesson *l, char **cause)
+{
+	const char *name = NULL;
+	if (!check_keys(root, NULL, lesson_keys, cause)
+	    || !av_json_get_string(root, NULL, "name", true, &name, cause))
+		return false;
+	if (!check_text(name, "\"name\"", AV_LESSON_MAX_TITLE_WIDTH, cause))
+		return false;
+	l->name = av_strdup(name);
+	return get_titles(root, NULL, "title", l->title, cause)
+		&& read_layer(root, l, cause)
+		&& read_steps(root, l, cause);
+}
+
+bool av_lesson_parse(const char *text, const char *label, struct av_lesson *l,
+		     char **cause)
+{
+	memset(l, 0, sizeof *l);
+	if (strlen(text) > AV_LESSON_MAX_BYTES)
+		return av_fail(cause, "%s: larger than %d bytes (a lesson is text)", label,
+			       AV_LESSON_MAX_BYTES);
+	cJSON *root = av_json_parse(text, label, cause);
+	if (!root)
+		return false;
+	l->path = av_strdup(label);
+	bool ok = read_lesson(root, l, cause);
+	cJSON_Delete(root);
+	if (!ok) {
+		av_cause_prefix(cause, "%s", label);
+		av_lesson_free(l);
+	}
+	return ok;
+}
+
+/* Reads at most AV_LESSON_MAX_BYTES + 1 bytes, so a huge (or endless) file
+ * is refused without reading it all. */
+static bool read_bounded(const char *path, char **text, char **cause)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return av_fail(cause, "%s: %s", path, strerror(errno));
+	size_t cap = AV_LESSON_MAX_BYTES + 1;
+	char *buf = av_malloc(cap + 1);
+	size_t used = fread(buf, 1, cap, f);
+	bool failed = ferror(f);
+	int err = errno;
+	fclose(f);
+	if (failed) {
+		free(buf);
+		return av_fail(cause, "%s: %s", path, strerror(err));
+	}
+	if (used > AV_LESSON_MAX_BYTES) {
+		free(buf);
+		return av_fail(cause, "%s: larger than %d bytes (a lesson is text)", path,
+			       AV_LESSON_MAX_BYTES);
+	}
+	buf[used] = '\0';
+	if (memchr(buf, '\0', used)) {
+		free(buf);
+		return av_fail(cause, "%s: not a text file (it contains a NUL byte)", path);
+	}
+	*text = buf;
+	return true;
+}
+
+bool av_lesson_load_file(const char *path, struct av_lesson *l, char **cause)
+{
+	char *text = NULL;
+	memset(l, 0, sizeof *l);
+	if (!read_bounded(path, &text, cause))
+		return false;
+	bool ok = av_lesson_parse(text, path, l, cause);
+	free(text);
+	return ok;
+}
+
+bool av_lesson_load(const char *name_or_path, struct av_lesson *l, char **cause)
+{
+	char *path;
+	memset(l, 0, sizeof *l);
+	if (!av_data_find("lessons", "lesson", name_or_path, &path, cause))
+		return false;
+	if (!path)
+		return av_data_not_found("lessons", "lesson", name_or_path, NULL, cause);
+	bool ok = av_lesson_load_file(path, l, cause);
+	free(path);
+	return ok;
+}
+
+char **av_lesson_list(void)
+{
+	return av_data_list("lessons", NULL);
+}
+
+void av_lesson_free(struct av_lesson *l)
+{
+	for (int i = 0; l->steps && i < l->n_steps; i++) {
+		struct av_lesson_step *st = &l->steps[i];
+		for (int lang = 0; lang < AV_LANG_COUNT; lang++) {
+			free(st->text[lang].title);
+			for (int p = 0; p < st->text[lang].n_paragraphs; p++)
+				free(st->text[lang].paragraphs[p]);
+			free(st->text[lang].paragraphs);
+		}
+		state_free(&st->state);
+		free(st->question.word);
+	}
+	free(l->steps);
+	for (int lang = 0; lang < AV_LANG_COUNT; lang++)
+		free(l->title[lang]);
+	free(l->path);
+	free(l->name);
+	free(l->weights);
+	av_sample_free(&l->sample);
+	memset(l, 0, sizeof *l);
+}
+
+/* --- questions against the live numbers */
+
+/* The (n, m) block of stage st for head h. */
+static const float *stage_block(const struct av_trace *t, int st, int h)
+{
+	const float *base = st == AV_STAGE_SCORES ? t->scores
+		: st == AV_STAGE_SCALED ? t->scaled
+		: st == AV_STAGE_MASKED ? t->masked : t->weights;
+	return base + (size_t)h * (size_t)t->n * (size_t)t->m;
+}
+
+static int live_position(const struct av_lesson_question *q, const struct av_tokens *tokens,
+			 int count, char **explain)
+{
+	if (q->word) {
+		for (int i = 0; i < tokens->n; i++) {
+			if (strcmp(tokens->text[i], q->word) == 0)
+				return i;
+		}
+		char *e = escape(q->word);
+		av_fail(explain, "\"%s\" is not in the sentence now", e);
+		free(e);
+		return -1;
+	}
+	if (q->pos >= count) {
+		av_fail(explain, "the sentence has no position %d now", q->pos);
+		return -1;
+	}
+	return q->pos;
+}
+
+int av_lesson_answer(const struct av_lesson_question *q, const struct av_trace *t,
+		     char **explain)
+{
+	if (q->head >= t->heads) {
+		av_fail(explain, "the layer has no head %d now", q->head);
+		return -1;
+	}
+	bool by_key = q->ask == AV_ASK_ARGMAX_QUERY;
+	const struct av_tokens *tokens = by_key && t->source_tokens.n > 0
+		? &t->source_tokens : &t->tokens;
+	int fixed = live_position(q, tokens, by_key ? t->m : t->n, explain);
+	if (fixed < 0)
+		return -1;
+	const float *block = stage_block(t, q->stage, q->head);
+	int count = by_key ? t->n : t->m, best = -1;
+	for (int i = 0; i < count; i++) {
+		int r = by_key ? i : fixed, c = by_key ? fixed : i;
+		if (!t->mask[(size_t)r * (size_t)t->m + (size_t)c])
+			continue;
+		float v = block[(size_t)r * (size_t)t->m + (size_t)c];
+		float b = best < 0 ? 0 : (by_key ? block[(size_t)best * (size_t)t->m + (size_t)c]
+					  : block[(size_t)r * (size_t)t->m + (size_t)best]);
+		if (best < 0 || (q->ask == AV_ASK_ARGMIN_KEY ? v < b : v > b))
+			best = i;
+	}
+	if (best < 0)
+		av_fail(explain, "every cell of that %s is hidden now", by_key ? "column" : "row");
+	return best;
+}
+
+/* The value the student picked equals the best one: ties are right too. */
+static bool same_value(const struct av_lesson_question *q, const struct av_trace *t,
+		       int fixed, int a, int b)
+{
+	const float *block = stage_block(t, q->stage, q->head);
+	bool by_key = q->ask == AV_ASK_ARGMAX_QUERY;
+	size_t ia = by_key ? (size_t)a * (size_t)t->m + (size_t)fixed
+		: (size_t)fixed * (size_t)t->m + (size_t)a;
+	size_t ib = by_key ? (size_t)b * (size_t)t->m + (size_t)fixed
+		: (size_t)fixed * (size_t)t->m + (size_t)b;
+	return t->mask[ia] && block[ia] == block[ib];
+}
+
+enum av_answer av_lesson_check(const struct av_lesson_question *q, const struct av_trace *t,
+			       int query, int key, char **explain)
+{
+	int best = av_lesson_answer(q, t, explain);
+	if (best < 0)
+		return AV_ANSWER_NOT_NOW;
+	bool by_key = q->ask == AV_ASK_ARGMAX_QUERY;
+	const struct av_tokens *tokens = by_key && t->source_tokens.n > 0
+		? &t->source_tokens : &t->tokens;
+	int fixed = live_position(q, tokens, by_key ? t->m : t->n, NULL);
+	int picked = by_key ? query : key;
+	int limit = by_key ? t->n : t->m;
+	if (picked >= 0 && picked < limit && (picked == best || same_value(q, t, fixed, picked, best)))
+		return AV_ANSWER_RIGHT;
+	const struct av_tokens *answer_side = by_key ? &t->tokens
+		: (t->source_tokens.n > 0 ? &t->source_tokens : &t->tokens);
+	char *w = escape(answer_side->text[best]);
+	av_fail(explain, "the answer is %s %d (\"%s\")", by_key ? "query" : "key", best, w);
+	free(w);
+	return AV_ANSWER_WRONG;
+}

@@ -1,0 +1,459 @@
+/* test_lesson.c: the lesson loader (src/lesson/): a good lesson resolves
+ * every step to a complete state; every way a file or a step can be wrong is
+ * refused with the file, the step and the key; questions are checked against
+ * the live trace, so they follow the sentence; every shipped lesson loads
+ * and every step of it runs on its sample. Messages are compared whole where
+ * they are what an author reads. */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "attention.h"
+#include "lesson/lesson.h"
+#include "ui/stages.h"   /* the stage names only (no screen code is linked) */
+#include "model.h"
+#include "util.h"
+
+/* One step of china-panda (one head, "china panda japan cherry"). */
+#define STEP_TEXT \
+	"\"title\": {\"en\": \"Scores\", \"zh_CN\": \"得分\"}, " \
+	"\"caption\": {\"en\": [\"One.\", \"Two.\"], \"zh_CN\": [\"一。\"]}"
+
+/* A lesson of the china-panda sample whose steps are given (JSON text). */
+static char *lesson_text(const char *steps)
+{
+	return av_printf("{\"name\": \"t\", \"title\": {\"en\": \"T\", \"zh_CN\": \"测\"},\n"
+			 " \"sample\": \"china-panda\",\n \"steps\": [%s]}", steps);
+}
+
+static char *one_step(const char *extra)
+{
+	char *step = av_printf("{" STEP_TEXT "%s%s}", *extra ? ", " : "", extra);
+	char *text = lesson_text(step);
+	free(step);
+	return text;
+}
+
+/* Parses a lesson of one step with extra keys; expects the message want. */
+static void assert_step_rejected(const char *extra, const char *want)
+{
+	char *text = one_step(extra);
+	struct av_lesson l;
+	char *cause = NULL;
+	bool ok = av_lesson_parse(text, "x.json", &l, &cause);
+	if (ok || !cause || strcmp(cause, want) != 0)
+		print_error("step %s\n  want: %s\n  got:  %s\n", extra, want,
+			    cause ? cause : "(accepted)");
+	assert_false(ok);
+	assert_string_equal(cause, want);
+	free(cause);
+	free(text);
+}
+
+static void assert_lesson_rejected(const char *text, const char *want)
+{
+	struct av_lesson l;
+	char *cause = NULL;
+	bool ok = av_lesson_parse(text, "x.json", &l, &cause);
+	if (ok || !cause || strcmp(cause, want) != 0)
+		print_error("want: %s\n  got:  %s\n", want, cause ? cause : "(accepted)");
+	assert_false(ok);
+	assert_string_equal(cause, want);
+	free(cause);
+}
+
+/* --- a good lesson */
+
+static void test_good_lesson_resolves_states(void **state)
+{
+	(void)state;
+	char *text = lesson_text(
+		"{" STEP_TEXT "},\n"
+		"{" STEP_TEXT ", \"set\": {\"stage\": \"softmax\", \"cursor\": [2, 3], "
+		"\"temperature\": 2, \"hidden\": [1]}, \"highlight\": [[0, 1], [2, 3]]},\n"
+		"{" STEP_TEXT ", \"set\": {\"sentence\": \"japan cherry\", \"view\": \"figures\", "
+		"\"figure\": 3}, \"train\": {\"epochs\": 200, \"target\": \"pairs\"}, "
+		"\"question\": {\"ask\": \"argmax_key\", \"word\": \"japan\"}},\n"
+		"{" STEP_TEXT ", \"set\": {\"seed\": 7}}");
+	struct av_lesson l;
+	char *cause = NULL;
+	assert_true(av_lesson_parse(text, "x.json", &l, &cause));
+	assert_null(cause);
+	assert_string_equal(l.name, "t");
+	assert_string_equal(l.title[AV_LANG_ZH_CN], "测");
+	assert_int_equal(l.n_steps, 4);
+	assert_int_equal(l.cfg.heads, 1);
+
+	/* the first step is the sample's state */
+	const struct av_lesson_state *s0 = &l.steps[0].state;
+	assert_string_equal(s0->sentence, "china panda japan cherry");
+	assert_int_equal(s0->stage, AV_STAGE_TOKENS);
+	assert_int_equal(s0->view, AV_LVIEW_STEPPER);
+	assert_int_equal(s0->seed, 1);
+	assert_true(s0->temperature == 1.0);
+	assert_int_equal(s0->train.epochs, 0);
+	assert_int_equal(l.steps[0].text[AV_LANG_EN].n_paragraphs, 2);
+	assert_string_equal(l.steps[0].text[AV_LANG_EN].paragraphs[1], "Two.");
+	assert_string_equal(l.steps[0].text[AV_LANG_ZH_CN].title, "得分");
+
+	const struct av_lesson_step *st1 = &l.steps[1];
+	assert_int_equal(st1->state.stage, AV_STAGE_SOFTMAX);
+	assert_int_equal(st1->state.query, 2);
+	assert_int_equal(st1->state.key, 3);
+	assert_true(st1->state.hidden[1]);
+	assert_false(st1->state.hidden[0]);
+	assert_true(st1->state.temperature == 2.0);
+	assert_int_equal(st1->n_highlight, 2);
+	assert_int_equal(st1->highlight[1][1], 3);
+	assert_false(st1->has_question);
+
+	/* a new sentence resets the cursor and the hidden keys; the rest is kept */
+	const struct av_lesson_step *st2 = &l.steps[2];
+	assert_string_equal(st2->state.sentence, "japan cherry");
+	assert_int_equal(st2->state.stage, AV_STAGE_SOFTMAX);
+	assert_int_equal(st2->state.query, 0);
+	assert_false(st2->state.hidden[1]);
+	assert_true(st2->state.temperature == 2.0);
+	assert_int_equal(st2->state.view, AV_LVIEW_FIGURES);
+	assert_int_equal(st2->state.figure, 2);
+	assert_int_equal(st2->state.train.epochs, 200);
+	assert_int_equal(st2->state.train.target, AV_TARGET_PAIRS);
+	assert_true(st2->state.train.lr == 0.01);   /* the sample's */
+	assert_true(st2->has_question);
+	assert_int_equal(st2->question.ask, AV_ASK_ARGMAX_KEY);
+	assert_int_equal(st2->question.stage, AV_STAGE_SOFTMAX);
+	assert_string_equal(st2->question.word, "japan");
+
+	/* a new seed means fresh weights: the training is not inherited */
+	assert_int_equal(l.steps[3].state.seed, 7);
+	assert_int_equal(l.steps[3].state.train.epochs, 0);
+	av_lesson_free(&l);
+	free(text);
+}
+
+/* --- rejections: the file */
+
+static void test_rejects_file_errors(void **state)
+{
+	(void)state;
+	assert_lesson_rejected("{\"name\": \"t\",\n  \"steps\": [}",
+			       "x.json:2:13: JSON syntax error");
+	assert_lesson_rejected("[1]", "x.json: expected a JSON object at the top, got a list");
+	assert_lesson_rejected("{\"name\": \"t\", \"title\": {\"en\": \"T\", \"zh_CN\": \"测\"}, "
+			       "\"sample\": \"china-panda\"}", "x.json: missing \"steps\"");
+	assert_lesson_rejected("{\"name\": \"t\", \"title\": {\"en\": \"T\", \"zh_CN\": \"测\"}, "
+			       "\"sample\": \"china-panda\", \"steps\": []}",
+			       "x.json: \"steps\": expected 1 to 200 steps, got 0");
+	assert_lesson_rejected("{\"name\": \"t\", \"title\": {\"en\": \"T\"}, "
+			       "\"sample\": \"china-panda\", \"steps\": []}",
+			       "x.json: missing \"title\".\"zh_CN\"");
+	assert_lesson_rejected("{\"name\": \"t\", \"lesson\": 1}",
+			       "x.json: unknown key \"lesson\" (allowed: name, title, sample, "
+			       "weights, steps or comment)");
+	/* a bad key from the file is escaped before it reaches a terminal */
+	assert_lesson_rejected("{\"name\": \"t\", \"\\u001b[2J\\\"\": 1}",
+			       "x.json: unknown key \"\\x1b[2J\\\"\" (allowed: name, title, "
+			       "sample, weights, steps or comment)");
+	char *text = lesson_text("{" STEP_TEXT "}");
+	char *bad = av_printf("%s", text);
+	char *at = strstr(bad, "china-panda");
+	memcpy(at, "china-pandx", 11);
+	struct av_lesson l;
+	char *cause = NULL;
+	assert_false(av_lesson_parse(bad, "x.json", &l, &cause));
+	assert_non_null(strstr(cause, "x.json: \"sample\": no sample named \"china-pandx\""));
+	free(cause);
+	free(bad);
+	free(text);
+}
+
+static void test_rejects_huge_file(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/test_lesson_XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	for (int i = 0; i <= AV_LESSON_MAX_BYTES / 64; i++)
+		fputs("                                                               \n", f);
+	fclose(f);
+	struct av_lesson l;
+	char *cause = NULL;
+	assert_false(av_lesson_load_file(path, &l, &cause));
+	char *want = av_printf("%s: larger than %d bytes (a lesson is text)", path,
+			       AV_LESSON_MAX_BYTES);
+	assert_string_equal(cause, want);
+	free(want);
+	free(cause);
+	unlink(path);
+}
+
+/* --- rejections: a step (every message names the step) */
+
+static void test_rejects_bad_texts(void **state)
+{
+	(void)state;
+	char *text = lesson_text("{\"title\": {\"en\": \"A\", \"zh_CN\": \"B\"}}");
+	assert_lesson_rejected(text, "x.json: step 1: missing \"caption\"");
+	free(text);
+	text = lesson_text("{\"title\": {\"en\": \"A\", \"zh_CN\": \"B\"}, "
+				 "\"caption\": {\"en\": [\"x\"]}}");
+	assert_lesson_rejected(text, "x.json: step 1: missing \"caption\".\"zh_CN\"");
+	free(text);
+	text = lesson_text("{\"title\": {\"en\": \"A\", \"zh_CN\": \"B\"}, "
+			   "\"caption\": {\"en\": [\"x\", 3], \"zh_CN\": [\"y\"]}}");
+	assert_lesson_rejected(text, "x.json: step 1: \"caption\".\"en\", paragraph 2: "
+			       "expected a string, got a number");
+	free(text);
+	text = lesson_text("{\"title\": {\"en\": \"A\", \"zh_CN\": \"B\"}, "
+			   "\"caption\": {\"en\": [\"x\\ny\"], \"zh_CN\": [\"y\"]}}");
+	assert_lesson_rejected(text, "x.json: step 1: \"caption\".\"en\", paragraph 1: "
+			       "control character at byte 1 (a paragraph is one line; "
+			       "wrapping is the pane's)");
+	free(text);
+	/* a paragraph wider than the pane: 300 CJK characters are 600 columns */
+	char para[3 * 300 + 1] = "";
+	for (int i = 0; i < 300; i++)
+		strcat(para, "注");
+	char *step = av_printf("{\"title\": {\"en\": \"A\", \"zh_CN\": \"B\"}, "
+			       "\"caption\": {\"en\": [\"x\"], \"zh_CN\": [\"%s\"]}}", para);
+	text = lesson_text(step);
+	assert_lesson_rejected(text, "x.json: step 1: \"caption\".\"zh_CN\", paragraph 1: "
+			       "600 columns long, at most 532 fit");
+	free(text);
+	free(step);
+}
+
+static void test_rejects_impossible_states(void **state)
+{
+	(void)state;
+	assert_step_rejected("\"set\": {\"head\": 9}",
+			     "x.json: step 1: \"set\".\"head\": head 9, but the layer has 1 (0 to 0)");
+	assert_step_rejected("\"set\": {\"stage\": \"attention\"}",
+			     "x.json: step 1: \"set\".\"stage\": unknown value \"attention\" "
+			     "(allowed: tokens, embedding, projection, scores, scaled, masked, "
+			     "softmax, context or output)");
+	assert_step_rejected("\"set\": {\"stage\": \"x\\u0007\"}",
+			     "x.json: step 1: \"set\".\"stage\": unknown value \"x\\x07\" "
+			     "(allowed: tokens, embedding, projection, scores, scaled, masked, "
+			     "softmax, context or output)");
+	assert_step_rejected("\"set\": {\"cursor\": [4, 0]}",
+			     "x.json: step 1: \"set\".\"cursor\": cell (4, 0) is off the 4x4 "
+			     "matrix (queries 0 to 3, keys 0 to 3)");
+	assert_step_rejected("\"set\": {\"cursor\": [1]}",
+			     "x.json: step 1: \"set\".\"cursor\": expected 2 positions, got 1");
+	assert_step_rejected("\"set\": {\"hidden\": [1, 4]}",
+			     "x.json: step 1: \"set\".\"hidden\": key 4, but the keys are 0 to 3");
+	assert_step_rejected("\"set\": {\"hidden\": [-1]}",
+			     "x.json: step 1: \"set\".\"hidden\", item 1: expected a position "
+			     "from 0 to 63");
+	assert_step_rejected("\"highlight\": [[0, 0], [1, 9]]",
+			     "x.json: step 1: \"highlight\", item 2: cell (1, 9) is off the 4x4 "
+			     "matrix (queries 0 to 3, keys 0 to 3)");
+	assert_step_rejected("\"set\": {\"mode\": \"cross\"}",
+			     "x.json: step 1: cross mode needs a \"source\" sentence");
+	assert_step_rejected("\"set\": {\"view\": \"figures\", \"figure\": 9}",
+			     "x.json: step 1: \"set\".\"figure\": expected a whole number from "
+			     "1 to 4, got 9");
+	assert_step_rejected("\"set\": {\"temperature\": 0}",
+			     "x.json: step 1: \"set\".\"temperature\": expected a number from "
+			     "0.01 to 100, got 0");
+	assert_step_rejected("\"set\": {\"sentence\": \"\"}",
+			     "x.json: step 1: \"set\".\"sentence\": the sentence is empty");
+	assert_step_rejected("\"set\": {\"heads\": 2}",
+			     "x.json: step 1: \"set\": unknown key \"heads\" (allowed: sentence, "
+			     "source, mode, stage, view, figure, head, cursor, hidden, scale, "
+			     "temperature, seed or init)");
+	assert_step_rejected("\"train\": {\"epochs\": -1}",
+			     "x.json: step 1: \"train\".\"epochs\": expected a whole number "
+			     "from 0 to 100000, got -1");
+	assert_step_rejected("\"train\": {\"epochs\": 5, \"lr\": 0}",
+			     "x.json: step 1: \"train\".\"lr\": expected a positive number, got 0");
+	assert_step_rejected("\"train\": {\"optimizer\": \"rmsprop\"}",
+			     "x.json: step 1: \"train\".\"optimizer\": unknown value \"rmsprop\" "
+			     "(allowed: adam or sgd)");
+}
+
+/* The step number is the failing one, and a later step sees the earlier
+ * sentence: a cursor valid for four words is off a two-word sentence. */
+static void test_step_number_and_inherited_sentence(void **state)
+{
+	(void)state;
+	char *text = lesson_text(
+		"{" STEP_TEXT "},\n"
+		"{" STEP_TEXT ", \"set\": {\"sentence\": \"china panda\"}},\n"
+		"{" STEP_TEXT ", \"set\": {\"cursor\": [3, 0]}}");
+	assert_lesson_rejected(text, "x.json: step 3: \"set\".\"cursor\": cell (3, 0) is off "
+			       "the 2x2 matrix (queries 0 to 1, keys 0 to 1)");
+	free(text);
+}
+
+static void test_rejects_bad_questions(void **state)
+{
+	(void)state;
+	assert_step_rejected("\"question\": {\"ask\": \"biggest\", \"query\": 0}",
+			     "x.json: step 1: \"question\".\"ask\": unknown value \"biggest\" "
+			     "(allowed: argmax_key, argmin_key or argmax_query)");
+	assert_step_rejected("\"question\": {\"ask\": \"argmax_key\", \"query\": 4}",
+			     "x.json: step 1: \"question\".\"query\": expected a whole number "
+			     "from 0 to 3, got 4");
+	assert_step_rejected("\"question\": {\"ask\": \"argmax_key\", \"word\": \"koala\"}",
+			     "x.json: step 1: \"question\".\"word\": \"koala\" is not a word of "
+			     "the step's sentence");
+	assert_step_rejected("\"question\": {\"ask\": \"argmax_key\"}",
+			     "x.json: step 1: \"question\": give either \"query\" (a position) "
+			     "or \"word\"");
+	assert_step_rejected("\"question\": {\"ask\": \"argmax_query\", \"query\": 1}",
+			     "x.json: step 1: \"question\".\"query\": not used by argmax_query "
+			     "(give \"key\" or \"word\")");
+	assert_step_rejected("\"question\": {\"ask\": \"argmax_key\", \"query\": 0, "
+			     "\"head\": 1}",
+			     "x.json: step 1: \"question\".\"head\": head 1, but the layer has 1 "
+			     "(0 to 0)");
+	assert_step_rejected("\"question\": {\"ask\": \"argmax_key\", \"query\": 0, "
+			     "\"stage\": \"context\"}",
+			     "x.json: step 1: \"question\".\"stage\": a question asks about "
+			     "scores, scaled, masked or softmax, not context");
+}
+
+/* --- questions against the live numbers */
+
+/* A trace of the china-panda sample for sentence (with hidden keys). */
+static void run_trace(struct av_trace *t, struct av_params *p, const struct av_lesson *l,
+		      const char *sentence, const int *hidden, int n_hidden)
+{
+	av_params_init(p, &l->cfg, (const char *const *)l->sample.vocab, l->sample.n_vocab);
+	char *cause = NULL;
+	memset(t, 0, sizeof *t);
+	assert_true(av_trace_run(t, p, &l->cfg, sentence, NULL, hidden, n_hidden, &cause));
+}
+
+/* The largest and smallest visible weight of row q, found here by hand. */
+static int row_extreme(const struct av_trace *t, int q, bool largest)
+{
+	int best = -1;
+	for (int k = 0; k < t->m; k++) {
+		if (!t->mask[q * t->m + k])
+			continue;
+		float v = t->weights[q * t->m + k];
+		if (best < 0 || (largest ? v > t->weights[q * t->m + best]
+				 : v < t->weights[q * t->m + best]))
+			best = k;
+	}
+	return best;
+}
+
+static void test_questions_follow_the_sentence(void **state)
+{
+	(void)state;
+	char *text = one_step("\"question\": {\"ask\": \"argmax_key\", \"word\": \"japan\"}");
+	struct av_lesson l;
+	char *cause = NULL;
+	assert_true(av_lesson_parse(text, "x.json", &l, &cause));
+	const struct av_lesson_question *q = &l.steps[0].question;
+
+	struct av_trace t;
+	struct av_params p;
+	run_trace(&t, &p, &l, "china panda japan cherry", NULL, 0);
+	int best = row_extreme(&t, 2, true);
+	assert_int_equal(av_lesson_answer(q, &t, NULL), best);
+	assert_int_equal(av_lesson_check(q, &t, 0, best, NULL), AV_ANSWER_RIGHT);
+	int wrong = (best + 1) % 4;
+	assert_int_equal(av_lesson_check(q, &t, 2, wrong, &cause), AV_ANSWER_WRONG);
+	char *want = av_printf("the answer is key %d (\"%s\")", best, t.tokens.text[best]);
+	assert_string_equal(cause, want);
+	free(want);
+	free(cause);
+	cause = NULL;
+	av_trace_free(&t);
+	av_params_free(&p);
+
+	/* the student moved japan to the front: the question follows the word */
+	run_trace(&t, &p, &l, "japan cherry china", NULL, 0);
+	assert_int_equal(av_lesson_answer(q, &t, NULL), row_extreme(&t, 0, true));
+	av_trace_free(&t);
+	av_params_free(&p);
+
+	/* hiding the best key changes the answer to the best visible one */
+	run_trace(&t, &p, &l, "china panda japan cherry", NULL, 0);
+	int first = row_extreme(&t, 2, true);
+	av_trace_free(&t);
+	av_params_free(&p);
+	run_trace(&t, &p, &l, "china panda japan cherry", &first, 1);
+	int second = av_lesson_answer(q, &t, NULL);
+	assert_true(second != first && second >= 0);
+	assert_int_equal(second, row_extreme(&t, 2, true));
+	assert_int_equal(av_lesson_check(q, &t, 2, first, NULL), AV_ANSWER_WRONG);
+	av_trace_free(&t);
+	av_params_free(&p);
+
+	/* without japan the question cannot be asked, and says why */
+	run_trace(&t, &p, &l, "china panda", NULL, 0);
+	assert_int_equal(av_lesson_check(q, &t, 0, 0, &cause), AV_ANSWER_NOT_NOW);
+	assert_string_equal(cause, "\"japan\" is not in the sentence now");
+	free(cause);
+	av_trace_free(&t);
+	av_params_free(&p);
+	av_lesson_free(&l);
+	free(text);
+}
+
+static void test_question_kinds(void **state)
+{
+	(void)state;
+	char *text = lesson_text(
+		"{" STEP_TEXT ", \"question\": {\"ask\": \"argmin_key\", \"query\": 1}},\n"
+		"{" STEP_TEXT ", \"question\": {\"ask\": \"argmax_query\", \"word\": \"panda\", "
+		"\"stage\": \"scores\"}}");
+	struct av_lesson l;
+	char *cause = NULL;
+	assert_true(av_lesson_parse(text, "x.json", &l, &cause));
+	struct av_trace t;
+	struct av_params p;
+	run_trace(&t, &p, &l, "china panda japan cherry", NULL, 0);
+
+	const struct av_lesson_question *min_q = &l.steps[0].question;
+	int least = row_extreme(&t, 1, false);
+	assert_int_equal(av_lesson_answer(min_q, &t, NULL), least);
+	assert_int_equal(av_lesson_check(min_q, &t, 1, least, NULL), AV_ANSWER_RIGHT);
+	assert_int_equal(av_lesson_check(min_q, &t, 1, row_extreme(&t, 1, true), NULL),
+			 AV_ANSWER_WRONG);
+
+	/* the query whose score for key "panda" (column 1) is largest */
+	const struct av_lesson_question *col_q = &l.steps[1].question;
+	int best = 0;
+	for (int r = 1; r < t.n; r++)
+		if (t.scores[r * t.m + 1] > t.scores[best * t.m + 1])
+			best = r;
+	assert_int_equal(av_lesson_answer(col_q, &t, NULL), best);
+	assert_int_equal(av_lesson_check(col_q, &t, best, 0, NULL), AV_ANSWER_RIGHT);
+	assert_int_equal(av_lesson_check(col_q, &t, (best + 1) % 4, 1, NULL), AV_ANSWER_WRONG);
+	av_trace_free(&t);
+	av_params_free(&p);
+	av_lesson_free(&l);
+	free(text);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_good_lesson_resolves_states),
+		cmocka_unit_test(test_rejects_file_errors),
+		cmocka_unit_test(test_rejects_huge_file),
+		cmocka_unit_test(test_rejects_bad_texts),
+		cmocka_unit_test(test_rejects_impossible_states),
+		cmocka_unit_test(test_step_number_and_inherited_sentence),
+		cmocka_unit_test(test_rejects_bad_questions),
+		cmocka_unit_test(test_questions_follow_the_sentence),
+		cmocka_unit_test(test_question_kinds),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
