@@ -442,6 +442,94 @@ static void test_question_kinds(void **state)
 	free(text);
 }
 
+/* --- finding lessons, and the shipped ones */
+
+static void test_list_and_not_found(void **state)
+{
+	(void)state;
+	char **names = av_lesson_list();
+	const char *want[] = { "china-panda", "first-look", "qkv-walkthrough" };
+	for (size_t i = 0; i < 3; i++) {
+		bool found = false;
+		for (char **n = names; *n; n++)
+			found |= strcmp(*n, want[i]) == 0;
+		assert_true(found);
+	}
+	av_string_list_free(names);
+	struct av_lesson l;
+	char *cause = NULL;
+	assert_false(av_lesson_load("no-such-lesson", &l, &cause));
+	assert_non_null(strstr(cause, "no lesson named \"no-such-lesson\""));
+	free(cause);
+	cause = NULL;
+	assert_false(av_lesson_load("Bad Name", &l, &cause));
+	assert_non_null(strstr(cause, "invalid lesson name"));
+	free(cause);
+}
+
+/* Every step of every shipped lesson: its state runs on the lesson's layer
+ * (sentence, source, mode, scale, temperature, seed, init, hidden keys), its
+ * cursor and highlights are on the matrix, and its question has an answer. */
+static void play_lesson(const char *name, int min_steps)
+{
+	struct av_lesson l;
+	char *cause = NULL;
+	if (!av_lesson_load(name, &l, &cause))
+		fail_msg("%s", cause);
+	assert_string_equal(l.name, name);
+	assert_true(l.n_steps >= min_steps);
+	for (int i = 0; i < l.n_steps; i++) {
+		const struct av_lesson_step *st = &l.steps[i];
+		const struct av_lesson_state *s = &st->state;
+		for (int lang = 0; lang < AV_LANG_COUNT; lang++) {
+			assert_true(*st->text[lang].title);
+			assert_true(st->text[lang].n_paragraphs >= 1);
+		}
+		struct av_config cfg = l.cfg;
+		cfg.mode = s->mode;
+		cfg.scale = s->scale;
+		cfg.temperature = s->temperature;
+		cfg.seed = s->seed;
+		cfg.init = s->init;
+		struct av_params p;
+		av_params_init(&p, &cfg, (const char *const *)l.sample.vocab, l.sample.n_vocab);
+		int hidden[AV_MAX_TOKENS], n_hidden = 0;
+		for (int j = 0; j < AV_MAX_TOKENS; j++)
+			if (s->hidden[j])
+				hidden[n_hidden++] = j;
+		struct av_trace t = { 0 };
+		if (!av_trace_run(&t, &p, &cfg, s->sentence, s->source, hidden, n_hidden, &cause))
+			fail_msg("%s step %d: %s", name, i + 1, cause);
+		assert_true(s->query < t.n && s->key < t.m);
+		assert_true(s->head < t.heads);
+		for (int h = 0; h < st->n_highlight; h++)
+			assert_true(st->highlight[h][0] < t.n && st->highlight[h][1] < t.m);
+		if (st->has_question && av_lesson_answer(&st->question, &t, &cause) < 0)
+			fail_msg("%s step %d: %s", name, i + 1, cause);
+		av_trace_free(&t);
+		av_params_free(&p);
+	}
+	av_lesson_free(&l);
+}
+
+static void test_shipped_first_look(void **state)
+{
+	(void)state;
+	play_lesson("first-look", 6);
+}
+
+static void test_shipped_qkv_walkthrough(void **state)
+{
+	(void)state;
+	play_lesson("qkv-walkthrough", 10);
+}
+
+static void test_shipped_china_panda(void **state)
+{
+	(void)state;
+	play_lesson("china-panda", 12);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -454,6 +542,10 @@ int main(void)
 		cmocka_unit_test(test_rejects_bad_questions),
 		cmocka_unit_test(test_questions_follow_the_sentence),
 		cmocka_unit_test(test_question_kinds),
+		cmocka_unit_test(test_list_and_not_found),
+		cmocka_unit_test(test_shipped_first_look),
+		cmocka_unit_test(test_shipped_qkv_walkthrough),
+		cmocka_unit_test(test_shipped_china_panda),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
