@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "batch.h"
+#include "lesson/lesson.h"
 #include "print_table.h"
 #include "train.h"
 #include "trace_json.h"
@@ -100,6 +101,28 @@ bool av_batch_list_samples(char **cause)
 	char **names = av_sample_list();
 	for (char **n = names; n && *n; n++)
 		printf("%s\n", *n);
+	av_string_list_free(names);
+	if (fflush(stdout) != 0)
+		return av_fail(cause, "standard output: write error");
+	return true;
+}
+
+/* One lesson a line: its name, a tab and its English title, or the reason
+ * it does not load (a listing must not hide a broken lesson). */
+bool av_batch_list_lessons(char **cause)
+{
+	char **names = av_lesson_list();
+	for (char **n = names; n && *n; n++) {
+		struct av_lesson l;
+		char *why = NULL;
+		if (av_lesson_load(*n, &l, &why)) {
+			printf("%s\t%s\n", *n, l.title[AV_LANG_EN]);
+			av_lesson_free(&l);
+		} else {
+			printf("%s\t(does not load: %s)\n", *n, why);
+			free(why);
+		}
+	}
 	av_string_list_free(names);
 	if (fflush(stdout) != 0)
 		return av_fail(cause, "standard output: write error");

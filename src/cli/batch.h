@@ -21,5 +21,7 @@ bool av_batch_print(const struct av_options *o, const struct av_session *s, char
 
 /* Prints the names of the samples found, one a line. */
 bool av_batch_list_samples(char **cause);
+/* --list-lessons: NAME<TAB>title, one a line. */
+bool av_batch_list_lessons(char **cause);
 
 #endif

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "batch.h"
+#include "lesson/lesson.h"
 #include "options.h"
 #include "theme.h"
 #include "ui/ui.h"
@@ -54,6 +55,22 @@ static bool run(const struct av_options *o, struct av_session *s, char **cause)
 	return av_ui_run(s, &ui, cause);
 }
 
+/* --lesson: the whole lesson is checked before anything opens (a broken
+ * step fails here, not in front of a class); its sample and weights become
+ * the session's. The lesson names its layer, so --sample and --weights would
+ * contradict it. */
+static bool use_lesson(struct av_options *o, struct av_lesson *l, char **cause)
+{
+	if (o->sample || o->weights)
+		return av_fail(cause, "--lesson names its own sample and weights; "
+			       "leave out --sample and --weights");
+	if (!av_lesson_load(o->lesson, l, cause))
+		return false;
+	o->sample = l->sample.path;
+	o->weights = l->weights;
+	return true;
+}
+
 int main(int argc, char **argv)
 {
 	setlocale(LC_ALL, "");
@@ -69,14 +86,21 @@ int main(int argc, char **argv)
 	case AV_PARSE_RUN:
 		break;
 	}
-	if (o.list_samples) {
-		bool ok = av_batch_list_samples(&cause);
+	if (o.list_samples || o.list_lessons) {
+		bool ok = o.list_samples ? av_batch_list_samples(&cause)
+			: av_batch_list_lessons(&cause);
 		av_options_free(&o);
 		return ok ? EXIT_SUCCESS : fail(cause);
+	}
+	struct av_lesson lesson = { 0 };
+	if (o.lesson && !use_lesson(&o, &lesson, &cause)) {
+		av_options_free(&o);
+		return fail(cause);
 	}
 	struct av_session s;
 	bool ok = av_options_setup(&o, &s, &cause) && run(&o, &s, &cause);
 	av_session_free(&s);
+	av_lesson_free(&lesson);
 	av_options_free(&o);
 	return ok ? EXIT_SUCCESS : fail(cause);
 }

@@ -19,11 +19,14 @@ enum {
 	OPT_SCALE, OPT_TEMPERATURE, OPT_POSITIONAL, OPT_BIAS, OPT_NO_BIAS, OPT_SEED,
 	OPT_INIT, OPT_MASK_KEYS, OPT_DUMP, OPT_PRINT, OPT_HEAD, OPT_COLOR, OPT_THEME,
 	OPT_LIST_SAMPLES, OPT_HELP, OPT_VERSION,
-	OPT_TRAIN, OPT_LR, OPT_OPTIMIZER, OPT_TARGET, OPT_TRAIN_PARAMS
+	OPT_TRAIN, OPT_LR, OPT_OPTIMIZER, OPT_TARGET, OPT_TRAIN_PARAMS,
+	OPT_LESSON, OPT_LIST_LESSONS
 };
 
 static const struct option long_options[] = {
 	{ "sample", required_argument, NULL, OPT_SAMPLE },
+	{ "lesson", required_argument, NULL, OPT_LESSON },
+	{ "list-lessons", no_argument, NULL, OPT_LIST_LESSONS },
 	{ "weights", required_argument, NULL, OPT_WEIGHTS },
 	{ "mode", required_argument, NULL, OPT_MODE },
 	{ "source", required_argument, NULL, OPT_SOURCE },
@@ -67,6 +70,8 @@ static void print_help(void)
 "Setting:\n"
 "      --sample=NAME|FILE   lesson to load (default: the built-in china-panda)\n"
 "      --weights=FILE       load parameters (a weights file or any --dump trace)\n"
+"      --lesson=NAME|FILE   a guided lesson (checked whole first); its sample\n"
+"                           and weights are used\n"
 "      --mode=MODE          self, causal (decoder mask) or cross\n"
 "      --source=SENTENCE    the encoder's sentence for cross mode (keys, values)\n"
 "      --d-model=N          model width D\n"
@@ -87,6 +92,7 @@ static void print_help(void)
 "      --head=N             the head for per-head stages (default 0)\n"
 "      --color[=WHEN]       colour --print tables: auto (default), always, never\n"
 "      --list-samples       list the samples attnview can find\n"
+"      --list-lessons       list the guided lessons attnview can find\n"
 "\n"
 "Training (seed 001's loop: one optimiser step per sentence of the sample's\n"
 "\"sentences\", pulling the attention weights toward a target pattern):\n"
@@ -105,6 +111,7 @@ static void print_help(void)
 "\n"
 "Samples are looked up by name in $ATTNVIEW_DATA_DIR/samples and in\n"
 PKGDATADIR "/samples.\n"
+"Lessons likewise, in the lessons folders beside them.\n"
 "Exit status: 0 on success, 2 on a usage error or bad input.\n"
 "See attnview(1) for the keys of the screen and the formats of the files.\n",
 	stdout);
@@ -281,6 +288,8 @@ static bool parse_one(struct av_options *o, int c, const char *arg, char **cause
 	case OPT_PRINT: o->print = arg; return true;
 	case OPT_THEME: o->theme = arg; return true;
 	case OPT_LIST_SAMPLES: o->list_samples = true; return true;
+	case OPT_LESSON: o->lesson = arg; return true;
+	case OPT_LIST_LESSONS: o->list_lessons = true; return true;
 	case OPT_MASK_KEYS: return parse_mask_keys(o, arg, cause);
 	case OPT_TRAIN: case OPT_LR: case OPT_OPTIMIZER: case OPT_TARGET:
 	case OPT_TRAIN_PARAMS:

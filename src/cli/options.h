@@ -23,6 +23,8 @@ struct av_options {
 	int head;                  /* --head N */
 	enum av_color_when color;
 	bool list_samples;
+	const char *lesson;        /* --lesson NAME|PATH: its sample and weights */
+	bool list_lessons;
 
 	struct av_config cfg;      /* values given on the command line ... */
 	unsigned cfg_given;        /* ... and which (AV_CFG_* bits) */
