@@ -6,6 +6,7 @@
  * they are what an author reads. */
 #include "config.h"
 
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,6 +21,7 @@
 #include "lesson/lesson.h"
 #include "ui/stages.h"   /* the stage names only (no screen code is linked) */
 #include "model.h"
+#include "session.h"
 #include "util.h"
 
 /* One step of china-panda (one head, "china panda japan cherry"). */
@@ -512,6 +514,98 @@ static void play_lesson(const char *name, int min_steps)
 	av_lesson_free(&l);
 }
 
+/* --- playing lessons headless: a session through every step */
+
+static int find_step(const struct av_lesson *l, const char *title)
+{
+	for (int i = 0; i < l->n_steps; i++)
+		if (strcmp(l->steps[i].text[AV_LANG_EN].title, title) == 0)
+			return i;
+	fail_msg("no step \"%s\"", title);
+	return -1;
+}
+
+static void apply_step(const struct av_lesson *l, int i, struct av_session *s)
+{
+	char *cause = NULL;
+	if (!av_lesson_apply(l, &l->steps[i].state, s, &cause))
+		fail_msg("%s step %d: %s", l->name, i + 1, cause);
+}
+
+/* Each step's settings are the session's after applying it, in order and
+ * back again (the same state gives the same numbers). */
+static void play_headless(const char *name)
+{
+	struct av_lesson l;
+	struct av_session s;
+	char *cause = NULL;
+	assert_true(av_lesson_load(name, &l, &cause));
+	assert_true(av_lesson_session_new(&l, &s, &cause));
+	float first_weight = NAN;
+	for (int i = 0; i < l.n_steps; i++) {
+		const struct av_lesson_state *st = &l.steps[i].state;
+		apply_step(&l, i, &s);
+		const struct av_trace *t = &s.trace;
+		assert_string_equal(s.sentence, st->sentence);
+		assert_int_equal(t->cfg.mode, st->mode);
+		assert_int_equal(t->cfg.scale, st->scale);
+		assert_true(t->cfg.temperature == st->temperature);
+		assert_true(t->cfg.seed == st->seed);
+		for (int j = 0; j < t->m; j++)
+			assert_int_equal(t->key_hidden[j], st->hidden[j]);
+		if (l.steps[i].has_question)
+			assert_true(av_lesson_answer(&l.steps[i].question, t, NULL) >= 0);
+		if (i == 0)
+			first_weight = t->weights[0];
+	}
+	/* back to step 1 after everything: the same numbers as the first time */
+	apply_step(&l, 0, &s);
+	assert_true(s.trace.weights[0] == first_weight);
+	av_session_free(&s);
+	av_lesson_free(&l);
+}
+
+static void test_play_every_step(void **state)
+{
+	(void)state;
+	play_headless("first-look");
+	play_headless("qkv-walkthrough");
+	play_headless("china-panda");
+}
+
+/* What the china-panda captions say about the numbers: with torch.eye the
+ * marked china->panda cell falls; with the pairs target china attends to
+ * panda. */
+static void test_china_panda_captions_hold(void **state)
+{
+	(void)state;
+	struct av_lesson l;
+	struct av_session s;
+	char *cause = NULL;
+	assert_true(av_lesson_load("china-panda", &l, &cause));
+	assert_true(av_lesson_session_new(&l, &s, &cause));
+
+	int fell = find_step(&l, "china→panda fell");
+	assert_int_equal(l.steps[fell].state.train.target, AV_TARGET_SELF);
+	assert_int_equal(l.steps[fell].state.train.epochs, 200);
+	struct av_lesson_state untrained = l.steps[fell].state;
+	untrained.train.epochs = 0;
+	assert_true(av_lesson_apply(&l, &untrained, &s, &cause));
+	float before = s.trace.scaled[0 * s.trace.m + 1];
+	apply_step(&l, fell, &s);
+	float after = s.trace.scaled[0 * s.trace.m + 1];
+	assert_true(after < before);
+
+	int pairs = find_step(&l, "A target that pairs the words");
+	apply_step(&l, pairs, &s);
+	assert_string_equal(s.trace.tokens.text[1], "panda");
+	assert_int_equal(av_lesson_answer(&l.steps[pairs].question, &s.trace, NULL), 1);
+	assert_true(s.trace.weights[0 * s.trace.m + 1] > 0.9f);
+	assert_true(s.trace.scaled[0 * s.trace.m + 1] > before);
+	av_session_free(&s);
+	av_lesson_free(&l);
+}
+
 static void test_shipped_first_look(void **state)
 {
 	(void)state;
@@ -546,6 +640,8 @@ int main(void)
 		cmocka_unit_test(test_shipped_first_look),
 		cmocka_unit_test(test_shipped_qkv_walkthrough),
 		cmocka_unit_test(test_shipped_china_panda),
+		cmocka_unit_test(test_play_every_step),
+		cmocka_unit_test(test_china_panda_captions_hold),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

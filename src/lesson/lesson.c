@@ -16,6 +16,7 @@
 #include "json_read.h"
 #include "lesson.h"
 #include "tokenizer.h"
+#include "train.h"
 #include "utf8.h"
 #include "util.h"
 #include "weights.h"
@@ -810,6 +811,92 @@ void av_lesson_free(struct av_lesson *l)
 	free(l->weights);
 	av_sample_free(&l->sample);
 	memset(l, 0, sizeof *l);
+}
+
+/* --- a step's state in a session */
+
+bool av_lesson_session_new(const struct av_lesson *l, struct av_session *s, char **cause)
+{
+	memset(s, 0, sizeof *s);
+	if (!av_sample_load_file(l->sample.path, &s->sample, cause))
+		return false;
+	s->cfg = s->sample.cfg;
+	if (l->weights) {
+		if (!av_weights_load(l->weights, &s->cfg, NULL, &s->params, cause))
+			return false;
+		s->from_weights = true;
+	} else {
+		av_params_init(&s->params, &s->cfg, (const char *const *)s->sample.vocab,
+			       s->sample.n_vocab);
+	}
+	av_session_start(s);
+	s->sentence = av_strdup(s->sample.sentence);
+	s->source = s->sample.source ? av_strdup(s->sample.source) : NULL;
+	return av_session_run(s, cause);
+}
+
+/* The untrained weights of st's seed and init: the lesson's weights file
+ * when they are the file's, else drawn afresh (as av_session_reinit). */
+static bool fresh_params(const struct av_lesson *l, const struct av_lesson_state *st,
+			 struct av_session *s, char **cause)
+{
+	struct av_params p = { 0 };
+	struct av_config cfg = s->cfg;
+	if (l->weights && st->seed == l->cfg.seed && st->init == l->cfg.init) {
+		if (!av_weights_load(l->weights, &cfg, NULL, &p, cause))
+			return false;
+	} else {
+		av_params_init(&p, &s->cfg, (const char *const *)s->sample.vocab,
+			       s->sample.n_vocab);
+	}
+	av_params_free(&s->params);
+	s->params = p;
+	av_params_free(&s->initial);
+	av_params_copy(&s->initial, &s->params);
+	s->base_vocab = s->params.vocab_size;
+	s->from_weights = l->weights && st->seed == l->cfg.seed && st->init == l->cfg.init;
+	return true;
+}
+
+static bool train_params(const struct av_lesson_state *st, struct av_session *s, char **cause)
+{
+	const struct av_lesson_train *t = &st->train;
+	if (t->epochs + t->steps == 0)
+		return true;
+	struct av_train_settings set = {
+		.lr = t->lr, .optimizer = t->optimizer, .target = t->target,
+		.params = AV_TRAIN_QKV,
+	};
+	struct av_trainer *tr = av_trainer_new(s, &set, cause);
+	if (!tr)
+		return false;
+	for (int e = 0; e < t->epochs; e++)
+		av_trainer_epoch(tr);
+	for (int i = 0; i < t->steps; i++)
+		av_trainer_step(tr);
+	bool ok = av_trainer_apply(tr, s, cause);
+	av_trainer_free(tr);
+	return ok;
+}
+
+bool av_lesson_apply(const struct av_lesson *l, const struct av_lesson_state *st,
+		     struct av_session *s, char **cause)
+{
+	s->cfg.mode = st->mode;
+	s->cfg.scale = st->scale;
+	s->cfg.temperature = st->temperature;
+	s->cfg.seed = st->seed;
+	s->cfg.init = st->init;
+	free(s->sentence);
+	s->sentence = av_strdup(st->sentence);
+	free(s->source);
+	s->source = st->source ? av_strdup(st->source) : NULL;
+	memcpy(s->key_hidden, st->hidden, sizeof s->key_hidden);
+	/* the trainer reads the corpus with the session's settings and starts
+	 * from its weights, so those come first */
+	return fresh_params(l, st, s, cause)
+		&& train_params(st, s, cause)
+		&& av_session_run(s, cause);
 }
 
 /* --- questions against the live numbers */

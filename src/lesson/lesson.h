@@ -62,6 +62,7 @@
 #include <stdint.h>
 #include "attention.h"
 #include "sample.h"
+#include "session.h"
 
 #define AV_LESSON_MAX_BYTES (1024 * 1024)   /* a lesson file is text, not data */
 #define AV_LESSON_MAX_STEPS 200
@@ -159,6 +160,22 @@ bool av_lesson_load(const char *name_or_path, struct av_lesson *l, char **cause)
 char **av_lesson_list(void);
 
 void av_lesson_free(struct av_lesson *l);
+
+/* A session on the lesson's layer, as attnview starts with --lesson (the
+ * sample's sentence; the caller then applies step 1). */
+bool av_lesson_session_new(const struct av_lesson *l, struct av_session *s, char **cause);
+
+/* Puts step state st into session s: the sentence and source, mode, scale,
+ * temperature, hidden keys, and the weights of its seed and init (or the
+ * lesson's weights file when those are the file's), trained as st->train
+ * says; then runs the trace. The same state always gives the same numbers,
+ * which is what "return to the step" relies on. Training, unlike the rest,
+ * takes time (the state's epochs over the corpus). What the screen shows
+ * (stage, view, head, cursor) is the caller's. On failure *cause says why;
+ * the session then has the step's settings but keeps its old trace (the
+ * states were checked at load, so only a training error can get here). */
+bool av_lesson_apply(const struct av_lesson *l, const struct av_lesson_state *st,
+		     struct av_session *s, char **cause);
 
 /* Checks the student's answer (the cursor cell query, key) against trace t.
  * AV_ANSWER_NOT_NOW when the question cannot be asked of this trace (its
