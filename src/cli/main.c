@@ -33,7 +33,8 @@ static bool check_theme(const char *name, char **cause)
 	return true;
 }
 
-static bool run(const struct av_options *o, struct av_session *s, char **cause)
+static bool run(const struct av_options *o, struct av_session *s,
+		const struct av_lesson *lesson, char **cause)
 {
 	if (o->theme && !check_theme(o->theme, cause))
 		return false;
@@ -51,6 +52,7 @@ static bool run(const struct av_options *o, struct av_session *s, char **cause)
 		.theme = o->theme,
 		.head = o->head,
 		.no_color = o->color == AV_COLOR_NEVER,
+		.lesson = lesson,
 	};
 	return av_ui_run(s, &ui, cause);
 }
@@ -98,7 +100,7 @@ int main(int argc, char **argv)
 		return fail(cause);
 	}
 	struct av_session s;
-	bool ok = av_options_setup(&o, &s, &cause) && run(&o, &s, &cause);
+	bool ok = av_options_setup(&o, &s, &cause) && run(&o, &s, o.lesson ? &lesson : NULL, &cause);
 	av_session_free(&s);
 	av_lesson_free(&lesson);
 	av_options_free(&o);

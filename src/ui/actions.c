@@ -91,6 +91,7 @@ bool av_action_in_train_view(enum av_action a)
 	case AV_ACTION_NEXT_HEAD: case AV_ACTION_PREV_HEAD: case AV_ACTION_CYCLE_THEME:
 	case AV_ACTION_HELP: case AV_ACTION_REPAINT:
 	case AV_ACTION_COMMAND: case AV_ACTION_WRITE:   /* lr, and the trained weights */
+	case AV_ACTION_LESSON_NEXT: case AV_ACTION_LESSON_PREV: case AV_ACTION_LESSON_RESTORE:
 		return true;
 	default:
 		return false;

@@ -28,6 +28,7 @@
 	X(MOVE, "Cursor") \
 	X(VIEW, "Heads and views") \
 	X(CHANGE, "Changing the input and the layer") \
+	X(LESSON, "Guided lessons (--lesson)") \
 	X(OTHER, "Other")
 
 enum av_action_group {
@@ -71,6 +72,10 @@ enum av_action_group {
 	X(CYCLE_SCALE, CHANGE, "scale: √dk, √D or none", 's', 'S') \
 	X(RESEED, CHANGE, "new weights (seed + 1)", 'r') \
 	X(COMMAND, CHANGE, "type seed, temp, lr, ...", ':') \
+	X(LESSON_NEXT, LESSON, "next step of the lesson", '}') \
+	X(LESSON_PREV, LESSON, "previous step", '{') \
+	X(LESSON_RESTORE, LESSON, "back to the step's state", 'R') \
+	X(LESSON_ANSWER, LESSON, "answer: the cursor's cell", '\n', '\r', AV_FKEY(KEY_ENTER)) \
 	X(CYCLE_THEME, OTHER, "theme dark/light/mono", 'T') \
 	X(WRITE, OTHER, "write figure or JSON", 'W') \
 	X(HELP, OTHER, "this help", '?', AV_FKEY(KEY_F(1))) \

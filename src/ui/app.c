@@ -64,6 +64,7 @@ static void destroy_windows(struct av_app *a)
 	del(&a->w_status);
 	del(&a->w_overlay);
 	del(&a->w_small);
+	del(&a->w_lesson);
 }
 
 static WINDOW *win(const struct av_rect *r)
@@ -87,7 +88,7 @@ static void apply_backgrounds(struct av_app *a)
 	chtype bg = ' ' | (normal & ~A_COLOR & ~A_REVERSE & ~A_BOLD & ~A_UNDERLINE) |
 		    COLOR_PAIR(PAIR_NUMBER(normal));
 	WINDOW *ws[] = { a->w_header, a->w_tokens, a->w_title, a->w_panel, a->w_legend,
-			 a->w_insp, a->w_status, a->w_small };
+			 a->w_insp, a->w_status, a->w_small, a->w_lesson };
 	for (size_t i = 0; i < sizeof(ws) / sizeof(ws[0]); i++)
 		if (ws[i])
 			wbkgd(ws[i], bg);
@@ -96,7 +97,12 @@ static void apply_backgrounds(struct av_app *a)
 static void make_windows(struct av_app *a)
 {
 	destroy_windows(a);
-	av_layout_compute(&a->layout, COLS, LINES, token_rows(a));
+	/* a lesson's caption pane takes rows at the bottom; everything else is
+	 * laid out above it, so the views need not know */
+	int pane = av_lesson_ui_rows(a, LINES);
+	av_layout_compute(&a->layout, COLS, LINES - pane, token_rows(a));
+	if (pane > 0 && !a->layout.too_small)
+		a->w_lesson = newwin(pane, COLS, LINES - pane, 0);
 	if (a->layout.too_small) {
 		a->w_small = newwin(LINES > 0 ? LINES : 1, COLS > 0 ? COLS : 1, 0, 0);
 	} else {
@@ -169,12 +175,15 @@ bool av_app_init(struct av_app *a, struct av_session *s, const struct av_ui_conf
 		nodelay(a->input, FALSE);
 	}
 	make_windows(a);
+	if (cfg->lesson)
+		av_lesson_ui_start(a, cfg->lesson);
 	return true;
 }
 
 void av_app_free(struct av_app *a)
 {
 	av_train_view_free(a);
+	av_lesson_ui_free(a);
 	av_prompt_free(a);
 	av_pin_free(a);
 	av_figures_free(a);
@@ -478,6 +487,10 @@ static void do_action(struct av_app *a, enum av_action act)
 	case AV_ACTION_CYCLE_SCALE: cycle_scale(a); break;
 	case AV_ACTION_RESEED: reseed(a); break;
 	case AV_ACTION_CYCLE_THEME: cycle_theme(a); break;
+	case AV_ACTION_LESSON_NEXT: case AV_ACTION_LESSON_PREV:
+	case AV_ACTION_LESSON_RESTORE: case AV_ACTION_LESSON_ANSWER:
+		av_lesson_ui_action(a, act);
+		break;
 	case AV_ACTION_HELP:
 		a->overlay = &av_view_help;
 		a->help_scroll = 0;
@@ -562,9 +575,14 @@ static void draw_header(struct av_app *a)
 		if (av_text_width(probe) > h.stage_reserve)
 			h.stage_reserve = av_text_width(probe);
 	}
+	/* in a lesson, "lesson 4/17" stands where the sample's name was */
+	char *lesson = av_lesson_ui_label(a);
+	if (lesson)
+		h.sample = lesson;
 	char *text = av_layout_header(&h, width);
 	av_put_pad(w, 0, 0, text, width, av_colors_el(&a->colors, AV_EL_HEADER));
 	free(text);
+	free(lesson);
 }
 
 /* One line of tokens: "tokens  0 china  1 panda ...", the selected one
@@ -752,6 +770,8 @@ void av_app_draw(struct av_app *a)
 		else
 			draw_status(a);
 	}
+	if (d & (AV_DIRTY_MAIN | AV_DIRTY_HEADER))
+		av_lesson_ui_draw(a);
 	if (a->view->refresh_own) {
 		/* the view's own windows cover the shared ones in between */
 		if (a->w_header)

@@ -23,6 +23,7 @@
 
 #include <stdbool.h>
 #include "session.h"
+#include "train.h"
 #include "tokenizer.h"
 #include "ui/actions.h"
 #include "ui/colors.h"
@@ -133,6 +134,9 @@ struct av_app {
 	struct av_figures *figures;      /* the figures view's state, or NULL */
 	struct av_pin *pin;              /* the pinned matrix, or NULL */
 
+	struct av_lesson_ui *lesson;     /* view_lesson.c's state (--lesson), or NULL */
+	WINDOW *w_lesson;                /* its caption pane, or NULL */
+
 	char *message;
 	bool message_error;
 	unsigned dirty;
@@ -203,8 +207,24 @@ void av_app_tick(struct av_app *a);
 bool av_train_view_open(struct av_app *a);
 void av_train_view_leave(struct av_app *a);
 void av_train_view_free(struct av_app *a);
+/* A fresh training view whose trainer (from the session's weights) is set
+ * up as set says and has already run epochs, then steps (a lesson's step:
+ * the charts and tables show the whole run), paused. */
+bool av_train_view_open_trained(struct av_app *a, const struct av_train_settings *set,
+				int epochs, int steps);
 /* Its trainer, or NULL (for the tests). */
 const struct av_trainer *av_train_view_trainer(const struct av_app *a);
+
+/* A guided lesson (view_lesson.c): started on step 1; the caption pane's
+ * rows at a screen of lines (0 without a lesson or room); its keys; the
+ * pane drawn; "lesson 4/17" (malloc'd) or NULL. */
+struct av_lesson;
+bool av_lesson_ui_start(struct av_app *a, const struct av_lesson *l);
+void av_lesson_ui_free(struct av_app *a);
+int av_lesson_ui_rows(const struct av_app *a, int lines);
+void av_lesson_ui_action(struct av_app *a, enum av_action act);
+void av_lesson_ui_draw(struct av_app *a);
+char *av_lesson_ui_label(const struct av_app *a);
 
 /* Reads screen row y back as UTF-8 (from curscr; for the tests). */
 void av_app_read_line(int y, char *buf, size_t size);

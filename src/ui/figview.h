@@ -24,6 +24,8 @@ enum av_figure_kind {
 
 /* Opens the figures view at figure 0. */
 void av_figures_open(struct av_app *a);
+/* Opens it at figure fig (a lesson's step). */
+void av_figures_show(struct av_app *a, enum av_figure_kind fig);
 void av_figures_free(struct av_app *a);
 
 /* Panel panel of figure fig as the session stands now: a snapshot of its

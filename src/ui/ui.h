@@ -11,6 +11,7 @@ struct av_ui_config {
 	const char *theme;   /* --theme NAME|PATH, or NULL for dark */
 	int head;            /* --head */
 	bool no_color;       /* colour forbidden (--color=never); NO_COLOR is read too */
+	const struct av_lesson *lesson;   /* --lesson, or NULL */
 };
 
 /* The interactive screen on the terminal (stdin/stdout must be one): the

@@ -541,6 +541,14 @@ void av_figures_open(struct av_app *a)
 		       "it, Esc closes");
 }
 
+void av_figures_show(struct av_app *a, enum av_figure_kind fig)
+{
+	if (!a->figures)
+		a->figures = av_calloc(1, sizeof(*a->figures));
+	a->view = &av_view_figures;
+	show_figure(a, (int)fig);
+}
+
 void av_figures_free(struct av_app *a)
 {
 	struct av_figures *f = a->figures;

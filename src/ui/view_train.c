@@ -776,6 +776,30 @@ void av_train_view_leave(struct av_app *a)
 			       tv->tr->loss[tv->tr->epoch - 1]);
 }
 
+bool av_train_view_open_trained(struct av_app *a, const struct av_train_settings *set,
+				int epochs, int steps)
+{
+	av_train_view_free(a);
+	if (!av_train_view_open(a))
+		return false;
+	struct av_trainer *tr = a->train->tr;
+	char *cause = NULL;
+	if (!av_trainer_set_lr(tr, set->lr, &cause)
+	    || !av_trainer_set_target(tr, set->target, &cause)) {
+		av_app_message(a, true, "cannot train: %s", cause ? cause : "?");
+		free(cause);
+		return false;
+	}
+	av_trainer_set_optimizer(tr, set->optimizer);
+	for (int e = 0; e < epochs; e++)
+		av_trainer_epoch(tr);
+	for (int i = 0; i < steps; i++)
+		av_trainer_step(tr);
+	a->train->stale = true;
+	a->dirty = AV_DIRTY_ALL;
+	return true;
+}
+
 void av_train_view_free(struct av_app *a)
 {
 	struct av_train_view *tv = a->train;
