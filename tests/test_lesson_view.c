@@ -179,6 +179,15 @@ static void test_chinese_captions(void **state)
 	}
 	expect("lesson 15/15");
 	close_lesson(&ls);
+
+	/* a terminal that cannot show Chinese gets the English captions */
+	char *saved = av_strdup(setlocale(LC_CTYPE, NULL));
+	setlocale(LC_CTYPE, "C");
+	open_lesson(&ls, "qkv-walkthrough", 80, 24);
+	expect("The setting: five tokens, 512 wide");
+	close_lesson(&ls);
+	setlocale(LC_CTYPE, saved);
+	free(saved);
 	unsetenv("LANG");
 }
 

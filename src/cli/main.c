@@ -75,7 +75,10 @@ static bool use_lesson(struct av_options *o, struct av_lesson *l, char **cause)
 
 int main(int argc, char **argv)
 {
-	setlocale(LC_ALL, "");
+	/* a locale the system lacks (LANG=zh_CN.UTF-8 on a server without it)
+	 * fails as a whole; the characters' category alone may still work */
+	if (!setlocale(LC_ALL, ""))
+		setlocale(LC_CTYPE, "");
 	struct av_options o;
 	char *cause = NULL;
 	switch (av_options_parse(&o, argc, argv, &cause)) {

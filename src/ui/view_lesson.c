@@ -27,9 +27,12 @@ struct av_lesson_ui {
 	enum av_lang lang;
 };
 
-/* zh_CN when the messages' locale is Chinese, else English. */
+/* zh_CN when the messages' locale is Chinese (LC_ALL, LC_MESSAGES, LANG in
+ * POSIX order) and the terminal's characters are UTF-8, else English. */
 static enum av_lang lang_from_env(void)
 {
+	if (!av_locale_is_utf8())
+		return AV_LANG_EN;
 	const char *vars[] = { "LC_ALL", "LC_MESSAGES", "LANG" };
 	for (size_t i = 0; i < 3; i++) {
 		const char *v = getenv(vars[i]);
@@ -229,6 +232,20 @@ static size_t wrap_line(const char *s, int width, const char **next)
 	return i;
 }
 
+/* Rows the paragraphs take wrapped to width. */
+static int wrapped_rows(const struct av_lesson_text *text, int width)
+{
+	int rows = 0;
+	for (int p = 0; p < text->n_paragraphs; p++) {
+		const char *s = text->paragraphs[p], *next;
+		while (*s && wrap_line(s, width, &next) > 0) {
+			rows++;
+			s = next;
+		}
+	}
+	return rows;
+}
+
 void av_lesson_ui_draw(struct av_app *a)
 {
 	WINDOW *w = a->w_lesson;
@@ -250,9 +267,13 @@ void av_lesson_ui_draw(struct av_app *a)
 		av_put(w, 0, width - kw, keys, kw, av_colors_el(c, AV_EL_DIM));
 	free(head);
 	free(label);
+	/* an empty row between paragraphs when they all fit with it */
+	bool gaps = wrapped_rows(text, width - 1) + text->n_paragraphs - 1 <= height - 1;
 	int y = 1;
 	for (int p = 0; p < text->n_paragraphs && y < height; p++) {
 		const char *s = text->paragraphs[p];
+		if (p > 0 && gaps)
+			y++;
 		while (*s && y < height) {
 			const char *next;
 			size_t n = wrap_line(s, width - 1, &next);
