@@ -444,6 +444,54 @@ static void test_question_kinds(void **state)
 	free(text);
 }
 
+/* --- a lesson with a weights file (found beside the lesson) */
+
+static void test_weights_lesson(void **state)
+{
+	(void)state;
+	const char *label = TESTS_SRCDIR "/fixtures/lesson.json";
+	char *text = av_printf(
+		"{\"name\": \"w\", \"title\": {\"en\": \"W\", \"zh_CN\": \"W\"},\n"
+		" \"sample\": \"china-panda\", \"weights\": \"weights-small.json\",\n"
+		" \"steps\": [{" STEP_TEXT ", \"set\": {\"sentence\": \"alpha beta gamma\", "
+		"\"head\": 1, \"stage\": \"softmax\"}, \"question\": {\"ask\": \"argmax_key\", "
+		"\"word\": \"beta\"}}]}");
+	struct av_lesson l;
+	char *cause = NULL;
+	if (!av_lesson_parse(text, label, &l, &cause))
+		fail_msg("%s", cause);
+	assert_int_equal(l.cfg.heads, 2);
+	assert_int_equal(l.cfg.d_model, 4);
+	assert_string_equal(l.weights, TESTS_SRCDIR "/fixtures/weights-small.json");
+	assert_int_equal(l.steps[0].question.head, 1);
+
+	struct av_session s;
+	assert_true(av_lesson_session_new(&l, &s, &cause));
+	assert_true(s.from_weights);
+	assert_true(av_lesson_apply(&l, &l.steps[0].state, &s, &cause));
+	assert_int_equal(s.trace.heads, 2);
+	assert_false(s.trace.oov[0]);
+	assert_true(s.trace.token_part[0] == 1.1f);   /* alpha's row of the file */
+	assert_true(av_lesson_answer(&l.steps[0].question, &s.trace, NULL) >= 0);
+	av_session_free(&s);
+	av_lesson_free(&l);
+	free(text);
+
+	/* the file's 5 learned positions: a 6-token step is refused at load */
+	text = av_printf(
+		"{\"name\": \"w\", \"title\": {\"en\": \"W\", \"zh_CN\": \"W\"},\n"
+		" \"sample\": \"china-panda\", \"weights\": \"weights-small.json\",\n"
+		" \"steps\": [{" STEP_TEXT "}, {" STEP_TEXT ", \"set\": {\"sentence\": "
+		"\"alpha beta gamma alpha beta gamma\"}}]}");
+	assert_false(av_lesson_parse(text, label, &l, &cause));
+	char *want = av_printf("%s: step 2: the sentence has 6 tokens, the learned positions "
+			       "only 5", label);
+	assert_string_equal(cause, want);
+	free(want);
+	free(cause);
+	free(text);
+}
+
 /* --- finding lessons, and the shipped ones */
 
 static void test_list_and_not_found(void **state)
@@ -636,6 +684,7 @@ int main(void)
 		cmocka_unit_test(test_rejects_bad_questions),
 		cmocka_unit_test(test_questions_follow_the_sentence),
 		cmocka_unit_test(test_question_kinds),
+		cmocka_unit_test(test_weights_lesson),
 		cmocka_unit_test(test_list_and_not_found),
 		cmocka_unit_test(test_shipped_first_look),
 		cmocka_unit_test(test_shipped_qkv_walkthrough),
