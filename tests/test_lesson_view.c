@@ -191,6 +191,43 @@ static void test_chinese_captions(void **state)
 	unsetenv("LANG");
 }
 
+/* Every caption of every shipped lesson fits the pane at 80x24, in both
+ * languages: the pane's last row never ends in the "more" mark. */
+static void assert_captions_fit(const char *name)
+{
+	struct lesson_screen ls;
+	open_lesson(&ls, name, 80, 24);
+	for (int i = 0; i < ls.l.n_steps; i++) {
+		if (i > 0)
+			harness_keys(&ls.h, "}");
+		const char *last = harness_line(LINES - 1);
+		size_t n = strlen(last);
+		while (n > 0 && last[n - 1] == ' ')
+			n--;
+		if (n >= 3 && strncmp(last + n - 3, "…", 3) == 0) {
+			harness_dump();
+			fail_msg("%s step %d: the caption is cut", name, i + 1);
+		}
+		assert_rows_fit();
+	}
+	close_lesson(&ls);
+}
+
+static void test_captions_fit(void **state)
+{
+	(void)state;
+	const char *names[] = { "first-look", "qkv-walkthrough", "china-panda" };
+	for (int lang = 0; lang < 2; lang++) {
+		if (lang == 1 && !utf8)
+			break;
+		if (lang == 1)
+			setenv("LANG", "zh_CN.UTF-8", 1);
+		for (size_t i = 0; i < 3; i++)
+			assert_captions_fit(names[i]);
+		unsetenv("LANG");
+	}
+}
+
 static void test_sizes(void **state)
 {
 	(void)state;
@@ -222,6 +259,7 @@ int main(void)
 		cmocka_unit_test(test_answer_right_and_wrong),
 		cmocka_unit_test(test_training_step),
 		cmocka_unit_test(test_chinese_captions),
+		cmocka_unit_test(test_captions_fit),
 		cmocka_unit_test(test_sizes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

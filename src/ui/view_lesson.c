@@ -280,10 +280,12 @@ void av_lesson_ui_draw(struct av_app *a)
 			if (n == 0)
 				break;
 			char *line = av_strndup(s, n);
+			/* the last row, with more to come: end it in "…" (av_put
+			 * writes one itself when it has to cut the line) */
 			bool cut = y == height - 1 && *next;
-			av_put(w, y++, 1, line, width - 1 - (cut ? 2 : 0),
-			       av_colors_el(c, AV_EL_NORMAL));
-			if (cut)
+			int room = width - 1 - (cut ? 2 : 0);
+			av_put(w, y++, 1, line, room, av_colors_el(c, AV_EL_NORMAL));
+			if (cut && av_text_width(line) <= room)
 				av_put(w, y - 1, width - 2, av_draw_utf8() ? "…" : "~", 2,
 				       av_colors_el(c, AV_EL_DIM));
 			free(line);
