@@ -154,6 +154,7 @@ static void test_training_step(void **state)
 	assert_int_equal(tr->epoch, 200);
 	assert_int_equal(tr->set.target, AV_TARGET_SELF);
 	expect("epoch 200 / 200");
+	assert_true(strstr(harness_line(0), "lesson 9/17") != NULL);
 	assert_rows_fit();
 	/* } leaves the training view for the stepper, with the step's weights */
 	harness_keys(&ls.h, "}");
@@ -178,6 +179,15 @@ static void test_chinese_captions(void **state)
 		assert_rows_fit();
 	}
 	expect("lesson 15/15");
+	close_lesson(&ls);
+	unsetenv("LANG");
+
+	/* the figures view's header names the step too */
+	open_lesson(&ls, "qkv-walkthrough", 80, 24);
+	harness_keys(&ls.h, "}}}}}}}}");
+	assert_true(ls.h.a.view == &av_view_figures);
+	assert_true(strstr(harness_line(0), "lesson 9/15") != NULL);
+	assert_true(strstr(harness_line(0), "1/4 tril mask") != NULL);
 	close_lesson(&ls);
 
 	/* a terminal that cannot show Chinese gets the English captions */

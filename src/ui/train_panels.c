@@ -79,7 +79,10 @@ void av_train_panel_header(struct av_app *a)
 	int width = getmaxx(w);
 	char piece[7][64];
 	snprintf(piece[0], sizeof(piece[0]), "attnview");
-	snprintf(piece[1], sizeof(piece[1]), "%s", a->s->sample.name ? a->s->sample.name : "?");
+	char *lesson = av_lesson_ui_label(a);   /* "lesson 4/17" in a lesson */
+	snprintf(piece[1], sizeof(piece[1]), "%s",
+		 lesson ? lesson : a->s->sample.name ? a->s->sample.name : "?");
+	free(lesson);
 	snprintf(piece[2], sizeof(piece[2]), "%s", av_mode_names[tr->cfg.mode]);
 	snprintf(piece[3], sizeof(piece[3]), "D=%d H=%d dh=%d", tr->cfg.d_model, tr->cfg.heads,
 		 av_config_head_dim(&tr->cfg));

@@ -442,8 +442,9 @@ static void compare_header(struct av_app *a)
 	char pinned[200], desc[160];
 	av_snapshot_describe(&p->pinned, desc, sizeof(desc));
 	snprintf(pinned, sizeof(pinned), "pinned: %s", desc);
+	char *lesson = av_lesson_ui_label(a);
 	struct av_header_info h = {
-		.sample = a->s->sample.name,
+		.sample = lesson ? lesson : a->s->sample.name,   /* "lesson 4/17" in a lesson */
 		.mode = av_mode_names[t->cfg.mode],
 		.d_model = t->d_model,
 		.heads = t->heads,
@@ -460,6 +461,7 @@ static void compare_header(struct av_app *a)
 	char *text = av_layout_header(&h, width);
 	av_put_pad(w, 0, 0, text, width, av_colors_el(&a->colors, AV_EL_HEADER));
 	free(text);
+	free(lesson);
 }
 
 /* --- keys ---------------------------------------------------------------- */

@@ -433,8 +433,9 @@ static void figures_header(struct av_app *a)
 	if (!w || !f)
 		return;
 	const struct av_trace *t = &a->s->trace;
+	char *lesson = av_lesson_ui_label(a);
 	struct av_header_info h = {
-		.sample = a->s->sample.name,
+		.sample = lesson ? lesson : a->s->sample.name,   /* "lesson 4/17" in a lesson */
 		.mode = av_mode_names[t->cfg.mode],
 		.d_model = t->d_model,
 		.heads = t->heads,
@@ -451,6 +452,7 @@ static void figures_header(struct av_app *a)
 	char *text = av_layout_header(&h, width);
 	av_put_pad(w, 0, 0, text, width, av_colors_el(&a->colors, AV_EL_HEADER));
 	free(text);
+	free(lesson);
 }
 
 /* --- keys ---------------------------------------------------------------- */
