@@ -46,11 +46,12 @@ int av_lesson_ui_rows(const struct av_app *a, int lines)
 {
 	if (!a->lesson)
 		return 0;
-	/* 7 rows at 24 lines (a title and six of text), more on taller
-	 * screens; none when the rest would not fit its minimum */
-	int rows = 7 + (lines > 24 ? (lines - 24) / 3 : 0);
-	if (rows > 14)
-		rows = 14;
+	/* 7 rows at 24 lines (a title and six of text), up to 10 on taller
+	 * screens (wide ones wrap less); none when the rest would not fit its
+	 * minimum */
+	int rows = 7 + (lines > 24 ? (lines - 24) / 4 : 0);
+	if (rows > 10)
+		rows = 10;
 	if (lines - rows < AV_MIN_LINES)
 		rows = lines - AV_MIN_LINES;
 	return rows >= 3 ? rows : 0;
