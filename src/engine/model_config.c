@@ -72,6 +72,15 @@ bool av_config_check(const struct av_config *cfg, char **cause)
 	return true;
 }
 
+bool av_config_equal(const struct av_config *a, const struct av_config *b)
+{
+	return a->d_model == b->d_model && a->heads == b->heads && a->mode == b->mode
+		&& a->scale == b->scale && a->temperature == b->temperature
+		&& a->positional == b->positional && a->bias == b->bias
+		&& a->seed == b->seed && a->init == b->init
+		&& a->max_positions == b->max_positions;
+}
+
 int av_config_head_dim(const struct av_config *cfg)
 {
 	return cfg->d_model / cfg->heads;

@@ -48,6 +48,11 @@ void av_config_default(struct av_config *cfg);
  * says so), T positive and finite, max_positions in 1..AV_MAX_POSITIONS. */
 bool av_config_check(const struct av_config *cfg, char **cause);
 
+/* True when every field of a and b is the same. Compare configs with this,
+ * never with memcmp: the padding between fields is indeterminate (valgrind
+ * reports the reads as uninitialised) and may differ between equal configs. */
+bool av_config_equal(const struct av_config *a, const struct av_config *b);
+
 /* dh = D / H */
 int av_config_head_dim(const struct av_config *cfg);
 

@@ -551,30 +551,44 @@ float *av_trainer_scores(struct av_trainer *tr, int *count)
 	return out;
 }
 
+/* The bin of a value that is not finite: -inf the first, +inf the last,
+ * NaN none (-1). Converting one to int would be undefined behaviour. */
+static int nonfinite_bin(float v, int bins)
+{
+	if (isnan(v))
+		return -1;
+	return v < 0 ? 0 : bins - 1;
+}
+
 void av_histogram(const float *values, int n, int bins, int *counts, double *lo, double *hi)
 {
 	memset(counts, 0, (size_t)bins * sizeof(int));
 	double min = INFINITY, max = -INFINITY;
 	for (int i = 0; i < n; i++) {
+		if (!isfinite(values[i]))
+			continue;
 		if (values[i] < min)
 			min = values[i];
 		if (values[i] > max)
 			max = values[i];
 	}
-	if (n == 0)
+	if (min > max)   /* no finite value */
 		min = max = 0;
 	*lo = min;
 	*hi = max;
 	for (int i = 0; i < n; i++) {
 		int b = bins / 2;
-		if (max > min) {
-			b = (int)((values[i] - min) / (max - min) * bins);
-			if (b >= bins)
-				b = bins - 1;
+		if (!isfinite(values[i])) {
+			b = nonfinite_bin(values[i], bins);
+		} else if (max > min) {
+			/* in [0, 1] for finite values within [min, max] */
+			double t = (values[i] - min) / (max - min);
+			b = t >= 1 ? bins - 1 : (int)(t * bins);
 			if (b < 0)
 				b = 0;
 		}
-		counts[b]++;
+		if (b >= 0)
+			counts[b]++;
 	}
 }
 

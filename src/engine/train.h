@@ -220,8 +220,10 @@ double av_trainer_track_score(const struct av_trainer *tr, int h);
 float *av_trainer_scores(struct av_trainer *tr, int *count);
 
 /* Counts values into bins equal bins over [*lo, *hi] = [min, max] of the
- * values (the last bin includes max; when all are equal, or n is 0, they
- * go to the middle bin and lo = hi). */
+ * finite values (the last bin includes max; when all are equal, or none is
+ * finite, they go to the middle bin and lo = hi, 0 when none is finite).
+ * Overflowed values still count where they belong: -inf in the first bin,
+ * +inf in the last; NaN in none (so the counts may sum to less than n). */
 void av_histogram(const float *values, int n, int bins, int *counts, double *lo, double *hi);
 
 /* av_trainer_scores binned with av_histogram; returns the number of values. */
