@@ -261,6 +261,36 @@ static void test_json_syntax_positions(void **state)
 	free(cause);
 }
 
+/* cJSON stops at 1000 levels; that is not a syntax error and says so, at
+ * the bracket that opens level 1001. Brackets inside strings do not count. */
+static void test_json_nesting_limit(void **state)
+{
+	(void)state;
+	char *cause = NULL;
+	size_t lists = 1000;   /* with the object, 1001 levels */
+	char *text = av_malloc(2 * lists + 64);
+	char *w = text + sprintf(text, "{\"s\": \"[[{\",\n \"a\": ");
+	for (size_t i = 1; i < lists; i++)
+		*w++ = '[';
+	for (size_t i = 1; i < lists; i++)
+		*w++ = ']';
+	strcpy(w, "}");
+	/* 1000 levels (the object and 999 lists) are fine */
+	cJSON *root = av_json_parse(text, "deep.json", &cause);
+	assert_non_null(root);
+	cJSON_Delete(root);
+	w = text + sprintf(text, "{\"s\": \"[[{\",\n \"a\": ");
+	for (size_t i = 0; i < lists; i++)
+		*w++ = '[';
+	for (size_t i = 0; i < lists; i++)
+		*w++ = ']';
+	strcpy(w, "}");
+	assert_null(av_json_parse(text, "deep.json", &cause));
+	assert_string_equal(cause, "deep.json:2:1006: nested deeper than 1000 levels");
+	free(text);
+	free(cause);
+}
+
 static void test_json_getters(void **state)
 {
 	(void)state;
@@ -760,6 +790,7 @@ int main(void)
 		cmocka_unit_test(test_sample_defaults),
 		cmocka_unit_test(test_default_vocab_order),
 		cmocka_unit_test(test_json_syntax_positions),
+		cmocka_unit_test(test_json_nesting_limit),
 		cmocka_unit_test(test_json_getters),
 		cmocka_unit_test(test_config_equal),
 		cmocka_unit_test(test_config_failure_keeps_cfg),

@@ -2,9 +2,11 @@
  * either run a batch mode (--dump, --print) or open the screen. */
 #include "config.h"
 
+#include <errno.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "batch.h"
@@ -30,6 +32,23 @@ static bool check_theme(const char *name, char **cause)
 		return false;
 	av_theme_free(&theme);
 	return true;
+}
+
+/* Whatever went to standard output (--help, --version, --print, --dump -)
+ * must have arrived: a full disk or a closed pipe is an error, said on
+ * stderr, never a silent exit. */
+static bool finish_stdout(char **cause)
+{
+	errno = 0;
+	bool ok = fflush(stdout) == 0 && !ferror(stdout);
+	int err = errno;
+	if (fclose(stdout) != 0 && ok) {
+		ok = false;
+		err = errno;
+	}
+	if (ok)
+		return true;
+	return av_fail(cause, "standard output: %s", err ? strerror(err) : "write error");
 }
 
 static bool run(const struct av_options *o, struct av_session *s, char **cause)
@@ -62,7 +81,7 @@ int main(int argc, char **argv)
 	switch (av_options_parse(&o, argc, argv, &cause)) {
 	case AV_PARSE_EXIT_OK:
 		av_options_free(&o);
-		return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+		return finish_stdout(&cause) ? EXIT_SUCCESS : fail(cause);
 	case AV_PARSE_ERROR:
 		av_options_free(&o);
 		return fail(cause);
@@ -70,12 +89,13 @@ int main(int argc, char **argv)
 		break;
 	}
 	if (o.list_samples) {
-		bool ok = av_batch_list_samples(&cause);
+		bool ok = av_batch_list_samples(&cause) && finish_stdout(&cause);
 		av_options_free(&o);
 		return ok ? EXIT_SUCCESS : fail(cause);
 	}
 	struct av_session s;
-	bool ok = av_options_setup(&o, &s, &cause) && run(&o, &s, &cause);
+	bool ok = av_options_setup(&o, &s, &cause) && run(&o, &s, &cause)
+		  && finish_stdout(&cause);
 	av_session_free(&s);
 	av_options_free(&o);
 	return ok ? EXIT_SUCCESS : fail(cause);

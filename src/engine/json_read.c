@@ -59,6 +59,36 @@ const char *av_json_type_name(const cJSON *item)
 	return "something else";
 }
 
+/* How many lists and objects are open at pos (brackets inside strings do
+ * not count). */
+static int open_levels(const char *text, const char *pos)
+{
+	int depth = 0;
+	bool in_string = false;
+	for (const char *c = text; c < pos && *c; c++) {
+		if (in_string) {
+			if (*c == '\\' && c[1])
+				c++;
+			else if (*c == '"')
+				in_string = false;
+		} else if (*c == '"') {
+			in_string = true;
+		} else if (*c == '[' || *c == '{') {
+			depth++;
+		} else if (*c == ']' || *c == '}') {
+			depth--;
+		}
+	}
+	return depth;
+}
+
+/* cJSON gives up at CJSON_NESTING_LIMIT levels at the bracket that would
+ * open one more; that is a limit, not a mistake in the syntax. */
+static bool too_deep(const char *text, const char *pos)
+{
+	return (*pos == '[' || *pos == '{') && open_levels(text, pos) >= CJSON_NESTING_LIMIT;
+}
+
 cJSON *av_json_parse(const char *text, const char *label, char **cause)
 {
 	if (all_space(text)) {
@@ -71,8 +101,12 @@ cJSON *av_json_parse(const char *text, const char *label, char **cause)
 		const char *pos = end ? end : text;
 		int line, col;
 		text_position(text, pos, &line, &col);
-		av_fail(cause, "%s:%d:%d: JSON syntax error%s", label, line, col,
-			*pos == '\0' ? " (the text ends too early)" : "");
+		if (too_deep(text, pos))
+			av_fail(cause, "%s:%d:%d: nested deeper than %d levels", label, line, col,
+				CJSON_NESTING_LIMIT);
+		else
+			av_fail(cause, "%s:%d:%d: JSON syntax error%s", label, line, col,
+				*pos == '\0' ? " (the text ends too early)" : "");
 		return NULL;
 	}
 	/* Every attnview file is an object; saying so here beats a confusing
