@@ -19,6 +19,7 @@
 #include "json_read.h"
 #include "model.h"
 #include "sample.h"
+#include "theme.h"
 #include "util.h"
 #include "weights.h"
 
@@ -259,6 +260,69 @@ static void test_json_syntax_positions(void **state)
 	assert_null(av_json_parse("\"text\"", "x.json", &cause));
 	assert_string_equal(cause, "x.json: expected a JSON object at the top, got a string");
 	free(cause);
+}
+
+/* Loads text as a sample (or weights) that must fail with want after "t.json: ". */
+enum parse_as { AS_SAMPLE, AS_WEIGHTS, AS_THEME };
+
+static void expect_parse_error(enum parse_as kind,
+			       const char *text, const char *want)
+{
+	char *cause = NULL;
+	bool ok;
+	if (kind == AS_SAMPLE) {
+		struct av_sample s;
+		ok = av_sample_parse(text, "t.json", &s, &cause);
+	} else if (kind == AS_THEME) {
+		struct av_theme t;
+		ok = av_theme_parse(text, "t.json", &t, &cause);
+	} else {
+		struct av_config cfg;
+		av_config_default(&cfg);
+		struct av_params p;
+		ok = av_weights_parse(text, "t.json", &cfg, NULL, &p, &cause);
+	}
+	assert_false(ok);
+	char *full = av_printf("t.json: %s", want);
+	assert_string_equal(cause, full);
+	free(full);
+	free(cause);
+}
+
+/* A file cannot retitle (ESC ] 0;title BEL) or clear (ESC [2J) the terminal
+ * through an error message: keys, values and words are escaped and cut. */
+static void test_messages_escape_controls(void **state)
+{
+	(void)state;
+	expect_parse_error(AS_SAMPLE, "{\"name\": \"x\", \"sentence\": \"a\", "
+			   "\"\\u001b]0;title\\u0007\": 1}",
+			   "unknown key \"\\x1b]0;title\\x07\" (allowed: name, title, description, "
+			   "sentence, source, sentences, vocab, config, training or comment)");
+	expect_parse_error(AS_SAMPLE, "{\"name\": \"x\", \"sentence\": \"a\", "
+			   "\"\\u001b[2J\": 1, \"\\u001b[2J\": 2}",
+			   "unknown key \"\\x1b[2J\" (allowed: name, title, description, "
+			   "sentence, source, sentences, vocab, config, training or comment)");
+	expect_parse_error(AS_SAMPLE, "{\"name\": \"x\", \"sentence\": \"a\", "
+			   "\"config\": {\"mode\": \"\\u001b[2Jself\\u009b\\u202e\"}}",
+			   "\"config\".\"mode\": unknown value \"\\x1b[2Jself\\u009b\\u202e\" "
+			   "(allowed: self, causal or cross)");
+	expect_parse_error(AS_SAMPLE, "{\"name\": \"x\", \"sentence\": \"a\", "
+			   "\"vocab\": [\"\\u001b[2J\\\\\\\"\", \"a\", \"\\u001b[2J\\\\\\\"\"]}",
+			   "\"vocab\": \"\\x1b[2J\\\\\\\"\" is given twice (items 1 and 3)");
+	expect_parse_error(AS_SAMPLE, "{\"name\": \"x\", \"sentence\": \"a b\", "
+			   "\"training\": {\"track\": [\"a\", \"\\u001b]0;t\\u0007\"]}}",
+			   "\"training\".\"track\": \"\\x1b]0;t\\x07\" is not in the vocabulary");
+	/* 60 characters are cut to 40 and "..." */
+	expect_parse_error(AS_WEIGHTS, "{\"params\": {\"vocab\": ["
+			   "\"\\u001b]0;aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\", "
+			   "\"\\u001b]0;aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"]}}",
+			   "\"params\".\"vocab\": \"\\x1b]0;aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...\" "
+			   "is given twice (items 1 and 2)");
+	expect_parse_error(AS_THEME, "{\"name\": \"x\", \"palettes\": {\"diverging\": "
+			   "[\"#000000\", \"\\u001b[2J\"], \"sequential\": [\"#000000\", \"#ffffff\"]},"
+			   " \"elements\": {}}",
+			   "\"palettes\".\"diverging\"[2]: expected a colour like \"#rrggbb\", "
+			   "got \"\\x1b[2J\"");
 }
 
 /* cJSON stops at 1000 levels; that is not a syntax error and says so, at
@@ -791,6 +855,7 @@ int main(void)
 		cmocka_unit_test(test_default_vocab_order),
 		cmocka_unit_test(test_json_syntax_positions),
 		cmocka_unit_test(test_json_nesting_limit),
+		cmocka_unit_test(test_messages_escape_controls),
 		cmocka_unit_test(test_json_getters),
 		cmocka_unit_test(test_config_equal),
 		cmocka_unit_test(test_config_failure_keeps_cfg),

@@ -285,8 +285,11 @@ bool av_json_get_enum(const cJSON *obj, const char *where, const char *key,
 	char *msg = NULL;
 	if (!cJSON_IsString(item))
 		msg = av_printf("expected one of %s, got %s", allowed, av_json_type_name(item));
-	else if (!av_enum_parse(names, item->valuestring, out))
-		msg = av_printf("unknown value \"%s\" (allowed: %s)", item->valuestring, allowed);
+	else if (!av_enum_parse(names, item->valuestring, out)) {
+		char *value = av_escape(item->valuestring);
+		msg = av_printf("unknown value \"%s\" (allowed: %s)", value, allowed);
+		free(value);
+	}
 	free(allowed);
 	if (!msg)
 		return true;
@@ -466,9 +469,10 @@ bool av_json_check_keys(const cJSON *obj, const char *where, const char *const a
 		const char *k = item->string ? item->string : "";
 		int idx;
 		if (!av_enum_parse(allowed, k, &idx)) {
-			char *list = av_enum_list(allowed);
-			char *msg = av_printf("unknown key \"%s\" (allowed: %s)", k, list);
+			char *list = av_enum_list(allowed), *key = av_escape(k);
+			char *msg = av_printf("unknown key \"%s\" (allowed: %s)", key, list);
 			free(list);
+			free(key);
 			if (where && *where)
 				av_fail(cause, "\"%s\": %s", where, msg);
 			else
@@ -478,8 +482,12 @@ bool av_json_check_keys(const cJSON *obj, const char *where, const char *const a
 		}
 		/* cJSON keeps both copies of a repeated key and we would read
 		 * only the first: say so rather than guess. */
-		if (cJSON_GetObjectItemCaseSensitive(obj, k) != item)
-			return key_fail(cause, where, k, "given twice");
+		if (cJSON_GetObjectItemCaseSensitive(obj, k) != item) {
+			char *key = av_escape(k);
+			key_fail(cause, where, key, "given twice");
+			free(key);
+			return false;
+		}
 	}
 	return true;
 }

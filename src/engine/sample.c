@@ -182,9 +182,13 @@ static bool check_unique(const struct str_list *l, const char *path, char **caus
 		if (!*l->v[i])
 			return av_fail(cause, "%s, item %d: empty word", path, i + 1);
 		int first = list_find(l, l->v[i]);
-		if (first != i)
-			return av_fail(cause, "%s: \"%s\" is given twice (items %d and %d)",
-				       path, l->v[i], first + 1, i + 1);
+		if (first != i) {
+			char *word = av_escape(l->v[i]);
+			av_fail(cause, "%s: \"%s\" is given twice (items %d and %d)",
+				path, word, first + 1, i + 1);
+			free(word);
+			return false;
+		}
 	}
 	return true;
 }
@@ -230,8 +234,12 @@ static bool read_pair(const struct av_sample *s, const cJSON *item, const char *
 			       "[\"china\", \"panda\"]", path);
 	for (int i = 0; i < 2; i++) {
 		const char *w = cJSON_GetArrayItem(item, i)->valuestring;
-		if (!in_vocab(s, w))
-			return av_fail(cause, "%s: \"%s\" is not in the vocabulary", path, w);
+		if (!in_vocab(s, w)) {
+			char *word = av_escape(w);
+			av_fail(cause, "%s: \"%s\" is not in the vocabulary", path, word);
+			free(word);
+			return false;
+		}
 	}
 	for (int i = 0; i < 2; i++)
 		out[i] = av_strdup(cJSON_GetArrayItem(item, i)->valuestring);

@@ -72,8 +72,12 @@ bool av_parse_rgb(const char *s, struct av_rgb *out)
 /* What the file holds where a colour should be: "\"blue\"" or "a number". */
 static char *got_text(const cJSON *item)
 {
-	if (cJSON_IsString(item))
-		return av_printf("\"%s\"", item->valuestring);
+	if (cJSON_IsString(item)) {
+		char *text = av_escape(item->valuestring);
+		char *quoted = av_printf("\"%s\"", text);
+		free(text);
+		return quoted;
+	}
 	return av_strdup(av_json_type_name(item));
 }
 

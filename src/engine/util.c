@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "utf8.h"
 #include "util.h"
 
 static void out_of_memory(void)
@@ -105,6 +106,52 @@ void av_cause_prefix(char **cause, const char *fmt, ...)
 	free(prefix);
 	free(*cause);
 	*cause = joined;
+}
+
+/* Characters that change how a terminal shows the text around them but
+ * show nothing themselves. */
+static bool invisible(uint32_t cp)
+{
+	return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0xad
+		|| (cp >= 0x200b && cp <= 0x200f) || (cp >= 0x2028 && cp <= 0x202e)
+		|| (cp >= 0x2060 && cp <= 0x2069) || cp == 0xfeff;
+}
+
+char *av_escape(const char *s)
+{
+	size_t len = strlen(s);
+	/* each of at most AV_ESCAPE_MAX_CHARS characters takes at most 6 bytes */
+	char *out = av_malloc(AV_ESCAPE_MAX_CHARS * 6 + 4);
+	size_t used = 0, pos = 0;
+	for (int chars = 0; pos < len; chars++) {
+		if (chars == AV_ESCAPE_MAX_CHARS) {
+			memcpy(out + used, "...", 3);
+			used += 3;
+			break;
+		}
+		uint32_t cp;
+		int k = av_utf8_decode(s + pos, len - pos, &cp);
+		if (k < 0) {
+			used += (size_t)sprintf(out + used, "\\x%02x", (unsigned char)s[pos]);
+			pos++;
+		} else if (cp < 0x80 && invisible(cp)) {
+			used += (size_t)sprintf(out + used, "\\x%02x", (unsigned)cp);
+			pos += (size_t)k;
+		} else if (invisible(cp)) {
+			used += (size_t)sprintf(out + used, "\\u%04x", (unsigned)cp);
+			pos += (size_t)k;
+		} else if (cp == '\\' || cp == '"') {
+			out[used++] = '\\';
+			out[used++] = (char)cp;
+			pos++;
+		} else {
+			memcpy(out + used, s + pos, (size_t)k);
+			used += (size_t)k;
+			pos += (size_t)k;
+		}
+	}
+	out[used] = '\0';
+	return out;
 }
 
 bool av_read_file(const char *path, char **text, size_t *len, char **cause)

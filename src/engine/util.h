@@ -27,6 +27,15 @@ bool av_fail(char **cause, const char *fmt, ...) __attribute__((format(printf, 2
 /* Prefixes an existing *cause with "prefix: ", keeping ownership right. */
 void av_cause_prefix(char **cause, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Untrusted text (a key, a value or a word from a file) made safe to show
+ * in a message, malloc'd: control characters (C0, DEL, C1), bidi and other
+ * invisible format characters, backslash and double quote are escaped as
+ * \x1b, \u202e, \\ and \"; an invalid UTF-8 byte as \xff; text longer than
+ * AV_ESCAPE_MAX_CHARS characters is cut there and ends in "...". So a file
+ * can neither retitle nor clear the terminal through an error message. */
+#define AV_ESCAPE_MAX_CHARS 40
+char *av_escape(const char *s);
+
 /* Reads a whole file into a NUL-terminated malloc'd buffer. */
 bool av_read_file(const char *path, char **text, size_t *len, char **cause);
 

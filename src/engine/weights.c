@@ -72,9 +72,13 @@ static bool read_vocab(const cJSON *params, struct av_params *q, char **cause)
 			return av_fail(cause, "\"params\".\"vocab\", item %d: expected a string, "
 				       "got %s", i + 1, av_json_type_name(e));
 		for (int j = 0; j < i; j++) {
-			if (strcmp(q->vocab[j], e->valuestring) == 0)
-				return av_fail(cause, "\"params\".\"vocab\": \"%s\" is given twice "
-					       "(items %d and %d)", e->valuestring, j + 1, i + 1);
+			if (strcmp(q->vocab[j], e->valuestring) == 0) {
+				char *word = av_escape(e->valuestring);
+				av_fail(cause, "\"params\".\"vocab\": \"%s\" is given twice "
+					"(items %d and %d)", word, j + 1, i + 1);
+				free(word);
+				return false;
+			}
 		}
 		q->vocab[q->vocab_size++] = av_strdup(e->valuestring);
 	}
