@@ -531,6 +531,60 @@ static void test_missing_file(void **state)
 	free(cause);
 }
 
+/* A sample of exactly size bytes (padded with spaces) at path. */
+static void write_padded_sample(const char *path, size_t size)
+{
+	const char *json = "{\"name\": \"big\", \"sentence\": \"a b\"}";
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(json, f);
+	for (size_t i = strlen(json); i < size; i++)
+		fputc(' ', f);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* Input is bounded: a sample up to 1 MiB loads, one byte more is refused
+ * with the limit named; a device is refused before anything is read (an
+ * endless one, /dev/zero, used to be read until memory ran out). */
+static void test_file_limits(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/attnview-limits-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *path = av_printf("%s/big.json", dir);
+	struct av_sample s;
+	char *cause = NULL;
+	write_padded_sample(path, AV_MAX_TEXT_FILE);
+	assert_true(av_sample_load(path, &s, &cause));
+	av_sample_free(&s);
+	write_padded_sample(path, AV_MAX_TEXT_FILE + 1);
+	assert_false(av_sample_load(path, &s, &cause));
+	char *want = av_printf("%s: larger than the 1 MiB limit for samples", path);
+	assert_string_equal(cause, want);
+	free(want);
+	struct av_theme t;
+	assert_false(av_theme_load(path, &t, &cause));
+	want = av_printf("%s: larger than the 1 MiB limit for themes", path);
+	assert_string_equal(cause, want);
+	free(want);
+
+	struct av_config cfg;
+	av_config_default(&cfg);
+	struct av_params p;
+	assert_false(av_weights_load("/dev/null", &cfg, NULL, &p, &cause));
+	assert_string_equal(cause, "/dev/null: not a regular file (a character device)");
+	assert_false(av_sample_load("/dev/null", &s, &cause));
+	assert_string_equal(cause, "/dev/null: not a regular file (a character device)");
+	assert_false(av_weights_load(dir, &cfg, NULL, &p, &cause));
+	want = av_printf("%s: not a regular file (a directory)", dir);
+	assert_string_equal(cause, want);
+	free(want);
+	free(cause);
+	unlink(path);
+	rmdir(dir);
+	free(path);
+}
+
 static void write_text(const char *path, const char *text)
 {
 	char *cause = NULL;
@@ -856,6 +910,7 @@ int main(void)
 		cmocka_unit_test(test_json_syntax_positions),
 		cmocka_unit_test(test_json_nesting_limit),
 		cmocka_unit_test(test_messages_escape_controls),
+		cmocka_unit_test(test_file_limits),
 		cmocka_unit_test(test_json_getters),
 		cmocka_unit_test(test_config_equal),
 		cmocka_unit_test(test_config_failure_keeps_cfg),

@@ -358,7 +358,7 @@ bool av_sample_load_file(const char *path, struct av_sample *s, char **cause)
 {
 	char *text;
 	memset(s, 0, sizeof *s);
-	if (!av_read_file(path, &text, NULL, cause))
+	if (!av_read_file_limit(path, AV_MAX_TEXT_FILE, "samples", &text, NULL, cause))
 		return false;
 	bool ok = av_sample_parse(text, path, s, cause);
 	free(text);

@@ -216,7 +216,7 @@ bool av_theme_parse(const char *text, const char *label, struct av_theme *t, cha
 static bool load_file(const char *path, struct av_theme *t, char **cause)
 {
 	char *text;
-	if (!av_read_file(path, &text, NULL, cause))
+	if (!av_read_file_limit(path, AV_MAX_TEXT_FILE, "themes", &text, NULL, cause))
 		return false;
 	bool ok = av_theme_parse(text, path, t, cause);
 	free(text);

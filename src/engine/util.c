@@ -4,6 +4,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,31 +155,93 @@ char *av_escape(const char *s)
 	return out;
 }
 
-bool av_read_file(const char *path, char **text, size_t *len, char **cause)
+/* What a file that cannot be read as text is, for the message. */
+static const char *file_kind(mode_t mode)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return av_fail(cause, "%s: %s", path, strerror(errno));
-	size_t cap = 4096, used = 0;
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return "not a file";
+}
+
+/* "64 MiB", "1 MiB", "512 KiB", "100 bytes" */
+static char *size_text(size_t bytes)
+{
+	if (bytes >= ((size_t)1 << 20) && bytes % ((size_t)1 << 20) == 0)
+		return av_printf("%zu MiB", bytes >> 20);
+	if (bytes >= 1024 && bytes % 1024 == 0)
+		return av_printf("%zu KiB", bytes >> 10);
+	return av_printf("%zu bytes", bytes);
+}
+
+/* Reads fd to its end or past limit (then *too_big); false on a read error. */
+static bool read_bounded(int fd, size_t limit, char **out, size_t *used, bool *too_big)
+{
+	size_t cap = 4096;
 	char *buf = av_malloc(cap);
+	*used = 0;
+	*too_big = false;
 	for (;;) {
-		if (used + 1 >= cap) {
+		if (*used + 1 >= cap) {
 			cap *= 2;
 			buf = av_realloc(buf, cap, 1);
 		}
-		size_t got = fread(buf + used, 1, cap - used - 1, f);
-		used += got;
+		ssize_t got = read(fd, buf + *used, cap - *used - 1);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			free(buf);
+			return false;
+		}
 		if (got == 0)
 			break;
+		*used += (size_t)got;
+		if (*used > limit) {
+			*too_big = true;
+			break;
+		}
 	}
-	bool failed = ferror(f);
-	int err = errno;
-	fclose(f);
-	if (failed) {
-		free(buf);
+	buf[*used] = '\0';
+	*out = buf;
+	return true;
+}
+
+bool av_read_file_limit(const char *path, size_t limit, const char *what, char **text,
+			size_t *len, char **cause)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return av_fail(cause, "%s: %s", path, strerror(errno));
+	struct stat st;
+	if (fstat(fd, &st) != 0) {
+		int err = errno;
+		close(fd);
 		return av_fail(cause, "%s: %s", path, strerror(err));
 	}
-	buf[used] = '\0';
+	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+		close(fd);
+		return av_fail(cause, "%s: not a regular file (%s)", path, file_kind(st.st_mode));
+	}
+	char *buf = NULL;
+	size_t used = 0;
+	bool too_big = S_ISREG(st.st_mode) && (uintmax_t)st.st_size > limit;
+	bool ok = too_big || read_bounded(fd, limit, &buf, &used, &too_big);
+	int err = errno;
+	close(fd);
+	if (!ok)
+		return av_fail(cause, "%s: %s", path, strerror(err));
+	if (too_big) {
+		free(buf);
+		char *max = size_text(limit);
+		av_fail(cause, "%s: larger than the %s limit for %s", path, max, what);
+		free(max);
+		return false;
+	}
 	if (memchr(buf, '\0', used)) {
 		free(buf);
 		return av_fail(cause, "%s: not a text file (it contains a NUL byte)", path);
@@ -187,6 +250,11 @@ bool av_read_file(const char *path, char **text, size_t *len, char **cause)
 	if (len)
 		*len = used;
 	return true;
+}
+
+bool av_read_file(const char *path, char **text, size_t *len, char **cause)
+{
+	return av_read_file_limit(path, AV_MAX_WEIGHTS_FILE, "weights files", text, len, cause);
 }
 
 static bool write_all(int fd, const char *text, size_t len)

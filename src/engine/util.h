@@ -36,7 +36,21 @@ void av_cause_prefix(char **cause, const char *fmt, ...) __attribute__((format(p
 #define AV_ESCAPE_MAX_CHARS 40
 char *av_escape(const char *s);
 
-/* Reads a whole file into a NUL-terminated malloc'd buffer. */
+/* The largest files attnview reads: input is bounded, so an endless one
+ * (/dev/zero, a pipe that never ends) is refused instead of eating memory.
+ * The largest shipped file (a reference fixture at d_model 512) is 8 MiB. */
+#define AV_MAX_WEIGHTS_FILE ((size_t)64 << 20)   /* weights files and traces */
+#define AV_MAX_TEXT_FILE ((size_t)1 << 20)       /* samples and themes */
+
+/* Reads a whole file into a NUL-terminated malloc'd buffer: at most limit
+ * bytes ("FILE: larger than the 64 MiB limit for weights files", what being
+ * "weights files"). A regular file or a pipe (a FIFO, /dev/stdin, <(...)) is
+ * read; a device, directory or socket is refused ("FILE: not a regular file
+ * (a character device)"). A NUL byte is an error too (no text file has one). */
+bool av_read_file_limit(const char *path, size_t limit, const char *what, char **text,
+			size_t *len, char **cause);
+
+/* av_read_file_limit with the weights limit. */
 bool av_read_file(const char *path, char **text, size_t *len, char **cause);
 
 /* Writes text to path atomically: a temporary file in the same directory,
