@@ -75,7 +75,11 @@ static bool run(const struct av_options *o, struct av_session *s, char **cause)
 
 int main(int argc, char **argv)
 {
-	setlocale(LC_ALL, "");
+	/* The character set (UTF-8 for the screen) and the language of the C
+	 * library's messages come from the environment; the decimal point never
+	 * does: numbers in files and tables are the same in every locale. */
+	setlocale(LC_CTYPE, "");
+	setlocale(LC_MESSAGES, "");
 	struct av_options o;
 	char *cause = NULL;
 	switch (av_options_parse(&o, argc, argv, &cause)) {

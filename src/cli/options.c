@@ -149,7 +149,7 @@ static bool parse_enum(const char *opt, const char *arg, const char *const names
 static bool parse_temperature(const char *arg, double *out, char **cause)
 {
 	char *end;
-	double v = strtod(arg, &end);
+	double v = av_strtod(arg, &end);
 	if (!*arg || *end || !isfinite(v) || v <= 0)
 		return av_fail(cause, "--temperature: expected a positive finite number, "
 			       "got \"%s\"", arg);
@@ -198,7 +198,7 @@ static bool parse_train_option(struct av_options *o, int c, const char *arg, cha
 	}
 	case OPT_LR: {
 		char *end;
-		double v = strtod(arg, &end);
+		double v = av_strtod(arg, &end);
 		if (!*arg || *end || !isfinite(v) || v <= 0)
 			return av_fail(cause, "--lr: expected a positive finite number, got \"%s\"",
 				       arg);

@@ -236,8 +236,8 @@ static bool model_table(struct table *tb, const struct av_trace *t, const char *
 	return false;
 }
 
-bool av_print_stage(FILE *out, const struct av_trace *t, const char *stage, int head,
-		    bool color, char **cause)
+static bool print_stage(FILE *out, const struct av_trace *t, const char *stage, int head,
+			bool color, char **cause)
 {
 	int index;
 	if (!av_enum_parse(av_stage_names, stage, &index)) {
@@ -268,4 +268,15 @@ bool av_print_stage(FILE *out, const struct av_trace *t, const char *stage, int 
 	}
 	print_table(out, &tb, color);
 	return true;
+}
+
+/* Tables use the decimal point in every locale (one rule, documented in
+ * attnview(1)): a table is data someone may paste into a script. */
+bool av_print_stage(FILE *out, const struct av_trace *t, const char *stage, int head,
+		    bool color, char **cause)
+{
+	locale_t previous = av_c_numbers_begin();
+	bool ok = print_stage(out, t, stage, head, color, cause);
+	av_c_numbers_end(previous);
+	return ok;
 }

@@ -9,10 +9,14 @@
 #include "trace_json.h"
 #include "util.h"
 
+/* In the C locale: "0.5" in every locale (cJSON's own numbers take care
+ * of themselves, it swaps in the point). */
 static cJSON *number(double value)
 {
 	char buf[40];
+	locale_t previous = av_c_numbers_begin();
 	snprintf(buf, sizeof(buf), "%.9g", value);
+	av_c_numbers_end(previous);
 	return cJSON_CreateRaw(buf);
 }
 
