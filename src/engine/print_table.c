@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "finite.h"
 #include "print_table.h"
 #include "theme.h"
 #include "utf8.h"
@@ -87,6 +88,8 @@ static void print_cell(FILE *out, const struct table *tb, int i, int j, double r
 	char text[32];
 	if (tb->bits)
 		snprintf(text, sizeof(text), "%d", tb->bits[c]);
+	else if (!isfinite(tb->values[c]))
+		snprintf(text, sizeof(text), "%s", av_nonfinite_name(tb->values[c]));
 	else if (fabs(tb->values[c]) >= 1e6)
 		snprintf(text, sizeof(text), "%.3g", tb->values[c]);
 	else
@@ -116,15 +119,20 @@ static void print_column_head(FILE *out, const struct table *tb, int j)
 	}
 }
 
-static void print_table(FILE *out, const struct table *tb, bool color)
+/* Prints the table; false when it holds a value that is not finite. */
+static bool print_table(FILE *out, const struct table *tb, bool color)
 {
 	struct av_theme theme_storage, *theme = NULL;
 	if (color && av_theme_builtin("dark", &theme_storage))
 		theme = &theme_storage;
 	double range = 0;
-	for (size_t c = 0; tb->values && c < (size_t)tb->rows * tb->cols; c++)
-		if (!tb->mask || tb->mask[c])
+	bool finite = true;
+	for (size_t c = 0; tb->values && c < (size_t)tb->rows * tb->cols; c++) {
+		if (!isfinite(tb->values[c]))
+			finite = false;
+		else if (!tb->mask || tb->mask[c])
 			range = fmax(range, fabs(tb->values[c]));
+	}
 	fprintf(out, "%s: shape=(%d, %d), dtype=%s\n", tb->name, tb->rows, tb->cols,
 		tb->bits ? "bool" : "float32");
 	int per_block = (line_width() - LABEL_WIDTH) / CELL_WIDTH;
@@ -149,6 +157,7 @@ static void print_table(FILE *out, const struct table *tb, bool color)
 	}
 	if (theme)
 		av_theme_free(theme);
+	return finite;
 }
 
 static void print_tokens(FILE *out, const struct av_trace *t)
@@ -266,8 +275,17 @@ static bool print_stage(FILE *out, const struct av_trace *t, const char *stage, 
 	} else if (!model_table(&tb, t, stage)) {
 		return av_fail(cause, "stage \"%s\" exists only in cross mode", stage);
 	}
-	print_table(out, &tb, color);
-	return true;
+	if (print_table(out, &tb, color))
+		return true;
+	/* The table is out, with inf, -inf or nan where they are; the status
+	 * and this message say the numbers are broken and why. */
+	struct av_nonfinite first;
+	char *why = av_trace_first_nonfinite(t, &first) ? av_nonfinite_explain(t, &first)
+							 : av_strdup("?");
+	av_fail(cause, "%s has values that are not finite (shown as inf, -inf or nan): %s",
+		tb.name, why);
+	free(why);
+	return false;
 }
 
 /* Tables use the decimal point in every locale (one rule, documented in

@@ -2,6 +2,7 @@
  * "%.9g", enough digits to read back the same float32. */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,11 @@
  * of themselves, it swaps in the point). */
 static cJSON *number(double value)
 {
+	/* JSON has no inf or NaN: null, which a reader refuses by name, rather
+	 * than a file no JSON parser reads ("--dump" checks first and writes
+	 * no such trace; this is the safety net). */
+	if (!isfinite(value))
+		return cJSON_CreateNull();
 	char buf[40];
 	locale_t previous = av_c_numbers_begin();
 	snprintf(buf, sizeof(buf), "%.9g", value);
