@@ -585,6 +585,100 @@ static void test_file_limits(void **state)
 	free(path);
 }
 
+/* --- large vocabularies load in linear time
+ * 50,000 words: comparing every pair (as the loaders did) is 1.25e9 string
+ * comparisons, seconds to minutes; a hash set makes it instant. No timing
+ * is asserted; the size makes a quadratic loader obvious. */
+#define MANY_WORDS 50000
+
+/* "\"w0\", \"w1\", ..." with word last repeated as the final item when
+ * repeat_first (so the repeat is found only at the very end). */
+static char *word_list(int n, bool repeat_first)
+{
+	char *text = av_malloc((size_t)n * 12 + 32);
+	char *w = text;
+	for (int i = 0; i < n; i++)
+		w += sprintf(w, "%s\"w%d\"", i ? ", " : "", i);
+	if (repeat_first)
+		strcpy(w, ", \"w0\"");
+	return text;
+}
+
+static void test_large_vocabulary(void **state)
+{
+	(void)state;
+	char *cause = NULL;
+	char *words = word_list(MANY_WORDS, false);
+	char *text = av_printf("{\"name\": \"big\", \"sentence\": \"w1 w2\", \"vocab\": [%s],"
+			       " \"training\": {\"pairs\": [[\"w49999\", \"w0\"]]}}", words);
+	struct av_sample s;
+	if (!av_sample_parse(text, "big.json", &s, &cause))
+		fail_msg("%s", cause);
+	assert_int_equal(s.n_vocab, MANY_WORDS);
+	/* the parameters for it, one row per word */
+	struct av_params p;
+	av_params_init(&p, &s.cfg, (const char *const *)s.vocab, s.n_vocab);
+	assert_int_equal(p.vocab_size, MANY_WORDS);
+	av_params_free(&p);
+	av_sample_free(&s);
+	free(text);
+	free(words);
+
+	/* a repeat found at the end, with both item numbers */
+	words = word_list(MANY_WORDS, true);
+	text = av_printf("{\"name\": \"big\", \"sentence\": \"w1\", \"vocab\": [%s]}", words);
+	assert_false(av_sample_parse(text, "big.json", &s, &cause));
+	assert_string_equal(cause, "big.json: \"vocab\": \"w0\" is given twice "
+			    "(items 1 and 50001)");
+	free(text);
+
+	/* the same in a weights file (D = 1) */
+	char *rows = av_malloc((size_t)MANY_WORDS * 8 + 16);
+	char *w = rows;
+	for (int i = 0; i <= MANY_WORDS; i++)
+		w += sprintf(w, "%s[0.5]", i ? ", " : "");
+#define WEIGHTS_FMT "{\"config\": {\"d_model\": 1, \"heads\": 1, \"positional\": \"none\"}," \
+		" \"params\": {\"vocab\": [%s], \"token_embedding\": [%s], \"w_q\": [[1]]," \
+		" \"w_k\": [[1]], \"w_v\": [[1]], \"w_o\": [[1]]}}"
+	text = av_printf(WEIGHTS_FMT, words, rows);
+	struct av_config cfg;
+	av_config_default(&cfg);
+	assert_false(av_weights_parse(text, "big.json", &cfg, NULL, &p, &cause));
+	assert_string_equal(cause, "big.json: \"params\".\"vocab\": \"w0\" is given twice "
+			    "(items 1 and 50001)");
+	free(text);
+	free(words);
+	words = word_list(MANY_WORDS, false);
+	*strrchr(rows, ',') = '\0';   /* one row per word */
+	text = av_printf(WEIGHTS_FMT, words, rows);
+	if (!av_weights_parse(text, "big.json", &cfg, NULL, &p, &cause))
+		fail_msg("%s", cause);
+	assert_int_equal(p.vocab_size, MANY_WORDS);
+	av_params_free(&p);
+	free(text);
+	free(words);
+	free(rows);
+
+	/* no "vocab": the words of 1000 sentences of 50 new words each */
+	size_t cap = (size_t)MANY_WORDS * 12 + 64000;
+	char *sentences = av_malloc(cap);
+	w = sentences;
+	for (int i = 0; i < MANY_WORDS; i++)
+		w += sprintf(w, "%sw%d%s", i % 50 == 0 ? (i ? "\", \"" : "\"") : " ", i,
+			     i == MANY_WORDS - 1 ? "\"" : "");
+	text = av_printf("{\"name\": \"big\", \"sentence\": \"w1 w2\", \"sentences\": [%s]}",
+			 sentences);
+	if (!av_sample_parse(text, "big.json", &s, &cause))
+		fail_msg("%s", cause);
+	assert_int_equal(s.n_sentences, MANY_WORDS / 50);
+	assert_int_equal(s.n_vocab, MANY_WORDS);
+	assert_string_equal(s.vocab[MANY_WORDS - 1], "w49999");
+	av_sample_free(&s);
+	free(text);
+	free(sentences);
+	free(cause);
+}
+
 static void write_text(const char *path, const char *text)
 {
 	char *cause = NULL;
@@ -911,6 +1005,7 @@ int main(void)
 		cmocka_unit_test(test_json_nesting_limit),
 		cmocka_unit_test(test_messages_escape_controls),
 		cmocka_unit_test(test_file_limits),
+		cmocka_unit_test(test_large_vocabulary),
 		cmocka_unit_test(test_json_getters),
 		cmocka_unit_test(test_config_equal),
 		cmocka_unit_test(test_config_failure_keeps_cfg),
