@@ -4,6 +4,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -322,6 +323,148 @@ static bool write_special(const char *path, const char *text, size_t len, char *
 	return ok || av_fail(cause, "%s: %s", path, strerror(err));
 }
 
+/* --- replacing a file
+ * The temporary file beside the target is removed if a signal ends the
+ * program while it exists: the handler may only use async-signal-safe
+ * calls, so the path is recorded in a static buffer beforehand. */
+
+static const int cleanup_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGXFSZ };
+#define N_CLEANUP_SIGNALS (sizeof cleanup_signals / sizeof cleanup_signals[0])
+static char cleanup_path[4096];
+static volatile sig_atomic_t cleanup_armed;
+static struct sigaction cleanup_saved[N_CLEANUP_SIGNALS];
+
+static void cleanup_on_signal(int sig)
+{
+	if (cleanup_armed)
+		unlink(cleanup_path);
+	cleanup_armed = 0;
+	/* the previous action (default: terminate) runs once we return */
+	for (size_t i = 0; i < N_CLEANUP_SIGNALS; i++)
+		if (cleanup_signals[i] == sig)
+			sigaction(sig, &cleanup_saved[i], NULL);
+	raise(sig);
+}
+
+static void cleanup_arm(const char *tmp)
+{
+	if (strlen(tmp) >= sizeof cleanup_path)
+		return;   /* too long to record: an interruption leaves it */
+	memcpy(cleanup_path, tmp, strlen(tmp) + 1);
+	cleanup_armed = 1;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = cleanup_on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < N_CLEANUP_SIGNALS; i++)
+		sigaction(cleanup_signals[i], &sa, &cleanup_saved[i]);
+}
+
+static void cleanup_disarm(void)
+{
+	if (!cleanup_armed)
+		return;
+	for (size_t i = 0; i < N_CLEANUP_SIGNALS; i++)
+		sigaction(cleanup_signals[i], &cleanup_saved[i], NULL);
+	cleanup_armed = 0;
+}
+
+/* The file a chain of symbolic links ends at (path itself when it is not a
+ * link; the end need not exist), malloc'd; NULL with errno ELOOP for a
+ * loop. Relative link text is taken from the link's own directory. */
+static char *follow_links(const char *path)
+{
+	char *cur = av_strdup(path);
+	for (int hops = 0; hops < 40; hops++) {
+		struct stat st;
+		if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
+			return cur;
+		size_t cap = (size_t)(st.st_size > 0 ? st.st_size : 255) + 1;
+		char *link = av_malloc(cap);
+		ssize_t n = readlink(cur, link, cap);
+		if (n < 0 || (size_t)n >= cap) {
+			free(link);
+			return cur;   /* changed under us: use it as it is */
+		}
+		link[n] = '\0';
+		char *slash = strrchr(cur, '/');
+		char *next = link[0] == '/' || !slash
+			? av_strdup(link)
+			: av_printf("%.*s/%s", (int)(slash - cur), cur, link);
+		free(link);
+		free(cur);
+		cur = next;
+	}
+	free(cur);
+	errno = ELOOP;
+	return NULL;
+}
+
+/* The mode a new file gets: 0666 less the umask, as open(2) would give. */
+static mode_t new_file_mode(void)
+{
+	mode_t mask = umask(0);
+	umask(mask);
+	return 0666 & ~mask;
+}
+
+/* Gives the temporary file the mode (and where allowed the owner) of the
+ * file it replaces, or a new file's mode. */
+static void copy_mode(int fd, const struct stat *old)
+{
+	if (!old) {
+		fchmod(fd, new_file_mode());
+		return;
+	}
+	mode_t mode = old->st_mode & 07777;
+	if (fchown(fd, old->st_uid, old->st_gid) != 0)
+		mode &= 0777;   /* not set-id bits on a file someone else owns */
+	fchmod(fd, mode);
+}
+
+/* Writes text into a new temporary file beside target; *tmp is its name. */
+static bool write_temporary(const char *target, const struct stat *old, const char *text,
+			    size_t len, char **tmp, int *err)
+{
+	*tmp = av_printf("%s.tmpXXXXXX", target);
+	int fd = mkstemp(*tmp);
+	if (fd < 0) {
+		*err = errno;
+		free(*tmp);
+		*tmp = NULL;
+		return false;
+	}
+	cleanup_arm(*tmp);
+	copy_mode(fd, old);
+	bool ok = write_all(fd, text, len) && fsync(fd) == 0;
+	*err = errno;
+	if (close(fd) != 0 && ok) {
+		ok = false;
+		*err = errno;
+	}
+	return ok;
+}
+
+/* A file with other hard links is rewritten in place so every name sees
+ * the new text; the complete text is in tmp first, so a full disk shows up
+ * before the file is touched. */
+static bool write_linked(const char *target, const char *tmp, const char *text, size_t len,
+			 char **cause)
+{
+	int fd = open(target, O_WRONLY | O_TRUNC);
+	bool ok = fd >= 0 && write_all(fd, text, len) && fsync(fd) == 0;
+	int err = errno;
+	if (fd >= 0 && close(fd) != 0 && ok) {
+		ok = false;
+		err = errno;
+	}
+	if (!ok)
+		return av_fail(cause, "%s: %s (it has other hard links, so it is written in place; "
+			       "the whole trace is in %s)", target, strerror(err), tmp);
+	unlink(tmp);
+	return true;
+}
+
 bool av_write_file_atomic(const char *path, const char *text, size_t len, char **cause)
 {
 	if (strcmp(path, "-") == 0) {
@@ -329,37 +472,40 @@ bool av_write_file_atomic(const char *path, const char *text, size_t len, char *
 			return av_fail(cause, "standard output: %s", strerror(errno));
 		return true;
 	}
+	/* A symbolic link stays one: the file it points to is replaced. */
+	char *target = follow_links(path);
+	if (!target)
+		return av_fail(cause, "%s: %s", path, strerror(errno));
 	struct stat st;
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+	bool exists = stat(target, &st) == 0;
+	if (exists && !S_ISREG(st.st_mode)) {
+		free(target);
 		if (S_ISDIR(st.st_mode))
 			return av_fail(cause, "%s: is a directory", path);
 		return write_special(path, text, len, cause);
 	}
-	char *tmp = av_printf("%s.tmpXXXXXX", path);
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		int err = errno;
-		free(tmp);
-		return av_fail(cause, "%s: cannot create a temporary file beside it: %s",
-			       path, strerror(err));
-	}
-	bool ok = write_all(fd, text, len) && fsync(fd) == 0;
-	int err = errno;
-	if (close(fd) != 0 && ok) {
+	char *tmp;
+	int err;
+	bool ok = write_temporary(target, exists ? &st : NULL, text, len, &tmp, &err);
+	bool linked = ok && exists && st.st_nlink > 1;
+	if (!tmp) {
+		av_fail(cause, "%s: cannot create a temporary file beside it: %s", path,
+			strerror(err));
+	} else if (linked) {
+		/* on failure tmp is kept (and named): it holds the trace */
+		ok = write_linked(target, tmp, text, len, cause);
+	} else if (ok && rename(tmp, target) != 0) {
 		ok = false;
 		err = errno;
 	}
-	if (ok && rename(tmp, path) != 0) {
-		ok = false;
-		err = errno;
-	}
-	if (!ok) {
+	cleanup_disarm();
+	if (!ok && tmp && !linked) {
 		unlink(tmp);
-		free(tmp);
-		return av_fail(cause, "%s: %s (nothing was written)", path, strerror(err));
+		av_fail(cause, "%s: %s (nothing was written)", path, strerror(err));
 	}
 	free(tmp);
-	return true;
+	free(target);
+	return ok;
 }
 
 /* --- data files found by name */

@@ -68,9 +68,22 @@ bool av_read_file_limit(const char *path, size_t limit, const char *what, char *
 /* av_read_file_limit with the weights limit. */
 bool av_read_file(const char *path, char **text, size_t *len, char **cause);
 
-/* Writes text to path atomically: a temporary file in the same directory,
- * fsync'd and renamed over path only when everything was written. "-" writes
- * to standard output. Nothing partial is ever left at path. */
+/* Writes text to path atomically: a temporary file PATH.tmpXXXXXX in the
+ * same directory, fsync'd and renamed over path only when everything was
+ * written, so nothing partial is ever left at path. What a person expects
+ * of the file is kept, as editors do:
+ *   - a new file gets 0666 less the umask; a replaced one keeps its mode
+ *     (and its owner and group where allowed);
+ *   - a symbolic link stays a link: the file at the end of the chain is
+ *     replaced (a dangling link's target is created);
+ *   - a file with other hard links is written in place after the whole text
+ *     is safely in the temporary file, so every name sees the new text (the
+ *     one case that is not atomic; on failure the message names the
+ *     temporary file, which then holds the text);
+ *   - a device or pipe (/dev/null, a FIFO) is written in place;
+ *   - SIGINT, SIGTERM, SIGHUP or SIGXFSZ during the write remove the
+ *     temporary file before the signal takes its usual effect.
+ * "-" writes to standard output. */
 bool av_write_file_atomic(const char *path, const char *text, size_t len, char **cause);
 
 /* --- data files found by name (samples/NAME.json, themes/NAME.json)
