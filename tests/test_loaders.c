@@ -323,6 +323,10 @@ static void test_messages_escape_controls(void **state)
 			   " \"elements\": {}}",
 			   "\"palettes\".\"diverging\"[2]: expected a colour like \"#rrggbb\", "
 			   "got \"\\x1b[2J\"");
+	/* a whole message: controls only, nothing cut, escaped text unchanged */
+	char *m = av_escape_controls("t.json: \"\\x1b\" \x1b[2J \xc2\x9b \xff");
+	assert_string_equal(m, "t.json: \"\\x1b\" \\x1b[2J \\u009b \\xff");
+	free(m);
 }
 
 /* cJSON stops at 1000 levels; that is not a syntax error and says so, at

@@ -19,7 +19,9 @@
 
 static int fail(char *cause)
 {
-	fprintf(stderr, "attnview: %s\n", cause ? cause : "unknown error");
+	char *safe = av_escape_controls(cause ? cause : "unknown error");
+	fprintf(stderr, "attnview: %s\n", safe);
+	free(safe);
 	free(cause);
 	return EXIT_USAGE;
 }

@@ -153,14 +153,17 @@ static bool invisible(uint32_t cp)
 		|| (cp >= 0x2060 && cp <= 0x2069) || cp == 0xfeff;
 }
 
-char *av_escape(const char *s)
+/* av_escape (quotes: also \\ and \", cut at max_chars) and
+ * av_escape_controls (neither). */
+static char *escape(const char *s, size_t max_chars, bool quotes)
 {
 	size_t len = strlen(s);
-	/* each of at most AV_ESCAPE_MAX_CHARS characters takes at most 6 bytes */
-	char *out = av_malloc(AV_ESCAPE_MAX_CHARS * 6 + 4);
+	/* each character takes at most 6 bytes escaped */
+	size_t chars_out = len < max_chars ? len : max_chars;
+	char *out = av_malloc(chars_out * 6 + 4);
 	size_t used = 0, pos = 0;
-	for (int chars = 0; pos < len; chars++) {
-		if (chars == AV_ESCAPE_MAX_CHARS) {
+	for (size_t chars = 0; pos < len; chars++) {
+		if (chars == max_chars) {
 			memcpy(out + used, "...", 3);
 			used += 3;
 			break;
@@ -176,7 +179,7 @@ char *av_escape(const char *s)
 		} else if (invisible(cp)) {
 			used += (size_t)sprintf(out + used, "\\u%04x", (unsigned)cp);
 			pos += (size_t)k;
-		} else if (cp == '\\' || cp == '"') {
+		} else if (quotes && (cp == '\\' || cp == '"')) {
 			out[used++] = '\\';
 			out[used++] = (char)cp;
 			pos++;
@@ -188,6 +191,16 @@ char *av_escape(const char *s)
 	}
 	out[used] = '\0';
 	return out;
+}
+
+char *av_escape(const char *s)
+{
+	return escape(s, AV_ESCAPE_MAX_CHARS, true);
+}
+
+char *av_escape_controls(const char *s)
+{
+	return escape(s, (size_t)-1, false);
 }
 
 /* What a file that cannot be read as text is, for the message. */

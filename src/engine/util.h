@@ -51,6 +51,12 @@ void av_cause_prefix(char **cause, const char *fmt, ...) __attribute__((format(p
 #define AV_ESCAPE_MAX_CHARS 40
 char *av_escape(const char *s);
 
+/* The same for a whole message, as the last step before it is shown: only
+ * the invisible characters are escaped (not \\ or \"), nothing is cut, so
+ * text av_escape already escaped is unchanged. Covers what no loader
+ * quoted: a file name or an argument with an escape sequence in it. */
+char *av_escape_controls(const char *s);
+
 /* The largest files attnview reads: input is bounded, so an endless one
  * (/dev/zero, a pipe that never ends) is refused instead of eating memory.
  * The largest shipped file (a reference fixture at d_model 512) is 8 MiB. */
