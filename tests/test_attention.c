@@ -282,15 +282,18 @@ static void test_oov_tokens_are_flagged(void **state)
 	av_params_free(&p);
 }
 
-/* A temperature so small that scores / T overflow: the first value that
- * is not finite is in the scaled stage, and the explanation blames T. */
+/* Scores that fit a float until divided by a small temperature: the first
+ * value that is not finite is in the scaled stage, and the explanation
+ * names the divisor. */
 static void test_nonfinite_temperature(void **state)
 {
 	(void)state;
 	struct av_params p;
 	struct av_config cfg;
 	identity_layer(&p, &cfg);
-	cfg.temperature = 1e-300;
+	cfg.temperature = 0.01;
+	p.w_q[0] = 1e19f;   /* score of (a, a): 1e38, a float; / 0.01 is not */
+	p.w_k[0] = 1e19f;
 	struct av_trace t = { 0 };
 	char *cause = NULL;
 	assert_true(av_trace_run(&t, &p, &cfg, "a b c", NULL, NULL, 0, &cause));
@@ -303,8 +306,8 @@ static void test_nonfinite_temperature(void **state)
 	assert_true(isinf(w.value) && w.value > 0);
 	char *why = av_nonfinite_explain(&t, &w);
 	assert_string_equal(why, "the scaled stage is not finite (head 0, row 0 \"a\", "
-			    "column 0 \"a\": inf): the scores divided by s*T = 1e-300 overflow "
-			    "a 32-bit float; the temperature 1e-300 is too small");
+			    "column 0 \"a\": inf): the scores divided by s*T = 0.01 overflow "
+			    "a 32-bit float (the weights are too large for the temperature 0.01)");
 	free(why);
 	/* Even so written, the JSON is valid: null where inf would be. */
 	cJSON *doc = av_trace_to_json(&t, &p, NULL);

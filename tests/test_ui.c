@@ -323,10 +323,15 @@ static void test_settings_keys(void **state)
 	harness_keys(&h, "r");
 	assert_non_null(strstr(harness_line(0), "seed=2"));
 	expect("new weights from seed 2");
-	/* the built-in sample has no source: c skips cross */
+	/* the built-in sample has no source: c opens the source editor
+	 * (test_prompt.c follows it into cross mode); Esc keeps the mode */
 	harness_keys(&h, "c");
 	assert_non_null(strstr(harness_line(0), "causal"));
 	harness_keys(&h, "c");
+	expect("source>");
+	harness_keys(&h, "\x1b");
+	assert_non_null(strstr(harness_line(0), "causal"));
+	harness_keys(&h, "m");
 	assert_non_null(strstr(harness_line(0), "self"));
 	harness_keys(&h, "T");
 	expect("theme light");

@@ -104,8 +104,9 @@ static char *cell_part(const char *what, int index, const char *label)
 static char *cause_of(const struct av_trace *t, const char *stage)
 {
 	if (strcmp(stage, "scaled") == 0 || strcmp(stage, "masked") == 0)
-		return av_printf("the scores divided by s*T = %g overflow a 32-bit float; "
-				 "the temperature %g is too small", t->divisor, t->cfg.temperature);
+		return av_printf("the scores divided by s*T = %g overflow a 32-bit float "
+				 "(the weights are too large for the temperature %g)", t->divisor,
+				 t->cfg.temperature);
 	if (strcmp(stage, "weights") == 0)
 		return av_printf("the softmax of the scores overflowed");
 	return av_printf("a value overflows a 32-bit float (beyond 3.4e38); "

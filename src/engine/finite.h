@@ -1,9 +1,9 @@
 /* finite.h: finding and explaining values of a trace that are not finite
  * numbers (inf, -inf, NaN).
  *
- * They arise from legal settings: a tiny temperature (--temperature 1e-300
- * makes scores / (s*T) overflow) or huge weights (finite values near 3e38
- * whose products overflow a 32-bit float). JSON has no inf or NaN, and a
+ * They arise from legal settings: huge weights (finite values near 3e38
+ * whose products overflow a 32-bit float), or large scores divided by a
+ * small s*T. JSON has no inf or NaN, and a
  * table of "-nan" teaches nothing, so --dump refuses such a trace and
  * --print says what happened. The screen and the training view can use the
  * same two calls:
@@ -36,8 +36,9 @@ struct av_nonfinite {
 bool av_trace_first_nonfinite(const struct av_trace *t, struct av_nonfinite *where);
 
 /* A sentence saying where and why, malloc'd, e.g. "the scaled stage is not
- * finite (head 0, row 0 \"a\", column 0 \"a\": inf): scores / (s*T) overflow
- * a 32-bit float because the temperature 1e-300 is too small". Tokens are
+ * finite (head 0, row 0 \"a\", column 0 \"a\": inf): the scores divided by
+ * s*T = 0.01 overflow a 32-bit float (the weights are too large for the
+ * temperature 0.01)". Tokens are
  * escaped (av_escape). */
 char *av_nonfinite_explain(const struct av_trace *t, const struct av_nonfinite *where);
 

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "json_read.h"
+#include "number.h"
 #include "util.h"
 
 /* --- parsing */
@@ -196,13 +197,13 @@ bool av_json_get_string(const cJSON *obj, const char *where, const char *key,
 /* The shortest %g that reads back as v: "1.5", "1e+300", not 17 digits. */
 static void format_number(char *buf, size_t size, double v)
 {
-	locale_t previous = av_c_numbers_begin();
+	locale_t previous = av_numeric_c_begin();
 	for (int prec = 15; prec <= 17; prec++) {
 		snprintf(buf, size, "%.*g", prec, v);
 		if (strtod(buf, NULL) == v)
 			break;
 	}
-	av_c_numbers_end(previous);
+	av_numeric_c_end(previous);
 }
 
 static bool int_out_of_range(char **cause, const char *where, const char *key,

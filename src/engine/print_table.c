@@ -12,6 +12,7 @@
 #include "print_table.h"
 #include "theme.h"
 #include "utf8.h"
+#include "number.h"
 #include "util.h"
 
 const char *const av_stage_names[] = {
@@ -293,8 +294,8 @@ static bool print_stage(FILE *out, const struct av_trace *t, const char *stage, 
 bool av_print_stage(FILE *out, const struct av_trace *t, const char *stage, int head,
 		    bool color, char **cause)
 {
-	locale_t previous = av_c_numbers_begin();
+	locale_t previous = av_numeric_c_begin();
 	bool ok = print_stage(out, t, stage, head, color, cause);
-	av_c_numbers_end(previous);
+	av_numeric_c_end(previous);
 	return ok;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "trace_json.h"
+#include "number.h"
 #include "util.h"
 
 /* In the C locale: "0.5" in every locale (cJSON's own numbers take care
@@ -20,9 +21,9 @@ static cJSON *number(double value)
 	if (!isfinite(value))
 		return cJSON_CreateNull();
 	char buf[40];
-	locale_t previous = av_c_numbers_begin();
+	locale_t previous = av_numeric_c_begin();
 	snprintf(buf, sizeof(buf), "%.9g", value);
-	av_c_numbers_end(previous);
+	av_numeric_c_end(previous);
 	return cJSON_CreateRaw(buf);
 }
 
@@ -34,7 +35,7 @@ static cJSON *vector(const float *v, int len)
 	size_t cap = (size_t)len * 18 + 3, used = 0;
 	char *text = av_malloc(cap);
 	text[used++] = '[';
-	locale_t previous = av_c_numbers_begin();
+	locale_t previous = av_numeric_c_begin();
 	for (int i = 0; i < len; i++) {
 		if (i > 0) {
 			text[used++] = ',';
@@ -46,7 +47,7 @@ static cJSON *vector(const float *v, int len)
 		else
 			used += (size_t)snprintf(text + used, cap - used, "null");
 	}
-	av_c_numbers_end(previous);
+	av_numeric_c_end(previous);
 	text[used++] = ']';
 	text[used] = '\0';
 	cJSON *item = cJSON_CreateRaw(text);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "number.h"
 #include "train.h"
 #include "util.h"
 
@@ -14,6 +15,15 @@ const char *const av_train_set_names[] = { "qkv", "all", NULL };
 #define ADAM_BETA1 0.9
 #define ADAM_BETA2 0.999
 #define ADAM_EPS 1e-8
+
+bool av_parse_lr(const char *text, double *out, char **cause)
+{
+	double v;
+	if (!av_number_parse(text, &v) || !isfinite(v) || v <= 0)
+		return av_fail(cause, "expected a positive finite number, got \"%s\"", text);
+	*out = v;
+	return true;
+}
 
 void av_train_settings_from_sample(struct av_train_settings *set,
 				   const struct av_training_config *tc)

@@ -103,6 +103,11 @@ struct av_train_settings {
 	enum av_train_set params;
 };
 
+/* A learning rate typed as text (--lr, the screen's prompt): a positive
+ * finite number; *cause "expected a positive finite number, got \"x\""
+ * (no prefix: the caller names the option or command). */
+bool av_parse_lr(const char *text, double *out, char **cause);
+
 /* lr, optimizer and target from the sample's "training"; params qkv. */
 void av_train_settings_from_sample(struct av_train_settings *set,
 				   const struct av_training_config *tc);

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "number.h"
 #include "utf8.h"
 #include "util.h"
 
@@ -62,38 +63,9 @@ char *av_strndup(const char *s, size_t n)
 	return p;
 }
 
-/* The C locale as an object (made once; never freed, as a process-wide
- * constant). NULL only if the C library cannot make it, which leaves the
- * thread's locale in force. */
-static locale_t c_locale(void)
-{
-	static locale_t c;
-	if (!c)
-		c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
-	return c;
-}
-
-locale_t av_c_numbers_begin(void)
-{
-	locale_t c = c_locale();
-	return c ? uselocale(c) : (locale_t)0;
-}
-
-void av_c_numbers_end(locale_t previous)
-{
-	if (previous)
-		uselocale(previous);
-}
-
-double av_strtod(const char *s, char **end)
-{
-	locale_t c = c_locale();
-	return c ? strtod_l(s, end, c) : strtod(s, end);
-}
-
 char *av_vprintf(const char *fmt, va_list ap)
 {
-	locale_t previous = av_c_numbers_begin();
+	locale_t previous = av_numeric_c_begin();
 	va_list copy;
 	va_copy(copy, ap);
 	int len = vsnprintf(NULL, 0, fmt, copy);
@@ -105,7 +77,7 @@ char *av_vprintf(const char *fmt, va_list ap)
 		buf = av_malloc((size_t)len + 1);
 		vsnprintf(buf, (size_t)len + 1, fmt, ap);
 	}
-	av_c_numbers_end(previous);
+	av_numeric_c_end(previous);
 	return buf;
 }
 

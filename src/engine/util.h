@@ -9,7 +9,6 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include <locale.h>
 
 void *av_malloc(size_t size);
 void *av_calloc(size_t count, size_t size);
@@ -17,23 +16,11 @@ void *av_realloc(void *ptr, size_t count, size_t size);
 char *av_strdup(const char *s);
 char *av_strndup(const char *s, size_t n);
 
-/* A malloc'd printf. */
+/* A malloc'd printf, with the C locale's decimal point whatever the
+ * program's (or a test's) setlocale says (number.h), so messages read the
+ * same in every locale. */
 char *av_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *av_vprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
-
-/* --- numbers never depend on the locale
- * A file or a table written in a comma-decimal locale (de_DE, fr_FR, ru_RU,
- * pt_BR...) must hold the same numbers as anywhere else, and a message the
- * same text. The engine formats and reads numbers in the C locale whatever
- * the program's (or a test's) setlocale says: av_printf does, and code that
- * calls printf or strtod itself brackets it with av_c_numbers_begin/end. */
-
-/* Switches this thread to the C locale; returns what to pass to _end. */
-locale_t av_c_numbers_begin(void);
-void av_c_numbers_end(locale_t previous);
-
-/* strtod in the C locale ("0.5", never "0,5"). */
-double av_strtod(const char *s, char **end);
 
 /* Sets *cause (when cause is not NULL) to a formatted message and returns
  * false, so that error paths read `return av_fail(cause, "...", ...);`. */

@@ -5,9 +5,11 @@
  *
  * A view is a small table of functions, one view per file (tmux's
  * window_mode, tig's view_ops): view_stage.c (the stepper), view_heads.c
- * (all heads), view_train.c (training, on 't'), view_help.c and view_edit.c
- * (overlays). Adding a view is a new file with a struct av_view, an action
- * in actions.h and a case in app.c's dispatch.
+ * (all heads), view_train.c (training, on 't'), view_help.c, view_edit.c
+ * and view_prompt.c (overlays; the last two share line_edit.c). app.c never
+ * names a view to draw it: the header label, the status line's key hints
+ * and how an overlay draws all come from the view's table. Adding a view is a new file with a struct av_view and the action
+ * that opens it (actions.h, and its case in app.c's do_action).
  *
  * Work between keys: a view whose tick_period() returns a period (the training
  * view while it runs) gets tick() that often; the main loop then reads keys
@@ -27,6 +29,7 @@
 #include "ui/curses.h"
 #include "ui/heatmap.h"
 #include "ui/layout.h"
+#include "ui/line_edit.h"
 #include "ui/stages.h"
 #include "ui/ui.h"
 
@@ -40,6 +43,15 @@ struct av_app;
 
 struct av_view {
 	const char *name;
+	/* Shown in the header before the stage ("all heads"), or NULL. */
+	const char *label;
+	/* The status line's key hints while this view is open (a short line:
+	 * at 80 columns the status line shows the hints that fit whole). */
+	const char *hints;
+	/* Overlays only: true if the overlay draws the status line (the
+	 * editor's input line; it then keeps the message too), false if it
+	 * draws a window of its own over the others (help), refreshed last. */
+	bool owns_status;
 	/* Draws the title, panel, legend and inspector windows. */
 	void (*draw)(struct av_app *a);
 	/* Gets the key first (act is its action, maybe NONE); true = used. */
@@ -63,17 +75,20 @@ extern const struct av_view av_view_heads;   /* view_heads.c */
 extern const struct av_view av_view_help;    /* view_help.c (overlay) */
 extern const struct av_view av_view_edit;    /* view_edit.c (overlay) */
 extern const struct av_view av_view_train;   /* view_train.c */
+extern const struct av_view av_view_prompt;  /* view_prompt.c (overlay) */
 
 struct av_train_view;                        /* view_train.c's state */
 
+/* What the editor does once the source is applied outside cross mode. */
+enum av_edit_then { AV_THEN_NOTHING, AV_THEN_CROSS, AV_THEN_ASK_CROSS };
+
 struct av_editor {
 	bool source;                       /* editing the source sentence */
-	char buf[AV_MAX_SENTENCE_BYTES + 1];
-	size_t len, cur;                   /* bytes; cur is a byte offset */
-	char *orig;                        /* the text before editing */
+	struct av_line line;               /* the text (line_edit.h) */
+	char *orig;                        /* the text before editing (NULL: none) */
 	bool orig_hidden[AV_MAX_TOKENS];
 	char *error;                       /* why the text does not run now */
-	int scroll;                        /* first column shown */
+	enum av_edit_then then;            /* after the source is applied */
 };
 
 struct av_app {
@@ -90,7 +105,8 @@ struct av_app {
 	WINDOW *input;           /* a 1x1 pad that reads keys (never refreshed) */
 
 	const struct av_view *view;      /* av_view_stage, av_view_heads or av_view_train */
-	const struct av_view *overlay;   /* av_view_help, av_view_edit or NULL */
+	const struct av_view *overlay;   /* av_view_help, av_view_edit, av_view_prompt
+					    or NULL */
 
 	enum av_ui_stage stage;
 	int head;
@@ -98,10 +114,12 @@ struct av_app {
 	struct av_heatmap hm;    /* the stepper's scroll state */
 	bool compact;            /* colour-only cells */
 	bool heads_bars;         /* the heads view shows bars of the query */
+	int heads_cells;         /* the heads view's cells: AV_HEADS_CELLS_* (z) */
 	int sel_query, sel_key;  /* the tokens under the cursor, or -1 */
 	int page_cols;           /* columns of the last heatmap drawn */
 
 	struct av_editor ed;
+	struct av_prompt *prompt;        /* view_prompt.c's state, or NULL */
 	int help_scroll, help_max_scroll;
 
 	struct av_train_view *train;     /* the training view's state (kept while
@@ -140,6 +158,22 @@ void av_app_message(struct av_app *a, bool error, const char *fmt, ...)
  * av_app_rerun_all redoes everything (new parameters). */
 bool av_app_rerun(struct av_app *a);
 bool av_app_rerun_all(struct av_app *a);
+
+/* Switches the mode (cross needs a source) and re-runs; false, with the
+ * reason as the message, when it cannot. */
+bool av_app_set_mode(struct av_app *a, enum av_mode mode);
+
+/* After a source was typed outside cross mode: asks whether to switch. */
+void av_app_offer_cross(struct av_app *a);
+
+/* A new temperature (AV_MIN_TEMPERATURE..AV_MAX_TEMPERATURE) or seed (new
+ * parameters drawn), re-run, with a message saying what changed. */
+bool av_app_set_temperature(struct av_app *a, double T);
+bool av_app_set_seed(struct av_app *a, uint64_t seed);
+
+/* Opens the sentence editor on the sentence or the source; then says what
+ * happens once a source typed outside cross mode is applied. */
+void av_editor_open(struct av_app *a, bool source, enum av_edit_then then);
 
 /* Hides or shows key position j (the padding mask) and re-runs. */
 void av_app_toggle_key(struct av_app *a, int j);

@@ -322,6 +322,7 @@ static void stage_resize(struct av_app *a)
 
 const struct av_view av_view_stage = {
 	.name = "stages",
+	.hints = "? help  n/p stage  arrows cell  Tab head  a heads  m mask  e edit  t train  q quit",
 	.draw = stage_draw,
 	.key = stage_key,
 	.resize = stage_resize,
