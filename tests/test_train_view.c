@@ -644,6 +644,287 @@ static void test_ascii_screen(void **state)
 	av_draw_set_utf8(utf8);
 }
 
+
+/* --- issue 7: honest panels ---------------------------------------------- */
+
+/* D2: the tracked pair shows what training moves: the scaled score of its
+ * cell in a training sentence, with positions (the stepper's number for
+ * the same words at the same positions), and that cell's weight, which the
+ * map shows too; the word-only score is labelled as such. */
+static void test_tracked_pair_is_the_sentence_cell(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "");
+	/* the stepper's sentence starts "china panda", as training sentence #1 */
+	const struct av_trace *st = &h.s.trace;
+	double stepper_scaled = st->scaled[0 * st->m + 1];
+	harness_keys(&h, "t");
+	char want[128];
+	snprintf(want, sizeof(want), utf8 ? "scaled q·k/√dk = %.3f" : "scaled q.k/sqrt(dk) = %.3f",
+		 stepper_scaled);
+	expect(want);
+	expect(utf8 ? "china@0→panda@1  in #1 \"china panda\"" :
+	       "china@0->panda@1  in #1 \"china panda\"");
+	expect(utf8 ? "word-only q·k/√dk, no positions = " : "word-only q.k/sqrt(dk), no positions = ");
+	expect_not("raw score");
+	/* the pairs target: china should attend to panda; the panel's weight is
+	 * the map's weight of that cell, and it rises */
+	harness_keys(&h, "ww+++ ");            /* 10 epochs a tick */
+	ticks(&h, 20);
+	expect_epoch(&h, 200);
+	const struct av_trainer *tr = trainer(&h);
+	const struct av_trace *t = &tr->items[0].trace;
+	double w01 = t->weights[0 * t->m + 1];
+	assert_true(w01 > 0.9);
+	snprintf(want, sizeof(want), "weight = %.3f", w01);
+	expect(want);
+	snprintf(want, sizeof(want), "scaled q%sk%s = %.3f", utf8 ? "·" : ".", utf8 ? "/√dk" : "/sqrt(dk)",
+		 (double)t->scaled[0 * t->m + 1]);
+	expect(want);
+	/* the table's columns say what they hold */
+	expect(TABLE_HEAD);
+	/* the vocabulary map says it has no positions */
+	harness_keys(&h, "v");
+	expect("vocabulary: word-only q(a)");
+	expect("no positions");
+	harness_close(&h);
+}
+
+/* D6: the loss chart's x axis is labelled with epoch ticks and its unit,
+ * never a lone "epoch 70" that reads as the current epoch. */
+static void test_loss_axis_is_unambiguous(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "");
+	harness_keys(&h, "tsssss");
+	expect_epoch(&h, 5);
+	expect_not("epoch 70");
+	/* no "epoch N" on the screen below the info line */
+	int count = 0;
+	for (int y = 3; y < LINES; y++) {
+		const char *p = harness_line(y);
+		while ((p = strstr(p, "epoch ")) != NULL) {
+			p += 6;
+			count += *p >= '0' && *p <= '9';
+		}
+	}
+	assert_int_equal(count, 0);
+	/* the axis row: ticks at round epochs and the unit */
+	int y = -1;
+	for (int r = 3; r < LINES && y < 0; r++)
+		if (strstr(harness_line(r), " epochs"))
+			y = r;
+	assert_true(y > 3);
+	assert_non_null(strstr(harness_line(y), "20"));
+	assert_non_null(strstr(harness_line(y), "40"));
+	assert_non_null(strstr(harness_line(y - 1), utf8 ? "└" : "+"));
+	assert_non_null(strstr(harness_line(y - 1), utf8 ? "┴" : "+"));
+	harness_close(&h);
+}
+
+/* D7: back in the stepper the header says the weights are trained, and q
+ * asks before it throws the training away. */
+static void test_trained_header_and_quit_question(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "");
+	/* nothing trained: q quits at once */
+	harness_keys(&h, "tt");
+	assert_non_null(strstr(harness_line(0), "seed=1"));
+	assert_null(strstr(harness_line(0), "trained"));
+	harness_close(&h);
+
+	OPEN(&h, 80, 24, "");
+	harness_keys(&h, "tssst");
+	assert_ptr_equal(h.a.view, &av_view_stage);
+	assert_non_null(strstr(harness_line(0), "seed=1 trained 3 ep"));
+	harness_keys(&h, "q");
+	assert_false(h.a.quit);
+	expect("discard 3 epochs of training? y/n");
+	harness_keys(&h, "n");
+	assert_false(h.a.quit);
+	expect("kept: the training is still here");
+	assert_ptr_equal(h.a.view, &av_view_stage);
+	harness_keys(&h, "q");
+	harness_keys(&h, "y");
+	assert_true(h.a.quit);
+	harness_close(&h);
+
+	/* the hook for saving: once saved, q quits; more training asks again */
+	OPEN(&h, 80, 24, "");
+	harness_keys(&h, "tsst");
+	av_train_view_mark_saved(&h.a);
+	harness_keys(&h, "q");
+	assert_true(h.a.quit);
+	h.a.quit = false;
+	harness_keys(&h, "tSt");
+	harness_keys(&h, "q");
+	assert_false(h.a.quit);
+	expect("discard 2 epochs and 1 step of training? y/n");
+	harness_close(&h);
+}
+
+/* D10: SGD at lr 81.92 on every tensor with the pairs target saturates
+ * the softmax (rows one-hot, gradients 0): the advice says so and blames
+ * the raised learning rate, never "lr up". */
+static void test_saturation_is_not_vanishing(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "");
+	harness_keys(&h, "twwoP]]]]]]]]]]]]]");
+	assert_true(fabs(trainer(&h)->set.lr - 81.92) < 1e-9);
+	for (int i = 0; i < 10; i++)
+		harness_keys(&h, "s");
+	expect("loss 3.000000");
+	expect("saturated softmax");
+	expect("(lr raised");
+	expect("81.92)");
+	expect("lr down ([)");
+	expect_not("lr up (])");
+	harness_close(&h);
+}
+
+/* D10 (issue 8): a saturation caused by the temperature is blamed on it. */
+static void test_saturation_by_temperature(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "");
+	for (int i = 0; i < 20; i++)
+		harness_keys(&h, "-");             /* T = 1.25^-20 = 0.0115 */
+	harness_keys(&h, "twwsss");
+	expect("saturated softmax");
+	expect("(T=0.0115)");
+	expect("raises T");
+	expect_not("lr down");
+	harness_close(&h);
+}
+
+/* D10: when the loss or a weight stops being a number, the run stops and
+ * the view says what and why (here: weights of 1e20, not the lr). */
+static void test_nonfinite_stops_the_run(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "");
+	size_t DD = (size_t)h.s.params.d_model * h.s.params.d_model;
+	for (size_t c = 0; c < DD; c++)
+		h.s.params.w_q[c] = h.s.params.w_k[c] = 1e20f;
+	char *cause = NULL;
+	assert_true(av_session_run(&h.s, &cause));
+	harness_keys(&h, "t ");
+	ticks(&h, 3);
+	assert_int_equal(av_app_timeout(&h.a), -1);          /* stopped */
+	expect("stopped at epoch 0");
+	expect("xavier init (i)");
+	expect_not("lowers the learning rate");
+	expect("not finite, stopped");
+	/* Space and s refuse to go on; r resets */
+	harness_keys(&h, " ");
+	assert_int_equal(av_app_timeout(&h.a), -1);
+	expect("stopped at epoch 0");
+	harness_close(&h);
+}
+
+/* D11: the settings' keys read as keys, after the value. */
+static void test_key_hints_are_unambiguous(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "");
+	harness_keys(&h, "t");
+	expect("lr 0.01 ([ ])");
+	expect("adam (o)");
+	expect("target self (w)");
+	expect_not("[] lr");
+	harness_close(&h);
+}
+
+/* --- issue 7: the tutorial's figures while training ----------------------- */
+
+/* S: one optimiser step on one sentence (seed 001's inner loop). */
+static void test_sentence_step(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "");
+	harness_keys(&h, "tS");
+	const struct av_trainer *tr = trainer(&h);
+	assert_int_equal(tr->next_item, 1);
+	assert_int_equal(tr->last_item, 0);
+	expect("step on sentence #1 \"china panda\"");
+	expect("+1/3 sentences");
+	harness_keys(&h, "S");
+	expect("step on sentence #2 \"australia kangaroo\"");
+	harness_keys(&h, "S");
+	assert_int_equal(tr->epoch, 1);
+	expect("that ends epoch 1");
+	harness_close(&h);
+}
+
+/* d: the map shows the scaled scores (seed 001's plot_attention(scores)). */
+static void test_scores_toggle(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "");
+	harness_keys(&h, "td");
+	expect(utf8 ? "scaled scores q·k/√dk" : "scaled scores q.k/sqrt(dk)");
+	/* china -> panda of sentence #1 in the map: -13.756 in 5 columns */
+	expect("-13.8");
+	harness_keys(&h, "d");
+	expect("attention weights");
+	harness_close(&h);
+}
+
+/* g: the gradients of the last step and the weights, as matrices with
+ * numbers and shapes; at 200x60 they have a column of their own. */
+static void test_matrices(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "");
+	harness_keys(&h, "tSg");
+	expect("gradients");
+	expect(utf8 ? "dW_q 3×3" : "dW_q 3x3");
+	expect(utf8 ? "dW_k 3×3" : "dW_k 3x3");
+	expect("step on #1 \"china panda\"");
+	/* a gradient entry as the panel writes it: scaled by its power of ten */
+	const struct av_trainer *tr = trainer(&h);
+	double big = 0;
+	for (int c = 0; c < 9; c++)
+		big = fabs(tr->grad.t[AV_P_W_Q][c]) > big ? fabs(tr->grad.t[AV_P_W_Q][c]) : big;
+	int e = (int)floor(log10(big));
+	char num[32], label[48];
+	snprintf(label, sizeof(label), utf8 ? "dW_q 3×3 x1e%d" : "dW_q 3x3 x1e%d", e);
+	expect(label);
+	snprintf(num, sizeof(num), "%.2f", tr->grad.t[AV_P_W_Q][0] * pow(10, -e));
+	expect(num);
+	harness_keys(&h, "g");
+	expect(utf8 ? "W_q 3×3" : "W_q 3x3");
+	expect_not("dW_q");
+	harness_keys(&h, "g");
+	expect("weights and gradients");
+	harness_keys(&h, "g");
+	expect("attention weights");
+	harness_close(&h);
+
+	/* the projector layout: everything at once */
+	OPEN(&h, 200, 60, "");
+	harness_keys(&h, "tS");
+	expect("weights and gradients");
+	expect("attention weights");
+	expect("all scores");
+	expect("gradient norms");
+	expect(utf8 ? "dW_v 3×3" : "dW_v 3x3");
+	expect("      200 ");                 /* the long table */
+	harness_close(&h);
+}
+
 int main(void)
 {
 	utf8 = harness_setup_process();
@@ -665,6 +946,16 @@ int main(void)
 		cmocka_unit_test(test_other_samples),
 		cmocka_unit_test(test_small_and_mono),
 		cmocka_unit_test(test_ascii_screen),
+		cmocka_unit_test(test_tracked_pair_is_the_sentence_cell),
+		cmocka_unit_test(test_loss_axis_is_unambiguous),
+		cmocka_unit_test(test_trained_header_and_quit_question),
+		cmocka_unit_test(test_saturation_is_not_vanishing),
+		cmocka_unit_test(test_saturation_by_temperature),
+		cmocka_unit_test(test_nonfinite_stops_the_run),
+		cmocka_unit_test(test_key_hints_are_unambiguous),
+		cmocka_unit_test(test_sentence_step),
+		cmocka_unit_test(test_scores_toggle),
+		cmocka_unit_test(test_matrices),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

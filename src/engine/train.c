@@ -681,15 +681,15 @@ enum av_grad_health av_trainer_grad_health(const struct av_trainer *tr, int id)
 	return AV_GRAD_OK;
 }
 
-/* The largest finite |value| of the trained tensors. */
-static double largest_param(const struct av_trainer *tr)
+/* The largest finite |value| of the trained tensors in p. */
+static double largest_param(const struct av_trainer *tr, const struct av_params *params)
 {
 	double big = 0;
 	for (int id = 0; id < AV_N_PARAMS; id++) {
 		if (!tr->trained[id])
 			continue;
 		size_t count;
-		const float *p = av_param_tensor(&tr->params, id, &count);
+		const float *p = av_param_tensor(params, id, &count);
 		for (size_t c = 0; c < count; c++)
 			if (isfinite(p[c]) && fabs(p[c]) > big)
 				big = fabs(p[c]);
@@ -754,7 +754,9 @@ void av_trainer_diagnose(const struct av_trainer *tr, struct av_train_diagnosis 
 {
 	memset(d, 0, sizeof(*d));
 	d->param = -1;
-	d->max_param = largest_param(tr);
+	/* the weights now, or where training started when they were large */
+	double now = largest_param(tr, &tr->params), start = largest_param(tr, &tr->start);
+	d->max_param = now > start ? now : start;
 	corpus_softmax_stats(tr, &d->max_score, &d->one_hot);
 	double last_epoch = tr->epoch > 0 ? tr->loss[tr->epoch - 1] : 0;
 	if (tr->nonfinite >= 0 || (tr->steps > 0 && !isfinite(tr->last_loss)) ||
@@ -772,13 +774,20 @@ void av_trainer_diagnose(const struct av_trainer *tr, struct av_train_diagnosis 
 		vanishing |= g == AV_GRAD_VANISHING;
 		exploding |= g == AV_GRAD_EXPLODING;
 	}
+	/* the step's sentence already matches its target, or the corpus does */
+	bool learned = tr->last_loss < AV_LEARNED_BELOW ||
+		       (tr->epoch > 0 && tr->loss[tr->epoch - 1] < 1e-3 * tr->loss[0]);
+	/* huge scores make one-hot rows whose gradients are tiny, if not yet
+	 * below the vanishing line */
+	bool saturated = !learned && d->one_hot >= 0.5 &&
+			 (vanishing || d->max_score > AV_SATURATED_SCORE);
 	if (exploding) {
 		d->trouble = AV_TROUBLE_EXPLODING;
 		d->cause = find_cause(tr, false, d->max_param);
+	} else if (saturated && !vanishing) {
+		d->trouble = AV_TROUBLE_SATURATED;
+		d->cause = find_cause(tr, false, d->max_param);
 	} else if (vanishing) {
-		/* the step's sentence already matches its target, or the corpus does */
-		bool learned = tr->last_loss < AV_LEARNED_BELOW ||
-			       (tr->epoch > 0 && tr->loss[tr->epoch - 1] < 1e-3 * tr->loss[0]);
 		if (learned) {
 			d->trouble = AV_TROUBLE_LEARNED;
 		} else if (d->one_hot >= 0.5) {

@@ -262,9 +262,11 @@ enum av_train_trouble {
 				   step's below AV_LEARNED_BELOW, or the epoch's
 				   below 1/1000 of the first epoch's */
 	AV_TROUBLE_NONFINITE,   /* the loss or a trained tensor is inf or nan */
-	AV_TROUBLE_SATURATED,   /* gradients ~0 because the softmax is saturated:
-				   most rows one-hot from huge scores, so a
-				   larger lr cannot help */
+	AV_TROUBLE_SATURATED,   /* the softmax is saturated: half the rows or
+				   more one-hot while the loss is not ~0, and
+				   the gradients vanish or some |score| is
+				   above AV_SATURATED_SCORE; a larger lr
+				   cannot help */
 	AV_TROUBLE_EXPLODING,   /* a gradient norm above AV_GRAD_EXPLODING_ABOVE */
 	AV_TROUBLE_VANISHING,   /* gradients ~0 while the rows are not one-hot
 				   (scores alike: seed 001's xavier / lr up) */
@@ -285,11 +287,13 @@ struct av_train_diagnosis {
 	double max_score;       /* largest finite |scaled score| of the corpus */
 	double one_hot;         /* share of the visible rows (every head) whose
 				   largest weight is above 0.999 */
-	double max_param;       /* largest finite |value| of the trained tensors */
+	double max_param;       /* largest finite |value| of the trained tensors,
+				   now or at the start (r's weights) */
 	int param;              /* NONFINITE: the tensor, -1 when only the loss */
 };
 #define AV_ONE_HOT_ABOVE 0.999
 #define AV_LEARNED_BELOW 1e-4
+#define AV_SATURATED_SCORE 50.0
 #define AV_TEMPERATURE_SHARP 0.2
 #define AV_TEMPERATURE_FLAT 5.0
 #define AV_LARGE_WEIGHT 10.0

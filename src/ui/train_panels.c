@@ -190,13 +190,15 @@ void av_train_panel_info(struct av_app *a, WINDOW *w)
 	int need = 0;
 	for (int i = 0; i < n_items; i++)
 		need += av_text_width(items[i][0]) + av_text_width(items[i][1]) +
-			av_text_width(items[i][2]) + 3 + (i ? 2 : 0);
+			av_text_width(items[i][2]) + 3 + (i ? 1 : 0);
 	if (need > width)
 		keys = false;
+	/* two spaces between the settings when they fit, else one */
+	const char *sep = need + n_items - 1 <= width ? "  " : " ";
 	x = 0;
 	for (int i = 0; i < n_items && x < width; i++) {
 		if (i)
-			x += av_put(w, 1, x, keys ? "  " : " · ", width - x, el(a, AV_EL_DIM));
+			x += av_put(w, 1, x, keys ? sep : " · ", width - x, el(a, AV_EL_DIM));
 		x += av_put(w, 1, x, items[i][0], width - x, el(a, AV_EL_DIM));
 		x += av_put(w, 1, x, items[i][1], width - x, el(a, AV_EL_NORMAL));
 		if (keys) {
@@ -565,6 +567,10 @@ static void choose_cells(int width, int label_w, int cols, int *lw_out, int *cw_
 
 static void weight_text(char *buf, size_t size, double v, int width)
 {
+	if (!isfinite(v)) {
+		snprintf(buf, size, "%s", isnan(v) ? "nan" : v > 0 ? "inf" : "-inf");
+		return;
+	}
 	snprintf(buf, size, "%.2f", v);
 	if ((int)strlen(buf) > width && buf[0] == '0')
 		memmove(buf, buf + 1, strlen(buf));      /* ".93" */
@@ -879,7 +885,8 @@ void av_train_panel_hist(struct av_app *a, WINDOW *w)
 	int max = 0;
 	for (int b = 0; b < bins; b++)
 		max = tv->hist[b] > max ? tv->hist[b] : max;
-	bool alike = tv->hist_n > 1 && tv->hist_hi - tv->hist_lo < 0.1;
+	bool alike = tv->hist_n > 1 && isfinite(tv->hist_lo) && isfinite(tv->hist_hi) &&
+		     tv->hist_hi - tv->hist_lo < 0.1;
 	if (alike) {
 		title(a, w, "scores all alike", NULL);
 		int x = av_text_width("scores all alike") + 2;
@@ -1080,10 +1087,13 @@ void av_train_panel_grad(struct av_app *a, WINDOW *w)
 		av_train_panel_remedy(tr, d, text, sizeof(text));
 	/* the advice gets up to 3 rows, the norms the rest (two to a row when
 	 * that makes room) */
-	int want = advice ? (av_text_width(text) + width - 1) / (width > 0 ? width : 1) : 0;
-	if (want > 3)
-		want = 3;
-	int per_line = n + want <= lines ? 1 : 2;
+	int want = advice ? (av_text_width(text) + width - 1) / (width > 0 ? width : 1) + 1 : 0;
+	if (want > 4)
+		want = 4;
+	int per_line = 1;
+	while (per_line < 3 && (n + per_line - 1) / per_line + want > lines &&
+	       width / (per_line + 1) >= 12)
+		per_line++;
 	int norm_rows = (n + per_line - 1) / per_line;
 	int adv_rows = advice ? lines - norm_rows : 0;
 	if (advice && adv_rows < 1) {
@@ -1092,7 +1102,7 @@ void av_train_panel_grad(struct av_app *a, WINDOW *w)
 	}
 	if (adv_rows > want)
 		adv_rows = want;
-	int colw = per_line == 1 ? width : width / 2;
+	int colw = width / per_line;
 	for (int k = 0; k < n; k++) {
 		int row = 1 + k / per_line, x = (k % per_line) * colw;
 		if (row > norm_rows)
@@ -1112,7 +1122,7 @@ void av_train_panel_grad(struct av_app *a, WINDOW *w)
 		attr_t wa = g == AV_GRAD_VANISHING || g == AV_GRAD_EXPLODING ? err
 			    : g == AV_GRAD_UNUSED ? dim : el(a, AV_EL_NORMAL);
 		char cell[96];
-		if (per_line == 2 && colw < 22) {
+		if (per_line >= 2 && colw < 22) {
 			if (colw < 16 && !isnan(v) && tr->steps)
 				snprintf(norm, sizeof(norm), "%.0e", v);
 			snprintf(cell, sizeof(cell), "%s %s%s", short_name(id), norm,
@@ -1154,12 +1164,8 @@ static void cause_text(const struct av_trainer *tr, const struct av_train_diagno
 /* The fix for each cause, and for each trouble what it is. Short enough
  * for the gradient panel's row at 80 columns (about 40) to start with
  * what matters. */
-void av_train_panel_remedy(const struct av_trainer *tr, const struct av_train_diagnosis *d,
-			   char *buf, size_t size)
+const char *av_train_panel_fix(const struct av_train_diagnosis *d)
 {
-	char cause[64], top[32];
-	cause_text(tr, d, cause, sizeof(cause));
-	av_chart_number(top, sizeof(top), d->max_score, 8);
 	const char *fix = "";
 	switch (d->cause) {
 	case AV_CAUSE_LR: fix = d->trouble == AV_TROUBLE_VANISHING ? "lr up (])" : "r resets, then lr down ([)"; break;
@@ -1167,23 +1173,41 @@ void av_train_panel_remedy(const struct av_trainer *tr, const struct av_train_di
 	case AV_CAUSE_WEIGHTS: fix = "xavier init (i)"; break;
 	case AV_CAUSE_UNKNOWN: fix = "r resets"; break;
 	}
+	return fix;
+}
+
+void av_train_panel_cause(const struct av_trainer *tr, const struct av_train_diagnosis *d,
+			  char *buf, size_t size)
+{
+	cause_text(tr, d, buf, size);
+}
+
+void av_train_panel_remedy(const struct av_trainer *tr, const struct av_train_diagnosis *d,
+			   char *buf, size_t size)
+{
+	char cause[64], top[32];
+	cause_text(tr, d, cause, sizeof(cause));
+	av_chart_number(top, sizeof(top), d->max_score, 8);
+	const char *fix = av_train_panel_fix(d);
+	const char *approx = av_draw_utf8() ? "≈" : "~";
 	switch (d->trouble) {
 	case AV_TROUBLE_NONE:
 		snprintf(buf, size, "gradients ok");
 		return;
 	case AV_TROUBLE_LEARNED:
-		snprintf(buf, size, "vanishing: the loss is %s 0, learned", av_draw_utf8() ? "≈" : "~");
+		snprintf(buf, size, "vanishing: the loss is %s 0, learned", approx);
 		if (tr->epoch == 0 || !(tr->loss[tr->epoch - 1] < 1e-3 * tr->loss[0]))
 			snprintf(buf, size, "small: sentence #%d already matches its target "
 				 "(step loss %.1e)", tr->last_item + 1, tr->last_loss);
 		return;
 	case AV_TROUBLE_NONFINITE:
-		snprintf(buf, size, "not finite (%s): stopped; %s", cause, fix);
+		snprintf(buf, size, "not finite, stopped (%s): %s", cause, fix);
 		return;
 	case AV_TROUBLE_SATURATED:
-		snprintf(buf, size, "saturated softmax: %.0f%% of rows one-hot, |score| up to %s, "
-			 "so gradients %s 0 (%s): %s; a larger lr cannot help", 100 * d->one_hot, top,
-			 av_draw_utf8() ? "≈" : "~", cause, fix);
+		/* the cause and the fix first: they must not be cut */
+		snprintf(buf, size, "saturated softmax, gradients %s 0 (%s): %s. %.0f%% of rows "
+			 "one-hot, |score| up to %s: a larger lr cannot help", approx, cause, fix,
+			 100 * d->one_hot, top);
 		return;
 	case AV_TROUBLE_EXPLODING:
 		snprintf(buf, size, "exploding (%s): %s", cause, fix);

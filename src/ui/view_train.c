@@ -396,14 +396,15 @@ static void stop_diverged(struct av_app *a)
 	pause_training(a);
 	struct av_train_diagnosis d;
 	av_trainer_diagnose(tr, &d);
-	char what[64], fix[160];
+	char what[64], cause[96];
 	if (d.param >= 0)
-		snprintf(what, sizeof(what), "%s holds %s", av_train_panel_param_name(d.param),
-			 isfinite(tr->last_loss) ? "inf/nan" : "inf/nan and the loss is nan");
+		snprintf(what, sizeof(what), "%s holds inf/nan%s", av_train_panel_param_name(d.param),
+			 isfinite(tr->last_loss) ? "" : ", the loss is nan");
 	else
 		snprintf(what, sizeof(what), "the loss is %s", isnan(tr->last_loss) ? "nan" : "inf");
-	av_train_panel_remedy(tr, &d, fix, sizeof(fix));
-	av_app_message(a, true, "stopped at epoch %d: %s. %s", tr->epoch, what, fix);
+	av_train_panel_cause(tr, &d, cause, sizeof(cause));
+	av_app_message(a, true, "stopped at epoch %d: %s (%s): %s", tr->epoch, what, cause,
+		       av_train_panel_fix(&d));
 }
 
 /* Trains up to epochs epochs, stopping early after budget_us (0: none);

@@ -95,6 +95,11 @@ const char *av_train_panel_param_name(int id);
 /* The remedy for a diagnosis, in a sentence. */
 void av_train_panel_remedy(const struct av_trainer *tr, const struct av_train_diagnosis *d,
 			   char *buf, size_t size);
+/* The diagnosis's cause ("lr raised 0.01 to 81.92", "T=0.01", ...) and its
+ * fix ("r resets, then lr down ([)", ...). */
+void av_train_panel_cause(const struct av_trainer *tr, const struct av_train_diagnosis *d,
+			  char *buf, size_t size);
+const char *av_train_panel_fix(const struct av_train_diagnosis *d);
 /* The one-column layout's hint at the missing panels. */
 void av_train_panel_hint(struct av_app *a, WINDOW *w);
 
