@@ -551,7 +551,7 @@ static void choose_cells(int width, int label_w, int cols, int *lw_out, int *cw_
 	int cw = 0;
 	for (int pass = 0; pass < 2 && !cw; pass++) {
 		int l = pass ? (lw < 6 ? lw : 6) : lw;
-		for (int t = 7; t >= (pass ? 2 : 5) && !cw; t--)
+		for (int t = pass ? 7 : 10; t >= (pass ? 2 : 5) && !cw; t--)
 			if (l + 1 + cols * t <= width) {
 				cw = t;
 				lw = l;
@@ -816,7 +816,7 @@ void av_train_panel_sentence_map(struct av_app *a, WINDOW *w)
 		char marks[96];
 		snprintf(marks, sizeof(marks), "%s target (%s)%s", av_draw_utf8() ? "•" : "*",
 			 av_target_names[tr->set.target],
-			 tr->last_item >= 0 && width >= 50 ? "  #N< the last step's" : "");
+			 tr->last_item >= 0 && width >= 50 ? "  #N<: the last step" : "");
 		draw_map_legend(a, w, y, !tv->scores, tv->scores ? range : 1, marks);
 	}
 }
@@ -837,9 +837,9 @@ void av_train_panel_vocab_map(struct av_app *a, WINDOW *w)
 	int height = getmaxy(w);
 	int V = tr->params.vocab_size, h = head_of(a);
 	char name[96], remark[96];
-	snprintf(name, sizeof(name), "vocabulary: word-only q(a)%sk(b)%s", av_draw_utf8() ? "·" : ".",
-		 divisor_text(tr));
-	const char *keys = tv->vocab ? "no positions; Enter: track" : "no positions (v)";
+	snprintf(name, sizeof(name), "vocabulary: word-only q(a)%sk(b)%s, no positions",
+		 av_draw_utf8() ? "·" : ".", divisor_text(tr));
+	const char *keys = tv->vocab ? "Enter: track" : "v";
 	if (tr->cfg.heads > 1)
 		snprintf(remark, sizeof(remark), "head %d  %s", h, keys);
 	else
@@ -1018,8 +1018,11 @@ void av_train_panel_mats(struct av_app *a, WINDOW *w)
 	/* one cell size for all: the widest that lets two blocks sit side by side */
 	int D = tr->params.d_model;
 	int lw = D > 100 ? 3 : D > 10 ? 2 : 1;
-	/* two side by side with cells of 7, else one a row, cells of 7 to 5 */
-	int cw = 7;
+	/* two side by side with cells of 9 to 7 (wide for a projector), else one
+	 * a row, cells of 7 to 5 */
+	int cw = 9;
+	while (cw > 7 && 2 * (lw + 1 + D * cw) + 2 > width)
+		cw--;
 	if (2 * (lw + 1 + D * cw) + 2 > width)
 		while (cw > 5 && lw + 1 + D * cw > width)
 			cw--;
