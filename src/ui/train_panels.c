@@ -1024,8 +1024,8 @@ void av_train_panel_mats(struct av_app *a, WINDOW *w)
 	while (cw > 7 && 2 * (lw + 1 + D * cw) + 2 > width)
 		cw--;
 	if (2 * (lw + 1 + D * cw) + 2 > width)
-		while (cw > 5 && lw + 1 + D * cw > width)
-			cw--;
+		while (cw > 6 && lw + 1 + D * cw > width)
+			cw--;   /* 6 keeps a decimal ("-1.2") */
 	int block_w = lw + 1 + D * cw;
 	if (block_w > width)
 		block_w = width;
@@ -1061,7 +1061,7 @@ void av_train_panel_mats(struct av_app *a, WINDOW *w)
 		y += bh;
 	}
 	if (shown < n && height > 1)
-		av_put(w, height - 1, 0, "more below: a taller terminal (or g shows fewer)", width,
+		av_put(w, height - 1, 0, "more below: a taller terminal", width,
 		       el(a, AV_EL_DIM));
 	for (int k = 0; k < n; k++)
 		free(blocks[k].v);
