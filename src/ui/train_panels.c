@@ -702,7 +702,7 @@ static void draw_map_legend(struct av_app *a, WINDOW *w, int y, bool weights, do
 	}
 	x += av_put(w, y, x, " ", width - x, A_NORMAL);
 	x += av_put(w, y, x, hi, width - x, label);
-	if (marks && x + 4 < width) {
+	if (marks && x + 2 + av_text_width(marks) <= width) {
 		x += av_put(w, y, x, "  ", width - x, A_NORMAL);
 		av_put(w, y, x, marks, width - x, dim);
 	}

@@ -684,9 +684,9 @@ static bool train_key(struct av_app *a, int key, enum av_action act)
 			make_windows(a);
 		}
 		mark(a, BIT(P_MAP) | BIT(P_MAP2));
-		av_app_message(a, false, tv->scores ? "the map shows the scaled scores, the softmax's "
-			       "input (seed 001's plot_attention(scores)); d: weights" :
-			       "the map shows the attention weights; d: scores");
+		av_app_message(a, false, tv->scores ? "map: the scaled scores, the softmax's input "
+			       "(seed 001's plot_attention(scores))" :
+			       "map: the attention weights (d: the scores)");
 		return true;
 	case AV_TRAIN_MATRICES: cycle_matrices(a); return true;
 	case AV_TRAIN_YES:
@@ -887,8 +887,8 @@ bool av_train_view_open(struct av_app *a)
 	if (*note)
 		av_app_message(a, false, "%s", note);
 	else
-		av_app_message(a, false, "training view: Space runs, s takes one epoch, ? lists the "
-			       "keys, t goes back with the trained weights");
+		av_app_message(a, false, "training: Space runs, s one epoch, S one sentence, "
+			       "g matrices, ? keys, t back");
 	return true;
 }
 
