@@ -823,6 +823,7 @@ static void test_nonfinite_stops_the_run(void **state)
 	expect("xavier init (i)");
 	expect_not("lowers the learning rate");
 	expect("not finite, stopped");
+	expect("stopped: not finite (r resets)");
 	/* Space and s refuse to go on; r resets */
 	harness_keys(&h, " ");
 	assert_int_equal(av_app_timeout(&h.a), -1);

@@ -163,15 +163,18 @@ void av_train_panel_info(struct av_app *a, WINDOW *w)
 			 av_train_speeds[tv->speed].label);
 	else
 		snprintf(state, sizeof(state), "|| paused (%s)", av_train_speeds[tv->speed].label);
+	bool stopped = tv->diag.trouble == AV_TROUBLE_NONFINITE;
+	if (stopped)
+		snprintf(state, sizeof(state), "stopped: not finite (r resets)");
 	int sw = av_text_width(state);
 	if (x + av_text_width(buf) + 2 + sw <= width)
 		x += av_put(w, 0, x, buf, width - x, el(a, AV_EL_DIM));
 	if (x + 2 + sw <= width)
-		av_put(w, 0, width - sw, state, sw,
+		av_put(w, 0, width - sw, state, sw, stopped ? el(a, AV_EL_ERROR) :
 		       tv->running ? el(a, AV_EL_HIGHLIGHT) : el(a, AV_EL_DIM));
 	else if (x + 10 <= width)
-		av_put(w, 0, x + 2, tv->running ? "running" : "paused", width - x - 2,
-		       el(a, AV_EL_DIM));
+		av_put(w, 0, x + 2, stopped ? "stopped" : tv->running ? "running" : "paused",
+		       width - x - 2, stopped ? el(a, AV_EL_ERROR) : el(a, AV_EL_DIM));
 
 	/* settings, each with its key */
 	char lr[32];

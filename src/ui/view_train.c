@@ -972,12 +972,16 @@ bool av_train_view_ask_quit(struct av_app *a)
 	if (!av_train_view_unsaved(a) || a->layout.too_small)
 		return false;
 	const struct av_trainer *tr = a->train->tr;
-	char steps[48] = "";
+	char what[80] = "", steps[48] = "";
 	if (tr->next_item > 0)
-		snprintf(steps, sizeof(steps), " and %d step%s", tr->next_item,
+		snprintf(steps, sizeof(steps), "%d step%s", tr->next_item,
 			 tr->next_item == 1 ? "" : "s");
-	av_app_message(a, false, "discard %d epoch%s%s of training? y/n", tr->epoch,
-		       tr->epoch == 1 ? "" : "s", steps);
+	if (tr->epoch > 0)
+		snprintf(what, sizeof(what), "%d epoch%s%s%s", tr->epoch, tr->epoch == 1 ? "" : "s",
+			 steps[0] ? " and " : "", steps);
+	else
+		snprintf(what, sizeof(what), "%s", steps);
+	av_app_message(a, false, "discard %s of training? y/n", what);
 	a->overlay = &confirm_view;
 	return true;
 }
