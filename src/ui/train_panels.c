@@ -543,6 +543,7 @@ struct matrix {
 	int cur_row, cur_col;           /* the cursor, or -1 */
 	int hl_row, hl_col;             /* labels to highlight (the tracked pair), or -1 */
 	int label_w, cell_w;            /* fixed sizes (matrices stacked), or 0 */
+	int row_h;                      /* screen rows per matrix row (0 = 1) */
 };
 
 /* Row-label and cell widths for matrices of up to cols columns with labels
@@ -599,7 +600,8 @@ static int draw_matrix(struct av_app *a, WINDOW *w, int y, int height, const str
 		}
 		choose_cells(width, widest, m->cols, &lw, &cw);
 	}
-	int vis_cols = (width - lw - 1) / cw, vis_rows = height - 1;
+	int rh = m->row_h > 1 ? m->row_h : 1;
+	int vis_cols = (width - lw - 1) / cw, vis_rows = (height - 1) / rh;
 	if (vis_cols < 1)
 		return 0;
 	int first_col = 0, first_row = 0;
@@ -633,7 +635,7 @@ static int draw_matrix(struct av_app *a, WINDOW *w, int y, int height, const str
 		av_put(w, y, 0, utf8 ? "◀" : "<", 1, el(a, AV_EL_DIM));
 	/* rows */
 	int used = 1;
-	for (int i = first_row; i < m->rows && used < height; i++, used++) {
+	for (int i = first_row; i < m->rows && used + rh <= height; i++, used += rh) {
 		int yy = y + used;
 		attr_t la = i == m->hl_row ? el(a, AV_EL_HIGHLIGHT) : el(a, AV_EL_LABEL);
 		if (i == m->cur_row)
@@ -669,6 +671,11 @@ static int draw_matrix(struct av_app *a, WINDOW *w, int y, int height, const str
 					av_put(w, yy, x + k, hidden ? " " : shade ?
 					       av_colors_shade(c, spos) : " ", 1, heat);
 			}
+			/* taller cells (a projector): the colour continues below */
+			for (int r = 1; r < rh; r++)
+				for (int k = 0; k < cw - 1; k++)
+					av_put(w, yy + r, x + k, hidden || !shade ? " " :
+					       av_colors_shade(c, spos), 1, heat);
 		}
 	}
 	if (first_row + vis_rows < m->rows)
@@ -718,8 +725,9 @@ static int first_shown(const struct av_app *a, int rows)
 	const struct av_train_view *tv = a->train;
 	const struct av_trainer *tr = tv->tr;
 	int need = 0;
+	int rh = tv->row_h > 1 ? tv->row_h : 1;
 	for (int i = 0; i < tr->n_items; i++)
-		need += tr->items[i].trace.n + 1;
+		need += tr->items[i].trace.n * rh + 1;
 	return need <= rows ? 0 : tv->sentence;
 }
 
@@ -733,13 +741,14 @@ void av_train_panel_sentence_map(struct av_app *a, WINDOW *w)
 	int h = head_of(a);
 	int rows = height - 2;     /* between the title and the legend */
 	int first = first_shown(a, rows);
+	int rh = tv->row_h > 1 ? tv->row_h : 1;
 	/* the sentences that fit, and one size of cells for all of them */
 	int last = first, widest = 3, cols = 1, used = 0;
 	for (int i = first; i < tr->n_items; i++) {
 		const struct av_trace *t = &tr->items[i].trace;
-		if (i > first && used + t->n + 1 > rows)
+		if (i > first && used + t->n * rh + 1 > rows)
 			break;
-		used += t->n + 1;
+		used += t->n * rh + 1;
 		last = i;
 		for (int r = 0; r < t->n; r++) {
 			int tw = av_text_width(t->tokens.text[r]);
@@ -802,7 +811,7 @@ void av_train_panel_sentence_map(struct av_app *a, WINDOW *w)
 			.weights = !tv->scores, .range = tv->scores ? range : 1,
 			.mark = mark_cells, .hidden = hidden,
 			.cur_row = -1, .cur_col = -1, .hl_row = -1, .hl_col = -1,
-			.label_w = lw, .cell_w = cw,
+			.label_w = lw, .cell_w = cw, .row_h = rh,
 		};
 		int got = draw_matrix(a, w, y, height - 1 - y, &m);
 		/* the sentence's number before its key labels */
@@ -866,7 +875,7 @@ void av_train_panel_vocab_map(struct av_app *a, WINDOW *w)
 		.weights = false, .range = range,
 		.mark = tr->n_pairs ? mark : NULL,
 		.cur_row = tv->vocab ? tv->vrow : -1, .cur_col = tv->vocab ? tv->vcol : -1,
-		.hl_row = tr->track[0], .hl_col = tr->track[1],
+		.hl_row = tr->track[0], .hl_col = tr->track[1], .row_h = tv->row_h,
 	};
 	int used = draw_matrix(a, w, 1, height - 2, &m);
 	free(mark);

@@ -113,17 +113,24 @@ struct plan {
 	struct av_rect r[P_COUNT];
 };
 
-/* Rows a map wants: title, column labels, its rows, the legend. */
-static int map_rows(const struct av_app *a, bool vocab)
+/* Rows a map wants: title, column labels, its rows (rh screen rows each),
+ * the legend. */
+static int map_rows_at(const struct av_app *a, bool vocab, int rh)
 {
 	const struct av_train_view *tv = a->train;
 	const struct av_trainer *tr = tv->tr;
 	if (vocab)
-		return tr->params.vocab_size + 3;
+		return tr->params.vocab_size * rh + 3;
 	int rows = 2;
 	for (int i = 0; i < tr->n_items; i++)
-		rows += tr->items[i].trace.n + 1;
+		rows += tr->items[i].trace.n * rh + 1;
 	return rows;
+}
+
+static int map_rows(const struct av_app *a, bool vocab)
+{
+	int rh = a->train->row_h > 1 ? a->train->row_h : 1;
+	return map_rows_at(a, vocab, rh);
 }
 
 /* Columns a map would like: labels and cells of 6. */
@@ -190,10 +197,15 @@ static void plan_curves(const struct av_trainer *tr, struct plan *p, int by, int
 }
 
 /* The maps column: the map, (the other map,) the histogram. */
-static void plan_maps(const struct av_app *a, struct plan *p, int by, int bh, int x, int w)
+static void plan_maps(struct av_app *a, struct plan *p, int by, int bh, int x, int w)
 {
-	const struct av_train_view *tv = a->train;
+	struct av_train_view *tv = a->train;
 	bool vocab = tv->vocab;
+	/* a projector: cells two rows tall when both maps still fit with a
+	 * histogram */
+	tv->row_h = 1;
+	if (tv->wide && map_rows_at(a, vocab, 2) + map_rows_at(a, !vocab, 2) + 12 <= bh)
+		tv->row_h = 2;
 	bool mats = tv->mats != AV_MATS_OFF && !tv->wide;
 	int mh = mats ? bh : map_rows(a, vocab);
 	int hist_min = bh >= 16 ? 7 : 5;

@@ -52,6 +52,7 @@ struct av_train_view {
 	bool scores;               /* the sentence map shows scaled scores, not weights */
 	int mats;                  /* AV_MATS_*: the matrices panel's content */
 	bool wide;                 /* the projector layout (P_MATS has its own column) */
+	int row_h;                 /* screen rows per matrix row in the maps (1, 2) */
 	long steps_done;           /* optimiser steps since the trainer started or r */
 	long saved_at;             /* steps_done when last saved, -1 never */
 
