@@ -1186,7 +1186,11 @@ const char *av_train_panel_fix(const struct av_train_diagnosis *d)
 	case AV_CAUSE_LR: fix = d->trouble == AV_TROUBLE_VANISHING ? "lr up (])" : "r resets, then lr down ([)"; break;
 	case AV_CAUSE_TEMPERATURE: fix = d->trouble == AV_TROUBLE_VANISHING ? "t, then - lowers T" : "t, then + raises T (restarts)"; break;
 	case AV_CAUSE_WEIGHTS: fix = "xavier init (i)"; break;
-	case AV_CAUSE_UNKNOWN: fix = "r resets"; break;
+	case AV_CAUSE_UNKNOWN:
+		/* smaller weights make smaller scores */
+		fix = d->trouble == AV_TROUBLE_SATURATED ? "xavier init (i) for smaller scores" :
+		      "r resets";
+		break;
 	}
 	return fix;
 }
