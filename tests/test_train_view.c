@@ -938,6 +938,21 @@ static void test_matrices(void **state)
 	expect("gradient norms");
 	expect(utf8 ? "dW_v 3×3" : "dW_v 3x3");
 	expect("      200 ");                 /* the long table */
+	/* the maps' cells are two rows tall: china's row, a row of colour,
+	 * then panda's */
+	int y = harness_find("#1<");
+	assert_true(y > 0);
+	assert_non_null(strstr(harness_line(y + 1), " china "));
+	assert_null(strstr(harness_line(y + 2), " panda "));
+	assert_non_null(strstr(harness_line(y + 3), " panda "));
+	harness_close(&h);
+
+	/* D=512: the matrices page, with their shape */
+	OPEN(&h, 80, 24, "qkv-walkthrough");
+	harness_keys(&h, "tSg");
+	expect(utf8 ? "dW_q 512×512" : "dW_q 512x512");
+	expect(utf8 ? "▶" : ">");
+	expect("more below");
 	harness_close(&h);
 }
 
