@@ -926,9 +926,11 @@ void av_train_view_leave(struct av_app *a)
 	if (tv->tr->epoch == 0)
 		av_app_message(a, false, "back to the stepper (nothing trained yet)");
 	else
-		av_app_message(a, false, "the stepper now uses the weights after %d epoch%s (loss "
-			       "%.4g): step through the new attention; t trains on",
+		av_app_message(a, false, "stepper: the weights after %d epoch%s (%s, "
+			       "%s lr %g, loss %.4g); t trains on",
 			       tv->tr->epoch, tv->tr->epoch == 1 ? "" : "s",
+			       av_target_names[tv->tr->set.target],
+			       av_optimizer_names[tv->tr->set.optimizer], tv->tr->set.lr,
 			       tv->tr->loss[tv->tr->epoch - 1]);
 }
 
