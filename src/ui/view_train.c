@@ -927,7 +927,7 @@ void av_train_view_leave(struct av_app *a)
 		av_app_message(a, false, "back to the stepper (nothing trained yet)");
 	else
 		av_app_message(a, false, "stepper: the weights after %d epoch%s (%s, "
-			       "%s lr %g, loss %.4g); t trains on",
+			       "%s lr %g, loss %.4g)",
 			       tv->tr->epoch, tv->tr->epoch == 1 ? "" : "s",
 			       av_target_names[tv->tr->set.target],
 			       av_optimizer_names[tv->tr->set.optimizer], tv->tr->set.lr,
