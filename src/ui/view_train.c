@@ -3,17 +3,30 @@
  * watches, everything on one screen (the panels are drawn in
  * train_panels.c):
  *
- *   info      epoch, loss, running or paused, speed; lr, optimiser, target,
- *             init and the trained tensors, each with its key
- *   loss      the epoch losses as a braille line that grows as epochs pass
- *   track     the tracked pair's raw score (china->panda) as a sparkline, and
- *             seed 001's table of epochs 0, 50, 150 and now
- *   map       the attention weights of a corpus sentence (j/k pick it), the
- *             target cells marked; or (v) the vocabulary's scores
- *             q(a).k(b)/sqrt(dh) for every pair of words
+ *   info      epoch, loss, running, paused or stopped (not finite), speed;
+ *             lr, optimiser, target, init and the trained tensors, each
+ *             followed by its key in parentheses ("lr 0.01 ([ ])")
+ *   loss      the epoch losses as a braille line that grows as epochs pass,
+ *             epochs on the x axis with ticks
+ *   track     the tracked pair where the loss moves it: its cell in a
+ *             training sentence (scaled score and weight, positions
+ *             included: the stepper's numbers), then its word-only score;
+ *             sparklines when tall, seed 001's table of epochs 0, 50, 150
+ *             and now for all three
+ *   map       the attention weights (d: the scaled scores) of the corpus
+ *             sentences (j/k pick one), the target cells marked; or (v) the
+ *             vocabulary's word-only scores q(a).k(b)/sqrt(dk), no positions
  *   hist      every score of the corpus in 20 bins (seed 001's plt.hist)
- *   grad      the norm of each trained tensor's gradient, with seed 001's
- *             remedies when it vanishes or explodes (print(Wq.grad))
+ *   grad      the norm of each trained tensor's gradient, with advice from
+ *             av_trainer_diagnose: what went wrong (saturated, exploding,
+ *             vanishing, not finite) and why (lr, T, weights)
+ *   mats      (g; a column of its own on a projector, 150x32 and more) W_q,
+ *             W_k, W_v (W_o when trained) live and their last gradients
+ *
+ * S takes one optimiser step on one sentence (seed 001's inner loop). A
+ * loss or weight that stops being a number stops the run. Leaving puts the
+ * weights in the stepper (whose header then says "trained N ep"); quitting
+ * with unsaved training asks first (av_train_view_ask_quit).
  *
  * Training runs in slices: while running, the main loop ticks every
  * TICK_MS and each tick trains the speed's epochs, one optimiser step at a
@@ -23,7 +36,8 @@
  * keyboard.
  *
  * The view keeps windows of its own, one per panel, laid out from the
- * terminal's size (two columns from 56 columns on; one, without the heatmap
+ * terminal's size (three columns from 150x32, the maps' cells two rows tall
+ * when they fit; two columns from 56 columns on; one, without the heatmap
  * and histogram, below that). A tick marks the panels it changed; ncurses
  * sends only the cells that differ. */
 #include "config.h"
