@@ -964,10 +964,14 @@ static char *const *index_labels(void)
 /* One matrix to show: a weight (float) or its gradient (double). */
 struct mat_block {
 	char title[64];
-	float *v;           /* (rows, cols), scaled by 10^-exp10 */
+	float *v;           /* (rows, cols): the top-left corner, scaled */
 	int rows, cols;
 	double range;
 };
+
+/* The corner of a large matrix that is copied: more than any panel shows
+ * (its edges still get the "more" marks), far less than D x D at D=4096. */
+#define MAT_CORNER 128
 
 /* Fills b with tensor id of tr (a weight, or its last gradient), scaled
  * by a power of ten so the largest value reads 1..10 when it is tiny or
@@ -977,8 +981,9 @@ static void mat_block_fill(const struct av_trainer *tr, int id, bool grad, struc
 	size_t count;
 	const float *p = av_param_tensor(&tr->params, id, &count);
 	int D = tr->params.d_model;
-	b->rows = b->cols = D;
-	b->v = av_malloc((count ? count : 1) * sizeof(float));
+	int n = D < MAT_CORNER ? D : MAT_CORNER;
+	b->rows = b->cols = n;
+	b->v = av_malloc((size_t)n * n * sizeof(float));
 	double big = 0;
 	const double *g = grad ? tr->grad.t[id] : NULL;
 	for (size_t c = 0; c < count; c++) {
@@ -988,8 +993,11 @@ static void mat_block_fill(const struct av_trainer *tr, int id, bool grad, struc
 	}
 	int e = big > 0 && (big < 0.1 || big >= 1000) ? (int)floor(log10(big)) : 0;
 	double f = pow(10, -e);
-	for (size_t c = 0; c < count; c++)
-		b->v[c] = (float)((grad ? (g ? g[c] : 0) : p[c]) * f);
+	for (int r = 0; r < n; r++)
+		for (int c = 0; c < n; c++) {
+			size_t k = (size_t)r * D + c;
+			b->v[(size_t)r * n + c] = (float)((grad ? (g ? g[k] : 0) : p[k]) * f);
+		}
 	b->range = big * f;
 	char scale[24] = "";
 	if (e)
@@ -1028,7 +1036,7 @@ void av_train_panel_mats(struct av_app *a, WINDOW *w)
 			mat_block_fill(tr, id, true, &blocks[n++]);
 	}
 	/* one cell size for all: the widest that lets two blocks sit side by side */
-	int D = tr->params.d_model;
+	int D = tr->params.d_model < MAT_CORNER ? tr->params.d_model : MAT_CORNER;
 	int lw = D > 100 ? 3 : D > 10 ? 2 : 1;
 	/* two side by side with cells of 9 to 7 (wide for a projector), else one
 	 * a row, cells of 7 to 5 */
@@ -1065,8 +1073,7 @@ void av_train_panel_mats(struct av_app *a, WINDOW *w)
 				.cur_row = -1, .cur_col = -1, .hl_row = -1, .hl_col = -1,
 				.label_w = lw, .cell_w = cw,
 			};
-			if (b->rows <= AV_MATS_MAX_LABELS)
-				draw_matrix(a, sub, 1, bh - 1, &m);
+			draw_matrix(a, sub, 1, bh - 1, &m);
 			delwin(sub);
 			shown++;
 		}

@@ -26,7 +26,8 @@ enum panel { P_BACK, P_INFO, P_LOSS, P_TRACK, P_MAP, P_MAP2, P_HIST, P_GRAD, P_H
 /* What the matrices panel shows (g cycles): off (the attention map; the
  * projector layout shows both), the gradients dW, the weights W, both. */
 enum { AV_MATS_OFF, AV_MATS_GRAD, AV_MATS_WEIGHTS, AV_MATS_BOTH };
-#define AV_MATS_MAX_LABELS 1024   /* row and column numbers the matrices label */
+#define AV_MATS_MAX_LABELS 1024   /* row and column numbers the matrices label (more
+				    than the copied corner, MAT_CORNER) */
 
 /* A speed: `epochs` every `every` ticks. */
 struct av_train_speed {
