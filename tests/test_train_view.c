@@ -288,8 +288,14 @@ static void ticks(struct harness *h, int n)
 #define TABLE_HEAD "    epoch    scaled  weight  word-only"
 static void table_row(char *buf, size_t size, const struct av_trainer *tr, int e, const char *label)
 {
-	snprintf(buf, size, "%9s %9.3f %7.3f %10.3f", label, tr->track_cell_history[2 * e],
-		 tr->track_cell_history[2 * e + 1], tr->track_history[e]);
+	double w = tr->track_cell_history[2 * e + 1];
+	char weight[32];
+	if (w > 0 && w < 0.0005)
+		snprintf(weight, sizeof(weight), "%.1e", w);     /* tiny, not 0 */
+	else
+		snprintf(weight, sizeof(weight), "%.3f", w);
+	snprintf(buf, size, "%9s %9.3f %7s %10.3f", label, tr->track_cell_history[2 * e], weight,
+		 tr->track_history[e]);
 }
 
 /* Ticks a running view until the trainer reaches epoch (or stops): a tick

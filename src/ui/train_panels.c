@@ -370,6 +370,16 @@ static void fmt_score(char *buf, size_t size, double v, int decimals)
 		snprintf(buf, size, "%.*f", decimals, v);
 }
 
+/* A weight: 3 decimals, or "3.7e-06" when it would read 0.000 but is not 0
+ * (the tracked weight grows from there long before it shows). */
+static void fmt_weight(char *buf, size_t size, double v)
+{
+	if (isfinite(v) && v > 0 && v < 0.0005)
+		snprintf(buf, size, "%.1e", v);
+	else
+		fmt_score(buf, size, v, 3);
+}
+
 /* "/√dk", "/(√dk·T)", "/√D", "/T" or "": the scaled stage's divisor. */
 static const char *divisor_text(const struct av_trainer *tr)
 {
@@ -389,20 +399,32 @@ static void qk_text(char *buf, size_t size, const struct av_trainer *tr)
 	snprintf(buf, size, "q%sk%s", av_draw_utf8() ? "·" : ".", divisor_text(tr));
 }
 
-/* A sparkline of series[0..n) in row y from column x, width columns. */
+/* A sparkline of series[0..n) in row y from column x, width columns, with
+ * its lowest and highest value at its ends (its scale: "0 ▁▂▅█ 1.2e-05"). */
 static void spark(struct av_app *a, WINDOW *w, int y, int x, int width, const double *series, int n)
 {
-	if (width < 2)
-		return;
 	double lo, hi;
 	av_chart_range(series, n, &lo, &hi);
+	char lo_s[32], hi_s[32];
+	av_chart_number(lo_s, sizeof(lo_s), lo, 8);
+	av_chart_number(hi_s, sizeof(hi_s), hi, 8);
+	int lw = av_text_width(lo_s) + 1, hw = av_text_width(hi_s) + 1;
+	if (width - lw - hw < 4)
+		return;
+	av_put(w, y, x, lo_s, lw, el(a, AV_EL_DIM));
+	x += lw;
+	width -= lw + hw;
+	int used = 0;
 	int *levels = av_malloc((size_t)width * sizeof(int));
 	av_sparkline(series, n, width, lo, hi, levels);
 	for (int c = 0; c < width; c++)
-		if (levels[c] >= 0)
+		if (levels[c] >= 0) {
 			av_put(w, y, x + c, av_spark_glyph(levels[c], av_draw_utf8()), 1,
 			       el(a, AV_EL_FORMULA));
+			used = c + 1;
+		}
 	free(levels);
+	av_put(w, y, x + used + 1, hi_s, hw, el(a, AV_EL_DIM));
 }
 
 /* The tracked pair as the loss sees it: its cell in a training sentence
@@ -453,7 +475,7 @@ void av_train_panel_track(struct av_app *a, WINDOW *w)
 	int y = 1;
 	if (cell) {
 		fmt_score(v1, sizeof(v1), sc, 3);
-		fmt_score(v2, sizeof(v2), wt, 3);
+		fmt_weight(v2, sizeof(v2), wt);
 		snprintf(line, sizeof(line), "scaled %s = %s   weight = %s", qk, v1, v2);
 		if (av_text_width(line) > width)
 			snprintf(line, sizeof(line), "scaled %s  weight %s", v1, v2);
@@ -504,12 +526,12 @@ void av_train_panel_track(struct av_app *a, WINDOW *w)
 		char c1[32], c2[32], c3[32], ep[16];
 		if (now) {
 			fmt_score(c1, sizeof(c1), sc, 3);
-			fmt_score(c2, sizeof(c2), wt, 3);
+			fmt_weight(c2, sizeof(c2), wt);
 			fmt_score(c3, sizeof(c3), word, 3);
 		} else if (e <= tr->epoch) {
 			size_t row = (size_t)e * H + h;
 			fmt_score(c1, sizeof(c1), tr->track_cell_history[2 * row], 3);
-			fmt_score(c2, sizeof(c2), tr->track_cell_history[2 * row + 1], 3);
+			fmt_weight(c2, sizeof(c2), tr->track_cell_history[2 * row + 1]);
 			fmt_score(c3, sizeof(c3), tr->track_history[row], 3);
 		} else {
 			snprintf(c1, sizeof(c1), "%s", dot);
