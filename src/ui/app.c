@@ -489,7 +489,8 @@ static void do_action(struct av_app *a, enum av_action act)
 		a->dirty = AV_DIRTY_ALL;
 		break;
 	case AV_ACTION_QUIT:
-		a->quit = true;
+		if (!av_train_view_ask_quit(a))
+			a->quit = true;
 		break;
 	case AV_ACTION_MASK_KEY:
 		/* the views know which key is under the cursor */
@@ -554,6 +555,9 @@ static void draw_header(struct av_app *a)
 		.stage_name = av_ui_stage_titles[a->stage],
 		.view = a->view->label,
 	};
+	char trained[48];
+	if (av_train_view_weights_text(a, trained, sizeof(trained)))
+		h.weights = trained;
 	int width = getmaxx(w);
 	for (int st = 0; st < AV_STAGE_COUNT; st++) {
 		char probe[96];
