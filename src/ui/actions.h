@@ -56,6 +56,10 @@ enum av_action_group {
 	X(ALL_HEADS, VIEW, "all heads: grid/bars/off", 'a') \
 	X(ZOOM, VIEW, "compact cells / numbers", 'z') \
 	X(TRAIN, VIEW, "training view (t: back)", 't') \
+	X(FIGURES, VIEW, "figures of the tutorials", 'F') \
+	X(PIN, VIEW, "pin the matrix / unpin", 'y') \
+	X(UNPIN, VIEW, "clear the pinned matrix", 'Y') \
+	X(COMPARE, VIEW, "pinned|live|difference", 'D') \
 	X(EDIT_SENTENCE, CHANGE, "edit the sentence", 'e') \
 	X(EDIT_SOURCE, CHANGE, "edit the source (cross)", 'E') \
 	X(TOGGLE_CAUSAL, CHANGE, "causal mask on/off", 'm') \
@@ -112,6 +116,7 @@ enum av_edit_action {
 #define AV_TRAIN_ACTIONS(X) \
 	X(RUN, "run/pause", "run / pause training", ' ') \
 	X(STEP, "step", "one epoch, then pause", 's', '.') \
+	X(SENTENCE_STEP, "sentence", "one sentence (one step)", 'S') \
 	X(FASTER, "faster", "faster (more epochs/s)", '+', '=') \
 	X(SLOWER, "slower", "slower", '-', '_') \
 	X(RESET, "reset", "reset: the first weights", 'r') \
@@ -122,6 +127,8 @@ enum av_edit_action {
 	X(INIT, "init", "init normal/xavier/torch", 'i') \
 	X(PARAMS, "trained", "train W_q,W_k,W_v / all", 'P') \
 	X(VOCAB, "vocabulary", "vocabulary scores view", 'v') \
+	X(SCORES, "scores", "map: scores / weights", 'd') \
+	X(MATRICES, "matrices", "W, dW matrices: g cycles", 'g') \
 	X(UP, "up", "previous sentence / row", AV_FKEY(KEY_UP), 'k') \
 	X(DOWN, "down", "next sentence / row", AV_FKEY(KEY_DOWN), 'j') \
 	X(LEFT, "left", "vocabulary: column left", AV_FKEY(KEY_LEFT), 'h') \

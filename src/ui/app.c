@@ -14,6 +14,7 @@
 
 #include "ui/app.h"
 #include "ui/draw.h"
+#include "ui/figview.h"
 #include "ui/inspector.h"
 #include "ui/prompt.h"
 #include "utf8.h"
@@ -175,6 +176,8 @@ void av_app_free(struct av_app *a)
 {
 	av_train_view_free(a);
 	av_prompt_free(a);
+	av_pin_free(a);
+	av_figures_free(a);
 	destroy_windows(a);
 	del(&a->input);
 	av_colors_free(&a->colors);
@@ -456,6 +459,13 @@ static void do_action(struct av_app *a, enum av_action act)
 			       : "numbers in the cells");
 		break;
 	case AV_ACTION_TRAIN: av_train_view_open(a); break;
+	case AV_ACTION_FIGURES: av_figures_open(a); break;
+	case AV_ACTION_PIN: av_pin_stepper(a); break;
+	case AV_ACTION_UNPIN:
+	case AV_ACTION_COMPARE:
+		av_app_message(a, false, "nothing is pinned: y pins the matrix under the cursor, "
+			       "then D compares it with the live one");
+		break;
 	case AV_ACTION_EDIT_SENTENCE: open_editor(a, false); break;
 	case AV_ACTION_EDIT_SOURCE: open_editor(a, true); break;
 	case AV_ACTION_TOGGLE_CAUSAL: toggle_causal(a); break;
@@ -479,7 +489,8 @@ static void do_action(struct av_app *a, enum av_action act)
 		a->dirty = AV_DIRTY_ALL;
 		break;
 	case AV_ACTION_QUIT:
-		a->quit = true;
+		if (!av_train_view_ask_quit(a))
+			a->quit = true;
 		break;
 	case AV_ACTION_MASK_KEY:
 		/* the views know which key is under the cursor */
@@ -544,6 +555,9 @@ static void draw_header(struct av_app *a)
 		.stage_name = av_ui_stage_titles[a->stage],
 		.view = a->view->label,
 	};
+	char trained[48];
+	if (av_train_view_weights_text(a, trained, sizeof(trained)))
+		h.weights = trained;
 	int width = getmaxx(w);
 	for (int st = 0; st < AV_STAGE_COUNT; st++) {
 		char probe[96];
@@ -721,6 +735,10 @@ void av_app_draw(struct av_app *a)
 		a->dirty = 0;
 		return;
 	}
+	/* a pinned matrix stays on screen: the views that end in the
+	 * stepper (training on its way back) end in the comparison instead */
+	if (a->pin && a->view == &av_view_stage)
+		a->view = &av_view_compare;
 	unsigned d = a->dirty;
 	if (d & AV_DIRTY_MAIN)
 		a->view->draw(a);
@@ -853,7 +871,12 @@ bool av_ui_run(struct av_session *s, const struct av_ui_config *cfg, char **caus
 		return false;
 	av_theme_free(&probe);
 
-	SCREEN *screen = newterm(NULL, stdout, stdin);
+	/* 24-bit colour needs a terminal description that can set it (see
+	 * av_colors_direct_term); without one on the system, TERM as is */
+	const char *direct = av_colors_direct_term(getenv("TERM"), getenv("COLORTERM"));
+	SCREEN *screen = direct ? newterm(direct, stdout, stdin) : NULL;
+	if (!screen)
+		screen = newterm(NULL, stdout, stdin);
 	if (!screen) {
 		const char *term = getenv("TERM");
 		return av_fail(cause, "cannot use the terminal (TERM=%s); --print STAGE and "

@@ -76,8 +76,12 @@ extern const struct av_view av_view_help;    /* view_help.c (overlay) */
 extern const struct av_view av_view_edit;    /* view_edit.c (overlay) */
 extern const struct av_view av_view_train;   /* view_train.c */
 extern const struct av_view av_view_prompt;  /* view_prompt.c (overlay) */
+extern const struct av_view av_view_figures; /* view_figures.c (F) */
+extern const struct av_view av_view_compare; /* view_compare.c (a pinned matrix, y) */
 
 struct av_train_view;                        /* view_train.c's state */
+struct av_figures;                           /* view_figures.c's state */
+struct av_pin;                               /* view_compare.c's state */
 
 /* What the editor does once the source is applied outside cross mode. */
 enum av_edit_then { AV_THEN_NOTHING, AV_THEN_CROSS, AV_THEN_ASK_CROSS };
@@ -125,6 +129,9 @@ struct av_app {
 	struct av_train_view *train;     /* the training view's state (kept while
 					    the stepper shows the trained weights),
 					    or NULL before 't' */
+
+	struct av_figures *figures;      /* the figures view's state, or NULL */
+	struct av_pin *pin;              /* the pinned matrix, or NULL */
 
 	char *message;
 	bool message_error;
@@ -196,6 +203,15 @@ void av_app_tick(struct av_app *a);
 bool av_train_view_open(struct av_app *a);
 void av_train_view_leave(struct av_app *a);
 void av_train_view_free(struct av_app *a);
+/* Training not saved since its last step (epochs that q would lose). */
+bool av_train_view_unsaved(const struct av_app *a);
+/* The hook for saving: call after the trained weights were written. */
+void av_train_view_mark_saved(struct av_app *a);
+/* Before quitting: with unsaved training, asks "discard N epochs of
+ * training? y/n" (y quits) and returns true; else false (quit now). */
+bool av_train_view_ask_quit(struct av_app *a);
+/* "trained 200 ep" when the stepper runs on the trainer's weights. */
+bool av_train_view_weights_text(const struct av_app *a, char *buf, size_t size);
 /* Its trainer, or NULL (for the tests). */
 const struct av_trainer *av_train_view_trainer(const struct av_app *a);
 

@@ -311,7 +311,7 @@ static void draw_cell(const struct tile_ctx *tc, const struct av_part *part, int
 	double pos = av_heat_position(v, part->kind, tc->gi->range[pi]);
 	attr_t heat = hidden ? av_colors_el(col, AV_EL_MASKED)
 			     : av_colors_heat(col, part->kind == AV_PART_SIGNED, pos);
-	bool shade = !hidden && (!col->color || heat == A_NORMAL);
+	bool shade = !hidden && (av_colors_glyphs(col) || heat == A_NORMAL);
 	attr_t at = cursor ? av_colors_el(col, AV_EL_CURSOR) : heat;
 	const char *glyph = hidden ? (utf8 ? "╳" : "x")
 			    : av_colors_shade(col, part->kind == AV_PART_SIGNED ?
@@ -343,14 +343,15 @@ static void draw_cell(const struct tile_ctx *tc, const struct av_part *part, int
 			continue;
 		}
 		if (shade && !cursor) {
-			/* no colour: the glyph's density is the value, then the number */
+			/* no colour, or 8 colours' bands: the glyph's density is the value,
+			 * then the number (in the band's attribute) */
 			int gw = *text ? 1 : cw;
 			for (int g = 0; g < gw; g++)
-				av_heads_put(tc->w, y + k, x + g, glyph, 1, A_NORMAL);
+				av_heads_put(tc->w, y + k, x + g, glyph, 1, heat);
 			if (*text) {
 				int tw = av_text_width(text);
-				av_heads_fill(tc->w, y + k, x + 1, cw - 1 - tw, A_NORMAL);
-				av_heads_put(tc->w, y + k, x + cw - tw, text, tw, A_NORMAL);
+				av_heads_fill(tc->w, y + k, x + 1, cw - 1 - tw, heat);
+				av_heads_put(tc->w, y + k, x + cw - tw, text, tw, heat);
 			}
 		} else if (hidden && !*text && !cursor) {
 			for (int g = 0; g < cw; g++)
