@@ -392,6 +392,33 @@ static void test_ascii_fallback(void **state)
 	av_draw_set_utf8(utf8);
 }
 
+/* Defect 9: an unknown word is marked at every occurrence, in the token
+ * strip, the tokens table and the matrices' labels (the engine flagged only
+ * its first occurrence: the first one adds its row, the second finds it). */
+static void test_repeated_unknown_word(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", "xyz panda xyz", -1);
+	assert_true(h.s.trace.oov[0]);
+	assert_false(h.s.trace.oov[1]);
+	assert_true(h.s.trace.oov[2]);
+	assert_non_null(strstr(harness_line(1), "0 xyz*  1 panda  2 xyz*"));
+	int rows = 0;
+	for (int y = 0; y < LINES; y++)
+		rows += strstr(harness_line(y), "not in the vocabulary: a row") != NULL;
+	assert_int_equal(rows, 2);
+	harness_close(&h);
+	/* in cross mode, a source word that the sentence added is unknown too */
+	OPEN(&h, 80, 24, "qkv-walkthrough", "xyz cat", -1);
+	harness_keys(&h, "cc");
+	assert_non_null(strstr(harness_line(0), "cross"));
+	harness_keys(&h, "E\x15xyz le\r");
+	assert_true(h.s.trace.source_oov[0]);
+	assert_non_null(strstr(harness_line(2), "source 0 xyz*"));
+	harness_close(&h);
+}
+
 int main(void)
 {
 	utf8 = harness_setup_process();
@@ -411,6 +438,7 @@ int main(void)
 		cmocka_unit_test(test_cross_mode),
 		cmocka_unit_test(test_monochrome),
 		cmocka_unit_test(test_ascii_fallback),
+		cmocka_unit_test(test_repeated_unknown_word),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
