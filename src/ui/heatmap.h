@@ -19,9 +19,13 @@ struct av_heatmap {
 	int cur_row, cur_col;     /* cursor; cur_col runs over all parts' columns */
 	int scroll_col, scroll_row;  /* first visible column and row, kept between draws */
 	bool compact;             /* colour-only cells, no numbers */
+	int lines;                /* the terminal's height: tall cells from 36 */
+	int stage;                /* the stage the cursor was placed for (the
+				     stepper opens a stage on its own part) */
 	/* filled by av_heatmap_draw: */
 	int first_col, last_col;  /* visible columns */
 	int first_row, last_row;  /* visible rows */
+	int used_rows;            /* rows of the window the figure took */
 };
 
 /* Columns of all parts together. */
@@ -36,6 +40,9 @@ void av_heatmap_draw(WINDOW *w, struct av_colors *c, struct av_heatmap *hm);
 /* The decimals that let every value up to maxabs (negative when neg) fit
  * in width characters: 3, 2, 1, 0, or -1 when even 0 does not fit. */
 int av_cell_decimals(double maxabs, bool neg, int width);
+
+/* As av_cell_decimals with at most `most` decimals (wide cells show 4). */
+int av_cell_decimals_max(double maxabs, bool neg, int width, int most);
 
 /* A value as a cell shows it: decimals from av_cell_decimals; -1 gives a
  * short exponent form ("1e+03"); "#" fill when nothing fits. */

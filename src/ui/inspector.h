@@ -14,7 +14,7 @@
 #include "attention.h"
 #include "stages.h"
 
-#define AV_INSP_MAX_LINES 8
+#define AV_INSP_MAX_LINES 12
 
 struct av_insp {
 	int n;
