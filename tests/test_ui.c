@@ -419,6 +419,94 @@ static void test_repeated_unknown_word(void **state)
 	harness_close(&h);
 }
 
+/* True when a wide character's first half sits in the last column of a
+ * row (it would straddle the edge). */
+static bool straddles_last_column(void)
+{
+	for (int y = 0; y < LINES; y++) {
+		cchar_t cc;
+		if (mvwin_wch(curscr, y, COLS - 1, &cc) == ERR)
+			continue;
+		wchar_t wch[CCHARW_MAX + 1];
+		attr_t attrs;
+		short pair;
+		if (getcchar(&cc, wch, &attrs, &pair, NULL) == ERR)
+			continue;
+		if (wch[0] && av_cp_width((uint32_t)wch[0]) == 2) {
+			/* the right half of a character that started one column
+			 * before is fine; a first half is not */
+			cchar_t prev;
+			wchar_t pw[CCHARW_MAX + 1];
+			if (mvwin_wch(curscr, y, COLS - 2, &prev) != ERR &&
+			    getcchar(&prev, pw, &attrs, &pair, NULL) != ERR && pw[0] == wch[0])
+				continue;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Every stage of the stepper at sizes from the smallest the layout allows
+ * up to 250x80: no write goes past a window's edge (curses would wrap it
+ * onto the next line) and no wide character straddles the last column.
+ * Samples: a small one with a causal mask and a hidden key (a fully hidden
+ * row), D=512 with 8 heads, cross attention, and CJK tokens. */
+static void test_sweep_sizes(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *sample, *sentence;
+		int mode;
+		const char *keys;   /* before the sweep */
+	} runs[] = {
+		{ "", NULL, AV_MODE_CAUSAL, "nnnnnnx" },
+		{ "qkv-walkthrough", NULL, -1, "" },
+		{ "translate-cross", NULL, -1, "" },
+		{ "", "我爱熊猫 and the 大熊猫 likes 竹子 very much indeed", -1, "" },
+	};
+	static const int widths[] = { 40, 41, 53, 59, 60, 79, 80, 81, 119, 120, 121, 159, 199,
+				      200, 250 };
+	static const int heights[] = { 12, 13, 14, 15, 17, 18, 23, 24, 35, 36, 40, 43, 44, 48,
+				       53, 54, 56, 60, 80 };
+	long before = av_draw_overflows();
+	for (size_t k = 0; k < sizeof(runs) / sizeof(runs[0]); k++) {
+		struct harness h;
+		OPEN(&h, 80, 24, runs[k].sample, runs[k].sentence, runs[k].mode);
+		harness_keys(&h, runs[k].keys);
+		int min_lines = AV_MIN_LINES + (h.s.trace.cfg.mode == AV_MODE_CROSS ? 1 : 0);
+		for (size_t wi = 0; wi < sizeof(widths) / sizeof(widths[0]); wi++) {
+			for (size_t hi = 0; hi < sizeof(heights) / sizeof(heights[0]); hi++) {
+				if (heights[hi] < min_lines)
+					continue;
+				harness_resize(&h, widths[wi], heights[hi]);
+				for (int st = 0; st < AV_STAGE_COUNT; st++) {
+					h.a.stage = (enum av_ui_stage)st;
+					h.a.dirty = AV_DIRTY_ALL;
+					for (int z = 0; z < 2; z++) {
+						av_app_draw(&h.a);
+						long now = av_draw_overflows();
+						if (now != before || straddles_last_column()) {
+							fprintf(stderr, "%s at %dx%d, stage %s%s: "
+								"overflow\n", runs[k].sample,
+								widths[wi], heights[hi],
+								av_ui_stage_titles[st],
+								z ? " (compact)" : "");
+							harness_dump();
+							fail();
+						}
+						/* the cursor at the far corner too */
+						h.a.row = 1000;
+						h.a.col = 1000;
+						h.a.compact = !h.a.compact;
+						h.a.dirty = AV_DIRTY_ALL;
+					}
+				}
+			}
+		}
+		harness_close(&h);
+	}
+}
+
 int main(void)
 {
 	utf8 = harness_setup_process();
@@ -439,6 +527,7 @@ int main(void)
 		cmocka_unit_test(test_monochrome),
 		cmocka_unit_test(test_ascii_fallback),
 		cmocka_unit_test(test_repeated_unknown_word),
+		cmocka_unit_test(test_sweep_sizes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

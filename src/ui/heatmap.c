@@ -479,14 +479,14 @@ static int choose_cell_width(const struct av_heatmap *hm, struct plan *pl, int w
 	return 7;
 }
 
-/* Screen rows per matrix row: 1 at 80x24; 2 or 3 on a tall screen when
+/* Screen rows per matrix row: 1 at 80x24; 2 to 4 on a tall screen when
  * every row still fits with room for the caption under the figure. */
 static int choose_row_height(const struct av_heatmap *hm, int height, int max_rows)
 {
 	if (hm->compact || hm->lines < 36)
 		return 1;
 	int room = height - 2 - 4;
-	for (int rh = hm->lines >= 54 ? 3 : 2; rh > 1; rh--)
+	for (int rh = hm->lines >= 54 ? 4 : hm->lines >= 44 ? 3 : 2; rh > 1; rh--)
 		if (max_rows * rh <= room)
 			return rh;
 	return 1;
@@ -520,9 +520,14 @@ void av_heatmap_draw(WINDOW *w, struct av_colors *c, struct av_heatmap *hm)
 	pl.gap = projector ? 4 : PART_GAP;
 	pl.labels_each = projector;
 	pl.cell_w = choose_cell_width(hm, &pl, width);
-	if (projector && figure_width(hm, &pl) > width - pl.right_reserve) {
-		/* labels on every part do not fit: only where the rows differ */
+	if (projector && (pl.cell_w < 8 || figure_width(hm, &pl) > width - pl.right_reserve)) {
+		/* labels on every part would cost the cells their width: only
+		 * where the rows are different things */
 		pl.labels_each = false;
+		pl.cell_w = choose_cell_width(hm, &pl, width);
+	}
+	if (projector && pl.cell_w < 8) {
+		pl.gap = PART_GAP;
 		pl.cell_w = choose_cell_width(hm, &pl, width);
 	}
 	pl.row_h = choose_row_height(hm, height, max_rows);
