@@ -361,7 +361,8 @@ static void test_numbers(void **state)
  * max is written as adding it, and every minus is the same character. */
 static bool has_double_minus(const char *l)
 {
-	static const char *const bad[] = { "− -", "- -", "− −", "- −", "−-", "--" };
+	static const char *const bad[] = { "− -", "- -", "− −", "- −", "−-", "--", "+ −",
+					   "+ -" };
 	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++)
 		if (strstr(l, bad[k]))
 			return true;

@@ -372,6 +372,10 @@ static void test_wrap(void **state)
 	len = av_wrap_line(next, 80, ascii_width, &next);
 	assert_int_equal(len, strlen("into weights that sum to 1"));
 	assert_string_equal(next, "");
+	/* a line does not end in an operator: "= 1.596" moves on together */
+	len = av_wrap_line("a×b + c×d = 1.596", 14, ascii_width, &next);
+	assert_int_equal(len, strlen("a×b + c×d"));
+	assert_string_equal(next, "= 1.596");
 	/* 我爱熊猫 is 8 columns: 5 columns hold two characters */
 	const char *cjk = "我爱熊猫 ok";
 	len = av_wrap_line(cjk, 5, ascii_width, &next);

@@ -419,6 +419,143 @@ static void test_repeated_unknown_word(void **state)
 	harness_close(&h);
 }
 
+/* Defect 12: at 80x24 no explanation is cut with "…" while rows are free:
+ * the stage's purpose, formula and shapes, the inspector's lines, and the
+ * status line's hints (whole ones only: "t train", never "q q…"). */
+static void test_nothing_cut_at_80x24(void **state)
+{
+	(void)state;
+	static const int modes[] = { AV_MODE_SELF, AV_MODE_CAUSAL };
+	for (size_t k = 0; k < 2; k++) {
+		struct harness h;
+		OPEN(&h, 80, 24, "", NULL, modes[k]);
+		for (int st = 0; st < AV_STAGE_COUNT; st++) {
+			for (int y = 0; y < LINES; y++) {
+				/* the figure (rows 4-9) may abbreviate a column label */
+				if (y >= 4 && y <= 9)
+					continue;
+				if (strstr(harness_line(y), "…")) {
+					fprintf(stderr, "stage %s, row %d cut\n",
+						av_ui_stage_titles[st], y);
+					harness_dump();
+					fail();
+				}
+			}
+			expect(av_ui_stage_purposes[st] + 1);   /* whole, wherever it is */
+			assert_non_null(strstr(harness_line(23), "e edit  t train"));
+			harness_keys(&h, "n");
+		}
+		/* the scaled stage's note on T, whole */
+		harness_key(&h, AV_FKEY(KEY_HOME));
+		harness_keys(&h, "nnnn");
+		expect("T > 1");
+		expect("flattens, T < 1 sharpens");
+		harness_close(&h);
+	}
+}
+
+/* Defect 13: context and output open on their own result (context_h,
+ * output), and a projection names its matrix. */
+static void test_stage_opens_on_own_part(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "nn");
+	expect("Q[0,0] = X[0,:] · W_qᵀ[:,0]");
+	harness_keys(&h, "nnnnn");
+	assert_non_null(strstr(harness_line(0), "8/9 context"));
+	expect("context_h[0,0] = ");
+	expect_not("weights_h[0,0] = ");
+	harness_keys(&h, "n");
+	expect("output[0,");
+	expect("= concat[0,:] · W_oᵀ[:,");
+	expect_not("concat[0,0] = ");
+	/* moving inside a stage keeps the column; back to scores, scores */
+	harness_keys(&h, "hhh");
+	expect("concat[0,");
+	harness_keys(&h, "ppppp");
+	assert_non_null(strstr(harness_line(0), "4/9 scores"));
+	expect("scores_h[0,");
+	harness_close(&h);
+}
+
+/* Defect 3: causal, key 0 hidden: row 0 has no visible key. The screen
+ * says what attnview reports for it and what PyTorch would. */
+static void test_fully_hidden_row(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, AV_MODE_CAUSAL);
+	harness_keys(&h, "nnnnnn");
+	assert_non_null(strstr(harness_line(0), "7/9 softmax"));
+	harness_keys(&h, "x");
+	assert_true(h.s.trace.row_hidden[0]);
+	expect_not("each row sums to 1");
+	expect("rows sum to 1 (Σ; 0 if every key hidden)");
+	expect("Row 0: every key hidden. attnview gives such a row weights 0");
+	expect("PyTorch gives 1/4 each with masked_fill(−1e20)");
+	harness_keys(&h, "x");   /* the message goes with the next key */
+	harness_keys(&h, "x");
+	expect("every key of query 0 is hidden: attnview gives this row 0s (sum 0, not 1)");
+	expect("PyTorch: masked_fill(−1e20) gives 1/4 = 0.250 each; masked_fill(−inf) gives "
+	       "NaN");
+	harness_close(&h);
+}
+
+/* Issue 8: T = 1e-300 overflows; the cells read nan and the inspector
+ * says why. */
+static void test_nonfinite_on_screen(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	h.s.cfg.temperature = 1e-300;
+	assert_true(av_app_rerun(&h.a));
+	harness_keys(&h, "nnnnnn");
+	expect("nan");
+	expect_not("-nan");
+	expect("exp overflowed: T=1e-300 makes every score huge");
+	harness_keys(&h, "pp");
+	expect("inf");
+	expect("overflowed float32");
+	harness_close(&h);
+}
+
+/* Seed 001's figure: at 120 columns the scores stage shows Q_h beside
+ * K_hᵀ, labelled, before scores_h; at 80 columns only scores_h. Wider
+ * and taller cells on a projector, and the same density at 80x24. */
+static void test_projector(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "nnn");
+	assert_null(strstr(harness_line(4), "K_h"));
+	expect("0 china    1.596 −23.825 −19.856  11.550");
+	harness_resize(&h, 120, 40);
+	expect(utf8 ? "K_hᵀ" : "K_h^T");
+	expect("Q_h");
+	expect("scores_h");
+	/* K_hᵀ's rows are dimensions, its columns keys; the cursor stays on
+	 * the scores */
+	expect("scores_h[0,0] = 1.596");
+	harness_keys(&h, "hjj");
+	expect(utf8 ? "K_hᵀ[2,3] = K[3,2]" : "K_h^T[2,3] = K[3,2]");
+	harness_resize(&h, 200, 60);
+	expect("−23.8253");      /* 4 decimals in wide cells */
+	/* taller cells: a matrix row takes more than one screen row */
+	int y0 = -1, y1 = -1;
+	for (int y = 4; y < LINES; y++) {
+		if (y0 < 0 && strstr(harness_line(y), "0 china "))
+			y0 = y;
+		if (y1 < 0 && strstr(harness_line(y), "1 panda "))
+			y1 = y;
+	}
+	assert_true(y0 > 0 && y1 - y0 >= 3);
+	harness_close(&h);
+}
+
 /* True when a wide character's first half sits in the last column of a
  * row (it would straddle the edge). */
 static bool straddles_last_column(void)
@@ -528,6 +665,11 @@ int main(void)
 		cmocka_unit_test(test_ascii_fallback),
 		cmocka_unit_test(test_repeated_unknown_word),
 		cmocka_unit_test(test_sweep_sizes),
+		cmocka_unit_test(test_nothing_cut_at_80x24),
+		cmocka_unit_test(test_stage_opens_on_own_part),
+		cmocka_unit_test(test_fully_hidden_row),
+		cmocka_unit_test(test_nonfinite_on_screen),
+		cmocka_unit_test(test_projector),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

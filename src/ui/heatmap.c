@@ -204,7 +204,7 @@ static void make_plan(const struct av_heatmap *hm, int width, int first, struct 
 		av_heatmap_locate(hm->parts, hm->n_parts, v, &part, &col);
 		int label_x = -1, op_x = -1;
 		if (part != prev_part) {
-			op_x = x + pl->gap / 2;
+			op_x = x + (pl->gap - 1) / 2;
 			x += pl->gap;
 			if (labels_differ(hm->t, pl, hm->parts[prev_part].row_axis,
 					  hm->parts[part].row_axis)) {

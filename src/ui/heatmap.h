@@ -22,6 +22,7 @@ struct av_heatmap {
 	int lines;                /* the terminal's height: tall cells from 36 */
 	int stage;                /* the stage the cursor was placed for (the
 				     stepper opens a stage on its own part) */
+	int own_first;            /* and the first column of that part then */
 	/* filled by av_heatmap_draw: */
 	int first_col, last_col;  /* visible columns */
 	int first_row, last_row;  /* visible rows */

@@ -408,8 +408,8 @@ static void explain_context(struct av_insp *out, const struct av_trace *t, int h
 	snprintf(suffix, sizeof(suffix), " = %s", total);
 	add_terms(&b, &tm, suffix, width);
 	add_taken(out, &b);
-	add_line(out, "the value rows of the keys, weighted by how much query %d attends to "
-		 "each (its softmax row)", i);
+	add_line(out, "value rows weighted by query %d's softmax row (how much it attends "
+		 "to each key)", i);
 }
 
 static void explain_v_head(struct av_insp *out, const struct av_trace *t, int head, int j, int c)
@@ -626,9 +626,10 @@ void av_insp_cell(struct av_insp *out, const struct av_trace *t, const struct av
 		out->derived = (double)a + b;
 		out->derived_ok = true;
 		NUM(as, a);
-		NUM(bs, b);
 		NUM(vs, (float)out->derived);
-		add_line(out, "X = token_emb + pos_enc = %s + %s = %s", as, bs, vs);
+		char bs[40];
+		plus_term(bs, sizeof(bs), b);
+		add_line(out, "X = token_emb + pos_enc = %s%s = %s", as, bs, vs);
 		break;
 	}
 	case AV_T_SOURCE_EMBEDDING:
@@ -703,9 +704,10 @@ void av_insp_cell(struct av_insp *out, const struct av_trace *t, const struct av
 		out->derived = (double)a + b;
 		out->derived_ok = true;
 		NUM(as, a);
-		NUM(bs, b);
 		NUM(vs, (float)out->derived);
-		add_line(out, "residual = output + X = %s + %s = %s (the skip connection)",
+		char bs[40];
+		plus_term(bs, sizeof(bs), b);
+		add_line(out, "residual = output + X = %s%s = %s (the skip connection)",
 			 as, bs, vs);
 		break;
 	}

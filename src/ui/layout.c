@@ -222,6 +222,23 @@ size_t av_wrap_line(const char *s, int width, int (*measure)(const char *),
 	/* trailing spaces of the line are not shown */
 	while (best > 0 && s[best - 1] == ' ')
 		best--;
+	/* a formula line does not end in an operator ("… =" / "1.596"): the
+	 * operator starts the next line with its operand */
+	if (best < len) {
+		size_t w0 = best;
+		while (w0 > 0 && s[w0 - 1] != ' ')
+			w0--;
+		static const char *const ops[] = { "=", "+", "\xe2\x88\x92", "-", "\xc3\x97",
+						   "\xc2\xb7", "/" };
+		for (size_t k = 0; w0 > 0 && k < sizeof(ops) / sizeof(ops[0]); k++) {
+			if (best - w0 == strlen(ops[k]) && !strncmp(s + w0, ops[k], best - w0)) {
+				best = w0;
+				while (best > 0 && s[best - 1] == ' ')
+					best--;
+				break;
+			}
+		}
+	}
 	if (best == 0 && len > 0) {
 		/* the first word alone is too wide: as many characters as fit
 		 * (at least one, so the text always moves on) */

@@ -94,23 +94,26 @@ static void clamp_cursor(struct av_app *a)
 	int n = stage_parts(a, parts);
 	if (n == 0)
 		return;
+	int own = 0, own_first = 0;
+	while (own < n && !parts[own].own)
+		own_first += parts[own++].cols;
+	if (own == n)
+		own = own_first = 0;
 	if (a->hm.stage != (int)a->stage) {
 		/* a new stage opens on its own result, not on its inputs */
 		a->hm.stage = (int)a->stage;
 		a->hm.scroll_col = 0;
-		int first = 0;
-		for (int i = 0; i < n && !parts[i].own; i++)
-			first += parts[i].cols;
-		int own = 0;
-		while (own < n && !parts[own].own)
-			own++;
-		if (own < n) {
-			int p0, c0;
-			av_heatmap_locate(parts, n, a->col, &p0, &c0);
-			if (p0 != own)
-				a->col = first;
-		}
+		int p0, c0;
+		av_heatmap_locate(parts, n, a->col, &p0, &c0);
+		if (p0 != own)
+			a->col = own_first;
+	} else if (a->hm.own_first != own_first) {
+		/* parts came or went before it (the factors of the scores on a
+		 * resize): the cursor stays on the same cell */
+		a->col += own_first - a->hm.own_first;
+		a->hm.scroll_col = 0;
 	}
+	a->hm.own_first = own_first;
 	int total = av_heatmap_total_cols(parts, n);
 	if (a->col >= total)
 		a->col = total - 1;
@@ -400,7 +403,11 @@ static void draw_inspector(struct av_app *a, const struct av_part *parts, int n)
 	if (!a->w_insp)
 		return;
 	struct av_insp in;
-	int width = getmaxx(a->w_insp) - 1;
+	/* sums and rows of numbers may take two or three rows when the
+	 * inspector has them (they word-wrap at their " + ") */
+	int rows = getmaxy(a->w_insp), lines = rows >= 7 ? 3 : rows >= 4 ? 2 : 1;
+	/* less the room a wrapped line may leave unused (about a term) */
+	int width = (getmaxx(a->w_insp) - 1) * lines - 22 * (lines - 1);
 	const struct av_trace *t = &a->s->trace;
 	if (a->stage == AV_STAGE_TOKENS) {
 		bool source = a->row >= t->tokens.n;
