@@ -134,7 +134,7 @@ static void clamp_cursor(struct av_app *a)
 /* Text for the caption under the figure: what did not fit whole in the
  * title, and the notes of the stage (filled by draw_title). */
 struct caption {
-	char *para[6];
+	char *para[8 + AV_INSP_MAX_LINES];
 	int n;
 };
 
@@ -378,15 +378,16 @@ static void draw_tokens_table(struct av_app *a)
 		       av_colors_el(c, AV_EL_DIM));
 }
 
-/* The inspector's lines, each word-wrapped, in order, while rows last
- * (a line that does not fit whole is left out with the ones after it). */
-static void draw_insp_wrapped(struct av_app *a, const struct av_insp *in)
+/* The inspector's lines, each word-wrapped, in order, while rows last;
+ * the lines that do not fit whole go to the caption (free rows above). */
+static void draw_insp_wrapped(struct av_app *a, const struct av_insp *in, struct caption *cap)
 {
 	WINDOW *w = a->w_insp;
 	werase(w);
 	int width = getmaxx(w) - 1, height = getmaxy(w), y = 0;
 	struct av_colors *c = &a->colors;
-	for (int i = 0; i < in->n && y < height; i++) {
+	int i = 0;
+	for (; i < in->n && y < height; i++) {
 		int rows = wrapped_rows(in->line[i], width);
 		if (y + rows > height) {
 			if (i > 0)
@@ -396,9 +397,12 @@ static void draw_insp_wrapped(struct av_app *a, const struct av_insp *in)
 		y += draw_wrapped(w, y, 0, width, rows, in->line[i],
 				  av_colors_el(c, i == 0 ? AV_EL_LABEL : AV_EL_NORMAL));
 	}
+	for (; i < in->n; i++)
+		caption_add(cap, av_strdup(in->line[i]));
 }
 
-static void draw_inspector(struct av_app *a, const struct av_part *parts, int n)
+static void draw_inspector(struct av_app *a, const struct av_part *parts, int n,
+			   struct caption *cap)
 {
 	if (!a->w_insp)
 		return;
@@ -418,7 +422,7 @@ static void draw_inspector(struct av_app *a, const struct av_part *parts, int n)
 		av_heatmap_locate(parts, n, a->col, &p, &c);
 		av_insp_cell(&in, t, &a->s->params, &parts[p], a->head, a->row, c, width);
 	}
-	draw_insp_wrapped(a, &in);
+	draw_insp_wrapped(a, &in, cap);
 	av_insp_free(&in);
 }
 
@@ -469,12 +473,13 @@ static void stage_draw(struct av_app *a)
 		a->col = a->hm.cur_col;
 		a->page_cols = a->hm.last_col - a->hm.first_col + 1;
 		a->hm.parts = NULL;
-		draw_caption(a, &cap, a->hm.used_rows);
 	}
-	caption_free(&cap);
 	update_selection(a);
 	draw_legend(a, parts, n);
-	draw_inspector(a, parts, n);
+	draw_inspector(a, parts, n, &cap);
+	if (a->stage != AV_STAGE_TOKENS && n > 0)
+		draw_caption(a, &cap, a->hm.used_rows);
+	caption_free(&cap);
 }
 
 /* --- keys ---------------------------------------------------------------- */
