@@ -412,20 +412,25 @@ static void draw_cell(WINDOW *w, struct av_colors *c, const struct av_heatmap *h
 	attr_t a = current ? av_colors_el(c, AV_EL_CURSOR) : heat;
 	const char *glyph = hidden ? (utf8 ? "╳" : "x") : av_colors_shade(c, shade_pos(p, pos));
 
-	if (hm->compact || !text_row) {
+	if (!hm->compact && !text_row) {
+		/* the rows of a tall cell around its number: the cell's colour,
+		 * or without colour its glyph in the column the number row has
+		 * it */
+		bool glyph_col = shade && !hidden && !current;
+		av_fill(w, y, s->x, cw, glyph_col ? A_NORMAL : a);
+		if (glyph_col)
+			av_put(w, y, s->x, glyph, 1, A_NORMAL);
+		return;
+	}
+	if (hm->compact) {
 		if (shade || hidden) {
-			char fill[64] = "";
-			for (int k = 0; k < cw && strlen(fill) + 4 < sizeof(fill); k++)
-				strcat(fill, glyph);
-			if (current && text_row)
-				snprintf(fill, sizeof(fill), "[]");
-			av_put_pad(w, y, s->x, hm->compact ? fill : "", cw,
-				   hm->compact ? a : (current ? a : A_NORMAL));
-			if (!hm->compact && !current)
-				for (int k = 0; k < cw; k++)
-					av_put(w, y, s->x + k, k == cw - 1 ? " " : glyph, 1, A_NORMAL);
+			char two[16];
+			snprintf(two, sizeof(two), "%s%s", glyph, glyph);
+			if (current)
+				snprintf(two, sizeof(two), "[]");
+			av_put(w, y, s->x, two, cw, a);
 		} else {
-			av_put_pad(w, y, s->x, current && hm->compact ? "[]" : "", cw, a);
+			av_put_pad(w, y, s->x, current ? "[]" : "", cw, a);
 		}
 		return;
 	}
