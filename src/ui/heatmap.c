@@ -680,7 +680,8 @@ void av_legend_draw(WINDOW *w, int y, struct av_colors *c, enum av_part_kind kin
 	x += av_put(w, y, x, lo, width - x, label);
 	x += av_put(w, y, x, " ", width - x, A_NORMAL);
 	int steps = AV_HEAT_LEVELS;
-	int cell = width >= 70 && !masked_entry ? 2 : 1;
+	/* the colour bar grows with the screen (a projector: 3 or 4 per level) */
+	int cell = width >= 160 ? 4 : width >= 120 ? 3 : width >= 70 && !masked_entry ? 2 : 1;
 	for (int i = 0; i < steps && x + cell < width; i++) {
 		double pos = (double)i / (steps - 1);
 		attr_t a = av_colors_heat(c, kind == AV_PART_SIGNED, pos);

@@ -83,6 +83,7 @@ static void clamp_cursor(struct av_app *a)
 {
 	if (a->stage == AV_STAGE_TOKENS) {
 		a->hm.stage = AV_STAGE_TOKENS;
+		a->hm.own_first = 0;
 		int n = token_count(a);
 		if (a->row >= n)
 			a->row = n - 1;
@@ -100,13 +101,16 @@ static void clamp_cursor(struct av_app *a)
 	if (own == n)
 		own = own_first = 0;
 	if (a->hm.stage != (int)a->stage) {
-		/* a new stage opens on its own result, not on its inputs */
+		/* a new stage opens on its own result, not on its inputs, at
+		 * the column the cursor had in the last stage's result */
+		int offset = a->hm.stage == AV_STAGE_TOKENS ? 0 : a->col - a->hm.own_first;
+		if (offset < 0)
+			offset = 0;
+		if (offset >= parts[own].cols)
+			offset = parts[own].cols - 1;
 		a->hm.stage = (int)a->stage;
 		a->hm.scroll_col = 0;
-		int p0, c0;
-		av_heatmap_locate(parts, n, a->col, &p0, &c0);
-		if (p0 != own)
-			a->col = own_first;
+		a->col = own_first + offset;
 	} else if (a->hm.own_first != own_first) {
 		/* parts came or went before it (the factors of the scores on a
 		 * resize): the cursor stays on the same cell */
