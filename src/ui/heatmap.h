@@ -46,7 +46,10 @@ int av_cell_decimals(double maxabs, bool neg, int width);
 int av_cell_decimals_max(double maxabs, bool neg, int width, int most);
 
 /* A value as a cell shows it: decimals from av_cell_decimals; -1 gives a
- * short exponent form ("1e+03"); "#" fill when nothing fits. */
+ * short exponent form ("1e+03"); "#" fill when nothing fits; "inf",
+ * "−inf", "nan" for the numbers that are not finite. A negative number
+ * starts with U+2212 as in the inspector (one column; '-' on an ASCII
+ * screen), so size must allow for its three bytes. */
 void av_cell_format(char *buf, size_t size, double v, int decimals, int width);
 
 /* The largest |value| of a part, leaving out hidden cells. */
