@@ -493,6 +493,7 @@ static void test_fully_hidden_row(void **state)
 	assert_true(h.s.trace.row_hidden[0]);
 	expect_not("each row sums to 1");
 	expect("rows sum to 1 (Σ; 0 if every key hidden)");
+	expect("hidden key (weight 0); an all-╳ row: 0s");   /* the legend */
 	expect("Row 0: every key hidden. attnview gives such a row weights 0");
 	expect("PyTorch gives 1/4 each with masked_fill(−1e20)");
 	harness_keys(&h, "x");   /* the message goes with the next key */

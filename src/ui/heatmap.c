@@ -659,8 +659,8 @@ void av_heatmap_draw(WINDOW *w, struct av_colors *c, struct av_heatmap *hm)
 
 /* --- the legend ---------------------------------------------------------- */
 
-void av_legend_draw(WINDOW *w, int y, struct av_colors *c, enum av_part_kind kind,
-		    double range, bool masked_entry, bool as_inf)
+int av_legend_draw(WINDOW *w, int y, struct av_colors *c, enum av_part_kind kind,
+		   double range, bool masked_entry, bool as_inf)
 {
 	int width = getmaxx(w);
 	const bool utf8 = av_draw_utf8();
@@ -706,4 +706,5 @@ void av_legend_draw(WINDOW *w, int y, struct av_colors *c, enum av_part_kind kin
 		x += av_put(w, y, x, as_inf ? (utf8 ? " −∞ = hidden key" : " -inf = hidden key")
 				   : " hidden key (weight 0)", width - x, dim);
 	}
+	return x;
 }

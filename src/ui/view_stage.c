@@ -450,8 +450,18 @@ static void draw_legend(struct av_app *a, const struct av_part *parts, int n)
 	bool maskable = false;
 	for (int i = 0; i < n; i++)
 		maskable |= parts[i].maskable;
-	av_legend_draw(w, 0, &a->colors, parts[p].kind, av_part_range(t, &parts[p], NULL),
-		       maskable && any_hidden, parts[p].masked_as_inf);
+	int x = av_legend_draw(w, 0, &a->colors, parts[p].kind,
+			       av_part_range(t, &parts[p], NULL), maskable && any_hidden,
+			       parts[p].masked_as_inf);
+	/* a row with every key hidden: its weights are 0s, not 1/m (the
+	 * caption and the inspector say more), when that fits whole */
+	bool empty_row = false;
+	for (int i = 0; i < t->n; i++)
+		empty_row |= t->row_hidden[i];
+	const char *note = av_draw_utf8() ? "; an all-╳ row: 0s" : "; an all-x row: 0s";
+	if (empty_row && maskable && parts[p].kind == AV_PART_WEIGHTS &&
+	    x + av_text_width(note) <= getmaxx(w))
+		av_put(w, 0, x, note, getmaxx(w) - x, av_colors_el(&a->colors, AV_EL_DIM));
 }
 
 static void stage_draw(struct av_app *a)
