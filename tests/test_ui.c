@@ -459,6 +459,8 @@ static void test_nothing_cut_at_80x24(void **state)
 static void test_stage_opens_on_own_part(void **state)
 {
 	(void)state;
+	if (!utf8)
+		skip();   /* the expected text has −, ·, ᵀ and Σ */
 	struct harness h;
 	OPEN(&h, 80, 24, "", NULL, -1);
 	harness_keys(&h, "nn");
@@ -485,6 +487,8 @@ static void test_stage_opens_on_own_part(void **state)
 static void test_fully_hidden_row(void **state)
 {
 	(void)state;
+	if (!utf8)
+		skip();   /* the expected text has −, ·, ᵀ and Σ */
 	struct harness h;
 	OPEN(&h, 80, 24, "", NULL, AV_MODE_CAUSAL);
 	harness_keys(&h, "nnnnnn");
@@ -493,7 +497,8 @@ static void test_fully_hidden_row(void **state)
 	assert_true(h.s.trace.row_hidden[0]);
 	expect_not("each row sums to 1");
 	expect("rows sum to 1 (Σ; 0 if every key hidden)");
-	expect("hidden key (weight 0); an all-╳ row: 0s");   /* the legend */
+	expect(utf8 ? "hidden key (weight 0); an all-╳ row: 0s"    /* the legend */
+		    : "hidden key (weight 0); an all-x row: 0s");
 	expect("Row 0: every key hidden. attnview gives such a row weights 0");
 	expect("PyTorch gives 1/4 each with masked_fill(−1e20)");
 	harness_keys(&h, "x");   /* the message goes with the next key */
@@ -529,6 +534,8 @@ static void test_nonfinite_on_screen(void **state)
 static void test_projector(void **state)
 {
 	(void)state;
+	if (!utf8)
+		skip();   /* the expected text has −, ·, ᵀ and Σ */
 	struct harness h;
 	OPEN(&h, 80, 24, "", NULL, -1);
 	harness_keys(&h, "nnn");
