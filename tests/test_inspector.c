@@ -476,7 +476,30 @@ static void test_score_factors(void **state)
 	done(&f);
 }
 
-/* Issue 8: a stage with inf or NaN says what happened. */
+/* Q and K of size `scale` times the embedding: W_q = W_k = scale · I. */
+static void huge_qk(struct av_params *p, double scale)
+{
+	int D = p->d_model;
+	for (int r = 0; r < D; r++)
+		for (int c = 0; c < D; c++)
+			p->w_q[r * D + c] = p->w_k[r * D + c] = r == c ? (float)scale : 0.0f;
+	if (p->b_q)
+		memset(p->b_q, 0, (size_t)D * sizeof(float));
+	if (p->b_k)
+		memset(p->b_k, 0, (size_t)D * sizeof(float));
+}
+
+static bool any_nonfinite(const float *x, size_t count)
+{
+	for (size_t k = 0; k < count; k++)
+		if (!isfinite(x[k]))
+			return true;
+	return false;
+}
+
+/* Issue 8: a stage with inf or NaN says what happened. Weights large
+ * enough that the scores are finite but scores / (√dh·T) with T = 0.01 is
+ * not: the scaled stage overflows, softmax's exp(inf − inf) gives NaN. */
 static void test_nonfinite_explained(void **state)
 {
 	(void)state;
@@ -485,31 +508,48 @@ static void test_nonfinite_explained(void **state)
 	av_config_default(&f.cfg);
 	f.cfg.d_model = 4;
 	f.cfg.heads = 1;
-	f.cfg.temperature = 1e-300;
+	f.cfg.temperature = 0.01;
 	static const char *const vocab[] = { "china", "panda" };
 	av_params_init(&f.p, &f.cfg, vocab, 2);
 	char *cause = NULL;
-	assert_true(av_trace_run(&f.t, &f.p, &f.cfg, "china panda", NULL, NULL, 0, &cause));
+	size_t cells = 4;
+	bool found = false;
+	for (double scale = 1e17; scale < 1e20 && !found; scale *= 1.5) {
+		huge_qk(&f.p, scale);
+		av_trace_free(&f.t);
+		assert_true(av_trace_run(&f.t, &f.p, &f.cfg, "china panda", NULL, NULL, 0,
+					 &cause));
+		found = !any_nonfinite(f.t.scores, cells) && any_nonfinite(f.t.scaled, cells);
+	}
+	assert_true(found);
 	struct av_part parts[AV_MAX_PARTS];
 	struct av_insp in;
 	av_ui_stage_parts(&f.t, AV_STAGE_SOFTMAX, 0, parts);
-	assert_true(isnan(av_part_at(&parts[0], 0, 0)));
-	av_insp_cell(&in, &f.t, &f.p, &parts[0], 0, 0, 0, 100);
+	int r = 0;
+	while (r < 2 && !isnan(av_part_at(&parts[0], r, 0)))
+		r++;
+	assert_true(r < 2);
+	av_insp_cell(&in, &f.t, &f.p, &parts[0], 0, r, 0, 100);
 	assert_non_null(strstr(in.line[0], "= nan"));
-	assert_non_null(find_line(&in, "exp overflowed: T=1e-300 makes every score huge"));
+	assert_non_null(find_line(&in, "exp overflowed: T=0.01 makes every score 100 times "
+				  "larger (±inf), exp(inf−inf) = NaN"));
 	av_insp_free(&in);
 	av_ui_stage_parts(&f.t, AV_STAGE_SCALED, 0, parts);
-	av_insp_cell(&in, &f.t, &f.p, &parts[0], 0, 0, 1, 100);
-	assert_non_null(find_line(&in, "overflowed float32"));
-	av_insp_free(&in);
-	/* huge weights: the scores overflow */
+	for (int k = 0; k < 4; k++) {
+		if (isfinite(av_part_at(&parts[0], k / 2, k % 2)))
+			continue;
+		av_insp_cell(&in, &f.t, &f.p, &parts[0], 0, k / 2, k % 2, 100);
+		assert_non_null(strstr(in.line[0], "inf"));
+		assert_non_null(find_line(&in, "overflowed float32"));
+		av_insp_free(&in);
+	}
+	/* larger still: the scores themselves overflow */
+	huge_qk(&f.p, 1e30);
 	av_trace_free(&f.t);
 	f.cfg.temperature = 1;
-	for (int k = 0; k < 16; k++)
-		f.p.w_q[k] = f.p.w_k[k] = 1e30f;
 	assert_true(av_trace_run(&f.t, &f.p, &f.cfg, "china panda", NULL, NULL, 0, &cause));
 	av_ui_stage_parts(&f.t, AV_STAGE_SCORES, 0, parts);
-	av_insp_cell(&in, &f.t, &f.p, &parts[0], 0, 0, 1, 100);
+	av_insp_cell(&in, &f.t, &f.p, &parts[0], 0, 0, 0, 100);
 	assert_false(isfinite(in.stored));
 	assert_non_null(find_line(&in, "q·k overflowed float32"));
 	av_insp_free(&in);

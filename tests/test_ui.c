@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <locale.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -509,22 +510,38 @@ static void test_fully_hidden_row(void **state)
 	harness_close(&h);
 }
 
-/* Issue 8: T = 1e-300 overflows; the cells read nan and the inspector
- * says why. */
+/* Issue 8: W_q and W_k large enough that scores / (√dh·T) with T = 0.01
+ * overflows float32: the cells read inf and nan (not -nan) and the
+ * inspector says why. */
 static void test_nonfinite_on_screen(void **state)
 {
 	(void)state;
 	struct harness h;
 	OPEN(&h, 80, 24, "", NULL, -1);
-	h.s.cfg.temperature = 1e-300;
-	assert_true(av_app_rerun(&h.a));
+	struct av_params *p = &h.s.params;
+	int D = p->d_model;
+	h.s.cfg.temperature = 0.01;
+	bool found = false;
+	size_t cells = (size_t)h.s.trace.n * h.s.trace.m;
+	for (double scale = 1e17; scale < 1e20 && !found; scale *= 1.5) {
+		for (int r = 0; r < D; r++)
+			for (int c = 0; c < D; c++)
+				p->w_q[r * D + c] = p->w_k[r * D + c] = r == c ? (float)scale : 0;
+		assert_true(av_app_rerun_all(&h.a));
+		bool scores_ok = true, scaled_bad = false;
+		for (size_t k = 0; k < cells; k++) {
+			scores_ok &= isfinite(h.s.trace.scores[k]) != 0;
+			scaled_bad |= !isfinite(h.s.trace.scaled[k]);
+		}
+		found = scores_ok && scaled_bad && isnan(h.s.trace.weights[0]);
+	}
+	assert_true(found);
 	harness_keys(&h, "nnnnnn");
 	expect("nan");
 	expect_not("-nan");
-	expect("exp overflowed: T=1e-300 makes every score huge");
+	expect("exp overflowed: T=0.01 makes every score 100 times larger");
 	harness_keys(&h, "pp");
 	expect("inf");
-	expect("overflowed float32");
 	harness_close(&h);
 }
 

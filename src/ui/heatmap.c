@@ -68,31 +68,32 @@ int av_cell_decimals_max(double maxabs, bool neg, int width, int most)
 
 void av_cell_format(char *buf, size_t size, double v, int decimals, int width)
 {
-	char tmp[64];
 	if (isnan(v))
-		snprintf(tmp, sizeof(tmp), "nan");
+		snprintf(buf, size, "nan");
 	else if (isinf(v))
-		snprintf(tmp, sizeof(tmp), "%sinf", v < 0 ? "-" : "");
+		snprintf(buf, size, "%sinf", v < 0 ? "-" : "");
 	else if (decimals >= 0)
-		snprintf(tmp, sizeof(tmp), "%.*f", decimals, v);
+		snprintf(buf, size, "%.*f", decimals, v);
 	else
-		snprintf(tmp, sizeof(tmp), "%.0e", v);
+		snprintf(buf, size, "%.0e", v);
 	/* "-0.000" reads as a sign error: show 0 plainly */
-	if (tmp[0] == '-' && strspn(tmp + 1, "0.") == strlen(tmp + 1))
-		memmove(tmp, tmp + 1, strlen(tmp));
-	int cols = (int)strlen(tmp);          /* ASCII so far: bytes = columns */
-	if (cols > width) {
+	if (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1))
+		memmove(buf, buf + 1, strlen(buf));
+	if ((int)strlen(buf) > width) {
 		int n = width < (int)size - 1 ? width : (int)size - 1;
 		memset(buf, '#', (size_t)(n > 0 ? n : 0));
 		buf[n > 0 ? n : 0] = '\0';
-		return;
 	}
-	/* the minus sign the inspector uses (U+2212, '-' on ASCII screens):
-	 * one column either way */
-	if (tmp[0] == '-')
-		snprintf(buf, size, "\xe2\x88\x92%s", tmp + 1);
-	else
-		snprintf(buf, size, "%s", tmp);
+}
+
+/* A cell's number with the inspector's minus sign (U+2212; the screen
+ * writes '-' for it on an ASCII terminal): one column either way. */
+static void cell_minus(char *buf, size_t size)
+{
+	if (buf[0] != '-' || strlen(buf) + 3 > size)
+		return;
+	memmove(buf + 3, buf + 1, strlen(buf));
+	memcpy(buf, "\xe2\x88\x92", 3);
 }
 
 double av_part_range(const struct av_trace *t, const struct av_part *p, bool *neg)
@@ -443,6 +444,7 @@ static void draw_cell(WINDOW *w, struct av_colors *c, const struct av_heatmap *h
 		return;
 	}
 	av_cell_format(text, sizeof(text), v, info->decimals, shade ? cw - 1 : cw);
+	cell_minus(text, sizeof(text));
 	if (shade) {
 		/* the glyph shows the value, the number follows */
 		av_put(w, y, s->x, glyph, 1, current ? a : A_NORMAL);

@@ -47,9 +47,9 @@ int av_cell_decimals_max(double maxabs, bool neg, int width, int most);
 
 /* A value as a cell shows it: decimals from av_cell_decimals; -1 gives a
  * short exponent form ("1e+03"); "#" fill when nothing fits; "inf",
- * "−inf", "nan" for the numbers that are not finite. A negative number
- * starts with U+2212 as in the inspector (one column; '-' on an ASCII
- * screen), so size must allow for its three bytes. */
+ * "-inf", "nan" for the numbers that are not finite. ASCII, so bytes are
+ * columns (the stepper's cells then write the minus as U+2212, as the
+ * inspector does). */
 void av_cell_format(char *buf, size_t size, double v, int decimals, int width);
 
 /* The largest |value| of a part, leaving out hidden cells. */

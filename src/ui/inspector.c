@@ -567,6 +567,9 @@ static void explain_nonfinite(struct av_insp *out, const struct av_trace *t,
 		char why[96] = "";
 		if (t->cfg.temperature < 1e-6)
 			snprintf(why, sizeof(why), ": T=%s makes every score huge", T);
+		else if (t->cfg.temperature < 1)
+			snprintf(why, sizeof(why), ": T=%s makes every score %g times larger", T,
+				 1 / t->cfg.temperature);
 		if (after_softmax)
 			add_line(out, "exp overflowed%s (±inf), exp(inf−inf) = NaN", why);
 		else

@@ -23,10 +23,6 @@ static struct av_rect rect(int y, int x, int h, int w)
 /* Inspector rows for a given number of lines. */
 static int inspector_rows(int lines)
 {
-	if (lines >= 56)
-		return 10;
-	if (lines >= 48)
-		return 8;
 	if (lines >= 40)
 		return 7;
 	if (lines >= 24)

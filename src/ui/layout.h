@@ -11,8 +11,8 @@
  *
  * Below AV_MIN_COLS x AV_MIN_LINES the screen shows only a "terminal too
  * small" message. At 80x24 the inspector has 4 rows; smaller terminals
- * shrink it first, then drop the legend; taller ones (a projector) give it
- * up to 10 rows for the explanations. */
+ * shrink it first, then drop the legend; from 40 lines it has 7 (what
+ * does not fit there goes to the free rows under the stepper's figure). */
 #ifndef AV_UI_LAYOUT_H
 #define AV_UI_LAYOUT_H
 

@@ -104,6 +104,8 @@ static void clamp_cursor(struct av_app *a)
 		/* a new stage opens on its own result, not on its inputs, at
 		 * the column the cursor had in the last stage's result */
 		int offset = a->hm.stage == AV_STAGE_TOKENS ? 0 : a->col - a->hm.own_first;
+		if (a->hm.stage < 0)
+			offset = a->col;   /* back from another view (stage_key) */
 		if (offset < 0)
 			offset = 0;
 		if (offset >= parts[own].cols)
@@ -513,6 +515,18 @@ static bool stage_key(struct av_app *a, int key, enum av_action act)
 		update_selection(a);
 		av_app_toggle_key(a, a->sel_key);
 		return true;
+	case AV_ACTION_ALL_HEADS:
+	case AV_ACTION_TRAIN:
+		/* another view takes the cursor: its column becomes the one in
+		 * the stage's own result (the heads view has no input parts),
+		 * and coming back places it there again */
+		clamp_cursor(a);
+		a->col -= a->hm.own_first;
+		if (a->col < 0)
+			a->col = 0;
+		a->hm.own_first = 0;
+		a->hm.stage = -1;
+		return false;
 	default:
 		return false;
 	}
