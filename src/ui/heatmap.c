@@ -444,7 +444,8 @@ static void draw_cell(WINDOW *w, struct av_colors *c, const struct av_heatmap *h
 		return;
 	}
 	av_cell_format(text, sizeof(text), v, info->decimals, shade ? cw - 1 : cw);
-	cell_minus(text, sizeof(text));
+	if (hm->minus_sign)
+		cell_minus(text, sizeof(text));
 	if (shade) {
 		/* the glyph shows the value, the number follows */
 		av_put(w, y, s->x, glyph, 1, current ? a : A_NORMAL);
@@ -466,9 +467,9 @@ static void draw_row_sum(WINDOW *w, struct av_colors *c, const struct av_part *p
 
 /* The widest cell the terminal's size allows: 8 columns at 80 (the
  * density of an 80x24 screen), growing with the width on a projector. */
-static int max_cell_width(int cols)
+static int max_cell_width(int cols, bool projector)
 {
-	if (cols < 120)
+	if (cols < 120 || !projector)
 		return 8;
 	int cw = 10 + (cols - 120) / 20;
 	return cw > 14 ? 14 : cw;
@@ -478,7 +479,7 @@ static int choose_cell_width(const struct av_heatmap *hm, struct plan *pl, int w
 {
 	if (hm->compact)
 		return 2;
-	for (int cw = max_cell_width(width); cw >= 6; cw--) {
+	for (int cw = max_cell_width(width, hm->projector); cw >= 6; cw--) {
 		pl->cell_w = cw;
 		if (figure_width(hm, pl) <= width - pl->right_reserve)
 			return cw;
@@ -490,7 +491,7 @@ static int choose_cell_width(const struct av_heatmap *hm, struct plan *pl, int w
  * every row still fits with room for the caption under the figure. */
 static int choose_row_height(const struct av_heatmap *hm, int height, int max_rows)
 {
-	if (hm->compact || hm->lines < 36)
+	if (hm->compact || !hm->projector || hm->lines < 36)
 		return 1;
 	int room = height - 2 - 4;
 	for (int rh = hm->lines >= 54 ? 4 : hm->lines >= 44 ? 3 : 2; rh > 1; rh--)
@@ -523,7 +524,7 @@ void av_heatmap_draw(WINDOW *w, struct av_colors *c, struct av_heatmap *hm)
 		sums |= hm->parts[i].row_sums;
 	}
 	pl.right_reserve = sums ? ROW_SUM_W + 1 : 1;
-	bool projector = !hm->compact && width >= 120;
+	bool projector = hm->projector && !hm->compact && width >= 120;
 	pl.gap = projector ? 4 : PART_GAP;
 	pl.labels_each = projector;
 	pl.cell_w = choose_cell_width(hm, &pl, width);
@@ -682,8 +683,7 @@ int av_legend_draw(WINDOW *w, int y, struct av_colors *c, enum av_part_kind kind
 	x += av_put(w, y, x, lo, width - x, label);
 	x += av_put(w, y, x, " ", width - x, A_NORMAL);
 	int steps = AV_HEAT_LEVELS;
-	/* the colour bar grows with the screen (a projector: 3 or 4 per level) */
-	int cell = width >= 160 ? 4 : width >= 120 ? 3 : width >= 70 && !masked_entry ? 2 : 1;
+	int cell = width >= 70 && !masked_entry ? 2 : 1;
 	for (int i = 0; i < steps && x + cell < width; i++) {
 		double pos = (double)i / (steps - 1);
 		attr_t a = av_colors_heat(c, kind == AV_PART_SIGNED, pos);

@@ -19,7 +19,13 @@ struct av_heatmap {
 	int cur_row, cur_col;     /* cursor; cur_col runs over all parts' columns */
 	int scroll_col, scroll_row;  /* first visible column and row, kept between draws */
 	bool compact;             /* colour-only cells, no numbers */
-	int lines;                /* the terminal's height: tall cells from 36 */
+	/* The stepper's figure (others leave these 0 and get the plain one):
+	 * projector sizes (wider cells with 4 decimals from 120 columns,
+	 * labels on every part, centred; taller cells from `lines` 36) and
+	 * the inspector's minus sign (U+2212) in the cells. */
+	bool projector;
+	bool minus_sign;
+	int lines;                /* the terminal's height */
 	int stage;                /* the stage the cursor was placed for (the
 				     stepper opens a stage on its own part) */
 	int own_first;            /* and the first column of that part then */

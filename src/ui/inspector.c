@@ -80,7 +80,8 @@ static void add_taken(struct av_insp *out, struct sb *b)
  * operator never use two different signs. */
 #define MINUS "\xe2\x88\x92"
 
-void av_insp_number(char *buf, size_t size, double v)
+/* A number as the inspector's text writes it, with MINUS. */
+static void number(char *buf, size_t size, double v)
 {
 	double a = fabs(v);
 	if (isnan(v))
@@ -95,11 +96,22 @@ void av_insp_number(char *buf, size_t size, double v)
 		snprintf(buf, size, "%s%.3f", v < 0 ? MINUS : "", a);
 }
 
+void av_insp_number(char *buf, size_t size, double v)
+{
+	/* the same digits with an ASCII '-' (other views' text, files) */
+	char tmp[64];
+	number(tmp, sizeof(tmp), v);
+	if (strncmp(tmp, MINUS, 3) == 0)
+		snprintf(buf, size, "-%s", tmp + 3);
+	else
+		snprintf(buf, size, "%s", tmp);
+}
+
 /* A number, in parentheses when negative (for products: 0.5×(−0.2)). */
 static void paren_number(char *buf, size_t size, double v)
 {
 	char tmp[32];
-	av_insp_number(tmp, sizeof(tmp), v);
+	number(tmp, sizeof(tmp), v);
 	if (v < 0)
 		snprintf(buf, size, "(%s)", tmp);
 	else
@@ -111,14 +123,14 @@ static void paren_number(char *buf, size_t size, double v)
 static void plus_term(char *buf, size_t size, double v)
 {
 	char tmp[32];
-	av_insp_number(tmp, sizeof(tmp), fabs(v));
+	number(tmp, sizeof(tmp), fabs(v));
 	if (isnan(v))
 		snprintf(buf, size, " + nan");
 	else
 		snprintf(buf, size, " %s %s", v < 0 ? MINUS : "+", tmp);
 }
 
-#define NUM(name, v) char name[32]; av_insp_number(name, sizeof(name), (v))
+#define NUM(name, v) char name[32]; number(name, sizeof(name), (v))
 
 void av_insp_free(struct av_insp *in)
 {
@@ -326,7 +338,7 @@ static void explain_masked(struct av_insp *out, const struct av_trace *t, int he
 static void explain_hidden_row(struct av_insp *out, const struct av_trace *t, int i)
 {
 	char share[32];
-	av_insp_number(share, sizeof(share), 1.0 / t->m);
+	number(share, sizeof(share), 1.0 / t->m);
 	add_line(out, "every key of query %d is hidden: attnview gives this row 0s (sum 0, "
 		 "not 1)", i);
 	add_line(out, "PyTorch: masked_fill(%s1e20) gives 1/%d = %s each; masked_fill(%sinf) "
@@ -375,7 +387,7 @@ static void explain_weights(struct av_insp *out, const struct av_trace *t, int h
 	int shown = 0;
 	for (int k = 0; k < m; k++) {
 		char item[48], v[32];
-		av_insp_number(v, sizeof(v), mrow[k] ? exp((double)row[k] - max) : 0.0);
+		number(v, sizeof(v), mrow[k] ? exp((double)row[k] - max) : 0.0);
 		snprintf(item, sizeof(item), k == j ? " [%s]" : " %s", mrow[k] ? v : "0");
 		int tail = 16 + (int)strlen(sm);
 		if (width_of(&b) + av_utf8_width(item) + tail > width && shown > 0) {
@@ -546,7 +558,7 @@ static void explain_nonfinite(struct av_insp *out, const struct av_trace *t,
 			     tensor == AV_T_RESIDUAL;
 	char T[32], div[32];
 	snprintf(T, sizeof(T), "%g", t->cfg.temperature);
-	av_insp_number(div, sizeof(div), t->divisor);
+	number(div, sizeof(div), t->divisor);
 	const char *what = isnan(value) ? "NaN (not a number)" : "infinite";
 	switch (first_nonfinite(t)) {
 	case BAD_NONE:
@@ -604,7 +616,7 @@ void av_insp_cell(struct av_insp *out, const struct av_trace *t, const struct av
 	if (hidden && part->masked_as_inf)
 		snprintf(vbuf, sizeof(vbuf), "−∞");
 	else
-		av_insp_number(vbuf, sizeof(vbuf), value);
+		number(vbuf, sizeof(vbuf), value);
 	heading(out, t, part, head, r, c, vbuf);
 	if (!hidden && !isfinite(value))
 		explain_nonfinite(out, t, part->tensor, value);
@@ -760,7 +772,7 @@ void av_insp_token(struct av_insp *out, const struct av_trace *t, const struct a
 		sb_add(&b, "embedding row:");
 		for (int c = 0; c < D; c++) {
 			char v[32];
-			av_insp_number(v, sizeof(v), p->token_embedding[(size_t)id * D + c]);
+			number(v, sizeof(v), p->token_embedding[(size_t)id * D + c]);
 			if (width_of(&b) + (int)strlen(v) + 14 > width && c > 0) {
 				sb_add(&b, " … (+%d)", D - c);
 				break;
@@ -787,7 +799,7 @@ char *av_insp_formula(const struct av_trace *t, enum av_ui_stage st, int head)
 {
 	int dh = t->head_dim;
 	char div[32];
-	av_insp_number(div, sizeof(div), t->divisor);
+	number(div, sizeof(div), t->divisor);
 	switch (st) {
 	case AV_STAGE_TOKENS:
 		return av_printf("tokens = split(sentence): words, punctuation, each CJK "
@@ -867,7 +879,7 @@ char *av_insp_shapes(const struct av_trace *t, enum av_ui_stage st, int head)
 				 n, dh, dh, m, n, m, head, H);
 	case AV_STAGE_SCALED: {
 		char div[32];
-		av_insp_number(div, sizeof(div), t->divisor);
+		number(div, sizeof(div), t->divisor);
 		return av_printf("scores_h (%d, %d) / %s → scaled_h (%d, %d);  head %d of %d",
 				 n, m, div, n, m, head, H);
 	}

@@ -484,6 +484,8 @@ static void stage_draw(struct av_app *a)
 		a->hm.cur_col = a->col;
 		a->hm.compact = a->compact;
 		a->hm.lines = LINES;
+		a->hm.projector = true;
+		a->hm.minus_sign = true;
 		av_heatmap_draw(a->w_panel, &a->colors, &a->hm);
 		a->row = a->hm.cur_row;
 		a->col = a->hm.cur_col;
