@@ -55,8 +55,10 @@ static void expect_256(const char *colour, int want)
 		fail_msg("av_rgb_to_256(%s) = %d, wanted %d", colour, got, want);
 }
 
-/* Each expected index worked out by hand: the cube levels are 0, 95, 135,
- * 175, 215, 255 (index 16 + 36r + 6g + b), the greys 8 + 10i (232 + i). */
+/* Each expected index worked out by hand by squared RGB distance: the cube
+ * levels are 0, 95, 135, 175, 215, 255 (index 16 + 36r + 6g + b), the
+ * greys 8 + 10i (232 + i). OKLab, used now, agrees on every one of them;
+ * test_nearest_256_perceptual has cases where the two differ. */
 static void test_rgb_to_256(void **state)
 {
 	(void)state;
@@ -153,6 +155,265 @@ static void test_shade_glyph(void **state)
 
 /* --- the shipped themes */
 
+/* --- perceptual colour and the heat ramps */
+
+static void test_oklab(void **state)
+{
+	(void)state;
+	struct av_lab white = av_oklab(rgb("#ffffff")), black = av_oklab(rgb("#000000"));
+	assert_true(fabs(white.L - 1) < 1e-3 && fabs(white.a) < 1e-3 && fabs(white.b) < 1e-3);
+	assert_true(fabs(black.L) < 1e-9);
+	/* Ottosson's published value for sRGB red: L 0.628, a 0.225, b 0.126 */
+	struct av_lab red = av_oklab(rgb("#ff0000"));
+	assert_true(fabs(red.L - 0.628) < 1e-3 && fabs(red.a - 0.225) < 1e-3
+		    && fabs(red.b - 0.126) < 1e-3);
+	/* there and back is exact for every 256-colour value */
+	for (int i = 0; i < 256; i++) {
+		struct av_rgb c = av_xterm_rgb(i);
+		struct av_rgb back = av_oklab_to_rgb(av_oklab(c));
+		assert_rgb(back, c.r, c.g, c.b);
+	}
+	/* the middle of black and white in OKLab is L 0.5, sRGB 99, not 128 */
+	const struct av_rgb bw[2] = { { 0, 0, 0 }, { 255, 255, 255 } };
+	assert_rgb(av_palette_lab(bw, 2, 0.5), 99, 99, 99);
+	assert_rgb(av_palette_lab(bw, 2, 0.0), 0, 0, 0);
+	assert_rgb(av_palette_lab(bw, 2, NAN), 0, 0, 0);
+	assert_rgb(av_palette_lab(bw, 2, 2.0), 255, 255, 255);
+	assert_true(av_colour_distance(rgb("#123456"), rgb("#123456")) == 0);
+}
+
+/* The 256 colours: every exact colour maps to itself, and the metric is
+ * perceptual where squared RGB is not. */
+static void test_nearest_256_perceptual(void **state)
+{
+	(void)state;
+	for (int i = 16; i < 256; i++) {
+		int got = av_rgb_to_256(av_xterm_rgb(i));
+		if (got != i)
+			fail_msg("xterm colour %d came back as %d", i, got);
+	}
+	assert_rgb(av_xterm_rgb(16), 0, 0, 0);
+	assert_rgb(av_xterm_rgb(67), 0x5f, 0x87, 0xaf);
+	assert_rgb(av_xterm_rgb(244), 128, 128, 128);
+	assert_rgb(av_xterm_rgb(1), 205, 0, 0);
+	/* viridis at 7/8, a strong yellow-green: squared RGB prefers the
+	 * washed-out #afd75f (149; 2238 against 2333), OKLab sees it is 0.040
+	 * off against 0.015 for #afd700 (148) */
+	expect_256("#addc30", 148);
+	assert_true(av_colour_distance(rgb("#addc30"), av_xterm_rgb(148))
+		    < av_colour_distance(rgb("#addc30"), av_xterm_rgb(149)));
+	/* viridis at 1/4, blue: #005f87 (24), not the grey-purple #5f5f87 (60) */
+	expect_256("#3b528b", 24);
+}
+
+/* Value -> level -> colour -> 256 index for the shipped themes' weights:
+ * between 0.16 and 0.34 (where attention spreads over a few keys, as in
+ * the qkv-walkthrough sample's 8 heads) each level has its own colour. The
+ * ramps before OKLab, 21 levels and this index choice drew all of it as
+ * one colour (60 in the dark theme). */
+static void test_weights_range_distinct(void **state)
+{
+	(void)state;
+	const char *names[] = { "dark", "light" };
+	for (int k = 0; k < 2; k++) {
+		struct av_theme t;
+		assert_true(av_theme_builtin(names[k], &t));
+		struct av_ramp r;
+		av_ramp_build(&r, &t, false, AV_LEVELS_256);
+		int lo = av_ramp_level(r.levels, 0.16), hi = av_ramp_level(r.levels, 0.34);
+		assert_true(hi - lo >= 4);
+		for (int i = lo + 1; i <= hi; i++) {
+			if (r.xterm[i] == r.xterm[i - 1])
+				fail_msg("%s: weights %.3f and %.3f are both colour %d", names[k],
+					 (double)(i - 1) / (r.levels - 1), (double)i / (r.levels - 1),
+					 r.xterm[i]);
+		}
+		av_theme_free(&t);
+	}
+}
+
+/* Every ramp of the shipped themes runs on: an index shows one run of
+ * levels, never again after another (A B A would show 0.10 like 0.20 but
+ * unlike 0.15), and at most 3 neighbours share one where the cube has
+ * nothing between them. */
+static void test_ramps_ordered(void **state)
+{
+	(void)state;
+	const char *names[] = { "dark", "light" };
+	for (int k = 0; k < 2; k++) {
+		struct av_theme t;
+		assert_true(av_theme_builtin(names[k], &t));
+		for (int d = 0; d < 2; d++) {
+			struct av_ramp r;
+			av_ramp_build(&r, &t, d == 1, AV_LEVELS_256);
+			assert_int_equal(r.levels, AV_LEVELS_256);
+			int shared = 0;
+			for (int i = 1; i < r.levels; i++) {
+				if (r.xterm[i] == r.xterm[i - 1]) {
+					shared++;
+					continue;
+				}
+				for (int j = 0; j < i - 1; j++)
+					if (r.xterm[j] == r.xterm[i])
+						fail_msg("%s %s: level %d returns to level %d's "
+							 "colour %d", names[k],
+							 d ? "diverging" : "sequential", i, j,
+							 r.xterm[i]);
+			}
+			if (shared > 3)
+				fail_msg("%s %s: %d neighbours share a colour", names[k],
+					 d ? "diverging" : "sequential", shared);
+			/* each level near its colour (OKLab 0.12: the cube's
+			 * coarsest gaps) */
+			for (int i = 0; i < r.levels; i++)
+				assert_true(av_colour_distance(r.rgb[i],
+							       av_xterm_rgb(r.xterm[i])) < 0.12);
+			/* a direct-colour ramp is the palette itself */
+			av_ramp_build(&r, &t, d == 1, AV_LEVELS_DIRECT);
+			for (int i = 0; i < r.levels; i++) {
+				struct av_rgb want = av_theme_colour(&t, d == 1,
+								     (double)i / (r.levels - 1));
+				assert_rgb(r.rgb[i], want.r, want.g, want.b);
+			}
+		}
+		av_theme_free(&t);
+	}
+}
+
+/* The diverging palettes are symmetric: level i and its mirror are as
+ * light as each other, zero is a neutral grey, the two signs are blue
+ * (OKLab b < 0) and orange (b > 0), and the further from zero, the
+ * further the lightness from zero's (so size reads without hue, as a
+ * colour-blind reader or a grey projector sees it). */
+static void test_diverging_symmetric(void **state)
+{
+	(void)state;
+	const char *names[] = { "dark", "light" };
+	for (int k = 0; k < 2; k++) {
+		struct av_theme t;
+		assert_true(av_theme_builtin(names[k], &t));
+		struct av_ramp r;
+		av_ramp_build(&r, &t, true, AV_LEVELS_DIRECT);
+		int mid = r.levels / 2;
+		struct av_lab zero = av_oklab(r.rgb[mid]);
+		assert_true(hypot(zero.a, zero.b) < 0.01);
+		double before = 0;
+		for (int i = 1; i <= mid; i++) {
+			struct av_lab neg = av_oklab(r.rgb[mid - i]), pos = av_oklab(r.rgb[mid + i]);
+			if (fabs(neg.L - pos.L) > 0.02)
+				fail_msg("%s: level ±%d lightness %.3f vs %.3f", names[k], i,
+					 neg.L, pos.L);
+			assert_true(neg.b < 0 && pos.b > 0);
+			double away = fabs(pos.L - zero.L);
+			assert_true(away > before);
+			before = away;
+		}
+		/* the levels map symmetrically too: position p and 1 - p */
+		assert_int_equal(av_ramp_level(r.levels, 0.5), mid);
+		assert_int_equal(av_ramp_level(r.levels, 0.3) + av_ramp_level(r.levels, 0.7),
+				 r.levels - 1);
+		av_theme_free(&t);
+	}
+}
+
+static bool same_look(struct av_look8 x, struct av_look8 y)
+{
+	return x.fg == y.fg && x.bg == y.bg && x.bold == y.bold && x.dim == y.dim;
+}
+
+/* 8 colours: every band of a sign looks different from the others and
+ * from zero, the signs differ, and the bands follow the shading glyphs. */
+static void test_look8_levels(void **state)
+{
+	(void)state;
+	const char *names[] = { "dark", "light" };
+	for (int k = 0; k < 2; k++) {
+		struct av_theme t;
+		assert_true(av_theme_builtin(names[k], &t));
+		struct av_look8 seen[3][AV_BANDS];
+		for (int band = 0; band < AV_BANDS; band++) {
+			double m = (band + 0.5) / AV_BANDS;
+			seen[0][band] = av_look8_at(&t, true, 0.5 - m / 2);
+			seen[1][band] = av_look8_at(&t, true, 0.5 + m / 2);
+			seen[2][band] = av_look8_at(&t, false, m);
+			for (int s = 0; s < 3; s++) {
+				assert_int_equal(seen[s][band].band, band);
+				/* the band is the glyph's: " ░▒▓█" */
+				static const char *const glyphs[] = { " ", "░", "▒", "▓", "█" };
+				assert_string_equal(av_shade_glyph(m, true), glyphs[band]);
+			}
+		}
+		for (int s = 0; s < 3; s++)
+			for (int i = 0; i < AV_BANDS; i++)
+				for (int j = 0; j < i; j++)
+					if (same_look(seen[s][i], seen[s][j]))
+						fail_msg("%s: bands %d and %d look alike", names[k],
+							 i, j);
+		for (int band = 1; band < AV_BANDS; band++)
+			assert_false(same_look(seen[0][band], seen[1][band]));
+		/* zero is zero whichever side */
+		assert_true(same_look(seen[0][0], seen[1][0]));
+		/* a value and its negative fall in the same band, boundaries too
+		 * (the legend's 21 steps put 0.3 and 0.7 on one) */
+		for (int i = 0; i <= 40; i++) {
+			double x = i / 80.0;
+			assert_int_equal(av_look8_at(&t, true, 0.5 - x).band,
+					 av_look8_at(&t, true, 0.5 + x).band);
+			assert_string_equal(av_shade_glyph(fabs(2 * (0.5 - x) - 1), true),
+					    av_shade_glyph(fabs(2 * (0.5 + x) - 1), true));
+		}
+		for (int i = 0; i <= 20; i++) {
+			double p = i / 20.0;
+			assert_int_equal(av_look8_at(&t, true, p).band,
+					 av_look8_at(&t, true, 1 - p).band);
+		}
+		av_theme_free(&t);
+	}
+}
+
+/* A theme with black-to-white palettes and `extra` inside "palettes". */
+static char *two_stop_theme(const char *extra)
+{
+	char *elements = av_strdup("");
+	for (int i = 0; av_element_keys[i]; i++) {
+		char *more = av_printf("%s%s\"%s\": {}", elements, i ? ", " : "",
+				       av_element_keys[i]);
+		free(elements);
+		elements = more;
+	}
+	char *text = av_printf("{\"name\": \"t\", \"palettes\": {\"diverging\": [\"#000000\", "
+			       "\"#ffffff\"], \"sequential\": [\"#000000\", \"#ffffff\"]%s}, "
+			       "\"elements\": {%s}}", extra, elements);
+	free(elements);
+	return text;
+}
+
+/* "interpolate" chooses how stops mix; anything else is an error. */
+static void test_interpolate_field(void **state)
+{
+	(void)state;
+	struct av_theme t;
+	char *cause = NULL;
+	char *text = two_stop_theme("");
+	assert_true(av_theme_parse(text, "t.json", &t, &cause));
+	assert_false(t.rgb_mix);
+	assert_rgb(av_theme_colour(&t, false, 0.5), 99, 99, 99);
+	av_theme_free(&t);
+	free(text);
+	text = two_stop_theme(", \"interpolate\": \"rgb\"");
+	assert_true(av_theme_parse(text, "t.json", &t, &cause));
+	assert_true(t.rgb_mix);
+	assert_rgb(av_theme_colour(&t, false, 0.5), 128, 128, 128);
+	av_theme_free(&t);
+	free(text);
+	text = two_stop_theme(", \"interpolate\": \"hsv\"");
+	assert_false(av_theme_parse(text, "t.json", &t, &cause));
+	assert_non_null(strstr(cause, "interpolate"));
+	assert_non_null(strstr(cause, "oklab"));
+	free(cause);
+	free(text);
+}
+
 static void test_element_keys(void **state)
 {
 	(void)state;
@@ -196,12 +457,12 @@ static void assert_theme_equal(const struct av_theme *a, const struct av_theme *
 }
 
 /* The smallest squared distance from c to any colour of a palette (sampled
- * finely: the colours between the stops are drawn too). */
-static int palette_distance(struct av_rgb c, const struct av_rgb *stops, int n)
+ * finely, as the theme mixes them: the colours between the stops too). */
+static int palette_distance(struct av_rgb c, const struct av_theme *t, bool diverging)
 {
 	int best = 3 * 255 * 255;
 	for (int i = 0; i <= 200; i++) {
-		struct av_rgb p = av_palette_at(stops, n, i / 200.0);
+		struct av_rgb p = av_theme_colour(t, diverging, i / 200.0);
 		int d = (c.r - p.r) * (c.r - p.r) + (c.g - p.g) * (c.g - p.g)
 			+ (c.b - p.b) * (c.b - p.b);
 		if (d < best)
@@ -217,8 +478,8 @@ static void assert_unmistakable(const struct av_theme *t, enum av_element el)
 	const struct av_style *st = &t->elements[el];
 	if (!st->has_bg)
 		fail_msg("%s: \"%s\" has no background", t->name, av_element_keys[el]);
-	int d = palette_distance(st->bg, t->diverging, t->n_diverging);
-	int s = palette_distance(st->bg, t->sequential, t->n_sequential);
+	int d = palette_distance(st->bg, t, true);
+	int s = palette_distance(st->bg, t, false);
 	if (d < 3 * 40 * 40 || s < 3 * 40 * 40)
 		fail_msg("%s: \"%s\" is too close to a palette colour (%d, %d)", t->name,
 			 av_element_keys[el], d, s);
@@ -262,10 +523,12 @@ static void test_shipped_dark(void **state)
 	struct av_theme t;
 	assert_true(av_theme_builtin("dark", &t));
 	assert_false(t.monochrome);
-	/* The seeds' matplotlib plots use viridis. */
-	assert_int_equal(t.n_sequential, 5);
+	/* The seeds' matplotlib plots use viridis (its colours at 0, 1/8, ..., 1). */
+	assert_int_equal(t.n_sequential, 9);
 	assert_rgb(t.sequential[0], 0x44, 0x01, 0x54);
-	assert_rgb(t.sequential[4], 0xfd, 0xe7, 0x25);
+	assert_rgb(t.sequential[4], 0x21, 0x91, 0x8c);
+	assert_rgb(t.sequential[8], 0xfd, 0xe7, 0x25);
+	assert_false(t.rgb_mix);
 	av_theme_free(&t);
 }
 
@@ -276,10 +539,10 @@ static void test_shipped_light(void **state)
 	struct av_theme t;
 	assert_true(av_theme_builtin("light", &t));
 	assert_false(t.monochrome);
-	/* RdBu: blue, white in the middle, red. */
-	assert_rgb(av_palette_at(t.diverging, t.n_diverging, 0.0), 0x21, 0x66, 0xac);
-	assert_rgb(av_palette_at(t.diverging, t.n_diverging, 0.5), 0xf7, 0xf7, 0xf7);
-	assert_rgb(av_palette_at(t.diverging, t.n_diverging, 1.0), 0xb2, 0x18, 0x2b);
+	/* blue, white in the middle, brown-orange */
+	assert_rgb(av_theme_colour(&t, true, 0.0), 0x1a, 0x60, 0x9e);
+	assert_rgb(av_theme_colour(&t, true, 0.5), 0xf5, 0xf5, 0xf5);
+	assert_rgb(av_theme_colour(&t, true, 1.0), 0x90, 0x46, 0x07);
 	assert_true(t.elements[AV_EL_NORMAL].has_bg);
 	assert_rgb(t.elements[AV_EL_NORMAL].bg, 255, 255, 255);
 	av_theme_free(&t);
@@ -395,6 +658,13 @@ int main(void)
 		cmocka_unit_test(test_rgb_to_8),
 		cmocka_unit_test(test_palette_at),
 		cmocka_unit_test(test_shade_glyph),
+		cmocka_unit_test(test_oklab),
+		cmocka_unit_test(test_nearest_256_perceptual),
+		cmocka_unit_test(test_weights_range_distinct),
+		cmocka_unit_test(test_ramps_ordered),
+		cmocka_unit_test(test_diverging_symmetric),
+		cmocka_unit_test(test_look8_levels),
+		cmocka_unit_test(test_interpolate_field),
 		cmocka_unit_test(test_element_keys),
 		cmocka_unit_test(test_shipped_dark),
 		cmocka_unit_test(test_shipped_light),

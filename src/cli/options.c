@@ -14,8 +14,6 @@
 #include "util.h"
 #include "weights.h"
 
-#define MAX_SEED UINT64_C(9007199254740991)   /* 2^53 - 1: exact in JSON */
-
 enum {
 	OPT_SAMPLE = 256, OPT_WEIGHTS, OPT_MODE, OPT_SOURCE, OPT_D_MODEL, OPT_HEADS,
 	OPT_SCALE, OPT_TEMPERATURE, OPT_POSITIONAL, OPT_BIAS, OPT_NO_BIAS, OPT_SEED,
@@ -74,7 +72,7 @@ static void print_help(void)
 "      --d-model=N          model width D\n"
 "      --heads=N            number of heads H (D must be divisible by H)\n"
 "      --scale=S            divide scores by sqrt(dk) (dk), sqrt(D) (dmodel) or 1 (none)\n"
-"      --temperature=T      softmax temperature, a positive number (default 1)\n"
+"      --temperature=T      softmax temperature, 0.01 to 100 (default 1)\n"
 "      --positional=P       learned, sinusoidal or none\n"
 "      --bias, --no-bias    with or without projection biases\n"
 "      --seed=N             seed of the parameters (0 to 2^53-1)\n"
@@ -146,15 +144,15 @@ static bool parse_enum(const char *opt, const char *arg, const char *const names
 	return false;
 }
 
-static bool parse_temperature(const char *arg, double *out, char **cause)
+/* A value checked by the engine's parser (the limits the screen shares),
+ * its message prefixed with the option. */
+static bool parse_checked(bool (*parse)(const char *, double *, char **), const char *opt,
+			  const char *arg, double *out, char **cause)
 {
-	char *end;
-	double v = strtod(arg, &end);
-	if (!*arg || *end || !isfinite(v) || v <= 0)
-		return av_fail(cause, "--temperature: expected a positive finite number, "
-			       "got \"%s\"", arg);
-	*out = v;
-	return true;
+	if (parse(arg, out, cause))
+		return true;
+	av_cause_prefix(cause, "--%s", opt);
+	return false;
 }
 
 static bool parse_mask_keys(struct av_options *o, const char *arg, char **cause)
@@ -196,16 +194,9 @@ static bool parse_train_option(struct av_options *o, int c, const char *arg, cha
 		o->train_epochs = (int)v;
 		return true;
 	}
-	case OPT_LR: {
-		char *end;
-		double v = strtod(arg, &end);
-		if (!*arg || *end || !isfinite(v) || v <= 0)
-			return av_fail(cause, "--lr: expected a positive finite number, got \"%s\"",
-				       arg);
-		o->train.lr = v;
+	case OPT_LR:
 		o->train_given |= AV_GIVEN_LR;
-		return true;
-	}
+		return parse_checked(av_parse_lr, "lr", arg, &o->train.lr, cause);
 	case OPT_OPTIMIZER:
 		if (!parse_enum("optimizer", arg, av_optimizer_names, &e, cause))
 			return false;
@@ -316,14 +307,16 @@ static bool parse_one(struct av_options *o, int c, const char *arg, char **cause
 		o->cfg_given |= AV_CFG_HEADS;
 		return true;
 	case OPT_SEED:
-		if (!parse_long("seed", arg, 0, (long long)MAX_SEED, &v, cause))
+		if (!av_parse_seed(arg, &o->cfg.seed, cause)) {
+			av_cause_prefix(cause, "--seed");
 			return false;
-		o->cfg.seed = (uint64_t)v;
+		}
 		o->cfg_given |= AV_CFG_SEED;
 		return true;
 	case OPT_TEMPERATURE:
 		o->cfg_given |= AV_CFG_TEMPERATURE;
-		return parse_temperature(arg, &o->cfg.temperature, cause);
+		return parse_checked(av_parse_temperature, "temperature", arg,
+				     &o->cfg.temperature, cause);
 	case OPT_MODE:
 		o->cfg_given |= AV_CFG_MODE;
 		if (!parse_enum("mode", arg, av_mode_names, &e, cause))

@@ -1,10 +1,14 @@
 /* model_config.c: defaults, checks and enum names of a layer's settings. */
 #include "config.h"
 
+#include <errno.h>
+#include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model_config.h"
+#include "number.h"
 #include "util.h"
 
 const char *const av_mode_names[] = { "self", "causal", "cross", NULL };
@@ -63,12 +67,36 @@ bool av_config_check(const struct av_config *cfg, char **cause)
 		return av_fail(cause, "d_model %d is not divisible by heads %d "
 			       "(each head takes d_model/heads columns)",
 			       cfg->d_model, cfg->heads);
-	if (!isfinite(cfg->temperature) || cfg->temperature <= 0)
-		return av_fail(cause, "temperature must be a positive finite number, not %g",
-			       cfg->temperature);
+	if (!(cfg->temperature >= AV_MIN_TEMPERATURE && cfg->temperature <= AV_MAX_TEMPERATURE))
+		return av_fail(cause, "temperature must be between %g and %g, not %g",
+			       AV_MIN_TEMPERATURE, AV_MAX_TEMPERATURE, cfg->temperature);
 	if (cfg->max_positions < 1 || cfg->max_positions > AV_MAX_POSITIONS)
 		return av_fail(cause, "max_positions must be between 1 and %d, not %d",
 			       AV_MAX_POSITIONS, cfg->max_positions);
+	return true;
+}
+
+bool av_parse_seed(const char *text, uint64_t *out, char **cause)
+{
+	char *end;
+	errno = 0;
+	long long v = strtoll(text, &end, 10);
+	if (!*text || *end || errno == ERANGE)
+		return av_fail(cause, "expected a whole number from 0 to %" PRIu64 ", got \"%s\"",
+			       AV_MAX_SEED, text);
+	if (v < 0 || (uint64_t)v > AV_MAX_SEED)
+		return av_fail(cause, "%lld is out of range (0 to %" PRIu64 ")", v, AV_MAX_SEED);
+	*out = (uint64_t)v;
+	return true;
+}
+
+bool av_parse_temperature(const char *text, double *out, char **cause)
+{
+	double v;
+	if (!av_number_parse(text, &v) || !(v >= AV_MIN_TEMPERATURE && v <= AV_MAX_TEMPERATURE))
+		return av_fail(cause, "expected a number between %g and %g, got \"%s\"",
+			       AV_MIN_TEMPERATURE, AV_MAX_TEMPERATURE, text);
+	*out = v;
 	return true;
 }
 

@@ -15,6 +15,13 @@ enum av_init { AV_INIT_NORMAL, AV_INIT_XAVIER, AV_INIT_TORCH };
 #define AV_MAX_D_MODEL 4096
 #define AV_MAX_POSITIONS 4096
 
+/* The limits every way in shares (--seed/--temperature, a sample's config,
+ * the screen's keys and its prompt). Seeds stay exact in JSON (2^53 - 1);
+ * the temperature is the one the screen steps through with + and -. */
+#define AV_MAX_SEED UINT64_C(9007199254740991)
+#define AV_MIN_TEMPERATURE 0.01
+#define AV_MAX_TEMPERATURE 100.0
+
 struct av_config {
 	int d_model;              /* D */
 	int heads;                /* H; D % H == 0 */
@@ -45,8 +52,15 @@ char *av_enum_list(const char *const names[]);
 void av_config_default(struct av_config *cfg);
 
 /* Checks ranges: D in 1..AV_MAX_D_MODEL, H >= 1 and D % H == 0 (the message
- * says so), T positive and finite, max_positions in 1..AV_MAX_POSITIONS. */
+ * says so), T in AV_MIN_TEMPERATURE..AV_MAX_TEMPERATURE, max_positions in 1..AV_MAX_POSITIONS. */
 bool av_config_check(const struct av_config *cfg, char **cause);
+
+/* A seed or a temperature typed as text (an option's value, the screen's
+ * prompt), checked against the limits above; on failure *cause says what was
+ * expected and what came, without a prefix ("expected a number between 0.01
+ * and 100, got \"abc\""): the caller names the option or command. */
+bool av_parse_seed(const char *text, uint64_t *out, char **cause);
+bool av_parse_temperature(const char *text, double *out, char **cause);
 
 /* dh = D / H */
 int av_config_head_dim(const struct av_config *cfg);

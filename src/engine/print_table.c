@@ -1,7 +1,7 @@
 /* print_table.c: --print STAGE, one stage as a labelled table in the manner
  * of seed 000's print_tensor_info (name, shape, dtype, then the values),
  * wrapped into column blocks that fit the line width, optionally coloured
- * as an ANSI 256-colour heatmap. */
+ * as an ANSI 256-colour heatmap (24-bit when COLORTERM says truecolor). */
 #include "config.h"
 
 #include <math.h>
@@ -68,19 +68,25 @@ static void print_label(FILE *out, const char *s, int width, bool right)
 		fprintf(out, "%s%*s", buf, pad, "");
 }
 
-/* The colour of value v of a table whose largest magnitude is r: the dark
- * theme's palettes, as the screen draws them. */
-static struct av_rgb heat_colour(const struct av_theme *theme, enum palette palette,
-				 double v, double r)
+/* The dark theme's ramps as the screen draws them: 256 colours (the
+ * screen's levels and indices), or 24-bit RGB when COLORTERM says the
+ * terminal takes it (escapes are written here, no terminal description
+ * is involved). */
+struct heat {
+	struct av_ramp ramp[2];   /* [diverging?] */
+	bool direct;
+};
+
+/* The level of value v of a table whose largest magnitude is r. */
+static int heat_level(const struct heat *h, enum palette palette, double v, double r)
 {
-	if (palette == PALETTE_WEIGHTS)
-		return av_palette_at(theme->sequential, theme->n_sequential, v);
-	double t = r > 0 ? 0.5 + 0.5 * v / r : 0.5;
-	return av_palette_at(theme->diverging, theme->n_diverging, t);
+	bool diverging = palette != PALETTE_WEIGHTS;
+	double t = !diverging ? v : r > 0 ? 0.5 + 0.5 * v / r : 0.5;
+	return av_ramp_level(h->ramp[diverging].levels, t);
 }
 
 static void print_cell(FILE *out, const struct table *tb, int i, int j, double range,
-		       const struct av_theme *theme)
+		       const struct heat *heat)
 {
 	size_t c = (size_t)i * tb->cols + j;
 	bool hidden = tb->mask && !tb->mask[c];
@@ -91,17 +97,31 @@ static void print_cell(FILE *out, const struct table *tb, int i, int j, double r
 		snprintf(text, sizeof(text), "%.3g", tb->values[c]);
 	else
 		snprintf(text, sizeof(text), "%.4f", tb->values[c]);
-	if (!theme) {
+	if (!heat) {
 		fprintf(out, "%*s", CELL_WIDTH, text);
 		return;
 	}
 	struct av_rgb bg = { 48, 48, 48 };   /* hidden: xterm grey 236 */
-	if (tb->bits && tb->bits[c] && !hidden)
-		bg = heat_colour(theme, PALETTE_WEIGHTS, 1.0, 1.0);
-	else if (!tb->bits && !hidden)
-		bg = heat_colour(theme, tb->palette, tb->values[c], range);
-	fprintf(out, " \033[48;5;%dm\033[38;5;%dm%*s\033[0m", av_rgb_to_256(bg),
-		av_rgb_is_light(bg) ? 16 : 255, CELL_WIDTH - 1, text);
+	int index = 236;
+	const struct av_ramp *r = NULL;
+	int level = 0;
+	if (tb->bits && tb->bits[c] && !hidden) {
+		r = &heat->ramp[0];
+		level = r->levels - 1;
+	} else if (!tb->bits && !hidden) {
+		r = &heat->ramp[tb->palette != PALETTE_WEIGHTS];
+		level = heat_level(heat, tb->palette, tb->values[c], range);
+	}
+	if (r) {
+		index = r->xterm[level];
+		bg = heat->direct ? r->rgb[level] : av_xterm_rgb(index);
+	}
+	if (heat->direct)
+		fprintf(out, " \033[48;2;%d;%d;%dm", bg.r, bg.g, bg.b);
+	else
+		fprintf(out, " \033[48;5;%dm", index);
+	fprintf(out, "\033[38;5;%dm%*s\033[0m", av_rgb_is_light(bg) ? 16 : 255, CELL_WIDTH - 1,
+		text);
 }
 
 static void print_column_head(FILE *out, const struct table *tb, int j)
@@ -118,9 +138,17 @@ static void print_column_head(FILE *out, const struct table *tb, int j)
 
 static void print_table(FILE *out, const struct table *tb, bool color)
 {
-	struct av_theme theme_storage, *theme = NULL;
-	if (color && av_theme_builtin("dark", &theme_storage))
-		theme = &theme_storage;
+	struct av_theme theme;
+	struct heat heat_storage, *heat = NULL;
+	if (color && av_theme_builtin("dark", &theme)) {
+		const char *ct = getenv("COLORTERM");
+		heat_storage.direct = ct && (strcmp(ct, "truecolor") == 0 || strcmp(ct, "24bit") == 0);
+		for (int d = 0; d < 2; d++)
+			av_ramp_build(&heat_storage.ramp[d], &theme, d == 1,
+				      heat_storage.direct ? AV_LEVELS_DIRECT : AV_LEVELS_256);
+		av_theme_free(&theme);
+		heat = &heat_storage;
+	}
 	double range = 0;
 	for (size_t c = 0; tb->values && c < (size_t)tb->rows * tb->cols; c++)
 		if (!tb->mask || tb->mask[c])
@@ -143,12 +171,10 @@ static void print_table(FILE *out, const struct table *tb, bool color)
 			snprintf(idx, sizeof(idx), "%d", i);
 			print_label(out, tb->row_labels ? tb->row_labels[i] : idx, LABEL_WIDTH, false);
 			for (int j = j0; j < j1; j++)
-				print_cell(out, tb, i, j, range, theme);
+				print_cell(out, tb, i, j, range, heat);
 			fputc('\n', out);
 		}
 	}
-	if (theme)
-		av_theme_free(theme);
 }
 
 static void print_tokens(FILE *out, const struct av_trace *t)

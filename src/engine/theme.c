@@ -36,7 +36,7 @@ const char *const av_element_keys[] = {
 static const char *const theme_keys[] = {
 	"name", "description", "monochrome", "palettes", "elements", "comment", NULL
 };
-static const char *const palette_keys[] = { "diverging", "sequential", NULL };
+static const char *const palette_keys[] = { "diverging", "sequential", "interpolate", NULL };
 static const char *const style_keys[] = { "fg", "bg", "bold", "reverse", "underline", NULL };
 
 /* --- colours */
@@ -109,11 +109,23 @@ static bool read_palette(const cJSON *palettes, const char *key, struct av_rgb *
 	return true;
 }
 
+/* "interpolate": "oklab" (the default) or "rgb". */
+static bool read_interpolation(const cJSON *palettes, struct av_theme *t, char **cause)
+{
+	static const char *const ways[] = { "oklab", "rgb", NULL };
+	int way = 0;
+	if (!av_json_get_enum(palettes, "palettes", "interpolate", false, ways, &way, cause))
+		return false;
+	t->rgb_mix = way == 1;
+	return true;
+}
+
 static bool read_palettes(const cJSON *palettes, struct av_theme *t, char **cause)
 {
 	return av_json_check_keys(palettes, "palettes", palette_keys, cause)
 		&& read_palette(palettes, "diverging", t->diverging, &t->n_diverging, cause)
-		&& read_palette(palettes, "sequential", t->sequential, &t->n_sequential, cause);
+		&& read_palette(palettes, "sequential", t->sequential, &t->n_sequential, cause)
+		&& read_interpolation(palettes, t, cause);
 }
 
 /* --- element styles */
@@ -282,43 +294,286 @@ struct av_rgb av_palette_at(const struct av_rgb *stops, int n, double t)
 				mix(stops[i].b, stops[i + 1].b, f) };
 }
 
-static int dist_sq(struct av_rgb c, int r, int g, int b)
+/* --- OKLab (https://bottosson.github.io/posts/oklab/) */
+
+static double to_linear(unsigned char v)
 {
-	return (c.r - r) * (c.r - r) + (c.g - g) * (c.g - g) + (c.b - b) * (c.b - b);
+	double c = v / 255.0;
+	return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4);
 }
+
+static unsigned char from_linear(double c)
+{
+	double v = c <= 0.0031308 ? 12.92 * c : 1.055 * pow(c, 1 / 2.4) - 0.055;
+	v = v * 255;
+	return (unsigned char)(v <= 0 ? 0 : v >= 255 ? 255 : lround(v));
+}
+
+struct av_lab av_oklab(struct av_rgb c)
+{
+	double r = to_linear(c.r), g = to_linear(c.g), b = to_linear(c.b);
+	double l = cbrt(0.4122214708 * r + 0.5363325363 * g + 0.0514459929 * b);
+	double m = cbrt(0.2119034982 * r + 0.6806995451 * g + 0.1073969566 * b);
+	double s = cbrt(0.0883024619 * r + 0.2817188376 * g + 0.6299787005 * b);
+	return (struct av_lab){ 0.2104542553 * l + 0.7936177850 * m - 0.0040720468 * s,
+				1.9779984951 * l - 2.4285922050 * m + 0.4505937099 * s,
+				0.0259040371 * l + 0.7827717662 * m - 0.8086757660 * s };
+}
+
+struct av_rgb av_oklab_to_rgb(struct av_lab c)
+{
+	double l = c.L + 0.3963377774 * c.a + 0.2158037573 * c.b;
+	double m = c.L - 0.1055613458 * c.a - 0.0638541728 * c.b;
+	double s = c.L - 0.0894841775 * c.a - 1.2914855480 * c.b;
+	l = l * l * l;
+	m = m * m * m;
+	s = s * s * s;
+	return (struct av_rgb){
+		from_linear(4.0767416621 * l - 3.3077115913 * m + 0.2309699292 * s),
+		from_linear(-1.2684380046 * l + 2.6097574011 * m - 0.3413193965 * s),
+		from_linear(-0.0041960863 * l - 0.7034186147 * m + 1.7076147010 * s) };
+}
+
+static double lab_distance(struct av_lab x, struct av_lab y)
+{
+	return sqrt((x.L - y.L) * (x.L - y.L) + (x.a - y.a) * (x.a - y.a)
+		    + (x.b - y.b) * (x.b - y.b));
+}
+
+double av_colour_distance(struct av_rgb x, struct av_rgb y)
+{
+	return lab_distance(av_oklab(x), av_oklab(y));
+}
+
+struct av_rgb av_palette_lab(const struct av_rgb *stops, int n, double t)
+{
+	if (n <= 0)
+		return (struct av_rgb){ 0, 0, 0 };
+	double pos = clamp01(t) * (n - 1);
+	int i = (int)pos;
+	if (i >= n - 1)
+		return stops[n - 1];
+	double f = pos - i;
+	if (f == 0)
+		return stops[i];
+	struct av_lab a = av_oklab(stops[i]), b = av_oklab(stops[i + 1]);
+	return av_oklab_to_rgb((struct av_lab){ a.L + (b.L - a.L) * f, a.a + (b.a - a.a) * f,
+						a.b + (b.b - a.b) * f });
+}
+
+struct av_rgb av_theme_colour(const struct av_theme *t, bool diverging, double pos)
+{
+	const struct av_rgb *stops = diverging ? t->diverging : t->sequential;
+	int n = diverging ? t->n_diverging : t->n_sequential;
+	return t->rgb_mix ? av_palette_at(stops, n, pos) : av_palette_lab(stops, n, pos);
+}
+
+/* --- xterm's 256 colours */
 
 /* The levels of xterm's 6x6x6 cube (indices 16..231). */
 static const int cube_levels[6] = { 0, 95, 135, 175, 215, 255 };
 
-/* The nearest cube level of one channel; a tie goes to the lower one. */
-static int nearest_level(int v)
+/* xterm's first 16 (its defaults; terminals differ, so never chosen). */
+static const struct av_rgb xterm16[16] = {
+	{ 0, 0, 0 }, { 205, 0, 0 }, { 0, 205, 0 }, { 205, 205, 0 },
+	{ 0, 0, 238 }, { 205, 0, 205 }, { 0, 205, 205 }, { 229, 229, 229 },
+	{ 127, 127, 127 }, { 255, 0, 0 }, { 0, 255, 0 }, { 255, 255, 0 },
+	{ 92, 92, 255 }, { 255, 0, 255 }, { 0, 255, 255 }, { 255, 255, 255 }
+};
+
+struct av_rgb av_xterm_rgb(int index)
 {
-	int best = 0;
-	for (int i = 1; i < 6; i++) {
-		if (abs(v - cube_levels[i]) < abs(v - cube_levels[best]))
-			best = i;
+	if (index < 0 || index > 255)
+		return (struct av_rgb){ 0, 0, 0 };
+	if (index < 16)
+		return xterm16[index];
+	if (index >= 232) {
+		unsigned char v = (unsigned char)(8 + 10 * (index - 232));
+		return (struct av_rgb){ v, v, v };
 	}
-	return best;
+	int i = index - 16;
+	return (struct av_rgb){ (unsigned char)cube_levels[i / 36],
+				(unsigned char)cube_levels[i / 6 % 6],
+				(unsigned char)cube_levels[i % 6] };
+}
+
+/* OKLab of indices 16..255, worked out once. */
+static const struct av_lab *xterm_labs(void)
+{
+	static struct av_lab labs[256];
+	static bool done;
+	if (!done) {
+		for (int i = 16; i < 256; i++)
+			labs[i] = av_oklab(av_xterm_rgb(i));
+		done = true;
+	}
+	return labs;
 }
 
 int av_rgb_to_256(struct av_rgb c)
 {
-	/* The squared distance is a sum over channels, so the nearest cube
-	 * colour is the nearest level in each channel. */
-	int qr = nearest_level(c.r), qg = nearest_level(c.g), qb = nearest_level(c.b);
-	int cube = dist_sq(c, cube_levels[qr], cube_levels[qg], cube_levels[qb]);
-	/* The grey ramp 232..255 is 8, 18, ..., 238. */
-	int grey = 0;
-	for (int i = 1; i < 24; i++) {
-		int v = 8 + 10 * i, best = 8 + 10 * grey;
-		if (dist_sq(c, v, v, v) < dist_sq(c, best, best, best))
-			grey = i;
+	/* Like tmux's colour_find_rgb, the cube and the grey ramp only (the
+	 * first 16 are whatever the user's terminal makes them), but by
+	 * OKLab distance: squared RGB distance treats a step in blue like one
+	 * in green and puts a dark blue and a dark purple level together. */
+	const struct av_lab *labs = xterm_labs();
+	struct av_lab want = av_oklab(c);
+	int best = 16;
+	double best_d = lab_distance(want, labs[16]);
+	for (int i = 17; i < 256; i++) {
+		double d = lab_distance(want, labs[i]);
+		if (d < best_d) {   /* a tie keeps the lower index: the cube */
+			best = i;
+			best_d = d;
+		}
 	}
-	int v = 8 + 10 * grey;
-	/* A tie goes to the cube, which holds pure black and white. */
-	if (dist_sq(c, v, v, v) < cube)
-		return 232 + grey;
-	return 16 + 36 * qr + 6 * qg + qb;
+	return best;
+}
+
+/* --- 256-colour indices for a ramp
+ *
+ * Each level takes one of the few indices nearest its colour, chosen for
+ * the whole ramp at once (dynamic programming over the levels) to keep
+ * the total squared OKLab miss small, where a level that repeats its
+ * neighbour's index costs DUP_COST more (a step the reader cannot see).
+ * The chosen indices must run along the ramp: each index has a place on
+ * it (where the ramp passes nearest), and the places never go back, so
+ * an index shows one run of values and the ramp never returns to an
+ * earlier colour (A B A would show 0.10 like 0.20 but unlike 0.15). So
+ * neighbours differ wherever an index within about DUP_COST's root of the
+ * level's colour lies between them, and share one where the 256 colours
+ * have nothing there. */
+#define CANDIDATES 12
+#define DUP_COST (0.07 * 0.07)
+#define PLACE_STEPS 8   /* places are found to an eighth of a level */
+
+struct ramp_dp {
+	int index[AV_LEVELS_MAX][CANDIDATES];
+	double miss[AV_LEVELS_MAX][CANDIDATES];    /* squared distance */
+	double total[AV_LEVELS_MAX][CANDIDATES];   /* best cost of levels 0..i */
+	signed char from[AV_LEVELS_MAX][CANDIDATES];
+	double place[256];                         /* < 0: not yet known */
+	struct av_lab lab[AV_LEVELS_MAX];          /* the levels' colours */
+};
+
+/* The CANDIDATES indices nearest c, nearest first. */
+static void nearest_indices(struct av_rgb c, int *index, double *miss)
+{
+	const struct av_lab *labs = xterm_labs();
+	struct av_lab want = av_oklab(c);
+	int n = 0;
+	for (int k = 16; k < 256; k++) {
+		double d = lab_distance(want, labs[k]);
+		d *= d;
+		if (n == CANDIDATES && d >= miss[n - 1])
+			continue;
+		int at = n < CANDIDATES ? n++ : n - 1;
+		while (at > 0 && miss[at - 1] > d) {   /* a tie keeps the lower index */
+			miss[at] = miss[at - 1];
+			index[at] = index[at - 1];
+			at--;
+		}
+		miss[at] = d;
+		index[at] = k;
+	}
+}
+
+/* Where along the ramp (in levels) index k lies nearest. */
+static double place_of(const struct av_ramp *r, struct ramp_dp *dp, int k)
+{
+	if (dp->place[k] >= 0)
+		return dp->place[k];
+	struct av_lab x = xterm_labs()[k];
+	double best = INFINITY, at = 0;
+	for (int i = 0; i + 1 < r->levels; i++) {
+		struct av_lab a = dp->lab[i], b = dp->lab[i + 1];
+		for (int s = 0; s <= PLACE_STEPS; s++) {
+			double f = (double)s / PLACE_STEPS;
+			struct av_lab p = { a.L + (b.L - a.L) * f, a.a + (b.a - a.a) * f,
+					    a.b + (b.b - a.b) * f };
+			double d = lab_distance(x, p);
+			if (d < best) {
+				best = d;
+				at = i + f;
+			}
+		}
+	}
+	dp->place[k] = at;
+	return at;
+}
+
+static void ramp_indices(struct av_ramp *r)
+{
+	int n = r->levels;
+	struct ramp_dp *dp = av_malloc(sizeof(*dp));
+	for (int k = 0; k < 256; k++)
+		dp->place[k] = -1;
+	for (int i = 0; i < n; i++) {
+		nearest_indices(r->rgb[i], dp->index[i], dp->miss[i]);
+		dp->lab[i] = av_oklab(r->rgb[i]);
+	}
+	for (int b = 0; b < CANDIDATES; b++)
+		dp->total[0][b] = dp->miss[0][b];
+	for (int i = 1; i < n; i++) {
+		for (int b = 0; b < CANDIDATES; b++) {
+			int x = dp->index[i][b];
+			double best = INFINITY;
+			int arg = 0;
+			for (int a = 0; a < CANDIDATES; a++) {
+				int y = dp->index[i - 1][a];
+				double t = dp->total[i - 1][a] + (x == y ? DUP_COST : 0);
+				if (x != y && place_of(r, dp, y) >= place_of(r, dp, x))
+					continue;   /* would run back */
+				if (t < best) {
+					best = t;
+					arg = a;
+				}
+			}
+			dp->total[i][b] = best + dp->miss[i][b];
+			dp->from[i][b] = (signed char)arg;
+		}
+	}
+	int b = 0;
+	for (int x = 1; x < CANDIDATES; x++)
+		if (dp->total[n - 1][x] < dp->total[n - 1][b])
+			b = x;
+	if (isinf(dp->total[n - 1][b])) {   /* no path along the ramp: the nearest each */
+		for (int i = 0; i < n; i++)
+			r->xterm[i] = dp->index[i][0];
+	} else {
+		for (int i = n - 1; i >= 0; i--) {
+			r->xterm[i] = dp->index[i][b];
+			b = i > 0 ? dp->from[i][b] : 0;
+		}
+	}
+	free(dp);
+}
+
+int av_ramp_level(int levels, double pos)
+{
+	if (levels <= 1)
+		return 0;
+	int level = (int)lround(clamp01(pos) * (levels - 1));
+	return level >= levels ? levels - 1 : level;
+}
+
+void av_ramp_build(struct av_ramp *r, const struct av_theme *t, bool diverging, int levels)
+{
+	if (levels < 1)
+		levels = 1;
+	if (levels > AV_LEVELS_MAX)
+		levels = AV_LEVELS_MAX;
+	r->levels = levels;
+	for (int i = 0; i < levels; i++)
+		r->rgb[i] = av_theme_colour(t, diverging, levels > 1 ? (double)i / (levels - 1) : 0);
+	/* from the middle out for a diverging ramp: zero gets its nearest
+	 * colour and each sign's levels are chosen the same way */
+	ramp_indices(r);
+}
+
+static int dist_sq(struct av_rgb c, int r, int g, int b)
+{
+	return (c.r - r) * (c.r - r) + (c.g - g) * (c.g - g) + (c.b - b) * (c.b - b);
 }
 
 /* The 8 basic colours as xterm draws them without bold, every channel 0 or
@@ -341,6 +596,8 @@ int av_rgb_to_8(struct av_rgb c)
 	return best;
 }
 
+#define SHADE_EPSILON 1e-9
+
 static const char *const shade_utf8[] = { " ", "░", "▒", "▓", "█" };
 static const char *const shade_ascii[] = { " ", ".", ":", "-", "=", "+", "*", "#", "%", "@" };
 
@@ -355,7 +612,65 @@ const char *av_shade_glyph(double t, bool utf8)
 {
 	const char *const *ramp = utf8 ? shade_utf8 : shade_ascii;
 	int n = utf8 ? 5 : 10;
-	/* Each glyph covers an equal share of [0,1]; 1 itself is the last. */
-	int i = (int)(clamp01(t) * n);
+	/* Each glyph covers an equal share of [0,1]; 1 itself is the last. A
+	 * boundary counts as the share above it even when 2p - 1 rounds it a
+	 * hair below (0.3 and 0.7 get the same glyph). */
+	int i = (int)(clamp01(t) * n + SHADE_EPSILON);
 	return ramp[i < n ? i : n - 1];
+}
+
+/* --- 8 colours */
+
+/* The basic colour (1..6) nearest a palette end, or fallback if that is
+ * black or white, which could not show a sign. */
+static int end_hue(const struct av_rgb *stops, int n, bool last, int fallback)
+{
+	if (n <= 0)
+		return fallback;
+	int c = av_rgb_to_8(stops[last ? n - 1 : 0]);
+	return c == 0 || c == 7 ? fallback : c;
+}
+
+struct av_look8 av_look8_at(const struct av_theme *t, bool diverging, double pos)
+{
+	pos = clamp01(pos);
+	double magnitude = diverging ? fabs(2 * pos - 1) : pos;
+	int band = (int)(magnitude * AV_BANDS + SHADE_EPSILON);
+	if (band >= AV_BANDS)
+		band = AV_BANDS - 1;
+	int hue;
+	if (diverging) {
+		int neg = end_hue(t->diverging, t->n_diverging, false, 4);
+		int plus = end_hue(t->diverging, t->n_diverging, true, 3);
+		if (neg == plus) {   /* the sign must show: blue and yellow */
+			neg = 4;
+			plus = 3;
+		}
+		hue = pos < 0.5 ? neg : plus;
+	} else {
+		hue = end_hue(t->sequential, t->n_sequential, true, 4);
+	}
+	struct av_look8 look = { -1, -1, false, false, band };
+	switch (band) {
+	case 0:   /* about zero: plain and dim */
+		look.dim = true;
+		break;
+	case 1:
+		look.fg = hue;
+		look.dim = true;
+		break;
+	case 2:
+		look.fg = hue;
+		break;
+	case 3:
+		look.fg = hue;
+		look.bold = true;
+		break;
+	default:   /* the cell in the colour; text that reads on it */
+		look.bg = hue;
+		look.fg = hue == 2 || hue == 3 || hue == 6 ? 0 : 7;
+		look.bold = look.fg == 7;   /* bold black turns grey on many terminals */
+		break;
+	}
+	return look;
 }

@@ -1,18 +1,23 @@
 /* theme.h: colour themes (themes/NAME.json), and the colour arithmetic the
  * screen needs, with no curses here so it can be tested: palettes as colour
- * stops, nearest 256/8-colour index for an RGB value (as tmux's
- * colour_find_rgb), and shading glyphs for terminals without colour.
+ * stops mixed in OKLab, nearest 256/8-colour index for an RGB value (as
+ * tmux's colour_find_rgb, by perceptual distance), heat ramps (value ->
+ * level -> colour -> index), the 8-colour bands, and shading glyphs for
+ * terminals without colour.
  *
  * Theme file:
  * {"name": "dark", "description": "...",
  *  "palettes": {"diverging": ["#2166ac", "#f7f7f7", "#b2182b"],
- *               "sequential": ["#0d0887", ..., "#f0f921"]},
+ *               "sequential": ["#0d0887", ..., "#f0f921"],
+ *               "interpolate": "oklab"},
  *  "elements": {"header": {"fg": "#ffffff", "bg": "#005f87", "bold": true},
  *               "masked": {"fg": "#808080", "bg": "#262626"}, ...}}
  * Colours are "#rrggbb" or "default"; unknown elements or keys are errors.
  * "name", "palettes" (both, 2..AV_MAX_STOPS colours each) and every element
  * are required; "description", "monochrome" and "comment" (free text,
- * ignored) are optional. In an element, "fg"/"bg" absent or "default" mean
+ * ignored) are optional, and so is "palettes"."interpolate": how to mix
+ * between stops, "oklab" (perceptually even, the default) or "rgb"
+ * (straight lines in sRGB, as themes were drawn before). In an element, "fg"/"bg" absent or "default" mean
  * the terminal's colour; "bold", "reverse", "underline" default to false. A
  * monochrome theme must not give element colours (only the attributes). */
 #ifndef AV_THEME_H
@@ -65,6 +70,7 @@ struct av_theme {
 	struct av_rgb sequential[AV_MAX_STOPS];  /* 0 .. 1 */
 	struct av_style elements[AV_EL_COUNT];
 	bool monochrome;   /* "monochrome": true: never use colour, shade instead */
+	bool rgb_mix;      /* "palettes"."interpolate": "rgb" (default "oklab") */
 };
 
 /* Parses theme JSON (label names it in messages), with the loaders' style of
@@ -93,9 +99,85 @@ void av_theme_free(struct av_theme *t);
  * stop, n <= 0 black. */
 struct av_rgb av_palette_at(const struct av_rgb *stops, int n, double t);
 
+/* --- perceptual colour ---------------------------------------------------
+ *
+ * OKLab (Bjorn Ottosson, 2020): L is lightness 0..1, a green-red, b
+ * blue-yellow, and equal distances look about equally different (a
+ * distance of about 0.02 is just noticeable). Ramps are interpolated here,
+ * and the nearest terminal colour is chosen by this distance, so a ramp's
+ * steps look even and a step never vanishes into a colour that merely
+ * has close RGB numbers. */
+struct av_lab {
+	double L, a, b;
+};
+
+struct av_lab av_oklab(struct av_rgb c);
+struct av_rgb av_oklab_to_rgb(struct av_lab c);   /* clipped to sRGB, rounded */
+double av_colour_distance(struct av_rgb x, struct av_rgb y);   /* OKLab */
+
+/* As av_palette_at, but interpolated in OKLab between neighbouring stops
+ * (the stops themselves come back exactly). */
+struct av_rgb av_palette_lab(const struct av_rgb *stops, int n, double t);
+
+/* The theme's colour at t along one of its palettes, interpolated as the
+ * theme says ("interpolate": "oklab", the default, or "rgb"). */
+struct av_rgb av_theme_colour(const struct av_theme *t, bool diverging, double pos);
+
+/* The RGB value xterm shows for index 0..255 (16..231 the cube, 232..255
+ * the greys, 0..15 xterm's defaults); black outside 0..255. */
+struct av_rgb av_xterm_rgb(int index);
+
+/* --- heat ramps: value -> level -> RGB -> terminal colour -----------------
+ *
+ * A heatmap shows a value as one of `levels` evenly spaced colours of a
+ * palette (the level of position p in [0,1] is round(p * (levels - 1));
+ * levels is odd, so 0.5, a signed value of 0, is a level of its own). How
+ * many levels depends on what the terminal can show: */
+#define AV_LEVELS_DIRECT 101   /* 24-bit colour: steps of 0.01 in a weight */
+#define AV_LEVELS_256 21       /* 256 colours: steps of 0.05, about all the cube holds */
+#define AV_LEVELS_MAX 101
+
+struct av_ramp {
+	int levels;
+	struct av_rgb rgb[AV_LEVELS_MAX];   /* level i is the palette at i/(levels-1) */
+	int xterm[AV_LEVELS_MAX];           /* its xterm-256 index (see av_ramp_build) */
+};
+
+/* Level of a position (clamped, NaN counts as 0). */
+int av_ramp_level(int levels, double pos);
+
+/* Samples the theme's palette at `levels` levels (1..AV_LEVELS_MAX) and
+ * picks a 256-colour index for each: near the level's colour (OKLab),
+ * different from the neighbouring level's wherever the cube or the grey
+ * ramp has a colour between them, and running along the ramp (an index
+ * never comes back after another), so the value -> colour map stays
+ * ordered. theme.c says how the two wishes are weighed. */
+void av_ramp_build(struct av_ramp *r, const struct av_theme *t, bool diverging, int levels);
+
+/* --- 8 colours -----------------------------------------------------------
+ *
+ * Eight colours cannot make a smooth ramp, so a value is shown in one of 5
+ * bands of its magnitude (a signed value's |2p-1|, a weight's p; the bands
+ * are av_shade_glyph's " ░▒▓█"), each band its own look: blank, then the
+ * sign's colour dim, plain, bold, and finally as the cell's background.
+ * The colour is the palette end's nearest basic colour if it is one
+ * (blue, yellow, ...), else blue for negative and weights, yellow for
+ * positive. With the glyph of the band, 4 levels per sign stay apart even
+ * where a terminal ignores dim or bold. */
+#define AV_BANDS 5
+
+struct av_look8 {
+	int fg, bg;          /* 0..7, or -1: the normal text's colour */
+	bool bold, dim;
+	int band;            /* 0..AV_BANDS-1: blank .. background */
+};
+
+struct av_look8 av_look8_at(const struct av_theme *t, bool diverging, double pos);
+
 /* Nearest xterm-256 index (16..255: the 6x6x6 cube, levels 0, 95, 135,
  * 175, 215, 255, or the grey ramp 232..255 = 8 + 10i, whichever is closer
- * by squared RGB distance; a tie goes to the cube), and nearest of the 8
+ * by OKLab distance; a tie goes to the lower index, the cube; the first 16
+ * are never chosen, terminals differ there), and nearest of the 8
  * basic ANSI colours (0 black, 1 red, 2 green, 3 yellow, 4 blue, 5 magenta,
  * 6 cyan, 7 white), taken as every channel 0 or 205, so greys go to black
  * or white (the split is at 102/103), never to a hue. */

@@ -90,6 +90,7 @@ bool av_action_in_train_view(enum av_action a)
 	switch (a) {
 	case AV_ACTION_NEXT_HEAD: case AV_ACTION_PREV_HEAD: case AV_ACTION_CYCLE_THEME:
 	case AV_ACTION_HELP: case AV_ACTION_REPAINT:
+	case AV_ACTION_COMMAND: case AV_ACTION_WRITE:   /* lr, and the trained weights */
 		return true;
 	default:
 		return false;
@@ -228,8 +229,9 @@ void av_actions_write(FILE *out, bool man)
 			free(keys);
 		}
 	}
-	write_keymap(out, man, "Editing a sentence (e, E); other keys insert themselves",
+	write_keymap(out, man, "Editing a sentence (e, E) or a prompt (:, W); other keys "
+		     "insert themselves",
 		     av_edit_actions, AV_EDIT_COUNT);
-	write_keymap(out, man, "The training view (t); Tab, Shift-Tab, T, ? and Ctrl-L "
-		     "work there too", av_train_actions, AV_TRAIN_COUNT);
+	write_keymap(out, man, "The training view (t); Tab, Shift-Tab, T, :, W, ? and "
+		     "Ctrl-L work there too", av_train_actions, AV_TRAIN_COUNT);
 }

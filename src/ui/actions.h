@@ -56,6 +56,10 @@ enum av_action_group {
 	X(ALL_HEADS, VIEW, "all heads: grid/bars/off", 'a') \
 	X(ZOOM, VIEW, "compact cells / numbers", 'z') \
 	X(TRAIN, VIEW, "training view (t: back)", 't') \
+	X(FIGURES, VIEW, "figures of the tutorials", 'F') \
+	X(PIN, VIEW, "pin the matrix / unpin", 'y') \
+	X(UNPIN, VIEW, "clear the pinned matrix", 'Y') \
+	X(COMPARE, VIEW, "pinned|live|difference", 'D') \
 	X(EDIT_SENTENCE, CHANGE, "edit the sentence", 'e') \
 	X(EDIT_SOURCE, CHANGE, "edit the source (cross)", 'E') \
 	X(TOGGLE_CAUSAL, CHANGE, "causal mask on/off", 'm') \
@@ -63,9 +67,12 @@ enum av_action_group {
 	X(CYCLE_MODE, CHANGE, "mode self/causal/cross", 'c') \
 	X(TEMP_UP, CHANGE, "T x1.25: flatter softmax", '+', '=') \
 	X(TEMP_DOWN, CHANGE, "T /1.25: sharper softmax", '-', '_') \
+	X(TEMP_RESET, CHANGE, "temperature back to 1", '0') \
 	X(CYCLE_SCALE, CHANGE, "scale: √dk, √D or none", 's', 'S') \
 	X(RESEED, CHANGE, "new weights (seed + 1)", 'r') \
+	X(COMMAND, CHANGE, "type seed, temp, lr, ...", ':') \
 	X(CYCLE_THEME, OTHER, "theme dark/light/mono", 'T') \
+	X(WRITE, OTHER, "write figure or JSON", 'W') \
 	X(HELP, OTHER, "this help", '?', AV_FKEY(KEY_F(1))) \
 	X(REPAINT, OTHER, "repaint the screen", AV_CTRL('L')) \
 	X(QUIT, OTHER, "quit", 'q')
@@ -78,8 +85,8 @@ enum av_action {
 	AV_ACTION_COUNT
 };
 
-/* The sentence editor's keys (a keymap of its own: printable characters
- * insert themselves). X(NAME, short text for the help overlay, help text,
+/* The keys of the sentence editor and the prompt (line_edit.c; a keymap of
+ * their own: printable characters insert themselves). X(NAME, short text for the help overlay, help text,
  * keys...) */
 #define AV_EDIT_ACTIONS(X) \
 	X(APPLY, "apply", "apply the text and close", '\n', '\r', AV_FKEY(KEY_ENTER)) \
@@ -93,7 +100,8 @@ enum av_action {
 	X(DELETE, "delete", "delete the character under", AV_FKEY(KEY_DC), AV_CTRL('D')) \
 	X(KILL_START, "cut to start", "delete back to the start", AV_CTRL('U')) \
 	X(KILL_END, "cut to end", "delete to the end", AV_CTRL('K')) \
-	X(KILL_WORD, "cut word", "delete the word before", AV_CTRL('W'))
+	X(KILL_WORD, "cut word", "delete the word before", AV_CTRL('W')) \
+	X(COMPLETE, "complete", "complete (: prompt)", '\t')
 
 enum av_edit_action {
 	AV_EDIT_NONE,
@@ -108,6 +116,7 @@ enum av_edit_action {
 #define AV_TRAIN_ACTIONS(X) \
 	X(RUN, "run/pause", "run / pause training", ' ') \
 	X(STEP, "step", "one epoch, then pause", 's', '.') \
+	X(SENTENCE_STEP, "sentence", "one sentence (one step)", 'S') \
 	X(FASTER, "faster", "faster (more epochs/s)", '+', '=') \
 	X(SLOWER, "slower", "slower", '-', '_') \
 	X(RESET, "reset", "reset: the first weights", 'r') \
@@ -118,6 +127,8 @@ enum av_edit_action {
 	X(INIT, "init", "init normal/xavier/torch", 'i') \
 	X(PARAMS, "trained", "train W_q,W_k,W_v / all", 'P') \
 	X(VOCAB, "vocabulary", "vocabulary scores view", 'v') \
+	X(SCORES, "scores", "map: scores / weights", 'd') \
+	X(MATRICES, "matrices", "W, dW matrices: g cycles", 'g') \
 	X(UP, "up", "previous sentence / row", AV_FKEY(KEY_UP), 'k') \
 	X(DOWN, "down", "next sentence / row", AV_FKEY(KEY_DOWN), 'j') \
 	X(LEFT, "left", "vocabulary: column left", AV_FKEY(KEY_LEFT), 'h') \
@@ -155,7 +166,8 @@ enum av_edit_action av_edit_action_for_key(int key);
 enum av_train_action av_train_action_for_key(int key);
 
 /* The main actions that keep their meaning in the training view (heads,
- * theme, help, repaint); the others are the stepper's. */
+ * theme, help, repaint, the prompt and writing files); the others are the
+ * stepper's. */
 bool av_action_in_train_view(enum av_action a);
 
 /* The key read by wget_wch (ret is its return value) as an av key int. */

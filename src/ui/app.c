@@ -14,13 +14,13 @@
 
 #include "ui/app.h"
 #include "ui/draw.h"
+#include "ui/figview.h"
 #include "ui/inspector.h"
+#include "ui/prompt.h"
 #include "utf8.h"
 #include "util.h"
 
 #define TEMP_STEP 1.25
-#define TEMP_MIN 0.01
-#define TEMP_MAX 100.0
 
 /* --- messages ------------------------------------------------------------ */
 
@@ -175,6 +175,9 @@ bool av_app_init(struct av_app *a, struct av_session *s, const struct av_ui_conf
 void av_app_free(struct av_app *a)
 {
 	av_train_view_free(a);
+	av_prompt_free(a);
+	av_pin_free(a);
+	av_figures_free(a);
 	destroy_windows(a);
 	del(&a->input);
 	av_colors_free(&a->colors);
@@ -252,7 +255,7 @@ static void clear_padding(struct av_app *a)
 		av_app_message(a, false, "padding mask cleared (the keys changed)");
 }
 
-static void set_mode(struct av_app *a, enum av_mode mode)
+bool av_app_set_mode(struct av_app *a, enum av_mode mode)
 {
 	struct av_session *s = a->s;
 	struct av_config saved = s->cfg;
@@ -262,9 +265,8 @@ static void set_mode(struct av_app *a, enum av_mode mode)
 		if (s->sample.source) {
 			s->source = av_strdup(s->sample.source);
 		} else {
-			av_app_message(a, true, "cross mode needs a source sentence: start with "
-				       "--source \"...\" or a sample that has one");
-			return;
+			av_app_message(a, true, "cross mode needs a source sentence: E types one");
+			return false;
 		}
 	}
 	if ((mode == AV_MODE_CROSS) != (s->cfg.mode == AV_MODE_CROSS))
@@ -272,7 +274,7 @@ static void set_mode(struct av_app *a, enum av_mode mode)
 	s->cfg.mode = mode;
 	if (!change_config(a, &saved)) {
 		memcpy(s->key_hidden, saved_hidden, sizeof(saved_hidden));
-		return;
+		return false;
 	}
 	if (!a->message)
 		av_app_message(a, false, "mode %s%s", av_mode_names[mode],
@@ -280,6 +282,21 @@ static void set_mode(struct av_app *a, enum av_mode mode)
 			       "the keys before it" : mode == AV_MODE_CROSS ?
 			       ": queries from the sentence, keys and values from the source" :
 			       ": every query sees every key");
+	return true;
+}
+
+static void cross_answer(struct av_app *a, bool yes)
+{
+	if (yes)
+		av_app_set_mode(a, AV_MODE_CROSS);
+	else
+		av_app_message(a, false, "source kept: c cycles the mode to cross, where it is "
+			       "used");
+}
+
+void av_app_offer_cross(struct av_app *a)
+{
+	av_prompt_ask(a, "source set: switch to cross mode, where it is used? y/n", cross_answer);
 }
 
 static void toggle_causal(struct av_app *a)
@@ -290,34 +307,43 @@ static void toggle_causal(struct av_app *a)
 			       "the whole source); press c to leave cross mode");
 		return;
 	}
-	set_mode(a, mode == AV_MODE_CAUSAL ? AV_MODE_SELF : AV_MODE_CAUSAL);
+	av_app_set_mode(a, mode == AV_MODE_CAUSAL ? AV_MODE_SELF : AV_MODE_CAUSAL);
 }
 
 static void cycle_mode(struct av_app *a)
 {
 	enum av_mode next = (enum av_mode)((a->s->cfg.mode + 1) % 3);
 	if (next == AV_MODE_CROSS && !a->s->source && !a->s->sample.source) {
-		av_app_message(a, false, "no source sentence for cross mode (--source): "
-			       "back to self");
-		next = AV_MODE_SELF;
+		/* cross attention needs a second sentence: type it here */
+		av_editor_open(a, true, AV_THEN_CROSS);
+		return;
 	}
-	set_mode(a, next);
+	av_app_set_mode(a, next);
+}
+
+bool av_app_set_temperature(struct av_app *a, double T)
+{
+	struct av_config saved = a->s->cfg;
+	if (!(T >= AV_MIN_TEMPERATURE && T <= AV_MAX_TEMPERATURE)) {
+		av_app_message(a, false, "temperature stays between %g and %g",
+			       AV_MIN_TEMPERATURE, AV_MAX_TEMPERATURE);
+		return false;
+	}
+	a->s->cfg.temperature = T;
+	if (!change_config(a, &saved))
+		return false;
+	av_app_message(a, false, "temperature %.3g: softmax is %s", T,
+		       T == saved.temperature ? "as it was" : T == 1.0 ? "plain (T = 1)" :
+		       T > saved.temperature ? "flatter" : "sharper");
+	return true;
 }
 
 static void change_temperature(struct av_app *a, bool up)
 {
-	struct av_config saved = a->s->cfg;
-	double T = saved.temperature * (up ? TEMP_STEP : 1.0 / TEMP_STEP);
+	double T = a->s->cfg.temperature * (up ? TEMP_STEP : 1.0 / TEMP_STEP);
 	if (fabs(T - 1.0) < 1e-9)
 		T = 1.0;
-	if (T < TEMP_MIN || T > TEMP_MAX) {
-		av_app_message(a, false, "temperature stays between %g and %g", TEMP_MIN, TEMP_MAX);
-		return;
-	}
-	a->s->cfg.temperature = T;
-	if (change_config(a, &saved))
-		av_app_message(a, false, "temperature %.3g: softmax is %s", T,
-			       T > saved.temperature ? "flatter" : "sharper");
+	av_app_set_temperature(a, T);
 }
 
 static void cycle_scale(struct av_app *a)
@@ -334,16 +360,22 @@ static void cycle_scale(struct av_app *a)
 	}
 }
 
-static void reseed(struct av_app *a)
+bool av_app_set_seed(struct av_app *a, uint64_t seed)
 {
 	struct av_session *s = a->s;
 	bool had_weights = s->from_weights;
-	s->cfg.seed++;
+	s->cfg.seed = seed;
 	av_session_reinit(s);
-	if (av_app_rerun_all(a))
-		av_app_message(a, false, "new weights from seed %llu%s",
-			       (unsigned long long)s->cfg.seed,
-			       had_weights ? " (the loaded weights are replaced)" : "");
+	if (!av_app_rerun_all(a))
+		return false;
+	av_app_message(a, false, "new weights from seed %llu%s", (unsigned long long)s->cfg.seed,
+		       had_weights ? " (the loaded weights are replaced)" : "");
+	return true;
+}
+
+static void reseed(struct av_app *a)
+{
+	av_app_set_seed(a, a->s->cfg.seed + 1 <= AV_MAX_SEED ? a->s->cfg.seed + 1 : 0);
 }
 
 static void cycle_theme(struct av_app *a)
@@ -392,24 +424,10 @@ static void set_head(struct av_app *a, int delta)
 
 static void open_editor(struct av_app *a, bool source)
 {
-	struct av_session *s = a->s;
-	if (source && s->cfg.mode != AV_MODE_CROSS) {
-		av_app_message(a, false, "the source sentence is used in cross mode (c cycles "
-			       "the mode)");
-		return;
-	}
-	struct av_editor *ed = &a->ed;
-	free(ed->orig);
-	free(ed->error);
-	memset(ed, 0, sizeof(*ed));
-	ed->source = source;
-	const char *text = source ? s->source : s->sentence;
-	ed->orig = av_strdup(text ? text : "");
-	snprintf(ed->buf, sizeof(ed->buf), "%s", ed->orig);
-	ed->len = ed->cur = strlen(ed->buf);
-	memcpy(ed->orig_hidden, s->key_hidden, sizeof(ed->orig_hidden));
-	a->overlay = &av_view_edit;
-	a->dirty |= AV_DIRTY_STATUS;
+	/* outside cross mode the source is typed for later: Enter offers the
+	 * switch */
+	bool later = source && a->s->cfg.mode != AV_MODE_CROSS;
+	av_editor_open(a, source, later ? AV_THEN_ASK_CROSS : AV_THEN_NOTHING);
 }
 
 static void do_action(struct av_app *a, enum av_action act)
@@ -441,12 +459,22 @@ static void do_action(struct av_app *a, enum av_action act)
 			       : "numbers in the cells");
 		break;
 	case AV_ACTION_TRAIN: av_train_view_open(a); break;
+	case AV_ACTION_FIGURES: av_figures_open(a); break;
+	case AV_ACTION_PIN: av_pin_stepper(a); break;
+	case AV_ACTION_UNPIN:
+	case AV_ACTION_COMPARE:
+		av_app_message(a, false, "nothing is pinned: y pins the matrix under the cursor, "
+			       "then D compares it with the live one");
+		break;
 	case AV_ACTION_EDIT_SENTENCE: open_editor(a, false); break;
 	case AV_ACTION_EDIT_SOURCE: open_editor(a, true); break;
 	case AV_ACTION_TOGGLE_CAUSAL: toggle_causal(a); break;
 	case AV_ACTION_CYCLE_MODE: cycle_mode(a); break;
 	case AV_ACTION_TEMP_UP: change_temperature(a, true); break;
 	case AV_ACTION_TEMP_DOWN: change_temperature(a, false); break;
+	case AV_ACTION_TEMP_RESET: av_app_set_temperature(a, 1.0); break;
+	case AV_ACTION_COMMAND: av_prompt_command(a); break;
+	case AV_ACTION_WRITE: av_prompt_export_menu(a); break;
 	case AV_ACTION_CYCLE_SCALE: cycle_scale(a); break;
 	case AV_ACTION_RESEED: reseed(a); break;
 	case AV_ACTION_CYCLE_THEME: cycle_theme(a); break;
@@ -461,7 +489,8 @@ static void do_action(struct av_app *a, enum av_action act)
 		a->dirty = AV_DIRTY_ALL;
 		break;
 	case AV_ACTION_QUIT:
-		a->quit = true;
+		if (!av_train_view_ask_quit(a))
+			a->quit = true;
 		break;
 	case AV_ACTION_MASK_KEY:
 		/* the views know which key is under the cursor */
@@ -526,6 +555,9 @@ static void draw_header(struct av_app *a)
 		.stage_name = av_ui_stage_titles[a->stage],
 		.view = a->view->label,
 	};
+	char trained[48];
+	if (av_train_view_weights_text(a, trained, sizeof(trained)))
+		h.weights = trained;
 	int width = getmaxx(w);
 	for (int st = 0; st < AV_STAGE_COUNT; st++) {
 		char probe[96];
@@ -706,6 +738,10 @@ void av_app_draw(struct av_app *a)
 		a->dirty = 0;
 		return;
 	}
+	/* a pinned matrix stays on screen: the views that end in the
+	 * stepper (training on its way back) end in the comparison instead */
+	if (a->pin && a->view == &av_view_stage)
+		a->view = &av_view_compare;
 	unsigned d = a->dirty;
 	if (d & AV_DIRTY_MAIN)
 		a->view->draw(a);
@@ -838,7 +874,12 @@ bool av_ui_run(struct av_session *s, const struct av_ui_config *cfg, char **caus
 		return false;
 	av_theme_free(&probe);
 
-	SCREEN *screen = newterm(NULL, stdout, stdin);
+	/* 24-bit colour needs a terminal description that can set it (see
+	 * av_colors_direct_term); without one on the system, TERM as is */
+	const char *direct = av_colors_direct_term(getenv("TERM"), getenv("COLORTERM"));
+	SCREEN *screen = direct ? newterm(direct, stdout, stdin) : NULL;
+	if (!screen)
+		screen = newterm(NULL, stdout, stdin);
 	if (!screen) {
 		const char *term = getenv("TERM");
 		return av_fail(cause, "cannot use the terminal (TERM=%s); --print STAGE and "

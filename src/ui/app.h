@@ -5,10 +5,10 @@
  *
  * A view is a small table of functions, one view per file (tmux's
  * window_mode, tig's view_ops): view_stage.c (the stepper), view_heads.c
- * (all heads), view_train.c (training, on 't'), view_help.c and view_edit.c
- * (overlays). app.c never names a view to draw it: the header label, the
- * status line's key hints and how an overlay draws all come from the view's
- * table. Adding a view is a new file with a struct av_view and the action
+ * (all heads), view_train.c (training, on 't'), view_help.c, view_edit.c
+ * and view_prompt.c (overlays; the last two share line_edit.c). app.c never
+ * names a view to draw it: the header label, the status line's key hints
+ * and how an overlay draws all come from the view's table. Adding a view is a new file with a struct av_view and the action
  * that opens it (actions.h, and its case in app.c's do_action).
  *
  * Work between keys: a view whose tick_period() returns a period (the training
@@ -29,6 +29,7 @@
 #include "ui/curses.h"
 #include "ui/heatmap.h"
 #include "ui/layout.h"
+#include "ui/line_edit.h"
 #include "ui/stages.h"
 #include "ui/ui.h"
 
@@ -74,17 +75,24 @@ extern const struct av_view av_view_heads;   /* view_heads.c */
 extern const struct av_view av_view_help;    /* view_help.c (overlay) */
 extern const struct av_view av_view_edit;    /* view_edit.c (overlay) */
 extern const struct av_view av_view_train;   /* view_train.c */
+extern const struct av_view av_view_prompt;  /* view_prompt.c (overlay) */
+extern const struct av_view av_view_figures; /* view_figures.c (F) */
+extern const struct av_view av_view_compare; /* view_compare.c (a pinned matrix, y) */
 
 struct av_train_view;                        /* view_train.c's state */
+struct av_figures;                           /* view_figures.c's state */
+struct av_pin;                               /* view_compare.c's state */
+
+/* What the editor does once the source is applied outside cross mode. */
+enum av_edit_then { AV_THEN_NOTHING, AV_THEN_CROSS, AV_THEN_ASK_CROSS };
 
 struct av_editor {
 	bool source;                       /* editing the source sentence */
-	char buf[AV_MAX_SENTENCE_BYTES + 1];
-	size_t len, cur;                   /* bytes; cur is a byte offset */
-	char *orig;                        /* the text before editing */
+	struct av_line line;               /* the text (line_edit.h) */
+	char *orig;                        /* the text before editing (NULL: none) */
 	bool orig_hidden[AV_MAX_TOKENS];
 	char *error;                       /* why the text does not run now */
-	int scroll;                        /* first column shown */
+	enum av_edit_then then;            /* after the source is applied */
 };
 
 struct av_app {
@@ -101,7 +109,8 @@ struct av_app {
 	WINDOW *input;           /* a 1x1 pad that reads keys (never refreshed) */
 
 	const struct av_view *view;      /* av_view_stage, av_view_heads or av_view_train */
-	const struct av_view *overlay;   /* av_view_help, av_view_edit or NULL */
+	const struct av_view *overlay;   /* av_view_help, av_view_edit, av_view_prompt
+					    or NULL */
 
 	enum av_ui_stage stage;
 	int head;
@@ -109,15 +118,20 @@ struct av_app {
 	struct av_heatmap hm;    /* the stepper's scroll state */
 	bool compact;            /* colour-only cells */
 	bool heads_bars;         /* the heads view shows bars of the query */
+	int heads_cells;         /* the heads view's cells: AV_HEADS_CELLS_* (z) */
 	int sel_query, sel_key;  /* the tokens under the cursor, or -1 */
 	int page_cols;           /* columns of the last heatmap drawn */
 
 	struct av_editor ed;
+	struct av_prompt *prompt;        /* view_prompt.c's state, or NULL */
 	int help_scroll, help_max_scroll;
 
 	struct av_train_view *train;     /* the training view's state (kept while
 					    the stepper shows the trained weights),
 					    or NULL before 't' */
+
+	struct av_figures *figures;      /* the figures view's state, or NULL */
+	struct av_pin *pin;              /* the pinned matrix, or NULL */
 
 	char *message;
 	bool message_error;
@@ -152,6 +166,22 @@ void av_app_message(struct av_app *a, bool error, const char *fmt, ...)
 bool av_app_rerun(struct av_app *a);
 bool av_app_rerun_all(struct av_app *a);
 
+/* Switches the mode (cross needs a source) and re-runs; false, with the
+ * reason as the message, when it cannot. */
+bool av_app_set_mode(struct av_app *a, enum av_mode mode);
+
+/* After a source was typed outside cross mode: asks whether to switch. */
+void av_app_offer_cross(struct av_app *a);
+
+/* A new temperature (AV_MIN_TEMPERATURE..AV_MAX_TEMPERATURE) or seed (new
+ * parameters drawn), re-run, with a message saying what changed. */
+bool av_app_set_temperature(struct av_app *a, double T);
+bool av_app_set_seed(struct av_app *a, uint64_t seed);
+
+/* Opens the sentence editor on the sentence or the source; then says what
+ * happens once a source typed outside cross mode is applied. */
+void av_editor_open(struct av_app *a, bool source, enum av_edit_then then);
+
 /* Hides or shows key position j (the padding mask) and re-runs. */
 void av_app_toggle_key(struct av_app *a, int j);
 
@@ -173,6 +203,15 @@ void av_app_tick(struct av_app *a);
 bool av_train_view_open(struct av_app *a);
 void av_train_view_leave(struct av_app *a);
 void av_train_view_free(struct av_app *a);
+/* Training not saved since its last step (epochs that q would lose). */
+bool av_train_view_unsaved(const struct av_app *a);
+/* The hook for saving: call after the trained weights were written. */
+void av_train_view_mark_saved(struct av_app *a);
+/* Before quitting: with unsaved training, asks "discard N epochs of
+ * training? y/n" (y quits) and returns true; else false (quit now). */
+bool av_train_view_ask_quit(struct av_app *a);
+/* "trained 200 ep" when the stepper runs on the trainer's weights. */
+bool av_train_view_weights_text(const struct av_app *a, char *buf, size_t size);
 /* Its trainer, or NULL (for the tests). */
 const struct av_trainer *av_train_view_trainer(const struct av_app *a);
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ui/colors.h"
+#include "ui/draw.h"
 
 bool av_colors_wanted(const char *no_color, bool theme_mono, bool has_colors, int colors,
 		      const char **why)
@@ -36,12 +37,28 @@ double av_heat_position(double v, enum av_part_kind kind, double range)
 
 int av_heat_level(double pos)
 {
-	if (!(pos >= 0))
-		pos = 0;
-	if (pos > 1)
-		pos = 1;
-	int level = (int)lround(pos * (AV_HEAT_LEVELS - 1));
-	return level < 0 ? 0 : level >= AV_HEAT_LEVELS ? AV_HEAT_LEVELS - 1 : level;
+	return av_ramp_level(AV_HEAT_LEVELS, pos);
+}
+
+int av_colors_depth(int colors)
+{
+	if (colors >= AV_DEPTH_DIRECT)
+		return AV_DEPTH_DIRECT;
+	return colors >= 256 ? 256 : 8;
+}
+
+const char *av_colors_direct_term(const char *term, const char *colorterm)
+{
+	if (!term || !colorterm
+	    || (strcmp(colorterm, "truecolor") != 0 && strcmp(colorterm, "24bit") != 0))
+		return NULL;
+	/* only the 256-colour entries whose twin differs in colour alone; a
+	 * TERM=xterm (8 colours) is taken as meant */
+	if (strcmp(term, "xterm-256color") == 0)
+		return "xterm-direct";
+	if (strcmp(term, "tmux-256color") == 0)
+		return "tmux-direct";
+	return NULL;
 }
 
 bool av_locale_is_utf8(void)
@@ -52,22 +69,34 @@ bool av_locale_is_utf8(void)
 
 /* --- curses -------------------------------------------------------------- */
 
-static short colour_index(const struct av_colors *c, struct av_rgb rgb)
+/* The colour number for rgb at c's depth: packed RGB on a direct-colour
+ * terminal (where numbers below 8 mean the basic colours, so near-black
+ * blues are drawn black), else the nearest index. */
+static int colour_index(const struct av_colors *c, struct av_rgb rgb)
 {
-	return (short)(c->depth >= 256 ? av_rgb_to_256(rgb) : av_rgb_to_8(rgb));
+	if (c->depth == AV_DEPTH_DIRECT) {
+		int packed = rgb.r << 16 | rgb.g << 8 | rgb.b;
+		return packed < 8 ? 0 : packed;
+	}
+	return c->depth >= 256 ? av_rgb_to_256(rgb) : av_rgb_to_8(rgb);
 }
 
 /* A pair for (fg, bg), from the cache or newly made; 0 when none is left. */
-static short pair_for(struct av_colors *c, short fg, short bg)
+static int pair_for(struct av_colors *c, int fg, int bg)
 {
 	for (int i = 0; i < c->n_pairs; i++)
 		if (c->pair_fg[i] == fg && c->pair_bg[i] == bg)
-			return (short)(i + 1);
+			return i + 1;
 	if (c->n_pairs >= c->max_pairs)
 		return 0;
-	short pair = (short)(c->n_pairs + 1);
-	if (init_pair(pair, fg, bg) == ERR)
+	int pair = c->n_pairs + 1;
+#if defined(NCURSES_EXT_COLORS) && NCURSES_EXT_COLORS
+	if (init_extended_pair(pair, fg, bg) == ERR)
 		return 0;
+#else   /* no direct colour without ncurses' extended colours */
+	if (fg > 255 || bg > 255 || init_pair((short)pair, (short)fg, (short)bg) == ERR)
+		return 0;
+#endif
 	c->pair_fg[c->n_pairs] = fg;
 	c->pair_bg[c->n_pairs] = bg;
 	c->n_pairs++;
@@ -104,6 +133,18 @@ static attr_t ensure_visible(enum av_element el, const struct av_style *s, attr_
 	return a;
 }
 
+/* On 8 colours a theme's masked cells (dark grey on near black) become
+ * white on black, like a weight of 0 there; hidden must not read as zero,
+ * so the text turns magenta, a colour no band uses. */
+static int masked_fg8(const struct av_colors *c, int fg, int bg)
+{
+	const struct av_style *normal = &c->theme.elements[AV_EL_NORMAL];
+	int zero_bg = normal->has_bg ? av_rgb_to_8(normal->bg) : COLOR_BLACK;
+	if ((bg < 0 ? zero_bg : bg) == zero_bg || bg == COLOR_BLACK)
+		return COLOR_MAGENTA;
+	return fg;
+}
+
 static void compute_elements(struct av_colors *c)
 {
 	/* an element without a colour takes the normal text's (so a light
@@ -113,10 +154,15 @@ static void compute_elements(struct av_colors *c)
 		const struct av_style *s = c->color ? &c->theme.elements[el] : &c->mono.elements[el];
 		attr_t a = style_attrs(s);
 		if (c->color && (s->has_fg || s->has_bg || normal->has_fg || normal->has_bg)) {
-			short fg = s->has_fg ? colour_index(c, s->fg)
-					     : normal->has_fg ? colour_index(c, normal->fg) : -1;
-			short bg = s->has_bg ? colour_index(c, s->bg)
-					     : normal->has_bg ? colour_index(c, normal->bg) : -1;
+			int fg = s->has_fg ? colour_index(c, s->fg)
+					   : normal->has_fg ? colour_index(c, normal->fg) : -1;
+			int bg = s->has_bg ? colour_index(c, s->bg)
+					   : normal->has_bg ? colour_index(c, normal->bg) : -1;
+			if (c->depth == 8 && fg >= 0 && fg == bg)   /* greys collapse on 8 */
+				fg = bg == COLOR_WHITE || bg == COLOR_YELLOW || bg == COLOR_CYAN
+				     || bg == COLOR_GREEN ? COLOR_BLACK : COLOR_WHITE;
+			if (el == AV_EL_MASKED && c->depth == 8)
+				fg = masked_fg8(c, fg, bg);
 			a |= COLOR_PAIR(pair_for(c, fg, bg));
 		}
 		c->element[el] = ensure_visible((enum av_element)el, s, a, c->color);
@@ -139,12 +185,13 @@ void av_colors_setup(struct av_colors *c, struct av_theme *theme, bool allow_col
 	if (c->color) {
 		start_color();
 		use_default_colors();
-		c->depth = COLORS >= 256 ? 256 : 8;
+		c->depth = av_colors_depth(COLORS);
 		c->max_pairs = COLOR_PAIRS - 1;
 		if (c->max_pairs > AV_PAIR_CACHE)
 			c->max_pairs = AV_PAIR_CACHE;
-		if (c->max_pairs > 32767)
-			c->max_pairs = 32767;
+		int levels = c->depth == AV_DEPTH_DIRECT ? AV_LEVELS_DIRECT : AV_LEVELS_256;
+		for (int d = 0; d < 2; d++)
+			av_ramp_build(&c->ramp[d], &c->theme, d == 1, levels);
 	}
 	compute_elements(c);
 }
@@ -161,31 +208,71 @@ attr_t av_colors_el(const struct av_colors *c, enum av_element el)
 	return c->element[el];
 }
 
+/* The pair and attributes of a band on 8 colours. */
+static attr_t heat8(struct av_colors *c, bool diverging, double pos)
+{
+	struct av_look8 look = av_look8_at(&c->theme, diverging, pos);
+	const struct av_style *normal = &c->theme.elements[AV_EL_NORMAL];
+	int fg = look.fg >= 0 ? look.fg : normal->has_fg ? av_rgb_to_8(normal->fg) : -1;
+	int bg = look.bg >= 0 ? look.bg : normal->has_bg ? av_rgb_to_8(normal->bg) : -1;
+	int pair = pair_for(c, fg, bg);
+	if (!pair && (fg >= 0 || bg >= 0))
+		return A_NORMAL;
+	return COLOR_PAIR(pair) | (look.bold ? A_BOLD : 0) | (look.dim ? A_DIM : 0);
+}
+
+/* The pair of a level's colour, with black or white text on it. */
+static attr_t heat_rgb(struct av_colors *c, bool diverging, int level)
+{
+	const struct av_ramp *r = &c->ramp[diverging];
+	struct av_rgb shown = c->depth == AV_DEPTH_DIRECT ? r->rgb[level]
+							  : av_xterm_rgb(r->xterm[level]);
+	int bg = c->depth == AV_DEPTH_DIRECT ? colour_index(c, shown) : r->xterm[level];
+	int fg;
+	if (c->depth == AV_DEPTH_DIRECT)
+		fg = av_rgb_is_light(shown) ? 0 : 0xffffff;
+	else
+		fg = av_rgb_is_light(shown) ? 16 : 231;
+	int pair = pair_for(c, fg, bg);
+	return pair ? COLOR_PAIR(pair) : A_NORMAL;
+}
+
 attr_t av_colors_heat(struct av_colors *c, bool diverging, double pos)
 {
 	if (!c->color)
 		return A_NORMAL;
-	int level = av_heat_level(pos);
 	int d = diverging ? 1 : 0;
-	if (c->heat_done[d][level])
-		return c->heat[d][level];
-	const struct av_rgb *stops = diverging ? c->theme.diverging : c->theme.sequential;
-	int n = diverging ? c->theme.n_diverging : c->theme.n_sequential;
-	attr_t a = A_NORMAL;
-	if (n > 0) {
-		struct av_rgb rgb = av_palette_at(stops, n, (double)level / (AV_HEAT_LEVELS - 1));
-		short bg = colour_index(c, rgb);
-		short fg = av_rgb_is_light(rgb) ? (c->depth >= 256 ? 16 : COLOR_BLACK)
-						: (c->depth >= 256 ? 231 : COLOR_WHITE);
-		short pair = pair_for(c, fg, bg);
-		a = pair ? COLOR_PAIR(pair) : A_NORMAL;
+	if (c->depth == 8)   /* bands are few: no cache needed */
+		return heat8(c, diverging, pos);
+	int level = av_ramp_level(c->ramp[d].levels, pos);
+	if (!c->heat_done[d][level]) {
+		c->heat[d][level] = c->ramp[d].levels > 0 ? heat_rgb(c, diverging, level) : A_NORMAL;
+		c->heat_done[d][level] = true;
 	}
-	c->heat[d][level] = a;
-	c->heat_done[d][level] = true;
-	return a;
+	return c->heat[d][level];
 }
 
-const char *av_colors_shade(const struct av_colors *c, double pos)
+bool av_colors_glyphs(const struct av_colors *c)
 {
-	return av_shade_glyph(pos, c->utf8);
+	return !c->color || c->depth == 8;
+}
+
+const char *av_colors_shade(const struct av_colors *c, double magnitude)
+{
+	if (c->color && c->depth == 8 && magnitude >= (double)(AV_BANDS - 1) / AV_BANDS)
+		return " ";
+	return av_shade_glyph(magnitude, c->utf8);
+}
+
+void av_colors_swatch(WINDOW *w, int y, int x, int width, struct av_colors *c,
+		      bool diverging, double pos)
+{
+	attr_t a = av_colors_heat(c, diverging, pos);
+	if (!av_colors_glyphs(c) && a != A_NORMAL) {
+		av_fill(w, y, x, width, a);
+		return;
+	}
+	const char *g = av_colors_shade(c, diverging ? fabs(2 * pos - 1) : pos);
+	for (int k = 0; k < width; k++)
+		av_put(w, y, x + k, g, 1, a);
 }

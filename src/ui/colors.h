@@ -1,12 +1,27 @@
 /* colors.h: the theme turned into curses attributes. Element styles become
  * colour pairs (RGB mapped to the nearest of 256 or 8 colours by theme.h's
- * functions), heatmap values become background colours along the theme's
- * palettes, and without colour (NO_COLOR, TERM=vt100, --theme mono, or a
- * terminal without colours) the styles fall back to the mono theme's
- * attributes and values are shown by shading glyphs.
+ * functions, or given as is on a direct-colour terminal), heatmap values
+ * become colours along the theme's palettes, and without colour (NO_COLOR,
+ * TERM=vt100, --theme mono, or a terminal without colours) the styles fall
+ * back to the mono theme's attributes and values are shown by shading
+ * glyphs.
  *
- * Pairs are allocated lazily from a small cache and never beyond
- * COLOR_PAIRS; when they run out, cells fall back to glyphs. */
+ * How a value looks, by what the terminal offers:
+ *   direct colour (ncurses COLORS >= 2^24, e.g. TERM=xterm-direct):
+ *     AV_LEVELS_DIRECT levels (steps of 0.01), each its own RGB colour;
+ *   256 colours: AV_LEVELS_256 levels on the theme's av_ramp, whose
+ *     indices differ between neighbours wherever the palette allows;
+ *   8 colours: av_look8_at's bands (colour, dim/bold, the cell's
+ *     background) with the band's glyph beside the number;
+ *   no colour: the glyph alone (" ░▒▓█", or ASCII outside UTF-8).
+ * COLORTERM=truecolor alone does not give direct colour: curses draws a
+ * colour by the terminal description's setaf/setab, and xterm-256color's
+ * take indices 0..255 only (app.c opens the "-direct" twin of TERM when
+ * the system has it; see av_colors_direct_term).
+ *
+ * Pairs are allocated lazily and cached, never beyond COLOR_PAIRS or 255
+ * (COLOR_PAIR() holds 8 bits); when they run out, cells fall back to
+ * glyphs. The most any theme needs is 2 * AV_LEVELS_DIRECT + elements. */
 #ifndef AV_UI_COLORS_H
 #define AV_UI_COLORS_H
 
@@ -15,21 +30,23 @@
 #include "ui/curses.h"
 #include "ui/stages.h"
 
-#define AV_HEAT_LEVELS 17    /* odd: the diverging palette has a middle */
-#define AV_PAIR_CACHE 256
+#define AV_HEAT_LEVELS AV_LEVELS_256   /* odd: the diverging palette has a middle */
+#define AV_PAIR_CACHE 255
+#define AV_DEPTH_DIRECT (1 << 24)
 
 struct av_colors {
 	bool color;               /* colour pairs are in use */
 	bool utf8;                /* the locale can show UTF-8 glyphs */
-	int depth;                /* 256 or 8 when color */
+	int depth;                /* 8, 256 or AV_DEPTH_DIRECT when color */
 	const char *why_mono;     /* why there is no colour, or NULL */
 	struct av_theme theme;    /* the current theme (owned) */
 	struct av_theme mono;     /* the monochrome styles (owned) */
 	attr_t element[AV_EL_COUNT];
-	attr_t heat[2][AV_HEAT_LEVELS];   /* [diverging?][level], 0 = not yet */
-	bool heat_done[2][AV_HEAT_LEVELS];
+	struct av_ramp ramp[2];   /* [diverging?], for the depth */
+	attr_t heat[2][AV_LEVELS_MAX];   /* [diverging?][level] */
+	bool heat_done[2][AV_LEVELS_MAX];
 	int n_pairs, max_pairs;
-	short pair_fg[AV_PAIR_CACHE], pair_bg[AV_PAIR_CACHE];
+	int pair_fg[AV_PAIR_CACHE], pair_bg[AV_PAIR_CACHE];
 };
 
 /* Pure decisions, tested without a terminal. */
@@ -44,8 +61,22 @@ bool av_colors_wanted(const char *no_color, bool theme_mono, bool has_colors, in
  * (clamped); signed values map -range..+range with 0 at the middle. */
 double av_heat_position(double v, enum av_part_kind kind, double range);
 
-/* Level 0..AV_HEAT_LEVELS-1 of a position; the middle level is exactly 0.5. */
+/* Level 0..AV_HEAT_LEVELS-1 of a position on a 256-colour terminal; the
+ * middle level is exactly 0.5. */
 int av_heat_level(double pos);
+
+/* The colour depth to use: AV_DEPTH_DIRECT when curses has direct colour
+ * (COLORS >= 2^24), 256, or 8. */
+int av_colors_depth(int colors);
+
+/* The terminal description to open for TERM and COLORTERM: "xterm-direct"
+ * for TERM=xterm-256color when COLORTERM says truecolor or 24bit,
+ * likewise "tmux-direct" for tmux-256color; NULL (use TERM) otherwise:
+ * nothing says the terminal takes 24-bit colour, or TERM names one with
+ * fewer colours on purpose (TERM=xterm for 8), or one of its own.
+ * The caller falls back to TERM when the system has no such entry
+ * (Debian keeps them in ncurses-term). */
+const char *av_colors_direct_term(const char *term, const char *colorterm);
 
 
 /* The locale's codeset is UTF-8 (nl_langinfo). */
@@ -61,7 +92,18 @@ attr_t av_colors_el(const struct av_colors *c, enum av_element el);
 /* The attribute of a heat cell at position pos; 0 without colour. */
 attr_t av_colors_heat(struct av_colors *c, bool diverging, double pos);
 
-/* The shading glyph for pos (UTF-8 or ASCII ramp). */
-const char *av_colors_shade(const struct av_colors *c, double pos);
+/* Whether heat cells carry a shading glyph beside the number: without
+ * colour, and on 8 colours (where the glyph tells the bands apart). */
+bool av_colors_glyphs(const struct av_colors *c);
+
+/* The shading glyph for a magnitude (a weight, or a signed value's
+ * |2 pos - 1|): the UTF-8 or ASCII ramp; on 8 colours a blank for the top
+ * band, whose cell is drawn in the colour itself. */
+const char *av_colors_shade(const struct av_colors *c, double magnitude);
+
+/* One legend swatch of width cells for pos, drawn as a cell of that value
+ * is: colour, or the glyph (in the band's colour on 8 colours). */
+void av_colors_swatch(WINDOW *w, int y, int x, int width, struct av_colors *c,
+		      bool diverging, double pos);
 
 #endif

@@ -141,6 +141,7 @@ static bool oov_of(const struct av_trace *t, enum av_axis axis, int i)
 
 void av_row_label(const struct av_trace *t, enum av_axis axis, int i, char *buf, size_t size)
 {
+	/* rows over dimensions (a weight matrix's, K_hᵀ's) have no token */
 	if (axis == AV_AXIS_DIM)
 		snprintf(buf, size, "%d", i);
 	else
@@ -409,18 +410,17 @@ static void draw_cell(WINDOW *w, struct av_colors *c, const struct av_heatmap *h
 	attr_t heat = hidden ? av_colors_el(c, AV_EL_MASKED)
 		      : isnan(v) ? av_colors_el(c, AV_EL_ERROR)
 			     : av_colors_heat(c, p->kind == AV_PART_SIGNED, pos);
-	bool shade = !c->color || (!hidden && heat == A_NORMAL);
+	bool shade = av_colors_glyphs(c) || (!hidden && heat == A_NORMAL);
 	attr_t a = current ? av_colors_el(c, AV_EL_CURSOR) : heat;
 	const char *glyph = hidden ? (utf8 ? "╳" : "x") : av_colors_shade(c, shade_pos(p, pos));
 
 	if (!hm->compact && !text_row) {
 		/* the rows of a tall cell around its number: the cell's colour,
-		 * or without colour its glyph in the column the number row has
-		 * it */
-		bool glyph_col = shade && !hidden && !current;
-		av_fill(w, y, s->x, cw, glyph_col ? A_NORMAL : a);
-		if (glyph_col)
-			av_put(w, y, s->x, glyph, 1, A_NORMAL);
+		 * and where glyphs carry the level, the glyph in the column the
+		 * number row has it (in the cell's colour, as that row) */
+		av_fill(w, y, s->x, cw, a);
+		if (shade && !hidden && !current)
+			av_put(w, y, s->x, glyph, 1, a);
 		return;
 	}
 	if (hm->compact) {
@@ -439,7 +439,8 @@ static void draw_cell(WINDOW *w, struct av_colors *c, const struct av_heatmap *h
 	if (hidden) {
 		/* the glyph and −∞ (masked stage) or the weight 0 it gets */
 		snprintf(text, sizeof(text), "%s %s", glyph,
-			 p->masked_as_inf ? (utf8 ? "−∞" : "-inf") : "0");
+			 !p->masked_as_inf ? "0" : v > 0 ? (utf8 ? "+∞" : "+inf")
+			 : (utf8 ? "−∞" : "-inf"));
 		av_put_right(w, y, s->x, text, cw, a);
 		return;
 	}
@@ -448,7 +449,7 @@ static void draw_cell(WINDOW *w, struct av_colors *c, const struct av_heatmap *h
 		cell_minus(text, sizeof(text));
 	if (shade) {
 		/* the glyph shows the value, the number follows */
-		av_put(w, y, s->x, glyph, 1, current ? a : A_NORMAL);
+		av_put(w, y, s->x, glyph, 1, a);
 		av_put_right(w, y, s->x + 1, text, cw - 1, a);
 	} else {
 		av_put_right(w, y, s->x, text, cw, a);
@@ -592,7 +593,7 @@ void av_heatmap_draw(WINDOW *w, struct av_colors *c, struct av_heatmap *hm)
 	struct part_info info[AV_MAX_PARTS + 2];
 	for (int i = 0; i < hm->n_parts && i < AV_MAX_PARTS + 2; i++) {
 		info[i].range = av_part_range(t, &hm->parts[i], &info[i].neg);
-		int avail = pl.cell_w - 1 - (c->color ? 0 : 1);
+		int avail = pl.cell_w - 1 - (av_colors_glyphs(c) ? 1 : 0);
 		info[i].decimals = av_cell_decimals_max(hm->parts[i].kind == AV_PART_WEIGHTS ? 1.0
 							: info[i].range, info[i].neg, avail,
 							pl.cell_w >= 11 ? 4 : 3);
@@ -685,16 +686,7 @@ int av_legend_draw(WINDOW *w, int y, struct av_colors *c, enum av_part_kind kind
 	int steps = AV_HEAT_LEVELS;
 	int cell = width >= 70 && !masked_entry ? 2 : 1;
 	for (int i = 0; i < steps && x + cell < width; i++) {
-		double pos = (double)i / (steps - 1);
-		attr_t a = av_colors_heat(c, kind == AV_PART_SIGNED, pos);
-		if (!c->color || a == A_NORMAL) {
-			const char *g = av_colors_shade(c, kind == AV_PART_SIGNED ?
-							fabs(2 * pos - 1) : pos);
-			for (int k = 0; k < cell; k++)
-				av_put(w, y, x + k, g, 1, A_NORMAL);
-		} else {
-			av_fill(w, y, x, cell, a);
-		}
+		av_colors_swatch(w, y, x, cell, c, kind == AV_PART_SIGNED, (double)i / (steps - 1));
 		x += cell;
 	}
 	x += av_put(w, y, x, " ", width - x, A_NORMAL);

@@ -131,9 +131,16 @@ char *av_layout_header(const struct av_header_info *h, int width)
 	PIECE(0, "scale=%s", h->scale);
 	snprintf(p[count - 1].shorter, sizeof(p[0].shorter), "%s", h->scale);
 	PIECE(0, "T=%.3g", h->temperature);
-	PIECE(2, "seed=%llu", (unsigned long long)h->seed);
-	snprintf(p[count - 1].shorter, sizeof(p[0].shorter), "s%llu",
-		 (unsigned long long)h->seed);
+	if (h->weights) {
+		/* the weights are no longer the seed's: say so, always */
+		PIECE(0, "seed=%llu %s", (unsigned long long)h->seed, h->weights);
+		snprintf(p[count - 1].shorter, sizeof(p[0].shorter), "s%llu %s",
+			 (unsigned long long)h->seed, h->weights);
+	} else {
+		PIECE(2, "seed=%llu", (unsigned long long)h->seed);
+		snprintf(p[count - 1].shorter, sizeof(p[0].shorter), "s%llu",
+			 (unsigned long long)h->seed);
+	}
 #undef PIECE
 	char stage[96];
 	if (h->view)

@@ -50,6 +50,8 @@ struct av_header_info {
 	int stage, n_stages;       /* stage is 0-based; shown 1-based as k/N */
 	const char *stage_name;
 	const char *view;          /* "all heads", or NULL for the stepper */
+	const char *weights;       /* "trained 200 ep" after training, or NULL:
+				    * shown with the seed, never dropped */
 	int stage_reserve;         /* columns kept for the stage part (the
 				    * widest one), so stepping does not make
 				    * the other pieces come and go; 0 = its own */

@@ -1,8 +1,19 @@
-/* view_heads.c: every head at once (seed 000's 2x4 grid of heads). Two
- * faces, cycled with 'a': a small heatmap per head of the current per-head
- * stage (the weights when the stage is not per head), then, for the query
- * under the cursor, a bar chart per head of its weights over the keys
- * (seed 000's per-head plot of token 0). */
+/* view_heads.c: every head at once. Two faces, cycled with 'a': the grid,
+ * one small heatmap per head (heads_grid.c, seed 000's 2x4 grid), and the
+ * bars, one query's weights over the keys per head (heads_bars.c, seed
+ * 000's §5.2 plot). This file: which stage the grid shows, the title with
+ * the paging state, the legend, the inspector of the selected head's cell,
+ * and the keys.
+ *
+ * The grid shows the per-head quantity of the stepper's stage, so the
+ * header's stage and the body agree: Q_h, K_h and V_h at the projection,
+ * then the scores, scaled, masked and weights matrices, then context_h.
+ * The tokens, embedding and output stages have no per-head data: the grid
+ * says so in its title and shows the nearest stage that has (the
+ * projection, or the context). The bars are one query's row: of the
+ * scores, scaled, masked or weights matrix at those stages, and of the
+ * weights (the tutorial's plot), said in the title, at the others, which
+ * have no per-head row over the keys. */
 #include "config.h"
 
 #include <math.h>
@@ -10,354 +21,487 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ui/app.h"
 #include "ui/draw.h"
 #include "ui/heatmap.h"
 #include "ui/inspector.h"
+#include "ui/view_heads_internal.h"
+#include "utf8.h"
 #include "util.h"
 
-/* The stage the tiles show. */
-static enum av_ui_stage shown_stage(const struct av_app *a)
+/* --- helpers shared by the two faces ------------------------------------- */
+
+int av_heads_put(WINDOW *w, int y, int x, const char *s, int maxw, attr_t attr)
 {
-	if (a->heads_bars)
-		return AV_STAGE_SOFTMAX;
-	switch (a->stage) {
-	case AV_STAGE_SCORES: case AV_STAGE_SCALED: case AV_STAGE_MASKED: case AV_STAGE_SOFTMAX:
-		return a->stage;
+	if (!w || y < 0 || y >= getmaxy(w) || x < 0 || x >= getmaxx(w))
+		return 0;
+	if (maxw > getmaxx(w) - x)
+		maxw = getmaxx(w) - x;
+	return av_put(w, y, x, s, maxw, attr);
+}
+
+void av_heads_fill(WINDOW *w, int y, int x, int n, attr_t attr)
+{
+	if (!w || y < 0 || y >= getmaxy(w) || x < 0 || x >= getmaxx(w))
+		return;
+	if (n > getmaxx(w) - x)
+		n = getmaxx(w) - x;
+	av_fill(w, y, x, n, attr);
+}
+
+void av_heads_fit(char *out, size_t size, const char *s, int width)
+{
+	out[0] = '\0';
+	if (width <= 0 || size == 0)
+		return;
+	if (av_text_width(s) <= width) {
+		snprintf(out, size, "%s", s);
+		return;
+	}
+	/* keep whole characters that fit in width (or width - 1 and "…") */
+	bool ellipsis = width >= 4;
+	int limit = ellipsis ? width - 1 : width, used = 0;
+	size_t off = 0, len = strlen(s), n = 0;
+	while (off < len) {
+		uint32_t cp;
+		int k = av_utf8_decode(s + off, len - off, &cp);
+		if (k <= 0)
+			break;
+		char one[8];
+		memcpy(one, s + off, (size_t)k);
+		one[k] = '\0';
+		int cw = av_text_width(one);
+		if (used + cw > limit || n + (size_t)k + 4 >= size)
+			break;
+		memcpy(out + n, s + off, (size_t)k);
+		n += (size_t)k;
+		used += cw;
+		off += (size_t)k;
+	}
+	out[n] = '\0';
+	if (ellipsis)
+		snprintf(out + n, size - n, "%s", av_draw_utf8() ? "…" : "~");
+}
+
+void av_heads_weight_text(char *buf, size_t size, double v, int width)
+{
+	if (width >= 5)
+		snprintf(buf, size, "%.3f", v);
+	else if (width == 4)
+		snprintf(buf, size, "%.2f", v);
+	else if (width == 3 && v < 0.995)
+		snprintf(buf, size, ".%02d", (int)lround(v * 100));
+	else if (width == 3)
+		snprintf(buf, size, "1.0");
+	else
+		buf[0] = '\0';
+	/* "-0.000": a rounding of -0 reads as a sign error */
+	if (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1))
+		memmove(buf, buf + 1, strlen(buf));
+}
+
+const char *av_heads_token(const struct av_trace *t, enum av_axis axis, int i)
+{
+	const struct av_tokens *tk = axis == AV_AXIS_KEY && t->cfg.mode == AV_MODE_CROSS ?
+				     &t->source_tokens : &t->tokens;
+	return i >= 0 && i < tk->n ? tk->text[i] : "";
+}
+
+int av_heads_page_start(int cur, int per)
+{
+	if (per < 1)
+		per = 1;
+	if (cur < 0)
+		cur = 0;
+	return cur / per * per;
+}
+
+void av_heads_arrange(int heads, int grid_rows, int shown, int width, int height, int min_h,
+		      int selected_head, struct av_heads_arrangement *ar)
+{
+	memset(ar, 0, sizeof(*ar));
+	if (heads < 1)
+		heads = 1;
+	if (grid_rows < 1)
+		grid_rows = 1;
+	if (shown < 1)
+		shown = 1;
+	ar->per_row = (heads + grid_rows - 1) / grid_rows;
+	/* tiles narrower than this show nothing readable: more rows of heads
+	 * (Tab pages them) */
+	int most = width / AV_HEADS_TILE_MIN_W;
+	if (ar->per_row > most)
+		ar->per_row = most > 1 ? most : 1;
+	ar->grid_rows = (heads + ar->per_row - 1) / ar->per_row;
+	ar->tile_w = width / ar->per_row;
+	ar->tile_h = height / (shown < ar->grid_rows ? shown : ar->grid_rows);
+	if (ar->tile_h < min_h)
+		ar->tile_h = min_h < height ? min_h : height;
+	if (ar->tile_h < 1)
+		ar->tile_h = 1;
+	ar->visible_grid_rows = height / ar->tile_h;
+	if (ar->visible_grid_rows > ar->grid_rows)
+		ar->visible_grid_rows = ar->grid_rows;
+	if (ar->visible_grid_rows < 1)
+		ar->visible_grid_rows = 1;
+	ar->first_grid_row = av_heads_page_start(selected_head / ar->per_row,
+						 ar->visible_grid_rows);
+	if (ar->first_grid_row + ar->visible_grid_rows > ar->grid_rows)
+		ar->first_grid_row = ar->grid_rows - ar->visible_grid_rows;
+}
+
+int av_heads_visible(const struct av_heads_arrangement *ar, int heads)
+{
+	int n = ar->per_row * ar->visible_grid_rows;
+	return n < heads ? n : heads;
+}
+
+/* --- what the grid shows ------------------------------------------------- */
+
+enum av_ui_stage av_heads_grid_stage(enum av_ui_stage st, bool *substituted)
+{
+	*substituted = false;
+	switch (st) {
+	case AV_STAGE_PROJECTION: case AV_STAGE_SCORES: case AV_STAGE_SCALED:
+	case AV_STAGE_MASKED: case AV_STAGE_SOFTMAX: case AV_STAGE_CONTEXT:
+		return st;
+	case AV_STAGE_TOKENS: case AV_STAGE_EMBEDDING:
+		*substituted = true;
+		return AV_STAGE_PROJECTION;
+	case AV_STAGE_OUTPUT: case AV_STAGE_COUNT:
+		break;
+	}
+	*substituted = true;
+	return AV_STAGE_CONTEXT;
+}
+
+int av_heads_parts(const struct av_trace *t, enum av_ui_stage st, int head,
+		   struct av_part shown[AV_MAX_PARTS], struct av_part full[AV_MAX_PARTS],
+		   int col0[AV_MAX_PARTS])
+{
+	static const char *const head_names[] = { "Q_h", "K_h", "V_h" };
+	struct av_part parts[AV_MAX_PARTS];
+	int n = av_ui_stage_parts(t, st, head, parts), count = 0;
+	if (head < 0 || head >= t->heads)
+		head = 0;
+	switch (st) {
+	case AV_STAGE_PROJECTION:
+		/* the head's columns of Q, K and V: (n or m) x dh each */
+		for (int i = 0; i < n && i < 3; i++) {
+			full[count] = parts[i];
+			shown[count] = parts[i];
+			shown[count].name = head_names[i];
+			shown[count].data += (size_t)head * t->head_dim;
+			shown[count].cols = t->head_dim;
+			shown[count].hl_start = shown[count].hl_len = 0;
+			col0[count++] = head * t->head_dim;
+		}
+		return count;
+	case AV_STAGE_CONTEXT:
+		/* context_h, the head's own output (the stepper shows the
+		 * weights and V_h beside it) */
+		for (int i = 0; i < n; i++) {
+			if (parts[i].tensor == AV_T_CONTEXT) {
+				full[0] = shown[0] = parts[i];
+				col0[0] = 0;
+				return 1;
+			}
+		}
+		return 0;
 	default:
-		return AV_STAGE_SOFTMAX;
+		if (n < 1)
+			return 0;
+		full[0] = shown[0] = parts[0];
+		col0[0] = 0;
+		return 1;
 	}
 }
 
-static void part_of(const struct av_app *a, int head, struct av_part *out)
+/* The grid's parts for head h at the stage it shows. */
+static int grid_parts(const struct av_app *a, int h, struct av_part shown[AV_MAX_PARTS],
+		      struct av_part full[AV_MAX_PARTS], int col0[AV_MAX_PARTS])
 {
-	struct av_part parts[AV_MAX_PARTS];
-	av_ui_stage_parts(&a->s->trace, shown_stage(a), head, parts);
-	*out = parts[0];
+	bool sub;
+	return av_heads_parts(&a->s->trace, av_heads_grid_stage(a->stage, &sub), h, shown, full,
+			      col0);
 }
 
+/* The matrix under the cursor in head h: as drawn, and the stage's whole
+ * part with the cursor's column in it (for the inspector). */
+struct cursor_cell {
+	struct av_part shown, full;
+	int col_shown, col_full;
+};
+
+static bool cursor_cell(const struct av_app *a, int h, struct cursor_cell *cc)
+{
+	struct av_part s[AV_MAX_PARTS], f[AV_MAX_PARTS];
+	int col0[AV_MAX_PARTS];
+	if (a->heads_bars) {
+		bool sub;
+		av_ui_stage_parts(&a->s->trace, av_heads_bars_stage(a->stage, &sub), h, f);
+		cc->shown = cc->full = f[0];
+		cc->col_shown = cc->col_full = a->col;
+		return true;
+	}
+	int n = grid_parts(a, h, s, f, col0);
+	if (n == 0)
+		return false;
+	int p, c;
+	av_heatmap_locate(s, n, a->col, &p, &c);
+	cc->shown = s[p];
+	cc->full = f[p];
+	cc->col_shown = c;
+	cc->col_full = col0[p] + c;
+	return true;
+}
+
+/* Keeps the cursor on the matrices and notes the tokens under it (for the
+ * token strip and x). */
 static void clamp(struct av_app *a)
 {
 	const struct av_trace *t = &a->s->trace;
-	if (a->row >= t->n)
-		a->row = t->n - 1;
-	if (a->row < 0)
-		a->row = 0;
-	if (a->col >= t->m)
-		a->col = t->m - 1;
+	int cols = t->m;
+	if (!a->heads_bars) {
+		struct av_part s[AV_MAX_PARTS], f[AV_MAX_PARTS];
+		int col0[AV_MAX_PARTS];
+		cols = av_heatmap_total_cols(s, grid_parts(a, a->head, s, f, col0));
+	}
+	if (a->col >= cols)
+		a->col = cols - 1;
 	if (a->col < 0)
 		a->col = 0;
-	a->sel_query = a->row;
-	a->sel_key = a->col;
-}
-
-struct grid {
-	int tile_w, tile_h, body;   /* body: data rows of a tile */
-	int cell;                   /* columns of a heatmap cell */
-	int per_row, rows, first_row, visible_rows;
-	int label_w;
-};
-
-static int digits(int v)
-{
-	int d = 1;
-	while (v >= 10) {
-		v /= 10;
-		d++;
+	struct cursor_cell cc;
+	bool any = cursor_cell(a, a->head, &cc);
+	int rows = any ? cc.shown.rows : t->n;
+	if (a->row >= rows)
+		a->row = rows - 1;
+	if (a->row < 0)
+		a->row = 0;
+	a->sel_query = a->sel_key = -1;
+	if (!any)
+		return;
+	bool cross = t->cfg.mode == AV_MODE_CROSS;
+	if (cc.shown.row_axis == AV_AXIS_QUERY) {
+		a->sel_query = a->row;
+		if (!cross)
+			a->sel_key = a->row;
+	} else if (cc.shown.row_axis == AV_AXIS_KEY) {
+		a->sel_key = a->row;
 	}
-	return d;
+	if (cc.shown.col_axis == AV_AXIS_KEY)
+		a->sel_key = cc.col_shown;
 }
 
-static void plan_grid(const struct av_app *a, int width, int height, struct grid *g)
+/* --- drawing ------------------------------------------------------------- */
+
+static void page_text(const struct av_app *a, const struct av_heads_page *pg, char *buf,
+		      size_t size)
 {
 	const struct av_trace *t = &a->s->trace;
-	int H = t->heads, m = t->m, n = t->n;
-	g->label_w = digits(n - 1) + 1;
-	int cell = a->heads_bars ? 3 : 2;
-	g->tile_w = g->label_w + cell * m + 2;
-	if (g->tile_w < 14)
-		g->tile_w = 14;
-	g->per_row = width / g->tile_w;
-	if (g->per_row < 1)
-		g->per_row = 1;
-	if (g->per_row > H)
-		g->per_row = H;
-	g->rows = (H + g->per_row - 1) / g->per_row;
-	/* balance the rows: 8 heads in 2 rows of 4, not 5 + 3 */
-	g->per_row = (H + g->rows - 1) / g->rows;
-	/* share out the room: wider cells (numbers from 5 columns on) */
-	g->cell = cell;
-	if (!a->heads_bars && m > 0) {
-		int wide = (width / g->per_row - g->label_w - 2) / m;
-		g->cell = wide < 2 ? 2 : wide > 7 ? 7 : wide;
-		g->tile_w = g->label_w + g->cell * m + 2;
-		if (g->tile_w < 14)
-			g->tile_w = 14;
-	}
-	int extra = a->heads_bars ? 2 : 1;    /* title (+ key labels for bars) */
-	int want = a->heads_bars ? 6 : n;
-	int fit = height / g->rows - extra;
-	g->body = want <= fit ? want : fit;
-	if (g->body < 3)
-		g->body = height - extra < 3 ? height - extra : 3;
-	if (g->body < 1)
-		g->body = 1;
-	g->tile_h = g->body + extra;
-	g->visible_rows = height / g->tile_h;
-	if (g->visible_rows < 1)
-		g->visible_rows = 1;
-	int sel_row = a->head / g->per_row;
-	g->first_row = 0;
-	if (sel_row >= g->visible_rows)
-		g->first_row = sel_row - g->visible_rows + 1;
-}
-
-static void tile_title(struct av_app *a, WINDOW *w, int y, int x, int width, int h,
-		       const char *extra)
-{
-	char buf[96];
-	snprintf(buf, sizeof(buf), "%shead %d%s", h == a->head ? "▶" : " ", h, extra);
-	attr_t at = h == a->head ? av_colors_el(&a->colors, AV_EL_HIGHLIGHT)
-				 : av_colors_el(&a->colors, AV_EL_TITLE);
-	av_put(w, y, x, buf, width, at);
-}
-
-static void draw_heatmap_tile(struct av_app *a, WINDOW *w, int y, int x, const struct grid *g,
-			      int h, double range)
-{
-	const struct av_trace *t = &a->s->trace;
-	struct av_colors *c = &a->colors;
-	struct av_part p;
-	part_of(a, h, &p);
-	tile_title(a, w, y, x, g->tile_w - 1, h, "");
-	/* rows around the cursor when the tile cannot hold them all */
-	int first = 0;
-	if (a->row >= g->body)
-		first = a->row - g->body + 1;
 	const bool utf8 = av_draw_utf8();
-	int cw = g->cell;
-	bool numbers = cw >= 5;
-	bool neg = false;
-	av_part_range(t, &p, &neg);
-	int decimals = av_cell_decimals(p.kind == AV_PART_WEIGHTS ? 1.0 : range, neg, cw - 1);
-	for (int k = 0; k < g->body && first + k < t->n; k++) {
-		int r = first + k, yy = y + 1 + k;
-		char lab[16];
-		snprintf(lab, sizeof(lab), "%d", r);
-		av_put_right(w, yy, x, lab, g->label_w - 1,
-			     r == a->row ? av_colors_el(c, AV_EL_HIGHLIGHT)
-					 : av_colors_el(c, AV_EL_LABEL));
-		for (int j = 0; j < t->m; j++) {
-			int cx = x + g->label_w + cw * j;
-			float v = av_part_at(&p, r, j);
-			bool hidden = av_part_hidden(t, &p, r, j);
-			double pos = av_heat_position(v, p.kind, range);
-			bool cur = h == a->head && r == a->row && j == a->col;
-			attr_t at = hidden ? av_colors_el(c, AV_EL_MASKED)
-					   : av_colors_heat(c, p.kind == AV_PART_SIGNED, pos);
-			bool shade = !hidden && (!c->color || at == A_NORMAL);
-			if (cur)
-				at = av_colors_el(c, AV_EL_CURSOR);
-			char text[32] = "";
-			if (numbers && hidden)
-				snprintf(text, sizeof(text), "%s", utf8 ? "╳" : "x");
-			else if (numbers)
-				av_cell_format(text, sizeof(text), v, decimals, cw - 1 - shade);
-			else if (cur)
-				snprintf(text, sizeof(text), "[]");
-			else if (hidden)
-				snprintf(text, sizeof(text), "%s", utf8 ? "╳╳" : "xx");
-			int tw = numbers ? cw - 1 : 2;
-			if (shade && !cur) {
-				const char *gl = av_colors_shade(c, p.kind == AV_PART_SIGNED ?
-								 fabs(2 * pos - 1) : pos);
-				av_put(w, yy, cx, gl, 1, A_NORMAL);
-				if (numbers)
-					av_put_right(w, yy, cx + 1, text, tw - 1, A_NORMAL);
-				else
-					av_put(w, yy, cx + 1, gl, 1, A_NORMAL);
-			} else {
-				av_put_right(w, yy, cx, text, tw, at);
-			}
+	buf[0] = '\0';
+	size_t n = 0;
+	if (pg->first_col > 0 || pg->last_col < pg->total_cols - 1)
+		n += (size_t)snprintf(buf + n, size - n, "%s%s %d-%d of %d%s  ",
+				      pg->first_col > 0 ? (utf8 ? "◀ " : "< ") : "",
+				      a->heads_bars ? "keys" : "cols", pg->first_col, pg->last_col,
+				      pg->total_cols,
+				      pg->last_col < pg->total_cols - 1 ? (utf8 ? " ▶" : " >") : "");
+	if (n < size && !a->heads_bars &&
+	    (pg->first_row > 0 || pg->last_row < pg->total_rows - 1))
+		n += (size_t)snprintf(buf + n, size - n, "rows %d-%d of %d%s%s  ", pg->first_row,
+				      pg->last_row, pg->total_rows,
+				      pg->first_row > 0 ? (utf8 ? " ▲" : " ^") : "",
+				      pg->last_row < pg->total_rows - 1 ? (utf8 ? " ▼" : " v") : "");
+	if (n < size && (pg->first_head > 0 || pg->last_head < t->heads - 1))
+		snprintf(buf + n, size - n, "heads %d-%d of %d (Tab)  ", pg->first_head,
+			 pg->last_head, t->heads);
+}
+
+static void draw_title(struct av_app *a, const struct av_heads_page *pg)
+{
+	WINDOW *w = a->w_title;
+	if (!w)
+		return;
+	struct av_colors *c = &a->colors;
+	const struct av_trace *t = &a->s->trace;
+	int width = getmaxx(w);
+	werase(w);
+	char buf[512];
+	bool sub = false;
+	enum av_ui_stage st = a->heads_bars ? av_heads_bars_stage(a->stage, &sub)
+				       : av_heads_grid_stage(a->stage, &sub);
+	/* the bars: the row's quantity, as the stepper names it */
+	const char *what = st == AV_STAGE_SOFTMAX ? "softmax weights" : av_ui_stage_titles[st];
+	if (a->heads_bars)
+		snprintf(buf, sizeof(buf), "all heads: %s of query %d '%s'%s%s%s", what, a->row,
+			 t->tokens.text[a->row], sub ? " (no per-head row at " : " over the keys",
+			 sub ? av_ui_stage_titles[a->stage] : "", sub ? ")" : "");
+	else if (sub)
+		snprintf(buf, sizeof(buf), "all heads: %s %s (%s has no per-head data)",
+			 av_ui_stage_titles[st], st == AV_STAGE_PROJECTION ? "Q_h K_h V_h" :
+			 "context_h", av_ui_stage_titles[a->stage]);
+	else
+		snprintf(buf, sizeof(buf), "all heads: %s%s", av_ui_stage_titles[st],
+			 st == AV_STAGE_PROJECTION ? " Q_h K_h V_h" :
+			 st == AV_STAGE_CONTEXT ? " context_h" : "");
+	int x = av_heads_put(w, 0, 0, buf, width, av_colors_el(c, AV_EL_TITLE));
+	char *formula = av_insp_formula(t, st, a->head);
+	if (x + 8 < width) {
+		x += av_heads_put(w, 0, x, "  ", width - x, A_NORMAL);
+		av_heads_put(w, 0, x, formula, width - x, av_colors_el(c, AV_EL_FORMULA));
+	}
+	free(formula);
+	if (getmaxy(w) < 2)
+		return;
+	page_text(a, pg, buf, sizeof(buf));
+	x = av_heads_put(w, 1, 0, buf, width, av_colors_el(c, AV_EL_HIGHLIGHT));
+	if (a->heads_bars) {
+		double lo, hi;
+		av_heads_bars_range(a, &lo, &hi);
+		char from[32];
+		snprintf(from, sizeof(from), lo == 0 ? "0" : "%.2f", lo);
+		snprintf(buf, sizeof(buf), "bar height = %s, axis %s to %.2f (query %d in every "
+			 "head); up/down: query; z: values; a: back",
+			 st == AV_STAGE_SOFTMAX ? "weight" : "value", from, hi, a->row);
+	}
+	else
+		snprintf(buf, sizeof(buf), "one heatmap per head: %s down, %s across; z: %s; "
+			 "a: bars", st == AV_STAGE_PROJECTION ? "tokens" : "queries",
+			 st == AV_STAGE_PROJECTION || st == AV_STAGE_CONTEXT ? "dimensions" :
+			 "keys", pg->numbers ? "colour only" : "numbers");
+	av_heads_put(w, 1, x, buf, width - x, av_colors_el(c, AV_EL_DIM));
+}
+
+static void draw_legend(struct av_app *a)
+{
+	WINDOW *w = a->w_legend;
+	if (!w)
+		return;
+	struct av_colors *c = &a->colors;
+	const struct av_trace *t = &a->s->trace;
+	werase(w);
+	if (a->heads_bars) {
+		bool sub;
+		enum av_ui_stage st = av_heads_bars_stage(a->stage, &sub);
+		av_heads_put(w, 0, 0, st == AV_STAGE_SOFTMAX ?
+			     "bars: the query's softmax row in each head; the tallest bar is "
+			     "the key it attends to most" :
+			     "bars: the query's row in each head, up from 0 or down; the "
+			     "softmax turns the tallest into the largest weight", getmaxx(w),
+			     av_colors_el(c, AV_EL_DIM));
+		return;
+	}
+	struct cursor_cell cc;
+	if (!cursor_cell(a, a->head, &cc))
+		return;
+	/* the colours span the largest value of this matrix in any head */
+	double range = 0;
+	for (int h = 0; h < t->heads; h++) {
+		struct cursor_cell ch;
+		if (cursor_cell(a, h, &ch)) {
+			double r = av_part_range(t, &ch.shown, NULL);
+			if (r > range)
+				range = r;
 		}
 	}
+	bool any_hidden = false;
+	for (size_t k = 0; k < (size_t)t->n * t->m && !any_hidden; k++)
+		any_hidden = t->mask[k] == 0;
+	av_legend_draw(w, 0, c, cc.shown.kind, range, cc.shown.maskable && any_hidden,
+		       cc.shown.masked_as_inf);
 }
 
-/* A vertical bar of height v (0..1) over body rows, in eighths. */
-static const char *bar_glyph(double v, int body, int level_from_bottom, bool utf8)
+static void draw_inspector(struct av_app *a)
 {
-	static const char *const eighths[] = { " ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█" };
-	double units = v * body * 8;
-	int in_cell = (int)lround(units - 8.0 * level_from_bottom);
-	if (in_cell < 0)
-		in_cell = 0;
-	if (in_cell > 8)
-		in_cell = 8;
-	if (utf8)
-		return eighths[in_cell];
-	return in_cell >= 6 ? "#" : in_cell >= 3 ? "=" : in_cell >= 1 ? "_" : " ";
-}
-
-static void draw_bars_tile(struct av_app *a, WINDOW *w, int y, int x, const struct grid *g, int h)
-{
-	const struct av_trace *t = &a->s->trace;
-	struct av_colors *c = &a->colors;
-	struct av_part p;
-	part_of(a, h, &p);
-	int i = a->row;
-	/* the key this head attends to most */
-	int best = 0;
-	for (int j = 1; j < t->m; j++)
-		if (av_part_at(&p, i, j) > av_part_at(&p, i, best))
-			best = j;
-	char extra[48];
-	snprintf(extra, sizeof(extra), " max %d %.2f", best, av_part_at(&p, i, best));
-	tile_title(a, w, y, x, g->tile_w - 1, h, extra);
-	const bool utf8 = av_draw_utf8();
-	for (int j = 0; j < t->m; j++) {
-		int cx = x + g->label_w + 3 * j;
-		double v = av_part_at(&p, i, j);
-		bool hidden = av_part_hidden(t, &p, i, j);
-		bool cur = j == a->col;
-		attr_t at = cur && h == a->head ? av_colors_el(c, AV_EL_CURSOR)
-			    : h == a->head ? av_colors_el(c, AV_EL_HIGHLIGHT)
-			    : av_colors_el(c, AV_EL_NORMAL);
-		for (int k = 0; k < g->body; k++) {
-			int yy = y + g->body - k;   /* from the bottom */
-			const char *gl = hidden ? (k == 0 ? (utf8 ? "╳" : "x") : " ")
-						: bar_glyph(v, g->body, k, utf8);
-			attr_t ga = hidden ? av_colors_el(c, AV_EL_MASKED) : at;
-			av_put(w, yy, cx, gl, 1, ga);
-			av_put(w, yy, cx + 1, gl, 1, ga);
-		}
-		char lab[16];
-		snprintf(lab, sizeof(lab), "%d", j);
-		av_put(w, y + g->body + 1, cx, lab, 2,
-		       cur ? av_colors_el(c, AV_EL_HIGHLIGHT) : av_colors_el(c, AV_EL_LABEL));
+	if (!a->w_insp)
+		return;
+	struct cursor_cell cc;
+	if (!cursor_cell(a, a->head, &cc)) {
+		werase(a->w_insp);
+		return;
 	}
-	/* the y axis: 1 at the top, 0 at the bottom */
-	av_put(w, y + 1, x, "1", 1, av_colors_el(c, AV_EL_DIM));
-	av_put(w, y + g->body, x, "0", 1, av_colors_el(c, AV_EL_DIM));
+	struct av_insp in;
+	av_insp_cell(&in, &a->s->trace, &a->s->params, &cc.full, a->head, a->row, cc.col_full,
+		     getmaxx(a->w_insp));
+	av_app_draw_inspector(a, &in);
+	av_insp_free(&in);
 }
 
 static void heads_draw(struct av_app *a)
 {
 	clamp(a);
-	struct av_colors *c = &a->colors;
-	const struct av_trace *t = &a->s->trace;
-	enum av_ui_stage st = shown_stage(a);
-	/* title */
-	if (a->w_title) {
-		WINDOW *w = a->w_title;
-		int width = getmaxx(w);
-		werase(w);
-		char buf[256];
+	struct av_heads_page pg;
+	memset(&pg, 0, sizeof(pg));
+	if (a->w_panel) {
+		werase(a->w_panel);
 		if (a->heads_bars)
-			snprintf(buf, sizeof(buf), "all heads: weights of query %d '%s' over the keys",
-				 a->row, t->tokens.text[a->row]);
+			av_heads_bars_draw(a, a->w_panel, &pg);
 		else
-			snprintf(buf, sizeof(buf), "all heads: %s", av_ui_stage_titles[st]);
-		int x = av_put(w, 0, 0, buf, width, av_colors_el(c, AV_EL_TITLE));
-		char *formula = av_insp_formula(t, st, a->head);
-		x += av_put(w, 0, x, "  ", width - x, A_NORMAL);
-		av_put(w, 0, x, formula, width - x, av_colors_el(c, AV_EL_FORMULA));
-		free(formula);
-		if (getmaxy(w) > 1)
-			av_put(w, 1, 0, a->heads_bars ?
-			       "bar height = weight (0..1), one bar per key; up/down picks the query; a: back" :
-			       "one small heatmap per head (rows: queries, columns: keys); a: bars",
-			       width, av_colors_el(c, AV_EL_DIM));
+			av_heads_grid_draw(a, a->w_panel, &pg);
+		a->page_cols = pg.last_col - pg.first_col + 1;
 	}
-	/* the grid */
-	WINDOW *w = a->w_panel;
-	double range = 0;
-	struct av_part p0;
-	part_of(a, 0, &p0);
-	for (int h = 0; h < t->heads; h++) {
-		struct av_part p;
-		part_of(a, h, &p);
-		double r = av_part_range(t, &p, NULL);
-		if (r > range)
-			range = r;
-	}
-	if (w) {
-		werase(w);
-		struct grid g;
-		plan_grid(a, getmaxx(w), getmaxy(w), &g);
-		for (int h = 0; h < t->heads; h++) {
-			int gr = h / g.per_row, gc = h % g.per_row;
-			if (gr < g.first_row || gr >= g.first_row + g.visible_rows)
-				continue;
-			int y = (gr - g.first_row) * g.tile_h, x = gc * g.tile_w;
-			if (a->heads_bars)
-				draw_bars_tile(a, w, y, x, &g, h);
-			else
-				draw_heatmap_tile(a, w, y, x, &g, h, range);
-		}
-		if (g.first_row > 0 || g.first_row + g.visible_rows < g.rows) {
-			char more[64];
-			snprintf(more, sizeof(more), "heads %d-%d of %d (Tab)",
-				 g.first_row * g.per_row,
-				 (g.first_row + g.visible_rows) * g.per_row - 1 < t->heads - 1 ?
-				 (g.first_row + g.visible_rows) * g.per_row - 1 : t->heads - 1,
-				 t->heads);
-			int mw = av_text_width(more);
-			av_put(w, getmaxy(w) - 1, getmaxx(w) - mw - 1, more, mw,
-			       av_colors_el(c, AV_EL_DIM));
-		}
-	}
-	/* legend */
-	if (a->w_legend) {
-		werase(a->w_legend);
-		bool any_hidden = false;
-		for (size_t k = 0; k < (size_t)t->n * t->m && !any_hidden; k++)
-			any_hidden = t->mask[k] == 0;
+	draw_title(a, &pg);
+	draw_legend(a);
+	draw_inspector(a);
+}
+
+/* --- keys ---------------------------------------------------------------- */
+
+/* z: numbers or colour only. The first z flips what the screen shows now
+ * (numbers when they fit), so it always changes something. */
+static void zoom(struct av_app *a)
+{
+	struct av_heads_page pg;
+	memset(&pg, 0, sizeof(pg));
+	if (a->heads_cells == AV_HEADS_CELLS_AUTO) {
+		int width = a->w_panel ? getmaxx(a->w_panel) : 80;
+		int height = a->w_panel ? getmaxy(a->w_panel) : 10;
 		if (a->heads_bars)
-			av_put(a->w_legend, 0, 0, "bars: the query's softmax row in each head; "
-			       "the tallest bar is the key it attends to most",
-			       getmaxx(a->w_legend), av_colors_el(c, AV_EL_DIM));
+			av_heads_bars_plan_page(a, width, height, &pg);
 		else
-			av_legend_draw(a->w_legend, 0, c, p0.kind, range, p0.maskable && any_hidden,
-				       p0.masked_as_inf);
+			av_heads_grid_plan_page(a, width, height, &pg);
+		a->heads_cells = pg.numbers ? AV_HEADS_CELLS_COMPACT : AV_HEADS_CELLS_NUMBERS;
+	} else {
+		a->heads_cells = a->heads_cells == AV_HEADS_CELLS_NUMBERS ? AV_HEADS_CELLS_COMPACT
+									  : AV_HEADS_CELLS_NUMBERS;
 	}
-	/* inspector: the selected head's cell */
-	if (a->w_insp) {
-		struct av_part p;
-		part_of(a, a->head, &p);
-		struct av_insp in;
-		av_insp_cell(&in, t, &a->s->params, &p, a->head, a->row, a->col,
-			     getmaxx(a->w_insp));
-		av_app_draw_inspector(a, &in);
-		av_insp_free(&in);
-	}
+	if (a->heads_cells == AV_HEADS_CELLS_NUMBERS)
+		av_app_message(a, false, a->heads_bars ? "all heads: values under the bars"
+			       : "all heads: numbers in the cells (< > page when they do not fit)");
+	else
+		av_app_message(a, false, a->heads_bars ? "all heads: bars only (z for values)"
+			       : "all heads: colour only (z for numbers)");
 }
 
 static bool heads_key(struct av_app *a, int key, enum av_action act)
 {
+	(void)key;
+	int page = a->page_cols > 1 ? a->page_cols : 1;
 	switch (act) {
 	case AV_ACTION_LEFT: a->col--; break;
 	case AV_ACTION_RIGHT: a->col++; break;
 	case AV_ACTION_UP: a->row--; break;
 	case AV_ACTION_DOWN: a->row++; break;
-	case AV_ACTION_PAGE_LEFT: case AV_ACTION_PAGE_RIGHT:
-		return true;
+	case AV_ACTION_PAGE_LEFT: a->col = av_heads_page_start(a->col, page) - page; break;
+	case AV_ACTION_PAGE_RIGHT: a->col = av_heads_page_start(a->col, page) + page; break;
+	case AV_ACTION_ZOOM: zoom(a); break;
 	case AV_ACTION_MASK_KEY:
 		clamp(a);
-		av_app_toggle_key(a, a->col);
+		av_app_toggle_key(a, a->sel_key);
 		return true;
 	default:
 		return false;
 	}
 	clamp(a);
 	a->dirty |= AV_DIRTY_MAIN | AV_DIRTY_TOKENS;
-	(void)key;
 	return true;
 }
 
 const struct av_view av_view_heads = {
 	.name = "heads",
 	.label = "all heads",
-	.hints = "? help  a bars/back  Tab head  arrows query/key  m mask  +/- temperature  q quit",
+	.hints = "? help  a bars/back  Tab head  arrows query/key  < > page  z numbers  q quit",
 	.draw = heads_draw,
 	.key = heads_key,
 	.resize = NULL,

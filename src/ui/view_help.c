@@ -180,14 +180,25 @@ static void help_draw(struct av_app *a)
 	memset(ed, 0, sizeof(ed));
 	int n_ed = training ? 0 : editor_lines(ed, 10, inner);
 
-	/* two columns split where a group starts, as evenly as can be */
-	int per_col = n, col_rows = n;
+	/* two columns split as evenly as can be: where a group starts, or
+	 * inside one, whose title then starts the right column again (cont) */
+	int per_col = n, col_rows = n, cont = 0;
 	for (int i = 1; two && i < n; i++) {
-		int worst = i > n - i ? i : n - i;
-		if ((lines[i].kind == LINE_GROUP || lines[i].kind == LINE_TITLE) &&
-		    worst < col_rows) {
+		bool starts = lines[i].kind == LINE_GROUP || lines[i].kind == LINE_TITLE;
+		int right = n - i + (starts ? 0 : 1);
+		int worst = i > right ? i : right;
+		if (worst < col_rows) {
 			col_rows = worst;
 			per_col = i;
+			cont = starts ? 0 : 1;
+		}
+	}
+	struct line cont_title = { .kind = LINE_GROUP };
+	for (int i = per_col - 1; cont && i >= 0; i--) {
+		if (lines[i].kind == LINE_GROUP || lines[i].kind == LINE_TITLE) {
+			cont_title = lines[i];
+			cont_title.text = NULL;
+			break;
 		}
 	}
 	int rows_needed = col_rows + (n_ed ? 1 + n_ed : 0);   /* + the editor heading */
@@ -233,10 +244,11 @@ static void help_draw(struct av_app *a)
 			ctx.line = &lines[row];
 			if (row < per_col)
 				draw_line(&ctx);
-			if (two && per_col + row < n) {
+			if (two && per_col + row - cont < n) {
 				ctx.x = 2 + colw;
 				ctx.width = inner - colw - 1;
-				ctx.line = &lines[per_col + row];
+				ctx.line = cont && row == 0 ? &cont_title
+					   : &lines[per_col + row - cont];
 				draw_line(&ctx);
 			}
 		} else if (row == col_rows && n_ed) {

@@ -1,0 +1,248 @@
+/* commands.c: the ':' prompt's commands (see prompt.h). Each value is
+ * checked by the engine's parser for the matching command-line option, so
+ * the screen and the command line accept the same values and explain a bad
+ * one the same way, prefixed here with the command's name:
+ *   temp: expected a number between 0.01 and 100, got "abc" */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "train.h"
+#include "ui/app.h"
+#include "ui/prompt.h"
+#include "ui/view_train_internal.h"
+#include "util.h"
+
+struct command {
+	const char *name;
+	const char *args;      /* for help and messages */
+	bool in_training;      /* also while the training view is open */
+	bool (*run)(struct av_app *a, const char *name, const char *arg, char **error);
+};
+
+static bool fail_as(char **error, const char *name, char *cause)
+{
+	*error = av_printf("%s: %s", name, cause ? cause : "bad value");
+	free(cause);
+	return false;
+}
+
+static bool run_seed(struct av_app *a, const char *name, const char *arg, char **error)
+{
+	uint64_t seed;
+	char *cause = NULL;
+	if (!av_parse_seed(arg, &seed, &cause))
+		return fail_as(error, name, cause);
+	if (!av_app_set_seed(a, seed))
+		return fail_as(error, name, av_strdup(a->message ? a->message : "cannot run"));
+	return true;
+}
+
+static bool run_temp(struct av_app *a, const char *name, const char *arg, char **error)
+{
+	double T;
+	char *cause = NULL;
+	if (!av_parse_temperature(arg, &T, &cause))
+		return fail_as(error, name, cause);
+	if (!av_app_set_temperature(a, T))
+		return fail_as(error, name, av_strdup(a->message ? a->message : "cannot run"));
+	return true;
+}
+
+/* The training view's learning rate: its trainer's when it has one (kept
+ * between visits), else the sample's, which a new trainer starts from. */
+static bool run_lr(struct av_app *a, const char *name, const char *arg, char **error)
+{
+	double lr;
+	char *cause = NULL;
+	if (!av_parse_lr(arg, &lr, &cause))
+		return fail_as(error, name, cause);
+	struct av_trainer *tr = a->train ? a->train->tr : NULL;
+	if (tr && !av_trainer_set_lr(tr, lr, &cause))
+		return fail_as(error, name, cause);
+	a->s->sample.training.lr = lr;
+	if (a->view == &av_view_train)
+		a->dirty |= AV_DIRTY_MAIN | AV_DIRTY_HEADER;
+	av_app_message(a, false, "learning rate %g%s", lr, tr ? "" :
+		       " (the training view, t, starts with it)");
+	return true;
+}
+
+static bool run_source(struct av_app *a, const char *name, const char *arg, char **error)
+{
+	struct av_session *s = a->s;
+	char *cause = NULL;
+	if (s->cfg.mode == AV_MODE_CROSS) {
+		if (!av_session_set_source(s, arg, &cause))
+			return fail_as(error, name, cause);
+		a->dirty |= AV_DIRTY_ALL;
+		av_app_message(a, false, "source: %d token%s", s->trace.source_tokens.n,
+			       s->trace.source_tokens.n == 1 ? "" : "s");
+		return true;
+	}
+	/* not used outside cross mode: checked, kept, and the switch offered */
+	struct av_tokens probe = { 0 };
+	if (!av_tokenize(arg, &probe, &cause))
+		return fail_as(error, name, cause);
+	av_tokens_free(&probe);
+	free(s->source);
+	s->source = av_strdup(arg);
+	av_app_offer_cross(a);
+	return true;
+}
+
+static bool run_sentence(struct av_app *a, const char *name, const char *arg, char **error)
+{
+	char *cause = NULL;
+	if (!av_session_set_sentence(a->s, arg, &cause))
+		return fail_as(error, name, cause);
+	a->dirty |= AV_DIRTY_ALL;
+	av_app_message(a, false, "sentence: %d token%s", a->s->trace.tokens.n,
+		       a->s->trace.tokens.n == 1 ? "" : "s");
+	return true;
+}
+
+static bool run_write(struct av_app *a, const char *name, const char *arg, char **error)
+{
+	enum av_export_format fmt;
+	if (!*arg)
+		return fail_as(error, name, av_strdup("expected a file name (.json .csv .txt .ans "
+						      ".svg)"));
+	if (!av_export_format_for_path(arg, &fmt))
+		return fail_as(error, name, av_printf("no format for \"%s\" (.json .csv .txt "
+						      ".ans .svg)", arg));
+	char *cause = NULL;
+	if (!av_prompt_write(a, fmt, arg, &cause))
+		return fail_as(error, name, cause);
+	return true;
+}
+
+static bool run_export(struct av_app *a, const char *name, const char *arg, char **error)
+{
+	char word[32];
+	size_t k = strcspn(arg, " ");
+	snprintf(word, sizeof(word), "%.*s", (int)(k < sizeof(word) ? k : sizeof(word) - 1), arg);
+	int fmt;
+	if (!av_enum_parse(av_export_format_names, word, &fmt)) {
+		return fail_as(error, name, av_printf("no format \"%s\" (trace, weights, csv, text, "
+						      "ansi, svg)", word));
+	}
+	const char *file = arg + k;
+	while (*file == ' ')
+		file++;
+	if (!*file) {
+		/* the name prompt, with the default name to edit */
+		char *text = NULL, *cause = NULL;
+		if (!av_export_render(a, (enum av_export_format)fmt, &text, &cause))
+			return fail_as(error, name, cause);
+		free(text);
+		av_prompt_export(a, (enum av_export_format)fmt);
+		return true;
+	}
+	char *cause = NULL;
+	if (!av_prompt_write(a, (enum av_export_format)fmt, file, &cause))
+		return fail_as(error, name, cause);
+	return true;
+}
+
+static bool run_help(struct av_app *a, const char *name, const char *arg, char **error);
+
+static const struct command commands[] = {
+	{ "seed", "N", false, run_seed },
+	{ "temp", "X", false, run_temp },
+	{ "temperature", "X", false, run_temp },
+	{ "lr", "X", true, run_lr },
+	{ "source", "TEXT", false, run_source },
+	{ "sentence", "TEXT", false, run_sentence },
+	{ "write", "FILE", true, run_write },
+	{ "export", "FORMAT [FILE]", true, run_export },
+	{ "help", "", true, run_help },
+};
+#define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static bool run_help(struct av_app *a, const char *name, const char *arg, char **error)
+{
+	(void)name;
+	(void)arg;
+	(void)error;
+	av_app_message(a, false, "seed N · temp X · lr X · source S · sentence S · write FILE · "
+		       "export FORMAT [FILE]");
+	return true;
+}
+
+bool av_command_run(struct av_app *a, const char *line, char **error)
+{
+	while (*line == ' ')
+		line++;
+	size_t k = strcspn(line, " ");
+	if (k == 0) {
+		*error = av_strdup("type a command (help lists them)");
+		return false;
+	}
+	const char *arg = line + k;
+	while (*arg == ' ')
+		arg++;
+	/* trailing spaces are not part of a value */
+	char *value = av_strdup(arg);
+	for (size_t n = strlen(value); n > 0 && value[n - 1] == ' '; n--)
+		value[n - 1] = '\0';
+	for (size_t i = 0; i < N_COMMANDS; i++) {
+		if (strlen(commands[i].name) != k || strncmp(commands[i].name, line, k) != 0)
+			continue;
+		if (a->view == &av_view_train && !commands[i].in_training) {
+			/* the trainer works on the layer as it was opened */
+			*error = av_printf("%s: a setting of the stepper (t goes back to it); here: "
+					   "lr, write, export", commands[i].name);
+			free(value);
+			return false;
+		}
+		bool ok = commands[i].run(a, commands[i].name, value, error);
+		free(value);
+		return ok;
+	}
+	free(value);
+	*error = av_printf("unknown command \"%.*s\" (help lists them)", (int)(k < 40 ? k : 40),
+			   line);
+	return false;
+}
+
+int av_command_complete(char *buf, size_t size, char **choices)
+{
+	*choices = NULL;
+	size_t typed = strlen(buf);
+	if (strchr(buf, ' '))
+		return 1;   /* past the name: nothing to complete */
+	const char *first = NULL;
+	size_t common = 0;
+	int n = 0;
+	char list[256] = "";
+	for (size_t i = 0; i < N_COMMANDS; i++) {
+		const char *name = commands[i].name;
+		if (strncmp(name, buf, typed) != 0)
+			continue;
+		if (!first) {
+			first = name;
+			common = strlen(name);
+		} else {
+			size_t c = 0;
+			while (c < common && name[c] == first[c])
+				c++;
+			common = c;
+		}
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", n ? ", " : "",
+			 name);
+		n++;
+	}
+	if (n == 0)
+		return 0;
+	if (common + 2 > size)
+		return n;
+	memcpy(buf, first, common);
+	buf[common] = '\0';
+	if (n == 1 && common + 2 <= size)
+		strcat(buf, " ");
+	if (n > 1)
+		*choices = av_strdup(list);
+	return n;
+}

@@ -1,0 +1,170 @@
+/* export_screen.c: what W and :write save, taken from the screen's state
+ * (see prompt.h): the stepper's stage and head as a figure for the writers
+ * of src/export, the trace, and the weights (the trainer's while the
+ * training view is open; after it, the session holds the trained ones). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "number.h"
+#include "train.h"
+#include "ui/app.h"
+#include "ui/inspector.h"
+#include "ui/prompt.h"
+#include "ui/view_train_internal.h"
+#include "util.h"
+
+/* The trainer whose weights W saves: the open training view's. */
+static const struct av_trainer *open_trainer(const struct av_app *a)
+{
+	return a->view == &av_view_train && a->train ? a->train->tr : NULL;
+}
+
+char *av_export_default_name(const struct av_app *a, enum av_export_format fmt)
+{
+	const char *ext = av_export_extensions[fmt];
+	const struct av_trainer *tr = open_trainer(a);
+	switch (fmt) {
+	case AV_EXPORT_TRACE:
+		return av_strdup("attnview-trace.json");
+	case AV_EXPORT_WEIGHTS:
+		if (tr && tr->epoch > 0)
+			return av_printf("attnview-weights-epoch%d.json", tr->epoch);
+		return av_strdup("attnview-weights.json");
+	case AV_EXPORT_CSV: case AV_EXPORT_TEXT: case AV_EXPORT_ANSI: case AV_EXPORT_SVG:
+	case AV_EXPORT_COUNT:
+		break;
+	}
+	const char *stage = av_ui_stage_titles[a->stage];
+	if (av_ui_stage_per_head(a->stage))
+		return av_printf("attnview-%s-h%d%s", stage, a->head, ext);
+	return av_printf("attnview-%s%s", stage, ext);
+}
+
+/* The labels along an axis: the sentence's tokens, the keys' (the source's
+ * in cross mode), or NULL for dimensions (numbered). */
+static char *const *axis_labels(const struct av_trace *t, enum av_axis axis)
+{
+	if (axis == AV_AXIS_QUERY)
+		return t->tokens.text;
+	if (axis == AV_AXIS_KEY)
+		return t->cfg.mode == AV_MODE_CROSS ? t->source_tokens.text : t->tokens.text;
+	return NULL;
+}
+
+/* The hidden cells of a part, or NULL when it has none. */
+static bool *hidden_cells(const struct av_trace *t, const struct av_part *p)
+{
+	bool *hidden = NULL;
+	for (int r = 0; r < p->rows; r++)
+		for (int c = 0; c < p->cols; c++)
+			if (av_part_hidden(t, p, r, c)) {
+				if (!hidden)
+					hidden = av_calloc((size_t)p->rows * p->cols, sizeof(bool));
+				hidden[(size_t)r * p->cols + c] = true;
+			}
+	return hidden;
+}
+
+struct figure_text {
+	char title[160], settings[256];
+	char *formula;
+	bool *hidden[AV_FIGURE_MAX];     /* what the matrices' hidden point at */
+};
+
+static bool build_figure(struct av_app *a, struct av_figure *f, struct figure_text *ft,
+			 struct av_part parts[AV_MAX_PARTS], char **cause)
+{
+	const struct av_trace *t = &a->s->trace;
+	int n = a->stage == AV_STAGE_TOKENS ? 0 : av_app_parts(a, parts);
+	if (n == 0)
+		return av_fail(cause, "the tokens stage has no matrix to write: n steps to one "
+			       "(the trace and the weights can be written from any stage)");
+	memset(f, 0, sizeof(*f));
+	const char *stage = av_ui_stage_titles[a->stage];
+	const char *mode = av_mode_names[t->cfg.mode];
+	if (av_ui_stage_per_head(a->stage) || t->heads > 1)
+		snprintf(ft->title, sizeof(ft->title), "%s · head %d of %d · %s", stage, a->head,
+			 t->heads, mode);
+	else
+		snprintf(ft->title, sizeof(ft->title), "%s · %s", stage, mode);
+	char T[32];
+	av_number_format(T, sizeof(T), t->cfg.temperature, 4);
+	snprintf(ft->settings, sizeof(ft->settings), "%s · scale %s · T %s · D %d, H %d · "
+		 "seed %llu", a->s->sample.name ? a->s->sample.name : "attnview",
+		 av_scale_names[t->cfg.scale], T, t->d_model, t->heads,
+		 (unsigned long long)t->cfg.seed);
+	ft->formula = av_insp_formula(t, a->stage, a->head);
+	f->title = ft->title;
+	f->subtitle = ft->formula;
+	f->settings = ft->settings;
+	f->n = n;
+	for (int i = 0; i < n; i++) {
+		const struct av_part *p = &parts[i];
+		ft->hidden[i] = hidden_cells(t, p);
+		f->m[i] = (struct av_fig_matrix){
+			.name = p->name, .data = p->data, .rows = p->rows, .cols = p->cols,
+			.stride = p->stride, .row_labels = axis_labels(t, p->row_axis),
+			.col_labels = axis_labels(t, p->col_axis), .hidden = ft->hidden[i],
+			.weights = p->kind == AV_PART_WEIGHTS, .hidden_as_inf = p->masked_as_inf,
+		};
+	}
+	return true;
+}
+
+static void free_figure(struct av_figure *f, struct figure_text *ft)
+{
+	for (int i = 0; i < f->n; i++)
+		free(ft->hidden[i]);
+	free(ft->formula);
+}
+
+/* SVG goes on a white slide: the light theme's palettes; ANSI text keeps
+ * the screen's theme. */
+static void figure_theme(const struct av_app *a, enum av_export_format fmt,
+			 struct av_theme *theme)
+{
+	memset(theme, 0, sizeof(*theme));
+	if (fmt != AV_EXPORT_SVG && av_theme_load(a->theme_names[a->theme_index], theme, NULL))
+		return;
+	if (!av_theme_builtin("light", theme))
+		av_theme_builtin("dark", theme);
+}
+
+bool av_export_render(struct av_app *a, enum av_export_format fmt, char **text,
+		      char **cause)
+{
+	const struct av_session *s = a->s;
+	const struct av_trainer *tr = open_trainer(a);
+	switch (fmt) {
+	case AV_EXPORT_TRACE:
+		*text = av_export_trace_json(&s->trace, &s->params);
+		return true;
+	case AV_EXPORT_WEIGHTS:
+		*text = tr ? av_export_weights_json(&tr->cfg, &tr->params)
+			   : av_export_weights_json(&s->cfg, &s->params);
+		return true;
+	case AV_EXPORT_CSV: case AV_EXPORT_TEXT: case AV_EXPORT_ANSI: case AV_EXPORT_SVG:
+	case AV_EXPORT_COUNT:
+		break;
+	}
+	if (a->view == &av_view_train)
+		return av_fail(cause, "the figures are the stepper's (t goes back to it); here t "
+			       "and w write the trace and the trained weights");
+	struct av_figure f;
+	struct figure_text ft = { .formula = NULL, .hidden = { NULL } };
+	struct av_part parts[AV_MAX_PARTS];
+	if (!build_figure(a, &f, &ft, parts, cause))
+		return false;
+	struct av_theme theme;
+	figure_theme(a, fmt, &theme);
+	f.theme = &theme;
+	*text = fmt == AV_EXPORT_CSV ? av_figure_csv(&f)
+	      : fmt == AV_EXPORT_SVG ? av_figure_svg(&f)
+	      : av_figure_text(&f, fmt == AV_EXPORT_ANSI);
+	av_theme_free(&theme);
+	free_figure(&f, &ft);
+	return true;
+}

@@ -1,0 +1,41 @@
+/* figview.h: the figures view (view_figures.c, on F) and the pinned
+ * comparison (view_compare.c, on y), as the rest of the screen calls them. */
+#ifndef AV_UI_FIGVIEW_H
+#define AV_UI_FIGVIEW_H
+
+#include <stdbool.h>
+#include "compare.h"
+
+struct av_app;
+
+/* The figures, in the order F shows them. */
+#define AV_FIGURES(X) \
+	X(TRIL, "tril mask") \
+	X(MASKING, "scaled|mask|masked") \
+	X(KINDS, "three kinds") \
+	X(WEIGHTS, "W_q W_k W_v W_o")
+
+enum av_figure_kind {
+#define AV_FIGURE_ENUM(name, brief) AV_FIG_##name,
+	AV_FIGURES(AV_FIGURE_ENUM)
+#undef AV_FIGURE_ENUM
+	AV_FIG_COUNT
+};
+
+/* Opens the figures view at figure 0. */
+void av_figures_open(struct av_app *a);
+void av_figures_free(struct av_app *a);
+
+/* Panel panel of figure fig as the session stands now: a snapshot of its
+ * matrix (out is overwritten; free it). false + *cause when the figure
+ * cannot be computed or has no such panel. */
+bool av_figures_snapshot(struct av_app *a, enum av_figure_kind fig, int panel,
+			 struct av_snapshot *out, char **cause);
+
+/* Pins the stepper's matrix under the cursor (stage, head, part) and
+ * opens the comparison; pins figure fig's panel. Both take a copy. */
+void av_pin_stepper(struct av_app *a);
+void av_pin_figure(struct av_app *a, enum av_figure_kind fig, int panel);
+void av_pin_free(struct av_app *a);
+
+#endif

@@ -1,0 +1,433 @@
+/* panels.c: snapshots drawn as heatmaps, arranged on the screen (see
+ * panels.h). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui/draw.h"
+#include "ui/panels.h"
+#include "util.h"
+
+#define PANEL_GAP 2        /* columns between panels side by side */
+#define MIN_CELL 6         /* the heatmap's narrowest numbered cell */
+#define LABEL_MAX 14       /* as heatmap.c: "12 kangaroo" */
+#define ROW_SUMS_W 9
+#define MIN_PANEL_W 30     /* a page of a wide matrix: label and a few cells */
+#define MIN_PANEL_H 6      /* name, column labels, 3 rows, the rows note */
+
+static const char *axis_token(const struct av_trace *t, enum av_axis axis, int i)
+{
+	const struct av_tokens *tk = axis == AV_AXIS_KEY && t->cfg.mode == AV_MODE_CROSS
+				     ? &t->source_tokens : &t->tokens;
+	return i < tk->n ? tk->text[i] : "";
+}
+
+void av_panel_snapshot_part(struct av_snapshot *s, const struct av_trace *t,
+			    const struct av_part *p, const char *what, int head)
+{
+	av_snapshot_alloc(s, p->rows, p->cols);
+	av_snapshot_fill(s, p->data, p->stride, p->maskable ? t->mask : NULL, t->m);
+	s->weights = p->kind == AV_PART_WEIGHTS;
+	s->hidden_as_inf = p->masked_as_inf;
+	s->rows_are_dims = p->row_axis == AV_AXIS_DIM;
+	s->cols_are_dims = p->col_axis == AV_AXIS_DIM;
+	s->cfg = t->cfg;
+	s->head = head;
+	snprintf(s->what, sizeof(s->what), "%s", what);
+	char num[16];
+	for (int i = 0; i < p->rows; i++) {
+		snprintf(num, sizeof(num), "%d", i);
+		av_snapshot_label(s, true, i, s->rows_are_dims ? num : axis_token(t, p->row_axis, i));
+	}
+	for (int j = 0; j < p->cols; j++) {
+		snprintf(num, sizeof(num), "%d", j);
+		av_snapshot_label(s, false, j, s->cols_are_dims ? num
+				  : axis_token(t, p->col_axis, j));
+	}
+}
+
+static bool any_hidden(const struct av_snapshot *s)
+{
+	for (size_t k = 0; k < (size_t)s->rows * s->cols; k++)
+		if (!s->mask[k])
+			return true;
+	return false;
+}
+
+static bool same_labels(const struct av_snapshot *s)
+{
+	if (s->rows != s->cols || s->rows_are_dims != s->cols_are_dims)
+		return false;
+	for (int i = 0; i < s->rows; i++)
+		if (strcmp(s->row_labels[i], s->col_labels[i]) != 0)
+			return false;
+	return true;
+}
+
+/* A trace that only carries a snapshot's labels and hidden cells, for
+ * av_heatmap_draw (it reads labels and the mask from a trace). Its
+ * pointers are the snapshot's; nothing is allocated. */
+static void shell_trace(struct av_trace *t, const struct av_snapshot *s)
+{
+	memset(t, 0, sizeof(*t));
+	t->cfg = s->cfg;
+	t->n = s->rows;
+	t->m = s->cols;
+	t->mask = s->mask;
+	/* keys are told apart from queries by the cross mode's source line */
+	bool cross = !s->cols_are_dims && !same_labels(s);
+	t->cfg.mode = cross ? AV_MODE_CROSS : AV_MODE_SELF;
+	if (!s->rows_are_dims) {
+		t->tokens.n = s->rows < AV_MAX_TOKENS ? s->rows : AV_MAX_TOKENS;
+		for (int i = 0; i < t->tokens.n; i++)
+			t->tokens.text[i] = s->row_labels[i];
+	}
+	if (!s->cols_are_dims) {
+		struct av_tokens *tk = cross ? &t->source_tokens : &t->tokens;
+		if (cross || s->rows_are_dims) {
+			tk->n = s->cols < AV_MAX_TOKENS ? s->cols : AV_MAX_TOKENS;
+			for (int j = 0; j < tk->n; j++)
+				tk->text[j] = s->col_labels[j];
+		}
+	}
+}
+
+static struct av_part part_of(const struct av_panel *pn)
+{
+	const struct av_snapshot *s = &pn->snap;
+	struct av_part p;
+	memset(&p, 0, sizeof(p));
+	p.name = pn->name;
+	p.tensor = s->weights ? AV_T_WEIGHTS : AV_T_SCORES;
+	p.data = s->values;
+	p.rows = s->rows;
+	p.cols = s->cols;
+	p.stride = s->cols;
+	p.row_axis = s->rows_are_dims ? AV_AXIS_DIM : AV_AXIS_QUERY;
+	p.col_axis = s->cols_are_dims ? AV_AXIS_DIM : AV_AXIS_KEY;
+	p.kind = s->weights ? AV_PART_WEIGHTS : AV_PART_SIGNED;
+	p.maskable = any_hidden(s);
+	p.masked_as_inf = s->hidden_as_inf;
+	p.row_sums = pn->row_sums;
+	return p;
+}
+
+static int label_width(const struct av_snapshot *s)
+{
+	int w = 3;
+	for (int i = 0; i < s->rows; i++) {
+		char buf[160];
+		if (s->rows_are_dims)
+			snprintf(buf, sizeof(buf), "%d", i);
+		else
+			snprintf(buf, sizeof(buf), "%d %s", i, s->row_labels[i]);
+		int tw = av_text_width(buf);
+		if (tw > w)
+			w = tw;
+	}
+	return w > LABEL_MAX ? LABEL_MAX : w;
+}
+
+void av_panel_need(const struct av_snapshot *s, bool compact, bool row_sums, int *w, int *h)
+{
+	int cell = compact ? 2 : MIN_CELL;
+	*w = label_width(s) + 1 + s->cols * cell + (row_sums ? ROW_SUMS_W : 1);
+	*h = s->rows + 2;
+}
+
+static bool sums_possible(const struct av_panel *p)
+{
+	return p->snap.weights && !p->snap.cols_are_dims && !p->mask01;
+}
+
+/* All n panels whole, per_row side by side: true and the places if the
+ * area allows. */
+static bool arrange_whole(struct av_panel *panels, int n, bool compact, int width, int height,
+			  int per_row, bool sums, int vgap, struct av_panel_place *place)
+{
+	int col_w = (width - (per_row - 1) * PANEL_GAP) / per_row;
+	int y = 0;
+	for (int first = 0; first < n; first += per_row) {
+		int row_h = 0;
+		for (int i = first; i < n && i < first + per_row; i++) {
+			int w, h;
+			av_panel_need(&panels[i].snap, compact, sums && sums_possible(&panels[i]),
+				      &w, &h);
+			if (w > col_w)
+				return false;
+			if (h > row_h)
+				row_h = h;
+		}
+		if (first > 0)
+			y += vgap;
+		for (int i = first; i < n && i < first + per_row; i++) {
+			place[i].y = y;
+			place[i].x = (i - first) * (col_w + PANEL_GAP);
+			place[i].w = col_w;
+			place[i].h = row_h;
+		}
+		y += row_h;
+		if (y > height)
+			return false;
+	}
+	for (int i = 0; i < n; i++)
+		panels[i].row_sums = sums && sums_possible(&panels[i]);
+	return true;
+}
+
+/* Whole panels, but not all at once: as many across as fit whole, and the
+ * rows of them that fit from the one with the focus. 0 when even one
+ * panel does not fit whole. */
+static int page_whole(struct av_panel *panels, int n, bool compact, int width, int height,
+		      int focus, struct av_panel_place *place)
+{
+	int per_row = n;
+	for (; per_row >= 1; per_row--) {
+		int col_w = (width - (per_row - 1) * PANEL_GAP) / per_row;
+		bool ok = true;
+		for (int i = 0; i < n; i++) {
+			int w, h;
+			av_panel_need(&panels[i].snap, compact, false, &w, &h);
+			ok &= w <= col_w && h <= height;
+		}
+		if (ok)
+			break;
+	}
+	if (per_row < 1)
+		return 0;
+	int col_w = (width - (per_row - 1) * PANEL_GAP) / per_row;
+	int focus_group = (focus >= 0 && focus < n ? focus : 0) / per_row;
+	int groups = (n + per_row - 1) / per_row;
+	/* from the focus's row of panels on, then back while they fit */
+	int first = focus_group, last = focus_group, used = 0;
+	int group_h[AV_PANELS_MAX] = { 0 };
+	for (int g = 0; g < groups; g++)
+		for (int i = g * per_row; i < n && i < (g + 1) * per_row; i++) {
+			int w, h;
+			av_panel_need(&panels[i].snap, compact, false, &w, &h);
+			if (h > group_h[g])
+				group_h[g] = h;
+		}
+	used = group_h[focus_group];
+	while (last + 1 < groups && used + group_h[last + 1] <= height)
+		used += group_h[++last];
+	while (first > 0 && used + group_h[first - 1] <= height)
+		used += group_h[--first];
+	int y = 0, placed = 0;
+	for (int g = first; g <= last; g++) {
+		for (int i = g * per_row; i < n && i < (g + 1) * per_row; i++) {
+			place[i].y = y;
+			place[i].x = (i - g * per_row) * (col_w + PANEL_GAP);
+			place[i].w = col_w;
+			place[i].h = group_h[g];
+			placed++;
+		}
+		y += group_h[g];
+	}
+	for (int i = 0; i < n; i++)
+		panels[i].row_sums = false;
+	return placed;
+}
+
+int av_panels_arrange(struct av_panel *panels, int n, bool compact, int width, int height,
+		      int focus, struct av_panel_place *place)
+{
+	memset(place, 0, sizeof(*place) * (size_t)n);
+	if (n <= 0 || width <= 0 || height <= 0)
+		return 0;
+	/* side by side before row sums: the matrices are what is compared */
+	for (int per_row = n; per_row >= 1; per_row--) {
+		/* 2 + 2 rather than 3 + 1: fewer across when the rows stay as
+		 * many */
+		int rows = (n + per_row - 1) / per_row;
+		if (per_row > 1 && rows == (n + per_row - 2) / (per_row - 1))
+			continue;
+		for (int vgap = 1; vgap >= 0; vgap--)
+			for (int sums = 1; sums >= 0; sums--)
+				if (arrange_whole(panels, n, compact, width, height, per_row, sums,
+						  vgap, place))
+					return n;
+	}
+	int placed = page_whole(panels, n, compact, width, height, focus, place);
+	if (placed > 0)
+		return placed;
+	/* a page: as many panels across as keep MIN_PANEL_W each (or the
+	 * whole panel when narrower), as many rows as keep MIN_PANEL_H */
+	memset(place, 0, sizeof(*place) * (size_t)n);
+	for (int i = 0; i < n; i++)
+		panels[i].row_sums = false;
+	int per_row = n;
+	while (per_row > 1) {
+		int col_w = (width - (per_row - 1) * PANEL_GAP) / per_row;
+		bool ok = true;
+		for (int i = 0; i < n; i++) {
+			int w, h;
+			av_panel_need(&panels[i].snap, compact, false, &w, &h);
+			if (col_w < (w < MIN_PANEL_W ? w : MIN_PANEL_W))
+				ok = false;
+		}
+		if (ok)
+			break;
+		per_row--;
+	}
+	int groups = (n + per_row - 1) / per_row;
+	int fit = (height + 1) / (MIN_PANEL_H + 1);
+	if (fit < 1)
+		fit = 1;
+	if (fit > groups)
+		fit = groups;
+	int focus_group = (focus >= 0 && focus < n ? focus : 0) / per_row;
+	int first_group = focus_group - fit + 1 > 0 ? focus_group - fit + 1 : 0;
+	int col_w = (width - (per_row - 1) * PANEL_GAP) / per_row;
+	int row_h = (height - (fit - 1)) / fit;
+	placed = 0;
+	for (int g = first_group; g < first_group + fit; g++) {
+		for (int i = g * per_row; i < n && i < (g + 1) * per_row; i++) {
+			int w, h;
+			av_panel_need(&panels[i].snap, compact, false, &w, &h);
+			place[i].y = (g - first_group) * (row_h + 1);
+			place[i].x = (i - g * per_row) * (col_w + PANEL_GAP);
+			place[i].w = col_w;
+			place[i].h = h < row_h ? h : row_h;
+			placed++;
+		}
+	}
+	return placed;
+}
+
+void av_panel_draw(WINDOW *w, struct av_colors *c, struct av_panel *p,
+		   const struct av_panel_place *place, int row, int col, bool compact,
+		   bool focused)
+{
+	if (place->h <= 0 || place->w <= 0)
+		return;
+	int rows_room = place->h;
+	bool note = p->snap.rows + 2 > place->h && place->h >= 4;
+	if (note)
+		rows_room--;
+	WINDOW *sub = derwin(w, rows_room, place->w, place->y, place->x);
+	if (!sub)
+		return;
+	struct av_trace t;
+	shell_trace(&t, &p->snap);
+	struct av_part part = part_of(p);
+	char name[80];
+	snprintf(name, sizeof(name), "%s%s", focused ? (av_draw_utf8() ? "▸ " : "> ") : "",
+		 p->name);
+	part.name = name;
+	p->hm.t = &t;
+	p->hm.parts = &part;
+	p->hm.n_parts = 1;
+	p->hm.cur_row = row;
+	p->hm.cur_col = col;
+	p->hm.compact = compact;
+	av_heatmap_draw(sub, c, &p->hm);
+	/* the axes, in the corner over the row labels when no scroll
+	 * indicator is there: queries down, keys across */
+	int label_w = label_width(&p->snap);
+	bool whole_rows = p->hm.first_row == 0 && p->hm.last_row == p->snap.rows - 1;
+	if (whole_rows && !p->snap.rows_are_dims && label_w >= 5)
+		av_put(sub, 1, 0, p->snap.cols_are_dims ? "q↓ d→" : "q↓ k→", label_w,
+		       av_colors_el(c, AV_EL_DIM));
+	/* else the heatmap's "▼ rows a-b of N" does not fit a narrow label
+	 * column: arrows there, the rows in the note below */
+	if (!whole_rows && note) {
+		char arrows[16];
+		snprintf(arrows, sizeof(arrows), "%s%s", p->hm.first_row > 0 ?
+			 (av_draw_utf8() ? "▲" : "^") : "", p->hm.last_row < p->snap.rows - 1 ?
+			 (av_draw_utf8() ? "▼" : "v") : "");
+		av_put_pad(sub, 1, 0, arrows, label_w, av_colors_el(c, AV_EL_DIM));
+	}
+	p->hm.parts = NULL;
+	p->hm.t = NULL;
+	delwin(sub);
+	if (note) {
+		char text[64];
+		snprintf(text, sizeof(text), "%s rows %d-%d of %d (j/k)",
+			 av_draw_utf8() ? "▼" : "v", p->hm.first_row, p->hm.last_row,
+			 p->snap.rows);
+		av_put_pad(w, place->y + rows_room, place->x, text, place->w,
+			   av_colors_el(c, AV_EL_DIM));
+	}
+}
+
+void av_panel_free(struct av_panel *p)
+{
+	av_snapshot_free(&p->snap);
+	memset(p, 0, sizeof(*p));
+}
+
+int av_put_wrapped(WINDOW *w, int y, int x, const char *text, int width, int max_lines,
+		   attr_t attr)
+{
+	int lines = 0;
+	const char *p = text;
+	while (*p && lines < max_lines) {
+		/* the longest run of whole words that fits; the last line may be cut */
+		char line[512];
+		size_t best = 0, len = 0;
+		while (p[len]) {
+			size_t next = len;
+			while (p[next] == ' ')
+				next++;
+			while (p[next] && p[next] != ' ')
+				next++;
+			if (next >= sizeof(line))
+				break;
+			memcpy(line, p, next);
+			line[next] = '\0';
+			if (av_text_width(line) > width && best > 0)
+				break;
+			best = next;
+			len = next;
+			if (av_text_width(line) > width)
+				break;
+		}
+		if (best == 0 || lines == max_lines - 1)
+			best = strlen(p) < sizeof(line) - 1 ? strlen(p) : sizeof(line) - 1;
+		memcpy(line, p, best);
+		line[best] = '\0';
+		av_put(w, y + lines, x, line, width, attr);
+		lines++;
+		p += best;
+		while (*p == ' ')
+			p++;
+	}
+	return lines;
+}
+
+int av_wrapped_lines(const char *text, int width)
+{
+	int lines = 0;
+	const char *p = text;
+	while (*p) {
+		char line[512];
+		size_t best = 0, len = 0;
+		while (p[len]) {
+			size_t next = len;
+			while (p[next] == ' ')
+				next++;
+			while (p[next] && p[next] != ' ')
+				next++;
+			if (next >= sizeof(line))
+				break;
+			memcpy(line, p, next);
+			line[next] = '\0';
+			if (av_text_width(line) > width && best > 0)
+				break;
+			best = next;
+			len = next;
+			if (av_text_width(line) > width)
+				break;
+		}
+		if (best == 0)
+			best = strlen(p) < sizeof(line) - 1 ? strlen(p) : sizeof(line) - 1;
+		lines++;
+		p += best;
+		while (*p == ' ')
+			p++;
+	}
+	return lines;
+}

@@ -1,0 +1,54 @@
+/* prompt.h: the one-line prompt on the status line (view_prompt.c) and what
+ * it runs: the ':' commands (commands.c) and the files W writes
+ * (export_screen.c).
+ *
+ *   :          a command: seed N, temp X, lr X, source TEXT, sentence TEXT,
+ *              write FILE, export FORMAT [FILE], help (Tab completes)
+ *   W          a menu of formats, then the file name (a default shown,
+ *              editable); an existing file is only replaced after y
+ *
+ * A bad value keeps the prompt open with the error on the right of the
+ * line, so it can be corrected; Esc cancels. */
+#ifndef AV_UI_PROMPT_H
+#define AV_UI_PROMPT_H
+
+#include <stdbool.h>
+#include "export/export.h"
+
+struct av_app;
+
+/* ':' */
+void av_prompt_command(struct av_app *a);
+/* 'W': the format menu. */
+void av_prompt_export_menu(struct av_app *a);
+/* The file name prompt for one format (the menu's second step; also for
+ * the training view, which saves its trained weights with
+ * AV_EXPORT_WEIGHTS). */
+void av_prompt_export(struct av_app *a, enum av_export_format fmt);
+/* A y/n question; answer gets true for y, false for n or Esc. */
+void av_prompt_ask(struct av_app *a, const char *question,
+		   void (*answer)(struct av_app *a, bool yes));
+/* Writes fmt to path, asking first when path exists; false + *error when
+ * it cannot (the message is also shown). */
+bool av_prompt_write(struct av_app *a, enum av_export_format fmt, const char *path,
+		     char **error);
+void av_prompt_free(struct av_app *a);
+
+/* commands.c: runs one command line; false + *error (malloc'd, starting
+ * with the command's name) when it is bad. */
+bool av_command_run(struct av_app *a, const char *line, char **error);
+/* Completes the command name at the start of buf (size bytes): returns the
+ * number of commands that match; a single match is completed with a space
+ * after it, several are completed as far as they agree and listed in
+ * *choices (malloc'd, "seed, sentence"). */
+int av_command_complete(char *buf, size_t size, char **choices);
+
+/* export_screen.c: the default file name for fmt ("attnview-softmax-h0.svg"),
+ * malloc'd; and the file's text for the app's current state (the stepper's
+ * stage and head; the trainer's weights while the training view is open),
+ * or false + *cause (the tokens stage has no matrix). */
+char *av_export_default_name(const struct av_app *a, enum av_export_format fmt);
+bool av_export_render(struct av_app *a, enum av_export_format fmt, char **text,
+		      char **cause);
+
+#endif

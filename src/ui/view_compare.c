@@ -1,0 +1,521 @@
+/* view_compare.c: a pinned matrix beside the live one (y pins, y again or
+ * Y unpins). The pin is a snapshot (engine compare.h) of the stepper's
+ * matrix under the cursor, or of a figure's marked panel, with the
+ * settings it was made under; the live one is the same place (stage, head,
+ * part, or figure and panel) recomputed now. So: pin, then change the
+ * mask, the scale, T, the mode, the head, or train (t, train, t back), and
+ * see the two side by side. D cycles the display:
+ *
+ *   pinned | live          the two, one cursor marking the same cell
+ *   pinned | live | Δ      and their difference, live − pinned
+ *   Δ                      the difference alone, as large as it goes
+ *
+ * The difference uses the diverging colours with max |Δ| stated; shapes
+ * that differ (a cross pin against a self one, another sentence) are said
+ * to differ instead. Keys this view does not use go on to the stepper's
+ * actions, which change the live side. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "train.h"
+#include "ui/app.h"
+#include "ui/draw.h"
+#include "ui/figview.h"
+#include "ui/inspector.h"
+#include "ui/panels.h"
+#include "util.h"
+
+enum pin_display { SHOW_BESIDE, SHOW_ALL, SHOW_DIFF, SHOW_COUNT };
+
+static const char *const figure_briefs[] = {
+#define AV_FIGURE_BRIEF(name, brief) brief,
+	AV_FIGURES(AV_FIGURE_BRIEF)
+#undef AV_FIGURE_BRIEF
+};
+
+static const char *const display_names[] = {
+	"pinned | live", "pinned | live | Δ", "Δ = live − pinned"
+};
+
+struct av_pin {
+	struct av_snapshot pinned;
+	bool from_figure;
+	enum av_figure_kind fig;      /* a figure's panel ... */
+	int panel;
+	int part;                /* ... or the stepper's part (index in its stage) */
+	const struct av_view *under;   /* the view y went from, back on unpin */
+	enum pin_display display;
+	int row, col;            /* one cursor for every panel */
+	int focus;
+	struct av_heatmap hm[3];
+	/* filled on each draw */
+	struct av_snapshot live;
+	bool have_live;
+	char *live_error;        /* no live matrix: why */
+	struct av_diff diff;
+	bool have_diff;
+	char *diff_error;        /* shapes differ */
+	int n_panels, placed;    /* panels of the display, and on this page */
+};
+
+static int trained_epochs(const struct av_app *a)
+{
+	const struct av_trainer *tr = av_train_view_trainer(a);
+	return tr ? tr->epoch : 0;
+}
+
+/* "softmax head 0", "projection K", "context V_h head 1". */
+static void part_what(char *buf, size_t size, enum av_ui_stage st, int head,
+		      const struct av_part *parts, int n, int i)
+{
+	int len = snprintf(buf, size, "%s", av_ui_stage_titles[st]);
+	if (n > 1 && len >= 0 && (size_t)len < size)
+		len += snprintf(buf + len, size - (size_t)len, " %s", parts[i].name);
+	if (av_ui_stage_per_head(st) && len >= 0 && (size_t)len < size)
+		snprintf(buf + len, size - (size_t)len, " head %d", head);
+}
+
+/* The live matrix at the pin's place, into p->live. */
+static bool live_snapshot(struct av_app *a, struct av_pin *p, char **cause)
+{
+	if (p->from_figure)
+		return av_figures_snapshot(a, p->fig, p->panel, &p->live, cause);
+	struct av_part parts[AV_MAX_PARTS];
+	int n = av_app_parts(a, parts);
+	if (n == 0)
+		return av_fail(cause, "the %s stage shows no matrix: n steps to one",
+			       av_ui_stage_titles[a->stage]);
+	int i = p->part < n ? p->part : n - 1;
+	char what[64];
+	part_what(what, sizeof(what), a->stage, a->head, parts, n, i);
+	av_panel_snapshot_part(&p->live, &a->s->trace, &parts[i], what, a->head);
+	return true;
+}
+
+static void clear_live(struct av_pin *p)
+{
+	if (p->have_live)
+		av_snapshot_free(&p->live);
+	if (p->have_diff)
+		av_diff_free(&p->diff);
+	p->have_live = p->have_diff = false;
+	free(p->live_error);
+	free(p->diff_error);
+	p->live_error = p->diff_error = NULL;
+}
+
+static void start(struct av_app *a, struct av_pin *p)
+{
+	p->pinned.epochs = trained_epochs(a);
+	p->under = a->view == &av_view_compare ? &av_view_stage : a->view;
+	av_pin_free(a);
+	a->pin = p;
+	a->view = &av_view_compare;
+	a->dirty = AV_DIRTY_ALL;
+	char text[160];
+	av_snapshot_describe(&p->pinned, text, sizeof(text));
+	av_app_message(a, false, "pinned %s: now change the mask, scale, T, mode or head, or "
+		       "train (t); D cycles the display, y unpins", text);
+}
+
+void av_pin_stepper(struct av_app *a)
+{
+	struct av_part parts[AV_MAX_PARTS];
+	int n = av_app_parts(a, parts);
+	if (n == 0) {
+		av_app_message(a, false, "the %s stage shows no matrix to pin: n steps to one",
+			       av_ui_stage_titles[a->stage]);
+		return;
+	}
+	int i = 0, col = 0;
+	av_heatmap_locate(parts, n, a->col, &i, &col);
+	struct av_pin *p = av_calloc(1, sizeof(*p));
+	p->part = i;
+	char what[64];
+	part_what(what, sizeof(what), a->stage, a->head, parts, n, i);
+	av_panel_snapshot_part(&p->pinned, &a->s->trace, &parts[i], what, a->head);
+	p->row = a->row;
+	p->col = col;
+	start(a, p);
+}
+
+void av_pin_figure(struct av_app *a, enum av_figure_kind fig, int panel)
+{
+	struct av_pin *p = av_calloc(1, sizeof(*p));
+	char *cause = NULL;
+	if (!av_figures_snapshot(a, fig, panel, &p->pinned, &cause)) {
+		av_app_message(a, true, "cannot pin: %s", cause ? cause : "?");
+		free(cause);
+		free(p);
+		return;
+	}
+	p->from_figure = true;
+	p->fig = fig;
+	p->panel = panel;
+	start(a, p);
+}
+
+void av_pin_free(struct av_app *a)
+{
+	struct av_pin *p = a->pin;
+	if (!p)
+		return;
+	clear_live(p);
+	av_snapshot_free(&p->pinned);
+	free(p);
+	a->pin = NULL;
+}
+
+static void unpin(struct av_app *a)
+{
+	const struct av_view *back = a->pin ? a->pin->under : &av_view_stage;
+	if (back == &av_view_figures && !a->figures)
+		back = &av_view_stage;
+	av_pin_free(a);
+	a->view = back ? back : &av_view_stage;
+	a->dirty = AV_DIRTY_ALL;
+	av_app_message(a, false, "unpinned");
+}
+
+/* --- drawing ------------------------------------------------------------- */
+
+/* The difference as a snapshot to draw: Δ where it is a number; where a
+ * cell is -1e20 in one of them (hidden, as -inf) it is marked hidden and
+ * shown ±∞; hidden in both is hidden. */
+static void diff_snapshot(struct av_snapshot *out, const struct av_pin *p)
+{
+	const struct av_diff *d = &p->diff;
+	av_snapshot_copy(out, &p->live);
+	bool inf = p->live.hidden_as_inf || p->pinned.hidden_as_inf;
+	out->weights = false;
+	out->hidden_as_inf = inf;
+	for (size_t k = 0; k < (size_t)d->rows * d->cols; k++) {
+		out->values[k] = d->delta[k];
+		bool both = d->state[k] == AV_DIFF_BOTH;
+		out->mask[k] = both || (!inf && d->state[k] != AV_DIFF_HIDDEN_BOTH);
+	}
+	snprintf(out->what, sizeof(out->what), "difference");
+}
+
+static void fill(struct av_app *a, struct av_pin *p)
+{
+	clear_live(p);
+	char *cause = NULL;
+	p->have_live = live_snapshot(a, p, &cause);
+	if (!p->have_live) {
+		p->live_error = cause ? cause : av_strdup("no live matrix");
+		return;
+	}
+	p->live.epochs = trained_epochs(a);
+	cause = NULL;
+	p->have_diff = av_snapshot_diff(&p->diff, &p->live, &p->pinned, &cause);
+	if (!p->have_diff)
+		p->diff_error = cause ? cause : av_strdup("shapes differ");
+}
+
+/* The panels of the display: pinned, live, Δ (some of them). Returns the
+ * count; kinds[i] says which each is (0 pinned, 1 live, 2 Δ). */
+static int make_panels(struct av_pin *p, struct av_panel *panels, int *kinds)
+{
+	int n = 0;
+	if (p->display != SHOW_DIFF || !p->have_diff) {
+		av_snapshot_copy(&panels[n].snap, &p->pinned);
+		snprintf(panels[n].name, sizeof(panels[n].name), "pinned: %s", p->pinned.what);
+		kinds[n++] = 0;
+		if (p->have_live) {
+			av_snapshot_copy(&panels[n].snap, &p->live);
+			snprintf(panels[n].name, sizeof(panels[n].name), "live: %s", p->live.what);
+			kinds[n++] = 1;
+		}
+	}
+	if (p->display != SHOW_BESIDE && p->have_diff) {
+		diff_snapshot(&panels[n].snap, p);
+		snprintf(panels[n].name, sizeof(panels[n].name), "Δ = live − pinned");
+		kinds[n++] = 2;
+	}
+	return n;
+}
+
+static void label_of(char *buf, size_t size, const struct av_snapshot *s, int r, int c)
+{
+	if (s->rows_are_dims)
+		snprintf(buf, size, "[%d, %d]", r, c);
+	else if (s->cols_are_dims)
+		snprintf(buf, size, "[%d %s, dim %d]", r, s->row_labels[r], c);
+	else
+		snprintf(buf, size, "[%d %s → %d %s]", r, s->row_labels[r], c, s->col_labels[c]);
+}
+
+static void value_text(char *buf, size_t size, const struct av_snapshot *s, int r, int c)
+{
+	if (r >= s->rows || c >= s->cols) {
+		snprintf(buf, size, "(outside %d×%d)", s->rows, s->cols);
+		return;
+	}
+	size_t k = (size_t)r * s->cols + c;
+	if (!s->mask[k] && s->hidden_as_inf)
+		snprintf(buf, size, "−1e20 (hidden)");
+	else
+		av_insp_number(buf, size, s->values[k]);
+}
+
+static void draw_notes(struct av_app *a, struct av_pin *p)
+{
+	WINDOW *w = a->w_insp;
+	if (!w)
+		return;
+	werase(w);
+	int width = getmaxx(w), height = getmaxy(w);
+	struct av_colors *c = &a->colors;
+	char line[512], pv[48], lv[48];
+	int y = 0;
+	if (p->have_live) {
+		char at[160];
+		label_of(at, sizeof(at), &p->live, p->row < p->live.rows ? p->row : 0,
+			 p->col < p->live.cols ? p->col : 0);
+		value_text(pv, sizeof(pv), &p->pinned, p->row, p->col);
+		value_text(lv, sizeof(lv), &p->live, p->row, p->col);
+		int len = snprintf(line, sizeof(line), "%s  pinned %s  live %s", at, pv, lv);
+		if (p->have_diff && p->row < p->diff.rows && p->col < p->diff.cols) {
+			size_t k = (size_t)p->row * p->diff.cols + p->col;
+			char dv[48];
+			if (p->diff.state[k] == AV_DIFF_BOTH ||
+			    !(p->live.hidden_as_inf || p->pinned.hidden_as_inf))
+				av_insp_number(dv, sizeof(dv), p->diff.delta[k]);
+			else
+				snprintf(dv, sizeof(dv), "%s", p->diff.state[k] == AV_DIFF_HIDDEN_BOTH
+					 ? "— (hidden in both)" : p->diff.state[k] ==
+					 AV_DIFF_HIDDEN_LIVE ? "−∞ (hidden now)" : "+∞ (hidden when pinned)");
+			snprintf(line + len, sizeof(line) - (size_t)len, "  Δ %s", dv);
+		}
+		y += av_put_wrapped(w, y, 0, line, width, 1, av_colors_el(c, AV_EL_LABEL));
+	}
+	const char *err = p->live_error ? p->live_error : p->diff_error;
+	if (err) {
+		y += av_put_wrapped(w, y, 0, err, width, height - y > 2 ? 2 : height - y,
+				    av_colors_el(c, AV_EL_ERROR));
+	} else if (p->have_diff && y < height) {
+		char at[160] = "";
+		if (p->diff.max_row >= 0) {
+			label_of(at, sizeof(at), &p->live, p->diff.max_row, p->diff.max_col);
+		}
+		char mx[32];
+		av_insp_number(mx, sizeof(mx), p->diff.max_abs);
+		int len = snprintf(line, sizeof(line), "max |Δ| = %s%s%s; %d of %d cells differ", mx,
+				   at[0] ? " at " : "", at, p->diff.changed,
+				   p->diff.rows * p->diff.cols);
+		if (p->diff.visibility_changed && len > 0 && (size_t)len < sizeof(line))
+			len += snprintf(line + len, sizeof(line) - (size_t)len,
+					"; %d hidden in one of them only%s", p->diff.visibility_changed,
+					p->live.hidden_as_inf ? " (±∞ in Δ: −1e20 is no number, "
+					"left out of max |Δ|)" : "");
+		if (p->diff.labels_differ && len > 0 && (size_t)len < sizeof(line))
+			snprintf(line + len, sizeof(line) - (size_t)len,
+				 "; the tokens differ (same shape)");
+		y += av_put_wrapped(w, y, 0, line, width, height - y > 2 ? 2 : height - y,
+				    av_colors_el(c, AV_EL_NORMAL));
+	}
+	if (y < height)
+		av_put_wrapped(w, y, 0, p->from_figure ?
+			       "live = the figure now: m s + - c Tab t change it; D display; y unpins" :
+			       "live = the stepper now: m s + - c Tab n/p t change it; D display; "
+			       "y unpins", width, height - y, av_colors_el(c, AV_EL_DIM));
+}
+
+static void draw_title(struct av_app *a, struct av_pin *p)
+{
+	WINDOW *w = a->w_title;
+	if (!w)
+		return;
+	werase(w);
+	int width = getmaxx(w);
+	struct av_colors *c = &a->colors;
+	char text[256];
+	snprintf(text, sizeof(text), "compare: %s", display_names[p->display]);
+	int x = av_put(w, 0, 0, text, width, av_colors_el(c, AV_EL_TITLE));
+	if (p->placed < p->n_panels) {
+		snprintf(text, sizeof(text), "   %d of %d on this page (< > for the rest)",
+			 p->placed, p->n_panels);
+		av_put(w, 0, x, text, width - x, av_colors_el(c, AV_EL_DIM));
+	}
+	if (getmaxy(w) < 2)
+		return;
+	char pin[160], live[160] = "—";
+	av_snapshot_describe(&p->pinned, pin, sizeof(pin));
+	if (p->have_live)
+		av_snapshot_describe(&p->live, live, sizeof(live));
+	snprintf(text, sizeof(text), "pinned: %s   live: %s", pin, live);
+	/* the header names the pin already: when both do not fit, the live */
+	if (av_text_width(text) > width)
+		snprintf(text, sizeof(text), "live: %s", live);
+	av_put(w, 1, 0, text, width, av_colors_el(c, AV_EL_FORMULA));
+}
+
+static void draw_legend(struct av_app *a, struct av_pin *p, const struct av_panel *pn,
+			int kind)
+{
+	WINDOW *w = a->w_legend;
+	if (!w)
+		return;
+	werase(w);
+	const struct av_snapshot *s = &pn->snap;
+	double range = 0;
+	bool hidden = false;
+	for (size_t k = 0; k < (size_t)s->rows * s->cols; k++) {
+		if (!s->mask[k]) {
+			hidden = true;
+			continue;
+		}
+		if (fabs(s->values[k]) > range)
+			range = fabs(s->values[k]);
+	}
+	if (kind == 2)
+		range = p->diff.max_abs;
+	av_legend_draw(w, 0, &a->colors, s->weights ? AV_PART_WEIGHTS : AV_PART_SIGNED, range,
+		       hidden, s->hidden_as_inf);
+}
+
+static void compare_draw(struct av_app *a)
+{
+	struct av_pin *p = a->pin;
+	if (!p)
+		return;
+	fill(a, p);
+	struct av_panel panels[3];
+	int kinds[3];
+	memset(panels, 0, sizeof(panels));
+	int n = make_panels(p, panels, kinds);
+	p->n_panels = p->placed = n;
+	if (p->focus >= n)
+		p->focus = n - 1;
+	int rows = p->pinned.rows, cols = p->pinned.cols;
+	for (int i = 0; i < n; i++) {
+		if (panels[i].snap.rows > rows)
+			rows = panels[i].snap.rows;
+		if (panels[i].snap.cols > cols)
+			cols = panels[i].snap.cols;
+	}
+	if (p->row >= rows)
+		p->row = rows - 1;
+	if (p->col >= cols)
+		p->col = cols - 1;
+	WINDOW *w = a->w_panel;
+	if (w) {
+		werase(w);
+		struct av_panel_place place[3];
+		int height = getmaxy(w);
+		/* shapes that differ: say so where the difference would be */
+		bool say = p->display != SHOW_BESIDE && p->diff_error && height > 3;
+		if (say)
+			height -= 2;
+		p->placed = av_panels_arrange(panels, n, a->compact, getmaxx(w), height, p->focus,
+					      place);
+		for (int i = 0; i < n; i++) {
+			panels[i].hm = p->hm[kinds[i]];
+			av_panel_draw(w, &a->colors, &panels[i], &place[i], p->row, p->col,
+				      a->compact, i == p->focus && n > 1);
+			p->hm[kinds[i]] = panels[i].hm;
+		}
+		if (say)
+			av_put(w, height + 1, 0, p->diff_error, getmaxx(w),
+			       av_colors_el(&a->colors, AV_EL_ERROR));
+	}
+	draw_title(a, p);
+	if (n > 0)
+		draw_legend(a, p, &panels[p->focus], kinds[p->focus]);
+	draw_notes(a, p);
+	for (int i = 0; i < n; i++)
+		av_panel_free(&panels[i]);
+}
+
+static void compare_header(struct av_app *a)
+{
+	WINDOW *w = a->w_header;
+	struct av_pin *p = a->pin;
+	if (!w || !p)
+		return;
+	const struct av_trace *t = &a->s->trace;
+	char pinned[200], desc[160];
+	av_snapshot_describe(&p->pinned, desc, sizeof(desc));
+	snprintf(pinned, sizeof(pinned), "pinned: %s", desc);
+	struct av_header_info h = {
+		.sample = a->s->sample.name,
+		.mode = av_mode_names[t->cfg.mode],
+		.d_model = t->d_model,
+		.heads = t->heads,
+		.head_dim = t->head_dim,
+		.scale = av_scale_names[t->cfg.scale],
+		.temperature = t->cfg.temperature,
+		.seed = t->cfg.seed,
+		.stage = p->from_figure ? (int)p->fig : (int)a->stage,
+		.n_stages = p->from_figure ? AV_FIG_COUNT : AV_STAGE_COUNT,
+		.stage_name = p->from_figure ? figure_briefs[p->fig] : av_ui_stage_titles[a->stage],
+		.view = pinned,
+	};
+	int width = getmaxx(w);
+	char *text = av_layout_header(&h, width);
+	av_put_pad(w, 0, 0, text, width, av_colors_el(&a->colors, AV_EL_HEADER));
+	free(text);
+}
+
+/* --- keys ---------------------------------------------------------------- */
+
+static bool compare_key(struct av_app *a, int key, enum av_action act)
+{
+	struct av_pin *p = a->pin;
+	if (!p)
+		return false;
+	if (key == AV_KEY_ESC) {
+		unpin(a);
+		return true;
+	}
+	switch (act) {
+	case AV_ACTION_PIN:
+	case AV_ACTION_UNPIN:
+		unpin(a);
+		return true;
+	case AV_ACTION_COMPARE:
+		p->display = (enum pin_display)((p->display + 1) % SHOW_COUNT);
+		p->focus = 0;
+		a->dirty = AV_DIRTY_ALL;
+		av_app_message(a, false, "display: %s", display_names[p->display]);
+		return true;
+	case AV_ACTION_LEFT: p->col = p->col > 0 ? p->col - 1 : 0; break;
+	case AV_ACTION_RIGHT: p->col++; break;
+	case AV_ACTION_UP: p->row = p->row > 0 ? p->row - 1 : 0; break;
+	case AV_ACTION_DOWN: p->row++; break;
+	case AV_ACTION_PAGE_LEFT: p->focus = p->focus > 0 ? p->focus - 1 : 2; break;
+	case AV_ACTION_PAGE_RIGHT: p->focus = (p->focus + 1) % 3; break;
+	case AV_ACTION_FIGURES:
+	case AV_ACTION_ALL_HEADS:
+	case AV_ACTION_MASK_KEY:
+		av_app_message(a, false, "a matrix is pinned: y unpins it first");
+		return true;
+	default:
+		/* the stepper's actions change the live side */
+		a->dirty |= AV_DIRTY_ALL;
+		return false;
+	}
+	a->dirty |= AV_DIRTY_MAIN;
+	return true;
+}
+
+static void compare_resize(struct av_app *a)
+{
+	if (a->pin)
+		memset(a->pin->hm, 0, sizeof(a->pin->hm));
+}
+
+const struct av_view av_view_compare = {
+	.name = "compare",
+	.label = "pinned",
+	.hints = "y unpin  D display  arrows cell  < > panel  m s +/- c Tab t: change live",
+	.draw = compare_draw,
+	.key = compare_key,
+	.resize = compare_resize,
+	.header = compare_header,
+};

@@ -1,0 +1,563 @@
+/* view_figures.c: the tutorials' figures that the stepper does not draw,
+ * one at a time (F cycles them, Esc closes):
+ *
+ *   1 seed 000 §3.2   torch.tril(torch.ones(n, n)), the causal mask as 0/1
+ *   2 seed 000 §4.1   scaled | mask | masked side by side for the head
+ *   3 seed 000 §4.2   encoder self, decoder masked and encoder-decoder
+ *                     weights of one sentence side by side
+ *   4 seed 001 §2     W_q, W_k, W_v (and W_o) as heatmaps
+ *
+ * Every number comes from the engine: figures 1-3 from av_attention_kinds_run
+ * (three traces of their own, so the session's trace is not disturbed),
+ * figure 2 from the session's trace when its mask hides anything, figure 4
+ * from the session's parameters (trained or not). The matrices are
+ * snapshots drawn by panels.c, which arranges them side by side, stacked or
+ * a page at a time; one cursor moves through all of them, so the same cell
+ * is marked in each. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "figures.h"
+#include "ui/app.h"
+#include "ui/draw.h"
+#include "ui/figview.h"
+#include "ui/inspector.h"
+#include "ui/panels.h"
+#include "util.h"
+
+static const char *const figure_briefs[] = {
+#define AV_FIGURE_BRIEF(name, brief) brief,
+	AV_FIGURES(AV_FIGURE_BRIEF)
+#undef AV_FIGURE_BRIEF
+};
+
+/* One figure, computed from the session as it stands. */
+struct fig_data {
+	struct av_panel panels[AV_PANELS_MAX];
+	int n;
+	char title[160];
+	char formula[200];
+	char caption[240];       /* what it is and which tutorial section */
+	char note[320];          /* what this session's figure shows, or "" */
+};
+
+struct av_figures {
+	enum av_figure_kind fig;
+	int focus;               /* the panel y pins and the inspector reads */
+	int row, col;            /* one cursor for every panel */
+	struct fig_data data;
+	struct av_heatmap hm[AV_PANELS_MAX];   /* scroll state between draws */
+	char *error;             /* the figure cannot be computed now: why */
+};
+
+static bool any_hidden(const struct av_trace *t)
+{
+	for (size_t k = 0; k < (size_t)t->n * t->m; k++)
+		if (!t->mask[k])
+			return true;
+	return false;
+}
+
+static void part_panel(struct av_panel *pn, const struct av_trace *t, enum av_ui_stage st,
+		       int head, const char *name, const char *what)
+{
+	struct av_part parts[AV_MAX_PARTS];
+	av_ui_stage_parts(t, st, head, parts);
+	av_panel_snapshot_part(&pn->snap, t, &parts[0], what, head);
+	snprintf(pn->name, sizeof(pn->name), "%s", name);
+}
+
+/* A 0/1 matrix with the token labels of t (queries down, keys across). */
+static void mask_panel(struct av_panel *pn, const struct av_trace *t, const float *values,
+		       const char *name, const char *what)
+{
+	struct av_part p;
+	memset(&p, 0, sizeof(p));
+	p.data = values;
+	p.rows = t->n;
+	p.cols = t->m;
+	p.stride = t->m;
+	p.row_axis = AV_AXIS_QUERY;
+	p.col_axis = AV_AXIS_KEY;
+	p.kind = AV_PART_WEIGHTS;   /* 0..1: the weights' colours */
+	av_panel_snapshot_part(&pn->snap, t, &p, what, 0);
+	snprintf(pn->name, sizeof(pn->name), "%s", name);
+	pn->mask01 = true;
+}
+
+static void weight_panel(struct av_panel *pn, const struct av_session *s, const float *w,
+			 const char *name)
+{
+	int D = s->params.d_model;
+	struct av_part p;
+	memset(&p, 0, sizeof(p));
+	p.data = w;
+	p.rows = D;
+	p.cols = D;
+	p.stride = D;
+	p.row_axis = AV_AXIS_DIM;
+	p.col_axis = AV_AXIS_DIM;
+	p.kind = AV_PART_SIGNED;
+	av_panel_snapshot_part(&pn->snap, &s->trace, &p, name, 0);
+	snprintf(pn->name, sizeof(pn->name), "%s (out × in)", name);
+}
+
+static void fig_tril(struct fig_data *d, const struct av_attention_kinds *k)
+{
+	const struct av_trace *t = &k->causal;
+	float *tril = av_calloc((size_t)t->n * t->n, sizeof(float));
+	av_tril_ones(tril, t->n);
+	mask_panel(&d->panels[d->n++], t, tril, "mask = tril(ones(n, n))", "tril mask");
+	free(tril);
+	snprintf(d->title, sizeof(d->title), "the causal mask as a matrix, n = %d", t->n);
+	snprintf(d->formula, sizeof(d->formula),
+		 "mask[i, j] = 1 if j ≤ i else 0: query i may look at keys 0..i");
+	snprintf(d->caption, sizeof(d->caption),
+		 "seed 000 §3.2: mask = torch.tril(torch.ones(seq_length, seq_length)); the "
+		 "0s above the diagonal are the future the decoder must not see");
+}
+
+static void fig_masking(struct fig_data *d, const struct av_session *s,
+			const struct av_attention_kinds *k, int head)
+{
+	/* the session's trace when its mask hides anything, else the causal
+	 * one (seed 000's decoder): an all-ones mask shows nothing */
+	const struct av_trace *t = any_hidden(&s->trace) ? &s->trace : &k->causal;
+	char what[64];
+	snprintf(what, sizeof(what), "scaled head %d", head);
+	part_panel(&d->panels[d->n++], t, AV_STAGE_SCALED, head, "scaled_h", what);
+	float *mask = av_calloc((size_t)t->n * t->m, sizeof(float));
+	for (size_t i = 0; i < (size_t)t->n * t->m; i++)
+		mask[i] = t->mask[i];
+	mask_panel(&d->panels[d->n++], t, mask, "mask (1 = visible)", "mask");
+	free(mask);
+	snprintf(what, sizeof(what), "masked head %d", head);
+	part_panel(&d->panels[d->n++], t, AV_STAGE_MASKED, head, "masked_h", what);
+	snprintf(d->title, sizeof(d->title), "scaled | mask | masked, head %d (%s)", head,
+		 av_mode_names[t->cfg.mode]);
+	snprintf(d->formula, sizeof(d->formula),
+		 "masked = scaled.masked_fill(mask == 0, −1e20)");
+	snprintf(d->caption, sizeof(d->caption),
+		 "seed 000 §4.1: a hidden cell (╳) holds −1e20 in the engine, as its masked_fill("
+		 "mask == 0, float(\"-1e20\")); shown −∞; softmax gives it weight 0");
+	if (t != &s->trace)
+		snprintf(d->note, sizeof(d->note),
+			 "the session hides nothing (%s): shown causal, as seed 000's decoder",
+			 av_mode_names[s->trace.cfg.mode]);
+}
+
+static void fig_kinds(struct fig_data *d, const struct av_session *s,
+		      const struct av_attention_kinds *k, int head)
+{
+	char what[64];
+	snprintf(what, sizeof(what), "encoder self head %d", head);
+	part_panel(&d->panels[d->n++], &k->self, AV_STAGE_SOFTMAX, head,
+		   "encoder self", what);
+	snprintf(what, sizeof(what), "decoder masked head %d", head);
+	part_panel(&d->panels[d->n++], &k->causal, AV_STAGE_SOFTMAX, head,
+		   "decoder masked self", what);
+	snprintf(what, sizeof(what), "enc-dec cross head %d", head);
+	part_panel(&d->panels[d->n++], &k->cross, AV_STAGE_SOFTMAX, head,
+		   "encoder–decoder (cross)", what);
+	snprintf(d->title, sizeof(d->title), "three attention kinds, weights of head %d", head);
+	snprintf(d->formula, sizeof(d->formula),
+		 "softmax(Q·Kᵀ/s): self | causal (tril mask) | cross (K, V from the source)");
+	snprintf(d->caption, sizeof(d->caption),
+		 "seed 000 §3.1-3.3 and §4.2: its three plot_attention figures (weights[0, h]: "
+		 "queries down, keys across), one layer's weights for all three");
+	if (k->source_is_sentence)
+		snprintf(d->note, sizeof(d->note),
+			 "no source sentence: cross uses the sentence as its own source (E sets one)");
+	else
+		snprintf(d->note, sizeof(d->note), "cross: keys and values from the source \"%s\"",
+			 s->source ? s->source : s->sample.source);
+}
+
+static void fig_weights(struct fig_data *d, const struct av_session *s)
+{
+	const struct av_params *p = &s->params;
+	weight_panel(&d->panels[d->n++], s, p->w_q, "W_q");
+	weight_panel(&d->panels[d->n++], s, p->w_k, "W_k");
+	weight_panel(&d->panels[d->n++], s, p->w_v, "W_v");
+	weight_panel(&d->panels[d->n++], s, p->w_o, "W_o");
+	snprintf(d->title, sizeof(d->title), "the projection weights, D = %d", p->d_model);
+	snprintf(d->formula, sizeof(d->formula),
+		 "Q = X·W_qᵀ, K = X·W_kᵀ, V = X·W_vᵀ, output = concat·W_oᵀ (+ biases)");
+	snprintf(d->caption, sizeof(d->caption),
+		 "seed 001 §2: Wq, Wk, Wv (W_o is seed 000's fc_out); stored (out, in) like "
+		 "nn.Linear.weight, so seed 001's Wq in x @ Wq is this one transposed");
+}
+
+static void fig_data_free(struct fig_data *d)
+{
+	for (int i = 0; i < d->n; i++)
+		av_snapshot_free(&d->panels[i].snap);
+	memset(d, 0, sizeof(*d));
+}
+
+/* Figure fig of the session as it stands, into d (freed first). */
+static bool fig_build(struct fig_data *d, const struct av_app *a, enum av_figure_kind fig,
+		      char **cause)
+{
+	const struct av_session *s = a->s;
+	fig_data_free(d);
+	int head = a->head < s->trace.heads ? a->head : 0;
+	if (fig == AV_FIG_WEIGHTS) {
+		fig_weights(d, s);
+		return true;
+	}
+	struct av_attention_kinds k;
+	memset(&k, 0, sizeof(k));
+	const char *source = s->source ? s->source : s->sample.source;
+	bool cross = s->trace.cfg.mode == AV_MODE_CROSS;
+	if (!av_attention_kinds_run(&k, &s->params, &s->trace.cfg, s->sentence, source,
+				    cross ? NULL : s->key_hidden, cause)) {
+		av_attention_kinds_free(&k);
+		return false;
+	}
+	switch (fig) {
+	case AV_FIG_TRIL: fig_tril(d, &k); break;
+	case AV_FIG_MASKING: fig_masking(d, s, &k, head); break;
+	case AV_FIG_KINDS: fig_kinds(d, s, &k, head); break;
+	case AV_FIG_WEIGHTS: case AV_FIG_COUNT: break;
+	}
+	av_attention_kinds_free(&k);
+	return true;
+}
+
+bool av_figures_snapshot(struct av_app *a, enum av_figure_kind fig, int panel,
+			 struct av_snapshot *out, char **cause)
+{
+	struct fig_data d;
+	memset(&d, 0, sizeof(d));
+	if (!fig_build(&d, a, fig, cause))
+		return false;
+	if (panel < 0 || panel >= d.n) {
+		fig_data_free(&d);
+		return av_fail(cause, "figure %d has no panel %d", (int)fig + 1, panel + 1);
+	}
+	av_snapshot_copy(out, &d.panels[panel].snap);
+	snprintf(out->what, sizeof(out->what), "figure %d %s", (int)fig + 1,
+		 d.panels[panel].snap.what);
+	fig_data_free(&d);
+	return true;
+}
+
+/* --- drawing ------------------------------------------------------------- */
+
+static int max_rows(const struct fig_data *d)
+{
+	int m = 1;
+	for (int i = 0; i < d->n; i++)
+		if (d->panels[i].snap.rows > m)
+			m = d->panels[i].snap.rows;
+	return m;
+}
+
+static int max_cols(const struct fig_data *d)
+{
+	int m = 1;
+	for (int i = 0; i < d->n; i++)
+		if (d->panels[i].snap.cols > m)
+			m = d->panels[i].snap.cols;
+	return m;
+}
+
+static void draw_title(struct av_app *a, struct av_figures *f, int placed)
+{
+	WINDOW *w = a->w_title;
+	if (!w)
+		return;
+	werase(w);
+	int width = getmaxx(w);
+	struct av_colors *c = &a->colors;
+	char head[200];
+	snprintf(head, sizeof(head), "figure %d/%d  %s", (int)f->fig + 1, AV_FIG_COUNT,
+		 f->error ? figure_briefs[f->fig] : f->data.title);
+	int x = av_put(w, 0, 0, head, width, av_colors_el(c, AV_EL_TITLE));
+	if (!f->error && placed < f->data.n) {
+		char more[96];
+		snprintf(more, sizeof(more), "  panels on this page: %d of %d (< > for the rest)",
+			 placed, f->data.n);
+		av_put(w, 0, x, more, width - x, av_colors_el(c, AV_EL_DIM));
+	}
+	if (getmaxy(w) > 1 && !f->error)
+		av_put(w, 1, 0, f->data.formula, width, av_colors_el(c, AV_EL_FORMULA));
+}
+
+/* "W_q[2, 1] = 0.123" or "weights[0 china → 1 panda] = 0.412": the
+ * focused panel's cell under the cursor, with the number the engine holds. */
+static void cell_line(char *buf, size_t size, const struct av_panel *pn, int r, int c)
+{
+	const struct av_snapshot *s = &pn->snap;
+	char name[64];
+	snprintf(name, sizeof(name), "%s", pn->name);
+	char *paren = strstr(name, " (");
+	if (paren)
+		*paren = '\0';
+	if (r >= s->rows)
+		r = s->rows - 1;
+	if (c >= s->cols)
+		c = s->cols - 1;
+	char num[32];
+	float v = s->values[(size_t)r * s->cols + c];
+	av_insp_number(num, sizeof(num), v);
+	bool hidden = !s->mask[(size_t)r * s->cols + c];
+	if (s->rows_are_dims)
+		snprintf(buf, size, "%s[%d, %d] = %s  (row %d: output dimension, column %d: input "
+			 "dimension)", name, r, c, num, r, c);
+	else
+		snprintf(buf, size, "%s: query %d %s → key %d %s = %s%s", name, r,
+			 s->row_labels[r], c, s->col_labels[c], num,
+			 hidden ? (s->hidden_as_inf ? "  (hidden: −1e20, shown −∞)"
+				   : "  (hidden key: weight 0)") : "");
+}
+
+static void draw_legend(struct av_app *a, const struct av_panel *pn)
+{
+	WINDOW *w = a->w_legend;
+	if (!w)
+		return;
+	werase(w);
+	const struct av_snapshot *s = &pn->snap;
+	if (pn->mask01) {
+		av_put(w, 0, 0, "mask: 1 = the query may look at the key; 0 = hidden (−1e20 "
+		       "after masked_fill)", getmaxx(w), av_colors_el(&a->colors, AV_EL_DIM));
+		return;
+	}
+	double range = 0;
+	bool hidden = false;
+	for (size_t k = 0; k < (size_t)s->rows * s->cols; k++) {
+		if (!s->mask[k]) {
+			hidden = true;
+			continue;
+		}
+		double v = s->values[k] < 0 ? -s->values[k] : s->values[k];
+		if (v > range)
+			range = v;
+	}
+	av_legend_draw(w, 0, &a->colors, s->weights ? AV_PART_WEIGHTS : AV_PART_SIGNED, range,
+		       hidden, s->hidden_as_inf);
+}
+
+/* The cell under the cursor, the figure's note and its caption, wrapped
+ * into the inspector's rows; when they do not all fit there, the note goes
+ * into the rows the panels left free (panel_free rows from panel_y). */
+static void draw_notes(struct av_app *a, struct av_figures *f, int panel_y, int panel_free)
+{
+	WINDOW *w = a->w_insp;
+	if (!w)
+		return;
+	werase(w);
+	int width = getmaxx(w), height = getmaxy(w);
+	struct av_colors *c = &a->colors;
+	if (f->error) {
+		av_put_wrapped(w, 0, 0, f->error, width, height, av_colors_el(c, AV_EL_ERROR));
+		return;
+	}
+	const struct fig_data *d = &f->data;
+	char line[400];
+	cell_line(line, sizeof(line), &d->panels[f->focus], f->row, f->col);
+	int y = av_put_wrapped(w, 0, 0, line, width, 1, av_colors_el(c, AV_EL_LABEL));
+	int note_lines = d->note[0] ? av_wrapped_lines(d->note, width) : 0;
+	int cap_lines = av_wrapped_lines(d->caption, width);
+	if (note_lines && y + note_lines + cap_lines > height && a->w_panel &&
+	    note_lines <= panel_free) {
+		av_put_wrapped(a->w_panel, panel_y, 0, d->note, getmaxx(a->w_panel), note_lines,
+			       av_colors_el(c, AV_EL_NORMAL));
+		note_lines = 0;
+	}
+	/* the caption keeps at least one row */
+	if (note_lines && y < height - 1)
+		y += av_put_wrapped(w, y, 0, d->note, width, height - y - 1,
+				    av_colors_el(c, AV_EL_NORMAL));
+	if (y < height)
+		av_put_wrapped(w, y, 0, d->caption, width, height - y, av_colors_el(c, AV_EL_DIM));
+}
+
+static void figures_draw(struct av_app *a)
+{
+	struct av_figures *f = a->figures;
+	if (!f)
+		return;
+	free(f->error);
+	f->error = NULL;
+	char *cause = NULL;
+	if (!fig_build(&f->data, a, f->fig, &cause)) {
+		f->error = av_printf("figure %d cannot be drawn for this sentence: %s",
+				     (int)f->fig + 1, cause ? cause : "?");
+		free(cause);
+	}
+	struct fig_data *d = &f->data;
+	if (f->focus >= d->n)
+		f->focus = d->n > 0 ? d->n - 1 : 0;
+	if (f->row >= max_rows(d))
+		f->row = max_rows(d) - 1;
+	if (f->col >= max_cols(d))
+		f->col = max_cols(d) - 1;
+	int placed = 0, used_h = 0;
+	WINDOW *w = a->w_panel;
+	if (w)
+		werase(w);
+	if (w && !f->error && d->n > 0) {
+		struct av_panel_place place[AV_PANELS_MAX];
+		placed = av_panels_arrange(d->panels, d->n, a->compact, getmaxx(w), getmaxy(w),
+					   f->focus, place);
+		for (int i = 0; i < d->n; i++) {
+			if (place[i].h > 0 && place[i].y + place[i].h > used_h)
+				used_h = place[i].y + place[i].h;
+			d->panels[i].hm = f->hm[i];
+			av_panel_draw(w, &a->colors, &d->panels[i], &place[i], f->row, f->col,
+				      a->compact, i == f->focus && d->n > 1);
+			f->hm[i] = d->panels[i].hm;
+		}
+	}
+	draw_title(a, f, placed);
+	if (!f->error && d->n > 0)
+		draw_legend(a, &d->panels[f->focus]);
+	else if (a->w_legend)
+		werase(a->w_legend);
+	/* rows the panels leave free, after a blank one if there is room */
+	int free_rows = w ? getmaxy(w) - used_h : 0;
+	int gap = free_rows > 1 ? 1 : 0;
+	draw_notes(a, f, used_h + gap, free_rows - gap);
+}
+
+static void figures_header(struct av_app *a)
+{
+	WINDOW *w = a->w_header;
+	struct av_figures *f = a->figures;
+	if (!w || !f)
+		return;
+	const struct av_trace *t = &a->s->trace;
+	struct av_header_info h = {
+		.sample = a->s->sample.name,
+		.mode = av_mode_names[t->cfg.mode],
+		.d_model = t->d_model,
+		.heads = t->heads,
+		.head_dim = t->head_dim,
+		.scale = av_scale_names[t->cfg.scale],
+		.temperature = t->cfg.temperature,
+		.seed = t->cfg.seed,
+		.stage = (int)f->fig,
+		.n_stages = AV_FIG_COUNT,
+		.stage_name = figure_briefs[f->fig],
+		.view = "figure",
+	};
+	int width = getmaxx(w);
+	char *text = av_layout_header(&h, width);
+	av_put_pad(w, 0, 0, text, width, av_colors_el(&a->colors, AV_EL_HEADER));
+	free(text);
+}
+
+/* --- keys ---------------------------------------------------------------- */
+
+static void show_figure(struct av_app *a, int fig)
+{
+	struct av_figures *f = a->figures;
+	f->fig = (enum av_figure_kind)((fig % AV_FIG_COUNT + AV_FIG_COUNT) % AV_FIG_COUNT);
+	f->focus = 0;
+	f->row = f->col = 0;
+	memset(f->hm, 0, sizeof(f->hm));
+	a->dirty = AV_DIRTY_ALL;
+}
+
+static void close_figures(struct av_app *a)
+{
+	a->view = &av_view_stage;
+	a->dirty = AV_DIRTY_ALL;
+	av_app_message(a, false, "figures closed (F opens them again)");
+}
+
+static bool figures_key(struct av_app *a, int key, enum av_action act)
+{
+	struct av_figures *f = a->figures;
+	const struct fig_data *d = &f->data;
+	if (key == AV_KEY_ESC) {
+		close_figures(a);
+		return true;
+	}
+	switch (act) {
+	case AV_ACTION_FIGURES:
+		if (f->fig + 1 >= AV_FIG_COUNT)
+			close_figures(a);
+		else
+			show_figure(a, (int)f->fig + 1);
+		return true;
+	case AV_ACTION_NEXT_STAGE: show_figure(a, (int)f->fig + 1); return true;
+	case AV_ACTION_PREV_STAGE: show_figure(a, (int)f->fig - 1); return true;
+	case AV_ACTION_FIRST_STAGE: show_figure(a, 0); return true;
+	case AV_ACTION_LAST_STAGE: show_figure(a, AV_FIG_COUNT - 1); return true;
+	case AV_ACTION_LEFT: f->col = f->col > 0 ? f->col - 1 : 0; break;
+	case AV_ACTION_RIGHT: f->col++; break;
+	case AV_ACTION_UP: f->row = f->row > 0 ? f->row - 1 : 0; break;
+	case AV_ACTION_DOWN: f->row++; break;
+	case AV_ACTION_PAGE_LEFT:
+		if (d->n > 0)
+			f->focus = (f->focus + d->n - 1) % d->n;
+		break;
+	case AV_ACTION_PAGE_RIGHT:
+		if (d->n > 0)
+			f->focus = (f->focus + 1) % d->n;
+		break;
+	case AV_ACTION_PIN:
+		if (f->error) {
+			av_app_message(a, true, "nothing to pin: %s", f->error);
+			return true;
+		}
+		av_pin_figure(a, f->fig, f->focus);
+		return true;
+	case AV_ACTION_ALL_HEADS:
+	case AV_ACTION_COMPARE:
+	case AV_ACTION_UNPIN:
+	case AV_ACTION_MASK_KEY:
+		av_app_message(a, false, "%s", act == AV_ACTION_ALL_HEADS || act == AV_ACTION_MASK_KEY
+			       ? "Esc closes the figures first (this key is the stepper's)"
+			       : "nothing is pinned: y pins the figure's marked panel");
+		return true;
+	default:
+		return false;
+	}
+	a->dirty |= AV_DIRTY_MAIN;
+	return true;
+}
+
+static void figures_resize(struct av_app *a)
+{
+	if (a->figures)
+		memset(a->figures->hm, 0, sizeof(a->figures->hm));
+}
+
+void av_figures_open(struct av_app *a)
+{
+	if (!a->figures)
+		a->figures = av_calloc(1, sizeof(*a->figures));
+	a->view = &av_view_figures;
+	show_figure(a, 0);
+	av_app_message(a, false, "figures: F or n/p for the next one, < > mark a panel, y pins "
+		       "it, Esc closes");
+}
+
+void av_figures_free(struct av_app *a)
+{
+	struct av_figures *f = a->figures;
+	if (!f)
+		return;
+	fig_data_free(&f->data);
+	free(f->error);
+	free(f);
+	a->figures = NULL;
+}
+
+const struct av_view av_view_figures = {
+	.name = "figures",
+	.label = "figure",
+	.hints = "F next  n/p figure  < > panel  arrows cell  y pin  Tab head  m mask  Esc close",
+	.draw = figures_draw,
+	.key = figures_key,
+	.resize = figures_resize,
+	.header = figures_header,
+};

@@ -1,0 +1,414 @@
+/* view_prompt.c: the one-line prompt, an overlay on the status line (see
+ * prompt.h): the ':' command line, W's menu of formats and its file name,
+ * and y/n questions (an existing file, the switch to cross mode). The
+ * text is edited with the sentence editor's keys (line_edit.c). */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ui/app.h"
+#include "ui/draw.h"
+#include "ui/prompt.h"
+#include "util.h"
+
+#define PATH_BYTES 1024     /* a file name typed at the prompt, at most */
+
+enum prompt_kind { PK_COMMAND, PK_MENU, PK_FILE, PK_CONFIRM };
+
+struct av_prompt {
+	enum prompt_kind kind;
+	struct av_line line;
+	char *error;                       /* shown on the right until the next key */
+	enum av_export_format fmt;         /* PK_FILE (and its overwrite question) */
+	char *question;                    /* PK_CONFIRM */
+	void (*answer)(struct av_app *a, bool yes);
+	bool overwrite;                    /* the question is "overwrite?": n goes back */
+	char *path;                        /* the file the question is about */
+};
+
+static struct av_prompt *state(struct av_app *a)
+{
+	if (!a->prompt)
+		a->prompt = av_calloc(1, sizeof(*a->prompt));
+	return a->prompt;
+}
+
+static void set_error(struct av_prompt *p, char *error)
+{
+	free(p->error);
+	p->error = error;
+}
+
+static void open_kind(struct av_app *a, enum prompt_kind kind, const char *text, size_t limit)
+{
+	struct av_prompt *p = state(a);
+	set_error(p, NULL);
+	p->kind = kind;
+	av_line_set(&p->line, text, limit);
+	a->overlay = &av_view_prompt;
+	a->dirty |= AV_DIRTY_STATUS;
+}
+
+static void close_prompt(struct av_app *a)
+{
+	if (a->overlay == &av_view_prompt)
+		a->overlay = NULL;
+	set_error(state(a), NULL);
+	a->dirty |= AV_DIRTY_ALL;
+}
+
+void av_prompt_free(struct av_app *a)
+{
+	struct av_prompt *p = a->prompt;
+	if (!p)
+		return;
+	free(p->error);
+	free(p->question);
+	free(p->path);
+	free(p);
+	a->prompt = NULL;
+}
+
+void av_prompt_command(struct av_app *a)
+{
+	open_kind(a, PK_COMMAND, "", AV_LINE_BYTES - 1);
+}
+
+void av_prompt_export_menu(struct av_app *a)
+{
+	open_kind(a, PK_MENU, "", 0);
+}
+
+void av_prompt_export(struct av_app *a, enum av_export_format fmt)
+{
+	char *name = av_export_default_name(a, fmt);
+	open_kind(a, PK_FILE, name, PATH_BYTES);
+	free(name);
+	state(a)->fmt = fmt;
+}
+
+void av_prompt_ask(struct av_app *a, const char *question,
+		   void (*answer)(struct av_app *a, bool yes))
+{
+	struct av_prompt *p = state(a);
+	free(p->question);
+	p->question = av_strdup(question);
+	p->answer = answer;
+	p->overwrite = false;
+	open_kind(a, PK_CONFIRM, "", 0);
+}
+
+/* --- writing ------------------------------------------------------------- */
+
+/* The full path of a written file, for the message. */
+static char *full_path(const char *path)
+{
+	char *real = realpath(path, NULL);
+	return real ? real : av_strdup(path);
+}
+
+static bool write_now(struct av_app *a, enum av_export_format fmt, const char *path,
+		      char **error)
+{
+	char *text = NULL, *cause = NULL;
+	if (!av_export_render(a, fmt, &text, &cause) ||
+	    !av_write_file_atomic(path, text, strlen(text), &cause)) {
+		free(text);
+		*error = av_printf("%s: %s", path, cause ? cause : "cannot write");
+		free(cause);
+		av_app_message(a, true, "%s", *error);
+		return false;
+	}
+	size_t bytes = strlen(text);
+	free(text);
+	/* the trained weights are safe now: q no longer asks */
+	char trained[64];
+	if (fmt == AV_EXPORT_WEIGHTS ||
+	    (fmt == AV_EXPORT_TRACE && av_train_view_weights_text(a, trained, sizeof(trained))))
+		av_train_view_mark_saved(a);
+	char *full = full_path(path);
+	av_app_message(a, false, "wrote %s (%zu bytes)", full, bytes);
+	free(full);
+	return true;
+}
+
+static void overwrite_answer(struct av_app *a, bool yes)
+{
+	struct av_prompt *p = state(a);
+	char *path = p->path;
+	p->path = NULL;
+	if (yes) {
+		char *error = NULL;
+		write_now(a, p->fmt, path, &error);
+		free(error);
+	} else if (p->overwrite) {
+		/* back to the name, to change it */
+		open_kind(a, PK_FILE, path, PATH_BYTES);
+		set_error(p, av_strdup("not overwritten: edit the name"));
+	} else {
+		av_app_message(a, false, "%s not written", path);
+	}
+	free(path);
+}
+
+static bool ask_overwrite(struct av_app *a, enum av_export_format fmt, const char *path,
+			  bool back_to_name)
+{
+	struct av_prompt *p = state(a);
+	char *question = av_printf("file exists: overwrite %s? y/n", path);
+	av_prompt_ask(a, question, overwrite_answer);
+	free(question);
+	p->overwrite = back_to_name;
+	p->fmt = fmt;
+	free(p->path);
+	p->path = av_strdup(path);
+	return true;
+}
+
+static bool exists(const char *path)
+{
+	struct stat st;
+	return lstat(path, &st) == 0;
+}
+
+/* The file a typed name means (a leading ~/ is the home folder), malloc'd;
+ * NULL + *error for no name or a folder. */
+static char *target_path(const char *typed, char **error)
+{
+	const char *home = getenv("HOME");
+	if (!*typed) {
+		*error = av_strdup("type a file name");
+		return NULL;
+	}
+	char *path = strncmp(typed, "~/", 2) == 0 && home && *home
+		     ? av_printf("%s/%s", home, typed + 2) : av_strdup(typed);
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		*error = av_printf("%s is a directory: add a file name", typed);
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
+bool av_prompt_write(struct av_app *a, enum av_export_format fmt, const char *typed,
+		     char **error)
+{
+	char *text = NULL, *cause = NULL;
+	/* a figure at the tokens stage: say so before asking anything */
+	if (!av_export_render(a, fmt, &text, &cause)) {
+		*error = cause ? cause : av_strdup("nothing to write");
+		return false;
+	}
+	free(text);
+	char *path = target_path(typed, error);
+	if (!path)
+		return false;
+	bool ok;
+	if (exists(path)) {
+		ok = ask_overwrite(a, fmt, path, false);
+	} else {
+		close_prompt(a);
+		ok = write_now(a, fmt, path, error);
+	}
+	free(path);
+	return ok;
+}
+
+/* --- keys ---------------------------------------------------------------- */
+
+static void command_key(struct av_app *a, struct av_prompt *p, int key)
+{
+	switch (av_line_key(&p->line, key)) {
+	case AV_LINE_APPLY: {
+		char *line = av_strdup(p->line.buf), *error = NULL;
+		close_prompt(a);
+		if (!av_command_run(a, line, &error)) {
+			/* stay open with the text, to correct it */
+			open_kind(a, PK_COMMAND, line, AV_LINE_BYTES - 1);
+			set_error(p, error);
+		}
+		free(line);
+		return;
+	}
+	case AV_LINE_CANCEL:
+		close_prompt(a);
+		return;
+	case AV_LINE_UNUSED:
+		if (av_edit_action_for_key(key) == AV_EDIT_COMPLETE) {
+			char *choices = NULL;
+			int n = av_command_complete(p->line.buf, p->line.limit + 1, &choices);
+			p->line.len = p->line.cur = strlen(p->line.buf);
+			set_error(p, n == 0 ? av_strdup("no command starts so (help lists them)")
+				  : n > 1 ? choices : NULL);
+			if (n <= 1)
+				free(choices);
+		}
+		return;
+	case AV_LINE_FULL:
+		set_error(p, av_strdup("the line is at its length limit"));
+		return;
+	case AV_LINE_CHANGED: case AV_LINE_MOVED:
+		set_error(p, NULL);
+		return;
+	}
+}
+
+static void menu_key(struct av_app *a, struct av_prompt *p, int key)
+{
+	if (key == AV_KEY_ESC) {
+		close_prompt(a);
+		return;
+	}
+	const char *hit = key > 0 && key < 128 ? strchr(av_export_keys, key) : NULL;
+	if (!hit || !*hit) {
+		set_error(p, av_strdup("not one of these (Esc)"));
+		return;
+	}
+	enum av_export_format fmt = (enum av_export_format)(hit - av_export_keys);
+	char *text = NULL, *cause = NULL;
+	if (!av_export_render(a, fmt, &text, &cause)) {
+		close_prompt(a);
+		av_app_message(a, true, "%s", cause ? cause : "nothing to write");
+		free(cause);
+		return;
+	}
+	free(text);
+	av_prompt_export(a, fmt);
+}
+
+static void file_key(struct av_app *a, struct av_prompt *p, int key)
+{
+	switch (av_line_key(&p->line, key)) {
+	case AV_LINE_APPLY: {
+		char *error = NULL, *copy = target_path(p->line.buf, &error);
+		if (!copy) {
+			set_error(p, error);
+			return;
+		}
+		if (exists(copy)) {
+			ask_overwrite(a, p->fmt, copy, true);
+		} else {
+			if (!write_now(a, p->fmt, copy, &error))
+				set_error(p, error);   /* stay open: another name may do */
+			else
+				close_prompt(a);
+		}
+		free(copy);
+		return;
+	}
+	case AV_LINE_CANCEL:
+		close_prompt(a);
+		av_app_message(a, false, "nothing written");
+		return;
+	case AV_LINE_FULL:
+		set_error(p, av_strdup("the name is at its length limit"));
+		return;
+	case AV_LINE_CHANGED: case AV_LINE_MOVED: case AV_LINE_UNUSED:
+		set_error(p, NULL);
+		return;
+	}
+}
+
+static void confirm_key(struct av_app *a, struct av_prompt *p, int key)
+{
+	bool yes = key == 'y' || key == 'Y';
+	if (!yes && key != 'n' && key != 'N' && key != AV_KEY_ESC) {
+		set_error(p, av_strdup("y or n"));
+		return;
+	}
+	void (*answer)(struct av_app *, bool) = p->answer;
+	close_prompt(a);
+	if (answer)
+		answer(a, yes);
+}
+
+static bool prompt_key(struct av_app *a, int key, enum av_action act)
+{
+	(void)act;
+	struct av_prompt *p = state(a);
+	switch (p->kind) {
+	case PK_COMMAND: command_key(a, p, key); break;
+	case PK_MENU: menu_key(a, p, key); break;
+	case PK_FILE: file_key(a, p, key); break;
+	case PK_CONFIRM: confirm_key(a, p, key); break;
+	}
+	a->dirty |= AV_DIRTY_STATUS;
+	return true;
+}
+
+/* --- drawing ------------------------------------------------------------- */
+
+/* W's menu: "write: t trace  w weights  c csv ...  Esc cancels"; on a
+ * narrow line the keys alone ("write: t w c p a s"). */
+static void draw_menu(struct av_app *a, struct av_prompt *p)
+{
+	WINDOW *w = a->w_status;
+	const struct av_colors *c = &a->colors;
+	int width = getmaxx(w);
+	werase(w);
+	int full = 7;
+	for (int f = 0; f < AV_EXPORT_COUNT; f++)
+		full += 4 + (int)strlen(av_export_format_names[f]);
+	bool brief = full > width;
+	int x = av_put(w, 0, 0, "write: ", width, av_colors_el(c, AV_EL_TITLE));
+	for (int f = 0; f < AV_EXPORT_COUNT; f++) {
+		char key[2] = { av_export_keys[f], '\0' };
+		char word[32];
+		snprintf(word, sizeof(word), brief ? " " : " %s  ", av_export_format_names[f]);
+		x += av_put(w, 0, x, key, width - x, av_colors_el(c, AV_EL_HIGHLIGHT));
+		x += av_put(w, 0, x, word, width - x, av_colors_el(c, AV_EL_NORMAL));
+	}
+	const char *tail = p->error ? p->error : brief ? "Esc" : "Esc cancels";
+	if (x + av_text_width(tail) <= width)
+		av_put(w, 0, x, tail, width - x,
+		       av_colors_el(c, p->error ? AV_EL_ERROR : AV_EL_DIM));
+}
+
+static void prompt_draw(struct av_app *a)
+{
+	struct av_prompt *p = state(a);
+	WINDOW *w = a->w_status;
+	if (!w)
+		return;
+	switch (p->kind) {
+	case PK_COMMAND:
+		av_line_draw(w, &a->colors, ":", &p->line,
+			     p->error ? p->error : "Tab completes  Enter  Esc", p->error != NULL);
+		break;
+	case PK_FILE: {
+		char label[64];
+		snprintf(label, sizeof(label), "write %s to: ", av_export_format_names[p->fmt]);
+		av_line_draw(w, &a->colors, label, &p->line,
+			     p->error ? p->error : "Enter writes  Esc", p->error != NULL);
+		break;
+	}
+	case PK_MENU:
+		draw_menu(a, p);
+		break;
+	case PK_CONFIRM:
+		werase(w);
+		av_put_pad(w, 0, 0, p->question ? p->question : "y/n", getmaxx(w),
+			   av_colors_el(&a->colors, p->error ? AV_EL_ERROR : AV_EL_TITLE));
+		break;
+	}
+}
+
+static void prompt_resize(struct av_app *a)
+{
+	if (a->prompt)
+		a->prompt->line.scroll = 0;
+}
+
+const struct av_view av_view_prompt = {
+	.name = "prompt",
+	.owns_status = true,
+	.draw = prompt_draw,
+	.key = prompt_key,
+	.resize = prompt_resize,
+};

@@ -1,0 +1,462 @@
+/* test_figures.c: the figures view (F) and pin and compare (y, Y, D) on a
+ * virtual screen: each figure at 80x24 and 200x60 with its labels, its
+ * panels whole (or a page note), its explanations not cut, and numbers
+ * equal to the engine's; pinning, the difference of mask on and off
+ * (exactly the masked cells), T, training, a figure's panel, shapes that
+ * differ, and unpinning. */
+#include "config.h"
+
+#include <locale.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "figures.h"
+#include "ui/draw.h"
+#include "ui/inspector.h"
+#include "ui_harness.h"
+
+#define OPEN(h, cols, lines, sample, sentence, mode) \
+	assert_true(harness_open((h), "xterm-256color", (cols), (lines), (sample), \
+				 (sentence), (mode), NULL))
+
+static bool utf8;
+
+/* Occurrences of text on the whole screen. */
+static int count_on_screen(const char *text)
+{
+	int n = 0;
+	for (int y = 0; y < LINES; y++)
+		for (const char *p = harness_line(y); (p = strstr(p, text)); p += strlen(text))
+			n++;
+	return n;
+}
+
+/* Occurrences of text on row y. */
+static int count_in_line(int y, const char *text)
+{
+	int n = 0;
+	for (const char *p = harness_line(y); (p = strstr(p, text)); p += strlen(text))
+		n++;
+	return n;
+}
+
+/* The first row that starts with text (a matrix row's label), or -1. */
+static int find_row(const char *text)
+{
+	for (int y = 0; y < LINES; y++)
+		if (strncmp(harness_line(y), text, strlen(text)) == 0)
+			return y;
+	return -1;
+}
+
+/* Hidden cells shown −∞ (not the legend's "╳ −∞ = hidden key"). */
+static int count_minus_inf_cells(void)
+{
+	return count_on_screen("╳ −∞") - count_on_screen("╳ −∞ = hidden");
+}
+
+/* The explanations (title, inspector rows) are never cut with "…". */
+static void expect_explanations_whole(struct harness *h)
+{
+	const struct av_rect *r = &h->a.layout.inspector;
+	for (int y = r->y; y < r->y + r->h; y++) {
+		if (strstr(harness_line(y), "…")) {
+			fprintf(stderr, "explanation cut on row %d\n", y);
+			harness_dump();
+			fail();
+		}
+	}
+}
+
+/* At 200 columns there is room for everything: nothing is cut. */
+static void expect_whole_at_200(int cols)
+{
+	if (cols >= 200)
+		expect_not("…");
+}
+
+/* The inspector line of the figure's cell: "name: ... = <number>". */
+static void expect_number(const char *prefix, double v)
+{
+	char num[32], text[160];
+	av_insp_number(num, sizeof(num), v);
+	snprintf(text, sizeof(text), "%s = %s", prefix, num);
+	expect(text);
+}
+
+static void run_kinds(struct harness *h, struct av_attention_kinds *k)
+{
+	memset(k, 0, sizeof(*k));
+	char *cause = NULL;
+	const char *source = h->s.source ? h->s.source : h->s.sample.source;
+	assert_true(av_attention_kinds_run(k, &h->s.params, &h->s.trace.cfg, h->s.sentence,
+					   source, NULL, &cause));
+}
+
+/* Figure 1: tril(ones(n, n)) labelled with tokens, the 1s on and below the
+ * diagonal, row by row. */
+static void check_tril(int cols, int lines)
+{
+	struct harness h;
+	OPEN(&h, cols, lines, "", NULL, -1);
+	harness_keys(&h, "F");
+	assert_non_null(strstr(harness_line(0), "figure · 1/4 tril mask"));
+	expect("mask = tril(ones(n, n))");
+	expect("seed 000 §3.2");
+	const struct av_trace *t = &h.s.trace;
+	float tril[64];
+	av_tril_ones(tril, t->n);
+	for (int i = 0; i < t->n; i++) {
+		char label[64];
+		snprintf(label, sizeof(label), "%d %s", i, t->tokens.text[i]);
+		int y = find_row(label);
+		assert_true(y >= 0);
+		/* query i sees keys 0..i: i + 1 ones, whatever av_tril_ones says */
+		int ones = i + 1;
+		for (int j = 0; j < t->n; j++)
+			assert_true(tril[i * t->n + j] == (j <= i ? 1.0f : 0.0f));
+		assert_int_equal(count_in_line(y, "1.000"), ones);
+		assert_int_equal(count_in_line(y, "0.000"), t->n - ones);
+	}
+	expect_explanations_whole(&h);
+	expect_whole_at_200(cols);
+	harness_key(&h, AV_KEY_ESC);
+	assert_non_null(strstr(harness_line(0), "1/9 tokens"));
+	harness_close(&h);
+}
+
+static void test_tril(void **state)
+{
+	(void)state;
+	check_tril(80, 24);
+	check_tril(200, 60);
+}
+
+/* Figure 2: scaled | mask | masked; in self mode the causal stand-in (and
+ * says so), hidden cells −∞ exactly above the diagonal, the numbers of the
+ * causal trace in the inspector. */
+static void check_masking(int cols, int lines)
+{
+	struct harness h;
+	OPEN(&h, cols, lines, "", NULL, -1);
+	harness_keys(&h, "FF");
+	assert_non_null(strstr(harness_line(0), "figure · 2/4"));
+	expect("scaled_h");
+	expect("mask (1 = visible)");
+	expect("masked_h");
+	expect("masked = scaled.masked_fill(mask == 0, −1e20)");
+	expect("shown causal, as seed 000's decoder");
+	expect("−1e20 in the engine");
+	int n = h.s.trace.n;
+	assert_int_equal(count_minus_inf_cells(), n * (n - 1) / 2);
+	struct av_attention_kinds k;
+	run_kinds(&h, &k);
+	harness_keys(&h, "l");       /* query 0, key 1: hidden in the causal mask */
+	expect_number("scaled_h: query 0 china → key 1 panda", k.causal.scaled[1]);
+	harness_keys(&h, ">>");
+	expect("masked_h: query 0 china → key 1 panda = -1e+20  (hidden: −1e20, shown −∞)");
+	expect_explanations_whole(&h);
+	expect_whole_at_200(cols);
+	/* the session's own causal trace once its mask hides anything */
+	harness_keys(&h, "m");
+	expect_not("shown causal, as seed 000's decoder");
+	assert_int_equal(count_minus_inf_cells(), n * (n - 1) / 2);
+	av_attention_kinds_free(&k);
+	harness_close(&h);
+}
+
+static void test_masking(void **state)
+{
+	(void)state;
+	check_masking(80, 24);
+	check_masking(200, 60);
+}
+
+/* Figure 3: the three kinds; each panel's row of the last query holds the
+ * engine's weights; cross keys are the source's words (or, without a
+ * source, the sentence's, and the note says so). */
+static void check_kinds(int cols, int lines, const char *sample)
+{
+	struct harness h;
+	OPEN(&h, cols, lines, sample, NULL, -1);
+	harness_keys(&h, "FFF");
+	assert_non_null(strstr(harness_line(0), "figure · 3/4 three kinds"));
+	expect("encoder self");
+	expect("decoder masked self");
+	expect("encoder–decoder (cross)");
+	expect("seed 000 §3.1-3.3 and §4.2");
+	struct av_attention_kinds k;
+	run_kinds(&h, &k);
+	if (k.source_is_sentence)
+		expect("the sentence as its own source");
+	else
+		expect("cross: keys and values from the source");
+	const struct av_trace *ts[3] = { &k.self, &k.causal, &k.cross };
+	for (int p = 0; p < 3; p++) {
+		const struct av_trace *t = ts[p];
+		int last = t->n - 1;
+		char label[64];
+		snprintf(label, sizeof(label), "%d %s", last, t->tokens.text[last]);
+		/* the rows of panel p: the p-th line with the label (panels
+		 * side by side share a line, so look at each line's count) */
+		int found = 0;
+		for (int y = 0; y < LINES && !found; y++) {
+			const char *line = harness_line(y);
+			if (!strstr(line, label))
+				continue;
+			bool all = true;
+			for (int j = 0; j < t->m; j++) {
+				char num[16];
+				float v = t->weights[(size_t)last * t->m + j];
+				if (p == 1 && j > last)
+					continue;
+				snprintf(num, sizeof(num), "%.3f", v);
+				all &= strstr(line, num) != NULL;
+			}
+			found = all;
+		}
+		if (!found) {
+			fprintf(stderr, "panel %d's last row is not on the screen\n", p);
+			harness_dump();
+			fail();
+		}
+	}
+	for (int j = 0; j < k.cross.m; j++)
+		expect(k.cross.source_tokens.text[j]);
+	expect("q↓ k→");
+	expect_explanations_whole(&h);
+	expect_whole_at_200(cols);
+	av_attention_kinds_free(&k);
+	harness_close(&h);
+}
+
+static void test_kinds(void **state)
+{
+	(void)state;
+	check_kinds(80, 24, "");
+	check_kinds(200, 60, "");
+	check_kinds(80, 24, "qkv-walkthrough");
+	check_kinds(200, 60, "qkv-walkthrough");
+}
+
+/* Figure 4: the four weight matrices, the cell under the cursor equal to
+ * the parameters; at D = 512 a page of rows with "rows a-b of 512". */
+static void check_weights(int cols, int lines, const char *sample)
+{
+	struct harness h;
+	OPEN(&h, cols, lines, sample, NULL, -1);
+	harness_keys(&h, "FFFF");
+	assert_non_null(strstr(harness_line(0), "figure · 4/4 W_q W_k W_v W_o"));
+	const char *names[] = { "W_q (out × in)", "W_k (out × in)", "W_v (out × in)",
+				"W_o (out × in)" };
+	for (int i = 0; i < 4; i++)
+		expect(names[i]);
+	expect("seed 001 §2");
+	int D = h.s.params.d_model;
+	if (D > 100)
+		expect("of 512 (j/k)");
+	harness_keys(&h, "jjl");
+	expect_number("W_q[2, 1]", h.s.params.w_q[2 * D + 1]);
+	harness_keys(&h, ">>>");
+	expect_number("W_o[2, 1]", h.s.params.w_o[2 * D + 1]);
+	if (D > 100) {
+		for (int i = 0; i < 40; i++)
+			harness_keys(&h, "j");
+		expect_number("W_o[42, 1]", h.s.params.w_o[42 * D + 1]);
+		expect("42 ");
+	}
+	expect_explanations_whole(&h);
+	expect_whole_at_200(cols);
+	harness_close(&h);
+}
+
+static void test_weights(void **state)
+{
+	(void)state;
+	check_weights(80, 24, "");
+	check_weights(200, 60, "");
+	check_weights(80, 24, "qkv-walkthrough");
+	check_weights(200, 60, "qkv-walkthrough");
+}
+
+/* F after the last figure closes; n/p move between figures. */
+static void test_figure_keys(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "Fn");
+	assert_non_null(strstr(harness_line(0), "2/4"));
+	harness_keys(&h, "pp");
+	assert_non_null(strstr(harness_line(0), "figure · 4/4"));
+	harness_keys(&h, "F");
+	assert_non_null(strstr(harness_line(0), "1/9 tokens"));
+	expect("figures closed");
+	harness_close(&h);
+}
+
+/* The masked stage, pinned with the mask off, against the mask on: the
+ * difference is exactly the masked cells (−∞, hidden now) and 0 elsewhere;
+ * the header names the pin and its settings; y unpins. */
+static void test_pin_mask_on_off(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 200, 60, "", NULL, -1);
+	harness_keys(&h, "nnnnn");
+	assert_non_null(strstr(harness_line(0), "6/9 masked"));
+	harness_keys(&h, "y");
+	assert_non_null(strstr(harness_line(0), "pinned: masked head 0, self, dk, T=1"));
+	expect("pinned: masked head 0");
+	expect("live: masked head 0");
+	harness_keys(&h, "m");
+	expect("live: masked head 0, causal, dk, T=1");
+	int n = h.s.trace.n;
+	/* pinned | live: only the live side hides */
+	assert_int_equal(count_minus_inf_cells(), n * (n - 1) / 2);
+	harness_keys(&h, "DD");
+	expect("Δ = live − pinned");
+	expect_not("pinned: masked head 0 ");
+	assert_int_equal(count_minus_inf_cells(), n * (n - 1) / 2);
+	for (int i = 0; i < n; i++) {
+		char label[64];
+		snprintf(label, sizeof(label), "%d %s", i, h.s.trace.tokens.text[i]);
+		int y = find_row(label);
+		assert_true(y >= 0);
+		assert_int_equal(count_in_line(y, "╳ −∞"), n - 1 - i);
+		assert_int_equal(count_in_line(y, "0.000"), i + 1);
+	}
+	expect("max |Δ| = 0;");
+	expect("6 hidden in one of them only");
+	harness_keys(&h, "y");
+	assert_null(strstr(harness_line(0), "pinned"));
+	assert_non_null(strstr(harness_line(0), "6/9 masked"));
+	expect("unpinned");
+	harness_close(&h);
+}
+
+/* The softmax stage against a higher T: max |Δ| is the engine's. */
+static void test_pin_temperature(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "nnnnnn");
+	size_t cells = (size_t)h.s.trace.n * h.s.trace.m;
+	float before[64 * 64];
+	memcpy(before, h.s.trace.weights, cells * sizeof(float));
+	harness_keys(&h, "y+D");
+	assert_non_null(strstr(harness_line(0), "pinned: softmax head 0, self, dk, T=1"));
+	expect("live: softmax head 0, self, dk, T=1.25");
+	double max = 0;
+	for (size_t k = 0; k < cells; k++) {
+		double d = fabs((double)h.s.trace.weights[k] - (double)before[k]);
+		if (d > max)
+			max = d;
+	}
+	assert_true(max > 0.01);
+	char num[32], text[64];
+	av_insp_number(num, sizeof(num), max);
+	snprintf(text, sizeof(text), "max |Δ| = %s at", num);
+	expect(text);
+	harness_close(&h);
+}
+
+/* Pin, train (t, two epochs, t back): the comparison is back, the live
+ * side says it is trained, the pin is the untrained matrix. */
+static void test_pin_training(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 200, 60, "", NULL, -1);
+	harness_keys(&h, "nnnnnny");
+	float w0 = h.s.trace.weights[1];
+	harness_keys(&h, "t");
+	expect("training view");
+	harness_keys(&h, "sst");
+	assert_non_null(strstr(harness_line(0), "pinned: softmax head 0, self, dk, T=1 "));
+	expect("live: softmax head 0, self, dk, T=1, trained 2 epochs");
+	assert_true(h.s.trace.weights[1] != w0);
+	harness_keys(&h, "D");
+	expect("max |Δ| = ");
+	harness_keys(&h, "Y");
+	assert_null(strstr(harness_line(0), "pinned"));
+	harness_close(&h);
+}
+
+/* Q pinned at the projection stage against the scores: shapes differ,
+ * and the screen says so instead of a difference. */
+static void test_pin_shapes_differ(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "nny");
+	assert_non_null(strstr(harness_line(0), "pinned: projection Q"));
+	harness_keys(&h, "nD");
+	expect("shapes differ: pinned 4×3, live 4×4");
+	expect_not("Δ = live − pinned  ");
+	harness_close(&h);
+}
+
+/* A figure's panel pinned: the header names the figure; with nothing
+ * changed the difference is 0, with the mask on it is the masked cells'
+ * weights. Also y with nothing under the cursor says why. */
+static void test_pin_figure(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 200, 60, "", NULL, -1);
+	harness_keys(&h, "y");
+	expect("shows no matrix to pin");
+	harness_keys(&h, "FFF");
+	harness_keys(&h, "y");
+	assert_non_null(strstr(harness_line(0), "pinned: figure 3 encoder self head 0"));
+	harness_keys(&h, "D");
+	expect("max |Δ| = 0; 0 of 16 cells differ");
+	harness_keys(&h, "y");
+	assert_non_null(strstr(harness_line(0), "figure · 3/4"));
+	harness_close(&h);
+}
+
+/* Without colour and in ASCII the figures still draw their labels. */
+static void test_mono_ascii(void **state)
+{
+	(void)state;
+	struct harness h;
+	setenv("NO_COLOR", "1", 1);
+	assert_true(harness_open(&h, "vt100", 80, 24, "", NULL, -1, NULL));
+	harness_keys(&h, "FF");
+	expect("masked_h");
+	expect(utf8 ? "╳ −∞" : "x -inf");
+	harness_keys(&h, "nnyD");
+	expect("pinned:");
+	harness_close(&h);
+	unsetenv("NO_COLOR");
+}
+
+int main(void)
+{
+	utf8 = harness_setup_process();
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tril),
+		cmocka_unit_test(test_masking),
+		cmocka_unit_test(test_kinds),
+		cmocka_unit_test(test_weights),
+		cmocka_unit_test(test_figure_keys),
+		cmocka_unit_test(test_pin_mask_on_off),
+		cmocka_unit_test(test_pin_temperature),
+		cmocka_unit_test(test_pin_training),
+		cmocka_unit_test(test_pin_shapes_differ),
+		cmocka_unit_test(test_pin_figure),
+		cmocka_unit_test(test_mono_ascii),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,561 @@
+/* test_heads_view.c: the all-heads view ('a') drawn without a terminal
+ * (ui_harness.h): many tokens page instead of wrapping (issue 7, defect 1),
+ * z and numbers in the grid (defect 4), the title naming the stage the
+ * header names (defect 11), the projector sizes (2x4 with numbers at
+ * 200x60, key and query words on every tile, the bars' axis and values),
+ * and no line longer than the screen at any size from 40x12 to 250x80,
+ * with CJK words. */
+#include "config.h"
+
+#include <locale.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "ui/draw.h"
+#include "ui/view_heads_internal.h"
+#include "ui_harness.h"
+
+static bool utf8;
+
+#define OPEN(h, cols, lines, sample, sentence, mode) \
+	assert_true(harness_open((h), "xterm-256color", (cols), (lines), (sample), \
+				 (sentence), (mode), NULL))
+
+/* 64 words: the defect's sentence (8 distinct words, 8 times). */
+static const char *words64(void)
+{
+	static char buf[1024];
+	if (!buf[0]) {
+		static const char *const w[] = { "the", "cat", "sat", "on", "mats", "a", "dog",
+						 "ran" };
+		for (int i = 0; i < 64; i++)
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s",
+				 i ? " " : "", w[i % 8]);
+	}
+	return buf;
+}
+
+/* n words of the same kind. */
+static const char *words(int n)
+{
+	static char buf[1024];
+	buf[0] = '\0';
+	for (int i = 0; i < n; i++)
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s", i ? " " : "",
+			 i % 2 ? "cat" : "the");
+	return buf;
+}
+
+/* The panel's rows (the view's body, between the title and the legend). */
+static int panel_find(const struct harness *h, const char *text)
+{
+	const struct av_rect *r = &h->a.layout.panel;
+	for (int y = r->y; y < r->y + r->h; y++)
+		if (strstr(harness_line(y), text))
+			return y;
+	return -1;
+}
+
+static void expect_panel(const struct harness *h, const char *text, bool present)
+{
+	if ((panel_find(h, text) >= 0) != present) {
+		fprintf(stderr, "%s in the panel: \"%s\"\n", present ? "not" : "unexpected",
+			text);
+		harness_dump();
+		fail();
+	}
+}
+
+/* No screen line is wider than the screen: a wide character straddling
+ * the last column would read back one column too wide (av_app_read_line
+ * counts it whole). And nothing wrapped: curses puts what runs past the
+ * right edge at the start of the next line, so a tile title glued to cells
+ * ("head 1╳╳╳"), a grid row starting with a cell glyph instead of its label,
+ * or tile titles off their columns all mean a line ran over. */
+static void expect_no_overflow(const struct harness *h, const char *what)
+{
+	const struct av_rect *panel = &h->a.layout.panel;
+	int tile_x[2] = { -1, -1 };    /* where heads 0 and 1 start */
+	for (int y = 0; y < LINES; y++) {
+		const char *line = harness_line(y);
+		const char *why = NULL;
+		if (av_text_width(line) > COLS)
+			why = "wider than the screen";
+		bool in_panel = y >= panel->y && y < panel->y + panel->h;
+		if (in_panel && !h->a.heads_bars && !h->a.layout.too_small &&
+		    (strncmp(line, "╳", 3) == 0 || strncmp(line, "x", 1) == 0))
+			why = "a grid row starts with a cell";
+		for (const char *hd = line; in_panel && (hd = strstr(hd, "head ")) != NULL;
+		     hd += 5) {
+			const char *p = hd + 5;
+			int num = 0;
+			while (*p >= '0' && *p <= '9')
+				num = num * 10 + (*p++ - '0');
+			if (p == hd + 5)
+				continue;
+			if (strncmp(p, "╳", 3) == 0 || strncmp(p, "█", 3) == 0 || *p == 'x')
+				why = "a tile title runs into cells";
+			/* titles at multiples of one tile width */
+			char prefix[4096];
+			snprintf(prefix, sizeof(prefix), "%.*s", (int)(hd - line), line);
+			int x = av_text_width(prefix);
+			if (num < 2 && tile_x[num] < 0)
+				tile_x[num] = x;
+			if (tile_x[0] >= 0 && tile_x[1] > tile_x[0] &&
+			    (x - tile_x[0]) % (tile_x[1] - tile_x[0]) != 0)
+				why = "a tile title off its column";
+		}
+		if (why) {
+			fprintf(stderr, "%s: %dx%d line %d: %s\n", what, COLS, LINES, y, why);
+			harness_dump();
+			fail();
+		}
+	}
+}
+
+static float weight(const struct harness *h, int head, int r, int c)
+{
+	const struct av_trace *t = &h->s.trace;
+	return t->weights[((size_t)head * t->n + (size_t)r) * t->m + (size_t)c];
+}
+
+/* Defect 1: 64 tokens at 80x24, causal, softmax: the grid pages (cols and
+ * rows marked), < > page, Ctrl-L keeps it; the bars page over the keys. */
+static void test_many_tokens_page(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "qkv-walkthrough", words64(), AV_MODE_CAUSAL);
+	harness_keys(&h, "nnnnnn");
+	harness_keys(&h, "a");
+	assert_non_null(strstr(harness_line(0), "all heads · 7/9 softmax"));
+	expect_no_overflow(&h, "grid, 64 tokens");
+	expect(utf8 ? "of 64 ▶" : "of 64 >");
+	expect("cols 0-");
+	expect(utf8 ? "rows 0-" : "rows 0-");
+	expect(utf8 ? "of 64 ▼" : "of 64 v");
+	for (int k = 0; k < 8; k++) {
+		char name[16];
+		snprintf(name, sizeof(name), "head %d", k);
+		expect_panel(&h, name, true);
+	}
+	/* the page size is what the screen shows: > moves to the next page */
+	int first = 0, last = 0;
+	int y = harness_find("cols 0-");
+	assert_true(y >= 0);
+	assert_int_equal(sscanf(strstr(harness_line(y), "cols "), "cols %d-%d", &first, &last), 2);
+	assert_true(last > first && last < 63);
+	harness_keys(&h, ">");
+	char want[64];
+	snprintf(want, sizeof(want), "cols %d-%d of 64", last + 1, 2 * last + 1);
+	expect(want);
+	expect(utf8 ? "◀ cols" : "< cols");
+	expect_no_overflow(&h, "grid, 64 tokens, page 2");
+	harness_key(&h, AV_CTRL('L'));
+	expect(want);
+	expect_no_overflow(&h, "grid after Ctrl-L");
+	/* the cursor scrolls the rows */
+	for (int k = 0; k < 20; k++)
+		harness_keys(&h, "j");
+	expect(utf8 ? "▲" : "^");
+	expect_no_overflow(&h, "grid, rows scrolled");
+	/* the bars page over the keys too */
+	harness_keys(&h, "a");
+	expect("weights of query 20");
+	expect("keys ");
+	expect(utf8 ? "of 64 ▶" : "of 64 >");
+	expect_no_overflow(&h, "bars, 64 tokens");
+	harness_keys(&h, ">>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>");
+	expect_not(utf8 ? "of 64 ▶" : "of 64 >");
+	expect_no_overflow(&h, "bars, last page");
+	harness_close(&h);
+}
+
+/* Defect 1: rows that do not fit are said, and the cursor scrolls them. */
+static void test_rows_marked(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 60, 20, "qkv-walkthrough", NULL, -1);
+	harness_keys(&h, "nnnnnna");
+	expect(utf8 ? "of 5 ▼" : "of 5 v");
+	expect("rows 0-");
+	harness_keys(&h, "jjjj");
+	expect(utf8 ? "▲" : "^");
+	expect("of 5");
+	expect_panel(&h, "4", true);
+	expect_no_overflow(&h, "60x20");
+	harness_close(&h);
+}
+
+/* Defect 4 and the projector layout: at 200x60 the 8 heads stand 2x4 with
+ * numbers; z takes them away and brings them back; at 80x24, z brings
+ * numbers (paging). */
+static void test_numbers_and_z(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 200, 60, "qkv-walkthrough", NULL, -1);
+	harness_keys(&h, "nnnnnna");
+	/* 2 rows of 4 */
+	int y0 = panel_find(&h, "head 0");
+	assert_true(y0 >= 0);
+	assert_non_null(strstr(harness_line(y0), "head 3"));
+	assert_null(strstr(harness_line(y0), "head 4"));
+	int y4 = panel_find(&h, "head 4");
+	assert_true(y4 > y0);
+	assert_non_null(strstr(harness_line(y4), "head 7"));
+	/* numbers of two heads, as the engine computed them */
+	char num[32];
+	snprintf(num, sizeof(num), "%.3f", weight(&h, 0, 1, 0));
+	expect_panel(&h, num, true);
+	snprintf(num, sizeof(num), "%.3f", weight(&h, 7, 4, 4));
+	expect_panel(&h, num, true);
+	/* key and query words on every tile */
+	assert_non_null(strstr(harness_line(y0 + 1), "mats"));
+	expect_panel(&h, "4 mats", true);
+	harness_keys(&h, "z");
+	expect("colour only");
+	expect_panel(&h, num, false);
+	harness_keys(&h, "z");
+	expect_panel(&h, num, true);
+	expect_no_overflow(&h, "200x60 grid");
+	harness_close(&h);
+
+	OPEN(&h, 80, 24, "qkv-walkthrough", NULL, -1);
+	harness_keys(&h, "nnnnnna");
+	/* ".19": narrow cells drop the leading 0 of a weight */
+	snprintf(num, sizeof(num), "%.2f", weight(&h, 0, 0, 0));
+	memmove(num, num + 1, strlen(num));
+	expect_panel(&h, num, false);
+	harness_keys(&h, "z");
+	expect("numbers in the cells");
+	expect_panel(&h, num, true);
+	expect_no_overflow(&h, "80x24 numbers");
+	/* the bars keep z's choice: values, though the keys then page */
+	harness_keys(&h, "a");
+	expect_panel(&h, num, true);
+	expect(utf8 ? "of 5 ▶" : "of 5 >");
+	expect_no_overflow(&h, "80x24 bars with values");
+	harness_keys(&h, "z");
+	expect("bars only");
+	expect_panel(&h, num, false);
+	harness_keys(&h, "z");
+	expect("values under the bars");
+	expect_panel(&h, num, true);
+	harness_close(&h);
+}
+
+/* Defect 11: the title names the stage the header names, or says that
+ * stage has no per-head data and which one it shows. */
+static void test_title_matches_header(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 100, 30, "qkv-walkthrough", NULL, -1);
+	harness_keys(&h, "a");
+	for (int st = 0; st < AV_STAGE_COUNT; st++) {
+		char head[64];
+		snprintf(head, sizeof(head), "%d/%d %s", st + 1, AV_STAGE_COUNT,
+			 av_ui_stage_titles[st]);
+		assert_non_null(strstr(harness_line(0), head));
+		const char *title = harness_line(h.a.layout.title.y);
+		char want[96];
+		bool per_head = st >= AV_STAGE_PROJECTION && st <= AV_STAGE_CONTEXT;
+		if (per_head)
+			snprintf(want, sizeof(want), "all heads: %s", av_ui_stage_titles[st]);
+		else
+			snprintf(want, sizeof(want), "(%s has no per-head data)",
+				 av_ui_stage_titles[st]);
+		if (!strstr(title, want)) {
+			fprintf(stderr, "stage %s: title lacks \"%s\"\n", av_ui_stage_titles[st],
+				want);
+			harness_dump();
+			fail();
+		}
+		harness_keys(&h, "n");
+	}
+	/* the bars: the row of the scores, scaled, masked or weights matrix;
+	 * the weights, said, at the other stages */
+	harness_keys(&h, "ga");
+	for (int st = 0; st < AV_STAGE_COUNT; st++) {
+		const char *title = harness_line(h.a.layout.title.y);
+		char want[96];
+		if (st >= AV_STAGE_SCORES && st <= AV_STAGE_MASKED)
+			snprintf(want, sizeof(want), "all heads: %s of query 0",
+				 av_ui_stage_titles[st]);
+		else if (st == AV_STAGE_SOFTMAX)
+			snprintf(want, sizeof(want), "all heads: softmax weights of query 0");
+		else
+			snprintf(want, sizeof(want), "(no per-head row at %s)",
+				 av_ui_stage_titles[st]);
+		if (!strstr(title, want)) {
+			fprintf(stderr, "bars at %s: title lacks \"%s\"\n",
+				av_ui_stage_titles[st], want);
+			harness_dump();
+			fail();
+		}
+		harness_keys(&h, "n");
+	}
+	harness_keys(&h, "a");   /* back to the stepper */
+	harness_keys(&h, "a");   /* the grid again */
+	/* the projection shows each head's Q, K and V columns: 3 x 64 */
+	harness_keys(&h, "gnn");
+	expect("all heads: projection Q_h K_h V_h");
+	expect("of 192");
+	expect_panel(&h, "Q0", true);
+	harness_close(&h);
+}
+
+/* The bars (seed 000 §5.2): an axis from 0 to the query's largest weight,
+ * key words, values when they fit, Up/Down the query, the inspector on the
+ * selected head's cell. */
+static void test_bars(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 200, 60, "qkv-walkthrough", NULL, -1);
+	harness_keys(&h, "nnnnnnaa");
+	expect("weights of query 0 'the'");
+	harness_keys(&h, "j");
+	expect("weights of query 1 'cat'");
+	double ymax = 0;
+	for (int hd = 0; hd < 8; hd++)
+		for (int c = 0; c < 5; c++)
+			if (weight(&h, hd, 1, c) > ymax)
+				ymax = weight(&h, hd, 1, c);
+	char axis[32];
+	snprintf(axis, sizeof(axis), "axis 0 to %.2f", ymax);
+	expect(axis);
+	snprintf(axis, sizeof(axis), ".%02d%s", (int)(ymax * 100 + 0.5), utf8 ? "│" : "|");
+	expect_panel(&h, axis, true);
+	char num[32];
+	snprintf(num, sizeof(num), "%.3f", weight(&h, 5, 1, 3));
+	expect_panel(&h, num, true);
+	expect_panel(&h, "sat", true);
+	expect_panel(&h, "mats", true);
+	/* Tab, Right: the inspector explains head 1's weight of query 1, key 2 */
+	harness_keys(&h, "\tll");
+	expect("weights_h[1,2]");
+	expect("head 1 of 8");
+	harness_keys(&h, "z");
+	snprintf(num, sizeof(num), "%.3f", weight(&h, 5, 1, 3));
+	expect_panel(&h, num, false);
+	expect_no_overflow(&h, "200x60 bars");
+	harness_close(&h);
+}
+
+/* Bars of a signed stage: up and down from 0 on one axis, −∞ for the
+ * keys the causal mask hides, the values as the engine computed them. */
+static void test_bars_signed(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 200, 60, "qkv-walkthrough", NULL, AV_MODE_CAUSAL);
+	harness_keys(&h, "nnnnnaajj");   /* masked, query 2 */
+	expect("all heads: masked of query 2 'sat'");
+	const struct av_trace *t = &h.s.trace;
+	double lo = 0, hi = 0;
+	for (int hd = 0; hd < t->heads; hd++)
+		for (int c = 0; c <= 2; c++) {
+			double v = t->masked[((size_t)hd * t->n + 2) * t->m + (size_t)c];
+			lo = v < lo ? v : lo;
+			hi = v > hi ? v : hi;
+		}
+	char want[96];
+	snprintf(want, sizeof(want), "axis %.2f to %.2f", lo, hi);
+	expect(want);
+	expect_panel(&h, utf8 ? "−∞" : "-inf", true);
+	snprintf(want, sizeof(want), "%.3f", t->masked[((size_t)1 * t->n + 2) * t->m + 2]);
+	expect_panel(&h, want, true);
+	/* a bar below the zero line */
+	expect_panel(&h, utf8 ? "▀" : "=", true);
+	expect_no_overflow(&h, "masked bars");
+	harness_resize(&h, 80, 24);
+	expect_no_overflow(&h, "masked bars 80x24");
+	harness_close(&h);
+}
+
+/* The grid's inspector follows the selected head and cell. */
+static void test_grid_inspector(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 120, 40, "qkv-walkthrough", NULL, -1);
+	harness_keys(&h, "nnnnnna\t\tjjl");
+	expect("weights_h[2,1]");
+	expect("head 2 of 8");
+	harness_keys(&h, "<");
+	expect("weights_h[2,0]");
+	harness_close(&h);
+}
+
+/* Nothing ever wraps: every size from the minimum to 250x80, both faces,
+ * the per-head stages, 5, 27, 40 and 64 tokens and CJK words. */
+static void test_every_size(void **state)
+{
+	(void)state;
+	static const int cols[] = { 40, 41, 57, 60, 80, 99, 120, 161, 200, 250 };
+	static const int lines[] = { 12, 13, 17, 20, 24, 33, 40, 60, 80 };
+	struct {
+		const char *sample, *sentence;
+		int mode;
+	} cases[] = {
+		{ "qkv-walkthrough", NULL, AV_MODE_CAUSAL },
+		{ "qkv-walkthrough", NULL, AV_MODE_CROSS },
+		{ "qkv-walkthrough", words64(), AV_MODE_CAUSAL },
+		{ "", "熊猫 中国 日本 樱花 东京都 panda", -1 },
+	};
+	char w27[1024], w40[1024];
+	snprintf(w27, sizeof(w27), "%s", words(27));
+	snprintf(w40, sizeof(w40), "%s", words(40));
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]) + 2; k++) {
+		struct harness h;
+		if (k < sizeof(cases) / sizeof(cases[0]))
+			OPEN(&h, 80, 24, cases[k].sample, cases[k].sentence, cases[k].mode);
+		else
+			OPEN(&h, 80, 24, "qkv-walkthrough", k == 4 ? w27 : w40, AV_MODE_CAUSAL);
+		harness_keys(&h, k == 1 ? "nnna" : "nnnnnna");
+		for (int face = 0; face < 2; face++) {
+			for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++) {
+				for (size_t l = 0; l < sizeof(lines) / sizeof(lines[0]); l++) {
+					harness_resize(&h, cols[c], lines[l]);
+					char what[64];
+					snprintf(what, sizeof(what), "case %zu face %d", k, face);
+					expect_no_overflow(&h, what);
+					if (c % 3 == 0 && l % 3 == 0) {
+						harness_keys(&h, "nl>jz");
+						expect_no_overflow(&h, what);
+						harness_keys(&h, "p");
+					}
+				}
+			}
+			harness_keys(&h, "a");
+		}
+		harness_close(&h);
+	}
+}
+
+/* The qkv sample with H heads (as --heads H) on a cols x lines screen. */
+static void open_heads(struct harness *h, int heads, int cols, int lines)
+{
+	memset(h, 0, sizeof(*h));
+	char *cause = NULL;
+	struct av_session *s = &h->s;
+	assert_true(av_sample_load("qkv-walkthrough", &s->sample, &cause));
+	s->cfg = s->sample.cfg;
+	s->cfg.heads = heads;
+	av_params_init(&s->params, &s->cfg, (const char *const *)s->sample.vocab,
+		       s->sample.n_vocab);
+	av_session_start(s);
+	s->sentence = av_strdup(s->sample.sentence);
+	assert_true(av_session_run(s, &cause));
+	harness_screen(h, "xterm-256color", cols, lines);
+	struct av_ui_config cfg = { .theme = NULL, .head = 0, .no_color = false };
+	assert_true(av_app_init(&h->a, s, &cfg, &cause));
+	h->app_open = true;
+	av_app_draw(&h->a);
+}
+
+/* More heads than fit (64 at 80x24): readable tiles, Tab pages the heads. */
+static void test_many_heads(void **state)
+{
+	(void)state;
+	struct harness h;
+	open_heads(&h, 64, 80, 24);
+	harness_keys(&h, "nnnnnna");
+	int y = harness_find("heads 0-");
+	assert_true(y >= 0);
+	int last = 0;
+	assert_int_equal(sscanf(strstr(harness_line(y), "heads 0-"), "heads 0-%d of 64 (Tab)",
+				&last), 1);
+	assert_true(last >= 3 && last < 63);
+	char name[64];
+	snprintf(name, sizeof(name), "head %d", last);
+	expect_panel(&h, name, true);
+	/* every tile has all 5 keys and 5 queries: nothing pages but heads */
+	expect_not("of 5");
+	for (int k = 0; k <= last; k++)
+		harness_keys(&h, "\t");
+	snprintf(name, sizeof(name), "heads %d-", last + 1);
+	expect(name);
+	snprintf(name, sizeof(name), "%shead %d", utf8 ? "▶" : ">", last + 1);
+	expect_panel(&h, name, true);
+	expect_no_overflow(&h, "64 heads");
+	harness_keys(&h, "a");
+	expect("of 64 (Tab)");
+	expect_no_overflow(&h, "64 heads, bars");
+	for (int c = 40; c <= 250; c += 35) {
+		harness_resize(&h, c, 12 + c / 5);
+		expect_no_overflow(&h, "64 heads, resized");
+	}
+	harness_close(&h);
+}
+
+/* The clipping helpers every tile writes through: a CJK word at the right
+ * edge is cut before the character that would straddle it (nothing on the
+ * next line), and labels cut by columns keep whole characters. */
+static void test_clip_helpers(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 40, 12, "", NULL, -1);
+	WINDOW *w = newwin(3, 40, 0, 0);
+	werase(w);
+	/* 3 columns left: "熊…"; 2 or 1: "…" */
+	assert_int_equal(av_heads_put(w, 0, 37, "熊猫熊猫", 10, A_NORMAL), 3);
+	assert_int_equal(av_heads_put(w, 0, 38, "熊猫", 10, A_NORMAL), 1);
+	assert_int_equal(av_heads_put(w, 0, 39, "熊猫", 10, A_NORMAL), 1);
+	assert_int_equal(av_heads_put(w, 0, 40, "x", 10, A_NORMAL), 0);
+	assert_int_equal(av_heads_put(w, 3, 0, "x", 10, A_NORMAL), 0);
+	av_heads_fill(w, 1, 35, 20, A_NORMAL);
+	wnoutrefresh(w);
+	doupdate();
+	assert_true(av_text_width(harness_line(0)) <= 40);
+	/* the next line is untouched: nothing wrapped onto it */
+	assert_int_equal(strspn(harness_line(1), " "), strlen(harness_line(1)));
+	delwin(w);
+	char out[64];
+	av_heads_fit(out, sizeof(out), "熊猫", 3);
+	assert_string_equal(out, "熊");
+	av_heads_fit(out, sizeof(out), "熊猫", 1);
+	assert_string_equal(out, "");
+	av_heads_fit(out, sizeof(out), "kangaroo", 3);
+	assert_string_equal(out, "kan");
+	av_heads_fit(out, sizeof(out), "kangaroo", 5);
+	assert_string_equal(out, utf8 ? "kang…" : "kang~");
+	av_heads_fit(out, sizeof(out), "熊猫熊猫", 6);
+	assert_string_equal(out, utf8 ? "熊猫…" : "熊猫~");
+	char num[16];
+	av_heads_weight_text(num, sizeof(num), 0.4231, 3);
+	assert_string_equal(num, ".42");
+	av_heads_weight_text(num, sizeof(num), 0.9999, 3);
+	assert_string_equal(num, "1.0");
+	av_heads_weight_text(num, sizeof(num), 0.4231, 5);
+	assert_string_equal(num, "0.423");
+	harness_close(&h);
+}
+
+int main(void)
+{
+	utf8 = harness_setup_process();
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_many_tokens_page),
+		cmocka_unit_test(test_rows_marked),
+		cmocka_unit_test(test_numbers_and_z),
+		cmocka_unit_test(test_title_matches_header),
+		cmocka_unit_test(test_bars),
+		cmocka_unit_test(test_bars_signed),
+		cmocka_unit_test(test_grid_inspector),
+		cmocka_unit_test(test_every_size),
+		cmocka_unit_test(test_many_heads),
+		cmocka_unit_test(test_clip_helpers),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,441 @@
+/* test_prompt.c: the prompt on a virtual screen (ncurses on /dev/null):
+ * the ':' commands with their errors (the prompt stays open to correct a
+ * value), Tab completion, 0, W writing every format into a temporary
+ * directory, the overwrite question, and cross mode for a sample without
+ * a source (issue 7, defect 5). */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "train.h"
+#include "ui_harness.h"
+#include "weights.h"
+
+#define OPEN(h, cols, lines, sample, sentence, mode) \
+	assert_true(harness_open((h), "xterm-256color", (cols), (lines), (sample), \
+				 (sentence), (mode), NULL))
+
+#define ESC "\x1b"
+#define CTRL_U "\x15"
+
+static char dir[64];
+
+static char *slurp(const char *name)
+{
+	char *text = NULL, *cause = NULL;
+	size_t len;
+	if (!av_read_file(name, &text, &len, &cause))
+		fail_msg("%s", cause);
+	return text;
+}
+
+static bool file_exists(const char *name)
+{
+	struct stat st;
+	return stat(name, &st) == 0;
+}
+
+/* The status line: the last row. */
+static const char *status_line(void)
+{
+	return harness_line(LINES - 1);
+}
+
+static void expect_status(const char *text)
+{
+	if (!strstr(status_line(), text)) {
+		fprintf(stderr, "not on the status line: \"%s\"\n", text);
+		harness_dump();
+		fail();
+	}
+}
+
+/* --- defect 5: cross mode for a sample without a source ------------------ */
+
+/* c on the way to cross with no source: the source editor opens, and Enter
+ * goes to cross mode with what was typed (it used to say "no source
+ * sentence (--source)" and go back to self). */
+static void test_c_types_the_missing_source(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "cc");
+	expect_status("source>");
+	assert_non_null(strstr(harness_line(0), "causal"));
+	harness_keys(&h, "la mer\r");
+	assert_non_null(strstr(harness_line(0), "cross"));
+	assert_non_null(strstr(harness_line(2), "source 0 la*  1 mer*"));
+	assert_int_equal(h.s.trace.m, 2);
+	harness_close(&h);
+}
+
+/* An empty source does not run: the editor stays open with the reason. */
+static void test_c_empty_source_stays_open(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "cc\r");
+	expect_status("source>");
+	assert_non_null(strstr(harness_line(0), "causal"));
+	harness_keys(&h, ESC);
+	expect_status("edit cancelled");
+	assert_null(h.s.source);
+	harness_close(&h);
+}
+
+/* E outside cross mode: the source editor (it used to say "used in cross
+ * mode"), then the switch is offered. */
+static void test_E_outside_cross_offers_the_switch(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "E");
+	expect_status("source>");
+	harness_keys(&h, "la mer\r");
+	expect_status("switch to cross mode");
+	harness_keys(&h, "n");
+	assert_non_null(strstr(harness_line(0), "self"));
+	expect_status("source kept");
+	assert_string_equal(h.s.source, "la mer");
+	harness_keys(&h, "E" CTRL_U "le chat\ry");
+	assert_non_null(strstr(harness_line(0), "cross"));
+	assert_non_null(strstr(harness_line(2), "source 0 le"));
+	harness_close(&h);
+}
+
+/* --- the command prompt --------------------------------------------------- */
+
+static void test_command_values(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, ":");
+	expect_status(":");
+	expect_status("Tab completes");
+	harness_keys(&h, "temp 0.5\r");
+	assert_non_null(strstr(harness_line(0), "T=0.5"));
+	/* a bad value: the prompt stays open with a precise error */
+	harness_keys(&h, ":temp abc\r");
+	expect_status(":temp abc");
+	expect_status("temp: expected a number between 0.01 and 100, got \"abc\"");
+	assert_true(h.a.overlay == &av_view_prompt);
+	harness_keys(&h, CTRL_U "temperature 1000\r");
+	expect_status("temperature: expected a number between 0.01 and 100, got \"1000\"");
+	harness_keys(&h, CTRL_U "temperature 2\r");
+	assert_non_null(strstr(harness_line(0), "T=2"));
+	assert_null(h.a.overlay);
+	harness_keys(&h, "0");
+	assert_non_null(strstr(harness_line(0), "T=1 "));
+	harness_keys(&h, ":seed 7\r");
+	assert_non_null(strstr(harness_line(0), "seed=7"));
+	expect_status("new weights from seed 7");
+	harness_keys(&h, ":seed -3\r");
+	expect_status("seed: -3 is out of range (0 to 9007199254740991)");
+	harness_keys(&h, ESC);
+	assert_null(h.a.overlay);
+	harness_keys(&h, ":sentence panda japan china\r");
+	assert_non_null(strstr(harness_line(1), "0 panda  1 japan  2 china"));
+	harness_keys(&h, ":frobnicate\r");
+	expect_status("unknown command \"frobnicate\"");
+	harness_keys(&h, ESC ":help\r");
+	expect_status("seed N · temp X · lr X");
+	harness_close(&h);
+}
+
+/* lr sets what the training view starts with, or its trainer's rate. */
+static void test_command_lr(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, ":lr 0\r");
+	expect_status("lr: expected a positive finite number, got \"0\"");
+	harness_keys(&h, CTRL_U "lr 0.25\r");
+	expect_status("learning rate 0.25 (the training view, t, starts with it)");
+	harness_keys(&h, "t");
+	assert_non_null(av_train_view_trainer(&h.a));
+	assert_true(av_train_view_trainer(&h.a)->set.lr == 0.25);
+	harness_keys(&h, "t:lr 0.5\r");
+	assert_true(av_train_view_trainer(&h.a)->set.lr == 0.5);
+	/* in the training view itself */
+	harness_keys(&h, "t");
+	assert_true(h.a.view == &av_view_train);
+	harness_keys(&h, ":lr 0.125\r");
+	assert_true(av_train_view_trainer(&h.a)->set.lr == 0.125);
+	harness_keys(&h, ":seed 3\r");
+	expect_status("seed: a setting of the stepper");
+	harness_keys(&h, "\x1b");
+	harness_close(&h);
+}
+
+/* The training view writes its trainer's weights (trained, not the
+ * stepper's), and no figure. */
+static void test_write_trained_weights(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "tsss");
+	const struct av_trainer *tr = av_train_view_trainer(&h.a);
+	assert_int_equal(tr->epoch, 3);
+	harness_keys(&h, "Wc");
+	expect_status("the figures are the stepper's");
+	harness_keys(&h, "Ww");
+	expect_status("write weights to: attnview-weights-epoch3.json");
+	harness_keys(&h, "\r");
+	struct av_config cfg;
+	av_config_default(&cfg);
+	struct av_params p;
+	char *cause = NULL;
+	if (!av_weights_load("attnview-weights-epoch3.json", &cfg, NULL, &p, &cause))
+		fail_msg("%s", cause);
+	size_t n;
+	const float *trained = av_param_tensor(&tr->params, AV_P_W_Q, &n);
+	const float *loaded = av_param_tensor(&p, AV_P_W_Q, &n);
+	const float *stepper = av_param_tensor(&h.s.params, AV_P_W_Q, &n);
+	assert_memory_equal(trained, loaded, n * sizeof(float));
+	assert_memory_not_equal(stepper, loaded, n * sizeof(float));
+	av_params_free(&p);
+	unlink("attnview-weights-epoch3.json");
+	harness_close(&h);
+}
+
+static void test_command_source(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, ":source la mer\r");
+	expect_status("switch to cross mode");
+	harness_keys(&h, "y");
+	assert_non_null(strstr(harness_line(0), "cross"));
+	harness_keys(&h, ":source le chat noir\r");
+	assert_int_equal(h.s.trace.m, 3);
+	harness_close(&h);
+}
+
+static void test_tab_completes(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, ":he\t");
+	expect_status(":help ");
+	harness_keys(&h, CTRL_U "s\t");
+	expect_status("seed, source, sentence");
+	harness_keys(&h, "o\t");
+	expect_status(":source ");
+	harness_keys(&h, CTRL_U "te\t");
+	expect_status(":temp");
+	expect_status("temp, temperature");
+	harness_keys(&h, CTRL_U "x\t");
+	expect_status("no command starts so");
+	harness_close(&h);
+}
+
+/* --- W: writing files ----------------------------------------------------- */
+
+static void go_to_softmax(struct harness *h)
+{
+	while (h->a.stage != AV_STAGE_SOFTMAX)
+		harness_keys(h, "n");
+}
+
+static void test_write_every_format(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, AV_MODE_CAUSAL);
+	go_to_softmax(&h);
+	harness_keys(&h, "W");
+	expect_status("write: t trace  w weights  c csv  p text  a ansi  s svg");
+	harness_keys(&h, "s");
+	expect_status("write svg to: attnview-softmax-h0.svg");
+	harness_keys(&h, "\r");
+	expect_status("wrote ");
+	expect_status("/attnview-softmax-h0.svg");
+	char *svg = slurp("attnview-softmax-h0.svg");
+	assert_int_equal(strncmp(svg, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg ", 44), 0);
+	assert_non_null(strstr(svg, "softmax · head 0 of 1 · causal"));
+	assert_non_null(strstr(svg, ">panda</text>"));
+	assert_non_null(strstr(svg, "hidden key"));    /* causal: the upper triangle */
+	free(svg);
+
+	harness_keys(&h, "Wc\r");
+	char *csv = slurp("attnview-softmax-h0.csv");
+	assert_int_equal(strncmp(csv, "weights_h,china,panda,japan,cherry\r\nchina,1,0,0,0\r\n",
+				 50), 0);
+	free(csv);
+	harness_keys(&h, "Wp\r");
+	char *text = slurp("attnview-softmax-h0.txt");
+	assert_non_null(strstr(text, "weights_h  (4 × 4)"));
+	assert_null(strchr(text, '\033'));
+	free(text);
+	harness_keys(&h, "Wa\r");
+	text = slurp("attnview-softmax-h0.ans");
+	assert_non_null(strstr(text, "\033[48;5;"));
+	free(text);
+
+	harness_keys(&h, "Wt\r");
+	harness_keys(&h, "Ww\r");
+	const char *json[] = { "attnview-trace.json", "attnview-weights.json" };
+	for (int i = 0; i < 2; i++) {
+		struct av_config cfg;
+		av_config_default(&cfg);
+		struct av_params p;
+		char *cause = NULL;
+		if (!av_weights_load(json[i], &cfg, NULL, &p, &cause))
+			fail_msg("%s: %s", json[i], cause);
+		assert_true(cfg.seed == h.s.cfg.seed);
+		av_params_free(&p);
+	}
+	/* an edited name */
+	harness_keys(&h, "Wc" CTRL_U "mine.csv\r");
+	assert_true(file_exists("mine.csv"));
+	harness_close(&h);
+}
+
+static void test_overwrite_asks(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	go_to_softmax(&h);
+	FILE *f = fopen("attnview-softmax-h0.svg", "w");
+	fputs("old", f);
+	fclose(f);
+	harness_keys(&h, "Ws\r");
+	expect_status("file exists: overwrite attnview-softmax-h0.svg? y/n");
+	harness_keys(&h, "x");
+	expect_status("file exists");   /* only y or n answer */
+	harness_keys(&h, "n");
+	expect_status("write svg to: attnview-softmax-h0.svg");
+	expect_status("not overwritten");
+	harness_keys(&h, ESC);
+	expect_status("nothing written");
+	char *text = slurp("attnview-softmax-h0.svg");
+	assert_string_equal(text, "old");
+	free(text);
+	harness_keys(&h, "Ws\ry");
+	expect_status("wrote ");
+	text = slurp("attnview-softmax-h0.svg");
+	assert_int_equal(strncmp(text, "<?xml", 5), 0);
+	free(text);
+	/* the same through :write */
+	harness_keys(&h, ":write attnview-softmax-h0.svg\r");
+	expect_status("file exists: overwrite");
+	harness_keys(&h, "n");
+	expect_status("not written");
+	harness_close(&h);
+}
+
+static void test_write_errors(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	/* the tokens stage has no matrix; the JSON documents still work */
+	harness_keys(&h, "Wc");
+	expect_status("the tokens stage has no matrix");
+	harness_keys(&h, "Wq");
+	expect_status("not one of these (Esc)");
+	harness_keys(&h, ESC);
+	assert_null(h.a.overlay);
+	harness_keys(&h, "n:write fig.png\r");
+	expect_status("write: no format for \"fig.png\" (.json .csv .txt .ans .svg)");
+	harness_keys(&h, CTRL_U "write no/such/dir/fig.svg\r");
+	expect_status("write: no/such/dir/fig.svg: ");
+	assert_true(h.a.overlay == &av_view_prompt);
+	harness_keys(&h, CTRL_U "export csv fig.csv\r");
+	assert_true(file_exists("fig.csv"));
+	expect_status("wrote ");
+	harness_keys(&h, ":export png\r");
+	expect_status("export: no format \"png\" (trace, weights, csv, text, ansi, svg)");
+	harness_keys(&h, CTRL_U "export svg\r");
+	expect_status("write svg to: attnview-embedding.svg");
+	harness_keys(&h, ESC "W");
+	harness_keys(&h, "s" CTRL_U ".\r");
+	expect_status(". is a directory");
+	harness_keys(&h, ESC ":export svg .\r");
+	expect_status("export: . is a directory");
+	/* ~/ is the home folder */
+	setenv("HOME", dir, 1);
+	harness_keys(&h, CTRL_U "write ~/home.csv\r");
+	assert_true(file_exists("home.csv"));
+	unlink("home.csv");
+	harness_close(&h);
+}
+
+/* The prompt fits the status line at 80 columns and at the smallest size. */
+static void test_prompt_fits(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, ":temp abc\r");
+	assert_true(av_utf8_width(status_line()) <= 80);
+	harness_resize(&h, 40, 14);
+	expect_status(":temp abc");
+	harness_keys(&h, "\x1bW");
+	expect_status("write: t w c p a s Esc");
+	harness_keys(&h, "t");
+	expect_status("write trace to: attnview-trace.json");
+	assert_true(av_utf8_width(status_line()) <= 40);
+	harness_close(&h);
+}
+
+static int in_temp_dir(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/attnview-prompt-XXXXXX");
+	if (!mkdtemp(dir) || chdir(dir) != 0)
+		return -1;
+	return 0;
+}
+
+static int remove_temp_dir(void **state)
+{
+	(void)state;
+	const char *names[] = { "attnview-softmax-h0.svg", "attnview-softmax-h0.csv",
+				"attnview-softmax-h0.txt", "attnview-softmax-h0.ans",
+				"attnview-trace.json", "attnview-weights.json", "mine.csv",
+				"fig.csv" };
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		unlink(names[i]);
+	if (chdir("/") != 0 || rmdir(dir) != 0)
+		return -1;
+	return 0;
+}
+
+int main(void)
+{
+	harness_setup_process();
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_c_types_the_missing_source),
+		cmocka_unit_test(test_c_empty_source_stays_open),
+		cmocka_unit_test(test_E_outside_cross_offers_the_switch),
+		cmocka_unit_test(test_command_values),
+		cmocka_unit_test(test_command_lr),
+		cmocka_unit_test(test_command_source),
+		cmocka_unit_test(test_write_trained_weights),
+		cmocka_unit_test(test_tab_completes),
+		cmocka_unit_test(test_write_every_format),
+		cmocka_unit_test(test_overwrite_asks),
+		cmocka_unit_test(test_write_errors),
+		cmocka_unit_test(test_prompt_fits),
+	};
+	return cmocka_run_group_tests(tests, in_temp_dir, remove_temp_dir);
+}
