@@ -584,8 +584,16 @@ static void test_projector(void **state)
 	/* K_hᵀ's rows are dimensions, its columns keys; the cursor stays on
 	 * the scores */
 	expect("scores_h[0,0] = 1.596");
-	harness_keys(&h, "hjj");
+	/* the factors do not shift the column other views see (av_app_parts:
+	 * scores_h alone), on the factors or off them */
+	harness_keys(&h, "ll");
+	assert_int_equal(h.a.col, 2);
+	expect("scores_h[0,2] = ");
+	harness_keys(&h, "hhhjj");
 	expect(utf8 ? "K_hᵀ[2,3] = K[3,2]" : "K_h^T[2,3] = K[3,2]");
+	assert_int_equal(h.a.col, 0);
+	harness_keys(&h, "l");
+	expect("scores_h[2,0] = ");
 	harness_resize(&h, 200, 60);
 	expect("−23.8253");      /* 4 decimals in wide cells */
 	/* taller cells: a matrix row takes more than one screen row */

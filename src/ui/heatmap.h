@@ -29,6 +29,8 @@ struct av_heatmap {
 	int stage;                /* the stage the cursor was placed for (the
 				     stepper opens a stage on its own part) */
 	int own_first;            /* and the first column of that part then */
+	bool on_factor;           /* the cursor is on the scores' factors */
+	int factor_col;           /* ... at this column of Q_h, K_hᵀ */
 	/* filled by av_heatmap_draw: */
 	int first_col, last_col;  /* visible columns */
 	int first_row, last_row;  /* visible rows */

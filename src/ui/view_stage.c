@@ -38,6 +38,32 @@ static int stage_parts(const struct av_app *a, struct av_part parts[AV_MAX_PARTS
 	return 3;
 }
 
+/* Columns of the factors drawn before the stage's parts (0 when none). */
+static int factor_cols(const struct av_part *parts, int n)
+{
+	return n == 3 && parts[0].tensor == AV_T_Q_HEAD ? parts[0].cols + parts[1].cols : 0;
+}
+
+/* The cursor's column among the parts drawn. a->col counts the stage's
+ * own parts (av_app_parts: what the pin, the export and the other views
+ * see); the factors before them, when shown, have their own column
+ * (hm.on_factor, hm.factor_col), so showing them moves nothing. */
+static int shown_col(const struct av_app *a, int nf)
+{
+	return nf > 0 && a->hm.on_factor ? a->hm.factor_col : a->col + nf;
+}
+
+static void set_shown_col(struct av_app *a, int v, int nf)
+{
+	if (nf > 0 && v < nf) {
+		a->hm.on_factor = true;
+		a->hm.factor_col = v < 0 ? 0 : v;
+	} else {
+		a->hm.on_factor = false;
+		a->col = v - nf;
+	}
+}
+
 /* Rows of the tokens stage: the sentence's tokens, then the source's. */
 static int token_count(const struct av_app *a)
 {
@@ -66,7 +92,7 @@ static void update_selection(struct av_app *a)
 	if (n == 0)
 		return;
 	int p, c;
-	av_heatmap_locate(parts, n, a->col, &p, &c);
+	av_heatmap_locate(parts, n, shown_col(a, factor_cols(parts, n)), &p, &c);
 	const struct av_part *part = &parts[p];
 	if (part->row_axis == AV_AXIS_QUERY) {
 		a->sel_query = a->row;
@@ -91,8 +117,9 @@ static void clamp_cursor(struct av_app *a)
 			a->row = 0;
 		return;
 	}
+	/* the stage's own parts place the cursor; the factors are extra */
 	struct av_part parts[AV_MAX_PARTS + 2];
-	int n = stage_parts(a, parts);
+	int n = av_app_parts(a, parts);
 	if (n == 0)
 		return;
 	int own = 0, own_first = 0;
@@ -112,12 +139,8 @@ static void clamp_cursor(struct av_app *a)
 			offset = parts[own].cols - 1;
 		a->hm.stage = (int)a->stage;
 		a->hm.scroll_col = 0;
+		a->hm.on_factor = false;
 		a->col = own_first + offset;
-	} else if (a->hm.own_first != own_first) {
-		/* parts came or went before it (the factors of the scores on a
-		 * resize): the cursor stays on the same cell */
-		a->col += own_first - a->hm.own_first;
-		a->hm.scroll_col = 0;
 	}
 	a->hm.own_first = own_first;
 	int total = av_heatmap_total_cols(parts, n);
@@ -125,8 +148,14 @@ static void clamp_cursor(struct av_app *a)
 		a->col = total - 1;
 	if (a->col < 0)
 		a->col = 0;
+	n = stage_parts(a, parts);
+	int nf = factor_cols(parts, n);
+	if (nf == 0)
+		a->hm.on_factor = false;
+	else if (a->hm.factor_col >= nf)
+		a->hm.factor_col = nf - 1;
 	int p, c;
-	av_heatmap_locate(parts, n, a->col, &p, &c);
+	av_heatmap_locate(parts, n, shown_col(a, nf), &p, &c);
 	if (a->row >= parts[p].rows)
 		a->row = parts[p].rows - 1;
 	if (a->row < 0)
@@ -425,7 +454,7 @@ static void draw_inspector(struct av_app *a, const struct av_part *parts, int n,
 			      source ? a->row - t->tokens.n : a->row, width);
 	} else {
 		int p, c;
-		av_heatmap_locate(parts, n, a->col, &p, &c);
+		av_heatmap_locate(parts, n, shown_col(a, factor_cols(parts, n)), &p, &c);
 		av_insp_cell(&in, t, &a->s->params, &parts[p], a->head, a->row, c, width);
 	}
 	draw_insp_wrapped(a, &in, cap);
@@ -445,7 +474,7 @@ static void draw_legend(struct av_app *a, const struct av_part *parts, int n)
 		return;
 	}
 	int p, c;
-	av_heatmap_locate(parts, n, a->col, &p, &c);
+	av_heatmap_locate(parts, n, shown_col(a, factor_cols(parts, n)), &p, &c);
 	bool any_hidden = false;
 	for (size_t k = 0; k < (size_t)t->n * t->m && !any_hidden; k++)
 		any_hidden = t->mask[k] == 0;
@@ -481,14 +510,15 @@ static void stage_draw(struct av_app *a)
 		a->hm.parts = parts;
 		a->hm.n_parts = n;
 		a->hm.cur_row = a->row;
-		a->hm.cur_col = a->col;
+		int nf = factor_cols(parts, n);
+		a->hm.cur_col = shown_col(a, nf);
 		a->hm.compact = a->compact;
 		a->hm.lines = LINES;
 		a->hm.projector = true;
 		a->hm.minus_sign = true;
 		av_heatmap_draw(a->w_panel, &a->colors, &a->hm);
 		a->row = a->hm.cur_row;
-		a->col = a->hm.cur_col;
+		set_shown_col(a, a->hm.cur_col, nf);
 		a->page_cols = a->hm.last_col - a->hm.first_col + 1;
 		a->hm.parts = NULL;
 	}
@@ -502,16 +532,25 @@ static void stage_draw(struct av_app *a)
 
 /* --- keys ---------------------------------------------------------------- */
 
+/* Moves the cursor by delta columns among the parts drawn. */
+static void move_col(struct av_app *a, int delta)
+{
+	struct av_part parts[AV_MAX_PARTS + 2];
+	int n = stage_parts(a, parts);
+	int nf = factor_cols(parts, n);
+	set_shown_col(a, shown_col(a, nf) + delta, nf);
+}
+
 static bool stage_key(struct av_app *a, int key, enum av_action act)
 {
 	int page = a->page_cols > 1 ? a->page_cols : 1;
 	switch (act) {
-	case AV_ACTION_LEFT: a->col--; break;
-	case AV_ACTION_RIGHT: a->col++; break;
+	case AV_ACTION_LEFT: move_col(a, -1); break;
+	case AV_ACTION_RIGHT: move_col(a, 1); break;
 	case AV_ACTION_UP: a->row--; break;
 	case AV_ACTION_DOWN: a->row++; break;
-	case AV_ACTION_PAGE_LEFT: a->col -= page; break;
-	case AV_ACTION_PAGE_RIGHT: a->col += page; break;
+	case AV_ACTION_PAGE_LEFT: move_col(a, -page); break;
+	case AV_ACTION_PAGE_RIGHT: move_col(a, page); break;
 	case AV_ACTION_MASK_KEY:
 		clamp_cursor(a);
 		update_selection(a);
