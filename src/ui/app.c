@@ -673,8 +673,11 @@ static void draw_status(struct av_app *a)
 			   av_colors_el(c, a->message_error ? AV_EL_ERROR : AV_EL_STATUS));
 		return;
 	}
-	av_put_pad(w, 0, 0, a->view->hints ? a->view->hints : "? help  q quit", width,
-		   av_colors_el(c, AV_EL_STATUS));
+	/* whole "key what" groups, as many as fit (never a cut word) */
+	char *hints = av_layout_hints(a->view->hints ? a->view->hints : "? help  q quit",
+				      width, av_text_width);
+	av_put_pad(w, 0, 0, hints, width, av_colors_el(c, AV_EL_STATUS));
+	free(hints);
 }
 
 void av_app_draw_inspector(struct av_app *a, const struct av_insp *in)
