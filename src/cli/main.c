@@ -2,9 +2,11 @@
  * either run a batch mode (--dump, --print) or open the screen. */
 #include "config.h"
 
+#include <errno.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "batch.h"
@@ -18,7 +20,9 @@
 
 static int fail(char *cause)
 {
-	fprintf(stderr, "attnview: %s\n", cause ? cause : "unknown error");
+	char *safe = av_escape_controls(cause ? cause : "unknown error");
+	fprintf(stderr, "attnview: %s\n", safe);
+	free(safe);
 	free(cause);
 	return EXIT_USAGE;
 }
@@ -31,6 +35,23 @@ static bool check_theme(const char *name, char **cause)
 		return false;
 	av_theme_free(&theme);
 	return true;
+}
+
+/* Whatever went to standard output (--help, --version, --print, --dump -)
+ * must have arrived: a full disk or a closed pipe is an error, said on
+ * stderr, never a silent exit. */
+static bool finish_stdout(char **cause)
+{
+	errno = 0;
+	bool ok = fflush(stdout) == 0 && !ferror(stdout);
+	int err = errno;
+	if (fclose(stdout) != 0 && ok) {
+		ok = false;
+		err = errno;
+	}
+	if (ok)
+		return true;
+	return av_fail(cause, "standard output: %s", err ? strerror(err) : "write error");
 }
 
 static bool run(const struct av_options *o, struct av_session *s,
@@ -75,16 +96,17 @@ static bool use_lesson(struct av_options *o, struct av_lesson *l, char **cause)
 
 int main(int argc, char **argv)
 {
-	/* a locale the system lacks (LANG=zh_CN.UTF-8 on a server without it)
-	 * fails as a whole; the characters' category alone may still work */
-	if (!setlocale(LC_ALL, ""))
-		setlocale(LC_CTYPE, "");
+	/* The character set (UTF-8 for the screen) and the language of the C
+	 * library's messages come from the environment; the decimal point never
+	 * does: numbers in files and tables are the same in every locale. */
+	setlocale(LC_CTYPE, "");
+	setlocale(LC_MESSAGES, "");
 	struct av_options o;
 	char *cause = NULL;
 	switch (av_options_parse(&o, argc, argv, &cause)) {
 	case AV_PARSE_EXIT_OK:
 		av_options_free(&o);
-		return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+		return finish_stdout(&cause) ? EXIT_SUCCESS : fail(cause);
 	case AV_PARSE_ERROR:
 		av_options_free(&o);
 		return fail(cause);
@@ -92,8 +114,8 @@ int main(int argc, char **argv)
 		break;
 	}
 	if (o.list_samples || o.list_lessons) {
-		bool ok = o.list_samples ? av_batch_list_samples(&cause)
-			: av_batch_list_lessons(&cause);
+		bool ok = (o.list_samples ? av_batch_list_samples(&cause)
+			   : av_batch_list_lessons(&cause)) && finish_stdout(&cause);
 		av_options_free(&o);
 		return ok ? EXIT_SUCCESS : fail(cause);
 	}
@@ -103,7 +125,8 @@ int main(int argc, char **argv)
 		return fail(cause);
 	}
 	struct av_session s;
-	bool ok = av_options_setup(&o, &s, &cause) && run(&o, &s, o.lesson ? &lesson : NULL, &cause);
+	bool ok = av_options_setup(&o, &s, &cause)
+		  && run(&o, &s, o.lesson ? &lesson : NULL, &cause) && finish_stdout(&cause);
 	av_session_free(&s);
 	av_lesson_free(&lesson);
 	av_options_free(&o);

@@ -212,6 +212,15 @@ void av_train_view_free(struct av_app *a);
  * the charts and tables show the whole run), paused. */
 bool av_train_view_open_trained(struct av_app *a, const struct av_train_settings *set,
 				int epochs, int steps);
+/* Training not saved since its last step (epochs that q would lose). */
+bool av_train_view_unsaved(const struct av_app *a);
+/* The hook for saving: call after the trained weights were written. */
+void av_train_view_mark_saved(struct av_app *a);
+/* Before quitting: with unsaved training, asks "discard N epochs of
+ * training? y/n" (y quits) and returns true; else false (quit now). */
+bool av_train_view_ask_quit(struct av_app *a);
+/* "trained 200 ep" when the stepper runs on the trainer's weights. */
+bool av_train_view_weights_text(const struct av_app *a, char *buf, size_t size);
 /* Its trainer, or NULL (for the tests). */
 const struct av_trainer *av_train_view_trainer(const struct av_app *a);
 

@@ -114,6 +114,10 @@ static void go_to_step(struct av_app *a, int i)
 	a->head = st->head < a->s->trace.heads ? st->head : 0;
 	a->row = st->query;
 	a->col = st->key;
+	/* the stepper places a column given this way in the stage's own result
+	 * (the key), as when coming back from another view */
+	a->hm.stage = -1;
+	a->hm.own_first = 0;
 	show_view(a, st);
 	av_app_resize(a);
 	a->dirty = AV_DIRTY_ALL;
