@@ -1,0 +1,453 @@
+/* test_follow.c: the classroom (issue 10) without a screen: the snapshot
+ * and its wire format (round trips, every refusal, thousands of mutated
+ * messages that must never crash) and the room's Unix sockets. */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "follow/snapshot.h"
+#include "follow/wire.h"
+#include "util.h"
+
+/* A snapshot that uses every field: cross mode, CJK text, hidden keys, a
+ * lesson and a training run. */
+static void full_snapshot(struct av_snapshot *s)
+{
+	av_snapshot_init(s);
+	s->seq = 41;
+	strcpy(s->sample, "translate-cross");
+	s->origin = AV_SNAP_FROM_WEIGHTS;
+	strcpy(s->weights, "attnview-weights-epoch200.json");
+	s->content_hash = UINT64_C(0xfedcba9876543210);
+	strcpy(s->sentence, "熊猫 likes \"bamboo\"\t\\ now");
+	s->has_source = true;
+	strcpy(s->source, "le panda aime le bambou");
+	s->mode = AV_MODE_CROSS;
+	s->scale = AV_SCALE_NONE;
+	s->temperature = 0.3;
+	s->seed = AV_MAX_SEED;
+	s->init = AV_INIT_XAVIER;
+	s->d_model = 12;
+	s->heads = 3;
+	s->stage = 6;
+	s->view = AV_SNAP_VIEW_HEADS;
+	s->head = 2;
+	s->query = 1;
+	s->key = 4;
+	s->key_hidden[0] = s->key_hidden[4] = true;
+	strcpy(s->lesson, "qkv-walkthrough");
+	s->lesson_step = 3;
+	s->training.active = true;
+	s->training.target = AV_TARGET_PAIRS;
+	s->training.optimizer = AV_OPT_SGD;
+	s->training.params = AV_TRAIN_ALL;
+	s->training.lr = 0.005;
+	s->training.epochs = 137;
+}
+
+static void assert_snapshots_equal(const struct av_snapshot *a, const struct av_snapshot *b)
+{
+	assert_true(a->seq == b->seq);
+	assert_string_equal(a->sample, b->sample);
+	assert_int_equal(a->origin, b->origin);
+	assert_string_equal(a->weights, b->weights);
+	assert_true(a->content_hash == b->content_hash);
+	assert_string_equal(a->sentence, b->sentence);
+	assert_int_equal(a->has_source, b->has_source);
+	if (a->has_source)
+		assert_string_equal(a->source, b->source);
+	assert_int_equal(a->mode, b->mode);
+	assert_int_equal(a->scale, b->scale);
+	assert_true(a->temperature == b->temperature);
+	assert_true(a->seed == b->seed);
+	assert_int_equal(a->init, b->init);
+	assert_int_equal(a->d_model, b->d_model);
+	assert_int_equal(a->heads, b->heads);
+	assert_int_equal(a->stage, b->stage);
+	assert_int_equal(a->view, b->view);
+	assert_int_equal(a->head, b->head);
+	assert_int_equal(a->query, b->query);
+	assert_int_equal(a->key, b->key);
+	assert_memory_equal(a->key_hidden, b->key_hidden, sizeof a->key_hidden);
+	assert_string_equal(a->lesson, b->lesson);
+	assert_int_equal(a->lesson_step, b->lesson_step);
+	assert_int_equal(a->training.active, b->training.active);
+	if (!a->training.active)
+		return;
+	assert_int_equal(a->training.target, b->training.target);
+	assert_int_equal(a->training.optimizer, b->training.optimizer);
+	assert_int_equal(a->training.params, b->training.params);
+	assert_true(a->training.lr == b->training.lr);
+	assert_int_equal(a->training.epochs, b->training.epochs);
+}
+
+static void round_trip(const struct av_snapshot *in)
+{
+	unsigned char *msg = NULL;
+	size_t len = 0;
+	char *cause = NULL;
+	struct av_snapshot out;
+
+	if (!av_wire_encode(in, &msg, &len, &cause))
+		fail_msg("encode: %s", cause);
+	assert_memory_equal(msg, "AVFL\x01\x00\x01\x00", 8);
+	assert_int_equal(msg[8] | msg[9] << 8 | msg[10] << 16 | msg[11] << 24,
+			 len - AV_WIRE_HEADER_SIZE);
+	if (!av_wire_decode(msg, len, &out, &cause))
+		fail_msg("decode: %s", cause);
+	assert_snapshots_equal(in, &out);
+	free(msg);
+}
+
+static void test_round_trip(void **state)
+{
+	(void)state;
+	struct av_snapshot s;
+
+	av_snapshot_init(&s);
+	round_trip(&s);
+	full_snapshot(&s);
+	round_trip(&s);
+	s.training.active = false;
+	s.training.epochs = 0;
+	s.origin = AV_SNAP_FROM_SAMPLE;
+	s.weights[0] = '\0';
+	s.mode = AV_MODE_SELF;     /* the source stays, unused */
+	s.query = s.key = -1;
+	round_trip(&s);
+}
+
+/* The body of s's message as a malloc'd, NUL-terminated string. */
+static char *body_of(const struct av_snapshot *s)
+{
+	unsigned char *msg;
+	size_t len;
+	char *cause = NULL, *body;
+
+	assert_true(av_wire_encode(s, &msg, &len, &cause));
+	body = av_strndup((const char *)msg + AV_WIRE_HEADER_SIZE, len - AV_WIRE_HEADER_SIZE);
+	free(msg);
+	return body;
+}
+
+/* A message around body (len bytes), with a version-1 snapshot header. */
+static unsigned char *frame(const char *body, size_t len, size_t *msg_len)
+{
+	unsigned char *msg = av_malloc(AV_WIRE_HEADER_SIZE + len + 1);
+
+	memcpy(msg, "AVFL\x01\x00\x01\x00", 8);
+	for (int i = 0; i < 4; i++)
+		msg[8 + i] = (unsigned char)((len >> (8 * i)) & 0xff);
+	memcpy(msg + AV_WIRE_HEADER_SIZE, body, len);
+	*msg_len = AV_WIRE_HEADER_SIZE + len;
+	return msg;
+}
+
+/* Decoding body must fail with a cause that contains want. */
+static void assert_refused(const char *body, size_t len, const char *want)
+{
+	size_t msg_len;
+	unsigned char *msg = frame(body, len, &msg_len);
+	struct av_snapshot out;
+	char *cause = NULL;
+
+	if (av_wire_decode(msg, msg_len, &out, &cause))
+		fail_msg("accepted (wanted \"%s\"): %.300s", want, body);
+	assert_non_null(cause);
+	if (strstr(cause, want) == NULL)
+		fail_msg("cause \"%s\" does not say \"%s\" (body %.200s)", cause, want, body);
+	free(cause);
+	free(msg);
+}
+
+/* The full snapshot's body with the first occurrence of from replaced by to. */
+static void assert_edit_refused(const char *from, const char *to, const char *want)
+{
+	struct av_snapshot s;
+	char *body, *at, *edited;
+
+	full_snapshot(&s);
+	body = body_of(&s);
+	at = strstr(body, from);
+	if (at == NULL)
+		fail_msg("\"%s\" is not in %s", from, body);
+	edited = av_printf("%.*s%s%s", (int)(at - body), body, to, at + strlen(from));
+	assert_refused(edited, strlen(edited), want);
+	free(edited);
+	free(body);
+}
+
+static void test_refused_fields(void **state)
+{
+	(void)state;
+	/* the shape */
+	assert_refused("", 0, "not JSON");
+	assert_refused("[1]", 3, "not a JSON object");
+	assert_refused("{\"seq\":1} x", 11, "after the JSON");
+	assert_refused("{\"seq\":1,\0}", 11, "NUL");
+	assert_edit_refused("\"seq\":41", "\"seq\":41,\"extra\":1", "unknown key \"extra\"");
+	assert_edit_refused("\"seq\":41", "\"seq\":41,\"seq\":41", "\"seq\" twice");
+	assert_edit_refused("\"seq\":41,", "", "no \"seq\"");
+	assert_edit_refused("\"seq\":41", "\"seq\":4.5", "not an integer");
+	assert_edit_refused("\"seq\":41", "\"seq\":-1", "not in");
+	assert_edit_refused("\"config\":{", "\"config\":{\"bias\":true,", "unknown key \"bias\"");
+	assert_edit_refused("\"config\":{", "\"config\":[", "not JSON");
+	assert_edit_refused("\"lesson\":{\"name\":\"qkv-walkthrough\",\"step\":3}",
+			    "\"lesson\":7", "\"lesson\" is not an object");
+	/* identity */
+	assert_edit_refused("\"sample\":\"translate-cross\"", "\"sample\":\"\"", "sample: empty");
+	assert_edit_refused("\"sample\":\"translate-cross\"", "\"sample\":\"a\\u001bb\"",
+			    "control character");
+	assert_edit_refused("\"origin\":\"weights\"", "\"origin\":\"sample\"",
+			    "weights: named");
+	assert_edit_refused("\"origin\":\"weights\"", "\"origin\":\"disk\"", "not a known origin");
+	assert_edit_refused("fedcba9876543210", "FEDCBA9876543210", "hex");
+	assert_edit_refused("\"fedcba9876543210\"", "\"fedcba98\"", "hex");
+	/* text */
+	assert_edit_refused("\"sentence\":\"", "\"sentence\":\"\xff", "UTF-8");
+	assert_edit_refused("\"sentence\":\"", "\"sentence\":\"\xed\xa0\x80", "UTF-8");
+	assert_edit_refused("\"name\":\"qkv-walkthrough\"", "\"name\":5", "\"name\" is not a string");
+	assert_edit_refused("\"source\":\"le panda aime le bambou\"", "\"source\":null",
+			    "cross mode needs one");
+	/* the config */
+	assert_edit_refused("\"mode\":\"cross\"", "\"mode\":\"sideways\"", "not a known mode");
+	assert_edit_refused("\"scale\":\"none\"", "\"scale\":3", "not a string");
+	assert_edit_refused("\"temperature\":0.3", "\"temperature\":0", "temperature");
+	assert_edit_refused("\"temperature\":0.3", "\"temperature\":1e300", "temperature");
+	assert_edit_refused("\"seed\":9007199254740991", "\"seed\":9007199254740993", "seed");
+	assert_edit_refused("\"d_model\":12", "\"d_model\":0", "d_model");
+	assert_edit_refused("\"d_model\":12", "\"d_model\":4097", "d_model");
+	assert_edit_refused("\"heads\":3", "\"heads\":5", "does not divide");
+	assert_edit_refused("\"init\":\"xavier\"", "\"init\":\"\"", "not a known init");
+	/* the view */
+	assert_edit_refused("\"stage\":\"softmax\"", "\"stage\":\"blend\"", "not a known stage");
+	assert_edit_refused("\"kind\":\"heads\"", "\"kind\":\"movie\"", "not a known kind");
+	assert_edit_refused("\"head\":2", "\"head\":3", "head: 3 is not below heads 3");
+	assert_edit_refused("\"query\":1", "\"query\":40", "query: 40 is not a token");
+	assert_edit_refused("\"query\":1", "\"query\":-2", "not in");
+	assert_edit_refused("\"key\":4", "\"key\":5", "key: 5 is not a key token");
+	assert_edit_refused("\"hidden\":[0,4]", "\"hidden\":[0,5]", "hidden key 5");
+	assert_edit_refused("\"hidden\":[0,4]", "\"hidden\":[0,64]", "key position");
+	assert_edit_refused("\"hidden\":[0,4]", "\"hidden\":[0,0]", "twice");
+	assert_edit_refused("\"hidden\":[0,4]", "\"hidden\":[0,\"4\"]", "key position");
+	assert_edit_refused("\"hidden\":[0,4]", "\"hidden\":{}", "not a list");
+	/* the lesson and the training run */
+	assert_edit_refused("\"step\":3", "\"step\":10001", "step");
+	assert_edit_refused("\"lr\":0.005", "\"lr\":-0.005", "lr");
+	assert_edit_refused("\"lr\":0.005", "\"lr\":null", "not a finite number");
+	assert_edit_refused("\"epochs\":137", "\"epochs\":1000001", "epochs");
+	assert_edit_refused("\"target\":\"pairs\"", "\"target\":\"all\"", "not a known target");
+}
+
+static void test_refused_long_text(void **state)
+{
+	(void)state;
+	struct av_snapshot s;
+	char *body, *at, *edited, *big = av_malloc(AV_SNAP_TEXT_MAX + 2);
+
+	memset(big, 'a', AV_SNAP_TEXT_MAX + 1);
+	big[AV_SNAP_TEXT_MAX + 1] = '\0';
+	full_snapshot(&s);
+	body = body_of(&s);
+	at = strstr(body, "\"sentence\":\"") + strlen("\"sentence\":\"");
+	edited = av_printf("%.*s%s%s", (int)(at - body), body, big, at);
+	assert_refused(edited, strlen(edited), "longer than 4096 bytes");
+	free(edited);
+	free(body);
+	free(big);
+}
+
+/* The header decides before anything is read or allocated. */
+static void test_refused_headers(void **state)
+{
+	(void)state;
+	struct av_wire_header h;
+	char *cause = NULL;
+	unsigned char hdr[AV_WIRE_HEADER_SIZE];
+
+	memcpy(hdr, "AVFL\x02\x00\x01\x00\x10\x00\x00\x00", 12);
+	assert_int_equal(av_wire_parse_header(hdr, &h, &cause), AV_WIRE_SKIP);
+	assert_non_null(strstr(cause, "version 2, this attnview reads version 1"));
+	free(cause);
+	cause = NULL;
+	memcpy(hdr, "AVFL\x01\x00\x07\x00\x10\x00\x00\x00", 12);
+	assert_int_equal(av_wire_parse_header(hdr, &h, &cause), AV_WIRE_SKIP);
+	assert_non_null(strstr(cause, "unknown message type 7"));
+	free(cause);
+	cause = NULL;
+	memcpy(hdr, "AVFL\x01\x00\x01\x00\x01\x00\x01\x00", 12);   /* 65537 */
+	assert_int_equal(av_wire_parse_header(hdr, &h, &cause), AV_WIRE_SKIP);
+	assert_non_null(strstr(cause, "65537 bytes, more than 65536"));
+	free(cause);
+	cause = NULL;
+	memcpy(hdr, "AVFL\x01\x00\x01\x00\xff\xff\xff\xff", 12);
+	assert_int_equal(av_wire_parse_header(hdr, &h, &cause), AV_WIRE_SKIP);
+	free(cause);
+	cause = NULL;
+	memcpy(hdr, "GET / HTTP/1.", 12);
+	assert_int_equal(av_wire_parse_header(hdr, &h, &cause), AV_WIRE_DESYNC);
+	assert_non_null(strstr(cause, "bad magic"));
+	free(cause);
+	cause = NULL;
+	memcpy(hdr, "AVFL\x01\x00\x01\x00\x00\x01\x00\x00", 12);
+	assert_int_equal(av_wire_parse_header(hdr, &h, &cause), AV_WIRE_READ);
+	assert_int_equal(h.length, 256);
+}
+
+/* Every prefix of a good message, and the message with a byte more, fail. */
+static void test_truncated(void **state)
+{
+	(void)state;
+	struct av_snapshot s, out;
+	unsigned char *msg, *longer;
+	size_t len;
+	char *cause = NULL;
+
+	full_snapshot(&s);
+	assert_true(av_wire_encode(&s, &msg, &len, &cause));
+	for (size_t n = 0; n < len; n++) {
+		assert_false(av_wire_decode(msg, n, &out, &cause));
+		free(cause);
+		cause = NULL;
+	}
+	longer = av_malloc(len + 1);
+	memcpy(longer, msg, len);
+	longer[len] = ' ';
+	assert_false(av_wire_decode(longer, len + 1, &out, &cause));
+	assert_non_null(strstr(cause, "the header says"));
+	free(cause);
+	free(longer);
+	free(msg);
+}
+
+static void test_encode_refuses_invalid(void **state)
+{
+	(void)state;
+	struct av_snapshot s;
+	unsigned char *msg = NULL;
+	size_t len;
+	char *cause = NULL;
+
+	full_snapshot(&s);
+	s.head = 3;
+	assert_false(av_wire_encode(&s, &msg, &len, &cause));
+	assert_non_null(strstr(cause, "cannot publish: head"));
+	assert_null(msg);
+	free(cause);
+}
+
+/* xorshift64: the mutations are the same on every run. */
+static uint64_t next_random(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/* One to four random edits of body (flip a bit, set a byte to a JSON
+ * character, delete, duplicate or cut a run); *len is updated. body has
+ * room for 2 * its original length. */
+static void mutate(unsigned char *body, size_t *len, size_t cap, uint64_t *rng)
+{
+	static const char interesting[] = "{}[]\",:0-9e.\\u\xff\xc3\x80 nulltrue";
+	int edits = 1 + (int)(next_random(rng) % 4);
+
+	for (int e = 0; e < edits && *len > 0; e++) {
+		size_t at = next_random(rng) % *len;
+		size_t run = 1 + next_random(rng) % 16;
+
+		switch (next_random(rng) % 5) {
+		case 0:
+			body[at] ^= (unsigned char)(1u << (next_random(rng) % 8));
+			break;
+		case 1:
+			body[at] = (unsigned char)interesting[next_random(rng) % (sizeof interesting - 1)];
+			break;
+		case 2:
+			if (run > *len - at)
+				run = *len - at;
+			memmove(body + at, body + at + run, *len - at - run);
+			*len -= run;
+			break;
+		case 3:
+			if (run > *len - at)
+				run = *len - at;
+			if (*len + run <= cap) {
+				memmove(body + at + run, body + at, *len - at);
+				*len += run;
+			}
+			break;
+		default:
+			*len = at;
+			break;
+		}
+	}
+}
+
+/* Thousands of mutated bodies, framed with a correct length so the JSON
+ * parser and the checks see them: none crashes (the sanitizer build runs
+ * this too), and whatever is accepted is a valid snapshot that encodes
+ * again. Some are refused for each reason, some still decode. */
+static void test_mutations_never_crash(void **state)
+{
+	(void)state;
+	struct av_snapshot s, out;
+	uint64_t rng = UINT64_C(0x9e3779b97f4a7c15);
+	char *good = NULL;
+	int accepted = 0, refused = 0;
+
+	full_snapshot(&s);
+	good = body_of(&s);
+	size_t good_len = strlen(good), cap = 2 * good_len;
+	unsigned char *body = av_malloc(cap);
+
+	for (int i = 0; i < 20000; i++) {
+		size_t len = good_len, msg_len;
+		unsigned char *msg, *again;
+		char *cause = NULL;
+
+		memcpy(body, good, good_len);
+		mutate(body, &len, cap, &rng);
+		msg = frame((const char *)body, len, &msg_len);
+		if (i % 7 == 0)    /* sometimes the header too */
+			msg[next_random(&rng) % AV_WIRE_HEADER_SIZE] ^= (unsigned char)(1 + next_random(&rng) % 255);
+		if (av_wire_decode(msg, msg_len, &out, &cause)) {
+			size_t again_len;
+			accepted++;
+			assert_true(av_snapshot_validate(&out, NULL));
+			assert_true(av_wire_encode(&out, &again, &again_len, NULL));
+			free(again);
+		} else {
+			refused++;
+			assert_non_null(cause);
+			free(cause);
+		}
+		free(msg);
+	}
+	assert_true(accepted > 0);
+	assert_true(refused > accepted);
+	free(body);
+	free(good);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_refused_fields),
+		cmocka_unit_test(test_refused_long_text),
+		cmocka_unit_test(test_refused_headers),
+		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_encode_refuses_invalid),
+		cmocka_unit_test(test_mutations_never_crash),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
