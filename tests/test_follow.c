@@ -12,6 +12,13 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "follow/room.h"
 #include "follow/snapshot.h"
 #include "follow/wire.h"
 #include "util.h"
@@ -438,6 +445,321 @@ static void test_mutations_never_crash(void **state)
 	free(good);
 }
 
+
+/* --- the room: a leader and followers in this process, sockets in a
+ * temporary directory. Time is a counter passed in; nothing sleeps and
+ * nothing is timed. */
+
+#define N_FOLLOWERS 3
+
+struct notes {
+	char text[8192];
+};
+
+static void take_note(void *ctx, const char *line)
+{
+	struct notes *n = ctx;
+	size_t used = strlen(n->text);
+
+	snprintf(n->text + used, sizeof n->text - used, "%s\n", line);
+}
+
+struct room_fixture {
+	char base[64];
+	char *dir;
+	struct notes leader_notes, follower_notes[N_FOLLOWERS];
+	struct av_leader *leader;
+	struct av_follower *f[N_FOLLOWERS];
+	struct av_snapshot got[N_FOLLOWERS];
+	unsigned events[N_FOLLOWERS];
+	long long now;
+};
+
+static int room_setup(void **state)
+{
+	struct room_fixture *r = av_calloc(1, sizeof *r);
+	char *cause = NULL;
+
+	strcpy(r->base, "/tmp/test_follow.XXXXXX");
+	assert_non_null(mkdtemp(r->base));
+	assert_true(av_room_dir("class-1", r->base, &r->dir, &cause));
+	*state = r;
+	return 0;
+}
+
+static int room_teardown(void **state)
+{
+	struct room_fixture *r = *state;
+	char *path = av_printf("%s/socket", r->dir);
+
+	for (int i = 0; i < N_FOLLOWERS; i++)
+		av_follower_free(r->f[i]);
+	av_leader_close(r->leader);
+	unlink(path);
+	rmdir(r->dir);
+	rmdir(r->base);
+	free(path);
+	free(r->dir);
+	free(r);
+	return 0;
+}
+
+/* One round of the poll loop for the leader and every follower (poll with
+ * timeout 0: whatever is ready now), the clock one tick on. */
+static void pump(struct room_fixture *r, int rounds)
+{
+	for (int round = 0; round < rounds; round++, r->now += 1) {
+		if (r->leader != NULL) {
+			struct pollfd fds[1 + AV_ROOM_MAX_FOLLOWERS];
+			int n = av_leader_pollfds(r->leader, fds, 1 + AV_ROOM_MAX_FOLLOWERS);
+			assert_true(poll(fds, (nfds_t)n, 0) >= 0);
+			av_leader_service(r->leader, fds, n);
+		}
+		for (int i = 0; i < N_FOLLOWERS; i++)
+			if (r->f[i] != NULL)
+				r->events[i] |= av_follower_step(r->f[i], r->now, &r->got[i]);
+	}
+}
+
+static void open_leader(struct room_fixture *r)
+{
+	char *cause = NULL;
+
+	r->leader = av_leader_open(r->dir, take_note, &r->leader_notes, &cause);
+	if (r->leader == NULL)
+		fail_msg("leader: %s", cause);
+}
+
+static void publish_seq(struct room_fixture *r, uint64_t seq)
+{
+	struct av_snapshot s;
+	char *cause = NULL;
+
+	full_snapshot(&s);
+	s.seq = seq;
+	if (!av_leader_publish(r->leader, &s, &cause))
+		fail_msg("publish: %s", cause);
+}
+
+static void start_followers(struct room_fixture *r)
+{
+	for (int i = 0; i < N_FOLLOWERS; i++)
+		r->f[i] = av_follower_new(r->dir, (uid_t)-1, take_note, &r->follower_notes[i]);
+}
+
+/* Followers that join get the current snapshot at once, then every new
+ * one; the room is 0770 and its socket 0660; the leader logs each uid. */
+static void test_room_delivers(void **state)
+{
+	struct room_fixture *r = *state;
+	struct stat st;
+	char *path = av_printf("%s/socket", r->dir), *want;
+
+	open_leader(r);
+	assert_int_equal(stat(r->dir, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0770);
+	assert_int_equal(stat(path, &st), 0);
+	assert_true(S_ISSOCK(st.st_mode));
+	assert_int_equal(st.st_mode & 0777, 0660);
+	publish_seq(r, 7);
+	start_followers(r);
+	pump(r, 4);
+	assert_int_equal(av_leader_followers(r->leader), N_FOLLOWERS);
+	for (int i = 0; i < N_FOLLOWERS; i++) {
+		assert_true(r->events[i] & AV_FOLLOW_CONNECTED);
+		assert_true(r->events[i] & AV_FOLLOW_SNAPSHOT);
+		assert_true(r->got[i].seq == 7);
+		assert_string_equal(r->got[i].sentence, "熊猫 likes \"bamboo\"\t\\ now");
+		r->events[i] = 0;
+	}
+	want = av_printf("follower uid %lu joined (3 following)", (unsigned long)getuid());
+	assert_non_null(strstr(r->leader_notes.text, want));
+	free(want);
+	for (uint64_t seq = 8; seq < 20; seq++)
+		publish_seq(r, seq);
+	pump(r, 4);
+	for (int i = 0; i < N_FOLLOWERS; i++) {
+		assert_true(r->events[i] & AV_FOLLOW_SNAPSHOT);
+		assert_true(r->got[i].seq == 19);    /* the newest */
+	}
+	free(path);
+}
+
+/* A follower that connects and never reads: the leader's publishes go on
+ * (each one returns: nothing blocks), the others keep getting the newest
+ * snapshot, and the stopped one is dropped after at most
+ * AV_ROOM_STALL_LIMIT publishes beyond what its socket buffers hold. */
+static void test_room_stopped_follower(void **state)
+{
+	struct room_fixture *r = *state;
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	char *path = av_printf("%s/socket", r->dir);
+	int stopped = socket(AF_UNIX, SOCK_STREAM, 0), publishes = 0;
+	struct av_snapshot big;
+	char *cause = NULL;
+
+	open_leader(r);
+	start_followers(r);
+	strcpy(sun.sun_path, path);
+	assert_int_equal(connect(stopped, (struct sockaddr *)&sun, sizeof sun), 0);
+	pump(r, 4);
+	assert_int_equal(av_leader_followers(r->leader), N_FOLLOWERS + 1);
+
+	/* 64 tokens of 60 letters: a message of about 4 KiB */
+	full_snapshot(&big);
+	big.sentence[0] = '\0';
+	for (int t = 0; t < 64; t++)
+		strcat(big.sentence, t ? " aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+				       : "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
+	big.query = big.key = -1;
+	memset(big.key_hidden, 0, sizeof big.key_hidden);
+	big.mode = AV_MODE_SELF;
+	while (av_leader_followers(r->leader) > N_FOLLOWERS && publishes < 100000) {
+		big.seq = (uint64_t)++publishes;
+		assert_true(av_leader_publish(r->leader, &big, &cause));
+		pump(r, 1);
+	}
+	/* the kernel's buffers hold some hundreds of KiB at most */
+	assert_true(publishes <= 1024 + AV_ROOM_STALL_LIMIT + 1);
+	assert_int_equal(av_leader_followers(r->leader), N_FOLLOWERS);
+	assert_non_null(strstr(r->leader_notes.text, "dropped: it read nothing for too long"));
+	pump(r, 4);
+	for (int i = 0; i < N_FOLLOWERS; i++) {
+		assert_true(av_follower_connected(r->f[i]));
+		assert_true(r->got[i].seq == (uint64_t)publishes);
+	}
+	close(stopped);
+	free(path);
+}
+
+/* The leader quits: followers see the end, keep their last snapshot and
+ * come back by themselves when a leader opens the room again. */
+static void test_room_leader_restart(void **state)
+{
+	struct room_fixture *r = *state;
+
+	open_leader(r);
+	publish_seq(r, 3);
+	start_followers(r);
+	pump(r, 4);
+	av_leader_close(r->leader);
+	r->leader = NULL;
+	for (int i = 0; i < N_FOLLOWERS; i++)
+		r->events[i] = 0;
+	pump(r, 1);
+	for (int i = 0; i < N_FOLLOWERS; i++) {
+		assert_int_equal(r->events[i], AV_FOLLOW_GONE);
+		assert_false(av_follower_connected(r->f[i]));
+		assert_true(r->got[i].seq == 3);
+		assert_non_null(strstr(r->follower_notes[i].text, "the leader left"));
+		assert_int_equal(av_follower_timeout(r->f[i], r->now), AV_ROOM_BACKOFF_MIN_MS - 1);
+		r->events[i] = 0;
+	}
+	/* no leader: tries back off, 100 ms, 200 ms, ... */
+	pump(r, 2 * AV_ROOM_BACKOFF_MIN_MS);
+	for (int i = 0; i < N_FOLLOWERS; i++) {
+		assert_int_equal(r->events[i], 0);
+		assert_true(av_follower_timeout(r->f[i], r->now) > 0);
+		assert_non_null(strstr(r->follower_notes[i].text, "waiting for a leader"));
+	}
+	open_leader(r);
+	publish_seq(r, 4);
+	pump(r, 2 * AV_ROOM_BACKOFF_MAX_MS);
+	for (int i = 0; i < N_FOLLOWERS; i++) {
+		assert_true(r->events[i] & AV_FOLLOW_CONNECTED);
+		assert_true(r->events[i] & AV_FOLLOW_SNAPSHOT);
+		assert_true(r->got[i].seq == 4);
+	}
+	assert_int_equal(av_leader_followers(r->leader), N_FOLLOWERS);
+}
+
+/* A second leader for a live room is refused; the first keeps it. */
+static void test_room_one_leader(void **state)
+{
+	struct room_fixture *r = *state;
+	char *cause = NULL;
+
+	open_leader(r);
+	assert_null(av_leader_open(r->dir, NULL, NULL, &cause));
+	assert_non_null(strstr(cause, "already has a leader"));
+	free(cause);
+	cause = NULL;
+	assert_false(av_room_dir("../etc", r->base, &r->dir, &cause));
+	assert_non_null(strstr(cause, "invalid room name"));
+	free(cause);
+}
+
+/* A leader that is not attnview (or a broken one): the follower drops what
+ * it cannot read, says why, keeps reading the messages after it, and leaves
+ * on bytes that are not a message at all. */
+static void test_room_fake_leader(void **state)
+{
+	struct room_fixture *r = *state;
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	char *path = av_printf("%s/socket", r->dir);
+	int listener, conn;
+	struct av_snapshot s;
+	unsigned char *good, hdr[AV_WIRE_HEADER_SIZE], *big;
+	size_t good_len;
+	char *cause = NULL;
+	const char *notes = r->follower_notes[0].text;
+
+	assert_int_equal(mkdir(r->dir, 0770), 0);
+	listener = socket(AF_UNIX, SOCK_STREAM, 0);
+	strcpy(sun.sun_path, path);
+	assert_int_equal(bind(listener, (struct sockaddr *)&sun, sizeof sun), 0);
+	assert_int_equal(listen(listener, 4), 0);
+	r->f[0] = av_follower_new(r->dir, (uid_t)-1, take_note, &r->follower_notes[0]);
+	pump(r, 1);
+	assert_true(r->events[0] & AV_FOLLOW_CONNECTED);
+	conn = accept(listener, NULL, NULL);
+	assert_true(conn >= 0);
+	r->events[0] = 0;
+
+	/* a body that is not JSON */
+	assert_int_equal(write(conn, "AVFL\x01\x00\x01\x00\x05\x00\x00\x00{{{{{", 17), 17);
+	pump(r, 1);
+	assert_int_equal(r->events[0], 0);
+	assert_non_null(strstr(notes, "dropped a malformed message: message: not JSON"));
+	/* a version from the future and an oversized message, skipped unread */
+	assert_int_equal(write(conn, "AVFL\x09\x00\x01\x00\x03\x00\x00\x00" "abc", 15), 15);
+	memcpy(hdr, "AVFL\x01\x00\x01\x00\x70\x11\x01\x00", 12);     /* 70000 bytes */
+	big = av_calloc(70000, 1);
+	assert_int_equal(write(conn, hdr, 12), 12);
+	assert_int_equal(write(conn, big, 70000), 70000);
+	free(big);
+	/* then a good one */
+	full_snapshot(&s);
+	s.seq = 99;
+	assert_true(av_wire_encode(&s, &good, &good_len, &cause));
+	assert_int_equal(write(conn, good, good_len), (ssize_t)good_len);
+	pump(r, 4);
+	assert_non_null(strstr(notes, "dropped a message: message version 9"));
+	assert_non_null(strstr(notes, "dropped a message: message of 70000 bytes, more than 65536"));
+	assert_true(r->events[0] & AV_FOLLOW_SNAPSHOT);
+	assert_true(r->got[0].seq == 99);
+	assert_true(av_follower_connected(r->f[0]));
+	/* half a message, then the rest */
+	r->events[0] = 0;
+	assert_int_equal(write(conn, good, 20), 20);
+	pump(r, 1);
+	assert_int_equal(r->events[0], 0);
+	assert_int_equal(write(conn, good + 20, good_len - 20), (ssize_t)(good_len - 20));
+	pump(r, 1);
+	assert_int_equal(r->events[0], AV_FOLLOW_SNAPSHOT);
+	/* not a message at all: the follower leaves, keeping its snapshot */
+	r->events[0] = 0;
+	assert_int_equal(write(conn, "HTTP/1.1 200 OK\r\n", 17), 17);
+	pump(r, 1);
+	assert_int_equal(r->events[0], AV_FOLLOW_GONE);
+	assert_non_null(strstr(notes, "left the room: not an attnview message"));
+	assert_true(r->got[0].seq == 99);
+	free(good);
+	close(conn);
+	close(listener);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -448,6 +770,11 @@ int main(void)
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_encode_refuses_invalid),
 		cmocka_unit_test(test_mutations_never_crash),
+		cmocka_unit_test_setup_teardown(test_room_delivers, room_setup, room_teardown),
+		cmocka_unit_test_setup_teardown(test_room_stopped_follower, room_setup, room_teardown),
+		cmocka_unit_test_setup_teardown(test_room_leader_restart, room_setup, room_teardown),
+		cmocka_unit_test_setup_teardown(test_room_one_leader, room_setup, room_teardown),
+		cmocka_unit_test_setup_teardown(test_room_fake_leader, room_setup, room_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
