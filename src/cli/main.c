@@ -9,6 +9,7 @@
 
 #include "batch.h"
 #include "options.h"
+#include "restricted.h"
 #include "theme.h"
 #include "ui/ui.h"
 #include "util.h"
@@ -59,6 +60,9 @@ int main(int argc, char **argv)
 	setlocale(LC_ALL, "");
 	struct av_options o;
 	char *cause = NULL;
+	bool restricted;
+	if (!av_restricted_prepare(&argc, argv, &restricted, &cause))
+		return fail(cause);
 	switch (av_options_parse(&o, argc, argv, &cause)) {
 	case AV_PARSE_EXIT_OK:
 		av_options_free(&o);
@@ -69,13 +73,18 @@ int main(int argc, char **argv)
 	case AV_PARSE_RUN:
 		break;
 	}
+	if (restricted && !av_restricted_check_options(&o, &cause)) {
+		av_options_free(&o);
+		return fail(cause);
+	}
 	if (o.list_samples) {
 		bool ok = av_batch_list_samples(&cause);
 		av_options_free(&o);
 		return ok ? EXIT_SUCCESS : fail(cause);
 	}
 	struct av_session s;
-	bool ok = av_options_setup(&o, &s, &cause) && run(&o, &s, &cause);
+	bool ok = av_options_setup(&o, &s, &cause) &&
+		  (!restricted || av_restricted_check_session(&s, &cause)) && run(&o, &s, &cause);
 	av_session_free(&s);
 	av_options_free(&o);
 	return ok ? EXIT_SUCCESS : fail(cause);
