@@ -20,6 +20,9 @@
 
 #include "follow/room.h"
 #include "follow/snapshot.h"
+#include "follow/sync.h"
+#include "session.h"
+#include "train.h"
 #include "follow/wire.h"
 #include "util.h"
 
@@ -446,6 +449,161 @@ static void test_mutations_never_crash(void **state)
 }
 
 
+/* --- a session into a snapshot, over the wire, and into another session */
+
+static void start_session(struct av_session *s, const char *sentence)
+{
+	char *cause = NULL;
+
+	memset(s, 0, sizeof *s);
+	assert_true(av_sample_load_builtin(&s->sample, &cause));
+	s->cfg = s->sample.cfg;
+	av_params_init(&s->params, &s->cfg, (const char *const *)s->sample.vocab,
+		       s->sample.n_vocab);
+	av_session_start(s);
+	s->sentence = av_strdup(sentence);
+	assert_true(av_session_run(s, &cause));
+}
+
+/* The leader's snapshot of s, through encode and decode. */
+static void snapshot_over_wire(const struct av_session *s, struct av_snapshot *out)
+{
+	struct av_snapshot snap;
+	unsigned char *msg;
+	size_t len;
+	char *cause = NULL;
+
+	av_snapshot_init(&snap);
+	strcpy(snap.sample, s->sample.name);
+	assert_true(av_snapshot_capture(&snap, s, &cause));
+	if (!av_wire_encode(&snap, &msg, &len, &cause) || !av_wire_decode(msg, len, out, &cause))
+		fail_msg("%s", cause);
+	free(msg);
+}
+
+static void assert_same_numbers(const struct av_session *a, const struct av_session *b)
+{
+	const struct av_trace *x = &a->trace, *y = &b->trace;
+	size_t hnm = (size_t)x->heads * (size_t)x->n * (size_t)x->m;
+	size_t nd = (size_t)x->n * (size_t)x->d_model;
+
+	assert_int_equal(x->n, y->n);
+	assert_int_equal(x->m, y->m);
+	assert_int_equal(x->heads, y->heads);
+	assert_int_equal(x->d_model, y->d_model);
+	assert_memory_equal(x->weights, y->weights, hnm * sizeof(float));
+	assert_memory_equal(x->masked, y->masked, hnm * sizeof(float));
+	assert_memory_equal(x->output, y->output, nd * sizeof(float));
+	assert_memory_equal(x->residual, y->residual, nd * sizeof(float));
+}
+
+/* Whatever the teacher changes, the student's numbers are the teacher's,
+ * bit for bit: recomputed, not copied. */
+static void test_sync_same_numbers(void **state)
+{
+	(void)state;
+	struct av_session leader, follower;
+	struct av_snapshot snap;
+	char *cause = NULL;
+
+	start_session(&leader, "china panda japan cherry");
+	start_session(&follower, "panda");
+	leader.cfg.mode = AV_MODE_CAUSAL;
+	leader.cfg.temperature = 0.37;
+	leader.cfg.seed = 7;
+	leader.cfg.init = AV_INIT_XAVIER;
+	leader.cfg.d_model = 6;
+	leader.cfg.heads = 3;
+	av_session_reinit(&leader);
+	leader.key_hidden[2] = true;
+	assert_true(av_session_set_sentence(&leader, "china koala japan cherry", &cause));
+	snapshot_over_wire(&leader, &snap);
+	if (!av_snapshot_apply(&follower, NULL, &snap, &cause))
+		fail_msg("%s", cause);
+	assert_string_equal(follower.sentence, "china koala japan cherry");
+	assert_true(follower.trace.oov[1]);
+	assert_same_numbers(&leader, &follower);
+	av_session_free(&leader);
+	av_session_free(&follower);
+}
+
+/* A training run travels as its recipe and epochs and is replayed. */
+static void test_sync_training_replayed(void **state)
+{
+	(void)state;
+	struct av_session leader, follower;
+	struct av_snapshot snap;
+	struct av_train_settings set;
+	struct av_trainer *tr;
+	char *cause = NULL;
+	size_t dd;
+
+	start_session(&leader, "china panda");
+	start_session(&follower, "china panda");
+	av_train_settings_from_sample(&set, &leader.sample.training);
+	set.lr = 0.05;
+	tr = av_trainer_new(&leader, &set, &cause);
+	assert_non_null(tr);
+	for (int e = 0; e < 7; e++)
+		av_trainer_epoch(tr);
+	assert_true(av_trainer_apply(tr, &leader, &cause));
+	av_trainer_free(tr);
+	snapshot_over_wire(&leader, &snap);
+	av_snapshot_capture_training(&snap, &set, 7);
+	if (!av_snapshot_apply(&follower, NULL, &snap, &cause))
+		fail_msg("%s", cause);
+	dd = (size_t)leader.cfg.d_model * (size_t)leader.cfg.d_model;
+	assert_memory_equal(leader.params.w_q, follower.params.w_q, dd * sizeof(float));
+	assert_memory_equal(leader.params.w_k, follower.params.w_k, dd * sizeof(float));
+	assert_same_numbers(&leader, &follower);
+	/* and the untrained parameters differ: the replay did something */
+	assert_true(memcmp(follower.params.w_q, follower.initial.w_q, dd * sizeof(float)) != 0);
+	av_session_free(&leader);
+	av_session_free(&follower);
+}
+
+/* The parameters are rebuilt only when what they depend on changed: a
+ * step of the stepper or a new sentence keeps them, another epoch or seed
+ * rebuilds them. Checked with a marked parameter, not by timing. */
+static void test_sync_rebuilds_only_when_needed(void **state)
+{
+	(void)state;
+	struct av_session follower;
+	struct av_snapshot a, b;
+	char *cause = NULL;
+
+	start_session(&follower, "china panda");
+	av_snapshot_init(&a);
+	assert_true(av_snapshot_capture(&a, &follower, &cause));
+	a.training.active = true;
+	a.training.epochs = 2;
+	assert_true(av_snapshot_apply(&follower, NULL, &a, &cause));
+	follower.params.w_v[0] = 1234.5f;    /* the mark */
+	b = a;
+	b.stage = 5;
+	strcpy(b.sentence, "japan cherry");
+	assert_false(av_snapshot_needs_params(&a, &b));
+	assert_true(av_snapshot_apply(&follower, &a, &b, &cause));
+	assert_true(follower.params.w_v[0] == 1234.5f);
+	a = b;
+	b.training.epochs = 3;
+	assert_true(av_snapshot_needs_params(&a, &b));
+	assert_true(av_snapshot_apply(&follower, &a, &b, &cause));
+	assert_true(follower.params.w_v[0] != 1234.5f);
+	follower.params.w_v[0] = 1234.5f;
+	a = b;
+	b.seed = 8;
+	assert_true(av_snapshot_apply(&follower, &a, &b, &cause));
+	assert_true(follower.params.w_v[0] != 1234.5f);
+	/* another sample is refused, the state kept */
+	a = b;
+	strcpy(b.sample, "qkv-walkthrough");
+	assert_false(av_snapshot_apply(&follower, &a, &b, &cause));
+	assert_non_null(strstr(cause, "the teacher's sample is qkv-walkthrough, this attnview has china-panda"));
+	free(cause);
+	av_session_free(&follower);
+}
+
 /* --- the room: a leader and followers in this process, sockets in a
  * temporary directory. Time is a counter passed in; nothing sleeps and
  * nothing is timed. */
@@ -770,6 +928,9 @@ int main(void)
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_encode_refuses_invalid),
 		cmocka_unit_test(test_mutations_never_crash),
+		cmocka_unit_test(test_sync_same_numbers),
+		cmocka_unit_test(test_sync_training_replayed),
+		cmocka_unit_test(test_sync_rebuilds_only_when_needed),
 		cmocka_unit_test_setup_teardown(test_room_delivers, room_setup, room_teardown),
 		cmocka_unit_test_setup_teardown(test_room_stopped_follower, room_setup, room_teardown),
 		cmocka_unit_test_setup_teardown(test_room_leader_restart, room_setup, room_teardown),
