@@ -134,6 +134,48 @@ static void test_round_trip(void **state)
 	round_trip(&s);
 }
 
+/* Only seq may differ between two snapshots that are the same. */
+static void test_same_and_describe(void **state)
+{
+	(void)state;
+	struct av_snapshot a, b;
+	char line[64], tiny[12];
+
+	full_snapshot(&a);
+	b = a;
+	b.seq++;
+	assert_true(av_snapshot_same(&a, &b));
+	b.key_hidden[1] = true;
+	assert_false(av_snapshot_same(&a, &b));
+	b = a;
+	b.training.epochs++;
+	assert_false(av_snapshot_same(&a, &b));
+	b = a;
+	b.head = 1;
+	assert_false(av_snapshot_same(&a, &b));
+
+	a.view = AV_SNAP_VIEW_STAGE;
+	a.lesson[0] = '\0';
+	av_snapshot_describe(&a, line, sizeof line);
+	assert_string_equal(line, "softmax, head 2");
+	a.view = AV_SNAP_VIEW_HEADS;
+	av_snapshot_describe(&a, line, sizeof line);
+	assert_string_equal(line, "all heads, softmax");
+	a.view = AV_SNAP_VIEW_TRAIN;
+	av_snapshot_describe(&a, line, sizeof line);
+	assert_string_equal(line, "training, epoch 137");
+	strcpy(a.lesson, "熊猫课");
+	a.view = AV_SNAP_VIEW_STAGE;
+	av_snapshot_describe(&a, line, sizeof line);
+	assert_string_equal(line, "熊猫课 step 4: softmax, head 2");
+	av_snapshot_describe(&a, tiny, 10);    /* cut just after a character */
+	assert_string_equal(tiny, "熊猫课");
+	av_snapshot_describe(&a, tiny, 9);     /* ... and inside one */
+	assert_string_equal(tiny, "熊猫");
+	av_snapshot_describe(&a, tiny, 12);
+	assert_string_equal(tiny, "熊猫课 s");
+}
+
 /* The body of s's message as a malloc'd, NUL-terminated string. */
 static char *body_of(const struct av_snapshot *s)
 {
@@ -928,6 +970,7 @@ int main(void)
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_encode_refuses_invalid),
 		cmocka_unit_test(test_mutations_never_crash),
+		cmocka_unit_test(test_same_and_describe),
 		cmocka_unit_test(test_sync_same_numbers),
 		cmocka_unit_test(test_sync_training_replayed),
 		cmocka_unit_test(test_sync_rebuilds_only_when_needed),

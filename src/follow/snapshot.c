@@ -4,6 +4,7 @@
 #include "snapshot.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include "utf8.h"
 #include "util.h"
@@ -183,4 +184,71 @@ bool av_snapshot_validate(const struct av_snapshot *s, char **cause)
 		return av_fail(cause, "lesson_step: %d is not in 0..%d", s->lesson_step,
 			       AV_SNAP_MAX_LESSON_STEP);
 	return check_training(&s->training, cause);
+}
+
+bool av_snapshot_same(const struct av_snapshot *a, const struct av_snapshot *b)
+{
+	const struct av_snap_training *x = &a->training, *y = &b->training;
+
+	return strcmp(a->sample, b->sample) == 0 && a->origin == b->origin &&
+	       strcmp(a->weights, b->weights) == 0 && a->content_hash == b->content_hash &&
+	       strcmp(a->sentence, b->sentence) == 0 && a->has_source == b->has_source &&
+	       (!a->has_source || strcmp(a->source, b->source) == 0) &&
+	       a->mode == b->mode && a->scale == b->scale && a->temperature == b->temperature &&
+	       a->seed == b->seed && a->init == b->init && a->d_model == b->d_model &&
+	       a->heads == b->heads && a->stage == b->stage && a->view == b->view &&
+	       a->head == b->head && a->query == b->query && a->key == b->key &&
+	       memcmp(a->key_hidden, b->key_hidden, sizeof a->key_hidden) == 0 &&
+	       strcmp(a->lesson, b->lesson) == 0 && a->lesson_step == b->lesson_step &&
+	       x->active == y->active &&
+	       (!x->active || (x->target == y->target && x->optimizer == y->optimizer &&
+			       x->params == y->params && x->lr == y->lr && x->epochs == y->epochs));
+}
+
+/* Cuts s back to a whole UTF-8 character after snprintf truncated it: a
+ * last character with fewer bytes than its lead byte announces goes. */
+static void cut_at_character(char *s, size_t size)
+{
+	size_t len = strnlen(s, size), start = len;
+	unsigned char lead;
+	size_t need;
+
+	if (len + 1 < size)
+		return;
+	while (start > 0 && ((unsigned char)s[start - 1] & 0xc0) == 0x80)
+		start--;
+	if (start == 0)
+		return;
+	lead = (unsigned char)s[start - 1];
+	need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+	if (len - (start - 1) < need)
+		s[start - 1] = '\0';
+}
+
+void av_snapshot_describe(const struct av_snapshot *s, char *out, size_t size)
+{
+	const char *stage = s->stage >= 0 && s->stage < AV_SNAP_STAGE_COUNT
+				    ? av_snap_stage_names[s->stage] : "?";
+	char lesson[AV_SNAP_NAME_MAX + 32] = "";
+
+	if (size == 0)
+		return;
+	if (s->lesson[0] != '\0')
+		snprintf(lesson, sizeof lesson, "%s step %d: ", s->lesson, s->lesson_step + 1);
+	switch (s->view) {
+	case AV_SNAP_VIEW_HEADS:
+		snprintf(out, size, "%sall heads, %s", lesson, stage);
+		break;
+	case AV_SNAP_VIEW_TRAIN:
+		snprintf(out, size, "%straining, epoch %d", lesson,
+			 s->training.active ? s->training.epochs : 0);
+		break;
+	case AV_SNAP_VIEW_FIGURES:
+		snprintf(out, size, "%sfigures", lesson);
+		break;
+	default:
+		snprintf(out, size, "%s%s, head %d", lesson, stage, s->head);
+		break;
+	}
+	cut_at_character(out, size);
 }

@@ -99,6 +99,17 @@ void av_snapshot_init(struct av_snapshot *s);
  * it writes, so a leader cannot publish what a follower would refuse. */
 bool av_snapshot_validate(const struct av_snapshot *s, char **cause);
 
+/* Equal in everything but seq: the leader publishes only when its state
+ * changed (a key that changes nothing sends nothing). */
+bool av_snapshot_same(const struct av_snapshot *a, const struct av_snapshot *b);
+
+/* Where the teacher is, for a follower exploring on its own: "softmax,
+ * head 3" (or "all heads, softmax", "training, epoch 40", "figures"), with
+ * the lesson step when a lesson runs ("qkv-walkthrough step 2: softmax,
+ * head 3"). Written into out (size bytes, always NUL-terminated, cut at a
+ * character boundary). */
+void av_snapshot_describe(const struct av_snapshot *s, char *out, size_t size);
+
 /* FNV-1a 64 of len bytes: the content hash of a sample or weights file. */
 uint64_t av_snapshot_hash(const void *data, size_t len);
 
