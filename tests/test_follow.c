@@ -887,6 +887,39 @@ static void test_room_one_leader(void **state)
 	assert_false(av_room_dir("../etc", r->base, &r->dir, &cause));
 	assert_non_null(strstr(cause, "invalid room name"));
 	free(cause);
+	cause = NULL;
+	assert_false(av_room_dir(".hidden", r->base, &r->dir, &cause));
+	assert_non_null(strstr(cause, "invalid room name"));
+	free(cause);
+}
+
+/* A room that is a link (to somewhere the leader must not chmod) or holds
+ * a file where the socket goes is refused, and nothing is changed. */
+static void test_room_refuses_links(void **state)
+{
+	struct room_fixture *r = *state;
+	char *target = av_printf("%s/elsewhere", r->base), *sock, *cause = NULL;
+	struct stat st;
+
+	assert_int_equal(mkdir(target, 0700), 0);
+	assert_int_equal(symlink(target, r->dir), 0);
+	assert_null(av_leader_open(r->dir, NULL, NULL, &cause));
+	assert_non_null(strstr(cause, "a link or a file is refused"));
+	free(cause);
+	cause = NULL;
+	assert_int_equal(stat(target, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0700);
+	assert_int_equal(unlink(r->dir), 0);
+	assert_int_equal(rmdir(target), 0);
+
+	assert_int_equal(mkdir(r->dir, 0700), 0);
+	sock = av_printf("%s/socket", r->dir);
+	fclose(fopen(sock, "w"));
+	assert_null(av_leader_open(r->dir, NULL, NULL, &cause));
+	assert_non_null(strstr(cause, "exists and is not a socket"));
+	free(cause);
+	free(sock);
+	free(target);
 }
 
 /* A leader that is not attnview (or a broken one): the follower drops what
@@ -978,6 +1011,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_room_stopped_follower, room_setup, room_teardown),
 		cmocka_unit_test_setup_teardown(test_room_leader_restart, room_setup, room_teardown),
 		cmocka_unit_test_setup_teardown(test_room_one_leader, room_setup, room_teardown),
+		cmocka_unit_test_setup_teardown(test_room_refuses_links, room_setup, room_teardown),
 		cmocka_unit_test_setup_teardown(test_room_fake_leader, room_setup, room_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -144,23 +144,30 @@ struct av_leader {
 };
 
 /* Makes dir ours and 0770: created if missing, refused if it is a link,
- * not a directory, or someone else's. */
+ * not a directory, or someone else's. Checked and changed through one
+ * descriptor opened without following links, so a directory swapped for a
+ * link between the check and the chmod changes nothing of someone else's. */
 static bool own_directory(const char *dir, char **cause)
 {
 	struct stat st;
+	int fd;
+	bool ok = true;
 
 	if (mkdir(dir, 0770) != 0 && errno != EEXIST)
 		return av_fail(cause, "cannot create %s: %s", dir, strerror(errno));
-	if (lstat(dir, &st) != 0)
-		return av_fail(cause, "%s: %s", dir, strerror(errno));
-	if (!S_ISDIR(st.st_mode))
-		return av_fail(cause, "%s is not a directory (a link or a file is refused)", dir);
-	if (st.st_uid != geteuid())
-		return av_fail(cause, "%s belongs to uid %lu, not to this user", dir,
-			       (unsigned long)st.st_uid);
-	if (chmod(dir, 0770) != 0)
-		return av_fail(cause, "cannot set %s to mode 0770: %s", dir, strerror(errno));
-	return true;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return av_fail(cause, "%s: %s (a link or a file is refused)", dir,
+			       strerror(errno));
+	if (fstat(fd, &st) != 0)
+		ok = av_fail(cause, "%s: %s", dir, strerror(errno));
+	else if (st.st_uid != geteuid())
+		ok = av_fail(cause, "%s belongs to uid %lu, not to this user", dir,
+			     (unsigned long)st.st_uid);
+	else if (fchmod(fd, 0770) != 0)
+		ok = av_fail(cause, "cannot set %s to mode 0770: %s", dir, strerror(errno));
+	close(fd);
+	return ok;
 }
 
 /* The parent of dir (the base of all rooms): created 0770 when missing; an
