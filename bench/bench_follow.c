@@ -42,7 +42,7 @@ static long rss_kib(void)
 }
 
 /* Polls the leader and every follower until each holds seq. */
-static int deliver(struct av_leader *l, struct av_follower **f, struct av_snapshot *got, int n,
+static int deliver(struct av_leader *l, struct av_follower **f, struct av_state *got, int n,
 		   uint64_t seq, long long *clock)
 {
 	struct pollfd *fds = av_calloc((size_t)(1 + AV_ROOM_MAX_FOLLOWERS), sizeof *fds);
@@ -85,21 +85,21 @@ static struct av_session *start_session(void)
 static void bench_apply(void)
 {
 	struct av_session *s = start_session();
-	struct av_snapshot a, b;
+	struct av_state a, b;
 	char *cause = NULL;
 	double t0;
 	int reps = 1000;
 
-	av_snapshot_init(&a);
+	av_state_init(&a);
 	strcpy(a.sample, s->sample.name);
-	av_snapshot_capture(&a, s, &cause);
-	av_snapshot_apply(s, NULL, &a, &cause);
+	av_state_capture(&a, s, &cause);
+	av_state_apply(s, NULL, &a, &cause);
 	b = a;
 	t0 = now_s();
 	for (int r = 0; r < reps; r++) {
 		b.stage = r % AV_SNAP_STAGE_COUNT;
 		b.key_hidden[0] = r % 2;
-		av_snapshot_apply(s, &a, &b, &cause);
+		av_state_apply(s, &a, &b, &cause);
 		a = b;
 	}
 	printf("apply, a stage or mask change (china-panda): %.1f us\n",
@@ -107,7 +107,7 @@ static void bench_apply(void)
 	b.training.active = true;
 	b.training.epochs = 200;
 	t0 = now_s();
-	if (!av_snapshot_apply(s, &a, &b, &cause))
+	if (!av_state_apply(s, &a, &b, &cause))
 		printf("apply with training failed: %s\n", cause);
 	printf("apply, 200 epochs of training replayed (china-panda): %.1f ms\n",
 	       (now_s() - t0) * 1e3);
@@ -122,7 +122,7 @@ int main(int argc, char **argv)
 	char *dir = NULL, *cause = NULL;
 	struct av_leader *l;
 	struct av_follower **f;
-	struct av_snapshot *got, snap;
+	struct av_state *got, snap;
 	long long clock = 0;
 	long rss0;
 	double worst = 0, total = 0;
@@ -134,7 +134,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench_follow: %s\n", cause ? cause : "bad N (1..1024)");
 		return 1;
 	}
-	av_snapshot_init(&snap);
+	av_state_init(&snap);
 	strcpy(snap.sentence, "china panda japan cherry and a longer sentence of a class");
 	av_leader_publish(l, &snap, &cause);
 	rss0 = rss_kib();

@@ -1,6 +1,6 @@
 /* fuzz_follow.c: libFuzzer target for the classroom's message decoder
  * (src/follow/wire.c): whatever bytes a leader sends, the follower refuses
- * them with a reason or gets a snapshot that passes av_snapshot_validate
+ * them with a reason or gets a snapshot that passes av_state_validate
  * and encodes again. Not built by make (it needs clang's libFuzzer).
  *
  * Build and run from the top of the source tree, after a normal build in
@@ -29,13 +29,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct av_snapshot s;
+	struct av_state s;
 	char *cause = NULL;
 	unsigned char *again = NULL;
 	size_t again_len;
 
 	if (av_wire_decode(data, size, &s, &cause)) {
-		if (!av_snapshot_validate(&s, NULL) || !av_wire_encode(&s, &again, &again_len, NULL))
+		if (!av_state_validate(&s, NULL) || !av_wire_encode(&s, &again, &again_len, NULL))
 			abort();
 		free(again);
 	} else if (cause == NULL) {

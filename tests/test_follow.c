@@ -28,9 +28,9 @@
 
 /* A snapshot that uses every field: cross mode, CJK text, hidden keys, a
  * lesson and a training run. */
-static void full_snapshot(struct av_snapshot *s)
+static void full_snapshot(struct av_state *s)
 {
-	av_snapshot_init(s);
+	av_state_init(s);
 	s->seq = 41;
 	strcpy(s->sample, "translate-cross");
 	s->origin = AV_SNAP_FROM_WEIGHTS;
@@ -62,7 +62,7 @@ static void full_snapshot(struct av_snapshot *s)
 	s->training.epochs = 137;
 }
 
-static void assert_snapshots_equal(const struct av_snapshot *a, const struct av_snapshot *b)
+static void assert_snapshots_equal(const struct av_state *a, const struct av_state *b)
 {
 	assert_true(a->seq == b->seq);
 	assert_string_equal(a->sample, b->sample);
@@ -98,12 +98,12 @@ static void assert_snapshots_equal(const struct av_snapshot *a, const struct av_
 	assert_int_equal(a->training.epochs, b->training.epochs);
 }
 
-static void round_trip(const struct av_snapshot *in)
+static void round_trip(const struct av_state *in)
 {
 	unsigned char *msg = NULL;
 	size_t len = 0;
 	char *cause = NULL;
-	struct av_snapshot out;
+	struct av_state out;
 
 	if (!av_wire_encode(in, &msg, &len, &cause))
 		fail_msg("encode: %s", cause);
@@ -119,9 +119,9 @@ static void round_trip(const struct av_snapshot *in)
 static void test_round_trip(void **state)
 {
 	(void)state;
-	struct av_snapshot s;
+	struct av_state s;
 
-	av_snapshot_init(&s);
+	av_state_init(&s);
 	round_trip(&s);
 	full_snapshot(&s);
 	round_trip(&s);
@@ -138,46 +138,46 @@ static void test_round_trip(void **state)
 static void test_same_and_describe(void **state)
 {
 	(void)state;
-	struct av_snapshot a, b;
+	struct av_state a, b;
 	char line[64], tiny[12];
 
 	full_snapshot(&a);
 	b = a;
 	b.seq++;
-	assert_true(av_snapshot_same(&a, &b));
+	assert_true(av_state_same(&a, &b));
 	b.key_hidden[1] = true;
-	assert_false(av_snapshot_same(&a, &b));
+	assert_false(av_state_same(&a, &b));
 	b = a;
 	b.training.epochs++;
-	assert_false(av_snapshot_same(&a, &b));
+	assert_false(av_state_same(&a, &b));
 	b = a;
 	b.head = 1;
-	assert_false(av_snapshot_same(&a, &b));
+	assert_false(av_state_same(&a, &b));
 
 	a.view = AV_SNAP_VIEW_STAGE;
 	a.lesson[0] = '\0';
-	av_snapshot_describe(&a, line, sizeof line);
+	av_state_where(&a, line, sizeof line);
 	assert_string_equal(line, "softmax, head 2");
 	a.view = AV_SNAP_VIEW_HEADS;
-	av_snapshot_describe(&a, line, sizeof line);
+	av_state_where(&a, line, sizeof line);
 	assert_string_equal(line, "all heads, softmax");
 	a.view = AV_SNAP_VIEW_TRAIN;
-	av_snapshot_describe(&a, line, sizeof line);
+	av_state_where(&a, line, sizeof line);
 	assert_string_equal(line, "training, epoch 137");
 	strcpy(a.lesson, "熊猫课");
 	a.view = AV_SNAP_VIEW_STAGE;
-	av_snapshot_describe(&a, line, sizeof line);
+	av_state_where(&a, line, sizeof line);
 	assert_string_equal(line, "熊猫课 step 4: softmax, head 2");
-	av_snapshot_describe(&a, tiny, 10);    /* cut just after a character */
+	av_state_where(&a, tiny, 10);    /* cut just after a character */
 	assert_string_equal(tiny, "熊猫课");
-	av_snapshot_describe(&a, tiny, 9);     /* ... and inside one */
+	av_state_where(&a, tiny, 9);     /* ... and inside one */
 	assert_string_equal(tiny, "熊猫");
-	av_snapshot_describe(&a, tiny, 12);
+	av_state_where(&a, tiny, 12);
 	assert_string_equal(tiny, "熊猫课 s");
 }
 
 /* The body of s's message as a malloc'd, NUL-terminated string. */
-static char *body_of(const struct av_snapshot *s)
+static char *body_of(const struct av_state *s)
 {
 	unsigned char *msg;
 	size_t len;
@@ -207,7 +207,7 @@ static void assert_refused(const char *body, size_t len, const char *want)
 {
 	size_t msg_len;
 	unsigned char *msg = frame(body, len, &msg_len);
-	struct av_snapshot out;
+	struct av_state out;
 	char *cause = NULL;
 
 	if (av_wire_decode(msg, msg_len, &out, &cause))
@@ -222,7 +222,7 @@ static void assert_refused(const char *body, size_t len, const char *want)
 /* The full snapshot's body with the first occurrence of from replaced by to. */
 static void assert_edit_refused(const char *from, const char *to, const char *want)
 {
-	struct av_snapshot s;
+	struct av_state s;
 	char *body, *at, *edited;
 
 	full_snapshot(&s);
@@ -301,7 +301,7 @@ static void test_refused_fields(void **state)
 static void test_refused_long_text(void **state)
 {
 	(void)state;
-	struct av_snapshot s;
+	struct av_state s;
 	char *body, *at, *edited, *big = av_malloc(AV_SNAP_TEXT_MAX + 2);
 
 	memset(big, 'a', AV_SNAP_TEXT_MAX + 1);
@@ -357,7 +357,7 @@ static void test_refused_headers(void **state)
 static void test_truncated(void **state)
 {
 	(void)state;
-	struct av_snapshot s, out;
+	struct av_state s, out;
 	unsigned char *msg, *longer;
 	size_t len;
 	char *cause = NULL;
@@ -382,7 +382,7 @@ static void test_truncated(void **state)
 static void test_encode_refuses_invalid(void **state)
 {
 	(void)state;
-	struct av_snapshot s;
+	struct av_state s;
 	unsigned char *msg = NULL;
 	size_t len;
 	char *cause = NULL;
@@ -451,7 +451,7 @@ static void mutate(unsigned char *body, size_t *len, size_t cap, uint64_t *rng)
 static void test_mutations_never_crash(void **state)
 {
 	(void)state;
-	struct av_snapshot s, out;
+	struct av_state s, out;
 	uint64_t rng = UINT64_C(0x9e3779b97f4a7c15);
 	char *good = NULL;
 	int accepted = 0, refused = 0;
@@ -474,7 +474,7 @@ static void test_mutations_never_crash(void **state)
 		if (av_wire_decode(msg, msg_len, &out, &cause)) {
 			size_t again_len;
 			accepted++;
-			assert_true(av_snapshot_validate(&out, NULL));
+			assert_true(av_state_validate(&out, NULL));
 			assert_true(av_wire_encode(&out, &again, &again_len, NULL));
 			free(again);
 		} else {
@@ -508,16 +508,16 @@ static void start_session(struct av_session *s, const char *sentence)
 }
 
 /* The leader's snapshot of s, through encode and decode. */
-static void snapshot_over_wire(const struct av_session *s, struct av_snapshot *out)
+static void snapshot_over_wire(const struct av_session *s, struct av_state *out)
 {
-	struct av_snapshot snap;
+	struct av_state snap;
 	unsigned char *msg;
 	size_t len;
 	char *cause = NULL;
 
-	av_snapshot_init(&snap);
+	av_state_init(&snap);
 	strcpy(snap.sample, s->sample.name);
-	assert_true(av_snapshot_capture(&snap, s, &cause));
+	assert_true(av_state_capture(&snap, s, &cause));
 	if (!av_wire_encode(&snap, &msg, &len, &cause) || !av_wire_decode(msg, len, out, &cause))
 		fail_msg("%s", cause);
 	free(msg);
@@ -545,7 +545,7 @@ static void test_sync_same_numbers(void **state)
 {
 	(void)state;
 	struct av_session leader, follower;
-	struct av_snapshot snap;
+	struct av_state snap;
 	char *cause = NULL;
 
 	start_session(&leader, "china panda japan cherry");
@@ -560,7 +560,7 @@ static void test_sync_same_numbers(void **state)
 	leader.key_hidden[2] = true;
 	assert_true(av_session_set_sentence(&leader, "china koala japan cherry", &cause));
 	snapshot_over_wire(&leader, &snap);
-	if (!av_snapshot_apply(&follower, NULL, &snap, &cause))
+	if (!av_state_apply(&follower, NULL, &snap, &cause))
 		fail_msg("%s", cause);
 	assert_string_equal(follower.sentence, "china koala japan cherry");
 	assert_true(follower.trace.oov[1]);
@@ -574,7 +574,7 @@ static void test_sync_training_replayed(void **state)
 {
 	(void)state;
 	struct av_session leader, follower;
-	struct av_snapshot snap;
+	struct av_state snap;
 	struct av_train_settings set;
 	struct av_trainer *tr;
 	char *cause = NULL;
@@ -591,8 +591,8 @@ static void test_sync_training_replayed(void **state)
 	assert_true(av_trainer_apply(tr, &leader, &cause));
 	av_trainer_free(tr);
 	snapshot_over_wire(&leader, &snap);
-	av_snapshot_capture_training(&snap, &set, 7);
-	if (!av_snapshot_apply(&follower, NULL, &snap, &cause))
+	av_state_capture_training(&snap, &set, 7);
+	if (!av_state_apply(&follower, NULL, &snap, &cause))
 		fail_msg("%s", cause);
 	dd = (size_t)leader.cfg.d_model * (size_t)leader.cfg.d_model;
 	assert_memory_equal(leader.params.w_q, follower.params.w_q, dd * sizeof(float));
@@ -611,36 +611,36 @@ static void test_sync_rebuilds_only_when_needed(void **state)
 {
 	(void)state;
 	struct av_session follower;
-	struct av_snapshot a, b;
+	struct av_state a, b;
 	char *cause = NULL;
 
 	start_session(&follower, "china panda");
-	av_snapshot_init(&a);
-	assert_true(av_snapshot_capture(&a, &follower, &cause));
+	av_state_init(&a);
+	assert_true(av_state_capture(&a, &follower, &cause));
 	a.training.active = true;
 	a.training.epochs = 2;
-	assert_true(av_snapshot_apply(&follower, NULL, &a, &cause));
+	assert_true(av_state_apply(&follower, NULL, &a, &cause));
 	follower.params.w_v[0] = 1234.5f;    /* the mark */
 	b = a;
 	b.stage = 5;
 	strcpy(b.sentence, "japan cherry");
-	assert_false(av_snapshot_needs_params(&a, &b));
-	assert_true(av_snapshot_apply(&follower, &a, &b, &cause));
+	assert_false(av_state_needs_params(&a, &b));
+	assert_true(av_state_apply(&follower, &a, &b, &cause));
 	assert_true(follower.params.w_v[0] == 1234.5f);
 	a = b;
 	b.training.epochs = 3;
-	assert_true(av_snapshot_needs_params(&a, &b));
-	assert_true(av_snapshot_apply(&follower, &a, &b, &cause));
+	assert_true(av_state_needs_params(&a, &b));
+	assert_true(av_state_apply(&follower, &a, &b, &cause));
 	assert_true(follower.params.w_v[0] != 1234.5f);
 	follower.params.w_v[0] = 1234.5f;
 	a = b;
 	b.seed = 8;
-	assert_true(av_snapshot_apply(&follower, &a, &b, &cause));
+	assert_true(av_state_apply(&follower, &a, &b, &cause));
 	assert_true(follower.params.w_v[0] != 1234.5f);
 	/* another sample is refused, the state kept */
 	a = b;
 	strcpy(b.sample, "qkv-walkthrough");
-	assert_false(av_snapshot_apply(&follower, &a, &b, &cause));
+	assert_false(av_state_apply(&follower, &a, &b, &cause));
 	assert_non_null(strstr(cause, "the teacher's sample is qkv-walkthrough, this attnview has china-panda"));
 	free(cause);
 	av_session_free(&follower);
@@ -670,7 +670,7 @@ struct room_fixture {
 	struct notes leader_notes, follower_notes[N_FOLLOWERS];
 	struct av_leader *leader;
 	struct av_follower *f[N_FOLLOWERS];
-	struct av_snapshot got[N_FOLLOWERS];
+	struct av_state got[N_FOLLOWERS];
 	unsigned events[N_FOLLOWERS];
 	long long now;
 };
@@ -732,7 +732,7 @@ static void open_leader(struct room_fixture *r)
 
 static void publish_seq(struct room_fixture *r, uint64_t seq)
 {
-	struct av_snapshot s;
+	struct av_state s;
 	char *cause = NULL;
 
 	full_snapshot(&s);
@@ -795,7 +795,7 @@ static void test_room_stopped_follower(void **state)
 	struct sockaddr_un sun = { .sun_family = AF_UNIX };
 	char *path = av_printf("%s/socket", r->dir);
 	int stopped = socket(AF_UNIX, SOCK_STREAM, 0), publishes = 0;
-	struct av_snapshot big;
+	struct av_state big;
 	char *cause = NULL;
 
 	open_leader(r);
@@ -931,7 +931,7 @@ static void test_room_fake_leader(void **state)
 	struct sockaddr_un sun = { .sun_family = AF_UNIX };
 	char *path = av_printf("%s/socket", r->dir);
 	int listener, conn;
-	struct av_snapshot s;
+	struct av_state s;
 	unsigned char *good, hdr[AV_WIRE_HEADER_SIZE], *big;
 	size_t good_len;
 	char *cause = NULL;

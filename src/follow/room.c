@@ -431,7 +431,7 @@ void av_leader_service(struct av_leader *l, const struct pollfd *fds, int n)
 		accept_followers(l);
 }
 
-bool av_leader_publish(struct av_leader *l, const struct av_snapshot *s, char **cause)
+bool av_leader_publish(struct av_leader *l, const struct av_state *s, char **cause)
 {
 	struct room_msg *m = av_calloc(1, sizeof *m);
 
@@ -481,7 +481,7 @@ struct av_follower {
 	size_t have;             /* bytes of the header or body read so far */
 	size_t skip_left;
 	unsigned char buf[AV_WIRE_HEADER_SIZE + AV_WIRE_MAX_BODY];
-	struct av_snapshot decoded;
+	struct av_state decoded;
 	av_room_note_fn note;
 	void *ctx;
 };
@@ -602,7 +602,7 @@ static size_t wanted(struct av_follower *f, unsigned char **into)
 
 /* A complete header or body is in: moves the state on. False when the
  * stream is out of step and must be closed. */
-static bool advance(struct av_follower *f, unsigned *events, struct av_snapshot *out)
+static bool advance(struct av_follower *f, unsigned *events, struct av_state *out)
 {
 	char *cause = NULL;
 
@@ -640,7 +640,7 @@ static bool advance(struct av_follower *f, unsigned *events, struct av_snapshot 
 	return true;
 }
 
-unsigned av_follower_step(struct av_follower *f, long long now_ms, struct av_snapshot *out)
+unsigned av_follower_step(struct av_follower *f, long long now_ms, struct av_state *out)
 {
 	unsigned events = 0;
 

@@ -75,7 +75,7 @@ void av_leader_service(struct av_leader *l, const struct pollfd *fds, int n);
 /* The new current snapshot: encoded once, queued for every follower
  * (replacing any older one not yet started), and sent as far as each
  * socket takes without waiting. false + *cause when s does not validate. */
-bool av_leader_publish(struct av_leader *l, const struct av_snapshot *s, char **cause);
+bool av_leader_publish(struct av_leader *l, const struct av_state *s, char **cause);
 
 int av_leader_followers(const struct av_leader *l);
 
@@ -108,7 +108,7 @@ int av_follower_timeout(const struct av_follower *f, long long now_ms);
  * what is there (bounded), or tries to connect. Returns the av_follow_event
  * bits of what happened; with AV_FOLLOW_SNAPSHOT *out is the newest snapshot
  * read (older ones in the same read are skipped). */
-unsigned av_follower_step(struct av_follower *f, long long now_ms, struct av_snapshot *out);
+unsigned av_follower_step(struct av_follower *f, long long now_ms, struct av_state *out);
 
 bool av_follower_connected(const struct av_follower *f);
 

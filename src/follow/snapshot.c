@@ -16,7 +16,7 @@ const char *const av_snap_stage_names[] = {
 const char *const av_snap_view_names[] = { "stage", "heads", "train", "figures", NULL };
 const char *const av_snap_origin_names[] = { "sample", "weights", NULL };
 
-void av_snapshot_init(struct av_snapshot *s)
+void av_state_init(struct av_state *s)
 {
 	struct av_config cfg;
 
@@ -42,7 +42,7 @@ void av_snapshot_init(struct av_snapshot *s)
 	s->training.lr = 0.01;
 }
 
-uint64_t av_snapshot_hash(const void *data, size_t len)
+uint64_t av_state_hash(const void *data, size_t len)
 {
 	const unsigned char *p = data;
 	uint64_t h = UINT64_C(14695981039346656037);
@@ -103,7 +103,7 @@ static bool check_enum(const char *field, int value, const char *const names[],
 	return true;
 }
 
-static bool check_config(const struct av_snapshot *s, char **cause)
+static bool check_config(const struct av_state *s, char **cause)
 {
 	if (!check_enum("mode", (int)s->mode, av_mode_names, cause) ||
 	    !check_enum("scale", (int)s->scale, av_scale_names, cause) ||
@@ -122,7 +122,7 @@ static bool check_config(const struct av_snapshot *s, char **cause)
 	return true;
 }
 
-static bool check_view(const struct av_snapshot *s, int queries, int keys, char **cause)
+static bool check_view(const struct av_state *s, int queries, int keys, char **cause)
 {
 	if (s->stage < 0 || s->stage >= AV_SNAP_STAGE_COUNT)
 		return av_fail(cause, "stage: %d is not in 0..%d", s->stage, AV_SNAP_STAGE_COUNT - 1);
@@ -155,7 +155,7 @@ static bool check_training(const struct av_snap_training *t, char **cause)
 	return true;
 }
 
-bool av_snapshot_validate(const struct av_snapshot *s, char **cause)
+bool av_state_validate(const struct av_state *s, char **cause)
 {
 	int queries, keys;
 
@@ -186,7 +186,7 @@ bool av_snapshot_validate(const struct av_snapshot *s, char **cause)
 	return check_training(&s->training, cause);
 }
 
-bool av_snapshot_same(const struct av_snapshot *a, const struct av_snapshot *b)
+bool av_state_same(const struct av_state *a, const struct av_state *b)
 {
 	const struct av_snap_training *x = &a->training, *y = &b->training;
 
@@ -225,7 +225,7 @@ static void cut_at_character(char *s, size_t size)
 		s[start - 1] = '\0';
 }
 
-void av_snapshot_describe(const struct av_snapshot *s, char *out, size_t size)
+void av_state_where(const struct av_state *s, char *out, size_t size)
 {
 	const char *stage = s->stage >= 0 && s->stage < AV_SNAP_STAGE_COUNT
 				    ? av_snap_stage_names[s->stage] : "?";

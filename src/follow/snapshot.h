@@ -1,6 +1,7 @@
-/* snapshot.h: what a follower needs to recompute the leader's screen (issue
- * 10, the classroom). The engine is deterministic, so this is state, not
- * pixels: the same sample (checked by a content hash), sentence, config and
+/* snapshot.h: struct av_state, the snapshot of what a follower needs to
+ * recompute the leader's screen (issue 10, the classroom; not the pinned
+ * matrix of compare.h, which has struct av_snapshot). The engine is
+ * deterministic, so this is state, not pixels: the same sample (checked by a content hash), sentence, config and
  * training recipe give the same numbers on every student's terminal, laid
  * out for that terminal's own size, colours and language.
  *
@@ -49,7 +50,7 @@ struct av_snap_training {
 	int epochs;                   /* epochs done, 0..AV_SNAP_MAX_EPOCHS */
 };
 
-struct av_snapshot {
+struct av_state {
 	uint64_t seq;                 /* the leader's counter: newer is larger */
 
 	/* identity of the data */
@@ -90,27 +91,27 @@ struct av_snapshot {
 
 /* A snapshot with every field at its default: the built-in sample's name
  * "china-panda", sentence "a", the default config, stage 0, no cursor. */
-void av_snapshot_init(struct av_snapshot *s);
+void av_state_init(struct av_state *s);
 
 /* True when every field is within its bounds and consistent (UTF-8 text
  * that tokenizes, head < heads, the cursor and the hidden keys within the
  * tokens, D % H == 0, ...); false + *cause saying which field is wrong.
  * The decoder runs this on everything it reads; the encoder on everything
  * it writes, so a leader cannot publish what a follower would refuse. */
-bool av_snapshot_validate(const struct av_snapshot *s, char **cause);
+bool av_state_validate(const struct av_state *s, char **cause);
 
 /* Equal in everything but seq: the leader publishes only when its state
  * changed (a key that changes nothing sends nothing). */
-bool av_snapshot_same(const struct av_snapshot *a, const struct av_snapshot *b);
+bool av_state_same(const struct av_state *a, const struct av_state *b);
 
 /* Where the teacher is, for a follower exploring on its own: "softmax,
  * head 3" (or "all heads, softmax", "training, epoch 40", "figures"), with
  * the lesson step when a lesson runs ("qkv-walkthrough step 2: softmax,
  * head 3"). Written into out (size bytes, always NUL-terminated, cut at a
  * character boundary). */
-void av_snapshot_describe(const struct av_snapshot *s, char *out, size_t size);
+void av_state_where(const struct av_state *s, char *out, size_t size);
 
 /* FNV-1a 64 of len bytes: the content hash of a sample or weights file. */
-uint64_t av_snapshot_hash(const void *data, size_t len);
+uint64_t av_state_hash(const void *data, size_t len);
 
 #endif

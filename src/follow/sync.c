@@ -18,7 +18,7 @@ static bool copy_text(char *dst, const char *src, const char *what, char **cause
 	return true;
 }
 
-bool av_snapshot_capture(struct av_snapshot *snap, const struct av_session *s, char **cause)
+bool av_state_capture(struct av_state *snap, const struct av_session *s, char **cause)
 {
 	if (!copy_text(snap->sentence, s->sentence ? s->sentence : "", "sentence", cause))
 		return false;
@@ -37,7 +37,7 @@ bool av_snapshot_capture(struct av_snapshot *snap, const struct av_session *s, c
 	return true;
 }
 
-void av_snapshot_capture_training(struct av_snapshot *snap, const struct av_train_settings *set,
+void av_state_capture_training(struct av_state *snap, const struct av_train_settings *set,
 				  int epochs_done)
 {
 	snap->training.active = true;
@@ -48,7 +48,7 @@ void av_snapshot_capture_training(struct av_snapshot *snap, const struct av_trai
 	snap->training.epochs = epochs_done;
 }
 
-bool av_snapshot_needs_params(const struct av_snapshot *prev, const struct av_snapshot *snap)
+bool av_state_needs_params(const struct av_state *prev, const struct av_state *snap)
 {
 	const struct av_snap_training *a, *b;
 
@@ -76,7 +76,7 @@ bool av_snapshot_needs_params(const struct av_snapshot *prev, const struct av_sn
 
 /* The parameters before any training: the loaded weights, or drawn again
  * for the (new) config. */
-static void fresh_params(struct av_session *s, const struct av_snapshot *snap)
+static void fresh_params(struct av_session *s, const struct av_state *snap)
 {
 	if (snap->origin == AV_SNAP_FROM_WEIGHTS && s->from_weights) {
 		av_params_free(&s->params);
@@ -86,7 +86,7 @@ static void fresh_params(struct av_session *s, const struct av_snapshot *snap)
 	}
 }
 
-static bool replay_training(struct av_session *s, const struct av_snapshot *snap, char **cause)
+static bool replay_training(struct av_session *s, const struct av_state *snap, char **cause)
 {
 	struct av_train_settings set = {
 		.lr = snap->training.lr,
@@ -116,12 +116,12 @@ static void set_text(char **field, bool present, const char *text)
 	free(old);
 }
 
-bool av_snapshot_apply(struct av_session *s, const struct av_snapshot *prev,
-		       const struct av_snapshot *snap, char **cause)
+bool av_state_apply(struct av_session *s, const struct av_state *prev,
+		       const struct av_state *snap, char **cause)
 {
 	bool params;
 
-	if (!av_snapshot_validate(snap, cause))
+	if (!av_state_validate(snap, cause))
 		return false;
 	if (s->sample.name == NULL || strcmp(s->sample.name, snap->sample) != 0)
 		return av_fail(cause, "the teacher's sample is %s, this attnview has %s",
@@ -129,7 +129,7 @@ bool av_snapshot_apply(struct av_session *s, const struct av_snapshot *prev,
 	if (snap->origin == AV_SNAP_FROM_WEIGHTS && !s->from_weights)
 		return av_fail(cause, "the teacher uses the weights %s, this attnview has none",
 			       snap->weights);
-	params = av_snapshot_needs_params(prev, snap);
+	params = av_state_needs_params(prev, snap);
 	s->cfg.mode = snap->mode;
 	s->cfg.scale = snap->scale;
 	s->cfg.temperature = snap->temperature;

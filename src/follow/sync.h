@@ -19,10 +19,10 @@
  * the other fields are left as they are. false + *cause when the text does
  * not fit a snapshot (a sentence typed on the screen is bounded by the same
  * AV_MAX_SENTENCE_BYTES, so this is a programming error, reported anyway). */
-bool av_snapshot_capture(struct av_snapshot *snap, const struct av_session *s, char **cause);
+bool av_state_capture(struct av_state *snap, const struct av_session *s, char **cause);
 
 /* The training run of a trainer, as a recipe and the epochs done. */
-void av_snapshot_capture_training(struct av_snapshot *snap, const struct av_train_settings *set,
+void av_state_capture_training(struct av_state *snap, const struct av_train_settings *set,
 				  int epochs_done);
 
 /* Makes s the snapshot's state and re-runs it. The parameters are rebuilt
@@ -32,10 +32,10 @@ void av_snapshot_capture_training(struct av_snapshot *snap, const struct av_trai
  * snapshot of another sample ("the teacher's sample is X, this attnview has
  * Y"). On failure s keeps a consistent state (possibly the new text with
  * the old trace: av_session_run's rule) and *cause says why. */
-bool av_snapshot_apply(struct av_session *s, const struct av_snapshot *prev,
-		       const struct av_snapshot *snap, char **cause);
+bool av_state_apply(struct av_session *s, const struct av_state *prev,
+		       const struct av_state *snap, char **cause);
 
 /* True when applying snap after prev needs new parameters. */
-bool av_snapshot_needs_params(const struct av_snapshot *prev, const struct av_snapshot *snap);
+bool av_state_needs_params(const struct av_state *prev, const struct av_state *snap);
 
 #endif

@@ -188,7 +188,7 @@ static bool get_enum(const cJSON *obj, const char *where, const char *key,
 	return true;
 }
 
-static bool decode_identity(const cJSON *root, struct av_snapshot *s, char **cause)
+static bool decode_identity(const cJSON *root, struct av_state *s, char **cause)
 {
 	char hash[17];
 	double seq;
@@ -209,7 +209,7 @@ static bool decode_identity(const cJSON *root, struct av_snapshot *s, char **cau
 	return true;
 }
 
-static bool decode_text(const cJSON *root, struct av_snapshot *s, char **cause)
+static bool decode_text(const cJSON *root, struct av_state *s, char **cause)
 {
 	const cJSON *source = get(root, "message", "source", cause);
 
@@ -222,7 +222,7 @@ static bool decode_text(const cJSON *root, struct av_snapshot *s, char **cause)
 	return true;
 }
 
-static bool decode_config(const cJSON *root, struct av_snapshot *s, char **cause)
+static bool decode_config(const cJSON *root, struct av_state *s, char **cause)
 {
 	static const char *const keys[] = { "mode", "scale", "temperature", "seed", "init",
 					    "d_model", "heads", NULL };
@@ -246,7 +246,7 @@ static bool decode_config(const cJSON *root, struct av_snapshot *s, char **cause
 	return true;
 }
 
-static bool decode_hidden(const cJSON *view, struct av_snapshot *s, char **cause)
+static bool decode_hidden(const cJSON *view, struct av_state *s, char **cause)
 {
 	const cJSON *hidden = get(view, "view", "hidden", cause);
 	const cJSON *item;
@@ -271,7 +271,7 @@ static bool decode_hidden(const cJSON *view, struct av_snapshot *s, char **cause
 	return true;
 }
 
-static bool decode_view(const cJSON *root, struct av_snapshot *s, char **cause)
+static bool decode_view(const cJSON *root, struct av_state *s, char **cause)
 {
 	static const char *const keys[] = { "stage", "kind", "head", "query", "key",
 					    "hidden", NULL };
@@ -289,7 +289,7 @@ static bool decode_view(const cJSON *root, struct av_snapshot *s, char **cause)
 	return decode_hidden(v, s, cause);
 }
 
-static bool decode_lesson(const cJSON *root, struct av_snapshot *s, char **cause)
+static bool decode_lesson(const cJSON *root, struct av_state *s, char **cause)
 {
 	static const char *const keys[] = { "name", "step", NULL };
 	const cJSON *l;
@@ -299,7 +299,7 @@ static bool decode_lesson(const cJSON *root, struct av_snapshot *s, char **cause
 	       get_int(l, "lesson", "step", 0, AV_SNAP_MAX_LESSON_STEP, &s->lesson_step, cause);
 }
 
-static bool decode_training(const cJSON *root, struct av_snapshot *s, char **cause)
+static bool decode_training(const cJSON *root, struct av_state *s, char **cause)
 {
 	static const char *const keys[] = { "target", "optimizer", "params", "lr", "epochs",
 					    NULL };
@@ -325,7 +325,7 @@ static bool decode_training(const cJSON *root, struct av_snapshot *s, char **cau
 	return true;
 }
 
-bool av_wire_decode_body(const unsigned char *body, size_t len, struct av_snapshot *out,
+bool av_wire_decode_body(const unsigned char *body, size_t len, struct av_state *out,
 			 char **cause)
 {
 	static const char *const keys[] = { "seq", "sample", "origin", "weights", "hash",
@@ -345,7 +345,7 @@ bool av_wire_decode_body(const unsigned char *body, size_t len, struct av_snapsh
 			       end ? end - (const char *)body : (ptrdiff_t)0);
 	while (end < (const char *)body + len && strchr(" \t\r\n", *end) != NULL)
 		end++;
-	av_snapshot_init(out);
+	av_state_init(out);
 	if (end != (const char *)body + len)
 		ok = av_fail(cause, "message: bytes after the JSON object");
 	else if (!cJSON_IsObject(root))
@@ -355,12 +355,12 @@ bool av_wire_decode_body(const unsigned char *body, size_t len, struct av_snapsh
 		     decode_identity(root, out, cause) && decode_text(root, out, cause) &&
 		     decode_config(root, out, cause) && decode_view(root, out, cause) &&
 		     decode_lesson(root, out, cause) && decode_training(root, out, cause) &&
-		     av_snapshot_validate(out, cause);
+		     av_state_validate(out, cause);
 	cJSON_Delete(root);
 	return ok;
 }
 
-bool av_wire_decode(const unsigned char *msg, size_t len, struct av_snapshot *out,
+bool av_wire_decode(const unsigned char *msg, size_t len, struct av_state *out,
 		    char **cause)
 {
 	struct av_wire_header h;
@@ -408,7 +408,7 @@ static void add_u64(cJSON *obj, const char *key, uint64_t value)
 	cJSON_AddRawToObject(obj, key, buf);
 }
 
-static cJSON *encode_json(const struct av_snapshot *s)
+static cJSON *encode_json(const struct av_state *s)
 {
 	cJSON *root = cJSON_CreateObject(), *c, *v, *hidden, *l, *t;
 	char hash[17];
@@ -462,14 +462,14 @@ static cJSON *encode_json(const struct av_snapshot *s)
 	return root;
 }
 
-bool av_wire_encode(const struct av_snapshot *s, unsigned char **msg, size_t *len,
+bool av_wire_encode(const struct av_state *s, unsigned char **msg, size_t *len,
 		    char **cause)
 {
 	cJSON *root;
 	char *body;
 	size_t body_len;
 
-	if (!av_snapshot_validate(s, cause)) {
+	if (!av_state_validate(s, cause)) {
 		av_cause_prefix(cause, "cannot publish");
 		return false;
 	}

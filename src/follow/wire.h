@@ -21,7 +21,7 @@
  * Everything the decoder reads is untrusted (a leader is another user's
  * process): the length is checked before anything is allocated, every
  * string and number is bounded, and the result passes
- * av_snapshot_validate. */
+ * av_state_validate. */
 #ifndef AV_FOLLOW_WIRE_H
 #define AV_FOLLOW_WIRE_H
 
@@ -59,17 +59,17 @@ enum av_wire_verdict av_wire_parse_header(const unsigned char *hdr,
 
 /* Decodes a body of len bytes (len == h->length, h from a READ verdict).
  * false + *cause for anything malformed; *out is then unspecified. */
-bool av_wire_decode_body(const unsigned char *body, size_t len, struct av_snapshot *out,
+bool av_wire_decode_body(const unsigned char *body, size_t len, struct av_state *out,
 			 char **cause);
 
 /* A whole message (header and body, exactly len bytes): for tests and the
  * fuzzer. false + *cause for a skipped, desynchronised or malformed one. */
-bool av_wire_decode(const unsigned char *msg, size_t len, struct av_snapshot *out,
+bool av_wire_decode(const unsigned char *msg, size_t len, struct av_state *out,
 		    char **cause);
 
-/* Encodes s (which must pass av_snapshot_validate) into a malloc'd message
+/* Encodes s (which must pass av_state_validate) into a malloc'd message
  * *msg of *len bytes. */
-bool av_wire_encode(const struct av_snapshot *s, unsigned char **msg, size_t *len,
+bool av_wire_encode(const struct av_state *s, unsigned char **msg, size_t *len,
 		    char **cause);
 
 #endif
