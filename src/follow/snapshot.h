@@ -1,9 +1,10 @@
 /* snapshot.h: struct av_state, the snapshot of what a follower needs to
  * recompute the leader's screen (issue 10, the classroom; not the pinned
  * matrix of compare.h, which has struct av_snapshot). The engine is
- * deterministic, so this is state, not pixels: the same sample (checked by a content hash), sentence, config and
- * training recipe give the same numbers on every student's terminal, laid
- * out for that terminal's own size, colours and language.
+ * deterministic, so this is state, not pixels: the same sample (checked by
+ * a content hash), sentence, config and training recipe give the same
+ * numbers on every student's terminal, laid out for that terminal's own
+ * size, colours and language.
  *
  * No curses here and nothing about the layout: the cursor is a query token
  * and a key token, not a screen row and column. The stage and the view are
