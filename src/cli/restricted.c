@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <grp.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,9 +38,35 @@ static bool in_group(gid_t gid)
 	return n < 0;    /* cannot tell: count as a member (fail closed) */
 }
 
-/* One line of the config file: blank, a # comment, or "group NAME". Sets
- * *any_group when it names a group, *member when we are in it. False for
- * anything else. */
+/* The teacher named by "teacher NAME" (a user name or a uid), or -1. */
+static uid_t teacher_uid = (uid_t)-1;
+
+static bool set_teacher(const char *name)
+{
+	struct passwd *pw = getpwnam(name);
+	char *end;
+	unsigned long uid;
+
+	if (pw != NULL) {
+		teacher_uid = pw->pw_uid;
+		return true;
+	}
+	uid = strtoul(name, &end, 10);
+	if (*name == '\0' || *end != '\0' || uid >= (unsigned long)(uid_t)-1)
+		return false;
+	teacher_uid = (uid_t)uid;
+	return true;
+}
+
+uid_t av_restricted_teacher(void)
+{
+	return teacher_uid;
+}
+
+/* One line of the config file: blank, a # comment, "group NAME" or
+ * "teacher NAME". Sets *any_group when it names a group, *member when we
+ * are in it. False for anything else (and for a teacher who does not
+ * exist). */
 static bool config_line(char *line, bool *any_group, bool *member)
 {
 	char *word = strtok(line, " \t\r"), *name, *extra;
@@ -49,7 +76,11 @@ static bool config_line(char *line, bool *any_group, bool *member)
 		return true;
 	name = strtok(NULL, " \t\r");
 	extra = strtok(NULL, " \t\r");
-	if (strcmp(word, "group") != 0 || name == NULL || (extra != NULL && extra[0] != '#'))
+	if (name == NULL || (extra != NULL && extra[0] != '#'))
+		return false;
+	if (strcmp(word, "teacher") == 0)
+		return set_teacher(name);
+	if (strcmp(word, "group") != 0)
 		return false;
 	*any_group = true;
 	g = getgrnam(name);

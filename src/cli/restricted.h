@@ -4,9 +4,10 @@
  * take the server's CPU. It is forced, whatever the command line says, by
  * the config file AV_RESTRICTED_CONF, or the file $ATTNVIEW_RESTRICTED_CONF
  * names (tests use it; a variable can only add restrictions, never lift
- * them). The file holds lines "group NAME" (blank lines and # comments
- * aside): the mode is forced for members of any group named, or for
- * everyone when the file names none. A file that cannot be read, is not a
+ * them). The file holds lines "group NAME" and "teacher NAME" (blank lines
+ * and # comments aside): the mode is forced for members of any group named,
+ * or for everyone when the file names none; the teacher (a user name or a
+ * uid) is the one leader a --follow believes besides its own user. A file that cannot be read, is not a
  * regular file of at most 64 KiB, has any other line, or names a group that
  * does not exist forces it for everyone: a typo must not lift it.
  *
@@ -17,6 +18,7 @@
 #define AV_CLI_RESTRICTED_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 #include "options.h"
 #include "session.h"
 
@@ -38,6 +40,10 @@
  * themes come only from the installed data). false + *cause when a limit
  * cannot be set (restricted mode does not run half-applied). */
 bool av_restricted_prepare(int *argc, char **argv, bool *restricted, char **cause);
+
+/* The uid of the config file's "teacher" line (read by
+ * av_restricted_prepare), or (uid_t)-1. */
+uid_t av_restricted_teacher(void);
 
 /* After parsing: refuses --weights, --dump, a --sample or --theme that is a
  * path rather than a name, and a sentence, source or --train beyond the

@@ -143,7 +143,8 @@ struct av_leader {
 	void *ctx;
 };
 
-/* Makes dir ours and 0770: created if missing, refused if it is a link,
+/* Makes dir ours and 01770 (sticky: a member of the group can connect but
+ * not remove or replace the leader's socket): created if missing, refused if it is a link,
  * not a directory, or someone else's. Checked and changed through one
  * descriptor opened without following links, so a directory swapped for a
  * link between the check and the chmod changes nothing of someone else's. */
@@ -164,8 +165,8 @@ static bool own_directory(const char *dir, char **cause)
 	else if (st.st_uid != geteuid())
 		ok = av_fail(cause, "%s belongs to uid %lu, not to this user", dir,
 			     (unsigned long)st.st_uid);
-	else if (fchmod(fd, 0770) != 0)
-		ok = av_fail(cause, "cannot set %s to mode 0770: %s", dir, strerror(errno));
+	else if (fchmod(fd, 01770) != 0)
+		ok = av_fail(cause, "cannot set %s to mode 1770: %s", dir, strerror(errno));
 	close(fd);
 	return ok;
 }
@@ -668,6 +669,7 @@ unsigned av_follower_step(struct av_follower *f, long long now_ms, struct av_sta
 				note(f->note, f->ctx, "the leader's connection failed: %s",
 				     strerror(errno));
 			f->backoff = AV_ROOM_BACKOFF_MIN_MS;
+			f->told_waiting = true;    /* "the leader left" says it */
 			disconnect(f, now_ms);
 			return events | AV_FOLLOW_GONE;
 		}

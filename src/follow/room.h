@@ -3,9 +3,9 @@
  * teacher's attnview) listens on it, followers (the students') connect.
  * Nothing ever listens on a network port: a remote student comes in by SSH.
  *
- * Where: av_room_dir() below. Who: the room directory is mode 0770 and the
- * socket 0660, so only the owner and the directory's group (the class) can
- * connect; the leader logs each follower's uid (SO_PEERCRED) and the
+ * Where: av_room_dir() below. Who: the room directory is mode 1770 (sticky,
+ * so no member of the group can remove the socket) and the socket 0660, so
+ * only the owner and the directory's group (the class) can connect; the leader logs each follower's uid (SO_PEERCRED) and the
  * follower checks the leader's uid (the same user, or the configured
  * teacher) before it believes a byte.
  *
@@ -51,7 +51,7 @@ bool av_room_dir(const char *room, const char *base_option, char **dir, char **c
 struct av_leader;
 
 /* Creates dir (and its parent, 0770) if needed, refuses one that is a
- * symbolic link or belongs to another user, sets it to 0770, and listens on
+ * symbolic link or belongs to another user, sets it to 01770, and listens on
  * dir/socket (0660). A socket left by a leader that died is replaced; one
  * with a live leader behind it is refused ("room ... already has a
  * leader"). */
