@@ -9,6 +9,7 @@
 
 #include "batch.h"
 #include "options.h"
+#include "classroom.h"
 #include "restricted.h"
 #include "theme.h"
 #include "ui/ui.h"
@@ -33,10 +34,14 @@ static bool check_theme(const char *name, char **cause)
 	return true;
 }
 
-static bool run(const struct av_options *o, struct av_session *s, char **cause)
+static bool run(const struct av_options *o, const struct av_classroom_args *room,
+		struct av_session *s, char **cause)
 {
 	if (o->theme && !check_theme(o->theme, cause))
 		return false;
+	if ((room->lead_dir || room->follow_dir) && (o->train_epochs || o->dump || o->print))
+		return av_fail(cause, "--lead and --follow are for the screen, not with --train,"
+			       " --dump or --print");
 	if (o->train_epochs)
 		return av_batch_train(o, s, cause);
 	if (o->dump)
@@ -44,6 +49,9 @@ static bool run(const struct av_options *o, struct av_session *s, char **cause)
 	if (o->print)
 		return av_batch_print(o, s, cause);
 	/* no terminal (a pipe, a file): the weights as a table instead */
+	if ((room->lead_dir || room->follow_dir) &&
+	    (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
+		return av_fail(cause, "--lead and --follow need a terminal");
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
 		return av_batch_print(&(struct av_options){ .print = "weights", .color = o->color },
 				      s, cause);
@@ -52,7 +60,7 @@ static bool run(const struct av_options *o, struct av_session *s, char **cause)
 		.head = o->head,
 		.no_color = o->color == AV_COLOR_NEVER,
 	};
-	return av_ui_run(s, &ui, cause);
+	return av_classroom_ui(room, o, s, &ui, cause) && av_ui_run(s, &ui, cause);
 }
 
 int main(int argc, char **argv)
@@ -61,31 +69,41 @@ int main(int argc, char **argv)
 	struct av_options o;
 	char *cause = NULL;
 	bool restricted;
-	if (!av_restricted_prepare(&argc, argv, &restricted, &cause))
+	struct av_classroom_args room = { 0 };
+	if (!av_restricted_prepare(&argc, argv, &restricted, &cause) ||
+	    !av_classroom_args(&argc, argv, restricted, &room, &cause)) {
+		av_classroom_args_free(&room);
 		return fail(cause);
+	}
 	switch (av_options_parse(&o, argc, argv, &cause)) {
 	case AV_PARSE_EXIT_OK:
+		av_classroom_args_free(&room);
 		av_options_free(&o);
 		return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 	case AV_PARSE_ERROR:
+		av_classroom_args_free(&room);
 		av_options_free(&o);
 		return fail(cause);
 	case AV_PARSE_RUN:
 		break;
 	}
 	if (restricted && !av_restricted_check_options(&o, &cause)) {
+		av_classroom_args_free(&room);
 		av_options_free(&o);
 		return fail(cause);
 	}
 	if (o.list_samples) {
 		bool ok = av_batch_list_samples(&cause);
+		av_classroom_args_free(&room);
 		av_options_free(&o);
 		return ok ? EXIT_SUCCESS : fail(cause);
 	}
 	struct av_session s;
 	bool ok = av_options_setup(&o, &s, &cause) &&
-		  (!restricted || av_restricted_check_session(&s, &cause)) && run(&o, &s, &cause);
+		  (!restricted || av_restricted_check_session(&s, &cause)) &&
+		  run(&o, &room, &s, &cause);
 	av_session_free(&s);
+	av_classroom_args_free(&room);
 	av_options_free(&o);
 	return ok ? EXIT_SUCCESS : fail(cause);
 }

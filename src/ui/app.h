@@ -133,6 +133,8 @@ struct av_app {
 	struct av_figures *figures;      /* the figures view's state, or NULL */
 	struct av_pin *pin;              /* the pinned matrix, or NULL */
 
+	struct av_classroom *classroom;  /* --lead or --follow (classroom.c), or NULL */
+
 	char *message;
 	bool message_error;
 	unsigned dirty;
