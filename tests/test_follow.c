@@ -986,7 +986,7 @@ static void test_room_teacher_uid(void **state)
 	/* the teacher: followed */
 	r->f[1] = av_follower_new(r->dir, other, take_note, &r->follower_notes[1]);
 	events = av_follower_step(r->f[1], 0, &got);
-	assert_int_equal(events, AV_FOLLOW_CONNECTED);
+	assert_true(events & AV_FOLLOW_CONNECTED);    /* the snapshot may be in already */
 	for (int tries = 0; tries < 1000 && !(events & AV_FOLLOW_SNAPSHOT); tries++) {
 		struct pollfd pfd = { .fd = av_follower_fd(r->f[1]), .events = POLLIN };
 		assert_true(poll(&pfd, 1, 10000) == 1);    /* a guard, not a timing */

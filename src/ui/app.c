@@ -954,7 +954,7 @@ bool av_ui_run(struct av_session *s, const struct av_ui_config *cfg, char **caus
 				av_classroom_after_key(&a);
 				keys++;
 			}
-			if (ready < 0 || (ready > 0 && keys == 0 && ++errors > 20))
+			if (ready < 0 || (ready == 1 && keys == 0 && ++errors > 20))
 				break;    /* the terminal is gone */
 			if (keys > 0)
 				errors = 0;

@@ -168,8 +168,8 @@ int av_classroom_wait(struct av_app *a, int wait_ms)
 	if (room_wait >= 0 && (wait_ms < 0 || room_wait < wait_ms))
 		wait_ms = room_wait;
 	ready = poll(fds, (nfds_t)n, wait_ms);
-	if (ready < 0)
-		return errno == EINTR ? 0 : -1;
+	if (ready < 0)    /* a signal: SIGWINCH's KEY_RESIZE waits in ncurses */
+		return errno == EINTR ? 2 : -1;
 	if (c->leader != NULL) {
 		av_leader_service(c->leader, fds + 1, n - 1);
 	} else if (n > 1 ? fds[1].revents != 0 : room_wait >= 0) {

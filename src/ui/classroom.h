@@ -20,7 +20,8 @@ void av_classroom_free(struct av_app *a);
 
 /* Waits up to wait_ms (-1: no limit) for a key on the terminal or for the
  * room, serving the room. 1: the terminal has input; 0: it has not (the
- * room was served or the time ran out); -1: the terminal hung up. */
+ * room was served or the time ran out); 2: a signal came (a resize: ncurses
+ * has a KEY_RESIZE to read); -1: the terminal hung up. */
 int av_classroom_wait(struct av_app *a, int wait_ms);
 
 /* After a key: the leader publishes its state if it changed. */
