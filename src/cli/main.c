@@ -35,7 +35,7 @@ static bool check_theme(const char *name, char **cause)
 }
 
 static bool run(const struct av_options *o, const struct av_classroom_args *room,
-		struct av_session *s, char **cause)
+		bool restricted, struct av_session *s, char **cause)
 {
 	if (o->theme && !check_theme(o->theme, cause))
 		return false;
@@ -59,6 +59,7 @@ static bool run(const struct av_options *o, const struct av_classroom_args *room
 		.theme = o->theme,
 		.head = o->head,
 		.no_color = o->color == AV_COLOR_NEVER,
+		.restricted = restricted,
 	};
 	return av_classroom_ui(room, o, s, &ui, cause) && av_ui_run(s, &ui, cause);
 }
@@ -101,7 +102,7 @@ int main(int argc, char **argv)
 	struct av_session s;
 	bool ok = av_options_setup(&o, &s, &cause) &&
 		  (!restricted || av_restricted_check_session(&s, &cause)) &&
-		  run(&o, &room, &s, &cause);
+		  run(&o, &room, restricted, &s, &cause);
 	av_session_free(&s);
 	av_classroom_args_free(&room);
 	av_options_free(&o);

@@ -11,9 +11,10 @@
  * regular file of at most 64 KiB, has any other line, or names a group that
  * does not exist forces it for everyone: a typo must not lift it.
  *
- * Still to do (the screen, next step of issue 10): refusing W, :write and
- * :export on the screen and applying the limits to the screen's own keys
- * (D, H, the sentence editor, training epochs). */
+ * The screen gets av_ui_config.restricted and then writes no file (W,
+ * :write, :export: view_prompt.c's write_now). Still to do (next step of
+ * issue 10): the limits for what the screen's own keys change (the
+ * sentence editor, D, H, training epochs). */
 #ifndef AV_CLI_RESTRICTED_H
 #define AV_CLI_RESTRICTED_H
 

@@ -143,6 +143,7 @@ bool av_app_init(struct av_app *a, struct av_session *s, const struct av_ui_conf
 	memset(a, 0, sizeof(*a));
 	a->s = s;
 	a->sel_query = a->sel_key = -1;
+	a->restricted = cfg->restricted;
 	const char *no_color = getenv("NO_COLOR");
 	a->allow_color = !cfg->no_color && !(no_color && *no_color);
 	av_draw_set_utf8(av_locale_is_utf8());

@@ -134,6 +134,7 @@ struct av_app {
 	struct av_pin *pin;              /* the pinned matrix, or NULL */
 
 	struct av_classroom *classroom;  /* --lead or --follow (classroom.c), or NULL */
+	bool restricted;                 /* --restricted: W, :write and :export refuse */
 
 	char *message;
 	bool message_error;

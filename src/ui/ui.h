@@ -19,6 +19,7 @@ struct av_ui_config {
 	uint64_t content_hash;       /* FNV-1a 64 of the sample or weights file */
 	const char *weights_name;    /* the --weights file's name, or NULL */
 	uid_t teacher_uid;           /* a leader to believe besides our own uid, or -1 */
+	bool restricted;             /* --restricted: the screen writes no file */
 };
 
 /* The interactive screen on the terminal (stdin/stdout must be one): the
