@@ -13,6 +13,8 @@
 #include <cmocka.h>
 
 #include "attention.h"
+#include "finite.h"
+#include "trace_json.h"
 
 /* D=2, H=1, identity projections, no positions: Q = K = V = X. */
 static void identity_layer(struct av_params *p, struct av_config *cfg)
@@ -280,6 +282,83 @@ static void test_oov_tokens_are_flagged(void **state)
 	av_params_free(&p);
 }
 
+/* Scores that fit a float until divided by a small temperature: the first
+ * value that is not finite is in the scaled stage, and the explanation
+ * names the divisor. */
+static void test_nonfinite_temperature(void **state)
+{
+	(void)state;
+	struct av_params p;
+	struct av_config cfg;
+	identity_layer(&p, &cfg);
+	cfg.temperature = 0.01;
+	p.w_q[0] = 1e19f;   /* score of (a, a): 1e38, a float; / 0.01 is not */
+	p.w_k[0] = 1e19f;
+	struct av_trace t = { 0 };
+	char *cause = NULL;
+	assert_true(av_trace_run(&t, &p, &cfg, "a b c", NULL, NULL, 0, &cause));
+	struct av_nonfinite w;
+	assert_true(av_trace_first_nonfinite(&t, &w));
+	assert_string_equal(w.stage, "scaled");
+	assert_int_equal(w.head, 0);
+	assert_int_equal(w.row, 0);
+	assert_int_equal(w.col, 0);
+	assert_true(isinf(w.value) && w.value > 0);
+	char *why = av_nonfinite_explain(&t, &w);
+	assert_string_equal(why, "the scaled stage is not finite (head 0, row 0 \"a\", "
+			    "column 0 \"a\": inf): the scores divided by s*T = 0.01 overflow "
+			    "a 32-bit float (the weights are too large for the temperature 0.01)");
+	free(why);
+	/* Even so written, the JSON is valid: null where inf would be. */
+	cJSON *doc = av_trace_to_json(&t, &p, NULL);
+	char *text = av_json_print(doc);
+	cJSON_Delete(doc);
+	cJSON *back = cJSON_Parse(text);
+	assert_non_null(back);
+	cJSON_Delete(back);
+	assert_null(strstr(text, "inf"));
+	assert_null(strstr(text, "nan"));
+	free(text);
+	av_trace_free(&t);
+	av_params_free(&p);
+}
+
+/* Finite weights near the float limit whose products overflow: the scores
+ * are the first stage that is not finite, and the weights are blamed. */
+static void test_nonfinite_weights(void **state)
+{
+	(void)state;
+	struct av_params p;
+	struct av_config cfg;
+	identity_layer(&p, &cfg);
+	p.w_q[0] = 3e38f;
+	p.w_k[0] = 3e38f;
+	struct av_trace t = { 0 };
+	char *cause = NULL;
+	assert_true(av_trace_run(&t, &p, &cfg, "a b c", NULL, NULL, 0, &cause));
+	struct av_nonfinite w;
+	assert_true(av_trace_first_nonfinite(&t, &w));
+	assert_string_equal(w.stage, "scores");
+	assert_int_equal(w.head, 0);
+	assert_int_equal(w.row, 0);
+	assert_int_equal(w.col, 0);
+	char *why = av_nonfinite_explain(&t, &w);
+	assert_string_equal(why, "the scores stage is not finite (head 0, row 0 \"a\", "
+			    "column 0 \"a\": inf): a value overflows a 32-bit float "
+			    "(beyond 3.4e38); the weights are too large");
+	free(why);
+	/* an ordinary layer is finite everywhere */
+	av_params_free(&p);
+	identity_layer(&p, &cfg);
+	assert_true(av_trace_run(&t, &p, &cfg, "a b c", NULL, NULL, 0, &cause));
+	assert_false(av_trace_first_nonfinite(&t, &w));
+	assert_string_equal(av_nonfinite_name(-INFINITY), "-inf");
+	assert_string_equal(av_nonfinite_name(-NAN), "nan");
+	assert_null(av_nonfinite_name(1.5));
+	av_trace_free(&t);
+	av_params_free(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -293,6 +372,8 @@ int main(void)
 		cmocka_unit_test(test_cross_mode_shapes),
 		cmocka_unit_test(test_input_errors),
 		cmocka_unit_test(test_oov_tokens_are_flagged),
+		cmocka_unit_test(test_nonfinite_temperature),
+		cmocka_unit_test(test_nonfinite_weights),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -122,6 +122,14 @@ static void test_cross_every_cell(void **state)
 	done(&f);
 }
 
+static const char *find_line(const struct av_insp *in, const char *text)
+{
+	for (int i = 0; i < in->n; i++)
+		if (strstr(in->line[i], text))
+			return in->line[i];
+	return NULL;
+}
+
 /* A row with every key hidden: weights 0, and the text says why. */
 static void test_all_hidden_row(void **state)
 {
@@ -135,16 +143,15 @@ static void test_all_hidden_row(void **state)
 	struct av_insp in;
 	av_insp_cell(&in, &f.t, &f.p, &parts[0], 0, 0, 0, 100);
 	assert_non_null(strstr(in.line[1], "every key of query 0 is hidden"));
+	/* defect 3: what attnview shows and what PyTorch would give */
+	assert_non_null(find_line(&in, "attnview gives this row 0s (sum 0, not 1)"));
+	assert_non_null(find_line(&in, "PyTorch: masked_fill(−1e20) gives 1/2 = 0.500 each; "
+				  "masked_fill(−inf) gives NaN"));
 	av_insp_free(&in);
+	char *shapes = av_insp_shapes(&f.t, AV_STAGE_SOFTMAX, 0);
+	assert_non_null(strstr(shapes, "0 if every key hidden"));
+	free(shapes);
 	done(&f);
-}
-
-static const char *find_line(const struct av_insp *in, const char *text)
-{
-	for (int i = 0; i < in->n; i++)
-		if (strstr(in->line[i], text))
-			return in->line[i];
-	return NULL;
 }
 
 static void test_scores_text(void **state)
@@ -190,9 +197,9 @@ static void test_long_sums_shortened(void **state)
 
 	av_ui_stage_parts(&f.t, AV_STAGE_PROJECTION, 3, parts);
 	av_insp_cell(&in, &f.t, &f.p, &parts[0], 3, 0, 200, 80);
-	l = find_line(&in, "Σ_k X[0,k]·W[200,k]");
+	l = find_line(&in, "Σ_k X[0,k]·W_q[200,k] + b_q[200]");
 	assert_non_null(l);
-	assert_non_null(strstr(l, "terms) + b[200]"));
+	assert_non_null(strstr(l, " terms) "));
 	assert_true(av_utf8_width(l) <= 80);
 	assert_non_null(strstr(in.line[0], "head 3's column 8"));
 	av_insp_free(&in);
@@ -339,11 +346,214 @@ static void test_numbers(void **state)
 	av_insp_number(b, sizeof(b), 0);
 	assert_string_equal(b, "0");
 	av_insp_number(b, sizeof(b), -1.5);
-	assert_string_equal(b, "-1.500");
+	assert_string_equal(b, "-1.500");   /* other views' text: ASCII */
 	av_insp_number(b, sizeof(b), 1e-20);
 	assert_string_equal(b, "1e-20");
 	av_insp_number(b, sizeof(b), AV_MASKED_VALUE);
 	assert_string_equal(b, "-1e+20");
+	av_insp_number(b, sizeof(b), (double)NAN);
+	assert_string_equal(b, "nan");
+	av_insp_number(b, sizeof(b), -(double)INFINITY);
+	assert_string_equal(b, "-inf");
+}
+
+/* No "−∞ − -1.982" or "−7.406 − -1.045" (defect 8): subtracting a negative
+ * max is written as adding it, and every minus is the same character. */
+static bool has_double_minus(const char *l)
+{
+	static const char *const bad[] = { "− -", "- -", "− −", "- −", "−-", "--", "+ −",
+					   "+ -" };
+	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++)
+		if (strstr(l, bad[k]))
+			return true;
+	return strchr(l, '-') && !strstr(l, "e-") && !strstr(l, "e+") ? true : false;
+}
+
+static void test_one_minus_sign(void **state)
+{
+	(void)state;
+	struct fixture f;
+	/* causal, every head: rows whose max is negative and hidden keys */
+	run(&f, 8, 2, AV_MODE_CAUSAL, "china panda japan cherry the cat", NULL, NULL, 0);
+	int negative_max = 0;
+	for (int st = AV_STAGE_EMBEDDING; st < AV_STAGE_COUNT; st++) {
+		for (int h = 0; h < f.t.heads; h++) {
+			struct av_part parts[AV_MAX_PARTS];
+			int n = av_ui_stage_parts(&f.t, (enum av_ui_stage)st, h, parts);
+			for (int k = 0; k < n; k++)
+				for (int r = 0; r < parts[k].rows; r++)
+					for (int c = 0; c < parts[k].cols; c++) {
+						struct av_insp in;
+						av_insp_cell(&in, &f.t, &f.p, &parts[k], h, r, c, 400);
+						for (int i = 0; i < in.n; i++) {
+							if (has_double_minus(in.line[i]))
+								fprintf(stderr, "%s\n", in.line[i]);
+							assert_false(has_double_minus(in.line[i]));
+							negative_max += strstr(in.line[i], "exp(") &&
+									strstr(in.line[i], " + ") &&
+									parts[k].tensor == AV_T_WEIGHTS;
+						}
+						av_insp_free(&in);
+					}
+		}
+	}
+	/* some row's max was negative, so "x − max" became "x + |max|" */
+	assert_true(negative_max > 0);
+	done(&f);
+}
+
+/* Defect 13: the inspector names the matrix (W_q, W_k, W_v, W_o and their
+ * biases), so Q, K, V and the output no longer read the same. */
+static void test_projection_names_matrix(void **state)
+{
+	(void)state;
+	struct fixture f;
+	run(&f, 4, 1, AV_MODE_SELF, "china panda japan", NULL, NULL, 0);
+	struct av_part parts[AV_MAX_PARTS];
+	struct av_insp in;
+	av_ui_stage_parts(&f.t, AV_STAGE_PROJECTION, 0, parts);
+	static const char *const want[] = {
+		"Q[0,2] = X[0,:] · W_qᵀ[:,2] + b_q[2]", "K[0,2] = X[0,:] · W_kᵀ[:,2] + b_k[2]",
+		"V[0,2] = X[0,:] · W_vᵀ[:,2] + b_v[2]",
+	};
+	for (int k = 0; k < 3; k++) {
+		av_insp_cell(&in, &f.t, &f.p, &parts[k], 0, 0, 2, 120);
+		assert_non_null(find_line(&in, want[k]));
+		assert_null(find_line(&in, "row 0 of X · row 2 of W "));
+		av_insp_free(&in);
+	}
+	av_insp_cell(&in, &f.t, &f.p, &parts[2], 0, 0, 2, 200);
+	assert_non_null(find_line(&in, "= Σ_k X[0,k]·W_v[2,k] + b_v[2] = "));
+	av_insp_free(&in);
+	av_ui_stage_parts(&f.t, AV_STAGE_OUTPUT, 0, parts);
+	assert_true(parts[1].own);
+	av_insp_cell(&in, &f.t, &f.p, &parts[1], 0, 1, 3, 120);
+	assert_non_null(find_line(&in, "output[1,3] = concat[1,:] · W_oᵀ[:,3] + b_o[3]"));
+	av_insp_free(&in);
+	/* the stage's own part: context_h at context, output at output */
+	av_ui_stage_parts(&f.t, AV_STAGE_CONTEXT, 0, parts);
+	assert_false(parts[0].own);
+	assert_true(parts[1].own);
+	done(&f);
+}
+
+/* The factors of the scores, Q_h and K_hᵀ: every cell agrees with Q and K,
+ * and their product is the score. */
+static void test_score_factors(void **state)
+{
+	(void)state;
+	struct fixture f;
+	run(&f, 8, 2, AV_MODE_SELF, "china panda japan", NULL, NULL, 0);
+	struct av_part fac[2], sc[AV_MAX_PARTS];
+	for (int h = 0; h < 2; h++) {
+		av_ui_score_factors(&f.t, h, fac);
+		av_ui_stage_parts(&f.t, AV_STAGE_SCORES, h, sc);
+		assert_int_equal(fac[0].rows, 3);
+		assert_int_equal(fac[0].cols, 4);
+		assert_int_equal(fac[1].rows, 4);
+		assert_int_equal(fac[1].cols, 3);
+		for (int i = 0; i < 3; i++)
+			for (int j = 0; j < 3; j++) {
+				double dot = 0;
+				for (int c = 0; c < 4; c++)
+					dot += (double)av_part_at(&fac[0], i, c) * av_part_at(&fac[1], c, j);
+				assert_true(close_enough(dot, av_part_at(&sc[0], i, j)));
+			}
+		for (int k = 0; k < 2; k++)
+			for (int r = 0; r < fac[k].rows; r++)
+				for (int c = 0; c < fac[k].cols; c++) {
+					struct av_insp in;
+					av_insp_cell(&in, &f.t, &f.p, &fac[k], h, r, c, 100);
+					assert_true(in.derived_ok);
+					assert_true(close_enough(in.derived, in.stored));
+					av_insp_free(&in);
+				}
+	}
+	struct av_insp in;
+	av_insp_cell(&in, &f.t, &f.p, &fac[1], 1, 2, 1, 100);
+	assert_non_null(find_line(&in, "K_hᵀ[2,1] = K[1,6]"));
+	av_insp_free(&in);
+	done(&f);
+}
+
+/* Q and K of size `scale` times the embedding: W_q = W_k = scale · I. */
+static void huge_qk(struct av_params *p, double scale)
+{
+	int D = p->d_model;
+	for (int r = 0; r < D; r++)
+		for (int c = 0; c < D; c++)
+			p->w_q[r * D + c] = p->w_k[r * D + c] = r == c ? (float)scale : 0.0f;
+	if (p->b_q)
+		memset(p->b_q, 0, (size_t)D * sizeof(float));
+	if (p->b_k)
+		memset(p->b_k, 0, (size_t)D * sizeof(float));
+}
+
+static bool any_nonfinite(const float *x, size_t count)
+{
+	for (size_t k = 0; k < count; k++)
+		if (!isfinite(x[k]))
+			return true;
+	return false;
+}
+
+/* Issue 8: a stage with inf or NaN says what happened. Weights large
+ * enough that the scores are finite but scores / (√dh·T) with T = 0.01 is
+ * not: the scaled stage overflows, softmax's exp(inf − inf) gives NaN. */
+static void test_nonfinite_explained(void **state)
+{
+	(void)state;
+	struct fixture f;
+	memset(&f, 0, sizeof(f));
+	av_config_default(&f.cfg);
+	f.cfg.d_model = 4;
+	f.cfg.heads = 1;
+	f.cfg.temperature = 0.01;
+	static const char *const vocab[] = { "china", "panda" };
+	av_params_init(&f.p, &f.cfg, vocab, 2);
+	char *cause = NULL;
+	size_t cells = 4;
+	bool found = false;
+	for (double scale = 1e17; scale < 1e20 && !found; scale *= 1.5) {
+		huge_qk(&f.p, scale);
+		av_trace_free(&f.t);
+		assert_true(av_trace_run(&f.t, &f.p, &f.cfg, "china panda", NULL, NULL, 0,
+					 &cause));
+		found = !any_nonfinite(f.t.scores, cells) && any_nonfinite(f.t.scaled, cells);
+	}
+	assert_true(found);
+	struct av_part parts[AV_MAX_PARTS];
+	struct av_insp in;
+	av_ui_stage_parts(&f.t, AV_STAGE_SOFTMAX, 0, parts);
+	int r = 0;
+	while (r < 2 && !isnan(av_part_at(&parts[0], r, 0)))
+		r++;
+	assert_true(r < 2);
+	av_insp_cell(&in, &f.t, &f.p, &parts[0], 0, r, 0, 100);
+	assert_non_null(strstr(in.line[0], "= nan"));
+	assert_non_null(find_line(&in, "exp overflowed: T=0.01 makes every score 100 times "
+				  "larger (±inf), exp(inf−inf) = NaN"));
+	av_insp_free(&in);
+	av_ui_stage_parts(&f.t, AV_STAGE_SCALED, 0, parts);
+	for (int k = 0; k < 4; k++) {
+		if (isfinite(av_part_at(&parts[0], k / 2, k % 2)))
+			continue;
+		av_insp_cell(&in, &f.t, &f.p, &parts[0], 0, k / 2, k % 2, 100);
+		assert_non_null(strstr(in.line[0], "inf"));
+		assert_non_null(find_line(&in, "overflowed float32"));
+		av_insp_free(&in);
+	}
+	/* larger still: the scores themselves overflow */
+	huge_qk(&f.p, 1e30);
+	av_trace_free(&f.t);
+	f.cfg.temperature = 1;
+	assert_true(av_trace_run(&f.t, &f.p, &f.cfg, "china panda", NULL, NULL, 0, &cause));
+	av_ui_stage_parts(&f.t, AV_STAGE_SCORES, 0, parts);
+	av_insp_cell(&in, &f.t, &f.p, &parts[0], 0, 0, 0, 100);
+	assert_false(isfinite(in.stored));
+	assert_non_null(find_line(&in, "q·k overflowed float32"));
+	av_insp_free(&in);
+	done(&f);
 }
 
 int main(void)
@@ -361,6 +571,10 @@ int main(void)
 		cmocka_unit_test(test_tokens_text),
 		cmocka_unit_test(test_formulas),
 		cmocka_unit_test(test_numbers),
+		cmocka_unit_test(test_one_minus_sign),
+		cmocka_unit_test(test_projection_names_matrix),
+		cmocka_unit_test(test_score_factors),
+		cmocka_unit_test(test_nonfinite_explained),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

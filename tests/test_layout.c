@@ -4,6 +4,7 @@
  * fallbacks. No terminal needed. */
 #include "config.h"
 
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -312,8 +313,91 @@ static void test_cell_numbers(void **state)
 	assert_string_equal(b, "1.23");
 	av_cell_format(b, sizeof(b), -123456, -1, 6);
 	assert_string_equal(b, "-1e+05");
+	av_cell_format(b, sizeof(b), -1.5, 3, 6);
+	assert_string_equal(b, "-1.500");
+	av_cell_format(b, sizeof(b), (double)NAN, 3, 6);
+	assert_string_equal(b, "nan");
+	av_cell_format(b, sizeof(b), -(double)INFINITY, 3, 6);
+	assert_string_equal(b, "-inf");
 	av_cell_format(b, sizeof(b), -1234567, -1, 4);
 	assert_string_equal(b, "####");
+}
+
+static int ascii_width(const char *s)
+{
+	return av_utf8_width(s);
+}
+
+/* Defect 12: the status line keeps whole "key what" groups and drops the
+ * ones that do not fit from the end, never cutting a word. */
+static void test_hints_fit_whole(void **state)
+{
+	(void)state;
+	const char *hints = "? help  n/p stage  arrows cell  Tab head  a heads  m mask  "
+			    "e edit  t train  q quit";
+	char *s = av_layout_hints(hints, 80, ascii_width);
+	assert_string_equal(s, "? help  n/p stage  arrows cell  Tab head  a heads  m mask  "
+			       "e edit  t train");
+	free(s);
+	s = av_layout_hints(hints, 200, ascii_width);
+	assert_string_equal(s, hints);
+	free(s);
+	s = av_layout_hints(hints, 19, ascii_width);
+	assert_string_equal(s, "? help  n/p stage");
+	free(s);
+	s = av_layout_hints(hints, 5, ascii_width);
+	assert_string_equal(s, "");
+	free(s);
+	/* every width: a prefix of whole groups, never wider than the line */
+	for (int w = 0; w < 100; w++) {
+		s = av_layout_hints(hints, w, ascii_width);
+		assert_true(av_utf8_width(s) <= w);
+		assert_int_equal(strncmp(s, hints, strlen(s)), 0);
+		char next = hints[strlen(s)];
+		assert_true(!*s || next == '\0' || next == ' ');
+		free(s);
+	}
+}
+
+/* Word wrap by columns: whole words, CJK counted as two columns and split
+ * between characters, never inside one. */
+static void test_wrap(void **state)
+{
+	(void)state;
+	const char *text = "each row turned into weights that sum to 1";
+	const char *next;
+	size_t len = av_wrap_line(text, 19, ascii_width, &next);
+	assert_int_equal(len, strlen("each row turned"));
+	assert_string_equal(next, "into weights that sum to 1");
+	len = av_wrap_line(next, 80, ascii_width, &next);
+	assert_int_equal(len, strlen("into weights that sum to 1"));
+	assert_string_equal(next, "");
+	/* a line does not end in an operator: "= 1.596" moves on together */
+	len = av_wrap_line("a×b + c×d = 1.596", 14, ascii_width, &next);
+	assert_int_equal(len, strlen("a×b + c×d"));
+	assert_string_equal(next, "= 1.596");
+	/* 我爱熊猫 is 8 columns: 5 columns hold two characters */
+	const char *cjk = "我爱熊猫 ok";
+	len = av_wrap_line(cjk, 5, ascii_width, &next);
+	assert_int_equal(len, 6);
+	assert_string_equal(next, "熊猫 ok");
+	/* a line never gets wider than asked, and every byte is used once */
+	const char *long_text = "scaled = scores / (√dh·T) = 1.234 / (1.732 × 1) = 0.712 "
+				"dividing by √dh keeps 熊猫熊猫熊猫熊猫熊猫 words";
+	for (int w = 2; w < 40; w++) {
+		size_t total = 0;
+		for (const char *p = long_text; *p;) {
+			len = av_wrap_line(p, w, ascii_width, &next);
+			assert_true(len > 0);
+			char line[256];
+			memcpy(line, p, len);
+			line[len] = '\0';
+			assert_true(av_utf8_width(line) <= w);
+			total += len + (size_t)(next - p - (long)len);
+			p = next;
+		}
+		assert_int_equal(total, strlen(long_text));
+	}
 }
 
 int main(void)
@@ -329,6 +413,8 @@ int main(void)
 		cmocka_unit_test(test_colour_decisions),
 		cmocka_unit_test(test_ramps),
 		cmocka_unit_test(test_cell_numbers),
+		cmocka_unit_test(test_hints_fit_whole),
+		cmocka_unit_test(test_wrap),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

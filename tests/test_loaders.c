@@ -19,6 +19,7 @@
 #include "json_read.h"
 #include "model.h"
 #include "sample.h"
+#include "theme.h"
 #include "util.h"
 #include "weights.h"
 
@@ -131,7 +132,7 @@ static void assert_same_sample(const struct av_sample *a, const struct av_sample
 	assert_words(a->sentences, a->n_sentences, (const char *const *)b->sentences,
 		     b->n_sentences);
 	assert_words(a->vocab, a->n_vocab, (const char *const *)b->vocab, b->n_vocab);
-	assert_memory_equal(&a->cfg, &b->cfg, sizeof a->cfg);
+	assert_true(av_config_equal(&a->cfg, &b->cfg));
 	assert_int_equal(a->cfg_given, b->cfg_given);
 	assert_int_equal(a->training.epochs, b->training.epochs);
 	assert_true(a->training.lr == b->training.lr);
@@ -183,7 +184,7 @@ static void test_sample_defaults(void **state)
 	assert_words(s.vocab, s.n_vocab, vocab, 2);
 	struct av_config dflt;
 	av_config_default(&dflt);
-	assert_memory_equal(&s.cfg, &dflt, sizeof dflt);
+	assert_true(av_config_equal(&s.cfg, &dflt));
 	assert_int_equal(s.cfg_given, 0);
 	assert_int_equal(s.training.epochs, 200);
 	assert_true(s.training.lr == 0.01);
@@ -261,6 +262,103 @@ static void test_json_syntax_positions(void **state)
 	free(cause);
 }
 
+/* Loads text as a sample (or weights) that must fail with want after "t.json: ". */
+enum parse_as { AS_SAMPLE, AS_WEIGHTS, AS_THEME };
+
+static void expect_parse_error(enum parse_as kind,
+			       const char *text, const char *want)
+{
+	char *cause = NULL;
+	bool ok;
+	if (kind == AS_SAMPLE) {
+		struct av_sample s;
+		ok = av_sample_parse(text, "t.json", &s, &cause);
+	} else if (kind == AS_THEME) {
+		struct av_theme t;
+		ok = av_theme_parse(text, "t.json", &t, &cause);
+	} else {
+		struct av_config cfg;
+		av_config_default(&cfg);
+		struct av_params p;
+		ok = av_weights_parse(text, "t.json", &cfg, NULL, &p, &cause);
+	}
+	assert_false(ok);
+	char *full = av_printf("t.json: %s", want);
+	assert_string_equal(cause, full);
+	free(full);
+	free(cause);
+}
+
+/* A file cannot retitle (ESC ] 0;title BEL) or clear (ESC [2J) the terminal
+ * through an error message: keys, values and words are escaped and cut. */
+static void test_messages_escape_controls(void **state)
+{
+	(void)state;
+	expect_parse_error(AS_SAMPLE, "{\"name\": \"x\", \"sentence\": \"a\", "
+			   "\"\\u001b]0;title\\u0007\": 1}",
+			   "unknown key \"\\x1b]0;title\\x07\" (allowed: name, title, description, "
+			   "sentence, source, sentences, vocab, config, training or comment)");
+	expect_parse_error(AS_SAMPLE, "{\"name\": \"x\", \"sentence\": \"a\", "
+			   "\"\\u001b[2J\": 1, \"\\u001b[2J\": 2}",
+			   "unknown key \"\\x1b[2J\" (allowed: name, title, description, "
+			   "sentence, source, sentences, vocab, config, training or comment)");
+	expect_parse_error(AS_SAMPLE, "{\"name\": \"x\", \"sentence\": \"a\", "
+			   "\"config\": {\"mode\": \"\\u001b[2Jself\\u009b\\u202e\"}}",
+			   "\"config\".\"mode\": unknown value \"\\x1b[2Jself\\u009b\\u202e\" "
+			   "(allowed: self, causal or cross)");
+	expect_parse_error(AS_SAMPLE, "{\"name\": \"x\", \"sentence\": \"a\", "
+			   "\"vocab\": [\"\\u001b[2J\\\\\\\"\", \"a\", \"\\u001b[2J\\\\\\\"\"]}",
+			   "\"vocab\": \"\\x1b[2J\\\\\\\"\" is given twice (items 1 and 3)");
+	expect_parse_error(AS_SAMPLE, "{\"name\": \"x\", \"sentence\": \"a b\", "
+			   "\"training\": {\"track\": [\"a\", \"\\u001b]0;t\\u0007\"]}}",
+			   "\"training\".\"track\": \"\\x1b]0;t\\x07\" is not in the vocabulary");
+	/* 60 characters are cut to 40 and "..." */
+	expect_parse_error(AS_WEIGHTS, "{\"params\": {\"vocab\": ["
+			   "\"\\u001b]0;aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\", "
+			   "\"\\u001b]0;aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"]}}",
+			   "\"params\".\"vocab\": \"\\x1b]0;aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...\" "
+			   "is given twice (items 1 and 2)");
+	expect_parse_error(AS_THEME, "{\"name\": \"x\", \"palettes\": {\"diverging\": "
+			   "[\"#000000\", \"\\u001b[2J\"], \"sequential\": [\"#000000\", \"#ffffff\"]},"
+			   " \"elements\": {}}",
+			   "\"palettes\".\"diverging\"[2]: expected a colour like \"#rrggbb\", "
+			   "got \"\\x1b[2J\"");
+	/* a whole message: controls only, nothing cut, escaped text unchanged */
+	char *m = av_escape_controls("t.json: \"\\x1b\" \x1b[2J \xc2\x9b \xff");
+	assert_string_equal(m, "t.json: \"\\x1b\" \\x1b[2J \\u009b \\xff");
+	free(m);
+}
+
+/* cJSON stops at 1000 levels; that is not a syntax error and says so, at
+ * the bracket that opens level 1001. Brackets inside strings do not count. */
+static void test_json_nesting_limit(void **state)
+{
+	(void)state;
+	char *cause = NULL;
+	size_t lists = 1000;   /* with the object, 1001 levels */
+	char *text = av_malloc(2 * lists + 64);
+	char *w = text + sprintf(text, "{\"s\": \"[[{\",\n \"a\": ");
+	for (size_t i = 1; i < lists; i++)
+		*w++ = '[';
+	for (size_t i = 1; i < lists; i++)
+		*w++ = ']';
+	strcpy(w, "}");
+	/* 1000 levels (the object and 999 lists) are fine */
+	cJSON *root = av_json_parse(text, "deep.json", &cause);
+	assert_non_null(root);
+	cJSON_Delete(root);
+	w = text + sprintf(text, "{\"s\": \"[[{\",\n \"a\": ");
+	for (size_t i = 0; i < lists; i++)
+		*w++ = '[';
+	for (size_t i = 0; i < lists; i++)
+		*w++ = ']';
+	strcpy(w, "}");
+	assert_null(av_json_parse(text, "deep.json", &cause));
+	assert_string_equal(cause, "deep.json:2:1006: nested deeper than 1000 levels");
+	free(text);
+	free(cause);
+}
+
 static void test_json_getters(void **state)
 {
 	(void)state;
@@ -305,6 +403,34 @@ static void test_json_getters(void **state)
 	free(cause);
 }
 
+/* Configs compare field by field: the padding of two equal configs may
+ * differ, so memcmp said "different" (and read indeterminate bytes). */
+static void test_config_equal(void **state)
+{
+	(void)state;
+	struct av_config a, b;
+	memset(&a, 0x00, sizeof a);
+	memset(&b, 0xff, sizeof b);
+	av_config_default(&a);
+	av_config_default(&b);
+	assert_true(av_config_equal(&a, &b));
+	struct av_config c = a;
+	c.seed++;
+	assert_false(av_config_equal(&a, &c));
+	c = a;
+	c.temperature = 2;
+	assert_false(av_config_equal(&a, &c));
+	c = a;
+	c.bias = !c.bias;
+	assert_false(av_config_equal(&a, &c));
+	c = a;
+	c.max_positions++;
+	assert_false(av_config_equal(&a, &c));
+	c = a;
+	c.init = AV_INIT_TORCH;
+	assert_false(av_config_equal(&a, &c));
+}
+
 static void test_config_failure_keeps_cfg(void **state)
 {
 	(void)state;
@@ -326,11 +452,11 @@ static void test_config_failure_keeps_cfg(void **state)
 	cJSON_Delete(o);
 	/* A value read before the bad one must not leak into cfg. */
 	o = av_json_parse("{\"d_model\": 4, \"heads\": 3}", "x", &cause);
-	memcpy(&before, &cfg, sizeof cfg);
+	before = cfg;
 	assert_false(av_json_get_config(o, "config", &cfg, &given, &cause));
 	assert_string_equal(cause, "\"config\": d_model 4 is not divisible by heads 3 "
 			    "(each head takes d_model/heads columns)");
-	assert_memory_equal(&cfg, &before, sizeof cfg);
+	assert_true(av_config_equal(&cfg, &before));
 	assert_int_equal(given, AV_CFG_D_MODEL | AV_CFG_HEADS | AV_CFG_SEED | AV_CFG_MODE
 			 | AV_CFG_SCALE);
 	cJSON_Delete(o);
@@ -406,6 +532,154 @@ static void test_missing_file(void **state)
 	assert_false(av_weights_load(path, &cfg, NULL, &p, &cause));
 	assert_string_equal(cause, want);
 	free(want);
+	free(cause);
+}
+
+/* A sample of exactly size bytes (padded with spaces) at path. */
+static void write_padded_sample(const char *path, size_t size)
+{
+	const char *json = "{\"name\": \"big\", \"sentence\": \"a b\"}";
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(json, f);
+	for (size_t i = strlen(json); i < size; i++)
+		fputc(' ', f);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* Input is bounded: a sample up to 1 MiB loads, one byte more is refused
+ * with the limit named; a device is refused before anything is read (an
+ * endless one, /dev/zero, used to be read until memory ran out). */
+static void test_file_limits(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/attnview-limits-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *path = av_printf("%s/big.json", dir);
+	struct av_sample s;
+	char *cause = NULL;
+	write_padded_sample(path, AV_MAX_TEXT_FILE);
+	assert_true(av_sample_load(path, &s, &cause));
+	av_sample_free(&s);
+	write_padded_sample(path, AV_MAX_TEXT_FILE + 1);
+	assert_false(av_sample_load(path, &s, &cause));
+	char *want = av_printf("%s: larger than the 1 MiB limit for samples", path);
+	assert_string_equal(cause, want);
+	free(want);
+	struct av_theme t;
+	assert_false(av_theme_load(path, &t, &cause));
+	want = av_printf("%s: larger than the 1 MiB limit for themes", path);
+	assert_string_equal(cause, want);
+	free(want);
+
+	struct av_config cfg;
+	av_config_default(&cfg);
+	struct av_params p;
+	assert_false(av_weights_load("/dev/null", &cfg, NULL, &p, &cause));
+	assert_string_equal(cause, "/dev/null: not a regular file (a character device)");
+	assert_false(av_sample_load("/dev/null", &s, &cause));
+	assert_string_equal(cause, "/dev/null: not a regular file (a character device)");
+	assert_false(av_weights_load(dir, &cfg, NULL, &p, &cause));
+	want = av_printf("%s: not a regular file (a directory)", dir);
+	assert_string_equal(cause, want);
+	free(want);
+	free(cause);
+	unlink(path);
+	rmdir(dir);
+	free(path);
+}
+
+/* --- large vocabularies load in linear time
+ * 50,000 words: comparing every pair (as the loaders did) is 1.25e9 string
+ * comparisons, seconds to minutes; a hash set makes it instant. No timing
+ * is asserted; the size makes a quadratic loader obvious. */
+#define MANY_WORDS 50000
+
+/* "\"w0\", \"w1\", ..." with word last repeated as the final item when
+ * repeat_first (so the repeat is found only at the very end). */
+static char *word_list(int n, bool repeat_first)
+{
+	char *text = av_malloc((size_t)n * 12 + 32);
+	char *w = text;
+	for (int i = 0; i < n; i++)
+		w += sprintf(w, "%s\"w%d\"", i ? ", " : "", i);
+	if (repeat_first)
+		strcpy(w, ", \"w0\"");
+	return text;
+}
+
+static void test_large_vocabulary(void **state)
+{
+	(void)state;
+	char *cause = NULL;
+	char *words = word_list(MANY_WORDS, false);
+	char *text = av_printf("{\"name\": \"big\", \"sentence\": \"w1 w2\", \"vocab\": [%s],"
+			       " \"training\": {\"pairs\": [[\"w49999\", \"w0\"]]}}", words);
+	struct av_sample s;
+	if (!av_sample_parse(text, "big.json", &s, &cause))
+		fail_msg("%s", cause);
+	assert_int_equal(s.n_vocab, MANY_WORDS);
+	/* the parameters for it, one row per word */
+	struct av_params p;
+	av_params_init(&p, &s.cfg, (const char *const *)s.vocab, s.n_vocab);
+	assert_int_equal(p.vocab_size, MANY_WORDS);
+	av_params_free(&p);
+	av_sample_free(&s);
+	free(text);
+	free(words);
+
+	/* a repeat found at the end, with both item numbers */
+	words = word_list(MANY_WORDS, true);
+	text = av_printf("{\"name\": \"big\", \"sentence\": \"w1\", \"vocab\": [%s]}", words);
+	assert_false(av_sample_parse(text, "big.json", &s, &cause));
+	assert_string_equal(cause, "big.json: \"vocab\": \"w0\" is given twice "
+			    "(items 1 and 50001)");
+	free(text);
+
+	/* the same in a weights file (D = 1) */
+	char *rows = av_malloc((size_t)MANY_WORDS * 8 + 16);
+	char *w = rows;
+	for (int i = 0; i <= MANY_WORDS; i++)
+		w += sprintf(w, "%s[0.5]", i ? ", " : "");
+#define WEIGHTS_FMT "{\"config\": {\"d_model\": 1, \"heads\": 1, \"positional\": \"none\"}," \
+		" \"params\": {\"vocab\": [%s], \"token_embedding\": [%s], \"w_q\": [[1]]," \
+		" \"w_k\": [[1]], \"w_v\": [[1]], \"w_o\": [[1]]}}"
+	text = av_printf(WEIGHTS_FMT, words, rows);
+	struct av_config cfg;
+	av_config_default(&cfg);
+	assert_false(av_weights_parse(text, "big.json", &cfg, NULL, &p, &cause));
+	assert_string_equal(cause, "big.json: \"params\".\"vocab\": \"w0\" is given twice "
+			    "(items 1 and 50001)");
+	free(text);
+	free(words);
+	words = word_list(MANY_WORDS, false);
+	*strrchr(rows, ',') = '\0';   /* one row per word */
+	text = av_printf(WEIGHTS_FMT, words, rows);
+	if (!av_weights_parse(text, "big.json", &cfg, NULL, &p, &cause))
+		fail_msg("%s", cause);
+	assert_int_equal(p.vocab_size, MANY_WORDS);
+	av_params_free(&p);
+	free(text);
+	free(words);
+	free(rows);
+
+	/* no "vocab": the words of 1000 sentences of 50 new words each */
+	size_t cap = (size_t)MANY_WORDS * 12 + 64000;
+	char *sentences = av_malloc(cap);
+	w = sentences;
+	for (int i = 0; i < MANY_WORDS; i++)
+		w += sprintf(w, "%sw%d%s", i % 50 == 0 ? (i ? "\", \"" : "\"") : " ", i,
+			     i == MANY_WORDS - 1 ? "\"" : "");
+	text = av_printf("{\"name\": \"big\", \"sentence\": \"w1 w2\", \"sentences\": [%s]}",
+			 sentences);
+	if (!av_sample_parse(text, "big.json", &s, &cause))
+		fail_msg("%s", cause);
+	assert_int_equal(s.n_sentences, MANY_WORDS / 50);
+	assert_int_equal(s.n_vocab, MANY_WORDS);
+	assert_string_equal(s.vocab[MANY_WORDS - 1], "w49999");
+	av_sample_free(&s);
+	free(text);
+	free(sentences);
 	free(cause);
 }
 
@@ -692,14 +966,14 @@ static void check_bad_weights(const char *path, char **cause)
 {
 	struct av_config cfg, before;
 	av_config_default(&cfg);
-	memcpy(&before, &cfg, sizeof cfg);
+	before = cfg;
 	unsigned given = 777;
 	struct av_params p, zero;
 	memset(&p, 0, sizeof p);
 	memset(&zero, 0, sizeof zero);
 	assert_false(av_weights_load(path, &cfg, &given, &p, cause));
 	/* Nothing the caller passed is touched. */
-	assert_memory_equal(&cfg, &before, sizeof cfg);
+	assert_true(av_config_equal(&cfg, &before));
 	assert_int_equal(given, 777);
 	assert_memory_equal(&p, &zero, sizeof p);
 }
@@ -732,7 +1006,12 @@ int main(void)
 		cmocka_unit_test(test_sample_defaults),
 		cmocka_unit_test(test_default_vocab_order),
 		cmocka_unit_test(test_json_syntax_positions),
+		cmocka_unit_test(test_json_nesting_limit),
+		cmocka_unit_test(test_messages_escape_controls),
+		cmocka_unit_test(test_file_limits),
+		cmocka_unit_test(test_large_vocabulary),
 		cmocka_unit_test(test_json_getters),
+		cmocka_unit_test(test_config_equal),
 		cmocka_unit_test(test_config_failure_keeps_cfg),
 		cmocka_unit_test(test_not_found_lists_samples),
 		cmocka_unit_test(test_bad_sample_name),

@@ -220,9 +220,40 @@ static void test_config_checks(void **state)
 	free(list);
 }
 
+/* The memory budget: D = 1600 (GPT-2 XL's width) stays possible for every
+ * workload; D = 4096 with one head is refused for --dump and training
+ * (8.8 GB and 10.6 GB before), with the estimate and the limit said. */
+static void test_memory_budget(void **state)
+{
+	(void)state;
+	struct av_config cfg;
+	av_config_default(&cfg);
+	cfg.d_model = 1600;
+	cfg.heads = 1;
+	char *cause = NULL;
+	assert_true(av_check_memory(&cfg, 1000, AV_WORK_VIEW, &cause));
+	assert_true(av_check_memory(&cfg, 1000, AV_WORK_DUMP, &cause));
+	assert_true(av_check_memory(&cfg, 1000, AV_WORK_TRAIN, &cause));
+	assert_null(cause);
+	cfg.d_model = 4096;
+	assert_true(av_config_param_count(&cfg, 0) == 4.0 * 4096 * 4096);
+	assert_false(av_check_memory(&cfg, 6, AV_WORK_DUMP, &cause));
+	assert_string_equal(cause, "--dump of this model needs about 2.5 GiB (67.7 million "
+			    "parameters: d_model 4096, 6 words); the limit is 1 GiB: use a "
+			    "smaller d_model or vocabulary");
+	assert_false(av_check_memory(&cfg, 6, AV_WORK_TRAIN, &cause));
+	/* a large vocabulary counts too: 200,000 words at D = 512 */
+	cfg.d_model = 512;
+	assert_true(av_check_memory(&cfg, 6, AV_WORK_TRAIN, &cause));
+	assert_false(av_check_memory(&cfg, 200000, AV_WORK_VIEW, &cause));
+	assert_non_null(strstr(cause, "200000 words"));
+	free(cause);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_memory_budget),
 		cmocka_unit_test(test_same_seed_same_parameters),
 		cmocka_unit_test(test_word_rows_do_not_depend_on_the_vocabulary),
 		cmocka_unit_test(test_documented_draw_is_pinned),

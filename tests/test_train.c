@@ -622,6 +622,21 @@ static void test_histogram(void **state)
 	av_histogram(NULL, 0, 4, counts, &lo, &hi);
 	assert_int_equal(counts[0] + counts[1] + counts[2] + counts[3], 0);
 
+	/* Overflowed scores (issue 8): +-inf go to the end bins, NaN to none,
+	 * and the range is that of the finite values; no NaN reaches an int
+	 * conversion (undefined behaviour; the sanitizer build traps it). */
+	const float wild[] = { -INFINITY, 0, 1, INFINITY, NAN, 2 };
+	av_histogram(wild, 6, 4, counts, &lo, &hi);
+	assert_true(lo == 0 && hi == 2);
+	assert_int_equal(counts[0], 2);
+	assert_int_equal(counts[1], 0);
+	assert_int_equal(counts[2], 1);
+	assert_int_equal(counts[3], 2);
+	const float only_wild[] = { INFINITY, -INFINITY, NAN };
+	av_histogram(only_wild, 3, 4, counts, &lo, &hi);
+	assert_true(lo == 0 && hi == 0);
+	assert_int_equal(counts[0] + counts[1] + counts[2] + counts[3], 2);
+
 	/* causal: only visible cells count */
 	struct av_session s;
 	session_from_builtin(&s, "china-panda");

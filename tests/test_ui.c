@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <locale.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -411,6 +412,290 @@ static void test_ascii_fallback(void **state)
 	av_draw_set_utf8(utf8);
 }
 
+/* Defect 9: an unknown word is marked at every occurrence, in the token
+ * strip, the tokens table and the matrices' labels (the engine flagged only
+ * its first occurrence: the first one adds its row, the second finds it). */
+static void test_repeated_unknown_word(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", "xyz panda xyz", -1);
+	assert_true(h.s.trace.oov[0]);
+	assert_false(h.s.trace.oov[1]);
+	assert_true(h.s.trace.oov[2]);
+	assert_non_null(strstr(harness_line(1), "0 xyz*  1 panda  2 xyz*"));
+	int rows = 0;
+	for (int y = 0; y < LINES; y++)
+		rows += strstr(harness_line(y), "not in the vocabulary: a row") != NULL;
+	assert_int_equal(rows, 2);
+	harness_close(&h);
+	/* in cross mode, a source word that the sentence added is unknown too */
+	OPEN(&h, 80, 24, "qkv-walkthrough", "xyz cat", -1);
+	harness_keys(&h, "cc");
+	assert_non_null(strstr(harness_line(0), "cross"));
+	harness_keys(&h, "E\x15xyz le\r");
+	assert_true(h.s.trace.source_oov[0]);
+	assert_non_null(strstr(harness_line(2), "source 0 xyz*"));
+	harness_close(&h);
+}
+
+/* Defect 12: at 80x24 no explanation is cut with "…" while rows are free:
+ * the stage's purpose, formula and shapes, the inspector's lines, and the
+ * status line's hints (whole ones only: "t train", never "q q…"). */
+static void test_nothing_cut_at_80x24(void **state)
+{
+	(void)state;
+	static const int modes[] = { AV_MODE_SELF, AV_MODE_CAUSAL };
+	for (size_t k = 0; k < 2; k++) {
+		struct harness h;
+		OPEN(&h, 80, 24, "", NULL, modes[k]);
+		for (int st = 0; st < AV_STAGE_COUNT; st++) {
+			for (int y = 0; y < LINES; y++) {
+				/* the figure (rows 4-9) may abbreviate a column label */
+				if (y >= 4 && y <= 9)
+					continue;
+				if (strstr(harness_line(y), "…")) {
+					fprintf(stderr, "stage %s, row %d cut\n",
+						av_ui_stage_titles[st], y);
+					harness_dump();
+					fail();
+				}
+			}
+			expect(av_ui_stage_purposes[st] + 1);   /* whole, wherever it is */
+			assert_non_null(strstr(harness_line(23), "e edit  t train"));
+			harness_keys(&h, "n");
+		}
+		/* the scaled stage's note on T, whole */
+		harness_key(&h, AV_FKEY(KEY_HOME));
+		harness_keys(&h, "nnnn");
+		expect("T > 1");
+		expect("flattens, T < 1 sharpens");
+		harness_close(&h);
+	}
+}
+
+/* Defect 13: context and output open on their own result (context_h,
+ * output), and a projection names its matrix. */
+static void test_stage_opens_on_own_part(void **state)
+{
+	(void)state;
+	if (!utf8)
+		skip();   /* the expected text has −, ·, ᵀ and Σ */
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "nn");
+	expect("Q[0,0] = X[0,:] · W_qᵀ[:,0]");
+	harness_keys(&h, "nnnnn");
+	assert_non_null(strstr(harness_line(0), "8/9 context"));
+	expect("context_h[0,0] = ");
+	expect_not("weights_h[0,0] = ");
+	harness_keys(&h, "n");
+	expect("output[0,");
+	expect("= concat[0,:] · W_oᵀ[:,");
+	expect_not("concat[0,0] = ");
+	/* moving inside a stage keeps the column; back to scores, scores */
+	harness_keys(&h, "hhh");
+	expect("concat[0,");
+	harness_keys(&h, "ppppp");
+	assert_non_null(strstr(harness_line(0), "4/9 scores"));
+	expect("scores_h[0,");
+	harness_close(&h);
+}
+
+/* Defect 3: causal, key 0 hidden: row 0 has no visible key. The screen
+ * says what attnview reports for it and what PyTorch would. */
+static void test_fully_hidden_row(void **state)
+{
+	(void)state;
+	if (!utf8)
+		skip();   /* the expected text has −, ·, ᵀ and Σ */
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, AV_MODE_CAUSAL);
+	harness_keys(&h, "nnnnnn");
+	assert_non_null(strstr(harness_line(0), "7/9 softmax"));
+	harness_keys(&h, "x");
+	assert_true(h.s.trace.row_hidden[0]);
+	expect_not("each row sums to 1");
+	expect("rows sum to 1 (Σ; 0 if every key hidden)");
+	expect(utf8 ? "hidden key (weight 0); an all-╳ row: 0s"    /* the legend */
+		    : "hidden key (weight 0); an all-x row: 0s");
+	expect("Row 0: every key hidden. attnview gives such a row weights 0");
+	expect("PyTorch gives 1/4 each with masked_fill(−1e20)");
+	harness_keys(&h, "x");   /* the message goes with the next key */
+	harness_keys(&h, "x");
+	expect("every key of query 0 is hidden: attnview gives this row 0s (sum 0, not 1)");
+	expect("PyTorch: masked_fill(−1e20) gives 1/4 = 0.250 each; masked_fill(−inf) gives "
+	       "NaN");
+	harness_close(&h);
+}
+
+/* Issue 8: W_q and W_k large enough that scores / (√dh·T) with T = 0.01
+ * overflows float32: the cells read inf and nan (not -nan) and the
+ * inspector says why. */
+static void test_nonfinite_on_screen(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	struct av_params *p = &h.s.params;
+	int D = p->d_model;
+	h.s.cfg.temperature = 0.01;
+	bool found = false;
+	size_t cells = (size_t)h.s.trace.n * h.s.trace.m;
+	for (double scale = 1e17; scale < 1e20 && !found; scale *= 1.5) {
+		for (int r = 0; r < D; r++)
+			for (int c = 0; c < D; c++)
+				p->w_q[r * D + c] = p->w_k[r * D + c] = r == c ? (float)scale : 0;
+		assert_true(av_app_rerun_all(&h.a));
+		bool scores_ok = true, scaled_bad = false;
+		for (size_t k = 0; k < cells; k++) {
+			scores_ok &= isfinite(h.s.trace.scores[k]) != 0;
+			scaled_bad |= !isfinite(h.s.trace.scaled[k]);
+		}
+		found = scores_ok && scaled_bad && isnan(h.s.trace.weights[0]);
+	}
+	assert_true(found);
+	harness_keys(&h, "nnnnnn");
+	expect("nan");
+	expect_not("-nan");
+	expect("exp overflowed: T=0.01 makes every score 100 times larger");
+	harness_keys(&h, "pp");
+	expect("inf");
+	harness_close(&h);
+}
+
+/* Seed 001's figure: at 120 columns the scores stage shows Q_h beside
+ * K_hᵀ, labelled, before scores_h; at 80 columns only scores_h. Wider
+ * and taller cells on a projector, and the same density at 80x24. */
+static void test_projector(void **state)
+{
+	(void)state;
+	if (!utf8)
+		skip();   /* the expected text has −, ·, ᵀ and Σ */
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "nnn");
+	assert_null(strstr(harness_line(4), "K_h"));
+	expect("0 china    1.596 −23.825 −19.856  11.550");
+	harness_resize(&h, 120, 40);
+	expect(utf8 ? "K_hᵀ" : "K_h^T");
+	expect("Q_h");
+	expect("scores_h");
+	/* K_hᵀ's rows are dimensions, its columns keys; the cursor stays on
+	 * the scores */
+	expect("scores_h[0,0] = 1.596");
+	/* the factors do not shift the column other views see (av_app_parts:
+	 * scores_h alone), on the factors or off them */
+	harness_keys(&h, "ll");
+	assert_int_equal(h.a.col, 2);
+	expect("scores_h[0,2] = ");
+	harness_keys(&h, "hhhjj");
+	expect(utf8 ? "K_hᵀ[2,3] = K[3,2]" : "K_h^T[2,3] = K[3,2]");
+	assert_int_equal(h.a.col, 0);
+	harness_keys(&h, "l");
+	expect("scores_h[2,0] = ");
+	harness_resize(&h, 200, 60);
+	expect("−23.8253");      /* 4 decimals in wide cells */
+	/* taller cells: a matrix row takes more than one screen row */
+	int y0 = -1, y1 = -1;
+	for (int y = 4; y < LINES; y++) {
+		if (y0 < 0 && strstr(harness_line(y), "0 china "))
+			y0 = y;
+		if (y1 < 0 && strstr(harness_line(y), "1 panda "))
+			y1 = y;
+	}
+	assert_true(y0 > 0 && y1 - y0 >= 3);
+	harness_close(&h);
+}
+
+/* True when a wide character's first half sits in the last column of a
+ * row (it would straddle the edge). */
+static bool straddles_last_column(void)
+{
+	for (int y = 0; y < LINES; y++) {
+		cchar_t cc;
+		if (mvwin_wch(curscr, y, COLS - 1, &cc) == ERR)
+			continue;
+		wchar_t wch[CCHARW_MAX + 1];
+		attr_t attrs;
+		short pair;
+		if (getcchar(&cc, wch, &attrs, &pair, NULL) == ERR)
+			continue;
+		if (wch[0] && av_cp_width((uint32_t)wch[0]) == 2) {
+			/* the right half of a character that started one column
+			 * before is fine; a first half is not */
+			cchar_t prev;
+			wchar_t pw[CCHARW_MAX + 1];
+			if (mvwin_wch(curscr, y, COLS - 2, &prev) != ERR &&
+			    getcchar(&prev, pw, &attrs, &pair, NULL) != ERR && pw[0] == wch[0])
+				continue;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Every stage of the stepper at sizes from the smallest the layout allows
+ * up to 250x80: no write goes past a window's edge (curses would wrap it
+ * onto the next line) and no wide character straddles the last column.
+ * Samples: a small one with a causal mask and a hidden key (a fully hidden
+ * row), D=512 with 8 heads, cross attention, and CJK tokens. */
+static void test_sweep_sizes(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *sample, *sentence;
+		int mode;
+		const char *keys;   /* before the sweep */
+	} runs[] = {
+		{ "", NULL, AV_MODE_CAUSAL, "nnnnnnx" },
+		{ "qkv-walkthrough", NULL, -1, "" },
+		{ "translate-cross", NULL, -1, "" },
+		{ "", "我爱熊猫 and the 大熊猫 likes 竹子 very much indeed", -1, "" },
+	};
+	static const int widths[] = { 40, 41, 53, 59, 60, 79, 80, 81, 119, 120, 121, 159, 199,
+				      200, 250 };
+	static const int heights[] = { 12, 13, 14, 15, 17, 18, 23, 24, 35, 36, 40, 43, 44, 48,
+				       53, 54, 56, 60, 80 };
+	long before = av_draw_overflows();
+	for (size_t k = 0; k < sizeof(runs) / sizeof(runs[0]); k++) {
+		struct harness h;
+		OPEN(&h, 80, 24, runs[k].sample, runs[k].sentence, runs[k].mode);
+		harness_keys(&h, runs[k].keys);
+		int min_lines = AV_MIN_LINES + (h.s.trace.cfg.mode == AV_MODE_CROSS ? 1 : 0);
+		for (size_t wi = 0; wi < sizeof(widths) / sizeof(widths[0]); wi++) {
+			for (size_t hi = 0; hi < sizeof(heights) / sizeof(heights[0]); hi++) {
+				if (heights[hi] < min_lines)
+					continue;
+				harness_resize(&h, widths[wi], heights[hi]);
+				for (int st = 0; st < AV_STAGE_COUNT; st++) {
+					h.a.stage = (enum av_ui_stage)st;
+					h.a.dirty = AV_DIRTY_ALL;
+					for (int z = 0; z < 2; z++) {
+						av_app_draw(&h.a);
+						long now = av_draw_overflows();
+						if (now != before || straddles_last_column()) {
+							fprintf(stderr, "%s at %dx%d, stage %s%s: "
+								"overflow\n", runs[k].sample,
+								widths[wi], heights[hi],
+								av_ui_stage_titles[st],
+								z ? " (compact)" : "");
+							harness_dump();
+							fail();
+						}
+						/* the cursor at the far corner too */
+						h.a.row = 1000;
+						h.a.col = 1000;
+						h.a.compact = !h.a.compact;
+						h.a.dirty = AV_DIRTY_ALL;
+					}
+				}
+			}
+		}
+		harness_close(&h);
+	}
+}
+
 int main(void)
 {
 	utf8 = harness_setup_process();
@@ -430,6 +715,13 @@ int main(void)
 		cmocka_unit_test(test_cross_mode),
 		cmocka_unit_test(test_monochrome),
 		cmocka_unit_test(test_ascii_fallback),
+		cmocka_unit_test(test_repeated_unknown_word),
+		cmocka_unit_test(test_sweep_sizes),
+		cmocka_unit_test(test_nothing_cut_at_80x24),
+		cmocka_unit_test(test_stage_opens_on_own_part),
+		cmocka_unit_test(test_fully_hidden_row),
+		cmocka_unit_test(test_nonfinite_on_screen),
+		cmocka_unit_test(test_projector),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

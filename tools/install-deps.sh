@@ -1,18 +1,25 @@
 #!/bin/sh
 # install-deps.sh: installs the Debian packages attnview's build and tests
-# need, if any is missing (with sudo unless run as root).
+# need, if any is missing (with sudo unless run as root), and generates the
+# comma-decimal locale de_DE.UTF-8 the locale tests use (they are skipped,
+# saying so, without it).
 set -eu
-packages="build-essential autoconf automake pkg-config libncurses-dev libcjson-dev libcmocka-dev tmux"
+packages="build-essential autoconf automake pkg-config libncurses-dev libcjson-dev libcmocka-dev tmux locales"
 missing=""
 for p in $packages; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
 		|| missing="$missing $p"
 done
-[ -n "$missing" ] || exit 0
-echo "installing:$missing"
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo=sudo
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
-# shellcheck disable=SC2086 # one word per package
-$sudo apt-get install -y -qq $missing >/dev/null
+if [ -n "$missing" ]; then
+	echo "installing:$missing"
+	export DEBIAN_FRONTEND=noninteractive
+	$sudo apt-get update -qq
+	# shellcheck disable=SC2086 # one word per package
+	$sudo apt-get install -y -qq $missing >/dev/null
+fi
+if [ "$(LC_ALL=de_DE.UTF-8 locale decimal_point 2>/dev/null)" != "," ]; then
+	echo "generating the locale de_DE.UTF-8 (for the locale tests)"
+	$sudo localedef -i de_DE -f UTF-8 de_DE.UTF-8
+fi

@@ -8,14 +8,30 @@
 #include <unistd.h>
 
 #include "batch.h"
+#include "finite.h"
 #include "print_table.h"
 #include "train.h"
 #include "trace_json.h"
 #include "util.h"
 
+/* A trace with inf or NaN cannot be written as JSON and would not read
+ * back: refuse it, saying where and why. */
+static bool check_trace_finite(const struct av_trace *t, char **cause)
+{
+	struct av_nonfinite where;
+	if (!av_trace_first_nonfinite(t, &where))
+		return true;
+	char *why = av_nonfinite_explain(t, &where);
+	av_fail(cause, "%s (nothing was written: a trace holds finite numbers only)", why);
+	free(why);
+	return false;
+}
+
 static bool write_dump(const struct av_options *o, const struct av_session *s,
 		       const struct av_training_record *training, char **cause)
 {
+	if (!check_trace_finite(&s->trace, cause))
+		return false;
 	cJSON *doc = av_trace_to_json(&s->trace, &s->params, training);
 	char *text = av_json_print(doc);
 	cJSON_Delete(doc);
@@ -58,6 +74,12 @@ static bool check_finite(const struct av_trainer *tr, char **cause)
 
 bool av_batch_train(const struct av_options *o, struct av_session *s, char **cause)
 {
+	/* Not finite before any step: the temperature or the weights are to
+	 * blame, not the learning rate. */
+	if (!check_trace_finite(&s->trace, cause)) {
+		av_cause_prefix(cause, "cannot train");
+		return false;
+	}
 	struct av_train_settings set;
 	av_options_train_settings(o, &s->sample, &set);
 	struct av_trainer *tr = av_trainer_new(s, &set, cause);

@@ -2,9 +2,11 @@
  * either run a batch mode (--dump, --print) or open the screen. */
 #include "config.h"
 
+#include <errno.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "batch.h"
@@ -19,7 +21,9 @@
 
 static int fail(char *cause)
 {
-	fprintf(stderr, "attnview: %s\n", cause ? cause : "unknown error");
+	char *safe = av_escape_controls(cause ? cause : "unknown error");
+	fprintf(stderr, "attnview: %s\n", safe);
+	free(safe);
 	free(cause);
 	return EXIT_USAGE;
 }
@@ -32,6 +36,23 @@ static bool check_theme(const char *name, char **cause)
 		return false;
 	av_theme_free(&theme);
 	return true;
+}
+
+/* Whatever went to standard output (--help, --version, --print, --dump -)
+ * must have arrived: a full disk or a closed pipe is an error, said on
+ * stderr, never a silent exit. */
+static bool finish_stdout(char **cause)
+{
+	errno = 0;
+	bool ok = fflush(stdout) == 0 && !ferror(stdout);
+	int err = errno;
+	if (fclose(stdout) != 0 && ok) {
+		ok = false;
+		err = errno;
+	}
+	if (ok)
+		return true;
+	return av_fail(cause, "standard output: %s", err ? strerror(err) : "write error");
 }
 
 static bool run(const struct av_options *o, const struct av_classroom_args *room,
@@ -66,7 +87,11 @@ static bool run(const struct av_options *o, const struct av_classroom_args *room
 
 int main(int argc, char **argv)
 {
-	setlocale(LC_ALL, "");
+	/* The character set (UTF-8 for the screen) and the language of the C
+	 * library's messages come from the environment; the decimal point never
+	 * does: numbers in files and tables are the same in every locale. */
+	setlocale(LC_CTYPE, "");
+	setlocale(LC_MESSAGES, "");
 	struct av_options o;
 	char *cause = NULL;
 	bool restricted;
@@ -80,7 +105,7 @@ int main(int argc, char **argv)
 	case AV_PARSE_EXIT_OK:
 		av_classroom_args_free(&room);
 		av_options_free(&o);
-		return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+		return finish_stdout(&cause) ? EXIT_SUCCESS : fail(cause);
 	case AV_PARSE_ERROR:
 		av_classroom_args_free(&room);
 		av_options_free(&o);
@@ -94,7 +119,7 @@ int main(int argc, char **argv)
 		return fail(cause);
 	}
 	if (o.list_samples) {
-		bool ok = av_batch_list_samples(&cause);
+		bool ok = av_batch_list_samples(&cause) && finish_stdout(&cause);
 		av_classroom_args_free(&room);
 		av_options_free(&o);
 		return ok ? EXIT_SUCCESS : fail(cause);
@@ -102,7 +127,7 @@ int main(int argc, char **argv)
 	struct av_session s;
 	bool ok = av_options_setup(&o, &s, &cause) &&
 		  (!restricted || av_restricted_check_session(&s, &cause)) &&
-		  run(&o, &room, restricted, &s, &cause);
+		  run(&o, &room, restricted, &s, &cause) && finish_stdout(&cause);
 	av_session_free(&s);
 	av_classroom_args_free(&room);
 	av_options_free(&o);

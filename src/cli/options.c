@@ -465,11 +465,23 @@ static bool load_sample(const struct av_options *o, struct av_sample *sample, ch
 	return av_sample_load_builtin(sample, cause);
 }
 
+/* What the run will do, for the memory estimate. The screen counts as
+ * training: that is one key away. */
+static enum av_workload workload(const struct av_options *o)
+{
+	if (o->train_epochs)
+		return AV_WORK_TRAIN;
+	if (o->dump)
+		return AV_WORK_DUMP;
+	return o->print ? AV_WORK_VIEW : AV_WORK_TRAIN;
+}
+
 static bool load_params(const struct av_options *o, struct av_session *s, char **cause)
 {
 	if (!o->weights) {
 		apply_options(o, &s->cfg);
-		if (!av_config_check(&s->cfg, cause))
+		if (!av_config_check(&s->cfg, cause)
+		    || !av_check_memory(&s->cfg, s->sample.n_vocab, workload(o), cause))
 			return false;
 		av_params_init(&s->params, &s->cfg, (const char *const *)s->sample.vocab,
 			       s->sample.n_vocab);
@@ -482,7 +494,8 @@ static bool load_params(const struct av_options *o, struct av_session *s, char *
 	if (!check_shape_conflicts(o, &s->cfg, cause))
 		return false;
 	apply_options(o, &s->cfg);
-	if (!av_config_check(&s->cfg, cause)) {
+	if (!av_config_check(&s->cfg, cause)
+	    || !av_check_memory(&s->cfg, s->params.vocab_size, workload(o), cause)) {
 		av_cause_prefix(cause, "with the weights file %s", o->weights);
 		return false;
 	}

@@ -275,16 +275,22 @@ bool av_trace_reattend(struct av_trace *t, const struct av_params *p,
 
 /* --- preparing the input ------------------------------------------------- */
 
+/* ids and oov flags of tokens. known is the vocabulary size before this
+ * run looked up anything: a word whose row this run added (an unknown
+ * word's first occurrence adds it, so its later occurrences find it) is
+ * still unknown at every occurrence, in the sentence and in the source. */
 static bool lookup_tokens(struct av_params *p, const struct av_config *cfg,
-			  const struct av_tokens *tokens, int *ids, bool *oov,
+			  const struct av_tokens *tokens, int known, int *ids, bool *oov,
 			  const char *what, char **cause)
 {
 	if (cfg->positional == AV_POS_LEARNED && tokens->n > p->max_positions)
 		return av_fail(cause, "the %s has %d tokens but the learned position table "
 			       "has only %d rows (max_positions)", what, tokens->n,
 			       p->max_positions);
-	for (int i = 0; i < tokens->n; i++)
+	for (int i = 0; i < tokens->n; i++) {
 		ids[i] = av_params_token_id(p, cfg->seed, tokens->text[i], &oov[i]);
+		oov[i] = oov[i] || ids[i] >= known;
+	}
 	return true;
 }
 
@@ -329,8 +335,9 @@ bool av_trace_run(struct av_trace *t, struct av_params *p, const struct av_confi
 	}
 	int ids[AV_MAX_TOKENS] = { 0 }, source_ids[AV_MAX_TOKENS] = { 0 };
 	bool oov[AV_MAX_TOKENS] = { 0 }, source_oov[AV_MAX_TOKENS] = { 0 };
-	if (!lookup_tokens(p, cfg, &tokens, ids, oov, "sentence", cause) ||
-	    (cross && !lookup_tokens(p, cfg, &source_tokens, source_ids, source_oov,
+	int known = p->vocab_size;
+	if (!lookup_tokens(p, cfg, &tokens, known, ids, oov, "sentence", cause) ||
+	    (cross && !lookup_tokens(p, cfg, &source_tokens, known, source_ids, source_oov,
 				     "source sentence", cause))) {
 		av_tokens_free(&tokens);
 		av_tokens_free(&source_tokens);

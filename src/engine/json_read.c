@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "json_read.h"
+#include "number.h"
 #include "util.h"
 
 /* --- parsing */
@@ -59,6 +60,36 @@ const char *av_json_type_name(const cJSON *item)
 	return "something else";
 }
 
+/* How many lists and objects are open at pos (brackets inside strings do
+ * not count). */
+static int open_levels(const char *text, const char *pos)
+{
+	int depth = 0;
+	bool in_string = false;
+	for (const char *c = text; c < pos && *c; c++) {
+		if (in_string) {
+			if (*c == '\\' && c[1])
+				c++;
+			else if (*c == '"')
+				in_string = false;
+		} else if (*c == '"') {
+			in_string = true;
+		} else if (*c == '[' || *c == '{') {
+			depth++;
+		} else if (*c == ']' || *c == '}') {
+			depth--;
+		}
+	}
+	return depth;
+}
+
+/* cJSON gives up at CJSON_NESTING_LIMIT levels at the bracket that would
+ * open one more; that is a limit, not a mistake in the syntax. */
+static bool too_deep(const char *text, const char *pos)
+{
+	return (*pos == '[' || *pos == '{') && open_levels(text, pos) >= CJSON_NESTING_LIMIT;
+}
+
 cJSON *av_json_parse(const char *text, const char *label, char **cause)
 {
 	if (all_space(text)) {
@@ -71,8 +102,12 @@ cJSON *av_json_parse(const char *text, const char *label, char **cause)
 		const char *pos = end ? end : text;
 		int line, col;
 		text_position(text, pos, &line, &col);
-		av_fail(cause, "%s:%d:%d: JSON syntax error%s", label, line, col,
-			*pos == '\0' ? " (the text ends too early)" : "");
+		if (too_deep(text, pos))
+			av_fail(cause, "%s:%d:%d: nested deeper than %d levels", label, line, col,
+				CJSON_NESTING_LIMIT);
+		else
+			av_fail(cause, "%s:%d:%d: JSON syntax error%s", label, line, col,
+				*pos == '\0' ? " (the text ends too early)" : "");
 		return NULL;
 	}
 	/* Every attnview file is an object; saying so here beats a confusing
@@ -162,11 +197,13 @@ bool av_json_get_string(const cJSON *obj, const char *where, const char *key,
 /* The shortest %g that reads back as v: "1.5", "1e+300", not 17 digits. */
 static void format_number(char *buf, size_t size, double v)
 {
+	locale_t previous = av_numeric_c_begin();
 	for (int prec = 15; prec <= 17; prec++) {
 		snprintf(buf, size, "%.*g", prec, v);
 		if (strtod(buf, NULL) == v)
-			return;
+			break;
 	}
+	av_numeric_c_end(previous);
 }
 
 static bool int_out_of_range(char **cause, const char *where, const char *key,
@@ -251,8 +288,11 @@ bool av_json_get_enum(const cJSON *obj, const char *where, const char *key,
 	char *msg = NULL;
 	if (!cJSON_IsString(item))
 		msg = av_printf("expected one of %s, got %s", allowed, av_json_type_name(item));
-	else if (!av_enum_parse(names, item->valuestring, out))
-		msg = av_printf("unknown value \"%s\" (allowed: %s)", item->valuestring, allowed);
+	else if (!av_enum_parse(names, item->valuestring, out)) {
+		char *value = av_escape(item->valuestring);
+		msg = av_printf("unknown value \"%s\" (allowed: %s)", value, allowed);
+		free(value);
+	}
 	free(allowed);
 	if (!msg)
 		return true;
@@ -432,9 +472,10 @@ bool av_json_check_keys(const cJSON *obj, const char *where, const char *const a
 		const char *k = item->string ? item->string : "";
 		int idx;
 		if (!av_enum_parse(allowed, k, &idx)) {
-			char *list = av_enum_list(allowed);
-			char *msg = av_printf("unknown key \"%s\" (allowed: %s)", k, list);
+			char *list = av_enum_list(allowed), *key = av_escape(k);
+			char *msg = av_printf("unknown key \"%s\" (allowed: %s)", key, list);
 			free(list);
+			free(key);
 			if (where && *where)
 				av_fail(cause, "\"%s\": %s", where, msg);
 			else
@@ -444,8 +485,12 @@ bool av_json_check_keys(const cJSON *obj, const char *where, const char *const a
 		}
 		/* cJSON keeps both copies of a repeated key and we would read
 		 * only the first: say so rather than guess. */
-		if (cJSON_GetObjectItemCaseSensitive(obj, k) != item)
-			return key_fail(cause, where, k, "given twice");
+		if (cJSON_GetObjectItemCaseSensitive(obj, k) != item) {
+			char *key = av_escape(k);
+			key_fail(cause, where, key, "given twice");
+			free(key);
+			return false;
+		}
 	}
 	return true;
 }

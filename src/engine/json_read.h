@@ -14,7 +14,9 @@
 #include "model_config.h"
 
 /* Parses text; on a syntax error the message is "LABEL:LINE:COLUMN: JSON
- * syntax error" (1-based, columns in characters). The top level must be an
+ * syntax error" (1-based, columns in characters), or at the bracket that
+ * opens level 1001 "LABEL:LINE:COLUMN: nested deeper than 1000 levels"
+ * (cJSON's CJSON_NESTING_LIMIT). The top level must be an
  * object (every attnview file is one); empty text is an error too. */
 cJSON *av_json_parse(const char *text, const char *label, char **cause);
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "strset.h"
 #include "rng.h"
 #include "util.h"
 
@@ -172,12 +173,14 @@ void av_params_init(struct av_params *p, const struct av_config *cfg,
 {
 	av_params_alloc(p, cfg);
 	float *row = alloc_floats((size_t)cfg->d_model);
+	struct av_strset added = { 0 };   /* repeats skipped in O(1) each */
 	for (int i = 0; i < vocab_size; i++) {
-		if (av_params_find(p, vocab[i]) >= 0)
+		if (av_strset_add(&added, vocab[i], i) >= 0)
 			continue;
 		av_word_embedding(cfg->seed, vocab[i], cfg->d_model, row);
 		av_params_add_word(p, vocab[i], row);
 	}
+	av_strset_free(&added);
 	free(row);
 	if (p->position_embedding)
 		draw_normal(p->position_embedding,

@@ -76,6 +76,15 @@ bool av_config_check(const struct av_config *cfg, char **cause)
 	return true;
 }
 
+bool av_config_equal(const struct av_config *a, const struct av_config *b)
+{
+	return a->d_model == b->d_model && a->heads == b->heads && a->mode == b->mode
+		&& a->scale == b->scale && a->temperature == b->temperature
+		&& a->positional == b->positional && a->bias == b->bias
+		&& a->seed == b->seed && a->init == b->init
+		&& a->max_positions == b->max_positions;
+}
+
 bool av_parse_seed(const char *text, uint64_t *out, char **cause)
 {
 	char *end;
@@ -113,4 +122,50 @@ double av_config_divisor(const struct av_config *cfg)
 	else if (cfg->scale == AV_SCALE_DMODEL)
 		s = sqrt((double)cfg->d_model);
 	return s * cfg->temperature;
+}
+
+/* --- the memory budget */
+
+double av_config_param_count(const struct av_config *cfg, long vocab_size)
+{
+	double D = cfg->d_model;
+	double rows = (double)vocab_size
+		      + (cfg->positional == AV_POS_LEARNED ? cfg->max_positions : 0);
+	return rows * D + 4 * D * D + (cfg->bias ? 4 * D : 0);
+}
+
+double av_memory_estimate(const struct av_config *cfg, long vocab_size, enum av_workload w)
+{
+	static const double bytes_per_param[] = { 12, 40, 72 };
+	const double fixed = 16.0 * (1 << 20);   /* the program, the trace, the screen */
+	return fixed + bytes_per_param[w] * av_config_param_count(cfg, vocab_size);
+}
+
+/* "2.5 GiB", "700 MiB" */
+static char *bytes_text(double bytes)
+{
+	double gib = bytes / (double)(1u << 30);
+	if (gib >= 1)
+		return av_printf(gib == floor(gib) ? "%.0f GiB" : "%.1f GiB", gib);
+	return av_printf("%.0f MiB", bytes / (double)(1u << 20));
+}
+
+bool av_check_memory(const struct av_config *cfg, long vocab_size, enum av_workload w,
+		     char **cause)
+{
+	static const char *const work[] = { "this model", "--dump of this model",
+					    "training this model" };
+	/* a sentence and a source add a row for each unknown word */
+	long words = vocab_size + 2 * 64;
+	double need = av_memory_estimate(cfg, words, w);
+	if (need <= AV_MEMORY_BUDGET)
+		return true;
+	char *need_text = bytes_text(need), *limit_text = bytes_text(AV_MEMORY_BUDGET);
+	av_fail(cause, "%s needs about %s (%.1f million parameters: d_model %d, %ld words%s); "
+		"the limit is %s: use a smaller d_model or vocabulary", work[w], need_text,
+		av_config_param_count(cfg, words) / 1e6, cfg->d_model, vocab_size,
+		cfg->positional == AV_POS_LEARNED ? ", learned positions" : "", limit_text);
+	free(need_text);
+	free(limit_text);
+	return false;
 }

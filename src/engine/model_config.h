@@ -55,6 +55,38 @@ void av_config_default(struct av_config *cfg);
  * says so), T in AV_MIN_TEMPERATURE..AV_MAX_TEMPERATURE, max_positions in 1..AV_MAX_POSITIONS. */
 bool av_config_check(const struct av_config *cfg, char **cause);
 
+/* True when every field of a and b is the same. Compare configs with this,
+ * never with memcmp: the padding between fields is indeterminate (valgrind
+ * reports the reads as uninitialised) and may differ between equal configs. */
+bool av_config_equal(const struct av_config *a, const struct av_config *b);
+
+/* --- the memory budget
+ * attnview runs on shared teaching servers: a configuration whose estimated
+ * memory exceeds AV_MEMORY_BUDGET is refused before anything is allocated
+ * (--d-model 4096 --heads 1 used to take 8.8 GB for --dump, 10.6 GB for
+ * --train). The estimate is parameters x bytes per parameter for the work,
+ * measured at D = 1024 (tools: /usr/bin/time -f %M) and rounded up:
+ * viewing (--print, the trace) 12, --dump 40 (the JSON text), training 72
+ * (gradients, Adam's moments, the starting copy, then the dump). The screen
+ * counts as training, which is one key away. D = 1600 (GPT-2 XL's width)
+ * fits every workload with a small vocabulary. */
+#define AV_MEMORY_BUDGET ((double)(1u << 30))
+
+enum av_workload { AV_WORK_VIEW, AV_WORK_DUMP, AV_WORK_TRAIN };
+
+/* The number of parameters of cfg over vocab_size words: V*D, L*D for
+ * learned positions, 4*D*D and 4*D for biases. */
+double av_config_param_count(const struct av_config *cfg, long vocab_size);
+
+/* Estimated peak bytes of work w on that model. */
+double av_memory_estimate(const struct av_config *cfg, long vocab_size, enum av_workload w);
+
+/* False, with a message giving the estimate and the limit, when the
+ * estimate exceeds AV_MEMORY_BUDGET. vocab_size counts the words the
+ * parameters hold; the tokens a sentence may add are counted here. */
+bool av_check_memory(const struct av_config *cfg, long vocab_size, enum av_workload w,
+		     char **cause);
+
 /* A seed or a temperature typed as text (an option's value, the screen's
  * prompt), checked against the limits above; on failure *cause says what was
  * expected and what came, without a prefix ("expected a number between 0.01

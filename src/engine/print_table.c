@@ -8,9 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "finite.h"
 #include "print_table.h"
 #include "theme.h"
 #include "utf8.h"
+#include "number.h"
 #include "util.h"
 
 const char *const av_stage_names[] = {
@@ -93,6 +95,8 @@ static void print_cell(FILE *out, const struct table *tb, int i, int j, double r
 	char text[32];
 	if (tb->bits)
 		snprintf(text, sizeof(text), "%d", tb->bits[c]);
+	else if (!isfinite(tb->values[c]))
+		snprintf(text, sizeof(text), "%s", av_nonfinite_name(tb->values[c]));
 	else if (fabs(tb->values[c]) >= 1e6)
 		snprintf(text, sizeof(text), "%.3g", tb->values[c]);
 	else
@@ -108,7 +112,8 @@ static void print_cell(FILE *out, const struct table *tb, int i, int j, double r
 	if (tb->bits && tb->bits[c] && !hidden) {
 		r = &heat->ramp[0];
 		level = r->levels - 1;
-	} else if (!tb->bits && !hidden) {
+	} else if (!tb->bits && !hidden && !isnan(tb->values[c])) {
+		/* NaN has no place on a scale: grey, as a hidden cell */
 		r = &heat->ramp[tb->palette != PALETTE_WEIGHTS];
 		level = heat_level(heat, tb->palette, tb->values[c], range);
 	}
@@ -136,7 +141,8 @@ static void print_column_head(FILE *out, const struct table *tb, int j)
 	}
 }
 
-static void print_table(FILE *out, const struct table *tb, bool color)
+/* Prints the table; false when it holds a value that is not finite. */
+static bool print_table(FILE *out, const struct table *tb, bool color)
 {
 	struct av_theme theme;
 	struct heat heat_storage, *heat = NULL;
@@ -150,9 +156,13 @@ static void print_table(FILE *out, const struct table *tb, bool color)
 		heat = &heat_storage;
 	}
 	double range = 0;
-	for (size_t c = 0; tb->values && c < (size_t)tb->rows * tb->cols; c++)
-		if (!tb->mask || tb->mask[c])
+	bool finite = true;
+	for (size_t c = 0; tb->values && c < (size_t)tb->rows * tb->cols; c++) {
+		if (!isfinite(tb->values[c]))
+			finite = false;
+		else if (!tb->mask || tb->mask[c])
 			range = fmax(range, fabs(tb->values[c]));
+	}
 	fprintf(out, "%s: shape=(%d, %d), dtype=%s\n", tb->name, tb->rows, tb->cols,
 		tb->bits ? "bool" : "float32");
 	int per_block = (line_width() - LABEL_WIDTH) / CELL_WIDTH;
@@ -175,6 +185,7 @@ static void print_table(FILE *out, const struct table *tb, bool color)
 			fputc('\n', out);
 		}
 	}
+	return finite;
 }
 
 static void print_tokens(FILE *out, const struct av_trace *t)
@@ -262,8 +273,8 @@ static bool model_table(struct table *tb, const struct av_trace *t, const char *
 	return false;
 }
 
-bool av_print_stage(FILE *out, const struct av_trace *t, const char *stage, int head,
-		    bool color, char **cause)
+static bool print_stage(FILE *out, const struct av_trace *t, const char *stage, int head,
+			bool color, char **cause)
 {
 	int index;
 	if (!av_enum_parse(av_stage_names, stage, &index)) {
@@ -292,6 +303,26 @@ bool av_print_stage(FILE *out, const struct av_trace *t, const char *stage, int 
 	} else if (!model_table(&tb, t, stage)) {
 		return av_fail(cause, "stage \"%s\" exists only in cross mode", stage);
 	}
-	print_table(out, &tb, color);
-	return true;
+	if (print_table(out, &tb, color))
+		return true;
+	/* The table is out, with inf, -inf or nan where they are; the status
+	 * and this message say the numbers are broken and why. */
+	struct av_nonfinite first;
+	char *why = av_trace_first_nonfinite(t, &first) ? av_nonfinite_explain(t, &first)
+							 : av_strdup("?");
+	av_fail(cause, "%s has values that are not finite (shown as inf, -inf or nan): %s",
+		tb.name, why);
+	free(why);
+	return false;
+}
+
+/* Tables use the decimal point in every locale (one rule, documented in
+ * attnview(1)): a table is data someone may paste into a script. */
+bool av_print_stage(FILE *out, const struct av_trace *t, const char *stage, int head,
+		    bool color, char **cause)
+{
+	locale_t previous = av_numeric_c_begin();
+	bool ok = print_stage(out, t, stage, head, color, cause);
+	av_numeric_c_end(previous);
+	return ok;
 }

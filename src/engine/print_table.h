@@ -12,7 +12,10 @@
 extern const char *const av_stage_names[];
 
 /* Prints stage (one of av_stage_names) of t; head is used by the per-head
- * stages (scores, scaled, masked, weights, context). */
+ * stages (scores, scaled, masked, weights, context). Numbers use the
+ * decimal point in every locale. A value that is not finite is shown as
+ * inf, -inf or nan; the table is printed whole, then false with a message
+ * naming the first stage that is not finite and why (see finite.h). */
 bool av_print_stage(FILE *out, const struct av_trace *t, const char *stage, int head,
 		    bool color, char **cause);
 

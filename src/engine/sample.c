@@ -10,6 +10,7 @@
 
 #include "json_read.h"
 #include "sample.h"
+#include "strset.h"
 #include "tokenizer.h"
 #include "util.h"
 
@@ -29,18 +30,17 @@ static const char *const training_keys[] = {
 
 /* --- a growable list of malloc'd strings */
 
+/* With an index from word to its first position, so that finding one
+ * is O(1) and a vocabulary of n words loads in O(n). */
 struct str_list {
 	int n, cap;
 	char **v;
+	struct av_strset first;
 };
 
 static int list_find(const struct str_list *l, const char *word)
 {
-	for (int i = 0; i < l->n; i++) {
-		if (strcmp(l->v[i], word) == 0)
-			return i;
-	}
-	return -1;
+	return av_strset_find(&l->first, word);
 }
 
 static void list_add(struct str_list *l, const char *word)
@@ -49,7 +49,9 @@ static void list_add(struct str_list *l, const char *word)
 		l->cap = l->cap ? l->cap * 2 : 8;
 		l->v = av_realloc(l->v, (size_t)l->cap, sizeof *l->v);
 	}
-	l->v[l->n++] = av_strdup(word);
+	l->v[l->n] = av_strdup(word);
+	av_strset_add(&l->first, l->v[l->n], l->n);
+	l->n++;
 }
 
 static void list_free(struct str_list *l)
@@ -57,6 +59,7 @@ static void list_free(struct str_list *l)
 	for (int i = 0; i < l->n; i++)
 		free(l->v[i]);
 	free(l->v);
+	av_strset_free(&l->first);
 	memset(l, 0, sizeof *l);
 }
 
@@ -110,6 +113,7 @@ static void take_list(struct str_list *l, int *n, char ***v)
 	*v = l->v;
 	if (!*v)
 		*v = av_calloc(1, sizeof **v);
+	av_strset_free(&l->first);
 	memset(l, 0, sizeof *l);
 }
 
@@ -182,9 +186,13 @@ static bool check_unique(const struct str_list *l, const char *path, char **caus
 		if (!*l->v[i])
 			return av_fail(cause, "%s, item %d: empty word", path, i + 1);
 		int first = list_find(l, l->v[i]);
-		if (first != i)
-			return av_fail(cause, "%s: \"%s\" is given twice (items %d and %d)",
-				       path, l->v[i], first + 1, i + 1);
+		if (first != i) {
+			char *word = av_escape(l->v[i]);
+			av_fail(cause, "%s: \"%s\" is given twice (items %d and %d)",
+				path, word, first + 1, i + 1);
+			free(word);
+			return false;
+		}
 	}
 	return true;
 }
@@ -210,17 +218,8 @@ static bool read_vocab(const cJSON *root, struct av_sample *s, char **cause)
 
 /* --- training */
 
-static bool in_vocab(const struct av_sample *s, const char *word)
-{
-	for (int i = 0; i < s->n_vocab; i++) {
-		if (strcmp(s->vocab[i], word) == 0)
-			return true;
-	}
-	return false;
-}
-
 /* ["china", "panda"]: two words of the vocabulary, copied into out. */
-static bool read_pair(const struct av_sample *s, const cJSON *item, const char *path,
+static bool read_pair(const struct av_strset *vocab, const cJSON *item, const char *path,
 		      char *out[2], char **cause)
 {
 	if (!cJSON_IsArray(item) || cJSON_GetArraySize(item) != 2
@@ -230,15 +229,20 @@ static bool read_pair(const struct av_sample *s, const cJSON *item, const char *
 			       "[\"china\", \"panda\"]", path);
 	for (int i = 0; i < 2; i++) {
 		const char *w = cJSON_GetArrayItem(item, i)->valuestring;
-		if (!in_vocab(s, w))
-			return av_fail(cause, "%s: \"%s\" is not in the vocabulary", path, w);
+		if (av_strset_find(vocab, w) < 0) {
+			char *word = av_escape(w);
+			av_fail(cause, "%s: \"%s\" is not in the vocabulary", path, word);
+			free(word);
+			return false;
+		}
 	}
 	for (int i = 0; i < 2; i++)
 		out[i] = av_strdup(cJSON_GetArrayItem(item, i)->valuestring);
 	return true;
 }
 
-static bool read_pairs(const cJSON *obj, struct av_sample *s, char **cause)
+static bool read_pairs(const cJSON *obj, struct av_sample *s, const struct av_strset *vocab,
+		       char **cause)
 {
 	struct av_training_config *t = &s->training;
 	const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, "pairs");
@@ -253,7 +257,7 @@ static bool read_pairs(const cJSON *obj, struct av_sample *s, char **cause)
 	cJSON_ArrayForEach(e, item) {
 		char path[64];
 		snprintf(path, sizeof path, "\"training\".\"pairs\", item %d", t->n_pairs + 1);
-		if (!read_pair(s, e, path, t->pairs[t->n_pairs], cause))
+		if (!read_pair(vocab, e, path, t->pairs[t->n_pairs], cause))
 			return false;
 		t->n_pairs++;
 	}
@@ -294,10 +298,16 @@ static bool read_training(const cJSON *root, struct av_sample *s, char **cause)
 	if (!obj)
 		return true;
 	if (!av_json_check_keys(obj, "training", training_keys, cause)
-	    || !read_training_values(obj, s, cause) || !read_pairs(obj, s, cause))
+	    || !read_training_values(obj, s, cause))
 		return false;
+	struct av_strset vocab = { 0 };
+	for (int i = 0; i < s->n_vocab; i++)
+		av_strset_add(&vocab, s->vocab[i], i);
 	const cJSON *track = cJSON_GetObjectItemCaseSensitive(obj, "track");
-	if (track && !read_pair(s, track, "\"training\".\"track\"", t->track, cause))
+	bool ok = read_pairs(obj, s, &vocab, cause)
+		&& (!track || read_pair(&vocab, track, "\"training\".\"track\"", t->track, cause));
+	av_strset_free(&vocab);
+	if (!ok)
 		return false;
 	if (t->target == AV_TARGET_PAIRS && t->n_pairs == 0)
 		return av_fail(cause, "\"training\".\"target\" is \"pairs\" but no "
@@ -350,7 +360,7 @@ bool av_sample_load_file(const char *path, struct av_sample *s, char **cause)
 {
 	char *text;
 	memset(s, 0, sizeof *s);
-	if (!av_read_file(path, &text, NULL, cause))
+	if (!av_read_file_limit(path, AV_MAX_TEXT_FILE, "samples", &text, NULL, cause))
 		return false;
 	bool ok = av_sample_parse(text, path, s, cause);
 	free(text);

@@ -72,8 +72,12 @@ bool av_parse_rgb(const char *s, struct av_rgb *out)
 /* What the file holds where a colour should be: "\"blue\"" or "a number". */
 static char *got_text(const cJSON *item)
 {
-	if (cJSON_IsString(item))
-		return av_printf("\"%s\"", item->valuestring);
+	if (cJSON_IsString(item)) {
+		char *text = av_escape(item->valuestring);
+		char *quoted = av_printf("\"%s\"", text);
+		free(text);
+		return quoted;
+	}
 	return av_strdup(av_json_type_name(item));
 }
 
@@ -224,7 +228,7 @@ bool av_theme_parse(const char *text, const char *label, struct av_theme *t, cha
 static bool load_file(const char *path, struct av_theme *t, char **cause)
 {
 	char *text;
-	if (!av_read_file(path, &text, NULL, cause))
+	if (!av_read_file_limit(path, AV_MAX_TEXT_FILE, "themes", &text, NULL, cause))
 		return false;
 	bool ok = av_theme_parse(text, path, t, cause);
 	free(text);

@@ -179,6 +179,21 @@ static bool loss_reaches(int id)
 	return true;
 }
 
+/* The first trained tensor holding inf or nan, or -1. */
+static int find_nonfinite(const struct av_trainer *tr)
+{
+	for (int id = 0; id < AV_N_PARAMS; id++) {
+		if (!tr->trained[id])
+			continue;
+		size_t count;
+		const float *p = av_param_tensor(&tr->params, id, &count);
+		for (size_t c = 0; c < count; c++)
+			if (!isfinite(p[c]))
+				return id;
+	}
+	return -1;
+}
+
 /* Chooses the trained tensors and starts a fresh optimiser on the current
  * parameters. */
 static void reset_state(struct av_trainer *tr)
@@ -201,6 +216,9 @@ static void reset_state(struct av_trainer *tr)
 	}
 	av_grads_init(&tr->grad, &tr->params, wanted);
 	tr->steps = 0;
+	tr->lr_start = tr->set.lr;
+	tr->lr_peak = 0;
+	tr->nonfinite = find_nonfinite(tr);
 }
 
 /* One optimiser step on tensor id with the gradient in tr->grad. */
@@ -273,7 +291,50 @@ double av_trainer_track_score(const struct av_trainer *tr, int h)
 	return (double)(float)(score / av_config_divisor(&tr->cfg));
 }
 
-/* Makes row tr->epoch of the tracked history the current scores. */
+/* The tracked pair's cell in the corpus (see track_item in train.h). */
+static void find_track_cell(struct av_trainer *tr)
+{
+	tr->track_item = tr->track_pos[0] = tr->track_pos[1] = -1;
+	if (tr->track[0] < 0)
+		return;
+	bool cross = tr->cfg.mode == AV_MODE_CROSS;
+	for (int it = 0; it < tr->n_items; it++) {
+		const struct av_trace *t = &tr->items[it].trace;
+		const int *key_ids = cross ? t->source_ids : t->ids;
+		for (int i = 0; i < t->n; i++) {
+			if (t->ids[i] != tr->track[0])
+				continue;
+			int best = -1;
+			for (int j = 0; j < t->m; j++) {
+				if (key_ids[j] != tr->track[1] || !t->mask[(size_t)i * t->m + j])
+					continue;
+				if (best < 0 || abs(j - i) < abs(best - i))
+					best = j;
+			}
+			if (best >= 0) {
+				tr->track_item = it;
+				tr->track_pos[0] = i;
+				tr->track_pos[1] = best;
+				return;
+			}
+		}
+	}
+}
+
+bool av_trainer_track_cell(struct av_trainer *tr, int h, double *scaled, double *weight)
+{
+	*scaled = *weight = NAN;
+	if (tr->track_item < 0 || h < 0 || h >= tr->cfg.heads)
+		return false;
+	struct av_trace *t = &tr->items[tr->track_item].trace;
+	av_trace_forward(t, &tr->params, &tr->cfg);
+	size_t cell = ((size_t)h * t->n + tr->track_pos[0]) * t->m + tr->track_pos[1];
+	*scaled = t->scaled[cell];
+	*weight = t->weights[cell];
+	return true;
+}
+
+/* Makes row tr->epoch of the tracked histories the current values. */
 static void record_track(struct av_trainer *tr)
 {
 	int H = tr->cfg.heads;
@@ -282,10 +343,16 @@ static void record_track(struct av_trainer *tr)
 		while (cap < tr->epoch + 1)
 			cap *= 2;
 		tr->track_history = av_realloc(tr->track_history, (size_t)cap * H, sizeof(double));
+		tr->track_cell_history = av_realloc(tr->track_cell_history, (size_t)cap * H * 2,
+						    sizeof(double));
 		tr->track_cap = cap;
 	}
-	for (int h = 0; h < H; h++)
-		tr->track_history[(size_t)tr->epoch * H + h] = av_trainer_track_score(tr, h);
+	for (int h = 0; h < H; h++) {
+		size_t row = (size_t)tr->epoch * H + h;
+		tr->track_history[row] = av_trainer_track_score(tr, h);
+		av_trainer_track_cell(tr, h, &tr->track_cell_history[2 * row],
+				      &tr->track_cell_history[2 * row + 1]);
+	}
 }
 
 /* --- the trainer ---------------------------------------------------------- */
@@ -307,6 +374,7 @@ static void clear_progress(struct av_trainer *tr)
 	tr->next_item = 0;
 	tr->epoch_loss = 0;
 	tr->last_loss = NAN;
+	tr->last_item = -1;
 	record_track(tr);
 }
 
@@ -355,6 +423,7 @@ struct av_trainer *av_trainer_new(const struct av_session *s,
 		if (tr->track[0] < 0 || tr->track[1] < 0)
 			tr->track[0] = tr->track[1] = -1;
 	}
+	find_track_cell(tr);
 	clear_progress(tr);
 	return tr;
 fail:
@@ -384,6 +453,7 @@ void av_trainer_free(struct av_trainer *tr)
 	av_params_free(&tr->params);
 	free(tr->loss);
 	free(tr->track_history);
+	free(tr->track_cell_history);
 	free(tr);
 }
 
@@ -400,6 +470,9 @@ bool av_trainer_step(struct av_trainer *tr)
 	free(d_weights);
 
 	tr->steps++;
+	tr->last_item = tr->next_item;
+	if (tr->set.lr > tr->lr_peak)
+		tr->lr_peak = tr->set.lr;
 	for (int id = 0; id < AV_N_PARAMS; id++) {
 		if (!tr->trained[id])
 			continue;
@@ -413,6 +486,7 @@ bool av_trainer_step(struct av_trainer *tr)
 		tr->grad_norm[id] = sqrt(sum);
 		update(tr, id);
 	}
+	tr->nonfinite = find_nonfinite(tr);
 	tr->last_loss = loss;
 	tr->epoch_loss += loss;
 	if (++tr->next_item < tr->n_items)
@@ -509,8 +583,11 @@ bool av_trainer_set_track(struct av_trainer *tr, int a, int b, char **cause)
 			       a, b, V);
 	tr->track[0] = none ? -1 : a;
 	tr->track[1] = none ? -1 : b;
-	for (size_t e = 0; e < (size_t)tr->epoch * tr->cfg.heads; e++)
+	find_track_cell(tr);
+	for (size_t e = 0; e < (size_t)tr->epoch * tr->cfg.heads; e++) {
 		tr->track_history[e] = NAN;
+		tr->track_cell_history[2 * e] = tr->track_cell_history[2 * e + 1] = NAN;
+	}
 	record_track(tr);
 	return true;
 }
@@ -561,30 +638,44 @@ float *av_trainer_scores(struct av_trainer *tr, int *count)
 	return out;
 }
 
+/* The bin of a value that is not finite: -inf the first, +inf the last,
+ * NaN none (-1). Converting one to int would be undefined behaviour. */
+static int nonfinite_bin(float v, int bins)
+{
+	if (isnan(v))
+		return -1;
+	return v < 0 ? 0 : bins - 1;
+}
+
 void av_histogram(const float *values, int n, int bins, int *counts, double *lo, double *hi)
 {
 	memset(counts, 0, (size_t)bins * sizeof(int));
 	double min = INFINITY, max = -INFINITY;
 	for (int i = 0; i < n; i++) {
+		if (!isfinite(values[i]))
+			continue;
 		if (values[i] < min)
 			min = values[i];
 		if (values[i] > max)
 			max = values[i];
 	}
-	if (n == 0)
+	if (min > max)   /* no finite value */
 		min = max = 0;
 	*lo = min;
 	*hi = max;
 	for (int i = 0; i < n; i++) {
 		int b = bins / 2;
-		if (max > min) {
-			b = (int)((values[i] - min) / (max - min) * bins);
-			if (b >= bins)
-				b = bins - 1;
+		if (!isfinite(values[i])) {
+			b = nonfinite_bin(values[i], bins);
+		} else if (max > min) {
+			/* in [0, 1] for finite values within [min, max] */
+			double t = (values[i] - min) / (max - min);
+			b = t >= 1 ? bins - 1 : (int)(t * bins);
 			if (b < 0)
 				b = 0;
 		}
-		counts[b]++;
+		if (b >= 0)
+			counts[b]++;
 	}
 }
 
@@ -612,6 +703,125 @@ enum av_grad_health av_trainer_grad_health(const struct av_trainer *tr, int id)
 	if (norm < AV_GRAD_VANISHING_BELOW)
 		return AV_GRAD_VANISHING;
 	return AV_GRAD_OK;
+}
+
+/* The largest finite |value| of the trained tensors in p. */
+static double largest_param(const struct av_trainer *tr, const struct av_params *params)
+{
+	double big = 0;
+	for (int id = 0; id < AV_N_PARAMS; id++) {
+		if (!tr->trained[id])
+			continue;
+		size_t count;
+		const float *p = av_param_tensor(params, id, &count);
+		for (size_t c = 0; c < count; c++)
+			if (isfinite(p[c]) && fabs(p[c]) > big)
+				big = fabs(p[c]);
+	}
+	return big;
+}
+
+/* The corpus's largest |scaled score| and its share of one-hot rows. */
+static void corpus_softmax_stats(const struct av_trainer *tr, double *max_score, double *one_hot)
+{
+	long rows = 0, peaked = 0;
+	*max_score = 0;
+	for (int i = 0; i < tr->n_items; i++) {
+		const struct av_trace *t = &tr->items[i].trace;
+		size_t cells = (size_t)t->n * t->m;
+		for (int h = 0; h < t->heads; h++)
+			for (int r = 0; r < t->n; r++) {
+				if (t->row_hidden[r])
+					continue;
+				double top = 0;
+				for (int j = 0; j < t->m; j++) {
+					size_t c = (size_t)h * cells + (size_t)r * t->m + j;
+					if (!t->mask[(size_t)r * t->m + j])
+						continue;
+					double s = fabs(t->scaled[c]);
+					if (isfinite(s) && s > *max_score)
+						*max_score = s;
+					if (t->weights[c] > top)
+						top = t->weights[c];
+				}
+				rows++;
+				peaked += top > AV_ONE_HOT_ABOVE;
+			}
+	}
+	*one_hot = rows ? (double)peaked / rows : 0;
+}
+
+/* Why things went wrong: the lr, the temperature or the weights. */
+static enum av_train_cause find_cause(const struct av_trainer *tr, bool too_flat, double max_param)
+{
+	bool adam = tr->set.optimizer == AV_OPT_ADAM;
+	double T = tr->cfg.temperature, lr = tr->lr_peak > 0 ? tr->lr_peak : tr->set.lr;
+	if (too_flat) {
+		if (T > AV_TEMPERATURE_FLAT)
+			return AV_CAUSE_TEMPERATURE;
+		if (adam ? tr->set.lr < 1e-4 : tr->set.lr < 1e-2)
+			return AV_CAUSE_LR;
+		return AV_CAUSE_WEIGHTS;
+	}
+	if (tr->lr_start > 0 && lr >= 4 * tr->lr_start)
+		return AV_CAUSE_LR;
+	if (T < AV_TEMPERATURE_SHARP)
+		return AV_CAUSE_TEMPERATURE;
+	if (adam ? lr > 0.5 : lr > 10)
+		return AV_CAUSE_LR;
+	if (max_param > AV_LARGE_WEIGHT)
+		return AV_CAUSE_WEIGHTS;
+	return AV_CAUSE_UNKNOWN;
+}
+
+void av_trainer_diagnose(const struct av_trainer *tr, struct av_train_diagnosis *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->param = -1;
+	/* the weights now, or where training started when they were large */
+	double now = largest_param(tr, &tr->params), start = largest_param(tr, &tr->start);
+	d->max_param = now > start ? now : start;
+	corpus_softmax_stats(tr, &d->max_score, &d->one_hot);
+	double last_epoch = tr->epoch > 0 ? tr->loss[tr->epoch - 1] : 0;
+	if (tr->nonfinite >= 0 || (tr->steps > 0 && !isfinite(tr->last_loss)) ||
+	    !isfinite(last_epoch)) {
+		d->trouble = AV_TROUBLE_NONFINITE;
+		d->param = tr->nonfinite;
+		d->cause = find_cause(tr, false, d->max_param);
+		return;
+	}
+	if (tr->steps == 0)
+		return;
+	bool vanishing = false, exploding = false;
+	for (int id = 0; id < AV_N_PARAMS; id++) {
+		enum av_grad_health g = av_trainer_grad_health(tr, id);
+		vanishing |= g == AV_GRAD_VANISHING;
+		exploding |= g == AV_GRAD_EXPLODING;
+	}
+	/* the step's sentence already matches its target, or the corpus does */
+	bool learned = tr->last_loss < AV_LEARNED_BELOW ||
+		       (tr->epoch > 0 && tr->loss[tr->epoch - 1] < 1e-3 * tr->loss[0]);
+	/* huge scores make one-hot rows whose gradients are tiny, if not yet
+	 * below the vanishing line */
+	bool saturated = !learned && d->one_hot >= 0.5 &&
+			 (vanishing || d->max_score > AV_SATURATED_SCORE);
+	if (exploding) {
+		d->trouble = AV_TROUBLE_EXPLODING;
+		d->cause = find_cause(tr, false, d->max_param);
+	} else if (saturated && !vanishing) {
+		d->trouble = AV_TROUBLE_SATURATED;
+		d->cause = find_cause(tr, false, d->max_param);
+	} else if (vanishing) {
+		if (learned) {
+			d->trouble = AV_TROUBLE_LEARNED;
+		} else if (d->one_hot >= 0.5) {
+			d->trouble = AV_TROUBLE_SATURATED;
+			d->cause = find_cause(tr, false, d->max_param);
+		} else {
+			d->trouble = AV_TROUBLE_VANISHING;
+			d->cause = find_cause(tr, true, d->max_param);
+		}
+	}
 }
 
 bool av_trainer_apply(const struct av_trainer *tr, struct av_session *s, char **cause)

@@ -152,11 +152,28 @@ struct av_trainer {
 
 	/* the tracked pair (seed 001's china -> panda score) */
 	int track[2];                /* vocabulary ids (query word, key word), or -1 */
-	double *track_history;       /* (epoch + 1, H): the pair's vocabulary score
-					(av_trainer_vocab_scores) per head, before
-					training and after each epoch; NAN for epochs
-					before the pair was chosen */
-	int track_cap;               /* rows allocated in track_history */
+	double *track_history;       /* (epoch + 1, H): the pair's word-only score
+					(av_trainer_vocab_scores: no positions) per
+					head, before training and after each epoch;
+					NAN for epochs before the pair was chosen */
+	int track_cap;               /* rows allocated in the histories */
+	/* The pair inside a training sentence: what the loss actually moves.
+	 * track_item is the first corpus sentence with the query word among its
+	 * queries and the key word among its visible keys (-1: none); the query
+	 * position is the word's first, the key position the nearest to it (the
+	 * earlier on a tie), as the pairs target picks. */
+	int track_item, track_pos[2];
+	double *track_cell_history;  /* (epoch + 1, H, 2): that cell's scaled score
+					(the stepper's "scaled" stage, positions
+					included) and its attention weight, per
+					head, like track_history; NAN without a cell */
+
+	/* what happened, for av_trainer_diagnose */
+	int last_item;               /* the sentence of the last step, -1 before */
+	int nonfinite;               /* a trained tensor holding inf/nan after the
+					last step, else -1 */
+	double lr_start, lr_peak;    /* lr when the optimiser state was last reset;
+					the largest lr a step used since then */
 };
 
 /* A trainer for the session's corpus (s->sample.sentences), config and
@@ -215,8 +232,15 @@ bool av_trainer_set_track(struct av_trainer *tr, int a, int b, char **cause);
  * "scaled" stage that a (query a, key b) cell would get. */
 void av_trainer_vocab_scores(const struct av_trainer *tr, bool at_position_0, float *out);
 
-/* The tracked pair's score for head h now (NAN without a pair). */
+/* The tracked pair's word-only score for head h now (NAN without a pair). */
 double av_trainer_track_score(const struct av_trainer *tr, int h);
+
+/* The tracked pair's cell in its training sentence for head h at the
+ * current parameters (runs that sentence forward): *scaled is the scaled
+ * stage's score (q.k / (s T), positions included, what the stepper shows
+ * for that sentence), *weight its attention weight. False (NAN, NAN)
+ * without a cell (tr->track_item < 0). */
+bool av_trainer_track_cell(struct av_trainer *tr, int h, double *scaled, double *weight);
 
 /* Every visible score of the "scaled" stage (what seed 001's plt.hist draws:
  * its scores are already divided by the scale), for every head of every
@@ -225,8 +249,10 @@ double av_trainer_track_score(const struct av_trainer *tr, int h);
 float *av_trainer_scores(struct av_trainer *tr, int *count);
 
 /* Counts values into bins equal bins over [*lo, *hi] = [min, max] of the
- * values (the last bin includes max; when all are equal, or n is 0, they
- * go to the middle bin and lo = hi). */
+ * finite values (the last bin includes max; when all are equal, or none is
+ * finite, they go to the middle bin and lo = hi, 0 when none is finite).
+ * Overflowed values still count where they belong: -inf in the first bin,
+ * +inf in the last; NaN in none (so the counts may sum to less than n). */
 void av_histogram(const float *values, int n, int bins, int *counts, double *lo, double *hi);
 
 /* av_trainer_scores binned with av_histogram; returns the number of values. */
@@ -235,6 +261,53 @@ int av_trainer_score_histogram(struct av_trainer *tr, int bins, int *counts,
 
 /* Classifies the last step's gradient of tensor id (see enum av_grad_health). */
 enum av_grad_health av_trainer_grad_health(const struct av_trainer *tr, int id);
+
+/* What went wrong, if anything, and why (the training view's advice). */
+enum av_train_trouble {
+	AV_TROUBLE_NONE,
+	AV_TROUBLE_LEARNED,     /* gradients ~0 because the loss is ~0: the last
+				   step's below AV_LEARNED_BELOW, or the epoch's
+				   below 1/1000 of the first epoch's */
+	AV_TROUBLE_NONFINITE,   /* the loss or a trained tensor is inf or nan */
+	AV_TROUBLE_SATURATED,   /* the softmax is saturated: half the rows or
+				   more one-hot while the loss is not ~0, and
+				   the gradients vanish or some |score| is
+				   above AV_SATURATED_SCORE; a larger lr
+				   cannot help */
+	AV_TROUBLE_EXPLODING,   /* a gradient norm above AV_GRAD_EXPLODING_ABOVE */
+	AV_TROUBLE_VANISHING,   /* gradients ~0 while the rows are not one-hot
+				   (scores alike: seed 001's xavier / lr up) */
+};
+enum av_train_cause {
+	AV_CAUSE_UNKNOWN,
+	AV_CAUSE_LR,            /* the lr was raised (x4 or more since the optimiser
+				   started), or is large (adam > 0.5, sgd > 10);
+				   for VANISHING: small (adam < 1e-4, sgd < 1e-2) */
+	AV_CAUSE_TEMPERATURE,   /* T < 0.2 (sharp: saturates, overflows) or, for
+				   VANISHING, T > 5 (flat) */
+	AV_CAUSE_WEIGHTS,       /* the trained weights are large (max |w| > 10) or,
+				   for VANISHING, the init */
+};
+struct av_train_diagnosis {
+	enum av_train_trouble trouble;
+	enum av_train_cause cause;
+	double max_score;       /* largest finite |scaled score| of the corpus */
+	double one_hot;         /* share of the visible rows (every head) whose
+				   largest weight is above 0.999 */
+	double max_param;       /* largest finite |value| of the trained tensors,
+				   now or at the start (r's weights) */
+	int param;              /* NONFINITE: the tensor, -1 when only the loss */
+};
+#define AV_ONE_HOT_ABOVE 0.999
+#define AV_LEARNED_BELOW 1e-4
+#define AV_SATURATED_SCORE 50.0
+#define AV_TEMPERATURE_SHARP 0.2
+#define AV_TEMPERATURE_FLAT 5.0
+#define AV_LARGE_WEIGHT 10.0
+
+/* Looks at the last step and the corpus traces as they are (run them first,
+ * e.g. with av_trainer_scores) and fills d. */
+void av_trainer_diagnose(const struct av_trainer *tr, struct av_train_diagnosis *d);
 
 /* Copies the current parameters into s->params and re-runs its trace. */
 bool av_trainer_apply(const struct av_trainer *tr, struct av_session *s, char **cause);

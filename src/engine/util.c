@@ -4,6 +4,8 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "number.h"
+#include "utf8.h"
 #include "util.h"
 
 static void out_of_memory(void)
@@ -61,14 +65,19 @@ char *av_strndup(const char *s, size_t n)
 
 char *av_vprintf(const char *fmt, va_list ap)
 {
+	locale_t previous = av_numeric_c_begin();
 	va_list copy;
 	va_copy(copy, ap);
 	int len = vsnprintf(NULL, 0, fmt, copy);
 	va_end(copy);
-	if (len < 0)
-		return av_strdup("(unprintable message)");
-	char *buf = av_malloc((size_t)len + 1);
-	vsnprintf(buf, (size_t)len + 1, fmt, ap);
+	char *buf;
+	if (len < 0) {
+		buf = av_strdup("(unprintable message)");
+	} else {
+		buf = av_malloc((size_t)len + 1);
+		vsnprintf(buf, (size_t)len + 1, fmt, ap);
+	}
+	av_numeric_c_end(previous);
 	return buf;
 }
 
@@ -107,31 +116,152 @@ void av_cause_prefix(char **cause, const char *fmt, ...)
 	*cause = joined;
 }
 
-bool av_read_file(const char *path, char **text, size_t *len, char **cause)
+/* Characters that change how a terminal shows the text around them but
+ * show nothing themselves. */
+static bool invisible(uint32_t cp)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return av_fail(cause, "%s: %s", path, strerror(errno));
-	size_t cap = 4096, used = 0;
+	return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0xad
+		|| (cp >= 0x200b && cp <= 0x200f) || (cp >= 0x2028 && cp <= 0x202e)
+		|| (cp >= 0x2060 && cp <= 0x2069) || cp == 0xfeff;
+}
+
+/* av_escape (quotes: also \\ and \", cut at max_chars) and
+ * av_escape_controls (neither). */
+static char *escape(const char *s, size_t max_chars, bool quotes)
+{
+	size_t len = strlen(s);
+	/* each character takes at most 6 bytes escaped */
+	size_t chars_out = len < max_chars ? len : max_chars;
+	char *out = av_malloc(chars_out * 6 + 4);
+	size_t used = 0, pos = 0;
+	for (size_t chars = 0; pos < len; chars++) {
+		if (chars == max_chars) {
+			memcpy(out + used, "...", 3);
+			used += 3;
+			break;
+		}
+		uint32_t cp;
+		int k = av_utf8_decode(s + pos, len - pos, &cp);
+		if (k < 0) {
+			used += (size_t)sprintf(out + used, "\\x%02x", (unsigned char)s[pos]);
+			pos++;
+		} else if (cp < 0x80 && invisible(cp)) {
+			used += (size_t)sprintf(out + used, "\\x%02x", (unsigned)cp);
+			pos += (size_t)k;
+		} else if (invisible(cp)) {
+			used += (size_t)sprintf(out + used, "\\u%04x", (unsigned)cp);
+			pos += (size_t)k;
+		} else if (quotes && (cp == '\\' || cp == '"')) {
+			out[used++] = '\\';
+			out[used++] = (char)cp;
+			pos++;
+		} else {
+			memcpy(out + used, s + pos, (size_t)k);
+			used += (size_t)k;
+			pos += (size_t)k;
+		}
+	}
+	out[used] = '\0';
+	return out;
+}
+
+char *av_escape(const char *s)
+{
+	return escape(s, AV_ESCAPE_MAX_CHARS, true);
+}
+
+char *av_escape_controls(const char *s)
+{
+	return escape(s, (size_t)-1, false);
+}
+
+/* What a file that cannot be read as text is, for the message. */
+static const char *file_kind(mode_t mode)
+{
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return "not a file";
+}
+
+/* "64 MiB", "1 MiB", "512 KiB", "100 bytes" */
+static char *size_text(size_t bytes)
+{
+	if (bytes >= ((size_t)1 << 20) && bytes % ((size_t)1 << 20) == 0)
+		return av_printf("%zu MiB", bytes >> 20);
+	if (bytes >= 1024 && bytes % 1024 == 0)
+		return av_printf("%zu KiB", bytes >> 10);
+	return av_printf("%zu bytes", bytes);
+}
+
+/* Reads fd to its end or past limit (then *too_big); false on a read error. */
+static bool read_bounded(int fd, size_t limit, char **out, size_t *used, bool *too_big)
+{
+	size_t cap = 4096;
 	char *buf = av_malloc(cap);
+	*used = 0;
+	*too_big = false;
 	for (;;) {
-		if (used + 1 >= cap) {
+		if (*used + 1 >= cap) {
 			cap *= 2;
 			buf = av_realloc(buf, cap, 1);
 		}
-		size_t got = fread(buf + used, 1, cap - used - 1, f);
-		used += got;
+		ssize_t got = read(fd, buf + *used, cap - *used - 1);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			free(buf);
+			return false;
+		}
 		if (got == 0)
 			break;
+		*used += (size_t)got;
+		if (*used > limit) {
+			*too_big = true;
+			break;
+		}
 	}
-	bool failed = ferror(f);
-	int err = errno;
-	fclose(f);
-	if (failed) {
-		free(buf);
+	buf[*used] = '\0';
+	*out = buf;
+	return true;
+}
+
+bool av_read_file_limit(const char *path, size_t limit, const char *what, char **text,
+			size_t *len, char **cause)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return av_fail(cause, "%s: %s", path, strerror(errno));
+	struct stat st;
+	if (fstat(fd, &st) != 0) {
+		int err = errno;
+		close(fd);
 		return av_fail(cause, "%s: %s", path, strerror(err));
 	}
-	buf[used] = '\0';
+	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+		close(fd);
+		return av_fail(cause, "%s: not a regular file (%s)", path, file_kind(st.st_mode));
+	}
+	char *buf = NULL;
+	size_t used = 0;
+	bool too_big = S_ISREG(st.st_mode) && (uintmax_t)st.st_size > limit;
+	bool ok = too_big || read_bounded(fd, limit, &buf, &used, &too_big);
+	int err = errno;
+	close(fd);
+	if (!ok)
+		return av_fail(cause, "%s: %s", path, strerror(err));
+	if (too_big) {
+		free(buf);
+		char *max = size_text(limit);
+		av_fail(cause, "%s: larger than the %s limit for %s", path, max, what);
+		free(max);
+		return false;
+	}
 	if (memchr(buf, '\0', used)) {
 		free(buf);
 		return av_fail(cause, "%s: not a text file (it contains a NUL byte)", path);
@@ -140,6 +270,11 @@ bool av_read_file(const char *path, char **text, size_t *len, char **cause)
 	if (len)
 		*len = used;
 	return true;
+}
+
+bool av_read_file(const char *path, char **text, size_t *len, char **cause)
+{
+	return av_read_file_limit(path, AV_MAX_WEIGHTS_FILE, "weights files", text, len, cause);
 }
 
 static bool write_all(int fd, const char *text, size_t len)
@@ -173,6 +308,148 @@ static bool write_special(const char *path, const char *text, size_t len, char *
 	return ok || av_fail(cause, "%s: %s", path, strerror(err));
 }
 
+/* --- replacing a file
+ * The temporary file beside the target is removed if a signal ends the
+ * program while it exists: the handler may only use async-signal-safe
+ * calls, so the path is recorded in a static buffer beforehand. */
+
+static const int cleanup_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGXFSZ };
+#define N_CLEANUP_SIGNALS (sizeof cleanup_signals / sizeof cleanup_signals[0])
+static char cleanup_path[4096];
+static volatile sig_atomic_t cleanup_armed;
+static struct sigaction cleanup_saved[N_CLEANUP_SIGNALS];
+
+static void cleanup_on_signal(int sig)
+{
+	if (cleanup_armed)
+		unlink(cleanup_path);
+	cleanup_armed = 0;
+	/* the previous action (default: terminate) runs once we return */
+	for (size_t i = 0; i < N_CLEANUP_SIGNALS; i++)
+		if (cleanup_signals[i] == sig)
+			sigaction(sig, &cleanup_saved[i], NULL);
+	raise(sig);
+}
+
+static void cleanup_arm(const char *tmp)
+{
+	if (strlen(tmp) >= sizeof cleanup_path)
+		return;   /* too long to record: an interruption leaves it */
+	memcpy(cleanup_path, tmp, strlen(tmp) + 1);
+	cleanup_armed = 1;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = cleanup_on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < N_CLEANUP_SIGNALS; i++)
+		sigaction(cleanup_signals[i], &sa, &cleanup_saved[i]);
+}
+
+static void cleanup_disarm(void)
+{
+	if (!cleanup_armed)
+		return;
+	for (size_t i = 0; i < N_CLEANUP_SIGNALS; i++)
+		sigaction(cleanup_signals[i], &cleanup_saved[i], NULL);
+	cleanup_armed = 0;
+}
+
+/* The file a chain of symbolic links ends at (path itself when it is not a
+ * link; the end need not exist), malloc'd; NULL with errno ELOOP for a
+ * loop. Relative link text is taken from the link's own directory. */
+static char *follow_links(const char *path)
+{
+	char *cur = av_strdup(path);
+	for (int hops = 0; hops < 40; hops++) {
+		struct stat st;
+		if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
+			return cur;
+		size_t cap = (size_t)(st.st_size > 0 ? st.st_size : 255) + 1;
+		char *link = av_malloc(cap);
+		ssize_t n = readlink(cur, link, cap);
+		if (n < 0 || (size_t)n >= cap) {
+			free(link);
+			return cur;   /* changed under us: use it as it is */
+		}
+		link[n] = '\0';
+		char *slash = strrchr(cur, '/');
+		char *next = link[0] == '/' || !slash
+			? av_strdup(link)
+			: av_printf("%.*s/%s", (int)(slash - cur), cur, link);
+		free(link);
+		free(cur);
+		cur = next;
+	}
+	free(cur);
+	errno = ELOOP;
+	return NULL;
+}
+
+/* The mode a new file gets: 0666 less the umask, as open(2) would give. */
+static mode_t new_file_mode(void)
+{
+	mode_t mask = umask(0);
+	umask(mask);
+	return 0666 & ~mask;
+}
+
+/* Gives the temporary file the mode (and where allowed the owner) of the
+ * file it replaces, or a new file's mode. */
+static void copy_mode(int fd, const struct stat *old)
+{
+	if (!old) {
+		fchmod(fd, new_file_mode());
+		return;
+	}
+	mode_t mode = old->st_mode & 07777;
+	if (fchown(fd, old->st_uid, old->st_gid) != 0)
+		mode &= 0777;   /* not set-id bits on a file someone else owns */
+	fchmod(fd, mode);
+}
+
+/* Writes text into a new temporary file beside target; *tmp is its name. */
+static bool write_temporary(const char *target, const struct stat *old, const char *text,
+			    size_t len, char **tmp, int *err)
+{
+	*tmp = av_printf("%s.tmpXXXXXX", target);
+	int fd = mkstemp(*tmp);
+	if (fd < 0) {
+		*err = errno;
+		free(*tmp);
+		*tmp = NULL;
+		return false;
+	}
+	cleanup_arm(*tmp);
+	copy_mode(fd, old);
+	bool ok = write_all(fd, text, len) && fsync(fd) == 0;
+	*err = errno;
+	if (close(fd) != 0 && ok) {
+		ok = false;
+		*err = errno;
+	}
+	return ok;
+}
+
+/* A file with other hard links is rewritten in place so every name sees
+ * the new text; the complete text is in tmp first, so a full disk shows up
+ * before the file is touched. */
+static bool write_linked(const char *target, const char *tmp, const char *text, size_t len,
+			 char **cause)
+{
+	int fd = open(target, O_WRONLY | O_TRUNC);
+	bool ok = fd >= 0 && write_all(fd, text, len) && fsync(fd) == 0;
+	int err = errno;
+	if (fd >= 0 && close(fd) != 0 && ok) {
+		ok = false;
+		err = errno;
+	}
+	if (!ok)
+		return av_fail(cause, "%s: %s (it has other hard links, so it is written in place; "
+			       "the whole trace is in %s)", target, strerror(err), tmp);
+	unlink(tmp);
+	return true;
+}
+
 bool av_write_file_atomic(const char *path, const char *text, size_t len, char **cause)
 {
 	if (strcmp(path, "-") == 0) {
@@ -180,37 +457,40 @@ bool av_write_file_atomic(const char *path, const char *text, size_t len, char *
 			return av_fail(cause, "standard output: %s", strerror(errno));
 		return true;
 	}
+	/* A symbolic link stays one: the file it points to is replaced. */
+	char *target = follow_links(path);
+	if (!target)
+		return av_fail(cause, "%s: %s", path, strerror(errno));
 	struct stat st;
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+	bool exists = stat(target, &st) == 0;
+	if (exists && !S_ISREG(st.st_mode)) {
+		free(target);
 		if (S_ISDIR(st.st_mode))
 			return av_fail(cause, "%s: is a directory", path);
 		return write_special(path, text, len, cause);
 	}
-	char *tmp = av_printf("%s.tmpXXXXXX", path);
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		int err = errno;
-		free(tmp);
-		return av_fail(cause, "%s: cannot create a temporary file beside it: %s",
-			       path, strerror(err));
-	}
-	bool ok = write_all(fd, text, len) && fsync(fd) == 0;
-	int err = errno;
-	if (close(fd) != 0 && ok) {
+	char *tmp;
+	int err;
+	bool ok = write_temporary(target, exists ? &st : NULL, text, len, &tmp, &err);
+	bool linked = ok && exists && st.st_nlink > 1;
+	if (!tmp) {
+		av_fail(cause, "%s: cannot create a temporary file beside it: %s", path,
+			strerror(err));
+	} else if (linked) {
+		/* on failure tmp is kept (and named): it holds the trace */
+		ok = write_linked(target, tmp, text, len, cause);
+	} else if (ok && rename(tmp, target) != 0) {
 		ok = false;
 		err = errno;
 	}
-	if (ok && rename(tmp, path) != 0) {
-		ok = false;
-		err = errno;
-	}
-	if (!ok) {
+	cleanup_disarm();
+	if (!ok && tmp && !linked) {
 		unlink(tmp);
-		free(tmp);
-		return av_fail(cause, "%s: %s (nothing was written)", path, strerror(err));
+		av_fail(cause, "%s: %s (nothing was written)", path, strerror(err));
 	}
 	free(tmp);
-	return true;
+	free(target);
+	return ok;
 }
 
 /* --- data files found by name */

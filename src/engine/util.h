@@ -16,7 +16,9 @@ void *av_realloc(void *ptr, size_t count, size_t size);
 char *av_strdup(const char *s);
 char *av_strndup(const char *s, size_t n);
 
-/* A malloc'd printf. */
+/* A malloc'd printf, with the C locale's decimal point whatever the
+ * program's (or a test's) setlocale says (number.h), so messages read the
+ * same in every locale. */
 char *av_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *av_vprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
@@ -27,12 +29,54 @@ bool av_fail(char **cause, const char *fmt, ...) __attribute__((format(printf, 2
 /* Prefixes an existing *cause with "prefix: ", keeping ownership right. */
 void av_cause_prefix(char **cause, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Reads a whole file into a NUL-terminated malloc'd buffer. */
+/* Untrusted text (a key, a value or a word from a file) made safe to show
+ * in a message, malloc'd: control characters (C0, DEL, C1), bidi and other
+ * invisible format characters, backslash and double quote are escaped as
+ * \x1b, \u202e, \\ and \"; an invalid UTF-8 byte as \xff; text longer than
+ * AV_ESCAPE_MAX_CHARS characters is cut there and ends in "...". So a file
+ * can neither retitle nor clear the terminal through an error message. */
+#define AV_ESCAPE_MAX_CHARS 40
+char *av_escape(const char *s);
+
+/* The same for a whole message, as the last step before it is shown: only
+ * the invisible characters are escaped (not \\ or \"), nothing is cut, so
+ * text av_escape already escaped is unchanged. Covers what no loader
+ * quoted: a file name or an argument with an escape sequence in it. */
+char *av_escape_controls(const char *s);
+
+/* The largest files attnview reads: input is bounded, so an endless one
+ * (/dev/zero, a pipe that never ends) is refused instead of eating memory.
+ * The largest shipped file (a reference fixture at d_model 512) is 8 MiB. */
+#define AV_MAX_WEIGHTS_FILE ((size_t)64 << 20)   /* weights files and traces */
+#define AV_MAX_TEXT_FILE ((size_t)1 << 20)       /* samples and themes */
+
+/* Reads a whole file into a NUL-terminated malloc'd buffer: at most limit
+ * bytes ("FILE: larger than the 64 MiB limit for weights files", what being
+ * "weights files"). A regular file or a pipe (a FIFO, /dev/stdin, <(...)) is
+ * read; a device, directory or socket is refused ("FILE: not a regular file
+ * (a character device)"). A NUL byte is an error too (no text file has one). */
+bool av_read_file_limit(const char *path, size_t limit, const char *what, char **text,
+			size_t *len, char **cause);
+
+/* av_read_file_limit with the weights limit. */
 bool av_read_file(const char *path, char **text, size_t *len, char **cause);
 
-/* Writes text to path atomically: a temporary file in the same directory,
- * fsync'd and renamed over path only when everything was written. "-" writes
- * to standard output. Nothing partial is ever left at path. */
+/* Writes text to path atomically: a temporary file PATH.tmpXXXXXX in the
+ * same directory, fsync'd and renamed over path only when everything was
+ * written, so nothing partial is ever left at path. What a person expects
+ * of the file is kept, as editors do:
+ *   - a new file gets 0666 less the umask; a replaced one keeps its mode
+ *     (and its owner and group where allowed);
+ *   - a symbolic link stays a link: the file at the end of the chain is
+ *     replaced (a dangling link's target is created);
+ *   - a file with other hard links is written in place after the whole text
+ *     is safely in the temporary file, so every name sees the new text (the
+ *     one case that is not atomic; on failure the message names the
+ *     temporary file, which then holds the text);
+ *   - a device or pipe (/dev/null, a FIFO) is written in place;
+ *   - SIGINT, SIGTERM, SIGHUP or SIGXFSZ during the write remove the
+ *     temporary file before the signal takes its usual effect.
+ * "-" writes to standard output. */
 bool av_write_file_atomic(const char *path, const char *text, size_t len, char **cause);
 
 /* --- data files found by name (samples/NAME.json, themes/NAME.json)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "json_read.h"
+#include "strset.h"
 #include "util.h"
 #include "weights.h"
 
@@ -65,20 +66,28 @@ static bool read_vocab(const cJSON *params, struct av_params *q, char **cause)
 	int n = cJSON_GetArraySize(item);
 	q->vocab = av_calloc((size_t)n, sizeof *q->vocab);
 	q->vocab_cap = n;
+	struct av_strset seen = { 0 };   /* O(n) repeat check; keys are cJSON's */
+	bool ok = true;
 	const cJSON *e;
 	cJSON_ArrayForEach(e, item) {
 		int i = q->vocab_size;
-		if (!cJSON_IsString(e))
-			return av_fail(cause, "\"params\".\"vocab\", item %d: expected a string, "
-				       "got %s", i + 1, av_json_type_name(e));
-		for (int j = 0; j < i; j++) {
-			if (strcmp(q->vocab[j], e->valuestring) == 0)
-				return av_fail(cause, "\"params\".\"vocab\": \"%s\" is given twice "
-					       "(items %d and %d)", e->valuestring, j + 1, i + 1);
+		if (!cJSON_IsString(e)) {
+			ok = av_fail(cause, "\"params\".\"vocab\", item %d: expected a string, "
+				     "got %s", i + 1, av_json_type_name(e));
+			break;
+		}
+		int j = av_strset_add(&seen, e->valuestring, i);
+		if (j >= 0) {
+			char *word = av_escape(e->valuestring);
+			ok = av_fail(cause, "\"params\".\"vocab\": \"%s\" is given twice "
+				     "(items %d and %d)", word, j + 1, i + 1);
+			free(word);
+			break;
 		}
 		q->vocab[q->vocab_size++] = av_strdup(e->valuestring);
 	}
-	return true;
+	av_strset_free(&seen);
+	return ok;
 }
 
 /* The learned table decides L; a config that states another L is wrong. */

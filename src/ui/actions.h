@@ -116,6 +116,7 @@ enum av_edit_action {
 #define AV_TRAIN_ACTIONS(X) \
 	X(RUN, "run/pause", "run / pause training", ' ') \
 	X(STEP, "step", "one epoch, then pause", 's', '.') \
+	X(SENTENCE_STEP, "sentence", "one sentence (one step)", 'S') \
 	X(FASTER, "faster", "faster (more epochs/s)", '+', '=') \
 	X(SLOWER, "slower", "slower", '-', '_') \
 	X(RESET, "reset", "reset: the first weights", 'r') \
@@ -126,6 +127,8 @@ enum av_edit_action {
 	X(INIT, "init", "init normal/xavier/torch", 'i') \
 	X(PARAMS, "trained", "train W_q,W_k,W_v / all", 'P') \
 	X(VOCAB, "vocabulary", "vocabulary scores view", 'v') \
+	X(SCORES, "scores", "map: scores / weights", 'd') \
+	X(MATRICES, "matrices", "W, dW matrices: g cycles", 'g') \
 	X(UP, "up", "previous sentence / row", AV_FKEY(KEY_UP), 'k') \
 	X(DOWN, "down", "next sentence / row", AV_FKEY(KEY_DOWN), 'j') \
 	X(LEFT, "left", "vocabulary: column left", AV_FKEY(KEY_LEFT), 'h') \

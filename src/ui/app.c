@@ -492,7 +492,8 @@ static void do_action(struct av_app *a, enum av_action act)
 		a->dirty = AV_DIRTY_ALL;
 		break;
 	case AV_ACTION_QUIT:
-		a->quit = true;
+		if (!av_train_view_ask_quit(a))
+			a->quit = true;
 		break;
 	case AV_ACTION_MASK_KEY:
 		/* the views know which key is under the cursor */
@@ -557,6 +558,9 @@ static void draw_header(struct av_app *a)
 		.stage_name = av_ui_stage_titles[a->stage],
 		.view = a->view->label,
 	};
+	char trained[48];
+	if (av_train_view_weights_text(a, trained, sizeof(trained)))
+		h.weights = trained;
 	int width = getmaxx(w);
 	for (int st = 0; st < AV_STAGE_COUNT; st++) {
 		char probe[96];
@@ -672,8 +676,11 @@ static void draw_status(struct av_app *a)
 			   av_colors_el(c, a->message_error ? AV_EL_ERROR : AV_EL_STATUS));
 		return;
 	}
-	av_put_pad(w, 0, 0, a->view->hints ? a->view->hints : "? help  q quit", width,
-		   av_colors_el(c, AV_EL_STATUS));
+	/* whole "key what" groups, as many as fit (never a cut word) */
+	char *hints = av_layout_hints(a->view->hints ? a->view->hints : "? help  q quit",
+				      width, av_text_width);
+	av_put_pad(w, 0, 0, hints, width, av_colors_el(c, AV_EL_STATUS));
+	free(hints);
 }
 
 void av_app_draw_inspector(struct av_app *a, const struct av_insp *in)

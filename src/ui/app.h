@@ -206,6 +206,15 @@ void av_app_tick(struct av_app *a);
 bool av_train_view_open(struct av_app *a);
 void av_train_view_leave(struct av_app *a);
 void av_train_view_free(struct av_app *a);
+/* Training not saved since its last step (epochs that q would lose). */
+bool av_train_view_unsaved(const struct av_app *a);
+/* The hook for saving: call after the trained weights were written. */
+void av_train_view_mark_saved(struct av_app *a);
+/* Before quitting: with unsaved training, asks "discard N epochs of
+ * training? y/n" (y quits) and returns true; else false (quit now). */
+bool av_train_view_ask_quit(struct av_app *a);
+/* "trained 200 ep" when the stepper runs on the trainer's weights. */
+bool av_train_view_weights_text(const struct av_app *a, char *buf, size_t size);
 /* Its trainer, or NULL (for the tests). */
 const struct av_trainer *av_train_view_trainer(const struct av_app *a);
 

@@ -7,6 +7,20 @@
 #include "utf8.h"
 
 static bool use_utf8 = true;
+static long overflows;   /* writes past a window's edge (tests check it is 0) */
+
+long av_draw_overflows(void)
+{
+	return overflows;
+}
+
+/* Counts a write of cols columns at (y, x) that does not fit w: curses
+ * would wrap it onto the next line. */
+static void check_fits(WINDOW *w, int y, int x, int cols)
+{
+	if (y < 0 || x < 0 || y >= getmaxy(w) || x + cols > getmaxx(w))
+		overflows++;
+}
 
 void av_draw_set_utf8(bool utf8)
 {
@@ -149,6 +163,7 @@ int av_put(WINDOW *w, int y, int x, const char *s, int maxw, attr_t attr)
 		used++;
 	}
 	wattr_set(w, A_NORMAL, 0, NULL);
+	check_fits(w, y, x, used);
 	return used;
 }
 
@@ -156,6 +171,7 @@ void av_fill(WINDOW *w, int y, int x, int n, attr_t attr)
 {
 	if (n <= 0)
 		return;
+	check_fits(w, y, x, n);
 	wmove(w, y, x);
 	wattr_set(w, attr & ~A_COLOR, (short)PAIR_NUMBER(attr), NULL);
 	for (int i = 0; i < n; i++)

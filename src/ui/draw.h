@@ -34,4 +34,9 @@ void av_clear(WINDOW *w, attr_t attr);
  * ("·" -> ".", "−∞" pieces, arrows, blocks), or NULL to use '?'. */
 const char *av_ascii_for(unsigned cp);
 
+/* How many writes so far went past a window's right or bottom edge (they
+ * wrap onto the next line on screen); the size sweep of the tests checks
+ * that it stays 0. */
+long av_draw_overflows(void);
+
 #endif

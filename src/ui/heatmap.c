@@ -51,7 +51,12 @@ static int int_digits(double a)
 
 int av_cell_decimals(double maxabs, bool neg, int width)
 {
-	for (int d = 3; d >= 0; d--) {
+	return av_cell_decimals_max(maxabs, neg, width, 3);
+}
+
+int av_cell_decimals_max(double maxabs, bool neg, int width, int most)
+{
+	for (int d = most; d >= 0; d--) {
 		/* rounding may add a digit: 9.9996 -> 10.000 */
 		double rounded = maxabs + 0.5 * pow(10, -d);
 		int len = (neg ? 1 : 0) + int_digits(rounded) + (d ? d + 1 : 0);
@@ -63,19 +68,32 @@ int av_cell_decimals(double maxabs, bool neg, int width)
 
 void av_cell_format(char *buf, size_t size, double v, int decimals, int width)
 {
-	if (decimals >= 0) {
+	if (isnan(v))
+		snprintf(buf, size, "nan");
+	else if (isinf(v))
+		snprintf(buf, size, "%sinf", v < 0 ? "-" : "");
+	else if (decimals >= 0)
 		snprintf(buf, size, "%.*f", decimals, v);
-		/* "-0.000" reads as a sign error: show 0 plainly */
-		if (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1))
-			memmove(buf, buf + 1, strlen(buf));
-	} else {
+	else
 		snprintf(buf, size, "%.0e", v);
-	}
+	/* "-0.000" reads as a sign error: show 0 plainly */
+	if (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1))
+		memmove(buf, buf + 1, strlen(buf));
 	if ((int)strlen(buf) > width) {
 		int n = width < (int)size - 1 ? width : (int)size - 1;
 		memset(buf, '#', (size_t)(n > 0 ? n : 0));
 		buf[n > 0 ? n : 0] = '\0';
 	}
+}
+
+/* A cell's number with the inspector's minus sign (U+2212; the screen
+ * writes '-' for it on an ASCII terminal): one column either way. */
+static void cell_minus(char *buf, size_t size)
+{
+	if (buf[0] != '-' || strlen(buf) + 3 > size)
+		return;
+	memmove(buf + 3, buf + 1, strlen(buf));
+	memcpy(buf, "\xe2\x88\x92", 3);
 }
 
 double av_part_range(const struct av_trace *t, const struct av_part *p, bool *neg)
@@ -116,14 +134,14 @@ static const char *token_of(const struct av_trace *t, enum av_axis axis, int i)
 
 static bool oov_of(const struct av_trace *t, enum av_axis axis, int i)
 {
-	if (i < 0 || i >= AV_MAX_TOKENS)
+	if (i < 0 || i >= AV_MAX_TOKENS || axis == AV_AXIS_DIM)
 		return false;
 	return axis == AV_AXIS_KEY && cross(t) ? t->source_oov[i] : t->oov[i];
 }
 
 void av_row_label(const struct av_trace *t, enum av_axis axis, int i, char *buf, size_t size)
 {
-	/* rows over dimensions (a weight matrix's) have no token */
+	/* rows over dimensions (a weight matrix's, K_hᵀ's) have no token */
 	if (axis == AV_AXIS_DIM)
 		snprintf(buf, size, "%d", i);
 	else
@@ -143,17 +161,12 @@ static int label_width(const struct av_trace *t, enum av_axis axis, int rows)
 	return w > LABEL_MAX ? LABEL_MAX : w;
 }
 
-/* Whether a part needs its own row labels after the part before it. */
-static bool labels_differ(const struct av_trace *t, enum av_axis a, enum av_axis b)
-{
-	return cross(t) && a != b;
-}
-
 /* --- the column plan ----------------------------------------------------- */
 
 struct slot {
 	int vcol, part, col, x;
 	int label_x;       /* a label column starts at label_x before this cell, or -1 */
+	int op_x;          /* the part's operator ("·", "=") is drawn at op_x, or -1 */
 };
 
 struct plan {
@@ -161,8 +174,25 @@ struct plan {
 	int n;
 	int label_w;       /* width of row labels (the widest of the parts' axes) */
 	int cell_w;
+	int row_h;         /* screen rows per matrix row (taller cells when there is room) */
+	int gap;           /* columns between two parts */
+	int x0;            /* where the first label starts (centred figures) */
+	bool labels_each;  /* every part has its own row labels */
 	int right_reserve;
 };
+
+/* Whether a part needs its own row labels after the part before it:
+ * always on a projector, else when the rows are different things (the
+ * source's keys in cross mode; the dimensions of K_hᵀ). */
+static bool labels_differ(const struct av_trace *t, const struct plan *pl, enum av_axis a,
+			  enum av_axis b)
+{
+	if (pl->labels_each)
+		return true;
+	if (a == AV_AXIS_DIM || b == AV_AXIS_DIM)
+		return a != b;
+	return cross(t) && a != b;
+}
 
 static void make_plan(const struct av_heatmap *hm, int width, int first, struct plan *pl)
 {
@@ -170,14 +200,15 @@ static void make_plan(const struct av_heatmap *hm, int width, int first, struct 
 	pl->n = 0;
 	int part, col;
 	av_heatmap_locate(hm->parts, hm->n_parts, first, &part, &col);
-	int x = pl->label_w + 1;
+	int x = pl->x0 + pl->label_w + 1;
 	int prev_part = part;
 	for (int v = first; v < total; v++) {
 		av_heatmap_locate(hm->parts, hm->n_parts, v, &part, &col);
-		int label_x = -1;
+		int label_x = -1, op_x = -1;
 		if (part != prev_part) {
-			x += PART_GAP;
-			if (labels_differ(hm->t, hm->parts[prev_part].row_axis,
+			op_x = x + (pl->gap - 1) / 2;
+			x += pl->gap;
+			if (labels_differ(hm->t, pl, hm->parts[prev_part].row_axis,
 					  hm->parts[part].row_axis)) {
 				label_x = x;
 				x += pl->label_w + 1;
@@ -191,6 +222,7 @@ static void make_plan(const struct av_heatmap *hm, int width, int first, struct 
 		pl->slots[pl->n].col = col;
 		pl->slots[pl->n].x = x;
 		pl->slots[pl->n].label_x = label_x;
+		pl->slots[pl->n].op_x = op_x;
 		pl->n++;
 		x += pl->cell_w;
 	}
@@ -199,6 +231,22 @@ static void make_plan(const struct av_heatmap *hm, int width, int first, struct 
 static bool plan_has(const struct plan *pl, int vcol)
 {
 	return pl->n > 0 && vcol >= pl->slots[0].vcol && vcol <= pl->slots[pl->n - 1].vcol;
+}
+
+/* Columns the whole figure takes with these sizes (labels, gaps, cells). */
+static int figure_width(const struct av_heatmap *hm, const struct plan *pl)
+{
+	int w = pl->label_w + 1;
+	for (int i = 0; i < hm->n_parts; i++) {
+		w += hm->parts[i].cols * pl->cell_w;
+		if (i > 0) {
+			w += pl->gap;
+			if (labels_differ(hm->t, pl, hm->parts[i - 1].row_axis,
+					  hm->parts[i].row_axis))
+				w += pl->label_w + 1;
+		}
+	}
+	return w;
 }
 
 /* --- drawing ------------------------------------------------------------- */
@@ -217,11 +265,14 @@ static void draw_row_label(WINDOW *w, struct av_colors *c, const struct av_trace
 	attr_t a = av_colors_el(c, AV_EL_LABEL);
 	if (oov_of(t, axis, r))
 		a = av_colors_el(c, AV_EL_OOV);
-	if (axis == AV_AXIS_KEY && t->key_hidden[r])
+	if (axis == AV_AXIS_KEY && r < AV_MAX_TOKENS && t->key_hidden[r])
 		a = av_colors_el(c, AV_EL_MASKED);
 	if (current)
 		a = av_colors_el(c, AV_EL_HIGHLIGHT);
-	av_put_pad(w, y, x, buf, width, a);
+	if (axis == AV_AXIS_DIM)
+		av_put_right(w, y, x, buf, width, a);
+	else
+		av_put_pad(w, y, x, buf, width, a);
 }
 
 static void draw_col_label(WINDOW *w, struct av_colors *c, const struct av_heatmap *hm,
@@ -232,6 +283,7 @@ static void draw_col_label(WINDOW *w, struct av_colors *c, const struct av_heatm
 	char buf[64];
 	attr_t a = av_colors_el(c, AV_EL_LABEL);
 	bool in_head = p->hl_len > 0 && s->col >= p->hl_start && s->col < p->hl_start + p->hl_len;
+	int width = getmaxx(w);
 	if (p->col_axis == AV_AXIS_KEY) {
 		if (hm->compact)
 			snprintf(buf, sizeof(buf), "%d", s->col);
@@ -239,7 +291,7 @@ static void draw_col_label(WINDOW *w, struct av_colors *c, const struct av_heatm
 			snprintf(buf, sizeof(buf), "%s", token_of(t, AV_AXIS_KEY, s->col));
 		if (oov_of(t, AV_AXIS_KEY, s->col))
 			a = av_colors_el(c, AV_EL_OOV);
-		if (t->key_hidden[s->col])
+		if (s->col < AV_MAX_TOKENS && t->key_hidden[s->col])
 			a = av_colors_el(c, AV_EL_MASKED);
 	} else {
 		if (hm->compact && s->col % 8 != 0 && !current)
@@ -252,7 +304,7 @@ static void draw_col_label(WINDOW *w, struct av_colors *c, const struct av_heatm
 		a = av_colors_el(c, AV_EL_CURSOR);
 	int cw = pl->cell_w - (hm->compact ? 0 : 1);
 	if (hm->compact) {
-		int room = getmaxx(w) - s->x;
+		int room = width - s->x;
 		av_put(w, y, s->x, buf, current ? room : (room < 16 ? room : 16), a);
 	} else {
 		av_put_right(w, y, s->x, buf, cw, a);
@@ -274,13 +326,11 @@ static void draw_part_header(WINDOW *w, struct av_colors *c, const struct av_hea
 	if (pl->n > 0 && pl->slots[pl->n - 1].vcol < total - 1) {
 		char more[64] = "";
 		int last_part = pl->slots[pl->n - 1].part;
-		int last_col = pl->slots[pl->n - 1].col;
 		/* the parts wholly off to the right; a cut one says "cols a-b" */
 		for (int i = last_part + 1; i < hm->n_parts; i++) {
 			strncat(more, hm->parts[i].name, sizeof(more) - strlen(more) - 1);
 			strncat(more, " ", sizeof(more) - strlen(more) - 1);
 		}
-		(void)last_col;
 		strncat(more, utf8 ? "▶" : ">", sizeof(more) - strlen(more) - 1);
 		int mw = av_text_width(more);
 		if (mw < width / 3) {
@@ -328,8 +378,8 @@ static void draw_part_header(WINDOW *w, struct av_colors *c, const struct av_hea
 		}
 	}
 	if (pl->n > 0 && pl->slots[0].vcol > 0) {
-		av_put(w, 0, 0, utf8 ? "◀ more" : "< more", pl->label_w, dim);
-		av_put(w, 1, pl->label_w, utf8 ? "◀" : "<", 1, dim);
+		av_put(w, 0, pl->x0, utf8 ? "◀ more" : "< more", pl->label_w, dim);
+		av_put(w, 1, pl->x0 + pl->label_w, utf8 ? "◀" : "<", 1, dim);
 	}
 }
 
@@ -340,9 +390,11 @@ static double shade_pos(const struct av_part *p, double pos)
 	return p->kind == AV_PART_SIGNED ? fabs(2 * pos - 1) : pos;
 }
 
+/* Draws one screen row of a cell: the number when text, else the cell's
+ * colour (or glyphs) only (the rows of a tall cell above and below). */
 static void draw_cell(WINDOW *w, struct av_colors *c, const struct av_heatmap *hm,
 		      const struct plan *pl, const struct slot *s, const struct part_info *info,
-		      int y, int r, bool current)
+		      int y, int r, bool current, bool text_row)
 {
 	const struct av_part *p = &hm->parts[s->part];
 	const struct av_trace *t = hm->t;
@@ -356,11 +408,21 @@ static void draw_cell(WINDOW *w, struct av_colors *c, const struct av_heatmap *h
 	bool hidden = av_part_hidden(t, p, r, s->col);
 	double pos = av_heat_position(v, p->kind, info->range);
 	attr_t heat = hidden ? av_colors_el(c, AV_EL_MASKED)
+		      : isnan(v) ? av_colors_el(c, AV_EL_ERROR)
 			     : av_colors_heat(c, p->kind == AV_PART_SIGNED, pos);
 	bool shade = av_colors_glyphs(c) || (!hidden && heat == A_NORMAL);
 	attr_t a = current ? av_colors_el(c, AV_EL_CURSOR) : heat;
 	const char *glyph = hidden ? (utf8 ? "╳" : "x") : av_colors_shade(c, shade_pos(p, pos));
 
+	if (!hm->compact && !text_row) {
+		/* the rows of a tall cell around its number: the cell's colour,
+		 * and where glyphs carry the level, the glyph in the column the
+		 * number row has it (in the cell's colour, as that row) */
+		av_fill(w, y, s->x, cw, a);
+		if (shade && !hidden && !current)
+			av_put(w, y, s->x, glyph, 1, a);
+		return;
+	}
 	if (hm->compact) {
 		if (shade || hidden) {
 			char two[16];
@@ -383,6 +445,8 @@ static void draw_cell(WINDOW *w, struct av_colors *c, const struct av_heatmap *h
 		return;
 	}
 	av_cell_format(text, sizeof(text), v, info->decimals, shade ? cw - 1 : cw);
+	if (hm->minus_sign)
+		cell_minus(text, sizeof(text));
 	if (shade) {
 		/* the glyph shows the value, the number follows */
 		av_put(w, y, s->x, glyph, 1, a);
@@ -395,24 +459,46 @@ static void draw_cell(WINDOW *w, struct av_colors *c, const struct av_heatmap *h
 static void draw_row_sum(WINDOW *w, struct av_colors *c, const struct av_part *p, int y, int x,
 			 int r)
 {
-	char buf[32], num[16];
+	char num[32];
 	if (r >= p->rows)
 		return;
-	snprintf(num, sizeof(num), "%.3f", av_insp_row_sum(p, r));
-	snprintf(buf, sizeof(buf), "%s", num);
-	av_put(w, y, x, buf, ROW_SUM_W + 2, av_colors_el(c, AV_EL_DIM));
+	av_cell_format(num, sizeof(num), av_insp_row_sum(p, r), 3, ROW_SUM_W);
+	av_put(w, y, x, num, getmaxx(w) - x, av_colors_el(c, AV_EL_DIM));
 }
 
-static int choose_cell_width(const struct av_heatmap *hm, int width, int label_w, int reserve)
+/* The widest cell the terminal's size allows: 8 columns at 80 (the
+ * density of an 80x24 screen), growing with the width on a projector. */
+static int max_cell_width(int cols, bool projector)
+{
+	if (cols < 120 || !projector)
+		return 8;
+	int cw = 10 + (cols - 120) / 20;
+	return cw > 14 ? 14 : cw;
+}
+
+static int choose_cell_width(const struct av_heatmap *hm, struct plan *pl, int width)
 {
 	if (hm->compact)
 		return 2;
-	int total = av_heatmap_total_cols(hm->parts, hm->n_parts);
-	int gaps = (hm->n_parts - 1) * (PART_GAP + (cross(hm->t) ? label_w + 1 : 0));
-	for (int cw = 8; cw >= 6; cw--)
-		if (label_w + 1 + gaps + total * cw <= width - reserve)
+	for (int cw = max_cell_width(width, hm->projector); cw >= 6; cw--) {
+		pl->cell_w = cw;
+		if (figure_width(hm, pl) <= width - pl->right_reserve)
 			return cw;
+	}
 	return 7;
+}
+
+/* Screen rows per matrix row: 1 at 80x24; 2 to 4 on a tall screen when
+ * every row still fits with room for the caption under the figure. */
+static int choose_row_height(const struct av_heatmap *hm, int height, int max_rows)
+{
+	if (hm->compact || !hm->projector || hm->lines < 36)
+		return 1;
+	int room = height - 2 - 4;
+	for (int rh = hm->lines >= 54 ? 4 : hm->lines >= 44 ? 3 : 2; rh > 1; rh--)
+		if (max_rows * rh <= room)
+			return rh;
+	return 1;
 }
 
 void av_heatmap_draw(WINDOW *w, struct av_colors *c, struct av_heatmap *hm)
@@ -420,6 +506,7 @@ void av_heatmap_draw(WINDOW *w, struct av_colors *c, struct av_heatmap *hm)
 	werase(w);
 	int height = getmaxy(w), width = getmaxx(w);
 	int total = av_heatmap_total_cols(hm->parts, hm->n_parts);
+	hm->used_rows = 0;
 	if (hm->n_parts == 0 || total == 0 || height < 3)
 		return;
 	const struct av_trace *t = hm->t;
@@ -438,7 +525,24 @@ void av_heatmap_draw(WINDOW *w, struct av_colors *c, struct av_heatmap *hm)
 		sums |= hm->parts[i].row_sums;
 	}
 	pl.right_reserve = sums ? ROW_SUM_W + 1 : 1;
-	pl.cell_w = choose_cell_width(hm, width, pl.label_w, pl.right_reserve);
+	bool projector = hm->projector && !hm->compact && width >= 120;
+	pl.gap = projector ? 4 : PART_GAP;
+	pl.labels_each = projector;
+	pl.cell_w = choose_cell_width(hm, &pl, width);
+	if (projector && (pl.cell_w < 8 || figure_width(hm, &pl) > width - pl.right_reserve)) {
+		/* labels on every part would cost the cells their width: only
+		 * where the rows are different things */
+		pl.labels_each = false;
+		pl.cell_w = choose_cell_width(hm, &pl, width);
+	}
+	if (projector && pl.cell_w < 8) {
+		pl.gap = PART_GAP;
+		pl.cell_w = choose_cell_width(hm, &pl, width);
+	}
+	pl.row_h = choose_row_height(hm, height, max_rows);
+	int fig_w = figure_width(hm, &pl) + (sums ? ROW_SUM_W + 1 : 0);
+	if (projector && fig_w < width)
+		pl.x0 = (width - fig_w) / 2;
 	pl.slots = av_calloc((size_t)width + 1, sizeof(struct slot));
 
 	/* clamp the cursor, then scroll so it is visible */
@@ -476,7 +580,7 @@ void av_heatmap_draw(WINDOW *w, struct av_colors *c, struct av_heatmap *hm)
 		hm->cur_row = cur_part->rows - 1;
 	if (hm->cur_row < 0)
 		hm->cur_row = 0;
-	int data_rows = height - 2;
+	int data_rows = (height - 2) / pl.row_h;
 	if (hm->scroll_row > hm->cur_row)
 		hm->scroll_row = hm->cur_row;
 	if (hm->cur_row >= hm->scroll_row + data_rows)
@@ -486,12 +590,13 @@ void av_heatmap_draw(WINDOW *w, struct av_colors *c, struct av_heatmap *hm)
 	if (hm->scroll_row < 0)
 		hm->scroll_row = 0;
 
-	struct part_info info[AV_MAX_PARTS];
-	for (int i = 0; i < hm->n_parts; i++) {
+	struct part_info info[AV_MAX_PARTS + 2];
+	for (int i = 0; i < hm->n_parts && i < AV_MAX_PARTS + 2; i++) {
 		info[i].range = av_part_range(t, &hm->parts[i], &info[i].neg);
 		int avail = pl.cell_w - 1 - (av_colors_glyphs(c) ? 1 : 0);
-		info[i].decimals = av_cell_decimals(hm->parts[i].kind == AV_PART_WEIGHTS ? 1.0
-						    : info[i].range, info[i].neg, avail);
+		info[i].decimals = av_cell_decimals_max(hm->parts[i].kind == AV_PART_WEIGHTS ? 1.0
+							: info[i].range, info[i].neg, avail,
+							pl.cell_w >= 11 ? 4 : 3);
 	}
 
 	draw_part_header(w, c, hm, &pl, total);
@@ -505,33 +610,46 @@ void av_heatmap_draw(WINDOW *w, struct av_colors *c, struct av_heatmap *hm)
 		       av_colors_el(c, AV_EL_DIM));
 
 	int first_part = pl.n ? pl.slots[0].part : 0;
-	for (int y = 2, r = hm->scroll_row; y < height && r < max_rows; y++, r++) {
+	int y = 2, shown = 0;
+	for (int r = hm->scroll_row; y + pl.row_h <= height && r < max_rows; r++, shown++) {
 		const struct av_part *fp = &hm->parts[first_part];
-		if (r < fp->rows)
-			draw_row_label(w, c, t, fp->row_axis, y, 0, pl.label_w, r,
-				       r == hm->cur_row);
-		for (int i = 0; i < pl.n; i++) {
-			const struct slot *s = &pl.slots[i];
-			const struct av_part *p = &hm->parts[s->part];
-			if (s->label_x >= 0 && r < p->rows)
-				draw_row_label(w, c, t, p->row_axis, y, s->label_x, pl.label_w, r,
+		for (int k = 0; k < pl.row_h; k++, y++) {
+			bool text_row = k == pl.row_h / 2;
+			if (text_row && r < fp->rows)
+				draw_row_label(w, c, t, fp->row_axis, y, pl.x0, pl.label_w, r,
 					       r == hm->cur_row);
-			draw_cell(w, c, hm, &pl, s, &info[s->part], y, r,
-				  r == hm->cur_row && s->vcol == hm->cur_col);
+			for (int i = 0; i < pl.n; i++) {
+				const struct slot *s = &pl.slots[i];
+				const struct av_part *p = &hm->parts[s->part];
+				if (text_row && s->label_x >= 0 && r < p->rows)
+					draw_row_label(w, c, t, p->row_axis, y, s->label_x,
+						       pl.label_w, r, r == hm->cur_row);
+				draw_cell(w, c, hm, &pl, s, &info[s->part], y, r,
+					  r == hm->cur_row && s->vcol == hm->cur_col, text_row);
+			}
+			for (int i = 0; i < hm->n_parts && sums && text_row; i++)
+				if (hm->parts[i].row_sums)
+					draw_row_sum(w, c, &hm->parts[i], y, sum_x, r);
 		}
-		for (int i = 0; i < hm->n_parts && sums; i++)
-			if (hm->parts[i].row_sums)
-				draw_row_sum(w, c, &hm->parts[i], y, sum_x, r);
+	}
+	/* the operators between the parts ("·", "="), half way down */
+	int op_y = 2 + (shown * pl.row_h - 1) / 2;
+	for (int i = 0; i < pl.n && shown > 0; i++) {
+		const struct slot *s = &pl.slots[i];
+		const char *op = hm->parts[s->part].op;
+		if (s->op_x >= 0 && op && op_y < height && s->op_x < width)
+			av_put(w, op_y, s->op_x, op, 1, av_colors_el(c, AV_EL_TITLE));
 	}
 	/* vertical scroll indicators in the label column */
 	const bool utf8 = av_draw_utf8();
 	if (hm->scroll_row > 0)
-		av_put(w, 1, 0, utf8 ? "▲ more" : "^ more", pl.label_w, av_colors_el(c, AV_EL_DIM));
+		av_put(w, 1, pl.x0, utf8 ? "▲ more" : "^ more", pl.label_w,
+		       av_colors_el(c, AV_EL_DIM));
 	if (hm->scroll_row + data_rows < max_rows) {
 		char more[48];
 		snprintf(more, sizeof(more), "%s rows %d-%d of %d", utf8 ? "▼" : "v",
 			 hm->scroll_row, hm->scroll_row + data_rows - 1, max_rows);
-		av_put(w, 1, 0, more, pl.label_w, av_colors_el(c, AV_EL_DIM));
+		av_put(w, 1, pl.x0, more, pl.label_w, av_colors_el(c, AV_EL_DIM));
 	}
 
 	hm->first_col = pl.n ? pl.slots[0].vcol : 0;
@@ -539,13 +657,14 @@ void av_heatmap_draw(WINDOW *w, struct av_colors *c, struct av_heatmap *hm)
 	hm->first_row = hm->scroll_row;
 	hm->last_row = hm->scroll_row + data_rows - 1 < max_rows - 1 ?
 		       hm->scroll_row + data_rows - 1 : max_rows - 1;
+	hm->used_rows = y;
 	free(pl.slots);
 }
 
 /* --- the legend ---------------------------------------------------------- */
 
-void av_legend_draw(WINDOW *w, int y, struct av_colors *c, enum av_part_kind kind,
-		    double range, bool masked_entry, bool as_inf)
+int av_legend_draw(WINDOW *w, int y, struct av_colors *c, enum av_part_kind kind,
+		   double range, bool masked_entry, bool as_inf)
 {
 	int width = getmaxx(w);
 	const bool utf8 = av_draw_utf8();
@@ -557,7 +676,7 @@ void av_legend_draw(WINDOW *w, int y, struct av_colors *c, enum av_part_kind kin
 	} else {
 		char r[24];
 		av_insp_number(r, sizeof(r), range);
-		snprintf(lo, sizeof(lo), "%s%s", utf8 ? "−" : "-", r);
+		snprintf(lo, sizeof(lo), "%s%s", range > 0 ? (utf8 ? "−" : "-") : "", r);
 		snprintf(hi, sizeof(hi), "+%s", r);
 	}
 	int x = 0;
@@ -581,4 +700,5 @@ void av_legend_draw(WINDOW *w, int y, struct av_colors *c, enum av_part_kind kin
 		x += av_put(w, y, x, as_inf ? (utf8 ? " −∞ = hidden key" : " -inf = hidden key")
 				   : " hidden key (weight 0)", width - x, dim);
 	}
+	return x;
 }

@@ -19,9 +19,22 @@ struct av_heatmap {
 	int cur_row, cur_col;     /* cursor; cur_col runs over all parts' columns */
 	int scroll_col, scroll_row;  /* first visible column and row, kept between draws */
 	bool compact;             /* colour-only cells, no numbers */
+	/* The stepper's figure (others leave these 0 and get the plain one):
+	 * projector sizes (wider cells with 4 decimals from 120 columns,
+	 * labels on every part, centred; taller cells from `lines` 36) and
+	 * the inspector's minus sign (U+2212) in the cells. */
+	bool projector;
+	bool minus_sign;
+	int lines;                /* the terminal's height */
+	int stage;                /* the stage the cursor was placed for (the
+				     stepper opens a stage on its own part) */
+	int own_first;            /* and the first column of that part then */
+	bool on_factor;           /* the cursor is on the scores' factors */
+	int factor_col;           /* ... at this column of Q_h, K_hᵀ */
 	/* filled by av_heatmap_draw: */
 	int first_col, last_col;  /* visible columns */
 	int first_row, last_row;  /* visible rows */
+	int used_rows;            /* rows of the window the figure took */
 };
 
 /* Columns of all parts together. */
@@ -37,16 +50,23 @@ void av_heatmap_draw(WINDOW *w, struct av_colors *c, struct av_heatmap *hm);
  * in width characters: 3, 2, 1, 0, or -1 when even 0 does not fit. */
 int av_cell_decimals(double maxabs, bool neg, int width);
 
+/* As av_cell_decimals with at most `most` decimals (wide cells show 4). */
+int av_cell_decimals_max(double maxabs, bool neg, int width, int most);
+
 /* A value as a cell shows it: decimals from av_cell_decimals; -1 gives a
- * short exponent form ("1e+03"); "#" fill when nothing fits. */
+ * short exponent form ("1e+03"); "#" fill when nothing fits; "inf",
+ * "-inf", "nan" for the numbers that are not finite. ASCII, so bytes are
+ * columns (the stepper's cells then write the minus as U+2212, as the
+ * inspector does). */
 void av_cell_format(char *buf, size_t size, double v, int decimals, int width);
 
 /* The largest |value| of a part, leaving out hidden cells. */
 double av_part_range(const struct av_trace *t, const struct av_part *p, bool *neg);
 
-/* The legend: "−2.31 ████████ +2.31  ╳ −∞ masked" in one row of w. */
-void av_legend_draw(WINDOW *w, int y, struct av_colors *c, enum av_part_kind kind,
-		    double range, bool masked_entry, bool as_inf);
+/* The legend: "−2.31 ████████ +2.31  ╳ −∞ masked" in one row of w.
+ * Returns the columns it took. */
+int av_legend_draw(WINDOW *w, int y, struct av_colors *c, enum av_part_kind kind,
+		   double range, bool masked_entry, bool as_inf);
 
 /* A row label: "3 japan", a CJK token aligned by its columns. */
 void av_row_label(const struct av_trace *t, enum av_axis axis, int i, char *buf, size_t size);

@@ -75,29 +75,62 @@ static void add_taken(struct av_insp *out, struct sb *b)
 	out->line[out->n++] = s;
 }
 
-void av_insp_number(char *buf, size_t size, double v)
+/* The minus sign: U+2212 everywhere in the inspector's text (the screen
+ * writes '-' for it when the locale is not UTF-8), so a number and an
+ * operator never use two different signs. */
+#define MINUS "\xe2\x88\x92"
+
+/* A number as the inspector's text writes it, with MINUS. */
+static void number(char *buf, size_t size, double v)
 {
 	double a = fabs(v);
-	if (v == 0)
+	if (isnan(v))
+		snprintf(buf, size, "nan");
+	else if (isinf(v))
+		snprintf(buf, size, "%sinf", v < 0 ? MINUS : "");
+	else if (v == 0)
 		snprintf(buf, size, "0");
 	else if (a >= 1e5 || a < 1e-3)
-		snprintf(buf, size, "%.3g", v);
+		snprintf(buf, size, "%s%.3g", v < 0 ? MINUS : "", a);
 	else
-		snprintf(buf, size, "%.3f", v);
+		snprintf(buf, size, "%s%.3f", v < 0 ? MINUS : "", a);
 }
 
-/* A number, in parentheses when negative (for products: 0.5×(-0.2)). */
+void av_insp_number(char *buf, size_t size, double v)
+{
+	/* the same digits with an ASCII '-' (other views' text, files) */
+	char tmp[64];
+	number(tmp, sizeof(tmp), v);
+	if (strncmp(tmp, MINUS, 3) == 0)
+		snprintf(buf, size, "-%s", tmp + 3);
+	else
+		snprintf(buf, size, "%s", tmp);
+}
+
+/* A number, in parentheses when negative (for products: 0.5×(−0.2)). */
 static void paren_number(char *buf, size_t size, double v)
 {
 	char tmp[32];
-	av_insp_number(tmp, sizeof(tmp), v);
+	number(tmp, sizeof(tmp), v);
 	if (v < 0)
 		snprintf(buf, size, "(%s)", tmp);
 	else
 		snprintf(buf, size, "%s", tmp);
 }
 
-#define NUM(name, v) char name[32]; av_insp_number(name, sizeof(name), (v))
+/* " + v" or " − |v|": adding v to an expression, one sign only
+ * ("x − max" with max = −1.045 reads "x + 1.045", not "x − -1.045"). */
+static void plus_term(char *buf, size_t size, double v)
+{
+	char tmp[32];
+	number(tmp, sizeof(tmp), fabs(v));
+	if (isnan(v))
+		snprintf(buf, size, " + nan");
+	else
+		snprintf(buf, size, " %s %s", v < 0 ? MINUS : "+", tmp);
+}
+
+#define NUM(name, v) char name[32]; number(name, sizeof(name), (v))
 
 void av_insp_free(struct av_insp *in)
 {
@@ -190,7 +223,8 @@ static void heading(struct av_insp *out, const struct av_trace *t, const struct 
 	describe_index(&b, t, part->col_axis, c);
 	bool per_head = part->tensor == AV_T_SCORES || part->tensor == AV_T_SCALED ||
 			part->tensor == AV_T_MASKED || part->tensor == AV_T_WEIGHTS ||
-			part->tensor == AV_T_CONTEXT || part->tensor == AV_T_V_HEAD;
+			part->tensor == AV_T_CONTEXT || part->tensor == AV_T_V_HEAD ||
+			part->tensor == AV_T_Q_HEAD || part->tensor == AV_T_K_HEAD_T;
 	if (per_head && t->heads > 1)
 		sb_add(&b, ", head %d of %d", head, t->heads);
 	else if (part->col_axis == AV_AXIS_DIM && part->hl_len > 0)
@@ -292,8 +326,23 @@ static void explain_masked(struct av_insp *out, const struct av_trace *t, int he
 		return;
 	}
 	explain_hidden(out, t, i, j);
-	add_line(out, "masked = −∞ (the trace stores -1e20, as masked_fill), so softmax "
+	add_line(out, "masked = −∞ (the trace stores −1e20, as masked_fill), so softmax "
 		 "gives it weight exp(−∞) = 0");
+}
+
+/* Query i sees no key at all (every key hidden): what attnview shows and
+ * what PyTorch would give. The engine's softmax (av_softmax_rows) reports
+ * zeros for such a row; masked_fill(mask == 0, -1e20) then softmax, as the
+ * tutorials do, makes every entry equal, so each weight is 1/m; with -inf
+ * every exp(x − max) is exp(−inf + inf) = NaN. */
+static void explain_hidden_row(struct av_insp *out, const struct av_trace *t, int i)
+{
+	char share[32];
+	number(share, sizeof(share), 1.0 / t->m);
+	add_line(out, "every key of query %d is hidden: attnview gives this row 0s (sum 0, "
+		 "not 1)", i);
+	add_line(out, "PyTorch: masked_fill(%s1e20) gives 1/%d = %s each; masked_fill(%sinf) "
+		 "gives NaN", MINUS, t->m, share, MINUS);
 }
 
 static void explain_weights(struct av_insp *out, const struct av_trace *t, int head,
@@ -305,8 +354,7 @@ static void explain_weights(struct av_insp *out, const struct av_trace *t, int h
 	if (t->row_hidden[i]) {
 		out->derived = 0;
 		out->derived_ok = true;
-		add_line(out, "every key of query %d is hidden: there is nothing to share out, "
-			 "so every weight of the row is 0", i);
+		explain_hidden_row(out, t, i);
 		return;
 	}
 	double max = -INFINITY;
@@ -320,17 +368,18 @@ static void explain_weights(struct av_insp *out, const struct av_trace *t, int h
 	out->derived = e / sum;
 	out->derived_ok = true;
 
-	NUM(mx, max);
 	NUM(sm, sum);
 	NUM(ev, e);
 	NUM(res, out->derived);
 	NUM(x, row[j]);
+	char less_max[40];
+	plus_term(less_max, sizeof(less_max), -max);
 	if (!mrow[j]) {
 		explain_hidden(out, t, i, j);
-		add_line(out, "w = exp(−∞ − %s) / %s = 0 / %s = 0", mx, sm, sm);
+		add_line(out, "w = exp(%s∞%s) / %s = 0 / %s = 0", MINUS, less_max, sm, sm);
 	} else {
-		add_line(out, "w = exp(x − max) / Σ = exp(%s − %s) / %s = %s / %s = %s",
-			 x, mx, sm, ev, sm, res);
+		add_line(out, "w = exp(x − max) / Σ = exp(%s%s) / %s = %s / %s = %s",
+			 x, less_max, sm, ev, sm, res);
 	}
 	/* the exponentials of the row, the cursor's in brackets */
 	struct sb b = { 0 };
@@ -338,7 +387,7 @@ static void explain_weights(struct av_insp *out, const struct av_trace *t, int h
 	int shown = 0;
 	for (int k = 0; k < m; k++) {
 		char item[48], v[32];
-		av_insp_number(v, sizeof(v), mrow[k] ? exp((double)row[k] - max) : 0.0);
+		number(v, sizeof(v), mrow[k] ? exp((double)row[k] - max) : 0.0);
 		snprintf(item, sizeof(item), k == j ? " [%s]" : " %s", mrow[k] ? v : "0");
 		int tail = 16 + (int)strlen(sm);
 		if (width_of(&b) + av_utf8_width(item) + tail > width && shown > 0) {
@@ -371,8 +420,8 @@ static void explain_context(struct av_insp *out, const struct av_trace *t, int h
 	snprintf(suffix, sizeof(suffix), " = %s", total);
 	add_terms(&b, &tm, suffix, width);
 	add_taken(out, &b);
-	add_line(out, "the value rows of the keys, weighted by how much query %d attends to "
-		 "each (its softmax row)", i);
+	add_line(out, "value rows weighted by query %d's softmax row (how much it attends "
+		 "to each key)", i);
 }
 
 static void explain_v_head(struct av_insp *out, const struct av_trace *t, int head, int j, int c)
@@ -384,15 +433,17 @@ static void explain_v_head(struct av_insp *out, const struct av_trace *t, int he
 		 j, c, j, col, head, j, key_text(t, j));
 }
 
-/* Q/K/V or the output projection: x · W[c,:] (+ b[c]) */
+/* Q/K/V or the output projection, nn.Linear's way: res[r,c] = x[r,:] ·
+ * W[c,:] + b[c], i.e. column c of Wᵀ (the title's "X·W_qᵀ"). w_name is
+ * "W_q" ..., b_name "b_q" ... */
 static void explain_linear(struct av_insp *out, const struct av_trace *t,
-			   const struct av_params *p, const char *res_name, const char *in_name,
-			   const float *x, const float *w, const float *bias, int r, int c,
-			   int width)
+			   const char *res_name, const char *in_name, const char *w_name,
+			   const char *b_name, const float *x, const float *w,
+			   const float *bias, int r, int c, int width)
 {
 	int D = t->d_model;
 	if (!w) {
-		add_line(out, "%s = %s · W%s", res_name, in_name, "ᵀ");
+		add_line(out, "%s = %s · %sᵀ", res_name, in_name, w_name);
 		return;
 	}
 	struct terms tm = {
@@ -404,20 +455,28 @@ static void explain_linear(struct av_insp *out, const struct av_trace *t,
 	out->derived = sum;
 	out->derived_ok = true;
 	NUM(total, sum);
+	if (bias)
+		add_line(out, "%s[%d,%d] = %s[%d,:] · %sᵀ[:,%d] + %s[%d]   (%sᵀ[:,%d] = row %d "
+			 "of %s)", res_name, r, c, in_name, r, w_name, c, b_name, c, w_name, c,
+			 c, w_name);
+	else
+		add_line(out, "%s[%d,%d] = %s[%d,:] · %sᵀ[:,%d]   (%sᵀ[:,%d] = row %d of %s)",
+			 res_name, r, c, in_name, r, w_name, c, w_name, c, c, w_name);
 	struct sb b = { 0 };
-	sb_add(&b, "= Σ_k %s[%d,k]·W[%d,k] = ", in_name, r, c);
+	sb_add(&b, "= Σ_k %s[%d,k]·%s[%d,k]", in_name, r, w_name, c);
+	if (bias)
+		sb_add(&b, " + %s[%d]", b_name, c);
+	sb_add(&b, " = ");
 	char suffix[128];
 	if (bias) {
-		NUM(bv, bias[c]);
-		snprintf(suffix, sizeof(suffix), " + b[%d] %s = %s", c, bv, total);
+		char bt[40];
+		plus_term(bt, sizeof(bt), bias[c]);
+		snprintf(suffix, sizeof(suffix), "%s = %s", bt, total);
 	} else {
 		snprintf(suffix, sizeof(suffix), " = %s", total);
 	}
 	add_terms(&b, &tm, suffix, width);
-	add_line(out, "%s[%d,%d] = row %d of %s · row %d of W (a column of Wᵀ)%s",
-		 res_name, r, c, r, in_name, c, bias ? " + bias" : "");
 	add_taken(out, &b);
-	(void)p;
 }
 
 static void explain_position(struct av_insp *out, const struct av_trace *t, int i, int c)
@@ -455,6 +514,92 @@ static void explain_position(struct av_insp *out, const struct av_trace *t, int 
 	}
 }
 
+/* --- numbers that are not finite ---------------------------------------- */
+
+static bool all_finite(const float *x, size_t count)
+{
+	for (size_t k = 0; x && k < count; k++)
+		if (!isfinite(x[k]))
+			return false;
+	return true;
+}
+
+/* The trace's buffers in the order the forward pass fills them. */
+enum { BAD_NONE, BAD_INPUT, BAD_PROJECTION, BAD_SCORES, BAD_SCALED, BAD_SOFTMAX, BAD_LATER };
+
+static int first_nonfinite(const struct av_trace *t)
+{
+	size_t n = (size_t)t->n, m = (size_t)t->m, D = (size_t)t->d_model;
+	size_t cells = (size_t)t->heads * n * m;
+	if (!all_finite(t->embedding, n * D) ||
+	    (t->source_embedding && !all_finite(t->source_embedding, m * D)))
+		return BAD_INPUT;
+	if (!all_finite(t->q, n * D) || !all_finite(t->k, m * D) || !all_finite(t->v, m * D))
+		return BAD_PROJECTION;
+	if (!all_finite(t->scores, cells))
+		return BAD_SCORES;
+	if (!all_finite(t->scaled, cells))
+		return BAD_SCALED;
+	if (!all_finite(t->weights, cells))
+		return BAD_SOFTMAX;
+	if (!all_finite(t->context, n * D) || !all_finite(t->output, n * D) ||
+	    !all_finite(t->residual, n * D))
+		return BAD_LATER;
+	return BAD_NONE;
+}
+
+/* What made a value inf or NaN: the first stage that overflowed, and why
+ * (float32 ends at ±3.4e38; exp(inf − inf) is NaN), then how it spread. */
+static void explain_nonfinite(struct av_insp *out, const struct av_trace *t,
+			      enum av_tensor tensor, double value)
+{
+	bool after_softmax = tensor == AV_T_WEIGHTS || tensor == AV_T_CONTEXT ||
+			     tensor == AV_T_CONCAT || tensor == AV_T_OUTPUT ||
+			     tensor == AV_T_RESIDUAL;
+	char T[32], div[32];
+	snprintf(T, sizeof(T), "%g", t->cfg.temperature);
+	number(div, sizeof(div), t->divisor);
+	const char *what = isnan(value) ? "NaN (not a number)" : "infinite";
+	switch (first_nonfinite(t)) {
+	case BAD_NONE:
+		break;
+	case BAD_INPUT:
+		add_line(out, "%s: the embedding already holds inf or NaN (the loaded or "
+			 "trained weights are not finite numbers)", what);
+		break;
+	case BAD_PROJECTION:
+		add_line(out, "%s: X·Wᵀ overflowed float32 (largest ±3.4e38): the weights "
+			 "are too large", what);
+		break;
+	case BAD_SCORES:
+		add_line(out, "%s: q·k overflowed float32 (largest ±3.4e38): Q and K hold huge "
+			 "numbers (huge weights)", what);
+		break;
+	case BAD_SCALED: {
+		char why[96] = "";
+		if (t->cfg.temperature < 1e-6)
+			snprintf(why, sizeof(why), ": T=%s makes every score huge", T);
+		else if (t->cfg.temperature < 1)
+			snprintf(why, sizeof(why), ": T=%s makes every score %g times larger", T,
+				 1 / t->cfg.temperature);
+		if (after_softmax)
+			add_line(out, "exp overflowed%s (±inf), exp(inf−inf) = NaN", why);
+		else
+			add_line(out, "%s: scores / %s (%s·T) overflowed float32 (±3.4e38)%s",
+				 what, div, scale_symbol(t->cfg.scale), why);
+		break;
+	}
+	case BAD_SOFTMAX:
+		add_line(out, "%s: exp overflowed in softmax (exp(inf − inf) = NaN)", what);
+		break;
+	case BAD_LATER:
+		add_line(out, "%s: a sum of the later stages overflowed float32 (largest "
+			 "±3.4e38)", what);
+		break;
+	}
+	add_line(out, "inf and NaN spread: every number computed from them is inf or NaN");
+}
+
 void av_insp_cell(struct av_insp *out, const struct av_trace *t, const struct av_params *p,
 		  const struct av_part *part, int head, int r, int c, int width)
 {
@@ -471,8 +616,10 @@ void av_insp_cell(struct av_insp *out, const struct av_trace *t, const struct av
 	if (hidden && part->masked_as_inf)
 		snprintf(vbuf, sizeof(vbuf), "−∞");
 	else
-		av_insp_number(vbuf, sizeof(vbuf), value);
+		number(vbuf, sizeof(vbuf), value);
 	heading(out, t, part, head, r, c, vbuf);
+	if (!hidden && !isfinite(value))
+		explain_nonfinite(out, t, part->tensor, value);
 	bool cross = t->cfg.mode == AV_MODE_CROSS;
 	const float *xs = cross ? t->source_embedding : t->embedding;
 
@@ -494,9 +641,10 @@ void av_insp_cell(struct av_insp *out, const struct av_trace *t, const struct av
 		out->derived = (double)a + b;
 		out->derived_ok = true;
 		NUM(as, a);
-		NUM(bs, b);
 		NUM(vs, (float)out->derived);
-		add_line(out, "X = token_emb + pos_enc = %s + %s = %s", as, bs, vs);
+		char bs[40];
+		plus_term(bs, sizeof(bs), b);
+		add_line(out, "X = token_emb + pos_enc = %s%s = %s", as, bs, vs);
 		break;
 	}
 	case AV_T_SOURCE_EMBEDDING:
@@ -504,16 +652,16 @@ void av_insp_cell(struct av_insp *out, const struct av_trace *t, const struct av
 			 "cross attention's keys and values come from it");
 		break;
 	case AV_T_Q:
-		explain_linear(out, t, p, "Q", "X", t->embedding, p ? p->w_q : NULL,
+		explain_linear(out, t, "Q", "X", "W_q", "b_q", t->embedding, p ? p->w_q : NULL,
 			       p ? p->b_q : NULL, r, c, width);
 		break;
 	case AV_T_K:
-		explain_linear(out, t, p, "K", cross ? "X_src" : "X", xs, p ? p->w_k : NULL,
-			       p ? p->b_k : NULL, r, c, width);
+		explain_linear(out, t, "K", cross ? "X_src" : "X", "W_k", "b_k", xs,
+			       p ? p->w_k : NULL, p ? p->b_k : NULL, r, c, width);
 		break;
 	case AV_T_V:
-		explain_linear(out, t, p, "V", cross ? "X_src" : "X", xs, p ? p->w_v : NULL,
-			       p ? p->b_v : NULL, r, c, width);
+		explain_linear(out, t, "V", cross ? "X_src" : "X", "W_v", "b_v", xs,
+			       p ? p->w_v : NULL, p ? p->b_v : NULL, r, c, width);
 		break;
 	case AV_T_SCORES:
 		explain_scores(out, t, head, r, c, width);
@@ -533,6 +681,26 @@ void av_insp_cell(struct av_insp *out, const struct av_trace *t, const struct av
 	case AV_T_V_HEAD:
 		explain_v_head(out, t, head, r, c);
 		break;
+	case AV_T_Q_HEAD: {
+		int col = head * t->head_dim + c;
+		out->derived = t->q[(size_t)r * D + col];
+		out->derived_ok = true;
+		add_line(out, "Q_h[%d,%d] = Q[%d,%d]: head %d's slice of the query of '%s'", r, c,
+			 r, col, head, query_text(t, r));
+		add_line(out, "scores_h[%d,j] = Q_h[%d,:] · K_hᵀ[:,j]: row %d of Q_h times each "
+			 "column of K_hᵀ", r, r, r);
+		break;
+	}
+	case AV_T_K_HEAD_T: {
+		int col = head * t->head_dim + r;
+		out->derived = t->k[(size_t)c * D + col];
+		out->derived_ok = true;
+		add_line(out, "K_hᵀ[%d,%d] = K[%d,%d]: column %d of K_hᵀ is head %d's key of '%s'",
+			 r, c, c, col, c, head, key_text(t, c));
+		add_line(out, "scores_h[i,%d] = Q_h[i,:] · K_hᵀ[:,%d]: each row of Q_h times "
+			 "column %d", c, c, c);
+		break;
+	}
 	case AV_T_CONCAT: {
 		int h = c / t->head_dim, cc = c % t->head_dim;
 		out->derived = t->context[(size_t)h * t->n * t->head_dim +
@@ -543,17 +711,18 @@ void av_insp_cell(struct av_insp *out, const struct av_trace *t, const struct av
 		break;
 	}
 	case AV_T_OUTPUT:
-		explain_linear(out, t, p, "output", "concat", t->concat, p ? p->w_o : NULL,
-			       p ? p->b_o : NULL, r, c, width);
+		explain_linear(out, t, "output", "concat", "W_o", "b_o", t->concat,
+			       p ? p->w_o : NULL, p ? p->b_o : NULL, r, c, width);
 		break;
 	case AV_T_RESIDUAL: {
 		float a = t->output[(size_t)r * D + c], b = t->embedding[(size_t)r * D + c];
 		out->derived = (double)a + b;
 		out->derived_ok = true;
 		NUM(as, a);
-		NUM(bs, b);
 		NUM(vs, (float)out->derived);
-		add_line(out, "residual = output + X = %s + %s = %s (the skip connection)",
+		char bs[40];
+		plus_term(bs, sizeof(bs), b);
+		add_line(out, "residual = output + X = %s%s = %s (the skip connection)",
 			 as, bs, vs);
 		break;
 	}
@@ -603,7 +772,7 @@ void av_insp_token(struct av_insp *out, const struct av_trace *t, const struct a
 		sb_add(&b, "embedding row:");
 		for (int c = 0; c < D; c++) {
 			char v[32];
-			av_insp_number(v, sizeof(v), p->token_embedding[(size_t)id * D + c]);
+			number(v, sizeof(v), p->token_embedding[(size_t)id * D + c]);
 			if (width_of(&b) + (int)strlen(v) + 14 > width && c > 0) {
 				sb_add(&b, " … (+%d)", D - c);
 				break;
@@ -630,7 +799,7 @@ char *av_insp_formula(const struct av_trace *t, enum av_ui_stage st, int head)
 {
 	int dh = t->head_dim;
 	char div[32];
-	av_insp_number(div, sizeof(div), t->divisor);
+	number(div, sizeof(div), t->divisor);
 	switch (st) {
 	case AV_STAGE_TOKENS:
 		return av_printf("tokens = split(sentence): words, punctuation, each CJK "
@@ -710,7 +879,7 @@ char *av_insp_shapes(const struct av_trace *t, enum av_ui_stage st, int head)
 				 n, dh, dh, m, n, m, head, H);
 	case AV_STAGE_SCALED: {
 		char div[32];
-		av_insp_number(div, sizeof(div), t->divisor);
+		number(div, sizeof(div), t->divisor);
 		return av_printf("scores_h (%d, %d) / %s → scaled_h (%d, %d);  head %d of %d",
 				 n, m, div, n, m, head, H);
 	}
@@ -721,9 +890,16 @@ char *av_insp_shapes(const struct av_trace *t, enum av_ui_stage st, int head)
 		return av_printf("mask (%d, %d): %d of %d cells hidden → masked_h (%d, %d);  "
 				 "head %d of %d", n, m, hidden, n * m, n, m, head, H);
 	}
-	case AV_STAGE_SOFTMAX:
+	case AV_STAGE_SOFTMAX: {
+		int empty = 0;
+		for (int i = 0; i < n; i++)
+			empty += t->row_hidden[i];
+		if (empty)
+			return av_printf("weights_h (%d, %d), rows sum to 1 (Σ; 0 if every key "
+					 "hidden);  head %d of %d", n, m, head, H);
 		return av_printf("weights_h (%d, %d), each row sums to 1 (Σ column);  head %d of %d",
 				 n, m, head, H);
+	}
 	case AV_STAGE_CONTEXT:
 		return av_printf("weights_h (%d, %d) · V_h (%d, %d) → context_h (%d, %d);  "
 				 "head %d of %d", n, m, m, dh, n, dh, head, H);

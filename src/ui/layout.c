@@ -131,9 +131,16 @@ char *av_layout_header(const struct av_header_info *h, int width)
 	PIECE(0, "scale=%s", h->scale);
 	snprintf(p[count - 1].shorter, sizeof(p[0].shorter), "%s", h->scale);
 	PIECE(0, "T=%.3g", h->temperature);
-	PIECE(2, "seed=%llu", (unsigned long long)h->seed);
-	snprintf(p[count - 1].shorter, sizeof(p[0].shorter), "s%llu",
-		 (unsigned long long)h->seed);
+	if (h->weights) {
+		/* the weights are no longer the seed's: say so, always */
+		PIECE(0, "seed=%llu %s", (unsigned long long)h->seed, h->weights);
+		snprintf(p[count - 1].shorter, sizeof(p[0].shorter), "s%llu %s",
+			 (unsigned long long)h->seed, h->weights);
+	} else {
+		PIECE(2, "seed=%llu", (unsigned long long)h->seed);
+		snprintf(p[count - 1].shorter, sizeof(p[0].shorter), "s%llu",
+			 (unsigned long long)h->seed);
+	}
 #undef PIECE
 	char stage[96];
 	if (h->view)
@@ -185,5 +192,101 @@ char *av_layout_header(const struct av_header_info *h, int width)
 		strcat(out, "  ");
 		strcat(out, stage);
 	}
+	return out;
+}
+
+/* --- wrapping and hints ---------------------------------------------------- */
+
+/* Columns of the first len bytes of s. */
+static int prefix_width(const char *s, size_t len, int (*measure)(const char *), char *buf)
+{
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	return measure(buf);
+}
+
+size_t av_wrap_line(const char *s, int width, int (*measure)(const char *),
+		    const char **next)
+{
+	size_t len = strlen(s), best = 0, i = 0;
+	char *buf = av_malloc(len + 1);
+	/* the longest run of whole words that fits */
+	for (;;) {
+		size_t j = i;
+		while (j < len && s[j] != ' ')
+			j++;
+		if (j > 0 && prefix_width(s, j, measure, buf) > width)
+			break;
+		best = j;
+		if (j >= len)
+			break;
+		i = j + 1;
+	}
+	/* trailing spaces of the line are not shown */
+	while (best > 0 && s[best - 1] == ' ')
+		best--;
+	/* a formula line does not end in an operator ("… =" / "1.596"): the
+	 * operator starts the next line with its operand */
+	if (best < len) {
+		size_t w0 = best;
+		while (w0 > 0 && s[w0 - 1] != ' ')
+			w0--;
+		static const char *const ops[] = { "=", "+", "\xe2\x88\x92", "-", "\xc3\x97",
+						   "\xc2\xb7", "/" };
+		for (size_t k = 0; w0 > 0 && k < sizeof(ops) / sizeof(ops[0]); k++) {
+			if (best - w0 == strlen(ops[k]) && !strncmp(s + w0, ops[k], best - w0)) {
+				best = w0;
+				while (best > 0 && s[best - 1] == ' ')
+					best--;
+				break;
+			}
+		}
+	}
+	if (best == 0 && len > 0) {
+		/* the first word alone is too wide: as many characters as fit
+		 * (at least one, so the text always moves on) */
+		size_t off = 0;
+		while (off < len && s[off] != ' ') {
+			uint32_t cp;
+			int k = av_utf8_decode(s + off, len - off, &cp);
+			if (k < 0)
+				k = 1;
+			if (off > 0 && prefix_width(s, off + (size_t)k, measure, buf) > width)
+				break;
+			off += (size_t)k;
+			if (prefix_width(s, off, measure, buf) > width)
+				break;
+		}
+		best = off;
+	}
+	free(buf);
+	const char *rest = s + best;
+	while (*rest == ' ')
+		rest++;
+	*next = rest;
+	return best;
+}
+
+char *av_layout_hints(const char *hints, int width, int (*measure)(const char *))
+{
+	size_t len = hints ? strlen(hints) : 0;
+	char *out = av_calloc(len + 1, 1);
+	char *buf = av_malloc(len + 1);
+	size_t kept = 0;
+	for (size_t i = 0; i < len;) {
+		/* the next group ends at two spaces (or the end) */
+		const char *sep = strstr(hints + i, "  ");
+		size_t end = sep ? (size_t)(sep - hints) : len;
+		if (end > i && prefix_width(hints, end, measure, buf) <= width)
+			kept = end;
+		else if (end > i)
+			break;
+		i = end;
+		while (i < len && hints[i] == ' ')
+			i++;
+	}
+	memcpy(out, hints, kept);
+	out[kept] = '\0';
+	free(buf);
 	return out;
 }

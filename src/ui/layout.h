@@ -11,11 +11,13 @@
  *
  * Below AV_MIN_COLS x AV_MIN_LINES the screen shows only a "terminal too
  * small" message. At 80x24 the inspector has 4 rows; smaller terminals
- * shrink it first, then drop the legend. */
+ * shrink it first, then drop the legend; from 40 lines it has 7 (what
+ * does not fit there goes to the free rows under the stepper's figure). */
 #ifndef AV_UI_LAYOUT_H
 #define AV_UI_LAYOUT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define AV_MIN_COLS 40
@@ -48,6 +50,8 @@ struct av_header_info {
 	int stage, n_stages;       /* stage is 0-based; shown 1-based as k/N */
 	const char *stage_name;
 	const char *view;          /* "all heads", or NULL for the stepper */
+	const char *weights;       /* "trained 200 ep" after training, or NULL:
+				    * shown with the seed, never dropped */
 	int stage_reserve;         /* columns kept for the stage part (the
 				    * widest one), so stepping does not make
 				    * the other pieces come and go; 0 = its own */
@@ -58,5 +62,20 @@ struct av_header_info {
  * first, and the stage "k/N name" stays at the right. malloc'd, exactly
  * width columns wide (padded with spaces) when width allows. */
 char *av_layout_header(const struct av_header_info *h, int width);
+
+/* Word wrap: the bytes of s that make the next line of at most width
+ * columns (as measure counts them; av_text_width on screen): whole words,
+ * broken at spaces; a word wider than the line (a run of CJK characters,
+ * a long number) is broken between two characters, never inside one.
+ * *next is where the line after it starts (its leading spaces skipped).
+ * Returns 0 only for an empty s. */
+size_t av_wrap_line(const char *s, int width, int (*measure)(const char *),
+		    const char **next);
+
+/* A status line's key hints fitted to width columns: the groups ("? help",
+ * "n/p stage", ...) are separated by two spaces in hints, and the groups
+ * that do not fit whole are dropped from the end (never a cut word).
+ * malloc'd; "" when not even the first fits. */
+char *av_layout_hints(const char *hints, int width, int (*measure)(const char *));
 
 #endif

@@ -61,8 +61,11 @@ int av_ui_stage_parts(const struct av_trace *t, enum av_ui_stage st, int head,
 				    AV_AXIS_QUERY, AV_AXIS_DIM);
 		out[count++] = part("pos_enc", AV_T_POSITION_PART, t->position_part, n, D, D,
 				    AV_AXIS_QUERY, AV_AXIS_DIM);
-		out[count++] = part("X", AV_T_EMBEDDING, q_side, n, D, D,
-				    AV_AXIS_QUERY, AV_AXIS_DIM);
+		out[count] = part("X", AV_T_EMBEDDING, q_side, n, D, D,
+				  AV_AXIS_QUERY, AV_AXIS_DIM);
+		out[count].op = "=";
+		out[count++].own = true;
+		out[1].op = "+";
 		if (t->source_embedding)
 			out[count++] = part("X_src", AV_T_SOURCE_EMBEDDING, t->source_embedding,
 					    m, D, D, AV_AXIS_KEY, AV_AXIS_DIM);
@@ -74,20 +77,24 @@ int av_ui_stage_parts(const struct av_trace *t, enum av_ui_stage st, int head,
 		for (int i = 0; i < count; i++) {
 			out[i].hl_start = head * dh;
 			out[i].hl_len = t->heads > 1 ? dh : 0;
+			out[i].own = true;
 		}
 		return count;
 	case AV_STAGE_SCORES:
-		out[count++] = part("scores_h", AV_T_SCORES, t->scores + off, n, m, m,
-				    AV_AXIS_QUERY, AV_AXIS_KEY);
+		out[count] = part("scores_h", AV_T_SCORES, t->scores + off, n, m, m,
+				  AV_AXIS_QUERY, AV_AXIS_KEY);
+		out[count++].own = true;
 		return count;
 	case AV_STAGE_SCALED:
-		out[count++] = part("scaled_h", AV_T_SCALED, t->scaled + off, n, m, m,
-				    AV_AXIS_QUERY, AV_AXIS_KEY);
+		out[count] = part("scaled_h", AV_T_SCALED, t->scaled + off, n, m, m,
+				  AV_AXIS_QUERY, AV_AXIS_KEY);
+		out[count++].own = true;
 		return count;
 	case AV_STAGE_MASKED:
 		out[count] = part("masked_h", AV_T_MASKED, t->masked + off, n, m, m,
 				  AV_AXIS_QUERY, AV_AXIS_KEY);
 		out[count].maskable = true;
+		out[count].own = true;
 		out[count++].masked_as_inf = true;
 		return count;
 	case AV_STAGE_SOFTMAX:
@@ -95,6 +102,7 @@ int av_ui_stage_parts(const struct av_trace *t, enum av_ui_stage st, int head,
 				  AV_AXIS_QUERY, AV_AXIS_KEY);
 		out[count].kind = AV_PART_WEIGHTS;
 		out[count].maskable = true;
+		out[count].own = true;
 		out[count++].row_sums = true;
 		return count;
 	case AV_STAGE_CONTEXT:
@@ -104,9 +112,10 @@ int av_ui_stage_parts(const struct av_trace *t, enum av_ui_stage st, int head,
 				  AV_AXIS_QUERY, AV_AXIS_KEY);
 		out[count].kind = AV_PART_WEIGHTS;
 		out[count++].maskable = true;
-		out[count++] = part("context_h", AV_T_CONTEXT,
-				    t->context + (size_t)head * n * dh, n, dh, dh,
-				    AV_AXIS_QUERY, AV_AXIS_DIM);
+		out[count] = part("context_h", AV_T_CONTEXT,
+				  t->context + (size_t)head * n * dh, n, dh, dh,
+				  AV_AXIS_QUERY, AV_AXIS_DIM);
+		out[count++].own = true;
 		out[count++] = part("V_h", AV_T_V_HEAD, t->v + (size_t)head * dh, m, dh, D,
 				    AV_AXIS_KEY, AV_AXIS_DIM);
 		return count;
@@ -115,13 +124,29 @@ int av_ui_stage_parts(const struct av_trace *t, enum av_ui_stage st, int head,
 				  AV_AXIS_QUERY, AV_AXIS_DIM);
 		out[count].hl_start = head * dh;
 		out[count++].hl_len = t->heads > 1 ? dh : 0;
-		out[count++] = part("output", AV_T_OUTPUT, t->output, n, D, D,
-				    AV_AXIS_QUERY, AV_AXIS_DIM);
+		out[count] = part("output", AV_T_OUTPUT, t->output, n, D, D,
+				  AV_AXIS_QUERY, AV_AXIS_DIM);
+		out[count++].own = true;
 		out[count++] = part("residual", AV_T_RESIDUAL, t->residual, n, D, D,
 				    AV_AXIS_QUERY, AV_AXIS_DIM);
 		return count;
 	}
 	return 0;
+}
+
+int av_ui_score_factors(const struct av_trace *t, int head, struct av_part out[2])
+{
+	int n = t->n, m = t->m, D = t->d_model, dh = t->head_dim;
+	if (head < 0 || head >= t->heads)
+		head = 0;
+	/* Q_h[i, c] = Q[i, head*dh + c]; K_hᵀ[c, j] = K[j, head*dh + c] */
+	out[0] = part("Q_h", AV_T_Q_HEAD, t->q + (size_t)head * dh, n, dh, D,
+		      AV_AXIS_QUERY, AV_AXIS_DIM);
+	out[1] = part("K_hᵀ", AV_T_K_HEAD_T, t->k + (size_t)head * dh, dh, m, 1,
+		      AV_AXIS_DIM, AV_AXIS_KEY);
+	out[1].col_stride = D;
+	out[1].op = "·";
+	return 2;
 }
 
 bool av_part_hidden(const struct av_trace *t, const struct av_part *p, int r, int c)

@@ -38,7 +38,8 @@ enum av_tensor {
 	AV_T_Q, AV_T_K, AV_T_V,
 	AV_T_SCORES, AV_T_SCALED, AV_T_MASKED, AV_T_WEIGHTS,
 	AV_T_CONTEXT, AV_T_V_HEAD,
-	AV_T_CONCAT, AV_T_OUTPUT, AV_T_RESIDUAL
+	AV_T_CONCAT, AV_T_OUTPUT, AV_T_RESIDUAL,
+	AV_T_Q_HEAD, AV_T_K_HEAD_T        /* the factors of the scores (Q_h, K_hᵀ) */
 };
 
 enum av_part_kind { AV_PART_SIGNED, AV_PART_WEIGHTS };
@@ -51,18 +52,28 @@ struct av_part {
 	enum av_tensor tensor;
 	const float *data;       /* cell (r, c) = data[r * stride + c] */
 	int rows, cols, stride;
+	int col_stride;          /* 0 or 1: contiguous rows; else a transpose */
 	enum av_axis row_axis, col_axis;
 	enum av_part_kind kind;  /* signed values (diverging) or weights 0..1 */
 	bool maskable;           /* cells whose mask is 0 are hidden keys */
 	bool masked_as_inf;      /* ... and are shown as −∞ (the masked stage) */
 	bool row_sums;           /* the sum of each row is shown (softmax) */
 	int hl_start, hl_len;    /* highlighted columns (the head's slice), or 0 */
+	bool own;                /* the stage's own result (the cursor opens on it);
+				    the other parts are its inputs */
+	const char *op;          /* drawn between this part and the one before
+				    ("·", "="), or NULL */
 };
 
 /* The parts of stage st for head h (the tokens stage has none). Returns
  * the count. */
 int av_ui_stage_parts(const struct av_trace *t, enum av_ui_stage st, int head,
 		      struct av_part out[AV_MAX_PARTS]);
+
+/* The two factors of the scores of head h, Q_h (n, dh) and K_hᵀ (dh, m), as
+ * parts to draw before scores_h (the stepper shows them when there is
+ * room). Returns 2. */
+int av_ui_score_factors(const struct av_trace *t, int head, struct av_part out[2]);
 
 /* True for the stages computed once per head. */
 bool av_ui_stage_per_head(enum av_ui_stage st);
@@ -72,7 +83,7 @@ bool av_part_hidden(const struct av_trace *t, const struct av_part *p, int r, in
 
 static inline float av_part_at(const struct av_part *p, int r, int c)
 {
-	return p->data[(long)r * p->stride + c];
+	return p->data[(long)r * p->stride + (long)c * (p->col_stride ? p->col_stride : 1)];
 }
 
 #endif

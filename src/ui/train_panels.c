@@ -62,6 +62,11 @@ static const char *short_name(int id)
 	return names[id];
 }
 
+const char *av_train_panel_param_name(int id)
+{
+	return id >= 0 && id < AV_N_PARAMS ? short_name(id) : "?";
+}
+
 static const char *trained_text(const struct av_trainer *tr)
 {
 	return tr->set.params == AV_TRAIN_ALL ? "all tensors" :
@@ -158,25 +163,29 @@ void av_train_panel_info(struct av_app *a, WINDOW *w)
 			 av_train_speeds[tv->speed].label);
 	else
 		snprintf(state, sizeof(state), "|| paused (%s)", av_train_speeds[tv->speed].label);
+	bool stopped = tv->diag.trouble == AV_TROUBLE_NONFINITE;
+	if (stopped)
+		snprintf(state, sizeof(state), "stopped: not finite (r resets)");
 	int sw = av_text_width(state);
 	if (x + av_text_width(buf) + 2 + sw <= width)
 		x += av_put(w, 0, x, buf, width - x, el(a, AV_EL_DIM));
 	if (x + 2 + sw <= width)
-		av_put(w, 0, width - sw, state, sw,
+		av_put(w, 0, width - sw, state, sw, stopped ? el(a, AV_EL_ERROR) :
 		       tv->running ? el(a, AV_EL_HIGHLIGHT) : el(a, AV_EL_DIM));
 	else if (x + 10 <= width)
-		av_put(w, 0, x + 2, tv->running ? "running" : "paused", width - x - 2,
-		       el(a, AV_EL_DIM));
+		av_put(w, 0, x + 2, stopped ? "stopped" : tv->running ? "running" : "paused",
+		       width - x - 2, stopped ? el(a, AV_EL_ERROR) : el(a, AV_EL_DIM));
 
 	/* settings, each with its key */
 	char lr[32];
 	snprintf(lr, sizeof(lr), "%g", tr->set.lr);
+	/* each setting, then its keys in parentheses: "lr 0.01 ([ ])" */
 	const char *items[][3] = {
-		{ "lr ", lr, "[]" },
+		{ "lr ", lr, "[ ]" },
 		{ "", av_optimizer_names[tr->set.optimizer], "o" },
 		{ "target ", av_target_names[tr->set.target], "w" },
 		{ "init ", av_init_names[tr->cfg.init], "i" },
-		{ "trains ", trained_text(tr), "P" },
+		{ "train ", trained_text(tr), "P" },
 	};
 	int n_items = (int)(sizeof(items) / sizeof(items[0]));
 	/* with the keys if they fit, else without */
@@ -184,20 +193,64 @@ void av_train_panel_info(struct av_app *a, WINDOW *w)
 	int need = 0;
 	for (int i = 0; i < n_items; i++)
 		need += av_text_width(items[i][0]) + av_text_width(items[i][1]) +
-			av_text_width(items[i][2]) + 3;
+			av_text_width(items[i][2]) + 3 + (i ? 1 : 0);
 	if (need > width)
 		keys = false;
+	/* two spaces between the settings when they fit, else one */
+	const char *sep = need + n_items - 1 <= width ? "  " : " ";
 	x = 0;
 	for (int i = 0; i < n_items && x < width; i++) {
 		if (i)
-			x += av_put(w, 1, x, keys ? "  " : " · ", width - x, el(a, AV_EL_DIM));
-		if (keys) {
-			x += av_put(w, 1, x, items[i][2], width - x, el(a, AV_EL_HIGHLIGHT));
-			x += av_put(w, 1, x, " ", width - x, A_NORMAL);
-		}
+			x += av_put(w, 1, x, keys ? sep : " · ", width - x, el(a, AV_EL_DIM));
 		x += av_put(w, 1, x, items[i][0], width - x, el(a, AV_EL_DIM));
 		x += av_put(w, 1, x, items[i][1], width - x, el(a, AV_EL_NORMAL));
+		if (keys) {
+			x += av_put(w, 1, x, " (", width - x, el(a, AV_EL_DIM));
+			x += av_put(w, 1, x, items[i][2], width - x, el(a, AV_EL_HIGHLIGHT));
+			x += av_put(w, 1, x, ")", width - x, el(a, AV_EL_DIM));
+		}
 	}
+}
+
+/* Puts text in rows y.. (at most rows of them) of w from column x, broken
+ * at spaces; returns the rows used. */
+static int put_wrapped_at(WINDOW *w, int y, int x, int rows, const char *text, attr_t at)
+{
+	int width = getmaxx(w) - x, used = 0;
+	const char *p = text;
+	while (*p && used < rows) {
+		while (*p == ' ')
+			p++;
+		/* the longest run of words that fits */
+		const char *end = p, *q = p;
+		while (*q) {
+			const char *word_end = q;
+			while (*word_end && *word_end != ' ')
+				word_end++;
+			char *piece = av_strndup(p, (size_t)(word_end - p));
+			int pw = av_text_width(piece);
+			free(piece);
+			if (pw > width && end != p)
+				break;
+			end = word_end;
+			if (pw > width)
+				break;
+			q = word_end;
+			while (*q == ' ')
+				q++;
+		}
+		char *line = av_strndup(p, (size_t)(end - p));
+		av_put(w, y + used, x, line, width, at);
+		free(line);
+		used++;
+		p = end;
+	}
+	return used;
+}
+
+static int put_wrapped(WINDOW *w, int y, int rows, const char *text, attr_t at)
+{
+	return put_wrapped_at(w, y, 0, rows, text, at);
 }
 
 /* --- the loss curve ------------------------------------------------------- */
@@ -222,15 +275,63 @@ static void plot(WINDOW *w, int y0, int x0, int rows, int cols, const double *v,
 	av_canvas_free(&c);
 }
 
+/* The x axis of the loss curve, in row y (the labels) and, when
+ * line_row >= 0, an axis line with ticks in that row: epoch k (1-based) is
+ * at the dot column av_canvas_plot gives value k - 1, and the ticks fall
+ * on round epochs at least 8 columns apart, the unit "epochs" at the
+ * right. The right edge's epoch is the axis width, not the epoch reached,
+ * so it gets no label of its own. */
+static void loss_axis(struct av_app *a, WINDOW *w, int y, int line_row, int x0, int cols, int n)
+{
+	attr_t dim = el(a, AV_EL_DIM);
+	bool utf8 = av_draw_utf8();
+	int dots = 2 * cols;
+	int capacity = n > dots ? n : dots;          /* epochs across the width */
+	static const int steps[] = { 1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000,
+				     5000, 10000, 20000, 50000, 100000, 200000, 500000, 1000000 };
+	int step = steps[0];
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		step = steps[i];
+		if ((long long)capacity * 8 <= (long long)cols * step)
+			break;
+	}
+	const char *unit = "epochs";
+	int unit_x = x0 + cols - (int)strlen(unit);
+	if (line_row >= 0)
+		for (int c = 0; c < cols; c++)
+			av_put(w, line_row, x0 + c, utf8 ? "─" : "-", 1, dim);
+	int free_from = x0;
+	for (long long e = step; e <= capacity; e += step) {
+		long long dot = n > dots ? (e - 1) * dots / n : e - 1;
+		int col = x0 + (int)(dot / 2);
+		if (col >= x0 + cols)
+			break;
+		if (line_row >= 0)
+			av_put(w, line_row, col, utf8 ? "┴" : "+", 1, dim);
+		char num[24];
+		snprintf(num, sizeof(num), "%lld", e);
+		int nw = (int)strlen(num);
+		int lx = col - nw / 2;
+		if (lx < free_from || lx + nw >= unit_x)
+			continue;
+		av_put(w, y, lx, num, nw, dim);
+		free_from = lx + nw + 1;
+	}
+	if (unit_x >= free_from)
+		av_put(w, y, unit_x, unit, cols, dim);
+}
+
 void av_train_panel_loss(struct av_app *a, WINDOW *w)
 {
 	const struct av_trainer *tr = a->train->tr;
 	int width = getmaxx(w), height = getmaxy(w);
 	char remark[96];
-	snprintf(remark, sizeof(remark), "total_loss, %d sentence%s", tr->n_items,
+	snprintf(remark, sizeof(remark), "total_loss per epoch, %d sentence%s", tr->n_items,
 		 tr->n_items == 1 ? "" : "s");
 	title(a, w, "loss", remark);
-	int rows = height - 2;
+	/* an axis line with ticks when there are rows for it */
+	bool line = height >= 6;
+	int rows = height - 2 - line;
 	if (rows < 1)
 		return;
 	const int lab = 7;
@@ -239,7 +340,8 @@ void av_train_panel_loss(struct av_app *a, WINDOW *w)
 		return;
 	attr_t dim = el(a, AV_EL_DIM);
 	if (tr->epoch == 0) {
-		av_put(w, 1 + rows / 2, lab + 1, "no epoch yet: Space runs, s takes one", cols, dim);
+		put_wrapped_at(w, 1 + rows / 2, lab + 1, 2, "no epoch yet: Space runs, s takes one "
+			       "epoch, S one sentence", dim);
 		return;
 	}
 	double lo, hi;
@@ -249,122 +351,204 @@ void av_train_panel_loss(struct av_app *a, WINDOW *w)
 	av_put_right(w, 1, 0, num, lab - 1, dim);
 	av_chart_number(num, sizeof(num), lo, lab - 1);
 	av_put_right(w, rows, 0, num, lab - 1, dim);
+	bool utf8 = av_draw_utf8();
 	for (int r = 1; r <= rows; r++)
-		av_put(w, r, lab, av_draw_utf8() ? "│" : "|", 1, dim);
+		av_put(w, r, lab, utf8 ? (r == 1 || r == rows ? "┤" : "│") : "|", 1, dim);
 	plot(w, 1, lab + 1, rows, cols, tr->loss, tr->epoch, lo, hi, el(a, AV_EL_LABEL));
-	/* the epoch axis: 0 at the left, the right edge's epoch at the right */
-	int capacity = 2 * cols > tr->epoch ? 2 * cols : tr->epoch;
-	av_put(w, height - 1, lab + 1, "1", cols, dim);
-	snprintf(num, sizeof(num), "epoch %d", capacity);
-	int nw = av_text_width(num);
-	if (nw + 3 <= cols)
-		av_put(w, height - 1, lab + 1 + cols - nw, num, nw, dim);
+	if (line)
+		av_put(w, height - 2, lab, utf8 ? "└" : "+", 1, dim);
+	loss_axis(a, w, height - 1, line ? height - 2 : -1, lab + 1, cols, tr->epoch);
 }
 
 /* --- the tracked pair ----------------------------------------------------- */
 
-static void fmt_score(char *buf, size_t size, double v)
+static void fmt_score(char *buf, size_t size, double v, int decimals)
 {
 	if (isnan(v))
 		snprintf(buf, size, "?");
 	else
-		snprintf(buf, size, "%.4f", v);
+		snprintf(buf, size, "%.*f", decimals, v);
 }
 
+/* A weight: 3 decimals, or "3.7e-06" when it would read 0.000 but is not 0
+ * (the tracked weight grows from there long before it shows). */
+static void fmt_weight(char *buf, size_t size, double v)
+{
+	if (isfinite(v) && v > 0 && v < 0.0005)
+		snprintf(buf, size, "%.1e", v);
+	else
+		fmt_score(buf, size, v, 3);
+}
+
+/* "/√dk", "/(√dk·T)", "/√D", "/T" or "": the scaled stage's divisor. */
+static const char *divisor_text(const struct av_trainer *tr)
+{
+	bool utf8 = av_draw_utf8();
+	bool t = tr->cfg.temperature != 1;
+	switch (tr->cfg.scale) {
+	case AV_SCALE_DK: return t ? (utf8 ? "/(√dk·T)" : "/(sqrt(dk)*T)") : (utf8 ? "/√dk" : "/sqrt(dk)");
+	case AV_SCALE_DMODEL: return t ? (utf8 ? "/(√D·T)" : "/(sqrt(D)*T)") : (utf8 ? "/√D" : "/sqrt(D)");
+	case AV_SCALE_NONE: return t ? "/T" : "";
+	}
+	return "";
+}
+
+/* "q·k/√dk" (or ASCII). */
+static void qk_text(char *buf, size_t size, const struct av_trainer *tr)
+{
+	snprintf(buf, size, "q%sk%s", av_draw_utf8() ? "·" : ".", divisor_text(tr));
+}
+
+/* A sparkline of series[0..n) in row y from column x, width columns, with
+ * its lowest and highest value at its ends (its scale: "0 ▁▂▅█ 1.2e-05"). */
+static void spark(struct av_app *a, WINDOW *w, int y, int x, int width, const double *series, int n)
+{
+	double lo, hi;
+	av_chart_range(series, n, &lo, &hi);
+	char lo_s[32], hi_s[32];
+	av_chart_number(lo_s, sizeof(lo_s), lo, 8);
+	av_chart_number(hi_s, sizeof(hi_s), hi, 8);
+	int lw = av_text_width(lo_s) + 1, hw = av_text_width(hi_s) + 1;
+	if (width - lw - hw < 4)
+		return;
+	av_put(w, y, x, lo_s, lw, el(a, AV_EL_DIM));
+	x += lw;
+	width -= lw + hw;
+	int used = 0;
+	int *levels = av_malloc((size_t)width * sizeof(int));
+	av_sparkline(series, n, width, lo, hi, levels);
+	for (int c = 0; c < width; c++)
+		if (levels[c] >= 0) {
+			av_put(w, y, x + c, av_spark_glyph(levels[c], av_draw_utf8()), 1,
+			       el(a, AV_EL_FORMULA));
+			used = c + 1;
+		}
+	free(levels);
+	av_put(w, y, x + used + 1, hi_s, hw, el(a, AV_EL_DIM));
+}
+
+/* The tracked pair as the loss sees it: its cell in a training sentence
+ * (the scaled score and the weight, positions included: the numbers the
+ * stepper shows for that sentence), then its word-only score (embeddings
+ * alone, no positions: the vocabulary view's number), and seed 001's table
+ * of epochs 0, 50, 150 (more when tall) and now for all three. */
 void av_train_panel_track(struct av_app *a, WINDOW *w)
 {
-	const struct av_trainer *tr = a->train->tr;
+	struct av_trainer *tr = a->train->tr;
 	int width = getmaxx(w), height = getmaxy(w);
 	int h = head_of(a), H = tr->cfg.heads;
-	attr_t dim = el(a, AV_EL_DIM);
+	attr_t dim = el(a, AV_EL_DIM), normal = el(a, AV_EL_NORMAL), label = el(a, AV_EL_LABEL);
+	const char *arrow = av_train_panel_arrow();
 	if (tr->track[0] < 0) {
 		title(a, w, "tracked pair", "none");
 		if (height > 1)
 			av_put(w, 1, 0, "v, a cell, Enter: track that pair", width, dim);
 		return;
 	}
-	char name[160], remark[64];
-	snprintf(name, sizeof(name), "%s%s%s", tr->params.vocab[tr->track[0]],
-		 av_train_panel_arrow(), tr->params.vocab[tr->track[1]]);
-	snprintf(remark, sizeof(remark), "raw score q%sk%s%s", av_draw_utf8() ? "·" : ".",
-		 H > 1 ? ", head " : "", "");
+	const char *qw = tr->params.vocab[tr->track[0]], *kw = tr->params.vocab[tr->track[1]];
+	bool cell = tr->track_item >= 0;
+	char name[200], remark[200], qk[32];
+	qk_text(qk, sizeof(qk), tr);
+	if (cell)
+		snprintf(name, sizeof(name), "%s@%d%s%s@%d", qw, tr->track_pos[0], arrow, kw,
+			 tr->track_pos[1]);
+	else
+		snprintf(name, sizeof(name), "%s%s%s", qw, arrow, kw);
+	if (cell) {
+		snprintf(remark, sizeof(remark), "in #%d \"%s\"", tr->track_item + 1,
+			 tr->items[tr->track_item].query);
+		if (av_text_width(name) + 2 + av_text_width(remark) + (H > 1 ? 8 : 0) > width)
+			snprintf(remark, sizeof(remark), "in #%d", tr->track_item + 1);
+	} else
+		snprintf(remark, sizeof(remark), "in no training sentence");
 	if (H > 1)
-		snprintf(remark + strlen(remark), sizeof(remark) - strlen(remark), "%d", h);
+		snprintf(remark + strlen(remark), sizeof(remark) - strlen(remark), ", head %d", h);
 	title(a, w, name, remark);
 	if (height < 2)
 		return;
-	/* the sparkline over every epoch so far */
-	int n = tr->epoch + 1;
-	double *series = av_malloc((size_t)n * sizeof(double));
-	for (int e = 0; e < n; e++)
-		series[e] = tr->track_history[(size_t)e * H + h];
-	double lo, hi;
-	av_chart_range(series, n, &lo, &hi);
-	char lo_s[32], hi_s[32];
-	av_chart_number(lo_s, sizeof(lo_s), lo, 7);
-	av_chart_number(hi_s, sizeof(hi_s), hi, 7);
-	int x = av_put(w, 1, 0, lo_s, width, dim);
-	x += av_put(w, 1, x, " ", width - x, A_NORMAL);
-	int sw = width - x - av_text_width(hi_s) - 1;
-	if (sw > 0) {
-		int *levels = av_malloc((size_t)sw * sizeof(int));
-		av_sparkline(series, n, sw, lo, hi, levels);
-		int used = 0;
-		for (int c = 0; c < sw; c++) {
-			if (levels[c] < 0)
-				break;
-			av_put(w, 1, x + c, av_spark_glyph(levels[c], av_draw_utf8()), 1,
-			       el(a, AV_EL_FORMULA));
-			used = c + 1;
-		}
-		free(levels);
-		x += used + 1;
-		av_put(w, 1, x, hi_s, width - x, dim);
+
+	/* now: the cell's numbers, then the word-only score */
+	double sc = NAN, wt = NAN;
+	av_trainer_track_cell(tr, h, &sc, &wt);
+	double word = av_trainer_track_score(tr, h);
+	char line[256], v1[32], v2[32];
+	int y = 1;
+	if (cell) {
+		fmt_score(v1, sizeof(v1), sc, 3);
+		fmt_weight(v2, sizeof(v2), wt);
+		snprintf(line, sizeof(line), "scaled %s = %s   weight = %s", qk, v1, v2);
+		if (av_text_width(line) > width)
+			snprintf(line, sizeof(line), "scaled %s  weight %s", v1, v2);
+		av_put(w, y++, 0, line, width, label);
 	}
-	free(series);
-	if (height < 3)
+	if (y < height) {
+		fmt_score(v1, sizeof(v1), word, 3);
+		snprintf(line, sizeof(line), "word-only %s, no positions = %s", qk, v1);
+		if (av_text_width(line) > width)
+			snprintf(line, sizeof(line), "word-only, no positions %s", v1);
+		av_put(w, y++, 0, line, width, cell ? dim : label);
+	}
+	/* sparklines of the scaled score and the weight when there is room */
+	int n = tr->epoch + 1;
+	bool sparks = cell && height >= 12 && width >= 30;
+	if (sparks) {
+		double *series = av_malloc((size_t)n * sizeof(double));
+		for (int k = 0; k < 2 && y < height; k++, y++) {
+			for (int e = 0; e < n; e++)
+				series[e] = tr->track_cell_history[((size_t)e * H + h) * 2 + k];
+			int x = av_put(w, y, 0, k ? "weight " : "scaled ", width, dim);
+			spark(a, w, y, x, width - x, series, n);
+		}
+		free(series);
+	}
+	if (y + 2 > height)
 		return;
 	/* seed 001's table: epochs 0, 50, 150 (more when there is room) and now */
 	static const int few[] = { 0, 50, 150 };
 	static const int more[] = { 0, 10, 50, 100, 150, 200 };
-	const int *epochs = height >= 10 ? more : few;
-	int n_epochs = height >= 10 ? 6 : 3;
-	char cur[32];
-	fmt_score(cur, sizeof(cur), av_trainer_track_score(tr, h));
-	if (height < 7) {
-		/* compact: "0: 0.1523  50: 2.3410  150: ·" then "now (37): 1.2345" */
-		char line[160] = "";
-		for (int i = 0; i < n_epochs; i++) {
-			char v[32];
-			if (epochs[i] <= tr->epoch)
-				fmt_score(v, sizeof(v), tr->track_history[(size_t)epochs[i] * H + h]);
-			else
-				snprintf(v, sizeof(v), "%s", av_draw_utf8() ? "·" : ".");
-			snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s%d: %s",
-				 i ? "  " : "", epochs[i], v);
+	int rows_left = height - y - 2;           /* the heading and "now" */
+	const int *epochs = rows_left >= 6 ? more : few;
+	int n_epochs = rows_left >= 6 ? 6 : rows_left >= 3 ? 3 : rows_left;
+	const char *dot = av_draw_utf8() ? "·" : ".";
+	/* columns: epoch (9), scaled (9), weight (7), word-only (10); narrower
+	 * when the panel is */
+	bool slim = width < 38;
+	int ew = slim ? 7 : 9, sw = slim ? 8 : 9, ww = slim ? 6 : 7, ow = slim ? 9 : 10;
+	if (cell)
+		snprintf(line, sizeof(line), "%*s %*s %*s %*s", ew, "epoch", sw, "scaled", ww,
+			 "weight", ow, "word-only");
+	else
+		snprintf(line, sizeof(line), "%*s %*s", ew, "epoch", ow, "word-only");
+	av_put(w, y++, 0, line, width, dim);
+	for (int i = 0; i <= n_epochs && y < height; i++, y++) {
+		bool now = i == n_epochs;
+		int e = now ? tr->epoch : epochs[i];
+		char c1[32], c2[32], c3[32], ep[16];
+		if (now) {
+			fmt_score(c1, sizeof(c1), sc, 3);
+			fmt_weight(c2, sizeof(c2), wt);
+			fmt_score(c3, sizeof(c3), word, 3);
+		} else if (e <= tr->epoch) {
+			size_t row = (size_t)e * H + h;
+			fmt_score(c1, sizeof(c1), tr->track_cell_history[2 * row], 3);
+			fmt_weight(c2, sizeof(c2), tr->track_cell_history[2 * row + 1]);
+			fmt_score(c3, sizeof(c3), tr->track_history[row], 3);
+		} else {
+			snprintf(c1, sizeof(c1), "%s", dot);
+			snprintf(c2, sizeof(c2), "%s", dot);
+			snprintf(c3, sizeof(c3), "%s", dot);
 		}
-		av_put(w, 2, 0, line, width, el(a, AV_EL_NORMAL));
-		if (height > 3) {
-			snprintf(line, sizeof(line), "now (epoch %d): %s", tr->epoch, cur);
-			av_put(w, 3, 0, line, width, el(a, AV_EL_LABEL));
-		}
-		return;
-	}
-	char line[96];
-	snprintf(line, sizeof(line), "%9s  %10s", "epoch", "score");
-	av_put(w, 2, 0, line, width, dim);
-	int y = 3;
-	for (int i = 0; i < n_epochs && y < height - 1; i++, y++) {
-		char v[32];
-		if (epochs[i] <= tr->epoch)
-			fmt_score(v, sizeof(v), tr->track_history[(size_t)epochs[i] * H + h]);
+		if (now)
+			snprintf(ep, sizeof(ep), "now %*d", ew - 4, e);
 		else
-			snprintf(v, sizeof(v), "%s", av_draw_utf8() ? "·" : ".");
-		snprintf(line, sizeof(line), "%9d  %10s", epochs[i], v);
-		av_put(w, y, 0, line, width, el(a, AV_EL_NORMAL));
+			snprintf(ep, sizeof(ep), "%d", e);
+		char row[160];
+		if (cell)
+			snprintf(row, sizeof(row), "%*s %*s %*s %*s", ew, ep, sw, c1, ww, c2, ow, c3);
+		else
+			snprintf(row, sizeof(row), "%*s %*s", ew, ep, ow, c3);
+		av_put(w, y, 0, row, width, now ? label : normal);
 	}
-	snprintf(line, sizeof(line), "now %5d  %10s", tr->epoch, cur);
-	av_put(w, y, 0, line, width, el(a, AV_EL_LABEL));
 }
 
 /* --- matrices: a sentence's weights, the vocabulary's scores --------------- */
@@ -381,6 +565,7 @@ struct matrix {
 	int cur_row, cur_col;           /* the cursor, or -1 */
 	int hl_row, hl_col;             /* labels to highlight (the tracked pair), or -1 */
 	int label_w, cell_w;            /* fixed sizes (matrices stacked), or 0 */
+	int row_h;                      /* screen rows per matrix row (0 = 1) */
 };
 
 /* Row-label and cell widths for matrices of up to cols columns with labels
@@ -392,7 +577,7 @@ static void choose_cells(int width, int label_w, int cols, int *lw_out, int *cw_
 	int cw = 0;
 	for (int pass = 0; pass < 2 && !cw; pass++) {
 		int l = pass ? (lw < 6 ? lw : 6) : lw;
-		for (int t = 7; t >= (pass ? 2 : 5) && !cw; t--)
+		for (int t = pass ? 7 : 10; t >= (pass ? 2 : 5) && !cw; t--)
 			if (l + 1 + cols * t <= width) {
 				cw = t;
 				lw = l;
@@ -408,6 +593,10 @@ static void choose_cells(int width, int label_w, int cols, int *lw_out, int *cw_
 
 static void weight_text(char *buf, size_t size, double v, int width)
 {
+	if (!isfinite(v)) {
+		snprintf(buf, size, "%s", isnan(v) ? "nan" : v > 0 ? "inf" : "-inf");
+		return;
+	}
 	snprintf(buf, size, "%.2f", v);
 	if ((int)strlen(buf) > width && buf[0] == '0')
 		memmove(buf, buf + 1, strlen(buf));      /* ".93" */
@@ -433,7 +622,8 @@ static int draw_matrix(struct av_app *a, WINDOW *w, int y, int height, const str
 		}
 		choose_cells(width, widest, m->cols, &lw, &cw);
 	}
-	int vis_cols = (width - lw - 1) / cw, vis_rows = height - 1;
+	int rh = m->row_h > 1 ? m->row_h : 1;
+	int vis_cols = (width - lw - 1) / cw, vis_rows = (height - 1) / rh;
 	if (vis_cols < 1)
 		return 0;
 	int first_col = 0, first_row = 0;
@@ -467,7 +657,7 @@ static int draw_matrix(struct av_app *a, WINDOW *w, int y, int height, const str
 		av_put(w, y, 0, utf8 ? "◀" : "<", 1, el(a, AV_EL_DIM));
 	/* rows */
 	int used = 1;
-	for (int i = first_row; i < m->rows && used < height; i++, used++) {
+	for (int i = first_row; i < m->rows && used + rh <= height; i++, used += rh) {
 		int yy = y + used;
 		attr_t la = i == m->hl_row ? el(a, AV_EL_HIGHLIGHT) : el(a, AV_EL_LABEL);
 		if (i == m->cur_row)
@@ -503,6 +693,11 @@ static int draw_matrix(struct av_app *a, WINDOW *w, int y, int height, const str
 					av_put(w, yy, x + k, hidden ? " " : shade ?
 					       av_colors_shade(c, spos) : " ", 1, heat);
 			}
+			/* taller cells (a projector): the colour continues below */
+			for (int r = 1; r < rh; r++)
+				for (int k = 0; k < cw - 1; k++)
+					av_put(w, yy + r, x + k, hidden || !shade ? " " :
+					       av_colors_shade(c, spos), 1, heat);
 		}
 	}
 	if (first_row + vis_rows < m->rows)
@@ -533,7 +728,7 @@ static void draw_map_legend(struct av_app *a, WINDOW *w, int y, bool weights, do
 	}
 	x += av_put(w, y, x, " ", width - x, A_NORMAL);
 	x += av_put(w, y, x, hi, width - x, label);
-	if (marks && x + 4 < width) {
+	if (marks && x + 2 + av_text_width(marks) <= width) {
 		x += av_put(w, y, x, "  ", width - x, A_NORMAL);
 		av_put(w, y, x, marks, width - x, dim);
 	}
@@ -546,8 +741,9 @@ static int first_shown(const struct av_app *a, int rows)
 	const struct av_train_view *tv = a->train;
 	const struct av_trainer *tr = tv->tr;
 	int need = 0;
+	int rh = tv->row_h > 1 ? tv->row_h : 1;
 	for (int i = 0; i < tr->n_items; i++)
-		need += tr->items[i].trace.n + 1;
+		need += tr->items[i].trace.n * rh + 1;
 	return need <= rows ? 0 : tv->sentence;
 }
 
@@ -561,13 +757,14 @@ void av_train_panel_sentence_map(struct av_app *a, WINDOW *w)
 	int h = head_of(a);
 	int rows = height - 2;     /* between the title and the legend */
 	int first = first_shown(a, rows);
+	int rh = tv->row_h > 1 ? tv->row_h : 1;
 	/* the sentences that fit, and one size of cells for all of them */
 	int last = first, widest = 3, cols = 1, used = 0;
 	for (int i = first; i < tr->n_items; i++) {
 		const struct av_trace *t = &tr->items[i].trace;
-		if (i > first && used + t->n + 1 > rows)
+		if (i > first && used + t->n * rh + 1 > rows)
 			break;
-		used += t->n + 1;
+		used += t->n * rh + 1;
 		last = i;
 		for (int r = 0; r < t->n; r++) {
 			int tw = av_text_width(t->tokens.text[r]);
@@ -589,8 +786,26 @@ void av_train_panel_sentence_map(struct av_app *a, WINDOW *w)
 		snprintf(remark + strlen(remark), sizeof(remark) - strlen(remark),
 			 "%s#%d-%d of %d (j/k)", remark[0] ? "  " : "", first + 1, last + 1,
 			 tr->n_items);
-	const char *name = all ? "attention weights" : "attention";
+	char name[64], qk[32];
+	qk_text(qk, sizeof(qk), tr);
+	if (tv->scores)
+		snprintf(name, sizeof(name), "scaled scores %s", qk);
+	else
+		snprintf(name, sizeof(name), "%s", all ? "attention weights" : "attention");
+	snprintf(remark + strlen(remark), sizeof(remark) - strlen(remark), "%sd: %s",
+		 remark[0] ? "  " : "", tv->scores ? "weights" : "scores");
 	title(a, w, name, remark);
+	/* scores: one colour range for every sentence shown */
+	double range = 0;
+	for (int i = first; i <= last && tv->scores; i++) {
+		const struct av_trace *t = &tr->items[i].trace;
+		size_t cells = (size_t)t->n * t->m;
+		for (size_t k = 0; k < cells; k++) {
+			double x = t->scaled[(size_t)h * cells + k];
+			if (t->mask[k] && isfinite(x) && fabs(x) > range)
+				range = fabs(x);
+		}
+	}
 
 	bool cross = tr->cfg.mode == AV_MODE_CROSS;
 	int y = 1;
@@ -606,18 +821,18 @@ void av_train_panel_sentence_map(struct av_app *a, WINDOW *w)
 		}
 		struct matrix m = {
 			.rows = t->n, .cols = t->m,
-			.v = t->weights + (size_t)h * cells,
+			.v = (tv->scores ? t->scaled : t->weights) + (size_t)h * cells,
 			.row_label = t->tokens.text,
 			.col_label = cross ? t->source_tokens.text : t->tokens.text,
-			.weights = true, .range = 1,
+			.weights = !tv->scores, .range = tv->scores ? range : 1,
 			.mark = mark_cells, .hidden = hidden,
 			.cur_row = -1, .cur_col = -1, .hl_row = -1, .hl_col = -1,
-			.label_w = lw, .cell_w = cw,
+			.label_w = lw, .cell_w = cw, .row_h = rh,
 		};
 		int got = draw_matrix(a, w, y, height - 1 - y, &m);
 		/* the sentence's number before its key labels */
 		char num[16];
-		snprintf(num, sizeof(num), "#%d", i + 1);
+		snprintf(num, sizeof(num), "#%d%s", i + 1, i == tr->last_item ? "<" : "");
 		if (got > 0 && av_text_width(num) < lw)
 			av_put(w, y, 0, num, lw, i == tv->sentence && tr->n_items > 1 ?
 			       el(a, AV_EL_HIGHLIGHT) : el(a, AV_EL_DIM));
@@ -627,9 +842,10 @@ void av_train_panel_sentence_map(struct av_app *a, WINDOW *w)
 	}
 	if (y < height) {
 		char marks[96];
-		snprintf(marks, sizeof(marks), "%s target (%s)", av_draw_utf8() ? "•" : "*",
-			 av_target_names[tr->set.target]);
-		draw_map_legend(a, w, y, true, 1, marks);
+		snprintf(marks, sizeof(marks), "%s target (%s)%s", av_draw_utf8() ? "•" : "*",
+			 av_target_names[tr->set.target],
+			 tr->last_item >= 0 && width >= 50 ? "  #N<: the last step" : "");
+		draw_map_legend(a, w, y, !tv->scores, tv->scores ? range : 1, marks);
 	}
 }
 
@@ -642,28 +858,16 @@ static bool is_pair(const struct av_trainer *tr, const char *x, const char *y)
 	return false;
 }
 
-static const char *divisor_text(const struct av_trainer *tr)
-{
-	bool utf8 = av_draw_utf8();
-	bool t = tr->cfg.temperature != 1;
-	switch (tr->cfg.scale) {
-	case AV_SCALE_DK: return t ? (utf8 ? "/(√dh·T)" : "/(sqrt(dh)*T)") : (utf8 ? "/√dh" : "/sqrt(dh)");
-	case AV_SCALE_DMODEL: return t ? (utf8 ? "/(√D·T)" : "/(sqrt(D)*T)") : (utf8 ? "/√D" : "/sqrt(D)");
-	case AV_SCALE_NONE: return t ? "/T" : "";
-	}
-	return "";
-}
-
 void av_train_panel_vocab_map(struct av_app *a, WINDOW *w)
 {
 	struct av_train_view *tv = a->train;
 	const struct av_trainer *tr = tv->tr;
 	int height = getmaxy(w);
 	int V = tr->params.vocab_size, h = head_of(a);
-	char name[96], remark[64];
-	snprintf(name, sizeof(name), "vocabulary: q(a)%sk(b)%s", av_draw_utf8() ? "·" : ".",
-		 divisor_text(tr));
-	const char *keys = tv->vocab ? "Enter: track" : "v: pick a pair";
+	char name[96], remark[96];
+	snprintf(name, sizeof(name), "vocabulary: word-only q(a)%sk(b)%s, no positions",
+		 av_draw_utf8() ? "·" : ".", divisor_text(tr));
+	const char *keys = tv->vocab ? "Enter: track" : "v";
 	if (tr->cfg.heads > 1)
 		snprintf(remark, sizeof(remark), "head %d  %s", h, keys);
 	else
@@ -687,7 +891,7 @@ void av_train_panel_vocab_map(struct av_app *a, WINDOW *w)
 		.weights = false, .range = range,
 		.mark = tr->n_pairs ? mark : NULL,
 		.cur_row = tv->vocab ? tv->vrow : -1, .cur_col = tv->vocab ? tv->vcol : -1,
-		.hl_row = tr->track[0], .hl_col = tr->track[1],
+		.hl_row = tr->track[0], .hl_col = tr->track[1], .row_h = tv->row_h,
 	};
 	int used = draw_matrix(a, w, 1, height - 2, &m);
 	free(mark);
@@ -709,7 +913,8 @@ void av_train_panel_hist(struct av_app *a, WINDOW *w)
 	int max = 0;
 	for (int b = 0; b < bins; b++)
 		max = tv->hist[b] > max ? tv->hist[b] : max;
-	bool alike = tv->hist_n > 1 && tv->hist_hi - tv->hist_lo < 0.1;
+	bool alike = tv->hist_n > 1 && isfinite(tv->hist_lo) && isfinite(tv->hist_hi) &&
+		     tv->hist_hi - tv->hist_lo < 0.1;
 	if (alike) {
 		title(a, w, "scores all alike", NULL);
 		int x = av_text_width("scores all alike") + 2;
@@ -717,6 +922,8 @@ void av_train_panel_hist(struct av_app *a, WINDOW *w)
 	} else {
 		snprintf(remark, sizeof(remark), "%d scores, %d bins, tallest %d", tv->hist_n, bins,
 			 max);
+		if (av_text_width(remark) + 12 > width)
+			snprintf(remark, sizeof(remark), "%d scores, %d bins", tv->hist_n, bins);
 		title(a, w, "all scores", remark);
 	}
 	int rows = height - 2;
@@ -755,34 +962,188 @@ void av_train_panel_hist(struct av_app *a, WINDOW *w)
 	}
 }
 
+/* --- the weight matrices and their gradients ------------------------------ */
+
+/* Labels "0", "1", ... for matrix rows and columns. */
+static char *const *index_labels(void)
+{
+	static char text[AV_MATS_MAX_LABELS][8];
+	static char *labels[AV_MATS_MAX_LABELS];
+	if (!labels[0])
+		for (int i = 0; i < AV_MATS_MAX_LABELS; i++) {
+			snprintf(text[i], sizeof(text[i]), "%d", i);
+			labels[i] = text[i];
+		}
+	return labels;
+}
+
+/* One matrix to show: a weight (float) or its gradient (double). */
+struct mat_block {
+	char title[64];
+	float *v;           /* (rows, cols): the top-left corner, scaled */
+	int rows, cols;
+	double range;
+};
+
+/* The corner of a large matrix that is copied: more than any panel shows
+ * (its edges still get the "more" marks), far less than D x D at D=4096. */
+#define MAT_CORNER 128
+
+/* Fills b with tensor id of tr (a weight, or its last gradient), scaled
+ * by a power of ten so the largest value reads 1..10 when it is tiny or
+ * huge (as PyTorch prints "1e-03 *"). */
+static void mat_block_fill(const struct av_trainer *tr, int id, bool grad, struct mat_block *b)
+{
+	size_t count;
+	const float *p = av_param_tensor(&tr->params, id, &count);
+	int D = tr->params.d_model;
+	int n = D < MAT_CORNER ? D : MAT_CORNER;
+	b->rows = b->cols = n;
+	b->v = av_malloc((size_t)n * n * sizeof(float));
+	double big = 0;
+	const double *g = grad ? tr->grad.t[id] : NULL;
+	for (size_t c = 0; c < count; c++) {
+		double x = grad ? (g ? g[c] : 0) : p[c];
+		if (isfinite(x) && fabs(x) > big)
+			big = fabs(x);
+	}
+	int e = big > 0 && (big < 0.1 || big >= 1000) ? (int)floor(log10(big)) : 0;
+	double f = pow(10, -e);
+	for (int r = 0; r < n; r++)
+		for (int c = 0; c < n; c++) {
+			size_t k = (size_t)r * D + c;
+			b->v[(size_t)r * n + c] = (float)((grad ? (g ? g[k] : 0) : p[k]) * f);
+		}
+	b->range = big * f;
+	char scale[24] = "";
+	if (e)
+		snprintf(scale, sizeof(scale), " x1e%d", e);
+	snprintf(b->title, sizeof(b->title), "%s%s %d%s%d%s", grad ? "d" : "", short_name(id), D,
+		 av_draw_utf8() ? "×" : "x", D, scale);
+}
+
+void av_train_panel_mats(struct av_app *a, WINDOW *w)
+{
+	struct av_train_view *tv = a->train;
+	const struct av_trainer *tr = tv->tr;
+	int width = getmaxx(w), height = getmaxy(w);
+	int mode = tv->mats ? tv->mats : AV_MATS_BOTH;
+	bool want_w = mode != AV_MATS_GRAD, want_g = mode != AV_MATS_WEIGHTS;
+	char remark[200] = "";
+	if (want_g && tr->last_item >= 0)
+		snprintf(remark, sizeof(remark), "%sstep on #%d \"%s\"", want_w ? "W live, dW: " : "",
+			 tr->last_item + 1, tr->items[tr->last_item].query);
+	else if (want_g)
+		snprintf(remark, sizeof(remark), "%sdW after a step (s, S)", want_w ? "W live, " : "");
+	else
+		snprintf(remark, sizeof(remark), "live (q = x W_q%s)", av_draw_utf8() ? "ᵀ" : "^T");
+	title(a, w, mode == AV_MATS_GRAD ? "gradients" : mode == AV_MATS_WEIGHTS ? "weights" :
+	      "weights and gradients", remark);
+	static const int ids[] = { AV_P_W_Q, AV_P_W_K, AV_P_W_V, AV_P_W_O };
+	struct mat_block blocks[8];
+	int n = 0;
+	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+		int id = ids[i];
+		if (!tr->trained[id])
+			continue;
+		if (want_w)
+			mat_block_fill(tr, id, false, &blocks[n++]);
+		if (want_g)
+			mat_block_fill(tr, id, true, &blocks[n++]);
+	}
+	/* one cell size for all: the widest that lets two blocks sit side by side */
+	int D = tr->params.d_model < MAT_CORNER ? tr->params.d_model : MAT_CORNER;
+	int lw = D > 100 ? 3 : D > 10 ? 2 : 1;
+	/* two side by side with cells of 9 to 7 (wide for a projector), else one
+	 * a row, cells of 7 to 5 */
+	int cw = 9;
+	while (cw > 7 && 2 * (lw + 1 + D * cw) + 2 > width)
+		cw--;
+	if (2 * (lw + 1 + D * cw) + 2 > width)
+		while (cw > 6 && lw + 1 + D * cw > width)
+			cw--;   /* 6 keeps a decimal ("-1.2") */
+	int block_w = lw + 1 + D * cw;
+	if (block_w > width)
+		block_w = width;
+	int per_row = (width + 2) / (block_w + 2);
+	if (per_row < 1)
+		per_row = 1;
+	int block_h = 2 + D;                       /* its title, column labels, rows */
+	int y = 1, shown = 0;
+	for (int k = 0; k < n; k += per_row) {
+		int room = height - y;
+		if (room < 4)
+			break;
+		int bh = block_h < room ? block_h : room;
+		for (int c = 0; c < per_row && k + c < n; c++) {
+			struct mat_block *b = &blocks[k + c];
+			int bx = c * (block_w + 2);
+			WINDOW *sub = derwin(w, bh, block_w, y, bx);
+			if (!sub)
+				continue;
+			av_put(sub, 0, 0, b->title, block_w, el(a, AV_EL_LABEL));
+			struct matrix m = {
+				.rows = b->rows, .cols = b->cols, .v = b->v,
+				.row_label = index_labels(), .col_label = index_labels(),
+				.weights = false, .range = b->range,
+				.cur_row = -1, .cur_col = -1, .hl_row = -1, .hl_col = -1,
+				.label_w = lw, .cell_w = cw,
+			};
+			draw_matrix(a, sub, 1, bh - 1, &m);
+			delwin(sub);
+			shown++;
+		}
+		y += bh;
+	}
+	if (shown < n && height > 1)
+		av_put(w, height - 1, 0, "more below: a taller terminal", width,
+		       el(a, AV_EL_DIM));
+	for (int k = 0; k < n; k++)
+		free(blocks[k].v);
+}
+
 /* --- gradients ------------------------------------------------------------ */
 
 void av_train_panel_grad(struct av_app *a, WINDOW *w)
 {
 	const struct av_trainer *tr = a->train->tr;
+	const struct av_train_diagnosis *d = &a->train->diag;
 	int width = getmaxx(w), height = getmaxy(w);
 	attr_t dim = el(a, AV_EL_DIM), err = el(a, AV_EL_ERROR);
 	int ids[AV_N_PARAMS], n = 0;
-	bool vanishing = false, exploding = false;
-	for (int id = 0; id < AV_N_PARAMS; id++) {
-		if (!tr->trained[id])
-			continue;
-		ids[n++] = id;
-		enum av_grad_health g = av_trainer_grad_health(tr, id);
-		vanishing |= g == AV_GRAD_VANISHING;
-		exploding |= g == AV_GRAD_EXPLODING;
-	}
-	title(a, w, "gradient norms", tr->steps ? "print(W_q.grad)" : "after a step");
+	for (int id = 0; id < AV_N_PARAMS; id++)
+		if (tr->trained[id])
+			ids[n++] = id;
+	title(a, w, "gradient norms", !tr->steps ? "after a step" : width >= 46 ?
+	      "print(W_q.grad)  g: matrices" : "print(W_q.grad)");
 	int lines = height - 1;
 	if (lines < 1)
 		return;
-	bool advice = vanishing || exploding;
-	int room = advice && lines >= 2 ? lines - 1 : lines;
-	int per_line = n <= room ? 1 : 2;
-	int colw = per_line == 1 ? width : width / 2;
+	bool advice = d->trouble != AV_TROUBLE_NONE;
+	char text[240] = "";
+	if (advice)
+		av_train_panel_remedy(tr, d, text, sizeof(text));
+	/* the advice gets up to 3 rows, the norms the rest (two to a row when
+	 * that makes room) */
+	int want = advice ? (av_text_width(text) + width - 1) / (width > 0 ? width : 1) + 1 : 0;
+	if (want > 4)
+		want = 4;
+	int per_line = 1;
+	while (per_line < 3 && (n + per_line - 1) / per_line + want > lines &&
+	       width / (per_line + 1) >= 12)
+		per_line++;
+	int norm_rows = (n + per_line - 1) / per_line;
+	int adv_rows = advice ? lines - norm_rows : 0;
+	if (advice && adv_rows < 1) {
+		adv_rows = 1;
+		norm_rows = lines - 1;
+	}
+	if (adv_rows > want)
+		adv_rows = want;
+	int colw = width / per_line;
 	for (int k = 0; k < n; k++) {
 		int row = 1 + k / per_line, x = (k % per_line) * colw;
-		if (row > room)
+		if (row > norm_rows)
 			break;
 		int id = ids[k];
 		enum av_grad_health g = av_trainer_grad_health(tr, id);
@@ -799,7 +1160,7 @@ void av_train_panel_grad(struct av_app *a, WINDOW *w)
 		attr_t wa = g == AV_GRAD_VANISHING || g == AV_GRAD_EXPLODING ? err
 			    : g == AV_GRAD_UNUSED ? dim : el(a, AV_EL_NORMAL);
 		char cell[96];
-		if (per_line == 2 && colw < 22) {
+		if (per_line >= 2 && colw < 22) {
 			if (colw < 16 && !isnan(v) && tr->steps)
 				snprintf(norm, sizeof(norm), "%.0e", v);
 			snprintf(cell, sizeof(cell), "%s %s%s", short_name(id), norm,
@@ -810,12 +1171,93 @@ void av_train_panel_grad(struct av_app *a, WINDOW *w)
 		av_put(w, row, x, cell, colw - 1, wa);
 	}
 	if (advice) {
-		/* a gradient near 0 once the loss is near 0 is no illness */
-		bool learned = tr->epoch > 0 && tr->loss[tr->epoch - 1] < 1e-3 * tr->loss[0];
-		const char *text = exploding ? "exploding: lr down ([) or xavier init (i)"
-				   : learned ? "vanishing: the loss is ≈ 0, learned"
-				   : "vanishing: xavier init (i) or lr up (])";
-		av_put(w, lines >= 2 ? height - 1 : 0, 0, text, width, err);
+		attr_t at = d->trouble == AV_TROUBLE_LEARNED ? el(a, AV_EL_LABEL) : err;
+		put_wrapped(w, height - adv_rows, adv_rows, text, at);
+	}
+}
+
+/* "T=0.01" or "lr 81.92" or the weights' size: what the cause is. */
+static void cause_text(const struct av_trainer *tr, const struct av_train_diagnosis *d,
+		       char *buf, size_t size)
+{
+	switch (d->cause) {
+	case AV_CAUSE_LR:
+		if (tr->lr_start > 0 && tr->lr_peak >= 4 * tr->lr_start)
+			snprintf(buf, size, "lr raised %g to %g", tr->lr_start, tr->lr_peak);
+		else
+			snprintf(buf, size, "lr %g", tr->set.lr);
+		return;
+	case AV_CAUSE_TEMPERATURE:
+		snprintf(buf, size, "T=%.3g", tr->cfg.temperature);
+		return;
+	case AV_CAUSE_WEIGHTS:
+		snprintf(buf, size, "weights up to |%.3g|", d->max_param);
+		return;
+	case AV_CAUSE_UNKNOWN:
+		break;
+	}
+	snprintf(buf, size, "no clear cause");
+}
+
+/* The fix for each cause, and for each trouble what it is. Short enough
+ * for the gradient panel's row at 80 columns (about 40) to start with
+ * what matters. */
+const char *av_train_panel_fix(const struct av_train_diagnosis *d)
+{
+	const char *fix = "";
+	switch (d->cause) {
+	case AV_CAUSE_LR: fix = d->trouble == AV_TROUBLE_VANISHING ? "lr up (])" : "r resets, then lr down ([)"; break;
+	case AV_CAUSE_TEMPERATURE: fix = d->trouble == AV_TROUBLE_VANISHING ? "t, then - lowers T" : "t, then + raises T (restarts)"; break;
+	case AV_CAUSE_WEIGHTS: fix = "xavier init (i)"; break;
+	case AV_CAUSE_UNKNOWN:
+		/* smaller weights make smaller scores */
+		fix = d->trouble == AV_TROUBLE_SATURATED ? "xavier init (i) for smaller scores" :
+		      "r resets";
+		break;
+	}
+	return fix;
+}
+
+void av_train_panel_cause(const struct av_trainer *tr, const struct av_train_diagnosis *d,
+			  char *buf, size_t size)
+{
+	cause_text(tr, d, buf, size);
+}
+
+void av_train_panel_remedy(const struct av_trainer *tr, const struct av_train_diagnosis *d,
+			   char *buf, size_t size)
+{
+	char cause[64], top[32];
+	cause_text(tr, d, cause, sizeof(cause));
+	av_chart_number(top, sizeof(top), d->max_score, 8);
+	const char *fix = av_train_panel_fix(d);
+	const char *approx = av_draw_utf8() ? "≈" : "~";
+	switch (d->trouble) {
+	case AV_TROUBLE_NONE:
+		snprintf(buf, size, "gradients ok");
+		return;
+	case AV_TROUBLE_LEARNED:
+		snprintf(buf, size, "vanishing: the loss is %s 0, learned", approx);
+		if (tr->epoch == 0 || !(tr->loss[tr->epoch - 1] < 1e-3 * tr->loss[0]))
+			snprintf(buf, size, "small: sentence #%d already matches its target "
+				 "(step loss %.1e)", tr->last_item + 1, tr->last_loss);
+		return;
+	case AV_TROUBLE_NONFINITE:
+		snprintf(buf, size, "not finite, stopped (%s): %s", cause, fix);
+		return;
+	case AV_TROUBLE_SATURATED:
+		/* the cause and the fix first: they must not be cut */
+		snprintf(buf, size, "saturated softmax, gradients %s 0 (%s): %s. %.0f%% of rows "
+			 "one-hot, |score| up to %s: a larger lr cannot help", approx, cause, fix,
+			 100 * d->one_hot, top);
+		return;
+	case AV_TROUBLE_EXPLODING:
+		snprintf(buf, size, "exploding (%s): %s", cause, fix);
+		return;
+	case AV_TROUBLE_VANISHING:
+		snprintf(buf, size, "vanishing, scores alike (%s): %s%s", cause, fix,
+			 d->cause == AV_CAUSE_WEIGHTS ? " or lr up (])" : "");
+		return;
 	}
 }
 

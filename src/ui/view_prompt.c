@@ -131,6 +131,11 @@ static bool write_now(struct av_app *a, enum av_export_format fmt, const char *p
 	}
 	size_t bytes = strlen(text);
 	free(text);
+	/* the trained weights are safe now: q no longer asks */
+	char trained[64];
+	if (fmt == AV_EXPORT_WEIGHTS ||
+	    (fmt == AV_EXPORT_TRACE && av_train_view_weights_text(a, trained, sizeof(trained))))
+		av_train_view_mark_saved(a);
 	char *full = full_path(path);
 	av_app_message(a, false, "wrote %s (%zu bytes)", full, bytes);
 	free(full);

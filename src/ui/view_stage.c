@@ -12,7 +12,57 @@
 #include "ui/draw.h"
 #include "ui/heatmap.h"
 #include "ui/inspector.h"
+#include "ui/layout.h"
 #include "util.h"
+
+/* The parts the stepper draws: the stage's parts, and at the scores stage
+ * on a wide screen the two factors first (Q_h · K_hᵀ = scores_h, seed
+ * 001's figure) when the whole figure fits without paging: 120 columns
+ * or more, and K_hᵀ's dh rows within the panel. */
+static int stage_parts(const struct av_app *a, struct av_part parts[AV_MAX_PARTS + 2])
+{
+	int n = av_app_parts(a, parts);
+	const struct av_trace *t = &a->s->trace;
+	if (a->stage != AV_STAGE_SCORES || n != 1 || a->compact || !a->w_panel)
+		return n;
+	int width = getmaxx(a->w_panel), height = getmaxy(a->w_panel);
+	int dh = t->head_dim, m = t->m;
+	/* labels (at most 14) per part, cells of 6 at least, gaps of 4 */
+	int need = 3 * 15 + (dh + 2 * m) * 6 + 2 * 4;
+	if (width < 120 || need > width || dh + 2 > height - 2 || t->n + 2 > height - 2)
+		return n;
+	struct av_part scores = parts[0];
+	av_ui_score_factors(t, a->head, parts);
+	parts[2] = scores;
+	parts[2].op = "=";
+	return 3;
+}
+
+/* Columns of the factors drawn before the stage's parts (0 when none). */
+static int factor_cols(const struct av_part *parts, int n)
+{
+	return n == 3 && parts[0].tensor == AV_T_Q_HEAD ? parts[0].cols + parts[1].cols : 0;
+}
+
+/* The cursor's column among the parts drawn. a->col counts the stage's
+ * own parts (av_app_parts: what the pin, the export and the other views
+ * see); the factors before them, when shown, have their own column
+ * (hm.on_factor, hm.factor_col), so showing them moves nothing. */
+static int shown_col(const struct av_app *a, int nf)
+{
+	return nf > 0 && a->hm.on_factor ? a->hm.factor_col : a->col + nf;
+}
+
+static void set_shown_col(struct av_app *a, int v, int nf)
+{
+	if (nf > 0 && v < nf) {
+		a->hm.on_factor = true;
+		a->hm.factor_col = v < 0 ? 0 : v;
+	} else {
+		a->hm.on_factor = false;
+		a->col = v - nf;
+	}
+}
 
 /* Rows of the tokens stage: the sentence's tokens, then the source's. */
 static int token_count(const struct av_app *a)
@@ -37,12 +87,12 @@ static void update_selection(struct av_app *a)
 		}
 		return;
 	}
-	struct av_part parts[AV_MAX_PARTS];
-	int n = av_app_parts(a, parts);
+	struct av_part parts[AV_MAX_PARTS + 2];
+	int n = stage_parts(a, parts);
 	if (n == 0)
 		return;
 	int p, c;
-	av_heatmap_locate(parts, n, a->col, &p, &c);
+	av_heatmap_locate(parts, n, shown_col(a, factor_cols(parts, n)), &p, &c);
 	const struct av_part *part = &parts[p];
 	if (part->row_axis == AV_AXIS_QUERY) {
 		a->sel_query = a->row;
@@ -58,6 +108,8 @@ static void update_selection(struct av_app *a)
 static void clamp_cursor(struct av_app *a)
 {
 	if (a->stage == AV_STAGE_TOKENS) {
+		a->hm.stage = AV_STAGE_TOKENS;
+		a->hm.own_first = 0;
 		int n = token_count(a);
 		if (a->row >= n)
 			a->row = n - 1;
@@ -65,15 +117,45 @@ static void clamp_cursor(struct av_app *a)
 			a->row = 0;
 		return;
 	}
-	struct av_part parts[AV_MAX_PARTS];
+	/* the stage's own parts place the cursor; the factors are extra */
+	struct av_part parts[AV_MAX_PARTS + 2];
 	int n = av_app_parts(a, parts);
+	if (n == 0)
+		return;
+	int own = 0, own_first = 0;
+	while (own < n && !parts[own].own)
+		own_first += parts[own++].cols;
+	if (own == n)
+		own = own_first = 0;
+	if (a->hm.stage != (int)a->stage) {
+		/* a new stage opens on its own result, not on its inputs, at
+		 * the column the cursor had in the last stage's result */
+		int offset = a->hm.stage == AV_STAGE_TOKENS ? 0 : a->col - a->hm.own_first;
+		if (a->hm.stage < 0)
+			offset = a->col;   /* back from another view (stage_key) */
+		if (offset < 0)
+			offset = 0;
+		if (offset >= parts[own].cols)
+			offset = parts[own].cols - 1;
+		a->hm.stage = (int)a->stage;
+		a->hm.scroll_col = 0;
+		a->hm.on_factor = false;
+		a->col = own_first + offset;
+	}
+	a->hm.own_first = own_first;
 	int total = av_heatmap_total_cols(parts, n);
 	if (a->col >= total)
 		a->col = total - 1;
 	if (a->col < 0)
 		a->col = 0;
+	n = stage_parts(a, parts);
+	int nf = factor_cols(parts, n);
+	if (nf == 0)
+		a->hm.on_factor = false;
+	else if (a->hm.factor_col >= nf)
+		a->hm.factor_col = nf - 1;
 	int p, c;
-	av_heatmap_locate(parts, n, a->col, &p, &c);
+	av_heatmap_locate(parts, n, shown_col(a, nf), &p, &c);
 	if (a->row >= parts[p].rows)
 		a->row = parts[p].rows - 1;
 	if (a->row < 0)
@@ -82,30 +164,146 @@ static void clamp_cursor(struct av_app *a)
 
 /* --- drawing ------------------------------------------------------------- */
 
-static void draw_title(struct av_app *a)
+/* --- the text around the figure --------------------------------------- */
+
+/* Text for the caption under the figure: what did not fit whole in the
+ * title, and the notes of the stage (filled by draw_title). */
+struct caption {
+	char *para[8 + AV_INSP_MAX_LINES];
+	int n;
+};
+
+static void caption_add(struct caption *cap, char *text)
+{
+	if (cap->n < (int)(sizeof(cap->para) / sizeof(cap->para[0])))
+		cap->para[cap->n++] = text;
+	else
+		free(text);
+}
+
+static void caption_free(struct caption *cap)
+{
+	for (int i = 0; i < cap->n; i++)
+		free(cap->para[i]);
+	cap->n = 0;
+}
+
+/* The stage's notes beyond its purpose: a row with every key hidden does
+ * not sum to 1 (what attnview shows there, and what PyTorch would). */
+static char *stage_note(const struct av_trace *t, enum av_ui_stage st)
+{
+	if (st != AV_STAGE_SOFTMAX && st != AV_STAGE_CONTEXT && st != AV_STAGE_MASKED)
+		return NULL;
+	char rows[96] = "";
+	int count = 0;
+	for (int i = 0; i < t->n; i++) {
+		if (!t->row_hidden[i])
+			continue;
+		char one[16];
+		snprintf(one, sizeof(one), "%s%d", count ? ", " : "", i);
+		if (strlen(rows) + strlen(one) + 1 < sizeof(rows))
+			strcat(rows, one);
+		count++;
+	}
+	if (!count)
+		return NULL;
+	return av_printf("Row%s %s: every key hidden. attnview gives such a row weights 0 "
+			 "(it sums to 0, not 1; its context row is 0). PyTorch gives 1/%d each "
+			 "with masked_fill(−1e20) as the tutorials do, NaN with masked_fill(−inf).",
+			 count > 1 ? "s" : "", rows, t->m);
+}
+
+/* The title: the stage's name and formula, then its shapes and purpose;
+ * what does not fit whole there goes to the caption under the figure. */
+static void draw_title(struct av_app *a, struct caption *cap)
 {
 	WINDOW *w = a->w_title;
-	if (!w)
-		return;
-	werase(w);
-	int width = getmaxx(w);
-	struct av_colors *c = &a->colors;
 	const struct av_trace *t = &a->s->trace;
-	const char *name = av_ui_stage_titles[a->stage];
-	int x = av_put(w, 0, 0, name, width, av_colors_el(c, AV_EL_TITLE));
 	char *formula = av_insp_formula(t, a->stage, a->head);
-	x += av_put(w, 0, x, "  ", width - x, A_NORMAL);
-	av_put(w, 0, x, formula, width - x, av_colors_el(c, AV_EL_FORMULA));
-	free(formula);
-	if (getmaxy(w) > 1) {
-		char *shapes = av_insp_shapes(t, a->stage, a->head);
-		x = av_put(w, 1, 0, shapes, width, av_colors_el(c, AV_EL_DIM));
-		if (x + 6 < width) {
-			x += av_put(w, 1, x, "  — ", width - x, av_colors_el(c, AV_EL_DIM));
-			av_put(w, 1, x, av_ui_stage_purposes[a->stage], width - x,
-			       av_colors_el(c, AV_EL_DIM));
+	char *shapes = av_insp_shapes(t, a->stage, a->head);
+	const char *name = av_ui_stage_titles[a->stage];
+	const char *purpose = av_ui_stage_purposes[a->stage];
+	int width = w ? getmaxx(w) : 0;
+	bool formula_whole = av_text_width(name) + 2 + av_text_width(formula) <= width;
+	bool shapes_whole = av_text_width(shapes) <= width && w && getmaxy(w) > 1;
+	bool purpose_whole = shapes_whole &&
+			     av_text_width(shapes) + 4 + av_text_width(purpose) <= width;
+	if (w) {
+		werase(w);
+		struct av_colors *c = &a->colors;
+		int x = av_put(w, 0, 0, name, width, av_colors_el(c, AV_EL_TITLE));
+		x += av_put(w, 0, x, "  ", width - x, A_NORMAL);
+		av_put(w, 0, x, formula, width - x, av_colors_el(c, AV_EL_FORMULA));
+		if (getmaxy(w) > 1) {
+			x = av_put(w, 1, 0, shapes, width, av_colors_el(c, AV_EL_DIM));
+			if (purpose_whole) {
+				x += av_put(w, 1, x, "  — ", width - x, av_colors_el(c, AV_EL_DIM));
+				av_put(w, 1, x, purpose, width - x, av_colors_el(c, AV_EL_DIM));
+			}
 		}
-		free(shapes);
+	}
+	if (!formula_whole)
+		caption_add(cap, av_strdup(formula));
+	if (!shapes_whole)
+		caption_add(cap, av_strdup(shapes));
+	if (!purpose_whole)
+		caption_add(cap, av_printf("%c%s.", purpose[0] >= 'a' && purpose[0] <= 'z' ?
+					   purpose[0] - 'a' + 'A' : purpose[0], purpose + 1));
+	char *note = stage_note(t, a->stage);
+	if (note)
+		caption_add(cap, note);
+	free(formula);
+	free(shapes);
+}
+
+/* Word-wraps text into rows y.. of w (at most `rows` rows) in attr;
+ * returns the rows used. */
+static int draw_wrapped(WINDOW *w, int y, int x, int width, int rows, const char *text,
+			attr_t attr)
+{
+	int used = 0;
+	const char *p = text;
+	while (*p && used < rows) {
+		const char *next;
+		size_t len = av_wrap_line(p, width, av_text_width, &next);
+		char *line = av_malloc(len + 1);
+		memcpy(line, p, len);
+		line[len] = '\0';
+		av_put(w, y + used, x, line, width, attr);
+		free(line);
+		used++;
+		p = next;
+	}
+	return used;
+}
+
+/* Rows text takes when wrapped to width. */
+static int wrapped_rows(const char *text, int width)
+{
+	int rows = 0;
+	for (const char *p = text; *p; rows++) {
+		const char *next;
+		av_wrap_line(p, width, av_text_width, &next);
+		p = next;
+	}
+	return rows;
+}
+
+/* The caption in the panel's free rows under the figure (from row y),
+ * one blank row between; paragraphs that do not fit whole are left out. */
+static void draw_caption(struct av_app *a, const struct caption *cap, int y)
+{
+	WINDOW *w = a->w_panel;
+	if (!w || cap->n == 0)
+		return;
+	int width = getmaxx(w) - 1, height = getmaxy(w);
+	y += 1;
+	for (int i = 0; i < cap->n; i++) {
+		int rows = wrapped_rows(cap->para[i], width);
+		if (y + rows > height)
+			break;
+		y += draw_wrapped(w, y, 0, width, rows, cap->para[i],
+				  av_colors_el(&a->colors, AV_EL_DIM));
 	}
 }
 
@@ -215,12 +413,40 @@ static void draw_tokens_table(struct av_app *a)
 		       av_colors_el(c, AV_EL_DIM));
 }
 
-static void draw_inspector(struct av_app *a, const struct av_part *parts, int n)
+/* The inspector's lines, each word-wrapped, in order, while rows last;
+ * the lines that do not fit whole go to the caption (free rows above). */
+static void draw_insp_wrapped(struct av_app *a, const struct av_insp *in, struct caption *cap)
+{
+	WINDOW *w = a->w_insp;
+	werase(w);
+	int width = getmaxx(w) - 1, height = getmaxy(w), y = 0;
+	struct av_colors *c = &a->colors;
+	int i = 0;
+	for (; i < in->n && y < height; i++) {
+		int rows = wrapped_rows(in->line[i], width);
+		if (y + rows > height) {
+			if (i > 0)
+				break;
+			rows = height - y;
+		}
+		y += draw_wrapped(w, y, 0, width, rows, in->line[i],
+				  av_colors_el(c, i == 0 ? AV_EL_LABEL : AV_EL_NORMAL));
+	}
+	for (; i < in->n; i++)
+		caption_add(cap, av_strdup(in->line[i]));
+}
+
+static void draw_inspector(struct av_app *a, const struct av_part *parts, int n,
+			   struct caption *cap)
 {
 	if (!a->w_insp)
 		return;
 	struct av_insp in;
-	int width = getmaxx(a->w_insp);
+	/* sums and rows of numbers may take two or three rows when the
+	 * inspector has them (they word-wrap at their " + ") */
+	int rows = getmaxy(a->w_insp), lines = rows >= 7 ? 3 : rows >= 4 ? 2 : 1;
+	/* less the room a wrapped line may leave unused (about a term) */
+	int width = (getmaxx(a->w_insp) - 1) * lines - 22 * (lines - 1);
 	const struct av_trace *t = &a->s->trace;
 	if (a->stage == AV_STAGE_TOKENS) {
 		bool source = a->row >= t->tokens.n;
@@ -228,10 +454,10 @@ static void draw_inspector(struct av_app *a, const struct av_part *parts, int n)
 			      source ? a->row - t->tokens.n : a->row, width);
 	} else {
 		int p, c;
-		av_heatmap_locate(parts, n, a->col, &p, &c);
+		av_heatmap_locate(parts, n, shown_col(a, factor_cols(parts, n)), &p, &c);
 		av_insp_cell(&in, t, &a->s->params, &parts[p], a->head, a->row, c, width);
 	}
-	av_app_draw_inspector(a, &in);
+	draw_insp_wrapped(a, &in, cap);
 	av_insp_free(&in);
 }
 
@@ -248,23 +474,34 @@ static void draw_legend(struct av_app *a, const struct av_part *parts, int n)
 		return;
 	}
 	int p, c;
-	av_heatmap_locate(parts, n, a->col, &p, &c);
+	av_heatmap_locate(parts, n, shown_col(a, factor_cols(parts, n)), &p, &c);
 	bool any_hidden = false;
 	for (size_t k = 0; k < (size_t)t->n * t->m && !any_hidden; k++)
 		any_hidden = t->mask[k] == 0;
 	bool maskable = false;
 	for (int i = 0; i < n; i++)
 		maskable |= parts[i].maskable;
-	av_legend_draw(w, 0, &a->colors, parts[p].kind, av_part_range(t, &parts[p], NULL),
-		       maskable && any_hidden, parts[p].masked_as_inf);
+	int x = av_legend_draw(w, 0, &a->colors, parts[p].kind,
+			       av_part_range(t, &parts[p], NULL), maskable && any_hidden,
+			       parts[p].masked_as_inf);
+	/* a row with every key hidden: its weights are 0s, not 1/m (the
+	 * caption and the inspector say more), when that fits whole */
+	bool empty_row = false;
+	for (int i = 0; i < t->n; i++)
+		empty_row |= t->row_hidden[i];
+	const char *note = av_draw_utf8() ? "; an all-╳ row: 0s" : "; an all-x row: 0s";
+	if (empty_row && maskable && parts[p].kind == AV_PART_WEIGHTS &&
+	    x + av_text_width(note) <= getmaxx(w))
+		av_put(w, 0, x, note, getmaxx(w) - x, av_colors_el(&a->colors, AV_EL_DIM));
 }
 
 static void stage_draw(struct av_app *a)
 {
 	clamp_cursor(a);
-	draw_title(a);
-	struct av_part parts[AV_MAX_PARTS];
-	int n = av_app_parts(a, parts);
+	struct av_part parts[AV_MAX_PARTS + 2];
+	int n = stage_parts(a, parts);
+	struct caption cap = { .n = 0 };
+	draw_title(a, &cap);
 	if (a->stage == AV_STAGE_TOKENS || n == 0) {
 		if (a->w_panel)
 			draw_tokens_table(a);
@@ -273,36 +510,64 @@ static void stage_draw(struct av_app *a)
 		a->hm.parts = parts;
 		a->hm.n_parts = n;
 		a->hm.cur_row = a->row;
-		a->hm.cur_col = a->col;
+		int nf = factor_cols(parts, n);
+		a->hm.cur_col = shown_col(a, nf);
 		a->hm.compact = a->compact;
+		a->hm.lines = LINES;
+		a->hm.projector = true;
+		a->hm.minus_sign = true;
 		av_heatmap_draw(a->w_panel, &a->colors, &a->hm);
 		a->row = a->hm.cur_row;
-		a->col = a->hm.cur_col;
+		set_shown_col(a, a->hm.cur_col, nf);
 		a->page_cols = a->hm.last_col - a->hm.first_col + 1;
 		a->hm.parts = NULL;
 	}
 	update_selection(a);
 	draw_legend(a, parts, n);
-	draw_inspector(a, parts, n);
+	draw_inspector(a, parts, n, &cap);
+	if (a->stage != AV_STAGE_TOKENS && n > 0)
+		draw_caption(a, &cap, a->hm.used_rows);
+	caption_free(&cap);
 }
 
 /* --- keys ---------------------------------------------------------------- */
+
+/* Moves the cursor by delta columns among the parts drawn. */
+static void move_col(struct av_app *a, int delta)
+{
+	struct av_part parts[AV_MAX_PARTS + 2];
+	int n = stage_parts(a, parts);
+	int nf = factor_cols(parts, n);
+	set_shown_col(a, shown_col(a, nf) + delta, nf);
+}
 
 static bool stage_key(struct av_app *a, int key, enum av_action act)
 {
 	int page = a->page_cols > 1 ? a->page_cols : 1;
 	switch (act) {
-	case AV_ACTION_LEFT: a->col--; break;
-	case AV_ACTION_RIGHT: a->col++; break;
+	case AV_ACTION_LEFT: move_col(a, -1); break;
+	case AV_ACTION_RIGHT: move_col(a, 1); break;
 	case AV_ACTION_UP: a->row--; break;
 	case AV_ACTION_DOWN: a->row++; break;
-	case AV_ACTION_PAGE_LEFT: a->col -= page; break;
-	case AV_ACTION_PAGE_RIGHT: a->col += page; break;
+	case AV_ACTION_PAGE_LEFT: move_col(a, -page); break;
+	case AV_ACTION_PAGE_RIGHT: move_col(a, page); break;
 	case AV_ACTION_MASK_KEY:
 		clamp_cursor(a);
 		update_selection(a);
 		av_app_toggle_key(a, a->sel_key);
 		return true;
+	case AV_ACTION_ALL_HEADS:
+	case AV_ACTION_TRAIN:
+		/* another view takes the cursor: its column becomes the one in
+		 * the stage's own result (the heads view has no input parts),
+		 * and coming back places it there again */
+		clamp_cursor(a);
+		a->col -= a->hm.own_first;
+		if (a->col < 0)
+			a->col = 0;
+		a->hm.own_first = 0;
+		a->hm.stage = -1;
+		return false;
 	default:
 		return false;
 	}

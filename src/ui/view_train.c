@@ -3,17 +3,30 @@
  * watches, everything on one screen (the panels are drawn in
  * train_panels.c):
  *
- *   info      epoch, loss, running or paused, speed; lr, optimiser, target,
- *             init and the trained tensors, each with its key
- *   loss      the epoch losses as a braille line that grows as epochs pass
- *   track     the tracked pair's raw score (china->panda) as a sparkline, and
- *             seed 001's table of epochs 0, 50, 150 and now
- *   map       the attention weights of a corpus sentence (j/k pick it), the
- *             target cells marked; or (v) the vocabulary's scores
- *             q(a).k(b)/sqrt(dh) for every pair of words
+ *   info      epoch, loss, running, paused or stopped (not finite), speed;
+ *             lr, optimiser, target, init and the trained tensors, each
+ *             followed by its key in parentheses ("lr 0.01 ([ ])")
+ *   loss      the epoch losses as a braille line that grows as epochs pass,
+ *             epochs on the x axis with ticks
+ *   track     the tracked pair where the loss moves it: its cell in a
+ *             training sentence (scaled score and weight, positions
+ *             included: the stepper's numbers), then its word-only score;
+ *             sparklines when tall, seed 001's table of epochs 0, 50, 150
+ *             and now for all three
+ *   map       the attention weights (d: the scaled scores) of the corpus
+ *             sentences (j/k pick one), the target cells marked; or (v) the
+ *             vocabulary's word-only scores q(a).k(b)/sqrt(dk), no positions
  *   hist      every score of the corpus in 20 bins (seed 001's plt.hist)
- *   grad      the norm of each trained tensor's gradient, with seed 001's
- *             remedies when it vanishes or explodes (print(Wq.grad))
+ *   grad      the norm of each trained tensor's gradient, with advice from
+ *             av_trainer_diagnose: what went wrong (saturated, exploding,
+ *             vanishing, not finite) and why (lr, T, weights)
+ *   mats      (g; a column of its own on a projector, 150x32 and more) W_q,
+ *             W_k, W_v (W_o when trained) live and their last gradients
+ *
+ * S takes one optimiser step on one sentence (seed 001's inner loop). A
+ * loss or weight that stops being a number stops the run. Leaving puts the
+ * weights in the stepper (whose header then says "trained N ep"); quitting
+ * with unsaved training asks first (av_train_view_ask_quit).
  *
  * Training runs in slices: while running, the main loop ticks every
  * TICK_MS and each tick trains the speed's epochs, one optimiser step at a
@@ -23,7 +36,8 @@
  * keyboard.
  *
  * The view keeps windows of its own, one per panel, laid out from the
- * terminal's size (two columns from 56 columns on; one, without the heatmap
+ * terminal's size (three columns from 150x32, the maps' cells two rows tall
+ * when they fit; two columns from 56 columns on; one, without the heatmap
  * and histogram, below that). A tick marks the panels it changed; ncurses
  * sends only the cells that differ. */
 #include "config.h"
@@ -37,6 +51,7 @@
 #include "train.h"
 #include "ui/app.h"
 #include "ui/draw.h"
+#include "ui/prompt.h"
 #include "ui/view_train_internal.h"
 #include "util.h"
 
@@ -94,6 +109,7 @@ static void refresh_data(struct av_app *a)
 		loss += av_attention_loss(t->weights, it->target, t->heads, t->n, t->m, NULL);
 	}
 	tv->loss_now = loss;
+	av_trainer_diagnose(tr, &tv->diag);
 	if (tv->vocab || tv->w[P_MAP2]) {
 		int V = tr->params.vocab_size, H = tr->cfg.heads;
 		size_t need = (size_t)H * V * V;
@@ -112,17 +128,24 @@ struct plan {
 	struct av_rect r[P_COUNT];
 };
 
-/* Rows a map wants: title, column labels, its rows, the legend. */
-static int map_rows(const struct av_app *a, bool vocab)
+/* Rows a map wants: title, column labels, its rows (rh screen rows each),
+ * the legend. */
+static int map_rows_at(const struct av_app *a, bool vocab, int rh)
 {
 	const struct av_train_view *tv = a->train;
 	const struct av_trainer *tr = tv->tr;
 	if (vocab)
-		return tr->params.vocab_size + 3;
+		return tr->params.vocab_size * rh + 3;
 	int rows = 2;
 	for (int i = 0; i < tr->n_items; i++)
-		rows += tr->items[i].trace.n + 1;
+		rows += tr->items[i].trace.n * rh + 1;
 	return rows;
+}
+
+static int map_rows(const struct av_app *a, bool vocab)
+{
+	int rh = a->train->row_h > 1 ? a->train->row_h : 1;
+	return map_rows_at(a, vocab, rh);
 }
 
 /* Columns a map would like: labels and cells of 6. */
@@ -161,7 +184,7 @@ static int grad_rows(const struct av_trainer *tr, int w, bool two_per_line)
 	for (int id = 0; id < AV_N_PARAMS; id++)
 		n += tr->trained[id];
 	(void)w;
-	return 1 + (two_per_line ? (n + 1) / 2 : n) + 1;
+	return 1 + (two_per_line ? (n + 1) / 2 : n) + 2;   /* advice: two rows */
 }
 
 static struct av_rect rect(int y, int x, int h, int w)
@@ -170,7 +193,59 @@ static struct av_rect rect(int y, int x, int h, int w)
 	return r;
 }
 
-static void plan_layout(const struct av_app *a, struct plan *p)
+/* The curves column: loss, tracked pair, gradient norms, from row by. */
+static void plan_curves(const struct av_trainer *tr, struct plan *p, int by, int bh, int x, int w)
+{
+	bool two = w < 36 || bh < 16;
+	int gh = grad_rows(tr, w, two);
+	int th = bh >= 32 ? 13 : bh >= 20 ? 8 : bh >= 12 ? 4 : 2;
+	if (gh > bh / 3 && !two) {
+		two = true;
+		gh = grad_rows(tr, w, two);
+	}
+	if (bh - th - gh < 4)
+		gh = bh - th - 4 >= 2 ? bh - th - 4 : 0;
+	int lh = bh - th - gh;
+	p->r[P_LOSS] = rect(by, x, lh, w);
+	p->r[P_TRACK] = rect(by + lh, x, th, w);
+	p->r[P_GRAD] = rect(by + lh + th, x, gh, w);
+}
+
+/* The maps column: the map, (the other map,) the histogram. */
+static void plan_maps(struct av_app *a, struct plan *p, int by, int bh, int x, int w)
+{
+	struct av_train_view *tv = a->train;
+	bool vocab = tv->vocab;
+	/* a projector: cells two rows tall when both maps still fit with a
+	 * histogram */
+	tv->row_h = 1;
+	if (tv->wide && map_rows_at(a, vocab, 2) + map_rows_at(a, !vocab, 2) + 12 <= bh)
+		tv->row_h = 2;
+	bool mats = tv->mats != AV_MATS_OFF && !tv->wide;
+	int mh = mats ? bh : map_rows(a, vocab);
+	int hist_min = bh >= 16 ? 7 : 5;
+	if (mh > bh - hist_min && !mats)
+		mh = bh - hist_min >= 5 ? bh - hist_min : bh;
+	int hh = bh - mh;
+	if (hh < 4) {
+		mh = bh;
+		hh = 0;
+	}
+	int m2 = map_rows(a, !vocab);
+	if (hh - m2 < 8 || mats)
+		m2 = 0;
+	hh -= m2;
+	p->r[P_MAP] = rect(by, x, mh, w);
+	p->r[P_MAP2] = rect(by + mh, x, m2, w);
+	p->r[P_HIST] = rect(by + mh + m2, x, hh, w);
+}
+
+/* Columns for the projector layout: the weight and gradient matrices get
+ * a column of their own. */
+#define WIDE_COLUMNS 150
+#define WIDE_ROWS 30
+
+static void plan_layout(struct av_app *a, struct plan *p)
 {
 	memset(p, 0, sizeof(*p));
 	const struct av_trainer *tr = a->train->tr;
@@ -181,9 +256,18 @@ static void plan_layout(const struct av_app *a, struct plan *p)
 	p->r[P_BACK] = rect(y0, 0, H, W);
 	p->r[P_INFO] = rect(y0, 0, 2, W);
 	int by = y0 + 2, bh = H - 2;
+	a->train->wide = false;
 	if (bh < 3)
 		return;
-	if (W >= TWO_COLUMNS) {
+	if (W >= WIDE_COLUMNS && bh >= WIDE_ROWS) {
+		/* three columns: curves | maps | matrices */
+		a->train->wide = true;
+		int lw = W * 30 / 100, rw = W * 34 / 100;
+		int mw = W - lw - rw - 2;
+		plan_curves(tr, p, by, bh, 0, lw);
+		plan_maps(a, p, by, bh, lw + 1, mw);
+		p->r[P_MATS] = rect(by, lw + mw + 2, bh, rw);
+	} else if (W >= TWO_COLUMNS) {
 		/* the right column fits the map, within limits */
 		int rw = map_cols(a, vocab);
 		int rw2 = map_cols(a, !vocab);
@@ -194,37 +278,8 @@ static void plan_layout(const struct av_app *a, struct plan *p)
 		if (rw > W - 26)
 			rw = W - 26;
 		int lw = W - rw - 1, rx = lw + 1;
-		/* left: loss, tracked pair, gradients */
-		bool two = lw < 36 || bh < 16;
-		int gh = grad_rows(tr, lw, two);
-		int th = bh >= 32 ? 10 : bh >= 20 ? 7 : bh >= 12 ? 4 : 2;
-		if (gh > bh / 3 && !two) {
-			two = true;
-			gh = grad_rows(tr, lw, two);
-		}
-		if (bh - th - gh < 4)
-			gh = bh - th - 4 >= 2 ? bh - th - 4 : 0;
-		int lh = bh - th - gh;
-		p->r[P_LOSS] = rect(by, 0, lh, lw);
-		p->r[P_TRACK] = rect(by + lh, 0, th, lw);
-		p->r[P_GRAD] = rect(by + lh + th, 0, gh, lw);
-		/* right: the map, (the other map,) the histogram */
-		int mh = map_rows(a, vocab);
-		int hist_min = bh >= 16 ? 7 : 5;
-		if (mh > bh - hist_min)
-			mh = bh - hist_min >= 5 ? bh - hist_min : bh;
-		int hh = bh - mh;
-		if (hh < 4) {
-			mh = bh;
-			hh = 0;
-		}
-		int m2 = map_rows(a, !vocab);
-		if (hh - m2 < 8)
-			m2 = 0;
-		hh -= m2;
-		p->r[P_MAP] = rect(by, rx, mh, rw);
-		p->r[P_MAP2] = rect(by + mh, rx, m2, rw);
-		p->r[P_HIST] = rect(by + mh + m2, rx, hh, rw);
+		plan_curves(tr, p, by, bh, 0, lw);
+		plan_maps(a, p, by, bh, rx, rw);
 	} else {
 		/* one column: the curves and gradients, and a hint */
 		int gh = grad_rows(tr, W, true);
@@ -306,7 +361,13 @@ static void train_draw(struct av_app *a)
 		case P_INFO: av_train_panel_info(a, w); break;
 		case P_LOSS: av_train_panel_loss(a, w); break;
 		case P_TRACK: av_train_panel_track(a, w); break;
+		case P_MATS: av_train_panel_mats(a, w); break;
 		case P_MAP:
+			if (tv->mats != AV_MATS_OFF && !tv->wide) {
+				av_train_panel_mats(a, w);
+				break;
+			}
+			/* fall through */
 		case P_MAP2:
 			if (tv->vocab == (p == P_MAP))
 				av_train_panel_vocab_map(a, w);
@@ -348,8 +409,34 @@ static void pause_training(struct av_app *a)
 	mark(a, BIT(P_INFO));
 }
 
+/* Whether the loss or a trained tensor stopped being a number. */
+static bool diverged(const struct av_trainer *tr)
+{
+	return tr->nonfinite >= 0 || (tr->steps > 0 && !isfinite(tr->last_loss));
+}
+
+/* Stops the run and says what is not finite, and the remedy for what
+ * caused it (av_trainer_diagnose). */
+static void stop_diverged(struct av_app *a)
+{
+	struct av_trainer *tr = a->train->tr;
+	pause_training(a);
+	struct av_train_diagnosis d;
+	av_trainer_diagnose(tr, &d);
+	char what[64], cause[96];
+	if (d.param >= 0)
+		snprintf(what, sizeof(what), "%s holds inf/nan%s", av_train_panel_param_name(d.param),
+			 isfinite(tr->last_loss) ? "" : ", the loss is nan");
+	else
+		snprintf(what, sizeof(what), "the loss is %s", isnan(tr->last_loss) ? "nan" : "inf");
+	av_train_panel_cause(tr, &d, cause, sizeof(cause));
+	av_app_message(a, true, "stopped at epoch %d: %s (%s): %s", tr->epoch, what, cause,
+		       av_train_panel_fix(&d));
+}
+
 /* Trains up to epochs epochs, stopping early after budget_us (0: none);
- * pauses at the goal and when the loss stops being a number. */
+ * pauses at the goal and stops when the loss or a weight stops being a
+ * number. */
 static void run_epochs(struct av_app *a, int epochs, long long budget_us)
 {
 	struct av_train_view *tv = a->train;
@@ -359,15 +446,13 @@ static void run_epochs(struct av_app *a, int epochs, long long budget_us)
 	while (done < epochs) {
 		bool end = av_trainer_step(tr);
 		steps++;
+		tv->steps_done++;
+		if (diverged(tr)) {
+			stop_diverged(a);
+			break;
+		}
 		if (end) {
 			done++;
-			double loss = tr->loss[tr->epoch - 1];
-			if (!isfinite(loss)) {
-				pause_training(a);
-				av_app_message(a, true, "the loss is %s: the weights exploded. r resets; "
-					       "[ lowers the learning rate", isnan(loss) ? "nan" : "inf");
-				break;
-			}
 			if (tv->goal > 0 && tr->epoch == tv->goal && !tv->goal_seen) {
 				tv->goal_seen = true;
 				if (tv->running) {
@@ -386,6 +471,46 @@ static void run_epochs(struct av_app *a, int epochs, long long budget_us)
 	tv->capped = tv->running && done < epochs && budget_us > 0 ? done : 0;
 	tv->stale = true;
 	mark(a, D_TRAINED);
+}
+
+/* Refuses to train on weights that are not numbers. */
+static bool can_train(struct av_app *a)
+{
+	if (!diverged(a->train->tr))
+		return true;
+	stop_diverged(a);
+	return false;
+}
+
+/* S: one optimiser step on the next sentence (the tutorial's inner loop),
+ * and which sentence it was. */
+static void sentence_step(struct av_app *a)
+{
+	struct av_train_view *tv = a->train;
+	struct av_trainer *tr = tv->tr;
+	pause_training(a);
+	if (!can_train(a))
+		return;
+	av_trainer_step(tr);
+	tv->steps_done++;
+	tv->stale = true;
+	mark(a, D_TRAINED);
+	if (diverged(tr)) {
+		stop_diverged(a);
+		return;
+	}
+	int it = tr->last_item;
+	tv->sentence = it;
+	char loss[32];
+	snprintf(loss, sizeof(loss), "%.6f", tr->last_loss);
+	if (tr->next_item == 0)
+		av_app_message(a, false, "step on sentence #%d \"%s\": loss %s; that ends epoch %d "
+			       "(total %.6f)", it + 1, tr->items[it].query, loss, tr->epoch,
+			       tr->loss[tr->epoch - 1]);
+	else
+		av_app_message(a, false, "step on sentence #%d \"%s\": loss %s (sentence %d of %d "
+			       "in epoch %d; g shows its gradients)", it + 1, tr->items[it].query,
+			       loss, it + 1, tr->n_items, tr->epoch + 1);
 }
 
 static void train_tick(struct av_app *a)
@@ -532,6 +657,29 @@ static void set_sentence(struct av_app *a, int delta)
 		       tv->tr->items[tv->sentence].source ? tv->tr->items[tv->sentence].source : "");
 }
 
+/* g: the matrices panel shows the gradients, the weights, both (or, where
+ * it takes the map's place, the attention map again). */
+static void cycle_matrices(struct av_app *a)
+{
+	struct av_train_view *tv = a->train;
+	static const int narrow[] = { AV_MATS_GRAD, AV_MATS_WEIGHTS, AV_MATS_BOTH, AV_MATS_OFF };
+	static const int wide[] = { AV_MATS_GRAD, AV_MATS_WEIGHTS, AV_MATS_BOTH, AV_MATS_GRAD };
+	int cur = tv->mats;
+	if (tv->wide && cur == AV_MATS_OFF)
+		cur = AV_MATS_BOTH;
+	tv->mats = tv->wide ? wide[cur] : narrow[cur];
+	if (!tv->wide)
+		tv->vocab = false;
+	make_windows(a);
+	static const char *const what[] = {
+		"the attention map again",
+		"the gradients dW of the last step (seed 001's print(Wq.grad))",
+		"the weight matrices W, live (q = x W_q^T: rows are outputs)",
+		"the weights W beside their gradients dW",
+	};
+	av_app_message(a, false, "g: %s", what[tv->mats]);
+}
+
 static bool train_key(struct av_app *a, int key, enum av_action act)
 {
 	struct av_train_view *tv = a->train;
@@ -543,7 +691,7 @@ static bool train_key(struct av_app *a, int key, enum av_action act)
 	case AV_TRAIN_RUN:
 		if (tv->running) {
 			pause_training(a);
-		} else {
+		} else if (can_train(a)) {
 			tv->running = true;
 			tv->ticks = 0;
 			mark(a, BIT(P_INFO));
@@ -551,8 +699,23 @@ static bool train_key(struct av_app *a, int key, enum av_action act)
 		return true;
 	case AV_TRAIN_STEP:
 		pause_training(a);
-		run_epochs(a, 1, 0);
+		if (can_train(a))
+			run_epochs(a, 1, 0);
 		return true;
+	case AV_TRAIN_SENTENCE_STEP: sentence_step(a); return true;
+	case AV_TRAIN_SCORES:
+		tv->scores = !tv->scores;
+		if (tv->vocab || (tv->mats != AV_MATS_OFF && !tv->wide)) {
+			tv->vocab = false;
+			tv->mats = AV_MATS_OFF;
+			make_windows(a);
+		}
+		mark(a, BIT(P_MAP) | BIT(P_MAP2));
+		av_app_message(a, false, tv->scores ? "map: the scaled scores, the softmax's input "
+			       "(seed 001's plot_attention(scores))" :
+			       "map: the attention weights (d: the scores)");
+		return true;
+	case AV_TRAIN_MATRICES: cycle_matrices(a); return true;
 	case AV_TRAIN_FASTER:
 	case AV_TRAIN_SLOWER: {
 		int s = tv->speed + (ta == AV_TRAIN_FASTER ? 1 : -1);
@@ -572,6 +735,7 @@ static bool train_key(struct av_app *a, int key, enum av_action act)
 	}
 	case AV_TRAIN_RESET:
 		av_trainer_reset(tr);
+		tv->steps_done = 0;
 		tv->goal_seen = false;
 		pause_training(a);
 		av_app_message(a, false, "back to the first weights, epoch 0 (settings kept)");
@@ -602,6 +766,8 @@ static bool train_key(struct av_app *a, int key, enum av_action act)
 	}
 	case AV_TRAIN_VOCAB:
 		tv->vocab = !tv->vocab;
+		if (!tv->wide)
+			tv->mats = AV_MATS_OFF;
 		tv->stale = true;
 		make_windows(a);
 		av_app_message(a, false, tv->vocab ?
@@ -708,6 +874,7 @@ bool av_train_view_open(struct av_app *a)
 	if (!tv) {
 		tv = a->train = av_calloc(1, sizeof(*tv));
 		tv->speed = DEFAULT_SPEED;
+		tv->saved_at = -1;
 	}
 	const char *note = "";
 	if (tv->tr && !same_layer(tv->tr, s)) {
@@ -730,6 +897,7 @@ bool av_train_view_open(struct av_app *a)
 		}
 		tv->goal = s->sample.training.epochs;
 		tv->goal_seen = false;
+		tv->steps_done = 0;
 		tv->sentence = 0;
 		tv->vrow = tv->tr->track[0] >= 0 ? tv->tr->track[0] : 0;
 		tv->vcol = tv->tr->track[1] >= 0 ? tv->tr->track[1] : 0;
@@ -743,8 +911,8 @@ bool av_train_view_open(struct av_app *a)
 	if (*note)
 		av_app_message(a, false, "%s", note);
 	else
-		av_app_message(a, false, "training view: Space runs, s takes one epoch, ? lists the "
-			       "keys, t goes back with the trained weights");
+		av_app_message(a, false, "training: Space runs, s one epoch, S one sentence, "
+			       "g matrices, ? keys, t back");
 	return true;
 }
 
@@ -770,9 +938,11 @@ void av_train_view_leave(struct av_app *a)
 	if (tv->tr->epoch == 0)
 		av_app_message(a, false, "back to the stepper (nothing trained yet)");
 	else
-		av_app_message(a, false, "the stepper now uses the weights after %d epoch%s (loss "
-			       "%.4g): step through the new attention; t trains on",
+		av_app_message(a, false, "stepper: the weights after %d epoch%s (%s, "
+			       "%s lr %g, loss %.4g)",
 			       tv->tr->epoch, tv->tr->epoch == 1 ? "" : "s",
+			       av_target_names[tv->tr->set.target],
+			       av_optimizer_names[tv->tr->set.optimizer], tv->tr->set.lr,
 			       tv->tr->loss[tv->tr->epoch - 1]);
 }
 
@@ -786,6 +956,70 @@ void av_train_view_free(struct av_app *a)
 	free(tv->vscores);
 	free(tv);
 	a->train = NULL;
+}
+
+/* --- leaving the program with unsaved training ---------------------------- */
+
+bool av_train_view_unsaved(const struct av_app *a)
+{
+	const struct av_train_view *tv = a->train;
+	if (!tv || !tv->tr)
+		return false;
+	bool progress = tv->tr->epoch > 0 || tv->tr->next_item > 0;
+	return progress && tv->steps_done != tv->saved_at;
+}
+
+void av_train_view_mark_saved(struct av_app *a)
+{
+	if (a->train)
+		a->train->saved_at = a->train->steps_done;
+}
+
+/* The answer to the quit question (asked through the prompt's y/n). */
+static void quit_answer(struct av_app *a, bool yes)
+{
+	if (yes)
+		a->quit = true;
+	else
+		av_app_message(a, false, "kept: the training is still here (t shows it)");
+}
+
+bool av_train_view_ask_quit(struct av_app *a)
+{
+	if (!av_train_view_unsaved(a) || a->layout.too_small)
+		return false;
+	const struct av_trainer *tr = a->train->tr;
+	char what[80] = "", steps[48] = "";
+	if (tr->next_item > 0)
+		snprintf(steps, sizeof(steps), "%d step%s", tr->next_item,
+			 tr->next_item == 1 ? "" : "s");
+	if (tr->epoch > 0)
+		snprintf(what, sizeof(what), "%d epoch%s%s%s", tr->epoch, tr->epoch == 1 ? "" : "s",
+			 steps[0] ? " and " : "", steps);
+	else
+		snprintf(what, sizeof(what), "%s", steps);
+	char *question = av_printf("discard %s of training? y/n", what);
+	av_prompt_ask(a, question, quit_answer);
+	free(question);
+	return true;
+}
+
+bool av_train_view_weights_text(const struct av_app *a, char *buf, size_t size)
+{
+	const struct av_train_view *tv = a->train;
+	if (!tv || !tv->tr || a->view == &av_view_train)
+		return false;
+	const struct av_trainer *tr = tv->tr;
+	const struct av_params *p = &tr->params, *q = &a->s->params;
+	if ((tr->epoch == 0 && tr->next_item == 0) || p->d_model != q->d_model ||
+	    !same_floats(p->w_q, q->w_q, (size_t)p->d_model * p->d_model) ||
+	    !same_floats(p->w_k, q->w_k, (size_t)p->d_model * p->d_model))
+		return false;
+	if (tr->next_item > 0)
+		snprintf(buf, size, "trained %d ep+%d", tr->epoch, tr->next_item);
+	else
+		snprintf(buf, size, "trained %d ep", tr->epoch);
+	return true;
 }
 
 const struct av_trainer *av_train_view_trainer(const struct av_app *a)

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "train.h"
 #include "ui/curses.h"
 
 struct av_app;
@@ -16,7 +17,17 @@ struct av_trainer;
 /* P_BACK covers the whole region under the others (the gaps between them). */
 /* P_MAP2, on tall terminals, shows the map P_MAP does not (the vocabulary
  * under the sentences, or the sentences under the vocabulary). */
-enum panel { P_BACK, P_INFO, P_LOSS, P_TRACK, P_MAP, P_MAP2, P_HIST, P_GRAD, P_HINT, P_COUNT };
+/* P_MATS, on wide and tall terminals (the projector layout), shows the
+ * weight matrices and their gradients in a column of their own; smaller,
+ * g shows them in P_MAP's place. */
+enum panel { P_BACK, P_INFO, P_LOSS, P_TRACK, P_MAP, P_MAP2, P_HIST, P_GRAD, P_HINT, P_MATS,
+	     P_COUNT };
+
+/* What the matrices panel shows (g cycles): off (the attention map; the
+ * projector layout shows both), the gradients dW, the weights W, both. */
+enum { AV_MATS_OFF, AV_MATS_GRAD, AV_MATS_WEIGHTS, AV_MATS_BOTH };
+#define AV_MATS_MAX_LABELS 1024   /* row and column numbers the matrices label (more
+				    than the copied corner, MAT_CORNER) */
 
 /* A speed: `epochs` every `every` ticks. */
 struct av_train_speed {
@@ -39,6 +50,12 @@ struct av_train_view {
 	int sentence;              /* the corpus sentence on the map */
 	bool vocab;                /* the map shows the vocabulary's scores */
 	int vrow, vcol;            /* the vocabulary cursor */
+	bool scores;               /* the sentence map shows scaled scores, not weights */
+	int mats;                  /* AV_MATS_*: the matrices panel's content */
+	bool wide;                 /* the projector layout (P_MATS has its own column) */
+	int row_h;                 /* screen rows per matrix row in the maps (1, 2) */
+	long steps_done;           /* optimiser steps since the trainer started or r */
+	long saved_at;             /* steps_done when last saved, -1 never */
 
 	/* computed from the trainer when stale (after steps and changes) */
 	bool stale;
@@ -47,6 +64,7 @@ struct av_train_view {
 	int hist_n;
 	double hist_lo, hist_hi;
 	double loss_now;           /* the corpus loss at the current weights */
+	struct av_train_diagnosis diag;   /* what went wrong, if anything */
 	float *vscores;            /* (H, V, V) */
 	size_t vscores_size;
 
@@ -70,8 +88,20 @@ void av_train_panel_sentence_map(struct av_app *a, WINDOW *w);
 void av_train_panel_vocab_map(struct av_app *a, WINDOW *w);
 /* The histogram of every score of the corpus. */
 void av_train_panel_hist(struct av_app *a, WINDOW *w);
+/* The trained weight matrices and/or their last gradients, with numbers. */
+void av_train_panel_mats(struct av_app *a, WINDOW *w);
 /* The norm of each trained tensor's gradient, with advice. */
 void av_train_panel_grad(struct av_app *a, WINDOW *w);
+/* "W_q", "emb", ...: a tensor's short name. */
+const char *av_train_panel_param_name(int id);
+/* The remedy for a diagnosis, in a sentence. */
+void av_train_panel_remedy(const struct av_trainer *tr, const struct av_train_diagnosis *d,
+			   char *buf, size_t size);
+/* The diagnosis's cause ("lr raised 0.01 to 81.92", "T=0.01", ...) and its
+ * fix ("r resets, then lr down ([)", ...). */
+void av_train_panel_cause(const struct av_trainer *tr, const struct av_train_diagnosis *d,
+			  char *buf, size_t size);
+const char *av_train_panel_fix(const struct av_train_diagnosis *d);
 /* The one-column layout's hint at the missing panels. */
 void av_train_panel_hint(struct av_app *a, WINDOW *w);
 
