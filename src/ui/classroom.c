@@ -15,6 +15,12 @@
 #include "ui/ui.h"
 #include "util.h"
 
+/* The snapshot names stages by src/follow's table, the screen by its own:
+ * they must be the same list (snapshot.c's av_snap_stage_names is in the
+ * order of AV_UI_STAGES; classroom.test steps through them). */
+_Static_assert(AV_SNAP_STAGE_COUNT == AV_STAGE_COUNT,
+	       "src/follow/snapshot.h and src/ui/stages.h disagree on the stages");
+
 struct av_classroom {
 	struct av_leader *leader;
 	struct av_follower *follower;
