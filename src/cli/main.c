@@ -12,6 +12,8 @@
 #include "batch.h"
 #include "lesson/lesson.h"
 #include "options.h"
+#include "classroom.h"
+#include "restricted.h"
 #include "theme.h"
 #include "ui/ui.h"
 #include "util.h"
@@ -54,11 +56,15 @@ static bool finish_stdout(char **cause)
 	return av_fail(cause, "standard output: %s", err ? strerror(err) : "write error");
 }
 
-static bool run(const struct av_options *o, struct av_session *s,
-		const struct av_lesson *lesson, char **cause)
+static bool run(const struct av_options *o, const struct av_classroom_args *room,
+		bool restricted, struct av_session *s, const struct av_lesson *lesson,
+		char **cause)
 {
 	if (o->theme && !check_theme(o->theme, cause))
 		return false;
+	if ((room->lead_dir || room->follow_dir) && (o->train_epochs || o->dump || o->print))
+		return av_fail(cause, "--lead and --follow are for the screen, not with --train,"
+			       " --dump or --print");
 	if (o->train_epochs)
 		return av_batch_train(o, s, cause);
 	if (o->dump)
@@ -66,6 +72,9 @@ static bool run(const struct av_options *o, struct av_session *s,
 	if (o->print)
 		return av_batch_print(o, s, cause);
 	/* no terminal (a pipe, a file): the weights as a table instead */
+	if ((room->lead_dir || room->follow_dir) &&
+	    (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
+		return av_fail(cause, "--lead and --follow need a terminal");
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
 		return av_batch_print(&(struct av_options){ .print = "weights", .color = o->color },
 				      s, cause);
@@ -74,8 +83,9 @@ static bool run(const struct av_options *o, struct av_session *s,
 		.head = o->head,
 		.no_color = o->color == AV_COLOR_NEVER,
 		.lesson = lesson,
+		.restricted = restricted,
 	};
-	return av_ui_run(s, &ui, cause);
+	return av_classroom_ui(room, o, s, &ui, cause) && av_ui_run(s, &ui, cause);
 }
 
 /* --lesson: the whole lesson is checked before anything opens (a broken
@@ -103,32 +113,51 @@ int main(int argc, char **argv)
 	setlocale(LC_MESSAGES, "");
 	struct av_options o;
 	char *cause = NULL;
+	bool restricted;
+	struct av_classroom_args room = { 0 };
+	if (!av_restricted_prepare(&argc, argv, &restricted, &cause) ||
+	    !av_classroom_args(&argc, argv, restricted, &room, &cause)) {
+		av_classroom_args_free(&room);
+		return fail(cause);
+	}
 	switch (av_options_parse(&o, argc, argv, &cause)) {
 	case AV_PARSE_EXIT_OK:
+		av_classroom_args_free(&room);
 		av_options_free(&o);
 		return finish_stdout(&cause) ? EXIT_SUCCESS : fail(cause);
 	case AV_PARSE_ERROR:
+		av_classroom_args_free(&room);
 		av_options_free(&o);
 		return fail(cause);
 	case AV_PARSE_RUN:
 		break;
 	}
+	if (restricted && !av_restricted_check_options(&o, &cause)) {
+		av_classroom_args_free(&room);
+		av_options_free(&o);
+		return fail(cause);
+	}
 	if (o.list_samples || o.list_lessons) {
 		bool ok = (o.list_samples ? av_batch_list_samples(&cause)
 			   : av_batch_list_lessons(&cause)) && finish_stdout(&cause);
+		av_classroom_args_free(&room);
 		av_options_free(&o);
 		return ok ? EXIT_SUCCESS : fail(cause);
 	}
 	struct av_lesson lesson = { 0 };
 	if (o.lesson && !use_lesson(&o, &lesson, &cause)) {
+		av_classroom_args_free(&room);
 		av_options_free(&o);
 		return fail(cause);
 	}
 	struct av_session s;
-	bool ok = av_options_setup(&o, &s, &cause)
-		  && run(&o, &s, o.lesson ? &lesson : NULL, &cause) && finish_stdout(&cause);
+	bool ok = av_options_setup(&o, &s, &cause) &&
+		  (!restricted || av_restricted_check_session(&s, &cause)) &&
+		  run(&o, &room, restricted, &s, o.lesson ? &lesson : NULL, &cause) &&
+		  finish_stdout(&cause);
 	av_session_free(&s);
 	av_lesson_free(&lesson);
+	av_classroom_args_free(&room);
 	av_options_free(&o);
 	return ok ? EXIT_SUCCESS : fail(cause);
 }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "ui/app.h"
+#include "ui/classroom.h"
 #include "ui/draw.h"
 #include "ui/figview.h"
 #include "ui/inspector.h"
@@ -148,6 +149,7 @@ bool av_app_init(struct av_app *a, struct av_session *s, const struct av_ui_conf
 	memset(a, 0, sizeof(*a));
 	a->s = s;
 	a->sel_query = a->sel_key = -1;
+	a->restricted = cfg->restricted;
 	const char *no_color = getenv("NO_COLOR");
 	a->allow_color = !cfg->no_color && !(no_color && *no_color);
 	av_draw_set_utf8(av_locale_is_utf8());
@@ -182,6 +184,7 @@ bool av_app_init(struct av_app *a, struct av_session *s, const struct av_ui_conf
 
 void av_app_free(struct av_app *a)
 {
+	av_classroom_free(a);
 	av_train_view_free(a);
 	av_lesson_ui_free(a);
 	av_prompt_free(a);
@@ -920,6 +923,12 @@ bool av_ui_run(struct av_session *s, const struct av_ui_config *cfg, char **caus
 		delscreen(screen);
 		return false;
 	}
+	if (!av_classroom_open(&a, cfg, cause)) {
+		av_app_free(&a);
+		endwin();
+		delscreen(screen);
+		return false;
+	}
 
 	struct sigaction sa, old[3];
 	const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
@@ -961,6 +970,24 @@ bool av_ui_run(struct av_session *s, const struct av_ui_config *cfg, char **caus
 			next_tick = 0;
 		}
 		ticked = false;
+		if (a.classroom && a.input) {
+			/* the room and the keyboard together; keys ncurses holds
+			 * already are read before the next wait */
+			int ready = av_classroom_wait(&a, wait);
+			wint_t key;
+			int r, keys = 0;
+			wtimeout(a.input, 0);
+			while (ready > 0 && !a.quit && (r = wget_wch(a.input, &key)) != ERR) {
+				av_app_key(&a, av_key_from_wch(r, (unsigned)key));
+				av_classroom_after_key(&a);
+				keys++;
+			}
+			if (ready < 0 || (ready == 1 && keys == 0 && ++errors > 20))
+				break;    /* the terminal is gone */
+			if (keys > 0)
+				errors = 0;
+			continue;
+		}
 		if (a.input)
 			wtimeout(a.input, wait);
 		wint_t ch;

@@ -136,6 +136,8 @@ struct av_app {
 
 	struct av_lesson_ui *lesson;     /* view_lesson.c's state (--lesson), or NULL */
 	WINDOW *w_lesson;                /* its caption pane, or NULL */
+	struct av_classroom *classroom;  /* --lead or --follow (classroom.c), or NULL */
+	bool restricted;                 /* --restricted: W, :write and :export refuse */
 
 	char *message;
 	bool message_error;

@@ -4,6 +4,8 @@
 #define AV_UI_UI_H
 
 #include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
 #include "session.h"
 
 /* What the command line hands the screen. */
@@ -12,6 +14,13 @@ struct av_ui_config {
 	int head;            /* --head */
 	bool no_color;       /* colour forbidden (--color=never); NO_COLOR is read too */
 	const struct av_lesson *lesson;   /* --lesson, or NULL */
+	/* the classroom (issue 10): --lead's or --follow's room directory (at
+	 * most one), the sample's or weights' identity, the teacher's uid */
+	const char *lead_dir, *follow_dir;
+	uint64_t content_hash;       /* FNV-1a 64 of the sample or weights file */
+	const char *weights_name;    /* the --weights file's name, or NULL */
+	uid_t teacher_uid;           /* a leader to believe besides our own uid, or -1 */
+	bool restricted;             /* --restricted: the screen writes no file */
 };
 
 /* The interactive screen on the terminal (stdin/stdout must be one): the

@@ -116,6 +116,11 @@ static bool write_now(struct av_app *a, enum av_export_format fmt, const char *p
 		      char **error)
 {
 	char *text = NULL, *cause = NULL;
+	if (a->restricted) {    /* every write of the screen comes through here */
+		*error = av_printf("%s: restricted: no files are written", path);
+		av_app_message(a, true, "%s", *error);
+		return false;
+	}
 	if (!av_export_render(a, fmt, &text, &cause) ||
 	    !av_write_file_atomic(path, text, strlen(text), &cause)) {
 		free(text);

@@ -1,0 +1,254 @@
+/* snapshot.c: the follower's state, its defaults and its checks. */
+#include "config.h"
+
+#include "snapshot.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "utf8.h"
+#include "util.h"
+
+const char *const av_snap_stage_names[] = {
+	"tokens", "embedding", "projection", "scores", "scaled", "masked",
+	"softmax", "context", "output", NULL
+};
+const char *const av_snap_view_names[] = { "stage", "heads", "train", "figures", NULL };
+const char *const av_snap_origin_names[] = { "sample", "weights", NULL };
+
+void av_state_init(struct av_state *s)
+{
+	struct av_config cfg;
+
+	memset(s, 0, sizeof *s);
+	av_config_default(&cfg);
+	strcpy(s->sample, "china-panda");
+	strcpy(s->sentence, "a");
+	s->origin = AV_SNAP_FROM_SAMPLE;
+	s->mode = cfg.mode;
+	s->scale = cfg.scale;
+	s->temperature = cfg.temperature;
+	s->seed = cfg.seed;
+	s->init = cfg.init;
+	s->d_model = cfg.d_model;
+	s->heads = cfg.heads;
+	s->stage = 0;
+	s->view = AV_SNAP_VIEW_STAGE;
+	s->query = -1;
+	s->key = -1;
+	s->training.target = AV_TARGET_SELF;
+	s->training.optimizer = AV_OPT_ADAM;
+	s->training.params = AV_TRAIN_QKV;
+	s->training.lr = 0.01;
+}
+
+uint64_t av_state_hash(const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	uint64_t h = UINT64_C(14695981039346656037);
+
+	for (size_t i = 0; i < len; i++) {
+		h ^= p[i];
+		h *= UINT64_C(1099511628211);
+	}
+	return h;
+}
+
+/* A name: 1..AV_SNAP_NAME_MAX bytes of valid UTF-8 without control
+ * characters (it is shown on the follower's screen). NUL-terminated within
+ * its array is the caller's guarantee (the decoder copies bounded). */
+static bool check_name(const char *field, const char *name, bool may_be_empty,
+		       char **cause)
+{
+	size_t len = strnlen(name, AV_SNAP_NAME_MAX + 1);
+
+	if (len > AV_SNAP_NAME_MAX)
+		return av_fail(cause, "%s: longer than %d bytes", field, AV_SNAP_NAME_MAX);
+	if (len == 0 && !may_be_empty)
+		return av_fail(cause, "%s: empty", field);
+	if (!av_utf8_valid(name, len, NULL))
+		return av_fail(cause, "%s: not valid UTF-8", field);
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)name[i] < 0x20 || name[i] == 0x7f)
+			return av_fail(cause, "%s: a control character at byte %zu", field, i);
+	return true;
+}
+
+/* The text must tokenize (valid UTF-8, 1..AV_MAX_TOKENS tokens, at most
+ * AV_MAX_SENTENCE_BYTES); *n is its token count. */
+static bool check_text(const char *field, const char *text, int *n, char **cause)
+{
+	struct av_tokens t;
+
+	if (strnlen(text, AV_SNAP_TEXT_MAX + 1) > AV_SNAP_TEXT_MAX)
+		return av_fail(cause, "%s: longer than %d bytes", field, AV_SNAP_TEXT_MAX);
+	if (!av_tokenize(text, &t, cause)) {
+		av_cause_prefix(cause, "%s", field);
+		return false;
+	}
+	*n = t.n;
+	av_tokens_free(&t);
+	return true;
+}
+
+static bool check_enum(const char *field, int value, const char *const names[],
+		       char **cause)
+{
+	int count = 0;
+
+	while (names[count] != NULL)
+		count++;
+	if (value < 0 || value >= count)
+		return av_fail(cause, "%s: %d is not one of 0..%d", field, value, count - 1);
+	return true;
+}
+
+static bool check_config(const struct av_state *s, char **cause)
+{
+	if (!check_enum("mode", (int)s->mode, av_mode_names, cause) ||
+	    !check_enum("scale", (int)s->scale, av_scale_names, cause) ||
+	    !check_enum("init", (int)s->init, av_init_names, cause))
+		return false;
+	if (!isfinite(s->temperature) || s->temperature < AV_MIN_TEMPERATURE ||
+	    s->temperature > AV_MAX_TEMPERATURE)
+		return av_fail(cause, "temperature: not between %g and %g",
+			       AV_MIN_TEMPERATURE, AV_MAX_TEMPERATURE);
+	if (s->seed > AV_MAX_SEED)
+		return av_fail(cause, "seed: above %llu", (unsigned long long)AV_MAX_SEED);
+	if (s->d_model < 1 || s->d_model > AV_MAX_D_MODEL)
+		return av_fail(cause, "d_model: %d is not in 1..%d", s->d_model, AV_MAX_D_MODEL);
+	if (s->heads < 1 || s->heads > s->d_model || s->d_model % s->heads != 0)
+		return av_fail(cause, "heads: %d does not divide d_model %d", s->heads, s->d_model);
+	return true;
+}
+
+static bool check_view(const struct av_state *s, int queries, int keys, char **cause)
+{
+	if (s->stage < 0 || s->stage >= AV_SNAP_STAGE_COUNT)
+		return av_fail(cause, "stage: %d is not in 0..%d", s->stage, AV_SNAP_STAGE_COUNT - 1);
+	if (!check_enum("view", (int)s->view, av_snap_view_names, cause))
+		return false;
+	if (s->head < 0 || s->head >= s->heads)
+		return av_fail(cause, "head: %d is not below heads %d", s->head, s->heads);
+	if (s->query < -1 || s->query >= queries)
+		return av_fail(cause, "query: %d is not a token of the sentence (%d)", s->query, queries);
+	if (s->key < -1 || s->key >= keys)
+		return av_fail(cause, "key: %d is not a key token (%d)", s->key, keys);
+	for (int j = keys; j < AV_MAX_TOKENS; j++)
+		if (s->key_hidden[j])
+			return av_fail(cause, "hidden key %d: not a key token (%d)", j, keys);
+	return true;
+}
+
+static bool check_training(const struct av_snap_training *t, char **cause)
+{
+	if (!check_enum("target", (int)t->target, av_target_names, cause) ||
+	    !check_enum("optimizer", (int)t->optimizer, av_optimizer_names, cause) ||
+	    !check_enum("params", (int)t->params, av_train_set_names, cause))
+		return false;
+	if (!isfinite(t->lr) || t->lr <= 0)
+		return av_fail(cause, "lr: not a positive finite number");
+	if (t->epochs < 0 || t->epochs > AV_SNAP_MAX_EPOCHS)
+		return av_fail(cause, "epochs: %d is not in 0..%d", t->epochs, AV_SNAP_MAX_EPOCHS);
+	if (!t->active && t->epochs != 0)
+		return av_fail(cause, "epochs: %d without a training run", t->epochs);
+	return true;
+}
+
+bool av_state_validate(const struct av_state *s, char **cause)
+{
+	int queries, keys;
+
+	if (!check_name("sample", s->sample, false, cause) ||
+	    !check_enum("origin", (int)s->origin, av_snap_origin_names, cause) ||
+	    !check_name("weights", s->weights, s->origin != AV_SNAP_FROM_WEIGHTS, cause))
+		return false;
+	if (s->origin != AV_SNAP_FROM_WEIGHTS && s->weights[0] != '\0')
+		return av_fail(cause, "weights: named, but the parameters come from the sample");
+	if (!check_config(s, cause))
+		return false;
+	if (!check_text("sentence", s->sentence, &queries, cause))
+		return false;
+	keys = queries;
+	if (s->mode == AV_MODE_CROSS && !s->has_source)
+		return av_fail(cause, "source: cross mode needs one");
+	if (s->has_source && !check_text("source", s->source, &keys, cause))
+		return false;
+	if (s->mode != AV_MODE_CROSS)
+		keys = queries;
+	if (!check_view(s, queries, keys, cause))
+		return false;
+	if (!check_name("lesson", s->lesson, true, cause))
+		return false;
+	if (s->lesson_step < 0 || s->lesson_step > AV_SNAP_MAX_LESSON_STEP)
+		return av_fail(cause, "lesson_step: %d is not in 0..%d", s->lesson_step,
+			       AV_SNAP_MAX_LESSON_STEP);
+	return check_training(&s->training, cause);
+}
+
+bool av_state_same(const struct av_state *a, const struct av_state *b)
+{
+	const struct av_snap_training *x = &a->training, *y = &b->training;
+
+	return strcmp(a->sample, b->sample) == 0 && a->origin == b->origin &&
+	       strcmp(a->weights, b->weights) == 0 && a->content_hash == b->content_hash &&
+	       strcmp(a->sentence, b->sentence) == 0 && a->has_source == b->has_source &&
+	       (!a->has_source || strcmp(a->source, b->source) == 0) &&
+	       a->mode == b->mode && a->scale == b->scale && a->temperature == b->temperature &&
+	       a->seed == b->seed && a->init == b->init && a->d_model == b->d_model &&
+	       a->heads == b->heads && a->stage == b->stage && a->view == b->view &&
+	       a->head == b->head && a->query == b->query && a->key == b->key &&
+	       memcmp(a->key_hidden, b->key_hidden, sizeof a->key_hidden) == 0 &&
+	       strcmp(a->lesson, b->lesson) == 0 && a->lesson_step == b->lesson_step &&
+	       x->active == y->active &&
+	       (!x->active || (x->target == y->target && x->optimizer == y->optimizer &&
+			       x->params == y->params && x->lr == y->lr && x->epochs == y->epochs));
+}
+
+/* Cuts s back to a whole UTF-8 character after snprintf truncated it: a
+ * last character with fewer bytes than its lead byte announces goes. */
+static void cut_at_character(char *s, size_t size)
+{
+	size_t len = strnlen(s, size), start = len;
+	unsigned char lead;
+	size_t need;
+
+	if (len + 1 < size)
+		return;
+	while (start > 0 && ((unsigned char)s[start - 1] & 0xc0) == 0x80)
+		start--;
+	if (start == 0)
+		return;
+	lead = (unsigned char)s[start - 1];
+	need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+	if (len - (start - 1) < need)
+		s[start - 1] = '\0';
+}
+
+void av_state_where(const struct av_state *s, char *out, size_t size)
+{
+	const char *stage = s->stage >= 0 && s->stage < AV_SNAP_STAGE_COUNT
+				    ? av_snap_stage_names[s->stage] : "?";
+	char lesson[AV_SNAP_NAME_MAX + 32] = "";
+
+	if (size == 0)
+		return;
+	if (s->lesson[0] != '\0')
+		snprintf(lesson, sizeof lesson, "%s step %d: ", s->lesson, s->lesson_step + 1);
+	switch (s->view) {
+	case AV_SNAP_VIEW_HEADS:
+		snprintf(out, size, "%sall heads, %s", lesson, stage);
+		break;
+	case AV_SNAP_VIEW_TRAIN:
+		snprintf(out, size, "%straining, epoch %d", lesson,
+			 s->training.active ? s->training.epochs : 0);
+		break;
+	case AV_SNAP_VIEW_FIGURES:
+		snprintf(out, size, "%sfigures", lesson);
+		break;
+	default:
+		snprintf(out, size, "%s%s, head %d", lesson, stage, s->head);
+		break;
+	}
+	cut_at_character(out, size);
+}

@@ -1,0 +1,118 @@
+/* snapshot.h: struct av_state, the snapshot of what a follower needs to
+ * recompute the leader's screen (issue 10, the classroom; not the pinned
+ * matrix of compare.h, which has struct av_snapshot). The engine is
+ * deterministic, so this is state, not pixels: the same sample (checked by
+ * a content hash), sentence, config and training recipe give the same
+ * numbers on every student's terminal, laid out for that terminal's own
+ * size, colours and language.
+ *
+ * No curses here and nothing about the layout: the cursor is a query token
+ * and a key token, not a screen row and column. The stage and the view are
+ * indices into the tables below, which the screen must keep in step with its
+ * own (src/ui/stages.h's AV_UI_STAGES order; the screen's views). */
+#ifndef AV_FOLLOW_SNAPSHOT_H
+#define AV_FOLLOW_SNAPSHOT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "model_config.h"
+#include "sample.h"
+#include "tokenizer.h"
+#include "train.h"
+
+/* Bounds of the snapshot's strings and numbers (the decoder refuses more). */
+#define AV_SNAP_NAME_MAX 128           /* bytes of a sample, weights or lesson name */
+#define AV_SNAP_TEXT_MAX AV_MAX_SENTENCE_BYTES   /* bytes of the sentence, the source */
+#define AV_SNAP_MAX_LESSON_STEP 10000
+#define AV_SNAP_MAX_EPOCHS 1000000
+
+/* The stages, in the stepper's order (src/ui/stages.h). */
+#define AV_SNAP_STAGE_COUNT 9
+extern const char *const av_snap_stage_names[];  /* "tokens", ..., "output", NULL */
+
+enum av_snap_view { AV_SNAP_VIEW_STAGE, AV_SNAP_VIEW_HEADS, AV_SNAP_VIEW_TRAIN,
+		    AV_SNAP_VIEW_FIGURES };
+extern const char *const av_snap_view_names[];   /* "stage", "heads", "train", "figures", NULL */
+
+/* Where the parameters came from: a sample's config (drawn from the seed)
+ * or a weights file. Either way the follower must have the same file: the
+ * name says which, the hash (FNV-1a 64 of the file's bytes) proves it. */
+enum av_snap_origin { AV_SNAP_FROM_SAMPLE, AV_SNAP_FROM_WEIGHTS };
+extern const char *const av_snap_origin_names[]; /* "sample", "weights", NULL */
+
+/* A training run: the engine is deterministic, so the recipe and the number
+ * of epochs done reproduce the trained weights. */
+struct av_snap_training {
+	bool active;                  /* false: the parameters are as initialised */
+	enum av_target target;
+	enum av_optimizer optimizer;
+	enum av_train_set params;
+	double lr;                    /* > 0, finite */
+	int epochs;                   /* epochs done, 0..AV_SNAP_MAX_EPOCHS */
+};
+
+struct av_state {
+	uint64_t seq;                 /* the leader's counter: newer is larger */
+
+	/* identity of the data */
+	char sample[AV_SNAP_NAME_MAX + 1];   /* the sample's name (non-empty) */
+	enum av_snap_origin origin;
+	char weights[AV_SNAP_NAME_MAX + 1];  /* the weights' name, "" unless origin is weights */
+	uint64_t content_hash;               /* of the weights file, else of the sample */
+
+	/* the text: valid UTF-8 that tokenizes; the source only in cross mode */
+	char sentence[AV_SNAP_TEXT_MAX + 1];
+	bool has_source;
+	char source[AV_SNAP_TEXT_MAX + 1];
+
+	/* the config the screen can change */
+	enum av_mode mode;
+	enum av_scale scale;
+	double temperature;           /* AV_MIN_TEMPERATURE..AV_MAX_TEMPERATURE */
+	uint64_t seed;                /* 0..AV_MAX_SEED */
+	enum av_init init;
+	int d_model;                  /* 1..AV_MAX_D_MODEL, a multiple of heads */
+	int heads;                    /* 1..d_model */
+
+	/* where the leader is looking */
+	int stage;                    /* 0..AV_SNAP_STAGE_COUNT-1 */
+	enum av_snap_view view;
+	int head;                     /* 0..heads-1 */
+	int query, key;               /* the cursor's tokens, or -1: query < the
+					 sentence's tokens, key < the keys' (the
+					 source's in cross mode) */
+	bool key_hidden[AV_MAX_TOKENS];     /* the padding mask, by key position */
+
+	/* a lesson, when one runs */
+	char lesson[AV_SNAP_NAME_MAX + 1];  /* "" when none */
+	int lesson_step;                    /* 0..AV_SNAP_MAX_LESSON_STEP */
+
+	struct av_snap_training training;
+};
+
+/* A snapshot with every field at its default: the built-in sample's name
+ * "china-panda", sentence "a", the default config, stage 0, no cursor. */
+void av_state_init(struct av_state *s);
+
+/* True when every field is within its bounds and consistent (UTF-8 text
+ * that tokenizes, head < heads, the cursor and the hidden keys within the
+ * tokens, D % H == 0, ...); false + *cause saying which field is wrong.
+ * The decoder runs this on everything it reads; the encoder on everything
+ * it writes, so a leader cannot publish what a follower would refuse. */
+bool av_state_validate(const struct av_state *s, char **cause);
+
+/* Equal in everything but seq: the leader publishes only when its state
+ * changed (a key that changes nothing sends nothing). */
+bool av_state_same(const struct av_state *a, const struct av_state *b);
+
+/* Where the teacher is, for a follower exploring on its own: "softmax,
+ * head 3" (or "all heads, softmax", "training, epoch 40", "figures"), with
+ * the lesson step when a lesson runs ("qkv-walkthrough step 2: softmax,
+ * head 3"). Written into out (size bytes, always NUL-terminated, cut at a
+ * character boundary). */
+void av_state_where(const struct av_state *s, char *out, size_t size);
+
+/* FNV-1a 64 of len bytes: the content hash of a sample or weights file. */
+uint64_t av_state_hash(const void *data, size_t len);
+
+#endif

@@ -1,0 +1,496 @@
+/* wire.c: encoding and decoding the classroom's messages (format in wire.h).
+ *
+ * The body, version 1:
+ *   {"seq": N, "sample": NAME, "origin": "sample"|"weights", "weights": NAME,
+ *    "hash": "16 hex digits",
+ *    "sentence": TEXT, "source": TEXT|null,
+ *    "config": {"mode", "scale", "temperature", "seed", "init", "d_model", "heads"},
+ *    "view": {"stage": NAME, "kind": NAME, "head", "query", "key", "hidden": [J...]},
+ *    "lesson": {"name": NAME, "step": N},
+ *    "training": null | {"target", "optimizer", "params", "lr", "epochs"}}
+ * Enums travel as their names (the tables of model_config.h, sample.h,
+ * train.h and snapshot.h), so a reordered enum cannot change a meaning. */
+#include "config.h"
+
+#include "wire.h"
+
+#include <cjson/cJSON.h>
+#include <inttypes.h>
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "util.h"
+
+static uint16_t get_u16(const unsigned char *p)
+{
+	return (uint16_t)(p[0] | (p[1] << 8));
+}
+
+static uint32_t get_u32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void put_u16(unsigned char *p, uint16_t v)
+{
+	p[0] = (unsigned char)(v & 0xff);
+	p[1] = (unsigned char)(v >> 8);
+}
+
+static void put_u32(unsigned char *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (unsigned char)((v >> (8 * i)) & 0xff);
+}
+
+enum av_wire_verdict av_wire_parse_header(const unsigned char *hdr,
+					  struct av_wire_header *h, char **cause)
+{
+	if (memcmp(hdr, AV_WIRE_MAGIC, 4) != 0) {
+		av_fail(cause, "not an attnview message (bad magic)");
+		return AV_WIRE_DESYNC;
+	}
+	h->version = get_u16(hdr + 4);
+	h->type = get_u16(hdr + 6);
+	h->length = get_u32(hdr + 8);
+	if (h->version != AV_WIRE_VERSION) {
+		av_fail(cause, "message version %u, this attnview reads version %d"
+			" (leader and follower must be the same release)",
+			(unsigned)h->version, AV_WIRE_VERSION);
+		return AV_WIRE_SKIP;
+	}
+	if (h->type != AV_WIRE_SNAPSHOT) {
+		av_fail(cause, "unknown message type %u", (unsigned)h->type);
+		return AV_WIRE_SKIP;
+	}
+	if (h->length > AV_WIRE_MAX_BODY) {
+		av_fail(cause, "message of %" PRIu32 " bytes, more than %d", h->length,
+			AV_WIRE_MAX_BODY);
+		return AV_WIRE_SKIP;
+	}
+	return AV_WIRE_READ;
+}
+
+/* --- decoding: each getter names the key in its message */
+
+static const cJSON *get(const cJSON *obj, const char *where, const char *key, char **cause)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	if (v == NULL)
+		av_fail(cause, "%s: no \"%s\"", where, key);
+	return v;
+}
+
+/* Every key of obj is one of keys (a NULL-terminated list) and none twice. */
+static bool only_keys(const cJSON *obj, const char *where, const char *const keys[],
+		      char **cause)
+{
+	const cJSON *item;
+	int seen[16] = { 0 };
+
+	cJSON_ArrayForEach(item, obj) {
+		int k = 0;
+
+		while (keys[k] != NULL && (item->string == NULL || strcmp(keys[k], item->string) != 0))
+			k++;
+		if (keys[k] == NULL)
+			return av_fail(cause, "%s: unknown key \"%.40s\"", where,
+				       item->string ? item->string : "");
+		if (seen[k]++)
+			return av_fail(cause, "%s: \"%s\" twice", where, keys[k]);
+	}
+	return true;
+}
+
+static bool get_object(const cJSON *obj, const char *where, const char *key,
+		       const char *const keys[], const cJSON **out, char **cause)
+{
+	const cJSON *v = get(obj, where, key, cause);
+
+	if (v == NULL)
+		return false;
+	if (!cJSON_IsObject(v))
+		return av_fail(cause, "%s: \"%s\" is not an object", where, key);
+	*out = v;
+	return only_keys(v, key, keys, cause);
+}
+
+/* A string of at most max bytes copied into out (max + 1 bytes). */
+static bool get_string(const cJSON *obj, const char *where, const char *key, char *out,
+		       size_t max, char **cause)
+{
+	const cJSON *v = get(obj, where, key, cause);
+	size_t len;
+
+	if (v == NULL)
+		return false;
+	if (!cJSON_IsString(v) || v->valuestring == NULL)
+		return av_fail(cause, "%s: \"%s\" is not a string", where, key);
+	len = strlen(v->valuestring);
+	if (len > max)
+		return av_fail(cause, "%s: \"%s\" is longer than %zu bytes", where, key, max);
+	memcpy(out, v->valuestring, len + 1);
+	return true;
+}
+
+/* An integer in lo..hi (exact in a double: |hi| <= 2^53). */
+static bool get_integer(const cJSON *obj, const char *where, const char *key, double lo,
+			double hi, double *out, char **cause)
+{
+	const cJSON *v = get(obj, where, key, cause);
+
+	if (v == NULL)
+		return false;
+	if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble != floor(v->valuedouble))
+		return av_fail(cause, "%s: \"%s\" is not an integer", where, key);
+	if (v->valuedouble < lo || v->valuedouble > hi)
+		return av_fail(cause, "%s: \"%s\" is not in %.0f..%.0f", where, key, lo, hi);
+	*out = v->valuedouble;
+	return true;
+}
+
+static bool get_int(const cJSON *obj, const char *where, const char *key, int lo, int hi,
+		    int *out, char **cause)
+{
+	double d;
+
+	if (!get_integer(obj, where, key, lo, hi, &d, cause))
+		return false;
+	*out = (int)d;
+	return true;
+}
+
+static bool get_double(const cJSON *obj, const char *where, const char *key, double *out,
+		       char **cause)
+{
+	const cJSON *v = get(obj, where, key, cause);
+
+	if (v == NULL)
+		return false;
+	if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
+		return av_fail(cause, "%s: \"%s\" is not a finite number", where, key);
+	*out = v->valuedouble;
+	return true;
+}
+
+static bool get_enum(const cJSON *obj, const char *where, const char *key,
+		     const char *const names[], int *out, char **cause)
+{
+	char name[32];
+
+	if (!get_string(obj, where, key, name, sizeof name - 1, cause))
+		return false;
+	if (!av_enum_parse(names, name, out))
+		return av_fail(cause, "%s: \"%s\" is not a known %s", where, name, key);
+	return true;
+}
+
+static bool decode_identity(const cJSON *root, struct av_state *s, char **cause)
+{
+	char hash[17];
+	double seq;
+	int origin;
+	char *end;
+
+	if (!get_integer(root, "message", "seq", 0, 9007199254740991.0, &seq, cause) ||
+	    !get_string(root, "message", "sample", s->sample, AV_SNAP_NAME_MAX, cause) ||
+	    !get_enum(root, "message", "origin", av_snap_origin_names, &origin, cause) ||
+	    !get_string(root, "message", "weights", s->weights, AV_SNAP_NAME_MAX, cause) ||
+	    !get_string(root, "message", "hash", hash, 16, cause))
+		return false;
+	s->seq = (uint64_t)seq;
+	s->origin = (enum av_snap_origin)origin;
+	if (strlen(hash) != 16 || strspn(hash, "0123456789abcdef") != 16)
+		return av_fail(cause, "message: \"hash\" is not 16 lower-case hex digits");
+	s->content_hash = strtoull(hash, &end, 16);
+	return true;
+}
+
+static bool decode_text(const cJSON *root, struct av_state *s, char **cause)
+{
+	const cJSON *source = get(root, "message", "source", cause);
+
+	if (!get_string(root, "message", "sentence", s->sentence, AV_SNAP_TEXT_MAX, cause) ||
+	    source == NULL)
+		return false;
+	s->has_source = !cJSON_IsNull(source);
+	if (s->has_source)
+		return get_string(root, "message", "source", s->source, AV_SNAP_TEXT_MAX, cause);
+	return true;
+}
+
+static bool decode_config(const cJSON *root, struct av_state *s, char **cause)
+{
+	static const char *const keys[] = { "mode", "scale", "temperature", "seed", "init",
+					    "d_model", "heads", NULL };
+	const cJSON *c;
+	int mode, scale, init;
+	double seed;
+
+	if (!get_object(root, "message", "config", keys, &c, cause) ||
+	    !get_enum(c, "config", "mode", av_mode_names, &mode, cause) ||
+	    !get_enum(c, "config", "scale", av_scale_names, &scale, cause) ||
+	    !get_double(c, "config", "temperature", &s->temperature, cause) ||
+	    !get_integer(c, "config", "seed", 0, (double)AV_MAX_SEED, &seed, cause) ||
+	    !get_enum(c, "config", "init", av_init_names, &init, cause) ||
+	    !get_int(c, "config", "d_model", 1, AV_MAX_D_MODEL, &s->d_model, cause) ||
+	    !get_int(c, "config", "heads", 1, AV_MAX_D_MODEL, &s->heads, cause))
+		return false;
+	s->mode = (enum av_mode)mode;
+	s->scale = (enum av_scale)scale;
+	s->init = (enum av_init)init;
+	s->seed = (uint64_t)seed;
+	return true;
+}
+
+static bool decode_hidden(const cJSON *view, struct av_state *s, char **cause)
+{
+	const cJSON *hidden = get(view, "view", "hidden", cause);
+	const cJSON *item;
+
+	if (hidden == NULL)
+		return false;
+	if (!cJSON_IsArray(hidden))
+		return av_fail(cause, "view: \"hidden\" is not a list");
+	if (cJSON_GetArraySize(hidden) > AV_MAX_TOKENS)
+		return av_fail(cause, "view: \"hidden\" has more than %d keys", AV_MAX_TOKENS);
+	cJSON_ArrayForEach(item, hidden) {
+		double j = item->valuedouble;
+
+		if (!cJSON_IsNumber(item) || !isfinite(j) || j != floor(j) || j < 0 ||
+		    j >= AV_MAX_TOKENS)
+			return av_fail(cause, "view: \"hidden\" holds something that is not a key"
+				       " position 0..%d", AV_MAX_TOKENS - 1);
+		if (s->key_hidden[(int)j])
+			return av_fail(cause, "view: \"hidden\" lists key %d twice", (int)j);
+		s->key_hidden[(int)j] = true;
+	}
+	return true;
+}
+
+static bool decode_view(const cJSON *root, struct av_state *s, char **cause)
+{
+	static const char *const keys[] = { "stage", "kind", "head", "query", "key",
+					    "hidden", NULL };
+	const cJSON *v;
+	int kind;
+
+	if (!get_object(root, "message", "view", keys, &v, cause) ||
+	    !get_enum(v, "view", "stage", av_snap_stage_names, &s->stage, cause) ||
+	    !get_enum(v, "view", "kind", av_snap_view_names, &kind, cause) ||
+	    !get_int(v, "view", "head", 0, AV_MAX_D_MODEL - 1, &s->head, cause) ||
+	    !get_int(v, "view", "query", -1, AV_MAX_TOKENS - 1, &s->query, cause) ||
+	    !get_int(v, "view", "key", -1, AV_MAX_TOKENS - 1, &s->key, cause))
+		return false;
+	s->view = (enum av_snap_view)kind;
+	return decode_hidden(v, s, cause);
+}
+
+static bool decode_lesson(const cJSON *root, struct av_state *s, char **cause)
+{
+	static const char *const keys[] = { "name", "step", NULL };
+	const cJSON *l;
+
+	return get_object(root, "message", "lesson", keys, &l, cause) &&
+	       get_string(l, "lesson", "name", s->lesson, AV_SNAP_NAME_MAX, cause) &&
+	       get_int(l, "lesson", "step", 0, AV_SNAP_MAX_LESSON_STEP, &s->lesson_step, cause);
+}
+
+static bool decode_training(const cJSON *root, struct av_state *s, char **cause)
+{
+	static const char *const keys[] = { "target", "optimizer", "params", "lr", "epochs",
+					    NULL };
+	const cJSON *t = get(root, "message", "training", cause);
+	struct av_snap_training *tr = &s->training;
+	int target, optimizer, params;
+
+	if (t == NULL)
+		return false;
+	tr->active = !cJSON_IsNull(t);
+	if (!tr->active)
+		return true;
+	if (!get_object(root, "message", "training", keys, &t, cause) ||
+	    !get_enum(t, "training", "target", av_target_names, &target, cause) ||
+	    !get_enum(t, "training", "optimizer", av_optimizer_names, &optimizer, cause) ||
+	    !get_enum(t, "training", "params", av_train_set_names, &params, cause) ||
+	    !get_double(t, "training", "lr", &tr->lr, cause) ||
+	    !get_int(t, "training", "epochs", 0, AV_SNAP_MAX_EPOCHS, &tr->epochs, cause))
+		return false;
+	tr->target = (enum av_target)target;
+	tr->optimizer = (enum av_optimizer)optimizer;
+	tr->params = (enum av_train_set)params;
+	return true;
+}
+
+bool av_wire_decode_body(const unsigned char *body, size_t len, struct av_state *out,
+			 char **cause)
+{
+	static const char *const keys[] = { "seq", "sample", "origin", "weights", "hash",
+					    "sentence", "source", "config", "view", "lesson",
+					    "training", NULL };
+	const char *end = NULL;
+	cJSON *root;
+	bool ok;
+
+	if (len > AV_WIRE_MAX_BODY)
+		return av_fail(cause, "message of %zu bytes, more than %d", len, AV_WIRE_MAX_BODY);
+	if (memchr(body, '\0', len) != NULL)
+		return av_fail(cause, "message: a NUL byte in the body");
+	root = cJSON_ParseWithLengthOpts((const char *)body, len, &end, false);
+	if (root == NULL)
+		return av_fail(cause, "message: not JSON (near byte %td)",
+			       end ? end - (const char *)body : (ptrdiff_t)0);
+	while (end < (const char *)body + len && strchr(" \t\r\n", *end) != NULL)
+		end++;
+	av_state_init(out);
+	if (end != (const char *)body + len)
+		ok = av_fail(cause, "message: bytes after the JSON object");
+	else if (!cJSON_IsObject(root))
+		ok = av_fail(cause, "message: not a JSON object");
+	else
+		ok = only_keys(root, "message", keys, cause) &&
+		     decode_identity(root, out, cause) && decode_text(root, out, cause) &&
+		     decode_config(root, out, cause) && decode_view(root, out, cause) &&
+		     decode_lesson(root, out, cause) && decode_training(root, out, cause) &&
+		     av_state_validate(out, cause);
+	cJSON_Delete(root);
+	return ok;
+}
+
+bool av_wire_decode(const unsigned char *msg, size_t len, struct av_state *out,
+		    char **cause)
+{
+	struct av_wire_header h;
+
+	if (len < AV_WIRE_HEADER_SIZE)
+		return av_fail(cause, "message of %zu bytes, shorter than its header", len);
+	if (av_wire_parse_header(msg, &h, cause) != AV_WIRE_READ)
+		return false;
+	if (len - AV_WIRE_HEADER_SIZE != h.length)
+		return av_fail(cause, "message: the header says %" PRIu32 " bytes, the body has %zu",
+			       h.length, len - AV_WIRE_HEADER_SIZE);
+	return av_wire_decode_body(msg + AV_WIRE_HEADER_SIZE, h.length, out, cause);
+}
+
+/* --- encoding */
+
+/* cJSON prints numbers with 15 significant digits, which loses seeds near
+ * 2^53 and temperatures like 0.1 + 0.2: these go out exact (the shortest
+ * text that reads back the same double), as raw text,
+ * in the C locale whatever the screen's LC_NUMERIC is. */
+static void add_exact(cJSON *obj, const char *key, double value)
+{
+	char buf[40];
+	locale_t c_numeric = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+	locale_t old = c_numeric ? uselocale(c_numeric) : (locale_t)0;
+
+	/* the shortest of 15, 16 and 17 digits that reads back the same */
+	for (int digits = 15; digits <= 17; digits++) {
+		snprintf(buf, sizeof buf, "%.*g", digits, value);
+		if (strtod(buf, NULL) == value)
+			break;
+	}
+	if (c_numeric) {
+		uselocale(old);
+		freelocale(c_numeric);
+	}
+	cJSON_AddRawToObject(obj, key, buf);
+}
+
+static void add_u64(cJSON *obj, const char *key, uint64_t value)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof buf, "%" PRIu64, value);
+	cJSON_AddRawToObject(obj, key, buf);
+}
+
+static cJSON *encode_json(const struct av_state *s)
+{
+	cJSON *root = cJSON_CreateObject(), *c, *v, *hidden, *l, *t;
+	char hash[17];
+
+	snprintf(hash, sizeof hash, "%016" PRIx64, s->content_hash);
+	add_u64(root, "seq", s->seq);
+	cJSON_AddStringToObject(root, "sample", s->sample);
+	cJSON_AddStringToObject(root, "origin", av_snap_origin_names[s->origin]);
+	cJSON_AddStringToObject(root, "weights", s->weights);
+	cJSON_AddStringToObject(root, "hash", hash);
+	cJSON_AddStringToObject(root, "sentence", s->sentence);
+	if (s->has_source)
+		cJSON_AddStringToObject(root, "source", s->source);
+	else
+		cJSON_AddNullToObject(root, "source");
+
+	c = cJSON_AddObjectToObject(root, "config");
+	cJSON_AddStringToObject(c, "mode", av_mode_names[s->mode]);
+	cJSON_AddStringToObject(c, "scale", av_scale_names[s->scale]);
+	add_exact(c, "temperature", s->temperature);
+	add_u64(c, "seed", s->seed);
+	cJSON_AddStringToObject(c, "init", av_init_names[s->init]);
+	cJSON_AddNumberToObject(c, "d_model", s->d_model);
+	cJSON_AddNumberToObject(c, "heads", s->heads);
+
+	v = cJSON_AddObjectToObject(root, "view");
+	cJSON_AddStringToObject(v, "stage", av_snap_stage_names[s->stage]);
+	cJSON_AddStringToObject(v, "kind", av_snap_view_names[s->view]);
+	cJSON_AddNumberToObject(v, "head", s->head);
+	cJSON_AddNumberToObject(v, "query", s->query);
+	cJSON_AddNumberToObject(v, "key", s->key);
+	hidden = cJSON_AddArrayToObject(v, "hidden");
+	for (int j = 0; j < AV_MAX_TOKENS; j++)
+		if (s->key_hidden[j])
+			cJSON_AddItemToArray(hidden, cJSON_CreateNumber(j));
+
+	l = cJSON_AddObjectToObject(root, "lesson");
+	cJSON_AddStringToObject(l, "name", s->lesson);
+	cJSON_AddNumberToObject(l, "step", s->lesson_step);
+
+	if (!s->training.active) {
+		cJSON_AddNullToObject(root, "training");
+		return root;
+	}
+	t = cJSON_AddObjectToObject(root, "training");
+	cJSON_AddStringToObject(t, "target", av_target_names[s->training.target]);
+	cJSON_AddStringToObject(t, "optimizer", av_optimizer_names[s->training.optimizer]);
+	cJSON_AddStringToObject(t, "params", av_train_set_names[s->training.params]);
+	add_exact(t, "lr", s->training.lr);
+	cJSON_AddNumberToObject(t, "epochs", s->training.epochs);
+	return root;
+}
+
+bool av_wire_encode(const struct av_state *s, unsigned char **msg, size_t *len,
+		    char **cause)
+{
+	cJSON *root;
+	char *body;
+	size_t body_len;
+
+	if (!av_state_validate(s, cause)) {
+		av_cause_prefix(cause, "cannot publish");
+		return false;
+	}
+	root = encode_json(s);
+	body = cJSON_PrintUnformatted(root);
+	cJSON_Delete(root);
+	if (body == NULL)
+		return av_fail(cause, "cannot publish: out of memory");
+	body_len = strlen(body);
+	if (body_len > AV_WIRE_MAX_BODY) {
+		cJSON_free(body);
+		return av_fail(cause, "cannot publish: %zu bytes, more than %d", body_len,
+			       AV_WIRE_MAX_BODY);
+	}
+	*len = AV_WIRE_HEADER_SIZE + body_len;
+	*msg = av_malloc(*len);
+	memcpy(*msg, AV_WIRE_MAGIC, 4);
+	put_u16(*msg + 4, AV_WIRE_VERSION);
+	put_u16(*msg + 6, AV_WIRE_SNAPSHOT);
+	put_u32(*msg + 8, (uint32_t)body_len);
+	memcpy(*msg + AV_WIRE_HEADER_SIZE, body, body_len);
+	cJSON_free(body);
+	return true;
+}

@@ -1,0 +1,1099 @@
+/* test_follow.c: the classroom (issue 10) without a screen: the snapshot
+ * and its wire format (round trips, every refusal, thousands of mutated
+ * messages that must never crash) and the room's Unix sockets. */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "follow/room.h"
+#include "follow/snapshot.h"
+#include "follow/sync.h"
+#include "session.h"
+#include "train.h"
+#include "follow/wire.h"
+#include "util.h"
+
+/* A snapshot that uses every field: cross mode, CJK text, hidden keys, a
+ * lesson and a training run. */
+static void full_snapshot(struct av_state *s)
+{
+	av_state_init(s);
+	s->seq = 41;
+	strcpy(s->sample, "translate-cross");
+	s->origin = AV_SNAP_FROM_WEIGHTS;
+	strcpy(s->weights, "attnview-weights-epoch200.json");
+	s->content_hash = UINT64_C(0xfedcba9876543210);
+	strcpy(s->sentence, "熊猫 likes \"bamboo\"\t\\ now");
+	s->has_source = true;
+	strcpy(s->source, "le panda aime le bambou");
+	s->mode = AV_MODE_CROSS;
+	s->scale = AV_SCALE_NONE;
+	s->temperature = 0.3;
+	s->seed = AV_MAX_SEED;
+	s->init = AV_INIT_XAVIER;
+	s->d_model = 12;
+	s->heads = 3;
+	s->stage = 6;
+	s->view = AV_SNAP_VIEW_HEADS;
+	s->head = 2;
+	s->query = 1;
+	s->key = 4;
+	s->key_hidden[0] = s->key_hidden[4] = true;
+	strcpy(s->lesson, "qkv-walkthrough");
+	s->lesson_step = 3;
+	s->training.active = true;
+	s->training.target = AV_TARGET_PAIRS;
+	s->training.optimizer = AV_OPT_SGD;
+	s->training.params = AV_TRAIN_ALL;
+	s->training.lr = 0.005;
+	s->training.epochs = 137;
+}
+
+static void assert_snapshots_equal(const struct av_state *a, const struct av_state *b)
+{
+	assert_true(a->seq == b->seq);
+	assert_string_equal(a->sample, b->sample);
+	assert_int_equal(a->origin, b->origin);
+	assert_string_equal(a->weights, b->weights);
+	assert_true(a->content_hash == b->content_hash);
+	assert_string_equal(a->sentence, b->sentence);
+	assert_int_equal(a->has_source, b->has_source);
+	if (a->has_source)
+		assert_string_equal(a->source, b->source);
+	assert_int_equal(a->mode, b->mode);
+	assert_int_equal(a->scale, b->scale);
+	assert_true(a->temperature == b->temperature);
+	assert_true(a->seed == b->seed);
+	assert_int_equal(a->init, b->init);
+	assert_int_equal(a->d_model, b->d_model);
+	assert_int_equal(a->heads, b->heads);
+	assert_int_equal(a->stage, b->stage);
+	assert_int_equal(a->view, b->view);
+	assert_int_equal(a->head, b->head);
+	assert_int_equal(a->query, b->query);
+	assert_int_equal(a->key, b->key);
+	assert_memory_equal(a->key_hidden, b->key_hidden, sizeof a->key_hidden);
+	assert_string_equal(a->lesson, b->lesson);
+	assert_int_equal(a->lesson_step, b->lesson_step);
+	assert_int_equal(a->training.active, b->training.active);
+	if (!a->training.active)
+		return;
+	assert_int_equal(a->training.target, b->training.target);
+	assert_int_equal(a->training.optimizer, b->training.optimizer);
+	assert_int_equal(a->training.params, b->training.params);
+	assert_true(a->training.lr == b->training.lr);
+	assert_int_equal(a->training.epochs, b->training.epochs);
+}
+
+static void round_trip(const struct av_state *in)
+{
+	unsigned char *msg = NULL;
+	size_t len = 0;
+	char *cause = NULL;
+	struct av_state out;
+
+	if (!av_wire_encode(in, &msg, &len, &cause))
+		fail_msg("encode: %s", cause);
+	assert_memory_equal(msg, "AVFL\x01\x00\x01\x00", 8);
+	assert_int_equal(msg[8] | msg[9] << 8 | msg[10] << 16 | msg[11] << 24,
+			 len - AV_WIRE_HEADER_SIZE);
+	if (!av_wire_decode(msg, len, &out, &cause))
+		fail_msg("decode: %s", cause);
+	assert_snapshots_equal(in, &out);
+	free(msg);
+}
+
+static void test_round_trip(void **state)
+{
+	(void)state;
+	struct av_state s;
+
+	av_state_init(&s);
+	round_trip(&s);
+	full_snapshot(&s);
+	round_trip(&s);
+	s.training.active = false;
+	s.training.epochs = 0;
+	s.origin = AV_SNAP_FROM_SAMPLE;
+	s.weights[0] = '\0';
+	s.mode = AV_MODE_SELF;     /* the source stays, unused */
+	s.query = s.key = -1;
+	round_trip(&s);
+}
+
+/* Only seq may differ between two snapshots that are the same. */
+static void test_same_and_describe(void **state)
+{
+	(void)state;
+	struct av_state a, b;
+	char line[64], tiny[12];
+
+	full_snapshot(&a);
+	b = a;
+	b.seq++;
+	assert_true(av_state_same(&a, &b));
+	b.key_hidden[1] = true;
+	assert_false(av_state_same(&a, &b));
+	b = a;
+	b.training.epochs++;
+	assert_false(av_state_same(&a, &b));
+	b = a;
+	b.head = 1;
+	assert_false(av_state_same(&a, &b));
+
+	a.view = AV_SNAP_VIEW_STAGE;
+	a.lesson[0] = '\0';
+	av_state_where(&a, line, sizeof line);
+	assert_string_equal(line, "softmax, head 2");
+	a.view = AV_SNAP_VIEW_HEADS;
+	av_state_where(&a, line, sizeof line);
+	assert_string_equal(line, "all heads, softmax");
+	a.view = AV_SNAP_VIEW_TRAIN;
+	av_state_where(&a, line, sizeof line);
+	assert_string_equal(line, "training, epoch 137");
+	strcpy(a.lesson, "熊猫课");
+	a.view = AV_SNAP_VIEW_STAGE;
+	av_state_where(&a, line, sizeof line);
+	assert_string_equal(line, "熊猫课 step 4: softmax, head 2");
+	av_state_where(&a, tiny, 10);    /* cut just after a character */
+	assert_string_equal(tiny, "熊猫课");
+	av_state_where(&a, tiny, 9);     /* ... and inside one */
+	assert_string_equal(tiny, "熊猫");
+	av_state_where(&a, tiny, 12);
+	assert_string_equal(tiny, "熊猫课 s");
+}
+
+/* The body of s's message as a malloc'd, NUL-terminated string. */
+static char *body_of(const struct av_state *s)
+{
+	unsigned char *msg;
+	size_t len;
+	char *cause = NULL, *body;
+
+	assert_true(av_wire_encode(s, &msg, &len, &cause));
+	body = av_strndup((const char *)msg + AV_WIRE_HEADER_SIZE, len - AV_WIRE_HEADER_SIZE);
+	free(msg);
+	return body;
+}
+
+/* A message around body (len bytes), with a version-1 snapshot header. */
+static unsigned char *frame(const char *body, size_t len, size_t *msg_len)
+{
+	unsigned char *msg = av_malloc(AV_WIRE_HEADER_SIZE + len + 1);
+
+	memcpy(msg, "AVFL\x01\x00\x01\x00", 8);
+	for (int i = 0; i < 4; i++)
+		msg[8 + i] = (unsigned char)((len >> (8 * i)) & 0xff);
+	memcpy(msg + AV_WIRE_HEADER_SIZE, body, len);
+	*msg_len = AV_WIRE_HEADER_SIZE + len;
+	return msg;
+}
+
+/* Decoding body must fail with a cause that contains want. */
+static void assert_refused(const char *body, size_t len, const char *want)
+{
+	size_t msg_len;
+	unsigned char *msg = frame(body, len, &msg_len);
+	struct av_state out;
+	char *cause = NULL;
+
+	if (av_wire_decode(msg, msg_len, &out, &cause))
+		fail_msg("accepted (wanted \"%s\"): %.300s", want, body);
+	assert_non_null(cause);
+	if (strstr(cause, want) == NULL)
+		fail_msg("cause \"%s\" does not say \"%s\" (body %.200s)", cause, want, body);
+	free(cause);
+	free(msg);
+}
+
+/* The full snapshot's body with the first occurrence of from replaced by to. */
+static void assert_edit_refused(const char *from, const char *to, const char *want)
+{
+	struct av_state s;
+	char *body, *at, *edited;
+
+	full_snapshot(&s);
+	body = body_of(&s);
+	at = strstr(body, from);
+	if (at == NULL)
+		fail_msg("\"%s\" is not in %s", from, body);
+	edited = av_printf("%.*s%s%s", (int)(at - body), body, to, at + strlen(from));
+	assert_refused(edited, strlen(edited), want);
+	free(edited);
+	free(body);
+}
+
+static void test_refused_fields(void **state)
+{
+	(void)state;
+	/* the shape */
+	assert_refused("", 0, "not JSON");
+	assert_refused("[1]", 3, "not a JSON object");
+	assert_refused("{\"seq\":1} x", 11, "after the JSON");
+	assert_refused("{\"seq\":1,\0}", 11, "NUL");
+	assert_edit_refused("\"seq\":41", "\"seq\":41,\"extra\":1", "unknown key \"extra\"");
+	assert_edit_refused("\"seq\":41", "\"seq\":41,\"seq\":41", "\"seq\" twice");
+	assert_edit_refused("\"seq\":41,", "", "no \"seq\"");
+	assert_edit_refused("\"seq\":41", "\"seq\":4.5", "not an integer");
+	assert_edit_refused("\"seq\":41", "\"seq\":-1", "not in");
+	assert_edit_refused("\"config\":{", "\"config\":{\"bias\":true,", "unknown key \"bias\"");
+	assert_edit_refused("\"config\":{", "\"config\":[", "not JSON");
+	assert_edit_refused("\"lesson\":{\"name\":\"qkv-walkthrough\",\"step\":3}",
+			    "\"lesson\":7", "\"lesson\" is not an object");
+	/* identity */
+	assert_edit_refused("\"sample\":\"translate-cross\"", "\"sample\":\"\"", "sample: empty");
+	assert_edit_refused("\"sample\":\"translate-cross\"", "\"sample\":\"a\\u001bb\"",
+			    "control character");
+	assert_edit_refused("\"origin\":\"weights\"", "\"origin\":\"sample\"",
+			    "weights: named");
+	assert_edit_refused("\"origin\":\"weights\"", "\"origin\":\"disk\"", "not a known origin");
+	assert_edit_refused("fedcba9876543210", "FEDCBA9876543210", "hex");
+	assert_edit_refused("\"fedcba9876543210\"", "\"fedcba98\"", "hex");
+	/* text */
+	assert_edit_refused("\"sentence\":\"", "\"sentence\":\"\xff", "UTF-8");
+	assert_edit_refused("\"sentence\":\"", "\"sentence\":\"\xed\xa0\x80", "UTF-8");
+	assert_edit_refused("\"name\":\"qkv-walkthrough\"", "\"name\":5", "\"name\" is not a string");
+	assert_edit_refused("\"source\":\"le panda aime le bambou\"", "\"source\":null",
+			    "cross mode needs one");
+	/* the config */
+	assert_edit_refused("\"mode\":\"cross\"", "\"mode\":\"sideways\"", "not a known mode");
+	assert_edit_refused("\"scale\":\"none\"", "\"scale\":3", "not a string");
+	assert_edit_refused("\"temperature\":0.3", "\"temperature\":0", "temperature");
+	assert_edit_refused("\"temperature\":0.3", "\"temperature\":1e300", "temperature");
+	assert_edit_refused("\"seed\":9007199254740991", "\"seed\":9007199254740993", "seed");
+	assert_edit_refused("\"d_model\":12", "\"d_model\":0", "d_model");
+	assert_edit_refused("\"d_model\":12", "\"d_model\":4097", "d_model");
+	assert_edit_refused("\"heads\":3", "\"heads\":5", "does not divide");
+	assert_edit_refused("\"init\":\"xavier\"", "\"init\":\"\"", "not a known init");
+	/* the view */
+	assert_edit_refused("\"stage\":\"softmax\"", "\"stage\":\"blend\"", "not a known stage");
+	assert_edit_refused("\"kind\":\"heads\"", "\"kind\":\"movie\"", "not a known kind");
+	assert_edit_refused("\"head\":2", "\"head\":3", "head: 3 is not below heads 3");
+	assert_edit_refused("\"query\":1", "\"query\":40", "query: 40 is not a token");
+	assert_edit_refused("\"query\":1", "\"query\":-2", "not in");
+	assert_edit_refused("\"key\":4", "\"key\":5", "key: 5 is not a key token");
+	assert_edit_refused("\"hidden\":[0,4]", "\"hidden\":[0,5]", "hidden key 5");
+	assert_edit_refused("\"hidden\":[0,4]", "\"hidden\":[0,64]", "key position");
+	assert_edit_refused("\"hidden\":[0,4]", "\"hidden\":[0,0]", "twice");
+	assert_edit_refused("\"hidden\":[0,4]", "\"hidden\":[0,\"4\"]", "key position");
+	assert_edit_refused("\"hidden\":[0,4]", "\"hidden\":{}", "not a list");
+	/* the lesson and the training run */
+	assert_edit_refused("\"step\":3", "\"step\":10001", "step");
+	assert_edit_refused("\"lr\":0.005", "\"lr\":-0.005", "lr");
+	assert_edit_refused("\"lr\":0.005", "\"lr\":null", "not a finite number");
+	assert_edit_refused("\"epochs\":137", "\"epochs\":1000001", "epochs");
+	assert_edit_refused("\"target\":\"pairs\"", "\"target\":\"all\"", "not a known target");
+}
+
+static void test_refused_long_text(void **state)
+{
+	(void)state;
+	struct av_state s;
+	char *body, *at, *edited, *big = av_malloc(AV_SNAP_TEXT_MAX + 2);
+
+	memset(big, 'a', AV_SNAP_TEXT_MAX + 1);
+	big[AV_SNAP_TEXT_MAX + 1] = '\0';
+	full_snapshot(&s);
+	body = body_of(&s);
+	at = strstr(body, "\"sentence\":\"") + strlen("\"sentence\":\"");
+	edited = av_printf("%.*s%s%s", (int)(at - body), body, big, at);
+	assert_refused(edited, strlen(edited), "longer than 4096 bytes");
+	free(edited);
+	free(body);
+	free(big);
+}
+
+/* The header decides before anything is read or allocated. */
+static void test_refused_headers(void **state)
+{
+	(void)state;
+	struct av_wire_header h;
+	char *cause = NULL;
+	unsigned char hdr[AV_WIRE_HEADER_SIZE];
+
+	memcpy(hdr, "AVFL\x02\x00\x01\x00\x10\x00\x00\x00", 12);
+	assert_int_equal(av_wire_parse_header(hdr, &h, &cause), AV_WIRE_SKIP);
+	assert_non_null(strstr(cause, "version 2, this attnview reads version 1"));
+	free(cause);
+	cause = NULL;
+	memcpy(hdr, "AVFL\x01\x00\x07\x00\x10\x00\x00\x00", 12);
+	assert_int_equal(av_wire_parse_header(hdr, &h, &cause), AV_WIRE_SKIP);
+	assert_non_null(strstr(cause, "unknown message type 7"));
+	free(cause);
+	cause = NULL;
+	memcpy(hdr, "AVFL\x01\x00\x01\x00\x01\x00\x01\x00", 12);   /* 65537 */
+	assert_int_equal(av_wire_parse_header(hdr, &h, &cause), AV_WIRE_SKIP);
+	assert_non_null(strstr(cause, "65537 bytes, more than 65536"));
+	free(cause);
+	cause = NULL;
+	memcpy(hdr, "AVFL\x01\x00\x01\x00\xff\xff\xff\xff", 12);
+	assert_int_equal(av_wire_parse_header(hdr, &h, &cause), AV_WIRE_SKIP);
+	free(cause);
+	cause = NULL;
+	memcpy(hdr, "GET / HTTP/1.", 12);
+	assert_int_equal(av_wire_parse_header(hdr, &h, &cause), AV_WIRE_DESYNC);
+	assert_non_null(strstr(cause, "bad magic"));
+	free(cause);
+	cause = NULL;
+	memcpy(hdr, "AVFL\x01\x00\x01\x00\x00\x01\x00\x00", 12);
+	assert_int_equal(av_wire_parse_header(hdr, &h, &cause), AV_WIRE_READ);
+	assert_int_equal(h.length, 256);
+}
+
+/* Every prefix of a good message, and the message with a byte more, fail. */
+static void test_truncated(void **state)
+{
+	(void)state;
+	struct av_state s, out;
+	unsigned char *msg, *longer;
+	size_t len;
+	char *cause = NULL;
+
+	full_snapshot(&s);
+	assert_true(av_wire_encode(&s, &msg, &len, &cause));
+	for (size_t n = 0; n < len; n++) {
+		assert_false(av_wire_decode(msg, n, &out, &cause));
+		free(cause);
+		cause = NULL;
+	}
+	longer = av_malloc(len + 1);
+	memcpy(longer, msg, len);
+	longer[len] = ' ';
+	assert_false(av_wire_decode(longer, len + 1, &out, &cause));
+	assert_non_null(strstr(cause, "the header says"));
+	free(cause);
+	free(longer);
+	free(msg);
+}
+
+static void test_encode_refuses_invalid(void **state)
+{
+	(void)state;
+	struct av_state s;
+	unsigned char *msg = NULL;
+	size_t len;
+	char *cause = NULL;
+
+	full_snapshot(&s);
+	s.head = 3;
+	assert_false(av_wire_encode(&s, &msg, &len, &cause));
+	assert_non_null(strstr(cause, "cannot publish: head"));
+	assert_null(msg);
+	free(cause);
+}
+
+/* xorshift64: the mutations are the same on every run. */
+static uint64_t next_random(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/* One to four random edits of body (flip a bit, set a byte to a JSON
+ * character, delete, duplicate or cut a run); *len is updated. body has
+ * room for 2 * its original length. */
+static void mutate(unsigned char *body, size_t *len, size_t cap, uint64_t *rng)
+{
+	static const char interesting[] = "{}[]\",:0-9e.\\u\xff\xc3\x80 nulltrue";
+	int edits = 1 + (int)(next_random(rng) % 4);
+
+	for (int e = 0; e < edits && *len > 0; e++) {
+		size_t at = next_random(rng) % *len;
+		size_t run = 1 + next_random(rng) % 16;
+
+		switch (next_random(rng) % 5) {
+		case 0:
+			body[at] ^= (unsigned char)(1u << (next_random(rng) % 8));
+			break;
+		case 1:
+			body[at] = (unsigned char)interesting[next_random(rng) % (sizeof interesting - 1)];
+			break;
+		case 2:
+			if (run > *len - at)
+				run = *len - at;
+			memmove(body + at, body + at + run, *len - at - run);
+			*len -= run;
+			break;
+		case 3:
+			if (run > *len - at)
+				run = *len - at;
+			if (*len + run <= cap) {
+				memmove(body + at + run, body + at, *len - at);
+				*len += run;
+			}
+			break;
+		default:
+			*len = at;
+			break;
+		}
+	}
+}
+
+/* Thousands of mutated bodies, framed with a correct length so the JSON
+ * parser and the checks see them: none crashes (the sanitizer build runs
+ * this too), and whatever is accepted is a valid snapshot that encodes
+ * again. Some are refused for each reason, some still decode. */
+static void test_mutations_never_crash(void **state)
+{
+	(void)state;
+	struct av_state s, out;
+	uint64_t rng = UINT64_C(0x9e3779b97f4a7c15);
+	char *good = NULL;
+	int accepted = 0, refused = 0;
+
+	full_snapshot(&s);
+	good = body_of(&s);
+	size_t good_len = strlen(good), cap = 2 * good_len;
+	unsigned char *body = av_malloc(cap);
+
+	for (int i = 0; i < 20000; i++) {
+		size_t len = good_len, msg_len;
+		unsigned char *msg, *again;
+		char *cause = NULL;
+
+		memcpy(body, good, good_len);
+		mutate(body, &len, cap, &rng);
+		msg = frame((const char *)body, len, &msg_len);
+		if (i % 7 == 0)    /* sometimes the header too */
+			msg[next_random(&rng) % AV_WIRE_HEADER_SIZE] ^= (unsigned char)(1 + next_random(&rng) % 255);
+		if (av_wire_decode(msg, msg_len, &out, &cause)) {
+			size_t again_len;
+			accepted++;
+			assert_true(av_state_validate(&out, NULL));
+			assert_true(av_wire_encode(&out, &again, &again_len, NULL));
+			free(again);
+		} else {
+			refused++;
+			assert_non_null(cause);
+			free(cause);
+		}
+		free(msg);
+	}
+	assert_true(accepted > 0);
+	assert_true(refused > accepted);
+	free(body);
+	free(good);
+}
+
+
+/* --- a session into a snapshot, over the wire, and into another session */
+
+static void start_session(struct av_session *s, const char *sentence)
+{
+	char *cause = NULL;
+
+	memset(s, 0, sizeof *s);
+	assert_true(av_sample_load_builtin(&s->sample, &cause));
+	s->cfg = s->sample.cfg;
+	av_params_init(&s->params, &s->cfg, (const char *const *)s->sample.vocab,
+		       s->sample.n_vocab);
+	av_session_start(s);
+	s->sentence = av_strdup(sentence);
+	assert_true(av_session_run(s, &cause));
+}
+
+/* The leader's snapshot of s, through encode and decode. */
+static void snapshot_over_wire(const struct av_session *s, struct av_state *out)
+{
+	struct av_state snap;
+	unsigned char *msg;
+	size_t len;
+	char *cause = NULL;
+
+	av_state_init(&snap);
+	strcpy(snap.sample, s->sample.name);
+	assert_true(av_state_capture(&snap, s, &cause));
+	if (!av_wire_encode(&snap, &msg, &len, &cause) || !av_wire_decode(msg, len, out, &cause))
+		fail_msg("%s", cause);
+	free(msg);
+}
+
+static void assert_same_numbers(const struct av_session *a, const struct av_session *b)
+{
+	const struct av_trace *x = &a->trace, *y = &b->trace;
+	size_t hnm = (size_t)x->heads * (size_t)x->n * (size_t)x->m;
+	size_t nd = (size_t)x->n * (size_t)x->d_model;
+
+	assert_int_equal(x->n, y->n);
+	assert_int_equal(x->m, y->m);
+	assert_int_equal(x->heads, y->heads);
+	assert_int_equal(x->d_model, y->d_model);
+	assert_memory_equal(x->weights, y->weights, hnm * sizeof(float));
+	assert_memory_equal(x->masked, y->masked, hnm * sizeof(float));
+	assert_memory_equal(x->output, y->output, nd * sizeof(float));
+	assert_memory_equal(x->residual, y->residual, nd * sizeof(float));
+}
+
+/* Whatever the teacher changes, the student's numbers are the teacher's,
+ * bit for bit: recomputed, not copied. */
+static void test_sync_same_numbers(void **state)
+{
+	(void)state;
+	struct av_session leader, follower;
+	struct av_state snap;
+	char *cause = NULL;
+
+	start_session(&leader, "china panda japan cherry");
+	start_session(&follower, "panda");
+	leader.cfg.mode = AV_MODE_CAUSAL;
+	leader.cfg.temperature = 0.37;
+	leader.cfg.seed = 7;
+	leader.cfg.init = AV_INIT_XAVIER;
+	leader.cfg.d_model = 6;
+	leader.cfg.heads = 3;
+	av_session_reinit(&leader);
+	leader.key_hidden[2] = true;
+	assert_true(av_session_set_sentence(&leader, "china koala japan cherry", &cause));
+	snapshot_over_wire(&leader, &snap);
+	if (!av_state_apply(&follower, NULL, &snap, &cause))
+		fail_msg("%s", cause);
+	assert_string_equal(follower.sentence, "china koala japan cherry");
+	assert_true(follower.trace.oov[1]);
+	assert_same_numbers(&leader, &follower);
+	av_session_free(&leader);
+	av_session_free(&follower);
+}
+
+/* A training run travels as its recipe and epochs and is replayed. */
+static void test_sync_training_replayed(void **state)
+{
+	(void)state;
+	struct av_session leader, follower;
+	struct av_state snap;
+	struct av_train_settings set;
+	struct av_trainer *tr;
+	char *cause = NULL;
+	size_t dd;
+
+	start_session(&leader, "china panda");
+	start_session(&follower, "china panda");
+	av_train_settings_from_sample(&set, &leader.sample.training);
+	set.lr = 0.05;
+	tr = av_trainer_new(&leader, &set, &cause);
+	assert_non_null(tr);
+	for (int e = 0; e < 7; e++)
+		av_trainer_epoch(tr);
+	assert_true(av_trainer_apply(tr, &leader, &cause));
+	av_trainer_free(tr);
+	snapshot_over_wire(&leader, &snap);
+	av_state_capture_training(&snap, &set, 7);
+	if (!av_state_apply(&follower, NULL, &snap, &cause))
+		fail_msg("%s", cause);
+	dd = (size_t)leader.cfg.d_model * (size_t)leader.cfg.d_model;
+	assert_memory_equal(leader.params.w_q, follower.params.w_q, dd * sizeof(float));
+	assert_memory_equal(leader.params.w_k, follower.params.w_k, dd * sizeof(float));
+	assert_same_numbers(&leader, &follower);
+	/* and the untrained parameters differ: the replay did something */
+	assert_true(memcmp(follower.params.w_q, follower.initial.w_q, dd * sizeof(float)) != 0);
+	av_session_free(&leader);
+	av_session_free(&follower);
+}
+
+/* The parameters are rebuilt only when what they depend on changed: a
+ * step of the stepper or a new sentence keeps them, another epoch or seed
+ * rebuilds them. Checked with a marked parameter, not by timing. */
+static void test_sync_rebuilds_only_when_needed(void **state)
+{
+	(void)state;
+	struct av_session follower;
+	struct av_state a, b;
+	char *cause = NULL;
+
+	start_session(&follower, "china panda");
+	av_state_init(&a);
+	assert_true(av_state_capture(&a, &follower, &cause));
+	a.training.active = true;
+	a.training.epochs = 2;
+	assert_true(av_state_apply(&follower, NULL, &a, &cause));
+	follower.params.w_v[0] = 1234.5f;    /* the mark */
+	b = a;
+	b.stage = 5;
+	strcpy(b.sentence, "japan cherry");
+	assert_false(av_state_needs_params(&a, &b));
+	assert_true(av_state_apply(&follower, &a, &b, &cause));
+	assert_true(follower.params.w_v[0] == 1234.5f);
+	a = b;
+	b.training.epochs = 3;
+	assert_true(av_state_needs_params(&a, &b));
+	assert_true(av_state_apply(&follower, &a, &b, &cause));
+	assert_true(follower.params.w_v[0] != 1234.5f);
+	follower.params.w_v[0] = 1234.5f;
+	a = b;
+	b.seed = 8;
+	assert_true(av_state_apply(&follower, &a, &b, &cause));
+	assert_true(follower.params.w_v[0] != 1234.5f);
+	/* another sample is refused, the state kept */
+	a = b;
+	strcpy(b.sample, "qkv-walkthrough");
+	assert_false(av_state_apply(&follower, &a, &b, &cause));
+	assert_non_null(strstr(cause, "the teacher's sample is qkv-walkthrough, this attnview has china-panda"));
+	free(cause);
+	av_session_free(&follower);
+}
+
+/* --- the room: a leader and followers in this process, sockets in a
+ * temporary directory. Time is a counter passed in; nothing sleeps and
+ * nothing is timed. */
+
+#define N_FOLLOWERS 3
+
+struct notes {
+	char text[8192];
+};
+
+static void take_note(void *ctx, const char *line)
+{
+	struct notes *n = ctx;
+	size_t used = strlen(n->text);
+
+	snprintf(n->text + used, sizeof n->text - used, "%s\n", line);
+}
+
+struct room_fixture {
+	char base[64];
+	char *dir;
+	struct notes leader_notes, follower_notes[N_FOLLOWERS];
+	struct av_leader *leader;
+	struct av_follower *f[N_FOLLOWERS];
+	struct av_state got[N_FOLLOWERS];
+	unsigned events[N_FOLLOWERS];
+	long long now;
+};
+
+static int room_setup(void **state)
+{
+	struct room_fixture *r = av_calloc(1, sizeof *r);
+	char *cause = NULL;
+
+	strcpy(r->base, "/tmp/test_follow.XXXXXX");
+	assert_non_null(mkdtemp(r->base));
+	assert_true(av_room_dir("class-1", r->base, &r->dir, &cause));
+	*state = r;
+	return 0;
+}
+
+static int room_teardown(void **state)
+{
+	struct room_fixture *r = *state;
+	char *path = av_printf("%s/socket", r->dir);
+
+	for (int i = 0; i < N_FOLLOWERS; i++)
+		av_follower_free(r->f[i]);
+	av_leader_close(r->leader);
+	unlink(path);
+	rmdir(r->dir);
+	rmdir(r->base);
+	free(path);
+	free(r->dir);
+	free(r);
+	return 0;
+}
+
+/* One round of the poll loop for the leader and every follower (poll with
+ * timeout 0: whatever is ready now), the clock one tick on. */
+static void pump(struct room_fixture *r, int rounds)
+{
+	for (int round = 0; round < rounds; round++, r->now += 1) {
+		if (r->leader != NULL) {
+			struct pollfd fds[1 + AV_ROOM_MAX_FOLLOWERS];
+			int n = av_leader_pollfds(r->leader, fds, 1 + AV_ROOM_MAX_FOLLOWERS);
+			assert_true(poll(fds, (nfds_t)n, 0) >= 0);
+			av_leader_service(r->leader, fds, n);
+		}
+		for (int i = 0; i < N_FOLLOWERS; i++)
+			if (r->f[i] != NULL)
+				r->events[i] |= av_follower_step(r->f[i], r->now, &r->got[i]);
+	}
+}
+
+static void open_leader(struct room_fixture *r)
+{
+	char *cause = NULL;
+
+	r->leader = av_leader_open(r->dir, take_note, &r->leader_notes, &cause);
+	if (r->leader == NULL)
+		fail_msg("leader: %s", cause);
+}
+
+static void publish_seq(struct room_fixture *r, uint64_t seq)
+{
+	struct av_state s;
+	char *cause = NULL;
+
+	full_snapshot(&s);
+	s.seq = seq;
+	if (!av_leader_publish(r->leader, &s, &cause))
+		fail_msg("publish: %s", cause);
+}
+
+static void start_followers(struct room_fixture *r)
+{
+	for (int i = 0; i < N_FOLLOWERS; i++)
+		r->f[i] = av_follower_new(r->dir, (uid_t)-1, take_note, &r->follower_notes[i]);
+}
+
+/* Followers that join get the current snapshot at once, then every new
+ * one; the room is 1770 (sticky) and its socket 0660; the leader logs each uid. */
+static void test_room_delivers(void **state)
+{
+	struct room_fixture *r = *state;
+	struct stat st;
+	char *path = av_printf("%s/socket", r->dir), *want;
+
+	open_leader(r);
+	assert_int_equal(stat(r->dir, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 01770);
+	assert_int_equal(stat(path, &st), 0);
+	assert_true(S_ISSOCK(st.st_mode));
+	assert_int_equal(st.st_mode & 0777, 0660);
+	publish_seq(r, 7);
+	start_followers(r);
+	pump(r, 4);
+	assert_int_equal(av_leader_followers(r->leader), N_FOLLOWERS);
+	for (int i = 0; i < N_FOLLOWERS; i++) {
+		assert_true(r->events[i] & AV_FOLLOW_CONNECTED);
+		assert_true(r->events[i] & AV_FOLLOW_SNAPSHOT);
+		assert_true(r->got[i].seq == 7);
+		assert_string_equal(r->got[i].sentence, "熊猫 likes \"bamboo\"\t\\ now");
+		r->events[i] = 0;
+	}
+	want = av_printf("follower uid %lu joined (3 following)", (unsigned long)getuid());
+	assert_non_null(strstr(r->leader_notes.text, want));
+	free(want);
+	for (uint64_t seq = 8; seq < 20; seq++)
+		publish_seq(r, seq);
+	pump(r, 4);
+	for (int i = 0; i < N_FOLLOWERS; i++) {
+		assert_true(r->events[i] & AV_FOLLOW_SNAPSHOT);
+		assert_true(r->got[i].seq == 19);    /* the newest */
+	}
+	free(path);
+}
+
+/* A follower that connects and never reads: the leader's publishes go on
+ * (each one returns: nothing blocks), the others keep getting the newest
+ * snapshot, and the stopped one is dropped after at most
+ * AV_ROOM_STALL_LIMIT publishes beyond what its socket buffers hold. */
+static void test_room_stopped_follower(void **state)
+{
+	struct room_fixture *r = *state;
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	char *path = av_printf("%s/socket", r->dir);
+	int stopped = socket(AF_UNIX, SOCK_STREAM, 0), publishes = 0;
+	struct av_state big;
+	char *cause = NULL;
+
+	open_leader(r);
+	start_followers(r);
+	strcpy(sun.sun_path, path);
+	assert_int_equal(connect(stopped, (struct sockaddr *)&sun, sizeof sun), 0);
+	pump(r, 4);
+	assert_int_equal(av_leader_followers(r->leader), N_FOLLOWERS + 1);
+
+	/* 64 tokens of 60 letters: a message of about 4 KiB */
+	full_snapshot(&big);
+	big.sentence[0] = '\0';
+	for (int t = 0; t < 64; t++)
+		strcat(big.sentence, t ? " aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+				       : "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
+	big.query = big.key = -1;
+	memset(big.key_hidden, 0, sizeof big.key_hidden);
+	big.mode = AV_MODE_SELF;
+	while (av_leader_followers(r->leader) > N_FOLLOWERS && publishes < 100000) {
+		big.seq = (uint64_t)++publishes;
+		assert_true(av_leader_publish(r->leader, &big, &cause));
+		pump(r, 1);
+	}
+	/* the kernel's buffers hold some hundreds of KiB at most */
+	assert_true(publishes <= 1024 + AV_ROOM_STALL_LIMIT + 1);
+	assert_int_equal(av_leader_followers(r->leader), N_FOLLOWERS);
+	assert_non_null(strstr(r->leader_notes.text, "dropped: it read nothing for too long"));
+	pump(r, 4);
+	for (int i = 0; i < N_FOLLOWERS; i++) {
+		assert_true(av_follower_connected(r->f[i]));
+		assert_true(r->got[i].seq == (uint64_t)publishes);
+	}
+	close(stopped);
+	free(path);
+}
+
+/* The leader quits: followers see the end, keep their last snapshot and
+ * come back by themselves when a leader opens the room again. */
+static void test_room_leader_restart(void **state)
+{
+	struct room_fixture *r = *state;
+
+	open_leader(r);
+	publish_seq(r, 3);
+	start_followers(r);
+	pump(r, 4);
+	av_leader_close(r->leader);
+	r->leader = NULL;
+	for (int i = 0; i < N_FOLLOWERS; i++)
+		r->events[i] = 0;
+	pump(r, 1);
+	for (int i = 0; i < N_FOLLOWERS; i++) {
+		assert_int_equal(r->events[i], AV_FOLLOW_GONE);
+		assert_false(av_follower_connected(r->f[i]));
+		assert_true(r->got[i].seq == 3);
+		assert_non_null(strstr(r->follower_notes[i].text, "the leader left"));
+		assert_int_equal(av_follower_timeout(r->f[i], r->now), AV_ROOM_BACKOFF_MIN_MS - 1);
+		r->events[i] = 0;
+	}
+	/* no leader: tries back off, 100 ms, 200 ms, ... */
+	pump(r, 2 * AV_ROOM_BACKOFF_MIN_MS);
+	for (int i = 0; i < N_FOLLOWERS; i++) {
+		assert_int_equal(r->events[i], 0);
+		assert_true(av_follower_timeout(r->f[i], r->now) > 0);
+		/* one note per outage: "the leader left" already says it */
+		assert_null(strstr(r->follower_notes[i].text, "waiting for a leader"));
+	}
+	open_leader(r);
+	publish_seq(r, 4);
+	pump(r, 2 * AV_ROOM_BACKOFF_MAX_MS);
+	for (int i = 0; i < N_FOLLOWERS; i++) {
+		assert_true(r->events[i] & AV_FOLLOW_CONNECTED);
+		assert_true(r->events[i] & AV_FOLLOW_SNAPSHOT);
+		assert_true(r->got[i].seq == 4);
+	}
+	assert_int_equal(av_leader_followers(r->leader), N_FOLLOWERS);
+}
+
+/* A second leader for a live room is refused; the first keeps it. */
+static void test_room_one_leader(void **state)
+{
+	struct room_fixture *r = *state;
+	char *cause = NULL;
+
+	open_leader(r);
+	assert_null(av_leader_open(r->dir, NULL, NULL, &cause));
+	assert_non_null(strstr(cause, "already has a leader"));
+	free(cause);
+	cause = NULL;
+	assert_false(av_room_dir("../etc", r->base, &r->dir, &cause));
+	assert_non_null(strstr(cause, "invalid room name"));
+	free(cause);
+	cause = NULL;
+	assert_false(av_room_dir(".hidden", r->base, &r->dir, &cause));
+	assert_non_null(strstr(cause, "invalid room name"));
+	free(cause);
+}
+
+/* A room that is a link (to somewhere the leader must not chmod) or holds
+ * a file where the socket goes is refused, and nothing is changed. */
+static void test_room_refuses_links(void **state)
+{
+	struct room_fixture *r = *state;
+	char *target = av_printf("%s/elsewhere", r->base), *sock, *cause = NULL;
+	struct stat st;
+
+	assert_int_equal(mkdir(target, 0700), 0);
+	assert_int_equal(symlink(target, r->dir), 0);
+	assert_null(av_leader_open(r->dir, NULL, NULL, &cause));
+	assert_non_null(strstr(cause, "a link or a file is refused"));
+	free(cause);
+	cause = NULL;
+	assert_int_equal(stat(target, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0700);
+	assert_int_equal(unlink(r->dir), 0);
+	assert_int_equal(rmdir(target), 0);
+
+	assert_int_equal(mkdir(r->dir, 0700), 0);
+	sock = av_printf("%s/socket", r->dir);
+	fclose(fopen(sock, "w"));
+	assert_null(av_leader_open(r->dir, NULL, NULL, &cause));
+	assert_non_null(strstr(cause, "exists and is not a socket"));
+	free(cause);
+	free(sock);
+	free(target);
+}
+
+/* A leader running as another user (uid 65534, forked; needs root to
+ * switch, skipped otherwise) is believed only when it is the teacher. */
+static void test_room_teacher_uid(void **state)
+{
+	struct room_fixture *r = *state;
+	const uid_t other = 65534;
+	int ready[2], done[2];
+	pid_t child;
+	char byte = 0;
+	struct av_state got;
+	unsigned events = 0;
+
+	if (geteuid() != 0) {
+		skip();
+		return;
+	}
+	assert_int_equal(chmod(r->base, 0777), 0);
+	assert_int_equal(pipe(ready), 0);
+	assert_int_equal(pipe(done), 0);
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		struct av_leader *l;
+		struct av_state s;
+		struct pollfd fds[1 + AV_ROOM_MAX_FOLLOWERS + 1];
+
+		close(done[1]);    /* or the pipe never ends */
+		close(ready[0]);
+		if (setgid(other) != 0 || setuid(other) != 0)
+			_exit(1);
+		l = av_leader_open(r->dir, NULL, NULL, NULL);
+		if (l == NULL)
+			_exit(2);
+		full_snapshot(&s);
+		s.seq = 5;
+		av_leader_publish(l, &s, NULL);
+		if (write(ready[1], &byte, 1) != 1)
+			_exit(3);
+		for (;;) {    /* serve until the parent closes done */
+			int n = av_leader_pollfds(l, fds, 1 + AV_ROOM_MAX_FOLLOWERS);
+			fds[n] = (struct pollfd){ .fd = done[0], .events = POLLIN };
+			if (poll(fds, (nfds_t)n + 1, -1) < 0 || fds[n].revents)
+				break;
+			av_leader_service(l, fds, n);
+		}
+		av_leader_close(l);
+		_exit(0);
+	}
+	close(done[0]);
+	close(ready[1]);
+	assert_int_equal(read(ready[0], &byte, 1), 1);
+
+	/* not the teacher: refused, nothing read */
+	r->f[0] = av_follower_new(r->dir, (uid_t)-1, take_note, &r->follower_notes[0]);
+	events = av_follower_step(r->f[0], 0, &got);
+	assert_int_equal(events, 0);
+	assert_false(av_follower_connected(r->f[0]));
+	assert_non_null(strstr(r->follower_notes[0].text, "its leader is uid 65534, not the teacher"));
+
+	/* the teacher: followed */
+	r->f[1] = av_follower_new(r->dir, other, take_note, &r->follower_notes[1]);
+	events = av_follower_step(r->f[1], 0, &got);
+	assert_true(events & AV_FOLLOW_CONNECTED);    /* the snapshot may be in already */
+	for (int tries = 0; tries < 1000 && !(events & AV_FOLLOW_SNAPSHOT); tries++) {
+		struct pollfd pfd = { .fd = av_follower_fd(r->f[1]), .events = POLLIN };
+		assert_true(poll(&pfd, 1, 10000) == 1);    /* a guard, not a timing */
+		events |= av_follower_step(r->f[1], 0, &got);
+	}
+	assert_true(events & AV_FOLLOW_SNAPSHOT);
+	assert_true(got.seq == 5);
+
+	close(done[1]);
+	close(ready[0]);
+	int status;
+	assert_int_equal(waitpid(child, &status, 0), child);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+/* A leader that is not attnview (or a broken one): the follower drops what
+ * it cannot read, says why, keeps reading the messages after it, and leaves
+ * on bytes that are not a message at all. */
+static void test_room_fake_leader(void **state)
+{
+	struct room_fixture *r = *state;
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	char *path = av_printf("%s/socket", r->dir);
+	int listener, conn;
+	struct av_state s;
+	unsigned char *good, hdr[AV_WIRE_HEADER_SIZE], *big;
+	size_t good_len;
+	char *cause = NULL;
+	const char *notes = r->follower_notes[0].text;
+
+	assert_int_equal(mkdir(r->dir, 0770), 0);
+	listener = socket(AF_UNIX, SOCK_STREAM, 0);
+	strcpy(sun.sun_path, path);
+	assert_int_equal(bind(listener, (struct sockaddr *)&sun, sizeof sun), 0);
+	assert_int_equal(listen(listener, 4), 0);
+	r->f[0] = av_follower_new(r->dir, (uid_t)-1, take_note, &r->follower_notes[0]);
+	pump(r, 1);
+	assert_true(r->events[0] & AV_FOLLOW_CONNECTED);
+	conn = accept(listener, NULL, NULL);
+	assert_true(conn >= 0);
+	r->events[0] = 0;
+
+	/* a body that is not JSON */
+	assert_int_equal(write(conn, "AVFL\x01\x00\x01\x00\x05\x00\x00\x00{{{{{", 17), 17);
+	pump(r, 1);
+	assert_int_equal(r->events[0], 0);
+	assert_non_null(strstr(notes, "dropped a malformed message: message: not JSON"));
+	/* a version from the future and an oversized message, skipped unread */
+	assert_int_equal(write(conn, "AVFL\x09\x00\x01\x00\x03\x00\x00\x00" "abc", 15), 15);
+	memcpy(hdr, "AVFL\x01\x00\x01\x00\x70\x11\x01\x00", 12);     /* 70000 bytes */
+	big = av_calloc(70000, 1);
+	assert_int_equal(write(conn, hdr, 12), 12);
+	assert_int_equal(write(conn, big, 70000), 70000);
+	free(big);
+	/* then a good one */
+	full_snapshot(&s);
+	s.seq = 99;
+	assert_true(av_wire_encode(&s, &good, &good_len, &cause));
+	assert_int_equal(write(conn, good, good_len), (ssize_t)good_len);
+	pump(r, 4);
+	assert_non_null(strstr(notes, "dropped a message: message version 9"));
+	assert_non_null(strstr(notes, "dropped a message: message of 70000 bytes, more than 65536"));
+	assert_true(r->events[0] & AV_FOLLOW_SNAPSHOT);
+	assert_true(r->got[0].seq == 99);
+	assert_true(av_follower_connected(r->f[0]));
+	/* half a message, then the rest */
+	r->events[0] = 0;
+	assert_int_equal(write(conn, good, 20), 20);
+	pump(r, 1);
+	assert_int_equal(r->events[0], 0);
+	assert_int_equal(write(conn, good + 20, good_len - 20), (ssize_t)(good_len - 20));
+	pump(r, 1);
+	assert_int_equal(r->events[0], AV_FOLLOW_SNAPSHOT);
+	/* not a message at all: the follower leaves, keeping its snapshot */
+	r->events[0] = 0;
+	assert_int_equal(write(conn, "HTTP/1.1 200 OK\r\n", 17), 17);
+	pump(r, 1);
+	assert_int_equal(r->events[0], AV_FOLLOW_GONE);
+	assert_non_null(strstr(notes, "left the room: not an attnview message"));
+	assert_true(r->got[0].seq == 99);
+	free(good);
+	close(conn);
+	close(listener);
+	free(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_refused_fields),
+		cmocka_unit_test(test_refused_long_text),
+		cmocka_unit_test(test_refused_headers),
+		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_encode_refuses_invalid),
+		cmocka_unit_test(test_mutations_never_crash),
+		cmocka_unit_test(test_same_and_describe),
+		cmocka_unit_test(test_sync_same_numbers),
+		cmocka_unit_test(test_sync_training_replayed),
+		cmocka_unit_test(test_sync_rebuilds_only_when_needed),
+		cmocka_unit_test_setup_teardown(test_room_delivers, room_setup, room_teardown),
+		cmocka_unit_test_setup_teardown(test_room_stopped_follower, room_setup, room_teardown),
+		cmocka_unit_test_setup_teardown(test_room_leader_restart, room_setup, room_teardown),
+		cmocka_unit_test_setup_teardown(test_room_one_leader, room_setup, room_teardown),
+		cmocka_unit_test_setup_teardown(test_room_refuses_links, room_setup, room_teardown),
+		cmocka_unit_test_setup_teardown(test_room_teacher_uid, room_setup, room_teardown),
+		cmocka_unit_test_setup_teardown(test_room_fake_leader, room_setup, room_teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
