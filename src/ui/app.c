@@ -732,6 +732,14 @@ static void refresh_all(struct av_app *a)
 
 void av_app_draw(struct av_app *a)
 {
+	/* ncurses resizes the screen (and moves and cuts the windows) when it
+	 * sees SIGWINCH, inside doupdate() or wgetch(), and queues KEY_RESIZE
+	 * behind it; a training tick may draw before that key is read. Windows
+	 * laid out for the old size would then reach off the new screen, and
+	 * wnoutrefresh() reads outside them (issue 8): so they are laid out
+	 * anew first, and every view draws only into windows of this size. */
+	if (a->layout.cols != COLS || a->layout.lines != LINES)
+		make_windows(a);
 	if (a->layout.too_small) {
 		draw_too_small(a);
 		doupdate();
