@@ -52,11 +52,12 @@ jobs=$(nproc 2>/dev/null || echo 2)
 (cd "$out" && make -j"$jobs" src/engine/libattnengine.a src/ui/libattnui.a >/dev/null)
 libs="$out/src/ui/libattnui.a $out/src/engine/libattnengine.a"
 syslibs="$(pkg-config --libs libcjson ncursesw) -lm"
+syscflags=$(pkg-config --cflags libcjson ncursesw)
 for t in $targets; do
 	[ -f "$src/tests/fuzz/fuzz_$t.c" ] || { echo "fuzz: no target '$t'" >&2; exit 2; }
 	# shellcheck disable=SC2086 # flags are words
-	"$CC_FUZZ" $flags -Wall -Wextra -Werror -fsanitize=fuzzer -I"$out" -I"$src/src" -I"$src/src/engine" \
-		-I"$src/tests" $(pkg-config --cflags libcjson ncursesw) \
+	"$CC_FUZZ" $flags -Wall -Wextra -Werror -fsanitize=fuzzer -I"$out" -I"$src/src" \
+		-I"$src/src/engine" -I"$src/tests" $syscflags \
 		-DAV_SRCDIR="\"$src\"" -o "$out/fuzz_$t" "$src/tests/fuzz/fuzz_$t.c" $libs $syslibs
 done
 
@@ -78,11 +79,15 @@ run_one() {
 	# shellcheck disable=SC2046 # one word per seed path
 	find $(seeds "$t") -type f -size -64k -exec cp {} "$corpus/" \; 2>/dev/null || true
 	log="$out/$t/fuzz.log"
-	maxlen=65536                 # files
-	[ "$t" = screen ] && maxlen=4096   # keys
+	# files up to 64 KB; key streams up to 1 KB from the start (libFuzzer
+	# would otherwise grow its inputs slowly from a few bytes, and a
+	# screen input runs for milliseconds)
+	lengths="-max_len=65536"
+	[ "$t" = screen ] && lengths="-max_len=1024 -len_control=0"
+	# shellcheck disable=SC2086 # $lengths is two words
 	if (cd "$out/$t" && nice -n "${FUZZ_NICE:-10}" env ATTNVIEW_DATA_DIR="$src" \
 		ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-		"$out/fuzz_$t" -max_total_time="$seconds" -max_len=$maxlen -rss_limit_mb=2048 \
+		"$out/fuzz_$t" -max_total_time="$seconds" $lengths -rss_limit_mb=2048 \
 		-timeout=30 -print_final_stats=1 "$corpus" >"$log" 2>&1); then
 		execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
 		echo "fuzz: $t: clean, $execs runs in ${seconds}s"
