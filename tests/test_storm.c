@@ -4,7 +4,11 @@
  * running and paused, its vocabulary view) a PCG32 stream with a fixed seed
  * picks thousands of steps: a key the view uses (or, now and then, any
  * key, after which the view is entered again), training ticks, and
- * resizes to sizes from 1x1 to 250x80 (1x50 and 80x24 among them).
+ * resizes to sizes from 1x1 to 250x80 (1x50 and 80x24 among them). The
+ * figures, the comparison of a pinned matrix and the ':' prompt get their
+ * storms too. Keys that write files (Enter in the prompt, W, ':') are left
+ * out of the random ones, and the test runs in an empty folder that must
+ * stay empty.
  *
  * A resize happens as ncurses does it on SIGWINCH, inside doupdate() or
  * wgetch(): resizeterm() first, KEY_RESIZE queued behind it. Until the
@@ -22,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <unistd.h>
 
 #include "rng.h"
 #include "train.h"
@@ -34,7 +39,7 @@
 #define ESC AV_KEY_ESC
 #define F(k) AV_FKEY(k)
 
-enum want { W_STAGE, W_GRID, W_BARS, W_HELP, W_EDIT, W_TRAIN };
+enum want { W_STAGE, W_GRID, W_BARS, W_HELP, W_EDIT, W_PROMPT, W_FIGURES, W_COMPARE, W_TRAIN };
 
 struct scenario {
 	const char *name;
@@ -69,6 +74,17 @@ static const struct scenario scenarios[] = {
 	       F(KEY_LEFT), F(KEY_RIGHT), F(KEY_HOME), F(KEY_END), F(KEY_BACKSPACE),
 	       F(KEY_DC), 127, 8, AV_CTRL('A'), AV_CTRL('E'), AV_CTRL('B'), AV_CTRL('F'),
 	       AV_CTRL('D'), AV_CTRL('U'), AV_CTRL('K'), AV_CTRL('W'), F(KEY_F(5))), NULL },
+	{ "prompt", W_PROMPT, false, false,
+	  KEYS('s', 'e', 'd', ' ', '1', '2', 'l', 'r', '.', 0x4e2d, F(KEY_LEFT), F(KEY_RIGHT),
+	       F(KEY_HOME), F(KEY_END), F(KEY_BACKSPACE), 127, AV_CTRL('U'), '\t'), NULL },
+	{ "figures", W_FIGURES, false, false,
+	  KEYS('n', 'p', 'g', 'G', 'h', 'j', 'k', 'l', '<', '>', F(KEY_UP), F(KEY_DOWN),
+	       F(KEY_LEFT), F(KEY_RIGHT), F(KEY_NPAGE), F(KEY_PPAGE), 'F', 'z', 'T',
+	       AV_CTRL('L'), 'a', 'x', '\t'), NULL },
+	{ "compare", W_COMPARE, false, false,
+	  KEYS('D', 'h', 'j', 'k', 'l', '<', '>', 'n', 'p', 'm', '+', '-', '\t', 'T', 'F',
+	       'a', 'x', F(KEY_UP), F(KEY_DOWN), F(KEY_LEFT), F(KEY_RIGHT), AV_CTRL('L')),
+	  NULL },
 	{ "training, running", W_TRAIN, true, false, KEYS(TRAIN_KEYS, 's', 'r', 'i', ' '),
 	  "epoch" },
 	{ "training, paused", W_TRAIN, false, false, KEYS(TRAIN_KEYS, 's', '.', 'r', 'i'),
@@ -82,15 +98,21 @@ static const int sizes[][2] = {
 	{ 55, 20 }, { 56, 20 }, { 80, 1 }, { 2, 2 }, { 120, 40 }, { 60, 18 },
 };
 
-/* Keys of any kind, for the steps that leave the script. */
+/* Keys of any kind, for the steps that leave the script; not those that
+ * could end in writing a file (W, ':' and Enter, which runs a command). */
 static int any_key(struct av_rng *rng)
 {
-	uint32_t r = av_rng_u32(rng);
-	switch (r % 4) {
-	case 0: return 0x20 + (int)(r >> 8) % 0x5f;            /* printable ASCII */
-	case 1: return (int)(r >> 8) % 0x20;                   /* controls */
-	case 2: return AV_FKEY(KEY_MIN + (int)(r >> 8) % (KEY_MAX - KEY_MIN));
-	default: return 0xa0 + (int)(r >> 8) % 0x10000;        /* beyond ASCII */
+	for (;;) {
+		uint32_t r = av_rng_u32(rng);
+		int k;
+		switch (r % 4) {
+		case 0: k = 0x20 + (int)(r >> 8) % 0x5f; break;         /* printable ASCII */
+		case 1: k = (int)(r >> 8) % 0x20; break;                /* controls */
+		case 2: k = AV_FKEY(KEY_MIN + (int)(r >> 8) % (KEY_MAX - KEY_MIN)); break;
+		default: k = 0xa0 + (int)(r >> 8) % 0x10000; break;     /* beyond ASCII */
+		}
+		if (k != 'W' && k != ':' && k != '\n' && k != '\r' && k != AV_FKEY(KEY_ENTER))
+			return k;
 	}
 }
 
@@ -102,6 +124,9 @@ static bool in_view(const struct av_app *a, const struct scenario *sc)
 	case W_BARS: return a->view == &av_view_heads && a->heads_bars && !a->overlay;
 	case W_HELP: return a->overlay == &av_view_help;
 	case W_EDIT: return a->overlay == &av_view_edit;
+	case W_PROMPT: return a->overlay == &av_view_prompt;
+	case W_FIGURES: return a->view == &av_view_figures && !a->overlay;
+	case W_COMPARE: return a->view == &av_view_compare && a->pin && !a->overlay;
 	case W_TRAIN:
 		return a->view == &av_view_train && !a->overlay && a->train &&
 		       a->train->running == sc->running && a->train->vocab == sc->vocab;
@@ -154,12 +179,16 @@ static void enter(struct harness *h, const struct scenario *sc, int step)
 	struct av_app *a = &h->a;
 	for (int tries = 0; tries < 8 && !in_view(a, sc); tries++) {
 		if (a->overlay && !(sc->want == W_HELP && a->overlay == &av_view_help) &&
-		    !(sc->want == W_EDIT && a->overlay == &av_view_edit))
+		    !(sc->want == W_EDIT && a->overlay == &av_view_edit) &&
+		    !(sc->want == W_PROMPT && a->overlay == &av_view_prompt))
 			key(h, ESC, sc->name, step);
 		else if (a->view == &av_view_train && sc->want != W_TRAIN)
 			key(h, 't', sc->name, step);
 		else if (a->view == &av_view_heads && sc->want != W_GRID && sc->want != W_BARS)
 			key(h, 'a', sc->name, step);
+		else if ((a->view == &av_view_figures && sc->want != W_FIGURES) ||
+			 (a->view == &av_view_compare && sc->want != W_COMPARE))
+			key(h, ESC, sc->name, step);
 		else if (sc->want == W_STAGE)
 			break;
 		else if (sc->want == W_GRID || sc->want == W_BARS)
@@ -168,6 +197,13 @@ static void enter(struct harness *h, const struct scenario *sc, int step)
 			key(h, '?', sc->name, step);
 		else if (sc->want == W_EDIT)
 			key(h, 'e', sc->name, step);
+		else if (sc->want == W_PROMPT)
+			key(h, ':', sc->name, step);
+		else if (sc->want == W_FIGURES)
+			key(h, 'F', sc->name, step);
+		else if (sc->want == W_COMPARE)
+			key(h, av_app_parts(a, (struct av_part[AV_MAX_PARTS]){ 0 }) ? 'y' : 'n',
+			    sc->name, step);   /* pins the matrix of a stage that has one */
 		else if (a->view != &av_view_train)
 			key(h, 't', sc->name, step);
 		else if (a->train->vocab != sc->vocab)
@@ -245,11 +281,23 @@ static void test_storm(void **state)
 int main(void)
 {
 	harness_setup_process();
+	/* nothing here writes a file: an empty folder to run in, which must
+	 * still be empty at the end */
+	char dir[] = "/tmp/attnview-storm.XXXXXX";
+	if (!mkdtemp(dir) || chdir(dir) != 0) {
+		perror("test_storm: a folder to run in");
+		return 1;
+	}
 	struct CMUnitTest tests[sizeof(scenarios) / sizeof(scenarios[0])];
 	for (size_t i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++) {
 		struct CMUnitTest t = { scenarios[i].name, test_storm, NULL, NULL,
 					(void *)(uintptr_t)i };
 		tests[i] = t;
 	}
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	int failed = cmocka_run_group_tests(tests, NULL, NULL);
+	if (chdir("/") != 0 || rmdir(dir) != 0) {
+		fprintf(stderr, "test_storm: files were written in %s\n", dir);
+		return 1;
+	}
+	return failed;
 }
