@@ -49,8 +49,9 @@ if [ ! -f "$out/config.status" ]; then
 	(cd "$out" && "$src/configure" -q CC="$CC_FUZZ" CFLAGS="$flags -fsanitize=fuzzer-no-link")
 fi
 jobs=$(nproc 2>/dev/null || echo 2)
-(cd "$out" && make -j"$jobs" src/engine/libattnengine.a src/ui/libattnui.a >/dev/null)
-libs="$out/src/ui/libattnui.a $out/src/engine/libattnengine.a"
+(cd "$out" && make -j"$jobs" src/engine/libattnengine.a src/export/libattnexport.a \
+	src/ui/libattnui.a >/dev/null)
+libs="$out/src/ui/libattnui.a $out/src/export/libattnexport.a $out/src/engine/libattnengine.a"
 syslibs="$(pkg-config --libs libcjson ncursesw) -lm"
 syscflags=$(pkg-config --cflags libcjson ncursesw)
 for t in $targets; do
