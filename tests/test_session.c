@@ -10,7 +10,9 @@
 #include <cmocka.h>
 
 #include "session.h"
+#include "trace_json.h"
 #include "util.h"
+#include "weights.h"
 
 static void setup_session(struct av_session *s)
 {
@@ -84,12 +86,43 @@ static void test_reattend_after_mask_toggle(void **state)
 	av_session_free(&s);
 }
 
+/* A --dump trace loads again whatever the seed: one beyond 2^53 - 1 (which a
+ * sample may give as a string of digits) was written as a bare number the
+ * loader refuses (found by tests/fuzz/fuzz_trace.c). */
+static void test_dump_reloads_any_seed(void **state)
+{
+	(void)state;
+	const uint64_t seeds[] = { 0, UINT64_C(9007199254740991), UINT64_C(9007199254740992),
+				   UINT64_MAX };
+	for (size_t i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
+		struct av_session s;
+		setup_session(&s);
+		s.cfg.seed = seeds[i];
+		char *cause = NULL;
+		assert_true(av_session_run(&s, &cause));
+		cJSON *doc = av_trace_to_json(&s.trace, &s.params, NULL);
+		char *text = av_json_print(doc);
+		cJSON_Delete(doc);
+		struct av_config cfg;
+		av_config_default(&cfg);
+		struct av_params p;
+		memset(&p, 0, sizeof(p));
+		if (!av_weights_parse(text, "dump.json", &cfg, NULL, &p, &cause))
+			fail_msg("seed %llu: %s", (unsigned long long)seeds[i], cause);
+		assert_true(cfg.seed == seeds[i]);
+		av_params_free(&p);
+		free(text);
+		av_session_free(&s);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_unknown_words_every_run),
 		cmocka_unit_test(test_failed_run_keeps_rows),
 		cmocka_unit_test(test_reattend_after_mask_toggle),
+		cmocka_unit_test(test_dump_reloads_any_seed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -89,7 +89,12 @@ cJSON *av_config_to_json(const struct av_config *cfg)
 	cJSON_AddStringToObject(c, "positional", av_positional_names[cfg->positional]);
 	cJSON_AddBoolToObject(c, "bias", cfg->bias);
 	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)cfg->seed);
-	cJSON_AddRawToObject(c, "seed", seed);
+	/* a seed beyond 2^53 - 1 does not survive a JSON number (a double): the
+	 * loaders take it as a string of digits, so it goes out as one */
+	if (cfg->seed > UINT64_C(9007199254740991))
+		cJSON_AddStringToObject(c, "seed", seed);
+	else
+		cJSON_AddRawToObject(c, "seed", seed);
 	cJSON_AddStringToObject(c, "init", av_init_names[cfg->init]);
 	cJSON_AddNumberToObject(c, "max_positions", cfg->max_positions);
 	return c;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -753,6 +754,14 @@ static void refresh_all(struct av_app *a)
 
 void av_app_draw(struct av_app *a)
 {
+	/* ncurses resizes the screen (and moves and cuts the windows) when it
+	 * sees SIGWINCH, inside doupdate() or wgetch(), and queues KEY_RESIZE
+	 * behind it; a training tick may draw before that key is read. Windows
+	 * laid out for the old size would then reach off the new screen, and
+	 * wnoutrefresh() reads outside them (issue 8): so they are laid out
+	 * anew first, and every view draws only into windows of this size. */
+	if (a->layout.cols != COLS || a->layout.lines != LINES)
+		make_windows(a);
 	if (a->layout.too_small) {
 		draw_too_small(a);
 		doupdate();
@@ -930,14 +939,17 @@ bool av_ui_run(struct av_session *s, const struct av_ui_config *cfg, char **caus
 		return false;
 	}
 
-	struct sigaction sa, old[3];
-	const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
+	/* Ctrl-C, Ctrl-\ (SIGQUIT), kill and a hang-up all restore the terminal
+	 * first (the alternate screen left, the cursor shown) */
+	enum { N_SIGS = 4 };
+	struct sigaction sa, old[N_SIGS];
+	const int sigs[N_SIGS] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP };
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = 0;   /* no SA_RESTART: the blocking read returns */
 	got_signal = 0;
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < N_SIGS; i++)
 		sigaction(sigs[i], &sa, &old[i]);
 
 	int errors = 0;
@@ -1014,12 +1026,18 @@ bool av_ui_run(struct av_session *s, const struct av_ui_config *cfg, char **caus
 	av_app_free(&a);
 	endwin();
 	delscreen(screen);
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < N_SIGS; i++)
 		sigaction(sigs[i], &old[i], NULL);
 	fflush(stdout);
 	if (got_signal) {
 		/* die of the signal, as the shell expects, the terminal restored */
 		int sig = got_signal;
+		if (sig == SIGQUIT) {
+			/* SIGQUIT would dump core, but the state is freed by now: a
+			 * core file would only be litter */
+			struct rlimit none = { 0, 0 };
+			setrlimit(RLIMIT_CORE, &none);
+		}
 		signal(sig, SIG_DFL);
 		raise(sig);
 	}

@@ -19,6 +19,7 @@ struct sb {
 	size_t len, cap;
 };
 
+static void sb_addv(struct sb *b, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 static void sb_addv(struct sb *b, const char *fmt, va_list ap)
 {
 	char *piece = av_vprintf(fmt, ap);

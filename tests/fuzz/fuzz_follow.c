@@ -1,21 +1,9 @@
 /* fuzz_follow.c: libFuzzer target for the classroom's message decoder
  * (src/follow/wire.c): whatever bytes a leader sends, the follower refuses
  * them with a reason or gets a snapshot that passes av_state_validate
- * and encodes again. Not built by make (it needs clang's libFuzzer).
- *
- * Build and run from the top of the source tree, after a normal build in
- * build/ (for config.h and the generated built-in sample):
- *
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -std=c11 \
- *     -D_GNU_SOURCE -Ibuild -Isrc -Isrc/engine -DPKGDATADIR='"/nonexistent"' \
- *     -DAV_SRCDIR='"'$PWD'"' fuzz/fuzz_follow.c src/follow/snapshot.c \
- *     src/follow/wire.c src/engine/[a-z]*.c build/src/engine/builtin_*.c \
- *     -lcjson -lm -o build/fuzz_follow
- *   mkdir -p build/fuzz-corpus && build/fuzz_follow -max_len=70000 \
- *     -max_total_time=60 build/fuzz-corpus
- *
- * Seed the corpus with a real message: tests/test_follow writes none, but
- * any 'AVFL' message from a leader works (socat UNIX-CONNECT:ROOM/socket -). */
+ * and encodes again. Built and run by tools/fuzz.sh (make fuzz); seeds are
+ * the messages tests/fuzz/follow-seeds/ holds (written by test_follow's
+ * encoder), and any 'AVFL' message from a leader works as one too. */
 #include "config.h"
 
 #include <stddef.h>

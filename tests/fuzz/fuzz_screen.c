@@ -1,0 +1,119 @@
+/* fuzz_screen.c: any bytes as what the screen reads, through the headless
+ * test harness (tests/ui_harness.h: ncurses on /dev/null). Each input gets
+ * a fresh app on the built-in sample at 80x24; its bytes are read as keys
+ * (UTF-8 characters, or single bytes where that is not valid) into
+ * av_app_key and av_app_draw, except that 0xff starts an event:
+ *
+ *   0xff 0 C L    resize to (C % 250 + 1) x (L % 80 + 1) as ncurses does on
+ *                 SIGWINCH (resizeterm), a training tick and a redraw
+ *                 before KEY_RESIZE is read, then KEY_RESIZE
+ *   0xff 1 K      the function key KEY_MIN + K (arrows, F keys, KEY_RESIZE...)
+ *   0xff 2        a training tick (the main loop's work between keys)
+ *   0xff 3 C L    resizeterm only: the next keys come before KEY_RESIZE
+ *
+ * After every redraw each window the views keep must lie inside the screen.
+ * q ends the input, as it ends the program. ':' and W are skipped: through
+ * them the keys could write files anywhere. */
+#include "config.h"
+
+#include "fuzz_common.h"
+#define fail() abort()          /* ui_harness.h's checks are cmocka's */
+#include "ui/view_train_internal.h"
+#include "ui_harness.h"
+
+#define MAX_EVENTS 3000        /* keys and events per input */
+#define MAX_TICKS 64           /* a tick trains for up to 25 ms */
+
+static void check_windows(const struct av_app *a)
+{
+	const WINDOW *ws[9 + P_COUNT] = { a->w_header, a->w_tokens, a->w_title, a->w_panel,
+					  a->w_legend, a->w_insp, a->w_status, a->w_overlay,
+					  a->w_small };
+	int n = 9;
+	if (a->train)
+		for (int p = 0; p < P_COUNT; p++)
+			ws[n++] = a->train->w[p];
+	for (int i = 0; i < n; i++) {
+		if (!ws[i])
+			continue;
+		int y = getbegy(ws[i]), x = getbegx(ws[i]);
+		int h = getmaxy(ws[i]), w = getmaxx(ws[i]);
+		FUZZ_CHECK(y >= 0 && x >= 0 && y + h <= LINES && x + w <= COLS,
+			   "a %dx%d window at (%d,%d) on a %dx%d screen", w, h, x, y, COLS, LINES);
+	}
+}
+
+static void draw(struct av_app *a)
+{
+	av_app_draw(a);
+	check_windows(a);
+}
+
+static int ticks;
+
+static void tick(struct av_app *a)
+{
+	if (ticks++ < MAX_TICKS)
+		av_app_tick(a);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct harness h;
+	static bool ready;
+	if (!ready) {
+		harness_setup_process();
+		harness_screen(&h, "xterm-256color", 80, 24);
+		ready = true;
+	}
+	resizeterm(24, 80);
+	char *cause = NULL;
+	if (!harness_session(&h.s, "", NULL, -1, &cause)) {
+		fprintf(stderr, "session: %s\n", cause);
+		abort();
+	}
+	struct av_ui_config cfg = { .theme = NULL, .head = 0, .no_color = false };
+	FUZZ_CHECK(av_app_init(&h.a, &h.s, &cfg, &cause), "app: %s", cause);
+	draw(&h.a);
+	ticks = 0;
+	const char *in = (const char *)data;
+	size_t i = 0;
+	for (int events = 0; i < size && events < MAX_EVENTS && !h.a.quit; events++) {
+		unsigned char b = data[i];
+		if (b == 0xff && i + 1 < size) {
+			unsigned char op = data[i + 1] % 4;
+			i += 2;
+			if (op == 1 && i < size) {
+				av_app_key(&h.a, AV_FKEY(KEY_MIN + data[i++]));
+			} else if (op == 2) {
+				tick(&h.a);
+			} else if ((op == 0 || op == 3) && i + 1 < size) {
+				resizeterm(data[i + 1] % 80 + 1, data[i] % 250 + 1);
+				i += 2;
+				if (op == 0) {
+					tick(&h.a);
+					draw(&h.a);
+					av_app_key(&h.a, AV_FKEY(KEY_RESIZE));
+				}
+			}
+		} else {
+			uint32_t cp;
+			int k = av_utf8_decode(in + i, size - i, &cp);
+			if (k <= 0) {
+				cp = b;
+				k = 1;
+			}
+			i += (size_t)k;
+			/* ':' (commands such as :write PATH) and W write files where
+			 * the input says: not from a fuzzer */
+			if (cp == ':' || cp == 'W')
+				continue;
+			av_app_key(&h.a, (int)cp);
+		}
+		draw(&h.a);
+	}
+	av_app_free(&h.a);
+	av_session_free(&h.s);
+	free(cause);
+	return 0;
+}
