@@ -179,6 +179,8 @@ bool av_restricted_check_options(const struct av_options *o, char **cause)
 		return refuse(cause, "--sample with a file (give an installed sample's name)");
 	if (o->theme != NULL && is_path(o->theme))
 		return refuse(cause, "--theme with a file (give dark, light or mono)");
+	if (o->lesson != NULL && is_path(o->lesson))
+		return refuse(cause, "--lesson with a file (give an installed lesson's name)");
 	if (o->sentence != NULL && strlen(o->sentence) > AV_RESTRICTED_MAX_SENTENCE_BYTES)
 		return av_fail(cause, "restricted mode: the sentence is longer than %d bytes",
 			       AV_RESTRICTED_MAX_SENTENCE_BYTES);
