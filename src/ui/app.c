@@ -551,7 +551,8 @@ int av_app_parts(const struct av_app *a, struct av_part out[AV_MAX_PARTS])
 	return av_ui_stage_parts(&a->s->trace, a->stage, a->head, out);
 }
 
-static void draw_header(struct av_app *a)
+void av_app_draw_header(struct av_app *a, const char *view, int index, int count,
+			const char *name, const char *const *reserve_names)
 {
 	WINDOW *w = a->w_header;
 	if (!w)
@@ -567,19 +568,19 @@ static void draw_header(struct av_app *a)
 		.scale = av_scale_names[t->cfg.scale],
 		.temperature = t->cfg.temperature,
 		.seed = t->cfg.seed,
-		.stage = (int)a->stage,
-		.n_stages = AV_STAGE_COUNT,
-		.stage_name = av_ui_stage_titles[a->stage],
-		.view = a->view->label,
+		.stage = index,
+		.n_stages = count,
+		.stage_name = name,
+		.view = view,
 	};
 	char trained[48];
 	if (av_train_view_weights_text(a, trained, sizeof(trained)))
 		h.weights = trained;
 	int width = getmaxx(w);
-	for (int st = 0; st < AV_STAGE_COUNT; st++) {
-		char probe[96];
-		snprintf(probe, sizeof(probe), "%s%d/%d %s", h.view ? "all heads · " : "",
-			 st + 1, AV_STAGE_COUNT, av_ui_stage_titles[st]);
+	for (int i = 0; reserve_names && i < count; i++) {
+		char probe[160];
+		snprintf(probe, sizeof(probe), "%s%s%d/%d %s", view ? view : "", view ? " · " : "",
+			 i + 1, count, reserve_names[i]);
 		if (av_text_width(probe) > h.stage_reserve)
 			h.stage_reserve = av_text_width(probe);
 	}
@@ -591,6 +592,12 @@ static void draw_header(struct av_app *a)
 	av_put_pad(w, 0, 0, text, width, av_colors_el(&a->colors, AV_EL_HEADER));
 	free(text);
 	free(lesson);
+}
+
+static void draw_header(struct av_app *a)
+{
+	av_app_draw_header(a, a->view->label, (int)a->stage, AV_STAGE_COUNT,
+			   av_ui_stage_titles[a->stage], av_ui_stage_titles);
 }
 
 /* One line of tokens: "tokens  0 china  1 panda ...", the selected one

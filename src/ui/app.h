@@ -194,6 +194,14 @@ void av_app_toggle_key(struct av_app *a, int j);
 /* The parts of the current stage for the current head. */
 int av_app_parts(const struct av_app *a, struct av_part out[AV_MAX_PARTS]);
 
+/* Draws the header line (every view's): the layer and its settings ("lesson
+ * 4/17" in place of the sample's name in a lesson, "trained E ep" when the
+ * weights are trained), then "VIEW · INDEX/COUNT NAME" on the right. With
+ * reserve_names (all COUNT names), the right part keeps the width of the
+ * longest, so it does not jump while stepping. */
+void av_app_draw_header(struct av_app *a, const char *view, int index, int count,
+			const char *name, const char *const *reserve_names);
+
 /* Draws the inspector window from an av_insp (shared by the views). */
 struct av_insp;
 void av_app_draw_inspector(struct av_app *a, const struct av_insp *in);

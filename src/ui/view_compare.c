@@ -434,34 +434,18 @@ static void compare_draw(struct av_app *a)
 
 static void compare_header(struct av_app *a)
 {
-	WINDOW *w = a->w_header;
 	struct av_pin *p = a->pin;
-	if (!w || !p)
+	if (!p)
 		return;
-	const struct av_trace *t = &a->s->trace;
 	char pinned[200], desc[160];
 	av_snapshot_describe(&p->pinned, desc, sizeof(desc));
 	snprintf(pinned, sizeof(pinned), "pinned: %s", desc);
-	char *lesson = av_lesson_ui_label(a);
-	struct av_header_info h = {
-		.sample = lesson ? lesson : a->s->sample.name,   /* "lesson 4/17" in a lesson */
-		.mode = av_mode_names[t->cfg.mode],
-		.d_model = t->d_model,
-		.heads = t->heads,
-		.head_dim = t->head_dim,
-		.scale = av_scale_names[t->cfg.scale],
-		.temperature = t->cfg.temperature,
-		.seed = t->cfg.seed,
-		.stage = p->from_figure ? (int)p->fig : (int)a->stage,
-		.n_stages = p->from_figure ? AV_FIG_COUNT : AV_STAGE_COUNT,
-		.stage_name = p->from_figure ? figure_briefs[p->fig] : av_ui_stage_titles[a->stage],
-		.view = pinned,
-	};
-	int width = getmaxx(w);
-	char *text = av_layout_header(&h, width);
-	av_put_pad(w, 0, 0, text, width, av_colors_el(&a->colors, AV_EL_HEADER));
-	free(text);
-	free(lesson);
+	if (p->from_figure)
+		av_app_draw_header(a, pinned, (int)p->fig, AV_FIG_COUNT, figure_briefs[p->fig],
+				   NULL);
+	else
+		av_app_draw_header(a, pinned, (int)a->stage, AV_STAGE_COUNT,
+				   av_ui_stage_titles[a->stage], NULL);
 }
 
 /* --- keys ---------------------------------------------------------------- */

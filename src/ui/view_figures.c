@@ -428,31 +428,10 @@ static void figures_draw(struct av_app *a)
 
 static void figures_header(struct av_app *a)
 {
-	WINDOW *w = a->w_header;
 	struct av_figures *f = a->figures;
-	if (!w || !f)
-		return;
-	const struct av_trace *t = &a->s->trace;
-	char *lesson = av_lesson_ui_label(a);
-	struct av_header_info h = {
-		.sample = lesson ? lesson : a->s->sample.name,   /* "lesson 4/17" in a lesson */
-		.mode = av_mode_names[t->cfg.mode],
-		.d_model = t->d_model,
-		.heads = t->heads,
-		.head_dim = t->head_dim,
-		.scale = av_scale_names[t->cfg.scale],
-		.temperature = t->cfg.temperature,
-		.seed = t->cfg.seed,
-		.stage = (int)f->fig,
-		.n_stages = AV_FIG_COUNT,
-		.stage_name = figure_briefs[f->fig],
-		.view = "figure",
-	};
-	int width = getmaxx(w);
-	char *text = av_layout_header(&h, width);
-	av_put_pad(w, 0, 0, text, width, av_colors_el(&a->colors, AV_EL_HEADER));
-	free(text);
-	free(lesson);
+	if (f)
+		av_app_draw_header(a, "figure", (int)f->fig, AV_FIG_COUNT, figure_briefs[f->fig],
+				   NULL);
 }
 
 /* --- keys ---------------------------------------------------------------- */
