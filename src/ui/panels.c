@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ui/draw.h"
+#include "ui/layout.h"
 #include "ui/panels.h"
 #include "util.h"
 
@@ -364,36 +365,19 @@ int av_put_wrapped(WINDOW *w, int y, int x, const char *text, int width, int max
 {
 	int lines = 0;
 	const char *p = text;
-	while (*p && lines < max_lines) {
-		/* the longest run of whole words that fits; the last line may be cut */
-		char line[512];
-		size_t best = 0, len = 0;
-		while (p[len]) {
-			size_t next = len;
-			while (p[next] == ' ')
-				next++;
-			while (p[next] && p[next] != ' ')
-				next++;
-			if (next >= sizeof(line))
-				break;
-			memcpy(line, p, next);
-			line[next] = '\0';
-			if (av_text_width(line) > width && best > 0)
-				break;
-			best = next;
-			len = next;
-			if (av_text_width(line) > width)
-				break;
+	while (*p && lines < max_lines && width > 0) {
+		const char *next;
+		size_t len = av_wrap_line(p, width, av_text_width, &next);
+		if (lines == max_lines - 1 || next == p) {
+			/* the last line: as much of the rest as fits */
+			len = strlen(p);
+			next = p + len;
 		}
-		if (best == 0 || lines == max_lines - 1)
-			best = strlen(p) < sizeof(line) - 1 ? strlen(p) : sizeof(line) - 1;
-		memcpy(line, p, best);
-		line[best] = '\0';
+		char *line = av_strndup(p, len);
 		av_put(w, y + lines, x, line, width, attr);
+		free(line);
 		lines++;
-		p += best;
-		while (*p == ' ')
-			p++;
+		p = next;
 	}
 	return lines;
 }
@@ -402,32 +386,13 @@ int av_wrapped_lines(const char *text, int width)
 {
 	int lines = 0;
 	const char *p = text;
-	while (*p) {
-		char line[512];
-		size_t best = 0, len = 0;
-		while (p[len]) {
-			size_t next = len;
-			while (p[next] == ' ')
-				next++;
-			while (p[next] && p[next] != ' ')
-				next++;
-			if (next >= sizeof(line))
-				break;
-			memcpy(line, p, next);
-			line[next] = '\0';
-			if (av_text_width(line) > width && best > 0)
-				break;
-			best = next;
-			len = next;
-			if (av_text_width(line) > width)
-				break;
-		}
-		if (best == 0)
-			best = strlen(p) < sizeof(line) - 1 ? strlen(p) : sizeof(line) - 1;
+	while (*p && width > 0) {
+		const char *next;
+		av_wrap_line(p, width, av_text_width, &next);
 		lines++;
-		p += best;
-		while (*p == ' ')
-			p++;
+		if (next == p)
+			break;
+		p = next;
 	}
 	return lines;
 }
