@@ -813,7 +813,8 @@ static bool train_key(struct av_app *a, int key, enum av_action act)
 
 const struct av_view av_view_train = {
 	.name = "training",
-	.hints = "? help  Space run/pause  s step  +/- speed  r reset  v vocabulary  t back",
+	.hints = "? help  Space run/pause  s step  t back  S sentence  g matrices  d scores  "
+		 "v vocabulary  +/- speed  r reset",
 	.draw = train_draw,
 	.key = train_key,
 	.resize = train_resize,
