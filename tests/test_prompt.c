@@ -182,7 +182,8 @@ static void test_command_lr(void **state)
 }
 
 /* The training view writes its trainer's weights (trained, not the
- * stepper's), and no figure. */
+ * stepper's), and no figure; once they are written, q quits without asking
+ * to discard the training. */
 static void test_write_trained_weights(void **state)
 {
 	(void)state;
@@ -191,6 +192,7 @@ static void test_write_trained_weights(void **state)
 	harness_keys(&h, "tsss");
 	const struct av_trainer *tr = av_train_view_trainer(&h.a);
 	assert_int_equal(tr->epoch, 3);
+	assert_true(av_train_view_unsaved(&h.a));
 	harness_keys(&h, "Wc");
 	expect_status("the figures are the stepper's");
 	harness_keys(&h, "Ww");
@@ -210,6 +212,9 @@ static void test_write_trained_weights(void **state)
 	assert_memory_not_equal(stepper, loaded, n * sizeof(float));
 	av_params_free(&p);
 	unlink("attnview-weights-epoch3.json");
+	assert_false(av_train_view_unsaved(&h.a));
+	harness_keys(&h, "qq");   /* back to the stepper, then quit */
+	assert_true(h.a.quit);
 	harness_close(&h);
 }
 
