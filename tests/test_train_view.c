@@ -371,8 +371,15 @@ static void test_open_run_pause(void **state)
 	expect("gradient norms");
 	expect("W_q ");
 	expect("no effect on the loss");
-	/* r: back to epoch 0 and the first weights */
+	/* r: back to epoch 0 and the first weights, once the loss of the
+	 * unsaved epochs is confirmed (n keeps them) */
+	int before = trainer(&h)->epoch;
 	harness_keys(&h, "r");
+	expect("of training? y/n");
+	harness_keys(&h, "n");
+	expect("kept: the training is still here");
+	assert_int_equal(trainer(&h)->epoch, before);
+	harness_keys(&h, "ry");
 	expect_epoch(&h, 0);
 	assert_true(memcmp(tr->params.w_q, tr->start.w_q,
 			   (size_t)tr->params.d_model * tr->params.d_model * sizeof(float)) == 0);
@@ -518,8 +525,11 @@ static void test_leave_and_return(void **state)
 	harness_keys(&h, "t");
 	harness_key(&h, AV_KEY_ESC);
 	assert_ptr_equal(h.a.view, &av_view_stage);
-	/* new weights in the stepper: training starts afresh */
+	/* new weights in the stepper: the unsaved training is asked about,
+	 * then training starts afresh */
 	harness_keys(&h, "r");
+	expect("of training? y/n");
+	harness_keys(&h, "y");
 	harness_keys(&h, "t");
 	expect_epoch(&h, 0);
 	expect("the layer changed");

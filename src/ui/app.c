@@ -386,9 +386,21 @@ bool av_app_set_seed(struct av_app *a, uint64_t seed)
 	return true;
 }
 
-static void reseed(struct av_app *a)
+static void reseed_now(struct av_app *a)
 {
 	av_app_set_seed(a, a->s->cfg.seed + 1 <= AV_MAX_SEED ? a->s->cfg.seed + 1 : 0);
+}
+
+/* r: new weights; trained ones not yet saved are asked about first */
+static void reseed(struct av_app *a)
+{
+	if (!av_train_view_ask_discard(a, reseed_now))
+		reseed_now(a);
+}
+
+static void quit_now(struct av_app *a)
+{
+	a->quit = true;
 }
 
 static void cycle_theme(struct av_app *a)
@@ -506,8 +518,8 @@ static void do_action(struct av_app *a, enum av_action act)
 		a->dirty = AV_DIRTY_ALL;
 		break;
 	case AV_ACTION_QUIT:
-		if (!av_train_view_ask_quit(a))
-			a->quit = true;
+		if (!av_train_view_ask_discard(a, quit_now))
+			quit_now(a);
 		break;
 	case AV_ACTION_MASK_KEY:
 		/* the views know which key is under the cursor */

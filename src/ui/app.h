@@ -226,9 +226,10 @@ bool av_train_view_open_trained(struct av_app *a, const struct av_train_settings
 bool av_train_view_unsaved(const struct av_app *a);
 /* The hook for saving: call after the trained weights were written. */
 void av_train_view_mark_saved(struct av_app *a);
-/* Before quitting: with unsaved training, asks "discard N epochs of
- * training? y/n" (y quits) and returns true; else false (quit now). */
-bool av_train_view_ask_quit(struct av_app *a);
+/* Before an action that loses the training (quit, new weights, reset):
+ * with unsaved training, asks "discard N epochs of training? y/n", runs
+ * then(a) on y, and returns true; else false (the caller goes on now). */
+bool av_train_view_ask_discard(struct av_app *a, void (*then)(struct av_app *a));
 /* "trained 200 ep" when the stepper runs on the trainer's weights. */
 bool av_train_view_weights_text(const struct av_app *a, char *buf, size_t size);
 /* Its trainer, or NULL (for the tests). */

@@ -26,7 +26,8 @@
  * S takes one optimiser step on one sentence (seed 001's inner loop). A
  * loss or weight that stops being a number stops the run. Leaving puts the
  * weights in the stepper (whose header then says "trained N ep"); quitting
- * with unsaved training asks first (av_train_view_ask_quit).
+ * with unsaved training asks first (av_train_view_ask_discard), as do r here
+ * (reset) and r in the stepper (new weights).
  *
  * Training runs in slices: while running, the main loop ticks every
  * TICK_MS and each tick trains the speed's epochs, one optimiser step at a
@@ -680,6 +681,19 @@ static void cycle_matrices(struct av_app *a)
 	av_app_message(a, false, "g: %s", what[tv->mats]);
 }
 
+/* r: back to the first weights (after the discard question, if asked). */
+static void reset_training(struct av_app *a)
+{
+	struct av_train_view *tv = a->train;
+	av_trainer_reset(tv->tr);
+	tv->steps_done = 0;
+	tv->saved_at = -1;   /* these weights were never saved */
+	tv->goal_seen = false;
+	pause_training(a);
+	av_app_message(a, false, "back to the first weights, epoch 0 (settings kept)");
+	changed(a);
+}
+
 static bool train_key(struct av_app *a, int key, enum av_action act)
 {
 	struct av_train_view *tv = a->train;
@@ -734,12 +748,8 @@ static bool train_key(struct av_app *a, int key, enum av_action act)
 		return true;
 	}
 	case AV_TRAIN_RESET:
-		av_trainer_reset(tr);
-		tv->steps_done = 0;
-		tv->goal_seen = false;
-		pause_training(a);
-		av_app_message(a, false, "back to the first weights, epoch 0 (settings kept)");
-		changed(a);
+		if (!av_train_view_ask_discard(a, reset_training))
+			reset_training(a);
 		return true;
 	case AV_TRAIN_LR_UP: change_lr(a, 2); return true;
 	case AV_TRAIN_LR_DOWN: change_lr(a, 0.5); return true;
@@ -1002,19 +1012,24 @@ void av_train_view_mark_saved(struct av_app *a)
 		a->train->saved_at = a->train->steps_done;
 }
 
-/* The answer to the quit question (asked through the prompt's y/n). */
-static void quit_answer(struct av_app *a, bool yes)
+/* The answer to the discard question (asked through the prompt's y/n). */
+static void discard_answer(struct av_app *a, bool yes)
 {
-	if (yes)
-		a->quit = true;
-	else
-		av_app_message(a, false, "kept: the training is still here (t shows it)");
+	void (*then)(struct av_app *) = a->train ? a->train->after_discard : NULL;
+	if (a->train)
+		a->train->after_discard = NULL;
+	if (yes && then)
+		then(a);
+	else if (!yes)
+		av_app_message(a, false, "kept: the training is still here%s",
+			       a->view == &av_view_train ? "" : " (t shows it)");
 }
 
-bool av_train_view_ask_quit(struct av_app *a)
+bool av_train_view_ask_discard(struct av_app *a, void (*then)(struct av_app *a))
 {
 	if (!av_train_view_unsaved(a) || a->layout.too_small)
 		return false;
+	a->train->after_discard = then;
 	const struct av_trainer *tr = a->train->tr;
 	char what[80] = "", steps[48] = "";
 	if (tr->next_item > 0)
@@ -1026,7 +1041,7 @@ bool av_train_view_ask_quit(struct av_app *a)
 	else
 		snprintf(what, sizeof(what), "%s", steps);
 	char *question = av_printf("discard %s of training? y/n", what);
-	av_prompt_ask(a, question, quit_answer);
+	av_prompt_ask(a, question, discard_answer);
 	free(question);
 	return true;
 }
