@@ -284,15 +284,28 @@ static unsigned char mix(unsigned char a, unsigned char b, double f)
 	return (unsigned char)lround(a + (b - a) * f);
 }
 
+/* Where t (0..1) falls along n stops: stop i and the fraction f towards
+ * stop i + 1; false when t is at (or past) the last stop, *i then n - 1. */
+static bool palette_segment(int n, double t, int *i, double *f)
+{
+	double pos = clamp01(t) * (n - 1);
+	*i = (int)pos;
+	if (*i >= n - 1) {
+		*i = n - 1;
+		return false;
+	}
+	*f = pos - *i;
+	return true;
+}
+
 struct av_rgb av_palette_at(const struct av_rgb *stops, int n, double t)
 {
 	if (n <= 0)
 		return (struct av_rgb){ 0, 0, 0 };
-	double pos = clamp01(t) * (n - 1);
-	int i = (int)pos;
-	if (i >= n - 1)
-		return stops[n - 1];
-	double f = pos - i;
+	int i;
+	double f;
+	if (!palette_segment(n, t, &i, &f))
+		return stops[i];
 	return (struct av_rgb){ mix(stops[i].r, stops[i + 1].r, f),
 				mix(stops[i].g, stops[i + 1].g, f),
 				mix(stops[i].b, stops[i + 1].b, f) };
@@ -353,11 +366,10 @@ struct av_rgb av_palette_lab(const struct av_rgb *stops, int n, double t)
 {
 	if (n <= 0)
 		return (struct av_rgb){ 0, 0, 0 };
-	double pos = clamp01(t) * (n - 1);
-	int i = (int)pos;
-	if (i >= n - 1)
-		return stops[n - 1];
-	double f = pos - i;
+	int i;
+	double f;
+	if (!palette_segment(n, t, &i, &f))
+		return stops[i];
 	if (f == 0)
 		return stops[i];
 	struct av_lab a = av_oklab(stops[i]), b = av_oklab(stops[i + 1]);
