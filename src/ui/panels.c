@@ -98,16 +98,10 @@ static void shell_trace(struct av_trace *t, const struct av_snapshot *s)
 static struct av_part part_of(const struct av_panel *pn)
 {
 	const struct av_snapshot *s = &pn->snap;
-	struct av_part p;
-	memset(&p, 0, sizeof(p));
-	p.name = pn->name;
-	p.tensor = s->weights ? AV_T_WEIGHTS : AV_T_SCORES;
-	p.data = s->values;
-	p.rows = s->rows;
-	p.cols = s->cols;
-	p.stride = s->cols;
-	p.row_axis = s->rows_are_dims ? AV_AXIS_DIM : AV_AXIS_QUERY;
-	p.col_axis = s->cols_are_dims ? AV_AXIS_DIM : AV_AXIS_KEY;
+	struct av_part p = av_ui_part(pn->name, s->weights ? AV_T_WEIGHTS : AV_T_SCORES, s->values,
+				      s->rows, s->cols, s->cols,
+				      s->rows_are_dims ? AV_AXIS_DIM : AV_AXIS_QUERY,
+				      s->cols_are_dims ? AV_AXIS_DIM : AV_AXIS_KEY);
 	p.kind = s->weights ? AV_PART_WEIGHTS : AV_PART_SIGNED;
 	p.maskable = any_hidden(s);
 	p.masked_as_inf = s->hidden_as_inf;

@@ -25,9 +25,9 @@ bool av_ui_stage_per_head(enum av_ui_stage st)
 	       st == AV_STAGE_SOFTMAX || st == AV_STAGE_CONTEXT;
 }
 
-static struct av_part part(const char *name, enum av_tensor tensor, const float *data,
-			   int rows, int cols, int stride, enum av_axis row_axis,
-			   enum av_axis col_axis)
+struct av_part av_ui_part(const char *name, enum av_tensor tensor, const float *data,
+			  int rows, int cols, int stride, enum av_axis row_axis,
+			  enum av_axis col_axis)
 {
 	struct av_part p;
 	memset(&p, 0, sizeof(p));
@@ -57,23 +57,23 @@ int av_ui_stage_parts(const struct av_trace *t, enum av_ui_stage st, int head,
 	case AV_STAGE_COUNT:
 		return 0;
 	case AV_STAGE_EMBEDDING:
-		out[count++] = part("token_emb", AV_T_TOKEN_PART, t->token_part, n, D, D,
+		out[count++] = av_ui_part("token_emb", AV_T_TOKEN_PART, t->token_part, n, D, D,
 				    AV_AXIS_QUERY, AV_AXIS_DIM);
-		out[count++] = part("pos_enc", AV_T_POSITION_PART, t->position_part, n, D, D,
+		out[count++] = av_ui_part("pos_enc", AV_T_POSITION_PART, t->position_part, n, D, D,
 				    AV_AXIS_QUERY, AV_AXIS_DIM);
-		out[count] = part("X", AV_T_EMBEDDING, q_side, n, D, D,
+		out[count] = av_ui_part("X", AV_T_EMBEDDING, q_side, n, D, D,
 				  AV_AXIS_QUERY, AV_AXIS_DIM);
 		out[count].op = "=";
 		out[count++].own = true;
 		out[1].op = "+";
 		if (t->source_embedding)
-			out[count++] = part("X_src", AV_T_SOURCE_EMBEDDING, t->source_embedding,
+			out[count++] = av_ui_part("X_src", AV_T_SOURCE_EMBEDDING, t->source_embedding,
 					    m, D, D, AV_AXIS_KEY, AV_AXIS_DIM);
 		return count;
 	case AV_STAGE_PROJECTION:
-		out[count++] = part("Q", AV_T_Q, t->q, n, D, D, AV_AXIS_QUERY, AV_AXIS_DIM);
-		out[count++] = part("K", AV_T_K, t->k, m, D, D, AV_AXIS_KEY, AV_AXIS_DIM);
-		out[count++] = part("V", AV_T_V, t->v, m, D, D, AV_AXIS_KEY, AV_AXIS_DIM);
+		out[count++] = av_ui_part("Q", AV_T_Q, t->q, n, D, D, AV_AXIS_QUERY, AV_AXIS_DIM);
+		out[count++] = av_ui_part("K", AV_T_K, t->k, m, D, D, AV_AXIS_KEY, AV_AXIS_DIM);
+		out[count++] = av_ui_part("V", AV_T_V, t->v, m, D, D, AV_AXIS_KEY, AV_AXIS_DIM);
 		for (int i = 0; i < count; i++) {
 			out[i].hl_start = head * dh;
 			out[i].hl_len = t->heads > 1 ? dh : 0;
@@ -81,24 +81,24 @@ int av_ui_stage_parts(const struct av_trace *t, enum av_ui_stage st, int head,
 		}
 		return count;
 	case AV_STAGE_SCORES:
-		out[count] = part("scores_h", AV_T_SCORES, t->scores + off, n, m, m,
+		out[count] = av_ui_part("scores_h", AV_T_SCORES, t->scores + off, n, m, m,
 				  AV_AXIS_QUERY, AV_AXIS_KEY);
 		out[count++].own = true;
 		return count;
 	case AV_STAGE_SCALED:
-		out[count] = part("scaled_h", AV_T_SCALED, t->scaled + off, n, m, m,
+		out[count] = av_ui_part("scaled_h", AV_T_SCALED, t->scaled + off, n, m, m,
 				  AV_AXIS_QUERY, AV_AXIS_KEY);
 		out[count++].own = true;
 		return count;
 	case AV_STAGE_MASKED:
-		out[count] = part("masked_h", AV_T_MASKED, t->masked + off, n, m, m,
+		out[count] = av_ui_part("masked_h", AV_T_MASKED, t->masked + off, n, m, m,
 				  AV_AXIS_QUERY, AV_AXIS_KEY);
 		out[count].maskable = true;
 		out[count].own = true;
 		out[count++].masked_as_inf = true;
 		return count;
 	case AV_STAGE_SOFTMAX:
-		out[count] = part("weights_h", AV_T_WEIGHTS, t->weights + off, n, m, m,
+		out[count] = av_ui_part("weights_h", AV_T_WEIGHTS, t->weights + off, n, m, m,
 				  AV_AXIS_QUERY, AV_AXIS_KEY);
 		out[count].kind = AV_PART_WEIGHTS;
 		out[count].maskable = true;
@@ -108,26 +108,26 @@ int av_ui_stage_parts(const struct av_trace *t, enum av_ui_stage st, int head,
 	case AV_STAGE_CONTEXT:
 		/* the weights next to what they produce; V_h (the rows being
 		 * weighted) last, as it may be wide */
-		out[count] = part("weights_h", AV_T_WEIGHTS, t->weights + off, n, m, m,
+		out[count] = av_ui_part("weights_h", AV_T_WEIGHTS, t->weights + off, n, m, m,
 				  AV_AXIS_QUERY, AV_AXIS_KEY);
 		out[count].kind = AV_PART_WEIGHTS;
 		out[count++].maskable = true;
-		out[count] = part("context_h", AV_T_CONTEXT,
+		out[count] = av_ui_part("context_h", AV_T_CONTEXT,
 				  t->context + (size_t)head * n * dh, n, dh, dh,
 				  AV_AXIS_QUERY, AV_AXIS_DIM);
 		out[count++].own = true;
-		out[count++] = part("V_h", AV_T_V_HEAD, t->v + (size_t)head * dh, m, dh, D,
+		out[count++] = av_ui_part("V_h", AV_T_V_HEAD, t->v + (size_t)head * dh, m, dh, D,
 				    AV_AXIS_KEY, AV_AXIS_DIM);
 		return count;
 	case AV_STAGE_OUTPUT:
-		out[count] = part("concat", AV_T_CONCAT, t->concat, n, D, D,
+		out[count] = av_ui_part("concat", AV_T_CONCAT, t->concat, n, D, D,
 				  AV_AXIS_QUERY, AV_AXIS_DIM);
 		out[count].hl_start = head * dh;
 		out[count++].hl_len = t->heads > 1 ? dh : 0;
-		out[count] = part("output", AV_T_OUTPUT, t->output, n, D, D,
+		out[count] = av_ui_part("output", AV_T_OUTPUT, t->output, n, D, D,
 				  AV_AXIS_QUERY, AV_AXIS_DIM);
 		out[count++].own = true;
-		out[count++] = part("residual", AV_T_RESIDUAL, t->residual, n, D, D,
+		out[count++] = av_ui_part("residual", AV_T_RESIDUAL, t->residual, n, D, D,
 				    AV_AXIS_QUERY, AV_AXIS_DIM);
 		return count;
 	}
@@ -140,9 +140,9 @@ int av_ui_score_factors(const struct av_trace *t, int head, struct av_part out[2
 	if (head < 0 || head >= t->heads)
 		head = 0;
 	/* Q_h[i, c] = Q[i, head*dh + c]; K_hᵀ[c, j] = K[j, head*dh + c] */
-	out[0] = part("Q_h", AV_T_Q_HEAD, t->q + (size_t)head * dh, n, dh, D,
+	out[0] = av_ui_part("Q_h", AV_T_Q_HEAD, t->q + (size_t)head * dh, n, dh, D,
 		      AV_AXIS_QUERY, AV_AXIS_DIM);
-	out[1] = part("K_hᵀ", AV_T_K_HEAD_T, t->k + (size_t)head * dh, dh, m, 1,
+	out[1] = av_ui_part("K_hᵀ", AV_T_K_HEAD_T, t->k + (size_t)head * dh, dh, m, 1,
 		      AV_AXIS_DIM, AV_AXIS_KEY);
 	out[1].col_stride = D;
 	out[1].op = "·";

@@ -65,6 +65,12 @@ struct av_part {
 				    ("·", "="), or NULL */
 };
 
+/* One part: a rows x cols matrix of data (rows stride floats apart), signed
+ * values; everything else off (set the fields the part needs after). */
+struct av_part av_ui_part(const char *name, enum av_tensor tensor, const float *data,
+			  int rows, int cols, int stride, enum av_axis row_axis,
+			  enum av_axis col_axis);
+
 /* The parts of stage st for head h (the tokens stage has none). Returns
  * the count. */
 int av_ui_stage_parts(const struct av_trace *t, enum av_ui_stage st, int head,

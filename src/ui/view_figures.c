@@ -74,14 +74,9 @@ static void part_panel(struct av_panel *pn, const struct av_trace *t, enum av_ui
 static void mask_panel(struct av_panel *pn, const struct av_trace *t, const float *values,
 		       const char *name, const char *what)
 {
-	struct av_part p;
-	memset(&p, 0, sizeof(p));
-	p.data = values;
-	p.rows = t->n;
-	p.cols = t->m;
-	p.stride = t->m;
-	p.row_axis = AV_AXIS_QUERY;
-	p.col_axis = AV_AXIS_KEY;
+	/* 0: not one of the trace's tensors */
+	struct av_part p = av_ui_part(NULL, 0, values, t->n, t->m, t->m, AV_AXIS_QUERY,
+				      AV_AXIS_KEY);
 	p.kind = AV_PART_WEIGHTS;   /* 0..1: the weights' colours */
 	av_panel_snapshot_part(&pn->snap, t, &p, what, 0);
 	snprintf(pn->name, sizeof(pn->name), "%s", name);
@@ -92,15 +87,7 @@ static void weight_panel(struct av_panel *pn, const struct av_session *s, const 
 			 const char *name)
 {
 	int D = s->params.d_model;
-	struct av_part p;
-	memset(&p, 0, sizeof(p));
-	p.data = w;
-	p.rows = D;
-	p.cols = D;
-	p.stride = D;
-	p.row_axis = AV_AXIS_DIM;
-	p.col_axis = AV_AXIS_DIM;
-	p.kind = AV_PART_SIGNED;
+	struct av_part p = av_ui_part(NULL, 0, w, D, D, D, AV_AXIS_DIM, AV_AXIS_DIM);
 	av_panel_snapshot_part(&pn->snap, &s->trace, &p, name, 0);
 	snprintf(pn->name, sizeof(pn->name), "%s (out × in)", name);
 }
