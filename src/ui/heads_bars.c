@@ -176,14 +176,7 @@ static void plan_bars(const struct av_app *a, int width, int height, struct bars
 			plan_one(m, a->heads_cells, axis_w, val_w, &p);
 			long s[N_SCORE];
 			score(m, H, a->heads_cells, &p, s);
-			bool win = false;
-			for (int i = 0; i < N_SCORE && !win; i++) {
-				if (s[i] != best_s[i]) {
-					win = s[i] > best_s[i];
-					break;
-				}
-			}
-			if (win) {
+			if (av_heads_score_better(s, best_s, N_SCORE)) {
 				memcpy(best_s, s, sizeof(s));
 				*best = p;
 			}

@@ -191,14 +191,6 @@ static void score(const struct grid_info *gi, const struct grid_plan *p, long s[
 	s[6] = -labs((long)p->ar.per_row - 2L * p->ar.grid_rows);
 }
 
-static bool better(const long a[N_SCORE], const long b[N_SCORE])
-{
-	for (int i = 0; i < N_SCORE; i++)
-		if (a[i] != b[i])
-			return a[i] > b[i];
-	return false;
-}
-
 static void plan_grid(const struct av_app *a, const struct grid_info *gi, int width, int height,
 		      struct grid_plan *best)
 {
@@ -217,7 +209,7 @@ static void plan_grid(const struct av_app *a, const struct grid_info *gi, int wi
 			plan_one(gi, a->heads_cells, &p);
 			long s[N_SCORE];
 			score(gi, &p, s);
-			if (better(s, best_s)) {
+			if (av_heads_score_better(s, best_s, N_SCORE)) {
 				memcpy(best_s, s, sizeof(s));
 				*best = p;
 			}

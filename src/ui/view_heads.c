@@ -155,6 +155,14 @@ int av_heads_visible(const struct av_heads_arrangement *ar, int heads)
 	return n < heads ? n : heads;
 }
 
+bool av_heads_score_better(const long *a, const long *b, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return a[i] > b[i];
+	return false;
+}
+
 /* --- what the grid shows ------------------------------------------------- */
 
 enum av_ui_stage av_heads_grid_stage(enum av_ui_stage st, bool *substituted)

@@ -113,4 +113,8 @@ void av_heads_arrange(int heads, int grid_rows, int shown, int width, int height
 /* How many heads an arrangement shows at once. */
 int av_heads_visible(const struct av_heads_arrangement *ar, int heads);
 
+/* Comparing two arrangements' scores (n criteria, most important first):
+ * true when a wins over b at the first criterion where they differ. */
+bool av_heads_score_better(const long *a, const long *b, int n);
+
 #endif
