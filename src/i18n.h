@@ -1,0 +1,28 @@
+/*
+ * i18n.h: the one place that says how a string is translated.
+ *
+ *   _("text")   a string shown to a person (screen, --help, error message):
+ *               looked up in the message catalogue of LC_MESSAGES;
+ *   N_("text")  marks a string in a static table for xgettext without
+ *               translating it there; the code that shows it calls _() on it.
+ *
+ * Numbers never pass through here: LC_NUMERIC stays "C" (main sets only
+ * LC_CTYPE and LC_MESSAGES), so JSON, CSV and tables keep their '.'.
+ * Without NLS (configure --disable-nls) both macros are the identity.
+ */
+#ifndef AV_I18N_H
+#define AV_I18N_H
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#if defined(ENABLE_NLS) && ENABLE_NLS
+#include <libintl.h>
+#define _(text) gettext(text)
+#else
+#define _(text) (text)
+#endif
+#define N_(text) (text)
+
+#endif
