@@ -14,6 +14,7 @@
 
 #include "attention.h"
 #include "finite.h"
+#include "matmul.h"
 #include "trace_json.h"
 
 /* D=2, H=1, identity projections, no positions: Q = K = V = X. */
@@ -359,9 +360,30 @@ static void test_nonfinite_weights(void **state)
 	av_params_free(&p);
 }
 
+/* Both weight layouts give the same product: w (out, in) and its transpose
+ * (in, out), by hand for a 2x3 input and 3 -> 2 outputs with a bias. */
+static void test_matmul_layouts_agree(void **state)
+{
+	(void)state;
+	const float x[6] = { 1, 2, 3, -1, 0.5f, 2 };
+	const float w_out_in[6] = { 1, 0, -1, 2, 1, 0.5f };  /* (2, 3) */
+	const float w_in_out[6] = { 1, 2, 0, 1, -1, 0.5f };  /* (3, 2) */
+	const float b[2] = { 0.25f, -1 };
+	const float want[4] = { 1 - 3 + 0.25f, 2 + 2 + 1.5f - 1,
+				-1 - 2 + 0.25f, -2 + 0.5f + 1 - 1 };
+	float a[4], c[4];
+	av_matmul(a, x, w_out_in, b, 2, 3, 2, AV_W_OUT_IN);
+	av_matmul(c, x, w_in_out, b, 2, 3, 2, AV_W_IN_OUT);
+	for (int i = 0; i < 4; i++) {
+		assert_float_equal(a[i], want[i], 1e-6);
+		assert_float_equal(c[i], want[i], 1e-6);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_matmul_layouts_agree),
 		cmocka_unit_test(test_scores_by_hand),
 		cmocka_unit_test(test_scale_and_temperature),
 		cmocka_unit_test(test_causal_mask_hides_the_future),

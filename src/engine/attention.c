@@ -10,30 +10,13 @@
 #include <string.h>
 
 #include "attention.h"
+#include "matmul.h"
 #include "util.h"
 
 void av_linear(float *out, const float *x, const float *w, const float *b,
 	       int n, int in_dim, int out_dim)
 {
-	/* out (n, out_dim) = x (n, in_dim) . w^T (w: out_dim x in_dim) + b */
-	for (int i = 0; i < n; i++) {
-		const float *xi = x + (size_t)i * in_dim;
-		for (int o = 0; o < out_dim; o++) {
-			const float *wo = w + (size_t)o * in_dim;
-			double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-			int c = 0;
-			for (; c + 4 <= in_dim; c += 4) {
-				s0 += (double)xi[c] * wo[c];
-				s1 += (double)xi[c + 1] * wo[c + 1];
-				s2 += (double)xi[c + 2] * wo[c + 2];
-				s3 += (double)xi[c + 3] * wo[c + 3];
-			}
-			for (; c < in_dim; c++)
-				s0 += (double)xi[c] * wo[c];
-			double sum = (s0 + s1) + (s2 + s3);
-			out[(size_t)i * out_dim + o] = (float)(b ? sum + b[o] : sum);
-		}
-	}
+	av_matmul(out, x, w, b, n, in_dim, out_dim, AV_W_OUT_IN);
 }
 
 bool av_softmax_row(double *p, const float *row, const unsigned char *mrow, int cols)
