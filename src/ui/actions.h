@@ -76,6 +76,7 @@ enum av_action_group {
 	X(LESSON_PREV, LESSON, "previous step", '{') \
 	X(LESSON_RESTORE, LESSON, "back to the step's state", 'R') \
 	X(LESSON_ANSWER, LESSON, "answer: the cursor's cell", '\n', '\r', AV_FKEY(KEY_ENTER)) \
+	X(FOLLOW, OTHER, "snap back to the teacher", 'f') \
 	X(CYCLE_THEME, OTHER, "theme dark/light/mono", 'T') \
 	X(WRITE, OTHER, "write figure or JSON", 'W') \
 	X(HELP, OTHER, "this help", '?', AV_FKEY(KEY_F(1))) \
