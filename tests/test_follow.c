@@ -13,12 +13,14 @@
 #include <cmocka.h>
 
 #include <poll.h>
+#include <pwd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "follow/explore.h"
 #include "follow/room.h"
 #include "follow/snapshot.h"
 #include "follow/sync.h"
@@ -907,7 +909,8 @@ static void test_room_delivers(void **state)
 		assert_string_equal(r->got[i].sentence, "熊猫 likes \"bamboo\"\t\\ now");
 		r->events[i] = 0;
 	}
-	want = av_printf("follower uid %lu joined (3 following)", (unsigned long)getuid());
+	want = av_printf("follower uid %lu (%s) joined (3 following)", (unsigned long)getuid(),
+			 getpwuid(getuid()) ? getpwuid(getuid())->pw_name : "?");
 	assert_non_null(strstr(r->leader_notes.text, want));
 	free(want);
 	for (uint64_t seq = 8; seq < 20; seq++)
@@ -1207,6 +1210,255 @@ static void test_room_fake_leader(void **state)
 	free(path);
 }
 
+
+/* --- the whole class headless: a leader's session and three followers'
+ * sessions over the room, each follower driven as the screen drives it
+ * (src/ui/classroom.c): a snapshot is applied while it follows, kept while
+ * it explores; f applies the newest. */
+
+struct student {
+	struct av_session s;
+	struct av_explore ex;
+	struct av_state last;
+	bool have_last;
+};
+
+/* The leader's snapshot of its session at stage and head. */
+static void lead(struct room_fixture *r, struct av_session *teacher, int stage, int head,
+		 uint64_t seq)
+{
+	struct av_state snap;
+	char *cause = NULL;
+
+	av_state_init(&snap);
+	strcpy(snap.sample, teacher->sample.name);
+	assert_true(av_state_sample_hash(&teacher->sample, &snap.content_hash, &cause));
+	assert_true(av_state_capture(&snap, teacher, &cause));
+	snap.stage = stage;
+	snap.head = head;
+	snap.seq = seq;
+	if (!av_leader_publish(r->leader, &snap, &cause))
+		fail_msg("publish: %s", cause);
+}
+
+static void apply_to(struct student *st, const struct av_state *snap)
+{
+	char *cause = NULL;
+
+	if (!av_state_apply(&st->s, st->have_last ? &st->last : NULL, snap, &cause))
+		fail_msg("apply: %s", cause);
+	st->last = *snap;
+	st->have_last = true;
+}
+
+/* A round of the room, then each student does what the screen does. */
+static void class_round(struct room_fixture *r, struct student *st, int rounds)
+{
+	pump(r, rounds);
+	for (int i = 0; i < N_FOLLOWERS; i++) {
+		if (r->events[i] & (AV_FOLLOW_CONNECTED | AV_FOLLOW_GONE))
+			av_explore_connected(&st[i].ex, av_follower_connected(r->f[i]));
+		if ((r->events[i] & AV_FOLLOW_SNAPSHOT) && av_explore_teacher(&st[i].ex, &r->got[i]))
+			apply_to(&st[i], &r->got[i]);
+		r->events[i] = 0;
+	}
+}
+
+static void test_class_explore_and_snap_back(void **state)
+{
+	struct room_fixture *r = *state;
+	struct av_session teacher;
+	struct student st[N_FOLLOWERS];
+	char line[256], *cause = NULL;
+	const struct av_state *back;
+
+	start_session(&teacher, "china panda japan cherry");
+	teacher.cfg.d_model = 6;
+	teacher.cfg.heads = 3;
+	av_session_reinit(&teacher);
+	assert_true(av_session_run(&teacher, &cause));
+	for (int i = 0; i < N_FOLLOWERS; i++) {
+		start_session(&st[i].s, "panda");
+		av_explore_init(&st[i].ex);
+		st[i].have_last = false;
+	}
+	open_leader(r);
+	lead(r, &teacher, 3, 0, 1);
+	start_followers(r);
+	class_round(r, st, 4);
+	for (int i = 0; i < N_FOLLOWERS; i++) {
+		assert_same_numbers(&teacher, &st[i].s);
+		av_explore_line(&st[i].ex, line, sizeof line);
+		assert_string_equal(line, "");    /* following: no teacher line */
+	}
+
+	/* student 0 presses a key that hides key 1: it explores from now on */
+	assert_true(av_explore_start(&st[0].ex));
+	assert_false(av_explore_start(&st[0].ex));    /* said once */
+	st[0].s.key_hidden[1] = true;
+	assert_true(av_session_run(&st[0].s, &cause));
+
+	/* the teacher: causal mask, softmax, head 1 */
+	teacher.cfg.mode = AV_MODE_CAUSAL;
+	assert_true(av_session_run(&teacher, &cause));
+	lead(r, &teacher, 6, 1, 2);
+	class_round(r, st, 4);
+	assert_same_numbers(&teacher, &st[1].s);
+	assert_same_numbers(&teacher, &st[2].s);
+	assert_int_equal(st[0].s.cfg.mode, AV_MODE_SELF);     /* its own state kept */
+	assert_true(st[0].s.key_hidden[1]);
+	av_explore_line(&st[0].ex, line, sizeof line);
+	assert_string_equal(line, "teacher: softmax, head 1 — f to follow");
+
+	/* the teacher quits: everyone keeps their state; the line says so */
+	av_leader_close(r->leader);
+	r->leader = NULL;
+	class_round(r, st, 1);
+	for (int i = 0; i < N_FOLLOWERS; i++)
+		assert_false(av_follower_connected(r->f[i]));
+	assert_same_numbers(&teacher, &st[1].s);
+	assert_true(st[0].s.key_hidden[1]);
+	av_explore_line(&st[0].ex, line, sizeof line);
+	assert_string_equal(line, "teacher (gone): softmax, head 1 — f to follow");
+
+	/* and comes back with a new seed at the output: the followers follow,
+	 * the explorer's line moves along */
+	teacher.cfg.seed = 5;
+	av_session_reinit(&teacher);
+	assert_true(av_session_run(&teacher, &cause));
+	open_leader(r);
+	lead(r, &teacher, 8, 2, 1);
+	class_round(r, st, 2 * AV_ROOM_BACKOFF_MAX_MS);
+	for (int i = 0; i < N_FOLLOWERS; i++)
+		assert_true(av_follower_connected(r->f[i]));
+	assert_same_numbers(&teacher, &st[1].s);
+	assert_same_numbers(&teacher, &st[2].s);
+	assert_true(st[0].s.cfg.seed != 5);
+	av_explore_line(&st[0].ex, line, sizeof line);
+	assert_string_equal(line, "teacher: output, head 2 — f to follow");
+
+	/* f: student 0 gets the teacher's newest state, numbers and all */
+	assert_true(av_explore_snap_back(&st[0].ex, &back));
+	assert_int_equal(back->stage, 8);
+	st[0].have_last = false;
+	apply_to(&st[0], back);
+	assert_same_numbers(&teacher, &st[0].s);
+	assert_false(st[0].s.key_hidden[1]);
+	av_explore_line(&st[0].ex, line, sizeof line);
+	assert_string_equal(line, "");
+	/* and follows again */
+	teacher.key_hidden[0] = true;
+	assert_true(av_session_run(&teacher, &cause));
+	lead(r, &teacher, 5, 2, 2);
+	class_round(r, st, 4);
+	for (int i = 0; i < N_FOLLOWERS; i++)
+		assert_same_numbers(&teacher, &st[i].s);
+
+	av_session_free(&teacher);
+	for (int i = 0; i < N_FOLLOWERS; i++)
+		av_session_free(&st[i].s);
+}
+
+/* f before the teacher ever sent anything: following, nothing to apply. */
+static void test_explore_without_teacher(void **state)
+{
+	(void)state;
+	struct av_explore ex;
+	const struct av_state *back = NULL;
+	char line[64];
+
+	av_explore_init(&ex);
+	assert_true(av_explore_start(&ex));
+	av_explore_line(&ex, line, sizeof line);
+	assert_string_equal(line, "teacher: not connected yet — f to follow");
+	assert_false(av_explore_snap_back(&ex, &back));
+	assert_null(back);
+	assert_false(ex.exploring);
+	/* a line cut short ends on a whole character, never inside "—" */
+	av_explore_start(&ex);
+	av_explore_line(&ex, line, 30);
+	assert_string_equal(line, "teacher: not connected yet ");
+}
+
+/* A follower started with another sample loads the teacher's by name,
+ * when it is installed and the same file; else a clear refusal. */
+static void test_sync_loads_teacher_sample(void **state)
+{
+	(void)state;
+	struct av_session s, teacher;
+	struct av_state snap;
+	uint64_t hash;
+	char *cause = NULL;
+
+	start_session(&s, "panda");
+	memset(&teacher, 0, sizeof teacher);
+	if (!av_sample_load("qkv-walkthrough", &teacher.sample, &cause))
+		fail_msg("%s (ATTNVIEW_DATA_DIR)", cause);
+	assert_true(av_state_sample_hash(&teacher.sample, &hash, &cause));
+
+	assert_false(av_state_load_sample(&s, "no-such-sample", hash, &cause));
+	assert_non_null(strstr(cause, "the teacher's sample no-such-sample is not installed here"));
+	free(cause);
+	cause = NULL;
+	assert_false(av_state_load_sample(&s, "../samples/qkv-walkthrough.json", hash, &cause));
+	assert_non_null(strstr(cause, "is a file, not an installed sample"));
+	free(cause);
+	cause = NULL;
+	assert_false(av_state_load_sample(&s, "qkv-walkthrough", hash ^ 1, &cause));
+	assert_non_null(strstr(cause, "is not the teacher's (another version of it)"));
+	free(cause);
+	cause = NULL;
+	assert_string_equal(s.sample.name, "china-panda");    /* unchanged */
+
+	assert_true(av_state_load_sample(&s, "qkv-walkthrough", hash, &cause));
+	assert_string_equal(s.sample.name, "qkv-walkthrough");
+	av_state_init(&snap);
+	strcpy(snap.sample, "qkv-walkthrough");
+	snap.content_hash = hash;
+	strcpy(snap.sentence, "the cat sat");
+	snap.d_model = teacher.sample.cfg.d_model;
+	snap.heads = teacher.sample.cfg.heads;
+	snap.scale = teacher.sample.cfg.scale;
+	snap.init = teacher.sample.cfg.init;
+	if (!av_state_apply(&s, NULL, &snap, &cause))
+		fail_msg("%s", cause);
+	assert_int_equal(s.trace.d_model, teacher.sample.cfg.d_model);
+	/* and back to the built-in one, by its name */
+	hash = av_state_hash(av_builtin_sample_json, strlen(av_builtin_sample_json));
+	assert_true(av_state_load_sample(&s, "china-panda", hash, &cause));
+	assert_string_equal(s.sample.name, "china-panda");
+	av_sample_free(&teacher.sample);
+	av_session_free(&s);
+}
+
+/* The fuzzer's seeds are messages of this version that decode (a seed
+ * the decoder refuses would only test the header). */
+static void test_fuzz_seeds_decode(void **state)
+{
+	(void)state;
+	static const char *const seeds[] = { "china-panda-self", "china-panda-training",
+					     "qkv-causal", "translate-cross" };
+	const char *dir = getenv("TESTS_SRCDIR");
+
+	if (dir == NULL)
+		skip();
+	for (size_t i = 0; i < sizeof seeds / sizeof seeds[0]; i++) {
+		char *path = av_printf("%s/fuzz/follow-seeds/%s.avfl", dir, seeds[i]);
+		unsigned char msg[AV_WIRE_HEADER_SIZE + AV_WIRE_MAX_BODY];
+		FILE *f = fopen(path, "rb");
+		char *cause = NULL;
+		size_t len;
+		struct av_state s;
+
+		assert_non_null(f);
+		len = fread(msg, 1, sizeof msg, f);
+		fclose(f);
+		if (!av_wire_decode(msg, len, &s, &cause))
+			fail_msg("%s: %s", path, cause);
+		free(path);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1217,10 +1469,15 @@ int main(void)
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_encode_refuses_invalid),
 		cmocka_unit_test(test_mutations_never_crash),
+		cmocka_unit_test(test_fuzz_seeds_decode),
 		cmocka_unit_test(test_same_and_describe),
 		cmocka_unit_test(test_sync_same_numbers),
 		cmocka_unit_test(test_sync_training_replayed),
 		cmocka_unit_test(test_sync_replay_goes_on),
+		cmocka_unit_test(test_sync_loads_teacher_sample),
+		cmocka_unit_test(test_explore_without_teacher),
+		cmocka_unit_test_setup_teardown(test_class_explore_and_snap_back, room_setup,
+						room_teardown),
 		cmocka_unit_test(test_sync_rebuilds_only_when_needed),
 		cmocka_unit_test_setup_teardown(test_room_delivers, room_setup, room_teardown),
 		cmocka_unit_test_setup_teardown(test_room_stopped_follower, room_setup, room_teardown),
