@@ -245,6 +245,10 @@ int av_lesson_ui_rows(const struct av_app *a, int lines);
 void av_lesson_ui_action(struct av_app *a, enum av_action act);
 void av_lesson_ui_draw(struct av_app *a);
 char *av_lesson_ui_label(const struct av_app *a);
+/* For the classroom: the lesson's name and step (NULL without a lesson);
+ * going to a step as } and { do (false: no such step). */
+const char *av_lesson_ui_name(const struct av_app *a, int *step);
+bool av_lesson_ui_go(struct av_app *a, int step);
 
 /* Reads screen row y back as UTF-8 (from curscr; for the tests). */
 void av_app_read_line(int y, char *buf, size_t size);

@@ -25,6 +25,7 @@
 #include "follow/snapshot.h"
 #include "follow/sync.h"
 #include "i18n.h"
+#include "lesson/lesson.h"
 #include "ui/app.h"
 #include "ui/classroom.h"
 #include "ui/figview.h"
@@ -70,6 +71,8 @@ struct av_classroom {
 	bool have_before;
 	struct av_snap_training view_run;   /* replayed on the training view's trainer */
 	bool have_view_run;
+	struct av_lesson lesson;            /* the teacher's lesson, loaded here */
+	bool have_lesson;
 };
 
 static long long now_ms(void)
@@ -163,6 +166,11 @@ static bool capture(struct av_app *a, struct av_state *snap, char **cause)
 	snap->head = a->head < snap->heads ? a->head : 0;
 	snap->query = a->sel_query >= 0 && a->sel_query < t->n ? a->sel_query : -1;
 	snap->key = a->sel_key >= 0 && a->sel_key < t->m ? a->sel_key : -1;
+	const char *lesson = av_lesson_ui_name(a, &snap->lesson_step);
+	if (lesson != NULL && strlen(lesson) <= AV_SNAP_NAME_MAX)
+		snprintf(snap->lesson, sizeof snap->lesson, "%s", lesson);
+	else
+		snap->lesson_step = 0;
 	if (c->leader != NULL && (tr = shown_trainer(a)) != NULL) {
 		if (!av_state_track_training(&c->run, tr) && !c->told_recipe_full) {
 			av_app_message(a, true, _("the class replays this run without the latest"
@@ -247,6 +255,10 @@ void av_classroom_free(struct av_app *a)
 	if (c->log_fd >= 0)
 		close(c->log_fd);
 	free(c->log_path);
+	if (c->have_lesson) {
+		av_lesson_ui_free(a);
+		av_lesson_free(&c->lesson);
+	}
 	free(c);
 	a->classroom = NULL;
 }
@@ -383,12 +395,66 @@ static void apply_screen(struct av_app *a, const struct av_state *snap)
 	}
 }
 
+/* The teacher's lesson at the teacher's step, its caption in this
+ * student's language: the lesson this attnview runs (--lesson), or the
+ * installed one of that name, loaded here. */
+static bool follow_lesson(struct av_app *a, const struct av_state *snap)
+{
+	struct av_classroom *c = a->classroom;
+	char *cause = NULL;
+	int step = -1;
+	const char *have = av_lesson_ui_name(a, &step);
+
+	if (snap->lesson[0] == '\0') {
+		if (have != NULL && c->have_lesson) {   /* only a lesson the teacher started */
+			av_lesson_ui_free(a);
+			av_lesson_free(&c->lesson);
+			c->have_lesson = false;
+		}
+		return true;
+	}
+	if (have == NULL || strcmp(have, snap->lesson) != 0) {
+		struct av_lesson l;
+		if (strchr(snap->lesson, '/') != NULL || !av_lesson_load(snap->lesson, &l, &cause)) {
+			av_app_message(a, true, _("the teacher's lesson %s is not installed here%s%s"),
+				       snap->lesson, cause ? ": " : "", cause ? cause : "");
+			free(cause);
+			return false;
+		}
+		if (l.sample.name == NULL || strcmp(l.sample.name, snap->sample) != 0) {
+			av_app_message(a, true, _("the teacher's lesson %s here is not the teacher's"
+						  " (another sample)"), snap->lesson);
+			av_lesson_free(&l);
+			return false;
+		}
+		if (c->have_lesson) {
+			av_lesson_ui_free(a);
+			av_lesson_free(&c->lesson);
+		}
+		c->lesson = l;
+		c->have_lesson = true;
+		av_lesson_ui_start(a, &c->lesson);
+		step = 0;
+		c->have_last = false;   /* the step changed the session */
+	}
+	if (step != snap->lesson_step) {
+		if (!av_lesson_ui_go(a, snap->lesson_step)) {
+			av_app_message(a, true, _("the teacher's lesson %s has no step %d here"),
+				       snap->lesson, snap->lesson_step + 1);
+			return false;
+		}
+		c->have_last = false;
+		c->have_view_run = false;
+	}
+	return true;
+}
+
 static void follow(struct av_app *a, const struct av_state *snap)
 {
 	struct av_classroom *c = a->classroom;
 	char *cause = NULL;
 
-	if (!same_data(a, snap))
+	if (!same_data(a, snap) || !follow_lesson(a, snap))
 		return;
 	leave_views(a, snap->view);
 	if (!apply_state(a, snap, &cause)) {
