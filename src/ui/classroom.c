@@ -228,12 +228,14 @@ bool av_classroom_open(struct av_app *a, const struct av_ui_config *cfg, char **
 	}
 	a->classroom = c;
 	if (cfg->lead_dir != NULL) {
-		open_log(c, cfg->lead_dir);
 		c->leader = av_leader_open(cfg->lead_dir, on_leader_note, a, cause);
 		if (c->leader == NULL) {
 			av_classroom_free(a);
 			return false;
 		}
+		/* in the room's directory, which the leader has just made its own */
+		open_log(c, cfg->lead_dir);
+		log_line(c, "leading");
 		av_app_message(a, false, _("leading %s: students start attnview --follow; who"
 					   " follows is logged in %s"), cfg->lead_dir,
 			       c->log_fd >= 0 ? c->log_path : _("(no log: cannot write it)"));
