@@ -623,10 +623,18 @@ int av_classroom_wait(struct av_app *a, int wait_ms)
 			a->dirty |= AV_DIRTY_HEADER | AV_DIRTY_STATUS;
 		}
 		if (ev & AV_FOLLOW_SNAPSHOT) {
-			if (av_explore_teacher(&c->ex, &snap))
+			if (av_explore_teacher(&c->ex, &snap)) {
 				follow(a, &snap);
-			else
-				a->dirty |= AV_DIRTY_STATUS;   /* the teacher line */
+			} else {
+				/* the teacher moved: that is the news, so the line
+				 * saying where takes the place of a note (not of an
+				 * error) left by this student's last key */
+				if (a->message && !a->message_error) {
+					free(a->message);
+					a->message = NULL;
+				}
+				a->dirty |= AV_DIRTY_STATUS;
+			}
 		}
 	}
 	if (fds[0].revents & (POLLHUP | POLLERR | POLLNVAL))
