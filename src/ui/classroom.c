@@ -48,6 +48,8 @@ struct local {
 	struct av_state st;
 	int row, col;
 	bool editing;               /* the editor or the prompt is open */
+	struct av_snap_training run;   /* the training view's trainer, as a run */
+	bool running;                  /* and whether it runs */
 };
 
 struct av_classroom {
@@ -486,6 +488,12 @@ static void local_state(struct av_app *a, struct local *l)
 	l->row = a->row;
 	l->col = a->col;
 	l->editing = a->overlay == &av_view_edit || a->overlay == &av_view_prompt;
+	/* a student's own training (Space, s, r, [ ], o, ...) is exploring too */
+	if (a->train != NULL && a->train->tr != NULL) {
+		l->run = a->classroom->last.training;
+		av_state_track_training(&l->run, a->train->tr);
+		l->running = a->train->running;
+	}
 }
 
 void av_classroom_before_key(struct av_app *a)
@@ -514,7 +522,8 @@ void av_classroom_after_key(struct av_app *a)
 	c->have_before = false;
 	local_state(a, &after);
 	if (av_state_same(&after.st, &c->before.st) && after.row == c->before.row &&
-	    after.col == c->before.col && !after.editing)
+	    after.col == c->before.col && !after.editing && after.running == c->before.running &&
+	    av_state_same_training(&after.run, &c->before.run))
 		return;
 	if (av_explore_start(&c->ex))
 		a->dirty |= AV_DIRTY_HEADER | AV_DIRTY_STATUS;
