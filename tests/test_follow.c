@@ -1431,6 +1431,48 @@ static void test_sync_loads_teacher_sample(void **state)
 	av_session_free(&s);
 }
 
+/* o pressed twice (adam, sgd, adam) leaves the settings as they were but
+ * Adam's moments restarted: the recipe says so (reset), and the replay
+ * restarts them too, so the weights are still the leader's. */
+static void test_sync_optimiser_restart(void **state)
+{
+	(void)state;
+	struct av_session s;
+	struct av_train_settings set;
+	struct av_trainer *leader, *replay;
+	struct av_snap_training run;
+	char *cause = NULL;
+	size_t dd;
+
+	start_session(&s, "china panda");
+	av_train_settings_from_sample(&set, &s.sample.training);
+	set.optimizer = AV_OPT_ADAM;
+	leader = av_trainer_new(&s, &set, &cause);
+	replay = av_trainer_new(&s, &set, &cause);
+	memset(&run, 0, sizeof run);
+	run.n_recipe = 1;
+	leader_train(leader, &run, 0, 0);
+	leader_train(leader, &run, 4, 0);
+	av_trainer_set_optimizer(leader, AV_OPT_SGD);
+	leader_train(leader, &run, 0, 0);
+	av_trainer_set_optimizer(leader, AV_OPT_ADAM);
+	leader_train(leader, &run, 0, 0);
+	leader_train(leader, &run, 3, 0);
+	assert_int_equal(run.n_recipe, 2);
+	assert_int_equal(run.recipe[1].optimizer, AV_OPT_ADAM);
+	assert_true(run.recipe[1].reset);
+	assert_true(av_state_replay(replay, NULL, &run, &cause));
+	dd = (size_t)s.cfg.d_model * (size_t)s.cfg.d_model;
+	assert_memory_equal(replay->params.w_q, leader->params.w_q, dd * sizeof(float));
+	/* without the restart the replay is another run */
+	run.recipe[1].reset = false;
+	assert_true(av_state_replay(replay, NULL, &run, &cause));
+	assert_true(memcmp(replay->params.w_q, leader->params.w_q, dd * sizeof(float)) != 0);
+	av_trainer_free(leader);
+	av_trainer_free(replay);
+	av_session_free(&s);
+}
+
 /* The fuzzer's seeds are messages of this version that decode (a seed
  * the decoder refuses would only test the header). */
 static void test_fuzz_seeds_decode(void **state)
@@ -1475,6 +1517,7 @@ int main(void)
 		cmocka_unit_test(test_sync_training_replayed),
 		cmocka_unit_test(test_sync_replay_goes_on),
 		cmocka_unit_test(test_sync_loads_teacher_sample),
+		cmocka_unit_test(test_sync_optimiser_restart),
 		cmocka_unit_test(test_explore_without_teacher),
 		cmocka_unit_test_setup_teardown(test_class_explore_and_snap_back, room_setup,
 						room_teardown),
