@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
+#include "i18n.h"
 #include "util.h"
 #include "wire.h"
 
@@ -575,7 +576,7 @@ static unsigned try_connect(struct av_follower *f, long long now)
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0 || connect(fd, (struct sockaddr *)&sun, sizeof sun) != 0) {
 		if (!f->told_waiting)
-			note(f->note, f->ctx, "waiting for a leader in %s (%s)", f->dir,
+			note(f->note, f->ctx, _("waiting for a leader in %s (%s)"), f->dir,
 			     strerror(errno));
 		f->told_waiting = true;
 		if (fd >= 0)
@@ -585,7 +586,7 @@ static unsigned try_connect(struct av_follower *f, long long now)
 	}
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cred_len) != 0 ||
 	    (cred.uid != getuid() && cred.uid != f->teacher_uid)) {
-		note(f->note, f->ctx, "not following %s: its leader is uid %ld, not the teacher",
+		note(f->note, f->ctx, _("not following %s: its leader is uid %ld, not the teacher"),
 		     f->dir, cred_len == sizeof cred ? (long)cred.uid : -1L);
 		close(fd);
 		disconnect(f, now);
@@ -596,7 +597,7 @@ static unsigned try_connect(struct av_follower *f, long long now)
 	f->have = 0;
 	f->backoff = AV_ROOM_BACKOFF_MIN_MS;
 	f->told_waiting = false;
-	note(f->note, f->ctx, "following %s (leader uid %lu)", f->dir, (unsigned long)cred.uid);
+	note(f->note, f->ctx, _("following %s (leader uid %lu)"), f->dir, (unsigned long)cred.uid);
 	return AV_FOLLOW_CONNECTED;
 }
 
@@ -628,12 +629,12 @@ static bool advance(struct av_follower *f, unsigned *events, struct av_state *ou
 		enum av_wire_verdict v = av_wire_parse_header(f->buf, &f->header, &cause);
 		f->have = 0;
 		if (v == AV_WIRE_DESYNC) {
-			note(f->note, f->ctx, "left the room: %s", cause);
+			note(f->note, f->ctx, _("left the room: %s"), cause);
 			free(cause);
 			return false;
 		}
 		if (v == AV_WIRE_SKIP) {
-			note(f->note, f->ctx, "dropped a message: %s", cause);
+			note(f->note, f->ctx, _("dropped a message: %s"), cause);
 			free(cause);
 			f->skip_left = f->header.length;
 			f->state = f->skip_left > 0 ? SKIPPING : WANT_HEADER;
@@ -649,7 +650,7 @@ static bool advance(struct av_follower *f, unsigned *events, struct av_state *ou
 			*out = f->decoded;
 			*events |= AV_FOLLOW_SNAPSHOT;
 		} else {
-			note(f->note, f->ctx, "dropped a malformed message: %s", cause);
+			note(f->note, f->ctx, _("dropped a malformed message: %s"), cause);
 			free(cause);
 		}
 	}
@@ -681,9 +682,9 @@ unsigned av_follower_step(struct av_follower *f, long long now_ms, struct av_sta
 			break;
 		if (n <= 0) {
 			if (n == 0)
-				note(f->note, f->ctx, "the leader left; waiting for it to come back");
+				note(f->note, f->ctx, _("the leader left; waiting for it to come back"));
 			else
-				note(f->note, f->ctx, "the leader's connection failed: %s",
+				note(f->note, f->ctx, _("the leader's connection failed: %s"),
 				     strerror(errno));
 			f->backoff = AV_ROOM_BACKOFF_MIN_MS;
 			f->told_waiting = true;    /* "the leader left" says it */
