@@ -307,7 +307,9 @@ static void leave_views(struct av_app *a, enum av_snap_view want)
 	struct av_classroom *c = a->classroom;
 	enum av_snap_view have = view_kind(a);
 
-	if (have == want && want != AV_SNAP_VIEW_COMPARE)
+	/* the comparison keeps its pin: pinned when the teacher pinned, it
+	 * stays beside the live matrix as the teacher changes things */
+	if (have == want)
 		return;
 	if (a->pin)
 		av_pin_free(a);
@@ -386,6 +388,8 @@ static void apply_screen(struct av_app *a, const struct av_state *snap)
 								 ? snap->figure : 0));
 		break;
 	case AV_SNAP_VIEW_COMPARE:
+		if (a->pin)
+			break;
 		a->view = &av_view_stage;
 		av_app_draw(a);     /* the cursor's matrix, as the pin reads it */
 		av_pin_stepper(a);
