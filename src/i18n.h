@@ -25,4 +25,9 @@
 #endif
 #define N_(text) (text)
 
+/* Binds the program's message catalogues (after setlocale): the installed
+ * LOCALEDIR, or the build tree's locale/ folder when the program runs
+ * uninstalled from its build tree. Returns the folder (NULL without NLS). */
+const char *av_i18n_init(void);
+
 #endif

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "batch.h"
+#include "i18n.h"
 #include "lesson/lesson.h"
 #include "options.h"
 #include "classroom.h"
@@ -111,6 +112,7 @@ int main(int argc, char **argv)
 	 * does: numbers in files and tables are the same in every locale. */
 	setlocale(LC_CTYPE, "");
 	setlocale(LC_MESSAGES, "");
+	av_i18n_init();
 	struct av_options o;
 	char *cause = NULL;
 	bool restricted;
