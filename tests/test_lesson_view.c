@@ -21,19 +21,26 @@ struct lesson_screen {
 	struct av_lesson l;
 };
 
-/* The lesson's session on a screen of cols x lines, at step 1. */
-static void open_lesson(struct lesson_screen *ls, const char *name, int cols, int lines)
+/* The lesson's session on a terminal term of cols x lines, at step 1
+ * (without colour when no_color, as NO_COLOR=1). */
+static void open_lesson_on(struct lesson_screen *ls, const char *name, const char *term,
+			   bool no_color, int cols, int lines)
 {
 	memset(ls, 0, sizeof *ls);
 	char *cause = NULL;
 	if (!av_lesson_load(name, &ls->l, &cause) ||
 	    !av_lesson_session_new(&ls->l, &ls->h.s, &cause))
 		fail_msg("%s", cause);
-	harness_screen(&ls->h, "xterm-256color", cols, lines);
-	struct av_ui_config cfg = { .head = 0, .lesson = &ls->l };
+	harness_screen(&ls->h, term, cols, lines);
+	struct av_ui_config cfg = { .head = 0, .lesson = &ls->l, .no_color = no_color };
 	assert_true(av_app_init(&ls->h.a, &ls->h.s, &cfg, &cause));
 	ls->h.app_open = true;
 	av_app_draw(&ls->h.a);
+}
+
+static void open_lesson(struct lesson_screen *ls, const char *name, int cols, int lines)
+{
+	open_lesson_on(ls, name, "xterm-256color", false, cols, lines);
 }
 
 static void close_lesson(struct lesson_screen *ls)
@@ -163,6 +170,114 @@ static void test_training_step(void **state)
 	close_lesson(&ls);
 }
 
+/* The row of the screen that starts (after spaces) with label, or -1. */
+static int row_of(const char *label)
+{
+	for (int y = 1; y < LINES; y++) {
+		const char *l = harness_line(y);
+		while (*l == ' ')
+			l++;
+		if (strncmp(l, label, strlen(label)) == 0)
+			return y;
+	}
+	return -1;
+}
+
+static int count_char(const char *s, char c)
+{
+	int n = 0;
+	for (; *s; s++)
+		n += *s == c;
+	return n;
+}
+
+/* Row y has exactly `cells` marked cells side by side: "[", cells - 1 "|",
+ * "]", and the column after "[" is underlined (a terminal without colour
+ * shows that). */
+static void assert_marked_run(int y, int cells)
+{
+	const char *l = harness_line(y);
+	if (count_char(l, '[') != 1 || count_char(l, ']') != 1 ||
+	    count_char(l, '|') != cells - 1) {
+		fprintf(stderr, "row %d: expected %d marked cells: \"%s\"\n", y, cells, l);
+		harness_dump();
+		fail();
+	}
+	int open = -1;
+	for (int x = 0; x < COLS && open < 0; x++)
+		if ((mvwinch(curscr, y, x) & A_CHARTEXT) == '[')
+			open = x;
+	assert_true(open >= 0);
+	assert_true(mvwinch(curscr, y, open + 1) & A_UNDERLINE);
+}
+
+static void assert_unmarked(int y)
+{
+	const char *l = harness_line(y);
+	if (strchr(l, '[') || strchr(l, ']')) {
+		fprintf(stderr, "row %d has a mark: \"%s\"\n", y, l);
+		harness_dump();
+		fail();
+	}
+}
+
+/* A step's highlighted cells are drawn in brackets (bold, underlined) in
+ * the stepper, the heads grid and the bars, with no colour on a vt100;
+ * they stay while the student changes the stage, and go with another
+ * sentence or another step until R. */
+static void test_highlight(void **state)
+{
+	(void)state;
+	struct lesson_screen ls;
+	open_lesson_on(&ls, "first-look", "vt100", true, 80, 24);
+	struct av_app *a = &ls.h.a;
+	harness_keys(&ls.h, "}");
+	expect("lesson 2/9 · The attention table");
+	/* step 2 marks the whole row of japan (query 2) */
+	assert_marked_run(row_of("2 japan"), 4);
+	assert_unmarked(row_of("1 panda"));
+	/* another stage with the attention matrix: still marked */
+	harness_keys(&ls.h, "p");
+	assert_int_equal(a->stage, AV_STAGE_MASKED);
+	assert_marked_run(row_of("2 japan"), 4);
+	harness_keys(&ls.h, "n");
+	/* the all-heads grid, then the bars (the cursor is on query 2) */
+	harness_keys(&ls.h, "a");
+	assert_true(a->view == &av_view_heads && !a->heads_bars);
+	assert_marked_run(row_of("2 japan"), 4);
+	assert_unmarked(row_of("3 cherry"));
+	harness_keys(&ls.h, "a");
+	assert_true(a->view == &av_view_heads && a->heads_bars);
+	expect("[china]");
+	expect("[panda]");
+	/* the bars of another query have no mark */
+	harness_keys(&ls.h, "k");
+	expect_not("[china]");
+	harness_keys(&ls.h, "a");
+	/* another sentence: the positions are other words, the marks go */
+	char *cause = NULL;
+	assert_true(av_session_set_sentence(&ls.h.s, "cherry japan china panda", &cause));
+	assert_true(av_app_rerun_all(a));
+	av_app_draw(a);
+	assert_true(a->view == &av_view_stage);
+	assert_unmarked(row_of("2 china"));
+	/* R puts the step back, marks and all */
+	harness_keys(&ls.h, "R");
+	assert_marked_run(row_of("2 japan"), 4);
+	/* the next step marks nothing */
+	harness_keys(&ls.h, "}");
+	expect("lesson 3/9");
+	assert_unmarked(row_of("2 japan"));
+	close_lesson(&ls);
+
+	/* china-panda step 4: one cell, china's score for panda */
+	open_lesson_on(&ls, "china-panda", "vt100", true, 80, 24);
+	harness_keys(&ls.h, "}}}");
+	expect("lesson 4/17 · The score of china for panda");
+	assert_marked_run(row_of("0 china"), 1);
+	close_lesson(&ls);
+}
+
 static void test_chinese_captions(void **state)
 {
 	(void)state;
@@ -268,6 +383,7 @@ int main(void)
 		cmocka_unit_test(test_explore_then_return),
 		cmocka_unit_test(test_answer_right_and_wrong),
 		cmocka_unit_test(test_training_step),
+		cmocka_unit_test(test_highlight),
 		cmocka_unit_test(test_chinese_captions),
 		cmocka_unit_test(test_captions_fit),
 		cmocka_unit_test(test_sizes),

@@ -145,6 +145,39 @@ char *av_lesson_ui_label(const struct av_app *a)
 	return av_printf("lesson %d/%d", a->lesson->step + 1, a->lesson->lesson->n_steps);
 }
 
+static bool same_text(const char *x, const char *y)
+{
+	return (!x && !y) || (x && y && strcmp(x, y) == 0);
+}
+
+int av_lesson_ui_marks(const struct av_app *a, const int (**cells)[2])
+{
+	*cells = NULL;
+	if (!a->lesson)
+		return 0;
+	const struct av_lesson_step *st = &a->lesson->lesson->steps[a->lesson->step];
+	const struct av_lesson_state *want = &st->state;
+	const struct av_session *s = a->s;
+	/* the cells are positions in the step's sentence: another sentence (or
+	 * source, or cross on or off, which changes the keys) has other tokens
+	 * there, so the marks go until R puts the step back */
+	if (!same_text(s->sentence, want->sentence) || !same_text(s->source, want->source) ||
+	    (s->cfg.mode == AV_MODE_CROSS) != (want->mode == AV_MODE_CROSS))
+		return 0;
+	*cells = (const int (*)[2])st->highlight;
+	return st->n_highlight;
+}
+
+bool av_lesson_ui_marked(const struct av_app *a, int query, int key)
+{
+	const int (*cells)[2];
+	int n = av_lesson_ui_marks(a, &cells);
+	for (int i = 0; i < n; i++)
+		if (cells[i][0] == query && cells[i][1] == key)
+			return true;
+	return false;
+}
+
 static void answer(struct av_app *a)
 {
 	const struct av_lesson_step *st = &a->lesson->lesson->steps[a->lesson->step];
