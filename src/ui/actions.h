@@ -76,6 +76,8 @@ enum av_action_group {
 	X(LESSON_PREV, LESSON, "previous step", '{') \
 	X(LESSON_RESTORE, LESSON, "back to the step's state", 'R') \
 	X(LESSON_ANSWER, LESSON, "answer: the cursor's cell", '\n', '\r', AV_FKEY(KEY_ENTER)) \
+	X(LESSON_CAPTION_DOWN, LESSON, "scroll the caption down", 'J') \
+	X(LESSON_CAPTION_UP, LESSON, "scroll the caption up", 'K') \
 	X(CYCLE_THEME, OTHER, "theme dark/light/mono", 'T') \
 	X(WRITE, OTHER, "write figure or JSON", 'W') \
 	X(HELP, OTHER, "this help", '?', AV_FKEY(KEY_F(1))) \

@@ -505,6 +505,7 @@ static void do_action(struct av_app *a, enum av_action act)
 	case AV_ACTION_CYCLE_THEME: cycle_theme(a); break;
 	case AV_ACTION_LESSON_NEXT: case AV_ACTION_LESSON_PREV:
 	case AV_ACTION_LESSON_RESTORE: case AV_ACTION_LESSON_ANSWER:
+	case AV_ACTION_LESSON_CAPTION_DOWN: case AV_ACTION_LESSON_CAPTION_UP:
 		av_lesson_ui_action(a, act);
 		break;
 	case AV_ACTION_HELP:
