@@ -446,6 +446,24 @@ static void test_caption_scroll(void **state)
 	assert_true(strstr(harness_line(LINES - 1), "▼ more") != NULL);
 	close_lesson(&ls);
 
+	/* the all-heads grid gets the height: a pane of 4 rows under it (two
+	 * tiles of 8 heads then show 3 of the 5 query rows, not 2), 7 again
+	 * under the bars */
+	open_lesson(&ls, "qkv-walkthrough", 80, 24);
+	for (int i = 0; i < 12; i++)
+		harness_keys(&ls.h, "}");
+	assert_true(ls.h.a.view == &av_view_heads && !ls.h.a.heads_bars);
+	assert_int_equal(av_lesson_ui_rows(&ls.h.a, LINES), 4);
+	expect("lesson 13/15 · Eight heads at once");
+	expect("rows 0-2 of 5");
+	expect("▼ more");
+	harness_keys(&ls.h, "a");
+	assert_int_equal(av_lesson_ui_rows(&ls.h.a, LINES), 7);
+	harness_keys(&ls.h, "aa");
+	assert_int_equal(av_lesson_ui_rows(&ls.h.a, LINES), 4);
+	expect("rows 0-2 of 5");
+	close_lesson(&ls);
+
 	/* at 80x24 the same caption fits: nothing to scroll */
 	open_lesson(&ls, "first-look", 80, 24);
 	expect_not("▼ more");

@@ -475,6 +475,8 @@ static void do_action(struct av_app *a, enum av_action act)
 		} else {
 			a->view = &av_view_stage;
 		}
+		if (a->lesson)   /* the caption pane is smaller under the grid */
+			av_app_resize(a);
 		a->dirty = AV_DIRTY_ALL;
 		break;
 	case AV_ACTION_ZOOM:

@@ -55,6 +55,11 @@ int av_lesson_ui_rows(const struct av_app *a, int lines)
 	int rows = 7 + (lines > 24 ? (lines - 24) / 4 : 0);
 	if (rows > 10)
 		rows = 10;
+	/* the all-heads grid needs height most (two rows of tiles, each with
+	 * its head's name and key labels): a title and three rows there, the
+	 * rest of the caption a J away */
+	if (a->view == &av_view_heads && !a->heads_bars && rows > 4)
+		rows = 4;
 	/* the figure's minimum (layout.c): one more line for cross mode's
 	 * second row of tokens */
 	int figure_min = AV_MIN_LINES + (a->s->trace.cfg.mode == AV_MODE_CROSS ? 1 : 0);
