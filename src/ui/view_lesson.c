@@ -118,7 +118,7 @@ static void go_to_step(struct av_app *a, int i)
 		untrained.train.epochs = untrained.train.steps = 0;
 	char *cause = NULL;
 	if (!av_lesson_apply(lu->lesson, &untrained, a->s, &cause)) {
-		av_app_message(a, true, "%s", cause ? cause : "cannot apply the step");
+		av_app_message(a, true, "%s", cause ? cause : _("cannot apply the step"));
 		free(cause);
 	}
 	av_app_rerun_all(a);
@@ -154,7 +154,7 @@ char *av_lesson_ui_label(const struct av_app *a)
 {
 	if (!a->lesson)
 		return NULL;
-	return av_printf("lesson %d/%d", a->lesson->step + 1, a->lesson->lesson->n_steps);
+	return av_printf(_("lesson %d/%d"), a->lesson->step + 1, a->lesson->lesson->n_steps);
 }
 
 static bool same_text(const char *x, const char *y)
@@ -194,24 +194,24 @@ static void answer(struct av_app *a)
 {
 	const struct av_lesson_step *st = &a->lesson->lesson->steps[a->lesson->step];
 	if (!st->has_question) {
-		av_app_message(a, false, "this step asks nothing: } next step");
+		av_app_message(a, false, _("this step asks nothing: } next step"));
 		return;
 	}
 	if (a->view != &av_view_stage && a->view != &av_view_heads) {
-		av_app_message(a, false, "answer in the stepper: R puts the step back");
+		av_app_message(a, false, _("answer in the stepper: R puts the step back"));
 		return;
 	}
 	char *explain = NULL;
 	switch (av_lesson_check(&st->question, &a->s->trace, a->sel_query, a->sel_key,
 				&explain)) {
 	case AV_ANSWER_RIGHT:
-		av_app_message(a, false, "right!  } next step");
+		av_app_message(a, false, _("right!  } next step"));
 		break;
 	case AV_ANSWER_WRONG:
-		av_app_message(a, true, "not that one: look at the numbers again, then Enter");
+		av_app_message(a, true, _("not that one: look at the numbers again, then Enter"));
 		break;
 	case AV_ANSWER_NOT_NOW:
-		av_app_message(a, true, "cannot ask that now: %s (R puts the step back)",
+		av_app_message(a, true, _("cannot ask that now: %s (R puts the step back)"),
 			       explain ? explain : "?");
 		break;
 	}
@@ -223,8 +223,8 @@ static void scroll_caption(struct av_app *a, int dir);
 void av_lesson_ui_action(struct av_app *a, enum av_action act)
 {
 	if (!a->lesson) {
-		av_app_message(a, false, "no lesson: start one with --lesson NAME "
-			       "(--list-lessons)");
+		av_app_message(a, false, _("no lesson: start one with --lesson NAME "
+			       "(--list-lessons)"));
 		return;
 	}
 	int n = a->lesson->lesson->n_steps, i = a->lesson->step;
@@ -233,13 +233,13 @@ void av_lesson_ui_action(struct av_app *a, enum av_action act)
 		if (i + 1 < n)
 			go_to_step(a, i + 1);
 		else
-			av_app_message(a, false, "the last step: { goes back, q quits");
+			av_app_message(a, false, _("the last step: { goes back, q quits"));
 		break;
 	case AV_ACTION_LESSON_PREV:
 		if (i > 0)
 			go_to_step(a, i - 1);
 		else
-			av_app_message(a, false, "the first step: } goes on");
+			av_app_message(a, false, _("the first step: } goes on"));
 		break;
 	case AV_ACTION_LESSON_RESTORE:
 		go_to_step(a, i);
