@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "i18n.h"
 #include "lesson/lesson.h"
 #include "train.h"
 #include "ui_harness.h"
@@ -388,7 +389,10 @@ static void assert_caption(struct lesson_screen *ls, int i, enum av_lang lang)
 	const struct av_lesson_text *text = &ls->l.steps[i].text[lang];
 	int pane = av_lesson_ui_rows(&ls->h.a, LINES);
 	assert_true(pane >= 3);
-	char *title = av_printf("lesson %d/%d · ", i + 1, ls->l.n_steps);
+	/* "lesson 4/17 · ", in the interface's language as the pane says it */
+	char *label = av_printf(_("lesson %d/%d"), i + 1, ls->l.n_steps);
+	char *title = av_printf("%s · ", label);
+	free(label);
 	if (!strstr(harness_line(LINES - pane), title)) {
 		harness_dump();
 		fail_msg("%s step %d (%dx%d): no \"%s\" on the pane's first row", ls->l.name,
