@@ -332,7 +332,7 @@ static char *squeeze(const char *s)
 static void caption_row(int y, char *out, size_t size)
 {
 	snprintf(out, size, "%s", harness_line(y));
-	const char *marks[] = { "▼ more", "▲" };
+	const char *marks[] = { _("▼ more"), "▲" };
 	for (size_t i = 0; i < 2; i++) {
 		char *m = strstr(out, marks[i]);
 		if (m)
@@ -366,7 +366,7 @@ static char *read_caption(struct lesson_screen *ls, int pane)
 			break;   /* J moved nothing: the end */
 		for (int r = overlap; r < rows && n < 400; r++)
 			memcpy(seen[n++], now[r], sizeof(now[r]));
-		if (harness_find("▼ more") < top)
+		if (harness_find(_("▼ more")) < top)
 			break;
 		harness_keys(&ls->h, "J");
 	}
