@@ -25,6 +25,7 @@ struct av_options {
 	bool list_samples;
 	const char *lesson;        /* --lesson NAME|PATH: its sample and weights */
 	bool list_lessons;
+	int lesson_step;           /* --step N (1-based) with --lesson, or 0 */
 
 	struct av_config cfg;      /* values given on the command line ... */
 	unsigned cfg_given;        /* ... and which (AV_CFG_* bits) */

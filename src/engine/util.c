@@ -554,10 +554,13 @@ static bool ends_with(const char *s, const char *suffix)
 }
 
 /* The KIND directories in search order, without repeats (the tests and an
- * uninstalled build point $ATTNVIEW_DATA_DIR at the source tree). */
+ * uninstalled build point $ATTNVIEW_DATA_DIR at the source tree). The
+ * installed data comes before the source tree the binary was built from:
+ * an installed attnview uses what `make install` put there (installcheck
+ * proves it), and the tree is only the fallback of an uninstalled build. */
 static char **search_dirs(const char *kind)
 {
-	const char *roots[] = { getenv("ATTNVIEW_DATA_DIR"), AV_SRCDIR, PKGDATADIR };
+	const char *roots[] = { getenv("ATTNVIEW_DATA_DIR"), PKGDATADIR, AV_SRCDIR };
 	struct names dirs = { 0 };
 	for (size_t i = 0; i < sizeof roots / sizeof roots[0]; i++) {
 		if (roots[i] && *roots[i])

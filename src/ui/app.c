@@ -476,6 +476,8 @@ static void do_action(struct av_app *a, enum av_action act)
 		} else {
 			a->view = &av_view_stage;
 		}
+		if (a->lesson)   /* the caption pane is smaller under the grid */
+			av_app_resize(a);
 		a->dirty = AV_DIRTY_ALL;
 		break;
 	case AV_ACTION_ZOOM:
@@ -506,6 +508,7 @@ static void do_action(struct av_app *a, enum av_action act)
 	case AV_ACTION_CYCLE_THEME: cycle_theme(a); break;
 	case AV_ACTION_LESSON_NEXT: case AV_ACTION_LESSON_PREV:
 	case AV_ACTION_LESSON_RESTORE: case AV_ACTION_LESSON_ANSWER:
+	case AV_ACTION_LESSON_CAPTION_DOWN: case AV_ACTION_LESSON_CAPTION_UP:
 		av_lesson_ui_action(a, act);
 		break;
 	case AV_ACTION_HELP:
