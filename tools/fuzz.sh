@@ -16,6 +16,7 @@
 #   lesson     any bytes as a --lesson file
 #   follow     any bytes as a classroom message from a leader (src/follow/wire.c)
 #   safetensors  any bytes as a .safetensors file (src/model/safetensors.c)
+#   bpe        text for GPT-2's tokenizer, or a vocab.json + merges.txt pair
 #
 # The seed corpora are collected from the tree each run (samples/, themes/,
 # tests/fixtures/, tests/bad/, lessons/, files under 64 KB; the screen and
@@ -30,7 +31,7 @@ set -eu
 src=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
 [ $# -gt 0 ] && shift
-targets=${*:-sample weights theme tokenizer trace screen lesson follow safetensors}
+targets=${*:-sample weights theme tokenizer trace screen lesson follow safetensors bpe}
 out=${FUZZ_DIR:-$src/build-fuzz}
 CC_FUZZ=${CC_FUZZ:-clang}
 
@@ -79,6 +80,7 @@ seeds() {
 	lesson) echo "$src/lessons" ;;
 	follow) echo "$src/tests/fuzz/follow-seeds" ;;
 	safetensors) echo "$src/tests/fuzz/safetensors-seeds" ;;
+	bpe) echo "$src/tests/fuzz/bpe-seeds" ;;
 	esac
 }
 
