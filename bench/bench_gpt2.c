@@ -5,7 +5,10 @@
  *     tokenizer): the best of 5 loads;
  *   - av_gpt2_forward over 32 tokens (ids i * 997 mod 50257, the same as
  *     tools/bench-gpt2-torch.py uses): the median of 7 runs after one warm-up;
- * and prints the top next token, so the torch script's can be compared. */
+ * and prints the top next token, so the torch script's can be compared, and
+ * the process's memory from /proc/self/smaps_rollup: Rss counts the mapped
+ * file's pages, which every student on a server shares; Private_Dirty is
+ * what each extra student costs. */
 #include "config.h"
 
 #include <stdio.h>
@@ -21,6 +24,21 @@ static double now(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Rss and Private_Dirty of this process in kB (Linux), or -1. */
+static void memory(long *rss, long *private_dirty)
+{
+	*rss = *private_dirty = -1;
+	FILE *f = fopen("/proc/self/smaps_rollup", "r");
+	if (!f)
+		return;
+	char line[256];
+	while (fgets(line, sizeof(line), f)) {
+		sscanf(line, "Rss: %ld kB", rss);
+		sscanf(line, "Private_Dirty: %ld kB", private_dirty);
+	}
+	fclose(f);
 }
 
 static int by_value(const void *a, const void *b)
@@ -68,6 +86,10 @@ int main(int argc, char **argv)
 	av_gpt2_top_k(&r, TOKENS - 1, 1, &top, &p);
 	printf("forward of %d tokens: %.3f s (median of 7); next token %d (p %.4f)\n", TOKENS,
 	       times[3], top, p);
+	long rss, dirty;
+	memory(&rss, &dirty);
+	printf("memory after the forward: Rss %ld MB (the mapped file's pages, shared), "
+	       "Private_Dirty %ld MB (each process's own)\n", rss / 1024, dirty / 1024);
 	av_gpt2_run_free(&r);
 	av_gpt2_free(&m);
 	return 0;

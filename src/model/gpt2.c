@@ -457,6 +457,10 @@ bool av_gpt2_run_text(const struct av_gpt2 *m, const char *text, struct av_gpt2_
 {
 	if (!m->bpe.n_vocab)
 		return av_fail(cause, _("the model has no tokenizer"));
+	/* BPE's merges take time quadratic in a word's length: bound the text
+	 * before cutting it (64 tokens never need more) */
+	if (strlen(text) > AV_MAX_SENTENCE_BYTES)
+		return av_fail(cause, _("the sentence is longer than %d bytes"), AV_MAX_SENTENCE_BYTES);
 	int ids[AV_GPT2_MAX_TOKENS];
 	int n = av_bpe_encode(&m->bpe, text, ids, AV_GPT2_MAX_TOKENS, cause);
 	if (n < 0)

@@ -81,14 +81,16 @@ struct av_gpt2_run {
 };
 
 /* Runs ids (n in 1 .. min(AV_GPT2_MAX_TOKENS, n_ctx), each < n_vocab)
- * through m into r (zeroed or used before; it is reused). A result that is
- * not finite is an error naming the weight to blame, or the layer that
- * overflowed; r is then freed. */
+ * through m into r (zeroed or used before; it is reused). m is only read:
+ * the forward may run in a worker thread while the screen reads m and
+ * another run. A result that is not finite is an error naming the weight
+ * to blame, or the layer that overflowed; r is then freed. */
 bool av_gpt2_forward(const struct av_gpt2 *m, const int *ids, int n, struct av_gpt2_run *r,
 		     char **cause);
 
 /* text -> BPE ids -> av_gpt2_forward. Errors: the tokenizer's, an empty
- * text, more tokens than the run holds. */
+ * text, one longer than AV_MAX_SENTENCE_BYTES, more tokens than the run
+ * holds. */
 bool av_gpt2_run_text(const struct av_gpt2 *m, const char *text, struct av_gpt2_run *r,
 		      char **cause);
 
