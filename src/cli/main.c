@@ -12,6 +12,7 @@
 #include "batch.h"
 #include "i18n.h"
 #include "lesson/lesson.h"
+#include "model_cli.h"
 #include "options.h"
 #include "classroom.h"
 #include "restricted.h"
@@ -145,6 +146,15 @@ int main(int argc, char **argv)
 		av_classroom_args_free(&room);
 		av_options_free(&o);
 		return fail(cause);
+	}
+	if (o.model) {   /* a real GPT-2: no teaching layer, no session */
+		bool ok = room.lead_dir || room.follow_dir
+			  ? av_fail(&cause, _("--lead and --follow are not available with --model yet"))
+			  : av_model_cli_run(&o, restricted, av_batch_use_color(o.color), &cause) &&
+			    finish_stdout(&cause);
+		av_classroom_args_free(&room);
+		av_options_free(&o);
+		return ok ? EXIT_SUCCESS : fail(cause);
 	}
 	if (o.list_samples || o.list_lessons) {
 		bool ok = (o.list_samples ? av_batch_list_samples(&cause)
