@@ -839,3 +839,61 @@ void av_trainer_record(const struct av_trainer *tr, struct av_training_record *r
 	r->target = av_target_names[tr->set.target];
 	r->loss = tr->loss;
 }
+
+/* --- a trainer at rest ---------------------------------------------------- */
+
+/* The state of tensor id in the order both sides use: master, Adam's m and
+ * v (count each), the last gradient (grad.count[id]). */
+static bool move_state(struct av_trainer *tr, int id, size_t count, FILE *f, bool out)
+{
+	double *bufs[4] = { tr->master[id], tr->adam_m[id], tr->adam_v[id], tr->grad.t[id] };
+	size_t counts[4] = { count, count, count, tr->grad.count[id] };
+	for (int b = 0; b < 4; b++) {
+		if (!bufs[b] || counts[b] == 0)
+			continue;
+		size_t done = out ? fwrite(bufs[b], sizeof(double), counts[b], f)
+				  : fread(bufs[b], sizeof(double), counts[b], f);
+		if (done != counts[b])
+			return false;
+	}
+	return true;
+}
+
+bool av_trainer_sleep(struct av_trainer *tr, FILE *f)
+{
+	bool ok = fseek(f, 0, SEEK_SET) == 0;
+	for (int id = 0; id < AV_N_PARAMS && ok; id++) {
+		size_t count;
+		if (tr->trained[id] && av_param_tensor(&tr->params, id, &count))
+			ok = move_state(tr, id, count, f, true);
+	}
+	if (!ok || fflush(f) != 0)
+		return false;
+	free_state(tr);
+	return true;
+}
+
+bool av_trainer_wake(struct av_trainer *tr, FILE *f)
+{
+	/* reset_state's allocation, without its reset */
+	long steps = tr->steps;
+	double lr_start = tr->lr_start, lr_peak = tr->lr_peak;
+	double norms[AV_N_PARAMS];
+	memcpy(norms, tr->grad_norm, sizeof(norms));
+	reset_state(tr);
+	bool ok = fseek(f, 0, SEEK_SET) == 0;
+	for (int id = 0; id < AV_N_PARAMS && ok; id++) {
+		size_t count;
+		if (tr->trained[id] && av_param_tensor(&tr->params, id, &count))
+			ok = move_state(tr, id, count, f, false);
+	}
+	if (!ok) {
+		reset_state(tr);
+		return false;
+	}
+	tr->steps = steps;
+	tr->lr_start = lr_start;
+	tr->lr_peak = lr_peak;
+	memcpy(tr->grad_norm, norms, sizeof(norms));
+	return true;
+}
