@@ -8,7 +8,8 @@
  *     sentence: the time from writing the key to the last byte of the
  *     repaint, and the bytes the repaint sent;
  *   - the CPU the screen uses idle, and with the training view running at
- *     80x24 (utime + stime from /proc/PID/stat over a few seconds);
+ *     80x24 (utime + stime from /proc/PID/stat over a few seconds), for the
+ *     china-panda and the qkv-walkthrough samples;
  *   - the screen's resident memory: its peak, and after the training view
  *     was opened, run and left (VmHWM and VmRSS of /proc/PID/status);
  *   - the peak resident memory of --dump (wait4's ru_maxrss).
@@ -17,9 +18,9 @@
  * (every key here changes the screen, so each has a repaint). Each key runs ROUNDS times;
  * the median and the smallest latency are printed.
  *
- * usage: bench_pty PATH-TO-ATTNVIEW [COLSxROWS TOKENS] (ATTNVIEW_DATA_DIR as
- * for the program); with a size and a sentence length, the keys of that case
- * only. */
+ * usage: bench_pty PATH-TO-ATTNVIEW [COLSxROWS TOKENS | memory]
+ * (ATTNVIEW_DATA_DIR as for the program); with a size and a sentence length,
+ * the keys of that case only; with "memory", the CPU and memory only. */
 #include "config.h"
 
 #include <errno.h>
@@ -89,10 +90,25 @@ static long drain(const struct screen *s, int quiet_ms, double start, double *la
 	return drain_after(s, quiet_ms, quiet_ms, start, last);
 }
 
+/* Waits until the screen has been quiet for SETTLE_MS (at most 5 s: a view
+ * that never goes quiet is reported). */
 static void settle(const struct screen *s)
 {
-	double last;
-	drain(s, SETTLE_MS, now_ms(), &last);
+	double start = now_ms(), last;
+	char buf[65536];
+	for (;;) {
+		struct pollfd p = { s->fd, POLLIN, 0 };
+		int r = poll(&p, 1, SETTLE_MS);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0 || read(s->fd, buf, sizeof(buf)) <= 0)
+			return;
+		last = now_ms();
+		if (last - start > 5000) {
+			fprintf(stderr, "bench_pty: the screen does not go quiet\n");
+			return;
+		}
+	}
 }
 
 static void send_keys(const struct screen *s, const char *keys)
@@ -102,7 +118,8 @@ static void send_keys(const struct screen *s, const char *keys)
 		die("write to the pty");
 }
 
-static void start(struct screen *s, const char *prog, int cols, int rows, const char *sentence)
+static void start(struct screen *s, const char *prog, int cols, int rows, const char *sample,
+		  const char *sentence)
 {
 	struct winsize ws = { .ws_row = (unsigned short)rows, .ws_col = (unsigned short)cols };
 	s->pid = forkpty(&s->fd, NULL, NULL, &ws);
@@ -111,7 +128,10 @@ static void start(struct screen *s, const char *prog, int cols, int rows, const 
 	if (s->pid == 0) {
 		setenv("TERM", "xterm-256color", 1);
 		unsetenv("NO_COLOR");
-		execl(prog, prog, "--sample", "qkv-walkthrough", sentence, (char *)NULL);
+		if (sentence)
+			execl(prog, prog, "--sample", sample, sentence, (char *)NULL);
+		else
+			execl(prog, prog, "--sample", sample, (char *)NULL);
 		_exit(127);
 	}
 	settle(s);
@@ -180,7 +200,7 @@ static void keys_at(const char *prog, int cols, int rows, int n)
 {
 	char *sentence = words(n);
 	struct screen s;
-	start(&s, prog, cols, rows, sentence);
+	start(&s, prog, cols, rows, "qkv-walkthrough", sentence);
 	printf("%dx%d, n=%d (qkv-walkthrough, D=512, H=8)\n", cols, rows, n);
 	static const char *const step[] = { "n", "p" }, *const mask[] = { "m" },
 		*const head[] = { "\t" }, *const temp[] = { "+", "-" }, *const scale[] = { "s" },
@@ -251,26 +271,42 @@ static long status_kb(pid_t pid, const char *field)
 	return kb;
 }
 
-static void cpu_and_memory(const char *prog)
+/* Idle CPU, the training view's CPU while it trains and the memory around
+ * a visit to the training view. Training pauses once at the sample's epochs
+ * (200 for china-panda, which outlast the measurement; 50 for
+ * qkv-walkthrough, reached after goal_seconds, then Space trains on). */
+static void cpu_and_memory(const char *prog, const char *sample, int goal_seconds)
 {
 	struct screen s;
-	start(&s, prog, 80, 24, "the cat sat on mats");
-	printf("the screen, 80x24, qkv-walkthrough\n");
+	start(&s, prog, 80, 24, sample, NULL);
+	printf("the screen, 80x24, %s\n", sample);
 	printf("  %-40s %6.1f %% of a core\n", "idle", cpu_percent(&s));
 	printf("  %-40s %6ld kB\n", "RSS before the training view", status_kb(s.pid, "VmRSS"));
 	send_keys(&s, "t");
 	settle(&s);
 	send_keys(&s, " ");
-	printf("  %-40s %6.1f %% of a core\n", "training view running", cpu_percent(&s));
-	send_keys(&s, " ");
-	settle(&s);
-	send_keys(&s, "t");
+	if (goal_seconds > 0) {
+		/* training pauses at the sample's epochs once: Space trains on */
+		double last;
+		drain(&s, goal_seconds * 1000, now_ms(), &last);
+		send_keys(&s, " ");
+	}
+	printf("  %-40s %6.1f %% of a core\n", "training view running (25 epochs/s)",
+	       cpu_percent(&s));
+	send_keys(&s, "t");   /* back to the stepper: training stops */
 	settle(&s);
 	printf("  %-40s %6ld kB\n", "RSS after the training view", status_kb(s.pid, "VmRSS"));
 	printf("  %-40s %6ld kB\n", "peak RSS (VmHWM)", status_kb(s.pid, "VmHWM"));
 	printf("  %-40s %6.1f %% of a core\n", "idle after the training view", cpu_percent(&s));
 	fflush(stdout);
-	stop(&s);
+	/* q asks about the unsaved training: y */
+	send_keys(&s, "q");
+	settle(&s);
+	send_keys(&s, "y");
+	settle(&s);
+	kill(s.pid, SIGTERM);
+	waitpid(s.pid, NULL, 0);
+	close(s.fd);
 }
 
 static void dump_memory(const char *prog)
@@ -298,6 +334,7 @@ static void dump_memory(const char *prog)
 
 int main(int argc, char **argv)
 {
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	int cols, rows, n;
 	if (argc == 4 && sscanf(argv[2], "%dx%d", &cols, &rows) == 2 &&
 	    sscanf(argv[3], "%d", &n) == 1) {
@@ -305,8 +342,14 @@ int main(int argc, char **argv)
 		keys_at(argv[1], cols, rows, n);
 		return 0;
 	}
+	if (argc == 3 && strcmp(argv[2], "memory") == 0) {
+		cpu_and_memory(argv[1], "china-panda", 0);
+		cpu_and_memory(argv[1], "qkv-walkthrough", 3);
+		dump_memory(argv[1]);
+		return 0;
+	}
 	if (argc != 2) {
-		fprintf(stderr, "usage: bench_pty PATH-TO-ATTNVIEW [COLSxROWS TOKENS]\n");
+		fprintf(stderr, "usage: bench_pty PATH-TO-ATTNVIEW [COLSxROWS TOKENS | memory]\n");
 		return 2;
 	}
 	signal(SIGPIPE, SIG_IGN);
@@ -315,7 +358,8 @@ int main(int argc, char **argv)
 	for (int z = 0; z < 2; z++)
 		for (int l = 0; l < 2; l++)
 			keys_at(argv[1], sizes[z][0], sizes[z][1], lengths[l]);
-	cpu_and_memory(argv[1]);
+	cpu_and_memory(argv[1], "china-panda", 0);
+	cpu_and_memory(argv[1], "qkv-walkthrough", 3);
 	dump_memory(argv[1]);
 	return 0;
 }

@@ -451,6 +451,7 @@ static void test_sleep_and_wake(void **state)
 	FILE *f = tmpfile();
 	assert_non_null(f);
 	assert_true(av_trainer_sleep(a, f));
+	assert_null(a->start.w_q);
 	for (int id = 0; id < AV_N_PARAMS; id++) {
 		assert_null(a->master[id]);
 		assert_null(a->adam_m[id]);
@@ -480,6 +481,14 @@ static void test_sleep_and_wake(void **state)
 		assert_memory_equal(a->master[id], b->master[id], count * sizeof(double));
 		assert_memory_equal(a->adam_v[id], b->adam_v[id], count * sizeof(double));
 	}
+	/* the start came back too: r returns both to the same parameters */
+	av_trainer_reset(a);
+	av_trainer_reset(b);
+	assert_memory_equal(a->params.w_q, b->params.w_q, 9 * sizeof(float));
+	assert_memory_equal(a->params.token_embedding, b->params.token_embedding,
+			    (size_t)b->params.vocab_size * 3 * sizeof(float));
+	av_trainer_epoch(a);
+	av_trainer_epoch(b);
 	/* a file that lost the state: the optimiser starts afresh, and says so */
 	f = tmpfile();
 	assert_true(av_trainer_sleep(a, f));
@@ -488,6 +497,7 @@ static void test_sleep_and_wake(void **state)
 	fclose(f);
 	assert_int_equal(a->steps, 0);
 	assert_non_null(a->adam_m[AV_P_W_Q]);
+	assert_memory_equal(a->start.w_q, a->params.w_q, 9 * sizeof(float));
 	av_trainer_epoch(a);
 	av_trainer_free(a);
 	av_trainer_free(b);

@@ -554,6 +554,7 @@ static void test_leaving_frees_the_optimiser(void **state)
 	assert_null(tr->adam_m[AV_P_W_Q]);
 	assert_null(tr->master[AV_P_W_Q]);
 	assert_null(tr->grad.t[AV_P_W_Q]);
+	assert_null(tr->start.w_q);
 	harness_keys(&h, "t");
 	expect_epoch(&h, 2);
 	assert_non_null(trainer(&h)->adam_m[AV_P_W_Q]);

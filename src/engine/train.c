@@ -859,6 +859,42 @@ static bool move_state(struct av_trainer *tr, int id, size_t count, FILE *f, boo
 	return true;
 }
 
+/* Where tensor id of p lives (as av_param_tensor finds it). */
+static float **tensor_slot(struct av_params *p, int id)
+{
+	switch (id) {
+	case AV_P_TOKEN_EMBEDDING: return &p->token_embedding;
+	case AV_P_POSITION_EMBEDDING: return &p->position_embedding;
+	case AV_P_W_Q: return &p->w_q;
+	case AV_P_B_Q: return &p->b_q;
+	case AV_P_W_K: return &p->w_k;
+	case AV_P_B_K: return &p->b_k;
+	case AV_P_W_V: return &p->w_v;
+	case AV_P_B_V: return &p->b_v;
+	case AV_P_W_O: return &p->w_o;
+	case AV_P_B_O: return &p->b_o;
+	}
+	return NULL;
+}
+
+/* The start parameters' tensors (what r in the view returns to), after the
+ * optimiser's state; on the way in, read into new buffers. */
+static bool move_start(struct av_trainer *tr, FILE *f, bool out, size_t counts[AV_N_PARAMS])
+{
+	for (int id = 0; id < AV_N_PARAMS; id++) {
+		float **slot = tensor_slot(&tr->start, id);
+		if (!slot || counts[id] == 0)
+			continue;
+		if (!out)
+			*slot = av_malloc(counts[id] * sizeof(float));
+		size_t done = out ? fwrite(*slot, sizeof(float), counts[id], f)
+				  : fread(*slot, sizeof(float), counts[id], f);
+		if (done != counts[id])
+			return false;
+	}
+	return true;
+}
+
 bool av_trainer_sleep(struct av_trainer *tr, FILE *f)
 {
 	bool ok = fseek(f, 0, SEEK_SET) == 0;
@@ -867,9 +903,21 @@ bool av_trainer_sleep(struct av_trainer *tr, FILE *f)
 		if (tr->trained[id] && av_param_tensor(&tr->params, id, &count))
 			ok = move_state(tr, id, count, f, true);
 	}
+	size_t counts[AV_N_PARAMS];
+	for (int id = 0; id < AV_N_PARAMS; id++)
+		if (!av_param_tensor(&tr->start, id, &counts[id]))
+			counts[id] = 0;
+	ok = ok && fwrite(counts, sizeof(counts), 1, f) == 1 && move_start(tr, f, true, counts);
 	if (!ok || fflush(f) != 0)
 		return false;
 	free_state(tr);
+	for (int id = 0; id < AV_N_PARAMS; id++) {
+		float **slot = tensor_slot(&tr->start, id);
+		if (slot && counts[id]) {
+			free(*slot);
+			*slot = NULL;
+		}
+	}
 	return true;
 }
 
@@ -887,7 +935,17 @@ bool av_trainer_wake(struct av_trainer *tr, FILE *f)
 		if (tr->trained[id] && av_param_tensor(&tr->params, id, &count))
 			ok = move_state(tr, id, count, f, false);
 	}
+	size_t counts[AV_N_PARAMS];
+	ok = ok && fread(counts, sizeof(counts), 1, f) == 1;
+	for (int id = 0; id < AV_N_PARAMS && ok; id++) {
+		float **slot = tensor_slot(&tr->start, id);
+		ok = !counts[id] || (slot && !*slot);   /* what sleep took away */
+	}
+	ok = ok && move_start(tr, f, false, counts);
 	if (!ok) {
+		/* the start is lost too: the current parameters take its place */
+		av_params_free(&tr->start);
+		av_params_copy(&tr->start, &tr->params);
 		reset_state(tr);
 		return false;
 	}
