@@ -247,12 +247,17 @@ static long cpu_ticks(pid_t pid)
  * the while (a terminal would). */
 static double cpu_percent(const struct screen *s)
 {
+	char buf[65536];
 	long t0 = cpu_ticks(s->pid);
-	double end = now_ms() + CPU_SECONDS * 1e3, last;
-	while (now_ms() < end)
-		drain(s, 100, now_ms(), &last);
+	double start = now_ms(), end = start + CPU_SECONDS * 1e3, now;
+	while ((now = now_ms()) < end) {
+		struct pollfd p = { s->fd, POLLIN, 0 };
+		if (poll(&p, 1, (int)(end - now) + 1) > 0 && read(s->fd, buf, sizeof(buf)) <= 0)
+			break;
+	}
 	long t1 = cpu_ticks(s->pid);
-	return 100.0 * (double)(t1 - t0) / (double)sysconf(_SC_CLK_TCK) / CPU_SECONDS;
+	double seconds = (now_ms() - start) / 1e3;
+	return 100.0 * (double)(t1 - t0) / (double)sysconf(_SC_CLK_TCK) / seconds;
 }
 
 /* A line of /proc/PID/status ("VmRSS", "VmHWM") in kB. */
@@ -294,6 +299,8 @@ static void cpu_and_memory(const char *prog, const char *sample, int goal_second
 	printf("  %-40s %6.1f %% of a core\n", "training view running (25 epochs/s)",
 	       cpu_percent(&s));
 	send_keys(&s, "t");   /* back to the stepper: training stops */
+	settle(&s);
+	usleep(1000000);      /* a loaded machine may still be on its way */
 	settle(&s);
 	printf("  %-40s %6ld kB\n", "RSS after the training view", status_kb(s.pid, "VmRSS"));
 	printf("  %-40s %6ld kB\n", "peak RSS (VmHWM)", status_kb(s.pid, "VmHWM"));
