@@ -796,6 +796,7 @@ void av_app_draw(struct av_app *a)
 	 * anew first, and every view draws only into windows of this size. */
 	if (a->layout.cols != COLS || a->layout.lines != LINES)
 		make_windows(a);
+	av_editor_settle(a);
 	if (a->layout.too_small) {
 		draw_too_small(a);
 		doupdate();
@@ -926,6 +927,24 @@ static long long now_us(void)
 
 static volatile sig_atomic_t got_signal;
 
+/* Keys read before a frame is drawn at most: a stream that never ends
+ * still gets frames. */
+#define MAX_KEYS_A_FRAME 1024
+
+/* The keys that arrived while the last one was handled (typed ahead, or
+ * pasted): handled too before the next frame, so the screen computes and
+ * draws once for all of them (issue 11: a typed character cost a forward
+ * pass and a repaint each). */
+static void read_waiting_keys(struct av_app *a)
+{
+	wint_t ch;
+	int r;
+	wtimeout(a->input, 0);
+	for (int keys = 0; keys < MAX_KEYS_A_FRAME && !a->quit && !got_signal &&
+	     (r = wget_wch(a->input, &ch)) != ERR; keys++)
+		av_app_key(a, av_key_from_wch(r, (unsigned)ch));
+}
+
 static void on_signal(int sig)
 {
 	got_signal = sig;
@@ -1024,11 +1043,19 @@ bool av_ui_run(struct av_session *s, const struct av_ui_config *cfg, char **caus
 			wint_t key;
 			int r, keys = 0;
 			wtimeout(a.input, 0);
-			while (ready > 0 && !a.quit && (r = wget_wch(a.input, &key)) != ERR) {
+			/* a follower compares the state before and after the
+			 * frame's keys: one that changed it starts exploring */
+			if (ready > 0)
 				av_classroom_before_key(&a);
+			while (ready > 0 && !a.quit && keys < MAX_KEYS_A_FRAME &&
+			       (r = wget_wch(a.input, &key)) != ERR) {
 				av_app_key(&a, av_key_from_wch(r, (unsigned)key));
-				av_classroom_after_key(&a);
 				keys++;
+			}
+			if (keys > 0) {
+				/* the class sees the state the keys led to */
+				av_editor_settle(&a);
+				av_classroom_after_key(&a);
 			}
 			if (ready < 0 || (ready == 1 && keys == 0 && ++errors > 20))
 				break;    /* the terminal is gone */
@@ -1057,6 +1084,7 @@ bool av_ui_run(struct av_session *s, const struct av_ui_config *cfg, char **caus
 		}
 		errors = 0;
 		av_app_key(&a, av_key_from_wch(r, (unsigned)ch));
+		read_waiting_keys(&a);
 	}
 
 	av_app_free(&a);
