@@ -7,11 +7,13 @@
 #include <grp.h>
 #include <pwd.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "i18n.h"
 #include "json_read.h"
 #include "util.h"
 
@@ -89,34 +91,89 @@ static bool config_line(char *line, bool *any_group, bool *member)
 	return true;
 }
 
+/* Says on stderr why a config file restricts everyone (the teacher, who
+ * then cannot --lead, has to know what to fix). */
+static bool forced_for_everyone(const char *path, const char *why)
+{
+	fprintf(stderr, _("attnview: %s %s: restricted mode for every user until it is"
+			  " fixed (see attnview(1), FILES)\n"), path, why);
+	return true;
+}
+
+/* Who may own the config file and its directory: root, and for the file a
+ * test names in $ATTNVIEW_RESTRICTED_CONF also ourselves (that file can only
+ * add restrictions, never lift them). */
+static bool trusted_owner(uid_t uid, bool system)
+{
+	return uid == 0 || (!system && uid == geteuid());
+}
+
+/* The file and its directory are safe from the people it restricts: a
+ * regular file (not a symbolic link) of at most 64 KiB, owned by root,
+ * writable by no group or other, in a directory of root's that no one else
+ * can add to or rename in (unless it is sticky, as /tmp is). A student who
+ * could edit or replace the file could lift the mode. */
+static bool safe_file(const char *path, const struct stat *st, bool system)
+{
+	char *dir = av_strdup(path), *slash = strrchr(dir, '/');
+	struct stat dst;
+	bool ok = true;
+
+	if (slash == dir)
+		slash[1] = '\0';
+	else if (slash != NULL)
+		*slash = '\0';
+	if (!S_ISREG(st->st_mode))
+		ok = !forced_for_everyone(path, _("is not a regular file"));
+	else if (st->st_size > 65536)
+		ok = !forced_for_everyone(path, _("is larger than 64 KiB"));
+	else if (!trusted_owner(st->st_uid, system))
+		ok = !forced_for_everyone(path, _("is not owned by root"));
+	else if (st->st_mode & (S_IWGRP | S_IWOTH))
+		ok = !forced_for_everyone(path, _("is writable by its group or others"));
+	else if (stat(slash != NULL ? dir : ".", &dst) != 0 ||
+		 !trusted_owner(dst.st_uid, system) ||
+		 ((dst.st_mode & (S_IWGRP | S_IWOTH)) && !(dst.st_mode & S_ISVTX)))
+		ok = !forced_for_everyone(path, _("is in a directory that is not root's alone"));
+	free(dir);
+	return ok;
+}
+
 /* Whether the config file at path makes this user restricted: yes when it
  * exists and names no group, or names one of ours. A file that cannot be
- * read or parsed restricts everyone: a typo must not lift the mode. */
-static bool forced_by(const char *path)
+ * read or parsed, or that a student could change (safe_file), restricts
+ * everyone: a typo or a chmod must not lift the mode. */
+static bool forced_by(const char *path, bool system)
 {
 	char *text, *line, *save = NULL;
 	size_t len;
 	bool any_group = false, member = false, ok = true;
 	struct stat st;
 
-	if (stat(path, &st) != 0)
-		return errno != ENOENT;
-	if (!S_ISREG(st.st_mode) || st.st_size > 65536 ||
-	    !av_read_file(path, &text, &len, NULL))
+	if (lstat(path, &st) != 0)
+		return errno != ENOENT &&
+		       forced_for_everyone(path, _("cannot be looked at"));
+	if (!safe_file(path, &st, system))
 		return true;
+	if (!av_read_file(path, &text, &len, NULL))
+		return forced_for_everyone(path, _("cannot be read"));
 	for (line = strtok_r(text, "\n", &save); line != NULL && ok;
 	     line = strtok_r(NULL, "\n", &save))
 		ok = config_line(line, &any_group, &member);
 	free(text);
-	return !ok || !any_group || member;
+	if (!ok)
+		return forced_for_everyone(path, _("has a line that is not \"group NAME\","
+						   " \"teacher NAME\" or a comment, or names"
+						   " a teacher who does not exist"));
+	return !any_group || member;
 }
 
 static bool forced_by_file(void)
 {
 	const char *env = getenv("ATTNVIEW_RESTRICTED_CONF");
 
-	return forced_by(AV_RESTRICTED_CONF) ||
-	       (env != NULL && env[0] != '\0' && forced_by(env));
+	return forced_by(AV_RESTRICTED_CONF, true) ||
+	       (env != NULL && env[0] != '\0' && forced_by(env, false));
 }
 
 static bool apply(char **cause)
@@ -124,7 +181,7 @@ static bool apply(char **cause)
 	const struct rlimit none = { 0, 0 };
 
 	if (setrlimit(RLIMIT_FSIZE, &none) != 0 || setrlimit(RLIMIT_CORE, &none) != 0)
-		return av_fail(cause, "restricted mode: cannot set the file size limits");
+		return av_fail(cause, _("restricted mode: cannot set the file size limits"));
 	/* a write to a file then fails (EFBIG) and is reported, rather than
 	 * killing the program */
 	signal(SIGXFSZ, SIG_IGN);
@@ -132,6 +189,9 @@ static bool apply(char **cause)
 	unsetenv("TERMINFO_DIRS");
 	unsetenv("TERMCAP");
 	unsetenv("ATTNVIEW_DATA_DIR");
+	/* nor the build tree's data: its compiled-in path may not exist here,
+	 * and anyone could create it */
+	av_data_installed_only();
 	return true;
 }
 
@@ -147,7 +207,7 @@ bool av_restricted_prepare(int *argc, char **argv, bool *restricted, char **caus
 		if (!operands && strncmp(argv[i], "--restricted", 12) == 0 &&
 		    (argv[i][12] == '\0' || argv[i][12] == '=')) {
 			if (argv[i][12] == '=')
-				return av_fail(cause, "--restricted takes no value");
+				return av_fail(cause, _("--restricted takes no value"));
 			*restricted = true;
 			continue;
 		}
@@ -162,38 +222,38 @@ bool av_restricted_prepare(int *argc, char **argv, bool *restricted, char **caus
 
 static bool refuse(char **cause, const char *what)
 {
-	return av_fail(cause, "%s is not allowed in restricted mode (a student account on a"
-		       " class server: nothing is written, only the installed data is read)", what);
+	return av_fail(cause, _("%s is not allowed in restricted mode (a student account on a"
+		       " class server: nothing is written, only the installed data is read)"), what);
 }
 
 bool av_restricted_check_options(const struct av_options *o, char **cause)
 {
 	if (o->train_epochs > AV_RESTRICTED_MAX_EPOCHS)
-		return av_fail(cause, "restricted mode: --train %d is more than %d epochs",
+		return av_fail(cause, _("restricted mode: --train %d is more than %d epochs"),
 			       o->train_epochs, AV_RESTRICTED_MAX_EPOCHS);
 	if (o->weights != NULL)
-		return refuse(cause, "--weights");
+		return refuse(cause, _("--weights"));
 	if (o->dump != NULL)
-		return refuse(cause, "--dump");
+		return refuse(cause, _("--dump"));
 	if (o->sample != NULL && is_path(o->sample))
-		return refuse(cause, "--sample with a file (give an installed sample's name)");
+		return refuse(cause, _("--sample with a file (give an installed sample's name)"));
 	if (o->theme != NULL && is_path(o->theme))
-		return refuse(cause, "--theme with a file (give dark, light or mono)");
+		return refuse(cause, _("--theme with a file (give dark, light or mono)"));
 	if (o->lesson != NULL && is_path(o->lesson))
-		return refuse(cause, "--lesson with a file (give an installed lesson's name)");
+		return refuse(cause, _("--lesson with a file (give an installed lesson's name)"));
 	if (o->sentence != NULL && strlen(o->sentence) > AV_RESTRICTED_MAX_SENTENCE_BYTES)
-		return av_fail(cause, "restricted mode: the sentence is longer than %d bytes",
+		return av_fail(cause, _("restricted mode: the sentence is longer than %d bytes"),
 			       AV_RESTRICTED_MAX_SENTENCE_BYTES);
 	if (o->source != NULL && strlen(o->source) > AV_RESTRICTED_MAX_SENTENCE_BYTES)
-		return av_fail(cause, "restricted mode: --source is longer than %d bytes",
+		return av_fail(cause, _("restricted mode: --source is longer than %d bytes"),
 			       AV_RESTRICTED_MAX_SENTENCE_BYTES);
 	/* before the forward pass runs: a D=4096 refused afterwards would
 	 * already have cost the CPU the limit is there to save */
 	if ((o->cfg_given & AV_CFG_D_MODEL) && o->cfg.d_model > AV_RESTRICTED_MAX_D_MODEL)
-		return av_fail(cause, "restricted mode: --d-model %d is more than %d",
+		return av_fail(cause, _("restricted mode: --d-model %d is more than %d"),
 			       o->cfg.d_model, AV_RESTRICTED_MAX_D_MODEL);
 	if ((o->cfg_given & AV_CFG_HEADS) && o->cfg.heads > AV_RESTRICTED_MAX_HEADS)
-		return av_fail(cause, "restricted mode: --heads %d is more than %d",
+		return av_fail(cause, _("restricted mode: --heads %d is more than %d"),
 			       o->cfg.heads, AV_RESTRICTED_MAX_HEADS);
 	return true;
 }
@@ -201,10 +261,10 @@ bool av_restricted_check_options(const struct av_options *o, char **cause)
 bool av_restricted_check_session(const struct av_session *s, char **cause)
 {
 	if (s->cfg.d_model > AV_RESTRICTED_MAX_D_MODEL)
-		return av_fail(cause, "restricted mode: D=%d is more than %d", s->cfg.d_model,
+		return av_fail(cause, _("restricted mode: D=%d is more than %d"), s->cfg.d_model,
 			       AV_RESTRICTED_MAX_D_MODEL);
 	if (s->cfg.heads > AV_RESTRICTED_MAX_HEADS)
-		return av_fail(cause, "restricted mode: H=%d is more than %d heads", s->cfg.heads,
+		return av_fail(cause, _("restricted mode: H=%d is more than %d heads"), s->cfg.heads,
 			       AV_RESTRICTED_MAX_HEADS);
 	return true;
 }

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "i18n.h"
 #include "number.h"
 #include "utf8.h"
 #include "util.h"
@@ -552,13 +553,21 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
+static bool installed_only;
+
+void av_data_installed_only(void)
+{
+	installed_only = true;
+}
+
 /* The KIND directories in search order, without repeats (the tests and an
  * uninstalled build point $ATTNVIEW_DATA_DIR at the source tree). */
 static char **search_dirs(const char *kind)
 {
 	const char *roots[] = { getenv("ATTNVIEW_DATA_DIR"), AV_SRCDIR, PKGDATADIR };
+	size_t first = installed_only ? 2 : 0;
 	struct names dirs = { 0 };
-	for (size_t i = 0; i < sizeof roots / sizeof roots[0]; i++) {
+	for (size_t i = first; i < sizeof roots / sizeof roots[0]; i++) {
 		if (roots[i] && *roots[i])
 			names_add(&dirs, av_printf("%s/%s", roots[i], kind));
 	}
@@ -640,6 +649,9 @@ bool av_data_find(const char *kind, const char *what, const char *name_or_path,
 {
 	*path = NULL;
 	if (strchr(name_or_path, '/') || ends_with(name_or_path, ".json")) {
+		if (installed_only)
+			return av_fail(cause, _("%s \"%s\": restricted mode reads only the installed"
+					       " data: give a name, not a file"), what, name_or_path);
 		*path = av_strdup(name_or_path);
 		return true;
 	}
