@@ -147,3 +147,16 @@ bool av_state_apply(struct av_session *s, const struct av_state *prev,
 	}
 	return av_session_run(s, cause);
 }
+
+bool av_state_same_numbers(const struct av_state *a, const struct av_state *b)
+{
+	struct av_state where = *b;
+
+	/* b with a's screen fields: equal to a when nothing else differs */
+	where.stage = a->stage;
+	where.view = a->view;
+	where.head = a->head;
+	where.query = a->query;
+	where.key = a->key;
+	return av_state_same(&where, a);
+}
