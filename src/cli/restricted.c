@@ -95,7 +95,7 @@ static bool config_line(char *line, bool *any_group, bool *member)
  * then cannot --lead, has to know what to fix). */
 static bool forced_for_everyone(const char *path, const char *why)
 {
-	fprintf(stderr, _("attnview: %s %s: restricted mode for every user until it is"
+	fprintf(stderr, _("attnview: %s: %s; restricted mode for every user until it is"
 			  " fixed (see attnview(1), FILES)\n"), path, why);
 	return true;
 }
@@ -124,17 +124,17 @@ static bool safe_file(const char *path, const struct stat *st, bool system)
 	else if (slash != NULL)
 		*slash = '\0';
 	if (!S_ISREG(st->st_mode))
-		ok = !forced_for_everyone(path, _("is not a regular file"));
+		ok = !forced_for_everyone(path, _("not a regular file"));
 	else if (st->st_size > 65536)
-		ok = !forced_for_everyone(path, _("is larger than 64 KiB"));
+		ok = !forced_for_everyone(path, _("larger than 64 KiB"));
 	else if (!trusted_owner(st->st_uid, system))
-		ok = !forced_for_everyone(path, _("is not owned by root"));
+		ok = !forced_for_everyone(path, _("not owned by root"));
 	else if (st->st_mode & (S_IWGRP | S_IWOTH))
-		ok = !forced_for_everyone(path, _("is writable by its group or others"));
+		ok = !forced_for_everyone(path, _("writable by its group or others"));
 	else if (stat(slash != NULL ? dir : ".", &dst) != 0 ||
 		 !trusted_owner(dst.st_uid, system) ||
 		 ((dst.st_mode & (S_IWGRP | S_IWOTH)) && !(dst.st_mode & S_ISVTX)))
-		ok = !forced_for_everyone(path, _("is in a directory that is not root's alone"));
+		ok = !forced_for_everyone(path, _("in a directory that is not root's alone"));
 	free(dir);
 	return ok;
 }
@@ -151,20 +151,19 @@ static bool forced_by(const char *path, bool system)
 	struct stat st;
 
 	if (lstat(path, &st) != 0)
-		return errno != ENOENT &&
-		       forced_for_everyone(path, _("cannot be looked at"));
+		return errno != ENOENT && forced_for_everyone(path, strerror(errno));
 	if (!safe_file(path, &st, system))
 		return true;
 	if (!av_read_file(path, &text, &len, NULL))
-		return forced_for_everyone(path, _("cannot be read"));
+		return forced_for_everyone(path, _("unreadable"));
 	for (line = strtok_r(text, "\n", &save); line != NULL && ok;
 	     line = strtok_r(NULL, "\n", &save))
 		ok = config_line(line, &any_group, &member);
 	free(text);
 	if (!ok)
-		return forced_for_everyone(path, _("has a line that is not \"group NAME\","
-						   " \"teacher NAME\" or a comment, or names"
-						   " a teacher who does not exist"));
+		return forced_for_everyone(path, _("a line that is not \"group NAME\","
+						   " \"teacher NAME\" or a comment, or a teacher"
+						   " who does not exist"));
 	return !any_group || member;
 }
 
