@@ -11,7 +11,11 @@
  * of PSS (/proc/PID/smaps_rollup: pages shared between the processes, the
  * program's text and libraries, count once).
  *
- *   bench/bench_class [-n N] [-r ROUNDS] [-s SAMPLE] [ATTNVIEW]
+ *   bench/bench_class [-n N] [-r ROUNDS] [-s SAMPLE] [-k n|m] [ATTNVIEW]
+ *
+ * -k n (the default) steps to the next stage, which changes no number;
+ * -k m toggles the causal mask, which makes every follower recompute
+ * (the header then shows "causal" or "self").
  *
  * (BENCH_SHOW=1 prints the model's screens of the leader and three
  * followers at the end, to check what was compared.)
@@ -522,13 +526,15 @@ static int compare_doubles(const void *a, const void *b)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: bench_class [-n FOLLOWERS] [-r ROUNDS] [-s SAMPLE] [ATTNVIEW]\n");
+	fprintf(stderr, "usage: bench_class [-n FOLLOWERS] [-r ROUNDS] [-s SAMPLE] [-k n|m]"
+		" [ATTNVIEW]\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
 	int n = 300, rounds = 5, opt;
+	char round_key = 'n';
 	const char *sample = NULL, *program = "src/attnview";
 	char base[] = "/tmp/bench_class.XXXXXX", room_dir[256];
 	struct term *t;
@@ -538,8 +544,9 @@ int main(int argc, char **argv)
 	int k;
 
 	setlocale(LC_ALL, "C.UTF-8");
-	while ((opt = getopt(argc, argv, "n:r:s:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:r:s:k:")) != -1) {
 		switch (opt) {
+		case 'k': round_key = optarg[0]; break;
 		case 'n': n = atoi(optarg); break;
 		case 'r': rounds = atoi(optarg); break;
 		case 's': sample = optarg; break;
@@ -548,7 +555,7 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		program = argv[optind];
-	if (n < 1 || n > 1000 || rounds < 1 || rounds > 8)
+	if (n < 1 || n > 1000 || rounds < 1 || rounds > 8 || (round_key != 'n' && round_key != 'm'))
 		usage();
 	if (access(program, X_OK) != 0)
 		die("%s: not a program (give the path to attnview)", program);
@@ -632,9 +639,12 @@ int main(int argc, char **argv)
 		int stage = r % 8 + 1;     /* 2/9 .. 9/9, then around */
 		int behind = n;
 		/* n forwards, from the last stage g goes back to the first */
-		char key = stage == 1 ? 'g' : 'n';
+		char key = round_key == 'm' ? 'm' : stage == 1 ? 'g' : 'n';
 
-		snprintf(want, sizeof want, "%d/9", stage);
+		if (key == 'm')
+			snprintf(want, sizeof want, "%s", r % 2 ? "causal" : "self ");
+		else
+			snprintf(want, sizeof want, "%d/9", stage);
 		for (int i = 1; i <= n; i++)
 			t[i].header_at = 0;
 		t0 = now_s();

@@ -125,6 +125,20 @@ void av_classroom_after_key(struct av_app *a)
 	c->have_last = true;
 }
 
+/* Whether the session already holds snap's numbers: the snapshot applied
+ * last with the session's own text, config and mask (a student's keys may
+ * have changed those since) gives the same numbers as snap. */
+static bool shows_numbers_of(struct av_app *a, const struct av_state *snap)
+{
+	struct av_classroom *c = a->classroom;
+	struct av_state now;
+
+	if (!c->have_last)
+		return false;
+	now = c->last;
+	return av_state_capture(&now, a->s, NULL) && av_state_same_numbers(&now, snap);
+}
+
 /* A snapshot from the teacher: the state, then the screen's part. */
 static void follow(struct av_app *a, const struct av_state *snap)
 {
@@ -142,14 +156,19 @@ static void follow(struct av_app *a, const struct av_state *snap)
 	/* only where the teacher looks changed (a step, a head, the cursor):
 	 * the numbers are those already on the screen, so 300 students do not
 	 * all run the forward pass again at once */
-	if (!(c->have_last && av_state_same_numbers(&c->last, snap))) {
+	if (!shows_numbers_of(a, snap)) {
+		bool was_cross = a->s->trace.cfg.mode == AV_MODE_CROSS;
 		if (!av_state_apply(a->s, c->have_last ? &c->last : NULL, snap, &cause)) {
 			av_app_message(a, true, "cannot follow: %s", cause);
 			free(cause);
 			c->have_last = false;
 			return;
 		}
-		av_app_rerun_all(a);
+		/* av_state_apply ran the forward pass (a second one here cost
+		 * every student as much again); only the screen is left: the
+		 * source's row comes or goes with cross mode */
+		if (was_cross != (a->s->trace.cfg.mode == AV_MODE_CROSS))
+			av_app_resize(a);
 	}
 	c->last = *snap;
 	c->have_last = true;
