@@ -1,6 +1,7 @@
 /* restricted.c: --restricted (see restricted.h). */
 #include "config.h"
 
+#include "i18n.h"
 #include "restricted.h"
 
 #include <errno.h>
