@@ -544,6 +544,7 @@ int main(int argc, char **argv)
 	int k;
 
 	setlocale(LC_ALL, "C.UTF-8");
+	setvbuf(stdout, NULL, _IOLBF, 0);    /* each line as it comes, piped too */
 	while ((opt = getopt(argc, argv, "n:r:s:k:")) != -1) {
 		switch (opt) {
 		case 'k': round_key = optarg[0]; break;
