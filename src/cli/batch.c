@@ -97,7 +97,7 @@ bool av_batch_train(const struct av_options *o, struct av_session *s, char **cau
 	return ok;
 }
 
-static bool use_color(enum av_color_when when)
+bool av_batch_use_color(enum av_color_when when)
 {
 	if (when != AV_COLOR_AUTO)
 		return when == AV_COLOR_ALWAYS;
@@ -112,7 +112,7 @@ static bool use_color(enum av_color_when when)
 
 bool av_batch_print(const struct av_options *o, const struct av_session *s, char **cause)
 {
-	if (!av_print_stage(stdout, &s->trace, o->print, o->head, use_color(o->color), cause))
+	if (!av_print_stage(stdout, &s->trace, o->print, o->head, av_batch_use_color(o->color), cause))
 		return false;
 	if (fflush(stdout) != 0 || ferror(stdout))
 		return av_fail(cause, _("standard output: write error"));

@@ -561,13 +561,17 @@ void av_data_installed_only(void)
 }
 
 /* The KIND directories in search order, without repeats (the tests and an
- * uninstalled build point $ATTNVIEW_DATA_DIR at the source tree). */
+ * uninstalled build point $ATTNVIEW_DATA_DIR at the source tree). The
+ * installed data comes before the source tree the binary was built from:
+ * an installed attnview uses what `make install` put there (installcheck
+ * proves it), and the tree is only the fallback of an uninstalled build. */
 static char **search_dirs(const char *kind)
 {
-	const char *roots[] = { getenv("ATTNVIEW_DATA_DIR"), AV_SRCDIR, PKGDATADIR };
-	size_t first = installed_only ? 2 : 0;
+	const char *roots[] = { getenv("ATTNVIEW_DATA_DIR"), PKGDATADIR, AV_SRCDIR };
+	/* --restricted: PKGDATADIR alone */
+	size_t first = installed_only ? 1 : 0, end = installed_only ? 2 : 3;
 	struct names dirs = { 0 };
-	for (size_t i = first; i < sizeof roots / sizeof roots[0]; i++) {
+	for (size_t i = first; i < end; i++) {
 		if (roots[i] && *roots[i])
 			names_add(&dirs, av_printf("%s/%s", roots[i], kind));
 	}

@@ -476,6 +476,8 @@ static void do_action(struct av_app *a, enum av_action act)
 		} else {
 			a->view = &av_view_stage;
 		}
+		if (a->lesson)   /* the caption pane is smaller under the grid */
+			av_app_resize(a);
 		a->dirty = AV_DIRTY_ALL;
 		break;
 	case AV_ACTION_ZOOM:
@@ -504,8 +506,10 @@ static void do_action(struct av_app *a, enum av_action act)
 	case AV_ACTION_CYCLE_SCALE: cycle_scale(a); break;
 	case AV_ACTION_RESEED: reseed(a); break;
 	case AV_ACTION_CYCLE_THEME: cycle_theme(a); break;
+	case AV_ACTION_FOLLOW: av_classroom_snap_back(a); break;
 	case AV_ACTION_LESSON_NEXT: case AV_ACTION_LESSON_PREV:
 	case AV_ACTION_LESSON_RESTORE: case AV_ACTION_LESSON_ANSWER:
+	case AV_ACTION_LESSON_CAPTION_DOWN: case AV_ACTION_LESSON_CAPTION_UP:
 		av_lesson_ui_action(a, act);
 		break;
 	case AV_ACTION_HELP:
@@ -602,6 +606,9 @@ void av_app_draw_header(struct av_app *a, const char *view, int index, int count
 	char *lesson = av_lesson_ui_label(a);
 	if (lesson)
 		h.sample = lesson;
+	char room[48];
+	if (av_classroom_header(a, room, sizeof(room)))
+		h.classroom = room;
 	char *text = av_layout_header(&h, width);
 	av_put_pad(w, 0, 0, text, width, av_colors_el(&a->colors, AV_EL_HEADER));
 	free(text);
@@ -714,6 +721,12 @@ static void draw_status(struct av_app *a)
 	if (a->message) {
 		av_put_pad(w, 0, 0, a->message, width,
 			   av_colors_el(c, a->message_error ? AV_EL_ERROR : AV_EL_STATUS));
+		return;
+	}
+	/* a student exploring: where the teacher is, in place of the hints */
+	char teacher[400];
+	if (av_classroom_status(a, teacher, sizeof(teacher))) {
+		av_put_pad(w, 0, 0, teacher, width, av_colors_el(c, AV_EL_LABEL));
 		return;
 	}
 	/* whole "key what" groups, as many as fit (never a cut word) */
@@ -989,6 +1002,7 @@ bool av_ui_run(struct av_session *s, const struct av_ui_config *cfg, char **caus
 				next_tick = now + step;
 			if (now >= next_tick && !ticked) {
 				av_app_tick(&a);
+				av_classroom_after_tick(&a);
 				ticked = true;
 				next_tick += step;
 				now = now_us();
@@ -1011,6 +1025,7 @@ bool av_ui_run(struct av_session *s, const struct av_ui_config *cfg, char **caus
 			int r, keys = 0;
 			wtimeout(a.input, 0);
 			while (ready > 0 && !a.quit && (r = wget_wch(a.input, &key)) != ERR) {
+				av_classroom_before_key(&a);
 				av_app_key(&a, av_key_from_wch(r, (unsigned)key));
 				av_classroom_after_key(&a);
 				keys++;

@@ -245,6 +245,19 @@ int av_lesson_ui_rows(const struct av_app *a, int lines);
 void av_lesson_ui_action(struct av_app *a, enum av_action act);
 void av_lesson_ui_draw(struct av_app *a);
 char *av_lesson_ui_label(const struct av_app *a);
+/* The step's highlighted cells ((query, key) of the attention matrices,
+ * *cells) while they mean what the step meant: the student is on that step
+ * and the live sentence, source and mode are the step's (the cells are
+ * positions in its sentence). Changing the stage, head, temperature or
+ * cursor keeps them; editing the sentence or the mode drops them until R.
+ * Returns their count, 0 outside a lesson. */
+int av_lesson_ui_marks(const struct av_app *a, const int (**cells)[2]);
+/* Whether (query, key) is one of them. */
+bool av_lesson_ui_marked(const struct av_app *a, int query, int key);
+/* For the classroom: the lesson's name and step (NULL without a lesson);
+ * going to a step as } and { do (false: no such step). */
+const char *av_lesson_ui_name(const struct av_app *a, int *step);
+bool av_lesson_ui_go(struct av_app *a, int step);
 
 /* Reads screen row y back as UTF-8 (from curscr; for the tests). */
 void av_app_read_line(int y, char *buf, size_t size);
