@@ -50,6 +50,7 @@
 #include <time.h>
 
 #include "i18n.h"
+#include "restricted_limits.h"
 #include "train.h"
 #include "ui/app.h"
 #include "ui/draw.h"
@@ -436,16 +437,30 @@ static void stop_diverged(struct av_app *a)
 		       av_train_panel_fix(&d));
 }
 
+/* --restricted: a run ends at AV_RESTRICTED_MAX_EPOCHS epochs (r starts
+ * again from 0), so a student's training never runs unattended. True, with
+ * the run paused and the reason shown, when the trainer is there. */
+static bool at_epoch_limit(struct av_app *a)
+{
+	struct av_train_view *tv = a->train;
+	if (!a->restricted || tv->tr->epoch < AV_RESTRICTED_MAX_EPOCHS)
+		return false;
+	pause_training(a);
+	av_app_message(a, true, _("restricted mode: training stops at %d epochs"
+				  " (r starts again from epoch 0)"), AV_RESTRICTED_MAX_EPOCHS);
+	return true;
+}
+
 /* Trains up to epochs epochs, stopping early after budget_us (0: none);
  * pauses at the goal and stops when the loss or a weight stops being a
- * number. */
+ * number, or at the epoch limit of --restricted. */
 static void run_epochs(struct av_app *a, int epochs, long long budget_us)
 {
 	struct av_train_view *tv = a->train;
 	struct av_trainer *tr = tv->tr;
 	long long t0 = now_us();
 	int done = 0, steps = 0;
-	while (done < epochs) {
+	while (done < epochs && !at_epoch_limit(a)) {
 		bool end = av_trainer_step(tr);
 		steps++;
 		tv->steps_done++;
@@ -475,9 +490,12 @@ static void run_epochs(struct av_app *a, int epochs, long long budget_us)
 	mark(a, D_TRAINED);
 }
 
-/* Refuses to train on weights that are not numbers. */
+/* Refuses to train on weights that are not numbers, or past the epoch
+ * limit of --restricted. */
 static bool can_train(struct av_app *a)
 {
+	if (at_epoch_limit(a))
+		return false;
 	if (!diverged(a->train->tr))
 		return true;
 	stop_diverged(a);
