@@ -2,7 +2,8 @@
  * text with CJK (two columns a character), cursor keys, Backspace, Delete,
  * Ctrl-U/K/W (line_edit.c); Enter applies, Esc cancels. The matrices
  * recompute as the person types, whenever the text runs (an empty text,
- * say, does not: the last good trace stays and the reason is shown).
+ * say, does not: the last good trace stays and the reason is shown): once
+ * per frame, however many keys arrived for it (av_editor_settle).
  *
  * The source sentence can be typed outside cross mode too (c with no
  * source, or E in self or causal mode): it is not used there, so it is only
@@ -14,6 +15,7 @@
 #include <string.h>
 
 #include "i18n.h"
+#include "restricted_limits.h"
 #include "ui/actions.h"
 #include "ui/app.h"
 #include "ui/draw.h"
@@ -44,6 +46,7 @@ static void check_text(struct av_app *a)
 static void run_text(struct av_app *a)
 {
 	struct av_editor *ed = &a->ed;
+	ed->pending = false;
 	if (for_later(a)) {
 		check_text(a);
 		return;
@@ -147,23 +150,57 @@ static void edit_draw(struct av_app *a)
 		     hint, ed->error != NULL);
 }
 
+/* A character did not fit: said where the hint is, in the error style (the
+ * editor owns the status line, so a message would wait until it closes);
+ * the next change or Enter clears it. */
+static void full(struct av_app *a)
+{
+	struct av_editor *ed = &a->ed;
+	if (ed->pending)
+		run_text(a);   /* the frame's earlier keys first: it clears the error */
+	free(ed->error);
+	ed->error = a->restricted
+		    ? av_printf(_("restricted mode: a sentence has at most %zu bytes"),
+				ed->line.limit)
+		    : av_strdup(_("the text is at its length limit"));
+}
+
 static bool edit_key(struct av_app *a, int key, enum av_action act)
 {
 	(void)act;
 	switch (av_line_key(&a->ed.line, key)) {
 	case AV_LINE_APPLY: apply(a); return true;
 	case AV_LINE_CANCEL: cancel(a); return true;
-	case AV_LINE_CHANGED: run_text(a); break;
-	case AV_LINE_FULL: av_app_message(a, true, _("the text is at its length limit")); break;
+	case AV_LINE_CHANGED: a->ed.pending = true; break;   /* runs before the frame */
+	case AV_LINE_FULL: full(a); break;
 	case AV_LINE_MOVED: case AV_LINE_UNUSED: break;
 	}
 	a->dirty |= AV_DIRTY_STATUS;
 	return true;
 }
 
+void av_editor_settle(struct av_app *a)
+{
+	if (a->overlay != &av_view_edit || !a->ed.pending)
+		return;
+	run_text(a);
+	a->dirty |= AV_DIRTY_STATUS;
+}
+
 static void edit_resize(struct av_app *a)
 {
 	a->ed.line.scroll = 0;
+}
+
+/* The most bytes the text may have: with --restricted the limit of a
+ * sentence on the command line, or the text's own length when a teacher's
+ * sentence (a follower's) is longer, so opening the editor never cuts it. */
+static size_t editor_limit(const struct av_app *a, const char *text)
+{
+	size_t len = text ? strlen(text) : 0;
+	if (!a->restricted)
+		return AV_MAX_SENTENCE_BYTES;
+	return len > AV_RESTRICTED_MAX_SENTENCE_BYTES ? len : AV_RESTRICTED_MAX_SENTENCE_BYTES;
 }
 
 void av_editor_open(struct av_app *a, bool source, enum av_edit_then then)
@@ -177,7 +214,7 @@ void av_editor_open(struct av_app *a, bool source, enum av_edit_then then)
 	ed->then = then;
 	const char *text = source ? s->source : s->sentence;
 	ed->orig = text ? av_strdup(text) : NULL;
-	av_line_set(&ed->line, text ? text : "", AV_MAX_SENTENCE_BYTES);
+	av_line_set(&ed->line, text ? text : "", editor_limit(a, text));
 	memcpy(ed->orig_hidden, s->key_hidden, sizeof(ed->orig_hidden));
 	a->overlay = &av_view_edit;
 	a->dirty |= AV_DIRTY_STATUS;

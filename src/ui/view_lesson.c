@@ -150,6 +150,22 @@ void av_lesson_ui_free(struct av_app *a)
 	a->lesson = NULL;
 }
 
+const char *av_lesson_ui_name(const struct av_app *a, int *step)
+{
+	if (!a->lesson)
+		return NULL;
+	*step = a->lesson->step;
+	return a->lesson->lesson->name;
+}
+
+bool av_lesson_ui_go(struct av_app *a, int step)
+{
+	if (!a->lesson || step < 0 || step >= a->lesson->lesson->n_steps)
+		return false;
+	go_to_step(a, step);
+	return true;
+}
+
 char *av_lesson_ui_label(const struct av_app *a)
 {
 	if (!a->lesson)
