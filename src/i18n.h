@@ -7,6 +7,8 @@
  *               translating it there; the code that shows it calls _() on it.
  *   P_("%d epoch", "%d epochs", n)  a sentence with a count in it: the
  *               language's plural form for n (ngettext).
+ *   C_("follower", "left")  a short word that means something else
+ *               elsewhere ("left" as a direction): translated in context.
  *
  * Numbers never pass through here: LC_NUMERIC stays "C" (main sets only
  * LC_CTYPE and LC_MESSAGES), so JSON, CSV and tables keep their '.'.
@@ -23,9 +25,18 @@
 #include <libintl.h>
 #define _(text) gettext(text)
 #define P_(one, many, n) ngettext(one, many, n)
+/* gettext's pgettext: the catalogue keys a message in context as
+ * "context\004text" */
+static inline const char *av_pgettext(const char *key, const char *text)
+{
+	const char *t = gettext(key);
+	return t == key ? text : t;
+}
+#define C_(context, text) av_pgettext(context "\004" text, text)
 #else
 #define _(text) (text)
 #define P_(one, many, n) ((n) == 1 ? (one) : (many))
+#define C_(context, text) (text)
 #endif
 #define N_(text) (text)
 

@@ -365,7 +365,7 @@ static void accept_followers(struct av_leader *l)
 		if (l->current != NULL) {
 			queue_peer(p, l->current);
 			if (flush_peer(p) < 0)
-				drop_peer(l, l->n_peers - 1, "left");
+				drop_peer(l, l->n_peers - 1, C_("follower", "left"));
 		}
 	}
 }
@@ -441,11 +441,11 @@ void av_leader_service(struct av_leader *l, const struct pollfd *fds, int n)
 		if (fds[k].revents == 0 || (i = find_peer(l, fds[k].fd)) < 0)
 			continue;
 		if ((fds[k].revents & (POLLIN | POLLHUP | POLLERR)) && !peer_still_there(&l->peers[i]))
-			drop_peer(l, i, _("left"));
+			drop_peer(l, i, C_("follower", "left"));
 		else if ((fds[k].revents & POLLOUT) && flush_peer(&l->peers[i]) < 0)
-			drop_peer(l, i, _("left"));
+			drop_peer(l, i, C_("follower", "left"));
 		else if (fds[k].revents & (POLLHUP | POLLERR))
-			drop_peer(l, i, _("hung up"));
+			drop_peer(l, i, C_("follower", "hung up"));
 	}
 	if (accept_ready)
 		accept_followers(l);
@@ -470,7 +470,7 @@ bool av_leader_publish(struct av_leader *l, const struct av_state *s, char **cau
 		queue_peer(p, m);
 		written = flush_peer(p);
 		if (written < 0) {
-			drop_peer(l, i, _("left"));
+			drop_peer(l, i, C_("follower", "left"));
 			continue;
 		}
 		p->stalls = was_behind && written == 0 ? p->stalls + 1 : 0;

@@ -475,7 +475,7 @@ static bool read_highlight(const cJSON *step, const struct av_lesson *l,
 	if (!cJSON_IsArray(item) || cJSON_GetArraySize(item) > AV_LESSON_MAX_HIGHLIGHTS)
 		return av_fail(cause, _("\"highlight\": expected a list of at most %d cells "
 			       "[query, key], got %s"), AV_LESSON_MAX_HIGHLIGHTS,
-			       cJSON_IsArray(item) ? "more" : av_json_type_name(item));
+			       cJSON_IsArray(item) ? _("more") : av_json_type_name(item));
 	int n, m;
 	if (!count_tokens(&st->state, &n, &m, cause))
 		return false;
@@ -541,7 +541,7 @@ static bool question_where(const cJSON *qo, const struct av_lesson_state *s,
 	if (find_word(sentence, w) < 0) {
 		char *e = escape(w);
 		av_fail(cause, _("\"question\".\"word\": \"%s\" is not a word of the step's "
-			"%s"), e, by_key && s->mode == AV_MODE_CROSS ? "source" : "sentence");
+			"%s"), e, by_key && s->mode == AV_MODE_CROSS ? _("source") : _("sentence"));
 		free(e);
 		return false;
 	}
@@ -957,7 +957,8 @@ int av_lesson_answer(const struct av_lesson_question *q, const struct av_trace *
 			best = i;
 	}
 	if (best < 0)
-		av_fail(explain, _("every cell of that %s is hidden now"), by_key ? "column" : "row");
+		av_fail(explain, "%s", by_key ? _("every cell of that column is hidden now")
+			: _("every cell of that row is hidden now"));
 	return best;
 }
 
@@ -991,7 +992,8 @@ enum av_answer av_lesson_check(const struct av_lesson_question *q, const struct 
 	const struct av_tokens *answer_side = by_key ? &t->tokens
 		: (t->source_tokens.n > 0 ? &t->source_tokens : &t->tokens);
 	char *w = escape(answer_side->text[best]);
-	av_fail(explain, _("the answer is %s %d (\"%s\")"), by_key ? "query" : "key", best, w);
+	av_fail(explain, by_key ? _("the answer is query %d (\"%s\")")
+		: _("the answer is key %d (\"%s\")"), best, w);
 	free(w);
 	return AV_ANSWER_WRONG;
 }
