@@ -1,8 +1,11 @@
 /* attention.c: the forward pass, stage by stage (see attention.h).
  *
- * Kernels are plain loops over float buffers, llm.c style; sums are
- * accumulated in double so results sit closer to exact than float32 PyTorch
- * does and the order of summation never matters at 1e-5. */
+ * Kernels are plain loops over float buffers, llm.c style; every product
+ * of matrices (the projections, Q_h K_h^T, weights_h V_h) goes through
+ * matmul.h, so it runs on OpenBLAS where configure found it and on the
+ * double-accumulating reference kernel otherwise. The softmax works in
+ * double (see av_softmax_row): it is shared with the backward pass, which
+ * needs rows that sum to 1 to 1e-16 (backward.h). */
 #include "config.h"
 
 #include <math.h>
@@ -40,9 +43,10 @@ bool av_softmax_row(double *p, const float *row, const unsigned char *mrow, int 
 	return true;
 }
 
-void av_softmax_rows(float *out, const float *in, const unsigned char *mask, int rows, int cols)
+/* av_softmax_rows with the caller's scratch p (cols doubles). */
+static void softmax_rows(float *out, const float *in, const unsigned char *mask,
+			 int rows, int cols, double *p)
 {
-	double *p = av_malloc((size_t)cols * sizeof(double));
 	for (int i = 0; i < rows; i++) {
 		const unsigned char *mrow = mask ? mask + (size_t)i * cols : NULL;
 		float *orow = out + (size_t)i * cols;
@@ -51,6 +55,12 @@ void av_softmax_rows(float *out, const float *in, const unsigned char *mask, int
 		for (int j = 0; j < cols; j++)
 			orow[j] = visible ? (float)p[j] : 0.0f;
 	}
+}
+
+void av_softmax_rows(float *out, const float *in, const unsigned char *mask, int rows, int cols)
+{
+	double *p = av_malloc((size_t)(cols > 0 ? cols : 1) * sizeof(double));
+	softmax_rows(out, in, mask, rows, cols, p);
 	free(p);
 }
 
@@ -94,37 +104,11 @@ static void build_mask(struct av_trace *t)
 void av_head_scores(float *scores, const float *q, const float *k,
 		    int n, int m, int D, int h, int dh)
 {
-	for (int i = 0; i < n; i++) {
-		const float *qi = q + (size_t)i * D + (size_t)h * dh;
-		for (int j = 0; j < m; j++) {
-			const float *kj = k + (size_t)j * D + (size_t)h * dh;
-			double sum = 0;
-			for (int c = 0; c < dh; c++)
-				sum += (double)qi[c] * kj[c];
-			scores[(size_t)i * m + j] = (float)sum;
-		}
-	}
+	/* Q_h and K_h are dh-wide column blocks of q and k, rows D apart */
+	av_matmul_nt(scores, m, q + (size_t)h * dh, D, k + (size_t)h * dh, D, n, m, dh);
 }
 
-/* context_h (n, dh) = weights_h (n, m) . V_h (m, dh); acc is dh doubles.
- * The inner loop runs along a row of V, which is contiguous in memory. */
-static void head_context(float *context, const float *weights, const float *v,
-			 int n, int m, int D, int h, int dh, double *acc)
-{
-	for (int i = 0; i < n; i++) {
-		memset(acc, 0, (size_t)dh * sizeof(double));
-		for (int j = 0; j < m; j++) {
-			double w = weights[(size_t)i * m + j];
-			const float *vj = v + (size_t)j * D + (size_t)h * dh;
-			for (int c = 0; c < dh; c++)
-				acc[c] += w * vj[c];
-		}
-		for (int c = 0; c < dh; c++)
-			context[(size_t)i * dh + c] = (float)acc[c];
-	}
-}
-
-static void run_head(struct av_trace *t, int h, double *acc)
+static void run_head(struct av_trace *t, int h, double *p)
 {
 	int n = t->n, m = t->m, D = t->d_model, dh = t->head_dim;
 	size_t cells = (size_t)n * m, off = (size_t)h * cells;
@@ -136,9 +120,11 @@ static void run_head(struct av_trace *t, int h, double *acc)
 		scaled[c] = (float)(scores[c] / t->divisor);
 		masked[c] = t->mask[c] ? scaled[c] : AV_MASKED_VALUE;
 	}
-	av_softmax_rows(weights, masked, t->mask, n, m);
+	softmax_rows(weights, masked, t->mask, n, m, p);
+	/* context_h (n, dh) = weights_h (n, m) . V_h (m, dh), V_h the head's
+	 * columns of v; then placed as the head's columns of concat (n, D) */
 	float *context = t->context + (size_t)h * n * dh;
-	head_context(context, weights, t->v, n, m, D, h, dh, acc);
+	av_matmul_nn(context, dh, weights, m, t->v + (size_t)h * dh, D, n, dh, m);
 	for (int i = 0; i < n; i++)
 		memcpy(t->concat + (size_t)i * D + (size_t)h * dh,
 		       context + (size_t)i * dh, (size_t)dh * sizeof(float));
@@ -202,10 +188,9 @@ static void attend(struct av_trace *t, const struct av_params *p)
 {
 	int n = t->n, D = t->d_model;
 	build_mask(t);
-	double *acc = av_malloc((size_t)t->head_dim * sizeof(double));
+	double row[AV_MAX_TOKENS];   /* a softmax row: m <= AV_MAX_TOKENS */
 	for (int h = 0; h < t->heads; h++)
-		run_head(t, h, acc);
-	free(acc);
+		run_head(t, h, row);
 	av_linear(t->output, t->concat, p->w_o, p->b_o, n, D, D);
 	for (size_t c = 0; c < (size_t)n * D; c++)
 		t->residual[c] = t->output[c] + t->embedding[c];
