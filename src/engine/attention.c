@@ -66,24 +66,24 @@ void av_softmax_rows(float *out, const float *in, const unsigned char *mask, int
 
 /* --- the stages ---------------------------------------------------------- */
 
-/* X (n, D) = token_embedding[ids] + position(0..n-1); parts kept if given. */
+/* X (n, D) = token_embedding[ids] + position(0..n-1); parts kept if given.
+ * The position row is written into X's row first, then the token's added. */
 static void embed(float *x, float *token_part, float *position_part,
 		  const struct av_params *p, enum av_positional positional,
 		  const int *ids, int n)
 {
 	size_t D = (size_t)p->d_model;
-	float *pos = av_malloc(D * sizeof(float));
 	for (int i = 0; i < n; i++) {
 		const float *tok = p->token_embedding + (size_t)ids[i] * D;
-		av_position_row(p, positional, i, pos);
+		float *xi = x + i * D;
+		av_position_row(p, positional, i, xi);
+		if (position_part)
+			memcpy(position_part + i * D, xi, D * sizeof(float));
 		for (size_t c = 0; c < D; c++)
-			x[i * D + c] = tok[c] + pos[c];
+			xi[c] = tok[c] + xi[c];
 		if (token_part)
 			memcpy(token_part + i * D, tok, D * sizeof(float));
-		if (position_part)
-			memcpy(position_part + i * D, pos, D * sizeof(float));
 	}
-	free(pos);
 }
 
 /* mask (n, m): causal hides keys after the query; key_hidden hides columns */
@@ -149,37 +149,63 @@ static float *floats(size_t count)
 	return av_calloc(count, sizeof(float));
 }
 
-/* The buffers from the mask on, whose sizes follow H, n and m. */
-static void alloc_attend_stages(struct av_trace *t)
+/* The sizes a trace's buffers were made for (all 0 before the first run). */
+struct shape {
+	size_t n, m, D, H;
+	bool cross;
+};
+
+static struct shape shape_of(const struct av_trace *t)
 {
-	size_t n = (size_t)t->n, m = (size_t)t->m, D = (size_t)t->d_model;
-	size_t cells = (size_t)t->heads * n * m;
-	float **per_head[] = { &t->scores, &t->scaled, &t->masked, &t->weights };
-	for (size_t i = 0; i < sizeof(per_head) / sizeof(per_head[0]); i++) {
-		free(*per_head[i]);
-		*per_head[i] = floats(cells);
-	}
-	free(t->mask);
-	t->mask = av_calloc(n * m, 1);
-	float **per_token[] = { &t->context, &t->concat, &t->output, &t->residual };
-	for (size_t i = 0; i < sizeof(per_token) / sizeof(per_token[0]); i++) {
-		free(*per_token[i]);
-		*per_token[i] = floats(n * D);
-	}
+	return (struct shape){ (size_t)t->n, (size_t)t->m, (size_t)t->d_model,
+			       (size_t)t->heads, t->source_embedding != NULL };
 }
 
-static void alloc_stages(struct av_trace *t, bool cross)
+/* *buf holds count floats: kept when it already did (a trace is run again
+ * and again at one size: the trainer, the screen's keys), else made anew.
+ * Every stage writes all of its buffer, so old values never show. */
+static void fit(float **buf, size_t count, size_t had)
+{
+	if (*buf && count == had)
+		return;
+	free(*buf);
+	*buf = floats(count);
+}
+
+/* The buffers from the mask on, whose sizes follow H, n and m. */
+static void alloc_attend_stages(struct av_trace *t, struct shape had)
 {
 	size_t n = (size_t)t->n, m = (size_t)t->m, D = (size_t)t->d_model;
-	free_stages(t);
-	t->token_part = floats(n * D);
-	t->position_part = floats(n * D);
-	t->embedding = floats(n * D);
-	t->source_embedding = cross ? floats(m * D) : NULL;
-	t->q = floats(n * D);
-	t->k = floats(m * D);
-	t->v = floats(m * D);
-	alloc_attend_stages(t);
+	size_t cells = (size_t)t->heads * n * m, had_cells = had.H * had.n * had.m;
+	float **per_head[] = { &t->scores, &t->scaled, &t->masked, &t->weights };
+	for (size_t i = 0; i < sizeof(per_head) / sizeof(per_head[0]); i++)
+		fit(per_head[i], cells, had_cells);
+	if (!t->mask || n * m != had.n * had.m) {
+		free(t->mask);
+		t->mask = av_calloc(n * m, 1);
+	}
+	float **per_token[] = { &t->context, &t->concat, &t->output, &t->residual };
+	for (size_t i = 0; i < sizeof(per_token) / sizeof(per_token[0]); i++)
+		fit(per_token[i], n * D, had.n * had.D);
+}
+
+static void alloc_stages(struct av_trace *t, bool cross, struct shape had)
+{
+	size_t n = (size_t)t->n, m = (size_t)t->m, D = (size_t)t->d_model;
+	size_t had_nD = had.n * had.D, had_mD = had.m * had.D;
+	fit(&t->token_part, n * D, had_nD);
+	fit(&t->position_part, n * D, had_nD);
+	fit(&t->embedding, n * D, had_nD);
+	if (cross) {
+		fit(&t->source_embedding, m * D, had.cross ? had_mD : 0);
+	} else {
+		free(t->source_embedding);
+		t->source_embedding = NULL;
+	}
+	fit(&t->q, n * D, had_nD);
+	fit(&t->k, m * D, had_mD);
+	fit(&t->v, m * D, had_mD);
+	alloc_attend_stages(t, had);
 }
 
 /* From the mask on: what depends on the mode, the padding mask, the heads,
@@ -207,11 +233,12 @@ static void set_attention_config(struct av_trace *t, const struct av_config *cfg
 void av_trace_forward(struct av_trace *t, const struct av_params *p, const struct av_config *cfg)
 {
 	bool cross = cfg->mode == AV_MODE_CROSS;
+	struct shape had = shape_of(t);
 	set_attention_config(t, cfg);
 	t->d_model = cfg->d_model;
 	t->n = t->tokens.n;
 	t->m = cross ? t->source_tokens.n : t->n;
-	alloc_stages(t, cross);
+	alloc_stages(t, cross, had);
 
 	int n = t->n, m = t->m, D = t->d_model;
 	embed(t->embedding, t->token_part, t->position_part, p, cfg->positional, t->ids, n);
@@ -235,8 +262,9 @@ bool av_trace_reattend(struct av_trace *t, const struct av_params *p,
 	    (cfg->mode == AV_MODE_CROSS) != (t->cfg.mode == AV_MODE_CROSS))
 		return av_fail(cause, "internal error: reattend needs the same d_model, "
 			       "positions and keys as the last full run");
+	struct shape had = shape_of(t);
 	set_attention_config(t, cfg);
-	alloc_attend_stages(t);
+	alloc_attend_stages(t, had);
 	attend(t, p);
 	return true;
 }
