@@ -31,56 +31,17 @@
 
 #include "matmul.h"
 
-#if HAVE_BLAS
-#include <cblas.h>
-#include <threads.h>
-
-static once_flag one_thread_once = ONCE_FLAG_INIT;
-
-static void set_one_thread(void)
-{
-#if HAVE_OPENBLAS_SET_NUM_THREADS
-	openblas_set_num_threads(1);
-#endif
-}
-
-/* c (n, m) = a (n, k) . op(b), op(b) = b^T (b (m, k)) or b (b (k, m));
- * beta 1 adds to what c holds (the bias rows av_matmul put there). */
-static void gemm(bool b_transposed, float *c, int ldc, const float *a, int lda,
-		 const float *b, int ldb, int n, int m, int k, float beta)
-{
-	if (n <= 0 || m <= 0)
-		return;
-	call_once(&one_thread_once, set_one_thread);
-	cblas_sgemm(CblasRowMajor, CblasNoTrans, b_transposed ? CblasTrans : CblasNoTrans,
-		    n, m, k, 1.0f, a, lda, b, ldb, beta, c, ldc);
-}
-
-const char *av_matmul_backend(void)
-{
-#if HAVE_OPENBLAS_GET_CORENAME
-	static char name[64];
-	if (!name[0]) {
-		strcpy(name, "OpenBLAS ");
-		strncat(name, openblas_get_corename(), sizeof(name) - strlen(name) - 1);
-	}
-	return name;
-#else
-	return "BLAS";
-#endif
-}
-
-#else /* the reference kernel */
-
 /* c[i][j] (+)= sum_p a[i][p] * b(p, j), summed in double in p order: each
  * element is one dot product, rounded once, so the result is the float
  * nearest the exact sum to within about 1e-16 relative, on every CPU. The
- * price, measured by `make bench` (README, Performance): about 8 GFLOP/s
- * where OpenBLAS's float32 kernel reaches about 90. Four chains keep the adds
+ * price, measured by `make bench` (README, Performance): a D=512 forward
+ * pass runs at about 4 GFLOP/s here where OpenBLAS's float32 reaches about
+ * 60 (the conversions, and SSE2's two doubles per instruction against
+ * AVX2's eight floats, with no blocking for the cache). Four chains keep the adds
  * from waiting on each other; stride is 1 (b^T: a row of b) or ldb (b: a
  * column). */
-static void gemm(bool b_transposed, float *c, int ldc, const float *a, int lda,
-		 const float *b, int ldb, int n, int m, int k, float beta)
+static void plain_gemm(bool b_transposed, float *c, int ldc, const float *a, int lda,
+		       const float *b, int ldb, int n, int m, int k, float beta)
 {
 	size_t stride = b_transposed ? 1 : (size_t)ldb;
 	for (int i = 0; i < n; i++) {
@@ -104,9 +65,66 @@ static void gemm(bool b_transposed, float *c, int ldc, const float *a, int lda,
 	}
 }
 
+#if HAVE_BLAS
+#include <cblas.h>
+#include <threads.h>
+
+/* Products of at most this many multiply-adds go to the plain kernel:
+ * OpenBLAS's call, packing and buffer locking cost about a microsecond,
+ * more than the whole of china-panda's D=3 products. The choice depends
+ * only on the shapes, so a given product always takes the same path. */
+#define SMALL_PRODUCT 512
+
+static once_flag one_thread_once = ONCE_FLAG_INIT;
+
+static void set_one_thread(void)
+{
+#if HAVE_OPENBLAS_SET_NUM_THREADS
+	openblas_set_num_threads(1);
+#endif
+}
+
+/* c (n, m) = a (n, k) . op(b), op(b) = b^T (b (m, k)) or b (b (k, m));
+ * beta 1 adds to what c holds (the bias rows av_matmul put there). */
+static void gemm(bool b_transposed, float *c, int ldc, const float *a, int lda,
+		 const float *b, int ldb, int n, int m, int k, float beta)
+{
+	if (n <= 0 || m <= 0)
+		return;
+	if ((size_t)n * m * k <= SMALL_PRODUCT) {
+		plain_gemm(b_transposed, c, ldc, a, lda, b, ldb, n, m, k, beta);
+		return;
+	}
+	call_once(&one_thread_once, set_one_thread);
+	cblas_sgemm(CblasRowMajor, CblasNoTrans, b_transposed ? CblasTrans : CblasNoTrans,
+		    n, m, k, 1.0f, a, lda, b, ldb, beta, c, ldc);
+}
+
+const char *av_matmul_backend(void)
+{
+#if HAVE_OPENBLAS_GET_CORENAME
+	static char name[64];
+	if (!name[0]) {
+		strcpy(name, "OpenBLAS ");
+		strncat(name, openblas_get_corename(), sizeof(name) - strlen(name) - 1);
+	}
+	return name;
+#else
+	return "BLAS";
+#endif
+}
+
+#else
+
 const char *av_matmul_backend(void)
 {
 	return "reference";
+}
+
+static void gemm(bool b_transposed, float *c, int ldc, const float *a, int lda,
+		 const float *b, int ldb, int n, int m, int k, float beta)
+{
+	plain_gemm(b_transposed, c, ldc, a, lda, b, ldb, n, m, k, beta);
 }
 
 #endif
