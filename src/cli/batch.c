@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "i18n.h"
 #include "batch.h"
 #include "finite.h"
 #include "lesson/lesson.h"
@@ -23,25 +24,32 @@ static bool check_trace_finite(const struct av_trace *t, char **cause)
 	if (!av_trace_first_nonfinite(t, &where))
 		return true;
 	char *why = av_nonfinite_explain(t, &where);
-	av_fail(cause, "%s (nothing was written: a trace holds finite numbers only)", why);
+	av_fail(cause, _("%s (nothing was written: a trace holds finite numbers only)"), why);
 	free(why);
 	return false;
 }
 
+struct dump_job {
+	const struct av_session *s;
+	const struct av_training_record *training;
+};
+
+static bool write_trace(int fd, void *ctx, int *err)
+{
+	const struct dump_job *job = ctx;
+	return av_trace_json_write(fd, &job->s->trace, &job->s->params, job->training, err);
+}
+
+/* Streamed (issue 11: the cJSON tree of a D=512 trace held 145 MB), and
+ * still all or nothing: av_write_file_atomic_with fills a temporary file
+ * and renames it over the target only when the whole text is in it. */
 static bool write_dump(const struct av_options *o, const struct av_session *s,
 		       const struct av_training_record *training, char **cause)
 {
 	if (!check_trace_finite(&s->trace, cause))
 		return false;
-	cJSON *doc = av_trace_to_json(&s->trace, &s->params, training);
-	char *text = av_json_print(doc);
-	cJSON_Delete(doc);
-	size_t len = strlen(text);
-	text = av_realloc(text, len + 2, 1);
-	text[len++] = '\n';
-	bool ok = av_write_file_atomic(o->dump, text, len, cause);
-	free(text);
-	return ok;
+	struct dump_job job = { s, training };
+	return av_write_file_atomic_with(o->dump, write_trace, &job, cause);
 }
 
 bool av_batch_dump(const struct av_options *o, const struct av_session *s, char **cause)
@@ -67,8 +75,8 @@ static bool check_finite(const struct av_trainer *tr, char **cause)
 			}
 	}
 	if (bad_epoch)
-		return av_fail(cause, "training diverged: the loss is not a finite number from "
-			       "epoch %d on (the learning rate %g is too large; try a smaller --lr)",
+		return av_fail(cause, _("training diverged: the loss is not a finite number from "
+			       "epoch %d on (the learning rate %g is too large; try a smaller --lr)"),
 			       bad_epoch, tr->set.lr);
 	return true;
 }
@@ -78,7 +86,7 @@ bool av_batch_train(const struct av_options *o, struct av_session *s, char **cau
 	/* Not finite before any step: the temperature or the weights are to
 	 * blame, not the learning rate. */
 	if (!check_trace_finite(&s->trace, cause)) {
-		av_cause_prefix(cause, "cannot train");
+		av_cause_prefix(cause, _("cannot train"));
 		return false;
 	}
 	struct av_train_settings set;
@@ -96,7 +104,7 @@ bool av_batch_train(const struct av_options *o, struct av_session *s, char **cau
 	return ok;
 }
 
-static bool use_color(enum av_color_when when)
+bool av_batch_use_color(enum av_color_when when)
 {
 	if (when != AV_COLOR_AUTO)
 		return when == AV_COLOR_ALWAYS;
@@ -111,10 +119,10 @@ static bool use_color(enum av_color_when when)
 
 bool av_batch_print(const struct av_options *o, const struct av_session *s, char **cause)
 {
-	if (!av_print_stage(stdout, &s->trace, o->print, o->head, use_color(o->color), cause))
+	if (!av_print_stage(stdout, &s->trace, o->print, o->head, av_batch_use_color(o->color), cause))
 		return false;
 	if (fflush(stdout) != 0 || ferror(stdout))
-		return av_fail(cause, "standard output: write error");
+		return av_fail(cause, _("standard output: write error"));
 	return true;
 }
 
@@ -125,7 +133,7 @@ bool av_batch_list_samples(char **cause)
 		printf("%s\n", *n);
 	av_string_list_free(names);
 	if (fflush(stdout) != 0)
-		return av_fail(cause, "standard output: write error");
+		return av_fail(cause, _("standard output: write error"));
 	return true;
 }
 
@@ -141,12 +149,12 @@ bool av_batch_list_lessons(char **cause)
 			printf("%s\t%s\n", *n, l.title[AV_LANG_EN]);
 			av_lesson_free(&l);
 		} else {
-			printf("%s\t(does not load: %s)\n", *n, why);
+			printf(_("%s\t(does not load: %s)\n"), *n, why);
 			free(why);
 		}
 	}
 	av_string_list_free(names);
 	if (fflush(stdout) != 0)
-		return av_fail(cause, "standard output: write error");
+		return av_fail(cause, _("standard output: write error"));
 	return true;
 }

@@ -10,7 +10,9 @@
 #include <unistd.h>
 
 #include "batch.h"
+#include "i18n.h"
 #include "lesson/lesson.h"
+#include "model_cli.h"
 #include "options.h"
 #include "classroom.h"
 #include "restricted.h"
@@ -22,7 +24,7 @@
 
 static int fail(char *cause)
 {
-	char *safe = av_escape_controls(cause ? cause : "unknown error");
+	char *safe = av_escape_controls(cause ? cause : _("unknown error"));
 	fprintf(stderr, "attnview: %s\n", safe);
 	free(safe);
 	free(cause);
@@ -53,7 +55,7 @@ static bool finish_stdout(char **cause)
 	}
 	if (ok)
 		return true;
-	return av_fail(cause, "standard output: %s", err ? strerror(err) : "write error");
+	return av_fail(cause, _("standard output: %s"), err ? strerror(err) : _("write error"));
 }
 
 static bool run(const struct av_options *o, const struct av_classroom_args *room,
@@ -63,8 +65,8 @@ static bool run(const struct av_options *o, const struct av_classroom_args *room
 	if (o->theme && !check_theme(o->theme, cause))
 		return false;
 	if ((room->lead_dir || room->follow_dir) && (o->train_epochs || o->dump || o->print))
-		return av_fail(cause, "--lead and --follow are for the screen, not with --train,"
-			       " --dump or --print");
+		return av_fail(cause, _("--lead and --follow are for the screen, not with --train,"
+			       " --dump or --print"));
 	if (o->train_epochs)
 		return av_batch_train(o, s, cause);
 	if (o->dump)
@@ -74,7 +76,7 @@ static bool run(const struct av_options *o, const struct av_classroom_args *room
 	/* no terminal (a pipe, a file): the weights as a table instead */
 	if ((room->lead_dir || room->follow_dir) &&
 	    (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
-		return av_fail(cause, "--lead and --follow need a terminal");
+		return av_fail(cause, _("--lead and --follow need a terminal"));
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
 		return av_batch_print(&(struct av_options){ .print = "weights", .color = o->color },
 				      s, cause);
@@ -95,10 +97,17 @@ static bool run(const struct av_options *o, const struct av_classroom_args *room
 static bool use_lesson(struct av_options *o, struct av_lesson *l, char **cause)
 {
 	if (o->sample || o->weights)
-		return av_fail(cause, "--lesson names its own sample and weights; "
-			       "leave out --sample and --weights");
+		return av_fail(cause, _("--lesson names its own sample and weights; "
+			       "leave out --sample and --weights"));
 	if (!av_lesson_load(o->lesson, l, cause))
 		return false;
+	if (o->lesson_step > l->n_steps) {
+		/* the path says which lesson file was found (installed or not) */
+		av_fail(cause, _("%s: --step %d: the lesson has %d steps (1 to %d)"), l->path,
+			o->lesson_step, l->n_steps, l->n_steps);
+		av_lesson_free(l);
+		return false;
+	}
 	o->sample = l->sample.path;
 	o->weights = l->weights;
 	return true;
@@ -111,6 +120,7 @@ int main(int argc, char **argv)
 	 * does: numbers in files and tables are the same in every locale. */
 	setlocale(LC_CTYPE, "");
 	setlocale(LC_MESSAGES, "");
+	av_i18n_init();
 	struct av_options o;
 	char *cause = NULL;
 	bool restricted;
@@ -137,6 +147,15 @@ int main(int argc, char **argv)
 		av_options_free(&o);
 		return fail(cause);
 	}
+	if (o.model) {   /* a real GPT-2: no teaching layer, no session */
+		bool ok = room.lead_dir || room.follow_dir
+			  ? av_fail(&cause, _("--lead and --follow are not available with --model yet"))
+			  : av_model_cli_run(&o, restricted, av_batch_use_color(o.color), &cause) &&
+			    finish_stdout(&cause);
+		av_classroom_args_free(&room);
+		av_options_free(&o);
+		return ok ? EXIT_SUCCESS : fail(cause);
+	}
 	if (o.list_samples || o.list_lessons) {
 		bool ok = (o.list_samples ? av_batch_list_samples(&cause)
 			   : av_batch_list_lessons(&cause)) && finish_stdout(&cause);
@@ -145,6 +164,12 @@ int main(int argc, char **argv)
 		return ok ? EXIT_SUCCESS : fail(cause);
 	}
 	struct av_lesson lesson = { 0 };
+	if (o.lesson_step && (!o.lesson || !(o.print || o.dump))) {
+		av_classroom_args_free(&room);
+		av_options_free(&o);
+		return fail(av_printf("%s", _("--step needs --lesson and --print or --dump "
+					      "(on the screen, } and { go from step to step)")));
+	}
 	if (o.lesson && !use_lesson(&o, &lesson, &cause)) {
 		av_classroom_args_free(&room);
 		av_options_free(&o);
@@ -152,6 +177,8 @@ int main(int argc, char **argv)
 	}
 	struct av_session s;
 	bool ok = av_options_setup(&o, &s, &cause) &&
+		  (!o.lesson_step || av_lesson_apply(&lesson, &lesson.steps[o.lesson_step - 1].state,
+						     &s, &cause)) &&
 		  (!restricted || av_restricted_check_session(&s, &cause)) &&
 		  run(&o, &room, restricted, &s, o.lesson ? &lesson : NULL, &cause) &&
 		  finish_stdout(&cause);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "number.h"
 #include "train.h"
 #include "util.h"
@@ -20,7 +21,7 @@ bool av_parse_lr(const char *text, double *out, char **cause)
 {
 	double v;
 	if (!av_number_parse(text, &v) || !isfinite(v) || v <= 0)
-		return av_fail(cause, "expected a positive finite number, got \"%s\"", text);
+		return av_fail(cause, _("expected a positive finite number, got \"%s\""), text);
 	*out = v;
 	return true;
 }
@@ -133,8 +134,8 @@ static bool load_item(struct av_trainer *tr, struct av_train_item *it, const cha
 		} else if (session_source) {
 			it->source = av_strdup(session_source);
 		} else {
-			return av_fail(cause, "cross mode needs a source sentence: write the entry "
-				       "as \"TARGET ||| SOURCE\" or give a source sentence");
+			return av_fail(cause, _("cross mode needs a source sentence: write the entry "
+				       "as \"TARGET ||| SOURCE\" or give a source sentence"));
 		}
 	}
 	if (!av_trace_run(&it->trace, &tr->params, &tr->cfg, it->query, it->source, NULL, 0,
@@ -398,10 +399,10 @@ static bool check_settings(const struct av_trainer *tr, const struct av_train_se
 			   char **cause)
 {
 	if (!(isfinite(set->lr) && set->lr > 0))
-		return av_fail(cause, "the learning rate must be a positive number, not %g", set->lr);
+		return av_fail(cause, _("the learning rate must be a positive number, not %g"), set->lr);
 	if (set->target == AV_TARGET_PAIRS && tr->n_pairs == 0)
-		return av_fail(cause, "target \"pairs\" needs word pairs, and the sample has no "
-			       "\"training\".\"pairs\"");
+		return av_fail(cause, _("target \"pairs\" needs word pairs, and the sample has no "
+			       "\"training\".\"pairs\""));
 	return true;
 }
 
@@ -434,14 +435,14 @@ struct av_trainer *av_trainer_new(const struct av_session *s,
 	if (!check_settings(tr, set, cause))
 		goto fail;
 	if (sample->n_sentences == 0) {
-		av_fail(cause, "there are no training sentences (the sample's \"sentences\")");
+		av_fail(cause, _("there are no training sentences (the sample's \"sentences\")"));
 		goto fail;
 	}
 	tr->items = av_calloc((size_t)sample->n_sentences, sizeof(*tr->items));
 	for (int i = 0; i < sample->n_sentences; i++) {
 		tr->n_items++;
 		if (!load_item(tr, &tr->items[i], sample->sentences[i], s->source, cause)) {
-			av_cause_prefix(cause, "training sentence %d (\"sentences\", item %d)",
+			av_cause_prefix(cause, _("training sentence %d (\"sentences\", item %d)"),
 					i + 1, i + 1);
 			goto fail;
 		}
@@ -621,7 +622,7 @@ bool av_trainer_set_track(struct av_trainer *tr, int a, int b, char **cause)
 	int V = tr->params.vocab_size;
 	bool none = a < 0 && b < 0;
 	if (!none && (a < 0 || b < 0 || a >= V || b >= V))
-		return av_fail(cause, "no such vocabulary pair (%d, %d); the vocabulary has %d words",
+		return av_fail(cause, _("no such vocabulary pair (%d, %d); the vocabulary has %d words"),
 			       a, b, V);
 	tr->track[0] = none ? -1 : a;
 	tr->track[1] = none ? -1 : b;
@@ -880,4 +881,120 @@ void av_trainer_record(const struct av_trainer *tr, struct av_training_record *r
 	r->optimizer = av_optimizer_names[tr->set.optimizer];
 	r->target = av_target_names[tr->set.target];
 	r->loss = tr->loss;
+}
+
+/* --- a trainer at rest ---------------------------------------------------- */
+
+/* The state of tensor id in the order both sides use: master, Adam's m and
+ * v (count each), the last gradient (grad.count[id]). */
+static bool move_state(struct av_trainer *tr, int id, size_t count, FILE *f, bool out)
+{
+	double *bufs[4] = { tr->master[id], tr->adam_m[id], tr->adam_v[id], tr->grad.t[id] };
+	size_t counts[4] = { count, count, count, tr->grad.count[id] };
+	for (int b = 0; b < 4; b++) {
+		if (!bufs[b] || counts[b] == 0)
+			continue;
+		size_t done = out ? fwrite(bufs[b], sizeof(double), counts[b], f)
+				  : fread(bufs[b], sizeof(double), counts[b], f);
+		if (done != counts[b])
+			return false;
+	}
+	return true;
+}
+
+/* Where tensor id of p lives (as av_param_tensor finds it). */
+static float **tensor_slot(struct av_params *p, int id)
+{
+	switch (id) {
+	case AV_P_TOKEN_EMBEDDING: return &p->token_embedding;
+	case AV_P_POSITION_EMBEDDING: return &p->position_embedding;
+	case AV_P_W_Q: return &p->w_q;
+	case AV_P_B_Q: return &p->b_q;
+	case AV_P_W_K: return &p->w_k;
+	case AV_P_B_K: return &p->b_k;
+	case AV_P_W_V: return &p->w_v;
+	case AV_P_B_V: return &p->b_v;
+	case AV_P_W_O: return &p->w_o;
+	case AV_P_B_O: return &p->b_o;
+	}
+	return NULL;
+}
+
+/* The start parameters' tensors (what r in the view returns to), after the
+ * optimiser's state; on the way in, read into new buffers. */
+static bool move_start(struct av_trainer *tr, FILE *f, bool out, size_t counts[AV_N_PARAMS])
+{
+	for (int id = 0; id < AV_N_PARAMS; id++) {
+		float **slot = tensor_slot(&tr->start, id);
+		if (!slot || counts[id] == 0)
+			continue;
+		if (!out)
+			*slot = av_malloc(counts[id] * sizeof(float));
+		size_t done = out ? fwrite(*slot, sizeof(float), counts[id], f)
+				  : fread(*slot, sizeof(float), counts[id], f);
+		if (done != counts[id])
+			return false;
+	}
+	return true;
+}
+
+bool av_trainer_sleep(struct av_trainer *tr, FILE *f)
+{
+	bool ok = fseek(f, 0, SEEK_SET) == 0;
+	for (int id = 0; id < AV_N_PARAMS && ok; id++) {
+		size_t count;
+		if (tr->trained[id] && av_param_tensor(&tr->params, id, &count))
+			ok = move_state(tr, id, count, f, true);
+	}
+	size_t counts[AV_N_PARAMS];
+	for (int id = 0; id < AV_N_PARAMS; id++)
+		if (!av_param_tensor(&tr->start, id, &counts[id]))
+			counts[id] = 0;
+	ok = ok && fwrite(counts, sizeof(counts), 1, f) == 1 && move_start(tr, f, true, counts);
+	if (!ok || fflush(f) != 0)
+		return false;
+	free_state(tr);
+	for (int id = 0; id < AV_N_PARAMS; id++) {
+		float **slot = tensor_slot(&tr->start, id);
+		if (slot && counts[id]) {
+			free(*slot);
+			*slot = NULL;
+		}
+	}
+	return true;
+}
+
+bool av_trainer_wake(struct av_trainer *tr, FILE *f)
+{
+	/* reset_state's allocation, without its reset */
+	long steps = tr->steps;
+	double lr_start = tr->lr_start, lr_peak = tr->lr_peak;
+	double norms[AV_N_PARAMS];
+	memcpy(norms, tr->grad_norm, sizeof(norms));
+	reset_state(tr);
+	bool ok = fseek(f, 0, SEEK_SET) == 0;
+	for (int id = 0; id < AV_N_PARAMS && ok; id++) {
+		size_t count;
+		if (tr->trained[id] && av_param_tensor(&tr->params, id, &count))
+			ok = move_state(tr, id, count, f, false);
+	}
+	size_t counts[AV_N_PARAMS];
+	ok = ok && fread(counts, sizeof(counts), 1, f) == 1;
+	for (int id = 0; id < AV_N_PARAMS && ok; id++) {
+		float **slot = tensor_slot(&tr->start, id);
+		ok = !counts[id] || (slot && !*slot);   /* what sleep took away */
+	}
+	ok = ok && move_start(tr, f, false, counts);
+	if (!ok) {
+		/* the start is lost too: the current parameters take its place */
+		av_params_free(&tr->start);
+		av_params_copy(&tr->start, &tr->params);
+		reset_state(tr);
+		return false;
+	}
+	tr->steps = steps;
+	tr->lr_start = lr_start;
+	tr->lr_peak = lr_peak;
+	memcpy(tr->grad_norm, norms, sizeof(norms));
+	return true;
 }

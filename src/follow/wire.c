@@ -1,17 +1,22 @@
 /* wire.c: encoding and decoding the classroom's messages (format in wire.h).
  *
- * The body, version 1:
+ * The body, version 2 (1 had no figure, no bars or compare view, and one
+ * training setting without its changes):
  *   {"seq": N, "sample": NAME, "origin": "sample"|"weights", "weights": NAME,
  *    "hash": "16 hex digits",
  *    "sentence": TEXT, "source": TEXT|null,
  *    "config": {"mode", "scale", "temperature", "seed", "init", "d_model", "heads"},
- *    "view": {"stage": NAME, "kind": NAME, "head", "query", "key", "hidden": [J...]},
+ *    "view": {"stage": NAME, "kind": NAME, "head", "query", "key", "hidden": [J...],
+ *             "figure": N},
  *    "lesson": {"name": NAME, "step": N},
- *    "training": null | {"target", "optimizer", "params", "lr", "epochs"}}
+ *    "training": null | {"init": NAME, "epochs": N, "steps": N,
+ *                        "recipe": [{"at": STEP, "target", "optimizer", "params",
+ *                                    "lr", "reset": BOOL}, ...]}}
  * Enums travel as their names (the tables of model_config.h, sample.h,
  * train.h and snapshot.h), so a reordered enum cannot change a meaning. */
 #include "config.h"
 
+#include "i18n.h"
 #include "wire.h"
 
 #include <cjson/cJSON.h>
@@ -49,24 +54,24 @@ enum av_wire_verdict av_wire_parse_header(const unsigned char *hdr,
 					  struct av_wire_header *h, char **cause)
 {
 	if (memcmp(hdr, AV_WIRE_MAGIC, 4) != 0) {
-		av_fail(cause, "not an attnview message (bad magic)");
+		av_fail(cause, _("not an attnview message (bad magic)"));
 		return AV_WIRE_DESYNC;
 	}
 	h->version = get_u16(hdr + 4);
 	h->type = get_u16(hdr + 6);
 	h->length = get_u32(hdr + 8);
 	if (h->version != AV_WIRE_VERSION) {
-		av_fail(cause, "message version %u, this attnview reads version %d"
-			" (leader and follower must be the same release)",
+		av_fail(cause, _("message version %u, this attnview reads version %d"
+			" (leader and follower must be the same release)"),
 			(unsigned)h->version, AV_WIRE_VERSION);
 		return AV_WIRE_SKIP;
 	}
 	if (h->type != AV_WIRE_SNAPSHOT) {
-		av_fail(cause, "unknown message type %u", (unsigned)h->type);
+		av_fail(cause, _("unknown message type %u"), (unsigned)h->type);
 		return AV_WIRE_SKIP;
 	}
 	if (h->length > AV_WIRE_MAX_BODY) {
-		av_fail(cause, "message of %" PRIu32 " bytes, more than %d", h->length,
+		av_fail(cause, _("message of %lu bytes, more than %d"), (unsigned long)h->length,
 			AV_WIRE_MAX_BODY);
 		return AV_WIRE_SKIP;
 	}
@@ -80,7 +85,7 @@ static const cJSON *get(const cJSON *obj, const char *where, const char *key, ch
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
 
 	if (v == NULL)
-		av_fail(cause, "%s: no \"%s\"", where, key);
+		av_fail(cause, _("%s: no \"%s\""), where, key);
 	return v;
 }
 
@@ -97,10 +102,10 @@ static bool only_keys(const cJSON *obj, const char *where, const char *const key
 		while (keys[k] != NULL && (item->string == NULL || strcmp(keys[k], item->string) != 0))
 			k++;
 		if (keys[k] == NULL)
-			return av_fail(cause, "%s: unknown key \"%.40s\"", where,
+			return av_fail(cause, _("%s: unknown key \"%.40s\""), where,
 				       item->string ? item->string : "");
 		if (seen[k]++)
-			return av_fail(cause, "%s: \"%s\" twice", where, keys[k]);
+			return av_fail(cause, _("%s: \"%s\" twice"), where, keys[k]);
 	}
 	return true;
 }
@@ -113,7 +118,7 @@ static bool get_object(const cJSON *obj, const char *where, const char *key,
 	if (v == NULL)
 		return false;
 	if (!cJSON_IsObject(v))
-		return av_fail(cause, "%s: \"%s\" is not an object", where, key);
+		return av_fail(cause, _("%s: \"%s\" is not an object"), where, key);
 	*out = v;
 	return only_keys(v, key, keys, cause);
 }
@@ -128,10 +133,10 @@ static bool get_string(const cJSON *obj, const char *where, const char *key, cha
 	if (v == NULL)
 		return false;
 	if (!cJSON_IsString(v) || v->valuestring == NULL)
-		return av_fail(cause, "%s: \"%s\" is not a string", where, key);
+		return av_fail(cause, _("%s: \"%s\" is not a string"), where, key);
 	len = strlen(v->valuestring);
 	if (len > max)
-		return av_fail(cause, "%s: \"%s\" is longer than %zu bytes", where, key, max);
+		return av_fail(cause, _("%s: \"%s\" is longer than %zu bytes"), where, key, max);
 	memcpy(out, v->valuestring, len + 1);
 	return true;
 }
@@ -145,9 +150,9 @@ static bool get_integer(const cJSON *obj, const char *where, const char *key, do
 	if (v == NULL)
 		return false;
 	if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble != floor(v->valuedouble))
-		return av_fail(cause, "%s: \"%s\" is not an integer", where, key);
+		return av_fail(cause, _("%s: \"%s\" is not an integer"), where, key);
 	if (v->valuedouble < lo || v->valuedouble > hi)
-		return av_fail(cause, "%s: \"%s\" is not in %.0f..%.0f", where, key, lo, hi);
+		return av_fail(cause, _("%s: \"%s\" is not in %.0f..%.0f"), where, key, lo, hi);
 	*out = v->valuedouble;
 	return true;
 }
@@ -171,7 +176,7 @@ static bool get_double(const cJSON *obj, const char *where, const char *key, dou
 	if (v == NULL)
 		return false;
 	if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
-		return av_fail(cause, "%s: \"%s\" is not a finite number", where, key);
+		return av_fail(cause, _("%s: \"%s\" is not a finite number"), where, key);
 	*out = v->valuedouble;
 	return true;
 }
@@ -184,7 +189,7 @@ static bool get_enum(const cJSON *obj, const char *where, const char *key,
 	if (!get_string(obj, where, key, name, sizeof name - 1, cause))
 		return false;
 	if (!av_enum_parse(names, name, out))
-		return av_fail(cause, "%s: \"%s\" is not a known %s", where, name, key);
+		return av_fail(cause, _("%s: \"%s\" is not a known %s"), where, name, key);
 	return true;
 }
 
@@ -204,7 +209,7 @@ static bool decode_identity(const cJSON *root, struct av_state *s, char **cause)
 	s->seq = (uint64_t)seq;
 	s->origin = (enum av_snap_origin)origin;
 	if (strlen(hash) != 16 || strspn(hash, "0123456789abcdef") != 16)
-		return av_fail(cause, "message: \"hash\" is not 16 lower-case hex digits");
+		return av_fail(cause, _("message: \"hash\" is not 16 lower-case hex digits"));
 	s->content_hash = strtoull(hash, &end, 16);
 	return true;
 }
@@ -254,18 +259,18 @@ static bool decode_hidden(const cJSON *view, struct av_state *s, char **cause)
 	if (hidden == NULL)
 		return false;
 	if (!cJSON_IsArray(hidden))
-		return av_fail(cause, "view: \"hidden\" is not a list");
+		return av_fail(cause, _("view: \"hidden\" is not a list"));
 	if (cJSON_GetArraySize(hidden) > AV_MAX_TOKENS)
-		return av_fail(cause, "view: \"hidden\" has more than %d keys", AV_MAX_TOKENS);
+		return av_fail(cause, _("view: \"hidden\" has more than %d keys"), AV_MAX_TOKENS);
 	cJSON_ArrayForEach(item, hidden) {
 		double j = item->valuedouble;
 
 		if (!cJSON_IsNumber(item) || !isfinite(j) || j != floor(j) || j < 0 ||
 		    j >= AV_MAX_TOKENS)
-			return av_fail(cause, "view: \"hidden\" holds something that is not a key"
-				       " position 0..%d", AV_MAX_TOKENS - 1);
+			return av_fail(cause, _("view: \"hidden\" holds something that is not a key"
+				       " position 0..%d"), AV_MAX_TOKENS - 1);
 		if (s->key_hidden[(int)j])
-			return av_fail(cause, "view: \"hidden\" lists key %d twice", (int)j);
+			return av_fail(cause, _("view: \"hidden\" lists key %d twice"), (int)j);
 		s->key_hidden[(int)j] = true;
 	}
 	return true;
@@ -274,7 +279,7 @@ static bool decode_hidden(const cJSON *view, struct av_state *s, char **cause)
 static bool decode_view(const cJSON *root, struct av_state *s, char **cause)
 {
 	static const char *const keys[] = { "stage", "kind", "head", "query", "key",
-					    "hidden", NULL };
+					    "hidden", "figure", NULL };
 	const cJSON *v;
 	int kind;
 
@@ -283,7 +288,8 @@ static bool decode_view(const cJSON *root, struct av_state *s, char **cause)
 	    !get_enum(v, "view", "kind", av_snap_view_names, &kind, cause) ||
 	    !get_int(v, "view", "head", 0, AV_MAX_D_MODEL - 1, &s->head, cause) ||
 	    !get_int(v, "view", "query", -1, AV_MAX_TOKENS - 1, &s->query, cause) ||
-	    !get_int(v, "view", "key", -1, AV_MAX_TOKENS - 1, &s->key, cause))
+	    !get_int(v, "view", "key", -1, AV_MAX_TOKENS - 1, &s->key, cause) ||
+	    !get_int(v, "view", "figure", 0, AV_SNAP_MAX_FIGURE, &s->figure, cause))
 		return false;
 	s->view = (enum av_snap_view)kind;
 	return decode_hidden(v, s, cause);
@@ -299,13 +305,51 @@ static bool decode_lesson(const cJSON *root, struct av_state *s, char **cause)
 	       get_int(l, "lesson", "step", 0, AV_SNAP_MAX_LESSON_STEP, &s->lesson_step, cause);
 }
 
+static bool get_bool(const cJSON *obj, const char *where, const char *key, bool *out,
+		     char **cause)
+{
+	const cJSON *v = get(obj, where, key, cause);
+
+	if (v == NULL)
+		return false;
+	if (!cJSON_IsBool(v))
+		return av_fail(cause, "%s: \"%s\" is not true or false", where, key);
+	*out = cJSON_IsTrue(v);
+	return true;
+}
+
+static bool decode_recipe(const cJSON *item, struct av_snap_recipe *r, char **cause)
+{
+	static const char *const keys[] = { "at", "target", "optimizer", "params", "lr",
+					    "reset", NULL };
+	int target, optimizer, params;
+	double at;
+
+	if (!cJSON_IsObject(item))
+		return av_fail(cause, "training: \"recipe\" holds something that is not an object");
+	if (!only_keys(item, "recipe", keys, cause) ||
+	    !get_integer(item, "recipe", "at", 0,
+			 (double)AV_SNAP_MAX_EPOCHS * AV_SNAP_MAX_STEPS, &at, cause) ||
+	    !get_enum(item, "recipe", "target", av_target_names, &target, cause) ||
+	    !get_enum(item, "recipe", "optimizer", av_optimizer_names, &optimizer, cause) ||
+	    !get_enum(item, "recipe", "params", av_train_set_names, &params, cause) ||
+	    !get_double(item, "recipe", "lr", &r->lr, cause) ||
+	    !get_bool(item, "recipe", "reset", &r->reset, cause))
+		return false;
+	r->at = (long)at;
+	r->target = (enum av_target)target;
+	r->optimizer = (enum av_optimizer)optimizer;
+	r->params = (enum av_train_set)params;
+	return true;
+}
+
 static bool decode_training(const cJSON *root, struct av_state *s, char **cause)
 {
-	static const char *const keys[] = { "target", "optimizer", "params", "lr", "epochs",
-					    NULL };
+	static const char *const keys[] = { "init", "epochs", "steps", "recipe", NULL };
 	const cJSON *t = get(root, "message", "training", cause);
+	const cJSON *recipe, *item;
 	struct av_snap_training *tr = &s->training;
-	int target, optimizer, params;
+	int init, i = 0;
 
 	if (t == NULL)
 		return false;
@@ -313,15 +357,21 @@ static bool decode_training(const cJSON *root, struct av_state *s, char **cause)
 	if (!tr->active)
 		return true;
 	if (!get_object(root, "message", "training", keys, &t, cause) ||
-	    !get_enum(t, "training", "target", av_target_names, &target, cause) ||
-	    !get_enum(t, "training", "optimizer", av_optimizer_names, &optimizer, cause) ||
-	    !get_enum(t, "training", "params", av_train_set_names, &params, cause) ||
-	    !get_double(t, "training", "lr", &tr->lr, cause) ||
-	    !get_int(t, "training", "epochs", 0, AV_SNAP_MAX_EPOCHS, &tr->epochs, cause))
+	    !get_enum(t, "training", "init", av_init_names, &init, cause) ||
+	    !get_int(t, "training", "epochs", 0, AV_SNAP_MAX_EPOCHS, &tr->epochs, cause) ||
+	    !get_int(t, "training", "steps", 0, AV_SNAP_MAX_STEPS, &tr->steps, cause) ||
+	    (recipe = get(t, "training", "recipe", cause)) == NULL)
 		return false;
-	tr->target = (enum av_target)target;
-	tr->optimizer = (enum av_optimizer)optimizer;
-	tr->params = (enum av_train_set)params;
+	tr->init = (enum av_init)init;
+	if (!cJSON_IsArray(recipe))
+		return av_fail(cause, "training: \"recipe\" is not a list");
+	if (cJSON_GetArraySize(recipe) < 1 || cJSON_GetArraySize(recipe) > AV_SNAP_MAX_RECIPE)
+		return av_fail(cause, "training: \"recipe\" has not 1 to %d settings",
+			       AV_SNAP_MAX_RECIPE);
+	cJSON_ArrayForEach(item, recipe)
+		if (!decode_recipe(item, &tr->recipe[i++], cause))
+			return false;
+	tr->n_recipe = i;
 	return true;
 }
 
@@ -336,20 +386,20 @@ bool av_wire_decode_body(const unsigned char *body, size_t len, struct av_state 
 	bool ok;
 
 	if (len > AV_WIRE_MAX_BODY)
-		return av_fail(cause, "message of %zu bytes, more than %d", len, AV_WIRE_MAX_BODY);
+		return av_fail(cause, _("message of %zu bytes, more than %d"), len, AV_WIRE_MAX_BODY);
 	if (memchr(body, '\0', len) != NULL)
-		return av_fail(cause, "message: a NUL byte in the body");
+		return av_fail(cause, _("message: a NUL byte in the body"));
 	root = cJSON_ParseWithLengthOpts((const char *)body, len, &end, false);
 	if (root == NULL)
-		return av_fail(cause, "message: not JSON (near byte %td)",
+		return av_fail(cause, _("message: not JSON (near byte %td)"),
 			       end ? end - (const char *)body : (ptrdiff_t)0);
 	while (end < (const char *)body + len && strchr(" \t\r\n", *end) != NULL)
 		end++;
 	av_state_init(out);
 	if (end != (const char *)body + len)
-		ok = av_fail(cause, "message: bytes after the JSON object");
+		ok = av_fail(cause, _("message: bytes after the JSON object"));
 	else if (!cJSON_IsObject(root))
-		ok = av_fail(cause, "message: not a JSON object");
+		ok = av_fail(cause, _("message: not a JSON object"));
 	else
 		ok = only_keys(root, "message", keys, cause) &&
 		     decode_identity(root, out, cause) && decode_text(root, out, cause) &&
@@ -366,12 +416,12 @@ bool av_wire_decode(const unsigned char *msg, size_t len, struct av_state *out,
 	struct av_wire_header h;
 
 	if (len < AV_WIRE_HEADER_SIZE)
-		return av_fail(cause, "message of %zu bytes, shorter than its header", len);
+		return av_fail(cause, _("message of %zu bytes, shorter than its header"), len);
 	if (av_wire_parse_header(msg, &h, cause) != AV_WIRE_READ)
 		return false;
 	if (len - AV_WIRE_HEADER_SIZE != h.length)
-		return av_fail(cause, "message: the header says %" PRIu32 " bytes, the body has %zu",
-			       h.length, len - AV_WIRE_HEADER_SIZE);
+		return av_fail(cause, _("message: the header says %lu bytes, the body has %zu"),
+			       (unsigned long)h.length, len - AV_WIRE_HEADER_SIZE);
 	return av_wire_decode_body(msg + AV_WIRE_HEADER_SIZE, h.length, out, cause);
 }
 
@@ -410,7 +460,7 @@ static void add_u64(cJSON *obj, const char *key, uint64_t value)
 
 static cJSON *encode_json(const struct av_state *s)
 {
-	cJSON *root = cJSON_CreateObject(), *c, *v, *hidden, *l, *t;
+	cJSON *root = cJSON_CreateObject(), *c, *v, *hidden, *l, *t, *recipe;
 	char hash[17];
 
 	snprintf(hash, sizeof hash, "%016" PRIx64, s->content_hash);
@@ -444,6 +494,7 @@ static cJSON *encode_json(const struct av_state *s)
 	for (int j = 0; j < AV_MAX_TOKENS; j++)
 		if (s->key_hidden[j])
 			cJSON_AddItemToArray(hidden, cJSON_CreateNumber(j));
+	cJSON_AddNumberToObject(v, "figure", s->figure);
 
 	l = cJSON_AddObjectToObject(root, "lesson");
 	cJSON_AddStringToObject(l, "name", s->lesson);
@@ -454,11 +505,22 @@ static cJSON *encode_json(const struct av_state *s)
 		return root;
 	}
 	t = cJSON_AddObjectToObject(root, "training");
-	cJSON_AddStringToObject(t, "target", av_target_names[s->training.target]);
-	cJSON_AddStringToObject(t, "optimizer", av_optimizer_names[s->training.optimizer]);
-	cJSON_AddStringToObject(t, "params", av_train_set_names[s->training.params]);
-	add_exact(t, "lr", s->training.lr);
+	cJSON_AddStringToObject(t, "init", av_init_names[s->training.init]);
 	cJSON_AddNumberToObject(t, "epochs", s->training.epochs);
+	cJSON_AddNumberToObject(t, "steps", s->training.steps);
+	recipe = cJSON_AddArrayToObject(t, "recipe");
+	for (int i = 0; i < s->training.n_recipe; i++) {
+		const struct av_snap_recipe *r = &s->training.recipe[i];
+		cJSON *item = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(item, "at", (double)r->at);
+		cJSON_AddStringToObject(item, "target", av_target_names[r->target]);
+		cJSON_AddStringToObject(item, "optimizer", av_optimizer_names[r->optimizer]);
+		cJSON_AddStringToObject(item, "params", av_train_set_names[r->params]);
+		add_exact(item, "lr", r->lr);
+		cJSON_AddBoolToObject(item, "reset", r->reset);
+		cJSON_AddItemToArray(recipe, item);
+	}
 	return root;
 }
 
@@ -470,18 +532,18 @@ bool av_wire_encode(const struct av_state *s, unsigned char **msg, size_t *len,
 	size_t body_len;
 
 	if (!av_state_validate(s, cause)) {
-		av_cause_prefix(cause, "cannot publish");
+		av_cause_prefix(cause, _("cannot publish"));
 		return false;
 	}
 	root = encode_json(s);
 	body = cJSON_PrintUnformatted(root);
 	cJSON_Delete(root);
 	if (body == NULL)
-		return av_fail(cause, "cannot publish: out of memory");
+		return av_fail(cause, _("cannot publish: out of memory"));
 	body_len = strlen(body);
 	if (body_len > AV_WIRE_MAX_BODY) {
 		cJSON_free(body);
-		return av_fail(cause, "cannot publish: %zu bytes, more than %d", body_len,
+		return av_fail(cause, _("cannot publish: %zu bytes, more than %d"), body_len,
 			       AV_WIRE_MAX_BODY);
 	}
 	*len = AV_WIRE_HEADER_SIZE + body_len;

@@ -3,6 +3,7 @@
 #ifndef AV_UI_FIGVIEW_H
 #define AV_UI_FIGVIEW_H
 
+#include "i18n.h"
 #include <stdbool.h>
 #include "compare.h"
 
@@ -10,9 +11,9 @@ struct av_app;
 
 /* The figures, in the order F shows them. */
 #define AV_FIGURES(X) \
-	X(TRIL, "tril mask") \
-	X(MASKING, "scaled|mask|masked") \
-	X(KINDS, "three kinds") \
+	X(TRIL, N_("tril mask")) \
+	X(MASKING, N_("scaled|mask|masked")) \
+	X(KINDS, N_("three kinds")) \
 	X(WEIGHTS, "W_q W_k W_v W_o")
 
 enum av_figure_kind {
@@ -27,6 +28,8 @@ void av_figures_open(struct av_app *a);
 /* Opens it at figure fig (a lesson's step). */
 void av_figures_show(struct av_app *a, enum av_figure_kind fig);
 void av_figures_free(struct av_app *a);
+/* The figure shown (0 when the view is closed): the classroom sends it. */
+int av_figures_current(const struct av_app *a);
 
 /* Panel panel of figure fig as the session stands now: a snapshot of its
  * matrix (out is overwritten; free it). false + *cause when the figure

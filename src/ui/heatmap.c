@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "ui/draw.h"
 #include "ui/heatmap.h"
 #include "ui/inspector.h"
@@ -366,21 +367,62 @@ static void draw_part_header(WINDOW *w, struct av_colors *c, const struct av_hea
 		if (whole)
 			snprintf(name, sizeof(name), "%s ", p->name);
 		else
-			snprintf(name, sizeof(name), "%s cols %d-%d of %d ", p->name, s->col,
+			snprintf(name, sizeof(name), _("%s cols %d-%d of %d "), p->name, s->col,
 				 pl->slots[last].col, p->cols);
 		int used = av_put(w, 0, s->x, name, right_limit - s->x, title);
 		if (hx0 >= 0) {
 			char head[32];
-			snprintf(head, sizeof(head), " head %d ", p->hl_start / p->hl_len);
+			snprintf(head, sizeof(head), _(" head %d "), p->hl_start / p->hl_len);
 			int x = hx0 > s->x + used ? hx0 : s->x + used;
 			if (x + av_text_width(head) <= hx1 + 1)
 				av_put(w, 0, x, head, hx1 + 1 - x, hl);
 		}
 	}
 	if (pl->n > 0 && pl->slots[0].vcol > 0) {
-		av_put(w, 0, pl->x0, utf8 ? "◀ more" : "< more", pl->label_w, dim);
+		av_put(w, 0, pl->x0, utf8 ? _("◀ more") : _("< more"), pl->label_w, dim);
 		av_put(w, 1, pl->x0 + pl->label_w, utf8 ? "◀" : "<", 1, dim);
 	}
+}
+
+bool av_heatmap_marked(const struct av_part *p, const int (*marks)[2], int n_marks, int r,
+		       int c)
+{
+	if (p->row_axis != AV_AXIS_QUERY || p->col_axis != AV_AXIS_KEY)
+		return false;
+	for (int i = 0; i < n_marks; i++)
+		if (marks[i][0] == r && marks[i][1] == c)
+			return true;
+	return false;
+}
+
+void av_heatmap_mark_cell(WINDOW *w, int y, int x, int cw, int lo, int hi)
+{
+	if (!w || y < 0 || y >= getmaxy(w))
+		return;
+	if (hi > getmaxx(w))
+		hi = getmaxx(w);
+	if (lo < 0)
+		lo = 0;
+	/* bold and underlined, keeping each column's character and colour */
+	for (int i = 0; i < cw; i++) {
+		cchar_t cc;
+		wchar_t wch[CCHARW_MAX + 1];
+		attr_t attrs;
+		short pair;
+		if (x + i < lo || x + i >= hi || mvwin_wch(w, y, x + i, &cc) == ERR ||
+		    getcchar(&cc, wch, &attrs, &pair, NULL) == ERR)
+			continue;
+		setcchar(&cc, wch, attrs | A_BOLD | A_UNDERLINE, pair, NULL);
+		mvwadd_wch(w, y, x + i, &cc);
+	}
+	/* two marked cells side by side share the gap between them: "|"
+	 * there, so a marked row reads "[ 0.1| 0.7| 0.2]" */
+	if (x - 1 >= lo && x - 1 < hi) {
+		bool after_mark = (mvwinch(w, y, x - 1) & A_CHARTEXT) == ']';
+		mvwaddch(w, y, x - 1, (after_mark ? '|' : '[') | A_BOLD);
+	}
+	if (x + cw >= lo && x + cw < hi)
+		mvwaddch(w, y, x + cw, ']' | A_BOLD);
 }
 
 /* Without colour a glyph's density shows the size of a value: signed
@@ -413,6 +455,7 @@ static void draw_cell(WINDOW *w, struct av_colors *c, const struct av_heatmap *h
 	bool shade = av_colors_glyphs(c) || (!hidden && heat == A_NORMAL);
 	attr_t a = current ? av_colors_el(c, AV_EL_CURSOR) : heat;
 	const char *glyph = hidden ? (utf8 ? "╳" : "x") : av_colors_shade(c, shade_pos(p, pos));
+	bool marked = av_heatmap_marked(p, hm->marks, hm->n_marks, r, s->col);
 
 	if (!hm->compact && !text_row) {
 		/* the rows of a tall cell around its number: the cell's colour,
@@ -424,15 +467,18 @@ static void draw_cell(WINDOW *w, struct av_colors *c, const struct av_heatmap *h
 		return;
 	}
 	if (hm->compact) {
+		/* no gap for brackets: a marked cell is "<>" (the cursor's "[]"
+		 * wins) */
+		const char *mark = current ? "[]" : marked ? "<>" : NULL;
 		if (shade || hidden) {
 			char two[16];
 			snprintf(two, sizeof(two), "%s%s", glyph, glyph);
-			if (current)
-				snprintf(two, sizeof(two), "[]");
-			av_put(w, y, s->x, two, cw, a);
+			av_put(w, y, s->x, mark ? mark : two, cw, a);
 		} else {
-			av_put_pad(w, y, s->x, current ? "[]" : "", cw, a);
+			av_put_pad(w, y, s->x, mark ? mark : "", cw, a);
 		}
+		if (marked)
+			av_heatmap_mark_cell(w, y, s->x, cw, s->x, s->x + cw);
 		return;
 	}
 	char text[48];
@@ -442,6 +488,8 @@ static void draw_cell(WINDOW *w, struct av_colors *c, const struct av_heatmap *h
 			 !p->masked_as_inf ? "0" : v > 0 ? (utf8 ? "+∞" : "+inf")
 			 : (utf8 ? "−∞" : "-inf"));
 		av_put_right(w, y, s->x, text, cw, a);
+		if (marked)
+			av_heatmap_mark_cell(w, y, s->x, cw, pl->x0, getmaxx(w));
 		return;
 	}
 	av_cell_format(text, sizeof(text), v, info->decimals, shade ? cw - 1 : cw);
@@ -454,6 +502,8 @@ static void draw_cell(WINDOW *w, struct av_colors *c, const struct av_heatmap *h
 	} else {
 		av_put_right(w, y, s->x, text, cw, a);
 	}
+	if (marked)
+		av_heatmap_mark_cell(w, y, s->x, cw, pl->x0, getmaxx(w));
 }
 
 static void draw_row_sum(WINDOW *w, struct av_colors *c, const struct av_part *p, int y, int x,
@@ -606,7 +656,7 @@ void av_heatmap_draw(WINDOW *w, struct av_colors *c, struct av_heatmap *hm)
 	if (sum_x > width - ROW_SUM_W - 1)
 		sum_x = width - ROW_SUM_W - 1;
 	if (sums)
-		av_put(w, 1, sum_x, av_draw_utf8() ? "Σ row" : "sum", ROW_SUM_W,
+		av_put(w, 1, sum_x, av_draw_utf8() ? _("Σ row") : _("sum"), ROW_SUM_W,
 		       av_colors_el(c, AV_EL_DIM));
 
 	int first_part = pl.n ? pl.slots[0].part : 0;
@@ -643,11 +693,11 @@ void av_heatmap_draw(WINDOW *w, struct av_colors *c, struct av_heatmap *hm)
 	/* vertical scroll indicators in the label column */
 	const bool utf8 = av_draw_utf8();
 	if (hm->scroll_row > 0)
-		av_put(w, 1, pl.x0, utf8 ? "▲ more" : "^ more", pl.label_w,
+		av_put(w, 1, pl.x0, utf8 ? _("▲ more") : _("^ more"), pl.label_w,
 		       av_colors_el(c, AV_EL_DIM));
 	if (hm->scroll_row + data_rows < max_rows) {
 		char more[48];
-		snprintf(more, sizeof(more), "%s rows %d-%d of %d", utf8 ? "▼" : "v",
+		snprintf(more, sizeof(more), _("%s rows %d-%d of %d"), utf8 ? _("▼") : "v",
 			 hm->scroll_row, hm->scroll_row + data_rows - 1, max_rows);
 		av_put(w, 1, pl.x0, more, pl.label_w, av_colors_el(c, AV_EL_DIM));
 	}
@@ -680,7 +730,7 @@ int av_legend_draw(WINDOW *w, int y, struct av_colors *c, enum av_part_kind kind
 		snprintf(hi, sizeof(hi), "+%s", r);
 	}
 	int x = 0;
-	x += av_put(w, y, x, kind == AV_PART_WEIGHTS ? "weight " : "value ", width - x, dim);
+	x += av_put(w, y, x, kind == AV_PART_WEIGHTS ? _("weight ") : _("value "), width - x, dim);
 	x += av_put(w, y, x, lo, width - x, label);
 	x += av_put(w, y, x, " ", width - x, A_NORMAL);
 	int steps = AV_HEAT_LEVELS;
@@ -692,13 +742,13 @@ int av_legend_draw(WINDOW *w, int y, struct av_colors *c, enum av_part_kind kind
 	x += av_put(w, y, x, " ", width - x, A_NORMAL);
 	x += av_put(w, y, x, hi, width - x, label);
 	if (kind == AV_PART_SIGNED && !masked_entry && x + 12 < width) {
-		x += av_put(w, y, x, "  (0 = middle)", width - x, dim);
+		x += av_put(w, y, x, _("  (0 = middle)"), width - x, dim);
 	}
 	if (masked_entry && x + 12 < width) {
 		x += av_put(w, y, x, "   ", width - x, A_NORMAL);
 		x += av_put(w, y, x, utf8 ? "╳" : "x", 1, av_colors_el(c, AV_EL_MASKED));
-		x += av_put(w, y, x, as_inf ? (utf8 ? " −∞ = hidden key" : " -inf = hidden key")
-				   : " hidden key (weight 0)", width - x, dim);
+		x += av_put(w, y, x, as_inf ? (utf8 ? _(" −∞ = hidden key") : _(" -inf = hidden key"))
+				   : _(" hidden key (weight 0)"), width - x, dim);
 	}
 	return x;
 }

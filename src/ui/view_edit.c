@@ -2,7 +2,8 @@
  * text with CJK (two columns a character), cursor keys, Backspace, Delete,
  * Ctrl-U/K/W (line_edit.c); Enter applies, Esc cancels. The matrices
  * recompute as the person types, whenever the text runs (an empty text,
- * say, does not: the last good trace stays and the reason is shown).
+ * say, does not: the last good trace stays and the reason is shown): once
+ * per frame, however many keys arrived for it (av_editor_settle).
  *
  * The source sentence can be typed outside cross mode too (c with no
  * source, or E in self or causal mode): it is not used there, so it is only
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "ui/actions.h"
 #include "ui/app.h"
 #include "ui/draw.h"
@@ -34,7 +36,7 @@ static void check_text(struct av_app *a)
 	free(ed->error);
 	ed->error = NULL;
 	if (!av_tokenize(ed->line.buf, &probe, &cause)) {
-		ed->error = cause ? cause : av_strdup("not a sentence");
+		ed->error = cause ? cause : av_strdup(_("not a sentence"));
 		return;
 	}
 	av_tokens_free(&probe);
@@ -43,6 +45,7 @@ static void check_text(struct av_app *a)
 static void run_text(struct av_app *a)
 {
 	struct av_editor *ed = &a->ed;
+	ed->pending = false;
 	if (for_later(a)) {
 		check_text(a);
 		return;
@@ -51,7 +54,7 @@ static void run_text(struct av_app *a)
 	bool ok = ed->source ? av_session_set_source(a->s, ed->line.buf, &cause)
 			     : av_session_set_sentence(a->s, ed->line.buf, &cause);
 	free(ed->error);
-	ed->error = ok ? NULL : (cause ? cause : av_strdup("cannot run"));
+	ed->error = ok ? NULL : (cause ? cause : av_strdup(_("cannot run")));
 	if (!ok)
 		return;
 	free(cause);
@@ -72,14 +75,14 @@ static void cancel(struct av_app *a)
 	if (for_later(a)) {
 		/* nothing ran: the old source (or none) stays */
 		close_editor(a);
-		av_app_message(a, false, "edit cancelled");
+		av_app_message(a, false, _("edit cancelled"));
 		return;
 	}
 	memcpy(a->s->key_hidden, ed->orig_hidden, sizeof(ed->orig_hidden));
 	av_line_set(&ed->line, ed->orig ? ed->orig : "", ed->line.limit);
 	run_text(a);
 	close_editor(a);
-	av_app_message(a, false, "edit cancelled");
+	av_app_message(a, false, _("edit cancelled"));
 }
 
 /* Enter on a source typed outside cross mode: keep it, then switch (c) or
@@ -101,7 +104,7 @@ static void apply_for_later(struct av_app *a)
 		free(s->source);
 		s->source = old;
 		free(ed->error);
-		ed->error = av_strdup(a->message ? a->message : "cannot run");
+		ed->error = av_strdup(a->message ? a->message : _("cannot run"));
 		a->dirty |= AV_DIRTY_STATUS;
 		return;
 	}
@@ -127,8 +130,10 @@ static void apply(struct av_app *a)
 	close_editor(a);
 	const struct av_trace *t = &a->s->trace;
 	int n = ed->source ? t->source_tokens.n : t->tokens.n;
-	av_app_message(a, false, "%s: %d token%s", ed->source ? "source" : "sentence", n,
-		       n == 1 ? "" : "s");
+	if (ed->source)
+		av_app_message(a, false, P_("source: %d token", "source: %d tokens", n), n);
+	else
+		av_app_message(a, false, P_("sentence: %d token", "sentence: %d tokens", n), n);
 }
 
 /* --- drawing and keys ---------------------------------------------------- */
@@ -137,10 +142,10 @@ static void edit_draw(struct av_app *a)
 {
 	struct av_editor *ed = &a->ed;
 	const char *hint = ed->error ? ed->error
-			 : ed->then == AV_THEN_CROSS ? "the source (keys, values)  Enter: cross mode"
-			 : for_later(a) ? "the source for cross mode  Enter  Esc"
-			 : "Enter apply  Esc cancel";
-	av_line_draw(a->w_status, &a->colors, ed->source ? "source> " : "sentence> ", &ed->line,
+			 : ed->then == AV_THEN_CROSS ? _("the source (keys, values)  Enter: cross mode")
+			 : for_later(a) ? _("the source for cross mode  Enter  Esc")
+			 : _("Enter apply  Esc cancel");
+	av_line_draw(a->w_status, &a->colors, ed->source ? _("source> ") : _("sentence> "), &ed->line,
 		     hint, ed->error != NULL);
 }
 
@@ -150,12 +155,20 @@ static bool edit_key(struct av_app *a, int key, enum av_action act)
 	switch (av_line_key(&a->ed.line, key)) {
 	case AV_LINE_APPLY: apply(a); return true;
 	case AV_LINE_CANCEL: cancel(a); return true;
-	case AV_LINE_CHANGED: run_text(a); break;
-	case AV_LINE_FULL: av_app_message(a, true, "the text is at its length limit"); break;
+	case AV_LINE_CHANGED: a->ed.pending = true; break;   /* runs before the frame */
+	case AV_LINE_FULL: av_app_message(a, true, _("the text is at its length limit")); break;
 	case AV_LINE_MOVED: case AV_LINE_UNUSED: break;
 	}
 	a->dirty |= AV_DIRTY_STATUS;
 	return true;
+}
+
+void av_editor_settle(struct av_app *a)
+{
+	if (a->overlay != &av_view_edit || !a->ed.pending)
+		return;
+	run_text(a);
+	a->dirty |= AV_DIRTY_STATUS;
 }
 
 static void edit_resize(struct av_app *a)
