@@ -149,6 +149,8 @@ struct av_trainer {
 	int loss_cap;
 	double grad_norm[AV_N_PARAMS];  /* L2 norm of the last step's gradient, NAN
 					   for tensors not trained or before a step */
+	double *d_weights;           /* the step's dL/dweights, kept between steps */
+	size_t d_weights_count;
 
 	/* the tracked pair (seed 001's china -> panda score) */
 	int track[2];                /* vocabulary ids (query word, key word), or -1 */
