@@ -61,6 +61,9 @@ enum av_action_group {
 	X(PIN, VIEW, "pin the matrix / unpin", 'y') \
 	X(UNPIN, VIEW, "clear the pinned matrix", 'Y') \
 	X(COMPARE, VIEW, "pinned|live|difference", 'D') \
+	X(PREV_LAYER, VIEW, "previous layer (--model)", '[') \
+	X(NEXT_LAYER, VIEW, "next layer (--model)", ']') \
+	X(MODEL_VIEW, VIEW, "layers x heads (--model)", 'M') \
 	X(EDIT_SENTENCE, CHANGE, "edit the sentence", 'e') \
 	X(EDIT_SOURCE, CHANGE, "edit the source (cross)", 'E') \
 	X(TOGGLE_CAUSAL, CHANGE, "causal mask on/off", 'm') \

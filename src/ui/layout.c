@@ -131,7 +131,9 @@ char *av_layout_header(const struct av_header_info *h, int width)
 	PIECE(0, "scale=%s", h->scale);
 	snprintf(p[count - 1].shorter, sizeof(p[0].shorter), "%s", h->scale);
 	PIECE(0, "T=%.3g", h->temperature);
-	if (h->weights) {
+	if (h->model) {
+		PIECE(0, "%s", h->model);
+	} else if (h->weights) {
 		/* the weights are no longer the seed's: say so, always */
 		PIECE(0, "seed=%llu %s", (unsigned long long)h->seed, h->weights);
 		snprintf(p[count - 1].shorter, sizeof(p[0].shorter), "s%llu %s",
