@@ -30,7 +30,7 @@
 #include "util.h"
 
 #define TOP_K 10
-#define MIN_TILE_W 2
+#define MIN_TILE_W 3
 
 struct av_model_ui {
 	const struct av_gpt2 *m;
