@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +37,10 @@ static char *shape_text(const int64_t *shape, int ndim)
 
 /* Every value finite: a NaN weight would make every number on screen NaN
  * with no hint of where it came from. Scanned as bits (exponent all ones),
- * which the compiler vectorises. */
+ * which the compiler vectorises. Not at load (touching every page of
+ * gpt2's 500 MB costs a second on a busy server, the load's budget is
+ * 0.2 s): only when a forward pass meets a number that is not finite, to
+ * name the tensor to blame. */
 static bool all_finite(const float *v, size_t count)
 {
 	unsigned bad = 0;
@@ -67,10 +71,8 @@ static const float *tensor(struct loader *ld, const char *name, int64_t d0, int6
 			expected, got);
 		free(got);
 		free(expected);
-	} else if (av_st_floats(st, t, &v, ld->cause) && !all_finite(v, t->count)) {
-		av_fail(ld->cause, _("%s: tensor \"%s\": holds a NaN or infinite value"), st->path,
-			full);
-		v = NULL;
+	} else {
+		av_st_floats(st, t, &v, ld->cause);
 	}
 	free(full);
 	return *ld->cause ? NULL : v;
@@ -289,6 +291,52 @@ void av_gpt2_gelu(float *x, size_t count)
 	}
 }
 
+/* --- weights that are not finite */
+
+/* The first tensor of m holding a NaN or an infinity, named in *cause. */
+static bool find_nonfinite_tensor(const struct av_gpt2 *m, char **cause)
+{
+	for (int i = 0; i < m->st.n; i++) {
+		const struct av_st_tensor *t = &m->st.tensors[i];
+		/* the floats the forward used: a copy (converted or unaligned)
+		 * or the mapping; tensors never used (a mask buffer) have neither */
+		const unsigned char *at = m->st.data + t->begin;
+		const float *v = t->copy ? t->copy
+			: t->dtype == AV_ST_F32 && (uintptr_t)at % _Alignof(float) == 0
+			? (const float *)(const void *)at : NULL;
+		if (v && !all_finite(v, t->count)) {
+			char *name = av_escape(t->name);
+			av_fail(cause, _("%s: tensor \"%s\": holds a NaN or infinite value"),
+				m->st.path, name);
+			free(name);
+			return true;
+		}
+	}
+	return false;
+}
+
+bool av_gpt2_check_finite(const struct av_gpt2 *m, char **cause)
+{
+	return !find_nonfinite_tensor(m, cause);
+}
+
+/* After a forward pass: a number that is not finite comes from a weight
+ * (named) or from an overflow (the first layer whose output has one). */
+static bool check_run(const struct av_gpt2 *m, const struct av_gpt2_run *r, char **cause)
+{
+	size_t NC = (size_t)r->n * r->n_embd;
+	if (all_finite(r->stream, NC * (size_t)(r->n_layer + 1)) &&
+	    all_finite(r->logits, (size_t)r->n * r->n_vocab))
+		return true;
+	if (find_nonfinite_tensor(m, cause))
+		return false;
+	for (int l = 0; l <= r->n_layer; l++)
+		if (!all_finite(r->stream + (size_t)l * NC, NC))
+			return av_fail(cause, _("%s: the numbers overflow in layer %d (not finite)"),
+				       m->st.path, l - 1);
+	return av_fail(cause, _("%s: the logits are not finite"), m->st.path);
+}
+
 /* --- the forward pass */
 
 /* One head's attention of a layer: scores (n, n) = Q_h . K_h^T over q, k
@@ -397,6 +445,10 @@ bool av_gpt2_forward(const struct av_gpt2 *m, const int *ids, int n, struct av_g
 	free(ctx);
 	free(proj);
 	free(fc);
+	if (!check_run(m, r, cause)) {
+		av_gpt2_run_free(r);
+		return false;
+	}
 	return true;
 }
 
@@ -405,6 +457,10 @@ bool av_gpt2_run_text(const struct av_gpt2 *m, const char *text, struct av_gpt2_
 {
 	if (!m->bpe.n_vocab)
 		return av_fail(cause, _("the model has no tokenizer"));
+	/* BPE's merges take time quadratic in a word's length: bound the text
+	 * before cutting it (64 tokens never need more) */
+	if (strlen(text) > AV_MAX_SENTENCE_BYTES)
+		return av_fail(cause, _("the sentence is longer than %d bytes"), AV_MAX_SENTENCE_BYTES);
 	int ids[AV_GPT2_MAX_TOKENS];
 	int n = av_bpe_encode(&m->bpe, text, ids, AV_GPT2_MAX_TOKENS, cause);
 	if (n < 0)

@@ -53,7 +53,8 @@ struct av_gpt2 {
  * from the tensors and n_head = n_embd / 64, as in every GPT-2 size).
  * m is overwritten. Errors name the file and tensor ("DIR/model.safetensors:
  * tensor \"h.3.attn.c_attn.weight\": expected shape (768, 2304), got (768,
- * 768)"), including a tensor with a NaN or infinite value. */
+ * 768)"). Only the header is read: the weights stay in the page cache
+ * until the forward pass touches them (a NaN weight is found then). */
 bool av_gpt2_load(struct av_gpt2 *m, const char *dir, char **cause);
 
 /* The weights alone (no tokenizer): a .safetensors file and an optional
@@ -62,6 +63,11 @@ bool av_gpt2_load_weights(struct av_gpt2 *m, const char *safetensors_path,
 			  const char *config_path, char **cause);
 
 void av_gpt2_free(struct av_gpt2 *m);
+
+/* Scans every weight (touching the whole file): false, naming the first
+ * tensor that holds a NaN or an infinity. av_gpt2_forward calls it when
+ * its result is not finite. */
+bool av_gpt2_check_finite(const struct av_gpt2 *m, char **cause);
 
 /* One forward pass over n tokens, keeping every layer's attention. */
 struct av_gpt2_run {
@@ -75,12 +81,16 @@ struct av_gpt2_run {
 };
 
 /* Runs ids (n in 1 .. min(AV_GPT2_MAX_TOKENS, n_ctx), each < n_vocab)
- * through m into r (zeroed or used before; it is reused). */
+ * through m into r (zeroed or used before; it is reused). m is only read:
+ * the forward may run in a worker thread while the screen reads m and
+ * another run. A result that is not finite is an error naming the weight
+ * to blame, or the layer that overflowed; r is then freed. */
 bool av_gpt2_forward(const struct av_gpt2 *m, const int *ids, int n, struct av_gpt2_run *r,
 		     char **cause);
 
 /* text -> BPE ids -> av_gpt2_forward. Errors: the tokenizer's, an empty
- * text, more tokens than the run holds. */
+ * text, one longer than AV_MAX_SENTENCE_BYTES, more tokens than the run
+ * holds. */
 bool av_gpt2_run_text(const struct av_gpt2 *m, const char *text, struct av_gpt2_run *r,
 		      char **cause);
 
