@@ -5,6 +5,8 @@
  *               looked up in the message catalogue of LC_MESSAGES;
  *   N_("text")  marks a string in a static table for xgettext without
  *               translating it there; the code that shows it calls _() on it.
+ *   P_("%d epoch", "%d epochs", n)  a sentence with a count in it: the
+ *               language's plural form for n (ngettext).
  *
  * Numbers never pass through here: LC_NUMERIC stays "C" (main sets only
  * LC_CTYPE and LC_MESSAGES), so JSON, CSV and tables keep their '.'.
@@ -20,9 +22,16 @@
 #if defined(ENABLE_NLS) && ENABLE_NLS
 #include <libintl.h>
 #define _(text) gettext(text)
+#define P_(one, many, n) ngettext(one, many, n)
 #else
 #define _(text) (text)
+#define P_(one, many, n) ((n) == 1 ? (one) : (many))
 #endif
 #define N_(text) (text)
+
+/* Binds the program's message catalogues (after setlocale): the installed
+ * LOCALEDIR, or the build tree's locale/ folder when the program runs
+ * uninstalled from its build tree. Returns the folder (NULL without NLS). */
+const char *av_i18n_init(void);
 
 #endif

@@ -1,12 +1,12 @@
 #!/bin/sh
 # install-deps.sh: installs the Debian packages attnview's build and tests
 # need, if any is missing (with sudo unless run as root), and generates the
-# comma-decimal locale de_DE.UTF-8 the locale tests use (they are skipped,
-# saying so, without it). Packages given as arguments are wanted too: CI
+# comma-decimal locale de_DE.UTF-8 the locale tests use and zh_CN.UTF-8 the
+# Chinese screen tests use (they are skipped, saying so, without them). Packages given as arguments are wanted too: CI
 # passes clang and its runtimes (for the fuzz targets and a second sanitizer
 # build); the Quick start passes none.
 set -eu
-packages="build-essential autoconf automake pkg-config libncurses-dev libcjson-dev libcmocka-dev tmux locales $*"
+packages="build-essential autoconf automake pkg-config libncurses-dev libcjson-dev libcmocka-dev tmux locales gettext autopoint $*"
 missing=""
 for p in $packages; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
@@ -24,4 +24,8 @@ fi
 if [ "$(LC_ALL=de_DE.UTF-8 locale decimal_point 2>/dev/null)" != "," ]; then
 	echo "generating the locale de_DE.UTF-8 (for the locale tests)"
 	$sudo localedef -i de_DE -f UTF-8 de_DE.UTF-8
+fi
+if [ "$(LC_ALL=zh_CN.UTF-8 locale charmap 2>/dev/null)" != "UTF-8" ]; then
+	echo "generating the locale zh_CN.UTF-8 (for the Chinese screen tests)"
+	$sudo localedef -i zh_CN -f UTF-8 zh_CN.UTF-8
 fi

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "i18n.h"
 #include "batch.h"
 #include "finite.h"
 #include "lesson/lesson.h"
@@ -23,7 +24,7 @@ static bool check_trace_finite(const struct av_trace *t, char **cause)
 	if (!av_trace_first_nonfinite(t, &where))
 		return true;
 	char *why = av_nonfinite_explain(t, &where);
-	av_fail(cause, "%s (nothing was written: a trace holds finite numbers only)", why);
+	av_fail(cause, _("%s (nothing was written: a trace holds finite numbers only)"), why);
 	free(why);
 	return false;
 }
@@ -67,8 +68,8 @@ static bool check_finite(const struct av_trainer *tr, char **cause)
 			}
 	}
 	if (bad_epoch)
-		return av_fail(cause, "training diverged: the loss is not a finite number from "
-			       "epoch %d on (the learning rate %g is too large; try a smaller --lr)",
+		return av_fail(cause, _("training diverged: the loss is not a finite number from "
+			       "epoch %d on (the learning rate %g is too large; try a smaller --lr)"),
 			       bad_epoch, tr->set.lr);
 	return true;
 }
@@ -78,7 +79,7 @@ bool av_batch_train(const struct av_options *o, struct av_session *s, char **cau
 	/* Not finite before any step: the temperature or the weights are to
 	 * blame, not the learning rate. */
 	if (!check_trace_finite(&s->trace, cause)) {
-		av_cause_prefix(cause, "cannot train");
+		av_cause_prefix(cause, _("cannot train"));
 		return false;
 	}
 	struct av_train_settings set;
@@ -114,7 +115,7 @@ bool av_batch_print(const struct av_options *o, const struct av_session *s, char
 	if (!av_print_stage(stdout, &s->trace, o->print, o->head, av_batch_use_color(o->color), cause))
 		return false;
 	if (fflush(stdout) != 0 || ferror(stdout))
-		return av_fail(cause, "standard output: write error");
+		return av_fail(cause, _("standard output: write error"));
 	return true;
 }
 
@@ -125,7 +126,7 @@ bool av_batch_list_samples(char **cause)
 		printf("%s\n", *n);
 	av_string_list_free(names);
 	if (fflush(stdout) != 0)
-		return av_fail(cause, "standard output: write error");
+		return av_fail(cause, _("standard output: write error"));
 	return true;
 }
 
@@ -141,12 +142,12 @@ bool av_batch_list_lessons(char **cause)
 			printf("%s\t%s\n", *n, l.title[AV_LANG_EN]);
 			av_lesson_free(&l);
 		} else {
-			printf("%s\t(does not load: %s)\n", *n, why);
+			printf(_("%s\t(does not load: %s)\n"), *n, why);
 			free(why);
 		}
 	}
 	av_string_list_free(names);
 	if (fflush(stdout) != 0)
-		return av_fail(cause, "standard output: write error");
+		return av_fail(cause, _("standard output: write error"));
 	return true;
 }

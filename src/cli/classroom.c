@@ -1,6 +1,7 @@
 /* classroom.c: --lead and --follow (see classroom.h). */
 #include "config.h"
 
+#include "i18n.h"
 #include "classroom.h"
 
 #include <stdlib.h>
@@ -26,7 +27,7 @@ static bool take(const char *name, int argc, char **argv, int *i, const char **r
 	} else if (*i + 1 < argc) {
 		*room = argv[++*i];
 	} else {
-		av_fail(cause, "%s needs a room name", name);
+		av_fail(cause, _("%s needs a room name"), name);
 		*room = NULL;
 	}
 	return true;
@@ -60,9 +61,9 @@ bool av_classroom_args(int *argc, char **argv, bool restricted, struct av_classr
 	argv[out] = NULL;
 	*argc = out;
 	if (lead != NULL && follow != NULL)
-		return av_fail(cause, "--lead and --follow: one or the other");
+		return av_fail(cause, _("--lead and --follow: one or the other"));
 	if (lead != NULL && restricted)
-		return av_fail(cause, "--lead is not allowed in restricted mode (students follow)");
+		return av_fail(cause, _("--lead is not allowed in restricted mode (students follow)"));
 	if (lead != NULL && !av_room_dir(lead, NULL, &c->lead_dir, cause))
 		return false;
 	if (follow != NULL && !av_room_dir(follow, NULL, &c->follow_dir, cause))

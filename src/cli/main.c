@@ -24,7 +24,7 @@
 
 static int fail(char *cause)
 {
-	char *safe = av_escape_controls(cause ? cause : "unknown error");
+	char *safe = av_escape_controls(cause ? cause : _("unknown error"));
 	fprintf(stderr, "attnview: %s\n", safe);
 	free(safe);
 	free(cause);
@@ -55,7 +55,7 @@ static bool finish_stdout(char **cause)
 	}
 	if (ok)
 		return true;
-	return av_fail(cause, "standard output: %s", err ? strerror(err) : "write error");
+	return av_fail(cause, _("standard output: %s"), err ? strerror(err) : _("write error"));
 }
 
 static bool run(const struct av_options *o, const struct av_classroom_args *room,
@@ -65,8 +65,8 @@ static bool run(const struct av_options *o, const struct av_classroom_args *room
 	if (o->theme && !check_theme(o->theme, cause))
 		return false;
 	if ((room->lead_dir || room->follow_dir) && (o->train_epochs || o->dump || o->print))
-		return av_fail(cause, "--lead and --follow are for the screen, not with --train,"
-			       " --dump or --print");
+		return av_fail(cause, _("--lead and --follow are for the screen, not with --train,"
+			       " --dump or --print"));
 	if (o->train_epochs)
 		return av_batch_train(o, s, cause);
 	if (o->dump)
@@ -76,7 +76,7 @@ static bool run(const struct av_options *o, const struct av_classroom_args *room
 	/* no terminal (a pipe, a file): the weights as a table instead */
 	if ((room->lead_dir || room->follow_dir) &&
 	    (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
-		return av_fail(cause, "--lead and --follow need a terminal");
+		return av_fail(cause, _("--lead and --follow need a terminal"));
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
 		return av_batch_print(&(struct av_options){ .print = "weights", .color = o->color },
 				      s, cause);
@@ -97,8 +97,8 @@ static bool run(const struct av_options *o, const struct av_classroom_args *room
 static bool use_lesson(struct av_options *o, struct av_lesson *l, char **cause)
 {
 	if (o->sample || o->weights)
-		return av_fail(cause, "--lesson names its own sample and weights; "
-			       "leave out --sample and --weights");
+		return av_fail(cause, _("--lesson names its own sample and weights; "
+			       "leave out --sample and --weights"));
 	if (!av_lesson_load(o->lesson, l, cause))
 		return false;
 	o->sample = l->sample.path;
@@ -113,6 +113,7 @@ int main(int argc, char **argv)
 	 * does: numbers in files and tables are the same in every locale. */
 	setlocale(LC_CTYPE, "");
 	setlocale(LC_MESSAGES, "");
+	av_i18n_init();
 	struct av_options o;
 	char *cause = NULL;
 	bool restricted;

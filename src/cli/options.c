@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "json_read.h"
 #include "options.h"
 #include "util.h"
@@ -61,14 +62,19 @@ static const struct option long_options[] = {
 
 static void print_help(void)
 {
-	fputs(
+	/* TRANSLATORS: --help is printed in pieces; keep every line within 80
+	   columns (a Chinese character takes two) and the option names as
+	   they are. */
+	fputs(_(
 "Usage: attnview [OPTION]... [SENTENCE]\n"
 "Step through every stage of Transformer attention for SENTENCE, in the\n"
 "terminal: embedding, Q/K/V, scores, scaling, masking, softmax, weighted sum,\n"
 "output projection and residual, with every number shown.\n"
-"\n"
+"\n"), stdout);
+	fputs(_(
 "Without --dump or --print, attnview opens the interactive screen.\n"
-"\n"
+"\n"), stdout);
+	fputs(_(
 "Setting:\n"
 "      --sample=NAME|FILE   lesson to load (default: the built-in china-panda)\n"
 "      --weights=FILE       load parameters (a weights file or any --dump trace)\n"
@@ -85,7 +91,8 @@ static void print_help(void)
 "      --seed=N             seed of the parameters (0 to 2^53-1)\n"
 "      --init=I             normal (N(0,1)), xavier (Glorot uniform) or torch\n"
 "      --mask-keys=LIST     hide key positions, e.g. 0,3 (a padding mask)\n"
-"\n"
+"\n"), stdout);
+	fputs(_(
 "Without a screen:\n"
 "      --dump=FILE          write the whole trace as JSON to FILE (- for stdout)\n"
 "      --print=STAGE        print one stage as a table: tokens, embedding,\n"
@@ -95,7 +102,8 @@ static void print_help(void)
 "      --color[=WHEN]       colour --print tables: auto (default), always, never\n"
 "      --list-samples       list the samples attnview can find\n"
 "      --list-lessons       list the guided lessons attnview can find\n"
-"\n"
+"\n"), stdout);
+	fputs(_(
 "Training (seed 001's loop: one optimiser step per sentence of the sample's\n"
 "\"sentences\", pulling the attention weights toward a target pattern):\n"
 "      --train=EPOCHS       train, then --dump the trace of the trained layer\n"
@@ -104,40 +112,45 @@ static void print_help(void)
 "      --target=T           self (identity, seed 001's torch.eye), previous\n"
 "                           (the word before) or pairs (the sample's word pairs)\n"
 "      --train-params=P     qkv (W_q, W_k, W_v and their biases) or all\n"
-"\n"
+"\n"), stdout);
+	fputs(_(
 "Real models (GPT-2 from Hugging Face; tools/get-gpt2.sh downloads one):\n"
 "      --model=NAME|DIR     a directory with model.safetensors, vocab.json,\n"
 "                           merges.txt (and config.json), or an installed\n"
-"                           model's NAME under models/\n"
-"      --layer=N            the layer --print and --dump show (default: the\n"
-"                           last); --print next lists the likeliest next tokens\n"
-"\n"
+"                           model's NAME under models/; opens the screen on it\n"
+"      --layer=N            the layer the screen, --print and --dump show\n"
+"                           (default: the last); --print next lists the\n"
+"                           likeliest next tokens\n"
+"\n"), stdout);
+	fputs(_(
 "Screen:\n"
 "      --theme=NAME|FILE    colour theme: dark (default), light or mono\n"
-"\n"
+"\n"), stdout);
+	fputs(_(
 "Classroom (students follow the teacher's screen over SSH):\n"
 "      --lead=ROOM          teach: publish this screen's state to ROOM\n"
 "      --follow=ROOM        follow the teacher of ROOM (needs the same --sample)\n"
 "      --restricted         a student account: no files written or read outside\n"
 "                           the installed data, limits on size and epochs\n"
 "                           (also forced by /etc/attnview/restricted)\n"
-"\n"
+"\n"), stdout);
+	fputs(_(
 "      --help               show this help and exit\n"
 "      --version            show the version and exit\n"
-"\n"
+"\n"), stdout);
+	printf(_(
 "Samples are looked up by name in $ATTNVIEW_DATA_DIR/samples and in\n"
-PKGDATADIR "/samples.\n"
+"%s/samples.\n"
 "Lessons likewise, in the lessons folders beside them.\n"
 "Exit status: 0 on success, 2 on a usage error or bad input.\n"
-"See attnview(1) for the keys of the screen and the formats of the files.\n",
-	stdout);
+"See attnview(1) for the keys of the screen and the formats of the files.\n"), PKGDATADIR);
 }
 
 static void print_version(void)
 {
-	printf("attnview %s\n"
+	printf(_("attnview %s\n"
 	       "Copyright (C) 2026 the attnview developers.\n"
-	       "License: MIT. There is NO WARRANTY, to the extent permitted by law.\n",
+	       "License: MIT. There is NO WARRANTY, to the extent permitted by law.\n"),
 	       PACKAGE_VERSION);
 }
 
@@ -148,9 +161,9 @@ static bool parse_long(const char *opt, const char *arg, long long min, long lon
 	errno = 0;
 	long long v = strtoll(arg, &end, 10);
 	if (!*arg || *end || errno == ERANGE)
-		return av_fail(cause, "--%s: expected a whole number, got \"%s\"", opt, arg);
+		return av_fail(cause, _("--%s: expected a whole number, got \"%s\""), opt, arg);
 	if (v < min || v > max)
-		return av_fail(cause, "--%s: %lld is out of range (%lld to %lld)", opt, v,
+		return av_fail(cause, _("--%s: %lld is out of range (%lld to %lld)"), opt, v,
 			       min, max);
 	*out = v;
 	return true;
@@ -162,7 +175,7 @@ static bool parse_enum(const char *opt, const char *arg, const char *const names
 	if (av_enum_parse(names, arg, out))
 		return true;
 	char *allowed = av_enum_list(names);
-	av_fail(cause, "--%s: unknown value \"%s\" (allowed: %s)", opt, arg, allowed);
+	av_fail(cause, _("--%s: unknown value \"%s\" (allowed: %s)"), opt, arg, allowed);
 	free(allowed);
 	return false;
 }
@@ -187,13 +200,13 @@ static bool parse_mask_keys(struct av_options *o, const char *arg, char **cause)
 		errno = 0;
 		long v = strtol(p, &end, 10);
 		if (end == p || errno || v < 0 || (*end && *end != ','))
-			return av_fail(cause, "--mask-keys: expected positions like 0,3, got \"%s\"",
+			return av_fail(cause, _("--mask-keys: expected positions like 0,3, got \"%s\""),
 				       arg);
 		if (v >= AV_MAX_TOKENS)
-			return av_fail(cause, "--mask-keys: position %ld is past the %d-token limit",
+			return av_fail(cause, _("--mask-keys: position %ld is past the %d-token limit"),
 				       v, AV_MAX_TOKENS);
 		if (o->n_hidden_keys == AV_MAX_TOKENS)
-			return av_fail(cause, "--mask-keys: too many positions");
+			return av_fail(cause, _("--mask-keys: too many positions"));
 		o->hidden_keys[o->n_hidden_keys++] = (int)v;
 		p = *end ? end + 1 : end;
 	}
@@ -212,8 +225,8 @@ static bool parse_train_option(struct av_options *o, int c, const char *arg, cha
 		errno = 0;
 		long long v = strtoll(arg, &end, 10);
 		if (!*arg || *end || errno == ERANGE || v < 1 || v > MAX_TRAIN_EPOCHS)
-			return av_fail(cause, "--train: expected a number of epochs from 1 to %d, "
-				       "got \"%s\"", MAX_TRAIN_EPOCHS, arg);
+			return av_fail(cause, _("--train: expected a number of epochs from 1 to %d, "
+				       "got \"%s\""), MAX_TRAIN_EPOCHS, arg);
 		o->train_epochs = (int)v;
 		return true;
 	}
@@ -239,7 +252,7 @@ static bool parse_train_option(struct av_options *o, int c, const char *arg, cha
 		o->train_given |= AV_GIVEN_TRAIN_PARAMS;
 		return true;
 	}
-	return av_fail(cause, "internal error: option %d", c);
+	return av_fail(cause, _("internal error: option %d"), c);
 }
 
 /* Options that only --train reads make no sense in the other batch modes. */
@@ -250,15 +263,15 @@ static bool check_train_options(const struct av_options *o, char **cause)
 		{ AV_GIVEN_TARGET, "--target" }, { AV_GIVEN_TRAIN_PARAMS, "--train-params" },
 	};
 	if (o->train_epochs && o->print)
-		return av_fail(cause, "--train and --print cannot be used together "
-			       "(--train writes the trained trace with --dump)");
+		return av_fail(cause, _("--train and --print cannot be used together "
+			       "(--train writes the trained trace with --dump)"));
 	if (o->train_epochs && !o->dump)
-		return av_fail(cause, "--train needs --dump FILE (or --dump - for standard "
-			       "output): it writes the trace of the trained layer");
+		return av_fail(cause, _("--train needs --dump FILE (or --dump - for standard "
+			       "output): it writes the trace of the trained layer"));
 	for (size_t i = 0; !o->train_epochs && (o->dump || o->print) &&
 	     i < sizeof(opts) / sizeof(opts[0]); i++)
 		if (o->train_given & opts[i].bit)
-			return av_fail(cause, "%s only applies with --train EPOCHS", opts[i].name);
+			return av_fail(cause, _("%s only applies with --train EPOCHS"), opts[i].name);
 	return true;
 }
 
@@ -339,7 +352,7 @@ static bool parse_one(struct av_options *o, int c, const char *arg, char **cause
 		return true;
 	case OPT_SEED:
 		if (!av_parse_seed(arg, &o->cfg.seed, cause)) {
-			av_cause_prefix(cause, "--seed");
+			av_cause_prefix(cause, _("--seed"));
 			return false;
 		}
 		o->cfg_given |= AV_CFG_SEED;
@@ -384,7 +397,7 @@ static bool parse_one(struct av_options *o, int c, const char *arg, char **cause
 		return true;
 	}
 	}
-	return av_fail(cause, "internal error: option %d", c);
+	return av_fail(cause, _("internal error: option %d"), c);
 }
 
 enum av_parse_result av_options_parse(struct av_options *o, int argc, char **argv,
@@ -407,8 +420,8 @@ enum av_parse_result av_options_parse(struct av_options *o, int argc, char **arg
 		}
 		if (c == '?' || c == ':') {
 			const char *what = argv[optind - 1];
-			av_fail(cause, c == ':' ? "option %s needs a value" :
-				"unknown option %s (see attnview --help)", what);
+			av_fail(cause, c == ':' ? _("option %s needs a value") :
+				_("unknown option %s (see attnview --help)"), what);
 			return AV_PARSE_ERROR;
 		}
 		if (!parse_one(o, c, optarg, cause))
@@ -417,7 +430,7 @@ enum av_parse_result av_options_parse(struct av_options *o, int argc, char **arg
 	if (optind < argc)
 		join_operands(o, argc, argv);
 	if (o->dump && o->print) {
-		av_fail(cause, "--dump and --print cannot be used together");
+		av_fail(cause, _("--dump and --print cannot be used together"));
 		return AV_PARSE_ERROR;
 	}
 	if (!check_train_options(o, cause))
@@ -468,8 +481,8 @@ static bool check_shape_conflicts(const struct av_options *o, const struct av_co
 		describe(&o->cfg, bit, want, sizeof(want));
 		describe(&merged, bit, have, sizeof(have));
 		if (strcmp(want, have) != 0)
-			return av_fail(cause, "--%s %s conflicts with the weights file %s, "
-				       "which has %s %s", config_key_name(bit), want, o->weights,
+			return av_fail(cause, _("--%s %s conflicts with the weights file %s, "
+				       "which has %s %s"), config_key_name(bit), want, o->weights,
 				       config_key_name(bit), have);
 	}
 	return true;
@@ -528,7 +541,7 @@ static bool load_params(const struct av_options *o, struct av_session *s, char *
 	apply_options(o, &s->cfg);
 	if (!av_config_check(&s->cfg, cause)
 	    || !av_check_memory(&s->cfg, s->params.vocab_size, workload(o), cause)) {
-		av_cause_prefix(cause, "with the weights file %s", o->weights);
+		av_cause_prefix(cause, _("with the weights file %s"), o->weights);
 		return false;
 	}
 	return true;
@@ -547,8 +560,8 @@ bool av_options_setup(const struct av_options *o, struct av_session *s, char **c
 	const char *source = o->source ? o->source : s->sample.source;
 	s->source = source ? av_strdup(source) : NULL;
 	if (s->cfg.mode == AV_MODE_CROSS && !s->source)
-		return av_fail(cause, "cross mode needs a source sentence: give --source, "
-			       "or use a sample that has one");
+		return av_fail(cause, _("cross mode needs a source sentence: give --source, "
+			       "or use a sample that has one"));
 	for (int i = 0; i < o->n_hidden_keys; i++)
 		s->key_hidden[o->hidden_keys[i]] = true;
 	return av_session_run(s, cause);

@@ -1,6 +1,7 @@
 /* restricted.c: --restricted (see restricted.h). */
 #include "config.h"
 
+#include "i18n.h"
 #include "restricted.h"
 
 #include <errno.h>
@@ -124,7 +125,7 @@ static bool apply(char **cause)
 	const struct rlimit none = { 0, 0 };
 
 	if (setrlimit(RLIMIT_FSIZE, &none) != 0 || setrlimit(RLIMIT_CORE, &none) != 0)
-		return av_fail(cause, "restricted mode: cannot set the file size limits");
+		return av_fail(cause, _("restricted mode: cannot set the file size limits"));
 	/* a write to a file then fails (EFBIG) and is reported, rather than
 	 * killing the program */
 	signal(SIGXFSZ, SIG_IGN);
@@ -147,7 +148,7 @@ bool av_restricted_prepare(int *argc, char **argv, bool *restricted, char **caus
 		if (!operands && strncmp(argv[i], "--restricted", 12) == 0 &&
 		    (argv[i][12] == '\0' || argv[i][12] == '=')) {
 			if (argv[i][12] == '=')
-				return av_fail(cause, "--restricted takes no value");
+				return av_fail(cause, _("--restricted takes no value"));
 			*restricted = true;
 			continue;
 		}
@@ -162,38 +163,38 @@ bool av_restricted_prepare(int *argc, char **argv, bool *restricted, char **caus
 
 static bool refuse(char **cause, const char *what)
 {
-	return av_fail(cause, "%s is not allowed in restricted mode (a student account on a"
-		       " class server: nothing is written, only the installed data is read)", what);
+	return av_fail(cause, _("%s is not allowed in restricted mode (a student account on a"
+		       " class server: nothing is written, only the installed data is read)"), what);
 }
 
 bool av_restricted_check_options(const struct av_options *o, char **cause)
 {
 	if (o->train_epochs > AV_RESTRICTED_MAX_EPOCHS)
-		return av_fail(cause, "restricted mode: --train %d is more than %d epochs",
+		return av_fail(cause, _("restricted mode: --train %d is more than %d epochs"),
 			       o->train_epochs, AV_RESTRICTED_MAX_EPOCHS);
 	if (o->weights != NULL)
 		return refuse(cause, "--weights");
 	if (o->dump != NULL)
 		return refuse(cause, "--dump");
 	if (o->sample != NULL && is_path(o->sample))
-		return refuse(cause, "--sample with a file (give an installed sample's name)");
+		return refuse(cause, _("--sample with a file (give an installed sample's name)"));
 	if (o->theme != NULL && is_path(o->theme))
-		return refuse(cause, "--theme with a file (give dark, light or mono)");
+		return refuse(cause, _("--theme with a file (give dark, light or mono)"));
 	if (o->lesson != NULL && is_path(o->lesson))
-		return refuse(cause, "--lesson with a file (give an installed lesson's name)");
+		return refuse(cause, _("--lesson with a file (give an installed lesson's name)"));
 	if (o->sentence != NULL && strlen(o->sentence) > AV_RESTRICTED_MAX_SENTENCE_BYTES)
-		return av_fail(cause, "restricted mode: the sentence is longer than %d bytes",
+		return av_fail(cause, _("restricted mode: the sentence is longer than %d bytes"),
 			       AV_RESTRICTED_MAX_SENTENCE_BYTES);
 	if (o->source != NULL && strlen(o->source) > AV_RESTRICTED_MAX_SENTENCE_BYTES)
-		return av_fail(cause, "restricted mode: --source is longer than %d bytes",
+		return av_fail(cause, _("restricted mode: --source is longer than %d bytes"),
 			       AV_RESTRICTED_MAX_SENTENCE_BYTES);
 	/* before the forward pass runs: a D=4096 refused afterwards would
 	 * already have cost the CPU the limit is there to save */
 	if ((o->cfg_given & AV_CFG_D_MODEL) && o->cfg.d_model > AV_RESTRICTED_MAX_D_MODEL)
-		return av_fail(cause, "restricted mode: --d-model %d is more than %d",
+		return av_fail(cause, _("restricted mode: --d-model %d is more than %d"),
 			       o->cfg.d_model, AV_RESTRICTED_MAX_D_MODEL);
 	if ((o->cfg_given & AV_CFG_HEADS) && o->cfg.heads > AV_RESTRICTED_MAX_HEADS)
-		return av_fail(cause, "restricted mode: --heads %d is more than %d",
+		return av_fail(cause, _("restricted mode: --heads %d is more than %d"),
 			       o->cfg.heads, AV_RESTRICTED_MAX_HEADS);
 	return true;
 }
@@ -201,10 +202,10 @@ bool av_restricted_check_options(const struct av_options *o, char **cause)
 bool av_restricted_check_session(const struct av_session *s, char **cause)
 {
 	if (s->cfg.d_model > AV_RESTRICTED_MAX_D_MODEL)
-		return av_fail(cause, "restricted mode: D=%d is more than %d", s->cfg.d_model,
+		return av_fail(cause, _("restricted mode: D=%d is more than %d"), s->cfg.d_model,
 			       AV_RESTRICTED_MAX_D_MODEL);
 	if (s->cfg.heads > AV_RESTRICTED_MAX_HEADS)
-		return av_fail(cause, "restricted mode: H=%d is more than %d heads", s->cfg.heads,
+		return av_fail(cause, _("restricted mode: H=%d is more than %d heads"), s->cfg.heads,
 			       AV_RESTRICTED_MAX_HEADS);
 	return true;
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "attention.h"
 #include "matmul.h"
 #include "util.h"
@@ -248,8 +249,8 @@ bool av_trace_reattend(struct av_trace *t, const struct av_params *p,
 		return false;
 	if (!t->q || cfg->d_model != t->d_model || cfg->positional != t->cfg.positional ||
 	    (cfg->mode == AV_MODE_CROSS) != (t->cfg.mode == AV_MODE_CROSS))
-		return av_fail(cause, "internal error: reattend needs the same d_model, "
-			       "positions and keys as the last full run");
+		return av_fail(cause, _("internal error: reattend needs the same d_model, "
+			       "positions and keys as the last full run"));
 	set_attention_config(t, cfg);
 	alloc_attend_stages(t);
 	attend(t, p);
@@ -267,8 +268,8 @@ static bool lookup_tokens(struct av_params *p, const struct av_config *cfg,
 			  const char *what, char **cause)
 {
 	if (cfg->positional == AV_POS_LEARNED && tokens->n > p->max_positions)
-		return av_fail(cause, "the %s has %d tokens but the learned position table "
-			       "has only %d rows (max_positions)", what, tokens->n,
+		return av_fail(cause, _("the %s has %d tokens but the learned position table "
+			       "has only %d rows (max_positions)"), what, tokens->n,
 			       p->max_positions);
 	for (int i = 0; i < tokens->n; i++) {
 		ids[i] = av_params_token_id(p, cfg->seed, tokens->text[i], &oov[i]);
@@ -280,10 +281,10 @@ static bool lookup_tokens(struct av_params *p, const struct av_config *cfg,
 static bool check_params(const struct av_params *p, const struct av_config *cfg, char **cause)
 {
 	if (p->d_model != cfg->d_model)
-		return av_fail(cause, "the weights have d_model %d but the config asks for %d",
+		return av_fail(cause, _("the weights have d_model %d but the config asks for %d"),
 			       p->d_model, cfg->d_model);
 	if (cfg->positional == AV_POS_LEARNED && !p->position_embedding)
-		return av_fail(cause, "learned positions need a position_embedding table");
+		return av_fail(cause, _("learned positions need a position_embedding table"));
 	return true;
 }
 
@@ -295,14 +296,14 @@ bool av_trace_run(struct av_trace *t, struct av_params *p, const struct av_confi
 	if (!av_config_check(cfg, cause) || !check_params(p, cfg, cause))
 		return false;
 	if (cross && (!source || !*source))
-		return av_fail(cause, "cross mode needs a source sentence for the keys and "
-			       "values (--source, or the sample's \"source\")");
+		return av_fail(cause, _("cross mode needs a source sentence for the keys and "
+			       "values (--source, or the sample's \"source\")"));
 
 	struct av_tokens tokens = { 0 }, source_tokens = { 0 };
 	if (!av_tokenize(sentence, &tokens, cause))
 		return false;
 	if (cross && !av_tokenize(source, &source_tokens, cause)) {
-		av_cause_prefix(cause, "source sentence");
+		av_cause_prefix(cause, _("source sentence"));
 		av_tokens_free(&tokens);
 		return false;
 	}
@@ -311,17 +312,17 @@ bool av_trace_run(struct av_trace *t, struct av_params *p, const struct av_confi
 		if (hidden_keys[i] < 0 || hidden_keys[i] >= m) {
 			av_tokens_free(&tokens);
 			av_tokens_free(&source_tokens);
-			return av_fail(cause, "cannot mask key position %d: the %s has %d "
-				       "tokens (positions 0 to %d)", hidden_keys[i],
-				       cross ? "source sentence" : "sentence", m, m - 1);
+			return av_fail(cause, _("cannot mask key position %d: the %s has %d "
+				       "tokens (positions 0 to %d)"), hidden_keys[i],
+				       cross ? _("source sentence") : _("sentence"), m, m - 1);
 		}
 	}
 	int ids[AV_MAX_TOKENS] = { 0 }, source_ids[AV_MAX_TOKENS] = { 0 };
 	bool oov[AV_MAX_TOKENS] = { 0 }, source_oov[AV_MAX_TOKENS] = { 0 };
 	int known = p->vocab_size;
-	if (!lookup_tokens(p, cfg, &tokens, known, ids, oov, "sentence", cause) ||
+	if (!lookup_tokens(p, cfg, &tokens, known, ids, oov, _("sentence"), cause) ||
 	    (cross && !lookup_tokens(p, cfg, &source_tokens, known, source_ids, source_oov,
-				     "source sentence", cause))) {
+				     _("source sentence"), cause))) {
 		av_tokens_free(&tokens);
 		av_tokens_free(&source_tokens);
 		return false;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "compare.h"
 #include "util.h"
 
@@ -90,10 +91,10 @@ void av_snapshot_free(struct av_snapshot *s)
 
 void av_snapshot_describe(const struct av_snapshot *s, char *buf, size_t size)
 {
-	char trained[48] = "";
+	char trained[64] = "";
 	if (s->epochs > 0)
-		snprintf(trained, sizeof(trained), ", trained %d epoch%s", s->epochs,
-			 s->epochs == 1 ? "" : "s");
+		snprintf(trained, sizeof(trained), P_(", trained %d epoch", ", trained %d epochs",
+						      s->epochs), s->epochs);
 	snprintf(buf, size, "%s, %s, %s, T=%.3g%s", s->what, av_mode_names[s->cfg.mode],
 		 av_scale_names[s->cfg.scale], s->cfg.temperature, trained);
 }
@@ -111,8 +112,8 @@ bool av_snapshot_diff(struct av_diff *d, const struct av_snapshot *live,
 {
 	memset(d, 0, sizeof(*d));
 	if (live->rows != pinned->rows || live->cols != pinned->cols)
-		return av_fail(cause, "shapes differ: pinned %d×%d, live %d×%d, so there is no "
-			       "difference to take", pinned->rows, pinned->cols, live->rows,
+		return av_fail(cause, _("shapes differ: pinned %d×%d, live %d×%d, so there is no "
+			       "difference to take"), pinned->rows, pinned->cols, live->rows,
 			       live->cols);
 	d->rows = live->rows;
 	d->cols = live->cols;

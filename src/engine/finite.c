@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "finite.h"
 #include "util.h"
 
@@ -104,13 +105,13 @@ static char *cell_part(const char *what, int index, const char *label)
 static char *cause_of(const struct av_trace *t, const char *stage)
 {
 	if (strcmp(stage, "scaled") == 0 || strcmp(stage, "masked") == 0)
-		return av_printf("the scores divided by s*T = %g overflow a 32-bit float "
-				 "(the weights are too large for the temperature %g)", t->divisor,
+		return av_printf(_("the scores divided by s*T = %g overflow a 32-bit float "
+				 "(the weights are too large for the temperature %g)"), t->divisor,
 				 t->cfg.temperature);
 	if (strcmp(stage, "weights") == 0)
-		return av_printf("the softmax of the scores overflowed");
-	return av_printf("a value overflows a 32-bit float (beyond 3.4e38); "
-			 "the weights are too large");
+		return av_strdup(_("the softmax of the scores overflowed"));
+	return av_strdup(_("a value overflows a 32-bit float (beyond 3.4e38); "
+			 "the weights are too large"));
 }
 
 char *av_nonfinite_explain(const struct av_trace *t, const struct av_nonfinite *w)
@@ -123,11 +124,11 @@ char *av_nonfinite_explain(const struct av_trace *t, const struct av_nonfinite *
 		row_label = sv->key_rows ? keys[w->row] : t->tokens.text[w->row];
 	if (sv && sv->key_cols && w->col < t->m)
 		col_label = keys[w->col];
-	char *row = cell_part("row", w->row, row_label);
-	char *col = cell_part("column", w->col, col_label);
-	char *head = w->head >= 0 ? av_printf("head %d, ", w->head) : av_strdup("");
+	char *row = cell_part(_("row"), w->row, row_label);
+	char *col = cell_part(_("column"), w->col, col_label);
+	char *head = w->head >= 0 ? av_printf(_("head %d, "), w->head) : av_strdup("");
 	char *why = cause_of(t, w->stage);
-	char *text = av_printf("the %s stage is not finite (%s%s, %s: %s): %s", w->stage, head,
+	char *text = av_printf(_("the %s stage is not finite (%s%s, %s: %s): %s"), w->stage, head,
 			       row, col, av_nonfinite_name(w->value), why);
 	free(row);
 	free(col);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "json_read.h"
 #include "number.h"
 #include "util.h"
@@ -46,18 +47,18 @@ static void text_position(const char *text, const char *pos, int *line, int *col
 const char *av_json_type_name(const cJSON *item)
 {
 	if (cJSON_IsString(item))
-		return "a string";
+		return _("a string");
 	if (cJSON_IsNumber(item))
-		return "a number";
+		return _("a number");
 	if (cJSON_IsBool(item))
 		return cJSON_IsTrue(item) ? "true" : "false";
 	if (cJSON_IsNull(item))
 		return "null";
 	if (cJSON_IsArray(item))
-		return "a list";
+		return _("a list");
 	if (cJSON_IsObject(item))
-		return "an object";
-	return "something else";
+		return _("an object");
+	return _("something else");
 }
 
 /* How many lists and objects are open at pos (brackets inside strings do
@@ -93,7 +94,7 @@ static bool too_deep(const char *text, const char *pos)
 cJSON *av_json_parse(const char *text, const char *label, char **cause)
 {
 	if (all_space(text)) {
-		av_fail(cause, "%s: empty file (expected a JSON object)", label);
+		av_fail(cause, _("%s: empty file (expected a JSON object)"), label);
 		return NULL;
 	}
 	const char *end = NULL;
@@ -103,17 +104,17 @@ cJSON *av_json_parse(const char *text, const char *label, char **cause)
 		int line, col;
 		text_position(text, pos, &line, &col);
 		if (too_deep(text, pos))
-			av_fail(cause, "%s:%d:%d: nested deeper than %d levels", label, line, col,
+			av_fail(cause, _("%s:%d:%d: nested deeper than %d levels"), label, line, col,
 				CJSON_NESTING_LIMIT);
 		else
-			av_fail(cause, "%s:%d:%d: JSON syntax error%s", label, line, col,
-				*pos == '\0' ? " (the text ends too early)" : "");
+			av_fail(cause, _("%s:%d:%d: JSON syntax error%s"), label, line, col,
+				*pos == '\0' ? _(" (the text ends too early)") : "");
 		return NULL;
 	}
 	/* Every attnview file is an object; saying so here beats a confusing
 	 * "missing key" later. */
 	if (!cJSON_IsObject(root)) {
-		av_fail(cause, "%s: expected a JSON object at the top, got %s",
+		av_fail(cause, _("%s: expected a JSON object at the top, got %s"),
 			label, av_json_type_name(root));
 		cJSON_Delete(root);
 		return NULL;
@@ -159,7 +160,7 @@ static bool find_key(const cJSON *obj, const char *where, const char *key,
 	if (*item || !required)
 		return true;
 	char *path = key_path(where, key);
-	av_fail(cause, "missing %s", path);
+	av_fail(cause, _("missing %s"), path);
 	free(path);
 	return false;
 }
@@ -167,7 +168,7 @@ static bool find_key(const cJSON *obj, const char *where, const char *key,
 static bool wrong_type(char **cause, const char *where, const char *key,
 		       const char *expected, const cJSON *item)
 {
-	char *msg = av_printf("expected %s, got %s", expected, av_json_type_name(item));
+	char *msg = av_printf(_("expected %s, got %s"), expected, av_json_type_name(item));
 	key_fail(cause, where, key, msg);
 	free(msg);
 	return false;
@@ -177,7 +178,7 @@ static bool check_finite(char **cause, const char *where, const char *key, doubl
 {
 	if (isfinite(v))
 		return true;
-	return key_fail(cause, where, key, "not a finite number");
+	return key_fail(cause, where, key, _("not a finite number"));
 }
 
 bool av_json_get_string(const cJSON *obj, const char *where, const char *key,
@@ -189,7 +190,7 @@ bool av_json_get_string(const cJSON *obj, const char *where, const char *key,
 	if (!item)
 		return true;
 	if (!cJSON_IsString(item))
-		return wrong_type(cause, where, key, "a string", item);
+		return wrong_type(cause, where, key, _("a string"), item);
 	*out = item->valuestring;
 	return true;
 }
@@ -209,7 +210,7 @@ static void format_number(char *buf, size_t size, double v)
 static bool int_out_of_range(char **cause, const char *where, const char *key,
 			     long long min, long long max, const char *got)
 {
-	char *msg = av_printf("expected a whole number from %lld to %lld, got %s",
+	char *msg = av_printf(_("expected a whole number from %lld to %lld, got %s"),
 			      min, max, got);
 	key_fail(cause, where, key, msg);
 	free(msg);
@@ -225,14 +226,14 @@ bool av_json_get_int(const cJSON *obj, const char *where, const char *key,
 	if (!item)
 		return true;
 	if (!cJSON_IsNumber(item))
-		return wrong_type(cause, where, key, "a whole number", item);
+		return wrong_type(cause, where, key, _("a whole number"), item);
 	double v = item->valuedouble;
 	if (!check_finite(cause, where, key, v))
 		return false;
 	char got[32];
 	format_number(got, sizeof got, v);
 	if (v != floor(v)) {
-		char *msg = av_printf("expected a whole number, got %s", got);
+		char *msg = av_printf(_("expected a whole number, got %s"), got);
 		key_fail(cause, where, key, msg);
 		free(msg);
 		return false;
@@ -255,7 +256,7 @@ bool av_json_get_double(const cJSON *obj, const char *where, const char *key,
 	if (!item)
 		return true;
 	if (!cJSON_IsNumber(item))
-		return wrong_type(cause, where, key, "a number", item);
+		return wrong_type(cause, where, key, _("a number"), item);
 	if (!check_finite(cause, where, key, item->valuedouble))
 		return false;
 	*out = item->valuedouble;
@@ -271,7 +272,7 @@ bool av_json_get_bool(const cJSON *obj, const char *where, const char *key,
 	if (!item)
 		return true;
 	if (!cJSON_IsBool(item))
-		return wrong_type(cause, where, key, "true or false", item);
+		return wrong_type(cause, where, key, _("true or false"), item);
 	*out = cJSON_IsTrue(item);
 	return true;
 }
@@ -287,10 +288,10 @@ bool av_json_get_enum(const cJSON *obj, const char *where, const char *key,
 	char *allowed = av_enum_list(names);
 	char *msg = NULL;
 	if (!cJSON_IsString(item))
-		msg = av_printf("expected one of %s, got %s", allowed, av_json_type_name(item));
+		msg = av_printf(_("expected one of %s, got %s"), allowed, av_json_type_name(item));
 	else if (!av_enum_parse(names, item->valuestring, out)) {
 		char *value = av_escape(item->valuestring);
-		msg = av_printf("unknown value \"%s\" (allowed: %s)", value, allowed);
+		msg = av_printf(_("unknown value \"%s\" (allowed: %s)"), value, allowed);
 		free(value);
 	}
 	free(allowed);
@@ -309,11 +310,11 @@ static bool get_float(const cJSON *item, const char *where, const char *key,
 {
 	char *msg = NULL;
 	if (!cJSON_IsNumber(item))
-		msg = av_printf("%s: expected a number, got %s", spot, av_json_type_name(item));
+		msg = av_printf(_("%s: expected a number, got %s"), spot, av_json_type_name(item));
 	else if (!isfinite(item->valuedouble))
-		msg = av_printf("%s: not a finite number", spot);
+		msg = av_printf(_("%s: not a finite number"), spot);
 	else if (fabs(item->valuedouble) > FLT_MAX)
-		msg = av_printf("%s: %g is too large for a 32-bit float", spot,
+		msg = av_printf(_("%s: %g is too large for a 32-bit float"), spot,
 				item->valuedouble);
 	if (msg) {
 		key_fail(cause, where, key, msg);
@@ -343,7 +344,7 @@ static bool matrix_shape(const cJSON *item, const char *where, const char *key,
 {
 	char *msg = NULL;
 	if (!cJSON_IsArray(item)) {
-		msg = av_printf("expected a %s matrix (a list of lists of numbers), got %s",
+		msg = av_printf(_("expected a %s matrix (a list of lists of numbers), got %s"),
 				expected, av_json_type_name(item));
 		goto fail;
 	}
@@ -354,16 +355,16 @@ static bool matrix_shape(const cJSON *item, const char *where, const char *key,
 	cJSON_ArrayForEach(row, item) {
 		r++;
 		if (!cJSON_IsArray(row)) {
-			msg = av_printf("expected a %s matrix (a list of lists of numbers), "
-					"but row %d is %s", expected, r, av_json_type_name(row));
+			msg = av_printf(_("expected a %s matrix (a list of lists of numbers), "
+					"but row %d is %s"), expected, r, av_json_type_name(row));
 			goto fail;
 		}
 		int n = cJSON_GetArraySize(row);
 		if (r == 1) {
 			*cols = n;
 		} else if (n != *cols) {
-			msg = av_printf("rows have different lengths (row 1 has %d numbers, "
-					"row %d has %d)", *cols, r, n);
+			msg = av_printf(_("rows have different lengths (row 1 has %d numbers, "
+					"row %d has %d)"), *cols, r, n);
 			goto fail;
 		}
 	}
@@ -388,7 +389,7 @@ bool av_json_get_matrix_dims(const cJSON *obj, const char *where, const char *ke
 	if (!matrix_shape(item, where, key, expected, *cols, &got_rows, &got_cols, cause))
 		return false;
 	if ((*rows >= 0 && got_rows != *rows) || (*cols >= 0 && got_cols != *cols)) {
-		char *msg = av_printf("expected %s, got %dx%d", expected, got_rows, got_cols);
+		char *msg = av_printf(_("expected %s, got %dx%d"), expected, got_rows, got_cols);
 		key_fail(cause, where, key, msg);
 		free(msg);
 		return false;
@@ -402,7 +403,7 @@ bool av_json_get_matrix_dims(const cJSON *obj, const char *where, const char *ke
 		const cJSON *cell;
 		cJSON_ArrayForEach(cell, row) {
 			char spot[64];
-			snprintf(spot, sizeof spot, "row %d, column %d", r + 1, c + 1);
+			snprintf(spot, sizeof spot, _("row %d, column %d"), r + 1, c + 1);
 			if (!get_float(cell, where, key, spot,
 				       &m[(size_t)r * (size_t)got_cols + (size_t)c], cause)) {
 				free(m);
@@ -432,7 +433,7 @@ bool av_json_get_vector(const cJSON *obj, const char *where, const char *key,
 		return false;
 	if (!item)
 		return true;
-	char *expected = av_printf("a list of %d numbers", len);
+	char *expected = av_printf(_("a list of %d numbers"), len);
 	bool ok = cJSON_IsArray(item);
 	if (!ok)
 		wrong_type(cause, where, key, expected, item);
@@ -441,7 +442,7 @@ bool av_json_get_vector(const cJSON *obj, const char *where, const char *key,
 		return false;
 	int n = cJSON_GetArraySize(item);
 	if (n != len) {
-		char *msg = av_printf("expected %d numbers, got %d", len, n);
+		char *msg = av_printf(_("expected %d numbers, got %d"), len, n);
 		key_fail(cause, where, key, msg);
 		free(msg);
 		return false;
@@ -451,7 +452,7 @@ bool av_json_get_vector(const cJSON *obj, const char *where, const char *key,
 	const cJSON *cell;
 	cJSON_ArrayForEach(cell, item) {
 		char spot[32];
-		snprintf(spot, sizeof spot, "item %d", i + 1);
+		snprintf(spot, sizeof spot, _("item %d"), i + 1);
 		if (!get_float(cell, where, key, spot, &v[i], cause)) {
 			free(v);
 			return false;
@@ -473,7 +474,7 @@ bool av_json_check_keys(const cJSON *obj, const char *where, const char *const a
 		int idx;
 		if (!av_enum_parse(allowed, k, &idx)) {
 			char *list = av_enum_list(allowed), *key = av_escape(k);
-			char *msg = av_printf("unknown key \"%s\" (allowed: %s)", key, list);
+			char *msg = av_printf(_("unknown key \"%s\" (allowed: %s)"), key, list);
 			free(list);
 			free(key);
 			if (where && *where)
@@ -487,7 +488,7 @@ bool av_json_check_keys(const cJSON *obj, const char *where, const char *const a
 		 * only the first: say so rather than guess. */
 		if (cJSON_GetObjectItemCaseSensitive(obj, k) != item) {
 			char *key = av_escape(k);
-			key_fail(cause, where, key, "given twice");
+			key_fail(cause, where, key, _("given twice"));
 			free(key);
 			return false;
 		}
@@ -502,7 +503,7 @@ bool av_json_get_object(const cJSON *obj, const char *where, const char *key,
 	if (!find_key(obj, where, key, required, &item, cause))
 		return false;
 	if (item && !cJSON_IsObject(item))
-		return wrong_type(cause, where, key, "an object", item);
+		return wrong_type(cause, where, key, _("an object"), item);
 	*out = item;
 	return true;
 }
@@ -535,7 +536,7 @@ static bool get_seed(const cJSON *obj, const char *where, uint64_t *seed, char *
 			}
 		}
 		return key_fail(cause, where, "seed",
-				"expected a whole number from 0 to 18446744073709551615");
+				_("expected a whole number from 0 to 18446744073709551615"));
 	}
 	long long v = (long long)*seed;
 	if (!av_json_get_int(obj, where, "seed", false, 0, AV_JSON_MAX_EXACT, &v, cause))
@@ -595,7 +596,7 @@ bool av_json_get_config(const cJSON *obj, const char *where, struct av_config *c
 		return true;
 	}
 	if (!cJSON_IsObject(obj))
-		return av_fail(cause, "\"%s\": expected an object, got %s", where,
+		return av_fail(cause, _("\"%s\": expected an object, got %s"), where,
 			       av_json_type_name(obj));
 	if (!av_json_check_keys(obj, where, config_keys, cause))
 		return false;

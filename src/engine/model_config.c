@@ -5,9 +5,11 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "model_config.h"
+#include "i18n.h"
 #include "number.h"
 #include "util.h"
 
@@ -32,11 +34,12 @@ char *av_enum_list(const char *const names[])
 	size_t len = 1;
 	int count = 0;
 	for (int i = 0; names[i]; i++, count++)
-		len += strlen(names[i]) + 4;
+		len += strlen(names[i]) + 16;
 	char *out = av_calloc(len, 1);
 	for (int i = 0; i < count; i++) {
 		if (i > 0)
-			strcat(out, i == count - 1 ? " or " : ", ");
+			/* TRANSLATORS: between the last two names of a list: "self, causal or cross" */
+		strcat(out, i == count - 1 ? _(" or ") : _(", "));
 		strcat(out, names[i]);
 	}
 	return out;
@@ -59,19 +62,19 @@ void av_config_default(struct av_config *cfg)
 bool av_config_check(const struct av_config *cfg, char **cause)
 {
 	if (cfg->d_model < 1 || cfg->d_model > AV_MAX_D_MODEL)
-		return av_fail(cause, "d_model must be between 1 and %d, not %d",
+		return av_fail(cause, _("d_model must be between 1 and %d, not %d"),
 			       AV_MAX_D_MODEL, cfg->d_model);
 	if (cfg->heads < 1)
-		return av_fail(cause, "heads must be at least 1, not %d", cfg->heads);
+		return av_fail(cause, _("heads must be at least 1, not %d"), cfg->heads);
 	if (cfg->d_model % cfg->heads != 0)
-		return av_fail(cause, "d_model %d is not divisible by heads %d "
-			       "(each head takes d_model/heads columns)",
+		return av_fail(cause, _("d_model %d is not divisible by heads %d "
+			       "(each head takes d_model/heads columns)"),
 			       cfg->d_model, cfg->heads);
 	if (!(cfg->temperature >= AV_MIN_TEMPERATURE && cfg->temperature <= AV_MAX_TEMPERATURE))
-		return av_fail(cause, "temperature must be between %g and %g, not %g",
+		return av_fail(cause, _("temperature must be between %g and %g, not %g"),
 			       AV_MIN_TEMPERATURE, AV_MAX_TEMPERATURE, cfg->temperature);
 	if (cfg->max_positions < 1 || cfg->max_positions > AV_MAX_POSITIONS)
-		return av_fail(cause, "max_positions must be between 1 and %d, not %d",
+		return av_fail(cause, _("max_positions must be between 1 and %d, not %d"),
 			       AV_MAX_POSITIONS, cfg->max_positions);
 	return true;
 }
@@ -88,13 +91,15 @@ bool av_config_equal(const struct av_config *a, const struct av_config *b)
 bool av_parse_seed(const char *text, uint64_t *out, char **cause)
 {
 	char *end;
+	char max_seed[24];   /* one msgid for every platform's PRIu64 */
+	snprintf(max_seed, sizeof max_seed, "%" PRIu64, AV_MAX_SEED);
 	errno = 0;
 	long long v = strtoll(text, &end, 10);
 	if (!*text || *end || errno == ERANGE)
-		return av_fail(cause, "expected a whole number from 0 to %" PRIu64 ", got \"%s\"",
-			       AV_MAX_SEED, text);
+		return av_fail(cause, _("expected a whole number from 0 to %s, got \"%s\""),
+			       max_seed, text);
 	if (v < 0 || (uint64_t)v > AV_MAX_SEED)
-		return av_fail(cause, "%lld is out of range (0 to %" PRIu64 ")", v, AV_MAX_SEED);
+		return av_fail(cause, _("%lld is out of range (0 to %s)"), v, max_seed);
 	*out = (uint64_t)v;
 	return true;
 }
@@ -103,7 +108,7 @@ bool av_parse_temperature(const char *text, double *out, char **cause)
 {
 	double v;
 	if (!av_number_parse(text, &v) || !(v >= AV_MIN_TEMPERATURE && v <= AV_MAX_TEMPERATURE))
-		return av_fail(cause, "expected a number between %g and %g, got \"%s\"",
+		return av_fail(cause, _("expected a number between %g and %g, got \"%s\""),
 			       AV_MIN_TEMPERATURE, AV_MAX_TEMPERATURE, text);
 	*out = v;
 	return true;
@@ -153,18 +158,18 @@ static char *bytes_text(double bytes)
 bool av_check_memory(const struct av_config *cfg, long vocab_size, enum av_workload w,
 		     char **cause)
 {
-	static const char *const work[] = { "this model", "--dump of this model",
-					    "training this model" };
+	static const char *const work[] = { N_("this model"), N_("--dump of this model"),
+					    N_("training this model") };
 	/* a sentence and a source add a row for each unknown word */
 	long words = vocab_size + 2 * 64;
 	double need = av_memory_estimate(cfg, words, w);
 	if (need <= AV_MEMORY_BUDGET)
 		return true;
 	char *need_text = bytes_text(need), *limit_text = bytes_text(AV_MEMORY_BUDGET);
-	av_fail(cause, "%s needs about %s (%.1f million parameters: d_model %d, %ld words%s); "
-		"the limit is %s: use a smaller d_model or vocabulary", work[w], need_text,
+	av_fail(cause, _("%s needs about %s (%.1f million parameters: d_model %d, %ld words%s); "
+		"the limit is %s: use a smaller d_model or vocabulary"), _(work[w]), need_text,
 		av_config_param_count(cfg, words) / 1e6, cfg->d_model, vocab_size,
-		cfg->positional == AV_POS_LEARNED ? ", learned positions" : "", limit_text);
+		cfg->positional == AV_POS_LEARNED ? _(", learned positions") : "", limit_text);
 	free(need_text);
 	free(limit_text);
 	return false;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "finite.h"
 #include "print_table.h"
 #include "theme.h"
@@ -279,7 +280,7 @@ static bool print_stage(FILE *out, const struct av_trace *t, const char *stage, 
 	int index;
 	if (!av_enum_parse(av_stage_names, stage, &index)) {
 		char *allowed = av_enum_list(av_stage_names);
-		av_fail(cause, "unknown stage \"%s\" (stages: %s)", stage, allowed);
+		av_fail(cause, _("unknown stage \"%s\" (stages: %s)"), stage, allowed);
 		free(allowed);
 		return false;
 	}
@@ -296,12 +297,13 @@ static bool print_stage(FILE *out, const struct av_trace *t, const char *stage, 
 								      : t->tokens.text };
 	} else if (is_head_stage(stage)) {
 		if (head < 0 || head >= t->heads)
-			return av_fail(cause, "head %d is out of range (this model has %d head%s: "
-				       "0 to %d)", head, t->heads, t->heads == 1 ? "" : "s",
+			return av_fail(cause, P_("head %d is out of range (this model has %d head: "
+						 "0 to %d)", "head %d is out of range (this model "
+						 "has %d heads: 0 to %d)", t->heads), head, t->heads,
 				       t->heads - 1);
 		head_table(&tb, t, stage, head, name, sizeof(name));
 	} else if (!model_table(&tb, t, stage)) {
-		return av_fail(cause, "stage \"%s\" exists only in cross mode", stage);
+		return av_fail(cause, _("stage \"%s\" exists only in cross mode"), stage);
 	}
 	if (print_table(out, &tb, color))
 		return true;
@@ -310,7 +312,7 @@ static bool print_stage(FILE *out, const struct av_trace *t, const char *stage, 
 	struct av_nonfinite first;
 	char *why = av_trace_first_nonfinite(t, &first) ? av_nonfinite_explain(t, &first)
 							 : av_strdup("?");
-	av_fail(cause, "%s has values that are not finite (shown as inf, -inf or nan): %s",
+	av_fail(cause, _("%s has values that are not finite (shown as inf, -inf or nan): %s"),
 		tb.name, why);
 	free(why);
 	return false;

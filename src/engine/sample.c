@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "json_read.h"
 #include "sample.h"
 #include "strset.h"
@@ -84,7 +85,7 @@ static bool read_texts(const cJSON *root, struct av_sample *s, char **cause)
 	    || !get_text(root, "source", false, NULL, &s->source, cause))
 		return false;
 	if (!*s->name)
-		return av_fail(cause, "\"name\": must not be empty");
+		return av_fail(cause, _("\"name\": must not be empty"));
 	return true;
 }
 
@@ -93,14 +94,14 @@ static bool get_string_list(const cJSON *item, const char *path, struct str_list
 			    char **cause)
 {
 	if (!cJSON_IsArray(item))
-		return av_fail(cause, "%s: expected a list of strings, got %s", path,
+		return av_fail(cause, _("%s: expected a list of strings, got %s"), path,
 			       av_json_type_name(item));
 	int i = 0;
 	const cJSON *e;
 	cJSON_ArrayForEach(e, item) {
 		i++;
 		if (!cJSON_IsString(e))
-			return av_fail(cause, "%s, item %d: expected a string, got %s", path, i,
+			return av_fail(cause, _("%s, item %d: expected a string, got %s"), path, i,
 				       av_json_type_name(e));
 		list_add(out, e->valuestring);
 	}
@@ -130,7 +131,7 @@ static bool read_sentences(const cJSON *root, struct av_sample *s, char **cause)
 		}
 		if (l.n == 0) {
 			list_free(&l);
-			return av_fail(cause, "\"sentences\": expected at least one sentence");
+			return av_fail(cause, _("\"sentences\": expected at least one sentence"));
 		}
 	}
 	take_list(&l, &s->n_sentences, &s->sentences);
@@ -164,7 +165,7 @@ static bool sentence_words(const struct av_sample *s, struct str_list *vocab, ch
 {
 	for (int i = 0; i < s->n_sentences; i++) {
 		char path[64];
-		snprintf(path, sizeof path, "\"sentences\", item %d", i + 1);
+		snprintf(path, sizeof path, _("\"sentences\", item %d"), i + 1);
 		/* a cross-mode entry "TARGET ||| SOURCE" holds two sentences */
 		const char *entry = s->sentences[i];
 		const char *sep = strstr(entry, AV_CORPUS_SEPARATOR);
@@ -184,11 +185,11 @@ static bool check_unique(const struct str_list *l, const char *path, char **caus
 {
 	for (int i = 0; i < l->n; i++) {
 		if (!*l->v[i])
-			return av_fail(cause, "%s, item %d: empty word", path, i + 1);
+			return av_fail(cause, _("%s, item %d: empty word"), path, i + 1);
 		int first = list_find(l, l->v[i]);
 		if (first != i) {
 			char *word = av_escape(l->v[i]);
-			av_fail(cause, "%s: \"%s\" is given twice (items %d and %d)",
+			av_fail(cause, _("%s: \"%s\" is given twice (items %d and %d)"),
 				path, word, first + 1, i + 1);
 			free(word);
 			return false;
@@ -225,13 +226,13 @@ static bool read_pair(const struct av_strset *vocab, const cJSON *item, const ch
 	if (!cJSON_IsArray(item) || cJSON_GetArraySize(item) != 2
 	    || !cJSON_IsString(cJSON_GetArrayItem(item, 0))
 	    || !cJSON_IsString(cJSON_GetArrayItem(item, 1)))
-		return av_fail(cause, "%s: expected a list of two words such as "
-			       "[\"china\", \"panda\"]", path);
+		return av_fail(cause, _("%s: expected a list of two words such as "
+			       "[\"china\", \"panda\"]"), path);
 	for (int i = 0; i < 2; i++) {
 		const char *w = cJSON_GetArrayItem(item, i)->valuestring;
 		if (av_strset_find(vocab, w) < 0) {
 			char *word = av_escape(w);
-			av_fail(cause, "%s: \"%s\" is not in the vocabulary", path, word);
+			av_fail(cause, _("%s: \"%s\" is not in the vocabulary"), path, word);
 			free(word);
 			return false;
 		}
@@ -249,14 +250,14 @@ static bool read_pairs(const cJSON *obj, struct av_sample *s, const struct av_st
 	if (!item)
 		return true;
 	if (!cJSON_IsArray(item))
-		return av_fail(cause, "\"training\".\"pairs\": expected a list of word pairs "
-			       "such as [[\"china\", \"panda\"]], got %s", av_json_type_name(item));
+		return av_fail(cause, _("\"training\".\"pairs\": expected a list of word pairs "
+			       "such as [[\"china\", \"panda\"]], got %s"), av_json_type_name(item));
 	int n = cJSON_GetArraySize(item);
 	t->pairs = av_calloc((size_t)n, sizeof *t->pairs);
 	const cJSON *e;
 	cJSON_ArrayForEach(e, item) {
 		char path[64];
-		snprintf(path, sizeof path, "\"training\".\"pairs\", item %d", t->n_pairs + 1);
+		snprintf(path, sizeof path, _("\"training\".\"pairs\", item %d"), t->n_pairs + 1);
 		if (!read_pair(vocab, e, path, t->pairs[t->n_pairs], cause))
 			return false;
 		t->n_pairs++;
@@ -280,7 +281,7 @@ static bool read_training_values(const cJSON *obj, struct av_sample *s, char **c
 	t->optimizer = (enum av_optimizer)optimizer;
 	t->target = (enum av_target)target;
 	if (t->lr <= 0)
-		return av_fail(cause, "\"training\".\"lr\": expected a positive number, got %g",
+		return av_fail(cause, _("\"training\".\"lr\": expected a positive number, got %g"),
 			       t->lr);
 	return true;
 }
@@ -310,8 +311,8 @@ static bool read_training(const cJSON *root, struct av_sample *s, char **cause)
 	if (!ok)
 		return false;
 	if (t->target == AV_TARGET_PAIRS && t->n_pairs == 0)
-		return av_fail(cause, "\"training\".\"target\" is \"pairs\" but no "
-			       "\"training\".\"pairs\" are given");
+		return av_fail(cause, _("\"training\".\"target\" is \"pairs\" but no "
+			       "\"training\".\"pairs\" are given"));
 	return true;
 }
 
@@ -325,8 +326,8 @@ static bool read_config(const cJSON *root, struct av_sample *s, char **cause)
 	    || !av_json_get_config(obj, "config", &s->cfg, &s->cfg_given, cause))
 		return false;
 	if (s->cfg.mode == AV_MODE_CROSS && !s->source)
-		return av_fail(cause, "cross mode needs a \"source\" sentence "
-			       "(the keys and values come from it)");
+		return av_fail(cause, _("cross mode needs a \"source\" sentence "
+			       "(the keys and values come from it)"));
 	return true;
 }
 
@@ -360,7 +361,7 @@ bool av_sample_load_file(const char *path, struct av_sample *s, char **cause)
 {
 	char *text;
 	memset(s, 0, sizeof *s);
-	if (!av_read_file_limit(path, AV_MAX_TEXT_FILE, "samples", &text, NULL, cause))
+	if (!av_read_file_limit(path, AV_MAX_TEXT_FILE, _("samples"), &text, NULL, cause))
 		return false;
 	bool ok = av_sample_parse(text, path, s, cause);
 	free(text);
@@ -383,10 +384,10 @@ bool av_sample_load(const char *name_or_path, struct av_sample *s, char **cause)
 {
 	char *path;
 	memset(s, 0, sizeof *s);
-	if (!av_data_find("samples", "sample", name_or_path, &path, cause))
+	if (!av_data_find("samples", _("sample"), name_or_path, &path, cause))
 		return false;
 	if (!path)
-		return av_data_not_found("samples", "sample", name_or_path, NULL, cause);
+		return av_data_not_found("samples", _("sample"), name_or_path, NULL, cause);
 	bool ok = av_sample_load_file(path, s, cause);
 	free(path);
 	return ok;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "json_read.h"
 #include "theme.h"
 #include "util.h"
@@ -89,21 +90,21 @@ static bool read_palette(const cJSON *palettes, const char *key, struct av_rgb *
 {
 	const cJSON *list = cJSON_GetObjectItemCaseSensitive(palettes, key);
 	if (!list)
-		return av_fail(cause, "missing \"palettes\".\"%s\"", key);
+		return av_fail(cause, _("missing \"palettes\".\"%s\""), key);
 	if (!cJSON_IsArray(list))
-		return av_fail(cause, "\"palettes\".\"%s\": expected a list of colours, got %s",
+		return av_fail(cause, _("\"palettes\".\"%s\": expected a list of colours, got %s"),
 			       key, av_json_type_name(list));
 	int count = cJSON_GetArraySize(list);
 	if (count < 2 || count > AV_MAX_STOPS)
-		return av_fail(cause, "\"palettes\".\"%s\": expected 2 to %d colours, got %d",
+		return av_fail(cause, _("\"palettes\".\"%s\": expected 2 to %d colours, got %d"),
 			       key, AV_MAX_STOPS, count);
 	int i = 0;
 	const cJSON *item;
 	cJSON_ArrayForEach(item, list) {
 		if (!cJSON_IsString(item) || !av_parse_rgb(item->valuestring, &stops[i])) {
 			char *got = got_text(item);
-			av_fail(cause, "\"palettes\".\"%s\"[%d]: expected a colour like "
-				"\"#rrggbb\", got %s", key, i + 1, got);
+			av_fail(cause, _("\"palettes\".\"%s\"[%d]: expected a colour like "
+				"\"#rrggbb\", got %s"), key, i + 1, got);
 			free(got);
 			return false;
 		}
@@ -147,8 +148,8 @@ static bool read_colour(const cJSON *el, const char *where, const char *key,
 		return true;
 	}
 	char *got = got_text(item);
-	av_fail(cause, "\"%s\".\"%s\": expected a colour like \"#rrggbb\" or \"default\", "
-		"got %s", where, key, got);
+	av_fail(cause, _("\"%s\".\"%s\": expected a colour like \"#rrggbb\" or \"default\", "
+		"got %s"), where, key, got);
 	free(got);
 	return false;
 }
@@ -171,8 +172,8 @@ static bool read_style(const cJSON *elements, int i, bool mono, struct av_style 
 		&& av_json_get_bool(el, where, "underline", false, &st->underline, cause);
 	/* The screen would ignore them, so they can only mislead the author. */
 	if (ok && mono && (st->has_fg || st->has_bg))
-		ok = av_fail(cause, "\"%s\": a monochrome theme has no colours (use bold, "
-			     "reverse and underline)", where);
+		ok = av_fail(cause, _("\"%s\": a monochrome theme has no colours (use bold, "
+			     "reverse and underline)"), where);
 	free(where);
 	return ok;
 }
@@ -204,7 +205,7 @@ static bool read_theme(const cJSON *root, struct av_theme *t, char **cause)
 	    || !av_json_get_object(root, NULL, "elements", true, &elements, cause))
 		return false;
 	if (!*name)
-		return av_fail(cause, "\"name\": must not be empty");
+		return av_fail(cause, _("\"name\": must not be empty"));
 	t->name = av_strdup(name);
 	t->description = av_strdup(description);
 	return read_palettes(palettes, t, cause) && read_elements(elements, t, cause);
@@ -228,7 +229,7 @@ bool av_theme_parse(const char *text, const char *label, struct av_theme *t, cha
 static bool load_file(const char *path, struct av_theme *t, char **cause)
 {
 	char *text;
-	if (!av_read_file_limit(path, AV_MAX_TEXT_FILE, "themes", &text, NULL, cause))
+	if (!av_read_file_limit(path, AV_MAX_TEXT_FILE, _("themes"), &text, NULL, cause))
 		return false;
 	bool ok = av_theme_parse(text, path, t, cause);
 	free(text);
@@ -249,7 +250,7 @@ bool av_theme_load(const char *name_or_path, struct av_theme *t, char **cause)
 {
 	char *path;
 	memset(t, 0, sizeof *t);
-	if (!av_data_find("themes", "theme", name_or_path, &path, cause))
+	if (!av_data_find("themes", _("theme"), name_or_path, &path, cause))
 		return false;
 	if (path) {
 		bool ok = load_file(path, t, cause);
@@ -259,7 +260,7 @@ bool av_theme_load(const char *name_or_path, struct av_theme *t, char **cause)
 	/* A file wins so it can be edited; without one, the compiled-in twin. */
 	if (av_theme_builtin(name_or_path, t))
 		return true;
-	return av_data_not_found("themes", "theme", name_or_path, builtin_names, cause);
+	return av_data_not_found("themes", _("theme"), name_or_path, builtin_names, cause);
 }
 
 void av_theme_free(struct av_theme *t)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "tokenizer.h"
 #include "utf8.h"
 #include "util.h"
@@ -49,7 +50,7 @@ static bool close_token(struct scan *sc, char **cause)
 	sc->open = false;
 	struct av_tokens *out = sc->out;
 	if (out->n == AV_MAX_TOKENS)
-		return av_fail(cause, "the sentence has more than %d tokens (the limit)",
+		return av_fail(cause, _("the sentence has more than %d tokens (the limit)"),
 			       AV_MAX_TOKENS);
 	out->text[out->n] = lower_copy(sc->s + sc->start, sc->end - sc->start);
 	out->offset[out->n] = (int)sc->start;
@@ -115,21 +116,21 @@ bool av_tokenize(const char *sentence, struct av_tokens *out, char **cause)
 {
 	memset(out, 0, sizeof(*out));
 	if (!sentence)
-		return av_fail(cause, "the sentence is empty");
+		return av_fail(cause, _("the sentence is empty"));
 	/* memchr rather than strlen: never read far past the limit. */
 	const char *nul = memchr(sentence, '\0', AV_MAX_SENTENCE_BYTES + 1);
 	if (!nul)
-		return av_fail(cause, "the sentence is longer than %d bytes (the limit)",
+		return av_fail(cause, _("the sentence is longer than %d bytes (the limit)"),
 			       AV_MAX_SENTENCE_BYTES);
 	size_t len = (size_t)(nul - sentence), bad;
 	if (!av_utf8_valid(sentence, len, &bad))
-		return av_fail(cause, "invalid UTF-8 at byte %zu", bad);
+		return av_fail(cause, _("invalid UTF-8 at byte %zu"), bad);
 	if (!split(sentence, len, out, cause)) {
 		av_tokens_free(out);
 		return false;
 	}
 	if (out->n == 0)
-		return av_fail(cause, "the sentence is empty");
+		return av_fail(cause, _("the sentence is empty"));
 	return true;
 }
 

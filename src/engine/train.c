@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "number.h"
 #include "train.h"
 #include "util.h"
@@ -20,7 +21,7 @@ bool av_parse_lr(const char *text, double *out, char **cause)
 {
 	double v;
 	if (!av_number_parse(text, &v) || !isfinite(v) || v <= 0)
-		return av_fail(cause, "expected a positive finite number, got \"%s\"", text);
+		return av_fail(cause, _("expected a positive finite number, got \"%s\""), text);
 	*out = v;
 	return true;
 }
@@ -133,8 +134,8 @@ static bool load_item(struct av_trainer *tr, struct av_train_item *it, const cha
 		} else if (session_source) {
 			it->source = av_strdup(session_source);
 		} else {
-			return av_fail(cause, "cross mode needs a source sentence: write the entry "
-				       "as \"TARGET ||| SOURCE\" or give a source sentence");
+			return av_fail(cause, _("cross mode needs a source sentence: write the entry "
+				       "as \"TARGET ||| SOURCE\" or give a source sentence"));
 		}
 	}
 	if (!av_trace_run(&it->trace, &tr->params, &tr->cfg, it->query, it->source, NULL, 0,
@@ -361,10 +362,10 @@ static bool check_settings(const struct av_trainer *tr, const struct av_train_se
 			   char **cause)
 {
 	if (!(isfinite(set->lr) && set->lr > 0))
-		return av_fail(cause, "the learning rate must be a positive number, not %g", set->lr);
+		return av_fail(cause, _("the learning rate must be a positive number, not %g"), set->lr);
 	if (set->target == AV_TARGET_PAIRS && tr->n_pairs == 0)
-		return av_fail(cause, "target \"pairs\" needs word pairs, and the sample has no "
-			       "\"training\".\"pairs\"");
+		return av_fail(cause, _("target \"pairs\" needs word pairs, and the sample has no "
+			       "\"training\".\"pairs\""));
 	return true;
 }
 
@@ -397,14 +398,14 @@ struct av_trainer *av_trainer_new(const struct av_session *s,
 	if (!check_settings(tr, set, cause))
 		goto fail;
 	if (sample->n_sentences == 0) {
-		av_fail(cause, "there are no training sentences (the sample's \"sentences\")");
+		av_fail(cause, _("there are no training sentences (the sample's \"sentences\")"));
 		goto fail;
 	}
 	tr->items = av_calloc((size_t)sample->n_sentences, sizeof(*tr->items));
 	for (int i = 0; i < sample->n_sentences; i++) {
 		tr->n_items++;
 		if (!load_item(tr, &tr->items[i], sample->sentences[i], s->source, cause)) {
-			av_cause_prefix(cause, "training sentence %d (\"sentences\", item %d)",
+			av_cause_prefix(cause, _("training sentence %d (\"sentences\", item %d)"),
 					i + 1, i + 1);
 			goto fail;
 		}
@@ -579,7 +580,7 @@ bool av_trainer_set_track(struct av_trainer *tr, int a, int b, char **cause)
 	int V = tr->params.vocab_size;
 	bool none = a < 0 && b < 0;
 	if (!none && (a < 0 || b < 0 || a >= V || b >= V))
-		return av_fail(cause, "no such vocabulary pair (%d, %d); the vocabulary has %d words",
+		return av_fail(cause, _("no such vocabulary pair (%d, %d); the vocabulary has %d words"),
 			       a, b, V);
 	tr->track[0] = none ? -1 : a;
 	tr->track[1] = none ? -1 : b;

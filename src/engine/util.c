@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "i18n.h"
 #include "number.h"
 #include "utf8.h"
 #include "util.h"
@@ -179,14 +180,14 @@ char *av_escape_controls(const char *s)
 static const char *file_kind(mode_t mode)
 {
 	if (S_ISDIR(mode))
-		return "a directory";
+		return _("a directory");
 	if (S_ISCHR(mode))
-		return "a character device";
+		return _("a character device");
 	if (S_ISBLK(mode))
-		return "a block device";
+		return _("a block device");
 	if (S_ISSOCK(mode))
-		return "a socket";
-	return "not a file";
+		return _("a socket");
+	return _("not a file");
 }
 
 /* "64 MiB", "1 MiB", "512 KiB", "100 bytes" */
@@ -196,7 +197,7 @@ static char *size_text(size_t bytes)
 		return av_printf("%zu MiB", bytes >> 20);
 	if (bytes >= 1024 && bytes % 1024 == 0)
 		return av_printf("%zu KiB", bytes >> 10);
-	return av_printf("%zu bytes", bytes);
+	return av_printf(P_("%zu byte", "%zu bytes", bytes), bytes);
 }
 
 /* Reads fd to its end or past limit (then *too_big); false on a read error. */
@@ -245,7 +246,7 @@ bool av_read_file_limit(const char *path, size_t limit, const char *what, char *
 	}
 	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
 		close(fd);
-		return av_fail(cause, "%s: not a regular file (%s)", path, file_kind(st.st_mode));
+		return av_fail(cause, _("%s: not a regular file (%s)"), path, file_kind(st.st_mode));
 	}
 	char *buf = NULL;
 	size_t used = 0;
@@ -258,13 +259,13 @@ bool av_read_file_limit(const char *path, size_t limit, const char *what, char *
 	if (too_big) {
 		free(buf);
 		char *max = size_text(limit);
-		av_fail(cause, "%s: larger than the %s limit for %s", path, max, what);
+		av_fail(cause, _("%s: larger than the %s limit for %s"), path, max, what);
 		free(max);
 		return false;
 	}
 	if (memchr(buf, '\0', used)) {
 		free(buf);
-		return av_fail(cause, "%s: not a text file (it contains a NUL byte)", path);
+		return av_fail(cause, _("%s: not a text file (it contains a NUL byte)"), path);
 	}
 	*text = buf;
 	if (len)
@@ -274,7 +275,7 @@ bool av_read_file_limit(const char *path, size_t limit, const char *what, char *
 
 bool av_read_file(const char *path, char **text, size_t *len, char **cause)
 {
-	return av_read_file_limit(path, AV_MAX_WEIGHTS_FILE, "weights files", text, len, cause);
+	return av_read_file_limit(path, AV_MAX_WEIGHTS_FILE, _("weights files"), text, len, cause);
 }
 
 static bool write_all(int fd, const char *text, size_t len)
@@ -444,8 +445,8 @@ static bool write_linked(const char *target, const char *tmp, const char *text, 
 		err = errno;
 	}
 	if (!ok)
-		return av_fail(cause, "%s: %s (it has other hard links, so it is written in place; "
-			       "the whole trace is in %s)", target, strerror(err), tmp);
+		return av_fail(cause, _("%s: %s (it has other hard links, so it is written in place; "
+			       "the whole trace is in %s)"), target, strerror(err), tmp);
 	unlink(tmp);
 	return true;
 }
@@ -454,7 +455,7 @@ bool av_write_file_atomic(const char *path, const char *text, size_t len, char *
 {
 	if (strcmp(path, "-") == 0) {
 		if (fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0)
-			return av_fail(cause, "standard output: %s", strerror(errno));
+			return av_fail(cause, _("standard output: %s"), strerror(errno));
 		return true;
 	}
 	/* A symbolic link stays one: the file it points to is replaced. */
@@ -466,7 +467,7 @@ bool av_write_file_atomic(const char *path, const char *text, size_t len, char *
 	if (exists && !S_ISREG(st.st_mode)) {
 		free(target);
 		if (S_ISDIR(st.st_mode))
-			return av_fail(cause, "%s: is a directory", path);
+			return av_fail(cause, _("%s: is a directory"), path);
 		return write_special(path, text, len, cause);
 	}
 	char *tmp;
@@ -474,7 +475,7 @@ bool av_write_file_atomic(const char *path, const char *text, size_t len, char *
 	bool ok = write_temporary(target, exists ? &st : NULL, text, len, &tmp, &err);
 	bool linked = ok && exists && st.st_nlink > 1;
 	if (!tmp) {
-		av_fail(cause, "%s: cannot create a temporary file beside it: %s", path,
+		av_fail(cause, _("%s: cannot create a temporary file beside it: %s"), path,
 			strerror(err));
 	} else if (linked) {
 		/* on failure tmp is kept (and named): it holds the trace */
@@ -486,7 +487,7 @@ bool av_write_file_atomic(const char *path, const char *text, size_t len, char *
 	cleanup_disarm();
 	if (!ok && tmp && !linked) {
 		unlink(tmp);
-		av_fail(cause, "%s: %s (nothing was written)", path, strerror(err));
+		av_fail(cause, _("%s: %s (nothing was written)"), path, strerror(err));
 	}
 	free(tmp);
 	free(target);
@@ -624,9 +625,9 @@ bool av_data_not_found(const char *kind, const char *what, const char *name,
 {
 	char **dirs = search_dirs(kind);
 	char **names = av_data_list(kind, extra);
-	char *looked = join(dirs, "nowhere");
-	char *avail = join(names, "none");
-	av_fail(cause, "no %s named \"%s\" (looked in %s; available: %s)",
+	char *looked = join(dirs, _("nowhere"));
+	char *avail = join(names, _("none"));
+	av_fail(cause, _("no %s named \"%s\" (looked in %s; available: %s)"),
 		what, name, looked, avail);
 	free(looked);
 	free(avail);
@@ -644,8 +645,8 @@ bool av_data_find(const char *kind, const char *what, const char *name_or_path,
 		return true;
 	}
 	if (!valid_name(name_or_path))
-		return av_fail(cause, "invalid %s name \"%s\" (a name has only a-z, 0-9, "
-			       "_ and -; a path contains / or ends in .json)", what, name_or_path);
+		return av_fail(cause, _("invalid %s name \"%s\" (a name has only a-z, 0-9, "
+			       "_ and -; a path contains / or ends in .json)"), what, name_or_path);
 	char **dirs = search_dirs(kind);
 	/* The first that exists wins, even if it is broken: its error is the
 	 * one to show, not "not found". */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "json_read.h"
 #include "strset.h"
 #include "util.h"
@@ -46,8 +47,8 @@ static bool read_header(const cJSON *root, char **cause)
 	    || !av_json_get_int(root, NULL, "version", false, 0, 1000000, &version, cause))
 		return false;
 	if (version != 1)
-		return av_fail(cause, "\"version\": %lld is not supported (this attnview "
-			       "reads version 1)", version);
+		return av_fail(cause, _("\"version\": %lld is not supported (this attnview "
+			       "reads version 1)"), version);
 	/* A trace carries whatever its writer recorded; a weights file written
 	 * by hand is held to the documented keys so typos show. */
 	if (format == FORMAT_TRACE)
@@ -59,9 +60,9 @@ static bool read_vocab(const cJSON *params, struct av_params *q, char **cause)
 {
 	const cJSON *item = cJSON_GetObjectItemCaseSensitive(params, "vocab");
 	if (!item)
-		return av_fail(cause, "missing \"params\".\"vocab\"");
+		return av_fail(cause, _("missing \"params\".\"vocab\""));
 	if (!cJSON_IsArray(item))
-		return av_fail(cause, "\"params\".\"vocab\": expected a list of strings, got %s",
+		return av_fail(cause, _("\"params\".\"vocab\": expected a list of strings, got %s"),
 			       av_json_type_name(item));
 	int n = cJSON_GetArraySize(item);
 	q->vocab = av_calloc((size_t)n, sizeof *q->vocab);
@@ -72,15 +73,15 @@ static bool read_vocab(const cJSON *params, struct av_params *q, char **cause)
 	cJSON_ArrayForEach(e, item) {
 		int i = q->vocab_size;
 		if (!cJSON_IsString(e)) {
-			ok = av_fail(cause, "\"params\".\"vocab\", item %d: expected a string, "
-				     "got %s", i + 1, av_json_type_name(e));
+			ok = av_fail(cause, _("\"params\".\"vocab\", item %d: expected a string, "
+				     "got %s"), i + 1, av_json_type_name(e));
 			break;
 		}
 		int j = av_strset_add(&seen, e->valuestring, i);
 		if (j >= 0) {
 			char *word = av_escape(e->valuestring);
-			ok = av_fail(cause, "\"params\".\"vocab\": \"%s\" is given twice "
-				     "(items %d and %d)", word, j + 1, i + 1);
+			ok = av_fail(cause, _("\"params\".\"vocab\": \"%s\" is given twice "
+				     "(items %d and %d)"), word, j + 1, i + 1);
 			free(word);
 			break;
 		}
@@ -97,25 +98,25 @@ static bool read_positions(const cJSON *params, struct av_config *c, unsigned gi
 	bool learned = c->positional == AV_POS_LEARNED;
 	bool has = present(params, "position_embedding");
 	if (!learned && has)
-		return av_fail(cause, "\"params\".\"position_embedding\" is given but "
-			       "\"config\".\"positional\" is %s (only learned positions have a table)",
+		return av_fail(cause, _("\"params\".\"position_embedding\" is given but "
+			       "\"config\".\"positional\" is %s (only learned positions have a table)"),
 			       av_positional_names[c->positional]);
 	q->max_positions = c->max_positions;
 	if (!learned)
 		return true;
 	if (!has)
-		return av_fail(cause, "missing \"params\".\"position_embedding\" "
-			       "(\"config\".\"positional\" is learned)");
+		return av_fail(cause, _("missing \"params\".\"position_embedding\" "
+			       "(\"config\".\"positional\" is learned)"));
 	int rows = -1, cols = c->d_model;
 	if (!av_json_get_matrix_dims(params, "params", "position_embedding", true,
 				     &rows, &cols, &q->position_embedding, cause))
 		return false;
 	if (rows < 1 || rows > AV_MAX_POSITIONS)
-		return av_fail(cause, "\"params\".\"position_embedding\": expected 1 to %d rows, "
-			       "got %d", AV_MAX_POSITIONS, rows);
+		return av_fail(cause, _("\"params\".\"position_embedding\": expected 1 to %d rows, "
+			       "got %d"), AV_MAX_POSITIONS, rows);
 	if ((given & AV_CFG_MAX_POSITIONS) && c->max_positions != rows)
-		return av_fail(cause, "\"params\".\"position_embedding\" has %d rows but "
-			       "\"config\".\"max_positions\" is %d", rows, c->max_positions);
+		return av_fail(cause, _("\"params\".\"position_embedding\" has %d rows but "
+			       "\"config\".\"max_positions\" is %d"), rows, c->max_positions);
 	c->max_positions = rows;
 	q->max_positions = rows;
 	return true;
@@ -146,7 +147,7 @@ static char *bias_names(const cJSON *params, bool want)
 static bool partial_biases(const cJSON *params, char **cause)
 {
 	char *have = bias_names(params, true), *lack = bias_names(params, false);
-	av_fail(cause, "\"params\": %s given but %s missing (give all four biases or none)",
+	av_fail(cause, _("\"params\": %s given but %s missing (give all four biases or none)"),
 		have, lack);
 	free(have);
 	free(lack);
@@ -164,9 +165,9 @@ static bool read_biases(const cJSON *params, struct av_config *c, unsigned given
 		return partial_biases(params, cause);
 	bool bias = n == 4;
 	if ((given & AV_CFG_BIAS) && c->bias != bias)
-		return av_fail(cause, "\"config\".\"bias\" is %s but \"params\" has %s",
+		return av_fail(cause, _("\"config\".\"bias\" is %s but \"params\" has %s"),
 			       c->bias ? "true" : "false",
-			       bias ? "biases b_q, b_k, b_v and b_o" : "no biases");
+			       bias ? _("biases b_q, b_k, b_v and b_o") : _("no biases"));
 	c->bias = bias;
 	q->bias = bias;
 	if (!bias)

@@ -2,6 +2,7 @@
  * connection, framing and reconnects (see room.h). */
 #include "config.h"
 
+#include "i18n.h"
 #include "room.h"
 
 #include <errno.h>
@@ -69,13 +70,13 @@ bool av_room_dir(const char *room, const char *base_option, char **dir, char **c
 	char *base;
 
 	if (!room_name_ok(room))
-		return av_fail(cause, "invalid room name \"%.80s\" (1 to %d of A-Z, a-z, 0-9,"
-			       " '.', '_' and '-', not starting with '.')", room, AV_ROOM_NAME_MAX);
+		return av_fail(cause, _("invalid room name \"%.80s\" (1 to %d of A-Z, a-z, 0-9,"
+			       " '.', '_' and '-', not starting with '.')"), room, AV_ROOM_NAME_MAX);
 	base = base_option != NULL ? av_strdup(base_option) : default_base();
 	*dir = av_printf("%s/%s", base, room);
 	free(base);
 	if (strlen(*dir) + strlen("/socket") >= sizeof sun.sun_path) {
-		av_fail(cause, "room path %s is too long for a socket (at most %zu bytes)",
+		av_fail(cause, _("room path %s is too long for a socket (at most %zu bytes)"),
 			*dir, sizeof sun.sun_path - 1 - strlen("/socket"));
 		free(*dir);
 		*dir = NULL;
@@ -94,7 +95,7 @@ static bool fill_address(struct sockaddr_un *sun, const char *path, char **cause
 	memset(sun, 0, sizeof *sun);
 	sun->sun_family = AF_UNIX;
 	if (strlen(path) >= sizeof sun->sun_path)
-		return av_fail(cause, "socket path %s is too long", path);
+		return av_fail(cause, _("socket path %s is too long"), path);
 	strcpy(sun->sun_path, path);
 	return true;
 }
@@ -155,18 +156,18 @@ static bool own_directory(const char *dir, char **cause)
 	bool ok = true;
 
 	if (mkdir(dir, 0770) != 0 && errno != EEXIST)
-		return av_fail(cause, "cannot create %s: %s", dir, strerror(errno));
+		return av_fail(cause, _("cannot create %s: %s"), dir, strerror(errno));
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
-		return av_fail(cause, "%s: %s (a link or a file is refused)", dir,
+		return av_fail(cause, _("%s: %s (a link or a file is refused)"), dir,
 			       strerror(errno));
 	if (fstat(fd, &st) != 0)
 		ok = av_fail(cause, "%s: %s", dir, strerror(errno));
 	else if (st.st_uid != geteuid())
-		ok = av_fail(cause, "%s belongs to uid %lu, not to this user", dir,
+		ok = av_fail(cause, _("%s belongs to uid %lu, not to this user"), dir,
 			     (unsigned long)st.st_uid);
 	else if (fchmod(fd, 01770) != 0)
-		ok = av_fail(cause, "cannot set %s to mode 1770: %s", dir, strerror(errno));
+		ok = av_fail(cause, _("cannot set %s to mode 1770: %s"), dir, strerror(errno));
 	close(fd);
 	return ok;
 }
@@ -183,7 +184,7 @@ static bool make_parent(const char *dir, char **cause)
 	if (slash != NULL && slash != parent) {
 		*slash = '\0';
 		if (mkdir(parent, 0770) != 0 && errno != EEXIST)
-			ok = av_fail(cause, "cannot create %s: %s", parent, strerror(errno));
+			ok = av_fail(cause, _("cannot create %s: %s"), parent, strerror(errno));
 	}
 	free(parent);
 	return ok;
@@ -201,18 +202,18 @@ static bool clear_old_socket(const char *path, char **cause)
 	if (lstat(path, &st) != 0)
 		return errno == ENOENT ? true : av_fail(cause, "%s: %s", path, strerror(errno));
 	if (!S_ISSOCK(st.st_mode))
-		return av_fail(cause, "%s exists and is not a socket", path);
+		return av_fail(cause, _("%s exists and is not a socket"), path);
 	if (!fill_address(&sun, path, cause))
 		return false;
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
-		return av_fail(cause, "socket: %s", strerror(errno));
+		return av_fail(cause, _("socket: %s"), strerror(errno));
 	live = connect(fd, (struct sockaddr *)&sun, sizeof sun) == 0 || errno == EAGAIN;
 	close(fd);
 	if (live)
-		return av_fail(cause, "room %s already has a leader", path);
+		return av_fail(cause, _("room %s already has a leader"), path);
 	if (unlink(path) != 0)
-		return av_fail(cause, "cannot remove the old socket %s: %s", path, strerror(errno));
+		return av_fail(cause, _("cannot remove the old socket %s: %s"), path, strerror(errno));
 	return true;
 }
 
@@ -225,12 +226,12 @@ static int listen_on(const char *path, char **cause)
 		return -1;
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
-		av_fail(cause, "socket: %s", strerror(errno));
+		av_fail(cause, _("socket: %s"), strerror(errno));
 		return -1;
 	}
 	if (bind(fd, (struct sockaddr *)&sun, sizeof sun) != 0 || chmod(path, 0660) != 0 ||
 	    listen(fd, 128) != 0) {
-		av_fail(cause, "cannot listen on %s: %s", path, strerror(errno));
+		av_fail(cause, _("cannot listen on %s: %s"), path, strerror(errno));
 		close(fd);
 		unlink(path);
 		return -1;
@@ -259,7 +260,7 @@ struct av_leader *av_leader_open(const char *dir, av_room_note_fn note_fn, void 
 	l->peers = av_calloc(AV_ROOM_MAX_FOLLOWERS, sizeof *l->peers);
 	l->note = note_fn;
 	l->ctx = ctx;
-	note(note_fn, ctx, "leading room %s", dir);
+	note(note_fn, ctx, _("leading room %s"), dir);
 	return l;
 }
 
@@ -267,7 +268,7 @@ static void drop_peer(struct av_leader *l, int i, const char *why)
 {
 	struct peer *p = &l->peers[i];
 
-	note(l->note, l->ctx, "follower uid %lu %s (%d following)", (unsigned long)p->uid, why,
+	note(l->note, l->ctx, _("follower uid %lu %s (%d following)"), (unsigned long)p->uid, why,
 	     l->n_peers - 1);
 	close(p->fd);
 	msg_unref(p->sending);
@@ -330,7 +331,7 @@ static void accept_followers(struct av_leader *l)
 			return;    /* EAGAIN: no more; anything else: try next poll */
 		}
 		if (l->n_peers == AV_ROOM_MAX_FOLLOWERS) {
-			note(l->note, l->ctx, "room full (%d followers): refused one",
+			note(l->note, l->ctx, _("room full (%d followers): refused one"),
 			     AV_ROOM_MAX_FOLLOWERS);
 			close(fd);
 			continue;
@@ -341,7 +342,7 @@ static void accept_followers(struct av_leader *l)
 		memset(p, 0, sizeof *p);
 		p->fd = fd;
 		p->uid = cred.uid;
-		note(l->note, l->ctx, "follower uid %lu joined (%d following)",
+		note(l->note, l->ctx, _("follower uid %lu joined (%d following)"),
 		     (unsigned long)p->uid, l->n_peers);
 		if (l->current != NULL) {
 			queue_peer(p, l->current);
@@ -422,11 +423,11 @@ void av_leader_service(struct av_leader *l, const struct pollfd *fds, int n)
 		if (fds[k].revents == 0 || (i = find_peer(l, fds[k].fd)) < 0)
 			continue;
 		if ((fds[k].revents & (POLLIN | POLLHUP | POLLERR)) && !peer_still_there(&l->peers[i]))
-			drop_peer(l, i, "left");
+			drop_peer(l, i, _("left"));
 		else if ((fds[k].revents & POLLOUT) && flush_peer(&l->peers[i]) < 0)
-			drop_peer(l, i, "left");
+			drop_peer(l, i, _("left"));
 		else if (fds[k].revents & (POLLHUP | POLLERR))
-			drop_peer(l, i, "hung up");
+			drop_peer(l, i, _("hung up"));
 	}
 	if (accept_ready)
 		accept_followers(l);
@@ -451,12 +452,12 @@ bool av_leader_publish(struct av_leader *l, const struct av_state *s, char **cau
 		queue_peer(p, m);
 		written = flush_peer(p);
 		if (written < 0) {
-			drop_peer(l, i, "left");
+			drop_peer(l, i, _("left"));
 			continue;
 		}
 		p->stalls = was_behind && written == 0 ? p->stalls + 1 : 0;
 		if (p->stalls > AV_ROOM_STALL_LIMIT)
-			drop_peer(l, i, "dropped: it read nothing for too long");
+			drop_peer(l, i, _("dropped: it read nothing for too long"));
 	}
 	return true;
 }
@@ -558,7 +559,7 @@ static unsigned try_connect(struct av_follower *f, long long now)
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0 || connect(fd, (struct sockaddr *)&sun, sizeof sun) != 0) {
 		if (!f->told_waiting)
-			note(f->note, f->ctx, "waiting for a leader in %s (%s)", f->dir,
+			note(f->note, f->ctx, _("waiting for a leader in %s (%s)"), f->dir,
 			     strerror(errno));
 		f->told_waiting = true;
 		if (fd >= 0)
@@ -568,7 +569,7 @@ static unsigned try_connect(struct av_follower *f, long long now)
 	}
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cred_len) != 0 ||
 	    (cred.uid != getuid() && cred.uid != f->teacher_uid)) {
-		note(f->note, f->ctx, "not following %s: its leader is uid %ld, not the teacher",
+		note(f->note, f->ctx, _("not following %s: its leader is uid %ld, not the teacher"),
 		     f->dir, cred_len == sizeof cred ? (long)cred.uid : -1L);
 		close(fd);
 		disconnect(f, now);
@@ -579,7 +580,7 @@ static unsigned try_connect(struct av_follower *f, long long now)
 	f->have = 0;
 	f->backoff = AV_ROOM_BACKOFF_MIN_MS;
 	f->told_waiting = false;
-	note(f->note, f->ctx, "following %s (leader uid %lu)", f->dir, (unsigned long)cred.uid);
+	note(f->note, f->ctx, _("following %s (leader uid %lu)"), f->dir, (unsigned long)cred.uid);
 	return AV_FOLLOW_CONNECTED;
 }
 
@@ -611,12 +612,12 @@ static bool advance(struct av_follower *f, unsigned *events, struct av_state *ou
 		enum av_wire_verdict v = av_wire_parse_header(f->buf, &f->header, &cause);
 		f->have = 0;
 		if (v == AV_WIRE_DESYNC) {
-			note(f->note, f->ctx, "left the room: %s", cause);
+			note(f->note, f->ctx, _("left the room: %s"), cause);
 			free(cause);
 			return false;
 		}
 		if (v == AV_WIRE_SKIP) {
-			note(f->note, f->ctx, "dropped a message: %s", cause);
+			note(f->note, f->ctx, _("dropped a message: %s"), cause);
 			free(cause);
 			f->skip_left = f->header.length;
 			f->state = f->skip_left > 0 ? SKIPPING : WANT_HEADER;
@@ -632,7 +633,7 @@ static bool advance(struct av_follower *f, unsigned *events, struct av_state *ou
 			*out = f->decoded;
 			*events |= AV_FOLLOW_SNAPSHOT;
 		} else {
-			note(f->note, f->ctx, "dropped a malformed message: %s", cause);
+			note(f->note, f->ctx, _("dropped a malformed message: %s"), cause);
 			free(cause);
 		}
 	}
@@ -664,9 +665,9 @@ unsigned av_follower_step(struct av_follower *f, long long now_ms, struct av_sta
 			break;
 		if (n <= 0) {
 			if (n == 0)
-				note(f->note, f->ctx, "the leader left; waiting for it to come back");
+				note(f->note, f->ctx, _("the leader left; waiting for it to come back"));
 			else
-				note(f->note, f->ctx, "the leader's connection failed: %s",
+				note(f->note, f->ctx, _("the leader's connection failed: %s"),
 				     strerror(errno));
 			f->backoff = AV_ROOM_BACKOFF_MIN_MS;
 			f->told_waiting = true;    /* "the leader left" says it */

@@ -1,6 +1,7 @@
 /* snapshot.c: the follower's state, its defaults and its checks. */
 #include "config.h"
 
+#include "i18n.h"
 #include "snapshot.h"
 
 #include <math.h>
@@ -63,14 +64,14 @@ static bool check_name(const char *field, const char *name, bool may_be_empty,
 	size_t len = strnlen(name, AV_SNAP_NAME_MAX + 1);
 
 	if (len > AV_SNAP_NAME_MAX)
-		return av_fail(cause, "%s: longer than %d bytes", field, AV_SNAP_NAME_MAX);
+		return av_fail(cause, _("%s: longer than %d bytes"), field, AV_SNAP_NAME_MAX);
 	if (len == 0 && !may_be_empty)
-		return av_fail(cause, "%s: empty", field);
+		return av_fail(cause, _("%s: empty"), field);
 	if (!av_utf8_valid(name, len, NULL))
-		return av_fail(cause, "%s: not valid UTF-8", field);
+		return av_fail(cause, _("%s: not valid UTF-8"), field);
 	for (size_t i = 0; i < len; i++)
 		if ((unsigned char)name[i] < 0x20 || name[i] == 0x7f)
-			return av_fail(cause, "%s: a control character at byte %zu", field, i);
+			return av_fail(cause, _("%s: a control character at byte %zu"), field, i);
 	return true;
 }
 
@@ -81,7 +82,7 @@ static bool check_text(const char *field, const char *text, int *n, char **cause
 	struct av_tokens t;
 
 	if (strnlen(text, AV_SNAP_TEXT_MAX + 1) > AV_SNAP_TEXT_MAX)
-		return av_fail(cause, "%s: longer than %d bytes", field, AV_SNAP_TEXT_MAX);
+		return av_fail(cause, _("%s: longer than %d bytes"), field, AV_SNAP_TEXT_MAX);
 	if (!av_tokenize(text, &t, cause)) {
 		av_cause_prefix(cause, "%s", field);
 		return false;
@@ -99,7 +100,7 @@ static bool check_enum(const char *field, int value, const char *const names[],
 	while (names[count] != NULL)
 		count++;
 	if (value < 0 || value >= count)
-		return av_fail(cause, "%s: %d is not one of 0..%d", field, value, count - 1);
+		return av_fail(cause, _("%s: %d is not one of 0..%d"), field, value, count - 1);
 	return true;
 }
 
@@ -111,32 +112,32 @@ static bool check_config(const struct av_state *s, char **cause)
 		return false;
 	if (!isfinite(s->temperature) || s->temperature < AV_MIN_TEMPERATURE ||
 	    s->temperature > AV_MAX_TEMPERATURE)
-		return av_fail(cause, "temperature: not between %g and %g",
+		return av_fail(cause, _("temperature: not between %g and %g"),
 			       AV_MIN_TEMPERATURE, AV_MAX_TEMPERATURE);
 	if (s->seed > AV_MAX_SEED)
-		return av_fail(cause, "seed: above %llu", (unsigned long long)AV_MAX_SEED);
+		return av_fail(cause, _("seed: above %llu"), (unsigned long long)AV_MAX_SEED);
 	if (s->d_model < 1 || s->d_model > AV_MAX_D_MODEL)
-		return av_fail(cause, "d_model: %d is not in 1..%d", s->d_model, AV_MAX_D_MODEL);
+		return av_fail(cause, _("d_model: %d is not in 1..%d"), s->d_model, AV_MAX_D_MODEL);
 	if (s->heads < 1 || s->heads > s->d_model || s->d_model % s->heads != 0)
-		return av_fail(cause, "heads: %d does not divide d_model %d", s->heads, s->d_model);
+		return av_fail(cause, _("heads: %d does not divide d_model %d"), s->heads, s->d_model);
 	return true;
 }
 
 static bool check_view(const struct av_state *s, int queries, int keys, char **cause)
 {
 	if (s->stage < 0 || s->stage >= AV_SNAP_STAGE_COUNT)
-		return av_fail(cause, "stage: %d is not in 0..%d", s->stage, AV_SNAP_STAGE_COUNT - 1);
+		return av_fail(cause, _("stage: %d is not in 0..%d"), s->stage, AV_SNAP_STAGE_COUNT - 1);
 	if (!check_enum("view", (int)s->view, av_snap_view_names, cause))
 		return false;
 	if (s->head < 0 || s->head >= s->heads)
-		return av_fail(cause, "head: %d is not below heads %d", s->head, s->heads);
+		return av_fail(cause, _("head: %d is not below heads %d"), s->head, s->heads);
 	if (s->query < -1 || s->query >= queries)
-		return av_fail(cause, "query: %d is not a token of the sentence (%d)", s->query, queries);
+		return av_fail(cause, _("query: %d is not a token of the sentence (%d)"), s->query, queries);
 	if (s->key < -1 || s->key >= keys)
-		return av_fail(cause, "key: %d is not a key token (%d)", s->key, keys);
+		return av_fail(cause, _("key: %d is not a key token (%d)"), s->key, keys);
 	for (int j = keys; j < AV_MAX_TOKENS; j++)
 		if (s->key_hidden[j])
-			return av_fail(cause, "hidden key %d: not a key token (%d)", j, keys);
+			return av_fail(cause, _("hidden key %d: not a key token (%d)"), j, keys);
 	return true;
 }
 
@@ -147,11 +148,11 @@ static bool check_training(const struct av_snap_training *t, char **cause)
 	    !check_enum("params", (int)t->params, av_train_set_names, cause))
 		return false;
 	if (!isfinite(t->lr) || t->lr <= 0)
-		return av_fail(cause, "lr: not a positive finite number");
+		return av_fail(cause, _("lr: not a positive finite number"));
 	if (t->epochs < 0 || t->epochs > AV_SNAP_MAX_EPOCHS)
-		return av_fail(cause, "epochs: %d is not in 0..%d", t->epochs, AV_SNAP_MAX_EPOCHS);
+		return av_fail(cause, _("epochs: %d is not in 0..%d"), t->epochs, AV_SNAP_MAX_EPOCHS);
 	if (!t->active && t->epochs != 0)
-		return av_fail(cause, "epochs: %d without a training run", t->epochs);
+		return av_fail(cause, _("epochs: %d without a training run"), t->epochs);
 	return true;
 }
 
@@ -164,14 +165,14 @@ bool av_state_validate(const struct av_state *s, char **cause)
 	    !check_name("weights", s->weights, s->origin != AV_SNAP_FROM_WEIGHTS, cause))
 		return false;
 	if (s->origin != AV_SNAP_FROM_WEIGHTS && s->weights[0] != '\0')
-		return av_fail(cause, "weights: named, but the parameters come from the sample");
+		return av_fail(cause, _("weights: named, but the parameters come from the sample"));
 	if (!check_config(s, cause))
 		return false;
 	if (!check_text("sentence", s->sentence, &queries, cause))
 		return false;
 	keys = queries;
 	if (s->mode == AV_MODE_CROSS && !s->has_source)
-		return av_fail(cause, "source: cross mode needs one");
+		return av_fail(cause, _("source: cross mode needs one"));
 	if (s->has_source && !check_text("source", s->source, &keys, cause))
 		return false;
 	if (s->mode != AV_MODE_CROSS)
@@ -181,7 +182,7 @@ bool av_state_validate(const struct av_state *s, char **cause)
 	if (!check_name("lesson", s->lesson, true, cause))
 		return false;
 	if (s->lesson_step < 0 || s->lesson_step > AV_SNAP_MAX_LESSON_STEP)
-		return av_fail(cause, "lesson_step: %d is not in 0..%d", s->lesson_step,
+		return av_fail(cause, _("lesson_step: %d is not in 0..%d"), s->lesson_step,
 			       AV_SNAP_MAX_LESSON_STEP);
 	return check_training(&s->training, cause);
 }
@@ -234,20 +235,20 @@ void av_state_where(const struct av_state *s, char *out, size_t size)
 	if (size == 0)
 		return;
 	if (s->lesson[0] != '\0')
-		snprintf(lesson, sizeof lesson, "%s step %d: ", s->lesson, s->lesson_step + 1);
+		snprintf(lesson, sizeof lesson, _("%s step %d: "), s->lesson, s->lesson_step + 1);
 	switch (s->view) {
 	case AV_SNAP_VIEW_HEADS:
-		snprintf(out, size, "%sall heads, %s", lesson, stage);
+		snprintf(out, size, _("%sall heads, %s"), lesson, stage);
 		break;
 	case AV_SNAP_VIEW_TRAIN:
-		snprintf(out, size, "%straining, epoch %d", lesson,
+		snprintf(out, size, _("%straining, epoch %d"), lesson,
 			 s->training.active ? s->training.epochs : 0);
 		break;
 	case AV_SNAP_VIEW_FIGURES:
-		snprintf(out, size, "%sfigures", lesson);
+		snprintf(out, size, _("%sfigures"), lesson);
 		break;
 	default:
-		snprintf(out, size, "%s%s, head %d", lesson, stage, s->head);
+		snprintf(out, size, _("%s%s, head %d"), lesson, stage, s->head);
 		break;
 	}
 	cut_at_character(out, size);

@@ -1,6 +1,7 @@
 /* sync.c: a session into a snapshot and back (see sync.h). */
 #include "config.h"
 
+#include "i18n.h"
 #include "sync.h"
 
 #include <stdlib.h>
@@ -13,7 +14,7 @@ static bool copy_text(char *dst, const char *src, const char *what, char **cause
 	size_t len = strlen(src);
 
 	if (len > AV_SNAP_TEXT_MAX)
-		return av_fail(cause, "the %s is longer than %d bytes", what, AV_SNAP_TEXT_MAX);
+		return av_fail(cause, _("the %s is longer than %d bytes"), what, AV_SNAP_TEXT_MAX);
 	memcpy(dst, src, len + 1);
 	return true;
 }
@@ -98,7 +99,7 @@ static bool replay_training(struct av_session *s, const struct av_state *snap, c
 	bool ok;
 
 	if (tr == NULL) {
-		av_cause_prefix(cause, "cannot replay the teacher's training");
+		av_cause_prefix(cause, _("cannot replay the teacher's training"));
 		return false;
 	}
 	for (int e = 0; e < snap->training.epochs; e++)
@@ -124,10 +125,10 @@ bool av_state_apply(struct av_session *s, const struct av_state *prev,
 	if (!av_state_validate(snap, cause))
 		return false;
 	if (s->sample.name == NULL || strcmp(s->sample.name, snap->sample) != 0)
-		return av_fail(cause, "the teacher's sample is %s, this attnview has %s",
+		return av_fail(cause, _("the teacher's sample is %s, this attnview has %s"),
 			       snap->sample, s->sample.name ? s->sample.name : "none");
 	if (snap->origin == AV_SNAP_FROM_WEIGHTS && !s->from_weights)
-		return av_fail(cause, "the teacher uses the weights %s, this attnview has none",
+		return av_fail(cause, _("the teacher uses the weights %s, this attnview has none"),
 			       snap->weights);
 	params = av_state_needs_params(prev, snap);
 	s->cfg.mode = snap->mode;

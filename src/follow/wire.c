@@ -12,6 +12,7 @@
  * train.h and snapshot.h), so a reordered enum cannot change a meaning. */
 #include "config.h"
 
+#include "i18n.h"
 #include "wire.h"
 
 #include <cjson/cJSON.h>
@@ -49,24 +50,24 @@ enum av_wire_verdict av_wire_parse_header(const unsigned char *hdr,
 					  struct av_wire_header *h, char **cause)
 {
 	if (memcmp(hdr, AV_WIRE_MAGIC, 4) != 0) {
-		av_fail(cause, "not an attnview message (bad magic)");
+		av_fail(cause, _("not an attnview message (bad magic)"));
 		return AV_WIRE_DESYNC;
 	}
 	h->version = get_u16(hdr + 4);
 	h->type = get_u16(hdr + 6);
 	h->length = get_u32(hdr + 8);
 	if (h->version != AV_WIRE_VERSION) {
-		av_fail(cause, "message version %u, this attnview reads version %d"
-			" (leader and follower must be the same release)",
+		av_fail(cause, _("message version %u, this attnview reads version %d"
+			" (leader and follower must be the same release)"),
 			(unsigned)h->version, AV_WIRE_VERSION);
 		return AV_WIRE_SKIP;
 	}
 	if (h->type != AV_WIRE_SNAPSHOT) {
-		av_fail(cause, "unknown message type %u", (unsigned)h->type);
+		av_fail(cause, _("unknown message type %u"), (unsigned)h->type);
 		return AV_WIRE_SKIP;
 	}
 	if (h->length > AV_WIRE_MAX_BODY) {
-		av_fail(cause, "message of %" PRIu32 " bytes, more than %d", h->length,
+		av_fail(cause, _("message of %lu bytes, more than %d"), (unsigned long)h->length,
 			AV_WIRE_MAX_BODY);
 		return AV_WIRE_SKIP;
 	}
@@ -80,7 +81,7 @@ static const cJSON *get(const cJSON *obj, const char *where, const char *key, ch
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
 
 	if (v == NULL)
-		av_fail(cause, "%s: no \"%s\"", where, key);
+		av_fail(cause, _("%s: no \"%s\""), where, key);
 	return v;
 }
 
@@ -97,10 +98,10 @@ static bool only_keys(const cJSON *obj, const char *where, const char *const key
 		while (keys[k] != NULL && (item->string == NULL || strcmp(keys[k], item->string) != 0))
 			k++;
 		if (keys[k] == NULL)
-			return av_fail(cause, "%s: unknown key \"%.40s\"", where,
+			return av_fail(cause, _("%s: unknown key \"%.40s\""), where,
 				       item->string ? item->string : "");
 		if (seen[k]++)
-			return av_fail(cause, "%s: \"%s\" twice", where, keys[k]);
+			return av_fail(cause, _("%s: \"%s\" twice"), where, keys[k]);
 	}
 	return true;
 }
@@ -113,7 +114,7 @@ static bool get_object(const cJSON *obj, const char *where, const char *key,
 	if (v == NULL)
 		return false;
 	if (!cJSON_IsObject(v))
-		return av_fail(cause, "%s: \"%s\" is not an object", where, key);
+		return av_fail(cause, _("%s: \"%s\" is not an object"), where, key);
 	*out = v;
 	return only_keys(v, key, keys, cause);
 }
@@ -128,10 +129,10 @@ static bool get_string(const cJSON *obj, const char *where, const char *key, cha
 	if (v == NULL)
 		return false;
 	if (!cJSON_IsString(v) || v->valuestring == NULL)
-		return av_fail(cause, "%s: \"%s\" is not a string", where, key);
+		return av_fail(cause, _("%s: \"%s\" is not a string"), where, key);
 	len = strlen(v->valuestring);
 	if (len > max)
-		return av_fail(cause, "%s: \"%s\" is longer than %zu bytes", where, key, max);
+		return av_fail(cause, _("%s: \"%s\" is longer than %zu bytes"), where, key, max);
 	memcpy(out, v->valuestring, len + 1);
 	return true;
 }
@@ -145,9 +146,9 @@ static bool get_integer(const cJSON *obj, const char *where, const char *key, do
 	if (v == NULL)
 		return false;
 	if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble != floor(v->valuedouble))
-		return av_fail(cause, "%s: \"%s\" is not an integer", where, key);
+		return av_fail(cause, _("%s: \"%s\" is not an integer"), where, key);
 	if (v->valuedouble < lo || v->valuedouble > hi)
-		return av_fail(cause, "%s: \"%s\" is not in %.0f..%.0f", where, key, lo, hi);
+		return av_fail(cause, _("%s: \"%s\" is not in %.0f..%.0f"), where, key, lo, hi);
 	*out = v->valuedouble;
 	return true;
 }
@@ -171,7 +172,7 @@ static bool get_double(const cJSON *obj, const char *where, const char *key, dou
 	if (v == NULL)
 		return false;
 	if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
-		return av_fail(cause, "%s: \"%s\" is not a finite number", where, key);
+		return av_fail(cause, _("%s: \"%s\" is not a finite number"), where, key);
 	*out = v->valuedouble;
 	return true;
 }
@@ -184,7 +185,7 @@ static bool get_enum(const cJSON *obj, const char *where, const char *key,
 	if (!get_string(obj, where, key, name, sizeof name - 1, cause))
 		return false;
 	if (!av_enum_parse(names, name, out))
-		return av_fail(cause, "%s: \"%s\" is not a known %s", where, name, key);
+		return av_fail(cause, _("%s: \"%s\" is not a known %s"), where, name, key);
 	return true;
 }
 
@@ -204,7 +205,7 @@ static bool decode_identity(const cJSON *root, struct av_state *s, char **cause)
 	s->seq = (uint64_t)seq;
 	s->origin = (enum av_snap_origin)origin;
 	if (strlen(hash) != 16 || strspn(hash, "0123456789abcdef") != 16)
-		return av_fail(cause, "message: \"hash\" is not 16 lower-case hex digits");
+		return av_fail(cause, _("message: \"hash\" is not 16 lower-case hex digits"));
 	s->content_hash = strtoull(hash, &end, 16);
 	return true;
 }
@@ -254,18 +255,18 @@ static bool decode_hidden(const cJSON *view, struct av_state *s, char **cause)
 	if (hidden == NULL)
 		return false;
 	if (!cJSON_IsArray(hidden))
-		return av_fail(cause, "view: \"hidden\" is not a list");
+		return av_fail(cause, _("view: \"hidden\" is not a list"));
 	if (cJSON_GetArraySize(hidden) > AV_MAX_TOKENS)
-		return av_fail(cause, "view: \"hidden\" has more than %d keys", AV_MAX_TOKENS);
+		return av_fail(cause, _("view: \"hidden\" has more than %d keys"), AV_MAX_TOKENS);
 	cJSON_ArrayForEach(item, hidden) {
 		double j = item->valuedouble;
 
 		if (!cJSON_IsNumber(item) || !isfinite(j) || j != floor(j) || j < 0 ||
 		    j >= AV_MAX_TOKENS)
-			return av_fail(cause, "view: \"hidden\" holds something that is not a key"
-				       " position 0..%d", AV_MAX_TOKENS - 1);
+			return av_fail(cause, _("view: \"hidden\" holds something that is not a key"
+				       " position 0..%d"), AV_MAX_TOKENS - 1);
 		if (s->key_hidden[(int)j])
-			return av_fail(cause, "view: \"hidden\" lists key %d twice", (int)j);
+			return av_fail(cause, _("view: \"hidden\" lists key %d twice"), (int)j);
 		s->key_hidden[(int)j] = true;
 	}
 	return true;
@@ -336,20 +337,20 @@ bool av_wire_decode_body(const unsigned char *body, size_t len, struct av_state 
 	bool ok;
 
 	if (len > AV_WIRE_MAX_BODY)
-		return av_fail(cause, "message of %zu bytes, more than %d", len, AV_WIRE_MAX_BODY);
+		return av_fail(cause, _("message of %zu bytes, more than %d"), len, AV_WIRE_MAX_BODY);
 	if (memchr(body, '\0', len) != NULL)
-		return av_fail(cause, "message: a NUL byte in the body");
+		return av_fail(cause, _("message: a NUL byte in the body"));
 	root = cJSON_ParseWithLengthOpts((const char *)body, len, &end, false);
 	if (root == NULL)
-		return av_fail(cause, "message: not JSON (near byte %td)",
+		return av_fail(cause, _("message: not JSON (near byte %td)"),
 			       end ? end - (const char *)body : (ptrdiff_t)0);
 	while (end < (const char *)body + len && strchr(" \t\r\n", *end) != NULL)
 		end++;
 	av_state_init(out);
 	if (end != (const char *)body + len)
-		ok = av_fail(cause, "message: bytes after the JSON object");
+		ok = av_fail(cause, _("message: bytes after the JSON object"));
 	else if (!cJSON_IsObject(root))
-		ok = av_fail(cause, "message: not a JSON object");
+		ok = av_fail(cause, _("message: not a JSON object"));
 	else
 		ok = only_keys(root, "message", keys, cause) &&
 		     decode_identity(root, out, cause) && decode_text(root, out, cause) &&
@@ -366,12 +367,12 @@ bool av_wire_decode(const unsigned char *msg, size_t len, struct av_state *out,
 	struct av_wire_header h;
 
 	if (len < AV_WIRE_HEADER_SIZE)
-		return av_fail(cause, "message of %zu bytes, shorter than its header", len);
+		return av_fail(cause, _("message of %zu bytes, shorter than its header"), len);
 	if (av_wire_parse_header(msg, &h, cause) != AV_WIRE_READ)
 		return false;
 	if (len - AV_WIRE_HEADER_SIZE != h.length)
-		return av_fail(cause, "message: the header says %" PRIu32 " bytes, the body has %zu",
-			       h.length, len - AV_WIRE_HEADER_SIZE);
+		return av_fail(cause, _("message: the header says %lu bytes, the body has %zu"),
+			       (unsigned long)h.length, len - AV_WIRE_HEADER_SIZE);
 	return av_wire_decode_body(msg + AV_WIRE_HEADER_SIZE, h.length, out, cause);
 }
 
@@ -470,18 +471,18 @@ bool av_wire_encode(const struct av_state *s, unsigned char **msg, size_t *len,
 	size_t body_len;
 
 	if (!av_state_validate(s, cause)) {
-		av_cause_prefix(cause, "cannot publish");
+		av_cause_prefix(cause, _("cannot publish"));
 		return false;
 	}
 	root = encode_json(s);
 	body = cJSON_PrintUnformatted(root);
 	cJSON_Delete(root);
 	if (body == NULL)
-		return av_fail(cause, "cannot publish: out of memory");
+		return av_fail(cause, _("cannot publish: out of memory"));
 	body_len = strlen(body);
 	if (body_len > AV_WIRE_MAX_BODY) {
 		cJSON_free(body);
-		return av_fail(cause, "cannot publish: %zu bytes, more than %d", body_len,
+		return av_fail(cause, _("cannot publish: %zu bytes, more than %d"), body_len,
 			       AV_WIRE_MAX_BODY);
 	}
 	*len = AV_WIRE_HEADER_SIZE + body_len;

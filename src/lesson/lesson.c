@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "json_read.h"
 #include "lesson.h"
 #include "tokenizer.h"
@@ -105,9 +106,9 @@ static bool check_keys(const cJSON *obj, const char *where, const char *const al
 		char *k = escape(item->string ? item->string : "");
 		char *list = av_enum_list(allowed);
 		if (where)
-			av_fail(cause, "\"%s\": unknown key \"%s\" (allowed: %s)", where, k, list);
+			av_fail(cause, _("\"%s\": unknown key \"%s\" (allowed: %s)"), where, k, list);
 		else
-			av_fail(cause, "unknown key \"%s\" (allowed: %s)", k, list);
+			av_fail(cause, _("unknown key \"%s\" (allowed: %s)"), k, list);
 		free(k);
 		free(list);
 		return false;
@@ -125,11 +126,11 @@ static bool get_enum(const cJSON *obj, const char *where, const char *key,
 	char *allowed = av_enum_list(names);
 	bool ok = false;
 	if (!cJSON_IsString(item)) {
-		av_fail(cause, "\"%s\".\"%s\": expected one of %s, got %s", where, key,
+		av_fail(cause, _("\"%s\".\"%s\": expected one of %s, got %s"), where, key,
 			allowed, av_json_type_name(item));
 	} else if (!av_enum_parse(names, item->valuestring, out)) {
 		char *v = escape(item->valuestring);
-		av_fail(cause, "\"%s\".\"%s\": unknown value \"%s\" (allowed: %s)", where,
+		av_fail(cause, _("\"%s\".\"%s\": unknown value \"%s\" (allowed: %s)"), where,
 			key, v, allowed);
 		free(v);
 	} else {
@@ -155,18 +156,18 @@ static bool check_text(const char *s, const char *path, int max_width, char **ca
 {
 	size_t bad;
 	if (!av_utf8_valid(s, strlen(s), &bad))
-		return av_fail(cause, "%s: invalid UTF-8 at byte %zu", path, bad);
+		return av_fail(cause, _("%s: invalid UTF-8 at byte %zu"), path, bad);
 	if (!*s)
-		return av_fail(cause, "%s: must not be empty", path);
+		return av_fail(cause, _("%s: must not be empty"), path);
 	for (const char *c = s; *c; c++) {
 		if ((unsigned char)*c < 0x20 || *c == 0x7f)
-			return av_fail(cause, "%s: control character at byte %td (a "
-				       "paragraph is one line; wrapping is the pane's)",
+			return av_fail(cause, _("%s: control character at byte %td (a "
+				       "paragraph is one line; wrapping is the pane's)"),
 				       path, c - s);
 	}
 	int w = av_utf8_width(s);
 	if (w > max_width)
-		return av_fail(cause, "%s: %d columns long, at most %d fit", path, w,
+		return av_fail(cause, _("%s: %d columns long, at most %d fit"), path, w,
 			       max_width);
 	return true;
 }
@@ -197,19 +198,19 @@ static bool get_paragraphs(const cJSON *item, const char *path, struct av_lesson
 			   char **cause)
 {
 	if (!cJSON_IsArray(item))
-		return av_fail(cause, "%s: expected a list of paragraphs (strings), got %s",
+		return av_fail(cause, _("%s: expected a list of paragraphs (strings), got %s"),
 			       path, av_json_type_name(item));
 	int n = cJSON_GetArraySize(item);
 	if (n < 1 || n > AV_LESSON_MAX_PARAGRAPHS)
-		return av_fail(cause, "%s: expected 1 to %d paragraphs, got %d", path,
+		return av_fail(cause, _("%s: expected 1 to %d paragraphs, got %d"), path,
 			       AV_LESSON_MAX_PARAGRAPHS, n);
 	text->paragraphs = av_calloc((size_t)n, sizeof *text->paragraphs);
 	const cJSON *e;
 	cJSON_ArrayForEach(e, item) {
-		char *p = av_printf("%s, paragraph %d", path, text->n_paragraphs + 1);
+		char *p = av_printf(_("%s, paragraph %d"), path, text->n_paragraphs + 1);
 		bool ok = cJSON_IsString(e)
 			? check_text(e->valuestring, p, AV_LESSON_MAX_PARAGRAPH_WIDTH, cause)
-			: av_fail(cause, "%s: expected a string, got %s", p,
+			: av_fail(cause, _("%s: expected a string, got %s"), p,
 				  av_json_type_name(e));
 		free(p);
 		if (!ok)
@@ -229,7 +230,7 @@ static bool get_caption(const cJSON *step, struct av_lesson_step *st, char **cau
 		const cJSON *item = cJSON_GetObjectItemCaseSensitive(c, av_lang_names[lang]);
 		char *path = av_printf("\"caption\".\"%s\"", av_lang_names[lang]);
 		bool ok = item ? get_paragraphs(item, path, &st->text[lang], cause)
-			: av_fail(cause, "missing %s", path);
+			: av_fail(cause, _("missing %s"), path);
 		free(path);
 		if (!ok)
 			return false;
@@ -244,7 +245,7 @@ static bool count_tokens(const struct av_lesson_state *s, int *n, int *m, char *
 {
 	struct av_tokens t = { 0 };
 	if (!av_tokenize(s->sentence, &t, cause)) {
-		av_cause_prefix(cause, "the sentence");
+		av_cause_prefix(cause, _("the sentence"));
 		return false;
 	}
 	*n = t.n;
@@ -253,9 +254,9 @@ static bool count_tokens(const struct av_lesson_state *s, int *n, int *m, char *
 	if (s->mode != AV_MODE_CROSS)
 		return true;
 	if (!s->source)
-		return av_fail(cause, "cross mode needs a \"source\" sentence");
+		return av_fail(cause, _("cross mode needs a \"source\" sentence"));
 	if (!av_tokenize(s->source, &t, cause)) {
-		av_cause_prefix(cause, "the source");
+		av_cause_prefix(cause, _("the source"));
 		return false;
 	}
 	*m = t.n;
@@ -278,7 +279,7 @@ static bool get_sentence(const cJSON *set, const char *key, char **field, char *
 		return false;
 	struct av_tokens t = { 0 };
 	if (!av_tokenize(s, &t, cause)) {
-		av_cause_prefix(cause, "\"set\".\"%s\"", key);
+		av_cause_prefix(cause, _("\"set\".\"%s\""), key);
 		return false;
 	}
 	av_tokens_free(&t);
@@ -292,19 +293,19 @@ static bool get_positions(const cJSON *item, const char *path, int n_want, int *
 			  int *n_out, int max_n, char **cause)
 {
 	if (!cJSON_IsArray(item))
-		return av_fail(cause, "%s: expected a list of positions, got %s", path,
+		return av_fail(cause, _("%s: expected a list of positions, got %s"), path,
 			       av_json_type_name(item));
 	int n = cJSON_GetArraySize(item);
 	if ((n_want >= 0 && n != n_want) || n > max_n)
 		return n_want >= 0
-			? av_fail(cause, "%s: expected %d positions, got %d", path, n_want, n)
-			: av_fail(cause, "%s: at most %d positions, got %d", path, max_n, n);
+			? av_fail(cause, _("%s: expected %d positions, got %d"), path, n_want, n)
+			: av_fail(cause, _("%s: at most %d positions, got %d"), path, max_n, n);
 	int i = 0;
 	const cJSON *e;
 	cJSON_ArrayForEach(e, item) {
 		double v = cJSON_IsNumber(e) ? e->valuedouble : -1;
 		if (!cJSON_IsNumber(e) || v != floor(v) || v < 0 || v >= AV_MAX_TOKENS)
-			return av_fail(cause, "%s, item %d: expected a position from 0 to %d",
+			return av_fail(cause, _("%s, item %d: expected a position from 0 to %d"),
 				       path, i + 1, AV_MAX_TOKENS - 1);
 		out[i++] = (int)v;
 	}
@@ -354,8 +355,8 @@ static bool read_set_numbers(const cJSON *set, struct av_lesson_state *s, char *
 		return false;
 	seed = (uint64_t)sv;
 	if (s->temperature < AV_MIN_TEMPERATURE || s->temperature > AV_MAX_TEMPERATURE)
-		return av_fail(cause, "\"set\".\"temperature\": expected a number from %g "
-			       "to %g, got %g", AV_MIN_TEMPERATURE, AV_MAX_TEMPERATURE,
+		return av_fail(cause, _("\"set\".\"temperature\": expected a number from %g "
+			       "to %g, got %g"), AV_MIN_TEMPERATURE, AV_MAX_TEMPERATURE,
 			       s->temperature);
 	bool new_weights = seed != s->seed || init != (int)s->init;
 	s->view = (enum av_lesson_view)view;
@@ -422,7 +423,7 @@ static bool read_train(const cJSON *step, struct av_lesson_state *s, char **caus
 	    || !av_json_get_double(tr, "train", "lr", false, &t->lr, cause))
 		return false;
 	if (!(t->lr > 0))
-		return av_fail(cause, "\"train\".\"lr\": expected a positive number, got %g",
+		return av_fail(cause, _("\"train\".\"lr\": expected a positive number, got %g"),
 			       t->lr);
 	t->target = (enum av_target)target;
 	t->optimizer = (enum av_optimizer)optimizer;
@@ -434,8 +435,8 @@ static bool read_train(const cJSON *step, struct av_lesson_state *s, char **caus
 static bool check_cell(const char *path, int q, int k, int n, int m, char **cause)
 {
 	if (q >= n || k >= m)
-		return av_fail(cause, "%s: cell (%d, %d) is off the %dx%d matrix (queries "
-			       "0 to %d, keys 0 to %d)", path, q, k, n, m, n - 1, m - 1);
+		return av_fail(cause, _("%s: cell (%d, %d) is off the %dx%d matrix (queries "
+			       "0 to %d, keys 0 to %d)"), path, q, k, n, m, n - 1, m - 1);
 	return true;
 }
 
@@ -446,22 +447,22 @@ static bool check_state(const struct av_lesson *l, const struct av_lesson_state 
 	if (!count_tokens(s, &n, &m, cause))
 		return false;
 	if (l->cfg.positional == AV_POS_LEARNED && n > l->cfg.max_positions)
-		return av_fail(cause, "the sentence has %d tokens, the learned positions "
-			       "only %d", n, l->cfg.max_positions);
+		return av_fail(cause, _("the sentence has %d tokens, the learned positions "
+			       "only %d"), n, l->cfg.max_positions);
 	if (s->head >= l->cfg.heads)
-		return av_fail(cause, "\"set\".\"head\": head %d, but the layer has %d "
-			       "(0 to %d)", s->head, l->cfg.heads, l->cfg.heads - 1);
+		return av_fail(cause, _("\"set\".\"head\": head %d, but the layer has %d "
+			       "(0 to %d)"), s->head, l->cfg.heads, l->cfg.heads - 1);
 	if (!check_cell("\"set\".\"cursor\"", s->query, s->key, n, m, cause))
 		return false;
 	for (int j = m; j < AV_MAX_TOKENS; j++) {
 		if (s->hidden[j])
-			return av_fail(cause, "\"set\".\"hidden\": key %d, but the keys are "
-				       "0 to %d", j, m - 1);
+			return av_fail(cause, _("\"set\".\"hidden\": key %d, but the keys are "
+				       "0 to %d"), j, m - 1);
 	}
 	if (s->train.target == AV_TARGET_PAIRS && s->train.epochs + s->train.steps > 0
 	    && l->sample.training.n_pairs == 0)
-		return av_fail(cause, "\"train\".\"target\": pairs, but the sample has no "
-			       "\"training\".\"pairs\"");
+		return av_fail(cause, _("\"train\".\"target\": pairs, but the sample has no "
+			       "\"training\".\"pairs\""));
 	return true;
 }
 
@@ -472,8 +473,8 @@ static bool read_highlight(const cJSON *step, const struct av_lesson *l,
 	if (!item)
 		return true;
 	if (!cJSON_IsArray(item) || cJSON_GetArraySize(item) > AV_LESSON_MAX_HIGHLIGHTS)
-		return av_fail(cause, "\"highlight\": expected a list of at most %d cells "
-			       "[query, key], got %s", AV_LESSON_MAX_HIGHLIGHTS,
+		return av_fail(cause, _("\"highlight\": expected a list of at most %d cells "
+			       "[query, key], got %s"), AV_LESSON_MAX_HIGHLIGHTS,
 			       cJSON_IsArray(item) ? "more" : av_json_type_name(item));
 	int n, m;
 	if (!count_tokens(&st->state, &n, &m, cause))
@@ -481,7 +482,7 @@ static bool read_highlight(const cJSON *step, const struct av_lesson *l,
 	(void)l;
 	const cJSON *e;
 	cJSON_ArrayForEach(e, item) {
-		char *path = av_printf("\"highlight\", item %d", st->n_highlight + 1);
+		char *path = av_printf(_("\"highlight\", item %d"), st->n_highlight + 1);
 		int *cell = st->highlight[st->n_highlight];
 		bool ok = get_positions(e, path, 2, cell, NULL, 2, cause)
 			&& check_cell(path, cell[0], cell[1], n, m, cause);
@@ -518,13 +519,13 @@ static bool question_where(const cJSON *qo, const struct av_lesson_state *s,
 	const char *pos_key = by_key ? "key" : "query";
 	const char *other = by_key ? "query" : "key";
 	if (cJSON_GetObjectItemCaseSensitive(qo, other))
-		return av_fail(cause, "\"question\".\"%s\": not used by %s (give \"%s\" "
-			       "or \"word\")", other, av_ask_names[q->ask], pos_key);
+		return av_fail(cause, _("\"question\".\"%s\": not used by %s (give \"%s\" "
+			       "or \"word\")"), other, av_ask_names[q->ask], pos_key);
 	const cJSON *word = cJSON_GetObjectItemCaseSensitive(qo, "word");
 	const cJSON *pos = cJSON_GetObjectItemCaseSensitive(qo, pos_key);
 	if (!!word == !!pos)
-		return av_fail(cause, "\"question\": give either \"%s\" (a position) or "
-			       "\"word\"", pos_key);
+		return av_fail(cause, _("\"question\": give either \"%s\" (a position) or "
+			       "\"word\""), pos_key);
 	int n, m;
 	if (!count_tokens(s, &n, &m, cause))
 		return false;
@@ -539,8 +540,8 @@ static bool question_where(const cJSON *qo, const struct av_lesson_state *s,
 	const char *sentence = by_key && s->mode == AV_MODE_CROSS ? s->source : s->sentence;
 	if (find_word(sentence, w) < 0) {
 		char *e = escape(w);
-		av_fail(cause, "\"question\".\"word\": \"%s\" is not a word of the step's "
-			"%s", e, by_key && s->mode == AV_MODE_CROSS ? "source" : "sentence");
+		av_fail(cause, _("\"question\".\"word\": \"%s\" is not a word of the step's "
+			"%s"), e, by_key && s->mode == AV_MODE_CROSS ? "source" : "sentence");
 		free(e);
 		return false;
 	}
@@ -569,12 +570,12 @@ static bool read_question(const cJSON *step, const struct av_lesson *l,
 		return false;
 	q->ask = (enum av_ask)ask;
 	if (q->stage < AV_STAGE_SCORES || q->stage > AV_STAGE_SOFTMAX)
-		return av_fail(cause, "\"question\".\"stage\": a question asks about "
-			       "scores, scaled, masked or softmax, not %s",
+		return av_fail(cause, _("\"question\".\"stage\": a question asks about "
+			       "scores, scaled, masked or softmax, not %s"),
 			       stage_names[q->stage]);
 	if (q->head >= l->cfg.heads)
-		return av_fail(cause, "\"question\".\"head\": head %d, but the layer has %d "
-			       "(0 to %d)", q->head, l->cfg.heads, l->cfg.heads - 1);
+		return av_fail(cause, _("\"question\".\"head\": head %d, but the layer has %d "
+			       "(0 to %d)"), q->head, l->cfg.heads, l->cfg.heads - 1);
 	st->has_question = true;
 	return question_where(qo, &st->state, q, cause);
 }
@@ -616,7 +617,7 @@ static bool read_step(const cJSON *step, const struct av_lesson *l,
 		      struct av_lesson_step *st, char **cause)
 {
 	if (!cJSON_IsObject(step))
-		return av_fail(cause, "expected an object, got %s", av_json_type_name(step));
+		return av_fail(cause, _("expected an object, got %s"), av_json_type_name(step));
 	char *title[AV_LANG_COUNT] = { NULL };
 	bool ok = check_keys(step, NULL, step_keys, cause)
 		&& get_titles(step, NULL, "title", title, cause);
@@ -634,13 +635,13 @@ static bool read_steps(const cJSON *root, struct av_lesson *l, char **cause)
 {
 	const cJSON *steps = cJSON_GetObjectItemCaseSensitive(root, "steps");
 	if (!steps)
-		return av_fail(cause, "missing \"steps\"");
+		return av_fail(cause, _("missing \"steps\""));
 	if (!cJSON_IsArray(steps))
-		return av_fail(cause, "\"steps\": expected a list, got %s",
+		return av_fail(cause, _("\"steps\": expected a list, got %s"),
 			       av_json_type_name(steps));
 	int n = cJSON_GetArraySize(steps);
 	if (n < 1 || n > AV_LESSON_MAX_STEPS)
-		return av_fail(cause, "\"steps\": expected 1 to %d steps, got %d",
+		return av_fail(cause, _("\"steps\": expected 1 to %d steps, got %d"),
 			       AV_LESSON_MAX_STEPS, n);
 	l->steps = av_calloc((size_t)n, sizeof *l->steps);
 	struct av_lesson_state prev;
@@ -651,7 +652,7 @@ static bool read_steps(const cJSON *root, struct av_lesson *l, char **cause)
 		struct av_lesson_step *st = &l->steps[l->n_steps++];
 		state_copy(&st->state, &prev);
 		if (!read_step(step, l, st, cause)) {
-			av_cause_prefix(cause, "step %d", l->n_steps);
+			av_cause_prefix(cause, _("step %d"), l->n_steps);
 			ok = false;
 			break;
 		}
@@ -678,7 +679,7 @@ static bool read_layer(const cJSON *root, struct av_lesson *l, char **cause)
 	    || !av_json_get_string(root, NULL, "weights", false, &weights, cause))
 		return false;
 	if (!av_sample_load(sample, &l->sample, cause)) {
-		av_cause_prefix(cause, "\"sample\"");
+		av_cause_prefix(cause, _("\"sample\""));
 		return false;
 	}
 	l->cfg = l->sample.cfg;
@@ -689,7 +690,7 @@ static bool read_layer(const cJSON *root, struct av_lesson *l, char **cause)
 	free(dir);
 	struct av_params p = { 0 };
 	if (!av_weights_load(l->weights, &l->cfg, NULL, &p, cause)) {
-		av_cause_prefix(cause, "\"weights\"");
+		av_cause_prefix(cause, _("\"weights\""));
 		return false;
 	}
 	av_params_free(&p);
@@ -715,7 +716,7 @@ bool av_lesson_parse(const char *text, const char *label, struct av_lesson *l,
 {
 	memset(l, 0, sizeof *l);
 	if (strlen(text) > AV_LESSON_MAX_BYTES)
-		return av_fail(cause, "%s: larger than %d bytes (a lesson is text)", label,
+		return av_fail(cause, _("%s: larger than %d bytes (a lesson is text)"), label,
 			       AV_LESSON_MAX_BYTES);
 	cJSON *root = av_json_parse(text, label, cause);
 	if (!root)
@@ -749,13 +750,13 @@ static bool read_bounded(const char *path, char **text, char **cause)
 	}
 	if (used > AV_LESSON_MAX_BYTES) {
 		free(buf);
-		return av_fail(cause, "%s: larger than %d bytes (a lesson is text)", path,
+		return av_fail(cause, _("%s: larger than %d bytes (a lesson is text)"), path,
 			       AV_LESSON_MAX_BYTES);
 	}
 	buf[used] = '\0';
 	if (memchr(buf, '\0', used)) {
 		free(buf);
-		return av_fail(cause, "%s: not a text file (it contains a NUL byte)", path);
+		return av_fail(cause, _("%s: not a text file (it contains a NUL byte)"), path);
 	}
 	*text = buf;
 	return true;
@@ -776,10 +777,10 @@ bool av_lesson_load(const char *name_or_path, struct av_lesson *l, char **cause)
 {
 	char *path;
 	memset(l, 0, sizeof *l);
-	if (!av_data_find("lessons", "lesson", name_or_path, &path, cause))
+	if (!av_data_find("lessons", _("lesson"), name_or_path, &path, cause))
 		return false;
 	if (!path)
-		return av_data_not_found("lessons", "lesson", name_or_path, NULL, cause);
+		return av_data_not_found("lessons", _("lesson"), name_or_path, NULL, cause);
 	bool ok = av_lesson_load_file(path, l, cause);
 	free(path);
 	return ok;
@@ -919,12 +920,12 @@ static int live_position(const struct av_lesson_question *q, const struct av_tok
 				return i;
 		}
 		char *e = escape(q->word);
-		av_fail(explain, "\"%s\" is not in the sentence now", e);
+		av_fail(explain, _("\"%s\" is not in the sentence now"), e);
 		free(e);
 		return -1;
 	}
 	if (q->pos >= count) {
-		av_fail(explain, "the sentence has no position %d now", q->pos);
+		av_fail(explain, _("the sentence has no position %d now"), q->pos);
 		return -1;
 	}
 	return q->pos;
@@ -934,7 +935,7 @@ int av_lesson_answer(const struct av_lesson_question *q, const struct av_trace *
 		     char **explain)
 {
 	if (q->head >= t->heads) {
-		av_fail(explain, "the layer has no head %d now", q->head);
+		av_fail(explain, _("the layer has no head %d now"), q->head);
 		return -1;
 	}
 	bool by_key = q->ask == AV_ASK_ARGMAX_QUERY;
@@ -956,7 +957,7 @@ int av_lesson_answer(const struct av_lesson_question *q, const struct av_trace *
 			best = i;
 	}
 	if (best < 0)
-		av_fail(explain, "every cell of that %s is hidden now", by_key ? "column" : "row");
+		av_fail(explain, _("every cell of that %s is hidden now"), by_key ? "column" : "row");
 	return best;
 }
 
@@ -990,7 +991,7 @@ enum av_answer av_lesson_check(const struct av_lesson_question *q, const struct 
 	const struct av_tokens *answer_side = by_key ? &t->tokens
 		: (t->source_tokens.n > 0 ? &t->source_tokens : &t->tokens);
 	char *w = escape(answer_side->text[best]);
-	av_fail(explain, "the answer is %s %d (\"%s\")", by_key ? "query" : "key", best, w);
+	av_fail(explain, _("the answer is %s %d (\"%s\")"), by_key ? "query" : "key", best, w);
 	free(w);
 	return AV_ANSWER_WRONG;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "ui/actions.h"
 #include "util.h"
 
@@ -187,10 +188,10 @@ static void write_keymap(FILE *out, bool man, const char *title,
 {
 	if (man) {
 		fputs(".SS ", out);
-		man_escape(out, title);
+		man_escape(out, _(title));
 		fputc('\n', out);
 	} else {
-		fprintf(out, "\n%s\n", title);
+		fprintf(out, "\n%s\n", _(title));
 	}
 	for (int a = 1; a < count; a++) {
 		char *keys = av_keys_text(&table[a], false, " ");
@@ -198,10 +199,10 @@ static void write_keymap(FILE *out, bool man, const char *title,
 			fputs(".TP\n.B ", out);
 			man_escape(out, keys);
 			fputc('\n', out);
-			man_escape(out, table[a].help);
+			man_escape(out, _(table[a].help));
 			fputc('\n', out);
 		} else {
-			fprintf(out, "  %-22s %s\n", keys, table[a].help);
+			fprintf(out, "  %-22s %s\n", keys, _(table[a].help));
 		}
 		free(keys);
 	}
@@ -211,9 +212,9 @@ void av_actions_write(FILE *out, bool man)
 {
 	for (int g = 0; g < AV_GROUP_COUNT; g++) {
 		if (man)
-			fprintf(out, ".SS %s\n", av_action_group_titles[g]);
+			fprintf(out, ".SS %s\n", _(av_action_group_titles[g]));
 		else
-			fprintf(out, "%s%s\n", g ? "\n" : "", av_action_group_titles[g]);
+			fprintf(out, "%s%s\n", g ? "\n" : "", _(av_action_group_titles[g]));
 		for (int a = 1; a < AV_ACTION_COUNT; a++) {
 			if (av_actions[a].group != (enum av_action_group)g)
 				continue;
@@ -222,17 +223,17 @@ void av_actions_write(FILE *out, bool man)
 				fputs(".TP\n.B ", out);
 				man_escape(out, keys);
 				fputc('\n', out);
-				man_escape(out, av_actions[a].help);
+				man_escape(out, _(av_actions[a].help));
 				fputc('\n', out);
 			} else {
-				fprintf(out, "  %-22s %s\n", keys, av_actions[a].help);
+				fprintf(out, "  %-22s %s\n", keys, _(av_actions[a].help));
 			}
 			free(keys);
 		}
 	}
-	write_keymap(out, man, "Editing a sentence (e, E) or a prompt (:, W); other keys "
-		     "insert themselves",
+	write_keymap(out, man, N_("Editing a sentence (e, E) or a prompt (:, W); other keys "
+		     "insert themselves"),
 		     av_edit_actions, AV_EDIT_COUNT);
-	write_keymap(out, man, "The training view (t); Tab, Shift-Tab, T, :, W, ? and "
-		     "Ctrl-L work there too", av_train_actions, AV_TRAIN_COUNT);
+	write_keymap(out, man, N_("The training view (t); Tab, Shift-Tab, T, :, W, ? and "
+		     "Ctrl-L work there too"), av_train_actions, AV_TRAIN_COUNT);
 }

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include "i18n.h"
 #include "ui/curses.h"
 
 #define AV_FKEY(k) ((k) + 0x200000)
@@ -24,12 +25,12 @@
 #define AV_KEY_ESC 27
 
 #define AV_ACTION_GROUPS(X) \
-	X(STEP, "Stepping through the stages") \
-	X(MOVE, "Cursor") \
-	X(VIEW, "Heads and views") \
-	X(CHANGE, "Changing the input and the layer") \
-	X(LESSON, "Guided lessons (--lesson)") \
-	X(OTHER, "Other")
+	X(STEP, N_("Stepping through the stages")) \
+	X(MOVE, N_("Cursor")) \
+	X(VIEW, N_("Heads and views")) \
+	X(CHANGE, N_("Changing the input and the layer")) \
+	X(LESSON, N_("Guided lessons (--lesson)")) \
+	X(OTHER, N_("Other"))
 
 enum av_action_group {
 #define AV_GROUP_ENUM(name, title) AV_GROUP_##name,
@@ -39,51 +40,52 @@ enum av_action_group {
 };
 
 /* X(NAME, group, help text, keys...). Help texts stay short (25 columns)
- * so the help overlay fits in two columns at 80x24. */
+ * so the help overlay fits in two columns at 80x24 (translations too: they
+ * are marked N_() here and shown through _()). */
 #define AV_ACTIONS(X) \
-	X(NEXT_STAGE, STEP, "next stage", 'n', ' ', AV_FKEY(KEY_NPAGE)) \
-	X(PREV_STAGE, STEP, "previous stage", 'p', AV_FKEY(KEY_BACKSPACE), 127, 8, \
+	X(NEXT_STAGE, STEP, N_("next stage"), 'n', ' ', AV_FKEY(KEY_NPAGE)) \
+	X(PREV_STAGE, STEP, N_("previous stage"), 'p', AV_FKEY(KEY_BACKSPACE), 127, 8, \
 	  AV_FKEY(KEY_PPAGE)) \
-	X(FIRST_STAGE, STEP, "first stage (tokens)", AV_FKEY(KEY_HOME), 'g') \
-	X(LAST_STAGE, STEP, "last stage (output)", AV_FKEY(KEY_END), 'G') \
-	X(LEFT, MOVE, "cursor left", AV_FKEY(KEY_LEFT), 'h') \
-	X(RIGHT, MOVE, "cursor right", AV_FKEY(KEY_RIGHT), 'l') \
-	X(UP, MOVE, "cursor up (query before)", AV_FKEY(KEY_UP), 'k') \
-	X(DOWN, MOVE, "cursor down (next query)", AV_FKEY(KEY_DOWN), 'j') \
-	X(PAGE_LEFT, MOVE, "page left (wide matrices)", '<', ',') \
-	X(PAGE_RIGHT, MOVE, "page right", '>', '.') \
-	X(NEXT_HEAD, VIEW, "next head", '\t') \
-	X(PREV_HEAD, VIEW, "previous head", AV_FKEY(KEY_BTAB)) \
-	X(ALL_HEADS, VIEW, "all heads: grid/bars/off", 'a') \
-	X(ZOOM, VIEW, "compact cells / numbers", 'z') \
-	X(TRAIN, VIEW, "training view (t: back)", 't') \
-	X(FIGURES, VIEW, "figures of the tutorials", 'F') \
-	X(PIN, VIEW, "pin the matrix / unpin", 'y') \
-	X(UNPIN, VIEW, "clear the pinned matrix", 'Y') \
-	X(COMPARE, VIEW, "pinned|live|difference", 'D') \
-	X(PREV_LAYER, VIEW, "previous layer (--model)", '[') \
-	X(NEXT_LAYER, VIEW, "next layer (--model)", ']') \
-	X(MODEL_VIEW, VIEW, "layers x heads (--model)", 'M') \
-	X(EDIT_SENTENCE, CHANGE, "edit the sentence", 'e') \
-	X(EDIT_SOURCE, CHANGE, "edit the source (cross)", 'E') \
-	X(TOGGLE_CAUSAL, CHANGE, "causal mask on/off", 'm') \
-	X(MASK_KEY, CHANGE, "hide/show key (padding)", 'x') \
-	X(CYCLE_MODE, CHANGE, "mode self/causal/cross", 'c') \
-	X(TEMP_UP, CHANGE, "T x1.25: flatter softmax", '+', '=') \
-	X(TEMP_DOWN, CHANGE, "T /1.25: sharper softmax", '-', '_') \
-	X(TEMP_RESET, CHANGE, "temperature back to 1", '0') \
-	X(CYCLE_SCALE, CHANGE, "scale: √dk, √D or none", 's', 'S') \
-	X(RESEED, CHANGE, "new weights (seed + 1)", 'r') \
-	X(COMMAND, CHANGE, "type seed, temp, lr, ...", ':') \
-	X(LESSON_NEXT, LESSON, "next step of the lesson", '}') \
-	X(LESSON_PREV, LESSON, "previous step", '{') \
-	X(LESSON_RESTORE, LESSON, "back to the step's state", 'R') \
-	X(LESSON_ANSWER, LESSON, "answer: the cursor's cell", '\n', '\r', AV_FKEY(KEY_ENTER)) \
-	X(CYCLE_THEME, OTHER, "theme dark/light/mono", 'T') \
-	X(WRITE, OTHER, "write figure or JSON", 'W') \
-	X(HELP, OTHER, "this help", '?', AV_FKEY(KEY_F(1))) \
-	X(REPAINT, OTHER, "repaint the screen", AV_CTRL('L')) \
-	X(QUIT, OTHER, "quit", 'q')
+	X(FIRST_STAGE, STEP, N_("first stage (tokens)"), AV_FKEY(KEY_HOME), 'g') \
+	X(LAST_STAGE, STEP, N_("last stage (output)"), AV_FKEY(KEY_END), 'G') \
+	X(LEFT, MOVE, N_("cursor left"), AV_FKEY(KEY_LEFT), 'h') \
+	X(RIGHT, MOVE, N_("cursor right"), AV_FKEY(KEY_RIGHT), 'l') \
+	X(UP, MOVE, N_("cursor up (query before)"), AV_FKEY(KEY_UP), 'k') \
+	X(DOWN, MOVE, N_("cursor down (next query)"), AV_FKEY(KEY_DOWN), 'j') \
+	X(PAGE_LEFT, MOVE, N_("page left (wide matrices)"), '<', ',') \
+	X(PAGE_RIGHT, MOVE, N_("page right"), '>', '.') \
+	X(NEXT_HEAD, VIEW, N_("next head"), '\t') \
+	X(PREV_HEAD, VIEW, N_("previous head"), AV_FKEY(KEY_BTAB)) \
+	X(ALL_HEADS, VIEW, N_("all heads: grid/bars/off"), 'a') \
+	X(ZOOM, VIEW, N_("compact cells / numbers"), 'z') \
+	X(TRAIN, VIEW, N_("training view (t: back)"), 't') \
+	X(FIGURES, VIEW, N_("figures of the tutorials"), 'F') \
+	X(PIN, VIEW, N_("pin the matrix / unpin"), 'y') \
+	X(UNPIN, VIEW, N_("clear the pinned matrix"), 'Y') \
+	X(COMPARE, VIEW, N_("pinned|live|difference"), 'D') \
+	X(PREV_LAYER, VIEW, N_("previous layer (--model)"), '[') \
+	X(NEXT_LAYER, VIEW, N_("next layer (--model)"), ']') \
+	X(MODEL_VIEW, VIEW, N_("layers x heads (--model)"), 'M') \
+	X(EDIT_SENTENCE, CHANGE, N_("edit the sentence"), 'e') \
+	X(EDIT_SOURCE, CHANGE, N_("edit the source (cross)"), 'E') \
+	X(TOGGLE_CAUSAL, CHANGE, N_("causal mask on/off"), 'm') \
+	X(MASK_KEY, CHANGE, N_("hide/show key (padding)"), 'x') \
+	X(CYCLE_MODE, CHANGE, N_("mode self/causal/cross"), 'c') \
+	X(TEMP_UP, CHANGE, N_("T x1.25: flatter softmax"), '+', '=') \
+	X(TEMP_DOWN, CHANGE, N_("T /1.25: sharper softmax"), '-', '_') \
+	X(TEMP_RESET, CHANGE, N_("temperature back to 1"), '0') \
+	X(CYCLE_SCALE, CHANGE, N_("scale: √dk, √D or none"), 's', 'S') \
+	X(RESEED, CHANGE, N_("new weights (seed + 1)"), 'r') \
+	X(COMMAND, CHANGE, N_("type seed, temp, lr, ..."), ':') \
+	X(LESSON_NEXT, LESSON, N_("next step of the lesson"), '}') \
+	X(LESSON_PREV, LESSON, N_("previous step"), '{') \
+	X(LESSON_RESTORE, LESSON, N_("back to the step's state"), 'R') \
+	X(LESSON_ANSWER, LESSON, N_("answer: the cursor's cell"), '\n', '\r', AV_FKEY(KEY_ENTER)) \
+	X(CYCLE_THEME, OTHER, N_("theme dark/light/mono"), 'T') \
+	X(WRITE, OTHER, N_("write figure or JSON"), 'W') \
+	X(HELP, OTHER, N_("this help"), '?', AV_FKEY(KEY_F(1))) \
+	X(REPAINT, OTHER, N_("repaint the screen"), AV_CTRL('L')) \
+	X(QUIT, OTHER, N_("quit"), 'q')
 
 enum av_action {
 	AV_ACTION_NONE,
@@ -97,19 +99,19 @@ enum av_action {
  * their own: printable characters insert themselves). X(NAME, short text for the help overlay, help text,
  * keys...) */
 #define AV_EDIT_ACTIONS(X) \
-	X(APPLY, "apply", "apply the text and close", '\n', '\r', AV_FKEY(KEY_ENTER)) \
-	X(CANCEL, "cancel", "cancel: back to the old text", AV_KEY_ESC) \
-	X(LEFT, "left", "character left", AV_FKEY(KEY_LEFT), AV_CTRL('B')) \
-	X(RIGHT, "right", "character right", AV_FKEY(KEY_RIGHT), AV_CTRL('F')) \
-	X(HOME, "start", "start of the text", AV_FKEY(KEY_HOME), AV_CTRL('A')) \
-	X(END, "end", "end of the text", AV_FKEY(KEY_END), AV_CTRL('E')) \
-	X(BACKSPACE, "delete back", "delete the character before", AV_FKEY(KEY_BACKSPACE), \
+	X(APPLY, N_("apply"), N_("apply the text and close"), '\n', '\r', AV_FKEY(KEY_ENTER)) \
+	X(CANCEL, N_("cancel"), N_("cancel: back to the old text"), AV_KEY_ESC) \
+	X(LEFT, N_("left"), N_("character left"), AV_FKEY(KEY_LEFT), AV_CTRL('B')) \
+	X(RIGHT, N_("right"), N_("character right"), AV_FKEY(KEY_RIGHT), AV_CTRL('F')) \
+	X(HOME, N_("start"), N_("start of the text"), AV_FKEY(KEY_HOME), AV_CTRL('A')) \
+	X(END, N_("end"), N_("end of the text"), AV_FKEY(KEY_END), AV_CTRL('E')) \
+	X(BACKSPACE, N_("delete back"), N_("delete the character before"), AV_FKEY(KEY_BACKSPACE), \
 	  127, 8) \
-	X(DELETE, "delete", "delete the character under", AV_FKEY(KEY_DC), AV_CTRL('D')) \
-	X(KILL_START, "cut to start", "delete back to the start", AV_CTRL('U')) \
-	X(KILL_END, "cut to end", "delete to the end", AV_CTRL('K')) \
-	X(KILL_WORD, "cut word", "delete the word before", AV_CTRL('W')) \
-	X(COMPLETE, "complete", "complete (: prompt)", '\t')
+	X(DELETE, N_("delete"), N_("delete the character under"), AV_FKEY(KEY_DC), AV_CTRL('D')) \
+	X(KILL_START, N_("cut to start"), N_("delete back to the start"), AV_CTRL('U')) \
+	X(KILL_END, N_("cut to end"), N_("delete to the end"), AV_CTRL('K')) \
+	X(KILL_WORD, N_("cut word"), N_("delete the word before"), AV_CTRL('W')) \
+	X(COMPLETE, N_("complete"), N_("complete (: prompt)"), '\t')
 
 enum av_edit_action {
 	AV_EDIT_NONE,
@@ -122,27 +124,27 @@ enum av_edit_action {
 /* The training view's keys (view_train.c), looked up before the main
  * table while that view is open. X(NAME, short text, help text, keys...) */
 #define AV_TRAIN_ACTIONS(X) \
-	X(RUN, "run/pause", "run / pause training", ' ') \
-	X(STEP, "step", "one epoch, then pause", 's', '.') \
-	X(SENTENCE_STEP, "sentence", "one sentence (one step)", 'S') \
-	X(FASTER, "faster", "faster (more epochs/s)", '+', '=') \
-	X(SLOWER, "slower", "slower", '-', '_') \
-	X(RESET, "reset", "reset: the first weights", 'r') \
-	X(LR_UP, "lr x2", "learning rate x2", ']') \
-	X(LR_DOWN, "lr /2", "learning rate /2", '[') \
-	X(TARGET, "target", "target self/prev/pairs", 'w') \
-	X(OPTIMIZER, "optimiser", "optimiser adam/sgd", 'o') \
-	X(INIT, "init", "init normal/xavier/torch", 'i') \
-	X(PARAMS, "trained", "train W_q,W_k,W_v / all", 'P') \
-	X(VOCAB, "vocabulary", "vocabulary scores view", 'v') \
-	X(SCORES, "scores", "map: scores / weights", 'd') \
-	X(MATRICES, "matrices", "W, dW matrices: g cycles", 'g') \
-	X(UP, "up", "previous sentence / row", AV_FKEY(KEY_UP), 'k') \
-	X(DOWN, "down", "next sentence / row", AV_FKEY(KEY_DOWN), 'j') \
-	X(LEFT, "left", "vocabulary: column left", AV_FKEY(KEY_LEFT), 'h') \
-	X(RIGHT, "right", "vocabulary: column right", AV_FKEY(KEY_RIGHT), 'l') \
-	X(TRACK, "track", "track the pair (vocab.)", '\n', '\r', AV_FKEY(KEY_ENTER)) \
-	X(LEAVE, "back", "back to the stepper", 't', 'q', AV_KEY_ESC)
+	X(RUN, N_("run/pause"), N_("run / pause training"), ' ') \
+	X(STEP, N_("step"), N_("one epoch, then pause"), 's', '.') \
+	X(SENTENCE_STEP, N_("sentence"), N_("one sentence (one step)"), 'S') \
+	X(FASTER, N_("faster"), N_("faster (more epochs/s)"), '+', '=') \
+	X(SLOWER, N_("slower"), N_("slower"), '-', '_') \
+	X(RESET, N_("reset"), N_("reset: the first weights"), 'r') \
+	X(LR_UP, N_("lr x2"), N_("learning rate x2"), ']') \
+	X(LR_DOWN, N_("lr /2"), N_("learning rate /2"), '[') \
+	X(TARGET, N_("target"), N_("target self/prev/pairs"), 'w') \
+	X(OPTIMIZER, N_("optimiser"), N_("optimiser adam/sgd"), 'o') \
+	X(INIT, N_("init"), N_("init normal/xavier/torch"), 'i') \
+	X(PARAMS, N_("trained"), N_("train W_q,W_k,W_v / all"), 'P') \
+	X(VOCAB, N_("vocabulary"), N_("vocabulary scores view"), 'v') \
+	X(SCORES, N_("scores"), N_("map: scores / weights"), 'd') \
+	X(MATRICES, N_("matrices"), N_("W, dW matrices: g cycles"), 'g') \
+	X(UP, N_("up"), N_("previous sentence / row"), AV_FKEY(KEY_UP), 'k') \
+	X(DOWN, N_("down"), N_("next sentence / row"), AV_FKEY(KEY_DOWN), 'j') \
+	X(LEFT, N_("left"), N_("vocabulary: column left"), AV_FKEY(KEY_LEFT), 'h') \
+	X(RIGHT, N_("right"), N_("vocabulary: column right"), AV_FKEY(KEY_RIGHT), 'l') \
+	X(TRACK, N_("track"), N_("track the pair (vocab.)"), '\n', '\r', AV_FKEY(KEY_ENTER)) \
+	X(LEAVE, N_("back"), N_("back to the stepper"), 't', 'q', AV_KEY_ESC)
 
 enum av_train_action {
 	AV_TRAIN_NONE,

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "i18n.h"
 #include "ui/app.h"
 #include "ui/classroom.h"
 #include "ui/draw.h"
@@ -20,7 +21,6 @@
 #include "ui/inspector.h"
 #include "ui/model_ui.h"
 #include "ui/prompt.h"
-#include "i18n.h"
 #include "utf8.h"
 #include "util.h"
 
@@ -215,7 +215,7 @@ static bool rerun(struct av_app *a, bool all)
 	bool was_cross = a->layout.tokens.h == 2;
 	bool ok = all ? av_session_run(a->s, &cause) : av_session_reattend(a->s, &cause);
 	if (!ok) {
-		av_app_message(a, true, "%s", cause ? cause : "cannot run");
+		av_app_message(a, true, "%s", cause ? cause : _("cannot run"));
 		free(cause);
 		return false;
 	}
@@ -250,8 +250,8 @@ void av_app_toggle_key(struct av_app *a, int j)
 {
 	const struct av_trace *t = &a->s->trace;
 	if (j < 0 || j >= t->m) {
-		av_app_message(a, false, "move the cursor onto a key (a column of the scores) "
-			       "to hide it");
+		av_app_message(a, false, _("move the cursor onto a key (a column of the scores) "
+			       "to hide it"));
 		return;
 	}
 	a->s->key_hidden[j] = !a->s->key_hidden[j];
@@ -260,8 +260,8 @@ void av_app_toggle_key(struct av_app *a, int j)
 		return;
 	}
 	const struct av_tokens *tk = t->cfg.mode == AV_MODE_CROSS ? &t->source_tokens : &t->tokens;
-	av_app_message(a, false, "key %d '%s' %s (padding mask)", j, tk->text[j],
-		       a->s->key_hidden[j] ? "hidden from every query" : "visible again");
+	av_app_message(a, false, _("key %d '%s' %s (padding mask)"), j, tk->text[j],
+		       a->s->key_hidden[j] ? _("hidden from every query") : _("visible again"));
 }
 
 static void clear_padding(struct av_app *a)
@@ -272,7 +272,7 @@ static void clear_padding(struct av_app *a)
 		a->s->key_hidden[j] = false;
 	}
 	if (any)
-		av_app_message(a, false, "padding mask cleared (the keys changed)");
+		av_app_message(a, false, _("padding mask cleared (the keys changed)"));
 }
 
 bool av_app_set_mode(struct av_app *a, enum av_mode mode)
@@ -285,7 +285,7 @@ bool av_app_set_mode(struct av_app *a, enum av_mode mode)
 		if (s->sample.source) {
 			s->source = av_strdup(s->sample.source);
 		} else {
-			av_app_message(a, true, "cross mode needs a source sentence: E types one");
+			av_app_message(a, true, _("cross mode needs a source sentence: E types one"));
 			return false;
 		}
 	}
@@ -297,11 +297,11 @@ bool av_app_set_mode(struct av_app *a, enum av_mode mode)
 		return false;
 	}
 	if (!a->message)
-		av_app_message(a, false, "mode %s%s", av_mode_names[mode],
-			       mode == AV_MODE_CAUSAL ? ": each query sees only itself and "
-			       "the keys before it" : mode == AV_MODE_CROSS ?
-			       ": queries from the sentence, keys and values from the source" :
-			       ": every query sees every key");
+		av_app_message(a, false, _("mode %s%s"), av_mode_names[mode],
+			       mode == AV_MODE_CAUSAL ? _(": each query sees only itself and "
+			       "the keys before it") : mode == AV_MODE_CROSS ?
+			       _(": queries from the sentence, keys and values from the source") :
+			       _(": every query sees every key"));
 	return true;
 }
 
@@ -310,21 +310,21 @@ static void cross_answer(struct av_app *a, bool yes)
 	if (yes)
 		av_app_set_mode(a, AV_MODE_CROSS);
 	else
-		av_app_message(a, false, "source kept: c cycles the mode to cross, where it is "
-			       "used");
+		av_app_message(a, false, _("source kept: c cycles the mode to cross, where it is "
+			       "used"));
 }
 
 void av_app_offer_cross(struct av_app *a)
 {
-	av_prompt_ask(a, "source set: switch to cross mode, where it is used? y/n", cross_answer);
+	av_prompt_ask(a, _("source set: switch to cross mode, where it is used? y/n"), cross_answer);
 }
 
 static void toggle_causal(struct av_app *a)
 {
 	enum av_mode mode = a->s->cfg.mode;
 	if (mode == AV_MODE_CROSS) {
-		av_app_message(a, false, "cross attention has no causal mask (every query sees "
-			       "the whole source); press c to leave cross mode");
+		av_app_message(a, false, _("cross attention has no causal mask (every query sees "
+			       "the whole source); press c to leave cross mode"));
 		return;
 	}
 	av_app_set_mode(a, mode == AV_MODE_CAUSAL ? AV_MODE_SELF : AV_MODE_CAUSAL);
@@ -345,16 +345,16 @@ bool av_app_set_temperature(struct av_app *a, double T)
 {
 	struct av_config saved = a->s->cfg;
 	if (!(T >= AV_MIN_TEMPERATURE && T <= AV_MAX_TEMPERATURE)) {
-		av_app_message(a, false, "temperature stays between %g and %g",
+		av_app_message(a, false, _("temperature stays between %g and %g"),
 			       AV_MIN_TEMPERATURE, AV_MAX_TEMPERATURE);
 		return false;
 	}
 	a->s->cfg.temperature = T;
 	if (!change_config(a, &saved))
 		return false;
-	av_app_message(a, false, "temperature %.3g: softmax is %s", T,
-		       T == saved.temperature ? "as it was" : T == 1.0 ? "plain (T = 1)" :
-		       T > saved.temperature ? "flatter" : "sharper");
+	av_app_message(a, false, _("temperature %.3g: softmax is %s"), T,
+		       T == saved.temperature ? _("as it was") : T == 1.0 ? _("plain (T = 1)") :
+		       T > saved.temperature ? _("flatter") : _("sharper"));
 	return true;
 }
 
@@ -372,11 +372,11 @@ static void cycle_scale(struct av_app *a)
 	a->s->cfg.scale = (enum av_scale)((saved.scale + 1) % 3);
 	if (change_config(a, &saved)) {
 		static const char *const what[] = {
-			"scale sqrt(dk): divide by the square root of the head width",
-			"scale sqrt(dmodel): divide by the square root of D (seed 000's code)",
-			"scale none: the raw dot products go into softmax",
+			N_("scale sqrt(dk): divide by the square root of the head width"),
+			N_("scale sqrt(dmodel): divide by the square root of D (seed 000's code)"),
+			N_("scale none: the raw dot products go into softmax"),
 		};
-		av_app_message(a, false, "%s", what[a->s->cfg.scale]);
+		av_app_message(a, false, "%s", _(what[a->s->cfg.scale]));
 	}
 }
 
@@ -388,8 +388,8 @@ bool av_app_set_seed(struct av_app *a, uint64_t seed)
 	av_session_reinit(s);
 	if (!av_app_rerun_all(a))
 		return false;
-	av_app_message(a, false, "new weights from seed %llu%s", (unsigned long long)s->cfg.seed,
-		       had_weights ? " (the loaded weights are replaced)" : "");
+	av_app_message(a, false, _("new weights from seed %llu%s"), (unsigned long long)s->cfg.seed,
+		       had_weights ? _(" (the loaded weights are replaced)") : "");
 	return true;
 }
 
@@ -415,7 +415,7 @@ static void cycle_theme(struct av_app *a)
 	int next = (a->theme_index + 1) % a->n_themes;
 	char *cause = NULL;
 	if (!apply_theme(a, a->theme_names[next], &cause)) {
-		av_app_message(a, true, "%s", cause ? cause : "bad theme");
+		av_app_message(a, true, "%s", cause ? cause : _("bad theme"));
 		free(cause);
 		return;
 	}
@@ -424,11 +424,11 @@ static void cycle_theme(struct av_app *a)
 	clearok(curscr, TRUE);
 	a->dirty = AV_DIRTY_ALL;
 	if (a->colors.color)
-		av_app_message(a, false, "theme %s", a->theme_names[next]);
+		av_app_message(a, false, _("theme %s"), a->theme_names[next]);
 	else
-		av_app_message(a, false, "theme %s (shown without colour: %s)",
+		av_app_message(a, false, _("theme %s (shown without colour: %s)"),
 			       a->theme_names[next],
-			       a->colors.why_mono ? a->colors.why_mono : "no colours");
+			       a->colors.why_mono ? a->colors.why_mono : _("no colours"));
 }
 
 static void set_stage(struct av_app *a, int stage)
@@ -447,7 +447,7 @@ static void set_head(struct av_app *a, int delta)
 {
 	int H = a->s->trace.heads;
 	if (H <= 1) {
-		av_app_message(a, false, "this layer has one head (--heads N for more)");
+		av_app_message(a, false, _("this layer has one head (--heads N for more)"));
 		return;
 	}
 	a->head = ((a->head + delta) % H + H) % H;
@@ -487,16 +487,16 @@ static void do_action(struct av_app *a, enum av_action act)
 	case AV_ACTION_ZOOM:
 		a->compact = !a->compact;
 		a->dirty |= AV_DIRTY_MAIN;
-		av_app_message(a, false, a->compact ? "compact cells: colour only (z for numbers)"
-			       : "numbers in the cells");
+		av_app_message(a, false, a->compact ? _("compact cells: colour only (z for numbers)")
+			       : _("numbers in the cells"));
 		break;
 	case AV_ACTION_TRAIN: av_train_view_open(a); break;
 	case AV_ACTION_FIGURES: av_figures_open(a); break;
 	case AV_ACTION_PIN: av_pin_stepper(a); break;
 	case AV_ACTION_UNPIN:
 	case AV_ACTION_COMPARE:
-		av_app_message(a, false, "nothing is pinned: y pins the matrix under the cursor, "
-			       "then D compares it with the live one");
+		av_app_message(a, false, _("nothing is pinned: y pins the matrix under the cursor, "
+			       "then D compares it with the live one"));
 		break;
 	case AV_ACTION_EDIT_SENTENCE: open_editor(a, false); break;
 	case AV_ACTION_EDIT_SOURCE: open_editor(a, true); break;
@@ -562,7 +562,7 @@ void av_app_key(struct av_app *a, int key)
 	if (act == AV_ACTION_NONE && key != AV_FKEY(KEY_MOUSE)) {
 		char name[32];
 		av_key_name(key, name, sizeof(name), false);
-		av_app_message(a, false, "%s does nothing here: ? lists the keys", name);
+		av_app_message(a, false, _("%s does nothing here: ? lists the keys"), name);
 		return;
 	}
 	do_action(a, act);
@@ -594,8 +594,9 @@ void av_app_draw_header(struct av_app *a, const char *view, int index, int count
 		.seed = t->cfg.seed,
 		.stage = index,
 		.n_stages = count,
-		.stage_name = name,
-		.view = view,
+		/* names and labels come from N_() tables: shown translated */
+		.stage_name = name ? _(name) : NULL,
+		.view = view ? _(view) : NULL,
 	};
 	char trained[48], layer[48];
 	if (av_train_view_weights_text(a, trained, sizeof(trained)))
@@ -608,8 +609,8 @@ void av_app_draw_header(struct av_app *a, const char *view, int index, int count
 	int width = getmaxx(w);
 	for (int i = 0; reserve_names && i < count; i++) {
 		char probe[160];
-		snprintf(probe, sizeof(probe), "%s%s%d/%d %s", view ? view : "", view ? " · " : "",
-			 i + 1, count, reserve_names[i]);
+		snprintf(probe, sizeof(probe), "%s%s%d/%d %s", view ? _(view) : "", view ? " · " : "",
+			 i + 1, count, _(reserve_names[i]));
 		if (av_text_width(probe) > h.stage_reserve)
 			h.stage_reserve = av_text_width(probe);
 	}
@@ -686,14 +687,14 @@ static void draw_tokens(struct av_app *a)
 	const struct av_trace *t = &a->s->trace;
 	bool cross = t->cfg.mode == AV_MODE_CROSS;
 	werase(a->w_tokens);
-	draw_token_line(a, 0, cross ? "queries" : "tokens", &t->tokens, t->oov, !cross,
+	draw_token_line(a, 0, cross ? _("queries") : _("tokens"), &t->tokens, t->oov, !cross,
 			a->sel_query >= 0 ? a->sel_query : a->sel_key);
 	if (cross && getmaxy(a->w_tokens) > 1) {
 		/* the source line: keys and values */
 		WINDOW *w = a->w_tokens;
 		int width = getmaxx(w);
 		struct av_colors *c = &a->colors;
-		int x = av_put(w, 1, 0, "source ", width, av_colors_el(c, AV_EL_TITLE));
+		int x = av_put(w, 1, 0, _("source "), width, av_colors_el(c, AV_EL_TITLE));
 		for (int i = 0; i < t->source_tokens.n; i++) {
 			char pos[16], word[160];
 			snprintf(pos, sizeof(pos), "%d ", i);
@@ -734,7 +735,7 @@ static void draw_status(struct av_app *a)
 	/* whole "key what" groups, as many as fit (never a cut word) */
 	const char *view_hints = a->model ? av_model_ui_hints(a) : NULL;
 	if (!view_hints)
-		view_hints = a->view->hints ? a->view->hints : "? help  q quit";
+		view_hints = a->view->hints ? _(a->view->hints) : _("? help  q quit");
 	char *hints = av_layout_hints(view_hints, width, av_text_width);
 	av_put_pad(w, 0, 0, hints, width, av_colors_el(c, AV_EL_STATUS));
 	free(hints);
@@ -762,7 +763,7 @@ static void draw_too_small(struct av_app *a)
 	char *text = av_layout_too_small_text(COLS, LINES, token_rows(a));
 	int width = getmaxx(w), height = getmaxy(w);
 	/* one line if it fits, else broken after the size */
-	const char *lines[3] = { text, NULL, "enlarge the window, or q to quit" };
+	const char *lines[3] = { text, NULL, _("enlarge the window, or q to quit") };
 	char *comma = strstr(text, ", ");
 	if (av_text_width(text) > width && comma) {
 		*comma = '\0';
@@ -952,8 +953,8 @@ bool av_ui_run(struct av_session *s, const struct av_ui_config *cfg, char **caus
 		screen = newterm(NULL, stdout, stdin);
 	if (!screen) {
 		const char *term = getenv("TERM");
-		return av_fail(cause, "cannot use the terminal (TERM=%s); --print STAGE and "
-			       "--dump FILE work without one", term ? term : "unset");
+		return av_fail(cause, _("cannot use the terminal (TERM=%s); --print STAGE and "
+			       "--dump FILE work without one"), term ? term : _("unset"));
 	}
 	set_term(screen);
 	cbreak();

@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "i18n.h"
 #include "follow/room.h"
 #include "follow/snapshot.h"
 #include "follow/sync.h"
@@ -117,7 +118,7 @@ void av_classroom_after_key(struct av_app *a)
 	}
 	snap.seq = ++c->seq;
 	if (!av_leader_publish(c->leader, &snap, &cause)) {
-		av_app_message(a, true, "not sent to the class: %s", cause);
+		av_app_message(a, true, _("not sent to the class: %s"), cause);
 		free(cause);
 		return;
 	}
@@ -133,14 +134,14 @@ static void follow(struct av_app *a, const struct av_state *snap)
 
 	if (snap->content_hash != c->identity.content_hash ||
 	    strcmp(snap->sample, c->identity.sample) != 0) {
-		av_app_message(a, true, "the teacher uses %s%s; start attnview with the same"
-			       " --sample", snap->sample,
+		av_app_message(a, true, _("the teacher uses %s%s; start attnview with the same"
+			       " --sample"), snap->sample,
 			       strcmp(snap->sample, c->identity.sample) == 0
-			       ? " (another copy of it)" : "");
+			       ? _(" (another copy of it)") : "");
 		return;
 	}
 	if (!av_state_apply(a->s, c->have_last ? &c->last : NULL, snap, &cause)) {
-		av_app_message(a, true, "cannot follow: %s", cause);
+		av_app_message(a, true, _("cannot follow: %s"), cause);
 		free(cause);
 		c->have_last = false;
 		return;

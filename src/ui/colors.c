@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "ui/colors.h"
 #include "ui/draw.h"
 
@@ -13,11 +14,11 @@ bool av_colors_wanted(const char *no_color, bool theme_mono, bool has_colors, in
 {
 	const char *reason = NULL;
 	if (no_color && *no_color)
-		reason = "NO_COLOR is set";
+		reason = _("NO_COLOR is set");
 	else if (theme_mono)
-		reason = "monochrome theme";
+		reason = _("monochrome theme");
 	else if (!has_colors || colors < 8)
-		reason = "the terminal has no colours";
+		reason = _("the terminal has no colours");
 	if (why)
 		*why = reason;
 	return reason == NULL;
@@ -181,7 +182,7 @@ void av_colors_setup(struct av_colors *c, struct av_theme *theme, bool allow_col
 	c->color = allow_color && av_colors_wanted(NULL, c->theme.monochrome, has_colors(),
 						   COLORS, &c->why_mono);
 	if (!allow_color && !c->why_mono)
-		c->why_mono = "no colours";
+		c->why_mono = _("no colours");
 	if (c->color) {
 		start_color();
 		use_default_colors();

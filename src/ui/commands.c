@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "train.h"
 #include "ui/app.h"
 #include "ui/prompt.h"
@@ -23,7 +24,7 @@ struct command {
 
 static bool fail_as(char **error, const char *name, char *cause)
 {
-	*error = av_printf("%s: %s", name, cause ? cause : "bad value");
+	*error = av_printf("%s: %s", name, cause ? cause : _("bad value"));
 	free(cause);
 	return false;
 }
@@ -35,7 +36,7 @@ static bool run_seed(struct av_app *a, const char *name, const char *arg, char *
 	if (!av_parse_seed(arg, &seed, &cause))
 		return fail_as(error, name, cause);
 	if (!av_app_set_seed(a, seed))
-		return fail_as(error, name, av_strdup(a->message ? a->message : "cannot run"));
+		return fail_as(error, name, av_strdup(a->message ? a->message : _("cannot run")));
 	return true;
 }
 
@@ -46,7 +47,7 @@ static bool run_temp(struct av_app *a, const char *name, const char *arg, char *
 	if (!av_parse_temperature(arg, &T, &cause))
 		return fail_as(error, name, cause);
 	if (!av_app_set_temperature(a, T))
-		return fail_as(error, name, av_strdup(a->message ? a->message : "cannot run"));
+		return fail_as(error, name, av_strdup(a->message ? a->message : _("cannot run")));
 	return true;
 }
 
@@ -64,8 +65,8 @@ static bool run_lr(struct av_app *a, const char *name, const char *arg, char **e
 	a->s->sample.training.lr = lr;
 	if (a->view == &av_view_train)
 		a->dirty |= AV_DIRTY_MAIN | AV_DIRTY_HEADER;
-	av_app_message(a, false, "learning rate %g%s", lr, tr ? "" :
-		       " (the training view, t, starts with it)");
+	av_app_message(a, false, tr ? _("learning rate %g")
+		       : _("learning rate %g (the training view, t, starts with it)"), lr);
 	return true;
 }
 
@@ -77,8 +78,8 @@ static bool run_source(struct av_app *a, const char *name, const char *arg, char
 		if (!av_session_set_source(s, arg, &cause))
 			return fail_as(error, name, cause);
 		a->dirty |= AV_DIRTY_ALL;
-		av_app_message(a, false, "source: %d token%s", s->trace.source_tokens.n,
-			       s->trace.source_tokens.n == 1 ? "" : "s");
+		av_app_message(a, false, P_("source: %d token", "source: %d tokens",
+					       s->trace.source_tokens.n), s->trace.source_tokens.n);
 		return true;
 	}
 	/* not used outside cross mode: checked, kept, and the switch offered */
@@ -98,8 +99,8 @@ static bool run_sentence(struct av_app *a, const char *name, const char *arg, ch
 	if (!av_session_set_sentence(a->s, arg, &cause))
 		return fail_as(error, name, cause);
 	a->dirty |= AV_DIRTY_ALL;
-	av_app_message(a, false, "sentence: %d token%s", a->s->trace.tokens.n,
-		       a->s->trace.tokens.n == 1 ? "" : "s");
+	av_app_message(a, false, P_("sentence: %d token", "sentence: %d tokens",
+				       a->s->trace.tokens.n), a->s->trace.tokens.n);
 	return true;
 }
 
@@ -107,11 +108,11 @@ static bool run_write(struct av_app *a, const char *name, const char *arg, char 
 {
 	enum av_export_format fmt;
 	if (!*arg)
-		return fail_as(error, name, av_strdup("expected a file name (.json .csv .txt .ans "
-						      ".svg)"));
+		return fail_as(error, name, av_strdup(_("expected a file name (.json .csv .txt .ans "
+						      ".svg)")));
 	if (!av_export_format_for_path(arg, &fmt))
-		return fail_as(error, name, av_printf("no format for \"%s\" (.json .csv .txt "
-						      ".ans .svg)", arg));
+		return fail_as(error, name, av_printf(_("no format for \"%s\" (.json .csv .txt "
+						      ".ans .svg)"), arg));
 	char *cause = NULL;
 	if (!av_prompt_write(a, fmt, arg, &cause))
 		return fail_as(error, name, cause);
@@ -125,8 +126,8 @@ static bool run_export(struct av_app *a, const char *name, const char *arg, char
 	snprintf(word, sizeof(word), "%.*s", (int)(k < sizeof(word) ? k : sizeof(word) - 1), arg);
 	int fmt;
 	if (!av_enum_parse(av_export_format_names, word, &fmt)) {
-		return fail_as(error, name, av_printf("no format \"%s\" (trace, weights, csv, text, "
-						      "ansi, svg)", word));
+		return fail_as(error, name, av_printf(_("no format \"%s\" (trace, weights, csv, text, "
+						      "ansi, svg)"), word));
 	}
 	const char *file = arg + k;
 	while (*file == ' ')
@@ -166,8 +167,8 @@ static bool run_help(struct av_app *a, const char *name, const char *arg, char *
 	(void)name;
 	(void)arg;
 	(void)error;
-	av_app_message(a, false, "seed N · temp X · lr X · source S · sentence S · write FILE · "
-		       "export FORMAT [FILE]");
+	av_app_message(a, false, _("seed N · temp X · lr X · source S · sentence S · write FILE · "
+		       "export FORMAT [FILE]"));
 	return true;
 }
 
@@ -177,7 +178,7 @@ bool av_command_run(struct av_app *a, const char *line, char **error)
 		line++;
 	size_t k = strcspn(line, " ");
 	if (k == 0) {
-		*error = av_strdup("type a command (help lists them)");
+		*error = av_strdup(_("type a command (help lists them)"));
 		return false;
 	}
 	const char *arg = line + k;
@@ -192,8 +193,8 @@ bool av_command_run(struct av_app *a, const char *line, char **error)
 			continue;
 		if (a->view == &av_view_train && !commands[i].in_training) {
 			/* the trainer works on the layer as it was opened */
-			*error = av_printf("%s: a setting of the stepper (t goes back to it); here: "
-					   "lr, write, export", commands[i].name);
+			*error = av_printf(_("%s: a setting of the stepper (t goes back to it); here: "
+					   "lr, write, export"), commands[i].name);
 			free(value);
 			return false;
 		}
@@ -202,7 +203,7 @@ bool av_command_run(struct av_app *a, const char *line, char **error)
 		return ok;
 	}
 	free(value);
-	*error = av_printf("unknown command \"%.*s\" (help lists them)", (int)(k < 40 ? k : 40),
+	*error = av_printf(_("unknown command \"%.*s\" (help lists them)"), (int)(k < 40 ? k : 40),
 			   line);
 	return false;
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "number.h"
 #include "train.h"
 #include "ui/app.h"
@@ -80,8 +81,8 @@ static bool build_figure(struct av_app *a, struct av_figure *f, struct figure_te
 	const struct av_trace *t = &a->s->trace;
 	int n = a->stage == AV_STAGE_TOKENS ? 0 : av_app_parts(a, parts);
 	if (n == 0)
-		return av_fail(cause, "the tokens stage has no matrix to write: n steps to one "
-			       "(the trace and the weights can be written from any stage)");
+		return av_fail(cause, _("the tokens stage has no matrix to write: n steps to one "
+			       "(the trace and the weights can be written from any stage)"));
 	memset(f, 0, sizeof(*f));
 	const char *stage = av_ui_stage_titles[a->stage];
 	const char *mode = av_mode_names[t->cfg.mode];
@@ -151,8 +152,8 @@ bool av_export_render(struct av_app *a, enum av_export_format fmt, char **text,
 		break;
 	}
 	if (a->view == &av_view_train)
-		return av_fail(cause, "the figures are the stepper's (t goes back to it); here t "
-			       "and w write the trace and the trained weights");
+		return av_fail(cause, _("the figures are the stepper's (t goes back to it); here t "
+			       "and w write the trace and the trained weights"));
 	struct av_figure f;
 	struct figure_text ft = { .formula = NULL, .hidden = { NULL } };
 	struct av_part parts[AV_MAX_PARTS];

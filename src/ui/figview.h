@@ -3,6 +3,7 @@
 #ifndef AV_UI_FIGVIEW_H
 #define AV_UI_FIGVIEW_H
 
+#include "i18n.h"
 #include <stdbool.h>
 #include "compare.h"
 
@@ -10,9 +11,9 @@ struct av_app;
 
 /* The figures, in the order F shows them. */
 #define AV_FIGURES(X) \
-	X(TRIL, "tril mask") \
-	X(MASKING, "scaled|mask|masked") \
-	X(KINDS, "three kinds") \
+	X(TRIL, N_("tril mask")) \
+	X(MASKING, N_("scaled|mask|masked")) \
+	X(KINDS, N_("three kinds")) \
 	X(WEIGHTS, "W_q W_k W_v W_o")
 
 enum av_figure_kind {

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "ui/draw.h"
 #include "ui/heatmap.h"
 #include "ui/view_heads_internal.h"
@@ -311,16 +312,16 @@ static void draw_title(const struct bars_ctx *bc, const struct av_part *rp, int 
 	if (best >= 0) {
 		const char *word = av_heads_token(t, AV_AXIS_KEY, best);
 		double top = av_part_at(rp, i, best);
-		snprintf(title[0], sizeof(title[0]), "%shead %d %s %d %s %.2f", mark, h, arrow,
+		snprintf(title[0], sizeof(title[0]), _("%shead %d %s %d %s %.2f"), mark, h, arrow,
 			 best, word, top);
-		snprintf(title[1], sizeof(title[1]), "%shead %d %s %s %.2f", mark, h, arrow, word,
+		snprintf(title[1], sizeof(title[1]), _("%shead %d %s %s %.2f"), mark, h, arrow, word,
 			 top);
-		snprintf(title[2], sizeof(title[2]), "%shead %d %s %s", mark, h, arrow, word);
+		snprintf(title[2], sizeof(title[2]), _("%shead %d %s %s"), mark, h, arrow, word);
 	} else {
 		for (int k = 0; k < 3; k++)
-			snprintf(title[k], sizeof(title[k]), "%shead %d", mark, h);
+			snprintf(title[k], sizeof(title[k]), _("%shead %d"), mark, h);
 	}
-	snprintf(title[3], sizeof(title[3]), "%shead %d", mark, h);
+	snprintf(title[3], sizeof(title[3]), _("%shead %d"), mark, h);
 	snprintf(title[4], sizeof(title[4]), "%sh%d", mark, h);
 	int pick = 0;
 	while (pick < 4 && av_text_width(title[pick]) > content)

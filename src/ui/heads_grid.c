@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "ui/draw.h"
 #include "ui/heatmap.h"
 #include "ui/view_heads_internal.h"
@@ -371,7 +372,7 @@ static void draw_tile(const struct tile_ctx *tc, int h, int y0, int x0)
 	int np = av_heads_parts(t, av_heads_grid_stage(a->stage, &sub), h, parts, full, col0);
 
 	char title[64];
-	snprintf(title, sizeof(title), "%shead %d", sel ? (av_draw_utf8() ? "▶" : ">") : " ", h);
+	snprintf(title, sizeof(title), _("%shead %d"), sel ? (av_draw_utf8() ? _("▶") : ">") : " ", h);
 	if (av_text_width(title) > content)   /* narrow tiles: "▶h7" */
 		snprintf(title, sizeof(title), "%sh%d", sel ? (av_draw_utf8() ? "▶" : ">") : " ", h);
 	av_heads_put(tc->w, y0, x0, title, content,

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "ui/draw.h"
 #include "ui/heatmap.h"
 #include "ui/inspector.h"
@@ -366,19 +367,19 @@ static void draw_part_header(WINDOW *w, struct av_colors *c, const struct av_hea
 		if (whole)
 			snprintf(name, sizeof(name), "%s ", p->name);
 		else
-			snprintf(name, sizeof(name), "%s cols %d-%d of %d ", p->name, s->col,
+			snprintf(name, sizeof(name), _("%s cols %d-%d of %d "), p->name, s->col,
 				 pl->slots[last].col, p->cols);
 		int used = av_put(w, 0, s->x, name, right_limit - s->x, title);
 		if (hx0 >= 0) {
 			char head[32];
-			snprintf(head, sizeof(head), " head %d ", p->hl_start / p->hl_len);
+			snprintf(head, sizeof(head), _(" head %d "), p->hl_start / p->hl_len);
 			int x = hx0 > s->x + used ? hx0 : s->x + used;
 			if (x + av_text_width(head) <= hx1 + 1)
 				av_put(w, 0, x, head, hx1 + 1 - x, hl);
 		}
 	}
 	if (pl->n > 0 && pl->slots[0].vcol > 0) {
-		av_put(w, 0, pl->x0, utf8 ? "◀ more" : "< more", pl->label_w, dim);
+		av_put(w, 0, pl->x0, utf8 ? _("◀ more") : _("< more"), pl->label_w, dim);
 		av_put(w, 1, pl->x0 + pl->label_w, utf8 ? "◀" : "<", 1, dim);
 	}
 }
@@ -606,7 +607,7 @@ void av_heatmap_draw(WINDOW *w, struct av_colors *c, struct av_heatmap *hm)
 	if (sum_x > width - ROW_SUM_W - 1)
 		sum_x = width - ROW_SUM_W - 1;
 	if (sums)
-		av_put(w, 1, sum_x, av_draw_utf8() ? "Σ row" : "sum", ROW_SUM_W,
+		av_put(w, 1, sum_x, av_draw_utf8() ? _("Σ row") : _("sum"), ROW_SUM_W,
 		       av_colors_el(c, AV_EL_DIM));
 
 	int first_part = pl.n ? pl.slots[0].part : 0;
@@ -643,11 +644,11 @@ void av_heatmap_draw(WINDOW *w, struct av_colors *c, struct av_heatmap *hm)
 	/* vertical scroll indicators in the label column */
 	const bool utf8 = av_draw_utf8();
 	if (hm->scroll_row > 0)
-		av_put(w, 1, pl.x0, utf8 ? "▲ more" : "^ more", pl.label_w,
+		av_put(w, 1, pl.x0, utf8 ? _("▲ more") : _("^ more"), pl.label_w,
 		       av_colors_el(c, AV_EL_DIM));
 	if (hm->scroll_row + data_rows < max_rows) {
 		char more[48];
-		snprintf(more, sizeof(more), "%s rows %d-%d of %d", utf8 ? "▼" : "v",
+		snprintf(more, sizeof(more), _("%s rows %d-%d of %d"), utf8 ? _("▼") : "v",
 			 hm->scroll_row, hm->scroll_row + data_rows - 1, max_rows);
 		av_put(w, 1, pl.x0, more, pl.label_w, av_colors_el(c, AV_EL_DIM));
 	}
@@ -680,7 +681,7 @@ int av_legend_draw(WINDOW *w, int y, struct av_colors *c, enum av_part_kind kind
 		snprintf(hi, sizeof(hi), "+%s", r);
 	}
 	int x = 0;
-	x += av_put(w, y, x, kind == AV_PART_WEIGHTS ? "weight " : "value ", width - x, dim);
+	x += av_put(w, y, x, kind == AV_PART_WEIGHTS ? _("weight ") : _("value "), width - x, dim);
 	x += av_put(w, y, x, lo, width - x, label);
 	x += av_put(w, y, x, " ", width - x, A_NORMAL);
 	int steps = AV_HEAT_LEVELS;
@@ -692,13 +693,13 @@ int av_legend_draw(WINDOW *w, int y, struct av_colors *c, enum av_part_kind kind
 	x += av_put(w, y, x, " ", width - x, A_NORMAL);
 	x += av_put(w, y, x, hi, width - x, label);
 	if (kind == AV_PART_SIGNED && !masked_entry && x + 12 < width) {
-		x += av_put(w, y, x, "  (0 = middle)", width - x, dim);
+		x += av_put(w, y, x, _("  (0 = middle)"), width - x, dim);
 	}
 	if (masked_entry && x + 12 < width) {
 		x += av_put(w, y, x, "   ", width - x, A_NORMAL);
 		x += av_put(w, y, x, utf8 ? "╳" : "x", 1, av_colors_el(c, AV_EL_MASKED));
-		x += av_put(w, y, x, as_inf ? (utf8 ? " −∞ = hidden key" : " -inf = hidden key")
-				   : " hidden key (weight 0)", width - x, dim);
+		x += av_put(w, y, x, as_inf ? (utf8 ? _(" −∞ = hidden key") : _(" -inf = hidden key"))
+				   : _(" hidden key (weight 0)"), width - x, dim);
 	}
 	return x;
 }

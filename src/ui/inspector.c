@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "inspector.h"
 #include "utf8.h"
 #include "util.h"
@@ -86,9 +87,9 @@ static void number(char *buf, size_t size, double v)
 {
 	double a = fabs(v);
 	if (isnan(v))
-		snprintf(buf, size, "nan");
+		snprintf(buf, size, _("nan"));
 	else if (isinf(v))
-		snprintf(buf, size, "%sinf", v < 0 ? MINUS : "");
+		snprintf(buf, size, _("%sinf"), v < 0 ? MINUS : "");
 	else if (v == 0)
 		snprintf(buf, size, "0");
 	else if (a >= 1e5 || a < 1e-3)
@@ -126,7 +127,7 @@ static void plus_term(char *buf, size_t size, double v)
 	char tmp[32];
 	number(tmp, sizeof(tmp), fabs(v));
 	if (isnan(v))
-		snprintf(buf, size, " + nan");
+		snprintf(buf, size, _(" + nan"));
 	else
 		snprintf(buf, size, " %s %s", v < 0 ? MINUS : "+", tmp);
 }
@@ -170,16 +171,16 @@ static void add_terms(struct sb *b, const struct terms *t, const char *suffix, i
 		int left = t->count - k - 1;
 		char rest[40] = "";
 		if (left > 0)
-			snprintf(rest, sizeof(rest), " + … (+%d term%s)", left, left == 1 ? "" : "s");
+			snprintf(rest, sizeof(rest), P_(" + … (+%d term)", " + … (+%d terms)", left), left);
 		/* room for this term and, unless it is the last, the "more" note */
 		int need = av_utf8_width(term) + (left > 0 ? av_utf8_width(rest) : 0);
 		if (need > budget) {
 			char more[40];
 			if (k == 0)
-				snprintf(more, sizeof(more), "… (%d terms)", t->count);
+				snprintf(more, sizeof(more), _("… (%d terms)"), t->count);
 			else
-				snprintf(more, sizeof(more), " + … (+%d term%s)", t->count - k,
-					 t->count - k == 1 ? "" : "s");
+				snprintf(more, sizeof(more), P_(" + … (+%d term)", " + … (+%d terms)",
+								t->count - k), t->count - k);
 			sb_add(b, "%s", more);
 			break;
 		}
@@ -206,11 +207,11 @@ static const char *key_text(const struct av_trace *t, int j)
 static void describe_index(struct sb *b, const struct av_trace *t, enum av_axis a, int idx)
 {
 	if (a == AV_AXIS_QUERY)
-		sb_add(b, "query %d '%s'", idx, query_text(t, idx));
+		sb_add(b, _("query %d '%s'"), idx, query_text(t, idx));
 	else if (a == AV_AXIS_KEY)
-		sb_add(b, "key %d '%s'", idx, key_text(t, idx));
+		sb_add(b, _("key %d '%s'"), idx, key_text(t, idx));
 	else
-		sb_add(b, "dim %d", idx);
+		sb_add(b, _("dim %d"), idx);
 }
 
 /* "scores_h[1,2] = 1.234   query 1 'panda', key 2 'japan', head 0" */
@@ -227,9 +228,9 @@ static void heading(struct av_insp *out, const struct av_trace *t, const struct 
 			part->tensor == AV_T_CONTEXT || part->tensor == AV_T_V_HEAD ||
 			part->tensor == AV_T_Q_HEAD || part->tensor == AV_T_K_HEAD_T;
 	if (per_head && t->heads > 1)
-		sb_add(&b, ", head %d of %d", head, t->heads);
+		sb_add(&b, _(", head %d of %d"), head, t->heads);
 	else if (part->col_axis == AV_AXIS_DIM && part->hl_len > 0)
-		sb_add(&b, " (head %d's column %d)", c / t->head_dim, c % t->head_dim);
+		sb_add(&b, _(" (head %d's column %d)"), c / t->head_dim, c % t->head_dim);
 	add_taken(out, &b);
 }
 
@@ -270,10 +271,10 @@ static void explain_scores(struct av_insp *out, const struct av_trace *t, int he
 	add_terms(&b, &tm, suffix, width);
 	add_taken(out, &b);
 	if (t->heads > 1)
-		add_line(out, "q_%d, k_%d: head %d's columns %d..%d of Q and K (dh = %d)",
+		add_line(out, _("q_%d, k_%d: head %d's columns %d..%d of Q and K (dh = %d)"),
 			 i, j, head, head * dh, head * dh + dh - 1, dh);
 	else
-		add_line(out, "q_%d, k_%d: rows %d and %d of Q and K, %d numbers each", i, j,
+		add_line(out, _("q_%d, k_%d: rows %d and %d of Q and K, %d numbers each"), i, j,
 			 i, j, dh);
 }
 
@@ -290,13 +291,13 @@ static void explain_scaled(struct av_insp *out, const struct av_trace *t, int he
 	NUM(sv, s);
 	char tv[32];
 	snprintf(tv, sizeof(tv), "%g", T);
-	add_line(out, "scaled = scores / (%s·T) = %s / (%s × %s) = %s / %s = %s",
+	add_line(out, _("scaled = scores / (%s·T) = %s / (%s × %s) = %s / %s = %s"),
 		 scale_symbol(t->cfg.scale), sc, sv, tv, sc, div, res);
 	if (t->cfg.scale == AV_SCALE_NONE)
-		add_line(out, "scale none: only the temperature T = %s divides", tv);
+		add_line(out, _("scale none: only the temperature T = %s divides"), tv);
 	else
-		add_line(out, "dividing by %s keeps scores of wide heads from saturating softmax; "
-			 "T > 1 flattens, T < 1 sharpens", scale_symbol(t->cfg.scale));
+		add_line(out, _("dividing by %s keeps scores of wide heads from saturating softmax; "
+			 "T > 1 flattens, T < 1 sharpens"), scale_symbol(t->cfg.scale));
 }
 
 /* Why key j is hidden from query i (or that it is visible). */
@@ -305,10 +306,10 @@ static void explain_hidden(struct av_insp *out, const struct av_trace *t, int i,
 	bool causal = t->cfg.mode == AV_MODE_CAUSAL && j > i;
 	bool padding = t->key_hidden[j];
 	if (causal)
-		add_line(out, "hidden: key %d comes after query %d (causal mask, j > i): "
-			 "the decoder may not look ahead", j, i);
+		add_line(out, _("hidden: key %d comes after query %d (causal mask, j > i): "
+			 "the decoder may not look ahead"), j, i);
 	if (padding)
-		add_line(out, "hidden: key %d '%s' is masked out (padding mask; x toggles it)",
+		add_line(out, _("hidden: key %d '%s' is masked out (padding mask; x toggles it)"),
 			 j, key_text(t, j));
 }
 
@@ -321,14 +322,14 @@ static void explain_masked(struct av_insp *out, const struct av_trace *t, int he
 	out->derived_ok = true;
 	if (visible) {
 		NUM(v, scaled);
-		add_line(out, "key %d is visible to query %d, so masked = scaled = %s", j, i, v);
+		add_line(out, _("key %d is visible to query %d, so masked = scaled = %s"), j, i, v);
 		if (t->cfg.mode == AV_MODE_CAUSAL)
-			add_line(out, "causal: query %d sees keys 0..%d; later keys are −∞", i, i);
+			add_line(out, _("causal: query %d sees keys 0..%d; later keys are −∞"), i, i);
 		return;
 	}
 	explain_hidden(out, t, i, j);
-	add_line(out, "masked = −∞ (the trace stores −1e20, as masked_fill), so softmax "
-		 "gives it weight exp(−∞) = 0");
+	add_line(out, _("masked = −∞ (the trace stores −1e20, as masked_fill), so softmax "
+		 "gives it weight exp(−∞) = 0"));
 }
 
 /* Query i sees no key at all (every key hidden): what attnview shows and
@@ -340,10 +341,10 @@ static void explain_hidden_row(struct av_insp *out, const struct av_trace *t, in
 {
 	char share[32];
 	number(share, sizeof(share), 1.0 / t->m);
-	add_line(out, "every key of query %d is hidden: attnview gives this row 0s (sum 0, "
-		 "not 1)", i);
-	add_line(out, "PyTorch: masked_fill(%s1e20) gives 1/%d = %s each; masked_fill(%sinf) "
-		 "gives NaN", MINUS, t->m, share, MINUS);
+	add_line(out, _("every key of query %d is hidden: attnview gives this row 0s (sum 0, "
+		 "not 1)"), i);
+	add_line(out, _("PyTorch: masked_fill(%s1e20) gives 1/%d = %s each; masked_fill(%sinf) "
+		 "gives NaN"), MINUS, t->m, share, MINUS);
 }
 
 static void explain_weights(struct av_insp *out, const struct av_trace *t, int head,
@@ -377,14 +378,14 @@ static void explain_weights(struct av_insp *out, const struct av_trace *t, int h
 	plus_term(less_max, sizeof(less_max), -max);
 	if (!mrow[j]) {
 		explain_hidden(out, t, i, j);
-		add_line(out, "w = exp(%s∞%s) / %s = 0 / %s = 0", MINUS, less_max, sm, sm);
+		add_line(out, _("w = exp(%s∞%s) / %s = 0 / %s = 0"), MINUS, less_max, sm, sm);
 	} else {
-		add_line(out, "w = exp(x − max) / Σ = exp(%s%s) / %s = %s / %s = %s",
+		add_line(out, _("w = exp(x − max) / Σ = exp(%s%s) / %s = %s / %s = %s"),
 			 x, less_max, sm, ev, sm, res);
 	}
 	/* the exponentials of the row, the cursor's in brackets */
 	struct sb b = { 0 };
-	sb_add(&b, "exp(row %d − max):", i);
+	sb_add(&b, _("exp(row %d − max):"), i);
 	int shown = 0;
 	for (int k = 0; k < m; k++) {
 		char item[48], v[32];
@@ -416,13 +417,13 @@ static void explain_context(struct av_insp *out, const struct av_trace *t, int h
 	out->derived_ok = true;
 	NUM(total, sum);
 	struct sb b = { 0 };
-	sb_add(&b, "context = Σ_j w_%d,j · V_h[j,%d] = ", i, c);
+	sb_add(&b, _("context = Σ_j w_%d,j · V_h[j,%d] = "), i, c);
 	char suffix[48];
 	snprintf(suffix, sizeof(suffix), " = %s", total);
 	add_terms(&b, &tm, suffix, width);
 	add_taken(out, &b);
-	add_line(out, "value rows weighted by query %d's softmax row (how much it attends "
-		 "to each key)", i);
+	add_line(out, _("value rows weighted by query %d's softmax row (how much it attends "
+		 "to each key)"), i);
 }
 
 static void explain_v_head(struct av_insp *out, const struct av_trace *t, int head, int j, int c)
@@ -430,7 +431,7 @@ static void explain_v_head(struct av_insp *out, const struct av_trace *t, int he
 	int col = head * t->head_dim + c;
 	out->derived = t->v[(size_t)j * t->d_model + col];
 	out->derived_ok = true;
-	add_line(out, "V_h[%d,%d] = V[%d,%d]: head %d's slice of the value of key %d '%s'",
+	add_line(out, _("V_h[%d,%d] = V[%d,%d]: head %d's slice of the value of key %d '%s'"),
 		 j, c, j, col, head, j, key_text(t, j));
 }
 
@@ -457,11 +458,11 @@ static void explain_linear(struct av_insp *out, const struct av_trace *t,
 	out->derived_ok = true;
 	NUM(total, sum);
 	if (bias)
-		add_line(out, "%s[%d,%d] = %s[%d,:] · %sᵀ[:,%d] + %s[%d]   (%sᵀ[:,%d] = row %d "
-			 "of %s)", res_name, r, c, in_name, r, w_name, c, b_name, c, w_name, c,
+		add_line(out, _("%s[%d,%d] = %s[%d,:] · %sᵀ[:,%d] + %s[%d]   (%sᵀ[:,%d] = row %d "
+			 "of %s)"), res_name, r, c, in_name, r, w_name, c, b_name, c, w_name, c,
 			 c, w_name);
 	else
-		add_line(out, "%s[%d,%d] = %s[%d,:] · %sᵀ[:,%d]   (%sᵀ[:,%d] = row %d of %s)",
+		add_line(out, _("%s[%d,%d] = %s[%d,:] · %sᵀ[:,%d]   (%sᵀ[:,%d] = row %d of %s)"),
 			 res_name, r, c, in_name, r, w_name, c, w_name, c, c, w_name);
 	struct sb b = { 0 };
 	sb_add(&b, "= Σ_k %s[%d,k]·%s[%d,k]", in_name, r, w_name, c);
@@ -492,25 +493,25 @@ static void explain_position(struct av_insp *out, const struct av_trace *t, int 
 		out->derived_ok = true;
 		NUM(a, angle);
 		NUM(v, out->derived);
-		add_line(out, "PE(pos %d, %d) = %s(%d / 10000^(%d/%d)) = %s(%s) = %s", i, c,
+		add_line(out, _("PE(pos %d, %d) = %s(%d / 10000^(%d/%d)) = %s(%s) = %s"), i, c,
 			 c % 2 ? "cos" : "sin", i, two_i, D, c % 2 ? "cos" : "sin", a, v);
-		add_line(out, "sinusoidal: even dims use sin, odd dims cos, each pair at a "
-			 "lower frequency");
+		add_line(out, _("sinusoidal: even dims use sin, odd dims cos, each pair at a "
+			 "lower frequency"));
 		break;
 	}
 	case AV_POS_LEARNED: {
 		NUM(v, stored);
 		out->derived = stored;
 		out->derived_ok = true;
-		add_line(out, "position_embedding[%d][%d] = %s (a learned row per position)",
+		add_line(out, _("position_embedding[%d][%d] = %s (a learned row per position)"),
 			 i, c, v);
 		break;
 	}
 	case AV_POS_NONE:
 		out->derived = 0;
 		out->derived_ok = true;
-		add_line(out, "no positional encoding: every position adds 0 (word order "
-			 "is invisible to attention)");
+		add_line(out, _("no positional encoding: every position adds 0 (word order "
+			 "is invisible to attention)"));
 		break;
 	}
 }
@@ -560,45 +561,45 @@ static void explain_nonfinite(struct av_insp *out, const struct av_trace *t,
 	char T[32], div[32];
 	snprintf(T, sizeof(T), "%g", t->cfg.temperature);
 	number(div, sizeof(div), t->divisor);
-	const char *what = isnan(value) ? "NaN (not a number)" : "infinite";
+	const char *what = isnan(value) ? _("NaN (not a number)") : _("infinite");
 	switch (first_nonfinite(t)) {
 	case BAD_NONE:
 		break;
 	case BAD_INPUT:
-		add_line(out, "%s: the embedding already holds inf or NaN (the loaded or "
-			 "trained weights are not finite numbers)", what);
+		add_line(out, _("%s: the embedding already holds inf or NaN (the loaded or "
+			 "trained weights are not finite numbers)"), what);
 		break;
 	case BAD_PROJECTION:
-		add_line(out, "%s: X·Wᵀ overflowed float32 (largest ±3.4e38): the weights "
-			 "are too large", what);
+		add_line(out, _("%s: X·Wᵀ overflowed float32 (largest ±3.4e38): the weights "
+			 "are too large"), what);
 		break;
 	case BAD_SCORES:
-		add_line(out, "%s: q·k overflowed float32 (largest ±3.4e38): Q and K hold huge "
-			 "numbers (huge weights)", what);
+		add_line(out, _("%s: q·k overflowed float32 (largest ±3.4e38): Q and K hold huge "
+			 "numbers (huge weights)"), what);
 		break;
 	case BAD_SCALED: {
 		char why[96] = "";
 		if (t->cfg.temperature < 1e-6)
-			snprintf(why, sizeof(why), ": T=%s makes every score huge", T);
+			snprintf(why, sizeof(why), _(": T=%s makes every score huge"), T);
 		else if (t->cfg.temperature < 1)
-			snprintf(why, sizeof(why), ": T=%s makes every score %g times larger", T,
+			snprintf(why, sizeof(why), _(": T=%s makes every score %g times larger"), T,
 				 1 / t->cfg.temperature);
 		if (after_softmax)
-			add_line(out, "exp overflowed%s (±inf), exp(inf−inf) = NaN", why);
+			add_line(out, _("exp overflowed%s (±inf), exp(inf−inf) = NaN"), why);
 		else
-			add_line(out, "%s: scores / %s (%s·T) overflowed float32 (±3.4e38)%s",
+			add_line(out, _("%s: scores / %s (%s·T) overflowed float32 (±3.4e38)%s"),
 				 what, div, scale_symbol(t->cfg.scale), why);
 		break;
 	}
 	case BAD_SOFTMAX:
-		add_line(out, "%s: exp overflowed in softmax (exp(inf − inf) = NaN)", what);
+		add_line(out, _("%s: exp overflowed in softmax (exp(inf − inf) = NaN)"), what);
 		break;
 	case BAD_LATER:
-		add_line(out, "%s: a sum of the later stages overflowed float32 (largest "
-			 "±3.4e38)", what);
+		add_line(out, _("%s: a sum of the later stages overflowed float32 (largest "
+			 "±3.4e38)"), what);
 		break;
 	}
-	add_line(out, "inf and NaN spread: every number computed from them is inf or NaN");
+	add_line(out, _("inf and NaN spread: every number computed from them is inf or NaN"));
 }
 
 void av_insp_cell(struct av_insp *out, const struct av_trace *t, const struct av_params *p,
@@ -629,9 +630,9 @@ void av_insp_cell(struct av_insp *out, const struct av_trace *t, const struct av
 		int id = t->ids[r];
 		out->derived = p && id < p->vocab_size ? p->token_embedding[(size_t)id * D + c] : value;
 		out->derived_ok = p != NULL;
-		add_line(out, "token_embedding[%d '%s'][%d]%s", id, query_text(t, r), c,
-			 t->oov[r] ? ": not in the vocabulary, its row comes from the seed "
-			 "and the word" : ": the word's learned row");
+		add_line(out, _("token_embedding[%d '%s'][%d]%s"), id, query_text(t, r), c,
+			 t->oov[r] ? _(": not in the vocabulary, its row comes from the seed "
+			 "and the word") : ": the word's learned row");
 		break;
 	}
 	case AV_T_POSITION_PART:
@@ -645,12 +646,12 @@ void av_insp_cell(struct av_insp *out, const struct av_trace *t, const struct av
 		NUM(vs, (float)out->derived);
 		char bs[40];
 		plus_term(bs, sizeof(bs), b);
-		add_line(out, "X = token_emb + pos_enc = %s%s = %s", as, bs, vs);
+		add_line(out, _("X = token_emb + pos_enc = %s%s = %s"), as, bs, vs);
 		break;
 	}
 	case AV_T_SOURCE_EMBEDDING:
-		add_line(out, "X_src: the source sentence's embedding (token + position): "
-			 "cross attention's keys and values come from it");
+		add_line(out, _("X_src: the source sentence's embedding (token + position): "
+			 "cross attention's keys and values come from it"));
 		break;
 	case AV_T_Q:
 		explain_linear(out, t, "Q", "X", "W_q", "b_q", t->embedding, p ? p->w_q : NULL,
@@ -686,20 +687,20 @@ void av_insp_cell(struct av_insp *out, const struct av_trace *t, const struct av
 		int col = head * t->head_dim + c;
 		out->derived = t->q[(size_t)r * D + col];
 		out->derived_ok = true;
-		add_line(out, "Q_h[%d,%d] = Q[%d,%d]: head %d's slice of the query of '%s'", r, c,
+		add_line(out, _("Q_h[%d,%d] = Q[%d,%d]: head %d's slice of the query of '%s'"), r, c,
 			 r, col, head, query_text(t, r));
-		add_line(out, "scores_h[%d,j] = Q_h[%d,:] · K_hᵀ[:,j]: row %d of Q_h times each "
-			 "column of K_hᵀ", r, r, r);
+		add_line(out, _("scores_h[%d,j] = Q_h[%d,:] · K_hᵀ[:,j]: row %d of Q_h times each "
+			 "column of K_hᵀ"), r, r, r);
 		break;
 	}
 	case AV_T_K_HEAD_T: {
 		int col = head * t->head_dim + r;
 		out->derived = t->k[(size_t)c * D + col];
 		out->derived_ok = true;
-		add_line(out, "K_hᵀ[%d,%d] = K[%d,%d]: column %d of K_hᵀ is head %d's key of '%s'",
+		add_line(out, _("K_hᵀ[%d,%d] = K[%d,%d]: column %d of K_hᵀ is head %d's key of '%s'"),
 			 r, c, c, col, c, head, key_text(t, c));
-		add_line(out, "scores_h[i,%d] = Q_h[i,:] · K_hᵀ[:,%d]: each row of Q_h times "
-			 "column %d", c, c, c);
+		add_line(out, _("scores_h[i,%d] = Q_h[i,:] · K_hᵀ[:,%d]: each row of Q_h times "
+			 "column %d"), c, c, c);
 		break;
 	}
 	case AV_T_CONCAT: {
@@ -707,8 +708,8 @@ void av_insp_cell(struct av_insp *out, const struct av_trace *t, const struct av
 		out->derived = t->context[(size_t)h * t->n * t->head_dim +
 					  (size_t)r * t->head_dim + cc];
 		out->derived_ok = true;
-		add_line(out, "concat[%d,%d] = context of head %d, column %d: the heads' "
-			 "outputs side by side", r, c, h, cc);
+		add_line(out, _("concat[%d,%d] = context of head %d, column %d: the heads' "
+			 "outputs side by side"), r, c, h, cc);
 		break;
 	}
 	case AV_T_OUTPUT:
@@ -723,7 +724,7 @@ void av_insp_cell(struct av_insp *out, const struct av_trace *t, const struct av
 		NUM(vs, (float)out->derived);
 		char bs[40];
 		plus_term(bs, sizeof(bs), b);
-		add_line(out, "residual = output + X = %s%s = %s (the skip connection)",
+		add_line(out, _("residual = output + X = %s%s = %s (the skip connection)"),
 			 as, bs, vs);
 		break;
 	}
@@ -741,18 +742,20 @@ void av_insp_token(struct av_insp *out, const struct av_trace *t, const struct a
 	int id = source ? t->source_ids[i] : t->ids[i];
 	bool oov = source ? t->source_oov[i] : t->oov[i];
 	struct sb b = { 0 };
-	sb_add(&b, "%s token %d '%s': ", source ? "source" : "sentence", i, text);
+	sb_add(&b, source ? _("source token %d '%s': ") : _("sentence token %d '%s': "), i, text);
 	if (oov)
-		sb_add(&b, "not in the vocabulary; row %d added from the seed and the word", id);
+		sb_add(&b, _("not in the vocabulary; row %d added from the seed and the word"), id);
 	else if (p && p->vocab_size)
-		sb_add(&b, "vocabulary row %d of %d", id, p->vocab_size);
+		sb_add(&b, _("vocabulary row %d of %d"), id, p->vocab_size);
 	else   /* --model: the vocabulary is the model's, not the session's */
-		sb_add(&b, "vocabulary row %d", id);
+		sb_add(&b, _("vocabulary row %d"), id);
 	add_taken(out, &b);
 
 	/* the characters: code points, bytes, columns */
-	sb_add(&b, "%zu byte%s, %d column%s:", strlen(text), strlen(text) == 1 ? "" : "s",
-	       av_utf8_width(text), av_utf8_width(text) == 1 ? "" : "s");
+	/* TRANSLATORS: "3 bytes, 2 columns:", a word's size in UTF-8 and on
+	   screen, in two pieces (each has its own plural) */
+	sb_add(&b, P_("%zu byte, ", "%zu bytes, ", strlen(text)), strlen(text));
+	sb_add(&b, P_("%d column:", "%d columns:", av_utf8_width(text)), av_utf8_width(text));
 	size_t len = strlen(text), off = 0;
 	int shown = 0;
 	while (off < len) {
@@ -772,7 +775,7 @@ void av_insp_token(struct av_insp *out, const struct av_trace *t, const struct a
 
 	if (p && id >= 0 && id < p->vocab_size) {
 		int D = p->d_model;
-		sb_add(&b, "embedding row:");
+		sb_add(&b, _("embedding row:"));
 		for (int c = 0; c < D; c++) {
 			char v[32];
 			number(v, sizeof(v), p->token_embedding[(size_t)id * D + c]);
@@ -805,30 +808,30 @@ char *av_insp_formula(const struct av_trace *t, enum av_ui_stage st, int head)
 	number(div, sizeof(div), t->divisor);
 	switch (st) {
 	case AV_STAGE_TOKENS:
-		return av_printf("tokens = split(sentence): words, punctuation, each CJK "
-				 "character; n = %d", t->n);
+		return av_printf(_("tokens = split(sentence): words, punctuation, each CJK "
+				 "character; n = %d"), t->n);
 	case AV_STAGE_EMBEDDING:
-		return av_printf("X = token_embedding[id] + %s",
+		return av_printf(_("X = token_embedding[id] + %s"),
 				 t->cfg.positional == AV_POS_SINUSOIDAL ?
 				 "PE(pos)  (sin/cos)" : t->cfg.positional == AV_POS_LEARNED ?
-				 "position_embedding[pos]" : "0  (no positions)");
+				 "position_embedding[pos]" : _("0  (no positions)"));
 	case AV_STAGE_PROJECTION:
-		return av_printf("Q = X·W_qᵀ  K = %s·W_kᵀ  V = %s·W_vᵀ%s;  head %d = cols %d..%d",
+		return av_printf(_("Q = X·W_qᵀ  K = %s·W_kᵀ  V = %s·W_vᵀ%s;  head %d = cols %d..%d"),
 				 t->cfg.mode == AV_MODE_CROSS ? "X_src" : "X",
 				 t->cfg.mode == AV_MODE_CROSS ? "X_src" : "X",
 				 t->cfg.bias ? " (+b)" : "", head, head * dh, head * dh + dh - 1);
 	case AV_STAGE_SCORES:
-		return av_printf("scores_h = Q_h · K_hᵀ   (Q_h = Q[:, %d..%d])", head * dh,
+		return av_printf(_("scores_h = Q_h · K_hᵀ   (Q_h = Q[:, %d..%d])"), head * dh,
 				 head * dh + dh - 1);
 	case AV_STAGE_SCALED: {
 		char T[32];
 		snprintf(T, sizeof(T), "%g", t->cfg.temperature);
 		if (t->cfg.scale == AV_SCALE_NONE)
-			return av_printf("scaled = scores / T = scores / %s   (scale none)", div);
+			return av_printf(_("scaled = scores / T = scores / %s   (scale none)"), div);
 		if (t->cfg.temperature == 1.0)
-			return av_printf("scaled = scores / %s = scores / %s",
+			return av_printf(_("scaled = scores / %s = scores / %s"),
 					 scale_symbol(t->cfg.scale), div);
-		return av_printf("scaled = scores / (%s · T) = scores / (%s × %s) = scores / %s",
+		return av_printf(_("scaled = scores / (%s · T) = scores / (%s × %s) = scores / %s"),
 				 scale_symbol(t->cfg.scale),
 				 t->cfg.scale == AV_SCALE_DK ? "√dh" : "√D", T, div);
 	}
@@ -836,21 +839,21 @@ char *av_insp_formula(const struct av_trace *t, enum av_ui_stage st, int head)
 		int padded = 0;
 		for (int j = 0; j < t->m; j++)
 			padded += t->key_hidden[j];
-		const char *pad = padded ? " and in the hidden key columns (x)" : "";
+		const char *pad = padded ? _(" and in the hidden key columns (x)") : "";
 		if (t->cfg.mode == AV_MODE_CAUSAL)
-			return av_printf("masked = scaled, −∞ where key j > query i (causal)%s", pad);
+			return av_printf(_("masked = scaled, −∞ where key j > query i (causal)%s"), pad);
 		if (padded)
-			return av_printf("masked = scaled, −∞ in the hidden key columns (padding)");
-		return av_printf("masked = scaled   (no mask: m adds the causal mask, x hides "
-				 "a key)");
+			return av_printf(_("masked = scaled, −∞ in the hidden key columns (padding)"));
+		return av_printf(_("masked = scaled   (no mask: m adds the causal mask, x hides "
+				 "a key)"));
 	}
 	case AV_STAGE_SOFTMAX:
-		return av_printf("weights = softmax(masked) per row: exp(x − max) / Σ exp(x − max)");
+		return av_printf(_("weights = softmax(masked) per row: exp(x − max) / Σ exp(x − max)"));
 	case AV_STAGE_CONTEXT:
-		return av_printf("context_h = weights_h · V_h   (each row: a weighted sum of "
-				 "value rows)");
+		return av_printf(_("context_h = weights_h · V_h   (each row: a weighted sum of "
+				 "value rows)"));
 	case AV_STAGE_OUTPUT:
-		return av_printf("output = concat(heads) · W_oᵀ%s;  residual = output + X",
+		return av_printf(_("output = concat(heads) · W_oᵀ%s;  residual = output + X"),
 				 t->cfg.bias ? " + b_o" : "");
 	case AV_STAGE_COUNT:
 		break;
@@ -864,51 +867,50 @@ char *av_insp_shapes(const struct av_trace *t, enum av_ui_stage st, int head)
 	switch (st) {
 	case AV_STAGE_TOKENS:
 		if (t->cfg.mode == AV_MODE_CROSS)
-			return av_printf("n = %d query tokens, m = %d source tokens (max %d)", n, m,
+			return av_printf(_("n = %d query tokens, m = %d source tokens (max %d)"), n, m,
 					 AV_MAX_TOKENS);
-		return av_printf("n = %d tokens (max %d)", n, AV_MAX_TOKENS);
+		return av_printf(_("n = %d tokens (max %d)"), n, AV_MAX_TOKENS);
 	case AV_STAGE_EMBEDDING:
 		if (t->source_embedding)
-			return av_printf("token_emb (%d, %d) + pos_enc (%d, %d) = X (%d, %d);  "
-					 "X_src (%d, %d)", n, D, n, D, n, D, m, D);
-		return av_printf("token_emb (%d, %d) + pos_enc (%d, %d) = X (%d, %d)  float32",
+			return av_printf(_("token_emb (%d, %d) + pos_enc (%d, %d) = X (%d, %d);  "
+					 "X_src (%d, %d)"), n, D, n, D, n, D, m, D);
+		return av_printf(_("token_emb (%d, %d) + pos_enc (%d, %d) = X (%d, %d)  float32"),
 				 n, D, n, D, n, D);
 	case AV_STAGE_PROJECTION:
-		return av_printf("Q (%d, %d)  K (%d, %d)  V (%d, %d);  W (%d, %d);  "
-				 "%d head%s of dh = %d", n, D, m, D, m, D, D, D, H,
-				 H == 1 ? "" : "s", dh);
+		return av_printf(_("Q (%d, %d)  K (%d, %d)  V (%d, %d);  W (%d, %d);  "
+				 "H = %d heads of dh = %d"), n, D, m, D, m, D, D, D, H, dh);
 	case AV_STAGE_SCORES:
-		return av_printf("Q_h (%d, %d) · K_hᵀ (%d, %d) → scores_h (%d, %d);  head %d of %d",
+		return av_printf(_("Q_h (%d, %d) · K_hᵀ (%d, %d) → scores_h (%d, %d);  head %d of %d"),
 				 n, dh, dh, m, n, m, head, H);
 	case AV_STAGE_SCALED: {
 		char div[32];
 		number(div, sizeof(div), t->divisor);
-		return av_printf("scores_h (%d, %d) / %s → scaled_h (%d, %d);  head %d of %d",
+		return av_printf(_("scores_h (%d, %d) / %s → scaled_h (%d, %d);  head %d of %d"),
 				 n, m, div, n, m, head, H);
 	}
 	case AV_STAGE_MASKED: {
 		int hidden = 0;
 		for (size_t c = 0; c < (size_t)n * m; c++)
 			hidden += t->mask[c] == 0;
-		return av_printf("mask (%d, %d): %d of %d cells hidden → masked_h (%d, %d);  "
-				 "head %d of %d", n, m, hidden, n * m, n, m, head, H);
+		return av_printf(_("mask (%d, %d): %d of %d cells hidden → masked_h (%d, %d);  "
+				 "head %d of %d"), n, m, hidden, n * m, n, m, head, H);
 	}
 	case AV_STAGE_SOFTMAX: {
 		int empty = 0;
 		for (int i = 0; i < n; i++)
 			empty += t->row_hidden[i];
 		if (empty)
-			return av_printf("weights_h (%d, %d), rows sum to 1 (Σ; 0 if every key "
-					 "hidden);  head %d of %d", n, m, head, H);
-		return av_printf("weights_h (%d, %d), each row sums to 1 (Σ column);  head %d of %d",
+			return av_printf(_("weights_h (%d, %d), rows sum to 1 (Σ; 0 if every key "
+					 "hidden);  head %d of %d"), n, m, head, H);
+		return av_printf(_("weights_h (%d, %d), each row sums to 1 (Σ column);  head %d of %d"),
 				 n, m, head, H);
 	}
 	case AV_STAGE_CONTEXT:
-		return av_printf("weights_h (%d, %d) · V_h (%d, %d) → context_h (%d, %d);  "
-				 "head %d of %d", n, m, m, dh, n, dh, head, H);
+		return av_printf(_("weights_h (%d, %d) · V_h (%d, %d) → context_h (%d, %d);  "
+				 "head %d of %d"), n, m, m, dh, n, dh, head, H);
 	case AV_STAGE_OUTPUT:
-		return av_printf("concat (%d, %d) · W_oᵀ (%d, %d) → output (%d, %d);  "
-				 "+ X → residual (%d, %d)", n, D, D, D, n, D, n, D);
+		return av_printf(_("concat (%d, %d) · W_oᵀ (%d, %d) → output (%d, %d);  "
+				 "+ X → residual (%d, %d)"), n, D, D, D, n, D, n, D);
 	case AV_STAGE_COUNT:
 		break;
 	}

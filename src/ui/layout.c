@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "layout.h"
 #include "utf8.h"
 #include "util.h"
@@ -66,7 +67,7 @@ void av_layout_compute(struct av_layout *l, int cols, int lines, int token_rows)
 
 char *av_layout_too_small_text(int cols, int lines, int token_rows)
 {
-	return av_printf("terminal too small: %d×%d, needs at least %d×%d", cols, lines,
+	return av_printf(_("terminal too small: %d×%d, needs at least %d×%d"), cols, lines,
 			 AV_MIN_COLS, min_lines(token_rows));
 }
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "ui/draw.h"
 #include "ui/layout.h"
 #include "ui/panels.h"
@@ -340,7 +341,7 @@ void av_panel_draw(WINDOW *w, struct av_colors *c, struct av_panel *p,
 	delwin(sub);
 	if (note) {
 		char text[64];
-		snprintf(text, sizeof(text), "%s rows %d-%d of %d (j/k)",
+		snprintf(text, sizeof(text), _("%s rows %d-%d of %d (j/k)"),
 			 av_draw_utf8() ? "▼" : "v", p->hm.first_row, p->hm.last_row,
 			 p->snap.rows);
 		av_put_pad(w, place->y + rows_room, place->x, text, place->w,

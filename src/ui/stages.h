@@ -9,18 +9,21 @@
 
 #include <stdbool.h>
 #include "attention.h"
+#include "i18n.h"
 
-/* X(enum name, title, one-line purpose) in the order of the stepper. */
+/* X(enum name, title, one-line purpose) in the order of the stepper. The
+ * titles are also names (lesson files, the : prompt, file names): shown
+ * through _(), parsed as they are. */
 #define AV_UI_STAGES(X) \
-	X(TOKENS, "tokens", "the sentence cut into tokens, with their positions") \
-	X(EMBEDDING, "embedding", "token embedding + positional encoding = X") \
-	X(PROJECTION, "projection", "Q, K and V: X times W_q, W_k and W_v") \
-	X(SCORES, "scores", "how well each query matches each key") \
-	X(SCALED, "scaled", "scores divided by the scale and the temperature") \
-	X(MASKED, "masked", "hidden keys set to minus infinity") \
-	X(SOFTMAX, "softmax", "each row turned into weights that sum to 1") \
-	X(CONTEXT, "context", "weights times V: what each query gathers") \
-	X(OUTPUT, "output", "heads side by side, output projection, residual")
+	X(TOKENS, N_("tokens"), N_("the sentence cut into tokens, with their positions")) \
+	X(EMBEDDING, N_("embedding"), N_("token embedding + positional encoding = X")) \
+	X(PROJECTION, N_("projection"), N_("Q, K and V: X times W_q, W_k and W_v")) \
+	X(SCORES, N_("scores"), N_("how well each query matches each key")) \
+	X(SCALED, N_("scaled"), N_("scores divided by the scale and the temperature")) \
+	X(MASKED, N_("masked"), N_("hidden keys set to minus infinity")) \
+	X(SOFTMAX, N_("softmax"), N_("each row turned into weights that sum to 1")) \
+	X(CONTEXT, N_("context"), N_("weights times V: what each query gathers")) \
+	X(OUTPUT, N_("output"), N_("heads side by side, output projection, residual"))
 
 enum av_ui_stage {
 #define AV_UI_STAGE_ENUM(name, title, purpose) AV_STAGE_##name,

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "train.h"
 #include "ui/app.h"
 #include "ui/chart.h"
@@ -69,8 +70,8 @@ const char *av_train_panel_param_name(int id)
 
 static const char *trained_text(const struct av_trainer *tr)
 {
-	return tr->set.params == AV_TRAIN_ALL ? "all tensors" :
-	       tr->cfg.bias ? "W_q W_k W_v + biases" : "W_q W_k W_v";
+	return tr->set.params == AV_TRAIN_ALL ? _("all tensors") :
+	       tr->cfg.bias ? _("W_q W_k W_v + biases") : "W_q W_k W_v";
 }
 
 /* --- the header ----------------------------------------------------------- */
@@ -94,7 +95,7 @@ void av_train_panel_header(struct av_app *a)
 	snprintf(piece[4], sizeof(piece[4]), "scale=%s", av_scale_names[tr->cfg.scale]);
 	snprintf(piece[5], sizeof(piece[5]), "T=%.3g", tr->cfg.temperature);
 	snprintf(piece[6], sizeof(piece[6]), "seed=%llu", (unsigned long long)tr->cfg.seed);
-	const char *right = "training view";
+	const char *right = _("training view");
 	int rw = av_text_width(right);
 	/* drop the name, the sample and the seed, in that order, until it fits */
 	static const int drop[] = { 0, 1, 6 };
@@ -120,7 +121,7 @@ void av_train_panel_header(struct av_app *a)
 	}
 	attr_t at = el(a, AV_EL_HEADER);
 	if (width < rw + 12) {
-		right = "training";
+		right = _("training");
 		rw = av_text_width(right);
 	}
 	av_fill(w, 0, 0, width, at);
@@ -139,36 +140,36 @@ void av_train_panel_info(struct av_app *a, WINDOW *w)
 	char buf[160], num[32];
 	int x = 0;
 	if (tv->goal > 0 && tr->epoch <= tv->goal)
-		snprintf(buf, sizeof(buf), "epoch %d / %d", tr->epoch, tv->goal);
+		snprintf(buf, sizeof(buf), _("epoch %d / %d"), tr->epoch, tv->goal);
 	else
-		snprintf(buf, sizeof(buf), "epoch %d", tr->epoch);
+		snprintf(buf, sizeof(buf), _("epoch %d"), tr->epoch);
 	if (tr->next_item > 0)
-		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " +%d/%d sentences",
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), _(" +%d/%d sentences"),
 			 tr->next_item, tr->n_items);
 	x += av_put(w, 0, x, buf, width - x, el(a, AV_EL_TITLE));
 	x += av_put(w, 0, x, "   ", width - x, A_NORMAL);
 	double loss = tr->epoch > 0 ? tr->loss[tr->epoch - 1] : tv->loss_now;
 	fmt_loss(num, sizeof(num), loss);
-	snprintf(buf, sizeof(buf), "loss %s", num);
+	snprintf(buf, sizeof(buf), _("loss %s"), num);
 	x += av_put(w, 0, x, buf, width - x,
 		    isfinite(loss) ? el(a, AV_EL_LABEL) : el(a, AV_EL_ERROR));
 	if (tr->epoch == 0)
-		snprintf(buf, sizeof(buf), " (before training)");
+		snprintf(buf, sizeof(buf), _(" (before training)"));
 	else
-		snprintf(buf, sizeof(buf), " (epoch 1: %.4g)", tr->loss[0]);
+		snprintf(buf, sizeof(buf), _(" (epoch 1: %.4g)"), tr->loss[0]);
 	/* the state at the right */
 	char state[96];
 	if (tv->running && tv->capped)
-		snprintf(state, sizeof(state), "%s running %d epochs/tick (%.1f ms a step)",
+		snprintf(state, sizeof(state), _("%s running %d epochs/tick (%.1f ms a step)"),
 			 av_draw_utf8() ? "▶" : ">", tv->capped, tv->step_us / 1000);
 	else if (tv->running)
-		snprintf(state, sizeof(state), "%s running %s", av_draw_utf8() ? "▶" : ">",
-			 av_train_speeds[tv->speed].label);
+		snprintf(state, sizeof(state), _("%s running %s"), av_draw_utf8() ? _("▶") : ">",
+			 _(av_train_speeds[tv->speed].label));
 	else
-		snprintf(state, sizeof(state), "|| paused (%s)", av_train_speeds[tv->speed].label);
+		snprintf(state, sizeof(state), _("|| paused (%s)"), _(av_train_speeds[tv->speed].label));
 	bool stopped = tv->diag.trouble == AV_TROUBLE_NONFINITE;
 	if (stopped)
-		snprintf(state, sizeof(state), "stopped: not finite (r resets)");
+		snprintf(state, sizeof(state), _("stopped: not finite (r resets)"));
 	int sw = av_text_width(state);
 	if (x + av_text_width(buf) + 2 + sw <= width)
 		x += av_put(w, 0, x, buf, width - x, el(a, AV_EL_DIM));
@@ -176,7 +177,7 @@ void av_train_panel_info(struct av_app *a, WINDOW *w)
 		av_put(w, 0, width - sw, state, sw, stopped ? el(a, AV_EL_ERROR) :
 		       tv->running ? el(a, AV_EL_HIGHLIGHT) : el(a, AV_EL_DIM));
 	else if (x + 10 <= width)
-		av_put(w, 0, x + 2, stopped ? "stopped" : tv->running ? "running" : "paused",
+		av_put(w, 0, x + 2, stopped ? _("stopped") : tv->running ? _("running") : _("paused"),
 		       width - x - 2, stopped ? el(a, AV_EL_ERROR) : el(a, AV_EL_DIM));
 
 	/* settings, each with its key */
@@ -186,9 +187,9 @@ void av_train_panel_info(struct av_app *a, WINDOW *w)
 	const char *items[][3] = {
 		{ "lr ", lr, "[ ]" },
 		{ "", av_optimizer_names[tr->set.optimizer], "o" },
-		{ "target ", av_target_names[tr->set.target], "w" },
-		{ "init ", av_init_names[tr->cfg.init], "i" },
-		{ "train ", trained_text(tr), "P" },
+		{ _("target "), av_target_names[tr->set.target], "w" },
+		{ _("init "), av_init_names[tr->cfg.init], "i" },
+		{ _("train "), trained_text(tr), "P" },
 	};
 	int n_items = (int)(sizeof(items) / sizeof(items[0]));
 	/* with the keys if they fit, else without */
@@ -298,8 +299,8 @@ static void loss_axis(struct av_app *a, WINDOW *w, int y, int line_row, int x0, 
 		if ((long long)capacity * 8 <= (long long)cols * step)
 			break;
 	}
-	const char *unit = "epochs";
-	int unit_x = x0 + cols - (int)strlen(unit);
+	const char *unit = _("epochs");
+	int unit_x = x0 + cols - av_text_width(unit);
 	if (line_row >= 0)
 		for (int c = 0; c < cols; c++)
 			av_put(w, line_row, x0 + c, utf8 ? "─" : "-", 1, dim);
@@ -329,9 +330,9 @@ void av_train_panel_loss(struct av_app *a, WINDOW *w)
 	const struct av_trainer *tr = a->train->tr;
 	int width = getmaxx(w), height = getmaxy(w);
 	char remark[96];
-	snprintf(remark, sizeof(remark), "total_loss per epoch, %d sentence%s", tr->n_items,
-		 tr->n_items == 1 ? "" : "s");
-	title(a, w, "loss", remark);
+	snprintf(remark, sizeof(remark), P_("total_loss per epoch, %d sentence",
+					    "total_loss per epoch, %d sentences", tr->n_items), tr->n_items);
+	title(a, w, _("loss"), remark);
 	/* an axis line with ticks when there are rows for it */
 	bool line = height >= 6;
 	int rows = height - 2 - line;
@@ -343,8 +344,8 @@ void av_train_panel_loss(struct av_app *a, WINDOW *w)
 		return;
 	attr_t dim = el(a, AV_EL_DIM);
 	if (tr->epoch == 0) {
-		put_wrapped_at(w, 1 + rows / 2, lab + 1, 2, "no epoch yet: Space runs, s takes one "
-			       "epoch, S one sentence", dim);
+		put_wrapped_at(w, 1 + rows / 2, lab + 1, 2, _("no epoch yet: Space runs, s takes one "
+			       "epoch, S one sentence"), dim);
 		return;
 	}
 	double lo, hi;
@@ -364,6 +365,17 @@ void av_train_panel_loss(struct av_app *a, WINDOW *w)
 }
 
 /* --- the tracked pair ----------------------------------------------------- */
+
+/* Appends s to line right-aligned in w terminal columns (measured with
+ * av_text_width, so a wide character counts two). */
+static void rjust_cat(char *line, size_t size, const char *s, int w)
+{
+	size_t len = strlen(line);
+	for (int pad = w - av_text_width(s); pad > 0 && len + 1 < size; pad--)
+		line[len++] = ' ';
+	line[len] = '\0';
+	snprintf(line + len, size - len, "%s", s);
+}
 
 static void fmt_score(char *buf, size_t size, double v, int decimals)
 {
@@ -443,9 +455,9 @@ void av_train_panel_track(struct av_app *a, WINDOW *w)
 	attr_t dim = el(a, AV_EL_DIM), normal = el(a, AV_EL_NORMAL), label = el(a, AV_EL_LABEL);
 	const char *arrow = av_train_panel_arrow();
 	if (tr->track[0] < 0) {
-		title(a, w, "tracked pair", "none");
+		title(a, w, _("tracked pair"), _("none"));
 		if (height > 1)
-			av_put(w, 1, 0, "v, a cell, Enter: track that pair", width, dim);
+			av_put(w, 1, 0, _("v, a cell, Enter: track that pair"), width, dim);
 		return;
 	}
 	const char *qw = tr->params.vocab[tr->track[0]], *kw = tr->params.vocab[tr->track[1]];
@@ -458,14 +470,14 @@ void av_train_panel_track(struct av_app *a, WINDOW *w)
 	else
 		snprintf(name, sizeof(name), "%s%s%s", qw, arrow, kw);
 	if (cell) {
-		snprintf(remark, sizeof(remark), "in #%d \"%s\"", tr->track_item + 1,
+		snprintf(remark, sizeof(remark), _("in #%d \"%s\""), tr->track_item + 1,
 			 tr->items[tr->track_item].query);
 		if (av_text_width(name) + 2 + av_text_width(remark) + (H > 1 ? 8 : 0) > width)
-			snprintf(remark, sizeof(remark), "in #%d", tr->track_item + 1);
+			snprintf(remark, sizeof(remark), _("in #%d"), tr->track_item + 1);
 	} else
-		snprintf(remark, sizeof(remark), "in no training sentence");
+		snprintf(remark, sizeof(remark), _("in no training sentence"));
 	if (H > 1)
-		snprintf(remark + strlen(remark), sizeof(remark) - strlen(remark), ", head %d", h);
+		snprintf(remark + strlen(remark), sizeof(remark) - strlen(remark), _(", head %d"), h);
 	title(a, w, name, remark);
 	if (height < 2)
 		return;
@@ -479,16 +491,16 @@ void av_train_panel_track(struct av_app *a, WINDOW *w)
 	if (cell) {
 		fmt_score(v1, sizeof(v1), sc, 3);
 		fmt_weight(v2, sizeof(v2), wt);
-		snprintf(line, sizeof(line), "scaled %s = %s   weight = %s", qk, v1, v2);
+		snprintf(line, sizeof(line), _("scaled %s = %s   weight = %s"), qk, v1, v2);
 		if (av_text_width(line) > width)
-			snprintf(line, sizeof(line), "scaled %s  weight %s", v1, v2);
+			snprintf(line, sizeof(line), _("scaled %s  weight %s"), v1, v2);
 		av_put(w, y++, 0, line, width, label);
 	}
 	if (y < height) {
 		fmt_score(v1, sizeof(v1), word, 3);
-		snprintf(line, sizeof(line), "word-only %s, no positions = %s", qk, v1);
+		snprintf(line, sizeof(line), _("word-only %s, no positions = %s"), qk, v1);
 		if (av_text_width(line) > width)
-			snprintf(line, sizeof(line), "word-only, no positions %s", v1);
+			snprintf(line, sizeof(line), _("word-only, no positions %s"), v1);
 		av_put(w, y++, 0, line, width, cell ? dim : label);
 	}
 	/* sparklines of the scaled score and the weight when there is room */
@@ -499,7 +511,7 @@ void av_train_panel_track(struct av_app *a, WINDOW *w)
 		for (int k = 0; k < 2 && y < height; k++, y++) {
 			for (int e = 0; e < n; e++)
 				series[e] = tr->track_cell_history[((size_t)e * H + h) * 2 + k];
-			int x = av_put(w, y, 0, k ? "weight " : "scaled ", width, dim);
+			int x = av_put(w, y, 0, k ? _("weight ") : _("scaled "), width, dim);
 			spark(a, w, y, x, width - x, series, n);
 		}
 		free(series);
@@ -508,6 +520,8 @@ void av_train_panel_track(struct av_app *a, WINDOW *w)
 		return;
 	/* seed 001's table: epochs 0, 50, 150 (more when there is room) and now */
 	static const int few[] = { 0, 50, 150 };
+	/* the headings are translated, so they are padded by columns (a CJK
+	 * character takes two), never by printf's bytes */
 	static const int more[] = { 0, 10, 50, 100, 150, 200 };
 	int rows_left = height - y - 2;           /* the heading and "now" */
 	const int *epochs = rows_left >= 6 ? more : few;
@@ -517,16 +531,21 @@ void av_train_panel_track(struct av_app *a, WINDOW *w)
 	 * when the panel is */
 	bool slim = width < 38;
 	int ew = slim ? 7 : 9, sw = slim ? 8 : 9, ww = slim ? 6 : 7, ow = slim ? 9 : 10;
-	if (cell)
-		snprintf(line, sizeof(line), "%*s %*s %*s %*s", ew, "epoch", sw, "scaled", ww,
-			 "weight", ow, "word-only");
-	else
-		snprintf(line, sizeof(line), "%*s %*s", ew, "epoch", ow, "word-only");
+	line[0] = '\0';
+	/* TRANSLATORS: headings of the tracked pair's table, right-aligned in
+	   columns of 7-9 ("epoch"), 8-9 ("scaled"), 6-7 ("weight") and 9-10
+	   ("word-only") terminal columns; a Chinese character takes two */
+	rjust_cat(line, sizeof(line), _("epoch"), ew);
+	if (cell) {
+		rjust_cat(line, sizeof(line), _("scaled"), sw + 1);
+		rjust_cat(line, sizeof(line), _("weight"), ww + 1);
+	}
+	rjust_cat(line, sizeof(line), _("word-only"), ow + 1);
 	av_put(w, y++, 0, line, width, dim);
 	for (int i = 0; i <= n_epochs && y < height; i++, y++) {
 		bool now = i == n_epochs;
 		int e = now ? tr->epoch : epochs[i];
-		char c1[32], c2[32], c3[32], ep[16];
+		char c1[32], c2[32], c3[32];
 		if (now) {
 			fmt_score(c1, sizeof(c1), sc, 3);
 			fmt_weight(c2, sizeof(c2), wt);
@@ -541,15 +560,23 @@ void av_train_panel_track(struct av_app *a, WINDOW *w)
 			snprintf(c2, sizeof(c2), "%s", dot);
 			snprintf(c3, sizeof(c3), "%s", dot);
 		}
-		if (now)
-			snprintf(ep, sizeof(ep), "now %*d", ew - 4, e);
-		else
-			snprintf(ep, sizeof(ep), "%d", e);
-		char row[160];
-		if (cell)
-			snprintf(row, sizeof(row), "%*s %*s %*s %*s", ew, ep, sw, c1, ww, c2, ow, c3);
-		else
-			snprintf(row, sizeof(row), "%*s %*s", ew, ep, ow, c3);
+		char ep[48], num[16];
+		snprintf(num, sizeof(num), "%d", e);
+		ep[0] = '\0';
+		if (now) {
+			/* TRANSLATORS: the last row of the table: "now   212" */
+			snprintf(ep, sizeof(ep), "%s", _("now"));
+			rjust_cat(ep, sizeof(ep), num, ew - av_text_width(ep));
+		} else {
+			snprintf(ep, sizeof(ep), "%s", num);
+		}
+		char row[200] = "";
+		rjust_cat(row, sizeof(row), ep, ew);
+		if (cell) {
+			rjust_cat(row, sizeof(row), c1, sw + 1);
+			rjust_cat(row, sizeof(row), c2, ww + 1);
+		}
+		rjust_cat(row, sizeof(row), c3, ow + 1);
 		av_put(w, y, 0, row, width, now ? label : normal);
 	}
 }
@@ -781,22 +808,22 @@ void av_train_panel_sentence_map(struct av_app *a, WINDOW *w)
 	char remark[160] = "";
 	bool all = first == 0 && last == tr->n_items - 1;
 	if (tr->cfg.heads > 1)
-		snprintf(remark, sizeof(remark), "head %d (Tab)", h);
+		snprintf(remark, sizeof(remark), _("head %d (Tab)"), h);
 	if (!all && first == last)
 		snprintf(remark + strlen(remark), sizeof(remark) - strlen(remark),
-			 "%s#%d of %d (j/k)", remark[0] ? "  " : "", first + 1, tr->n_items);
+			 _("%s#%d of %d (j/k)"), remark[0] ? "  " : "", first + 1, tr->n_items);
 	else if (!all)
 		snprintf(remark + strlen(remark), sizeof(remark) - strlen(remark),
-			 "%s#%d-%d of %d (j/k)", remark[0] ? "  " : "", first + 1, last + 1,
+			 _("%s#%d-%d of %d (j/k)"), remark[0] ? "  " : "", first + 1, last + 1,
 			 tr->n_items);
 	char name[64], qk[32];
 	qk_text(qk, sizeof(qk), tr);
 	if (tv->scores)
-		snprintf(name, sizeof(name), "scaled scores %s", qk);
+		snprintf(name, sizeof(name), _("scaled scores %s"), qk);
 	else
-		snprintf(name, sizeof(name), "%s", all ? "attention weights" : "attention");
-	snprintf(remark + strlen(remark), sizeof(remark) - strlen(remark), "%sd: %s",
-		 remark[0] ? "  " : "", tv->scores ? "weights" : "scores");
+		snprintf(name, sizeof(name), "%s", all ? _("attention weights") : _("attention"));
+	snprintf(remark + strlen(remark), sizeof(remark) - strlen(remark), "%s%s",
+		 remark[0] ? "  " : "", tv->scores ? _("d: weights") : _("d: scores"));
 	title(a, w, name, remark);
 	/* scores: one colour range for every sentence shown */
 	double range = 0;
@@ -845,9 +872,9 @@ void av_train_panel_sentence_map(struct av_app *a, WINDOW *w)
 	}
 	if (y < height) {
 		char marks[96];
-		snprintf(marks, sizeof(marks), "%s target (%s)%s", av_draw_utf8() ? "•" : "*",
+		snprintf(marks, sizeof(marks), _("%s target (%s)%s"), av_draw_utf8() ? _("•") : "*",
 			 av_target_names[tr->set.target],
-			 tr->last_item >= 0 && width >= 50 ? "  #N<: the last step" : "");
+			 tr->last_item >= 0 && width >= 50 ? _("  #N<: the last step") : "");
 		draw_map_legend(a, w, y, !tv->scores, tv->scores ? range : 1, marks);
 	}
 }
@@ -868,11 +895,11 @@ void av_train_panel_vocab_map(struct av_app *a, WINDOW *w)
 	int height = getmaxy(w);
 	int V = tr->params.vocab_size, h = head_of(a);
 	char name[96], remark[96];
-	snprintf(name, sizeof(name), "vocabulary: word-only q(a)%sk(b)%s, no positions",
+	snprintf(name, sizeof(name), _("vocabulary: word-only q(a)%sk(b)%s, no positions"),
 		 av_draw_utf8() ? "·" : ".", divisor_text(tr));
-	const char *keys = tv->vocab ? "Enter: track" : "v";
+	const char *keys = tv->vocab ? _("Enter: track") : "v";
 	if (tr->cfg.heads > 1)
-		snprintf(remark, sizeof(remark), "head %d  %s", h, keys);
+		snprintf(remark, sizeof(remark), _("head %d  %s"), h, keys);
 	else
 		snprintf(remark, sizeof(remark), "%s", keys);
 	title(a, w, name, remark);
@@ -900,8 +927,8 @@ void av_train_panel_vocab_map(struct av_app *a, WINDOW *w)
 	free(mark);
 	if (used + 1 < height)
 		draw_map_legend(a, w, 1 + used, false, range,
-				tr->n_pairs ? (av_draw_utf8() ? "• a pair of the sample"
-					       : "* a pair of the sample") : NULL);
+				tr->n_pairs ? (av_draw_utf8() ? _("• a pair of the sample")
+					       : _("* a pair of the sample")) : NULL);
 }
 
 /* --- the histogram -------------------------------------------------------- */
@@ -919,15 +946,15 @@ void av_train_panel_hist(struct av_app *a, WINDOW *w)
 	bool alike = tv->hist_n > 1 && isfinite(tv->hist_lo) && isfinite(tv->hist_hi) &&
 		     tv->hist_hi - tv->hist_lo < 0.1;
 	if (alike) {
-		title(a, w, "scores all alike", NULL);
-		int x = av_text_width("scores all alike") + 2;
-		av_put(w, 0, x, "try init xavier (i) or lr x2 (])", width - x, el(a, AV_EL_ERROR));
+		title(a, w, _("scores all alike"), NULL);
+		int x = av_text_width(_("scores all alike")) + 2;
+		av_put(w, 0, x, _("try init xavier (i) or lr x2 (])"), width - x, el(a, AV_EL_ERROR));
 	} else {
-		snprintf(remark, sizeof(remark), "%d scores, %d bins, tallest %d", tv->hist_n, bins,
+		snprintf(remark, sizeof(remark), _("%d scores, %d bins, tallest %d"), tv->hist_n, bins,
 			 max);
 		if (av_text_width(remark) + 12 > width)
-			snprintf(remark, sizeof(remark), "%d scores, %d bins", tv->hist_n, bins);
-		title(a, w, "all scores", remark);
+			snprintf(remark, sizeof(remark), _("%d scores, %d bins"), tv->hist_n, bins);
+		title(a, w, _("all scores"), remark);
 	}
 	int rows = height - 2;
 	if (rows < 1 || bins < 1)
@@ -1034,14 +1061,14 @@ void av_train_panel_mats(struct av_app *a, WINDOW *w)
 	bool want_w = mode != AV_MATS_GRAD, want_g = mode != AV_MATS_WEIGHTS;
 	char remark[200] = "";
 	if (want_g && tr->last_item >= 0)
-		snprintf(remark, sizeof(remark), "%sstep on #%d \"%s\"", want_w ? "W live, dW: " : "",
+		snprintf(remark, sizeof(remark), _("%sstep on #%d \"%s\""), want_w ? _("W live, dW: ") : "",
 			 tr->last_item + 1, tr->items[tr->last_item].query);
 	else if (want_g)
-		snprintf(remark, sizeof(remark), "%sdW after a step (s, S)", want_w ? "W live, " : "");
+		snprintf(remark, sizeof(remark), _("%sdW after a step (s, S)"), want_w ? _("W live, ") : "");
 	else
-		snprintf(remark, sizeof(remark), "live (q = x W_q%s)", av_draw_utf8() ? "ᵀ" : "^T");
-	title(a, w, mode == AV_MATS_GRAD ? "gradients" : mode == AV_MATS_WEIGHTS ? "weights" :
-	      "weights and gradients", remark);
+		snprintf(remark, sizeof(remark), _("live (q = x W_q%s)"), av_draw_utf8() ? "ᵀ" : "^T");
+	title(a, w, mode == AV_MATS_GRAD ? _("gradients") : mode == AV_MATS_WEIGHTS ? _("weights") :
+	      _("weights and gradients"), remark);
 	static const int ids[] = { AV_P_W_Q, AV_P_W_K, AV_P_W_V, AV_P_W_O };
 	struct mat_block blocks[8];
 	int n = 0;
@@ -1099,7 +1126,7 @@ void av_train_panel_mats(struct av_app *a, WINDOW *w)
 		y += bh;
 	}
 	if (shown < n && height > 1)
-		av_put(w, height - 1, 0, "more below: a taller terminal", width,
+		av_put(w, height - 1, 0, _("more below: a taller terminal"), width,
 		       el(a, AV_EL_DIM));
 	for (int k = 0; k < n; k++)
 		free(blocks[k].v);
@@ -1117,8 +1144,8 @@ void av_train_panel_grad(struct av_app *a, WINDOW *w)
 	for (int id = 0; id < AV_N_PARAMS; id++)
 		if (tr->trained[id])
 			ids[n++] = id;
-	title(a, w, "gradient norms", !tr->steps ? "after a step" : width >= 46 ?
-	      "print(W_q.grad)  g: matrices" : "print(W_q.grad)");
+	title(a, w, _("gradient norms"), !tr->steps ? _("after a step") : width >= 46 ?
+	      _("print(W_q.grad)  g: matrices") : "print(W_q.grad)");
 	int lines = height - 1;
 	if (lines < 1)
 		return;
@@ -1156,10 +1183,10 @@ void av_train_panel_grad(struct av_app *a, WINDOW *w)
 			snprintf(norm, sizeof(norm), "%s", av_draw_utf8() ? "—" : "-");
 		else
 			snprintf(norm, sizeof(norm), "%.2e", v);
-		const char *word = g == AV_GRAD_VANISHING ? "vanishing!"
-				   : g == AV_GRAD_EXPLODING ? "exploding!"
-				   : g == AV_GRAD_UNUSED ? (per_line == 1 ? "no effect on the loss" : "unused")
-				   : tr->steps ? "ok" : "";
+		const char *word = g == AV_GRAD_VANISHING ? _("vanishing!")
+				   : g == AV_GRAD_EXPLODING ? _("exploding!")
+				   : g == AV_GRAD_UNUSED ? (per_line == 1 ? _("no effect on the loss") : _("unused"))
+				   : tr->steps ? _("ok") : "";
 		attr_t wa = g == AV_GRAD_VANISHING || g == AV_GRAD_EXPLODING ? err
 			    : g == AV_GRAD_UNUSED ? dim : el(a, AV_EL_NORMAL);
 		char cell[96];
@@ -1186,20 +1213,20 @@ static void cause_text(const struct av_trainer *tr, const struct av_train_diagno
 	switch (d->cause) {
 	case AV_CAUSE_LR:
 		if (tr->lr_start > 0 && tr->lr_peak >= 4 * tr->lr_start)
-			snprintf(buf, size, "lr raised %g to %g", tr->lr_start, tr->lr_peak);
+			snprintf(buf, size, _("lr raised %g to %g"), tr->lr_start, tr->lr_peak);
 		else
-			snprintf(buf, size, "lr %g", tr->set.lr);
+			snprintf(buf, size, _("lr %g"), tr->set.lr);
 		return;
 	case AV_CAUSE_TEMPERATURE:
 		snprintf(buf, size, "T=%.3g", tr->cfg.temperature);
 		return;
 	case AV_CAUSE_WEIGHTS:
-		snprintf(buf, size, "weights up to |%.3g|", d->max_param);
+		snprintf(buf, size, _("weights up to |%.3g|"), d->max_param);
 		return;
 	case AV_CAUSE_UNKNOWN:
 		break;
 	}
-	snprintf(buf, size, "no clear cause");
+	snprintf(buf, size, _("no clear cause"));
 }
 
 /* The fix for each cause, and for each trouble what it is. Short enough
@@ -1209,13 +1236,13 @@ const char *av_train_panel_fix(const struct av_train_diagnosis *d)
 {
 	const char *fix = "";
 	switch (d->cause) {
-	case AV_CAUSE_LR: fix = d->trouble == AV_TROUBLE_VANISHING ? "lr up (])" : "r resets, then lr down ([)"; break;
-	case AV_CAUSE_TEMPERATURE: fix = d->trouble == AV_TROUBLE_VANISHING ? "t, then - lowers T" : "t, then + raises T (restarts)"; break;
-	case AV_CAUSE_WEIGHTS: fix = "xavier init (i)"; break;
+	case AV_CAUSE_LR: fix = d->trouble == AV_TROUBLE_VANISHING ? _("lr up (])") : _("r resets, then lr down ([)"); break;
+	case AV_CAUSE_TEMPERATURE: fix = d->trouble == AV_TROUBLE_VANISHING ? _("t, then - lowers T") : _("t, then + raises T (restarts)"); break;
+	case AV_CAUSE_WEIGHTS: fix = _("xavier init (i)"); break;
 	case AV_CAUSE_UNKNOWN:
 		/* smaller weights make smaller scores */
-		fix = d->trouble == AV_TROUBLE_SATURATED ? "xavier init (i) for smaller scores" :
-		      "r resets";
+		fix = d->trouble == AV_TROUBLE_SATURATED ? _("xavier init (i) for smaller scores") :
+		      _("r resets");
 		break;
 	}
 	return fix;
@@ -1237,29 +1264,29 @@ void av_train_panel_remedy(const struct av_trainer *tr, const struct av_train_di
 	const char *approx = av_draw_utf8() ? "≈" : "~";
 	switch (d->trouble) {
 	case AV_TROUBLE_NONE:
-		snprintf(buf, size, "gradients ok");
+		snprintf(buf, size, _("gradients ok"));
 		return;
 	case AV_TROUBLE_LEARNED:
-		snprintf(buf, size, "vanishing: the loss is %s 0, learned", approx);
+		snprintf(buf, size, _("vanishing: the loss is %s 0, learned"), approx);
 		if (tr->epoch == 0 || !(tr->loss[tr->epoch - 1] < 1e-3 * tr->loss[0]))
-			snprintf(buf, size, "small: sentence #%d already matches its target "
-				 "(step loss %.1e)", tr->last_item + 1, tr->last_loss);
+			snprintf(buf, size, _("small: sentence #%d already matches its target "
+				 "(step loss %.1e)"), tr->last_item + 1, tr->last_loss);
 		return;
 	case AV_TROUBLE_NONFINITE:
-		snprintf(buf, size, "not finite, stopped (%s): %s", cause, fix);
+		snprintf(buf, size, _("not finite, stopped (%s): %s"), cause, fix);
 		return;
 	case AV_TROUBLE_SATURATED:
 		/* the cause and the fix first: they must not be cut */
-		snprintf(buf, size, "saturated softmax, gradients %s 0 (%s): %s. %.0f%% of rows "
-			 "one-hot, |score| up to %s: a larger lr cannot help", approx, cause, fix,
+		snprintf(buf, size, _("saturated softmax, gradients %s 0 (%s): %s. %.0f%% of rows "
+			 "one-hot, |score| up to %s: a larger lr cannot help"), approx, cause, fix,
 			 100 * d->one_hot, top);
 		return;
 	case AV_TROUBLE_EXPLODING:
-		snprintf(buf, size, "exploding (%s): %s", cause, fix);
+		snprintf(buf, size, _("exploding (%s): %s"), cause, fix);
 		return;
 	case AV_TROUBLE_VANISHING:
-		snprintf(buf, size, "vanishing, scores alike (%s): %s%s", cause, fix,
-			 d->cause == AV_CAUSE_WEIGHTS ? " or lr up (])" : "");
+		snprintf(buf, size, _("vanishing, scores alike (%s): %s%s"), cause, fix,
+			 d->cause == AV_CAUSE_WEIGHTS ? _(" or lr up (])") : "");
 		return;
 	}
 }
@@ -1267,7 +1294,7 @@ void av_train_panel_remedy(const struct av_trainer *tr, const struct av_train_di
 void av_train_panel_hint(struct av_app *a, WINDOW *w)
 {
 	char buf[96];
-	snprintf(buf, sizeof(buf), "%d+ columns show the heatmap and the histogram",
+	snprintf(buf, sizeof(buf), _("%d+ columns show the heatmap and the histogram"),
 		 TWO_COLUMNS);
 	av_put(w, 0, 0, buf, getmaxx(w), el(a, AV_EL_DIM));
 }

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "train.h"
 #include "ui/app.h"
 #include "ui/draw.h"
@@ -38,7 +39,7 @@ static const char *const figure_briefs[] = {
 };
 
 static const char *const display_names[] = {
-	"pinned | live", "pinned | live | Δ", "Δ = live − pinned"
+	N_("pinned | live"), N_("pinned | live | Δ"), N_("Δ = live − pinned")
 };
 
 struct av_pin {
@@ -76,7 +77,7 @@ static void part_what(char *buf, size_t size, enum av_ui_stage st, int head,
 	if (n > 1 && len >= 0 && (size_t)len < size)
 		len += snprintf(buf + len, size - (size_t)len, " %s", parts[i].name);
 	if (av_ui_stage_per_head(st) && len >= 0 && (size_t)len < size)
-		snprintf(buf + len, size - (size_t)len, " head %d", head);
+		snprintf(buf + len, size - (size_t)len, _(" head %d"), head);
 }
 
 /* The live matrix at the pin's place, into p->live. */
@@ -87,7 +88,7 @@ static bool live_snapshot(struct av_app *a, struct av_pin *p, char **cause)
 	struct av_part parts[AV_MAX_PARTS];
 	int n = av_app_parts(a, parts);
 	if (n == 0)
-		return av_fail(cause, "the %s stage shows no matrix: n steps to one",
+		return av_fail(cause, _("the %s stage shows no matrix: n steps to one"),
 			       av_ui_stage_titles[a->stage]);
 	int i = p->part < n ? p->part : n - 1;
 	char what[64];
@@ -118,8 +119,8 @@ static void start(struct av_app *a, struct av_pin *p)
 	a->dirty = AV_DIRTY_ALL;
 	char text[160];
 	av_snapshot_describe(&p->pinned, text, sizeof(text));
-	av_app_message(a, false, "pinned %s: now change the mask, scale, T, mode or head, or "
-		       "train (t); D cycles the display, y unpins", text);
+	av_app_message(a, false, _("pinned %s: now change the mask, scale, T, mode or head, or "
+		       "train (t); D cycles the display, y unpins"), text);
 }
 
 void av_pin_stepper(struct av_app *a)
@@ -127,7 +128,7 @@ void av_pin_stepper(struct av_app *a)
 	struct av_part parts[AV_MAX_PARTS];
 	int n = av_app_parts(a, parts);
 	if (n == 0) {
-		av_app_message(a, false, "the %s stage shows no matrix to pin: n steps to one",
+		av_app_message(a, false, _("the %s stage shows no matrix to pin: n steps to one"),
 			       av_ui_stage_titles[a->stage]);
 		return;
 	}
@@ -148,7 +149,7 @@ void av_pin_figure(struct av_app *a, enum av_figure_kind fig, int panel)
 	struct av_pin *p = av_calloc(1, sizeof(*p));
 	char *cause = NULL;
 	if (!av_figures_snapshot(a, fig, panel, &p->pinned, &cause)) {
-		av_app_message(a, true, "cannot pin: %s", cause ? cause : "?");
+		av_app_message(a, true, _("cannot pin: %s"), cause ? cause : "?");
 		free(cause);
 		free(p);
 		return;
@@ -178,7 +179,7 @@ static void unpin(struct av_app *a)
 	av_pin_free(a);
 	a->view = back ? back : &av_view_stage;
 	a->dirty = AV_DIRTY_ALL;
-	av_app_message(a, false, "unpinned");
+	av_app_message(a, false, _("unpinned"));
 }
 
 /* --- drawing ------------------------------------------------------------- */
@@ -198,7 +199,7 @@ static void diff_snapshot(struct av_snapshot *out, const struct av_pin *p)
 		bool both = d->state[k] == AV_DIFF_BOTH;
 		out->mask[k] = both || (!inf && d->state[k] != AV_DIFF_HIDDEN_BOTH);
 	}
-	snprintf(out->what, sizeof(out->what), "difference");
+	snprintf(out->what, sizeof(out->what), "%s", _("difference"));
 }
 
 static void fill(struct av_app *a, struct av_pin *p)
@@ -207,14 +208,14 @@ static void fill(struct av_app *a, struct av_pin *p)
 	char *cause = NULL;
 	p->have_live = live_snapshot(a, p, &cause);
 	if (!p->have_live) {
-		p->live_error = cause ? cause : av_strdup("no live matrix");
+		p->live_error = cause ? cause : av_strdup(_("no live matrix"));
 		return;
 	}
 	p->live.epochs = trained_epochs(a);
 	cause = NULL;
 	p->have_diff = av_snapshot_diff(&p->diff, &p->live, &p->pinned, &cause);
 	if (!p->have_diff)
-		p->diff_error = cause ? cause : av_strdup("shapes differ");
+		p->diff_error = cause ? cause : av_strdup(_("shapes differ"));
 }
 
 /* The panels of the display: pinned, live, Δ (some of them). Returns the
@@ -224,17 +225,17 @@ static int make_panels(struct av_pin *p, struct av_panel *panels, int *kinds)
 	int n = 0;
 	if (p->display != SHOW_DIFF || !p->have_diff) {
 		av_snapshot_copy(&panels[n].snap, &p->pinned);
-		snprintf(panels[n].name, sizeof(panels[n].name), "pinned: %s", p->pinned.what);
+		snprintf(panels[n].name, sizeof(panels[n].name), _("pinned: %s"), p->pinned.what);
 		kinds[n++] = 0;
 		if (p->have_live) {
 			av_snapshot_copy(&panels[n].snap, &p->live);
-			snprintf(panels[n].name, sizeof(panels[n].name), "live: %s", p->live.what);
+			snprintf(panels[n].name, sizeof(panels[n].name), _("live: %s"), p->live.what);
 			kinds[n++] = 1;
 		}
 	}
 	if (p->display != SHOW_BESIDE && p->have_diff) {
 		diff_snapshot(&panels[n].snap, p);
-		snprintf(panels[n].name, sizeof(panels[n].name), "Δ = live − pinned");
+		snprintf(panels[n].name, sizeof(panels[n].name), _("Δ = live − pinned"));
 		kinds[n++] = 2;
 	}
 	return n;
@@ -245,7 +246,7 @@ static void label_of(char *buf, size_t size, const struct av_snapshot *s, int r,
 	if (s->rows_are_dims)
 		snprintf(buf, size, "[%d, %d]", r, c);
 	else if (s->cols_are_dims)
-		snprintf(buf, size, "[%d %s, dim %d]", r, s->row_labels[r], c);
+		snprintf(buf, size, _("[%d %s, dim %d]"), r, s->row_labels[r], c);
 	else
 		snprintf(buf, size, "[%d %s → %d %s]", r, s->row_labels[r], c, s->col_labels[c]);
 }
@@ -253,12 +254,12 @@ static void label_of(char *buf, size_t size, const struct av_snapshot *s, int r,
 static void value_text(char *buf, size_t size, const struct av_snapshot *s, int r, int c)
 {
 	if (r >= s->rows || c >= s->cols) {
-		snprintf(buf, size, "(outside %d×%d)", s->rows, s->cols);
+		snprintf(buf, size, _("(outside %d×%d)"), s->rows, s->cols);
 		return;
 	}
 	size_t k = (size_t)r * s->cols + c;
 	if (!s->mask[k] && s->hidden_as_inf)
-		snprintf(buf, size, "−1e20 (hidden)");
+		snprintf(buf, size, _("−1e20 (hidden)"));
 	else
 		av_insp_number(buf, size, s->values[k]);
 }
@@ -279,7 +280,7 @@ static void draw_notes(struct av_app *a, struct av_pin *p)
 			 p->col < p->live.cols ? p->col : 0);
 		value_text(pv, sizeof(pv), &p->pinned, p->row, p->col);
 		value_text(lv, sizeof(lv), &p->live, p->row, p->col);
-		int len = snprintf(line, sizeof(line), "%s  pinned %s  live %s", at, pv, lv);
+		int len = snprintf(line, sizeof(line), _("%s  pinned %s  live %s"), at, pv, lv);
 		if (p->have_diff && p->row < p->diff.rows && p->col < p->diff.cols) {
 			size_t k = (size_t)p->row * p->diff.cols + p->col;
 			char dv[48];
@@ -288,8 +289,8 @@ static void draw_notes(struct av_app *a, struct av_pin *p)
 				av_insp_number(dv, sizeof(dv), p->diff.delta[k]);
 			else
 				snprintf(dv, sizeof(dv), "%s", p->diff.state[k] == AV_DIFF_HIDDEN_BOTH
-					 ? "— (hidden in both)" : p->diff.state[k] ==
-					 AV_DIFF_HIDDEN_LIVE ? "−∞ (hidden now)" : "+∞ (hidden when pinned)");
+					 ? _("— (hidden in both)") : p->diff.state[k] ==
+					 AV_DIFF_HIDDEN_LIVE ? _("−∞ (hidden now)") : _("+∞ (hidden when pinned)"));
 			snprintf(line + len, sizeof(line) - (size_t)len, "  Δ %s", dv);
 		}
 		y += av_put_wrapped(w, y, 0, line, width, 1, av_colors_el(c, AV_EL_LABEL));
@@ -305,25 +306,27 @@ static void draw_notes(struct av_app *a, struct av_pin *p)
 		}
 		char mx[32];
 		av_insp_number(mx, sizeof(mx), p->diff.max_abs);
-		int len = snprintf(line, sizeof(line), "max |Δ| = %s%s%s; %d of %d cells differ", mx,
-				   at[0] ? " at " : "", at, p->diff.changed,
-				   p->diff.rows * p->diff.cols);
+		int len = at[0]
+			? snprintf(line, sizeof(line), _("max |Δ| = %s at %s; %d of %d cells differ"),
+				   mx, at, p->diff.changed, p->diff.rows * p->diff.cols)
+			: snprintf(line, sizeof(line), _("max |Δ| = %s; %d of %d cells differ"), mx,
+				   p->diff.changed, p->diff.rows * p->diff.cols);
 		if (p->diff.visibility_changed && len > 0 && (size_t)len < sizeof(line))
 			len += snprintf(line + len, sizeof(line) - (size_t)len,
-					"; %d hidden in one of them only%s", p->diff.visibility_changed,
-					p->live.hidden_as_inf ? " (±∞ in Δ: −1e20 is no number, "
-					"left out of max |Δ|)" : "");
+					_("; %d hidden in one of them only%s"), p->diff.visibility_changed,
+					p->live.hidden_as_inf ? _(" (±∞ in Δ: −1e20 is no number, "
+					"left out of max |Δ|)") : "");
 		if (p->diff.labels_differ && len > 0 && (size_t)len < sizeof(line))
 			snprintf(line + len, sizeof(line) - (size_t)len,
-				 "; the tokens differ (same shape)");
+				 _("; the tokens differ (same shape)"));
 		y += av_put_wrapped(w, y, 0, line, width, height - y > 2 ? 2 : height - y,
 				    av_colors_el(c, AV_EL_NORMAL));
 	}
 	if (y < height)
 		av_put_wrapped(w, y, 0, p->from_figure ?
-			       "live = the figure now: m s + - c Tab t change it; D display; y unpins" :
-			       "live = the stepper now: m s + - c Tab n/p t change it; D display; "
-			       "y unpins", width, height - y, av_colors_el(c, AV_EL_DIM));
+			       _("live = the figure now: m s + - c Tab t change it; D display; y unpins") :
+			       _("live = the stepper now: m s + - c Tab n/p t change it; D display; "
+			       "y unpins"), width, height - y, av_colors_el(c, AV_EL_DIM));
 }
 
 static void draw_title(struct av_app *a, struct av_pin *p)
@@ -335,10 +338,10 @@ static void draw_title(struct av_app *a, struct av_pin *p)
 	int width = getmaxx(w);
 	struct av_colors *c = &a->colors;
 	char text[256];
-	snprintf(text, sizeof(text), "compare: %s", display_names[p->display]);
+	snprintf(text, sizeof(text), _("compare: %s"), _(display_names[p->display]));
 	int x = av_put(w, 0, 0, text, width, av_colors_el(c, AV_EL_TITLE));
 	if (p->placed < p->n_panels) {
-		snprintf(text, sizeof(text), "   %d of %d on this page (< > for the rest)",
+		snprintf(text, sizeof(text), _("   %d of %d on this page (< > for the rest)"),
 			 p->placed, p->n_panels);
 		av_put(w, 0, x, text, width - x, av_colors_el(c, AV_EL_DIM));
 	}
@@ -348,10 +351,10 @@ static void draw_title(struct av_app *a, struct av_pin *p)
 	av_snapshot_describe(&p->pinned, pin, sizeof(pin));
 	if (p->have_live)
 		av_snapshot_describe(&p->live, live, sizeof(live));
-	snprintf(text, sizeof(text), "pinned: %s   live: %s", pin, live);
+	snprintf(text, sizeof(text), _("pinned: %s   live: %s"), pin, live);
 	/* the header names the pin already: when both do not fit, the live */
 	if (av_text_width(text) > width)
-		snprintf(text, sizeof(text), "live: %s", live);
+		snprintf(text, sizeof(text), _("live: %s"), live);
 	av_put(w, 1, 0, text, width, av_colors_el(c, AV_EL_FORMULA));
 }
 
@@ -439,7 +442,7 @@ static void compare_header(struct av_app *a)
 		return;
 	char pinned[200], desc[160];
 	av_snapshot_describe(&p->pinned, desc, sizeof(desc));
-	snprintf(pinned, sizeof(pinned), "pinned: %s", desc);
+	snprintf(pinned, sizeof(pinned), _("pinned: %s"), desc);
 	if (p->from_figure)
 		av_app_draw_header(a, pinned, (int)p->fig, AV_FIG_COUNT, figure_briefs[p->fig],
 				   NULL);
@@ -468,7 +471,7 @@ static bool compare_key(struct av_app *a, int key, enum av_action act)
 		p->display = (enum pin_display)((p->display + 1) % SHOW_COUNT);
 		p->focus = 0;
 		a->dirty = AV_DIRTY_ALL;
-		av_app_message(a, false, "display: %s", display_names[p->display]);
+		av_app_message(a, false, _("display: %s"), _(display_names[p->display]));
 		return true;
 	case AV_ACTION_LEFT: p->col = p->col > 0 ? p->col - 1 : 0; break;
 	case AV_ACTION_RIGHT: p->col++; break;
@@ -479,7 +482,7 @@ static bool compare_key(struct av_app *a, int key, enum av_action act)
 	case AV_ACTION_FIGURES:
 	case AV_ACTION_ALL_HEADS:
 	case AV_ACTION_MASK_KEY:
-		av_app_message(a, false, "a matrix is pinned: y unpins it first");
+		av_app_message(a, false, _("a matrix is pinned: y unpins it first"));
 		return true;
 	default:
 		/* the stepper's actions change the live side */
@@ -498,8 +501,8 @@ static void compare_resize(struct av_app *a)
 
 const struct av_view av_view_compare = {
 	.name = "compare",
-	.label = "pinned",
-	.hints = "y unpin  D display  arrows cell  < > panel  m s +/- c Tab t: change live",
+	.label = N_("pinned"),
+	.hints = N_("y unpin  D display  arrows cell  < > panel  m s +/- c Tab t: change live"),
 	.draw = compare_draw,
 	.key = compare_key,
 	.resize = compare_resize,

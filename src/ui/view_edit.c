@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "ui/actions.h"
 #include "ui/app.h"
 #include "ui/draw.h"
@@ -35,7 +36,7 @@ static void check_text(struct av_app *a)
 	free(ed->error);
 	ed->error = NULL;
 	if (!av_tokenize(ed->line.buf, &probe, &cause)) {
-		ed->error = cause ? cause : av_strdup("not a sentence");
+		ed->error = cause ? cause : av_strdup(_("not a sentence"));
 		return;
 	}
 	av_tokens_free(&probe);
@@ -53,7 +54,7 @@ static void run_text(struct av_app *a)
 		  : ed->source ? av_session_set_source(a->s, ed->line.buf, &cause)
 			       : av_session_set_sentence(a->s, ed->line.buf, &cause);
 	free(ed->error);
-	ed->error = ok ? NULL : (cause ? cause : av_strdup("cannot run"));
+	ed->error = ok ? NULL : (cause ? cause : av_strdup(_("cannot run")));
 	if (!ok)
 		return;
 	free(cause);
@@ -74,14 +75,14 @@ static void cancel(struct av_app *a)
 	if (for_later(a)) {
 		/* nothing ran: the old source (or none) stays */
 		close_editor(a);
-		av_app_message(a, false, "edit cancelled");
+		av_app_message(a, false, _("edit cancelled"));
 		return;
 	}
 	memcpy(a->s->key_hidden, ed->orig_hidden, sizeof(ed->orig_hidden));
 	av_line_set(&ed->line, ed->orig ? ed->orig : "", ed->line.limit);
 	run_text(a);
 	close_editor(a);
-	av_app_message(a, false, "edit cancelled");
+	av_app_message(a, false, _("edit cancelled"));
 }
 
 /* Enter on a source typed outside cross mode: keep it, then switch (c) or
@@ -103,7 +104,7 @@ static void apply_for_later(struct av_app *a)
 		free(s->source);
 		s->source = old;
 		free(ed->error);
-		ed->error = av_strdup(a->message ? a->message : "cannot run");
+		ed->error = av_strdup(a->message ? a->message : _("cannot run"));
 		a->dirty |= AV_DIRTY_STATUS;
 		return;
 	}
@@ -129,8 +130,10 @@ static void apply(struct av_app *a)
 	close_editor(a);
 	const struct av_trace *t = &a->s->trace;
 	int n = ed->source ? t->source_tokens.n : t->tokens.n;
-	av_app_message(a, false, "%s: %d token%s", ed->source ? "source" : "sentence", n,
-		       n == 1 ? "" : "s");
+	if (ed->source)
+		av_app_message(a, false, P_("source: %d token", "source: %d tokens", n), n);
+	else
+		av_app_message(a, false, P_("sentence: %d token", "sentence: %d tokens", n), n);
 }
 
 /* --- drawing and keys ---------------------------------------------------- */
@@ -139,10 +142,10 @@ static void edit_draw(struct av_app *a)
 {
 	struct av_editor *ed = &a->ed;
 	const char *hint = ed->error ? ed->error
-			 : ed->then == AV_THEN_CROSS ? "the source (keys, values)  Enter: cross mode"
-			 : for_later(a) ? "the source for cross mode  Enter  Esc"
-			 : "Enter apply  Esc cancel";
-	av_line_draw(a->w_status, &a->colors, ed->source ? "source> " : "sentence> ", &ed->line,
+			 : ed->then == AV_THEN_CROSS ? _("the source (keys, values)  Enter: cross mode")
+			 : for_later(a) ? _("the source for cross mode  Enter  Esc")
+			 : _("Enter apply  Esc cancel");
+	av_line_draw(a->w_status, &a->colors, ed->source ? _("source> ") : _("sentence> "), &ed->line,
 		     hint, ed->error != NULL);
 }
 
@@ -153,7 +156,7 @@ static bool edit_key(struct av_app *a, int key, enum av_action act)
 	case AV_LINE_APPLY: apply(a); return true;
 	case AV_LINE_CANCEL: cancel(a); return true;
 	case AV_LINE_CHANGED: run_text(a); break;
-	case AV_LINE_FULL: av_app_message(a, true, "the text is at its length limit"); break;
+	case AV_LINE_FULL: av_app_message(a, true, _("the text is at its length limit")); break;
 	case AV_LINE_MOVED: case AV_LINE_UNUSED: break;
 	}
 	a->dirty |= AV_DIRTY_STATUS;

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "figures.h"
 #include "ui/app.h"
 #include "ui/draw.h"
@@ -89,7 +90,7 @@ static void weight_panel(struct av_panel *pn, const struct av_session *s, const 
 	int D = s->params.d_model;
 	struct av_part p = av_ui_part(NULL, 0, w, D, D, D, AV_AXIS_DIM, AV_AXIS_DIM);
 	av_panel_snapshot_part(&pn->snap, &s->trace, &p, name, 0);
-	snprintf(pn->name, sizeof(pn->name), "%s (out × in)", name);
+	snprintf(pn->name, sizeof(pn->name), _("%s (out × in)"), name);
 }
 
 static void fig_tril(struct fig_data *d, const struct av_attention_kinds *k)
@@ -97,14 +98,14 @@ static void fig_tril(struct fig_data *d, const struct av_attention_kinds *k)
 	const struct av_trace *t = &k->causal;
 	float *tril = av_calloc((size_t)t->n * t->n, sizeof(float));
 	av_tril_ones(tril, t->n);
-	mask_panel(&d->panels[d->n++], t, tril, "mask = tril(ones(n, n))", "tril mask");
+	mask_panel(&d->panels[d->n++], t, tril, _("mask = tril(ones(n, n))"), _("tril mask"));
 	free(tril);
-	snprintf(d->title, sizeof(d->title), "the causal mask as a matrix, n = %d", t->n);
+	snprintf(d->title, sizeof(d->title), _("the causal mask as a matrix, n = %d"), t->n);
 	snprintf(d->formula, sizeof(d->formula),
-		 "mask[i, j] = 1 if j ≤ i else 0: query i may look at keys 0..i");
+		 _("mask[i, j] = 1 if j ≤ i else 0: query i may look at keys 0..i"));
 	snprintf(d->caption, sizeof(d->caption),
-		 "seed 000 §3.2: mask = torch.tril(torch.ones(seq_length, seq_length)); the "
-		 "0s above the diagonal are the future the decoder must not see");
+		 _("seed 000 §3.2: mask = torch.tril(torch.ones(seq_length, seq_length)); the "
+		 "0s above the diagonal are the future the decoder must not see"));
 }
 
 static void fig_masking(struct fig_data *d, const struct av_session *s,
@@ -114,25 +115,25 @@ static void fig_masking(struct fig_data *d, const struct av_session *s,
 	 * one (seed 000's decoder): an all-ones mask shows nothing */
 	const struct av_trace *t = any_hidden(&s->trace) ? &s->trace : &k->causal;
 	char what[64];
-	snprintf(what, sizeof(what), "scaled head %d", head);
+	snprintf(what, sizeof(what), _("scaled head %d"), head);
 	part_panel(&d->panels[d->n++], t, AV_STAGE_SCALED, head, "scaled_h", what);
 	float *mask = av_calloc((size_t)t->n * t->m, sizeof(float));
 	for (size_t i = 0; i < (size_t)t->n * t->m; i++)
 		mask[i] = t->mask[i];
-	mask_panel(&d->panels[d->n++], t, mask, "mask (1 = visible)", "mask");
+	mask_panel(&d->panels[d->n++], t, mask, _("mask (1 = visible)"), _("mask"));
 	free(mask);
-	snprintf(what, sizeof(what), "masked head %d", head);
+	snprintf(what, sizeof(what), _("masked head %d"), head);
 	part_panel(&d->panels[d->n++], t, AV_STAGE_MASKED, head, "masked_h", what);
-	snprintf(d->title, sizeof(d->title), "scaled | mask | masked, head %d (%s)", head,
+	snprintf(d->title, sizeof(d->title), _("scaled | mask | masked, head %d (%s)"), head,
 		 av_mode_names[t->cfg.mode]);
 	snprintf(d->formula, sizeof(d->formula),
-		 "masked = scaled.masked_fill(mask == 0, −1e20)");
+		 _("masked = scaled.masked_fill(mask == 0, −1e20)"));
 	snprintf(d->caption, sizeof(d->caption),
-		 "seed 000 §4.1: a hidden cell (╳) holds −1e20 in the engine, as its masked_fill("
-		 "mask == 0, float(\"-1e20\")); shown −∞; softmax gives it weight 0");
+		 _("seed 000 §4.1: a hidden cell (╳) holds −1e20 in the engine, as its masked_fill("
+		 "mask == 0, float(\"-1e20\")); shown −∞; softmax gives it weight 0"));
 	if (t != &s->trace)
 		snprintf(d->note, sizeof(d->note),
-			 "the session hides nothing (%s): shown causal, as seed 000's decoder",
+			 _("the session hides nothing (%s): shown causal, as seed 000's decoder"),
 			 av_mode_names[s->trace.cfg.mode]);
 }
 
@@ -140,26 +141,26 @@ static void fig_kinds(struct fig_data *d, const struct av_session *s,
 		      const struct av_attention_kinds *k, int head)
 {
 	char what[64];
-	snprintf(what, sizeof(what), "encoder self head %d", head);
+	snprintf(what, sizeof(what), _("encoder self head %d"), head);
 	part_panel(&d->panels[d->n++], &k->self, AV_STAGE_SOFTMAX, head,
-		   "encoder self", what);
-	snprintf(what, sizeof(what), "decoder masked head %d", head);
+		   _("encoder self"), what);
+	snprintf(what, sizeof(what), _("decoder masked head %d"), head);
 	part_panel(&d->panels[d->n++], &k->causal, AV_STAGE_SOFTMAX, head,
-		   "decoder masked self", what);
-	snprintf(what, sizeof(what), "enc-dec cross head %d", head);
+		   _("decoder masked self"), what);
+	snprintf(what, sizeof(what), _("enc-dec cross head %d"), head);
 	part_panel(&d->panels[d->n++], &k->cross, AV_STAGE_SOFTMAX, head,
-		   "encoder–decoder (cross)", what);
-	snprintf(d->title, sizeof(d->title), "three attention kinds, weights of head %d", head);
+		   _("encoder–decoder (cross)"), what);
+	snprintf(d->title, sizeof(d->title), _("three attention kinds, weights of head %d"), head);
 	snprintf(d->formula, sizeof(d->formula),
-		 "softmax(Q·Kᵀ/s): self | causal (tril mask) | cross (K, V from the source)");
+		 _("softmax(Q·Kᵀ/s): self | causal (tril mask) | cross (K, V from the source)"));
 	snprintf(d->caption, sizeof(d->caption),
-		 "seed 000 §3.1-3.3 and §4.2: its three plot_attention figures (weights[0, h]: "
-		 "queries down, keys across), one layer's weights for all three");
+		 _("seed 000 §3.1-3.3 and §4.2: its three plot_attention figures (weights[0, h]: "
+		 "queries down, keys across), one layer's weights for all three"));
 	if (k->source_is_sentence)
 		snprintf(d->note, sizeof(d->note),
-			 "no source sentence: cross uses the sentence as its own source (E sets one)");
+			 _("no source sentence: cross uses the sentence as its own source (E sets one)"));
 	else
-		snprintf(d->note, sizeof(d->note), "cross: keys and values from the source \"%s\"",
+		snprintf(d->note, sizeof(d->note), _("cross: keys and values from the source \"%s\""),
 			 s->source ? s->source : s->sample.source);
 }
 
@@ -170,12 +171,12 @@ static void fig_weights(struct fig_data *d, const struct av_session *s)
 	weight_panel(&d->panels[d->n++], s, p->w_k, "W_k");
 	weight_panel(&d->panels[d->n++], s, p->w_v, "W_v");
 	weight_panel(&d->panels[d->n++], s, p->w_o, "W_o");
-	snprintf(d->title, sizeof(d->title), "the projection weights, D = %d", p->d_model);
+	snprintf(d->title, sizeof(d->title), _("the projection weights, D = %d"), p->d_model);
 	snprintf(d->formula, sizeof(d->formula),
-		 "Q = X·W_qᵀ, K = X·W_kᵀ, V = X·W_vᵀ, output = concat·W_oᵀ (+ biases)");
+		 _("Q = X·W_qᵀ, K = X·W_kᵀ, V = X·W_vᵀ, output = concat·W_oᵀ (+ biases)"));
 	snprintf(d->caption, sizeof(d->caption),
-		 "seed 001 §2: Wq, Wk, Wv (W_o is seed 000's fc_out); stored (out, in) like "
-		 "nn.Linear.weight, so seed 001's Wq in x @ Wq is this one transposed");
+		 _("seed 001 §2: Wq, Wk, Wv (W_o is seed 000's fc_out); stored (out, in) like "
+		 "nn.Linear.weight, so seed 001's Wq in x @ Wq is this one transposed"));
 }
 
 static void fig_data_free(struct fig_data *d)
@@ -224,10 +225,10 @@ bool av_figures_snapshot(struct av_app *a, enum av_figure_kind fig, int panel,
 		return false;
 	if (panel < 0 || panel >= d.n) {
 		fig_data_free(&d);
-		return av_fail(cause, "figure %d has no panel %d", (int)fig + 1, panel + 1);
+		return av_fail(cause, _("figure %d has no panel %d"), (int)fig + 1, panel + 1);
 	}
 	av_snapshot_copy(out, &d.panels[panel].snap);
-	snprintf(out->what, sizeof(out->what), "figure %d %s", (int)fig + 1,
+	snprintf(out->what, sizeof(out->what), _("figure %d %s"), (int)fig + 1,
 		 d.panels[panel].snap.what);
 	fig_data_free(&d);
 	return true;
@@ -262,12 +263,12 @@ static void draw_title(struct av_app *a, struct av_figures *f, int placed)
 	int width = getmaxx(w);
 	struct av_colors *c = &a->colors;
 	char head[200];
-	snprintf(head, sizeof(head), "figure %d/%d  %s", (int)f->fig + 1, AV_FIG_COUNT,
-		 f->error ? figure_briefs[f->fig] : f->data.title);
+	snprintf(head, sizeof(head), _("figure %d/%d  %s"), (int)f->fig + 1, AV_FIG_COUNT,
+		 f->error ? _(figure_briefs[f->fig]) : f->data.title);
 	int x = av_put(w, 0, 0, head, width, av_colors_el(c, AV_EL_TITLE));
 	if (!f->error && placed < f->data.n) {
 		char more[96];
-		snprintf(more, sizeof(more), "  panels on this page: %d of %d (< > for the rest)",
+		snprintf(more, sizeof(more), _("  panels on this page: %d of %d (< > for the rest)"),
 			 placed, f->data.n);
 		av_put(w, 0, x, more, width - x, av_colors_el(c, AV_EL_DIM));
 	}
@@ -294,13 +295,13 @@ static void cell_line(char *buf, size_t size, const struct av_panel *pn, int r, 
 	av_insp_number(num, sizeof(num), v);
 	bool hidden = !s->mask[(size_t)r * s->cols + c];
 	if (s->rows_are_dims)
-		snprintf(buf, size, "%s[%d, %d] = %s  (row %d: output dimension, column %d: input "
-			 "dimension)", name, r, c, num, r, c);
+		snprintf(buf, size, _("%s[%d, %d] = %s  (row %d: output dimension, column %d: input "
+			 "dimension)"), name, r, c, num, r, c);
 	else
-		snprintf(buf, size, "%s: query %d %s → key %d %s = %s%s", name, r,
+		snprintf(buf, size, _("%s: query %d %s → key %d %s = %s%s"), name, r,
 			 s->row_labels[r], c, s->col_labels[c], num,
-			 hidden ? (s->hidden_as_inf ? "  (hidden: −1e20, shown −∞)"
-				   : "  (hidden key: weight 0)") : "");
+			 hidden ? (s->hidden_as_inf ? _("  (hidden: −1e20, shown −∞)")
+				   : _("  (hidden key: weight 0)")) : "");
 }
 
 static void draw_legend(struct av_app *a, const struct av_panel *pn)
@@ -311,8 +312,8 @@ static void draw_legend(struct av_app *a, const struct av_panel *pn)
 	werase(w);
 	const struct av_snapshot *s = &pn->snap;
 	if (pn->mask01) {
-		av_put(w, 0, 0, "mask: 1 = the query may look at the key; 0 = hidden (−1e20 "
-		       "after masked_fill)", getmaxx(w), av_colors_el(&a->colors, AV_EL_DIM));
+		av_put(w, 0, 0, _("mask: 1 = the query may look at the key; 0 = hidden (−1e20 "
+		       "after masked_fill)"), getmaxx(w), av_colors_el(&a->colors, AV_EL_DIM));
 		return;
 	}
 	double range = 0;
@@ -374,7 +375,7 @@ static void figures_draw(struct av_app *a)
 	f->error = NULL;
 	char *cause = NULL;
 	if (!fig_build(&f->data, a, f->fig, &cause)) {
-		f->error = av_printf("figure %d cannot be drawn for this sentence: %s",
+		f->error = av_printf(_("figure %d cannot be drawn for this sentence: %s"),
 				     (int)f->fig + 1, cause ? cause : "?");
 		free(cause);
 	}
@@ -417,7 +418,7 @@ static void figures_header(struct av_app *a)
 {
 	struct av_figures *f = a->figures;
 	if (f)
-		av_app_draw_header(a, "figure", (int)f->fig, AV_FIG_COUNT, figure_briefs[f->fig],
+		av_app_draw_header(a, N_("figure"), (int)f->fig, AV_FIG_COUNT, figure_briefs[f->fig],
 				   NULL);
 }
 
@@ -437,7 +438,7 @@ static void close_figures(struct av_app *a)
 {
 	a->view = &av_view_stage;
 	a->dirty = AV_DIRTY_ALL;
-	av_app_message(a, false, "figures closed (F opens them again)");
+	av_app_message(a, false, _("figures closed (F opens them again)"));
 }
 
 static bool figures_key(struct av_app *a, int key, enum av_action act)
@@ -473,7 +474,7 @@ static bool figures_key(struct av_app *a, int key, enum av_action act)
 		break;
 	case AV_ACTION_PIN:
 		if (f->error) {
-			av_app_message(a, true, "nothing to pin: %s", f->error);
+			av_app_message(a, true, _("nothing to pin: %s"), f->error);
 			return true;
 		}
 		av_pin_figure(a, f->fig, f->focus);
@@ -483,8 +484,8 @@ static bool figures_key(struct av_app *a, int key, enum av_action act)
 	case AV_ACTION_UNPIN:
 	case AV_ACTION_MASK_KEY:
 		av_app_message(a, false, "%s", act == AV_ACTION_ALL_HEADS || act == AV_ACTION_MASK_KEY
-			       ? "Esc closes the figures first (this key is the stepper's)"
-			       : "nothing is pinned: y pins the figure's marked panel");
+			       ? _("Esc closes the figures first (this key is the stepper's)")
+			       : _("nothing is pinned: y pins the figure's marked panel"));
 		return true;
 	default:
 		return false;
@@ -505,8 +506,8 @@ void av_figures_open(struct av_app *a)
 		a->figures = av_calloc(1, sizeof(*a->figures));
 	a->view = &av_view_figures;
 	show_figure(a, 0);
-	av_app_message(a, false, "figures: F or n/p for the next one, < > mark a panel, y pins "
-		       "it, Esc closes");
+	av_app_message(a, false, _("figures: F or n/p for the next one, < > mark a panel, y pins "
+		       "it, Esc closes"));
 }
 
 void av_figures_show(struct av_app *a, enum av_figure_kind fig)
@@ -530,8 +531,8 @@ void av_figures_free(struct av_app *a)
 
 const struct av_view av_view_figures = {
 	.name = "figures",
-	.label = "figure",
-	.hints = "F next  n/p figure  < > panel  arrows cell  y pin  Tab head  m mask  Esc close",
+	.label = N_("figure"),
+	.hints = N_("F next  n/p figure  < > panel  arrows cell  y pin  Tab head  m mask  Esc close"),
 	.draw = figures_draw,
 	.key = figures_key,
 	.resize = figures_resize,

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "ui/draw.h"
 #include "ui/heatmap.h"
 #include "ui/inspector.h"
@@ -310,19 +311,20 @@ static void page_text(const struct av_app *a, const struct av_heads_page *pg, ch
 	buf[0] = '\0';
 	size_t n = 0;
 	if (pg->first_col > 0 || pg->last_col < pg->total_cols - 1)
-		n += (size_t)snprintf(buf + n, size - n, "%s%s %d-%d of %d%s  ",
+		n += (size_t)snprintf(buf + n, size - n,
+				      a->heads_bars ? _("%skeys %d-%d of %d%s  ")
+				      : _("%scols %d-%d of %d%s  "),
 				      pg->first_col > 0 ? (utf8 ? "◀ " : "< ") : "",
-				      a->heads_bars ? "keys" : "cols", pg->first_col, pg->last_col,
-				      pg->total_cols,
+				      pg->first_col, pg->last_col, pg->total_cols,
 				      pg->last_col < pg->total_cols - 1 ? (utf8 ? " ▶" : " >") : "");
 	if (n < size && !a->heads_bars &&
 	    (pg->first_row > 0 || pg->last_row < pg->total_rows - 1))
-		n += (size_t)snprintf(buf + n, size - n, "rows %d-%d of %d%s%s  ", pg->first_row,
+		n += (size_t)snprintf(buf + n, size - n, _("rows %d-%d of %d%s%s  "), pg->first_row,
 				      pg->last_row, pg->total_rows,
 				      pg->first_row > 0 ? (utf8 ? " ▲" : " ^") : "",
 				      pg->last_row < pg->total_rows - 1 ? (utf8 ? " ▼" : " v") : "");
 	if (n < size && (pg->first_head > 0 || pg->last_head < t->heads - 1))
-		snprintf(buf + n, size - n, "heads %d-%d of %d (Tab)  ", pg->first_head,
+		snprintf(buf + n, size - n, _("heads %d-%d of %d (Tab)  "), pg->first_head,
 			 pg->last_head, t->heads);
 }
 
@@ -340,17 +342,20 @@ static void draw_title(struct av_app *a, const struct av_heads_page *pg)
 	enum av_ui_stage st = a->heads_bars ? av_heads_bars_stage(a->stage, &sub)
 				       : av_heads_grid_stage(a->stage, &sub);
 	/* the bars: the row's quantity, as the stepper names it */
-	const char *what = st == AV_STAGE_SOFTMAX ? "softmax weights" : av_ui_stage_titles[st];
-	if (a->heads_bars)
-		snprintf(buf, sizeof(buf), "all heads: %s of query %d '%s'%s%s%s", what, a->row,
-			 t->tokens.text[a->row], sub ? " (no per-head row at " : " over the keys",
-			 sub ? av_ui_stage_titles[a->stage] : "", sub ? ")" : "");
+	const char *what = st == AV_STAGE_SOFTMAX ? _("softmax weights")
+			   : _(av_ui_stage_titles[st]);
+	if (a->heads_bars && sub)
+		snprintf(buf, sizeof(buf), _("all heads: %s of query %d '%s' (no per-head row at %s)"),
+			 what, a->row, t->tokens.text[a->row], _(av_ui_stage_titles[a->stage]));
+	else if (a->heads_bars)
+		snprintf(buf, sizeof(buf), _("all heads: %s of query %d '%s' over the keys"), what,
+			 a->row, t->tokens.text[a->row]);
 	else if (sub)
-		snprintf(buf, sizeof(buf), "all heads: %s %s (%s has no per-head data)",
-			 av_ui_stage_titles[st], st == AV_STAGE_PROJECTION ? "Q_h K_h V_h" :
-			 "context_h", av_ui_stage_titles[a->stage]);
+		snprintf(buf, sizeof(buf), _("all heads: %s %s (%s has no per-head data)"),
+			 _(av_ui_stage_titles[st]), st == AV_STAGE_PROJECTION ? "Q_h K_h V_h" :
+			 "context_h", _(av_ui_stage_titles[a->stage]));
 	else
-		snprintf(buf, sizeof(buf), "all heads: %s%s", av_ui_stage_titles[st],
+		snprintf(buf, sizeof(buf), _("all heads: %s%s"), _(av_ui_stage_titles[st]),
 			 st == AV_STAGE_PROJECTION ? " Q_h K_h V_h" :
 			 st == AV_STAGE_CONTEXT ? " context_h" : "");
 	int x = av_heads_put(w, 0, 0, buf, width, av_colors_el(c, AV_EL_TITLE));
@@ -369,15 +374,20 @@ static void draw_title(struct av_app *a, const struct av_heads_page *pg)
 		av_heads_bars_range(a, &lo, &hi);
 		char from[32];
 		snprintf(from, sizeof(from), lo == 0 ? "0" : "%.2f", lo);
-		snprintf(buf, sizeof(buf), "bar height = %s, axis %s to %.2f (query %d in every "
-			 "head); up/down: query; z: values; a: back",
-			 st == AV_STAGE_SOFTMAX ? "weight" : "value", from, hi, a->row);
+		snprintf(buf, sizeof(buf), st == AV_STAGE_SOFTMAX
+			 ? _("bar height = weight, axis %s to %.2f (query %d in every head); "
+			     "up/down: query; z: values; a: back")
+			 : _("bar height = value, axis %s to %.2f (query %d in every head); "
+			     "up/down: query; z: values; a: back"), from, hi, a->row);
 	}
 	else
-		snprintf(buf, sizeof(buf), "one heatmap per head: %s down, %s across; z: %s; "
-			 "a: bars", st == AV_STAGE_PROJECTION ? "tokens" : "queries",
-			 st == AV_STAGE_PROJECTION || st == AV_STAGE_CONTEXT ? "dimensions" :
-			 "keys", pg->numbers ? "colour only" : "numbers");
+		/* TRANSLATORS: the %s is "colour only" or "numbers": what z shows */
+		snprintf(buf, sizeof(buf), st == AV_STAGE_PROJECTION
+			 ? _("one heatmap per head: tokens down, dimensions across; z: %s; a: bars")
+			 : st == AV_STAGE_CONTEXT
+			 ? _("one heatmap per head: queries down, dimensions across; z: %s; a: bars")
+			 : _("one heatmap per head: queries down, keys across; z: %s; a: bars"),
+			 pg->numbers ? _("colour only") : _("numbers"));
 	av_heads_put(w, 1, x, buf, width - x, av_colors_el(c, AV_EL_DIM));
 }
 
@@ -393,10 +403,10 @@ static void draw_legend(struct av_app *a)
 		bool sub;
 		enum av_ui_stage st = av_heads_bars_stage(a->stage, &sub);
 		av_heads_put(w, 0, 0, st == AV_STAGE_SOFTMAX ?
-			     "bars: the query's softmax row in each head; the tallest bar is "
-			     "the key it attends to most" :
-			     "bars: the query's row in each head, up from 0 or down; the "
-			     "softmax turns the tallest into the largest weight", getmaxx(w),
+			     _("bars: the query's softmax row in each head; the tallest bar is "
+			     "the key it attends to most") :
+			     _("bars: the query's row in each head, up from 0 or down; the "
+			     "softmax turns the tallest into the largest weight"), getmaxx(w),
 			     av_colors_el(c, AV_EL_DIM));
 		return;
 	}
@@ -475,11 +485,11 @@ static void zoom(struct av_app *a)
 									  : AV_HEADS_CELLS_NUMBERS;
 	}
 	if (a->heads_cells == AV_HEADS_CELLS_NUMBERS)
-		av_app_message(a, false, a->heads_bars ? "all heads: values under the bars"
-			       : "all heads: numbers in the cells (< > page when they do not fit)");
+		av_app_message(a, false, a->heads_bars ? _("all heads: values under the bars")
+			       : _("all heads: numbers in the cells (< > page when they do not fit)"));
 	else
-		av_app_message(a, false, a->heads_bars ? "all heads: bars only (z for values)"
-			       : "all heads: colour only (z for numbers)");
+		av_app_message(a, false, a->heads_bars ? _("all heads: bars only (z for values)")
+			       : _("all heads: colour only (z for numbers)"));
 }
 
 static bool heads_key(struct av_app *a, int key, enum av_action act)
@@ -508,8 +518,8 @@ static bool heads_key(struct av_app *a, int key, enum av_action act)
 
 const struct av_view av_view_heads = {
 	.name = "heads",
-	.label = "all heads",
-	.hints = "? help  a bars/back  Tab head  arrows query/key  < > page  z numbers  q quit",
+	.label = N_("all heads"),
+	.hints = N_("? help  a bars/back  Tab head  arrows query/key  < > page  z numbers  q quit"),
 	.draw = heads_draw,
 	.key = heads_key,
 	.resize = NULL,

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "ui/actions.h"
 #include "ui/app.h"
 #include "ui/draw.h"
@@ -35,7 +36,7 @@ static int editor_lines(struct line *out, int max, int width)
 		char *keys = av_keys_text(&av_edit_actions[a], true, "/");
 		char item[160];
 		snprintf(item, sizeof(item), "%s%s %s", buf[0] ? " · " : "", keys,
-			 av_edit_actions[a].brief);
+			 _(av_edit_actions[a].brief));
 		free(keys);
 		if (av_text_width(buf) + av_text_width(item) > width && buf[0]) {
 			out[n].kind = LINE_TEXT;
@@ -57,9 +58,9 @@ static int build_train_lines(struct line *out)
 {
 	int n = 0;
 	for (int a = 1; a < AV_TRAIN_COUNT; a++) {
-		const char *title = a == AV_TRAIN_RUN ? "Training (t, q or Esc: back)"
-				    : a == AV_TRAIN_LR_UP ? "Settings, before or during a run"
-				    : a == AV_TRAIN_VOCAB ? "What is shown" : NULL;
+		const char *title = a == AV_TRAIN_RUN ? _("Training (t, q or Esc: back)")
+				    : a == AV_TRAIN_LR_UP ? _("Settings, before or during a run")
+				    : a == AV_TRAIN_VOCAB ? _("What is shown") : NULL;
 		if (title) {
 			out[n].kind = LINE_TITLE;
 			out[n++].title = title;
@@ -70,7 +71,7 @@ static int build_train_lines(struct line *out)
 		out[n++].index = a;
 	}
 	out[n].kind = LINE_TITLE;
-	out[n++].title = "Also here";
+	out[n++].title = _("Also here");
 	for (int a = 1; a < AV_ACTION_COUNT; a++) {
 		if (!av_action_in_train_view((enum av_action)a))
 			continue;
@@ -116,7 +117,7 @@ static void draw_line(struct app_help_ctx *ctx)
 	attr_t help = av_colors_el(c, AV_EL_HELP);
 	switch (l->kind) {
 	case LINE_GROUP:
-		av_put_pad(ctx->w, ctx->y, ctx->x, av_action_group_titles[l->index], ctx->width,
+		av_put_pad(ctx->w, ctx->y, ctx->x, _(av_action_group_titles[l->index]), ctx->width,
 			   help | A_BOLD);
 		break;
 	case LINE_ACTION:
@@ -125,7 +126,7 @@ static void draw_line(struct app_help_ctx *ctx)
 			&av_train_actions[l->index] : &av_actions[l->index];
 		char *keys = av_keys_text(info, true, " ");
 		av_put_pad(ctx->w, ctx->y, ctx->x, keys, KEYS_W, help | A_BOLD);
-		av_put_pad(ctx->w, ctx->y, ctx->x + KEYS_W + 1, info->help,
+		av_put_pad(ctx->w, ctx->y, ctx->x + KEYS_W + 1, _(info->help),
 			   ctx->width - KEYS_W - 1, help);
 		av_fill(ctx->w, ctx->y, ctx->x + KEYS_W, 1, help);
 		free(keys);
@@ -229,9 +230,9 @@ static void help_draw(struct av_app *a)
 	attr_t help = av_colors_el(&a->colors, AV_EL_HELP);
 	av_clear(w, help);
 	draw_box(w, help);
-	av_put(w, 0, 2, " attnview keys ", W - 4, help | A_BOLD);
-	const char *foot = max_scroll ? " Up/Down scroll · any other key closes "
-				      : " any key closes ";
+	av_put(w, 0, 2, _(" attnview keys "), W - 4, help | A_BOLD);
+	const char *foot = max_scroll ? _(" Up/Down scroll · any other key closes ")
+				      : _(" any key closes ");
 	av_put(w, H - 1, W - 2 - av_text_width(foot), foot, W - 4, help);
 
 	struct app_help_ctx ctx = { .a = a, .w = w };
@@ -252,7 +253,7 @@ static void help_draw(struct av_app *a)
 				draw_line(&ctx);
 			}
 		} else if (row == col_rows && n_ed) {
-			av_put_pad(w, ctx.y, 1, "Editing a sentence (e, E); other keys type",
+			av_put_pad(w, ctx.y, 1, _("Editing a sentence (e, E); other keys type"),
 				   inner, help | A_BOLD);
 		} else if (row - col_rows - 1 < n_ed) {
 			ctx.x = 1;

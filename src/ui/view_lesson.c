@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "lesson/lesson.h"
 #include "ui/app.h"
 #include "ui/draw.h"
@@ -106,7 +107,7 @@ static void go_to_step(struct av_app *a, int i)
 		untrained.train.epochs = untrained.train.steps = 0;
 	char *cause = NULL;
 	if (!av_lesson_apply(lu->lesson, &untrained, a->s, &cause)) {
-		av_app_message(a, true, "%s", cause ? cause : "cannot apply the step");
+		av_app_message(a, true, "%s", cause ? cause : _("cannot apply the step"));
 		free(cause);
 	}
 	av_app_rerun_all(a);
@@ -142,31 +143,31 @@ char *av_lesson_ui_label(const struct av_app *a)
 {
 	if (!a->lesson)
 		return NULL;
-	return av_printf("lesson %d/%d", a->lesson->step + 1, a->lesson->lesson->n_steps);
+	return av_printf(_("lesson %d/%d"), a->lesson->step + 1, a->lesson->lesson->n_steps);
 }
 
 static void answer(struct av_app *a)
 {
 	const struct av_lesson_step *st = &a->lesson->lesson->steps[a->lesson->step];
 	if (!st->has_question) {
-		av_app_message(a, false, "this step asks nothing: } next step");
+		av_app_message(a, false, _("this step asks nothing: } next step"));
 		return;
 	}
 	if (a->view != &av_view_stage && a->view != &av_view_heads) {
-		av_app_message(a, false, "answer in the stepper: R puts the step back");
+		av_app_message(a, false, _("answer in the stepper: R puts the step back"));
 		return;
 	}
 	char *explain = NULL;
 	switch (av_lesson_check(&st->question, &a->s->trace, a->sel_query, a->sel_key,
 				&explain)) {
 	case AV_ANSWER_RIGHT:
-		av_app_message(a, false, "right!  } next step");
+		av_app_message(a, false, _("right!  } next step"));
 		break;
 	case AV_ANSWER_WRONG:
-		av_app_message(a, true, "not that one: look at the numbers again, then Enter");
+		av_app_message(a, true, _("not that one: look at the numbers again, then Enter"));
 		break;
 	case AV_ANSWER_NOT_NOW:
-		av_app_message(a, true, "cannot ask that now: %s (R puts the step back)",
+		av_app_message(a, true, _("cannot ask that now: %s (R puts the step back)"),
 			       explain ? explain : "?");
 		break;
 	}
@@ -176,8 +177,8 @@ static void answer(struct av_app *a)
 void av_lesson_ui_action(struct av_app *a, enum av_action act)
 {
 	if (!a->lesson) {
-		av_app_message(a, false, "no lesson: start one with --lesson NAME "
-			       "(--list-lessons)");
+		av_app_message(a, false, _("no lesson: start one with --lesson NAME "
+			       "(--list-lessons)"));
 		return;
 	}
 	int n = a->lesson->lesson->n_steps, i = a->lesson->step;
@@ -186,13 +187,13 @@ void av_lesson_ui_action(struct av_app *a, enum av_action act)
 		if (i + 1 < n)
 			go_to_step(a, i + 1);
 		else
-			av_app_message(a, false, "the last step: { goes back, q quits");
+			av_app_message(a, false, _("the last step: { goes back, q quits"));
 		break;
 	case AV_ACTION_LESSON_PREV:
 		if (i > 0)
 			go_to_step(a, i - 1);
 		else
-			av_app_message(a, false, "the first step: } goes on");
+			av_app_message(a, false, _("the first step: } goes on"));
 		break;
 	case AV_ACTION_LESSON_RESTORE:
 		go_to_step(a, i);
@@ -265,8 +266,8 @@ void av_lesson_ui_draw(struct av_app *a)
 	char *label = av_lesson_ui_label(a);
 	char *head = av_printf("%s · %s", label, text->title);
 	av_put_pad(w, 0, 0, head, width, av_colors_el(c, AV_EL_TITLE));
-	const char *keys = st->has_question ? "Enter answer  { } step  R back"
-		: "{ } step  R back";
+	const char *keys = st->has_question ? _("Enter answer  { } step  R back")
+		: _("{ } step  R back");
 	int kw = av_text_width(keys);
 	if (av_text_width(head) + 2 + kw <= width)
 		av_put(w, 0, width - kw, keys, kw, av_colors_el(c, AV_EL_DIM));

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "i18n.h"
 #include "ui/app.h"
 #include "ui/draw.h"
 #include "ui/prompt.h"
@@ -117,14 +118,14 @@ static bool write_now(struct av_app *a, enum av_export_format fmt, const char *p
 {
 	char *text = NULL, *cause = NULL;
 	if (a->restricted) {    /* every write of the screen comes through here */
-		*error = av_printf("%s: restricted: no files are written", path);
+		*error = av_printf(_("%s: restricted: no files are written"), path);
 		av_app_message(a, true, "%s", *error);
 		return false;
 	}
 	if (!av_export_render(a, fmt, &text, &cause) ||
 	    !av_write_file_atomic(path, text, strlen(text), &cause)) {
 		free(text);
-		*error = av_printf("%s: %s", path, cause ? cause : "cannot write");
+		*error = av_printf("%s: %s", path, cause ? cause : _("cannot write"));
 		free(cause);
 		av_app_message(a, true, "%s", *error);
 		return false;
@@ -137,7 +138,8 @@ static bool write_now(struct av_app *a, enum av_export_format fmt, const char *p
 	    (fmt == AV_EXPORT_TRACE && av_train_view_weights_text(a, trained, sizeof(trained))))
 		av_train_view_mark_saved(a);
 	char *full = full_path(path);
-	av_app_message(a, false, "wrote %s (%zu bytes)", full, bytes);
+	av_app_message(a, false, P_("wrote %s (%zu byte)", "wrote %s (%zu bytes)", bytes), full,
+		       bytes);
 	free(full);
 	return true;
 }
@@ -154,9 +156,9 @@ static void overwrite_answer(struct av_app *a, bool yes)
 	} else if (p->overwrite) {
 		/* back to the name, to change it */
 		open_kind(a, PK_FILE, path, PATH_BYTES);
-		set_error(p, av_strdup("not overwritten: edit the name"));
+		set_error(p, av_strdup(_("not overwritten: edit the name")));
 	} else {
-		av_app_message(a, false, "%s not written", path);
+		av_app_message(a, false, _("%s not written"), path);
 	}
 	free(path);
 }
@@ -165,7 +167,7 @@ static bool ask_overwrite(struct av_app *a, enum av_export_format fmt, const cha
 			  bool back_to_name)
 {
 	struct av_prompt *p = state(a);
-	char *question = av_printf("file exists: overwrite %s? y/n", path);
+	char *question = av_printf(_("file exists: overwrite %s? y/n"), path);
 	av_prompt_ask(a, question, overwrite_answer);
 	free(question);
 	p->overwrite = back_to_name;
@@ -187,14 +189,14 @@ static char *target_path(const char *typed, char **error)
 {
 	const char *home = getenv("HOME");
 	if (!*typed) {
-		*error = av_strdup("type a file name");
+		*error = av_strdup(_("type a file name"));
 		return NULL;
 	}
 	char *path = strncmp(typed, "~/", 2) == 0 && home && *home
 		     ? av_printf("%s/%s", home, typed + 2) : av_strdup(typed);
 	struct stat st;
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		*error = av_printf("%s is a directory: add a file name", typed);
+		*error = av_printf(_("%s is a directory: add a file name"), typed);
 		free(path);
 		return NULL;
 	}
@@ -207,7 +209,7 @@ bool av_prompt_write(struct av_app *a, enum av_export_format fmt, const char *ty
 	char *text = NULL, *cause = NULL;
 	/* a figure at the tokens stage: say so before asking anything */
 	if (!av_export_render(a, fmt, &text, &cause)) {
-		*error = cause ? cause : av_strdup("nothing to write");
+		*error = cause ? cause : av_strdup(_("nothing to write"));
 		return false;
 	}
 	free(text);
@@ -249,14 +251,14 @@ static void command_key(struct av_app *a, struct av_prompt *p, int key)
 			char *choices = NULL;
 			int n = av_command_complete(p->line.buf, p->line.limit + 1, &choices);
 			p->line.len = p->line.cur = strlen(p->line.buf);
-			set_error(p, n == 0 ? av_strdup("no command starts so (help lists them)")
+			set_error(p, n == 0 ? av_strdup(_("no command starts so (help lists them)"))
 				  : n > 1 ? choices : NULL);
 			if (n <= 1)
 				free(choices);
 		}
 		return;
 	case AV_LINE_FULL:
-		set_error(p, av_strdup("the line is at its length limit"));
+		set_error(p, av_strdup(_("the line is at its length limit")));
 		return;
 	case AV_LINE_CHANGED: case AV_LINE_MOVED:
 		set_error(p, NULL);
@@ -272,14 +274,14 @@ static void menu_key(struct av_app *a, struct av_prompt *p, int key)
 	}
 	const char *hit = key > 0 && key < 128 ? strchr(av_export_keys, key) : NULL;
 	if (!hit || !*hit) {
-		set_error(p, av_strdup("not one of these (Esc)"));
+		set_error(p, av_strdup(_("not one of these (Esc)")));
 		return;
 	}
 	enum av_export_format fmt = (enum av_export_format)(hit - av_export_keys);
 	char *text = NULL, *cause = NULL;
 	if (!av_export_render(a, fmt, &text, &cause)) {
 		close_prompt(a);
-		av_app_message(a, true, "%s", cause ? cause : "nothing to write");
+		av_app_message(a, true, "%s", cause ? cause : _("nothing to write"));
 		free(cause);
 		return;
 	}
@@ -309,10 +311,10 @@ static void file_key(struct av_app *a, struct av_prompt *p, int key)
 	}
 	case AV_LINE_CANCEL:
 		close_prompt(a);
-		av_app_message(a, false, "nothing written");
+		av_app_message(a, false, _("nothing written"));
 		return;
 	case AV_LINE_FULL:
-		set_error(p, av_strdup("the name is at its length limit"));
+		set_error(p, av_strdup(_("the name is at its length limit")));
 		return;
 	case AV_LINE_CHANGED: case AV_LINE_MOVED: case AV_LINE_UNUSED:
 		set_error(p, NULL);
@@ -324,7 +326,7 @@ static void confirm_key(struct av_app *a, struct av_prompt *p, int key)
 {
 	bool yes = key == 'y' || key == 'Y';
 	if (!yes && key != 'n' && key != 'N' && key != AV_KEY_ESC) {
-		set_error(p, av_strdup("y or n"));
+		set_error(p, av_strdup(_("y or n")));
 		return;
 	}
 	void (*answer)(struct av_app *, bool) = p->answer;
@@ -361,7 +363,7 @@ static void draw_menu(struct av_app *a, struct av_prompt *p)
 	for (int f = 0; f < AV_EXPORT_COUNT; f++)
 		full += 4 + (int)strlen(av_export_format_names[f]);
 	bool brief = full > width;
-	int x = av_put(w, 0, 0, "write: ", width, av_colors_el(c, AV_EL_TITLE));
+	int x = av_put(w, 0, 0, _("write: "), width, av_colors_el(c, AV_EL_TITLE));
 	for (int f = 0; f < AV_EXPORT_COUNT; f++) {
 		char key[2] = { av_export_keys[f], '\0' };
 		char word[32];
@@ -369,7 +371,7 @@ static void draw_menu(struct av_app *a, struct av_prompt *p)
 		x += av_put(w, 0, x, key, width - x, av_colors_el(c, AV_EL_HIGHLIGHT));
 		x += av_put(w, 0, x, word, width - x, av_colors_el(c, AV_EL_NORMAL));
 	}
-	const char *tail = p->error ? p->error : brief ? "Esc" : "Esc cancels";
+	const char *tail = p->error ? p->error : brief ? _("Esc") : _("Esc cancels");
 	if (x + av_text_width(tail) <= width)
 		av_put(w, 0, x, tail, width - x,
 		       av_colors_el(c, p->error ? AV_EL_ERROR : AV_EL_DIM));
@@ -384,13 +386,13 @@ static void prompt_draw(struct av_app *a)
 	switch (p->kind) {
 	case PK_COMMAND:
 		av_line_draw(w, &a->colors, ":", &p->line,
-			     p->error ? p->error : "Tab completes  Enter  Esc", p->error != NULL);
+			     p->error ? p->error : _("Tab completes  Enter  Esc"), p->error != NULL);
 		break;
 	case PK_FILE: {
 		char label[64];
-		snprintf(label, sizeof(label), "write %s to: ", av_export_format_names[p->fmt]);
+		snprintf(label, sizeof(label), _("write %s to: "), av_export_format_names[p->fmt]);
 		av_line_draw(w, &a->colors, label, &p->line,
-			     p->error ? p->error : "Enter writes  Esc", p->error != NULL);
+			     p->error ? p->error : _("Enter writes  Esc"), p->error != NULL);
 		break;
 	}
 	case PK_MENU:

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "ui/app.h"
 #include "ui/draw.h"
 #include "ui/heatmap.h"
@@ -207,10 +208,13 @@ static char *stage_note(const struct av_trace *t, enum av_ui_stage st)
 	}
 	if (!count)
 		return NULL;
-	return av_printf("Row%s %s: every key hidden. attnview gives such a row weights 0 "
-			 "(it sums to 0, not 1; its context row is 0). PyTorch gives 1/%d each "
-			 "with masked_fill(−1e20) as the tutorials do, NaN with masked_fill(−inf).",
-			 count > 1 ? "s" : "", rows, t->m);
+	return av_printf(P_("Row %s: every key hidden. attnview gives such a row weights 0 "
+			    "(it sums to 0, not 1; its context row is 0). PyTorch gives 1/%d each "
+			    "with masked_fill(−1e20) as the tutorials do, NaN with masked_fill(−inf).",
+			    "Rows %s: every key hidden. attnview gives such a row weights 0 "
+			    "(it sums to 0, not 1; its context row is 0). PyTorch gives 1/%d each "
+			    "with masked_fill(−1e20) as the tutorials do, NaN with masked_fill(−inf).",
+			    count), rows, t->m);
 }
 
 /* The title: the stage's name and formula, then its shapes and purpose;
@@ -221,8 +225,8 @@ static void draw_title(struct av_app *a, struct caption *cap)
 	const struct av_trace *t = &a->s->trace;
 	char *formula = av_insp_formula(t, a->stage, a->head);
 	char *shapes = av_insp_shapes(t, a->stage, a->head);
-	const char *name = av_ui_stage_titles[a->stage];
-	const char *purpose = av_ui_stage_purposes[a->stage];
+	const char *name = _(av_ui_stage_titles[a->stage]);
+	const char *purpose = _(av_ui_stage_purposes[a->stage]);
 	int width = w ? getmaxx(w) : 0;
 	bool formula_whole = av_text_width(name) + 2 + av_text_width(formula) <= width;
 	bool shapes_whole = av_text_width(shapes) <= width && w && getmaxy(w) > 1;
@@ -329,9 +333,9 @@ static void table_row(struct av_app *a, WINDOW *w, int y, int i, bool source, bo
 	x += av_put(w, y, x, num, width - x, base);
 	char note[96] = "";
 	if (oov)
-		snprintf(note, sizeof(note), "not in the vocabulary: a row from the seed");
+		snprintf(note, sizeof(note), "%s", _("not in the vocabulary: a row from the seed"));
 	if (hidden)
-		snprintf(note + strlen(note), sizeof(note) - strlen(note), "%shidden key (x)",
+		snprintf(note + strlen(note), sizeof(note) - strlen(note), _("%shidden key (x)"),
 			 oov ? "; " : "");
 	av_put(w, y, x, note, width - x, hidden ? av_colors_el(c, AV_EL_MASKED)
 					   : av_colors_el(c, AV_EL_OOV));
@@ -382,7 +386,7 @@ static void draw_tokens_table(struct av_app *a)
 	int width = getmaxx(w), height = getmaxy(w);
 	bool cross = t->cfg.mode == AV_MODE_CROSS;
 	werase(w);
-	av_put(w, 0, 0, "pos  token           vocab row", width, av_colors_el(c, AV_EL_TITLE));
+	av_put(w, 0, 0, _("pos  token           vocab row"), width, av_colors_el(c, AV_EL_TITLE));
 	/* lines: 0 = heading; sentence rows; (cross) a source heading, source rows */
 	int lines = t->tokens.n + (cross ? 1 + t->source_tokens.n : 0);
 	int cur_line = a->row < t->tokens.n ? a->row : a->row + 1;
@@ -394,7 +398,7 @@ static void draw_tokens_table(struct av_app *a)
 		if (l < t->tokens.n) {
 			table_row(a, w, y, l, false, l == cur_line);
 		} else if (l == t->tokens.n) {
-			av_put(w, y, 0, "source sentence (keys and values):", width,
+			av_put(w, y, 0, _("source sentence (keys and values):"), width,
 			       av_colors_el(c, AV_EL_TITLE));
 		} else {
 			int j = l - t->tokens.n - 1;
@@ -406,10 +410,10 @@ static void draw_tokens_table(struct av_app *a)
 	if (first == 0 && y + 2 < height)
 		draw_lesson(a, w, y, height);
 	if (first > 0)
-		av_put(w, 0, width - 8, av_draw_utf8() ? "▲ more" : "^ more", 8,
+		av_put(w, 0, width - 8, av_draw_utf8() ? _("▲ more") : _("^ more"), 8,
 		       av_colors_el(c, AV_EL_DIM));
 	if (first + body < lines)
-		av_put(w, height - 1, width - 8, av_draw_utf8() ? "▼ more" : "v more", 8,
+		av_put(w, height - 1, width - 8, av_draw_utf8() ? _("▼ more") : _("v more"), 8,
 		       av_colors_el(c, AV_EL_DIM));
 }
 
@@ -469,7 +473,7 @@ static void draw_legend(struct av_app *a, const struct av_part *parts, int n)
 	werase(w);
 	const struct av_trace *t = &a->s->trace;
 	if (a->stage == AV_STAGE_TOKENS) {
-		av_put(w, 0, 0, "* = not in the vocabulary (out-of-vocabulary word)",
+		av_put(w, 0, 0, _("* = not in the vocabulary (out-of-vocabulary word)"),
 		       getmaxx(w), av_colors_el(&a->colors, AV_EL_DIM));
 		return;
 	}
@@ -489,7 +493,7 @@ static void draw_legend(struct av_app *a, const struct av_part *parts, int n)
 	bool empty_row = false;
 	for (int i = 0; i < t->n; i++)
 		empty_row |= t->row_hidden[i];
-	const char *note = av_draw_utf8() ? "; an all-╳ row: 0s" : "; an all-x row: 0s";
+	const char *note = av_draw_utf8() ? _("; an all-╳ row: 0s") : _("; an all-x row: 0s");
 	if (empty_row && maskable && parts[p].kind == AV_PART_WEIGHTS &&
 	    x + av_text_width(note) <= getmaxx(w))
 		av_put(w, 0, x, note, getmaxx(w) - x, av_colors_el(&a->colors, AV_EL_DIM));
@@ -587,7 +591,7 @@ static void stage_resize(struct av_app *a)
 
 const struct av_view av_view_stage = {
 	.name = "stages",
-	.hints = "? help  n/p stage  arrows cell  Tab head  a heads  m mask  e edit  t train  q quit",
+	.hints = N_("? help  n/p stage  arrows cell  Tab head  a heads  m mask  e edit  t train  q quit"),
 	.draw = stage_draw,
 	.key = stage_key,
 	.resize = stage_resize,

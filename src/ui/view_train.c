@@ -49,6 +49,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "i18n.h"
 #include "train.h"
 #include "ui/app.h"
 #include "ui/draw.h"
@@ -67,9 +68,9 @@
 
 /* Speeds: `epochs` every `every` ticks. */
 const struct av_train_speed av_train_speeds[] = {
-	{ 1, 8, "3 epochs/s" }, { 1, 2, "12 epochs/s" }, { 1, 1, "25 epochs/s" },
-	{ 2, 1, "50 epochs/s" }, { 5, 1, "125 epochs/s" }, { 10, 1, "250 epochs/s" },
-	{ 20, 1, "500 epochs/s" }, { 50, 1, "1250 epochs/s" },
+	{ 1, 8, N_("3 epochs/s") }, { 1, 2, N_("12 epochs/s") }, { 1, 1, N_("25 epochs/s") },
+	{ 2, 1, N_("50 epochs/s") }, { 5, 1, N_("125 epochs/s") }, { 10, 1, N_("250 epochs/s") },
+	{ 20, 1, N_("500 epochs/s") }, { 50, 1, N_("1250 epochs/s") },
 };
 #define N_SPEEDS ((int)(sizeof(av_train_speeds) / sizeof(av_train_speeds[0])))
 #define DEFAULT_SPEED 2
@@ -426,12 +427,12 @@ static void stop_diverged(struct av_app *a)
 	av_trainer_diagnose(tr, &d);
 	char what[64], cause[96];
 	if (d.param >= 0)
-		snprintf(what, sizeof(what), "%s holds inf/nan%s", av_train_panel_param_name(d.param),
-			 isfinite(tr->last_loss) ? "" : ", the loss is nan");
+		snprintf(what, sizeof(what), isfinite(tr->last_loss) ? _("%s holds inf/nan")
+			 : _("%s holds inf/nan, the loss is nan"), av_train_panel_param_name(d.param));
 	else
-		snprintf(what, sizeof(what), "the loss is %s", isnan(tr->last_loss) ? "nan" : "inf");
+		snprintf(what, sizeof(what), _("the loss is %s"), isnan(tr->last_loss) ? "nan" : "inf");
 	av_train_panel_cause(tr, &d, cause, sizeof(cause));
-	av_app_message(a, true, "stopped at epoch %d: %s (%s): %s", tr->epoch, what, cause,
+	av_app_message(a, true, _("stopped at epoch %d: %s (%s): %s"), tr->epoch, what, cause,
 		       av_train_panel_fix(&d));
 }
 
@@ -458,9 +459,9 @@ static void run_epochs(struct av_app *a, int epochs, long long budget_us)
 				tv->goal_seen = true;
 				if (tv->running) {
 					pause_training(a);
-					av_app_message(a, false, "epoch %d, as long as the sample's "
+					av_app_message(a, false, _("epoch %d, as long as the sample's "
 						       "training: paused (Space trains on, t shows the "
-						       "new attention)", tr->epoch);
+						       "new attention)"), tr->epoch);
 				}
 				break;
 			}
@@ -505,12 +506,12 @@ static void sentence_step(struct av_app *a)
 	char loss[32];
 	snprintf(loss, sizeof(loss), "%.6f", tr->last_loss);
 	if (tr->next_item == 0)
-		av_app_message(a, false, "step on sentence #%d \"%s\": loss %s; that ends epoch %d "
-			       "(total %.6f)", it + 1, tr->items[it].query, loss, tr->epoch,
+		av_app_message(a, false, _("step on sentence #%d \"%s\": loss %s; that ends epoch %d "
+			       "(total %.6f)"), it + 1, tr->items[it].query, loss, tr->epoch,
 			       tr->loss[tr->epoch - 1]);
 	else
-		av_app_message(a, false, "step on sentence #%d \"%s\": loss %s (sentence %d of %d "
-			       "in epoch %d; g shows its gradients)", it + 1, tr->items[it].query,
+		av_app_message(a, false, _("step on sentence #%d \"%s\": loss %s (sentence %d of %d "
+			       "in epoch %d; g shows its gradients)"), it + 1, tr->items[it].query,
 			       loss, it + 1, tr->n_items, tr->epoch + 1);
 }
 
@@ -541,26 +542,26 @@ static void cycle_target(struct av_app *a)
 		next = AV_TARGET_SELF;
 	char *cause = NULL;
 	if (!av_trainer_set_target(tr, next, &cause)) {
-		av_app_message(a, true, "%s", cause ? cause : "cannot change the target");
+		av_app_message(a, true, "%s", cause ? cause : _("cannot change the target"));
 		free(cause);
 		return;
 	}
 	char text[200];
 	switch (next) {
 	case AV_TARGET_SELF:
-		snprintf(text, sizeof(text), "each word should attend to itself (seed 001's "
-			 "torch.eye): china%spanda is pushed down", av_train_panel_arrow());
+		snprintf(text, sizeof(text), _("each word should attend to itself (seed 001's "
+			 "torch.eye): china%spanda is pushed down"), av_train_panel_arrow());
 		break;
 	case AV_TARGET_PREVIOUS:
-		snprintf(text, sizeof(text), "each word should attend to the word before it");
+		snprintf(text, sizeof(text), "%s", _("each word should attend to the word before it"));
 		break;
 	case AV_TARGET_PAIRS:
-		snprintf(text, sizeof(text), "each word should attend to its partner from the "
-			 "sample's pairs: china%spanda should rise", av_train_panel_arrow());
+		snprintf(text, sizeof(text), _("each word should attend to its partner from the "
+			 "sample's pairs: china%spanda should rise"), av_train_panel_arrow());
 		break;
 	}
-	av_app_message(a, false, "target %s: %s%s", av_target_names[next], text,
-		       tr->n_pairs == 0 && next == AV_TARGET_SELF ? " (no pairs in this sample)" : "");
+	av_app_message(a, false, _("target %s: %s%s"), av_target_names[next], text,
+		       tr->n_pairs == 0 && next == AV_TARGET_SELF ? _(" (no pairs in this sample)") : "");
 	changed(a);
 }
 
@@ -573,12 +574,12 @@ static void cycle_init(struct av_app *a)
 	tv->goal_seen = false;
 	pause_training(a);
 	static const char *const how[] = {
-		"N(0,1) like torch.randn (seed 001)",
-		"Glorot uniform: seed 001's remedy for scores that all look alike",
-		"nn.Linear's default uniform",
+		N_("N(0,1) like torch.randn (seed 001)"),
+		N_("Glorot uniform: seed 001's remedy for scores that all look alike"),
+		N_("nn.Linear's default uniform"),
 	};
-	av_app_message(a, false, "init %s: the trained weights drawn again, %s; back to epoch 0",
-		       av_init_names[next], how[next]);
+	av_app_message(a, false, _("init %s: the trained weights drawn again, %s; back to epoch 0"),
+		       av_init_names[next], _(how[next]));
 	changed(a);
 }
 
@@ -587,17 +588,18 @@ static void change_lr(struct av_app *a, double factor)
 	struct av_trainer *tr = a->train->tr;
 	double lr = tr->set.lr * factor;
 	if (lr < LR_MIN || lr > LR_MAX) {
-		av_app_message(a, false, "the learning rate stays between %g and %g", LR_MIN, LR_MAX);
+		av_app_message(a, false, _("the learning rate stays between %g and %g"), LR_MIN, LR_MAX);
 		return;
 	}
 	char *cause = NULL;
 	if (!av_trainer_set_lr(tr, lr, &cause)) {
-		av_app_message(a, true, "%s", cause ? cause : "bad learning rate");
+		av_app_message(a, true, "%s", cause ? cause : _("bad learning rate"));
 		free(cause);
 		return;
 	}
-	av_app_message(a, false, "learning rate %g%s", lr,
-		       factor > 1 ? " (larger: seed 001's remedy for scores that stay alike)" : "");
+	av_app_message(a, false, factor > 1
+		       ? _("learning rate %g (larger: seed 001's remedy for scores that stay alike)")
+		       : _("learning rate %g"), lr);
 	mark(a, BIT(P_INFO));
 }
 
@@ -616,7 +618,7 @@ static void move_vocab(struct av_app *a, int dr, int dc)
 	if (tv->vcol >= V)
 		tv->vcol = V - 1;
 	const char *const *voc = (const char *const *)tv->tr->params.vocab;
-	av_app_message(a, false, "%s%s%s (Enter tracks this pair)", voc[tv->vrow],
+	av_app_message(a, false, _("%s%s%s (Enter tracks this pair)"), voc[tv->vrow],
 		       av_train_panel_arrow(), voc[tv->vcol]);
 	mark(a, BIT(P_MAP) | BIT(P_MAP2));
 }
@@ -626,17 +628,17 @@ static void track_pair(struct av_app *a)
 	struct av_train_view *tv = a->train;
 	struct av_trainer *tr = tv->tr;
 	if (!tv->vocab) {
-		av_app_message(a, false, "Enter tracks a pair in the vocabulary view: v, move, "
-			       "Enter");
+		av_app_message(a, false, _("Enter tracks a pair in the vocabulary view: v, move, "
+			       "Enter"));
 		return;
 	}
 	char *cause = NULL;
 	if (!av_trainer_set_track(tr, tv->vrow, tv->vcol, &cause)) {
-		av_app_message(a, true, "%s", cause ? cause : "cannot track that pair");
+		av_app_message(a, true, "%s", cause ? cause : _("cannot track that pair"));
 		free(cause);
 		return;
 	}
-	av_app_message(a, false, "tracking %s%s%s from epoch %d (r resets for its whole history)",
+	av_app_message(a, false, _("tracking %s%s%s from epoch %d (r resets for its whole history)"),
 		       tr->params.vocab[tv->vrow], av_train_panel_arrow(), tr->params.vocab[tv->vcol],
 		       tr->epoch);
 	mark(a, BIT(P_TRACK) | BIT(P_MAP) | BIT(P_MAP2));
@@ -647,12 +649,12 @@ static void set_sentence(struct av_app *a, int delta)
 	struct av_train_view *tv = a->train;
 	int n = tv->tr->n_items;
 	if (n <= 1) {
-		av_app_message(a, false, "the sample has one training sentence");
+		av_app_message(a, false, _("the sample has one training sentence"));
 		return;
 	}
 	tv->sentence = ((tv->sentence + delta) % n + n) % n;
 	mark(a, BIT(P_MAP) | BIT(P_MAP2));
-	av_app_message(a, false, "sentence %d: \"%s\"%s%s", tv->sentence + 1,
+	av_app_message(a, false, _("sentence %d: \"%s\"%s%s"), tv->sentence + 1,
 		       tv->tr->items[tv->sentence].query,
 		       tv->tr->items[tv->sentence].source ? " ||| " : "",
 		       tv->tr->items[tv->sentence].source ? tv->tr->items[tv->sentence].source : "");
@@ -673,12 +675,12 @@ static void cycle_matrices(struct av_app *a)
 		tv->vocab = false;
 	make_windows(a);
 	static const char *const what[] = {
-		"the attention map again",
-		"the gradients dW of the last step (seed 001's print(Wq.grad))",
-		"the weight matrices W, live (q = x W_q^T: rows are outputs)",
-		"the weights W beside their gradients dW",
+		N_("the attention map again"),
+		N_("the gradients dW of the last step (seed 001's print(Wq.grad))"),
+		N_("the weight matrices W, live (q = x W_q^T: rows are outputs)"),
+		N_("the weights W beside their gradients dW"),
 	};
-	av_app_message(a, false, "g: %s", what[tv->mats]);
+	av_app_message(a, false, "g: %s", _(what[tv->mats]));
 }
 
 /* r: back to the first weights (after the discard question, if asked). */
@@ -690,7 +692,7 @@ static void reset_training(struct av_app *a)
 	tv->saved_at = -1;   /* these weights were never saved */
 	tv->goal_seen = false;
 	pause_training(a);
-	av_app_message(a, false, "back to the first weights, epoch 0 (settings kept)");
+	av_app_message(a, false, _("back to the first weights, epoch 0 (settings kept)"));
 	changed(a);
 }
 
@@ -725,25 +727,29 @@ static bool train_key(struct av_app *a, int key, enum av_action act)
 			make_windows(a);
 		}
 		mark(a, BIT(P_MAP) | BIT(P_MAP2));
-		av_app_message(a, false, tv->scores ? "map: the scaled scores, the softmax's input "
-			       "(seed 001's plot_attention(scores))" :
-			       "map: the attention weights (d: the scores)");
+		av_app_message(a, false, "%s", tv->scores ? _("map: the scaled scores, the softmax's "
+			       "input (seed 001's plot_attention(scores))") :
+			       _("map: the attention weights (d: the scores)"));
 		return true;
 	case AV_TRAIN_MATRICES: cycle_matrices(a); return true;
 	case AV_TRAIN_FASTER:
 	case AV_TRAIN_SLOWER: {
 		int s = tv->speed + (ta == AV_TRAIN_FASTER ? 1 : -1);
 		if (s < 0 || s >= N_SPEEDS) {
-			av_app_message(a, false, "already the %s speed",
-				       s < 0 ? "slowest" : "fastest");
+			av_app_message(a, false, "%s", s < 0 ? _("already the slowest speed")
+				       : _("already the fastest speed"));
 			return true;
 		}
 		tv->speed = s;
 		tv->capped = 0;
-		av_app_message(a, false, "speed %s (%d epoch%s every %d tick%s of %d ms)",
-			       av_train_speeds[s].label, av_train_speeds[s].epochs,
-			       av_train_speeds[s].epochs > 1 ? "s" : "", av_train_speeds[s].every,
-			       av_train_speeds[s].every > 1 ? "s" : "", TICK_MS);
+		char epochs[48], ticks[48];
+		snprintf(epochs, sizeof(epochs), P_("%d epoch", "%d epochs",
+						    av_train_speeds[s].epochs), av_train_speeds[s].epochs);
+		snprintf(ticks, sizeof(ticks), P_("%d tick", "%d ticks", av_train_speeds[s].every),
+			 av_train_speeds[s].every);
+		/* TRANSLATORS: "speed 25 epochs/s (1 epoch every 1 tick of 40 ms)" */
+		av_app_message(a, false, _("speed %s (%s every %s of %d ms)"),
+			       _(av_train_speeds[s].label), epochs, ticks, TICK_MS);
 		mark(a, BIT(P_INFO));
 		return true;
 	}
@@ -757,9 +763,9 @@ static bool train_key(struct av_app *a, int key, enum av_action act)
 	case AV_TRAIN_OPTIMIZER: {
 		enum av_optimizer o = tr->set.optimizer == AV_OPT_ADAM ? AV_OPT_SGD : AV_OPT_ADAM;
 		av_trainer_set_optimizer(tr, o);
-		av_app_message(a, false, "optimiser %s (a fresh one: its state starts at zero)%s",
+		av_app_message(a, false, _("optimiser %s (a fresh one: its state starts at zero)%s"),
 			       av_optimizer_names[o], o == AV_OPT_SGD ?
-			       "; plain SGD may want a larger lr (])" : "");
+			       _("; plain SGD may want a larger lr (])") : "");
 		changed(a);
 		return true;
 	}
@@ -767,9 +773,9 @@ static bool train_key(struct av_app *a, int key, enum av_action act)
 	case AV_TRAIN_PARAMS: {
 		enum av_train_set s = tr->set.params == AV_TRAIN_QKV ? AV_TRAIN_ALL : AV_TRAIN_QKV;
 		av_trainer_set_params(tr, s);
-		av_app_message(a, false, "training %s", s == AV_TRAIN_ALL ?
-			       "every tensor: embeddings, positions, W_q, W_k, W_v, W_o" :
-			       "W_q, W_k and W_v, as seed 001 does");
+		av_app_message(a, false, "%s", s == AV_TRAIN_ALL ?
+			       _("training every tensor: embeddings, positions, W_q, W_k, W_v, W_o") :
+			       _("training W_q, W_k and W_v, as seed 001 does"));
 		changed(a);
 		make_windows(a);
 		return true;
@@ -780,9 +786,9 @@ static bool train_key(struct av_app *a, int key, enum av_action act)
 			tv->mats = AV_MATS_OFF;
 		tv->stale = true;
 		make_windows(a);
-		av_app_message(a, false, tv->vocab ?
-			       "vocabulary: the score of every word pair; arrows move, Enter tracks "
-			       "a pair, v goes back" : "the attention of a training sentence");
+		av_app_message(a, false, "%s", tv->vocab ?
+			       _("vocabulary: the score of every word pair; arrows move, Enter tracks "
+			       "a pair, v goes back") : _("the attention of a training sentence"));
 		return true;
 	case AV_TRAIN_UP:
 		if (tv->vocab)
@@ -801,7 +807,7 @@ static bool train_key(struct av_app *a, int key, enum av_action act)
 		if (tv->vocab)
 			move_vocab(a, 0, ta == AV_TRAIN_LEFT ? -1 : 1);
 		else
-			av_app_message(a, false, "left and right move in the vocabulary view (v)");
+			av_app_message(a, false, _("left and right move in the vocabulary view (v)"));
 		return true;
 	case AV_TRAIN_TRACK: track_pair(a); return true;
 	case AV_TRAIN_LEAVE: av_train_view_leave(a); return true;
@@ -814,8 +820,8 @@ static bool train_key(struct av_app *a, int key, enum av_action act)
 	if (act != AV_ACTION_NONE) {
 		char name[32];
 		av_key_name(key, name, sizeof(name), false);
-		av_app_message(a, false, "%s is a key of the stepper: t goes back to it, ? lists "
-			       "the training keys", name);
+		av_app_message(a, false, _("%s is a key of the stepper: t goes back to it, ? lists "
+			       "the training keys"), name);
 		return true;
 	}
 	return false;
@@ -823,8 +829,8 @@ static bool train_key(struct av_app *a, int key, enum av_action act)
 
 const struct av_view av_view_train = {
 	.name = "training",
-	.hints = "? help  Space run/pause  s step  t back  S sentence  g matrices  d scores  "
-		 "v vocabulary  +/- speed  r reset",
+	.hints = N_("? help  Space run/pause  s step  t back  S sentence  g matrices  d scores  "
+		 "v vocabulary  +/- speed  r reset"),
 	.draw = train_draw,
 	.key = train_key,
 	.resize = train_resize,
@@ -891,8 +897,8 @@ bool av_train_view_open(struct av_app *a)
 	if (tv->tr && !same_layer(tv->tr, s)) {
 		av_trainer_free(tv->tr);
 		tv->tr = NULL;
-		note = "the layer changed since the last visit (weights, mode or scale): training "
-		       "starts afresh from the stepper's weights";
+		note = _("the layer changed since the last visit (weights, mode or scale): training "
+		       "starts afresh from the stepper's weights");
 	}
 	if (!tv->tr) {
 		struct av_train_settings set;
@@ -902,7 +908,7 @@ bool av_train_view_open(struct av_app *a)
 		char *cause = NULL;
 		tv->tr = av_trainer_new(s, &set, &cause);
 		if (!tv->tr) {
-			av_app_message(a, true, "cannot train: %s", cause ? cause : "?");
+			av_app_message(a, true, _("cannot train: %s"), cause ? cause : "?");
 			free(cause);
 			return false;
 		}
@@ -922,8 +928,8 @@ bool av_train_view_open(struct av_app *a)
 	if (*note)
 		av_app_message(a, false, "%s", note);
 	else
-		av_app_message(a, false, "training: Space runs, s one epoch, S one sentence, "
-			       "g matrices, ? keys, t back");
+		av_app_message(a, false, _("training: Space runs, s one epoch, S one sentence, "
+			       "g matrices, ? keys, t back"));
 	return true;
 }
 
@@ -942,16 +948,17 @@ void av_train_view_leave(struct av_app *a)
 	touch_shared(a);
 	a->dirty = AV_DIRTY_ALL;
 	if (!ok) {
-		av_app_message(a, true, "the trained weights do not run: %s", cause ? cause : "?");
+		av_app_message(a, true, _("the trained weights do not run: %s"), cause ? cause : "?");
 		free(cause);
 		return;
 	}
 	if (tv->tr->epoch == 0)
-		av_app_message(a, false, "back to the stepper (nothing trained yet)");
+		av_app_message(a, false, _("back to the stepper (nothing trained yet)"));
 	else
-		av_app_message(a, false, "stepper: the weights after %d epoch%s (%s, "
-			       "%s lr %g, loss %.4g)",
-			       tv->tr->epoch, tv->tr->epoch == 1 ? "" : "s",
+		av_app_message(a, false, P_("stepper: the weights after %d epoch (%s, %s lr %g, "
+					    "loss %.4g)", "stepper: the weights after %d epochs (%s, "
+					    "%s lr %g, loss %.4g)", tv->tr->epoch),
+			       tv->tr->epoch,
 			       av_target_names[tv->tr->set.target],
 			       av_optimizer_names[tv->tr->set.optimizer], tv->tr->set.lr,
 			       tv->tr->loss[tv->tr->epoch - 1]);
@@ -967,7 +974,7 @@ bool av_train_view_open_trained(struct av_app *a, const struct av_train_settings
 	char *cause = NULL;
 	if (!av_trainer_set_lr(tr, set->lr, &cause)
 	    || !av_trainer_set_target(tr, set->target, &cause)) {
-		av_app_message(a, true, "cannot train: %s", cause ? cause : "?");
+		av_app_message(a, true, _("cannot train: %s"), cause ? cause : "?");
 		free(cause);
 		return false;
 	}
@@ -1021,8 +1028,9 @@ static void discard_answer(struct av_app *a, bool yes)
 	if (yes && then)
 		then(a);
 	else if (!yes)
-		av_app_message(a, false, "kept: the training is still here%s",
-			       a->view == &av_view_train ? "" : " (t shows it)");
+		av_app_message(a, false, "%s", a->view == &av_view_train
+			       ? _("kept: the training is still here")
+			       : _("kept: the training is still here (t shows it)"));
 }
 
 bool av_train_view_ask_discard(struct av_app *a, void (*then)(struct av_app *a))
@@ -1031,16 +1039,22 @@ bool av_train_view_ask_discard(struct av_app *a, void (*then)(struct av_app *a))
 		return false;
 	a->train->after_discard = then;
 	const struct av_trainer *tr = a->train->tr;
-	char what[80] = "", steps[48] = "";
-	if (tr->next_item > 0)
-		snprintf(steps, sizeof(steps), "%d step%s", tr->next_item,
-			 tr->next_item == 1 ? "" : "s");
-	if (tr->epoch > 0)
-		snprintf(what, sizeof(what), "%d epoch%s%s%s", tr->epoch, tr->epoch == 1 ? "" : "s",
-			 steps[0] ? " and " : "", steps);
-	else
-		snprintf(what, sizeof(what), "%s", steps);
-	char *question = av_printf("discard %s of training? y/n", what);
+	char *question;
+	if (tr->epoch > 0 && tr->next_item > 0) {
+		char epochs[48], steps[48];
+		snprintf(epochs, sizeof(epochs), P_("%d epoch", "%d epochs", tr->epoch), tr->epoch);
+		snprintf(steps, sizeof(steps), P_("%d step", "%d steps", tr->next_item),
+			 tr->next_item);
+		/* TRANSLATORS: "discard 2 epochs and 1 step of training? y/n" */
+		question = av_printf(_("discard %s and %s of training? y/n"), epochs, steps);
+	} else if (tr->epoch > 0) {
+		question = av_printf(P_("discard %d epoch of training? y/n",
+					"discard %d epochs of training? y/n", tr->epoch), tr->epoch);
+	} else {
+		question = av_printf(P_("discard %d step of training? y/n",
+					"discard %d steps of training? y/n", tr->next_item),
+				     tr->next_item);
+	}
 	av_prompt_ask(a, question, discard_answer);
 	free(question);
 	return true;
@@ -1058,9 +1072,9 @@ bool av_train_view_weights_text(const struct av_app *a, char *buf, size_t size)
 	    !same_floats(p->w_k, q->w_k, (size_t)p->d_model * p->d_model))
 		return false;
 	if (tr->next_item > 0)
-		snprintf(buf, size, "trained %d ep+%d", tr->epoch, tr->next_item);
+		snprintf(buf, size, _("trained %d ep+%d"), tr->epoch, tr->next_item);
 	else
-		snprintf(buf, size, "trained %d ep", tr->epoch);
+		snprintf(buf, size, _("trained %d ep"), tr->epoch);
 	return true;
 }
 
