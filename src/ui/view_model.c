@@ -459,7 +459,12 @@ static void draw_prediction(struct av_app *a)
 	snprintf(text, sizeof(text), _("next token after \"%s\":"), last_token);
 	x += av_put(w, y, 0, text, getmaxx(w), label);
 	for (int i = 0; i < mu->n_top; i++) {
-		snprintf(text, sizeof(text), _(" \"%s\" %.1f%%"), mu->top_text[i], 100.0 * mu->top_probs[i]);
+		double pct = 100.0 * mu->top_probs[i];
+		/* small probabilities keep two digits instead of showing 0.0% */
+		if (pct >= 0.1)
+			snprintf(text, sizeof(text), _(" \"%s\" %.1f%%"), mu->top_text[i], pct);
+		else
+			snprintf(text, sizeof(text), _(" \"%s\" %.2g%%"), mu->top_text[i], pct);
 		if (!put_item(w, y, &x, text, i == 0 ? av_colors_el(c, AV_EL_HIGHLIGHT) : normal))
 			break;
 	}
