@@ -419,9 +419,13 @@ static void test_every_size(void **state)
 		harness_keys(&mh.h, "lj");
 		assert_int_equal(av_draw_overflows(), 0);
 	}
-	/* a narrow screen pages the heads too */
+	/* a narrow screen pages the heads too, and the header keeps the layer
+	 * (it stands before the settings, which are cut first) */
 	harness_resize(&mh.h, 40, 12);
 	expect(", heads ");
+	char layer[32];
+	snprintf(layer, sizeof(layer), "layer %d/12", av_model_ui_layer(&mh.h.a));
+	assert_non_null(strstr(harness_line(0), layer));
 	close_model(&mh);
 }
 
