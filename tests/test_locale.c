@@ -17,7 +17,9 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "i18n.h"
 #include "json_read.h"
+#include "model_config.h"
 #include "print_table.h"
 #include "session.h"
 #include "trace_json.h"
@@ -164,6 +166,39 @@ static void test_messages(void **state)
 	free(m);
 }
 
+/* Chinese messages under a comma-decimal locale (LC_ALL=de_DE.UTF-8,
+ * LANGUAGE=zh_CN, as main binds the catalogue): the message is the
+ * translation, its numbers keep the point. Skipped without NLS or without
+ * the build tree's catalogue. */
+static void test_chinese_message_keeps_the_point(void **state)
+{
+	(void)state;
+	need_comma_locale();
+#if defined(ENABLE_NLS) && ENABLE_NLS
+	setenv("LANGUAGE", "zh_CN", 1);
+	av_i18n_init();   /* textdomain() again: gettext sees the new LANGUAGE */
+	if (strcmp(_("next stage"), "next stage") == 0) {
+		unsetenv("LANGUAGE");
+		av_i18n_init();
+		print_message("skipped: no Chinese catalogue in the build tree\n");
+		skip();
+	}
+	struct av_config cfg;
+	av_config_default(&cfg);
+	cfg.temperature = 1000.5;
+	char *cause = NULL;
+	assert_false(av_config_check(&cfg, &cause));
+	unsetenv("LANGUAGE");
+	av_i18n_init();
+	assert_non_null(cause);
+	assert_non_null(strstr(cause, "必须在 0.01 到 100 之间"));
+	assert_non_null(strstr(cause, "1000.5"));
+	free(cause);
+#else
+	skip();
+#endif
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -171,6 +206,7 @@ int main(void)
 		cmocka_unit_test(test_json_numbers),
 		cmocka_unit_test(test_print_table),
 		cmocka_unit_test(test_messages),
+		cmocka_unit_test(test_chinese_message_keeps_the_point),
 	};
 	return cmocka_run_group_tests(tests, enter_comma_locale, leave_locale);
 }

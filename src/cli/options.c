@@ -21,13 +21,14 @@ enum {
 	OPT_INIT, OPT_MASK_KEYS, OPT_DUMP, OPT_PRINT, OPT_HEAD, OPT_COLOR, OPT_THEME,
 	OPT_LIST_SAMPLES, OPT_HELP, OPT_VERSION,
 	OPT_TRAIN, OPT_LR, OPT_OPTIMIZER, OPT_TARGET, OPT_TRAIN_PARAMS,
-	OPT_LESSON, OPT_LIST_LESSONS, OPT_MODEL, OPT_LAYER
+	OPT_LESSON, OPT_LIST_LESSONS, OPT_STEP, OPT_MODEL, OPT_LAYER
 };
 
 static const struct option long_options[] = {
 	{ "sample", required_argument, NULL, OPT_SAMPLE },
 	{ "lesson", required_argument, NULL, OPT_LESSON },
 	{ "list-lessons", no_argument, NULL, OPT_LIST_LESSONS },
+	{ "step", required_argument, NULL, OPT_STEP },
 	{ "weights", required_argument, NULL, OPT_WEIGHTS },
 	{ "mode", required_argument, NULL, OPT_MODE },
 	{ "source", required_argument, NULL, OPT_SOURCE },
@@ -80,6 +81,8 @@ static void print_help(void)
 "      --weights=FILE       load parameters (a weights file or any --dump trace)\n"
 "      --lesson=NAME|FILE   a guided lesson (checked whole first); its sample\n"
 "                           and weights are used\n"
+"      --step=N             with --lesson and --print or --dump: the state of\n"
+"                           the lesson's step N (sentence, settings, training)\n"
 "      --mode=MODE          self, causal (decoder mask) or cross\n"
 "      --source=SENTENCE    the encoder's sentence for cross mode (keys, values)\n"
 "      --d-model=N          model width D\n"
@@ -332,6 +335,11 @@ static bool parse_one(struct av_options *o, int c, const char *arg, char **cause
 	case OPT_BIAS: case OPT_NO_BIAS:
 		o->cfg.bias = c == OPT_BIAS;
 		o->cfg_given |= AV_CFG_BIAS;
+		return true;
+	case OPT_STEP:
+		if (!parse_long("step", arg, 1, INT_MAX, &v, cause))
+			return false;
+		o->lesson_step = (int)v;
 		return true;
 	case OPT_HEAD:
 		if (!parse_long("head", arg, 0, INT_MAX, &v, cause))

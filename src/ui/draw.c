@@ -159,6 +159,11 @@ int av_put(WINDOW *w, int y, int x, const char *s, int maxw, attr_t attr)
 		used += p.cols;
 	}
 	if (cut) {
+		/* a wide (CJK) character that would straddle the last column is
+		 * a space: the cut text takes exactly maxw columns, and nothing
+		 * left from before shows in the gap */
+		for (; used < limit; used++)
+			waddch(w, ' ');
 		waddstr(w, use_utf8 ? "…" : "~");
 		used++;
 	}

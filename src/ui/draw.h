@@ -15,7 +15,9 @@ bool av_draw_utf8(void);
 int av_text_width(const char *s);
 
 /* Writes s at (y, x) in at most maxw columns with attr; a cut string ends
- * in "…" (or "~"). Returns the columns written. */
+ * in "…" (or "~") and takes exactly maxw columns: a wide character that
+ * does not fit before the "…" is replaced by a space, never split. Returns
+ * the columns written. */
 int av_put(WINDOW *w, int y, int x, const char *s, int maxw, attr_t attr);
 
 /* As av_put, then pads with spaces (in attr) to exactly width columns. */

@@ -54,6 +54,8 @@ struct av_header_info {
 				    * shown with the seed, never dropped */
 	const char *model;         /* --model: "layer 5/12" in place of the seed
 				    * (never dropped), or NULL */
+	const char *classroom;     /* "3 following", "exploring" (--lead,
+				    * --follow), or NULL: never dropped */
 	int stage_reserve;         /* columns kept for the stage part (the
 				    * widest one), so stepping does not make
 				    * the other pieces come and go; 0 = its own */

@@ -1,0 +1,169 @@
+/* test_i18n.c: the screen in Chinese. A wide (CJK) character never
+ * straddles the last column a text may take; with the build tree's zh_CN
+ * catalogue the key table's help texts, the stage titles and the hints fit
+ * the columns the layout gives them at 80x24. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "i18n.h"
+#include "ui_harness.h"
+#include "ui/actions.h"
+#include "ui/draw.h"
+#include "ui/stages.h"
+
+static bool utf8;
+
+/* Row y without its trailing blanks. */
+static const char *row(int y)
+{
+	static char buf[4096];
+	snprintf(buf, sizeof(buf), "%s", harness_line(y));
+	size_t n = strlen(buf);
+	while (n > 0 && buf[n - 1] == ' ')
+		buf[--n] = '\0';
+	return buf;
+}
+
+/* A cut after two wide characters whose third does not fit: a space, then
+ * the ellipsis, and the column after it is the old text, untouched. */
+static void test_wide_character_cut_by_a_space(void **state)
+{
+	(void)state;
+	if (!utf8)
+		skip();
+	struct harness h = { 0 };
+	harness_screen(&h, "xterm-256color", 20, 3);
+	long before = av_draw_overflows();
+	av_put(stdscr, 0, 0, "XXXXXXXXXXXXXXXXXXXX", 20, A_NORMAL);
+	/* 中国人民 is 8 columns; in 8 the cut leaves 7 before the "…": 中国人 is
+	 * 6, 民 would take the 7th and the 8th */
+	int used = av_put(stdscr, 0, 0, "中国人民很好", 8, A_NORMAL);
+	wrefresh(stdscr);
+	assert_int_equal(used, 8);
+	assert_string_equal(row(0), "中国人 …XXXXXXXXXXXX");
+	/* exactly fitting: no space, no straddle */
+	used = av_put(stdscr, 1, 0, "中国人民很好", 7, A_NORMAL);
+	wrefresh(stdscr);
+	assert_int_equal(used, 7);
+	assert_string_equal(row(1), "中国人…");
+	/* the window's last column: a text cut to the window never wraps */
+	av_put(stdscr, 2, 15, "ab中文字", 5, A_NORMAL);
+	wrefresh(stdscr);
+	assert_string_equal(row(2), "               ab中…");
+	assert_int_equal(av_draw_overflows(), before);
+	harness_close(&h);
+}
+
+/* av_put_pad keeps the columns after a cut wide character padded. */
+static void test_pad_after_wide_cut(void **state)
+{
+	(void)state;
+	if (!utf8)
+		skip();
+	struct harness h = { 0 };
+	harness_screen(&h, "xterm-256color", 12, 1);
+	av_put(stdscr, 0, 0, "XXXXXXXXXXXX", 12, A_NORMAL);
+	av_put_pad(stdscr, 0, 0, "注意力权重", 6, A_NORMAL);
+	wrefresh(stdscr);
+	assert_string_equal(row(0), "注意 …XXXXXX");
+	harness_close(&h);
+}
+
+/* The catalogue of the build tree, in Chinese; false (the test skips) when
+ * there is none (configure --disable-nls, no msgfmt, no zh_CN locale). */
+static bool chinese(void)
+{
+#if defined(ENABLE_NLS) && ENABLE_NLS
+	if (!setlocale(LC_ALL, "zh_CN.UTF-8"))
+		return false;
+	bindtextdomain(PACKAGE, AV_BUILDDIR "/locale");
+	bind_textdomain_codeset(PACKAGE, "UTF-8");
+	textdomain(PACKAGE);
+	return strcmp(_("next stage"), "next stage") != 0;
+#else
+	return false;
+#endif
+}
+
+static void english(void)
+{
+	setlocale(LC_ALL, "C.UTF-8");
+}
+
+/* The help overlay gives a key's help text 25 columns at 80x24 (two
+ * columns of 38 minus 12 for the keys and a space). */
+static void test_help_texts_fit(void **state)
+{
+	(void)state;
+	if (!chinese())
+		skip();
+	int bad = 0;
+	for (int a = 1; a < AV_ACTION_COUNT; a++) {
+		const char *t = _(av_actions[a].help);
+		if (av_text_width(t) > 25) {
+			fprintf(stderr, "too wide (%d > 25): %s -> %s\n", av_text_width(t),
+				av_actions[a].help, t);
+			bad++;
+		}
+	}
+	for (int a = 1; a < AV_TRAIN_COUNT; a++) {
+		const char *t = _(av_train_actions[a].help);
+		if (av_text_width(t) > 25) {
+			fprintf(stderr, "too wide (%d > 25): %s -> %s\n", av_text_width(t),
+				av_train_actions[a].help, t);
+			bad++;
+		}
+	}
+	for (int g = 0; g < AV_GROUP_COUNT; g++) {
+		const char *t = _(av_action_group_titles[g]);
+		if (av_text_width(t) > 38) {
+			fprintf(stderr, "group title too wide: %s\n", t);
+			bad++;
+		}
+	}
+	english();
+	assert_int_equal(bad, 0);
+}
+
+/* A translated label is never wider than its English one where the English
+ * was sized for 80 columns: the stage titles (the header reserves the widest)
+ * and each stage's purpose line. */
+static void test_stage_titles_fit(void **state)
+{
+	(void)state;
+	if (!chinese())
+		skip();
+	int bad = 0;
+	for (int s = 0; s < AV_STAGE_COUNT; s++) {
+		const char *en = av_ui_stage_titles[s], *zh = _(en);
+		if (av_text_width(zh) > av_text_width(en) + 2) {
+			fprintf(stderr, "stage title wider: %s -> %s\n", en, zh);
+			bad++;
+		}
+		en = av_ui_stage_purposes[s];
+		zh = _(en);
+		if (av_text_width(zh) > av_text_width(en)) {
+			fprintf(stderr, "stage purpose wider: %s -> %s\n", en, zh);
+			bad++;
+		}
+	}
+	english();
+	assert_int_equal(bad, 0);
+}
+
+int main(void)
+{
+	utf8 = harness_setup_process();
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_wide_character_cut_by_a_space),
+		cmocka_unit_test(test_pad_after_wide_cut),
+		cmocka_unit_test(test_help_texts_fit),
+		cmocka_unit_test(test_stage_titles_fit),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
