@@ -19,6 +19,7 @@
 #include "ui/actions.h"
 #include "ui/app.h"
 #include "ui/draw.h"
+#include "ui/model_ui.h"
 #include "ui/prompt.h"
 #include "util.h"
 
@@ -52,8 +53,9 @@ static void run_text(struct av_app *a)
 		return;
 	}
 	char *cause = NULL;
-	bool ok = ed->source ? av_session_set_source(a->s, ed->line.buf, &cause)
-			     : av_session_set_sentence(a->s, ed->line.buf, &cause);
+	bool ok = a->model ? av_model_ui_set_sentence(a, ed->line.buf, &cause)
+		  : ed->source ? av_session_set_source(a->s, ed->line.buf, &cause)
+			       : av_session_set_sentence(a->s, ed->line.buf, &cause);
 	free(ed->error);
 	ed->error = ok ? NULL : (cause ? cause : av_strdup(_("cannot run")));
 	if (!ok)
