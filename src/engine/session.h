@@ -13,7 +13,8 @@ struct av_session {
 	struct av_sample sample;
 	struct av_config cfg;
 	struct av_params params;        /* current parameters (trained or not) */
-	struct av_params initial;       /* as loaded or initialised, for reset */
+	struct av_params initial;       /* as loaded, for reset: only when from_weights
+					 * (drawn ones are drawn again from the seed) */
 	bool from_weights;              /* params came from --weights */
 	int base_vocab;                 /* words before any run added unknown ones */
 	char *sentence;

@@ -852,10 +852,8 @@ static bool fresh_params(const struct av_lesson *l, const struct av_lesson_state
 	}
 	av_params_free(&s->params);
 	s->params = p;
-	av_params_free(&s->initial);
-	av_params_copy(&s->initial, &s->params);
-	s->base_vocab = s->params.vocab_size;
 	s->from_weights = l->weights && st->seed == l->cfg.seed && st->init == l->cfg.init;
+	av_session_start(s);
 	return true;
 }
 
