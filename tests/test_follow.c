@@ -13,12 +13,14 @@
 #include <cmocka.h>
 
 #include <poll.h>
+#include <pwd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "follow/explore.h"
 #include "follow/room.h"
 #include "follow/snapshot.h"
 #include "follow/sync.h"
@@ -55,12 +57,19 @@ static void full_snapshot(struct av_state *s)
 	s->key_hidden[0] = s->key_hidden[4] = true;
 	strcpy(s->lesson, "qkv-walkthrough");
 	s->lesson_step = 3;
+	s->view = AV_SNAP_VIEW_BARS;
+	s->figure = 3;
 	s->training.active = true;
-	s->training.target = AV_TARGET_PAIRS;
-	s->training.optimizer = AV_OPT_SGD;
-	s->training.params = AV_TRAIN_ALL;
-	s->training.lr = 0.005;
+	s->training.init = AV_INIT_TORCH;
 	s->training.epochs = 137;
+	s->training.steps = 2;
+	s->training.n_recipe = 3;
+	s->training.recipe[0] = (struct av_snap_recipe){ 0, AV_TARGET_PAIRS, AV_OPT_SGD,
+							 AV_TRAIN_ALL, 0.005, true };
+	s->training.recipe[1] = (struct av_snap_recipe){ 40, AV_TARGET_PAIRS, AV_OPT_ADAM,
+							 AV_TRAIN_ALL, 0.1 + 0.2, true };
+	s->training.recipe[2] = (struct av_snap_recipe){ 9001, AV_TARGET_PREVIOUS, AV_OPT_ADAM,
+							 AV_TRAIN_QKV, 1e-3, false };
 }
 
 static void assert_snapshots_equal(const struct av_state *a, const struct av_state *b)
@@ -86,17 +95,28 @@ static void assert_snapshots_equal(const struct av_state *a, const struct av_sta
 	assert_int_equal(a->head, b->head);
 	assert_int_equal(a->query, b->query);
 	assert_int_equal(a->key, b->key);
+	assert_int_equal(a->figure, b->figure);
 	assert_memory_equal(a->key_hidden, b->key_hidden, sizeof a->key_hidden);
 	assert_string_equal(a->lesson, b->lesson);
 	assert_int_equal(a->lesson_step, b->lesson_step);
 	assert_int_equal(a->training.active, b->training.active);
 	if (!a->training.active)
 		return;
-	assert_int_equal(a->training.target, b->training.target);
-	assert_int_equal(a->training.optimizer, b->training.optimizer);
-	assert_int_equal(a->training.params, b->training.params);
-	assert_true(a->training.lr == b->training.lr);
+	assert_int_equal(a->training.init, b->training.init);
 	assert_int_equal(a->training.epochs, b->training.epochs);
+	assert_int_equal(a->training.steps, b->training.steps);
+	assert_int_equal(a->training.n_recipe, b->training.n_recipe);
+	for (int i = 0; i < a->training.n_recipe; i++) {
+		const struct av_snap_recipe *x = &a->training.recipe[i], *y = &b->training.recipe[i];
+		assert_true(x->at == y->at);
+		assert_int_equal(x->target, y->target);
+		assert_int_equal(x->optimizer, y->optimizer);
+		assert_int_equal(x->params, y->params);
+		assert_true(x->lr == y->lr);
+		assert_int_equal(x->reset, y->reset);
+	}
+	/* and nothing else: the two are the same snapshot */
+	assert_true(av_state_same(a, b));
 }
 
 static void round_trip(const struct av_state *in)
@@ -108,7 +128,7 @@ static void round_trip(const struct av_state *in)
 
 	if (!av_wire_encode(in, &msg, &len, &cause))
 		fail_msg("encode: %s", cause);
-	assert_memory_equal(msg, "AVFL\x01\x00\x01\x00", 8);
+	assert_memory_equal(msg, "AVFL\x02\x00\x01\x00", 8);
 	assert_int_equal(msg[8] | msg[9] << 8 | msg[10] << 16 | msg[11] << 24,
 			 len - AV_WIRE_HEADER_SIZE);
 	if (!av_wire_decode(msg, len, &out, &cause))
@@ -126,8 +146,13 @@ static void test_round_trip(void **state)
 	round_trip(&s);
 	full_snapshot(&s);
 	round_trip(&s);
+	/* every view kind */
+	for (int v = 0; av_snap_view_names[v] != NULL; v++) {
+		s.view = (enum av_snap_view)v;
+		round_trip(&s);
+	}
 	s.training.active = false;
-	s.training.epochs = 0;
+	s.training.epochs = s.training.steps = 0;
 	s.origin = AV_SNAP_FROM_SAMPLE;
 	s.weights[0] = '\0';
 	s.mode = AV_MODE_SELF;     /* the source stays, unused */
@@ -190,12 +215,12 @@ static char *body_of(const struct av_state *s)
 	return body;
 }
 
-/* A message around body (len bytes), with a version-1 snapshot header. */
+/* A message around body (len bytes), with a version-2 snapshot header. */
 static unsigned char *frame(const char *body, size_t len, size_t *msg_len)
 {
 	unsigned char *msg = av_malloc(AV_WIRE_HEADER_SIZE + len + 1);
 
-	memcpy(msg, "AVFL\x01\x00\x01\x00", 8);
+	memcpy(msg, "AVFL\x02\x00\x01\x00", 8);
 	for (int i = 0; i < 4; i++)
 		msg[8 + i] = (unsigned char)((len >> (8 * i)) & 0xff);
 	memcpy(msg + AV_WIRE_HEADER_SIZE, body, len);
@@ -281,7 +306,6 @@ static void test_refused_fields(void **state)
 	assert_edit_refused("\"init\":\"xavier\"", "\"init\":\"\"", "not a known init");
 	/* the view */
 	assert_edit_refused("\"stage\":\"softmax\"", "\"stage\":\"blend\"", "not a known stage");
-	assert_edit_refused("\"kind\":\"heads\"", "\"kind\":\"movie\"", "not a known kind");
 	assert_edit_refused("\"head\":2", "\"head\":3", "head: 3 is not below heads 3");
 	assert_edit_refused("\"query\":1", "\"query\":40", "query: 40 is not a token");
 	assert_edit_refused("\"query\":1", "\"query\":-2", "not in");
@@ -297,6 +321,14 @@ static void test_refused_fields(void **state)
 	assert_edit_refused("\"lr\":0.005", "\"lr\":null", "not a finite number");
 	assert_edit_refused("\"epochs\":137", "\"epochs\":1000001", "epochs");
 	assert_edit_refused("\"target\":\"pairs\"", "\"target\":\"all\"", "not a known target");
+	assert_edit_refused("\"steps\":2", "\"steps\":1000001", "steps");
+	assert_edit_refused("\"init\":\"torch\"", "\"init\":\"zero\"", "not a known init");
+	assert_edit_refused("\"at\":0", "\"at\":1", "starts at step 1, not 0");
+	assert_edit_refused("\"at\":9001", "\"at\":40", "does not come after 40");
+	assert_edit_refused("\"reset\":false", "\"reset\":0", "not true or false");
+	assert_edit_refused("\"recipe\":[", "\"recipe\":[7,", "not an object");
+	assert_edit_refused("\"figure\":3", "\"figure\":16", "figure");
+	assert_edit_refused("\"kind\":\"bars\"", "\"kind\":\"pie\"", "not a known kind");
 }
 
 static void test_refused_long_text(void **state)
@@ -325,22 +357,23 @@ static void test_refused_headers(void **state)
 	char *cause = NULL;
 	unsigned char hdr[AV_WIRE_HEADER_SIZE];
 
-	memcpy(hdr, "AVFL\x02\x00\x01\x00\x10\x00\x00\x00", 12);
+	/* version 1 (before the recipe of changes) is another release's */
+	memcpy(hdr, "AVFL\x01\x00\x01\x00\x10\x00\x00\x00", 12);
 	assert_int_equal(av_wire_parse_header(hdr, &h, &cause), AV_WIRE_SKIP);
-	assert_non_null(strstr(cause, "version 2, this attnview reads version 1"));
+	assert_non_null(strstr(cause, "version 1, this attnview reads version 2"));
 	free(cause);
 	cause = NULL;
-	memcpy(hdr, "AVFL\x01\x00\x07\x00\x10\x00\x00\x00", 12);
+	memcpy(hdr, "AVFL\x02\x00\x07\x00\x10\x00\x00\x00", 12);
 	assert_int_equal(av_wire_parse_header(hdr, &h, &cause), AV_WIRE_SKIP);
 	assert_non_null(strstr(cause, "unknown message type 7"));
 	free(cause);
 	cause = NULL;
-	memcpy(hdr, "AVFL\x01\x00\x01\x00\x01\x00\x01\x00", 12);   /* 65537 */
+	memcpy(hdr, "AVFL\x02\x00\x01\x00\x01\x00\x01\x00", 12);   /* 65537 */
 	assert_int_equal(av_wire_parse_header(hdr, &h, &cause), AV_WIRE_SKIP);
 	assert_non_null(strstr(cause, "65537 bytes, more than 65536"));
 	free(cause);
 	cause = NULL;
-	memcpy(hdr, "AVFL\x01\x00\x01\x00\xff\xff\xff\xff", 12);
+	memcpy(hdr, "AVFL\x02\x00\x01\x00\xff\xff\xff\xff", 12);
 	assert_int_equal(av_wire_parse_header(hdr, &h, &cause), AV_WIRE_SKIP);
 	free(cause);
 	cause = NULL;
@@ -349,7 +382,7 @@ static void test_refused_headers(void **state)
 	assert_non_null(strstr(cause, "bad magic"));
 	free(cause);
 	cause = NULL;
-	memcpy(hdr, "AVFL\x01\x00\x01\x00\x00\x01\x00\x00", 12);
+	memcpy(hdr, "AVFL\x02\x00\x01\x00\x00\x01\x00\x00", 12);
 	assert_int_equal(av_wire_parse_header(hdr, &h, &cause), AV_WIRE_READ);
 	assert_int_equal(h.length, 256);
 }
@@ -570,11 +603,26 @@ static void test_sync_same_numbers(void **state)
 	av_session_free(&follower);
 }
 
-/* A training run travels as its recipe and epochs and is replayed. */
+/* A training run travels as its recipe, with the changes made while it
+ * ran, and is replayed step for step: the lr doubled after epoch 3, the
+ * optimiser switched after 5 epochs and a sentence, the target changed,
+ * the trained tensors changed, the init drawn again. The follower's
+ * weights are the leader's bit for bit; replaying without the changes
+ * gives other weights (so the recipe's changes matter). */
+static void leader_train(struct av_trainer *tr, struct av_snap_training *run, int epochs,
+			 int sentences)
+{
+	for (int e = 0; e < epochs; e++)
+		av_trainer_epoch(tr);
+	for (int i = 0; i < sentences; i++)
+		av_trainer_step(tr);
+	assert_true(av_state_track_training(run, tr));
+}
+
 static void test_sync_training_replayed(void **state)
 {
 	(void)state;
-	struct av_session leader, follower;
+	struct av_session leader, follower, plain;
 	struct av_state snap;
 	struct av_train_settings set;
 	struct av_trainer *tr;
@@ -583,26 +631,114 @@ static void test_sync_training_replayed(void **state)
 
 	start_session(&leader, "china panda");
 	start_session(&follower, "china panda");
+	start_session(&plain, "china panda");
 	av_train_settings_from_sample(&set, &leader.sample.training);
 	set.lr = 0.05;
 	tr = av_trainer_new(&leader, &set, &cause);
 	assert_non_null(tr);
-	for (int e = 0; e < 7; e++)
-		av_trainer_epoch(tr);
+	av_state_init(&snap);
+	/* the init drawn again before the run: a new run with that init; the
+	 * leader tracks after every key, as the screen does */
+	av_trainer_set_init(tr, AV_INIT_XAVIER);
+	leader_train(tr, &snap.training, 0, 0);
+	assert_int_equal(snap.training.init, AV_INIT_XAVIER);
+	leader_train(tr, &snap.training, 3, 0);
+	assert_true(av_trainer_set_lr(tr, 0.1, &cause));
+	leader_train(tr, &snap.training, 0, 0);
+	leader_train(tr, &snap.training, 2, 1);
+	av_trainer_set_optimizer(tr, AV_OPT_SGD);
+	leader_train(tr, &snap.training, 0, 0);
+	assert_true(av_trainer_set_target(tr, AV_TARGET_PREVIOUS, &cause));
+	leader_train(tr, &snap.training, 0, 0);
+	leader_train(tr, &snap.training, 1, 0);
+	av_trainer_set_params(tr, AV_TRAIN_ALL);
+	leader_train(tr, &snap.training, 0, 0);
+	av_trainer_set_optimizer(tr, AV_OPT_ADAM);
+	leader_train(tr, &snap.training, 0, 0);
+	leader_train(tr, &snap.training, 2, 1);
+	/* lr, then optimiser and target at one step, then params + optimiser */
+	assert_int_equal(snap.training.n_recipe, 4);
+	assert_true(snap.training.recipe[2].reset);
+	assert_false(snap.training.recipe[1].reset);
+	assert_int_equal(snap.training.epochs, tr->epoch);
+	assert_int_equal(snap.training.steps, tr->next_item);
+	assert_true(snap.training.steps > 0);
 	assert_true(av_trainer_apply(tr, &leader, &cause));
 	av_trainer_free(tr);
-	snapshot_over_wire(&leader, &snap);
-	av_state_capture_training(&snap, &set, 7);
+	{
+		struct av_state text;
+		snapshot_over_wire(&leader, &text);
+		text.training = snap.training;
+		snap = text;
+	}
+	{	/* through the wire with the training */
+		unsigned char *msg;
+		size_t len;
+		assert_true(av_wire_encode(&snap, &msg, &len, &cause));
+		assert_true(av_wire_decode(msg, len, &snap, &cause));
+		free(msg);
+	}
 	if (!av_state_apply(&follower, NULL, &snap, &cause))
 		fail_msg("%s", cause);
 	dd = (size_t)leader.cfg.d_model * (size_t)leader.cfg.d_model;
 	assert_memory_equal(leader.params.w_q, follower.params.w_q, dd * sizeof(float));
 	assert_memory_equal(leader.params.w_k, follower.params.w_k, dd * sizeof(float));
+	assert_memory_equal(leader.params.token_embedding, follower.params.token_embedding,
+			    (size_t)leader.params.vocab_size * leader.cfg.d_model * sizeof(float));
 	assert_same_numbers(&leader, &follower);
 	/* and the untrained parameters differ: the replay did something */
 	assert_true(memcmp(follower.params.w_q, follower.initial.w_q, dd * sizeof(float)) != 0);
+	/* the same epochs with the first settings only are another run */
+	snap.training.n_recipe = 1;
+	assert_true(av_state_apply(&plain, NULL, &snap, &cause));
+	assert_true(memcmp(plain.params.w_q, leader.params.w_q, dd * sizeof(float)) != 0);
 	av_session_free(&leader);
 	av_session_free(&follower);
+	av_session_free(&plain);
+}
+
+/* A follower that replayed a run goes on from there when the run went
+ * on, and gets what a replay from the start gets. */
+static void test_sync_replay_goes_on(void **state)
+{
+	(void)state;
+	struct av_session s;
+	struct av_train_settings set;
+	struct av_trainer *leader, *once, *stepwise;
+	struct av_snap_training run, first;
+	char *cause = NULL;
+	size_t dd;
+
+	start_session(&s, "china panda");
+	av_train_settings_from_sample(&set, &s.sample.training);
+	leader = av_trainer_new(&s, &set, &cause);
+	once = av_trainer_new(&s, &set, &cause);
+	stepwise = av_trainer_new(&s, &set, &cause);
+	memset(&run, 0, sizeof run);
+	run.n_recipe = 1;
+	leader_train(leader, &run, 2, 0);
+	first = run;
+	assert_true(av_state_replay(stepwise, NULL, &first, &cause));
+	assert_true(av_trainer_set_lr(leader, set.lr / 2, &cause));
+	leader_train(leader, &run, 0, 0);
+	leader_train(leader, &run, 3, 1);
+	assert_true(av_state_recipe_continues(&first, &run));
+	assert_false(av_state_recipe_continues(&run, &first));
+	assert_true(av_state_replay(stepwise, &first, &run, &cause));
+	assert_int_equal(stepwise->epoch, 5);
+	assert_true(av_state_replay(once, NULL, &run, &cause));
+	dd = (size_t)s.cfg.d_model * (size_t)s.cfg.d_model;
+	assert_memory_equal(stepwise->params.w_q, leader->params.w_q, dd * sizeof(float));
+	assert_memory_equal(once->params.w_q, leader->params.w_q, dd * sizeof(float));
+	/* a reset on the leader (r) starts a new run */
+	av_trainer_reset(leader);
+	leader_train(leader, &run, 1, 0);
+	assert_int_equal(run.n_recipe, 1);
+	assert_false(av_state_recipe_continues(&first, &run));
+	av_trainer_free(leader);
+	av_trainer_free(once);
+	av_trainer_free(stepwise);
+	av_session_free(&s);
 }
 
 /* The parameters are rebuilt only when what they depend on changed: a
@@ -773,7 +909,8 @@ static void test_room_delivers(void **state)
 		assert_string_equal(r->got[i].sentence, "熊猫 likes \"bamboo\"\t\\ now");
 		r->events[i] = 0;
 	}
-	want = av_printf("follower uid %lu joined (3 following)", (unsigned long)getuid());
+	want = av_printf("follower uid %lu (%s) joined (3 following)", (unsigned long)getuid(),
+			 getpwuid(getuid()) ? getpwuid(getuid())->pw_name : "?");
 	assert_non_null(strstr(r->leader_notes.text, want));
 	free(want);
 	for (uint64_t seq = 8; seq < 20; seq++)
@@ -1030,13 +1167,13 @@ static void test_room_fake_leader(void **state)
 	r->events[0] = 0;
 
 	/* a body that is not JSON */
-	assert_int_equal(write(conn, "AVFL\x01\x00\x01\x00\x05\x00\x00\x00{{{{{", 17), 17);
+	assert_int_equal(write(conn, "AVFL\x02\x00\x01\x00\x05\x00\x00\x00{{{{{", 17), 17);
 	pump(r, 1);
 	assert_int_equal(r->events[0], 0);
 	assert_non_null(strstr(notes, "dropped a malformed message: message: not JSON"));
 	/* a version from the future and an oversized message, skipped unread */
 	assert_int_equal(write(conn, "AVFL\x09\x00\x01\x00\x03\x00\x00\x00" "abc", 15), 15);
-	memcpy(hdr, "AVFL\x01\x00\x01\x00\x70\x11\x01\x00", 12);     /* 70000 bytes */
+	memcpy(hdr, "AVFL\x02\x00\x01\x00\x70\x11\x01\x00", 12);     /* 70000 bytes */
 	big = av_calloc(70000, 1);
 	assert_int_equal(write(conn, hdr, 12), 12);
 	assert_int_equal(write(conn, big, 70000), 70000);
@@ -1073,6 +1210,297 @@ static void test_room_fake_leader(void **state)
 	free(path);
 }
 
+
+/* --- the whole class headless: a leader's session and three followers'
+ * sessions over the room, each follower driven as the screen drives it
+ * (src/ui/classroom.c): a snapshot is applied while it follows, kept while
+ * it explores; f applies the newest. */
+
+struct student {
+	struct av_session s;
+	struct av_explore ex;
+	struct av_state last;
+	bool have_last;
+};
+
+/* The leader's snapshot of its session at stage and head. */
+static void lead(struct room_fixture *r, struct av_session *teacher, int stage, int head,
+		 uint64_t seq)
+{
+	struct av_state snap;
+	char *cause = NULL;
+
+	av_state_init(&snap);
+	strcpy(snap.sample, teacher->sample.name);
+	assert_true(av_state_sample_hash(&teacher->sample, &snap.content_hash, &cause));
+	assert_true(av_state_capture(&snap, teacher, &cause));
+	snap.stage = stage;
+	snap.head = head;
+	snap.seq = seq;
+	if (!av_leader_publish(r->leader, &snap, &cause))
+		fail_msg("publish: %s", cause);
+}
+
+static void apply_to(struct student *st, const struct av_state *snap)
+{
+	char *cause = NULL;
+
+	if (!av_state_apply(&st->s, st->have_last ? &st->last : NULL, snap, &cause))
+		fail_msg("apply: %s", cause);
+	st->last = *snap;
+	st->have_last = true;
+}
+
+/* A round of the room, then each student does what the screen does. */
+static void class_round(struct room_fixture *r, struct student *st, int rounds)
+{
+	pump(r, rounds);
+	for (int i = 0; i < N_FOLLOWERS; i++) {
+		if (r->events[i] & (AV_FOLLOW_CONNECTED | AV_FOLLOW_GONE))
+			av_explore_connected(&st[i].ex, av_follower_connected(r->f[i]));
+		if ((r->events[i] & AV_FOLLOW_SNAPSHOT) && av_explore_teacher(&st[i].ex, &r->got[i]))
+			apply_to(&st[i], &r->got[i]);
+		r->events[i] = 0;
+	}
+}
+
+static void test_class_explore_and_snap_back(void **state)
+{
+	struct room_fixture *r = *state;
+	struct av_session teacher;
+	struct student st[N_FOLLOWERS];
+	char line[256], *cause = NULL;
+	const struct av_state *back;
+
+	start_session(&teacher, "china panda japan cherry");
+	teacher.cfg.d_model = 6;
+	teacher.cfg.heads = 3;
+	av_session_reinit(&teacher);
+	assert_true(av_session_run(&teacher, &cause));
+	for (int i = 0; i < N_FOLLOWERS; i++) {
+		start_session(&st[i].s, "panda");
+		av_explore_init(&st[i].ex);
+		st[i].have_last = false;
+	}
+	open_leader(r);
+	lead(r, &teacher, 3, 0, 1);
+	start_followers(r);
+	class_round(r, st, 4);
+	for (int i = 0; i < N_FOLLOWERS; i++) {
+		assert_same_numbers(&teacher, &st[i].s);
+		av_explore_line(&st[i].ex, line, sizeof line);
+		assert_string_equal(line, "");    /* following: no teacher line */
+	}
+
+	/* student 0 presses a key that hides key 1: it explores from now on */
+	assert_true(av_explore_start(&st[0].ex));
+	assert_false(av_explore_start(&st[0].ex));    /* said once */
+	st[0].s.key_hidden[1] = true;
+	assert_true(av_session_run(&st[0].s, &cause));
+
+	/* the teacher: causal mask, softmax, head 1 */
+	teacher.cfg.mode = AV_MODE_CAUSAL;
+	assert_true(av_session_run(&teacher, &cause));
+	lead(r, &teacher, 6, 1, 2);
+	class_round(r, st, 4);
+	assert_same_numbers(&teacher, &st[1].s);
+	assert_same_numbers(&teacher, &st[2].s);
+	assert_int_equal(st[0].s.cfg.mode, AV_MODE_SELF);     /* its own state kept */
+	assert_true(st[0].s.key_hidden[1]);
+	av_explore_line(&st[0].ex, line, sizeof line);
+	assert_string_equal(line, "teacher: softmax, head 1 — f to follow");
+
+	/* the teacher quits: everyone keeps their state; the line says so */
+	av_leader_close(r->leader);
+	r->leader = NULL;
+	class_round(r, st, 1);
+	for (int i = 0; i < N_FOLLOWERS; i++)
+		assert_false(av_follower_connected(r->f[i]));
+	assert_same_numbers(&teacher, &st[1].s);
+	assert_true(st[0].s.key_hidden[1]);
+	av_explore_line(&st[0].ex, line, sizeof line);
+	assert_string_equal(line, "teacher (gone): softmax, head 1 — f to follow");
+
+	/* and comes back with a new seed at the output: the followers follow,
+	 * the explorer's line moves along */
+	teacher.cfg.seed = 5;
+	av_session_reinit(&teacher);
+	assert_true(av_session_run(&teacher, &cause));
+	open_leader(r);
+	lead(r, &teacher, 8, 2, 1);
+	class_round(r, st, 2 * AV_ROOM_BACKOFF_MAX_MS);
+	for (int i = 0; i < N_FOLLOWERS; i++)
+		assert_true(av_follower_connected(r->f[i]));
+	assert_same_numbers(&teacher, &st[1].s);
+	assert_same_numbers(&teacher, &st[2].s);
+	assert_true(st[0].s.cfg.seed != 5);
+	av_explore_line(&st[0].ex, line, sizeof line);
+	assert_string_equal(line, "teacher: output, head 2 — f to follow");
+
+	/* f: student 0 gets the teacher's newest state, numbers and all */
+	assert_true(av_explore_snap_back(&st[0].ex, &back));
+	assert_int_equal(back->stage, 8);
+	st[0].have_last = false;
+	apply_to(&st[0], back);
+	assert_same_numbers(&teacher, &st[0].s);
+	assert_false(st[0].s.key_hidden[1]);
+	av_explore_line(&st[0].ex, line, sizeof line);
+	assert_string_equal(line, "");
+	/* and follows again */
+	teacher.key_hidden[0] = true;
+	assert_true(av_session_run(&teacher, &cause));
+	lead(r, &teacher, 5, 2, 2);
+	class_round(r, st, 4);
+	for (int i = 0; i < N_FOLLOWERS; i++)
+		assert_same_numbers(&teacher, &st[i].s);
+
+	av_session_free(&teacher);
+	for (int i = 0; i < N_FOLLOWERS; i++)
+		av_session_free(&st[i].s);
+}
+
+/* f before the teacher ever sent anything: following, nothing to apply. */
+static void test_explore_without_teacher(void **state)
+{
+	(void)state;
+	struct av_explore ex;
+	const struct av_state *back = NULL;
+	char line[64];
+
+	av_explore_init(&ex);
+	assert_true(av_explore_start(&ex));
+	av_explore_line(&ex, line, sizeof line);
+	assert_string_equal(line, "teacher: not connected yet — f to follow");
+	assert_false(av_explore_snap_back(&ex, &back));
+	assert_null(back);
+	assert_false(ex.exploring);
+	/* a line cut short ends on a whole character, never inside "—" */
+	av_explore_start(&ex);
+	av_explore_line(&ex, line, 30);
+	assert_string_equal(line, "teacher: not connected yet ");
+}
+
+/* A follower started with another sample loads the teacher's by name,
+ * when it is installed and the same file; else a clear refusal. */
+static void test_sync_loads_teacher_sample(void **state)
+{
+	(void)state;
+	struct av_session s, teacher;
+	struct av_state snap;
+	uint64_t hash;
+	char *cause = NULL;
+
+	start_session(&s, "panda");
+	memset(&teacher, 0, sizeof teacher);
+	if (!av_sample_load("qkv-walkthrough", &teacher.sample, &cause))
+		fail_msg("%s (ATTNVIEW_DATA_DIR)", cause);
+	assert_true(av_state_sample_hash(&teacher.sample, &hash, &cause));
+
+	assert_false(av_state_load_sample(&s, "no-such-sample", hash, &cause));
+	assert_non_null(strstr(cause, "the teacher's sample no-such-sample is not installed here"));
+	free(cause);
+	cause = NULL;
+	assert_false(av_state_load_sample(&s, "../samples/qkv-walkthrough.json", hash, &cause));
+	assert_non_null(strstr(cause, "is a file, not an installed sample"));
+	free(cause);
+	cause = NULL;
+	assert_false(av_state_load_sample(&s, "qkv-walkthrough", hash ^ 1, &cause));
+	assert_non_null(strstr(cause, "is not the teacher's (another version of it)"));
+	free(cause);
+	cause = NULL;
+	assert_string_equal(s.sample.name, "china-panda");    /* unchanged */
+
+	assert_true(av_state_load_sample(&s, "qkv-walkthrough", hash, &cause));
+	assert_string_equal(s.sample.name, "qkv-walkthrough");
+	av_state_init(&snap);
+	strcpy(snap.sample, "qkv-walkthrough");
+	snap.content_hash = hash;
+	strcpy(snap.sentence, "the cat sat");
+	snap.d_model = teacher.sample.cfg.d_model;
+	snap.heads = teacher.sample.cfg.heads;
+	snap.scale = teacher.sample.cfg.scale;
+	snap.init = teacher.sample.cfg.init;
+	if (!av_state_apply(&s, NULL, &snap, &cause))
+		fail_msg("%s", cause);
+	assert_int_equal(s.trace.d_model, teacher.sample.cfg.d_model);
+	/* and back to the built-in one, by its name */
+	hash = av_state_hash(av_builtin_sample_json, strlen(av_builtin_sample_json));
+	assert_true(av_state_load_sample(&s, "china-panda", hash, &cause));
+	assert_string_equal(s.sample.name, "china-panda");
+	av_sample_free(&teacher.sample);
+	av_session_free(&s);
+}
+
+/* o pressed twice (adam, sgd, adam) leaves the settings as they were but
+ * Adam's moments restarted: the recipe says so (reset), and the replay
+ * restarts them too, so the weights are still the leader's. */
+static void test_sync_optimiser_restart(void **state)
+{
+	(void)state;
+	struct av_session s;
+	struct av_train_settings set;
+	struct av_trainer *leader, *replay;
+	struct av_snap_training run;
+	char *cause = NULL;
+	size_t dd;
+
+	start_session(&s, "china panda");
+	av_train_settings_from_sample(&set, &s.sample.training);
+	set.optimizer = AV_OPT_ADAM;
+	leader = av_trainer_new(&s, &set, &cause);
+	replay = av_trainer_new(&s, &set, &cause);
+	memset(&run, 0, sizeof run);
+	run.n_recipe = 1;
+	leader_train(leader, &run, 0, 0);
+	leader_train(leader, &run, 4, 0);
+	av_trainer_set_optimizer(leader, AV_OPT_SGD);
+	leader_train(leader, &run, 0, 0);
+	av_trainer_set_optimizer(leader, AV_OPT_ADAM);
+	leader_train(leader, &run, 0, 0);
+	leader_train(leader, &run, 3, 0);
+	assert_int_equal(run.n_recipe, 2);
+	assert_int_equal(run.recipe[1].optimizer, AV_OPT_ADAM);
+	assert_true(run.recipe[1].reset);
+	assert_true(av_state_replay(replay, NULL, &run, &cause));
+	dd = (size_t)s.cfg.d_model * (size_t)s.cfg.d_model;
+	assert_memory_equal(replay->params.w_q, leader->params.w_q, dd * sizeof(float));
+	/* without the restart the replay is another run */
+	run.recipe[1].reset = false;
+	assert_true(av_state_replay(replay, NULL, &run, &cause));
+	assert_true(memcmp(replay->params.w_q, leader->params.w_q, dd * sizeof(float)) != 0);
+	av_trainer_free(leader);
+	av_trainer_free(replay);
+	av_session_free(&s);
+}
+
+/* The fuzzer's seeds are messages of this version that decode (a seed
+ * the decoder refuses would only test the header). */
+static void test_fuzz_seeds_decode(void **state)
+{
+	(void)state;
+	static const char *const seeds[] = { "china-panda-self", "china-panda-training",
+					     "qkv-causal", "translate-cross" };
+	const char *dir = getenv("TESTS_SRCDIR");
+
+	if (dir == NULL)
+		skip();
+	for (size_t i = 0; i < sizeof seeds / sizeof seeds[0]; i++) {
+		char *path = av_printf("%s/fuzz/follow-seeds/%s.avfl", dir, seeds[i]);
+		unsigned char msg[AV_WIRE_HEADER_SIZE + AV_WIRE_MAX_BODY];
+		FILE *f = fopen(path, "rb");
+		char *cause = NULL;
+		size_t len;
+		struct av_state s;
+
+		assert_non_null(f);
+		len = fread(msg, 1, sizeof msg, f);
+		fclose(f);
+		if (!av_wire_decode(msg, len, &s, &cause))
+			fail_msg("%s: %s", path, cause);
+		free(path);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1083,9 +1511,16 @@ int main(void)
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_encode_refuses_invalid),
 		cmocka_unit_test(test_mutations_never_crash),
+		cmocka_unit_test(test_fuzz_seeds_decode),
 		cmocka_unit_test(test_same_and_describe),
 		cmocka_unit_test(test_sync_same_numbers),
 		cmocka_unit_test(test_sync_training_replayed),
+		cmocka_unit_test(test_sync_replay_goes_on),
+		cmocka_unit_test(test_sync_loads_teacher_sample),
+		cmocka_unit_test(test_sync_optimiser_restart),
+		cmocka_unit_test(test_explore_without_teacher),
+		cmocka_unit_test_setup_teardown(test_class_explore_and_snap_back, room_setup,
+						room_teardown),
 		cmocka_unit_test(test_sync_rebuilds_only_when_needed),
 		cmocka_unit_test_setup_teardown(test_room_delivers, room_setup, room_teardown),
 		cmocka_unit_test_setup_teardown(test_room_stopped_follower, room_setup, room_teardown),

@@ -22,6 +22,7 @@
 #include "ui/stages.h"   /* the stage names only (no screen code is linked) */
 #include "model.h"
 #include "session.h"
+#include "train.h"
 #include "util.h"
 
 /* One step of china-panda (one head, "china panda japan cherry"). */
@@ -654,6 +655,90 @@ static void test_china_panda_captions_hold(void **state)
 	av_lesson_free(&l);
 }
 
+/* The tracked pair as the training view shows it for step state st (its
+ * settings, from untrained weights): the cell china@0->panda@1 ("scaled")
+ * and the word-only score, at epoch 0 and after st's epochs, and the
+ * cell's weight then. */
+struct tracked {
+	double cell0, word0, cell, word, weight;
+};
+
+static struct tracked track_pair(const struct av_lesson *l, const struct av_lesson_state *st)
+{
+	struct av_session s;
+	char *cause = NULL;
+	struct av_lesson_state untrained = *st;
+	untrained.train.epochs = untrained.train.steps = 0;
+	if (!av_lesson_session_new(l, &s, &cause) || !av_lesson_apply(l, &untrained, &s, &cause))
+		fail_msg("%s", cause);
+	struct av_train_settings set = {
+		.lr = st->train.lr, .optimizer = st->train.optimizer,
+		.target = st->train.target, .params = AV_TRAIN_QKV,
+	};
+	struct av_trainer *tr = av_trainer_new(&s, &set, &cause);
+	if (!tr)
+		fail_msg("%s", cause);
+	struct tracked t;
+	double w;
+	assert_true(av_trainer_track_cell(tr, 0, &t.cell0, &w));
+	t.word0 = av_trainer_track_score(tr, 0);
+	for (int e = 0; e < st->train.epochs; e++)
+		av_trainer_epoch(tr);
+	assert_true(av_trainer_track_cell(tr, 0, &t.cell, &t.weight));
+	t.word = av_trainer_track_score(tr, 0);
+	av_trainer_free(tr);
+	av_session_free(&s);
+	return t;
+}
+
+/* v as a caption writes it ("−13.76": decimals, U+2212) is in step i's
+ * caption in both languages. */
+static void assert_says(const struct av_lesson *l, int i, double v, int decimals)
+{
+	char num[64];
+	snprintf(num, sizeof(num), "%s%.*f", v < 0 ? "−" : "", decimals, fabs(v));
+	for (int lang = 0; lang < AV_LANG_COUNT; lang++) {
+		const struct av_lesson_text *text = &l->steps[i].text[lang];
+		bool found = false;
+		for (int p = 0; p < text->n_paragraphs && !found; p++)
+			found = strstr(text->paragraphs[p], num) != NULL;
+		if (!found)
+			fail_msg("%s step %d (%s) should say %s, what the training view shows",
+				 l->name, i + 1, av_lang_names[lang], num);
+	}
+}
+
+/* The numbers the china-panda captions quote are the ones the training
+ * view shows for their steps, in both languages: under torch.eye the cell
+ * falls while the word-only score rises; under the pairs target the cell
+ * rises to a weight near 1 while the word-only score ends where it began. */
+static void test_china_panda_numbers_are_the_screens(void **state)
+{
+	(void)state;
+	struct av_lesson l;
+	char *cause = NULL;
+	assert_true(av_lesson_load("china-panda", &l, &cause));
+	int eye = find_step(&l, "Training with torch.eye");
+	int fell = find_step(&l, "china→panda fell");
+	int table = find_step(&l, "The 0 / 50 / 150 table");
+	assert_int_equal(l.steps[eye].state.train.target, AV_TARGET_SELF);
+	assert_int_equal(l.steps[table].state.train.target, AV_TARGET_PAIRS);
+	struct tracked e = track_pair(&l, &l.steps[eye].state);
+	struct tracked p = track_pair(&l, &l.steps[table].state);
+	assert_true(e.cell < e.cell0 && e.word > e.word0);
+	assert_true(p.cell > p.cell0 && p.weight > 0.99);
+	assert_says(&l, eye, e.cell0, 2);
+	assert_says(&l, eye, e.cell, 2);
+	assert_says(&l, fell, e.cell, 2);
+	assert_says(&l, table, p.cell0, 2);
+	assert_says(&l, table, p.cell, 2);
+	assert_says(&l, table, p.weight, 3);
+	assert_says(&l, table, p.word0, 2);
+	assert_says(&l, table, p.word, 2);
+	assert_says(&l, table, e.word, 2);
+	av_lesson_free(&l);
+}
+
 static void test_shipped_first_look(void **state)
 {
 	(void)state;
@@ -691,6 +776,7 @@ int main(void)
 		cmocka_unit_test(test_shipped_china_panda),
 		cmocka_unit_test(test_play_every_step),
 		cmocka_unit_test(test_china_panda_captions_hold),
+		cmocka_unit_test(test_china_panda_numbers_are_the_screens),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

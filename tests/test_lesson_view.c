@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "i18n.h"
 #include "lesson/lesson.h"
 #include "train.h"
 #include "ui_harness.h"
@@ -21,19 +22,26 @@ struct lesson_screen {
 	struct av_lesson l;
 };
 
-/* The lesson's session on a screen of cols x lines, at step 1. */
-static void open_lesson(struct lesson_screen *ls, const char *name, int cols, int lines)
+/* The lesson's session on a terminal term of cols x lines, at step 1
+ * (without colour when no_color, as NO_COLOR=1). */
+static void open_lesson_on(struct lesson_screen *ls, const char *name, const char *term,
+			   bool no_color, int cols, int lines)
 {
 	memset(ls, 0, sizeof *ls);
 	char *cause = NULL;
 	if (!av_lesson_load(name, &ls->l, &cause) ||
 	    !av_lesson_session_new(&ls->l, &ls->h.s, &cause))
 		fail_msg("%s", cause);
-	harness_screen(&ls->h, "xterm-256color", cols, lines);
-	struct av_ui_config cfg = { .head = 0, .lesson = &ls->l };
+	harness_screen(&ls->h, term, cols, lines);
+	struct av_ui_config cfg = { .head = 0, .lesson = &ls->l, .no_color = no_color };
 	assert_true(av_app_init(&ls->h.a, &ls->h.s, &cfg, &cause));
 	ls->h.app_open = true;
 	av_app_draw(&ls->h.a);
+}
+
+static void open_lesson(struct lesson_screen *ls, const char *name, int cols, int lines)
+{
+	open_lesson_on(ls, name, "xterm-256color", false, cols, lines);
 }
 
 static void close_lesson(struct lesson_screen *ls)
@@ -163,6 +171,114 @@ static void test_training_step(void **state)
 	close_lesson(&ls);
 }
 
+/* The row of the screen that starts (after spaces) with label, or -1. */
+static int row_of(const char *label)
+{
+	for (int y = 1; y < LINES; y++) {
+		const char *l = harness_line(y);
+		while (*l == ' ')
+			l++;
+		if (strncmp(l, label, strlen(label)) == 0)
+			return y;
+	}
+	return -1;
+}
+
+static int count_char(const char *s, char c)
+{
+	int n = 0;
+	for (; *s; s++)
+		n += *s == c;
+	return n;
+}
+
+/* Row y has exactly `cells` marked cells side by side: "[", cells - 1 "|",
+ * "]", and the column after "[" is underlined (a terminal without colour
+ * shows that). */
+static void assert_marked_run(int y, int cells)
+{
+	const char *l = harness_line(y);
+	if (count_char(l, '[') != 1 || count_char(l, ']') != 1 ||
+	    count_char(l, '|') != cells - 1) {
+		fprintf(stderr, "row %d: expected %d marked cells: \"%s\"\n", y, cells, l);
+		harness_dump();
+		fail();
+	}
+	int open = -1;
+	for (int x = 0; x < COLS && open < 0; x++)
+		if ((mvwinch(curscr, y, x) & A_CHARTEXT) == '[')
+			open = x;
+	assert_true(open >= 0);
+	assert_true(mvwinch(curscr, y, open + 1) & A_UNDERLINE);
+}
+
+static void assert_unmarked(int y)
+{
+	const char *l = harness_line(y);
+	if (strchr(l, '[') || strchr(l, ']')) {
+		fprintf(stderr, "row %d has a mark: \"%s\"\n", y, l);
+		harness_dump();
+		fail();
+	}
+}
+
+/* A step's highlighted cells are drawn in brackets (bold, underlined) in
+ * the stepper, the heads grid and the bars, with no colour on a vt100;
+ * they stay while the student changes the stage, and go with another
+ * sentence or another step until R. */
+static void test_highlight(void **state)
+{
+	(void)state;
+	struct lesson_screen ls;
+	open_lesson_on(&ls, "first-look", "vt100", true, 80, 24);
+	struct av_app *a = &ls.h.a;
+	harness_keys(&ls.h, "}");
+	expect("lesson 2/9 · The attention table");
+	/* step 2 marks the whole row of japan (query 2) */
+	assert_marked_run(row_of("2 japan"), 4);
+	assert_unmarked(row_of("1 panda"));
+	/* another stage with the attention matrix: still marked */
+	harness_keys(&ls.h, "p");
+	assert_int_equal(a->stage, AV_STAGE_MASKED);
+	assert_marked_run(row_of("2 japan"), 4);
+	harness_keys(&ls.h, "n");
+	/* the all-heads grid, then the bars (the cursor is on query 2) */
+	harness_keys(&ls.h, "a");
+	assert_true(a->view == &av_view_heads && !a->heads_bars);
+	assert_marked_run(row_of("2 japan"), 4);
+	assert_unmarked(row_of("3 cherry"));
+	harness_keys(&ls.h, "a");
+	assert_true(a->view == &av_view_heads && a->heads_bars);
+	expect("[china]");
+	expect("[panda]");
+	/* the bars of another query have no mark */
+	harness_keys(&ls.h, "k");
+	expect_not("[china]");
+	harness_keys(&ls.h, "a");
+	/* another sentence: the positions are other words, the marks go */
+	char *cause = NULL;
+	assert_true(av_session_set_sentence(&ls.h.s, "cherry japan china panda", &cause));
+	assert_true(av_app_rerun_all(a));
+	av_app_draw(a);
+	assert_true(a->view == &av_view_stage);
+	assert_unmarked(row_of("2 china"));
+	/* R puts the step back, marks and all */
+	harness_keys(&ls.h, "R");
+	assert_marked_run(row_of("2 japan"), 4);
+	/* the next step marks nothing */
+	harness_keys(&ls.h, "}");
+	expect("lesson 3/9");
+	assert_unmarked(row_of("2 japan"));
+	close_lesson(&ls);
+
+	/* china-panda step 4: one cell, china's score for panda */
+	open_lesson_on(&ls, "china-panda", "vt100", true, 80, 24);
+	harness_keys(&ls.h, "}}}");
+	expect("lesson 4/17 · The score of china for panda");
+	assert_marked_run(row_of("0 china"), 1);
+	close_lesson(&ls);
+}
+
 static void test_chinese_captions(void **state)
 {
 	(void)state;
@@ -201,39 +317,266 @@ static void test_chinese_captions(void **state)
 	unsetenv("LANG");
 }
 
-/* Every caption of every shipped lesson fits the pane at 80x24, in both
- * languages: the pane's last row never ends in the "more" mark. */
-static void assert_captions_fit(const char *name)
+/* s without spaces (wrapping breaks lines at spaces, CJK anywhere). */
+static char *squeeze(const char *s)
 {
-	struct lesson_screen ls;
-	open_lesson(&ls, name, 80, 24);
-	for (int i = 0; i < ls.l.n_steps; i++) {
-		if (i > 0)
-			harness_keys(&ls.h, "}");
-		const char *last = harness_line(LINES - 1);
-		size_t n = strlen(last);
-		while (n > 0 && last[n - 1] == ' ')
-			n--;
-		if (n >= 3 && strncmp(last + n - 3, "…", 3) == 0) {
-			harness_dump();
-			fail_msg("%s step %d: the caption is cut", name, i + 1);
-		}
-		assert_rows_fit();
+	char *out = av_malloc(strlen(s) + 1), *o = out;
+	for (; *s; s++)
+		if (*s != ' ')
+			*o++ = *s;
+	*o = '\0';
+	return out;
+}
+
+/* A caption row as text: without the scroll marks at its right edge. */
+static void caption_row(int y, char *out, size_t size)
+{
+	snprintf(out, size, "%s", harness_line(y));
+	const char *marks[] = { _("▼ more"), "▲" };
+	for (size_t i = 0; i < 2; i++) {
+		char *m = strstr(out, marks[i]);
+		if (m)
+			memset(m, ' ', strlen(marks[i]));
 	}
+	size_t n = strlen(out);
+	while (n > 0 && out[n - 1] == ' ')
+		out[--n] = '\0';
+}
+
+/* The whole caption of the step on screen, read through the pane with J
+ * until "▼ more" goes (rows seen twice, the one J keeps in view, once). */
+static char *read_caption(struct lesson_screen *ls, int pane)
+{
+	int rows = pane - 1, top = LINES - pane + 1, n = 0;
+	char (*seen)[4096] = av_calloc(400, sizeof *seen);
+	for (int page = 0; page < 100; page++) {
+		char now[32][4096];
+		for (int r = 0; r < rows; r++)
+			caption_row(top + r, now[r], sizeof(now[r]));
+		/* the most rows the new page shares with the end of the old one */
+		int overlap = 0;
+		for (int k = rows < n ? rows : n; k > 0 && !overlap; k--) {
+			bool same = true;
+			for (int r = 0; r < k && same; r++)
+				same = strcmp(seen[n - k + r], now[r]) == 0;
+			if (same)
+				overlap = k;
+		}
+		if (page > 0 && overlap == rows)
+			break;   /* J moved nothing: the end */
+		for (int r = overlap; r < rows && n < 400; r++)
+			memcpy(seen[n++], now[r], sizeof(now[r]));
+		if (harness_find(_("▼ more")) < top)
+			break;
+		harness_keys(&ls->h, "J");
+	}
+	size_t len = 1;
+	for (int r = 0; r < n; r++)
+		len += strlen(seen[r]);
+	char *all = av_calloc(len, 1);
+	for (int r = 0; r < n; r++)
+		strcat(all, seen[r]);
+	free(seen);
+	char *flat = squeeze(all);
+	free(all);
+	return flat;
+}
+
+/* Every paragraph of step i's caption in lang is on the pane (scrolled
+ * through with J, then back to the top with K), under its title. */
+static void assert_caption(struct lesson_screen *ls, int i, enum av_lang lang)
+{
+	const struct av_lesson_text *text = &ls->l.steps[i].text[lang];
+	int pane = av_lesson_ui_rows(&ls->h.a, LINES);
+	assert_true(pane >= 3);
+	/* "lesson 4/17 · ", in the interface's language as the pane says it */
+	char *label = av_printf(_("lesson %d/%d"), i + 1, ls->l.n_steps);
+	char *title = av_printf("%s · ", label);
+	free(label);
+	if (!strstr(harness_line(LINES - pane), title)) {
+		harness_dump();
+		fail_msg("%s step %d (%dx%d): no \"%s\" on the pane's first row", ls->l.name,
+			 i + 1, COLS, LINES, title);
+	}
+	free(title);
+	char *shown = read_caption(ls, pane);
+	for (int p = 0; p < text->n_paragraphs; p++) {
+		char *want = squeeze(text->paragraphs[p]);
+		if (!strstr(shown, want)) {
+			harness_dump();
+			fprintf(stderr, "read: %s\nwant: %s\n", shown, want);
+			fail_msg("%s step %d (%s, %dx%d): paragraph %d is not readable in the pane",
+				 ls->l.name, i + 1, av_lang_names[lang], COLS, LINES, p + 1);
+		}
+		free(want);
+	}
+	free(shown);
+	/* K goes back to the top, where a step starts */
+	for (int k = 0; k < 100 && harness_find("▲") >= LINES - pane; k++)
+		harness_keys(&ls->h, "K");
+	assert_true(harness_find("▲") < LINES - pane);
+}
+
+/* A caption longer than the pane: "▼ more" on its last row, J shows the
+ * rest with "▲" above, K goes back, and a new step starts at its top. */
+static void test_caption_scroll(void **state)
+{
+	(void)state;
+	if (!utf8)
+		skip();
+	struct lesson_screen ls;
+	open_lesson(&ls, "first-look", 40, 16);
+	int pane = av_lesson_ui_rows(&ls.h.a, LINES), top = LINES - pane;
+	assert_int_equal(pane, 4);
+	assert_true(strstr(harness_line(LINES - 1), "▼ more") != NULL);
+	assert_true(harness_find("▲") < 0);
+	char first[4096];
+	snprintf(first, sizeof(first), "%s", harness_line(top + 1));
+	harness_keys(&ls.h, "J");
+	assert_true(strstr(harness_line(top + 1), "▲") != NULL);
+	assert_string_not_equal(harness_line(top + 1), first);
+	harness_keys(&ls.h, "K");
+	assert_string_equal(harness_line(top + 1), first);
+	assert_true(harness_find("▲") < 0);
+	/* J as far as it goes: the end, and no "▼ more" */
+	for (int k = 0; k < 50; k++)
+		harness_keys(&ls.h, "J");
+	assert_true(strstr(harness_line(LINES - 1), "▼ more") == NULL);
+	assert_true(harness_find("▲") >= top);
+	/* the next step starts at the top of its own caption */
+	harness_keys(&ls.h, "}");
+	expect("lesson 2/9");
+	assert_true(harness_find("▲") < 0);
+	assert_true(strstr(harness_line(LINES - 1), "▼ more") != NULL);
+	close_lesson(&ls);
+
+	/* the all-heads grid gets the height: a pane of 4 rows under it (two
+	 * tiles of 8 heads then show 3 of the 5 query rows, not 2), 7 again
+	 * under the bars */
+	open_lesson(&ls, "qkv-walkthrough", 80, 24);
+	for (int i = 0; i < 12; i++)
+		harness_keys(&ls.h, "}");
+	assert_true(ls.h.a.view == &av_view_heads && !ls.h.a.heads_bars);
+	assert_int_equal(av_lesson_ui_rows(&ls.h.a, LINES), 4);
+	expect("lesson 13/15 · Eight heads at once");
+	expect("rows 0-2 of 5");
+	expect("▼ more");
+	harness_keys(&ls.h, "a");
+	assert_int_equal(av_lesson_ui_rows(&ls.h.a, LINES), 7);
+	harness_keys(&ls.h, "aa");
+	assert_int_equal(av_lesson_ui_rows(&ls.h.a, LINES), 4);
+	expect("rows 0-2 of 5");
+	close_lesson(&ls);
+
+	/* at 80x24 the same caption fits: nothing to scroll */
+	open_lesson(&ls, "first-look", 80, 24);
+	expect_not("▼ more");
+	harness_keys(&ls.h, "J");
+	expect("the whole caption is shown");
+	expect_not("▲");
 	close_lesson(&ls);
 }
 
-static void test_captions_fit(void **state)
+/* The screen and the session hold step i's state. The numbers are those a
+ * session gets from the state alone (av_lesson_apply), unless the step
+ * opens the training view, which trains them itself from fresh weights. */
+static void assert_state(struct lesson_screen *ls, int i, bool numbers)
+{
+	const struct av_lesson_state *st = &ls->l.steps[i].state;
+	const struct av_app *a = &ls->h.a;
+	const struct av_session *s = &ls->h.s;
+	assert_string_equal(s->sentence, st->sentence);
+	assert_true((!s->source && !st->source) ||
+		    (s->source && st->source && strcmp(s->source, st->source) == 0));
+	assert_int_equal(s->cfg.mode, st->mode);
+	assert_int_equal(s->cfg.scale, st->scale);
+	assert_true(s->cfg.temperature == st->temperature);
+	assert_true(s->cfg.seed == st->seed);
+	assert_int_equal(s->cfg.init, st->init);
+	for (int k = 0; k < AV_MAX_TOKENS; k++)
+		assert_int_equal(s->key_hidden[k], st->hidden[k]);
+	assert_int_equal(a->head, st->head);
+	switch (st->view) {
+	case AV_LVIEW_STEPPER:
+	case AV_LVIEW_HEADS:
+	case AV_LVIEW_BARS:
+		assert_true(a->view == (st->view == AV_LVIEW_STEPPER ? &av_view_stage
+					: &av_view_heads));
+		if (st->view != AV_LVIEW_STEPPER)
+			assert_int_equal(a->heads_bars, st->view == AV_LVIEW_BARS);
+		assert_int_equal(a->stage, st->stage);
+		assert_int_equal(a->sel_query, st->query);
+		assert_int_equal(a->sel_key, st->key);
+		break;
+	case AV_LVIEW_FIGURES:
+		assert_true(a->view == &av_view_figures);
+		break;
+	case AV_LVIEW_TRAINING: {
+		assert_true(a->view == &av_view_train);
+		const struct av_trainer *tr = av_train_view_trainer(a);
+		assert_non_null(tr);
+		assert_int_equal(tr->epoch, st->train.epochs);
+		assert_int_equal(tr->set.target, st->train.target);
+		assert_int_equal(tr->set.optimizer, st->train.optimizer);
+		return;
+	}
+	}
+	if (!numbers)
+		return;
+	struct av_session ref;
+	char *cause = NULL;
+	if (!av_lesson_session_new(&ls->l, &ref, &cause) ||
+	    !av_lesson_apply(&ls->l, st, &ref, &cause))
+		fail_msg("%s", cause);
+	const struct av_trace *t = &s->trace, *r = &ref.trace;
+	assert_int_equal(t->n, r->n);
+	assert_int_equal(t->m, r->m);
+	size_t count = (size_t)t->heads * (size_t)t->n * (size_t)t->m;
+	for (size_t c = 0; c < count; c++)
+		assert_true(t->weights[c] == r->weights[c]);
+	av_session_free(&ref);
+}
+
+/* Plays every step of a lesson in one language at one size: } from the
+ * first to the last, each step's caption readable in the pane, its state
+ * on the screen, no row wider than the terminal; then { back once. */
+static void play_lesson(const char *name, enum av_lang lang, int cols, int lines, bool numbers)
+{
+	struct lesson_screen ls;
+	open_lesson(&ls, name, cols, lines);
+	for (int i = 0; i < ls.l.n_steps; i++) {
+		if (i > 0)
+			harness_keys(&ls.h, "}");
+		assert_rows_fit();
+		assert_state(&ls, i, numbers);
+		assert_caption(&ls, i, lang);
+		assert_rows_fit();
+	}
+	harness_keys(&ls.h, "}");
+	expect("the last step");
+	harness_keys(&ls.h, "{");
+	assert_state(&ls, ls.l.n_steps - 2, false);
+	close_lesson(&ls);
+}
+
+/* Every step of every shipped lesson, in both languages, at 80x24 and at
+ * the smallest size that keeps a caption pane on every step (40x16: the
+ * figure's minimum, 40x13 with cross mode's two token rows, and a pane of
+ * a title and two rows). */
+static void test_every_step(void **state)
 {
 	(void)state;
 	const char *names[] = { "first-look", "qkv-walkthrough", "china-panda" };
-	for (int lang = 0; lang < 2; lang++) {
-		if (lang == 1 && !utf8)
+	const int sizes[][2] = { { 80, 24 }, { 40, 16 } };
+	for (int lang = 0; lang < AV_LANG_COUNT; lang++) {
+		if (lang == AV_LANG_ZH_CN && !utf8)
 			break;
-		if (lang == 1)
+		if (lang == AV_LANG_ZH_CN)
 			setenv("LANG", "zh_CN.UTF-8", 1);
 		for (size_t i = 0; i < 3; i++)
-			assert_captions_fit(names[i]);
+			for (size_t z = 0; z < 2; z++)
+				play_lesson(names[i], (enum av_lang)lang, sizes[z][0], sizes[z][1],
+					    lang == AV_LANG_EN && z == 0);
 		unsetenv("LANG");
 	}
 }
@@ -268,8 +611,10 @@ int main(void)
 		cmocka_unit_test(test_explore_then_return),
 		cmocka_unit_test(test_answer_right_and_wrong),
 		cmocka_unit_test(test_training_step),
+		cmocka_unit_test(test_highlight),
 		cmocka_unit_test(test_chinese_captions),
-		cmocka_unit_test(test_captions_fit),
+		cmocka_unit_test(test_caption_scroll),
+		cmocka_unit_test(test_every_step),
 		cmocka_unit_test(test_sizes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,15 +1,23 @@
 /* test_session.c: a session across many runs, as the screen drives it. */
 #include "config.h"
 
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "session.h"
+#include "train.h"
 #include "trace_json.h"
 #include "util.h"
 #include "weights.h"
@@ -116,6 +124,150 @@ static void test_dump_reloads_any_seed(void **state)
 	}
 }
 
+/* What av_trace_json_write sends to a file, read back. */
+static char *streamed(const struct av_session *s, const struct av_training_record *training)
+{
+	FILE *f = tmpfile();
+	assert_non_null(f);
+	int err = -1;
+	assert_true(av_trace_json_write(fileno(f), &s->trace, &s->params, training, &err));
+	long len = lseek(fileno(f), 0, SEEK_END);
+	assert_true(len > 0);
+	char *text = av_malloc((size_t)len + 1);
+	assert_int_equal(pread(fileno(f), text, (size_t)len, 0), len);
+	text[len] = '\0';
+	fclose(f);
+	return text;
+}
+
+/* The tree's text as --dump wrote it before it streamed: printed, plus a
+ * newline. */
+static char *from_tree(const struct av_session *s, const struct av_training_record *training)
+{
+	cJSON *doc = av_trace_to_json(&s->trace, &s->params, training);
+	char *text = av_json_print(doc);
+	cJSON_Delete(doc);
+	char *line = av_printf("%s\n", text);
+	free(text);
+	return line;
+}
+
+static void assert_stream_equals_tree(const struct av_session *s,
+				      const struct av_training_record *training,
+				      const char *what)
+{
+	char *a = streamed(s, training), *b = from_tree(s, training);
+	if (strcmp(a, b) != 0) {
+		size_t i = 0;
+		while (a[i] && a[i] == b[i])
+			i++;
+		fail_msg("%s: the streamed dump differs from the tree's at byte %zu: "
+			 "\"%.40s\" vs \"%.40s\"", what, i, a + i, b + i);
+	}
+	free(a);
+	free(b);
+}
+
+/* The streamed --dump is byte for byte the cJSON tree's text (issue 11),
+ * in every mode, with a mask, biases, learned positions, several heads,
+ * strings that need escaping, numbers that are not finite, a seed beyond
+ * 2^53 and a training record. */
+static void test_streamed_dump_equals_tree(void **state)
+{
+	(void)state;
+	struct av_session s;
+	setup_session(&s);
+	char *cause = NULL;
+	assert_stream_equals_tree(&s, NULL, "china koala, self");
+
+	s.cfg.mode = AV_MODE_CAUSAL;
+	s.key_hidden[1] = true;
+	assert_true(av_session_reattend(&s, &cause));
+	assert_stream_equals_tree(&s, NULL, "causal, key 1 hidden");
+
+	/* a wider layer with every optional part */
+	s.cfg.d_model = 8;
+	s.cfg.heads = 2;
+	s.cfg.bias = true;
+	s.cfg.positional = AV_POS_LEARNED;
+	s.cfg.seed = UINT64_C(9007199254740993);
+	av_session_reinit(&s);
+	s.cfg.mode = AV_MODE_CROSS;
+	s.key_hidden[1] = false;
+	if (!av_session_set_source(&s, "\"quoted\" back\\slash tab\there \xe4\xb8\xad\xe6\x96\x87 "
+				   "\x01", &cause))
+		fail_msg("%s", cause);
+	assert_stream_equals_tree(&s, NULL, "cross, D=8, H=2, bias, learned positions");
+
+	double loss[3] = { 1.5, 0.25, 1e-7 };
+	struct av_training_record record = { 3, 0.05, "adam", "identity", loss };
+	assert_stream_equals_tree(&s, &record, "with a training record");
+
+	/* what the safety net writes where a number is not finite: null */
+	s.params.token_embedding[0] = INFINITY;
+	s.trace.weights[0] = NAN;
+	loss[1] = INFINITY;
+	assert_stream_equals_tree(&s, &record, "with inf and NaN");
+	av_session_free(&s);
+}
+
+/* A write that fails is reported with its errno (a full disk). */
+static void test_streamed_dump_reports_a_full_disk(void **state)
+{
+	(void)state;
+	int fd = open("/dev/full", O_WRONLY);
+	if (fd < 0)
+		skip();
+	struct av_session s;
+	setup_session(&s);
+	int err = 0;
+	assert_false(av_trace_json_write(fd, &s.trace, &s.params, NULL, &err));
+	assert_int_equal(err, ENOSPC);
+	close(fd);
+	av_session_free(&s);
+}
+
+/* A writer that gives up half way: the file it was to replace keeps its
+ * old text and no temporary file stays beside it (--dump's all or
+ * nothing, now that the text is made as it is written). */
+static bool half_then_fail(int fd, void *ctx, int *err)
+{
+	(void)ctx;
+	if (write(fd, "{\"half\": ", 9) != 9)
+		return false;
+	*err = ENOSPC;
+	return false;
+}
+
+static void test_failed_stream_leaves_the_old_file(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/attnview-stream-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *path = av_printf("%s/trace.json", dir);
+	char *cause = NULL;
+	assert_true(av_write_file_atomic(path, "old\n", 4, &cause));
+	assert_false(av_write_file_atomic_with(path, half_then_fail, NULL, &cause));
+	assert_non_null(strstr(cause, "No space left on device"));
+	assert_non_null(strstr(cause, "nothing was written"));
+	free(cause);
+	char *text = NULL;
+	size_t len = 0;
+	assert_true(av_read_file(path, &text, &len, &cause));
+	assert_string_equal(text, "old\n");
+	free(text);
+	DIR *d = opendir(dir);
+	assert_non_null(d);
+	int files = 0;
+	for (struct dirent *e; (e = readdir(d));)
+		files += e->d_name[0] != '.';
+	closedir(d);
+	assert_int_equal(files, 1);
+	unlink(path);
+	rmdir(dir);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -123,6 +275,9 @@ int main(void)
 		cmocka_unit_test(test_failed_run_keeps_rows),
 		cmocka_unit_test(test_reattend_after_mask_toggle),
 		cmocka_unit_test(test_dump_reloads_any_seed),
+		cmocka_unit_test(test_streamed_dump_equals_tree),
+		cmocka_unit_test(test_streamed_dump_reports_a_full_disk),
+		cmocka_unit_test(test_failed_stream_leaves_the_old_file),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -229,6 +229,34 @@ static void test_editor(void **state)
 	harness_close(&h);
 }
 
+/* Keys typed in a burst (read together before a frame, as the main loop
+ * does) cost one forward pass, not one each (issue 11: 25 ms a character
+ * at 64 tokens); the frame shows the text they made. */
+static void test_editor_runs_once_per_frame(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "e");
+	unsigned long before = h.s.forward_runs;
+	harness_keys(&h, " koala bear");
+	assert_int_equal(h.s.forward_runs - before, 1);
+	assert_int_equal(h.s.trace.n, 6);
+	expect("sentence> china panda japan cherry koala bear");
+	/* keys that do not change the text run nothing */
+	before = h.s.forward_runs;
+	harness_key(&h, AV_FKEY(KEY_LEFT));
+	harness_key(&h, AV_FKEY(KEY_HOME));
+	assert_int_equal(h.s.forward_runs, before);
+	/* Enter right after a key runs the text first */
+	harness_key(&h, AV_FKEY(KEY_END));
+	av_app_key(&h.a, 'x');
+	harness_keys(&h, "\r");
+	assert_string_equal(h.s.sentence, "china panda japan cherry koala bearx");
+	expect("sentence: 6 tokens");
+	harness_close(&h);
+}
+
 static void test_too_small_and_back(void **state)
 {
 	(void)state;
@@ -707,6 +735,7 @@ int main(void)
 		cmocka_unit_test(test_help_lists_every_action),
 		cmocka_unit_test(test_help_small_scrolls),
 		cmocka_unit_test(test_editor),
+		cmocka_unit_test(test_editor_runs_once_per_frame),
 		cmocka_unit_test(test_too_small_and_back),
 		cmocka_unit_test(test_60x18_every_stage),
 		cmocka_unit_test(test_wide_matrix),

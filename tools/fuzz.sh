@@ -15,6 +15,8 @@
 #              screen, through the headless test harness (tests/ui_harness.h)
 #   lesson     any bytes as a --lesson file
 #   follow     any bytes as a classroom message from a leader (src/follow/wire.c)
+#   safetensors  any bytes as a .safetensors file (src/model/safetensors.c)
+#   bpe        text for GPT-2's tokenizer, or a vocab.json + merges.txt pair
 #
 # The seed corpora are collected from the tree each run (samples/, themes/,
 # tests/fixtures/, tests/bad/, lessons/, files under 64 KB; the screen and
@@ -29,7 +31,7 @@ set -eu
 src=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
 [ $# -gt 0 ] && shift
-targets=${*:-sample weights theme tokenizer trace screen lesson follow}
+targets=${*:-sample weights theme tokenizer trace screen lesson follow safetensors bpe}
 out=${FUZZ_DIR:-$src/build-fuzz}
 CC_FUZZ=${CC_FUZZ:-clang}
 
@@ -52,8 +54,10 @@ if [ ! -f "$out/config.status" ]; then
 fi
 jobs=$(nproc 2>/dev/null || echo 2)
 (cd "$out" && make -j"$jobs" src/engine/libattnengine.a src/export/libattnexport.a \
-	src/lesson/libattnlesson.a src/follow/libattnfollow.a src/ui/libattnui.a >/dev/null)
+	src/lesson/libattnlesson.a src/follow/libattnfollow.a src/ui/libattnui.a \
+	src/model/libattnmodel.a >/dev/null)
 libs="$out/src/ui/libattnui.a $out/src/lesson/libattnlesson.a $out/src/follow/libattnfollow.a"
+libs="$out/src/model/libattnmodel.a $libs"
 libs="$libs $out/src/export/libattnexport.a $out/src/engine/libattnengine.a"
 syslibs="$(pkg-config --libs libcjson ncursesw) -lm"
 syscflags=$(pkg-config --cflags libcjson ncursesw)
@@ -75,6 +79,8 @@ seeds() {
 	screen) echo "$src/tests/fuzz/screen-seeds" ;;
 	lesson) echo "$src/lessons" ;;
 	follow) echo "$src/tests/fuzz/follow-seeds" ;;
+	safetensors) echo "$src/tests/fuzz/safetensors-seeds" ;;
+	bpe) echo "$src/tests/fuzz/bpe-seeds" ;;
 	esac
 }
 

@@ -29,20 +29,27 @@ static bool check_trace_finite(const struct av_trace *t, char **cause)
 	return false;
 }
 
+struct dump_job {
+	const struct av_session *s;
+	const struct av_training_record *training;
+};
+
+static bool write_trace(int fd, void *ctx, int *err)
+{
+	const struct dump_job *job = ctx;
+	return av_trace_json_write(fd, &job->s->trace, &job->s->params, job->training, err);
+}
+
+/* Streamed (issue 11: the cJSON tree of a D=512 trace held 145 MB), and
+ * still all or nothing: av_write_file_atomic_with fills a temporary file
+ * and renames it over the target only when the whole text is in it. */
 static bool write_dump(const struct av_options *o, const struct av_session *s,
 		       const struct av_training_record *training, char **cause)
 {
 	if (!check_trace_finite(&s->trace, cause))
 		return false;
-	cJSON *doc = av_trace_to_json(&s->trace, &s->params, training);
-	char *text = av_json_print(doc);
-	cJSON_Delete(doc);
-	size_t len = strlen(text);
-	text = av_realloc(text, len + 2, 1);
-	text[len++] = '\n';
-	bool ok = av_write_file_atomic(o->dump, text, len, cause);
-	free(text);
-	return ok;
+	struct dump_job job = { s, training };
+	return av_write_file_atomic_with(o->dump, write_trace, &job, cause);
 }
 
 bool av_batch_dump(const struct av_options *o, const struct av_session *s, char **cause)
@@ -97,7 +104,7 @@ bool av_batch_train(const struct av_options *o, struct av_session *s, char **cau
 	return ok;
 }
 
-static bool use_color(enum av_color_when when)
+bool av_batch_use_color(enum av_color_when when)
 {
 	if (when != AV_COLOR_AUTO)
 		return when == AV_COLOR_ALWAYS;
@@ -112,7 +119,7 @@ static bool use_color(enum av_color_when when)
 
 bool av_batch_print(const struct av_options *o, const struct av_session *s, char **cause)
 {
-	if (!av_print_stage(stdout, &s->trace, o->print, o->head, use_color(o->color), cause))
+	if (!av_print_stage(stdout, &s->trace, o->print, o->head, av_batch_use_color(o->color), cause))
 		return false;
 	if (fflush(stdout) != 0 || ferror(stdout))
 		return av_fail(cause, _("standard output: write error"));

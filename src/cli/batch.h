@@ -19,6 +19,10 @@ bool av_batch_train(const struct av_options *o, struct av_session *s, char **cau
 /* Prints the stage o->print of s on standard output. */
 bool av_batch_print(const struct av_options *o, const struct av_session *s, char **cause);
 
+/* Whether --print's tables are coloured: --color, else NO_COLOR, TERM=dumb
+ * and whether standard output is a terminal. */
+bool av_batch_use_color(enum av_color_when when);
+
 /* Prints the names of the samples found, one a line. */
 bool av_batch_list_samples(char **cause);
 /* --list-lessons: NAME<TAB>title, one a line. */

@@ -12,6 +12,7 @@
 #include "batch.h"
 #include "i18n.h"
 #include "lesson/lesson.h"
+#include "model_cli.h"
 #include "options.h"
 #include "classroom.h"
 #include "restricted.h"
@@ -100,6 +101,13 @@ static bool use_lesson(struct av_options *o, struct av_lesson *l, char **cause)
 			       "leave out --sample and --weights"));
 	if (!av_lesson_load(o->lesson, l, cause))
 		return false;
+	if (o->lesson_step > l->n_steps) {
+		/* the path says which lesson file was found (installed or not) */
+		av_fail(cause, _("%s: --step %d: the lesson has %d steps (1 to %d)"), l->path,
+			o->lesson_step, l->n_steps, l->n_steps);
+		av_lesson_free(l);
+		return false;
+	}
 	o->sample = l->sample.path;
 	o->weights = l->weights;
 	return true;
@@ -139,6 +147,15 @@ int main(int argc, char **argv)
 		av_options_free(&o);
 		return fail(cause);
 	}
+	if (o.model) {   /* a real GPT-2: no teaching layer, no session */
+		bool ok = room.lead_dir || room.follow_dir
+			  ? av_fail(&cause, _("--lead and --follow are not available with --model yet"))
+			  : av_model_cli_run(&o, restricted, av_batch_use_color(o.color), &cause) &&
+			    finish_stdout(&cause);
+		av_classroom_args_free(&room);
+		av_options_free(&o);
+		return ok ? EXIT_SUCCESS : fail(cause);
+	}
 	if (o.list_samples || o.list_lessons) {
 		bool ok = (o.list_samples ? av_batch_list_samples(&cause)
 			   : av_batch_list_lessons(&cause)) && finish_stdout(&cause);
@@ -147,6 +164,12 @@ int main(int argc, char **argv)
 		return ok ? EXIT_SUCCESS : fail(cause);
 	}
 	struct av_lesson lesson = { 0 };
+	if (o.lesson_step && (!o.lesson || !(o.print || o.dump))) {
+		av_classroom_args_free(&room);
+		av_options_free(&o);
+		return fail(av_printf("%s", _("--step needs --lesson and --print or --dump "
+					      "(on the screen, } and { go from step to step)")));
+	}
 	if (o.lesson && !use_lesson(&o, &lesson, &cause)) {
 		av_classroom_args_free(&room);
 		av_options_free(&o);
@@ -154,6 +177,8 @@ int main(int argc, char **argv)
 	}
 	struct av_session s;
 	bool ok = av_options_setup(&o, &s, &cause) &&
+		  (!o.lesson_step || av_lesson_apply(&lesson, &lesson.steps[o.lesson_step - 1].state,
+						     &s, &cause)) &&
 		  (!restricted || av_restricted_check_session(&s, &cause)) &&
 		  run(&o, &room, restricted, &s, o.lesson ? &lesson : NULL, &cause) &&
 		  finish_stdout(&cause);

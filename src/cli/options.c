@@ -21,13 +21,14 @@ enum {
 	OPT_INIT, OPT_MASK_KEYS, OPT_DUMP, OPT_PRINT, OPT_HEAD, OPT_COLOR, OPT_THEME,
 	OPT_LIST_SAMPLES, OPT_HELP, OPT_VERSION,
 	OPT_TRAIN, OPT_LR, OPT_OPTIMIZER, OPT_TARGET, OPT_TRAIN_PARAMS,
-	OPT_LESSON, OPT_LIST_LESSONS
+	OPT_LESSON, OPT_LIST_LESSONS, OPT_STEP, OPT_MODEL, OPT_LAYER
 };
 
 static const struct option long_options[] = {
 	{ "sample", required_argument, NULL, OPT_SAMPLE },
 	{ "lesson", required_argument, NULL, OPT_LESSON },
 	{ "list-lessons", no_argument, NULL, OPT_LIST_LESSONS },
+	{ "step", required_argument, NULL, OPT_STEP },
 	{ "weights", required_argument, NULL, OPT_WEIGHTS },
 	{ "mode", required_argument, NULL, OPT_MODE },
 	{ "source", required_argument, NULL, OPT_SOURCE },
@@ -55,6 +56,8 @@ static const struct option long_options[] = {
 	{ "optimizer", required_argument, NULL, OPT_OPTIMIZER },
 	{ "target", required_argument, NULL, OPT_TARGET },
 	{ "train-params", required_argument, NULL, OPT_TRAIN_PARAMS },
+	{ "model", required_argument, NULL, OPT_MODEL },
+	{ "layer", required_argument, NULL, OPT_LAYER },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -78,6 +81,8 @@ static void print_help(void)
 "      --weights=FILE       load parameters (a weights file or any --dump trace)\n"
 "      --lesson=NAME|FILE   a guided lesson (checked whole first); its sample\n"
 "                           and weights are used\n"
+"      --step=N             with --lesson and --print or --dump: the state of\n"
+"                           the lesson's step N (sentence, settings, training)\n"
 "      --mode=MODE          self, causal (decoder mask) or cross\n"
 "      --source=SENTENCE    the encoder's sentence for cross mode (keys, values)\n"
 "      --d-model=N          model width D\n"
@@ -110,6 +115,14 @@ static void print_help(void)
 "      --target=T           self (identity, seed 001's torch.eye), previous\n"
 "                           (the word before) or pairs (the sample's word pairs)\n"
 "      --train-params=P     qkv (W_q, W_k, W_v and their biases) or all\n"
+"\n"), stdout);
+	fputs(_(
+"Real models (GPT-2 from Hugging Face; tools/get-gpt2.sh downloads one):\n"
+"      --model=NAME|DIR     a directory with model.safetensors, vocab.json,\n"
+"                           merges.txt (and config.json), or an installed\n"
+"                           model's NAME under models/\n"
+"      --layer=N            the layer --print and --dump show (default: the\n"
+"                           last); --print next lists the likeliest next tokens\n"
 "\n"), stdout);
 	fputs(_(
 "Screen:\n"
@@ -308,6 +321,12 @@ static bool parse_one(struct av_options *o, int c, const char *arg, char **cause
 	case OPT_LIST_SAMPLES: o->list_samples = true; return true;
 	case OPT_LESSON: o->lesson = arg; return true;
 	case OPT_LIST_LESSONS: o->list_lessons = true; return true;
+	case OPT_MODEL: o->model = arg; return true;
+	case OPT_LAYER:
+		if (!parse_long("layer", arg, 0, INT_MAX, &v, cause))
+			return false;
+		o->layer = (int)v;
+		return true;
 	case OPT_MASK_KEYS: return parse_mask_keys(o, arg, cause);
 	case OPT_TRAIN: case OPT_LR: case OPT_OPTIMIZER: case OPT_TARGET:
 	case OPT_TRAIN_PARAMS:
@@ -315,6 +334,11 @@ static bool parse_one(struct av_options *o, int c, const char *arg, char **cause
 	case OPT_BIAS: case OPT_NO_BIAS:
 		o->cfg.bias = c == OPT_BIAS;
 		o->cfg_given |= AV_CFG_BIAS;
+		return true;
+	case OPT_STEP:
+		if (!parse_long("step", arg, 1, INT_MAX, &v, cause))
+			return false;
+		o->lesson_step = (int)v;
 		return true;
 	case OPT_HEAD:
 		if (!parse_long("head", arg, 0, INT_MAX, &v, cause))
@@ -388,6 +412,7 @@ enum av_parse_result av_options_parse(struct av_options *o, int argc, char **arg
 {
 	memset(o, 0, sizeof(*o));
 	av_config_default(&o->cfg);
+	o->layer = -1;
 	opterr = 0;
 	optind = 1;
 	int c;

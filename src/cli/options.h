@@ -25,6 +25,9 @@ struct av_options {
 	bool list_samples;
 	const char *lesson;        /* --lesson NAME|PATH: its sample and weights */
 	bool list_lessons;
+	int lesson_step;           /* --step N (1-based) with --lesson, or 0 */
+	const char *model;         /* --model NAME|DIR: a real GPT-2 (issue 12) */
+	int layer;                 /* --layer N, or -1: the model's last layer */
 
 	struct av_config cfg;      /* values given on the command line ... */
 	unsigned cfg_given;        /* ... and which (AV_CFG_* bits) */

@@ -31,6 +31,7 @@ bool av_session_run(struct av_session *s, char **cause)
 	for (int j = 0; j < AV_MAX_TOKENS; j++)
 		if (s->key_hidden[j])
 			hidden[n_hidden++] = j;
+	s->forward_runs++;
 	av_params_truncate_vocab(&s->params, s->base_vocab);
 	struct av_trace fresh = { 0 };
 	if (!av_trace_run(&fresh, &s->params, &s->cfg, s->sentence, s->source,

@@ -20,6 +20,8 @@ struct av_session {
 	char *source;                   /* NULL when there is none */
 	bool key_hidden[AV_MAX_TOKENS]; /* padding mask by key position */
 	struct av_trace trace;          /* valid after a successful av_session_run */
+	unsigned long forward_runs;     /* full forward passes tried (av_session_run):
+					   what a burst of typed keys costs */
 };
 
 /* Call once the sample, cfg and params are in place: keeps a copy of the

@@ -81,7 +81,7 @@ struct av_theme {
 bool av_theme_parse(const char *text, const char *label, struct av_theme *t, char **cause);
 
 /* --theme NAME|PATH: a path (has '/' or ends in .json) as is, else NAME.json
- * in $ATTNVIEW_DATA_DIR/themes, AV_SRCDIR/themes, PKGDATADIR/themes; the
+ * in $ATTNVIEW_DATA_DIR/themes, PKGDATADIR/themes, AV_SRCDIR/themes; the
  * names dark, light and mono also work with no files installed (built in).
  * A file found by name wins over the built-in of that name. An unknown name
  * gives "no theme named \"x\" (looked in ...; available: dark, light,

@@ -2,10 +2,12 @@
  * "%.9g", enough digits to read back the same float32. */
 #include "config.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "trace_json.h"
 #include "number.h"
@@ -234,4 +236,385 @@ char *av_json_print(const cJSON *doc)
 		abort();
 	}
 	return text;
+}
+
+/* --- the same document, streamed ------------------------------------------
+ * --dump of a D=512 trace is a 15 MB text; its cJSON tree held 145 MB at the
+ * peak (issue 11). The writer below sends the same bytes to a file
+ * descriptor through a 64 KB buffer, so the memory no longer grows with the
+ * trace. It spells the document exactly as cJSON_Print does (tests compare
+ * the two byte for byte): an object is "{", then each member on its own
+ * line, indented by one tab per level of nesting, as "\"key\":\tvalue" with
+ * ",\n" between members and "\n" before the closing "}" (indented one tab
+ * less); an array is "[a, b, c]" on one line, but it counts as a level of
+ * nesting for the objects inside it. Leaves (strings, plain numbers, bools)
+ * are printed by cJSON itself, so their escaping cannot drift apart. */
+
+enum { JW_BUFFER = 64 * 1024 };
+
+struct json_writer {
+	int fd;
+	int depth;      /* levels of nesting, as cJSON counts them */
+	bool ok;        /* false after a failed write; later writes are skipped */
+	int err;        /* errno of that failure */
+	size_t used;
+	char buf[JW_BUFFER];
+};
+
+static void jw_flush(struct json_writer *w)
+{
+	const char *p = w->buf;
+	size_t left = w->used;
+	while (w->ok && left > 0) {
+		ssize_t n = write(w->fd, p, left);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			w->ok = false;
+			w->err = n < 0 ? errno : EIO;
+			break;
+		}
+		p += n;
+		left -= (size_t)n;
+	}
+	w->used = 0;
+}
+
+static void jw_put(struct json_writer *w, const char *s, size_t len)
+{
+	while (len > 0) {
+		if (w->used == JW_BUFFER)
+			jw_flush(w);
+		size_t room = JW_BUFFER - w->used, take = len < room ? len : room;
+		memcpy(w->buf + w->used, s, take);
+		w->used += take;
+		s += take;
+		len -= take;
+	}
+}
+
+static void jw_text(struct json_writer *w, const char *s)
+{
+	jw_put(w, s, strlen(s));
+}
+
+static void jw_indent(struct json_writer *w, int depth)
+{
+	for (int i = 0; i < depth; i++)
+		jw_put(w, "\t", 1);
+}
+
+/* A leaf item (string, number, bool, null, raw) as cJSON prints it; takes
+ * the item. */
+static void jw_leaf(struct json_writer *w, cJSON *item)
+{
+	char *text = cJSON_PrintUnformatted(item);
+	cJSON_Delete(item);
+	if (!text) {
+		fputs("attnview: out of memory\n", stderr);
+		abort();
+	}
+	jw_text(w, text);
+	free(text);
+}
+
+static void jw_object_open(struct json_writer *w)
+{
+	jw_put(w, "{\n", 2);
+	w->depth++;
+}
+
+/* *first: no member of this object was written yet. */
+static void jw_key(struct json_writer *w, bool *first, const char *key)
+{
+	if (!*first)
+		jw_put(w, ",\n", 2);
+	*first = false;
+	jw_indent(w, w->depth);
+	jw_leaf(w, cJSON_CreateString(key));
+	jw_put(w, ":\t", 2);
+}
+
+static void jw_object_close(struct json_writer *w, bool first)
+{
+	if (!first)
+		jw_put(w, "\n", 1);
+	w->depth--;
+	jw_indent(w, w->depth);
+	jw_put(w, "}", 1);
+}
+
+static void jw_array_open(struct json_writer *w)
+{
+	jw_put(w, "[", 1);
+	w->depth++;
+}
+
+static void jw_array_next(struct json_writer *w, int index)
+{
+	if (index > 0)
+		jw_put(w, ", ", 2);
+}
+
+static void jw_array_close(struct json_writer *w)
+{
+	w->depth--;
+	jw_put(w, "]", 1);
+}
+
+/* A whole (small) tree, as cJSON_Print would print it at this depth. */
+static void jw_tree(struct json_writer *w, const cJSON *item)
+{
+	const cJSON *child;
+	int i = 0;
+	bool first = true;
+	if (cJSON_IsObject(item)) {
+		jw_object_open(w);
+		cJSON_ArrayForEach(child, item) {
+			jw_key(w, &first, child->string);
+			jw_tree(w, child);
+		}
+		jw_object_close(w, first);
+	} else if (cJSON_IsArray(item)) {
+		jw_array_open(w);
+		cJSON_ArrayForEach(child, item) {
+			jw_array_next(w, i++);
+			jw_tree(w, child);
+		}
+		jw_array_close(w);
+	} else if (cJSON_IsRaw(item)) {
+		jw_text(w, item->valuestring);
+	} else {
+		jw_leaf(w, cJSON_Duplicate(item, false));
+	}
+}
+
+/* number() and vector() above, without the nodes: "%.9g" or null. The
+ * caller holds the C locale. */
+static void jw_float(struct json_writer *w, double value)
+{
+	char buf[40];
+	if (isfinite(value))
+		snprintf(buf, sizeof(buf), "%.9g", value);
+	else
+		memcpy(buf, "null", 5);
+	jw_text(w, buf);
+}
+
+static void jw_vector(struct json_writer *w, const float *v, int len)
+{
+	jw_put(w, "[", 1);
+	for (int i = 0; i < len; i++) {
+		if (i > 0)
+			jw_put(w, ", ", 2);
+		jw_float(w, v[i]);
+	}
+	jw_put(w, "]", 1);
+}
+
+/* A (rows, cols) matrix stored with row stride `stride` floats. */
+static void jw_matrix_strided(struct json_writer *w, const float *m, int rows, int cols,
+			      int stride)
+{
+	jw_array_open(w);
+	for (int i = 0; i < rows; i++) {
+		jw_array_next(w, i);
+		jw_vector(w, m + (size_t)i * stride, cols);
+	}
+	jw_array_close(w);
+}
+
+static void jw_matrix(struct json_writer *w, const float *m, int rows, int cols)
+{
+	jw_matrix_strided(w, m, rows, cols, cols);
+}
+
+static void jw_strings(struct json_writer *w, char *const *s, int n)
+{
+	jw_array_open(w);
+	for (int i = 0; i < n; i++) {
+		jw_array_next(w, i);
+		jw_leaf(w, cJSON_CreateString(s[i]));
+	}
+	jw_array_close(w);
+}
+
+static void jw_matrix_member(struct json_writer *w, bool *first, const char *key,
+			     const float *m, int rows, int cols)
+{
+	jw_key(w, first, key);
+	jw_matrix(w, m, rows, cols);
+}
+
+static void jw_params(struct json_writer *w, const struct av_params *p)
+{
+	int D = p->d_model;
+	bool first = true;
+	jw_object_open(w);
+	jw_key(w, &first, "vocab");
+	jw_strings(w, p->vocab, p->vocab_size);
+	jw_matrix_member(w, &first, "token_embedding", p->token_embedding, p->vocab_size, D);
+	if (p->position_embedding)
+		jw_matrix_member(w, &first, "position_embedding", p->position_embedding,
+				 p->max_positions, D);
+	const char *names[] = { "w_q", "b_q", "w_k", "b_k", "w_v", "b_v", "w_o", "b_o" };
+	const float *wt[] = { p->w_q, p->w_k, p->w_v, p->w_o };
+	const float *b[] = { p->b_q, p->b_k, p->b_v, p->b_o };
+	for (int i = 0; i < 4; i++) {
+		jw_matrix_member(w, &first, names[2 * i], wt[i], D, D);
+		if (b[i]) {
+			jw_key(w, &first, names[2 * i + 1]);
+			jw_vector(w, b[i], D);
+		}
+	}
+	jw_object_close(w, first);
+}
+
+static void jw_int(struct json_writer *w, int value)
+{
+	char buf[16];
+	snprintf(buf, sizeof(buf), "%d", value);
+	jw_text(w, buf);
+}
+
+static void jw_mask(struct json_writer *w, const struct av_trace *t)
+{
+	jw_array_open(w);
+	for (int i = 0; i < t->n; i++) {
+		jw_array_next(w, i);
+		jw_array_open(w);
+		for (int j = 0; j < t->m; j++) {
+			jw_array_next(w, j);
+			jw_int(w, t->mask[(size_t)i * t->m + j]);
+		}
+		jw_array_close(w);
+	}
+	jw_array_close(w);
+}
+
+static void jw_heads(struct json_writer *w, const struct av_trace *t)
+{
+	int n = t->n, m = t->m, dh = t->head_dim;
+	jw_array_open(w);
+	for (int h = 0; h < t->heads; h++) {
+		size_t off = (size_t)h * n * m;
+		bool first = true;
+		jw_array_next(w, h);
+		jw_object_open(w);
+		jw_matrix_member(w, &first, "scores", t->scores + off, n, m);
+		jw_matrix_member(w, &first, "scaled", t->scaled + off, n, m);
+		jw_matrix_member(w, &first, "masked", t->masked + off, n, m);
+		jw_matrix_member(w, &first, "weights", t->weights + off, n, m);
+		jw_matrix_member(w, &first, "context", t->context + (size_t)h * n * dh, n, dh);
+		jw_object_close(w, first);
+	}
+	jw_array_close(w);
+}
+
+static void jw_stages(struct json_writer *w, const struct av_trace *t)
+{
+	int n = t->n, m = t->m, D = t->d_model;
+	bool first = true;
+	jw_object_open(w);
+	jw_matrix_member(w, &first, "embedding", t->embedding, n, D);
+	if (t->source_embedding)
+		jw_matrix_member(w, &first, "source_embedding", t->source_embedding, m, D);
+	jw_matrix_member(w, &first, "q", t->q, n, D);
+	jw_matrix_member(w, &first, "k", t->k, m, D);
+	jw_matrix_member(w, &first, "v", t->v, m, D);
+	jw_key(w, &first, "mask");
+	jw_mask(w, t);
+	jw_key(w, &first, "heads");
+	jw_heads(w, t);
+	jw_matrix_member(w, &first, "concat", t->concat, n, D);
+	jw_matrix_member(w, &first, "output", t->output, n, D);
+	jw_matrix_member(w, &first, "residual", t->residual, n, D);
+	jw_object_close(w, first);
+}
+
+static void jw_training(struct json_writer *w, const struct av_training_record *r)
+{
+	bool first = true;
+	jw_object_open(w);
+	jw_key(w, &first, "epochs");
+	jw_leaf(w, cJSON_CreateNumber(r->epochs));
+	jw_key(w, &first, "lr");
+	jw_float(w, r->lr);
+	jw_key(w, &first, "optimizer");
+	jw_leaf(w, cJSON_CreateString(r->optimizer));
+	jw_key(w, &first, "target");
+	jw_leaf(w, cJSON_CreateString(r->target));
+	jw_key(w, &first, "loss");
+	jw_array_open(w);
+	for (int i = 0; i < r->epochs; i++) {
+		jw_array_next(w, i);
+		jw_float(w, r->loss[i]);
+	}
+	jw_array_close(w);
+	jw_object_close(w, first);
+}
+
+static void jw_trace(struct json_writer *w, const struct av_trace *t, const struct av_params *p,
+		     const struct av_training_record *training)
+{
+	bool first = true;
+	jw_object_open(w);
+	jw_key(w, &first, "format");
+	jw_leaf(w, cJSON_CreateString("attnview-trace"));
+	jw_key(w, &first, "version");
+	jw_int(w, 1);
+	/* the config and the oov list are small: their trees are reused */
+	cJSON *small = av_config_to_json(&t->cfg);
+	jw_key(w, &first, "config");
+	jw_tree(w, small);
+	cJSON_Delete(small);
+	jw_key(w, &first, "tokens");
+	jw_strings(w, t->tokens.text, t->tokens.n);
+	if (t->cfg.mode == AV_MODE_CROSS) {
+		jw_key(w, &first, "source_tokens");
+		jw_strings(w, t->source_tokens.text, t->source_tokens.n);
+	}
+	small = oov_list(t);
+	jw_key(w, &first, "oov");
+	jw_tree(w, small);
+	cJSON_Delete(small);
+	jw_key(w, &first, "mask_keys");
+	jw_array_open(w);
+	for (int j = 0, k = 0; j < t->m; j++) {
+		if (!t->key_hidden[j])
+			continue;
+		jw_array_next(w, k++);
+		jw_int(w, j);
+	}
+	jw_array_close(w);
+	jw_key(w, &first, "params");
+	jw_params(w, p);
+	jw_key(w, &first, "stages");
+	jw_stages(w, t);
+	if (training) {
+		jw_key(w, &first, "training");
+		jw_training(w, training);
+	}
+	jw_object_close(w, first);
+}
+
+bool av_trace_json_write(int fd, const struct av_trace *t, const struct av_params *p,
+			 const struct av_training_record *training, int *err)
+{
+	struct json_writer *w = av_malloc(sizeof(*w));
+	w->fd = fd;
+	w->depth = 0;
+	w->ok = true;
+	w->err = 0;
+	w->used = 0;
+	locale_t previous = av_numeric_c_begin();
+	jw_trace(w, t, p, training);
+	av_numeric_c_end(previous);
+	jw_put(w, "\n", 1);
+	jw_flush(w);
+	bool ok = w->ok;
+	if (err)
+		*err = w->err;
+	free(w);
+	return ok;
 }

@@ -26,6 +26,13 @@ cJSON *av_params_to_json(const struct av_params *p);
 cJSON *av_trace_to_json(const struct av_trace *t, const struct av_params *p,
 			const struct av_training_record *training);
 
+/* The document of av_trace_to_json followed by a newline, byte for byte
+ * what av_json_print of it gives plus "\n", written to fd as it is made
+ * (a 64 KB buffer instead of a tree as large as the trace: --dump). false
+ * with *err (may be NULL) set to the errno of a failed write. */
+bool av_trace_json_write(int fd, const struct av_trace *t, const struct av_params *p,
+			 const struct av_training_record *training, int *err);
+
 /* Prints a document with numbers as %.9g (round-trips float32), malloc'd. */
 char *av_json_print(const cJSON *doc);
 

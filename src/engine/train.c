@@ -840,3 +840,119 @@ void av_trainer_record(const struct av_trainer *tr, struct av_training_record *r
 	r->target = av_target_names[tr->set.target];
 	r->loss = tr->loss;
 }
+
+/* --- a trainer at rest ---------------------------------------------------- */
+
+/* The state of tensor id in the order both sides use: master, Adam's m and
+ * v (count each), the last gradient (grad.count[id]). */
+static bool move_state(struct av_trainer *tr, int id, size_t count, FILE *f, bool out)
+{
+	double *bufs[4] = { tr->master[id], tr->adam_m[id], tr->adam_v[id], tr->grad.t[id] };
+	size_t counts[4] = { count, count, count, tr->grad.count[id] };
+	for (int b = 0; b < 4; b++) {
+		if (!bufs[b] || counts[b] == 0)
+			continue;
+		size_t done = out ? fwrite(bufs[b], sizeof(double), counts[b], f)
+				  : fread(bufs[b], sizeof(double), counts[b], f);
+		if (done != counts[b])
+			return false;
+	}
+	return true;
+}
+
+/* Where tensor id of p lives (as av_param_tensor finds it). */
+static float **tensor_slot(struct av_params *p, int id)
+{
+	switch (id) {
+	case AV_P_TOKEN_EMBEDDING: return &p->token_embedding;
+	case AV_P_POSITION_EMBEDDING: return &p->position_embedding;
+	case AV_P_W_Q: return &p->w_q;
+	case AV_P_B_Q: return &p->b_q;
+	case AV_P_W_K: return &p->w_k;
+	case AV_P_B_K: return &p->b_k;
+	case AV_P_W_V: return &p->w_v;
+	case AV_P_B_V: return &p->b_v;
+	case AV_P_W_O: return &p->w_o;
+	case AV_P_B_O: return &p->b_o;
+	}
+	return NULL;
+}
+
+/* The start parameters' tensors (what r in the view returns to), after the
+ * optimiser's state; on the way in, read into new buffers. */
+static bool move_start(struct av_trainer *tr, FILE *f, bool out, size_t counts[AV_N_PARAMS])
+{
+	for (int id = 0; id < AV_N_PARAMS; id++) {
+		float **slot = tensor_slot(&tr->start, id);
+		if (!slot || counts[id] == 0)
+			continue;
+		if (!out)
+			*slot = av_malloc(counts[id] * sizeof(float));
+		size_t done = out ? fwrite(*slot, sizeof(float), counts[id], f)
+				  : fread(*slot, sizeof(float), counts[id], f);
+		if (done != counts[id])
+			return false;
+	}
+	return true;
+}
+
+bool av_trainer_sleep(struct av_trainer *tr, FILE *f)
+{
+	bool ok = fseek(f, 0, SEEK_SET) == 0;
+	for (int id = 0; id < AV_N_PARAMS && ok; id++) {
+		size_t count;
+		if (tr->trained[id] && av_param_tensor(&tr->params, id, &count))
+			ok = move_state(tr, id, count, f, true);
+	}
+	size_t counts[AV_N_PARAMS];
+	for (int id = 0; id < AV_N_PARAMS; id++)
+		if (!av_param_tensor(&tr->start, id, &counts[id]))
+			counts[id] = 0;
+	ok = ok && fwrite(counts, sizeof(counts), 1, f) == 1 && move_start(tr, f, true, counts);
+	if (!ok || fflush(f) != 0)
+		return false;
+	free_state(tr);
+	for (int id = 0; id < AV_N_PARAMS; id++) {
+		float **slot = tensor_slot(&tr->start, id);
+		if (slot && counts[id]) {
+			free(*slot);
+			*slot = NULL;
+		}
+	}
+	return true;
+}
+
+bool av_trainer_wake(struct av_trainer *tr, FILE *f)
+{
+	/* reset_state's allocation, without its reset */
+	long steps = tr->steps;
+	double lr_start = tr->lr_start, lr_peak = tr->lr_peak;
+	double norms[AV_N_PARAMS];
+	memcpy(norms, tr->grad_norm, sizeof(norms));
+	reset_state(tr);
+	bool ok = fseek(f, 0, SEEK_SET) == 0;
+	for (int id = 0; id < AV_N_PARAMS && ok; id++) {
+		size_t count;
+		if (tr->trained[id] && av_param_tensor(&tr->params, id, &count))
+			ok = move_state(tr, id, count, f, false);
+	}
+	size_t counts[AV_N_PARAMS];
+	ok = ok && fread(counts, sizeof(counts), 1, f) == 1;
+	for (int id = 0; id < AV_N_PARAMS && ok; id++) {
+		float **slot = tensor_slot(&tr->start, id);
+		ok = !counts[id] || (slot && !*slot);   /* what sleep took away */
+	}
+	ok = ok && move_start(tr, f, false, counts);
+	if (!ok) {
+		/* the start is lost too: the current parameters take its place */
+		av_params_free(&tr->start);
+		av_params_copy(&tr->start, &tr->params);
+		reset_state(tr);
+		return false;
+	}
+	tr->steps = steps;
+	tr->lr_start = lr_start;
+	tr->lr_peak = lr_peak;
+	memcpy(tr->grad_norm, norms, sizeof(norms));
+	return true;
+}

@@ -295,13 +295,13 @@ static bool write_all(int fd, const char *text, size_t len)
 
 /* A device or a pipe (/dev/null, /dev/stdout, a FIFO) is written in place:
  * renaming a file over it would replace the device with a file. */
-static bool write_special(const char *path, const char *text, size_t len, char **cause)
+static bool write_special(const char *path, av_file_writer emit, void *ctx, char **cause)
 {
 	int fd = open(path, O_WRONLY);
 	if (fd < 0)
 		return av_fail(cause, "%s: %s", path, strerror(errno));
-	bool ok = write_all(fd, text, len);
-	int err = errno;
+	int err = 0;
+	bool ok = emit(fd, ctx, &err);
 	if (close(fd) != 0 && ok) {
 		ok = false;
 		err = errno;
@@ -409,8 +409,8 @@ static void copy_mode(int fd, const struct stat *old)
 }
 
 /* Writes text into a new temporary file beside target; *tmp is its name. */
-static bool write_temporary(const char *target, const struct stat *old, const char *text,
-			    size_t len, char **tmp, int *err)
+static bool write_temporary(const char *target, const struct stat *old, av_file_writer emit,
+			    void *ctx, char **tmp, int *err)
 {
 	*tmp = av_printf("%s.tmpXXXXXX", target);
 	int fd = mkstemp(*tmp);
@@ -422,8 +422,12 @@ static bool write_temporary(const char *target, const struct stat *old, const ch
 	}
 	cleanup_arm(*tmp);
 	copy_mode(fd, old);
-	bool ok = write_all(fd, text, len) && fsync(fd) == 0;
-	*err = errno;
+	*err = 0;
+	bool ok = emit(fd, ctx, err);
+	if (ok && fsync(fd) != 0) {
+		ok = false;
+		*err = errno;
+	}
 	if (close(fd) != 0 && ok) {
 		ok = false;
 		*err = errno;
@@ -434,12 +438,16 @@ static bool write_temporary(const char *target, const struct stat *old, const ch
 /* A file with other hard links is rewritten in place so every name sees
  * the new text; the complete text is in tmp first, so a full disk shows up
  * before the file is touched. */
-static bool write_linked(const char *target, const char *tmp, const char *text, size_t len,
+static bool write_linked(const char *target, const char *tmp, av_file_writer emit, void *ctx,
 			 char **cause)
 {
 	int fd = open(target, O_WRONLY | O_TRUNC);
-	bool ok = fd >= 0 && write_all(fd, text, len) && fsync(fd) == 0;
 	int err = errno;
+	bool ok = fd >= 0 && emit(fd, ctx, &err);
+	if (ok && fsync(fd) != 0) {
+		ok = false;
+		err = errno;
+	}
 	if (fd >= 0 && close(fd) != 0 && ok) {
 		ok = false;
 		err = errno;
@@ -451,11 +459,32 @@ static bool write_linked(const char *target, const char *tmp, const char *text, 
 	return true;
 }
 
+struct text_to_write {
+	const char *text;
+	size_t len;
+};
+
+static bool write_text(int fd, void *ctx, int *err)
+{
+	const struct text_to_write *t = ctx;
+	if (write_all(fd, t->text, t->len))
+		return true;
+	*err = errno;
+	return false;
+}
+
 bool av_write_file_atomic(const char *path, const char *text, size_t len, char **cause)
 {
+	struct text_to_write t = { text, len };
+	return av_write_file_atomic_with(path, write_text, &t, cause);
+}
+
+bool av_write_file_atomic_with(const char *path, av_file_writer emit, void *ctx, char **cause)
+{
 	if (strcmp(path, "-") == 0) {
-		if (fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0)
-			return av_fail(cause, _("standard output: %s"), strerror(errno));
+		int err = 0;
+		if (fflush(stdout) != 0 || !emit(STDOUT_FILENO, ctx, &err))
+			return av_fail(cause, _("standard output: %s"), strerror(err ? err : errno));
 		return true;
 	}
 	/* A symbolic link stays one: the file it points to is replaced. */
@@ -468,18 +497,18 @@ bool av_write_file_atomic(const char *path, const char *text, size_t len, char *
 		free(target);
 		if (S_ISDIR(st.st_mode))
 			return av_fail(cause, _("%s: is a directory"), path);
-		return write_special(path, text, len, cause);
+		return write_special(path, emit, ctx, cause);
 	}
 	char *tmp;
 	int err;
-	bool ok = write_temporary(target, exists ? &st : NULL, text, len, &tmp, &err);
+	bool ok = write_temporary(target, exists ? &st : NULL, emit, ctx, &tmp, &err);
 	bool linked = ok && exists && st.st_nlink > 1;
 	if (!tmp) {
 		av_fail(cause, _("%s: cannot create a temporary file beside it: %s"), path,
 			strerror(err));
 	} else if (linked) {
 		/* on failure tmp is kept (and named): it holds the trace */
-		ok = write_linked(target, tmp, text, len, cause);
+		ok = write_linked(target, tmp, emit, ctx, cause);
 	} else if (ok && rename(tmp, target) != 0) {
 		ok = false;
 		err = errno;
@@ -554,10 +583,13 @@ static bool ends_with(const char *s, const char *suffix)
 }
 
 /* The KIND directories in search order, without repeats (the tests and an
- * uninstalled build point $ATTNVIEW_DATA_DIR at the source tree). */
+ * uninstalled build point $ATTNVIEW_DATA_DIR at the source tree). The
+ * installed data comes before the source tree the binary was built from:
+ * an installed attnview uses what `make install` put there (installcheck
+ * proves it), and the tree is only the fallback of an uninstalled build. */
 static char **search_dirs(const char *kind)
 {
-	const char *roots[] = { getenv("ATTNVIEW_DATA_DIR"), AV_SRCDIR, PKGDATADIR };
+	const char *roots[] = { getenv("ATTNVIEW_DATA_DIR"), PKGDATADIR, AV_SRCDIR };
 	struct names dirs = { 0 };
 	for (size_t i = 0; i < sizeof roots / sizeof roots[0]; i++) {
 		if (roots[i] && *roots[i])

@@ -79,6 +79,14 @@ bool av_read_file(const char *path, char **text, size_t *len, char **cause);
  * "-" writes to standard output. */
 bool av_write_file_atomic(const char *path, const char *text, size_t len, char **cause);
 
+/* The same for a text made as it is written (--dump streams its JSON):
+ * emit writes the whole text to fd, returning false with *err set to an
+ * errno on failure. It may be called twice (a file with other hard links
+ * is rewritten in place after the temporary file), so it must write the
+ * same text each time. */
+typedef bool (*av_file_writer)(int fd, void *ctx, int *err);
+bool av_write_file_atomic_with(const char *path, av_file_writer emit, void *ctx, char **cause);
+
 /* --- data files found by name (samples/NAME.json, themes/NAME.json)
  * Shared by --sample and --theme so both search, validate names and report
  * "not found" the same way. kind is the directory ("samples"), what the

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
+#include "i18n.h"
 #include "util.h"
 #include "wire.h"
 
@@ -128,6 +130,7 @@ static void msg_unref(struct room_msg *m)
 struct peer {
 	int fd;
 	uid_t uid;
+	char user[33];              /* the uid's login name, or "?" */
 	struct room_msg *sending;   /* being written, from byte sent on */
 	size_t sent;
 	struct room_msg *next;      /* the newest snapshot, waiting its turn */
@@ -268,8 +271,8 @@ static void drop_peer(struct av_leader *l, int i, const char *why)
 {
 	struct peer *p = &l->peers[i];
 
-	note(l->note, l->ctx, _("follower uid %lu %s (%d following)"), (unsigned long)p->uid, why,
-	     l->n_peers - 1);
+	note(l->note, l->ctx, _("follower uid %lu (%s) %s (%d following)"), (unsigned long)p->uid,
+	     p->user, why, l->n_peers - 1);
 	close(p->fd);
 	msg_unref(p->sending);
 	msg_unref(p->next);
@@ -317,6 +320,20 @@ static void queue_peer(struct peer *p, struct room_msg *m)
 	}
 }
 
+/* The login name of uid for the log, printable ASCII only (it is the
+ * system's, but the log is read in a terminal). */
+static void user_name(uid_t uid, char *out, size_t size)
+{
+	struct passwd *pw = uid == (uid_t)-1 ? NULL : getpwuid(uid);
+	size_t n = 0;
+
+	for (const char *c = pw ? pw->pw_name : "?"; *c != '\0' && n + 1 < size; c++)
+		out[n++] = *c > 0x20 && *c < 0x7f ? *c : '?';
+	out[n] = '\0';
+	if (n == 0)
+		snprintf(out, size, "?");
+}
+
 static void accept_followers(struct av_leader *l)
 {
 	for (;;) {
@@ -342,8 +359,9 @@ static void accept_followers(struct av_leader *l)
 		memset(p, 0, sizeof *p);
 		p->fd = fd;
 		p->uid = cred.uid;
-		note(l->note, l->ctx, _("follower uid %lu joined (%d following)"),
-		     (unsigned long)p->uid, l->n_peers);
+		user_name(p->uid, p->user, sizeof p->user);
+		note(l->note, l->ctx, _("follower uid %lu (%s) joined (%d following)"),
+		     (unsigned long)p->uid, p->user, l->n_peers);
 		if (l->current != NULL) {
 			queue_peer(p, l->current);
 			if (flush_peer(p) < 0)

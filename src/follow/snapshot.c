@@ -14,7 +14,8 @@ const char *const av_snap_stage_names[] = {
 	"tokens", "embedding", "projection", "scores", "scaled", "masked",
 	"softmax", "context", "output", NULL
 };
-const char *const av_snap_view_names[] = { "stage", "heads", "train", "figures", NULL };
+const char *const av_snap_view_names[] = { "stage", "heads", "train", "figures", "bars",
+					    "compare", NULL };
 const char *const av_snap_origin_names[] = { "sample", "weights", NULL };
 
 void av_state_init(struct av_state *s)
@@ -37,10 +38,12 @@ void av_state_init(struct av_state *s)
 	s->view = AV_SNAP_VIEW_STAGE;
 	s->query = -1;
 	s->key = -1;
-	s->training.target = AV_TARGET_SELF;
-	s->training.optimizer = AV_OPT_ADAM;
-	s->training.params = AV_TRAIN_QKV;
-	s->training.lr = 0.01;
+	s->training.init = cfg.init;
+	s->training.n_recipe = 1;
+	s->training.recipe[0] = (struct av_snap_recipe){
+		.at = 0, .target = AV_TARGET_SELF, .optimizer = AV_OPT_ADAM,
+		.params = AV_TRAIN_QKV, .lr = 0.01, .reset = true,
+	};
 }
 
 uint64_t av_state_hash(const void *data, size_t len)
@@ -141,18 +144,40 @@ static bool check_view(const struct av_state *s, int queries, int keys, char **c
 	return true;
 }
 
+static bool check_recipe(const struct av_snap_recipe *r, int i, long prev_at, char **cause)
+{
+	char field[32];
+
+	snprintf(field, sizeof field, "recipe %d", i);
+	if (!check_enum(field, (int)r->target, av_target_names, cause) ||
+	    !check_enum(field, (int)r->optimizer, av_optimizer_names, cause) ||
+	    !check_enum(field, (int)r->params, av_train_set_names, cause))
+		return false;
+	if (!isfinite(r->lr) || r->lr <= 0)
+		return av_fail(cause, _("%s: lr is not a positive finite number"), field);
+	if (i == 0 && r->at != 0)
+		return av_fail(cause, _("recipe 0: starts at step %ld, not 0"), r->at);
+	if (i > 0 && (r->at <= prev_at || r->at > (long)AV_SNAP_MAX_EPOCHS * AV_SNAP_MAX_STEPS))
+		return av_fail(cause, _("%s: step %ld does not come after %ld"), field, r->at, prev_at);
+	return true;
+}
+
 static bool check_training(const struct av_snap_training *t, char **cause)
 {
-	if (!check_enum("target", (int)t->target, av_target_names, cause) ||
-	    !check_enum("optimizer", (int)t->optimizer, av_optimizer_names, cause) ||
-	    !check_enum("params", (int)t->params, av_train_set_names, cause))
+	if (!check_enum("training init", (int)t->init, av_init_names, cause))
 		return false;
-	if (!isfinite(t->lr) || t->lr <= 0)
-		return av_fail(cause, _("lr: not a positive finite number"));
 	if (t->epochs < 0 || t->epochs > AV_SNAP_MAX_EPOCHS)
 		return av_fail(cause, _("epochs: %d is not in 0..%d"), t->epochs, AV_SNAP_MAX_EPOCHS);
-	if (!t->active && t->epochs != 0)
+	if (t->steps < 0 || t->steps > AV_SNAP_MAX_STEPS)
+		return av_fail(cause, _("steps: %d is not in 0..%d"), t->steps, AV_SNAP_MAX_STEPS);
+	if (!t->active && (t->epochs != 0 || t->steps != 0))
 		return av_fail(cause, _("epochs: %d without a training run"), t->epochs);
+	if (t->n_recipe < 1 || t->n_recipe > AV_SNAP_MAX_RECIPE)
+		return av_fail(cause, _("recipe: %d settings, not 1..%d"), t->n_recipe,
+			       AV_SNAP_MAX_RECIPE);
+	for (int i = 0; i < t->n_recipe; i++)
+		if (!check_recipe(&t->recipe[i], i, i > 0 ? t->recipe[i - 1].at : 0, cause))
+			return false;
 	return true;
 }
 
@@ -179,6 +204,8 @@ bool av_state_validate(const struct av_state *s, char **cause)
 		keys = queries;
 	if (!check_view(s, queries, keys, cause))
 		return false;
+	if (s->figure < 0 || s->figure > AV_SNAP_MAX_FIGURE)
+		return av_fail(cause, _("figure: %d is not in 0..%d"), s->figure, AV_SNAP_MAX_FIGURE);
 	if (!check_name("lesson", s->lesson, true, cause))
 		return false;
 	if (s->lesson_step < 0 || s->lesson_step > AV_SNAP_MAX_LESSON_STEP)
@@ -187,10 +214,43 @@ bool av_state_validate(const struct av_state *s, char **cause)
 	return check_training(&s->training, cause);
 }
 
+static bool same_recipe(const struct av_snap_recipe *a, const struct av_snap_recipe *b)
+{
+	return a->at == b->at && a->target == b->target && a->optimizer == b->optimizer &&
+	       a->params == b->params && a->lr == b->lr && a->reset == b->reset;
+}
+
+bool av_state_same_training(const struct av_snap_training *x, const struct av_snap_training *y)
+{
+	if (x->active != y->active)
+		return false;
+	if (!x->active)
+		return true;
+	if (x->init != y->init || x->epochs != y->epochs || x->steps != y->steps ||
+	    x->n_recipe != y->n_recipe)
+		return false;
+	for (int i = 0; i < x->n_recipe; i++)
+		if (!same_recipe(&x->recipe[i], &y->recipe[i]))
+			return false;
+	return true;
+}
+
+bool av_state_recipe_continues(const struct av_snap_training *prev,
+			       const struct av_snap_training *next)
+{
+	if (!prev->active || !next->active || prev->init != next->init ||
+	    prev->n_recipe > next->n_recipe ||
+	    next->epochs < prev->epochs ||
+	    (next->epochs == prev->epochs && next->steps < prev->steps))
+		return false;
+	for (int i = 0; i < prev->n_recipe; i++)
+		if (!same_recipe(&prev->recipe[i], &next->recipe[i]))
+			return false;
+	return true;
+}
+
 bool av_state_same(const struct av_state *a, const struct av_state *b)
 {
-	const struct av_snap_training *x = &a->training, *y = &b->training;
-
 	return strcmp(a->sample, b->sample) == 0 && a->origin == b->origin &&
 	       strcmp(a->weights, b->weights) == 0 && a->content_hash == b->content_hash &&
 	       strcmp(a->sentence, b->sentence) == 0 && a->has_source == b->has_source &&
@@ -199,11 +259,10 @@ bool av_state_same(const struct av_state *a, const struct av_state *b)
 	       a->seed == b->seed && a->init == b->init && a->d_model == b->d_model &&
 	       a->heads == b->heads && a->stage == b->stage && a->view == b->view &&
 	       a->head == b->head && a->query == b->query && a->key == b->key &&
+	       a->figure == b->figure &&
 	       memcmp(a->key_hidden, b->key_hidden, sizeof a->key_hidden) == 0 &&
 	       strcmp(a->lesson, b->lesson) == 0 && a->lesson_step == b->lesson_step &&
-	       x->active == y->active &&
-	       (!x->active || (x->target == y->target && x->optimizer == y->optimizer &&
-			       x->params == y->params && x->lr == y->lr && x->epochs == y->epochs));
+	       av_state_same_training(&a->training, &b->training);
 }
 
 /* Cuts s back to a whole UTF-8 character after snprintf truncated it: a
@@ -238,7 +297,11 @@ void av_state_where(const struct av_state *s, char *out, size_t size)
 		snprintf(lesson, sizeof lesson, _("%s step %d: "), s->lesson, s->lesson_step + 1);
 	switch (s->view) {
 	case AV_SNAP_VIEW_HEADS:
+	case AV_SNAP_VIEW_BARS:
 		snprintf(out, size, _("%sall heads, %s"), lesson, stage);
+		break;
+	case AV_SNAP_VIEW_COMPARE:
+		snprintf(out, size, _("%scomparing, %s, head %d"), lesson, stage, s->head);
 		break;
 	case AV_SNAP_VIEW_TRAIN:
 		snprintf(out, size, _("%straining, epoch %d"), lesson,

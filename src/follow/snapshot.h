@@ -25,14 +25,20 @@
 #define AV_SNAP_TEXT_MAX AV_MAX_SENTENCE_BYTES   /* bytes of the sentence, the source */
 #define AV_SNAP_MAX_LESSON_STEP 10000
 #define AV_SNAP_MAX_EPOCHS 1000000
+#define AV_SNAP_MAX_STEPS 1000000      /* sentences into the epoch in progress */
+#define AV_SNAP_MAX_RECIPE 64          /* settings changes in one training run */
+#define AV_SNAP_MAX_FIGURE 15          /* the figures view's figure index */
 
 /* The stages, in the stepper's order (src/ui/stages.h). */
 #define AV_SNAP_STAGE_COUNT 9
 extern const char *const av_snap_stage_names[];  /* "tokens", ..., "output", NULL */
 
+/* The view: the stepper, all heads as a grid or as bars, training, the
+ * figures, the comparison with a pinned matrix. */
 enum av_snap_view { AV_SNAP_VIEW_STAGE, AV_SNAP_VIEW_HEADS, AV_SNAP_VIEW_TRAIN,
-		    AV_SNAP_VIEW_FIGURES };
-extern const char *const av_snap_view_names[];   /* "stage", "heads", "train", "figures", NULL */
+		    AV_SNAP_VIEW_FIGURES, AV_SNAP_VIEW_BARS, AV_SNAP_VIEW_COMPARE };
+extern const char *const av_snap_view_names[];   /* "stage", "heads", "train",
+						    "figures", "bars", "compare", NULL */
 
 /* Where the parameters came from: a sample's config (drawn from the seed)
  * or a weights file. Either way the follower must have the same file: the
@@ -40,15 +46,36 @@ extern const char *const av_snap_view_names[];   /* "stage", "heads", "train", "
 enum av_snap_origin { AV_SNAP_FROM_SAMPLE, AV_SNAP_FROM_WEIGHTS };
 extern const char *const av_snap_origin_names[]; /* "sample", "weights", NULL */
 
-/* A training run: the engine is deterministic, so the recipe and the number
- * of epochs done reproduce the trained weights. */
-struct av_snap_training {
-	bool active;                  /* false: the parameters are as initialised */
+/* One setting of a training run: from sentence step `at` of the run on
+ * (counted from its start: epoch * sentences + sentence), the optimiser
+ * trains with these. `reset`: the optimiser's state (Adam's moments and
+ * step count) starts afresh here, as the training view does when the
+ * optimiser or the trained tensors change. */
+struct av_snap_recipe {
+	long at;
 	enum av_target target;
 	enum av_optimizer optimizer;
 	enum av_train_set params;
 	double lr;                    /* > 0, finite */
+	bool reset;
+};
+
+/* A training run. The engine is deterministic, so the run is sent as its
+ * recipe, not its weights: the settings it started with and every change
+ * made while it ran, each with the step it applied at, and how far it got.
+ * A follower replays it step for step and gets the teacher's weights bit
+ * for bit (a weights file of a small layer would fit a message too, but not
+ * one with D=512, and the recipe also gives the follower the loss curve of
+ * its own training view). The init the trained tensors were drawn with is
+ * the run's own (the training view's i draws them again and starts over). */
+struct av_snap_training {
+	bool active;                  /* false: the parameters are as initialised */
+	enum av_init init;
 	int epochs;                   /* epochs done, 0..AV_SNAP_MAX_EPOCHS */
+	int steps;                    /* and sentences of the next, 0..AV_SNAP_MAX_STEPS */
+	int n_recipe;                 /* 1..AV_SNAP_MAX_RECIPE; recipe[0].at is 0 and
+					 the steps grow strictly */
+	struct av_snap_recipe recipe[AV_SNAP_MAX_RECIPE];
 };
 
 struct av_state {
@@ -83,6 +110,8 @@ struct av_state {
 					 source's in cross mode) */
 	bool key_hidden[AV_MAX_TOKENS];     /* the padding mask, by key position */
 
+	int figure;                   /* the figure shown (view figures), 0..AV_SNAP_MAX_FIGURE */
+
 	/* a lesson, when one runs */
 	char lesson[AV_SNAP_NAME_MAX + 1];  /* "" when none */
 	int lesson_step;                    /* 0..AV_SNAP_MAX_LESSON_STEP */
@@ -104,6 +133,16 @@ bool av_state_validate(const struct av_state *s, char **cause);
 /* Equal in everything but seq: the leader publishes only when its state
  * changed (a key that changes nothing sends nothing). */
 bool av_state_same(const struct av_state *a, const struct av_state *b);
+
+/* Equal training runs (inactive ones are equal whatever their fields). */
+bool av_state_same_training(const struct av_snap_training *a,
+			    const struct av_snap_training *b);
+
+/* True when next is prev's run gone further (the same start and recipe,
+ * perhaps with changes added, and not fewer steps): a follower that
+ * replayed prev can go on from there instead of starting over. */
+bool av_state_recipe_continues(const struct av_snap_training *prev,
+			       const struct av_snap_training *next);
 
 /* Where the teacher is, for a follower exploring on its own: "softmax,
  * head 3" (or "all heads, softmax", "training, epoch 40", "figures"), with

@@ -38,15 +38,47 @@ bool av_state_capture(struct av_state *snap, const struct av_session *s, char **
 	return true;
 }
 
-void av_state_capture_training(struct av_state *snap, const struct av_train_settings *set,
-				  int epochs_done)
+/* The trainer's settings as a recipe entry at step at. */
+static struct av_snap_recipe recipe_of(const struct av_trainer *tr, long at, bool reset)
 {
-	snap->training.active = true;
-	snap->training.target = set->target;
-	snap->training.optimizer = set->optimizer;
-	snap->training.params = set->params;
-	snap->training.lr = set->lr;
-	snap->training.epochs = epochs_done;
+	return (struct av_snap_recipe){
+		.at = at, .target = tr->set.target, .optimizer = tr->set.optimizer,
+		.params = tr->set.params, .lr = tr->set.lr, .reset = reset,
+	};
+}
+
+static long run_position(const struct av_trainer *tr)
+{
+	return (long)tr->epoch * tr->n_items + tr->next_item;
+}
+
+bool av_state_track_training(struct av_snap_training *t, const struct av_trainer *tr)
+{
+	long pos = run_position(tr);
+	struct av_snap_recipe *last = &t->recipe[t->n_recipe - 1];
+	bool fresh = tr->steps == 0 && pos > 0;    /* the optimiser's state was reset */
+	bool ok = true;
+
+	if (!t->active || t->n_recipe < 1 || tr->cfg.init != t->init || pos < last->at ||
+	    tr->epoch < t->epochs || (tr->epoch == t->epochs && tr->next_item < t->steps)) {
+		/* a new run: the first, or after r or i (back to step 0) */
+		t->active = true;
+		t->init = tr->cfg.init;
+		t->n_recipe = 1;
+		t->recipe[0] = recipe_of(tr, 0, true);
+	} else if (tr->set.target != last->target || tr->set.optimizer != last->optimizer ||
+		   tr->set.params != last->params || tr->set.lr != last->lr ||
+		   (fresh && !(last->at == pos && last->reset))) {
+		if (last->at == pos)
+			*last = recipe_of(tr, pos, last->reset || fresh || pos == 0);
+		else if (t->n_recipe < AV_SNAP_MAX_RECIPE)
+			t->recipe[t->n_recipe++] = recipe_of(tr, pos, fresh);
+		else
+			ok = false;
+	}
+	t->epochs = tr->epoch;
+	t->steps = tr->next_item;
+	return ok;
 }
 
 bool av_state_needs_params(const struct av_state *prev, const struct av_state *snap)
@@ -68,8 +100,7 @@ bool av_state_needs_params(const struct av_state *prev, const struct av_state *s
 		return true;
 	if (!b->active)
 		return false;
-	return a->target != b->target || a->optimizer != b->optimizer || a->params != b->params ||
-	       a->lr != b->lr || a->epochs != b->epochs || prev->mode != snap->mode ||
+	return !av_state_same_training(a, b) || prev->mode != snap->mode ||
 	       prev->scale != snap->scale || prev->temperature != snap->temperature ||
 	       (prev->has_source != snap->has_source) ||
 	       (snap->has_source && strcmp(prev->source, snap->source) != 0);
@@ -87,13 +118,58 @@ static void fresh_params(struct av_session *s, const struct av_state *snap)
 	}
 }
 
+/* Puts the trainer's settings to r's; the optimiser's state starts afresh
+ * when r says so (the setters of the optimiser and the trained tensors do
+ * that themselves, as on the teacher's screen). */
+static bool set_recipe(struct av_trainer *tr, const struct av_snap_recipe *r, char **cause)
+{
+	if (!av_trainer_set_lr(tr, r->lr, cause) || !av_trainer_set_target(tr, r->target, cause))
+		return false;
+	if (r->optimizer != tr->set.optimizer || r->reset)
+		av_trainer_set_optimizer(tr, r->optimizer);
+	if (r->params != tr->set.params)
+		av_trainer_set_params(tr, r->params);
+	return true;
+}
+
+bool av_state_replay(struct av_trainer *tr, const struct av_snap_training *done,
+		     const struct av_snap_training *t, char **cause)
+{
+	long end = (long)t->epochs * tr->n_items + t->steps;
+	int k = 0;
+
+	if (t->steps >= tr->n_items && t->steps > 0)
+		return av_fail(cause, _("the teacher's run is at sentence %d of an epoch; this"
+			       " sample has %d"), t->steps + 1, tr->n_items);
+	if (t->recipe[t->n_recipe - 1].at > end)
+		return av_fail(cause, _("the teacher's run changes its settings after its end"));
+	if (done != NULL && av_state_recipe_continues(done, t) &&
+	    run_position(tr) == (long)done->epochs * tr->n_items + done->steps) {
+		k = done->n_recipe;    /* go on from where the last replay stopped */
+	} else {
+		if (tr->cfg.init != t->init)
+			av_trainer_set_init(tr, t->init);
+		else
+			av_trainer_reset(tr);
+		if (!set_recipe(tr, &t->recipe[0], cause))
+			return false;
+		k = 1;
+	}
+	for (long pos = run_position(tr);; pos++) {
+		for (; k < t->n_recipe && t->recipe[k].at <= pos; k++)
+			if (!set_recipe(tr, &t->recipe[k], cause))
+				return false;
+		if (pos >= end)
+			return true;
+		av_trainer_step(tr);
+	}
+}
+
 static bool replay_training(struct av_session *s, const struct av_state *snap, char **cause)
 {
+	const struct av_snap_recipe *r0 = &snap->training.recipe[0];
 	struct av_train_settings set = {
-		.lr = snap->training.lr,
-		.optimizer = snap->training.optimizer,
-		.target = snap->training.target,
-		.params = snap->training.params,
+		.lr = r0->lr, .optimizer = r0->optimizer, .target = r0->target, .params = r0->params,
 	};
 	struct av_trainer *tr = av_trainer_new(s, &set, cause);
 	bool ok;
@@ -102,9 +178,7 @@ static bool replay_training(struct av_session *s, const struct av_state *snap, c
 		av_cause_prefix(cause, _("cannot replay the teacher's training"));
 		return false;
 	}
-	for (int e = 0; e < snap->training.epochs; e++)
-		av_trainer_epoch(tr);
-	ok = av_trainer_apply(tr, s, cause);
+	ok = av_state_replay(tr, NULL, &snap->training, cause) && av_trainer_apply(tr, s, cause);
 	av_trainer_free(tr);
 	return ok;
 }
@@ -147,4 +221,59 @@ bool av_state_apply(struct av_session *s, const struct av_state *prev,
 			return false;
 	}
 	return av_session_run(s, cause);
+}
+
+bool av_state_sample_hash(const struct av_sample *sample, uint64_t *hash, char **cause)
+{
+	char *text;
+	size_t len;
+
+	if (sample->path == NULL || strcmp(sample->path, "(built-in)") == 0) {
+		*hash = av_state_hash(av_builtin_sample_json, strlen(av_builtin_sample_json));
+		return true;
+	}
+	if (!av_read_file(sample->path, &text, &len, cause))
+		return false;
+	*hash = av_state_hash(text, len);
+	free(text);
+	return true;
+}
+
+bool av_state_load_sample(struct av_session *s, const char *name, uint64_t hash, char **cause)
+{
+	struct av_sample loaded;
+	uint64_t have = 0;
+
+	if (strchr(name, '/') != NULL || strstr(name, ".json") != NULL)
+		return av_fail(cause, _("the teacher's sample %s is a file, not an installed sample;"
+				       " start attnview with --sample and a copy of it"), name);
+	/* the installed file of that name, else the built-in sample when it
+	 * is that one (a teacher who gave no --sample) */
+	if (!av_sample_load(name, &loaded, cause) || !av_state_sample_hash(&loaded, &have, NULL) ||
+	    have != hash) {
+		bool found = loaded.name != NULL;
+		av_sample_free(&loaded);
+		if (!av_sample_load_builtin(&loaded, NULL) || loaded.name == NULL ||
+		    strcmp(loaded.name, name) != 0 || !av_state_sample_hash(&loaded, &have, NULL) ||
+		    have != hash) {
+			av_sample_free(&loaded);
+			if (cause != NULL) {
+				free(*cause);
+				*cause = NULL;
+			}
+			return av_fail(cause, found ? _("this attnview's sample %s is not the"
+							" teacher's (another version of it)")
+						    : _("the teacher's sample %s is not installed here"),
+				       name);
+		}
+	}
+	av_sample_free(&s->sample);
+	s->sample = loaded;
+	s->cfg = loaded.cfg;
+	av_params_free(&s->params);
+	av_params_init(&s->params, &s->cfg, (const char *const *)s->sample.vocab,
+		       s->sample.n_vocab);
+	s->from_weights = false;
+	av_session_start(s);
+	return true;
 }

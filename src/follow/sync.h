@@ -3,7 +3,7 @@
  * follower applies one to its own session — same sample, so the same
  * vocabulary and drawn parameters — and, the engine being deterministic,
  * gets the leader's numbers bit for bit, training included (the recipe
- * replayed for the same number of epochs).
+ * and its changes replayed step for step).
  *
  * The snapshot's identity (sample name, origin, weights name, content hash)
  * and its screen fields (stage, view, head, cursor, lesson) are the
@@ -21,9 +21,24 @@
  * AV_MAX_SENTENCE_BYTES, so this is a programming error, reported anyway). */
 bool av_state_capture(struct av_state *snap, const struct av_session *s, char **cause);
 
-/* The training run of a trainer, as a recipe and the epochs done. */
-void av_state_capture_training(struct av_state *snap, const struct av_train_settings *set,
-				  int epochs_done);
+/* The leader, after each key (and now and then while training runs):
+ * brings the run t up to date with the trainer tr. A trainer back at an
+ * earlier step or with another init (r, i) starts a new run; a setting
+ * changed since the last call (lr, target, optimiser, trained tensors) or
+ * an optimiser restarted becomes a recipe entry at the trainer's step.
+ * false when the recipe is full (AV_SNAP_MAX_RECIPE changes in one run):
+ * t then holds the run without the newest change. */
+bool av_state_track_training(struct av_snap_training *t, const struct av_trainer *tr);
+
+/* Replays the run t on tr, a trainer of the same session: from where done
+ * (the run tr replayed last, or NULL) left it when t goes on from there
+ * (av_state_recipe_continues), else from its start (reset, or drawn again
+ * with t's init). Step for step with the recipe's changes, so the weights
+ * are the teacher's bit for bit. false + *cause when t does not fit this
+ * sample's corpus. */
+struct av_trainer;
+bool av_state_replay(struct av_trainer *tr, const struct av_snap_training *done,
+		     const struct av_snap_training *t, char **cause);
 
 /* Makes s the snapshot's state and re-runs it. The parameters are rebuilt
  * (drawn again, or the loaded weights restored, then the training replayed)
@@ -37,5 +52,16 @@ bool av_state_apply(struct av_session *s, const struct av_state *prev,
 
 /* True when applying snap after prev needs new parameters. */
 bool av_state_needs_params(const struct av_state *prev, const struct av_state *snap);
+
+/* The content hash of a sample: its file's bytes, or the built-in one's. */
+bool av_state_sample_hash(const struct av_sample *sample, uint64_t *hash, char **cause);
+
+/* A follower started with another sample than the teacher's: loads the
+ * installed sample name (no paths: a follower reads only installed data)
+ * and makes it the session's, with its config and freshly drawn parameters
+ * (the next av_state_apply sets the teacher's config). Refused with a
+ * message saying so when it is not installed, is a file, or its content
+ * hash is not hash (another version); s is then unchanged. */
+bool av_state_load_sample(struct av_session *s, const char *name, uint64_t hash, char **cause);
 
 #endif

@@ -1,13 +1,17 @@
 /* wire.c: encoding and decoding the classroom's messages (format in wire.h).
  *
- * The body, version 1:
+ * The body, version 2 (1 had no figure, no bars or compare view, and one
+ * training setting without its changes):
  *   {"seq": N, "sample": NAME, "origin": "sample"|"weights", "weights": NAME,
  *    "hash": "16 hex digits",
  *    "sentence": TEXT, "source": TEXT|null,
  *    "config": {"mode", "scale", "temperature", "seed", "init", "d_model", "heads"},
- *    "view": {"stage": NAME, "kind": NAME, "head", "query", "key", "hidden": [J...]},
+ *    "view": {"stage": NAME, "kind": NAME, "head", "query", "key", "hidden": [J...],
+ *             "figure": N},
  *    "lesson": {"name": NAME, "step": N},
- *    "training": null | {"target", "optimizer", "params", "lr", "epochs"}}
+ *    "training": null | {"init": NAME, "epochs": N, "steps": N,
+ *                        "recipe": [{"at": STEP, "target", "optimizer", "params",
+ *                                    "lr", "reset": BOOL}, ...]}}
  * Enums travel as their names (the tables of model_config.h, sample.h,
  * train.h and snapshot.h), so a reordered enum cannot change a meaning. */
 #include "config.h"
@@ -275,7 +279,7 @@ static bool decode_hidden(const cJSON *view, struct av_state *s, char **cause)
 static bool decode_view(const cJSON *root, struct av_state *s, char **cause)
 {
 	static const char *const keys[] = { "stage", "kind", "head", "query", "key",
-					    "hidden", NULL };
+					    "hidden", "figure", NULL };
 	const cJSON *v;
 	int kind;
 
@@ -284,7 +288,8 @@ static bool decode_view(const cJSON *root, struct av_state *s, char **cause)
 	    !get_enum(v, "view", "kind", av_snap_view_names, &kind, cause) ||
 	    !get_int(v, "view", "head", 0, AV_MAX_D_MODEL - 1, &s->head, cause) ||
 	    !get_int(v, "view", "query", -1, AV_MAX_TOKENS - 1, &s->query, cause) ||
-	    !get_int(v, "view", "key", -1, AV_MAX_TOKENS - 1, &s->key, cause))
+	    !get_int(v, "view", "key", -1, AV_MAX_TOKENS - 1, &s->key, cause) ||
+	    !get_int(v, "view", "figure", 0, AV_SNAP_MAX_FIGURE, &s->figure, cause))
 		return false;
 	s->view = (enum av_snap_view)kind;
 	return decode_hidden(v, s, cause);
@@ -300,13 +305,51 @@ static bool decode_lesson(const cJSON *root, struct av_state *s, char **cause)
 	       get_int(l, "lesson", "step", 0, AV_SNAP_MAX_LESSON_STEP, &s->lesson_step, cause);
 }
 
+static bool get_bool(const cJSON *obj, const char *where, const char *key, bool *out,
+		     char **cause)
+{
+	const cJSON *v = get(obj, where, key, cause);
+
+	if (v == NULL)
+		return false;
+	if (!cJSON_IsBool(v))
+		return av_fail(cause, _("%s: \"%s\" is not true or false"), where, key);
+	*out = cJSON_IsTrue(v);
+	return true;
+}
+
+static bool decode_recipe(const cJSON *item, struct av_snap_recipe *r, char **cause)
+{
+	static const char *const keys[] = { "at", "target", "optimizer", "params", "lr",
+					    "reset", NULL };
+	int target, optimizer, params;
+	double at;
+
+	if (!cJSON_IsObject(item))
+		return av_fail(cause, _("training: \"recipe\" holds something that is not an object"));
+	if (!only_keys(item, "recipe", keys, cause) ||
+	    !get_integer(item, "recipe", "at", 0,
+			 (double)AV_SNAP_MAX_EPOCHS * AV_SNAP_MAX_STEPS, &at, cause) ||
+	    !get_enum(item, "recipe", "target", av_target_names, &target, cause) ||
+	    !get_enum(item, "recipe", "optimizer", av_optimizer_names, &optimizer, cause) ||
+	    !get_enum(item, "recipe", "params", av_train_set_names, &params, cause) ||
+	    !get_double(item, "recipe", "lr", &r->lr, cause) ||
+	    !get_bool(item, "recipe", "reset", &r->reset, cause))
+		return false;
+	r->at = (long)at;
+	r->target = (enum av_target)target;
+	r->optimizer = (enum av_optimizer)optimizer;
+	r->params = (enum av_train_set)params;
+	return true;
+}
+
 static bool decode_training(const cJSON *root, struct av_state *s, char **cause)
 {
-	static const char *const keys[] = { "target", "optimizer", "params", "lr", "epochs",
-					    NULL };
+	static const char *const keys[] = { "init", "epochs", "steps", "recipe", NULL };
 	const cJSON *t = get(root, "message", "training", cause);
+	const cJSON *recipe, *item;
 	struct av_snap_training *tr = &s->training;
-	int target, optimizer, params;
+	int init, i = 0;
 
 	if (t == NULL)
 		return false;
@@ -314,15 +357,21 @@ static bool decode_training(const cJSON *root, struct av_state *s, char **cause)
 	if (!tr->active)
 		return true;
 	if (!get_object(root, "message", "training", keys, &t, cause) ||
-	    !get_enum(t, "training", "target", av_target_names, &target, cause) ||
-	    !get_enum(t, "training", "optimizer", av_optimizer_names, &optimizer, cause) ||
-	    !get_enum(t, "training", "params", av_train_set_names, &params, cause) ||
-	    !get_double(t, "training", "lr", &tr->lr, cause) ||
-	    !get_int(t, "training", "epochs", 0, AV_SNAP_MAX_EPOCHS, &tr->epochs, cause))
+	    !get_enum(t, "training", "init", av_init_names, &init, cause) ||
+	    !get_int(t, "training", "epochs", 0, AV_SNAP_MAX_EPOCHS, &tr->epochs, cause) ||
+	    !get_int(t, "training", "steps", 0, AV_SNAP_MAX_STEPS, &tr->steps, cause) ||
+	    (recipe = get(t, "training", "recipe", cause)) == NULL)
 		return false;
-	tr->target = (enum av_target)target;
-	tr->optimizer = (enum av_optimizer)optimizer;
-	tr->params = (enum av_train_set)params;
+	tr->init = (enum av_init)init;
+	if (!cJSON_IsArray(recipe))
+		return av_fail(cause, _("training: \"recipe\" is not a list"));
+	if (cJSON_GetArraySize(recipe) < 1 || cJSON_GetArraySize(recipe) > AV_SNAP_MAX_RECIPE)
+		return av_fail(cause, _("training: \"recipe\" has not 1 to %d settings"),
+			       AV_SNAP_MAX_RECIPE);
+	cJSON_ArrayForEach(item, recipe)
+		if (!decode_recipe(item, &tr->recipe[i++], cause))
+			return false;
+	tr->n_recipe = i;
 	return true;
 }
 
@@ -411,7 +460,7 @@ static void add_u64(cJSON *obj, const char *key, uint64_t value)
 
 static cJSON *encode_json(const struct av_state *s)
 {
-	cJSON *root = cJSON_CreateObject(), *c, *v, *hidden, *l, *t;
+	cJSON *root = cJSON_CreateObject(), *c, *v, *hidden, *l, *t, *recipe;
 	char hash[17];
 
 	snprintf(hash, sizeof hash, "%016" PRIx64, s->content_hash);
@@ -445,6 +494,7 @@ static cJSON *encode_json(const struct av_state *s)
 	for (int j = 0; j < AV_MAX_TOKENS; j++)
 		if (s->key_hidden[j])
 			cJSON_AddItemToArray(hidden, cJSON_CreateNumber(j));
+	cJSON_AddNumberToObject(v, "figure", s->figure);
 
 	l = cJSON_AddObjectToObject(root, "lesson");
 	cJSON_AddStringToObject(l, "name", s->lesson);
@@ -455,11 +505,22 @@ static cJSON *encode_json(const struct av_state *s)
 		return root;
 	}
 	t = cJSON_AddObjectToObject(root, "training");
-	cJSON_AddStringToObject(t, "target", av_target_names[s->training.target]);
-	cJSON_AddStringToObject(t, "optimizer", av_optimizer_names[s->training.optimizer]);
-	cJSON_AddStringToObject(t, "params", av_train_set_names[s->training.params]);
-	add_exact(t, "lr", s->training.lr);
+	cJSON_AddStringToObject(t, "init", av_init_names[s->training.init]);
 	cJSON_AddNumberToObject(t, "epochs", s->training.epochs);
+	cJSON_AddNumberToObject(t, "steps", s->training.steps);
+	recipe = cJSON_AddArrayToObject(t, "recipe");
+	for (int i = 0; i < s->training.n_recipe; i++) {
+		const struct av_snap_recipe *r = &s->training.recipe[i];
+		cJSON *item = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(item, "at", (double)r->at);
+		cJSON_AddStringToObject(item, "target", av_target_names[r->target]);
+		cJSON_AddStringToObject(item, "optimizer", av_optimizer_names[r->optimizer]);
+		cJSON_AddStringToObject(item, "params", av_train_set_names[r->params]);
+		add_exact(item, "lr", r->lr);
+		cJSON_AddBoolToObject(item, "reset", r->reset);
+		cJSON_AddItemToArray(recipe, item);
+	}
 	return root;
 }
 

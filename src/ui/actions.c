@@ -93,6 +93,8 @@ bool av_action_in_train_view(enum av_action a)
 	case AV_ACTION_HELP: case AV_ACTION_REPAINT:
 	case AV_ACTION_COMMAND: case AV_ACTION_WRITE:   /* lr, and the trained weights */
 	case AV_ACTION_LESSON_NEXT: case AV_ACTION_LESSON_PREV: case AV_ACTION_LESSON_RESTORE:
+	case AV_ACTION_FOLLOW:   /* a student back to the teacher (--follow) */
+	case AV_ACTION_LESSON_CAPTION_DOWN: case AV_ACTION_LESSON_CAPTION_UP:
 		return true;
 	default:
 		return false;

@@ -78,6 +78,9 @@ enum av_action_group {
 	X(LESSON_PREV, LESSON, N_("previous step"), '{') \
 	X(LESSON_RESTORE, LESSON, N_("back to the step's state"), 'R') \
 	X(LESSON_ANSWER, LESSON, N_("answer: the cursor's cell"), '\n', '\r', AV_FKEY(KEY_ENTER)) \
+	X(LESSON_CAPTION_DOWN, LESSON, N_("scroll the caption down"), 'J') \
+	X(LESSON_CAPTION_UP, LESSON, N_("scroll the caption up"), 'K') \
+	X(FOLLOW, OTHER, N_("snap back to the teacher"), 'f') \
 	X(CYCLE_THEME, OTHER, N_("theme dark/light/mono"), 'T') \
 	X(WRITE, OTHER, N_("write figure or JSON"), 'W') \
 	X(HELP, OTHER, N_("this help"), '?', AV_FKEY(KEY_F(1))) \

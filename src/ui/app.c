@@ -476,6 +476,8 @@ static void do_action(struct av_app *a, enum av_action act)
 		} else {
 			a->view = &av_view_stage;
 		}
+		if (a->lesson)   /* the caption pane is smaller under the grid */
+			av_app_resize(a);
 		a->dirty = AV_DIRTY_ALL;
 		break;
 	case AV_ACTION_ZOOM:
@@ -504,8 +506,10 @@ static void do_action(struct av_app *a, enum av_action act)
 	case AV_ACTION_CYCLE_SCALE: cycle_scale(a); break;
 	case AV_ACTION_RESEED: reseed(a); break;
 	case AV_ACTION_CYCLE_THEME: cycle_theme(a); break;
+	case AV_ACTION_FOLLOW: av_classroom_snap_back(a); break;
 	case AV_ACTION_LESSON_NEXT: case AV_ACTION_LESSON_PREV:
 	case AV_ACTION_LESSON_RESTORE: case AV_ACTION_LESSON_ANSWER:
+	case AV_ACTION_LESSON_CAPTION_DOWN: case AV_ACTION_LESSON_CAPTION_UP:
 		av_lesson_ui_action(a, act);
 		break;
 	case AV_ACTION_HELP:
@@ -602,6 +606,9 @@ void av_app_draw_header(struct av_app *a, const char *view, int index, int count
 	char *lesson = av_lesson_ui_label(a);
 	if (lesson)
 		h.sample = lesson;
+	char room[48];
+	if (av_classroom_header(a, room, sizeof(room)))
+		h.classroom = room;
 	char *text = av_layout_header(&h, width);
 	av_put_pad(w, 0, 0, text, width, av_colors_el(&a->colors, AV_EL_HEADER));
 	free(text);
@@ -716,6 +723,12 @@ static void draw_status(struct av_app *a)
 			   av_colors_el(c, a->message_error ? AV_EL_ERROR : AV_EL_STATUS));
 		return;
 	}
+	/* a student exploring: where the teacher is, in place of the hints */
+	char teacher[400];
+	if (av_classroom_status(a, teacher, sizeof(teacher))) {
+		av_put_pad(w, 0, 0, teacher, width, av_colors_el(c, AV_EL_LABEL));
+		return;
+	}
 	/* whole "key what" groups, as many as fit (never a cut word) */
 	char *hints = av_layout_hints(a->view->hints ? _(a->view->hints) : _("? help  q quit"),
 				      width, av_text_width);
@@ -783,6 +796,7 @@ void av_app_draw(struct av_app *a)
 	 * anew first, and every view draws only into windows of this size. */
 	if (a->layout.cols != COLS || a->layout.lines != LINES)
 		make_windows(a);
+	av_editor_settle(a);
 	if (a->layout.too_small) {
 		draw_too_small(a);
 		doupdate();
@@ -913,6 +927,24 @@ static long long now_us(void)
 
 static volatile sig_atomic_t got_signal;
 
+/* Keys read before a frame is drawn at most: a stream that never ends
+ * still gets frames. */
+#define MAX_KEYS_A_FRAME 1024
+
+/* The keys that arrived while the last one was handled (typed ahead, or
+ * pasted): handled too before the next frame, so the screen computes and
+ * draws once for all of them (issue 11: a typed character cost a forward
+ * pass and a repaint each). */
+static void read_waiting_keys(struct av_app *a)
+{
+	wint_t ch;
+	int r;
+	wtimeout(a->input, 0);
+	for (int keys = 0; keys < MAX_KEYS_A_FRAME && !a->quit && !got_signal &&
+	     (r = wget_wch(a->input, &ch)) != ERR; keys++)
+		av_app_key(a, av_key_from_wch(r, (unsigned)ch));
+}
+
 static void on_signal(int sig)
 {
 	got_signal = sig;
@@ -989,6 +1021,7 @@ bool av_ui_run(struct av_session *s, const struct av_ui_config *cfg, char **caus
 				next_tick = now + step;
 			if (now >= next_tick && !ticked) {
 				av_app_tick(&a);
+				av_classroom_after_tick(&a);
 				ticked = true;
 				next_tick += step;
 				now = now_us();
@@ -1010,10 +1043,19 @@ bool av_ui_run(struct av_session *s, const struct av_ui_config *cfg, char **caus
 			wint_t key;
 			int r, keys = 0;
 			wtimeout(a.input, 0);
-			while (ready > 0 && !a.quit && (r = wget_wch(a.input, &key)) != ERR) {
+			/* a follower compares the state before and after the
+			 * frame's keys: one that changed it starts exploring */
+			if (ready > 0)
+				av_classroom_before_key(&a);
+			while (ready > 0 && !a.quit && keys < MAX_KEYS_A_FRAME &&
+			       (r = wget_wch(a.input, &key)) != ERR) {
 				av_app_key(&a, av_key_from_wch(r, (unsigned)key));
-				av_classroom_after_key(&a);
 				keys++;
+			}
+			if (keys > 0) {
+				/* the class sees the state the keys led to */
+				av_editor_settle(&a);
+				av_classroom_after_key(&a);
 			}
 			if (ready < 0 || (ready == 1 && keys == 0 && ++errors > 20))
 				break;    /* the terminal is gone */
@@ -1042,6 +1084,7 @@ bool av_ui_run(struct av_session *s, const struct av_ui_config *cfg, char **caus
 		}
 		errors = 0;
 		av_app_key(&a, av_key_from_wch(r, (unsigned)ch));
+		read_waiting_keys(&a);
 	}
 
 	av_app_free(&a);

@@ -94,6 +94,7 @@ struct av_editor {
 	bool orig_hidden[AV_MAX_TOKENS];
 	char *error;                       /* why the text does not run now */
 	enum av_edit_then then;            /* after the source is applied */
+	bool pending;                      /* the text changed since it last ran */
 };
 
 struct av_app {
@@ -187,6 +188,10 @@ bool av_app_set_seed(struct av_app *a, uint64_t seed);
 /* Opens the sentence editor on the sentence or the source; then says what
  * happens once a source typed outside cross mode is applied. */
 void av_editor_open(struct av_app *a, bool source, enum av_edit_then then);
+/* Runs the text the editor holds if it changed since it last ran: typed
+ * keys only mark it, and this runs it once before the next frame (a burst of
+ * keys costs one forward pass, issue 11). av_app_draw calls it. */
+void av_editor_settle(struct av_app *a);
 
 /* Hides or shows key position j (the padding mask) and re-runs. */
 void av_app_toggle_key(struct av_app *a, int j);
@@ -245,6 +250,19 @@ int av_lesson_ui_rows(const struct av_app *a, int lines);
 void av_lesson_ui_action(struct av_app *a, enum av_action act);
 void av_lesson_ui_draw(struct av_app *a);
 char *av_lesson_ui_label(const struct av_app *a);
+/* The step's highlighted cells ((query, key) of the attention matrices,
+ * *cells) while they mean what the step meant: the student is on that step
+ * and the live sentence, source and mode are the step's (the cells are
+ * positions in its sentence). Changing the stage, head, temperature or
+ * cursor keeps them; editing the sentence or the mode drops them until R.
+ * Returns their count, 0 outside a lesson. */
+int av_lesson_ui_marks(const struct av_app *a, const int (**cells)[2]);
+/* Whether (query, key) is one of them. */
+bool av_lesson_ui_marked(const struct av_app *a, int query, int key);
+/* For the classroom: the lesson's name and step (NULL without a lesson);
+ * going to a step as } and { do (false: no such step). */
+const char *av_lesson_ui_name(const struct av_app *a, int *step);
+bool av_lesson_ui_go(struct av_app *a, int step);
 
 /* Reads screen row y back as UTF-8 (from curscr; for the tests). */
 void av_app_read_line(int y, char *buf, size_t size);

@@ -1,19 +1,36 @@
-/* classroom.c: the screen's side of --lead and --follow (see classroom.h). */
+/* classroom.c: the screen's side of --lead and --follow (see classroom.h).
+ *
+ * The leader captures its state after every key (and every half second
+ * while training runs) and publishes it when it changed. A follower
+ * follows: each snapshot is applied to its own session and laid out for
+ * its own screen. The first key that changes its state makes it explore
+ * (src/follow/explore.h): its state before and after each key is compared
+ * (the snapshot's fields, the cursor's row and column, the view, an editor
+ * or prompt opened), so a key that only changes the look (z, T, ?, Ctrl-L)
+ * does not count, and the key that does count is applied, not lost. */
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "i18n.h"
+#include "follow/explore.h"
 #include "follow/room.h"
 #include "follow/snapshot.h"
 #include "follow/sync.h"
+#include "i18n.h"
+#include "lesson/lesson.h"
 #include "ui/app.h"
 #include "ui/classroom.h"
+#include "ui/figview.h"
 #include "ui/ui.h"
+#include "ui/view_train_internal.h"
 #include "util.h"
 
 /* The snapshot names stages by src/follow's table, the screen by its own:
@@ -22,6 +39,19 @@
 _Static_assert(AV_SNAP_STAGE_COUNT == AV_STAGE_COUNT,
 	       "src/follow/snapshot.h and src/ui/stages.h disagree on the stages");
 
+/* While training runs the leader publishes at most this often (a follower
+ * replays the run, going on from where it was). */
+#define TICK_PUBLISH_MS 500
+
+/* What a follower compares before and after a key. */
+struct local {
+	struct av_state st;
+	int row, col;
+	bool editing;               /* the editor or the prompt is open */
+	struct av_snap_training run;   /* the training view's trainer, as a run */
+	bool running;                  /* and whether it runs */
+};
+
 struct av_classroom {
 	struct av_leader *leader;
 	struct av_follower *follower;
@@ -29,6 +59,22 @@ struct av_classroom {
 	struct av_state last;       /* published or applied last */
 	bool have_last;
 	uint64_t seq;
+
+	/* the leader */
+	struct av_snap_training run;   /* the training run as a recipe */
+	bool told_recipe_full;
+	long long last_publish_ms;
+	int log_fd;                    /* DIR/log, or -1 */
+	char *log_path;
+
+	/* a follower */
+	struct av_explore ex;
+	struct local before;
+	bool have_before;
+	struct av_snap_training view_run;   /* replayed on the training view's trainer */
+	bool have_view_run;
+	struct av_lesson lesson;            /* the teacher's lesson, loaded here */
+	bool have_lesson;
 };
 
 static long long now_ms(void)
@@ -39,78 +85,112 @@ static long long now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static void on_note(void *ctx, const char *line)
+/* --- the leader's log: DIR/log, who came and went (stderr is the screen) */
+
+static void open_log(struct av_classroom *c, const char *dir)
+{
+	c->log_path = av_printf("%s/log", dir);
+	c->log_fd = open(c->log_path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
+			 0600);
+}
+
+static void log_line(struct av_classroom *c, const char *line)
+{
+	char stamp[32], *text;
+	time_t t = time(NULL);
+	struct tm tm;
+
+	if (c->log_fd < 0)
+		return;
+	gmtime_r(&t, &tm);
+	strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	text = av_printf("%s %s\n", stamp, line);
+	/* a full disk loses a log line, nothing else */
+	ssize_t written = write(c->log_fd, text, strlen(text));
+	(void)written;
+	free(text);
+}
+
+static void on_leader_note(void *ctx, const char *line)
+{
+	struct av_app *a = ctx;
+
+	log_line(a->classroom, line);
+	a->dirty |= AV_DIRTY_HEADER;   /* the count of followers */
+}
+
+static void on_follower_note(void *ctx, const char *line)
 {
 	av_app_message(ctx, false, "%s", line);
 }
 
-bool av_classroom_open(struct av_app *a, const struct av_ui_config *cfg, char **cause)
-{
-	struct av_classroom *c;
+/* --- capturing the state */
 
-	if (cfg->lead_dir == NULL && cfg->follow_dir == NULL)
-		return true;
-	c = av_calloc(1, sizeof *c);
-	av_state_init(&c->identity);
-	snprintf(c->identity.sample, sizeof c->identity.sample, "%s",
-		 a->s->sample.name ? a->s->sample.name : "");
-	c->identity.content_hash = cfg->content_hash;
-	if (cfg->weights_name != NULL) {
-		c->identity.origin = AV_SNAP_FROM_WEIGHTS;
-		snprintf(c->identity.weights, sizeof c->identity.weights, "%s", cfg->weights_name);
-	}
-	if (cfg->lead_dir != NULL) {
-		c->leader = av_leader_open(cfg->lead_dir, on_note, a, cause);
-		if (c->leader == NULL) {
-			free(c);
-			return false;
-		}
-	} else {
-		c->follower = av_follower_new(cfg->follow_dir, cfg->teacher_uid, on_note, a);
-	}
-	a->classroom = c;
-	av_classroom_after_key(a);
-	return true;
+static enum av_snap_view view_kind(const struct av_app *a)
+{
+	if (a->view == &av_view_heads)
+		return a->heads_bars ? AV_SNAP_VIEW_BARS : AV_SNAP_VIEW_HEADS;
+	if (a->view == &av_view_train)
+		return AV_SNAP_VIEW_TRAIN;
+	if (a->view == &av_view_figures)
+		return AV_SNAP_VIEW_FIGURES;
+	if (a->view == &av_view_compare || a->pin)
+		return AV_SNAP_VIEW_COMPARE;
+	return AV_SNAP_VIEW_STAGE;
 }
 
-void av_classroom_free(struct av_app *a)
+/* The trainer whose weights the session shows (the training view's, or
+ * the one it left its weights from), or NULL. */
+static struct av_trainer *shown_trainer(const struct av_app *a)
 {
-	struct av_classroom *c = a->classroom;
+	char text[48];
 
-	if (c == NULL)
-		return;
-	av_leader_close(c->leader);
-	av_follower_free(c->follower);
-	free(c);
-	a->classroom = NULL;
+	if (a->train == NULL || a->train->tr == NULL)
+		return NULL;
+	if (a->view == &av_view_train || av_train_view_weights_text(a, text, sizeof text))
+		return a->train->tr;
+	return NULL;
 }
 
-/* The leader's state as a snapshot. */
+/* The state as a snapshot (seq not set). */
 static bool capture(struct av_app *a, struct av_state *snap, char **cause)
 {
 	const struct av_trace *t = &a->s->trace;
+	struct av_classroom *c = a->classroom;
+	const struct av_trainer *tr;
 
-	*snap = a->classroom->identity;
+	*snap = c->identity;
 	if (!av_state_capture(snap, a->s, cause))
 		return false;
 	snap->stage = (int)a->stage;
-	snap->view = a->view == &av_view_heads ? AV_SNAP_VIEW_HEADS
-		     : a->view == &av_view_train ? AV_SNAP_VIEW_TRAIN
-		     : a->view == &av_view_figures ? AV_SNAP_VIEW_FIGURES : AV_SNAP_VIEW_STAGE;
+	snap->view = view_kind(a);
+	snap->figure = a->view == &av_view_figures ? av_figures_current(a) : 0;
 	snap->head = a->head < snap->heads ? a->head : 0;
 	snap->query = a->sel_query >= 0 && a->sel_query < t->n ? a->sel_query : -1;
 	snap->key = a->sel_key >= 0 && a->sel_key < t->m ? a->sel_key : -1;
+	const char *lesson = av_lesson_ui_name(a, &snap->lesson_step);
+	if (lesson != NULL && strlen(lesson) <= AV_SNAP_NAME_MAX)
+		snprintf(snap->lesson, sizeof snap->lesson, "%s", lesson);
+	else
+		snap->lesson_step = 0;
+	if (c->leader != NULL && (tr = shown_trainer(a)) != NULL) {
+		if (!av_state_track_training(&c->run, tr) && !c->told_recipe_full) {
+			av_app_message(a, true, _("the class replays this run without the latest"
+						  " change (more than %d changes: r starts a new"
+						  " run)"), AV_SNAP_MAX_RECIPE);
+			c->told_recipe_full = true;
+		}
+		snap->training = c->run;
+	}
 	return true;
 }
 
-void av_classroom_after_key(struct av_app *a)
+static void publish(struct av_app *a)
 {
 	struct av_classroom *c = a->classroom;
 	struct av_state snap;
 	char *cause = NULL;
 
-	if (c == NULL || c->leader == NULL)
-		return;
 	if (!capture(a, &snap, &cause) ||
 	    (c->have_last && av_state_same(&snap, &c->last))) {
 		free(cause);
@@ -124,23 +204,268 @@ void av_classroom_after_key(struct av_app *a)
 	}
 	c->last = snap;
 	c->have_last = true;
+	c->last_publish_ms = now_ms();
 }
 
-/* A snapshot from the teacher: the state, then the screen's part. */
+/* --- opening and closing */
+
+bool av_classroom_open(struct av_app *a, const struct av_ui_config *cfg, char **cause)
+{
+	struct av_classroom *c;
+
+	if (cfg->lead_dir == NULL && cfg->follow_dir == NULL)
+		return true;
+	c = av_calloc(1, sizeof *c);
+	c->log_fd = -1;
+	av_state_init(&c->identity);
+	av_state_init(&c->last);
+	c->run = c->last.training;
+	av_explore_init(&c->ex);
+	snprintf(c->identity.sample, sizeof c->identity.sample, "%s",
+		 a->s->sample.name ? a->s->sample.name : "");
+	c->identity.content_hash = cfg->content_hash;
+	if (cfg->weights_name != NULL) {
+		c->identity.origin = AV_SNAP_FROM_WEIGHTS;
+		snprintf(c->identity.weights, sizeof c->identity.weights, "%s", cfg->weights_name);
+	}
+	a->classroom = c;
+	if (cfg->lead_dir != NULL) {
+		c->leader = av_leader_open(cfg->lead_dir, on_leader_note, a, cause);
+		if (c->leader == NULL) {
+			av_classroom_free(a);
+			return false;
+		}
+		/* in the room's directory, which the leader has just made its own */
+		open_log(c, cfg->lead_dir);
+		log_line(c, "leading");
+		av_app_message(a, false, _("leading %s: students start attnview --follow; who"
+					   " follows is logged in %s"), cfg->lead_dir,
+			       c->log_fd >= 0 ? c->log_path : _("(no log: cannot write it)"));
+		publish(a);
+	} else {
+		c->follower = av_follower_new(cfg->follow_dir, cfg->teacher_uid, on_follower_note, a);
+	}
+	return true;
+}
+
+void av_classroom_free(struct av_app *a)
+{
+	struct av_classroom *c = a->classroom;
+
+	if (c == NULL)
+		return;
+	av_leader_close(c->leader);
+	av_follower_free(c->follower);
+	if (c->log_fd >= 0)
+		close(c->log_fd);
+	free(c->log_path);
+	if (c->have_lesson) {
+		av_lesson_ui_free(a);
+		av_lesson_free(&c->lesson);
+	}
+	free(c);
+	a->classroom = NULL;
+}
+
+/* --- a follower applies a snapshot */
+
+/* The teacher's sample, when this attnview started with another. */
+static bool same_data(struct av_app *a, const struct av_state *snap)
+{
+	struct av_classroom *c = a->classroom;
+	char *cause = NULL;
+
+	if (snap->content_hash == c->identity.content_hash &&
+	    strcmp(snap->sample, c->identity.sample) == 0 && snap->origin == c->identity.origin)
+		return true;
+	if (snap->origin == AV_SNAP_FROM_WEIGHTS) {
+		av_app_message(a, true, _("the teacher uses the weights %s; start attnview with"
+					  " the same --weights to follow"), snap->weights);
+		return false;
+	}
+	if (c->identity.origin == AV_SNAP_FROM_WEIGHTS) {
+		av_app_message(a, true, _("the teacher uses no weights file; start attnview"
+					  " without --weights to follow"));
+		return false;
+	}
+	if (!av_state_load_sample(a->s, snap->sample, snap->content_hash, &cause)) {
+		av_app_message(a, true, _("cannot follow: %s"), cause);
+		free(cause);
+		return false;
+	}
+	snprintf(c->identity.sample, sizeof c->identity.sample, "%s", snap->sample);
+	c->identity.content_hash = snap->content_hash;
+	c->have_last = false;
+	av_train_view_free(a);
+	av_pin_free(a);
+	return true;
+}
+
+/* Leaves the views the snapshot does not show (their state is rebuilt). */
+static void leave_views(struct av_app *a, enum av_snap_view want)
+{
+	struct av_classroom *c = a->classroom;
+	enum av_snap_view have = view_kind(a);
+
+	/* the comparison keeps its pin: pinned when the teacher pinned, it
+	 * stays beside the live matrix as the teacher changes things */
+	if (have == want)
+		return;
+	if (a->pin)
+		av_pin_free(a);
+	if (have == AV_SNAP_VIEW_TRAIN && want != AV_SNAP_VIEW_TRAIN) {
+		av_train_view_free(a);
+		c->have_view_run = false;
+	}
+	if (want != AV_SNAP_VIEW_FIGURES)
+		av_figures_free(a);
+	a->view = &av_view_stage;
+}
+
+/* The engine's part: the session becomes the snapshot's state. In the
+ * training view the run is replayed on the view's own trainer (so its
+ * charts show it), going on from the last replay when the run went on;
+ * else av_state_apply replays it into the session. */
+static bool apply_state(struct av_app *a, const struct av_state *snap, char **cause)
+{
+	struct av_classroom *c = a->classroom;
+	const struct av_state *prev = c->have_last ? &c->last : NULL;
+	struct av_state plain = *snap, plain_prev;
+	bool go_on;
+
+	if (snap->view != AV_SNAP_VIEW_TRAIN || !snap->training.active)
+		return av_state_apply(a->s, prev, snap, cause);
+	plain.training.active = false;
+	plain.training.epochs = plain.training.steps = 0;
+	if (prev != NULL) {
+		plain_prev = *prev;
+		plain_prev.training = plain.training;
+	}
+	go_on = prev != NULL && a->view == &av_view_train && a->train != NULL &&
+		c->have_view_run && av_state_recipe_continues(&c->view_run, &snap->training) &&
+		!av_state_needs_params(&plain_prev, &plain);
+	/* not going on: the untrained parameters, and a new trainer from them */
+	if (!av_state_apply(a->s, go_on ? &plain_prev : NULL, &plain, cause))
+		return false;
+	if (!go_on) {
+		av_train_view_free(a);
+		c->have_view_run = false;
+		if (!av_train_view_open(a))
+			return av_fail(cause, "%s", _("the training view does not open"));
+	}
+	if (!av_state_replay(a->train->tr, go_on ? &c->view_run : NULL, &snap->training, cause) ||
+	    !av_trainer_apply(a->train->tr, a->s, cause)) {
+		c->have_view_run = false;
+		return false;
+	}
+	c->view_run = snap->training;
+	c->have_view_run = true;
+	av_train_view_mark_saved(a);   /* the teacher's run: nothing to lose on q */
+	a->train->stale = true;
+	return true;
+}
+
+/* The screen's part: view, stage, head, cursor. */
+static void apply_screen(struct av_app *a, const struct av_state *snap)
+{
+	a->stage = (enum av_ui_stage)snap->stage;
+	a->head = snap->head < a->s->trace.heads ? snap->head : 0;
+	if (snap->query >= 0)
+		a->row = snap->query;
+	if (snap->key >= 0)
+		a->col = snap->key;
+	a->hm.stage = -1;    /* the column is placed in the stage's own result */
+	a->hm.own_first = 0;
+	switch (snap->view) {
+	case AV_SNAP_VIEW_HEADS:
+	case AV_SNAP_VIEW_BARS:
+		a->view = &av_view_heads;
+		a->heads_bars = snap->view == AV_SNAP_VIEW_BARS;
+		break;
+	case AV_SNAP_VIEW_FIGURES:
+		if (a->view != &av_view_figures || av_figures_current(a) != snap->figure)
+			av_figures_show(a, (enum av_figure_kind)(snap->figure < AV_FIG_COUNT
+								 ? snap->figure : 0));
+		break;
+	case AV_SNAP_VIEW_COMPARE:
+		if (a->pin)
+			break;
+		a->view = &av_view_stage;
+		av_app_draw(a);     /* the cursor's matrix, as the pin reads it */
+		av_pin_stepper(a);
+		break;
+	case AV_SNAP_VIEW_TRAIN:
+		if (a->view != &av_view_train && a->train != NULL)
+			a->view = &av_view_train;
+		break;
+	case AV_SNAP_VIEW_STAGE:
+		break;
+	}
+}
+
+/* The teacher's lesson at the teacher's step, its caption in this
+ * student's language: the lesson this attnview runs (--lesson), or the
+ * installed one of that name, loaded here. */
+static bool follow_lesson(struct av_app *a, const struct av_state *snap)
+{
+	struct av_classroom *c = a->classroom;
+	char *cause = NULL;
+	int step = -1;
+	const char *have = av_lesson_ui_name(a, &step);
+
+	if (snap->lesson[0] == '\0') {
+		if (have != NULL && c->have_lesson) {   /* only a lesson the teacher started */
+			av_lesson_ui_free(a);
+			av_lesson_free(&c->lesson);
+			c->have_lesson = false;
+		}
+		return true;
+	}
+	if (have == NULL || strcmp(have, snap->lesson) != 0) {
+		struct av_lesson l;
+		if (strchr(snap->lesson, '/') != NULL || !av_lesson_load(snap->lesson, &l, &cause)) {
+			av_app_message(a, true, _("the teacher's lesson %s is not installed here%s%s"),
+				       snap->lesson, cause ? ": " : "", cause ? cause : "");
+			free(cause);
+			return false;
+		}
+		if (l.sample.name == NULL || strcmp(l.sample.name, snap->sample) != 0) {
+			av_app_message(a, true, _("the teacher's lesson %s here is not the teacher's"
+						  " (another sample)"), snap->lesson);
+			av_lesson_free(&l);
+			return false;
+		}
+		if (c->have_lesson) {
+			av_lesson_ui_free(a);
+			av_lesson_free(&c->lesson);
+		}
+		c->lesson = l;
+		c->have_lesson = true;
+		av_lesson_ui_start(a, &c->lesson);
+		step = 0;
+		c->have_last = false;   /* the step changed the session */
+	}
+	if (step != snap->lesson_step) {
+		if (!av_lesson_ui_go(a, snap->lesson_step)) {
+			av_app_message(a, true, _("the teacher's lesson %s has no step %d here"),
+				       snap->lesson, snap->lesson_step + 1);
+			return false;
+		}
+		c->have_last = false;
+		c->have_view_run = false;
+	}
+	return true;
+}
+
 static void follow(struct av_app *a, const struct av_state *snap)
 {
 	struct av_classroom *c = a->classroom;
 	char *cause = NULL;
 
-	if (snap->content_hash != c->identity.content_hash ||
-	    strcmp(snap->sample, c->identity.sample) != 0) {
-		av_app_message(a, true, _("the teacher uses %s%s; start attnview with the same"
-			       " --sample"), snap->sample,
-			       strcmp(snap->sample, c->identity.sample) == 0
-			       ? _(" (another copy of it)") : "");
+	if (!same_data(a, snap) || !follow_lesson(a, snap))
 		return;
-	}
-	if (!av_state_apply(a->s, c->have_last ? &c->last : NULL, snap, &cause)) {
+	leave_views(a, snap->view);
+	if (!apply_state(a, snap, &cause)) {
 		av_app_message(a, true, _("cannot follow: %s"), cause);
 		free(cause);
 		c->have_last = false;
@@ -149,20 +474,140 @@ static void follow(struct av_app *a, const struct av_state *snap)
 	c->last = *snap;
 	c->have_last = true;
 	av_app_rerun_all(a);
-	a->stage = (enum av_ui_stage)snap->stage;
-	a->head = snap->head < a->s->trace.heads ? snap->head : 0;
-	if (snap->view == AV_SNAP_VIEW_HEADS && a->view == &av_view_stage)
-		a->view = &av_view_heads;
-	else if (snap->view == AV_SNAP_VIEW_STAGE && a->view == &av_view_heads)
-		a->view = &av_view_stage;
+	apply_screen(a, snap);
+	av_app_resize(a);
 	a->dirty = AV_DIRTY_ALL;
 }
+
+/* --- keys */
+
+static void local_state(struct av_app *a, struct local *l)
+{
+	char *cause = NULL;
+
+	memset(l, 0, sizeof *l);
+	if (!capture(a, &l->st, &cause))
+		free(cause);
+	l->st.query = l->st.key = -1;   /* the cursor's row and column say it */
+	l->row = a->row;
+	l->col = a->col;
+	l->editing = a->overlay == &av_view_edit || a->overlay == &av_view_prompt;
+	/* a student's own training (Space, s, r, [ ], o, ...) is exploring too */
+	if (a->train != NULL && a->train->tr != NULL) {
+		l->run = a->classroom->last.training;
+		av_state_track_training(&l->run, a->train->tr);
+		l->running = a->train->running;
+	}
+}
+
+void av_classroom_before_key(struct av_app *a)
+{
+	struct av_classroom *c = a->classroom;
+
+	if (c == NULL || c->follower == NULL || c->ex.exploring)
+		return;
+	local_state(a, &c->before);
+	c->have_before = true;
+}
+
+void av_classroom_after_key(struct av_app *a)
+{
+	struct av_classroom *c = a->classroom;
+	struct local after;
+
+	if (c == NULL)
+		return;
+	if (c->leader != NULL) {
+		publish(a);
+		return;
+	}
+	if (c->ex.exploring || !c->have_before)
+		return;
+	c->have_before = false;
+	local_state(a, &after);
+	if (av_state_same(&after.st, &c->before.st) && after.row == c->before.row &&
+	    after.col == c->before.col && !after.editing && after.running == c->before.running &&
+	    av_state_same_training(&after.run, &c->before.run))
+		return;
+	if (av_explore_start(&c->ex))
+		a->dirty |= AV_DIRTY_HEADER | AV_DIRTY_STATUS;
+}
+
+void av_classroom_after_tick(struct av_app *a)
+{
+	struct av_classroom *c = a->classroom;
+
+	if (c != NULL && c->leader != NULL && now_ms() - c->last_publish_ms >= TICK_PUBLISH_MS)
+		publish(a);
+}
+
+void av_classroom_snap_back(struct av_app *a)
+{
+	struct av_classroom *c = a->classroom;
+	const struct av_state *snap;
+	struct av_state copy;
+
+	if (c == NULL || c->follower == NULL) {
+		av_app_message(a, false, _("not following: f snaps back to the teacher when"
+					   " attnview runs with --follow ROOM"));
+		return;
+	}
+	if (!c->ex.exploring) {
+		av_app_message(a, false, _("already following the teacher"));
+		return;
+	}
+	a->overlay = NULL;
+	if (!av_explore_snap_back(&c->ex, &snap)) {
+		av_app_message(a, false, _("following: the teacher's screen comes when the"
+					   " teacher is there"));
+		a->dirty = AV_DIRTY_ALL;
+		return;
+	}
+	copy = *snap;
+	c->have_last = false;   /* this follower's own changes: everything anew */
+	av_train_view_free(a);
+	c->have_view_run = false;
+	follow(a, &copy);
+	av_app_message(a, false, _("following the teacher again"));
+}
+
+/* --- the header and the status line */
+
+bool av_classroom_header(const struct av_app *a, char *buf, size_t size)
+{
+	const struct av_classroom *c = a->classroom;
+
+	if (c == NULL)
+		return false;
+	if (c->leader != NULL) {
+		snprintf(buf, size, _("%d following"), av_leader_followers(c->leader));
+	} else if (c->ex.exploring) {
+		snprintf(buf, size, "%s", _("exploring"));
+	} else if (!av_follower_connected(c->follower)) {
+		snprintf(buf, size, "%s", _("no teacher"));
+	} else {
+		snprintf(buf, size, "%s", _("following"));
+	}
+	return true;
+}
+
+bool av_classroom_status(const struct av_app *a, char *buf, size_t size)
+{
+	const struct av_classroom *c = a->classroom;
+
+	if (c == NULL || c->follower == NULL || !c->ex.exploring)
+		return false;
+	av_explore_line(&c->ex, buf, size);
+	return buf[0] != '\0';
+}
+
+/* --- waiting for keys and the room */
 
 int av_classroom_wait(struct av_app *a, int wait_ms)
 {
 	struct av_classroom *c = a->classroom;
 	struct pollfd fds[2 + AV_ROOM_MAX_FOLLOWERS];
-	int n = 1, room_wait = -1, ready;
+	int n = 1, room_wait = -1, ready, before;
 
 	fds[0] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
 	if (c->leader != NULL) {
@@ -178,11 +623,32 @@ int av_classroom_wait(struct av_app *a, int wait_ms)
 	if (ready < 0)    /* a signal: SIGWINCH's KEY_RESIZE waits in ncurses */
 		return errno == EINTR ? 2 : -1;
 	if (c->leader != NULL) {
+		before = av_leader_followers(c->leader);
 		av_leader_service(c->leader, fds + 1, n - 1);
+		if (av_leader_followers(c->leader) != before)
+			a->dirty |= AV_DIRTY_HEADER;
 	} else if (n > 1 ? fds[1].revents != 0 : room_wait >= 0) {
 		struct av_state snap;
-		if (av_follower_step(c->follower, now_ms(), &snap) & AV_FOLLOW_SNAPSHOT)
-			follow(a, &snap);
+		unsigned ev = av_follower_step(c->follower, now_ms(), &snap);
+
+		if (ev & (AV_FOLLOW_CONNECTED | AV_FOLLOW_GONE)) {
+			av_explore_connected(&c->ex, av_follower_connected(c->follower));
+			a->dirty |= AV_DIRTY_HEADER | AV_DIRTY_STATUS;
+		}
+		if (ev & AV_FOLLOW_SNAPSHOT) {
+			if (av_explore_teacher(&c->ex, &snap)) {
+				follow(a, &snap);
+			} else {
+				/* the teacher moved: that is the news, so the line
+				 * saying where takes the place of a note (not of an
+				 * error) left by this student's last key */
+				if (a->message && !a->message_error) {
+					free(a->message);
+					a->message = NULL;
+				}
+				a->dirty |= AV_DIRTY_STATUS;
+			}
+		}
 	}
 	if (fds[0].revents & (POLLHUP | POLLERR | POLLNVAL))
 		return -1;

@@ -1,14 +1,14 @@
 /* classroom.h: --lead and --follow on the screen (issue 10), a thin layer
- * over src/follow: the leader publishes its state after every key, a
- * follower applies each snapshot it receives. First version: the stage,
- * head, all-heads view, sentence, source, config and hidden keys follow;
- * the cursor, the training run, figures, lessons, exploring with a
- * "teacher: ..." line and snapping back with a key are still to come. */
+ * over src/follow: the leader publishes its state after every key (and
+ * while training runs), a follower applies each snapshot it receives until
+ * a key of its own changes its state; then it explores, with a line saying
+ * where the teacher is, until f snaps it back. */
 #ifndef AV_UI_CLASSROOM_H
 #define AV_UI_CLASSROOM_H
 
 #include <poll.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 struct av_app;
 struct av_ui_config;
@@ -24,7 +24,25 @@ void av_classroom_free(struct av_app *a);
  * has a KEY_RESIZE to read); -1: the terminal hung up. */
 int av_classroom_wait(struct av_app *a, int wait_ms);
 
-/* After a key: the leader publishes its state if it changed. */
+/* Around each key: the leader publishes its state if it changed; a
+ * follower that follows starts exploring when the key changed its state. */
+void av_classroom_before_key(struct av_app *a);
 void av_classroom_after_key(struct av_app *a);
+
+/* After a tick of the training view: the leader publishes the run (at
+ * most every half second). */
+void av_classroom_after_tick(struct av_app *a);
+
+/* f: a follower that explores follows the teacher again (the teacher's
+ * newest state applied); elsewhere a message says why not. */
+void av_classroom_snap_back(struct av_app *a);
+
+/* The header's piece: "3 following" (the leader), "following",
+ * "exploring" or "no teacher" (a follower); false without a room. */
+bool av_classroom_header(const struct av_app *a, char *buf, size_t size);
+
+/* The status line of a follower that explores: "teacher: softmax, head 3
+ * — f to follow"; false otherwise. */
+bool av_classroom_status(const struct av_app *a, char *buf, size_t size);
 
 #endif

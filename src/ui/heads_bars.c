@@ -266,6 +266,8 @@ struct bars_ctx {
 	int above;              /* rows above the zero line (the rest below) */
 	bool weights;
 	int decimals;           /* of the values, when not weights */
+	const int (*marks)[2];  /* the lesson step's cells (av_lesson_ui_marks) */
+	int n_marks;
 };
 
 static void draw_axis(const struct bars_ctx *bc, int y0, int x0)
@@ -371,13 +373,24 @@ static void draw_bar(const struct bars_ctx *bc, const struct av_part *rp, int h,
 		int vw = av_text_width(val);
 		av_heads_put(bc->w, y++, x + bw - vw, val, vw, av_colors_el(c, AV_EL_DIM));
 	}
+	/* a lesson step's cell (this query, key j): its label in brackets,
+	 * bold and underlined, so it shows without colour too */
+	bool marked = av_heatmap_marked(rp, bc->marks, bc->n_marks, i, j);
 	char lab[64];
-	key_label(t, j, bw, lab, sizeof(lab));
+	if (marked && bw >= 3) {
+		char inner[48];
+		key_label(t, j, bw - 2, inner, sizeof(inner));
+		snprintf(lab, sizeof(lab), "[%s]", inner);
+	} else {
+		key_label(t, j, bw, lab, sizeof(lab));
+	}
 	attr_t la = av_colors_el(c, AV_EL_LABEL);
 	if (t->key_hidden[j])
 		la = av_colors_el(c, AV_EL_MASKED);
 	if (cur)
 		la = av_colors_el(c, h == a->head ? AV_EL_CURSOR : AV_EL_HIGHLIGHT);
+	if (marked)
+		la |= A_BOLD | A_UNDERLINE;
 	av_heads_put(bc->w, y, x, lab, bw, la);
 }
 
@@ -404,6 +417,7 @@ void av_heads_bars_draw(struct av_app *a, WINDOW *w, struct av_heads_page *pg)
 	fill_page(a, &p, pg);
 	/* one scale for every head: the query's row anywhere */
 	struct bars_ctx bc = { .a = a, .w = w, .p = &p };
+	bc.n_marks = av_lesson_ui_marks(a, &bc.marks);
 	av_heads_bars_range(a, &bc.lo, &bc.hi);
 	bc.weights = row_part(a, 0).kind == AV_PART_WEIGHTS;
 	bc.above = bc.lo < 0 ? (int)lround(p.body * bc.hi / (bc.hi - bc.lo)) : p.body;

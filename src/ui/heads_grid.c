@@ -287,10 +287,12 @@ struct tile_ctx {
 	const struct grid_info *gi;
 	const struct grid_plan *p;
 	int decimals[AV_MAX_PARTS];
+	const int (*marks)[2];        /* the lesson step's cells (av_lesson_ui_marks) */
+	int n_marks;
 };
 
 static void draw_cell(const struct tile_ctx *tc, const struct av_part *part, int pi, int y, int x,
-		      int r, int c, bool cursor)
+		      int r, int c, bool cursor, int tile_x0)
 {
 	struct av_colors *col = &tc->a->colors;
 	const struct av_trace *t = &tc->a->s->trace;
@@ -355,6 +357,9 @@ static void draw_cell(const struct tile_ctx *tc, const struct av_part *part, int
 			av_heads_put(tc->w, y + k, x + cw - tw, text, tw, at);
 		}
 	}
+	/* a lesson step's cell: in brackets on its number's row, inside the tile */
+	if (av_heatmap_marked(part, tc->marks, tc->n_marks, r, c))
+		av_heatmap_mark_cell(tc->w, y + mid, x, cw, tile_x0, tile_x0 + p->ar.tile_w);
 }
 
 static void draw_tile(const struct tile_ctx *tc, int h, int y0, int x0)
@@ -420,7 +425,7 @@ static void draw_tile(const struct tile_ctx *tc, int h, int y0, int x0)
 			int pi, c;
 			av_heatmap_locate(parts, np, vc, &pi, &c);
 			draw_cell(tc, &parts[pi], pi, y, cx0 + j * p->cell_w, r, c,
-				  sel && r == a->row && vc == a->col);
+				  sel && r == a->row && vc == a->col, x0);
 		}
 	}
 }
@@ -434,6 +439,7 @@ void av_heads_grid_draw(struct av_app *a, WINDOW *w, struct av_heads_page *pg)
 	place(a, &p);
 	fill_page(a, &gi, &p, pg);
 	struct tile_ctx tc = { .a = a, .w = w, .gi = &gi, .p = &p };
+	tc.n_marks = av_lesson_ui_marks(a, &tc.marks);
 	for (int i = 0; i < gi.n_parts; i++) {
 		int room = p.cell_w - 1 - (a->colors.color ? 0 : 2);
 		tc.decimals[i] = av_cell_decimals(gi.parts[i].kind == AV_PART_WEIGHTS ? 1.0

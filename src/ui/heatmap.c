@@ -384,6 +384,47 @@ static void draw_part_header(WINDOW *w, struct av_colors *c, const struct av_hea
 	}
 }
 
+bool av_heatmap_marked(const struct av_part *p, const int (*marks)[2], int n_marks, int r,
+		       int c)
+{
+	if (p->row_axis != AV_AXIS_QUERY || p->col_axis != AV_AXIS_KEY)
+		return false;
+	for (int i = 0; i < n_marks; i++)
+		if (marks[i][0] == r && marks[i][1] == c)
+			return true;
+	return false;
+}
+
+void av_heatmap_mark_cell(WINDOW *w, int y, int x, int cw, int lo, int hi)
+{
+	if (!w || y < 0 || y >= getmaxy(w))
+		return;
+	if (hi > getmaxx(w))
+		hi = getmaxx(w);
+	if (lo < 0)
+		lo = 0;
+	/* bold and underlined, keeping each column's character and colour */
+	for (int i = 0; i < cw; i++) {
+		cchar_t cc;
+		wchar_t wch[CCHARW_MAX + 1];
+		attr_t attrs;
+		short pair;
+		if (x + i < lo || x + i >= hi || mvwin_wch(w, y, x + i, &cc) == ERR ||
+		    getcchar(&cc, wch, &attrs, &pair, NULL) == ERR)
+			continue;
+		setcchar(&cc, wch, attrs | A_BOLD | A_UNDERLINE, pair, NULL);
+		mvwadd_wch(w, y, x + i, &cc);
+	}
+	/* two marked cells side by side share the gap between them: "|"
+	 * there, so a marked row reads "[ 0.1| 0.7| 0.2]" */
+	if (x - 1 >= lo && x - 1 < hi) {
+		bool after_mark = (mvwinch(w, y, x - 1) & A_CHARTEXT) == ']';
+		mvwaddch(w, y, x - 1, (after_mark ? '|' : '[') | A_BOLD);
+	}
+	if (x + cw >= lo && x + cw < hi)
+		mvwaddch(w, y, x + cw, ']' | A_BOLD);
+}
+
 /* Without colour a glyph's density shows the size of a value: signed
  * values by their magnitude (the sign is in the number), weights as is. */
 static double shade_pos(const struct av_part *p, double pos)
@@ -414,6 +455,7 @@ static void draw_cell(WINDOW *w, struct av_colors *c, const struct av_heatmap *h
 	bool shade = av_colors_glyphs(c) || (!hidden && heat == A_NORMAL);
 	attr_t a = current ? av_colors_el(c, AV_EL_CURSOR) : heat;
 	const char *glyph = hidden ? (utf8 ? "╳" : "x") : av_colors_shade(c, shade_pos(p, pos));
+	bool marked = av_heatmap_marked(p, hm->marks, hm->n_marks, r, s->col);
 
 	if (!hm->compact && !text_row) {
 		/* the rows of a tall cell around its number: the cell's colour,
@@ -425,15 +467,18 @@ static void draw_cell(WINDOW *w, struct av_colors *c, const struct av_heatmap *h
 		return;
 	}
 	if (hm->compact) {
+		/* no gap for brackets: a marked cell is "<>" (the cursor's "[]"
+		 * wins) */
+		const char *mark = current ? "[]" : marked ? "<>" : NULL;
 		if (shade || hidden) {
 			char two[16];
 			snprintf(two, sizeof(two), "%s%s", glyph, glyph);
-			if (current)
-				snprintf(two, sizeof(two), "[]");
-			av_put(w, y, s->x, two, cw, a);
+			av_put(w, y, s->x, mark ? mark : two, cw, a);
 		} else {
-			av_put_pad(w, y, s->x, current ? "[]" : "", cw, a);
+			av_put_pad(w, y, s->x, mark ? mark : "", cw, a);
 		}
+		if (marked)
+			av_heatmap_mark_cell(w, y, s->x, cw, s->x, s->x + cw);
 		return;
 	}
 	char text[48];
@@ -443,6 +488,8 @@ static void draw_cell(WINDOW *w, struct av_colors *c, const struct av_heatmap *h
 			 !p->masked_as_inf ? "0" : v > 0 ? (utf8 ? "+∞" : "+inf")
 			 : (utf8 ? "−∞" : "-inf"));
 		av_put_right(w, y, s->x, text, cw, a);
+		if (marked)
+			av_heatmap_mark_cell(w, y, s->x, cw, pl->x0, getmaxx(w));
 		return;
 	}
 	av_cell_format(text, sizeof(text), v, info->decimals, shade ? cw - 1 : cw);
@@ -455,6 +502,8 @@ static void draw_cell(WINDOW *w, struct av_colors *c, const struct av_heatmap *h
 	} else {
 		av_put_right(w, y, s->x, text, cw, a);
 	}
+	if (marked)
+		av_heatmap_mark_cell(w, y, s->x, cw, pl->x0, getmaxx(w));
 }
 
 static void draw_row_sum(WINDOW *w, struct av_colors *c, const struct av_part *p, int y, int x,

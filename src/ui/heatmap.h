@@ -29,6 +29,12 @@ struct av_heatmap {
 	int stage;                /* the stage the cursor was placed for (the
 				     stepper opens a stage on its own part) */
 	int own_first;            /* and the first column of that part then */
+	/* A lesson step's highlighted cells, (query, key) of the parts whose
+	 * rows are queries and columns keys (the scores and weights); each is
+	 * drawn in brackets, bold and underlined, so it shows without colour.
+	 * NULL/0: none. */
+	const int (*marks)[2];
+	int n_marks;
 	bool on_factor;           /* the cursor is on the scores' factors */
 	int factor_col;           /* ... at this column of Q_h, K_hᵀ */
 	/* filled by av_heatmap_draw: */
@@ -45,6 +51,17 @@ void av_heatmap_locate(const struct av_part *parts, int n_parts, int vcol, int *
 
 /* Draws into the whole of w, scrolling so the cursor is visible. */
 void av_heatmap_draw(WINDOW *w, struct av_colors *c, struct av_heatmap *hm);
+
+/* Whether cell (r, c) of part p is one of marks (its rows queries, its
+ * columns keys). */
+bool av_heatmap_marked(const struct av_part *p, const int (*marks)[2], int n_marks, int r,
+		       int c);
+
+/* Marks a cell at (y, x) of cw columns drawn with attribute at: "[" in the
+ * column before it and "]" in the one after (each only inside [lo, hi)),
+ * and the cell's cw columns bold and underlined (the attribute a terminal
+ * without colour still shows). */
+void av_heatmap_mark_cell(WINDOW *w, int y, int x, int cw, int lo, int hi);
 
 /* The decimals that let every value up to maxabs (negative when neg) fit
  * in width characters: 3, 2, 1, 0, or -1 when even 0 does not fit. */

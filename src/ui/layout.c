@@ -125,6 +125,8 @@ char *av_layout_header(const struct av_header_info *h, int width)
 	} while (0)
 	PIECE(1, "attnview");
 	PIECE(3, "%s", h->sample ? h->sample : "?");
+	if (h->classroom)
+		PIECE(0, "%s", h->classroom);
 	PIECE(0, "%s", h->mode);
 	PIECE(0, "D=%d H=%d dh=%d", h->d_model, h->heads, h->head_dim);
 	snprintf(p[count - 1].shorter, sizeof(p[0].shorter), "D%d H%d dh%d", h->d_model,

@@ -52,6 +52,8 @@ struct av_header_info {
 	const char *view;          /* "all heads", or NULL for the stepper */
 	const char *weights;       /* "trained 200 ep" after training, or NULL:
 				    * shown with the seed, never dropped */
+	const char *classroom;     /* "3 following", "exploring" (--lead,
+				    * --follow), or NULL: never dropped */
 	int stage_reserve;         /* columns kept for the stage part (the
 				    * widest one), so stepping does not make
 				    * the other pieces come and go; 0 = its own */

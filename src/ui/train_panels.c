@@ -10,6 +10,7 @@
 #include "i18n.h"
 #include "train.h"
 #include "ui/app.h"
+#include "ui/classroom.h"
 #include "ui/chart.h"
 #include "ui/draw.h"
 #include "ui/heatmap.h"
@@ -95,7 +96,13 @@ void av_train_panel_header(struct av_app *a)
 	snprintf(piece[4], sizeof(piece[4]), "scale=%s", av_scale_names[tr->cfg.scale]);
 	snprintf(piece[5], sizeof(piece[5]), "T=%.3g", tr->cfg.temperature);
 	snprintf(piece[6], sizeof(piece[6]), "seed=%llu", (unsigned long long)tr->cfg.seed);
+	/* a classroom's "3 following" / "exploring" is never dropped */
+	char room[48], right_text[96];
 	const char *right = _("training view");
+	if (av_classroom_header(a, room, sizeof(room))) {
+		snprintf(right_text, sizeof(right_text), "%s  %s", room, right);
+		right = right_text;
+	}
 	int rw = av_text_width(right);
 	/* drop the name, the sample and the seed, in that order, until it fits */
 	static const int drop[] = { 0, 1, 6 };

@@ -2,7 +2,8 @@
  * text with CJK (two columns a character), cursor keys, Backspace, Delete,
  * Ctrl-U/K/W (line_edit.c); Enter applies, Esc cancels. The matrices
  * recompute as the person types, whenever the text runs (an empty text,
- * say, does not: the last good trace stays and the reason is shown).
+ * say, does not: the last good trace stays and the reason is shown): once
+ * per frame, however many keys arrived for it (av_editor_settle).
  *
  * The source sentence can be typed outside cross mode too (c with no
  * source, or E in self or causal mode): it is not used there, so it is only
@@ -44,6 +45,7 @@ static void check_text(struct av_app *a)
 static void run_text(struct av_app *a)
 {
 	struct av_editor *ed = &a->ed;
+	ed->pending = false;
 	if (for_later(a)) {
 		check_text(a);
 		return;
@@ -153,12 +155,20 @@ static bool edit_key(struct av_app *a, int key, enum av_action act)
 	switch (av_line_key(&a->ed.line, key)) {
 	case AV_LINE_APPLY: apply(a); return true;
 	case AV_LINE_CANCEL: cancel(a); return true;
-	case AV_LINE_CHANGED: run_text(a); break;
+	case AV_LINE_CHANGED: a->ed.pending = true; break;   /* runs before the frame */
 	case AV_LINE_FULL: av_app_message(a, true, _("the text is at its length limit")); break;
 	case AV_LINE_MOVED: case AV_LINE_UNUSED: break;
 	}
 	a->dirty |= AV_DIRTY_STATUS;
 	return true;
+}
+
+void av_editor_settle(struct av_app *a)
+{
+	if (a->overlay != &av_view_edit || !a->ed.pending)
+		return;
+	run_text(a);
+	a->dirty |= AV_DIRTY_STATUS;
 }
 
 static void edit_resize(struct av_app *a)

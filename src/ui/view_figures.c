@@ -518,6 +518,11 @@ void av_figures_show(struct av_app *a, enum av_figure_kind fig)
 	show_figure(a, (int)fig);
 }
 
+int av_figures_current(const struct av_app *a)
+{
+	return a->figures ? (int)a->figures->fig : 0;
+}
+
 void av_figures_free(struct av_app *a)
 {
 	struct av_figures *f = a->figures;

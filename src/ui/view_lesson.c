@@ -3,8 +3,9 @@
  * rows kept at the bottom of the screen (the other regions are laid out in
  * the rows above, so every view fits unchanged). } and { go to the next and
  * previous step, R puts the step's state back after exploring, Enter answers
- * the step's question with the cell under the cursor. Every other key
- * explores freely.
+ * the step's question with the cell under the cursor, J and K scroll a
+ * caption longer than the pane (back to its top on every step). Every
+ * other key explores freely.
  *
  * A step's state is applied through the engine (av_lesson_apply: sentence,
  * mode, scale, temperature, weights, training) and then the app's own fields
@@ -26,6 +27,7 @@ struct av_lesson_ui {
 	const struct av_lesson *lesson;
 	int step;
 	enum av_lang lang;
+	int scroll;                   /* the caption's first row shown */
 };
 
 /* zh_CN when the messages' locale is Chinese (LC_ALL, LC_MESSAGES, LANG in
@@ -48,13 +50,21 @@ int av_lesson_ui_rows(const struct av_app *a, int lines)
 	if (!a->lesson)
 		return 0;
 	/* 7 rows at 24 lines (a title and six of text), up to 10 on taller
-	 * screens (wide ones wrap less); none when the rest would not fit its
-	 * minimum */
+	 * screens (wide ones wrap less); fewer when the figure would not fit its
+	 * minimum, and none below 3 (a title and two rows to scroll with J/K) */
 	int rows = 7 + (lines > 24 ? (lines - 24) / 4 : 0);
 	if (rows > 10)
 		rows = 10;
-	if (lines - rows < AV_MIN_LINES)
-		rows = lines - AV_MIN_LINES;
+	/* the all-heads grid needs height most (two rows of tiles, each with
+	 * its head's name and key labels): a title and three rows there, the
+	 * rest of the caption a J away */
+	if (a->view == &av_view_heads && !a->heads_bars && rows > 4)
+		rows = 4;
+	/* the figure's minimum (layout.c): one more line for cross mode's
+	 * second row of tokens */
+	int figure_min = AV_MIN_LINES + (a->s->trace.cfg.mode == AV_MODE_CROSS ? 1 : 0);
+	if (lines - rows < figure_min)
+		rows = lines - figure_min;
 	return rows >= 3 ? rows : 0;
 }
 
@@ -99,6 +109,7 @@ static void go_to_step(struct av_app *a, int i)
 	struct av_lesson_ui *lu = a->lesson;
 	const struct av_lesson_state *st = &lu->lesson->steps[i].state;
 	lu->step = i;
+	lu->scroll = 0;
 	leave_views(a);
 	/* the training view runs the step's training itself, from the fresh
 	 * weights, so its charts show the run from epoch 0 */
@@ -139,11 +150,60 @@ void av_lesson_ui_free(struct av_app *a)
 	a->lesson = NULL;
 }
 
+const char *av_lesson_ui_name(const struct av_app *a, int *step)
+{
+	if (!a->lesson)
+		return NULL;
+	*step = a->lesson->step;
+	return a->lesson->lesson->name;
+}
+
+bool av_lesson_ui_go(struct av_app *a, int step)
+{
+	if (!a->lesson || step < 0 || step >= a->lesson->lesson->n_steps)
+		return false;
+	go_to_step(a, step);
+	return true;
+}
+
 char *av_lesson_ui_label(const struct av_app *a)
 {
 	if (!a->lesson)
 		return NULL;
 	return av_printf(_("lesson %d/%d"), a->lesson->step + 1, a->lesson->lesson->n_steps);
+}
+
+static bool same_text(const char *x, const char *y)
+{
+	return (!x && !y) || (x && y && strcmp(x, y) == 0);
+}
+
+int av_lesson_ui_marks(const struct av_app *a, const int (**cells)[2])
+{
+	*cells = NULL;
+	if (!a->lesson)
+		return 0;
+	const struct av_lesson_step *st = &a->lesson->lesson->steps[a->lesson->step];
+	const struct av_lesson_state *want = &st->state;
+	const struct av_session *s = a->s;
+	/* the cells are positions in the step's sentence: another sentence (or
+	 * source, or cross on or off, which changes the keys) has other tokens
+	 * there, so the marks go until R puts the step back */
+	if (!same_text(s->sentence, want->sentence) || !same_text(s->source, want->source) ||
+	    (s->cfg.mode == AV_MODE_CROSS) != (want->mode == AV_MODE_CROSS))
+		return 0;
+	*cells = (const int (*)[2])st->highlight;
+	return st->n_highlight;
+}
+
+bool av_lesson_ui_marked(const struct av_app *a, int query, int key)
+{
+	const int (*cells)[2];
+	int n = av_lesson_ui_marks(a, &cells);
+	for (int i = 0; i < n; i++)
+		if (cells[i][0] == query && cells[i][1] == key)
+			return true;
+	return false;
 }
 
 static void answer(struct av_app *a)
@@ -174,6 +234,8 @@ static void answer(struct av_app *a)
 	free(explain);
 }
 
+static void scroll_caption(struct av_app *a, int dir);
+
 void av_lesson_ui_action(struct av_app *a, enum av_action act)
 {
 	if (!a->lesson) {
@@ -200,6 +262,12 @@ void av_lesson_ui_action(struct av_app *a, enum av_action act)
 		break;
 	case AV_ACTION_LESSON_ANSWER:
 		answer(a);
+		break;
+	case AV_ACTION_LESSON_CAPTION_DOWN:
+		scroll_caption(a, 1);
+		break;
+	case AV_ACTION_LESSON_CAPTION_UP:
+		scroll_caption(a, -1);
 		break;
 	default:
 		break;
@@ -238,18 +306,91 @@ static size_t wrap_line(const char *s, int width, const char **next)
 	return i;
 }
 
-/* Rows the paragraphs take wrapped to width. */
-static int wrapped_rows(const struct av_lesson_text *text, int width)
+/* The caption wrapped to width: one entry a screen row, a paragraph's
+ * line (text, len) or an empty row between paragraphs (text NULL). */
+struct caption_line {
+	const char *text;
+	size_t len;
+};
+
+struct caption_lines {
+	struct caption_line *v;
+	int n, cap;
+};
+
+static void add_line(struct caption_lines *cl, const char *text, size_t len)
 {
-	int rows = 0;
+	if (cl->n == cl->cap) {
+		cl->cap = cl->cap ? 2 * cl->cap : 16;
+		cl->v = av_realloc(cl->v, (size_t)cl->cap, sizeof *cl->v);
+	}
+	cl->v[cl->n++] = (struct caption_line){ text, len };
+}
+
+static void wrap_caption(const struct av_lesson_text *text, int width, bool gaps,
+			 struct caption_lines *cl)
+{
+	cl->n = 0;
 	for (int p = 0; p < text->n_paragraphs; p++) {
+		if (p > 0 && gaps)
+			add_line(cl, NULL, 0);
 		const char *s = text->paragraphs[p], *next;
-		while (*s && wrap_line(s, width, &next) > 0) {
-			rows++;
+		size_t n;
+		while (*s && (n = wrap_line(s, width, &next)) > 0) {
+			add_line(cl, s, n);
 			s = next;
 		}
 	}
-	return rows;
+}
+
+/* The caption as the pane shows it, for rows text rows of a pane width
+ * columns wide: with empty rows between paragraphs when everything fits
+ * with them, else without; when even that does not fit, wrapped narrower
+ * to leave the right edge to the scroll marks ("▲", "▼ more"). Returns
+ * whether it scrolls. */
+#define SCROLL_MARK_W 7
+static bool layout_caption(const struct av_lesson_text *text, int width, int rows,
+			   struct caption_lines *cl)
+{
+	wrap_caption(text, width - 1, true, cl);
+	if (cl->n <= rows)
+		return false;
+	wrap_caption(text, width - 1, false, cl);
+	if (cl->n <= rows)
+		return false;
+	wrap_caption(text, width - 1 - SCROLL_MARK_W, true, cl);
+	return true;
+}
+
+/* Keeps the caption's scroll inside its rows. */
+static int clamp_scroll(int scroll, int lines, int rows)
+{
+	int most = lines > rows ? lines - rows : 0;
+	return scroll < 0 ? 0 : scroll > most ? most : scroll;
+}
+
+/* J and K: a pane's height less one row a key, so a line read last stays
+ * in view. */
+static void scroll_caption(struct av_app *a, int dir)
+{
+	struct av_lesson_ui *lu = a->lesson;
+	WINDOW *w = a->w_lesson;
+	if (!w) {
+		av_app_message(a, false, _("the caption is hidden: the terminal is too small"));
+		return;
+	}
+	const struct av_lesson_text *text = &lu->lesson->steps[lu->step].text[lu->lang];
+	int rows = getmaxy(w) - 1;
+	struct caption_lines cl = { 0 };
+	bool scrolls = layout_caption(text, getmaxx(w), rows, &cl);
+	free(cl.v);
+	if (!scrolls) {
+		av_app_message(a, false, _("the whole caption is shown"));
+		return;
+	}
+	int step = rows > 1 ? rows - 1 : 1;
+	lu->scroll = clamp_scroll(lu->scroll + dir * step, cl.n, rows);
+	a->dirty |= AV_DIRTY_HEADER;
 }
 
 void av_lesson_ui_draw(struct av_app *a)
@@ -257,46 +398,60 @@ void av_lesson_ui_draw(struct av_app *a)
 	WINDOW *w = a->w_lesson;
 	if (!w || !a->lesson)
 		return;
-	const struct av_lesson_ui *lu = a->lesson;
+	struct av_lesson_ui *lu = a->lesson;
 	const struct av_lesson_step *st = &lu->lesson->steps[lu->step];
 	const struct av_lesson_text *text = &st->text[lu->lang];
 	struct av_colors *c = &a->colors;
-	int width = getmaxx(w), height = getmaxy(w);
+	const bool utf8 = av_draw_utf8();
+	int width = getmaxx(w), height = getmaxy(w), rows = height - 1;
 	werase(w);
+	struct caption_lines cl = { 0 };
+	bool scrolls = layout_caption(text, width, rows, &cl);
+	lu->scroll = clamp_scroll(lu->scroll, cl.n, rows);
+
 	char *label = av_lesson_ui_label(a);
 	char *head = av_printf("%s · %s", label, text->title);
 	av_put_pad(w, 0, 0, head, width, av_colors_el(c, AV_EL_TITLE));
-	const char *keys = st->has_question ? _("Enter answer  { } step  R back")
-		: _("{ } step  R back");
+	/* the keys, as many as fit after the title, the first the most needed */
+	const char *hints[4];
+	int nh = 0;
+	if (st->has_question)
+		hints[nh++] = _("Enter answer");
+	if (scrolls)
+		hints[nh++] = _("J/K caption");
+	hints[nh++] = _("{ } step");
+	hints[nh++] = _("R back");
+	char keys[256] = "";
+	for (int i = 0; i < nh; i++) {
+		char more[256];
+		snprintf(more, sizeof(more), "%s%s%s", keys, *keys ? "  " : "", hints[i]);
+		if (av_text_width(head) + 2 + av_text_width(more) > width)
+			break;
+		snprintf(keys, sizeof(keys), "%s", more);
+	}
 	int kw = av_text_width(keys);
-	if (av_text_width(head) + 2 + kw <= width)
+	if (kw > 0)
 		av_put(w, 0, width - kw, keys, kw, av_colors_el(c, AV_EL_DIM));
 	free(head);
 	free(label);
-	/* an empty row between paragraphs when they all fit with it */
-	bool gaps = wrapped_rows(text, width - 1) + text->n_paragraphs - 1 <= height - 1;
-	int y = 1;
-	for (int p = 0; p < text->n_paragraphs && y < height; p++) {
-		const char *s = text->paragraphs[p];
-		if (p > 0 && gaps)
-			y++;
-		while (*s && y < height) {
-			const char *next;
-			size_t n = wrap_line(s, width - 1, &next);
-			if (n == 0)
-				break;
-			char *line = av_strndup(s, n);
-			/* the last row, with more to come: end it in "…" (av_put
-			 * writes one itself when it has to cut the line) */
-			bool cut = y == height - 1 && *next;
-			int room = width - 1 - (cut ? 2 : 0);
-			av_put(w, y++, 1, line, room, av_colors_el(c, AV_EL_NORMAL));
-			if (cut && av_text_width(line) <= room)
-				av_put(w, y - 1, width - 2, av_draw_utf8() ? "…" : "~", 2,
-				       av_colors_el(c, AV_EL_DIM));
-			free(line);
-			s = next;
-		}
+
+	for (int r = 0; r < rows && lu->scroll + r < cl.n; r++) {
+		const struct caption_line *ln = &cl.v[lu->scroll + r];
+		if (!ln->text)
+			continue;
+		char *line = av_strndup(ln->text, ln->len);
+		av_put(w, 1 + r, 1, line, width - 1, av_colors_el(c, AV_EL_NORMAL));
+		free(line);
 	}
+	/* what is above and below the pane, at its right edge */
+	attr_t dim = av_colors_el(c, AV_EL_DIM) | A_BOLD;
+	if (scrolls && lu->scroll > 0)
+		av_put(w, 1, width - 2, utf8 ? "▲" : "^", 1, dim);
+	if (scrolls && lu->scroll + rows < cl.n) {
+		const char *more = utf8 ? _("▼ more") : _("v more");
+		int mw = av_text_width(more);
+		av_put(w, height - 1, width - 1 - mw, more, mw, dim);
+	}
+	free(cl.v);
 	wnoutrefresh(w);
 }

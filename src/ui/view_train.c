@@ -884,6 +884,47 @@ static void touch_shared(struct av_app *a)
 			touchwin(ws[i]);
 }
 
+/* Leaving the view: the optimiser's state (Adam's moments, the float64
+ * copies, the last gradients: 32 MB of the D=512 sample's 43, issue 11)
+ * waits in a temporary file until the view opens again; so do the
+ * vocabulary's scores, which are recomputed. Where no temporary file can be
+ * made it simply stays in memory. */
+static void put_to_sleep(struct av_train_view *tv)
+{
+	free(tv->vscores);
+	tv->vscores = NULL;
+	tv->vscores_size = 0;
+	if (tv->spill || !tv->tr)
+		return;
+	FILE *f = tmpfile();
+	if (f && av_trainer_sleep(tv->tr, f))
+		tv->spill = f;
+	else if (f)
+		fclose(f);
+}
+
+static void wake_up(struct av_app *a)
+{
+	struct av_train_view *tv = a->train;
+	if (!tv->spill)
+		return;
+	bool ok = av_trainer_wake(tv->tr, tv->spill);
+	fclose(tv->spill);
+	tv->spill = NULL;
+	if (!ok)
+		av_app_message(a, true, _("the optimiser's state could not be read back from its "
+					  "temporary file: Adam starts afresh"));
+}
+
+static void drop_trainer(struct av_train_view *tv)
+{
+	if (tv->spill)
+		fclose(tv->spill);
+	tv->spill = NULL;
+	av_trainer_free(tv->tr);
+	tv->tr = NULL;
+}
+
 bool av_train_view_open(struct av_app *a)
 {
 	struct av_session *s = a->s;
@@ -895,8 +936,7 @@ bool av_train_view_open(struct av_app *a)
 	}
 	const char *note = "";
 	if (tv->tr && !same_layer(tv->tr, s)) {
-		av_trainer_free(tv->tr);
-		tv->tr = NULL;
+		drop_trainer(tv);
 		note = _("the layer changed since the last visit (weights, mode or scale): training "
 		       "starts afresh from the stepper's weights");
 	}
@@ -919,6 +959,7 @@ bool av_train_view_open(struct av_app *a)
 		tv->vrow = tv->tr->track[0] >= 0 ? tv->tr->track[0] : 0;
 		tv->vcol = tv->tr->track[1] >= 0 ? tv->tr->track[1] : 0;
 	}
+	wake_up(a);
 	tv->running = false;
 	tv->capped = 0;
 	tv->stale = true;
@@ -945,6 +986,7 @@ void av_train_view_leave(struct av_app *a)
 		a->head = 0;
 	char *cause = NULL;
 	bool ok = av_trainer_apply(tv->tr, a->s, &cause);
+	put_to_sleep(tv);
 	touch_shared(a);
 	a->dirty = AV_DIRTY_ALL;
 	if (!ok) {
@@ -996,7 +1038,7 @@ void av_train_view_free(struct av_app *a)
 	if (!tv)
 		return;
 	delete_windows(tv);
-	av_trainer_free(tv->tr);
+	drop_trainer(tv);
 	free(tv->vscores);
 	free(tv);
 	a->train = NULL;

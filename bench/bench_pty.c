@@ -1,0 +1,372 @@
+/* bench_pty.c: how the screen feels (`make bench-pty`; not part of make
+ * check). Runs attnview on a pseudo-terminal, as a person's terminal would,
+ * and measures from outside:
+ *   - for each key class (stage step n/p, causal mask m on the softmax
+ *     stage, head Tab, temperature +/-, scale s, cursor l/h, a typed
+ *     character and Backspace in the sentence editor), at 80x24 and 200x60,
+ *     with the qkv-walkthrough sample (D=512, H=8) and a 5- and a 64-token
+ *     sentence: the time from writing the key to the last byte of the
+ *     repaint, and the bytes the repaint sent;
+ *   - the CPU the screen uses idle, and with the training view running at
+ *     80x24 (utime + stime from /proc/PID/stat over a few seconds), for the
+ *     china-panda and the qkv-walkthrough samples;
+ *   - the screen's resident memory: its peak, and after the training view
+ *     was opened, run and left (VmHWM and VmRSS of /proc/PID/status);
+ *   - the peak resident memory of --dump (wait4's ru_maxrss).
+ * The repaint is over when the terminal has been quiet for QUIET_MS after
+ * its first byte: a key is sent only once the previous repaint is over
+ * (every key here changes the screen, so each has a repaint). Each key runs ROUNDS times;
+ * the median and the smallest latency are printed.
+ *
+ * usage: bench_pty PATH-TO-ATTNVIEW [COLSxROWS TOKENS | memory]
+ * (ATTNVIEW_DATA_DIR as for the program); with a size and a sentence length,
+ * the keys of that case only; with "memory", the CPU and memory only. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pty.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define QUIET_MS 60      /* no output for this long: the repaint is over */
+#define FIRST_MS 3000    /* a key's repaint starts within this */
+#define SETTLE_MS 400    /* after start and after changing views */
+#define ROUNDS 15
+#define CPU_SECONDS 5
+
+struct screen {
+	pid_t pid;
+	int fd;
+};
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+static void die(const char *what)
+{
+	perror(what);
+	exit(1);
+}
+
+/* Reads everything the screen sends until it has been quiet for quiet_ms
+ * after its first byte (which may take up to first_ms); the bytes read, and
+ * in *last the time of the last one (start when none). */
+static long drain_after(const struct screen *s, int first_ms, int quiet_ms, double start,
+			double *last)
+{
+	char buf[65536];
+	long total = 0;
+	*last = start;
+	for (;;) {
+		struct pollfd p = { s->fd, POLLIN, 0 };
+		int r = poll(&p, 1, total ? quiet_ms : first_ms);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return total;
+		ssize_t n = read(s->fd, buf, sizeof(buf));
+		if (n <= 0)
+			return total;   /* EIO: the program has gone */
+		*last = now_ms();
+		total += n;
+	}
+}
+
+static long drain(const struct screen *s, int quiet_ms, double start, double *last)
+{
+	return drain_after(s, quiet_ms, quiet_ms, start, last);
+}
+
+/* Waits until the screen has been quiet for SETTLE_MS (at most 5 s: a view
+ * that never goes quiet is reported). */
+static void settle(const struct screen *s)
+{
+	double start = now_ms(), last;
+	char buf[65536];
+	for (;;) {
+		struct pollfd p = { s->fd, POLLIN, 0 };
+		int r = poll(&p, 1, SETTLE_MS);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0 || read(s->fd, buf, sizeof(buf)) <= 0)
+			return;
+		last = now_ms();
+		if (last - start > 5000) {
+			fprintf(stderr, "bench_pty: the screen does not go quiet\n");
+			return;
+		}
+	}
+}
+
+static void send_keys(const struct screen *s, const char *keys)
+{
+	size_t len = strlen(keys);
+	if (write(s->fd, keys, len) != (ssize_t)len)
+		die("write to the pty");
+}
+
+static void start(struct screen *s, const char *prog, int cols, int rows, const char *sample,
+		  const char *sentence)
+{
+	struct winsize ws = { .ws_row = (unsigned short)rows, .ws_col = (unsigned short)cols };
+	s->pid = forkpty(&s->fd, NULL, NULL, &ws);
+	if (s->pid < 0)
+		die("forkpty");
+	if (s->pid == 0) {
+		setenv("TERM", "xterm-256color", 1);
+		unsetenv("NO_COLOR");
+		if (sentence)
+			execl(prog, prog, "--sample", sample, sentence, (char *)NULL);
+		else
+			execl(prog, prog, "--sample", sample, (char *)NULL);
+		_exit(127);
+	}
+	settle(s);
+}
+
+static void stop(struct screen *s)
+{
+	send_keys(s, "q");
+	double last;
+	drain(s, 200, now_ms(), &last);
+	kill(s->pid, SIGTERM);
+	waitpid(s->pid, NULL, 0);
+	close(s->fd);
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return (a > b) - (a < b);
+}
+
+/* Sends each of keys[] in turn (ROUNDS keys in all; pairs like "+" "-"
+ * undo each other) and prints the latency and bytes of the repaints. */
+static void key_class(const struct screen *s, const char *label, const char *const *keys,
+		      int n_keys)
+{
+	double ms[ROUNDS];
+	long bytes = 0;
+	for (int i = 0; i < ROUNDS; i++) {
+		double t0 = now_ms(), last;
+		send_keys(s, keys[i % n_keys]);
+		bytes += drain_after(s, FIRST_MS, QUIET_MS, t0, &last);
+		ms[i] = last - t0;
+	}
+	qsort(ms, ROUNDS, sizeof(ms[0]), cmp_double);
+	printf("  %-28s %8.2f ms median %8.2f ms min %8ld bytes/key\n", label, ms[ROUNDS / 2],
+	       ms[0], bytes / ROUNDS);
+	fflush(stdout);
+}
+
+static void go_to_stage(const struct screen *s, int stage)
+{
+	send_keys(s, "g");
+	for (int i = 0; i < stage; i++)
+		send_keys(s, "n");
+	settle(s);
+}
+
+/* A sentence of n words from the sample's own sentence, repeated. */
+static char *words(int n)
+{
+	static const char *const w[] = { "the", "cat", "sat", "on", "mats" };
+	char *text = malloc((size_t)n * 6 + 1);
+	if (!text)
+		die("malloc");
+	text[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		if (i)
+			strcat(text, " ");
+		strcat(text, w[i % 5]);
+	}
+	return text;
+}
+
+static void keys_at(const char *prog, int cols, int rows, int n)
+{
+	char *sentence = words(n);
+	struct screen s;
+	start(&s, prog, cols, rows, "qkv-walkthrough", sentence);
+	printf("%dx%d, n=%d (qkv-walkthrough, D=512, H=8)\n", cols, rows, n);
+	static const char *const step[] = { "n", "p" }, *const mask[] = { "m" },
+		*const head[] = { "\t" }, *const temp[] = { "+", "-" }, *const scale[] = { "s" },
+		*const cursor[] = { "l", "h" }, *const typed[] = { "x", "\177" };
+	go_to_stage(&s, 3);
+	key_class(&s, "stage step (n/p)", step, 2);
+	go_to_stage(&s, 6);
+	key_class(&s, "mask m (softmax)", mask, 1);
+	key_class(&s, "head Tab (softmax)", head, 1);
+	key_class(&s, "temperature +/- (softmax)", temp, 2);
+	key_class(&s, "scale s (softmax)", scale, 1);
+	key_class(&s, "cursor l/h (softmax)", cursor, 2);
+	/* the editor: e, the cursor at the end, then a letter and Backspace */
+	send_keys(&s, "e");
+	settle(&s);
+	key_class(&s, "typed character (editor)", typed, 2);
+	send_keys(&s, "\033");
+	settle(&s);
+	stop(&s);
+	free(sentence);
+}
+
+/* utime + stime of a process, in clock ticks. */
+static long cpu_ticks(pid_t pid)
+{
+	char path[64], buf[4096];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* the fields after the command name, which ends at the last ')' */
+	char *p = strrchr(buf, ')');
+	long utime = 0, stime = 0;
+	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %ld %ld",
+			 &utime, &stime) != 2)
+		return -1;
+	return utime + stime;
+}
+
+/* Percent of one core over CPU_SECONDS, reading the screen's output all
+ * the while (a terminal would). */
+static double cpu_percent(const struct screen *s)
+{
+	char buf[65536];
+	long t0 = cpu_ticks(s->pid);
+	double start = now_ms(), end = start + CPU_SECONDS * 1e3, now;
+	while ((now = now_ms()) < end) {
+		struct pollfd p = { s->fd, POLLIN, 0 };
+		if (poll(&p, 1, (int)(end - now) + 1) > 0 && read(s->fd, buf, sizeof(buf)) <= 0)
+			break;
+	}
+	long t1 = cpu_ticks(s->pid);
+	double seconds = (now_ms() - start) / 1e3;
+	return 100.0 * (double)(t1 - t0) / (double)sysconf(_SC_CLK_TCK) / seconds;
+}
+
+/* A line of /proc/PID/status ("VmRSS", "VmHWM") in kB. */
+static long status_kb(pid_t pid, const char *field)
+{
+	char path[64], line[256];
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	FILE *f = fopen(path, "r");
+	long kb = -1;
+	size_t len = strlen(field);
+	while (f && fgets(line, sizeof(line), f))
+		if (strncmp(line, field, len) == 0 && line[len] == ':')
+			kb = atol(line + len + 1);
+	if (f)
+		fclose(f);
+	return kb;
+}
+
+/* Idle CPU, the training view's CPU while it trains and the memory around
+ * a visit to the training view. Training pauses once at the sample's epochs
+ * (200 for china-panda, which outlast the measurement; 50 for
+ * qkv-walkthrough, reached after goal_seconds, then Space trains on). */
+static void cpu_and_memory(const char *prog, const char *sample, int goal_seconds)
+{
+	struct screen s;
+	start(&s, prog, 80, 24, sample, NULL);
+	printf("the screen, 80x24, %s\n", sample);
+	printf("  %-40s %6.1f %% of a core\n", "idle", cpu_percent(&s));
+	printf("  %-40s %6ld kB\n", "RSS before the training view", status_kb(s.pid, "VmRSS"));
+	send_keys(&s, "t");
+	settle(&s);
+	send_keys(&s, " ");
+	if (goal_seconds > 0) {
+		/* training pauses at the sample's epochs once: Space trains on */
+		double last;
+		drain(&s, goal_seconds * 1000, now_ms(), &last);
+		send_keys(&s, " ");
+	}
+	printf("  %-40s %6.1f %% of a core\n", "training view running (25 epochs/s)",
+	       cpu_percent(&s));
+	send_keys(&s, "t");   /* back to the stepper: training stops */
+	settle(&s);
+	usleep(1000000);      /* a loaded machine may still be on its way */
+	settle(&s);
+	printf("  %-40s %6ld kB\n", "RSS after the training view", status_kb(s.pid, "VmRSS"));
+	printf("  %-40s %6ld kB\n", "peak RSS (VmHWM)", status_kb(s.pid, "VmHWM"));
+	printf("  %-40s %6.1f %% of a core\n", "idle after the training view", cpu_percent(&s));
+	fflush(stdout);
+	/* q asks about the unsaved training: y */
+	send_keys(&s, "q");
+	settle(&s);
+	send_keys(&s, "y");
+	settle(&s);
+	kill(s.pid, SIGTERM);
+	waitpid(s.pid, NULL, 0);
+	close(s.fd);
+}
+
+static void dump_memory(const char *prog)
+{
+	char out[] = "/tmp/bench-pty-dump-XXXXXX";
+	int fd = mkstemp(out);
+	if (fd < 0)
+		die("mkstemp");
+	close(fd);
+	pid_t pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		execl(prog, prog, "--sample", "qkv-walkthrough", "--dump", out, (char *)NULL);
+		_exit(127);
+	}
+	int status;
+	struct rusage ru;
+	if (wait4(pid, &status, 0, &ru) < 0)
+		die("wait4");
+	unlink(out);
+	printf("--dump of qkv-walkthrough: peak RSS %ld kB (exit %d)\n", ru.ru_maxrss,
+	       WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	int cols, rows, n;
+	if (argc == 4 && sscanf(argv[2], "%dx%d", &cols, &rows) == 2 &&
+	    sscanf(argv[3], "%d", &n) == 1) {
+		/* one case only (for a profiler wrapped around the program) */
+		keys_at(argv[1], cols, rows, n);
+		return 0;
+	}
+	if (argc == 3 && strcmp(argv[2], "memory") == 0) {
+		cpu_and_memory(argv[1], "china-panda", 0);
+		cpu_and_memory(argv[1], "qkv-walkthrough", 3);
+		dump_memory(argv[1]);
+		return 0;
+	}
+	if (argc != 2) {
+		fprintf(stderr, "usage: bench_pty PATH-TO-ATTNVIEW [COLSxROWS TOKENS | memory]\n");
+		return 2;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	const int sizes[][2] = { { 80, 24 }, { 200, 60 } };
+	const int lengths[] = { 5, 64 };
+	for (int z = 0; z < 2; z++)
+		for (int l = 0; l < 2; l++)
+			keys_at(argv[1], sizes[z][0], sizes[z][1], lengths[l]);
+	cpu_and_memory(argv[1], "china-panda", 0);
+	cpu_and_memory(argv[1], "qkv-walkthrough", 3);
+	dump_memory(argv[1]);
+	return 0;
+}

@@ -1,0 +1,216 @@
+/* model_cli.c: --model (see model_cli.h). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cjson/cJSON.h>
+
+#include "finite.h"
+#include "i18n.h"
+#include "model/gpt2.h"
+#include "model_cli.h"
+#include "print_table.h"
+#include "trace_json.h"
+#include "util.h"
+
+#define NEXT_TOKENS 10
+
+/* The sentence when none is given: the indirect-object sentence of the
+ * interpretability papers, where GPT-2 small's heads have names. */
+static const char default_sentence[] =
+	"When Mary and John went to the store, John gave a drink to";
+
+static bool is_name(const char *s)
+{
+	if (!*s || *s == '.' || strlen(s) > 64)
+		return false;
+	for (const char *c = s; *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+		      *c == '-' || *c == '_' || *c == '.'))
+			return false;
+	return true;
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat sb;
+	return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+/* A directory as given, or an installed model NAME found as models/NAME in
+ * $ATTNVIEW_DATA_DIR (unset in restricted mode) or PKGDATADIR. */
+static bool find_model(const char *arg, bool restricted, char **dir, char **cause)
+{
+	if (!restricted && is_dir(arg)) {
+		*dir = av_strdup(arg);
+		return true;
+	}
+	if (restricted && !is_name(arg))
+		return av_fail(cause, _("--model with a directory is not allowed in restricted mode (give an installed model's name)"));
+	char *shown = av_escape(arg);
+	if (!is_name(arg)) {
+		av_fail(cause, _("--model \"%s\": not a directory"), shown);
+		free(shown);
+		return false;
+	}
+	const char *env = restricted ? NULL : getenv("ATTNVIEW_DATA_DIR");
+	const char *roots[] = { env && *env ? env : NULL, PKGDATADIR };
+	for (int i = 0; i < 2; i++) {
+		char *path = roots[i] ? av_printf("%s/models/%s", roots[i], arg) : NULL;
+		if (path && is_dir(path)) {
+			*dir = path;
+			free(shown);
+			return true;
+		}
+		free(path);
+	}
+	av_fail(cause, _("no model named \"%s\" (looked in models/ of the data folders; tools/get-gpt2.sh downloads one)"),
+		shown);
+	free(shown);
+	return false;
+}
+
+/* The options of the teaching layer mean nothing for a published model. */
+static bool check_options(const struct av_options *o, char **cause)
+{
+	if (o->train_epochs)
+		return av_fail(cause, _("--train trains the teaching layer; a real model (--model) is shown as published, not trained"));
+	if (o->sample || o->weights || o->lesson || o->cfg_given || o->source || o->n_hidden_keys)
+		return av_fail(cause, _("--model brings its own layers and tokenizer: leave out --sample, --weights, --lesson, --source, --mask-keys and the layer settings (--mode, --d-model, --heads, ...)"));
+	return true;
+}
+
+static cJSON *next_tokens_json(const struct av_gpt2 *m, const struct av_gpt2_run *r)
+{
+	int ids[NEXT_TOKENS];
+	double probs[NEXT_TOKENS];
+	int k = av_gpt2_top_k(r, r->n - 1, NEXT_TOKENS, ids, probs);
+	cJSON *list = cJSON_CreateArray();
+	for (int i = 0; i < k; i++) {
+		cJSON *item = cJSON_CreateObject();
+		cJSON_AddNumberToObject(item, "id", ids[i]);
+		char *shown = av_bpe_display(&m->bpe, ids[i]);
+		cJSON_AddStringToObject(item, "token", shown);
+		free(shown);
+		cJSON_AddNumberToObject(item, "probability", probs[i]);
+		cJSON_AddItemToArray(list, item);
+	}
+	return list;
+}
+
+/* The single-layer trace document, its "params" (the teaching layer's
+ * weights) replaced by what names the model: a GPT-2 dump is for reading,
+ * not a --weights file. */
+static bool dump(const struct av_options *o, const char *dir, const struct av_gpt2 *m,
+		 const struct av_gpt2_run *r, const struct av_trace *t, int layer, char **cause)
+{
+	struct av_nonfinite where;
+	if (av_trace_first_nonfinite(t, &where)) {
+		char *why = av_nonfinite_explain(t, &where);
+		av_fail(cause, _("%s (nothing was written: a trace holds finite numbers only)"), why);
+		free(why);
+		return false;
+	}
+	struct av_params none = { 0 };
+	cJSON *doc = av_trace_to_json(t, &none, NULL);
+	cJSON_DeleteItemFromObject(doc, "params");
+	cJSON *model = cJSON_CreateObject();
+	cJSON_AddStringToObject(model, "path", dir);
+	cJSON_AddNumberToObject(model, "n_layer", m->cfg.n_layer);
+	cJSON_AddNumberToObject(model, "n_head", m->cfg.n_head);
+	cJSON_AddNumberToObject(model, "n_embd", m->cfg.n_embd);
+	cJSON_AddNumberToObject(model, "n_vocab", m->cfg.n_vocab);
+	cJSON_AddNumberToObject(model, "n_ctx", m->cfg.n_ctx);
+	cJSON_AddNumberToObject(model, "layer", layer);
+	cJSON_AddItemToObject(doc, "model", model);
+	cJSON_AddItemToObject(doc, "token_ids", cJSON_CreateIntArray(r->ids, r->n));
+	cJSON_AddItemToObject(doc, "next_tokens", next_tokens_json(m, r));
+	char *text = av_json_print(doc);
+	cJSON_Delete(doc);
+	size_t len = strlen(text);
+	text = av_realloc(text, len + 2, 1);
+	text[len++] = '\n';
+	bool ok = av_write_file_atomic(o->dump, text, len, cause);
+	free(text);
+	return ok;
+}
+
+/* --print next: the likeliest next tokens after the sentence. */
+static void print_next(const struct av_gpt2 *m, const struct av_gpt2_run *r)
+{
+	int ids[NEXT_TOKENS];
+	double probs[NEXT_TOKENS];
+	int k = av_gpt2_top_k(r, r->n - 1, NEXT_TOKENS, ids, probs);
+	printf("%s\n", _("next token after the sentence (id, probability, token):"));
+	for (int i = 0; i < k; i++) {
+		char *shown = av_bpe_display(&m->bpe, ids[i]);
+		printf("%6d  %.4f  \"%s\"\n", ids[i], probs[i], shown);
+		free(shown);
+	}
+}
+
+/* --print token_ids: each BPE piece with its id. */
+static void print_token_ids(const struct av_gpt2_run *r, const struct av_trace *t)
+{
+	for (int i = 0; i < r->n; i++)
+		printf("%3d  %6d  \"%s\"\n", i, r->ids[i], t->tokens.text[i]);
+}
+
+static bool show(const struct av_options *o, const char *dir, const struct av_gpt2 *m,
+		 const struct av_gpt2_run *r, const struct av_trace *t, int layer, bool color,
+		 char **cause)
+{
+	if (o->dump)
+		return dump(o, dir, m, r, t, layer, cause);
+	const char *stage = o->print ? o->print : "weights";
+	if (!strcmp(stage, "next"))
+		print_next(m, r);
+	else if (!strcmp(stage, "token_ids"))
+		print_token_ids(r, t);
+	else if (!av_print_stage(stdout, t, stage, o->head, color, cause))
+		return false;
+	if (fflush(stdout) != 0 || ferror(stdout))
+		return av_fail(cause, _("standard output: write error"));
+	return true;
+}
+
+bool av_model_cli_run(const struct av_options *o, bool restricted, bool color, char **cause)
+{
+	if (!check_options(o, cause))
+		return false;
+	if (!o->dump && !o->print && isatty(STDOUT_FILENO))
+		return av_fail(cause, _("--model works with --print or --dump for now: the screen for real models is not built yet"));
+	char *dir = NULL;
+	if (!find_model(o->model, restricted, &dir, cause))
+		return false;
+	struct av_gpt2 m;
+	if (!av_gpt2_load(&m, dir, cause)) {
+		free(dir);
+		return false;
+	}
+	int layer = o->layer < 0 ? m.cfg.n_layer - 1 : o->layer;
+	bool ok = true;
+	if (layer >= m.cfg.n_layer)
+		ok = av_fail(cause, _("--layer %d: the model has layers 0 to %d"), layer,
+			     m.cfg.n_layer - 1);
+	else if (o->head >= m.cfg.n_head)
+		ok = av_fail(cause, _("--head %d: the model has heads 0 to %d"), o->head,
+			     m.cfg.n_head - 1);
+	struct av_gpt2_run r = { 0 };
+	struct av_trace t = { 0 };
+	const char *sentence = o->sentence && *o->sentence ? o->sentence : default_sentence;
+	if (ok)
+		ok = av_gpt2_run_text(&m, sentence, &r, cause);
+	if (ok) {
+		av_gpt2_trace_layer(&m, &r, layer, sentence, &t);
+		ok = show(o, dir, &m, &r, &t, layer, color, cause);
+	}
+	av_trace_free(&t);
+	av_gpt2_run_free(&r);
+	av_gpt2_free(&m);
+	free(dir);
+	return ok;
+}

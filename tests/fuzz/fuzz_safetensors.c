@@ -1,0 +1,50 @@
+/* fuzz_safetensors.c: any bytes as a .safetensors file (av_st_parse, what
+ * --model DIR maps). A refusal: false and a cause; an acceptance: every
+ * tensor's span lies inside the data and matches its shape, no two spans
+ * share a byte, and every float of every computable tensor can be read
+ * (ASan checks that nothing is read outside the input). */
+#include "config.h"
+
+#include "fuzz_common.h"
+#include "model/safetensors.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	/* a private copy of exactly size bytes, so a read past it is caught */
+	unsigned char *bytes = malloc(size ? size : 1);
+	if (!bytes)
+		abort();
+	memcpy(bytes, data, size);
+	struct av_safetensors st;
+	char *cause = NULL;
+	if (av_st_parse(&st, bytes, size, "fuzz.safetensors", &cause)) {
+		for (int i = 0; i < st.n; i++) {
+			struct av_st_tensor *t = &st.tensors[i];
+			FUZZ_CHECK(t->begin <= t->end && t->end <= st.data_len, "span %zu..%zu of %zu",
+				   t->begin, t->end, st.data_len);
+			for (int j = 0; j < st.n; j++) {
+				const struct av_st_tensor *u = &st.tensors[j];
+				FUZZ_CHECK(i == j || t->begin == t->end || u->begin == u->end ||
+					   t->end <= u->begin || u->end <= t->begin,
+					   "tensors %d and %d overlap", i, j);
+			}
+			const float *v = NULL;
+			char *why = NULL;
+			if (av_st_floats(&st, t, &v, &why)) {
+				volatile float sink = 0;
+				for (size_t k = 0; k < t->count; k++)
+					sink += v[k];
+				(void)sink;
+			} else {
+				FUZZ_CHECK(why && *why, "a refused dtype without a cause");
+			}
+			free(why);
+		}
+		av_st_close(&st);
+	} else {
+		FUZZ_CHECK(cause && *cause, "failure without a cause");
+	}
+	free(cause);
+	free(bytes);
+	return 0;
+}

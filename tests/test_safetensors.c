@@ -1,0 +1,250 @@
+/* test_safetensors.c: the safetensors reader on files the tests write: good
+ * files (F32 in place, unaligned, F16 and BF16 converted) and one bad file
+ * per refusal, each message naming the file and the tensor. */
+#include "config.h"
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "model/safetensors.h"
+#include "util.h"
+
+static char dir[] = "/tmp/attnview-st-XXXXXX";
+
+/* Writes header (JSON) with its length, then data, as dir/name; returns the
+ * malloc'd path. header_len_override, when not 0, is written instead of the
+ * real length. */
+static char *write_st(const char *name, const char *header, uint64_t header_len_override,
+		      const void *data, size_t data_len)
+{
+	char *path = av_printf("%s/%s", dir, name);
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	uint64_t n = header_len_override ? header_len_override : strlen(header);
+	unsigned char len[8];
+	for (int i = 0; i < 8; i++)
+		len[i] = (unsigned char)(n >> (8 * i));
+	assert_int_equal(fwrite(len, 1, 8, f), 8);
+	assert_int_equal(fwrite(header, 1, strlen(header), f), strlen(header));
+	if (data_len)
+		assert_int_equal(fwrite(data, 1, data_len, f), data_len);
+	fclose(f);
+	return path;
+}
+
+static const float two_by_three[6] = { 1, 2, 3, 4, 5, -6.5f };
+
+static void test_good_f32(void **state)
+{
+	(void)state;
+	/* padded so the data starts at a multiple of 8, as the real files do */
+	const char *h = "{\"__metadata__\":{\"format\":\"pt\"},"
+			"\"a\":{\"dtype\":\"F32\",\"shape\":[2,3],\"data_offsets\":[0,24]}}";
+	char header[256];
+	size_t hl = strlen(h);
+	size_t pad = (8 - (8 + hl) % 8) % 8;
+	snprintf(header, sizeof(header), "%s%*s", h, (int)pad, "");
+	char *path = write_st("good.safetensors", header, 0, two_by_three, sizeof(two_by_three));
+	struct av_safetensors st;
+	char *cause = NULL;
+	assert_true(av_st_open(&st, path, &cause));
+	assert_null(cause);
+	assert_int_equal(st.n, 1);
+	assert_string_equal(st.metadata_format, "pt");
+	struct av_st_tensor *t = av_st_find(&st, "a");
+	assert_non_null(t);
+	assert_int_equal(t->ndim, 2);
+	assert_int_equal(t->shape[0], 2);
+	assert_int_equal(t->shape[1], 3);
+	const float *v = NULL;
+	assert_true(av_st_floats(&st, t, &v, &cause));
+	assert_memory_equal(v, two_by_three, sizeof(two_by_three));
+	/* aligned F32 is used where it lies: no private copy */
+	assert_null(t->copy);
+	assert_true((const unsigned char *)v >= (const unsigned char *)st.map);
+	assert_null(av_st_find(&st, "b"));
+	av_st_close(&st);
+	av_st_close(&st);   /* harmless twice */
+	free(path);
+}
+
+static void test_unaligned_f32(void **state)
+{
+	(void)state;
+	/* a 1-byte pad tensor first puts "a" at an odd address */
+	const char *h = "{\"pad\":{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[0,1]},"
+			"\"a\":{\"dtype\":\"F32\",\"shape\":[6],\"data_offsets\":[1,25]}}  ";
+	unsigned char data[25] = { 7 };
+	memcpy(data + 1, two_by_three, sizeof(two_by_three));
+	char *path = write_st("unaligned.safetensors", h, 0, data, sizeof(data));
+	struct av_safetensors st;
+	char *cause = NULL;
+	assert_true(av_st_open(&st, path, &cause));
+	struct av_st_tensor *t = av_st_find(&st, "a");
+	const float *v = NULL;
+	assert_true(av_st_floats(&st, t, &v, &cause));
+	assert_memory_equal(v, two_by_three, sizeof(two_by_three));
+	assert_true((uintptr_t)v % sizeof(float) == 0);
+	/* U8 is checked against its span but not computed with */
+	assert_false(av_st_floats(&st, av_st_find(&st, "pad"), &v, &cause));
+	assert_non_null(strstr(cause, "tensor \"pad\": dtype U8 is not supported"));
+	assert_non_null(strstr(cause, "unaligned.safetensors"));
+	free(cause);
+	av_st_close(&st);
+	free(path);
+}
+
+static void test_half_and_bf16(void **state)
+{
+	(void)state;
+	/* F16: 1.0 = 0x3c00, -2.0 = 0xc000, 65504 = 0x7bff, smallest subnormal
+	 * 0x0001 = 2^-24; BF16: 1.0 = 0x3f80, -3.0 = 0xc040 */
+	const uint16_t half[4] = { 0x3c00, 0xc000, 0x7bff, 0x0001 };
+	const uint16_t bf[2] = { 0x3f80, 0xc040 };
+	unsigned char data[12];
+	for (int i = 0; i < 4; i++) {
+		data[2 * i] = (unsigned char)(half[i] & 0xff);
+		data[2 * i + 1] = (unsigned char)(half[i] >> 8);
+	}
+	for (int i = 0; i < 2; i++) {
+		data[8 + 2 * i] = (unsigned char)(bf[i] & 0xff);
+		data[8 + 2 * i + 1] = (unsigned char)(bf[i] >> 8);
+	}
+	const char *h = "{\"h\":{\"dtype\":\"F16\",\"shape\":[2,2],\"data_offsets\":[0,8]},"
+			"\"b\":{\"dtype\":\"BF16\",\"shape\":[2],\"data_offsets\":[8,12]}}";
+	char *path = write_st("half.safetensors", h, 0, data, sizeof(data));
+	struct av_safetensors st;
+	char *cause = NULL;
+	assert_true(av_st_open(&st, path, &cause));
+	const float *v;
+	assert_true(av_st_floats(&st, av_st_find(&st, "h"), &v, &cause));
+	assert_true(v[0] == 1.0f && v[1] == -2.0f && v[2] == 65504.0f);
+	assert_true(v[3] == ldexpf(1.0f, -24));
+	assert_true(av_st_floats(&st, av_st_find(&st, "b"), &v, &cause));
+	assert_true(v[0] == 1.0f && v[1] == -3.0f);
+	assert_true(isinf(av_half_to_float(0x7c00)) && isnan(av_half_to_float(0x7e00)));
+	av_st_close(&st);
+	free(path);
+}
+
+/* A bad file: refused, with a message holding every one of the parts. */
+static void expect_refusal(const char *name, const char *header, uint64_t len_override,
+			   size_t data_len, const char *part1, const char *part2)
+{
+	unsigned char *data = av_calloc(data_len ? data_len : 1, 1);
+	char *path = write_st(name, header, len_override, data, data_len);
+	struct av_safetensors st;
+	char *cause = NULL;
+	bool ok = av_st_open(&st, path, &cause);
+	if (ok || !cause || !strstr(cause, name) || !strstr(cause, part1) ||
+	    (part2 && !strstr(cause, part2)))
+		fail_msg("%s: got %s", name, ok ? "success" : cause ? cause : "no cause");
+	free(cause);
+	free(data);
+	free(path);
+}
+
+static void test_refusals(void **state)
+{
+	(void)state;
+	expect_refusal("truncated.safetensors",
+		       "{\"w\":{\"dtype\":\"F32\",\"shape\":[4],\"data_offsets\":[0,16]}}", 0, 12,
+		       "tensor \"w\"", "truncated");
+	expect_refusal("overlap.safetensors",
+		       "{\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]},"
+		       "\"b\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[4,12]}}", 0, 12,
+		       "\"a\" and \"b\" overlap", NULL);
+	expect_refusal("dtype.safetensors",
+		       "{\"w\":{\"dtype\":\"F33\",\"shape\":[1],\"data_offsets\":[0,4]}}", 0, 4,
+		       "tensor \"w\"", "unknown dtype \"F33\"");
+	expect_refusal("shape.safetensors",
+		       "{\"w\":{\"dtype\":\"F32\",\"shape\":[3,3],\"data_offsets\":[0,32]}}", 0, 32,
+		       "tensor \"w\"", "different size");
+	expect_refusal("shape-overflow.safetensors",
+		       "{\"w\":{\"dtype\":\"F32\",\"shape\":[4294967296,4294967296,16],"
+		       "\"data_offsets\":[0,0]}}", 0, 0, "tensor \"w\"", "different size");
+	expect_refusal("negative.safetensors",
+		       "{\"w\":{\"dtype\":\"F32\",\"shape\":[-1],\"data_offsets\":[0,4]}}", 0, 4,
+		       "tensor \"w\"", "whole number");
+	expect_refusal("offsets.safetensors",
+		       "{\"w\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[4,0]}}", 0, 4,
+		       "tensor \"w\"", "begin <= end");
+	/* a 2 GB header claim in a small file; and one past the 100 MB bound */
+	expect_refusal("huge-header.safetensors", "{}", (uint64_t)2 << 30, 0,
+		       "the header claims 2147483648 bytes", NULL);
+	expect_refusal("past-end.safetensors", "{}", 3, 0, "the header claims 3 bytes", NULL);
+	expect_refusal("not-json.safetensors", "{\"w\": oops", 0, 0, "not a JSON object", NULL);
+	expect_refusal("list.safetensors", "[1,2]", 0, 0, "not a JSON object", NULL);
+	expect_refusal("twice.safetensors",
+		       "{\"w\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4]},"
+		       "\"w\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[4,8]}}", 0, 8,
+		       "tensor \"w\"", "named twice");
+	expect_refusal("extra-key.safetensors",
+		       "{\"w\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4],\"x\":1}}",
+		       0, 4, "tensor \"w\"", "unknown or repeated key");
+	expect_refusal("meta.safetensors", "{\"__metadata__\":{\"format\":1}}", 0, 0,
+		       "__metadata__", NULL);
+	expect_refusal("dims.safetensors",
+		       "{\"w\":{\"dtype\":\"F32\",\"shape\":[1,1,1,1,1,1,1,1,1],"
+		       "\"data_offsets\":[0,4]}}", 0, 4, "tensor \"w\"", "8 dimensions");
+	/* a name with an escape sequence is shown escaped, never raw */
+	expect_refusal("escape.safetensors",
+		       "{\"\\u001b[2J\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,4]}}",
+		       0, 4, "tensor \"\\x1b[2J\"", NULL);
+}
+
+static void test_too_short_and_missing(void **state)
+{
+	(void)state;
+	struct av_safetensors st;
+	char *cause = NULL;
+	const unsigned char few[3] = { 1, 2, 3 };
+	assert_false(av_st_parse(&st, few, sizeof(few), "short", &cause));
+	assert_string_equal(cause, "short: too short for a safetensors file (3 bytes)");
+	free(cause);
+	cause = NULL;
+	char *path = av_printf("%s/none.safetensors", dir);
+	assert_false(av_st_open(&st, path, &cause));
+	assert_non_null(strstr(cause, "none.safetensors: No such file"));
+	free(cause);
+	cause = NULL;
+	assert_false(av_st_open(&st, dir, &cause));   /* a directory */
+	assert_non_null(strstr(cause, "not a regular"));
+	free(cause);
+	free(path);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	char *cmd = av_printf("rm -rf '%s'", dir);
+	int rc = system(cmd);
+	free(cmd);
+	return rc == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_good_f32),
+		cmocka_unit_test(test_unaligned_f32),
+		cmocka_unit_test(test_half_and_bf16),
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_too_short_and_missing),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
