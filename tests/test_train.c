@@ -28,7 +28,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <cmocka.h>
 #include <cjson/cJSON.h>
 
@@ -432,78 +431,6 @@ static void test_first_steps(void **state)
 
 /* --- slices, reset, setters ---------------------------------------------------- */
 
-/* A trainer put to sleep (its optimiser state in a file, its memory freed)
- * and woken again trains on exactly as one that never slept: the same
- * losses and the same float64 parameters, bit for bit (issue 11: the screen
- * frees the training view's state between visits). */
-static void test_sleep_and_wake(void **state)
-{
-	(void)state;
-	struct av_session s;
-	session_from_builtin(&s, "china-panda");
-	struct av_trainer *a = new_trainer(&s, AV_TRAIN_ALL), *b = new_trainer(&s, AV_TRAIN_ALL);
-	for (int e = 0; e < 3; e++) {
-		av_trainer_epoch(a);
-		av_trainer_epoch(b);
-	}
-	av_trainer_step(a);
-	av_trainer_step(b);
-	FILE *f = tmpfile();
-	assert_non_null(f);
-	assert_true(av_trainer_sleep(a, f));
-	assert_null(a->start.w_q);
-	for (int id = 0; id < AV_N_PARAMS; id++) {
-		assert_null(a->master[id]);
-		assert_null(a->adam_m[id]);
-		assert_null(a->adam_v[id]);
-		assert_null(a->grad.t[id]);
-	}
-	/* asleep, the lr may change (the : prompt in the stepper) */
-	char *cause = NULL;
-	assert_true(av_trainer_set_lr(a, 0.02, &cause));
-	assert_true(av_trainer_set_lr(b, 0.02, &cause));
-	assert_true(av_trainer_wake(a, f));
-	fclose(f);
-	assert_int_equal(a->steps, b->steps);
-	for (int id = 0; id < AV_N_PARAMS; id++) {
-		assert_true(a->grad_norm[id] == b->grad_norm[id] ||
-			    (isnan(a->grad_norm[id]) && isnan(b->grad_norm[id])));
-		if (!b->trained[id])
-			continue;
-		assert_memory_equal(a->grad.t[id], b->grad.t[id], b->grad.count[id] * sizeof(double));
-	}
-	for (int e = 0; e < 5; e++)
-		assert_true(av_trainer_epoch(a) == av_trainer_epoch(b));
-	for (int id = 0; id < AV_N_PARAMS; id++) {
-		size_t count;
-		if (!b->trained[id] || !av_param_tensor(&b->params, id, &count))
-			continue;
-		assert_memory_equal(a->master[id], b->master[id], count * sizeof(double));
-		assert_memory_equal(a->adam_v[id], b->adam_v[id], count * sizeof(double));
-	}
-	/* the start came back too: r returns both to the same parameters */
-	av_trainer_reset(a);
-	av_trainer_reset(b);
-	assert_memory_equal(a->params.w_q, b->params.w_q, 9 * sizeof(float));
-	assert_memory_equal(a->params.token_embedding, b->params.token_embedding,
-			    (size_t)b->params.vocab_size * 3 * sizeof(float));
-	av_trainer_epoch(a);
-	av_trainer_epoch(b);
-	/* a file that lost the state: the optimiser starts afresh, and says so */
-	f = tmpfile();
-	assert_true(av_trainer_sleep(a, f));
-	assert_int_equal(ftruncate(fileno(f), 0), 0);
-	assert_false(av_trainer_wake(a, f));
-	fclose(f);
-	assert_int_equal(a->steps, 0);
-	assert_non_null(a->adam_m[AV_P_W_Q]);
-	assert_memory_equal(a->start.w_q, a->params.w_q, 9 * sizeof(float));
-	av_trainer_epoch(a);
-	av_trainer_free(a);
-	av_trainer_free(b);
-	av_session_free(&s);
-}
-
 static void test_slices_and_reset(void **state)
 {
 	(void)state;
@@ -863,7 +790,6 @@ int main(void)
 		cmocka_unit_test(test_loss_by_hand),
 		cmocka_unit_test(test_first_steps),
 		cmocka_unit_test(test_slices_and_reset),
-		cmocka_unit_test(test_sleep_and_wake),
 		cmocka_unit_test(test_setters),
 		cmocka_unit_test(test_vocab_scores),
 		cmocka_unit_test(test_histogram),

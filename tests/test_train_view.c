@@ -540,40 +540,6 @@ static void test_leave_and_return(void **state)
 	harness_close(&h);
 }
 
-/* Back in the stepper the training view's optimiser state is out of memory
- * (issue 11: the screen held 43 MB after training the D=512 sample), and
- * on return training goes on exactly as without the visit. */
-static void test_leaving_frees_the_optimiser(void **state)
-{
-	(void)state;
-	struct harness h;
-	OPEN(&h, 80, 24, "");
-	harness_keys(&h, "tss");
-	harness_keys(&h, "t");
-	const struct av_trainer *tr = trainer(&h);
-	assert_null(tr->adam_m[AV_P_W_Q]);
-	assert_null(tr->master[AV_P_W_Q]);
-	assert_null(tr->grad.t[AV_P_W_Q]);
-	assert_null(tr->start.w_q);
-	harness_keys(&h, "t");
-	expect_epoch(&h, 2);
-	assert_non_null(trainer(&h)->adam_m[AV_P_W_Q]);
-	harness_keys(&h, "sS");
-	size_t DD = (size_t)tr->params.d_model * tr->params.d_model;
-	float visited[64];
-	assert_true(DD <= 64);
-	memcpy(visited, trainer(&h)->params.w_q, DD * sizeof(float));
-	double loss = trainer(&h)->loss[2];
-	harness_close(&h);
-
-	OPEN(&h, 80, 24, "");
-	harness_keys(&h, "tsss");
-	harness_keys(&h, "S");
-	assert_true(trainer(&h)->loss[2] == loss);
-	assert_memory_equal(trainer(&h)->params.w_q, visited, DD * sizeof(float));
-	harness_close(&h);
-}
-
 static void test_help_lists_training_keys(void **state)
 {
 	(void)state;
@@ -1023,7 +989,6 @@ int main(void)
 		cmocka_unit_test(test_settings),
 		cmocka_unit_test(test_vocabulary_view),
 		cmocka_unit_test(test_leave_and_return),
-		cmocka_unit_test(test_leaving_frees_the_optimiser),
 		cmocka_unit_test(test_help_lists_training_keys),
 		cmocka_unit_test(test_other_samples),
 		cmocka_unit_test(test_small_and_mono),

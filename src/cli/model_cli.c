@@ -14,6 +14,7 @@
 #include "model_cli.h"
 #include "print_table.h"
 #include "trace_json.h"
+#include "ui/ui.h"
 #include "util.h"
 
 #define NEXT_TOKENS 10
@@ -177,12 +178,48 @@ static bool show(const struct av_options *o, const char *dir, const struct av_gp
 	return true;
 }
 
+/* The model's name for the header: the directory's last part. */
+static const char *model_name(const char *dir)
+{
+	size_t len = strlen(dir);
+	while (len > 1 && dir[len - 1] == '/')
+		len--;
+	size_t start = len;
+	while (start > 0 && dir[start - 1] != '/')
+		start--;
+	static char name[80];
+	snprintf(name, sizeof(name), "%.*s", (int)(len - start < 79 ? len - start : 79), dir + start);
+	return name;
+}
+
+/* The screen on the model: a session that holds only the sentence (the
+ * screen runs the model and fills the trace, view_model.c). */
+static bool open_screen(const struct av_options *o, bool restricted, const char *dir,
+			const struct av_gpt2 *m, int layer, const char *sentence, char **cause)
+{
+	struct av_session s;
+	memset(&s, 0, sizeof(s));
+	s.sentence = av_strdup(sentence);
+	s.sample.name = av_strdup(model_name(dir));
+	struct av_ui_config ui = {
+		.theme = o->theme,
+		.head = o->head,
+		.no_color = o->color == AV_COLOR_NEVER,
+		.restricted = restricted,
+		.gpt2 = m,
+		.gpt2_name = s.sample.name,
+		.gpt2_layer = layer,
+	};
+	bool ok = av_ui_run(&s, &ui, cause);
+	av_session_free(&s);
+	return ok;
+}
+
 bool av_model_cli_run(const struct av_options *o, bool restricted, bool color, char **cause)
 {
 	if (!check_options(o, cause))
 		return false;
-	if (!o->dump && !o->print && isatty(STDOUT_FILENO))
-		return av_fail(cause, _("--model works with --print or --dump for now: the screen for real models is not built yet"));
+	bool screen = !o->dump && !o->print && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
 	char *dir = NULL;
 	if (!find_model(o->model, restricted, &dir, cause))
 		return false;
@@ -202,9 +239,11 @@ bool av_model_cli_run(const struct av_options *o, bool restricted, bool color, c
 	struct av_gpt2_run r = { 0 };
 	struct av_trace t = { 0 };
 	const char *sentence = o->sentence && *o->sentence ? o->sentence : default_sentence;
-	if (ok)
+	if (ok && screen)
+		ok = open_screen(o, restricted, dir, &m, layer, sentence, cause);
+	else if (ok)
 		ok = av_gpt2_run_text(&m, sentence, &r, cause);
-	if (ok) {
+	if (ok && !screen) {
 		av_gpt2_trace_layer(&m, &r, layer, sentence, &t);
 		ok = show(o, dir, &m, &r, &t, layer, color, cause);
 	}

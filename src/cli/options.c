@@ -120,9 +120,10 @@ static void print_help(void)
 "Real models (GPT-2 from Hugging Face; tools/get-gpt2.sh downloads one):\n"
 "      --model=NAME|DIR     a directory with model.safetensors, vocab.json,\n"
 "                           merges.txt (and config.json), or an installed\n"
-"                           model's NAME under models/\n"
-"      --layer=N            the layer --print and --dump show (default: the\n"
-"                           last); --print next lists the likeliest next tokens\n"
+"                           model's NAME under models/; opens the screen on it\n"
+"      --layer=N            the layer the screen, --print and --dump show\n"
+"                           (default: the last); --print next lists the\n"
+"                           likeliest next tokens\n"
 "\n"), stdout);
 	fputs(_(
 "Screen:\n"

@@ -8,11 +8,13 @@
 #include <grp.h>
 #include <pwd.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "i18n.h"
 #include "json_read.h"
 #include "util.h"
 
@@ -90,34 +92,88 @@ static bool config_line(char *line, bool *any_group, bool *member)
 	return true;
 }
 
+/* Says on stderr why a config file restricts everyone (the teacher, who
+ * then cannot --lead, has to know what to fix). */
+static bool forced_for_everyone(const char *path, const char *why)
+{
+	fprintf(stderr, _("attnview: %s: %s; restricted mode for every user until it is"
+			  " fixed (see attnview(1), FILES)\n"), path, why);
+	return true;
+}
+
+/* Who may own the config file and its directory: root, and for the file a
+ * test names in $ATTNVIEW_RESTRICTED_CONF also ourselves (that file can only
+ * add restrictions, never lift them). */
+static bool trusted_owner(uid_t uid, bool system)
+{
+	return uid == 0 || (!system && uid == geteuid());
+}
+
+/* The file and its directory are safe from the people it restricts: a
+ * regular file (not a symbolic link) of at most 64 KiB, owned by root,
+ * writable by no group or other, in a directory of root's that no one else
+ * can add to or rename in (unless it is sticky, as /tmp is). A student who
+ * could edit or replace the file could lift the mode. */
+static bool safe_file(const char *path, const struct stat *st, bool system)
+{
+	char *dir = av_strdup(path), *slash = strrchr(dir, '/');
+	struct stat dst;
+	bool ok = true;
+
+	if (slash == dir)
+		slash[1] = '\0';
+	else if (slash != NULL)
+		*slash = '\0';
+	if (!S_ISREG(st->st_mode))
+		ok = !forced_for_everyone(path, _("not a regular file"));
+	else if (st->st_size > 65536)
+		ok = !forced_for_everyone(path, _("larger than 64 KiB"));
+	else if (!trusted_owner(st->st_uid, system))
+		ok = !forced_for_everyone(path, _("not owned by root"));
+	else if (st->st_mode & (S_IWGRP | S_IWOTH))
+		ok = !forced_for_everyone(path, _("writable by its group or others"));
+	else if (stat(slash != NULL ? dir : ".", &dst) != 0 ||
+		 !trusted_owner(dst.st_uid, system) ||
+		 ((dst.st_mode & (S_IWGRP | S_IWOTH)) && !(dst.st_mode & S_ISVTX)))
+		ok = !forced_for_everyone(path, _("in a directory that is not root's alone"));
+	free(dir);
+	return ok;
+}
+
 /* Whether the config file at path makes this user restricted: yes when it
  * exists and names no group, or names one of ours. A file that cannot be
- * read or parsed restricts everyone: a typo must not lift the mode. */
-static bool forced_by(const char *path)
+ * read or parsed, or that a student could change (safe_file), restricts
+ * everyone: a typo or a chmod must not lift the mode. */
+static bool forced_by(const char *path, bool system)
 {
 	char *text, *line, *save = NULL;
 	size_t len;
 	bool any_group = false, member = false, ok = true;
 	struct stat st;
 
-	if (stat(path, &st) != 0)
-		return errno != ENOENT;
-	if (!S_ISREG(st.st_mode) || st.st_size > 65536 ||
-	    !av_read_file(path, &text, &len, NULL))
+	if (lstat(path, &st) != 0)
+		return errno != ENOENT && forced_for_everyone(path, strerror(errno));
+	if (!safe_file(path, &st, system))
 		return true;
+	if (!av_read_file(path, &text, &len, NULL))
+		return forced_for_everyone(path, _("unreadable"));
 	for (line = strtok_r(text, "\n", &save); line != NULL && ok;
 	     line = strtok_r(NULL, "\n", &save))
 		ok = config_line(line, &any_group, &member);
 	free(text);
-	return !ok || !any_group || member;
+	if (!ok)
+		return forced_for_everyone(path, _("a line that is not \"group NAME\","
+						   " \"teacher NAME\" or a comment, or a teacher"
+						   " who does not exist"));
+	return !any_group || member;
 }
 
 static bool forced_by_file(void)
 {
 	const char *env = getenv("ATTNVIEW_RESTRICTED_CONF");
 
-	return forced_by(AV_RESTRICTED_CONF) ||
-	       (env != NULL && env[0] != '\0' && forced_by(env));
+	return forced_by(AV_RESTRICTED_CONF, true) ||
+	       (env != NULL && env[0] != '\0' && forced_by(env, false));
 }
 
 static bool apply(char **cause)
@@ -133,6 +189,9 @@ static bool apply(char **cause)
 	unsetenv("TERMINFO_DIRS");
 	unsetenv("TERMCAP");
 	unsetenv("ATTNVIEW_DATA_DIR");
+	/* nor the build tree's data: its compiled-in path may not exist here,
+	 * and anyone could create it */
+	av_data_installed_only();
 	return true;
 }
 
@@ -173,9 +232,9 @@ bool av_restricted_check_options(const struct av_options *o, char **cause)
 		return av_fail(cause, _("restricted mode: --train %d is more than %d epochs"),
 			       o->train_epochs, AV_RESTRICTED_MAX_EPOCHS);
 	if (o->weights != NULL)
-		return refuse(cause, "--weights");
+		return refuse(cause, _("--weights"));
 	if (o->dump != NULL)
-		return refuse(cause, "--dump");
+		return refuse(cause, _("--dump"));
 	if (o->sample != NULL && is_path(o->sample))
 		return refuse(cause, _("--sample with a file (give an installed sample's name)"));
 	if (o->theme != NULL && is_path(o->theme))

@@ -21,16 +21,10 @@
 #include <stdbool.h>
 #include <sys/types.h>
 #include "options.h"
+#include "restricted_limits.h"
 #include "session.h"
 
 #define AV_RESTRICTED_CONF "/etc/attnview/restricted"
-
-/* The limits in restricted mode (documented in attnview(1) and
- * doc/teaching.md). */
-#define AV_RESTRICTED_MAX_SENTENCE_BYTES 256
-#define AV_RESTRICTED_MAX_D_MODEL 512      /* the largest shipped sample (qkv-walkthrough) */
-#define AV_RESTRICTED_MAX_HEADS 16
-#define AV_RESTRICTED_MAX_EPOCHS 1000
 
 /* Run first thing in main: takes every "--restricted" before a "--" out of
  * argv (so the option parser never sees it), looks for the system config

@@ -1,8 +1,11 @@
 /* attention.c: the forward pass, stage by stage (see attention.h).
  *
- * Kernels are plain loops over float buffers, llm.c style; sums are
- * accumulated in double so results sit closer to exact than float32 PyTorch
- * does and the order of summation never matters at 1e-5. */
+ * Kernels are plain loops over float buffers, llm.c style; every product
+ * of matrices (the projections, Q_h K_h^T, weights_h V_h) goes through
+ * matmul.h, so it runs on OpenBLAS where configure found it and on the
+ * double-accumulating reference kernel otherwise. The softmax works in
+ * double (see av_softmax_row): it is shared with the backward pass, which
+ * needs rows that sum to 1 to 1e-16 (backward.h). */
 #include "config.h"
 
 #include <math.h>
@@ -41,9 +44,10 @@ bool av_softmax_row(double *p, const float *row, const unsigned char *mrow, int 
 	return true;
 }
 
-void av_softmax_rows(float *out, const float *in, const unsigned char *mask, int rows, int cols)
+/* av_softmax_rows with the caller's scratch p (cols doubles). */
+static void softmax_rows(float *out, const float *in, const unsigned char *mask,
+			 int rows, int cols, double *p)
 {
-	double *p = av_malloc((size_t)cols * sizeof(double));
 	for (int i = 0; i < rows; i++) {
 		const unsigned char *mrow = mask ? mask + (size_t)i * cols : NULL;
 		float *orow = out + (size_t)i * cols;
@@ -52,29 +56,35 @@ void av_softmax_rows(float *out, const float *in, const unsigned char *mask, int
 		for (int j = 0; j < cols; j++)
 			orow[j] = visible ? (float)p[j] : 0.0f;
 	}
+}
+
+void av_softmax_rows(float *out, const float *in, const unsigned char *mask, int rows, int cols)
+{
+	double *p = av_malloc((size_t)(cols > 0 ? cols : 1) * sizeof(double));
+	softmax_rows(out, in, mask, rows, cols, p);
 	free(p);
 }
 
 /* --- the stages ---------------------------------------------------------- */
 
-/* X (n, D) = token_embedding[ids] + position(0..n-1); parts kept if given. */
+/* X (n, D) = token_embedding[ids] + position(0..n-1); parts kept if given.
+ * The position row is written into X's row first, then the token's added. */
 static void embed(float *x, float *token_part, float *position_part,
 		  const struct av_params *p, enum av_positional positional,
 		  const int *ids, int n)
 {
 	size_t D = (size_t)p->d_model;
-	float *pos = av_malloc(D * sizeof(float));
 	for (int i = 0; i < n; i++) {
 		const float *tok = p->token_embedding + (size_t)ids[i] * D;
-		av_position_row(p, positional, i, pos);
+		float *xi = x + i * D;
+		av_position_row(p, positional, i, xi);
+		if (position_part)
+			memcpy(position_part + i * D, xi, D * sizeof(float));
 		for (size_t c = 0; c < D; c++)
-			x[i * D + c] = tok[c] + pos[c];
+			xi[c] = tok[c] + xi[c];
 		if (token_part)
 			memcpy(token_part + i * D, tok, D * sizeof(float));
-		if (position_part)
-			memcpy(position_part + i * D, pos, D * sizeof(float));
 	}
-	free(pos);
 }
 
 /* mask (n, m): causal hides keys after the query; key_hidden hides columns */
@@ -95,37 +105,11 @@ static void build_mask(struct av_trace *t)
 void av_head_scores(float *scores, const float *q, const float *k,
 		    int n, int m, int D, int h, int dh)
 {
-	for (int i = 0; i < n; i++) {
-		const float *qi = q + (size_t)i * D + (size_t)h * dh;
-		for (int j = 0; j < m; j++) {
-			const float *kj = k + (size_t)j * D + (size_t)h * dh;
-			double sum = 0;
-			for (int c = 0; c < dh; c++)
-				sum += (double)qi[c] * kj[c];
-			scores[(size_t)i * m + j] = (float)sum;
-		}
-	}
+	/* Q_h and K_h are dh-wide column blocks of q and k, rows D apart */
+	av_matmul_nt(scores, m, q + (size_t)h * dh, D, k + (size_t)h * dh, D, n, m, dh);
 }
 
-/* context_h (n, dh) = weights_h (n, m) . V_h (m, dh); acc is dh doubles.
- * The inner loop runs along a row of V, which is contiguous in memory. */
-static void head_context(float *context, const float *weights, const float *v,
-			 int n, int m, int D, int h, int dh, double *acc)
-{
-	for (int i = 0; i < n; i++) {
-		memset(acc, 0, (size_t)dh * sizeof(double));
-		for (int j = 0; j < m; j++) {
-			double w = weights[(size_t)i * m + j];
-			const float *vj = v + (size_t)j * D + (size_t)h * dh;
-			for (int c = 0; c < dh; c++)
-				acc[c] += w * vj[c];
-		}
-		for (int c = 0; c < dh; c++)
-			context[(size_t)i * dh + c] = (float)acc[c];
-	}
-}
-
-static void run_head(struct av_trace *t, int h, double *acc)
+static void run_head(struct av_trace *t, int h, double *p)
 {
 	int n = t->n, m = t->m, D = t->d_model, dh = t->head_dim;
 	size_t cells = (size_t)n * m, off = (size_t)h * cells;
@@ -137,9 +121,11 @@ static void run_head(struct av_trace *t, int h, double *acc)
 		scaled[c] = (float)(scores[c] / t->divisor);
 		masked[c] = t->mask[c] ? scaled[c] : AV_MASKED_VALUE;
 	}
-	av_softmax_rows(weights, masked, t->mask, n, m);
+	softmax_rows(weights, masked, t->mask, n, m, p);
+	/* context_h (n, dh) = weights_h (n, m) . V_h (m, dh), V_h the head's
+	 * columns of v; then placed as the head's columns of concat (n, D) */
 	float *context = t->context + (size_t)h * n * dh;
-	head_context(context, weights, t->v, n, m, D, h, dh, acc);
+	av_matmul_nn(context, dh, weights, m, t->v + (size_t)h * dh, D, n, dh, m);
 	for (int i = 0; i < n; i++)
 		memcpy(t->concat + (size_t)i * D + (size_t)h * dh,
 		       context + (size_t)i * dh, (size_t)dh * sizeof(float));
@@ -164,37 +150,63 @@ static float *floats(size_t count)
 	return av_calloc(count, sizeof(float));
 }
 
-/* The buffers from the mask on, whose sizes follow H, n and m. */
-static void alloc_attend_stages(struct av_trace *t)
+/* The sizes a trace's buffers were made for (all 0 before the first run). */
+struct shape {
+	size_t n, m, D, H;
+	bool cross;
+};
+
+static struct shape shape_of(const struct av_trace *t)
 {
-	size_t n = (size_t)t->n, m = (size_t)t->m, D = (size_t)t->d_model;
-	size_t cells = (size_t)t->heads * n * m;
-	float **per_head[] = { &t->scores, &t->scaled, &t->masked, &t->weights };
-	for (size_t i = 0; i < sizeof(per_head) / sizeof(per_head[0]); i++) {
-		free(*per_head[i]);
-		*per_head[i] = floats(cells);
-	}
-	free(t->mask);
-	t->mask = av_calloc(n * m, 1);
-	float **per_token[] = { &t->context, &t->concat, &t->output, &t->residual };
-	for (size_t i = 0; i < sizeof(per_token) / sizeof(per_token[0]); i++) {
-		free(*per_token[i]);
-		*per_token[i] = floats(n * D);
-	}
+	return (struct shape){ (size_t)t->n, (size_t)t->m, (size_t)t->d_model,
+			       (size_t)t->heads, t->source_embedding != NULL };
 }
 
-static void alloc_stages(struct av_trace *t, bool cross)
+/* *buf holds count floats: kept when it already did (a trace is run again
+ * and again at one size: the trainer, the screen's keys), else made anew.
+ * Every stage writes all of its buffer, so old values never show. */
+static void fit(float **buf, size_t count, size_t had)
+{
+	if (*buf && count == had)
+		return;
+	free(*buf);
+	*buf = floats(count);
+}
+
+/* The buffers from the mask on, whose sizes follow H, n and m. */
+static void alloc_attend_stages(struct av_trace *t, struct shape had)
 {
 	size_t n = (size_t)t->n, m = (size_t)t->m, D = (size_t)t->d_model;
-	free_stages(t);
-	t->token_part = floats(n * D);
-	t->position_part = floats(n * D);
-	t->embedding = floats(n * D);
-	t->source_embedding = cross ? floats(m * D) : NULL;
-	t->q = floats(n * D);
-	t->k = floats(m * D);
-	t->v = floats(m * D);
-	alloc_attend_stages(t);
+	size_t cells = (size_t)t->heads * n * m, had_cells = had.H * had.n * had.m;
+	float **per_head[] = { &t->scores, &t->scaled, &t->masked, &t->weights };
+	for (size_t i = 0; i < sizeof(per_head) / sizeof(per_head[0]); i++)
+		fit(per_head[i], cells, had_cells);
+	if (!t->mask || n * m != had.n * had.m) {
+		free(t->mask);
+		t->mask = av_calloc(n * m, 1);
+	}
+	float **per_token[] = { &t->context, &t->concat, &t->output, &t->residual };
+	for (size_t i = 0; i < sizeof(per_token) / sizeof(per_token[0]); i++)
+		fit(per_token[i], n * D, had.n * had.D);
+}
+
+static void alloc_stages(struct av_trace *t, bool cross, struct shape had)
+{
+	size_t n = (size_t)t->n, m = (size_t)t->m, D = (size_t)t->d_model;
+	size_t had_nD = had.n * had.D, had_mD = had.m * had.D;
+	fit(&t->token_part, n * D, had_nD);
+	fit(&t->position_part, n * D, had_nD);
+	fit(&t->embedding, n * D, had_nD);
+	if (cross) {
+		fit(&t->source_embedding, m * D, had.cross ? had_mD : 0);
+	} else {
+		free(t->source_embedding);
+		t->source_embedding = NULL;
+	}
+	fit(&t->q, n * D, had_nD);
+	fit(&t->k, m * D, had_mD);
+	fit(&t->v, m * D, had_mD);
+	alloc_attend_stages(t, had);
 }
 
 /* From the mask on: what depends on the mode, the padding mask, the heads,
@@ -203,10 +215,9 @@ static void attend(struct av_trace *t, const struct av_params *p)
 {
 	int n = t->n, D = t->d_model;
 	build_mask(t);
-	double *acc = av_malloc((size_t)t->head_dim * sizeof(double));
+	double row[AV_MAX_TOKENS];   /* a softmax row: m <= AV_MAX_TOKENS */
 	for (int h = 0; h < t->heads; h++)
-		run_head(t, h, acc);
-	free(acc);
+		run_head(t, h, row);
 	av_linear(t->output, t->concat, p->w_o, p->b_o, n, D, D);
 	for (size_t c = 0; c < (size_t)n * D; c++)
 		t->residual[c] = t->output[c] + t->embedding[c];
@@ -223,11 +234,12 @@ static void set_attention_config(struct av_trace *t, const struct av_config *cfg
 void av_trace_forward(struct av_trace *t, const struct av_params *p, const struct av_config *cfg)
 {
 	bool cross = cfg->mode == AV_MODE_CROSS;
+	struct shape had = shape_of(t);
 	set_attention_config(t, cfg);
 	t->d_model = cfg->d_model;
 	t->n = t->tokens.n;
 	t->m = cross ? t->source_tokens.n : t->n;
-	alloc_stages(t, cross);
+	alloc_stages(t, cross, had);
 
 	int n = t->n, m = t->m, D = t->d_model;
 	embed(t->embedding, t->token_part, t->position_part, p, cfg->positional, t->ids, n);
@@ -251,8 +263,9 @@ bool av_trace_reattend(struct av_trace *t, const struct av_params *p,
 	    (cfg->mode == AV_MODE_CROSS) != (t->cfg.mode == AV_MODE_CROSS))
 		return av_fail(cause, _("internal error: reattend needs the same d_model, "
 			       "positions and keys as the last full run"));
+	struct shape had = shape_of(t);
 	set_attention_config(t, cfg);
-	alloc_attend_stages(t);
+	alloc_attend_stages(t, had);
 	attend(t, p);
 	return true;
 }

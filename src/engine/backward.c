@@ -70,6 +70,7 @@ void av_grads_free(struct av_grads *g)
 {
 	for (int id = 0; id < AV_N_PARAMS; id++)
 		free(g->t[id]);
+	free(g->work);
 	memset(g, 0, sizeof(*g));
 }
 
@@ -80,35 +81,49 @@ void av_linear_backward(double *dx, double *dw, double *db, const double *dout,
 {
 	/* forward: out (n, out_dim) = x (n, in_dim) . w^T (w: out_dim x in_dim) + b
 	 *   out[i*out_dim + o] = sum_c x[i*in_dim + c] * w[o*in_dim + c] + b[o] */
-	for (int i = 0; i < n; i++) {
-		const float *xi = x + (size_t)i * in_dim;
-		double *dxi = dx ? dx + (size_t)i * in_dim : NULL;
+	for (int i = 0; dx && i < n; i++) {
+		/* dx[i] (in_dim) += sum_o dout[i][o] w[o] */
+		const double *di = dout + (size_t)i * out_dim;
+		double *dxi = dx + (size_t)i * in_dim;
 		for (int o = 0; o < out_dim; o++) {
-			double d = dout[(size_t)i * out_dim + o];
+			double d = di[o];
 			if (d == 0)
 				continue;
 			const float *wo = w + (size_t)o * in_dim;
+			for (int c = 0; c < in_dim; c++)
+				dxi[c] += d * wo[c];
+		}
+	}
+	if (!dw && !db)
+		return;
+	/* dw[o] (in_dim) += sum_i dout[i][o] x[i], db[o] += sum_i dout[i][o]:
+	 * the tokens inner, so a row of dw is finished while it sits in the
+	 * cache and each element goes to memory once (it is still added in
+	 * token order, as before) */
+	for (int o = 0; o < out_dim; o++) {
+		double *dwo = dw ? dw + (size_t)o * in_dim : NULL;
+		for (int i = 0; i < n; i++) {
+			double d = dout[(size_t)i * out_dim + o];
+			if (d == 0)
+				continue;
 			if (db)
 				db[o] += d;
-			if (dw) {
-				double *dwo = dw + (size_t)o * in_dim;
-				for (int c = 0; c < in_dim; c++)
-					dwo[c] += d * xi[c];
-			}
-			if (dxi)
-				for (int c = 0; c < in_dim; c++)
-					dxi[c] += d * wo[c];
+			if (!dwo)
+				continue;
+			const float *xi = x + (size_t)i * in_dim;
+			for (int c = 0; c < in_dim; c++)
+				dwo[c] += d * xi[c];
 		}
 	}
 }
 
-void av_softmax_rows_backward(double *din, const double *dout, const float *in,
-			      const unsigned char *mask, int rows, int cols)
+/* av_softmax_rows_backward with the caller's scratch p (cols doubles). */
+static void softmax_rows_backward(double *din, const double *dout, const float *in,
+				  const unsigned char *mask, int rows, int cols, double *p)
 {
 	/* forward: orow[j] = (float)p[j], p = av_softmax_row(row), or a row of
 	 * zeros when every key is hidden.
 	 * din_j += p_j (dout_j - sum_l p_l dout_l). */
-	double *p = av_malloc((size_t)cols * sizeof(double));
 	for (int i = 0; i < rows; i++) {
 		const unsigned char *mrow = mask ? mask + (size_t)i * cols : NULL;
 		const double *drow = dout + (size_t)i * cols;
@@ -124,14 +139,38 @@ void av_softmax_rows_backward(double *din, const double *dout, const float *in,
 			dirow[j] += p[j] * (drow[j] - dot);
 		}
 	}
+}
+
+void av_softmax_rows_backward(double *din, const double *dout, const float *in,
+			      const unsigned char *mask, int rows, int cols)
+{
+	double *p = av_malloc((size_t)(cols > 0 ? cols : 1) * sizeof(double));
+	softmax_rows_backward(din, dout, in, mask, rows, cols, p);
 	free(p);
 }
 
 /* --- the stages ---------------------------------------------------------- */
 
-static double *zeros(size_t count)
+/* The scratch of one backward pass: count doubles from g's workspace,
+ * grown when a pass needs more and kept for the next (the trainer's steps
+ * then allocate nothing). */
+static double *workspace(struct av_grads *g, size_t count)
 {
-	return av_calloc(count ? count : 1, sizeof(double));
+	if (g->work_count < count) {
+		free(g->work);
+		g->work = av_malloc(count * sizeof(double));
+		g->work_count = count;
+	}
+	return g->work;
+}
+
+/* The next count doubles of the workspace, zeroed. */
+static double *take(double **cursor, size_t count)
+{
+	double *p = *cursor;
+	memset(p, 0, count * sizeof(double));
+	*cursor += count;
+	return p;
 }
 
 /* Reverses embed(): x[i * D + c] = tok[c] + pos[c], with tok the row ids[i]
@@ -214,12 +253,15 @@ void av_trace_backward(const struct av_trace *t, const struct av_params *p,
 	bool cross = t->cfg.mode == AV_MODE_CROSS;
 	size_t cells = (size_t)n * m;
 	bool want_x = g->t[AV_P_TOKEN_EMBEDDING] || g->t[AV_P_POSITION_EMBEDDING];
-	double *dx = want_x ? zeros((size_t)n * D) : NULL;           /* dL/dX  (n, D) */
-	double *dxs = cross && want_x ? zeros((size_t)m * D) : dx;    /* dL/dXs (m, D) */
-	double *dq = zeros((size_t)n * D), *dk = zeros((size_t)m * D);
-	double *dv = d_residual ? zeros((size_t)m * D) : NULL;
+	size_t nD = (size_t)n * D, mD = (size_t)m * D;
+	double *cursor = workspace(g, 3 * nD + 3 * mD + 2 * cells + (size_t)m);
+	double *dx = want_x ? take(&cursor, nD) : NULL;             /* dL/dX  (n, D) */
+	double *dxs = cross && want_x ? take(&cursor, mD) : dx;      /* dL/dXs (m, D) */
+	double *dq = take(&cursor, nD), *dk = take(&cursor, mD);
+	double *dv = d_residual ? take(&cursor, mD) : NULL;
 	double *dconcat = NULL;
-	double *dweights = zeros(cells), *dmasked = zeros(cells);
+	double *dweights = take(&cursor, cells), *dmasked = take(&cursor, cells);
+	double *prow = take(&cursor, (size_t)m);                     /* a softmax row */
 
 	if (d_residual) {
 		/* t->residual[c] = t->output[c] + t->embedding[c]; */
@@ -227,7 +269,7 @@ void av_trace_backward(const struct av_trace *t, const struct av_params *p,
 			for (size_t c = 0; c < (size_t)n * D; c++)
 				dx[c] += d_residual[c];
 		/* av_linear(t->output, t->concat, p->w_o, p->b_o, n, D, D); */
-		dconcat = zeros((size_t)n * D);
+		dconcat = take(&cursor, nD);
 		av_linear_backward(dconcat, g->t[AV_P_W_O], g->t[AV_P_B_O], d_residual,
 				   t->concat, p->w_o, n, D, D);
 	}
@@ -243,7 +285,7 @@ void av_trace_backward(const struct av_trace *t, const struct av_params *p,
 			head_context_backward(dweights, dv, dconcat, weights, t->v, n, m, D, h, dh);
 		/* av_softmax_rows(weights, masked, t->mask, n, m); */
 		memset(dmasked, 0, cells * sizeof(double));
-		av_softmax_rows_backward(dmasked, dweights, masked, t->mask, n, m);
+		softmax_rows_backward(dmasked, dweights, masked, t->mask, n, m, prow);
 		for (size_t c = 0; c < cells; c++) {
 			/* masked[c] = t->mask[c] ? scaled[c] : AV_MASKED_VALUE;
 			 *   a hidden cell is a constant: no gradient reaches its score */
@@ -271,14 +313,4 @@ void av_trace_backward(const struct av_trace *t, const struct av_params *p,
 		if (cross)
 			embed_backward(g, t, t->source_ids, m, dxs);
 	}
-
-	if (dxs != dx)
-		free(dxs);
-	free(dx);
-	free(dq);
-	free(dk);
-	free(dv);
-	free(dconcat);
-	free(dweights);
-	free(dmasked);
 }

@@ -40,6 +40,8 @@ float *av_param_tensor(const struct av_params *p, int id, size_t *count);
 struct av_grads {
 	double *t[AV_N_PARAMS];
 	size_t count[AV_N_PARAMS];
+	double *work;        /* the backward pass's scratch, kept between passes */
+	size_t work_count;   /* doubles in work */
 };
 
 /* Allocates zeroed gradients for the tensors of p whose bit (1u << id) is

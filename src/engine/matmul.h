@@ -6,11 +6,19 @@
  *   AV_W_OUT_IN  w (out_dim, in_dim), PyTorch's nn.Linear.weight;
  *   AV_W_IN_OUT  w (in_dim, out_dim), GPT-2's Conv1D.weight.
  *
- * matmul.c is the plain reference kernel; a faster backend (issue 11)
- * replaces the body, never this contract.
+ * Two backends, chosen by configure (see matmul.c for why):
+ *   OpenBLAS (--with-blas, the default when found): cblas_sgemm, float32
+ *     accumulation as PyTorch's CPU path, kernels picked at run time for the
+ *     CPU, run on one thread;
+ *   the plain reference kernel (--without-blas): readable loops that
+ *     accumulate in double.
+ * Within one build and one machine every result is reproducible to the bit
+ * (a classroom's followers recompute the teacher's numbers).
  */
 #ifndef AV_MATMUL_H
 #define AV_MATMUL_H
+
+#include <stdbool.h>
 
 enum av_weight_layout { AV_W_OUT_IN, AV_W_IN_OUT };
 
@@ -18,5 +26,19 @@ enum av_weight_layout { AV_W_OUT_IN, AV_W_IN_OUT };
  * layout as an (in_dim, out_dim) matrix and b (out_dim) may be NULL. */
 void av_matmul(float *out, const float *x, const float *w, const float *b,
 	       int n, int in_dim, int out_dim, enum av_weight_layout layout);
+
+/* The same product over strided blocks, for the attention heads, whose Q, K
+ * and V are column blocks of (tokens, D) matrices. Row r of a matrix starts
+ * at its pointer + r * its leading dimension (ld*, in floats).
+ *   av_matmul_nt: c (n, m) = a (n, k) . b^T, b (m, k)   [scores = Q_h K_h^T]
+ *   av_matmul_nn: c (n, m) = a (n, k) . b,   b (k, m)   [context = P_h V_h] */
+void av_matmul_nt(float *c, int ldc, const float *a, int lda, const float *b, int ldb,
+		  int n, int m, int k);
+void av_matmul_nn(float *c, int ldc, const float *a, int lda, const float *b, int ldb,
+		  int n, int m, int k);
+
+/* The backend's name, for the benchmark and --version: "OpenBLAS <core>"
+ * or "reference". */
+const char *av_matmul_backend(void);
 
 #endif

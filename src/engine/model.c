@@ -9,6 +9,7 @@
 #include "model.h"
 #include "strset.h"
 #include "rng.h"
+#include "tokenizer.h"
 #include "util.h"
 
 static float *alloc_floats(size_t count)
@@ -205,6 +206,33 @@ int av_params_token_id(struct av_params *p, uint64_t seed, const char *word, boo
 	return id;
 }
 
+/* PE[pos, c] computed as the documentation says (see model.h). */
+static float sinusoid(int pos, int c, int D)
+{
+	int two_i = c - (c % 2);
+	double angle = pos / pow(10000.0, (double)two_i / D);
+	return (float)(c % 2 == 0 ? sin(angle) : cos(angle));
+}
+
+/* The sinusoidal rows 0..AV_MAX_TOKENS-1 for one D, computed once: every
+ * forward pass needs them, and n * D sines, cosines and powers cost more
+ * than the rest of a small pass. The values are those of sinusoid(). The
+ * engine is single-threaded; the table is made anew when D changes. */
+static const float *sinusoid_table(int D)
+{
+	static float *table;
+	static int table_d;
+	if (table_d != D) {
+		free(table);
+		table = av_malloc((size_t)AV_MAX_TOKENS * D * sizeof(float));
+		for (int pos = 0; pos < AV_MAX_TOKENS; pos++)
+			for (int c = 0; c < D; c++)
+				table[(size_t)pos * D + c] = sinusoid(pos, c, D);
+		table_d = D;
+	}
+	return table;
+}
+
 void av_position_row(const struct av_params *p, enum av_positional kind, int pos, float *row)
 {
 	int D = p->d_model;
@@ -214,11 +242,12 @@ void av_position_row(const struct av_params *p, enum av_positional kind, int pos
 		       (size_t)D * sizeof(float));
 		break;
 	case AV_POS_SINUSOIDAL:
-		for (int c = 0; c < D; c++) {
-			int two_i = c - (c % 2);
-			double angle = pos / pow(10000.0, (double)two_i / D);
-			row[c] = (float)(c % 2 == 0 ? sin(angle) : cos(angle));
+		if (pos >= 0 && pos < AV_MAX_TOKENS) {
+			memcpy(row, sinusoid_table(D) + (size_t)pos * D, (size_t)D * sizeof(float));
+			break;
 		}
+		for (int c = 0; c < D; c++)
+			row[c] = sinusoid(pos, c, D);
 		break;
 	case AV_POS_NONE:
 		memset(row, 0, (size_t)D * sizeof(float));

@@ -222,8 +222,31 @@ static void reset_state(struct av_trainer *tr)
 	tr->nonfinite = find_nonfinite(tr);
 }
 
-/* One optimiser step on tensor id with the gradient in tr->grad. */
-static void update(struct av_trainer *tr, int id)
+/* Sum of g[c]^2 over count values, in four interleaved partial sums (a
+ * fixed order, so the same bits on every run; the compiler can keep the
+ * four in one vector register pair). */
+static double sum_squares(const double *g, size_t count)
+{
+	double s[4] = { 0, 0, 0, 0 };
+	size_t c = 0;
+	for (; c + 4 <= count; c += 4)
+		for (int l = 0; l < 4; l++)
+			s[l] += g[c + l] * g[c + l];
+	for (; c < count; c++)
+		s[0] += g[c] * g[c];
+	return (s[0] + s[1]) + (s[2] + s[3]);
+}
+
+/* One optimiser step on tensor id with the gradient in tr->grad; returns
+ * the gradient's L2 norm. The optimiser state and the master copy are
+ * float64 (train.h): the gradients of the parts the loss cannot move are
+ * ~1e-17 there, where float32 noise (~1e-9, near Adam's eps) would turn into
+ * steps of size lr. The price is memory traffic: 36 bytes per trained value
+ * per step (g, m, v, master in double, p in float) where PyTorch's float32
+ * moves 20; `make bench`'s training epoch at D=512 is mostly this loop.
+ * Each loop below is one pass over the tensor, the norm's sum fused in
+ * (-fno-math-errno lets the sqrt be an instruction, so it vectorises). */
+static double update(struct av_trainer *tr, int id)
 {
 	size_t count;
 	float *p = av_param_tensor(&tr->params, id, &count);
@@ -236,7 +259,7 @@ static void update(struct av_trainer *tr, int id)
 			master[c] -= lr * g[c];
 			p[c] = (float)master[c];
 		}
-		return;
+		return sqrt(sum_squares(g, count));
 	}
 	/* torch.optim.Adam (_single_tensor_adam, torch 1.13):
 	 *   exp_avg.mul_(beta1).add_(grad, alpha=1 - beta1)
@@ -248,13 +271,27 @@ static void update(struct av_trainer *tr, int id)
 	double step = (double)tr->steps;
 	double step_size = lr / (1.0 - pow(ADAM_BETA1, step));
 	double bc2_sqrt = sqrt(1.0 - pow(ADAM_BETA2, step));
-	for (size_t c = 0; c < count; c++) {
+	double s[4] = { 0, 0, 0, 0 };
+	size_t c = 0;
+	for (; c + 4 <= count; c += 4)
+		for (int l = 0; l < 4; l++) {
+			size_t e = c + l;
+			s[l] += g[e] * g[e];
+			m[e] = m[e] * ADAM_BETA1 + g[e] * (1.0 - ADAM_BETA1);
+			v[e] = v[e] * ADAM_BETA2 + (1.0 - ADAM_BETA2) * g[e] * g[e];
+			double denom = sqrt(v[e]) / bc2_sqrt + ADAM_EPS;
+			master[e] += -step_size * m[e] / denom;
+			p[e] = (float)master[e];
+		}
+	for (; c < count; c++) {
+		s[0] += g[c] * g[c];
 		m[c] = m[c] * ADAM_BETA1 + g[c] * (1.0 - ADAM_BETA1);
 		v[c] = v[c] * ADAM_BETA2 + (1.0 - ADAM_BETA2) * g[c] * g[c];
 		double denom = sqrt(v[c]) / bc2_sqrt + ADAM_EPS;
 		master[c] += -step_size * m[c] / denom;
 		p[c] = (float)master[c];
 	}
+	return sqrt((s[0] + s[1]) + (s[2] + s[3]));
 }
 
 /* --- the tracked pair ----------------------------------------------------- */
@@ -455,6 +492,7 @@ void av_trainer_free(struct av_trainer *tr)
 	free(tr->loss);
 	free(tr->track_history);
 	free(tr->track_cell_history);
+	free(tr->d_weights);
 	free(tr);
 }
 
@@ -464,11 +502,19 @@ bool av_trainer_step(struct av_trainer *tr)
 	struct av_trace *t = &it->trace;
 	av_trace_forward(t, &tr->params, &tr->cfg);
 	size_t cells = (size_t)t->heads * t->n * t->m;
-	double *d_weights = av_malloc(cells * sizeof(double));
-	double loss = av_attention_loss(t->weights, it->target, t->heads, t->n, t->m, d_weights);
-	av_grads_zero(&tr->grad);
-	av_trace_backward(t, &tr->params, NULL, d_weights, &tr->grad);
-	free(d_weights);
+	if (tr->d_weights_count < cells) {
+		free(tr->d_weights);
+		tr->d_weights = av_malloc(cells * sizeof(double));
+		tr->d_weights_count = cells;
+	}
+	double loss = av_attention_loss(t->weights, it->target, t->heads, t->n, t->m,
+					tr->d_weights);
+	/* only the gradients the loss reaches are computed; the others stay
+	 * the zeros they were made as */
+	for (int id = 0; id < AV_N_PARAMS; id++)
+		if (tr->grad.t[id] && loss_reaches(id))
+			memset(tr->grad.t[id], 0, tr->grad.count[id] * sizeof(double));
+	av_trace_backward(t, &tr->params, NULL, tr->d_weights, &tr->grad);
 
 	tr->steps++;
 	tr->last_item = tr->next_item;
@@ -481,11 +527,7 @@ bool av_trainer_step(struct av_trainer *tr)
 			tr->grad_norm[id] = 0;
 			continue;
 		}
-		double sum = 0;
-		for (size_t c = 0; c < tr->grad.count[id]; c++)
-			sum += tr->grad.t[id][c] * tr->grad.t[id][c];
-		tr->grad_norm[id] = sqrt(sum);
-		update(tr, id);
+		tr->grad_norm[id] = update(tr, id);
 	}
 	tr->nonfinite = find_nonfinite(tr);
 	tr->last_loss = loss;
@@ -839,120 +881,4 @@ void av_trainer_record(const struct av_trainer *tr, struct av_training_record *r
 	r->optimizer = av_optimizer_names[tr->set.optimizer];
 	r->target = av_target_names[tr->set.target];
 	r->loss = tr->loss;
-}
-
-/* --- a trainer at rest ---------------------------------------------------- */
-
-/* The state of tensor id in the order both sides use: master, Adam's m and
- * v (count each), the last gradient (grad.count[id]). */
-static bool move_state(struct av_trainer *tr, int id, size_t count, FILE *f, bool out)
-{
-	double *bufs[4] = { tr->master[id], tr->adam_m[id], tr->adam_v[id], tr->grad.t[id] };
-	size_t counts[4] = { count, count, count, tr->grad.count[id] };
-	for (int b = 0; b < 4; b++) {
-		if (!bufs[b] || counts[b] == 0)
-			continue;
-		size_t done = out ? fwrite(bufs[b], sizeof(double), counts[b], f)
-				  : fread(bufs[b], sizeof(double), counts[b], f);
-		if (done != counts[b])
-			return false;
-	}
-	return true;
-}
-
-/* Where tensor id of p lives (as av_param_tensor finds it). */
-static float **tensor_slot(struct av_params *p, int id)
-{
-	switch (id) {
-	case AV_P_TOKEN_EMBEDDING: return &p->token_embedding;
-	case AV_P_POSITION_EMBEDDING: return &p->position_embedding;
-	case AV_P_W_Q: return &p->w_q;
-	case AV_P_B_Q: return &p->b_q;
-	case AV_P_W_K: return &p->w_k;
-	case AV_P_B_K: return &p->b_k;
-	case AV_P_W_V: return &p->w_v;
-	case AV_P_B_V: return &p->b_v;
-	case AV_P_W_O: return &p->w_o;
-	case AV_P_B_O: return &p->b_o;
-	}
-	return NULL;
-}
-
-/* The start parameters' tensors (what r in the view returns to), after the
- * optimiser's state; on the way in, read into new buffers. */
-static bool move_start(struct av_trainer *tr, FILE *f, bool out, size_t counts[AV_N_PARAMS])
-{
-	for (int id = 0; id < AV_N_PARAMS; id++) {
-		float **slot = tensor_slot(&tr->start, id);
-		if (!slot || counts[id] == 0)
-			continue;
-		if (!out)
-			*slot = av_malloc(counts[id] * sizeof(float));
-		size_t done = out ? fwrite(*slot, sizeof(float), counts[id], f)
-				  : fread(*slot, sizeof(float), counts[id], f);
-		if (done != counts[id])
-			return false;
-	}
-	return true;
-}
-
-bool av_trainer_sleep(struct av_trainer *tr, FILE *f)
-{
-	bool ok = fseek(f, 0, SEEK_SET) == 0;
-	for (int id = 0; id < AV_N_PARAMS && ok; id++) {
-		size_t count;
-		if (tr->trained[id] && av_param_tensor(&tr->params, id, &count))
-			ok = move_state(tr, id, count, f, true);
-	}
-	size_t counts[AV_N_PARAMS];
-	for (int id = 0; id < AV_N_PARAMS; id++)
-		if (!av_param_tensor(&tr->start, id, &counts[id]))
-			counts[id] = 0;
-	ok = ok && fwrite(counts, sizeof(counts), 1, f) == 1 && move_start(tr, f, true, counts);
-	if (!ok || fflush(f) != 0)
-		return false;
-	free_state(tr);
-	for (int id = 0; id < AV_N_PARAMS; id++) {
-		float **slot = tensor_slot(&tr->start, id);
-		if (slot && counts[id]) {
-			free(*slot);
-			*slot = NULL;
-		}
-	}
-	return true;
-}
-
-bool av_trainer_wake(struct av_trainer *tr, FILE *f)
-{
-	/* reset_state's allocation, without its reset */
-	long steps = tr->steps;
-	double lr_start = tr->lr_start, lr_peak = tr->lr_peak;
-	double norms[AV_N_PARAMS];
-	memcpy(norms, tr->grad_norm, sizeof(norms));
-	reset_state(tr);
-	bool ok = fseek(f, 0, SEEK_SET) == 0;
-	for (int id = 0; id < AV_N_PARAMS && ok; id++) {
-		size_t count;
-		if (tr->trained[id] && av_param_tensor(&tr->params, id, &count))
-			ok = move_state(tr, id, count, f, false);
-	}
-	size_t counts[AV_N_PARAMS];
-	ok = ok && fread(counts, sizeof(counts), 1, f) == 1;
-	for (int id = 0; id < AV_N_PARAMS && ok; id++) {
-		float **slot = tensor_slot(&tr->start, id);
-		ok = !counts[id] || (slot && !*slot);   /* what sleep took away */
-	}
-	ok = ok && move_start(tr, f, false, counts);
-	if (!ok) {
-		/* the start is lost too: the current parameters take its place */
-		av_params_free(&tr->start);
-		av_params_copy(&tr->start, &tr->params);
-		reset_state(tr);
-		return false;
-	}
-	tr->steps = steps;
-	tr->lr_start = lr_start;
-	tr->lr_peak = lr_peak;
-	memcpy(tr->grad_norm, norms, sizeof(norms));
-	return true;
 }

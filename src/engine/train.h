@@ -68,7 +68,6 @@
 #define AV_TRAIN_H
 
 #include <stdbool.h>
-#include <stdio.h>
 #include "attention.h"
 #include "backward.h"
 #include "sample.h"
@@ -150,6 +149,8 @@ struct av_trainer {
 	int loss_cap;
 	double grad_norm[AV_N_PARAMS];  /* L2 norm of the last step's gradient, NAN
 					   for tensors not trained or before a step */
+	double *d_weights;           /* the step's dL/dweights, kept between steps */
+	size_t d_weights_count;
 
 	/* the tracked pair (seed 001's china -> panda score) */
 	int track[2];                /* vocabulary ids (query word, key word), or -1 */
@@ -316,18 +317,6 @@ bool av_trainer_apply(const struct av_trainer *tr, struct av_session *s, char **
 /* The "training" object of a trace: tr->epoch epochs, its settings, tr->loss
  * (valid while tr is unchanged). */
 void av_trainer_record(const struct av_trainer *tr, struct av_training_record *r);
-
-/* A trainer at rest (the screen between visits to the training view, issue
- * 11): av_trainer_sleep writes the optimiser's state — the float64 copies,
- * Adam's moments and the last gradients, 32 MB at D=512 — and the start
- * parameters' tensors (4 MB) to f (a temporary file) and frees them; av_trainer_wake reads it back bit for bit,
- * so training goes on exactly as if it had not slept. Between the two the
- * trainer may be read, freed or given a new lr, but not stepped. On a
- * failed write nothing is freed; on a failed read the optimiser starts
- * afresh from the current parameters (also the new start) and false says
- * so. */
-bool av_trainer_sleep(struct av_trainer *tr, FILE *f);
-bool av_trainer_wake(struct av_trainer *tr, FILE *f);
 
 /* The pieces, exposed for the tests. */
 

@@ -582,6 +582,13 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
+static bool installed_only;
+
+void av_data_installed_only(void)
+{
+	installed_only = true;
+}
+
 /* The KIND directories in search order, without repeats (the tests and an
  * uninstalled build point $ATTNVIEW_DATA_DIR at the source tree). The
  * installed data comes before the source tree the binary was built from:
@@ -590,8 +597,10 @@ static bool ends_with(const char *s, const char *suffix)
 static char **search_dirs(const char *kind)
 {
 	const char *roots[] = { getenv("ATTNVIEW_DATA_DIR"), PKGDATADIR, AV_SRCDIR };
+	/* --restricted: PKGDATADIR alone */
+	size_t first = installed_only ? 1 : 0, end = installed_only ? 2 : 3;
 	struct names dirs = { 0 };
-	for (size_t i = 0; i < sizeof roots / sizeof roots[0]; i++) {
+	for (size_t i = first; i < end; i++) {
 		if (roots[i] && *roots[i])
 			names_add(&dirs, av_printf("%s/%s", roots[i], kind));
 	}
@@ -673,6 +682,9 @@ bool av_data_find(const char *kind, const char *what, const char *name_or_path,
 {
 	*path = NULL;
 	if (strchr(name_or_path, '/') || ends_with(name_or_path, ".json")) {
+		if (installed_only)
+			return av_fail(cause, _("%s \"%s\": restricted mode reads only the installed"
+					       " data: give a name, not a file"), what, name_or_path);
 		*path = av_strdup(name_or_path);
 		return true;
 	}

@@ -96,9 +96,16 @@ bool av_write_file_atomic_with(const char *path, av_file_writer emit, void *ctx,
  * (only a-z, 0-9, _ and -) is looked for as KIND/NAME.json in
  * $ATTNVIEW_DATA_DIR, the build tree (AV_SRCDIR) and PKGDATADIR, in that
  * order, and *path is the first that exists, or NULL if none does. *path is
- * malloc'd. False only for an invalid name ("invalid sample name ..."). */
+ * malloc'd. False only for an invalid name ("invalid sample name ..."), or
+ * a path after av_data_installed_only. */
 bool av_data_find(const char *kind, const char *what, const char *name_or_path,
 		  char **path, char **cause);
+
+/* From now on a name is looked for in PKGDATADIR only: not in
+ * $ATTNVIEW_DATA_DIR, nor in the build tree, whose compiled-in path may not
+ * exist on the machine the program runs on and could then be created by
+ * anyone (--restricted: only the installed data is read). */
+void av_data_installed_only(void);
 
 /* The NAMEs of the KIND/NAME.json files on the search path plus extra
  * (NULL-terminated, may be NULL: names that exist without a file, e.g.

@@ -194,7 +194,7 @@ static void set_text(char **field, bool present, const char *text)
 bool av_state_apply(struct av_session *s, const struct av_state *prev,
 		       const struct av_state *snap, char **cause)
 {
-	bool params;
+	bool params, same_inputs;
 
 	if (!av_state_validate(snap, cause))
 		return false;
@@ -205,6 +205,14 @@ bool av_state_apply(struct av_session *s, const struct av_state *prev,
 		return av_fail(cause, _("the teacher uses the weights %s, this attnview has none"),
 			       snap->weights);
 	params = av_state_needs_params(prev, snap);
+	/* the parameters, the text and the source stay as the session's last
+	 * run had them: only the mask, the heads, the scale or the temperature
+	 * can differ, and the stages from the mask on are enough (four times
+	 * less work at D=512, for every student at once) */
+	same_inputs = !params && prev != NULL && s->sentence != NULL &&
+		      strcmp(s->sentence, snap->sentence) == 0 &&
+		      (s->source != NULL) == snap->has_source &&
+		      (!snap->has_source || strcmp(s->source, snap->source) == 0);
 	s->cfg.mode = snap->mode;
 	s->cfg.scale = snap->scale;
 	s->cfg.temperature = snap->temperature;
@@ -220,7 +228,20 @@ bool av_state_apply(struct av_session *s, const struct av_state *prev,
 		if (snap->training.active && !replay_training(s, snap, cause))
 			return false;
 	}
-	return av_session_run(s, cause);
+	return same_inputs ? av_session_reattend(s, cause) : av_session_run(s, cause);
+}
+
+bool av_state_same_numbers(const struct av_state *a, const struct av_state *b)
+{
+	struct av_state where = *b;
+
+	/* b with a's screen fields: equal to a when nothing else differs */
+	where.stage = a->stage;
+	where.view = a->view;
+	where.head = a->head;
+	where.query = a->query;
+	where.key = a->key;
+	return av_state_same(&where, a);
 }
 
 bool av_state_sample_hash(const struct av_sample *sample, uint64_t *hash, char **cause)

@@ -50,6 +50,11 @@ bool av_state_replay(struct av_trainer *tr, const struct av_snap_training *done,
 bool av_state_apply(struct av_session *s, const struct av_state *prev,
 		       const struct av_state *snap, char **cause);
 
+/* True when a and b give the same numbers: they differ at most in where
+ * the leader looks (seq, stage, view, head, cursor), so a follower that
+ * applied a has nothing to recompute for b. */
+bool av_state_same_numbers(const struct av_state *a, const struct av_state *b);
+
 /* True when applying snap after prev needs new parameters. */
 bool av_state_needs_params(const struct av_state *prev, const struct av_state *snap);
 

@@ -63,6 +63,9 @@ enum av_action_group {
 	X(PIN, VIEW, N_("pin the matrix / unpin"), 'y') \
 	X(UNPIN, VIEW, N_("clear the pinned matrix"), 'Y') \
 	X(COMPARE, VIEW, N_("pinned|live|difference"), 'D') \
+	X(PREV_LAYER, VIEW, N_("previous layer (--model)"), '[') \
+	X(NEXT_LAYER, VIEW, N_("next layer (--model)"), ']') \
+	X(MODEL_VIEW, VIEW, N_("layers x heads (--model)"), 'M') \
 	X(EDIT_SENTENCE, CHANGE, N_("edit the sentence"), 'e') \
 	X(EDIT_SOURCE, CHANGE, N_("edit the source (cross)"), 'E') \
 	X(TOGGLE_CAUSAL, CHANGE, N_("causal mask on/off"), 'm') \

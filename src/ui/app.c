@@ -19,6 +19,7 @@
 #include "ui/draw.h"
 #include "ui/figview.h"
 #include "ui/inspector.h"
+#include "ui/model_ui.h"
 #include "ui/prompt.h"
 #include "utf8.h"
 #include "util.h"
@@ -170,6 +171,10 @@ bool av_app_init(struct av_app *a, struct av_session *s, const struct av_ui_conf
 		av_app_free(a);
 		return false;
 	}
+	if (cfg->gpt2 && !av_model_ui_start(a, cfg, cause)) {
+		av_app_free(a);
+		return false;
+	}
 	a->head = cfg->head >= 0 && cfg->head < s->trace.heads ? cfg->head : 0;
 	a->stage = AV_STAGE_TOKENS;
 	a->view = &av_view_stage;
@@ -192,6 +197,7 @@ void av_app_free(struct av_app *a)
 	av_prompt_free(a);
 	av_pin_free(a);
 	av_figures_free(a);
+	av_model_ui_free(a);
 	destroy_windows(a);
 	del(&a->input);
 	av_colors_free(&a->colors);
@@ -526,6 +532,9 @@ static void do_action(struct av_app *a, enum av_action act)
 		if (!av_train_view_ask_discard(a, quit_now))
 			quit_now(a);
 		break;
+	case AV_ACTION_PREV_LAYER: case AV_ACTION_NEXT_LAYER: case AV_ACTION_MODEL_VIEW:
+		av_app_message(a, false, _("[, ] and M are for a real model: attnview --model DIR"));
+		break;
 	case AV_ACTION_MASK_KEY:
 		/* the views know which key is under the cursor */
 		av_app_toggle_key(a, a->sel_key);
@@ -549,6 +558,8 @@ void av_app_key(struct av_app *a, int key)
 	if (a->overlay && a->overlay->key(a, key, act))
 		return;
 	if (a->layout.too_small && act != AV_ACTION_QUIT && act != AV_ACTION_REPAINT)
+		return;
+	if (a->model && av_model_ui_key(a, key, act))
 		return;
 	if (a->view->key && a->view->key(a, key, act))
 		return;
@@ -591,9 +602,14 @@ void av_app_draw_header(struct av_app *a, const char *view, int index, int count
 		.stage_name = name ? _(name) : NULL,
 		.view = view ? _(view) : NULL,
 	};
-	char trained[48];
+	char trained[48], layer[48];
 	if (av_train_view_weights_text(a, trained, sizeof(trained)))
 		h.weights = trained;
+	if (a->model) {   /* a real model: its name and layer, no seed */
+		av_model_ui_layer_text(a, layer, sizeof(layer));
+		h.model = layer;
+		h.sample = av_model_ui_name(a);
+	}
 	int width = getmaxx(w);
 	for (int i = 0; reserve_names && i < count; i++) {
 		char probe[160];
@@ -730,8 +746,10 @@ static void draw_status(struct av_app *a)
 		return;
 	}
 	/* whole "key what" groups, as many as fit (never a cut word) */
-	char *hints = av_layout_hints(a->view->hints ? _(a->view->hints) : _("? help  q quit"),
-				      width, av_text_width);
+	const char *view_hints = a->model ? av_model_ui_hints(a) : NULL;
+	if (!view_hints)
+		view_hints = a->view->hints ? _(a->view->hints) : _("? help  q quit");
+	char *hints = av_layout_hints(view_hints, width, av_text_width);
 	av_put_pad(w, 0, 0, hints, width, av_colors_el(c, AV_EL_STATUS));
 	free(hints);
 }

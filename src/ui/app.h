@@ -79,10 +79,12 @@ extern const struct av_view av_view_train;   /* view_train.c */
 extern const struct av_view av_view_prompt;  /* view_prompt.c (overlay) */
 extern const struct av_view av_view_figures; /* view_figures.c (F) */
 extern const struct av_view av_view_compare; /* view_compare.c (a pinned matrix, y) */
+extern const struct av_view av_view_model;   /* view_model.c (--model: layers x heads, M) */
 
 struct av_train_view;                        /* view_train.c's state */
 struct av_figures;                           /* view_figures.c's state */
 struct av_pin;                               /* view_compare.c's state */
+struct av_model_ui;                          /* view_model.c's state */
 
 /* What the editor does once the source is applied outside cross mode. */
 enum av_edit_then { AV_THEN_NOTHING, AV_THEN_CROSS, AV_THEN_ASK_CROSS };
@@ -139,6 +141,7 @@ struct av_app {
 	WINDOW *w_lesson;                /* its caption pane, or NULL */
 	struct av_classroom *classroom;  /* --lead or --follow (classroom.c), or NULL */
 	bool restricted;                 /* --restricted: W, :write and :export refuse */
+	struct av_model_ui *model;       /* view_model.c's state (--model), or NULL */
 
 	char *message;
 	bool message_error;

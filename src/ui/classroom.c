@@ -457,6 +457,22 @@ static bool follow_lesson(struct av_app *a, const struct av_state *snap)
 	return true;
 }
 
+/* Whether the session already holds snap's numbers: the snapshot applied
+ * last, with the session's own text, config and mask (a student's keys may
+ * have changed those), gives the same numbers as snap, in the same view
+ * (a view with state of its own, the training view's trainer, is set up by
+ * apply_state). */
+static bool shows_numbers_of(struct av_app *a, const struct av_state *snap)
+{
+	struct av_classroom *c = a->classroom;
+	struct av_state now;
+
+	if (!c->have_last || snap->view != c->last.view)
+		return false;
+	now = c->last;
+	return av_state_capture(&now, a->s, NULL) && av_state_same_numbers(&now, snap);
+}
+
 static void follow(struct av_app *a, const struct av_state *snap)
 {
 	struct av_classroom *c = a->classroom;
@@ -465,7 +481,12 @@ static void follow(struct av_app *a, const struct av_state *snap)
 	if (!same_data(a, snap) || !follow_lesson(a, snap))
 		return;
 	leave_views(a, snap->view);
-	if (!apply_state(a, snap, &cause)) {
+	/* only where the teacher looks changed (a step, a head, the cursor):
+	 * the numbers are those already on the screen, so 300 students do not
+	 * all run the forward pass again at once; and when they changed,
+	 * apply_state ran it (av_state_apply, av_trainer_apply): a second run
+	 * here cost every student as much again */
+	if (!shows_numbers_of(a, snap) && !apply_state(a, snap, &cause)) {
 		av_app_message(a, true, _("cannot follow: %s"), cause);
 		free(cause);
 		c->have_last = false;
@@ -473,7 +494,6 @@ static void follow(struct av_app *a, const struct av_state *snap)
 	}
 	c->last = *snap;
 	c->have_last = true;
-	av_app_rerun_all(a);
 	apply_screen(a, snap);
 	av_app_resize(a);
 	a->dirty = AV_DIRTY_ALL;

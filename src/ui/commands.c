@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "i18n.h"
+#include "restricted_limits.h"
 #include "train.h"
 #include "ui/app.h"
 #include "ui/prompt.h"
@@ -70,10 +71,24 @@ static bool run_lr(struct av_app *a, const char *name, const char *arg, char **e
 	return true;
 }
 
+/* --restricted: a sentence or source typed here is bounded as one given on
+ * the command line is. True + *error when arg is too long. */
+static bool too_long(const struct av_app *a, const char *name, const char *arg, char **error)
+{
+	size_t len = strlen(arg);
+	if (!a->restricted || len <= AV_RESTRICTED_MAX_SENTENCE_BYTES)
+		return false;
+	*error = av_printf(_("%s: restricted mode: at most %d bytes (this text has %zu)"), name,
+			   AV_RESTRICTED_MAX_SENTENCE_BYTES, len);
+	return true;
+}
+
 static bool run_source(struct av_app *a, const char *name, const char *arg, char **error)
 {
 	struct av_session *s = a->s;
 	char *cause = NULL;
+	if (too_long(a, name, arg, error))
+		return false;
 	if (s->cfg.mode == AV_MODE_CROSS) {
 		if (!av_session_set_source(s, arg, &cause))
 			return fail_as(error, name, cause);
@@ -96,6 +111,8 @@ static bool run_source(struct av_app *a, const char *name, const char *arg, char
 static bool run_sentence(struct av_app *a, const char *name, const char *arg, char **error)
 {
 	char *cause = NULL;
+	if (too_long(a, name, arg, error))
+		return false;
 	if (!av_session_set_sentence(a->s, arg, &cause))
 		return fail_as(error, name, cause);
 	a->dirty |= AV_DIRTY_ALL;

@@ -745,8 +745,10 @@ void av_insp_token(struct av_insp *out, const struct av_trace *t, const struct a
 	sb_add(&b, source ? _("source token %d '%s': ") : _("sentence token %d '%s': "), i, text);
 	if (oov)
 		sb_add(&b, _("not in the vocabulary; row %d added from the seed and the word"), id);
-	else
-		sb_add(&b, _("vocabulary row %d of %d"), id, p ? p->vocab_size : id + 1);
+	else if (p && p->vocab_size)
+		sb_add(&b, _("vocabulary row %d of %d"), id, p->vocab_size);
+	else   /* --model: the vocabulary is the model's, not the session's */
+		sb_add(&b, _("vocabulary row %d"), id);
 	add_taken(out, &b);
 
 	/* the characters: code points, bytes, columns */

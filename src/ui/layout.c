@@ -125,6 +125,8 @@ char *av_layout_header(const struct av_header_info *h, int width)
 	} while (0)
 	PIECE(1, "attnview");
 	PIECE(3, "%s", h->sample ? h->sample : "?");
+	if (h->model)   /* the layer goes before the settings: never cut off */
+		PIECE(0, "%s", h->model);
 	if (h->classroom)
 		PIECE(0, "%s", h->classroom);
 	PIECE(0, "%s", h->mode);
@@ -134,7 +136,9 @@ char *av_layout_header(const struct av_header_info *h, int width)
 	PIECE(0, "scale=%s", h->scale);
 	snprintf(p[count - 1].shorter, sizeof(p[0].shorter), "%s", h->scale);
 	PIECE(0, "T=%.3g", h->temperature);
-	if (h->weights) {
+	if (h->model) {
+		/* no seed: the model's weights come from its file */
+	} else if (h->weights) {
 		/* the weights are no longer the seed's: say so, always */
 		PIECE(0, "seed=%llu %s", (unsigned long long)h->seed, h->weights);
 		snprintf(p[count - 1].shorter, sizeof(p[0].shorter), "s%llu %s",

@@ -52,6 +52,8 @@ struct av_header_info {
 	const char *view;          /* "all heads", or NULL for the stepper */
 	const char *weights;       /* "trained 200 ep" after training, or NULL:
 				    * shown with the seed, never dropped */
+	const char *model;         /* --model: "layer 5/12" in place of the seed
+				    * (never dropped), or NULL */
 	const char *classroom;     /* "3 following", "exploring" (--lead,
 				    * --follow), or NULL: never dropped */
 	int stage_reserve;         /* columns kept for the stage part (the

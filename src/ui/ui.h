@@ -8,6 +8,8 @@
 #include <sys/types.h>
 #include "session.h"
 
+struct av_gpt2;
+
 /* What the command line hands the screen. */
 struct av_ui_config {
 	const char *theme;   /* --theme NAME|PATH, or NULL for dark */
@@ -21,6 +23,11 @@ struct av_ui_config {
 	const char *weights_name;    /* the --weights file's name, or NULL */
 	uid_t teacher_uid;           /* a leader to believe besides our own uid, or -1 */
 	bool restricted;             /* --restricted: the screen writes no file */
+	/* --model (issue 12): a loaded GPT-2 whose layer gpt2_layer the
+	 * stepper shows for the session's sentence (view_model.c), or NULL */
+	const struct av_gpt2 *gpt2;
+	const char *gpt2_name;       /* the model's name for the header */
+	int gpt2_layer;
 };
 
 /* The interactive screen on the terminal (stdin/stdout must be one): the

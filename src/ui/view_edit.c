@@ -15,9 +15,11 @@
 #include <string.h>
 
 #include "i18n.h"
+#include "restricted_limits.h"
 #include "ui/actions.h"
 #include "ui/app.h"
 #include "ui/draw.h"
+#include "ui/model_ui.h"
 #include "ui/prompt.h"
 #include "util.h"
 
@@ -51,8 +53,9 @@ static void run_text(struct av_app *a)
 		return;
 	}
 	char *cause = NULL;
-	bool ok = ed->source ? av_session_set_source(a->s, ed->line.buf, &cause)
-			     : av_session_set_sentence(a->s, ed->line.buf, &cause);
+	bool ok = a->model ? av_model_ui_set_sentence(a, ed->line.buf, &cause)
+		  : ed->source ? av_session_set_source(a->s, ed->line.buf, &cause)
+			       : av_session_set_sentence(a->s, ed->line.buf, &cause);
 	free(ed->error);
 	ed->error = ok ? NULL : (cause ? cause : av_strdup(_("cannot run")));
 	if (!ok)
@@ -149,6 +152,21 @@ static void edit_draw(struct av_app *a)
 		     hint, ed->error != NULL);
 }
 
+/* A character did not fit: said where the hint is, in the error style (the
+ * editor owns the status line, so a message would wait until it closes);
+ * the next change or Enter clears it. */
+static void full(struct av_app *a)
+{
+	struct av_editor *ed = &a->ed;
+	if (ed->pending)
+		run_text(a);   /* the frame's earlier keys first: it clears the error */
+	free(ed->error);
+	ed->error = a->restricted
+		    ? av_printf(_("restricted mode: a sentence has at most %zu bytes"),
+				ed->line.limit)
+		    : av_strdup(_("the text is at its length limit"));
+}
+
 static bool edit_key(struct av_app *a, int key, enum av_action act)
 {
 	(void)act;
@@ -156,7 +174,7 @@ static bool edit_key(struct av_app *a, int key, enum av_action act)
 	case AV_LINE_APPLY: apply(a); return true;
 	case AV_LINE_CANCEL: cancel(a); return true;
 	case AV_LINE_CHANGED: a->ed.pending = true; break;   /* runs before the frame */
-	case AV_LINE_FULL: av_app_message(a, true, _("the text is at its length limit")); break;
+	case AV_LINE_FULL: full(a); break;
 	case AV_LINE_MOVED: case AV_LINE_UNUSED: break;
 	}
 	a->dirty |= AV_DIRTY_STATUS;
@@ -176,6 +194,17 @@ static void edit_resize(struct av_app *a)
 	a->ed.line.scroll = 0;
 }
 
+/* The most bytes the text may have: with --restricted the limit of a
+ * sentence on the command line, or the text's own length when a teacher's
+ * sentence (a follower's) is longer, so opening the editor never cuts it. */
+static size_t editor_limit(const struct av_app *a, const char *text)
+{
+	size_t len = text ? strlen(text) : 0;
+	if (!a->restricted)
+		return AV_MAX_SENTENCE_BYTES;
+	return len > AV_RESTRICTED_MAX_SENTENCE_BYTES ? len : AV_RESTRICTED_MAX_SENTENCE_BYTES;
+}
+
 void av_editor_open(struct av_app *a, bool source, enum av_edit_then then)
 {
 	struct av_session *s = a->s;
@@ -187,7 +216,7 @@ void av_editor_open(struct av_app *a, bool source, enum av_edit_then then)
 	ed->then = then;
 	const char *text = source ? s->source : s->sentence;
 	ed->orig = text ? av_strdup(text) : NULL;
-	av_line_set(&ed->line, text ? text : "", AV_MAX_SENTENCE_BYTES);
+	av_line_set(&ed->line, text ? text : "", editor_limit(a, text));
 	memcpy(ed->orig_hidden, s->key_hidden, sizeof(ed->orig_hidden));
 	a->overlay = &av_view_edit;
 	a->dirty |= AV_DIRTY_STATUS;

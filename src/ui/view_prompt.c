@@ -113,15 +113,25 @@ static char *full_path(const char *path)
 	return real ? real : av_strdup(path);
 }
 
+/* --restricted: every write of the screen (W, :write, :export, the
+ * training view's save) is refused here, before the name is even looked up
+ * (nothing outside the installed data is read, not even whether a file
+ * exists). True + *error and the message when refused. */
+static bool refuse_write(struct av_app *a, const char *path, char **error)
+{
+	if (!a->restricted)
+		return false;
+	*error = av_printf(_("restricted: no files are written (%s)"), path);
+	av_app_message(a, true, "%s", *error);
+	return true;
+}
+
 static bool write_now(struct av_app *a, enum av_export_format fmt, const char *path,
 		      char **error)
 {
 	char *text = NULL, *cause = NULL;
-	if (a->restricted) {    /* every write of the screen comes through here */
-		*error = av_printf(_("%s: restricted: no files are written"), path);
-		av_app_message(a, true, "%s", *error);
+	if (refuse_write(a, path, error))
 		return false;
-	}
 	if (!av_export_render(a, fmt, &text, &cause) ||
 	    !av_write_file_atomic(path, text, strlen(text), &cause)) {
 		free(text);
@@ -213,6 +223,8 @@ bool av_prompt_write(struct av_app *a, enum av_export_format fmt, const char *ty
 		return false;
 	}
 	free(text);
+	if (refuse_write(a, typed, error))
+		return false;
 	char *path = target_path(typed, error);
 	if (!path)
 		return false;
@@ -293,7 +305,9 @@ static void file_key(struct av_app *a, struct av_prompt *p, int key)
 {
 	switch (av_line_key(&p->line, key)) {
 	case AV_LINE_APPLY: {
-		char *error = NULL, *copy = target_path(p->line.buf, &error);
+		char *error = NULL, *copy = NULL;
+		if (!refuse_write(a, p->line.buf, &error))
+			copy = target_path(p->line.buf, &error);
 		if (!copy) {
 			set_error(p, error);
 			return;

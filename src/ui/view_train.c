@@ -50,6 +50,7 @@
 #include <time.h>
 
 #include "i18n.h"
+#include "restricted_limits.h"
 #include "train.h"
 #include "ui/app.h"
 #include "ui/draw.h"
@@ -436,16 +437,30 @@ static void stop_diverged(struct av_app *a)
 		       av_train_panel_fix(&d));
 }
 
+/* --restricted: a run ends at AV_RESTRICTED_MAX_EPOCHS epochs (r starts
+ * again from 0), so a student's training never runs unattended. True, with
+ * the run paused and the reason shown, when the trainer is there. */
+static bool at_epoch_limit(struct av_app *a)
+{
+	struct av_train_view *tv = a->train;
+	if (!a->restricted || tv->tr->epoch < AV_RESTRICTED_MAX_EPOCHS)
+		return false;
+	pause_training(a);
+	av_app_message(a, true, _("restricted mode: training stops at %d epochs"
+				  " (r starts again from epoch 0)"), AV_RESTRICTED_MAX_EPOCHS);
+	return true;
+}
+
 /* Trains up to epochs epochs, stopping early after budget_us (0: none);
  * pauses at the goal and stops when the loss or a weight stops being a
- * number. */
+ * number, or at the epoch limit of --restricted. */
 static void run_epochs(struct av_app *a, int epochs, long long budget_us)
 {
 	struct av_train_view *tv = a->train;
 	struct av_trainer *tr = tv->tr;
 	long long t0 = now_us();
 	int done = 0, steps = 0;
-	while (done < epochs) {
+	while (done < epochs && !at_epoch_limit(a)) {
 		bool end = av_trainer_step(tr);
 		steps++;
 		tv->steps_done++;
@@ -475,9 +490,12 @@ static void run_epochs(struct av_app *a, int epochs, long long budget_us)
 	mark(a, D_TRAINED);
 }
 
-/* Refuses to train on weights that are not numbers. */
+/* Refuses to train on weights that are not numbers, or past the epoch
+ * limit of --restricted. */
 static bool can_train(struct av_app *a)
 {
+	if (at_epoch_limit(a))
+		return false;
 	if (!diverged(a->train->tr))
 		return true;
 	stop_diverged(a);
@@ -884,47 +902,6 @@ static void touch_shared(struct av_app *a)
 			touchwin(ws[i]);
 }
 
-/* Leaving the view: the optimiser's state (Adam's moments, the float64
- * copies, the last gradients: 32 MB of the D=512 sample's 43, issue 11)
- * waits in a temporary file until the view opens again; so do the
- * vocabulary's scores, which are recomputed. Where no temporary file can be
- * made it simply stays in memory. */
-static void put_to_sleep(struct av_train_view *tv)
-{
-	free(tv->vscores);
-	tv->vscores = NULL;
-	tv->vscores_size = 0;
-	if (tv->spill || !tv->tr)
-		return;
-	FILE *f = tmpfile();
-	if (f && av_trainer_sleep(tv->tr, f))
-		tv->spill = f;
-	else if (f)
-		fclose(f);
-}
-
-static void wake_up(struct av_app *a)
-{
-	struct av_train_view *tv = a->train;
-	if (!tv->spill)
-		return;
-	bool ok = av_trainer_wake(tv->tr, tv->spill);
-	fclose(tv->spill);
-	tv->spill = NULL;
-	if (!ok)
-		av_app_message(a, true, _("the optimiser's state could not be read back from its "
-					  "temporary file: Adam starts afresh"));
-}
-
-static void drop_trainer(struct av_train_view *tv)
-{
-	if (tv->spill)
-		fclose(tv->spill);
-	tv->spill = NULL;
-	av_trainer_free(tv->tr);
-	tv->tr = NULL;
-}
-
 bool av_train_view_open(struct av_app *a)
 {
 	struct av_session *s = a->s;
@@ -936,7 +913,8 @@ bool av_train_view_open(struct av_app *a)
 	}
 	const char *note = "";
 	if (tv->tr && !same_layer(tv->tr, s)) {
-		drop_trainer(tv);
+		av_trainer_free(tv->tr);
+		tv->tr = NULL;
 		note = _("the layer changed since the last visit (weights, mode or scale): training "
 		       "starts afresh from the stepper's weights");
 	}
@@ -959,7 +937,6 @@ bool av_train_view_open(struct av_app *a)
 		tv->vrow = tv->tr->track[0] >= 0 ? tv->tr->track[0] : 0;
 		tv->vcol = tv->tr->track[1] >= 0 ? tv->tr->track[1] : 0;
 	}
-	wake_up(a);
 	tv->running = false;
 	tv->capped = 0;
 	tv->stale = true;
@@ -986,7 +963,6 @@ void av_train_view_leave(struct av_app *a)
 		a->head = 0;
 	char *cause = NULL;
 	bool ok = av_trainer_apply(tv->tr, a->s, &cause);
-	put_to_sleep(tv);
 	touch_shared(a);
 	a->dirty = AV_DIRTY_ALL;
 	if (!ok) {
@@ -1038,7 +1014,7 @@ void av_train_view_free(struct av_app *a)
 	if (!tv)
 		return;
 	delete_windows(tv);
-	drop_trainer(tv);
+	av_trainer_free(tv->tr);
 	free(tv->vscores);
 	free(tv);
 	a->train = NULL;

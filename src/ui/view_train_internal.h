@@ -5,7 +5,6 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 #include "train.h"
 #include "ui/curses.h"
 
@@ -71,10 +70,6 @@ struct av_train_view {
 	struct av_train_diagnosis diag;   /* what went wrong, if anything */
 	float *vscores;            /* (H, V, V) */
 	size_t vscores_size;
-
-	/* the optimiser's state while the stepper is shown (av_trainer_sleep),
-	 * or NULL: read back when the view opens again */
-	FILE *spill;
 
 	WINDOW *w[P_COUNT];
 	unsigned dirty;            /* panels to redraw; 0 = all */

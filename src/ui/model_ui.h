@@ -1,0 +1,42 @@
+/* model_ui.h: the screen on a real GPT-2 (--model, issue 12; view_model.c).
+ *
+ * The stepper and the all-heads view show one layer of the model through
+ * the session's trace (av_gpt2_trace_layer fills it), so they need not know
+ * a model is there. What does know is here: [ and ] change the layer, M
+ * opens the model view (every layer x head, the next-token prediction), e
+ * re-runs the model on the new sentence, and the keys that would change the
+ * teaching layer (mask, mode, scale, seed, training, ...) say why they do
+ * nothing for a published model. app.c calls these hooks only when
+ * a->model is set. */
+#ifndef AV_UI_MODEL_UI_H
+#define AV_UI_MODEL_UI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "ui/app.h"
+
+/* Runs the model (cfg->gpt2) on the session's sentence and puts layer
+ * cfg->gpt2_layer into s->trace. false + *cause when the sentence does
+ * not run. */
+bool av_model_ui_start(struct av_app *a, const struct av_ui_config *cfg, char **cause);
+void av_model_ui_free(struct av_app *a);
+
+/* The global keys of the model screen, before the view's: true = used. */
+bool av_model_ui_key(struct av_app *a, int key, enum av_action act);
+
+/* The sentence editor's text: tokenised and run; on failure the old run
+ * stays and *cause says why. */
+bool av_model_ui_set_sentence(struct av_app *a, const char *text, char **cause);
+
+/* "layer 5/12" for the header (buf), the model's name; the status line's
+ * hints for the view on screen. */
+void av_model_ui_layer_text(const struct av_app *a, char *buf, size_t size);
+const char *av_model_ui_name(const struct av_app *a);
+const char *av_model_ui_hints(const struct av_app *a);
+
+/* For the tests: the layer shown, the next-token top k (ids and
+ * probabilities, most likely first; returns the count). */
+int av_model_ui_layer(const struct av_app *a);
+int av_model_ui_top(const struct av_app *a, int k, int *ids, double *probs);
+
+#endif

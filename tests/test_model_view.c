@@ -1,0 +1,469 @@
+/* test_model_view.c: the screen on a real GPT-2 (--model, issue 12) drawn
+ * without a terminal (ui_harness.h): the stepper on one layer ([ ] change
+ * it and the header says which), the keys of the teaching layer refused
+ * with a reason, e re-running the model (and a too long sentence said),
+ * and the model view (M): every layer x head, paged at 80x24 and 200x60,
+ * a cursor that Enter opens in the stepper at the softmax, the next-token
+ * prediction and the last layer's heads, without colour and on vt100, and
+ * no line longer than the screen at any size.
+ *
+ * Models: the tiny random GPT-2 of tests/fixtures/gpt2-tiny (2 layers x 2
+ * heads), and a 12 x 12 one (gpt2's layers and heads at width 24) that the
+ * test writes with random weights next to the fixture's tokenizer. */
+#include "config.h"
+
+#include <locale.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "model/gpt2.h"
+#include "ui/draw.h"
+#include "ui/model_ui.h"
+#include "ui_harness.h"
+
+#define TINY TESTS_SRCDIR "/fixtures/gpt2-tiny"
+#define SENTENCE "the cat sat on the mat"
+
+static bool utf8;
+static char big_dir[] = "/tmp/attnview-model-view-XXXXXX";
+
+/* --- a 12 x 12 GPT-2 with random weights --------------------------------- */
+
+struct tensor_spec { char name[48]; int d0, d1; int kind; };   /* kind: 0 random, 1 ones, 2 zeros */
+
+static uint64_t lcg = 12345;
+
+static float next_random(void)
+{
+	lcg = lcg * 6364136223846793005ULL + 1442695040888963407ULL;
+	return (float)((double)(lcg >> 40) / (double)(1ULL << 24) - 0.5);
+}
+
+static void write_big_model(void)
+{
+	enum { L = 12, H = 12, C = 24, V = 268, CTX = 32 };
+	static struct tensor_spec t[4 + 12 * L];
+	int n = 0;
+#define T(nm, a, b, k) do { snprintf(t[n].name, sizeof(t[n].name), "%s", nm); \
+		t[n].d0 = (a); t[n].d1 = (b); t[n].kind = (k); n++; } while (0)
+	T("wte.weight", V, C, 0);
+	T("wpe.weight", CTX, C, 0);
+	for (int l = 0; l < L; l++) {
+		char nm[48];
+#define LT(suffix, a, b, k) do { snprintf(nm, sizeof(nm), "h.%d.%s", l, suffix); T(nm, a, b, k); } while (0)
+		LT("ln_1.weight", C, 0, 1); LT("ln_1.bias", C, 0, 2);
+		LT("attn.c_attn.weight", C, 3 * C, 0); LT("attn.c_attn.bias", 3 * C, 0, 2);
+		LT("attn.c_proj.weight", C, C, 0); LT("attn.c_proj.bias", C, 0, 2);
+		LT("ln_2.weight", C, 0, 1); LT("ln_2.bias", C, 0, 2);
+		LT("mlp.c_fc.weight", C, 4 * C, 0); LT("mlp.c_fc.bias", 4 * C, 0, 2);
+		LT("mlp.c_proj.weight", 4 * C, C, 0); LT("mlp.c_proj.bias", C, 0, 2);
+#undef LT
+	}
+	T("ln_f.weight", C, 0, 1);
+	T("ln_f.bias", C, 0, 2);
+#undef T
+	size_t cap = 64 * 1024, o = 0, offset = 0;
+	char *header = malloc(cap);
+	assert_non_null(header);
+	o += (size_t)snprintf(header + o, cap - o, "{");
+	for (int i = 0; i < n; i++) {
+		size_t bytes = (size_t)t[i].d0 * (t[i].d1 ? t[i].d1 : 1) * 4;
+		if (t[i].d1)
+			o += (size_t)snprintf(header + o, cap - o,
+					      "%s\"%s\":{\"dtype\":\"F32\",\"shape\":[%d,%d],\"data_offsets\":[%zu,%zu]}",
+					      i ? "," : "", t[i].name, t[i].d0, t[i].d1, offset, offset + bytes);
+		else
+			o += (size_t)snprintf(header + o, cap - o,
+					      "%s\"%s\":{\"dtype\":\"F32\",\"shape\":[%d],\"data_offsets\":[%zu,%zu]}",
+					      i ? "," : "", t[i].name, t[i].d0, offset, offset + bytes);
+		offset += bytes;
+	}
+	o += (size_t)snprintf(header + o, cap - o, "}");
+	while (o % 8)
+		header[o++] = ' ';
+	char *path = av_printf("%s/model.safetensors", big_dir);
+	FILE *out = fopen(path, "wb");
+	assert_non_null(out);
+	unsigned char lenb[8];
+	for (int i = 0; i < 8; i++)
+		lenb[i] = (unsigned char)((uint64_t)o >> (8 * i));
+	fwrite(lenb, 1, 8, out);
+	fwrite(header, 1, o, out);
+	for (int i = 0; i < n; i++)
+		for (int k = 0; k < t[i].d0 * (t[i].d1 ? t[i].d1 : 1); k++) {
+			/* random weights of about gpt2's spread in the attention's
+			 * scores: sharp and flat heads both */
+			float v = t[i].kind == 1 ? 1.0f : t[i].kind == 2 ? 0.0f : 1.5f * next_random();
+			fwrite(&v, 4, 1, out);
+		}
+	fclose(out);
+	free(path);
+	free(header);
+	char *config = av_printf("%s/config.json", big_dir);
+	out = fopen(config, "w");
+	assert_non_null(out);
+	fprintf(out, "{\"n_layer\": %d, \"n_head\": %d, \"n_embd\": %d, \"vocab_size\": %d, "
+		"\"n_positions\": %d}\n", L, H, C, V, CTX);
+	fclose(out);
+	free(config);
+	static const char *const files[] = { "vocab.json", "merges.txt" };
+	for (int i = 0; i < 2; i++) {
+		char *from = av_printf("%s/%s", TINY, files[i]);
+		char *to = av_printf("%s/%s", big_dir, files[i]);
+		assert_int_equal(symlink(from, to), 0);
+		free(from);
+		free(to);
+	}
+}
+
+/* --- opening the screen as model_cli.c does ------------------------------ */
+
+struct mharness {
+	struct harness h;
+	struct av_gpt2 m;
+};
+
+static void open_model(struct mharness *mh, const char *dir, const char *term, int cols,
+		       int lines, const char *sentence, int layer)
+{
+	memset(mh, 0, sizeof(*mh));
+	char *cause = NULL;
+	if (!av_gpt2_load(&mh->m, dir, &cause)) {
+		fprintf(stderr, "load: %s\n", cause);
+		fail();
+	}
+	struct harness *h = &mh->h;
+	h->s.sentence = av_strdup(sentence);
+	h->s.sample.name = av_strdup("tiny");
+	harness_screen(h, term, cols, lines);
+	struct av_ui_config cfg = { .head = 0, .gpt2 = &mh->m, .gpt2_name = "tiny",
+				    .gpt2_layer = layer };
+	if (!av_app_init(&h->a, &h->s, &cfg, &cause)) {
+		fprintf(stderr, "app: %s\n", cause ? cause : "?");
+		fail();
+	}
+	h->app_open = true;
+	av_app_draw(&h->a);
+}
+
+static void close_model(struct mharness *mh)
+{
+	harness_close(&mh->h);
+	av_gpt2_free(&mh->m);
+}
+
+/* The model's own run of the sentence, for the numbers the screen shows. */
+static void reference_run(const struct mharness *mh, const char *sentence, struct av_gpt2_run *r)
+{
+	char *cause = NULL;
+	memset(r, 0, sizeof(*r));
+	assert_true(av_gpt2_run_text(&mh->m, sentence, r, &cause));
+}
+
+static const char *status_line(void)
+{
+	return harness_line(LINES - 1);
+}
+
+/* --- the stepper on one layer -------------------------------------------- */
+
+static void test_stepper_layers(void **state)
+{
+	(void)state;
+	struct mharness mh;
+	open_model(&mh, TINY, "xterm-256color", 80, 24, SENTENCE, -1);
+	struct av_app *a = &mh.h.a;
+	/* the last layer by default, as --print */
+	expect("layer 1/2");
+	expect(" cat");
+	assert_int_equal(av_model_ui_layer(a), 1);
+	struct av_gpt2_run r;
+	reference_run(&mh, SENTENCE, &r);
+	int n = r.n, H = r.n_head;
+	assert_int_equal(a->s->trace.n, n);
+	/* [ : layer 0, and the trace holds layer 0's weights */
+	harness_keys(&mh.h, "[");
+	expect("layer 0/2");
+	assert_int_equal(av_model_ui_layer(a), 0);
+	assert_memory_equal(a->s->trace.weights, r.weights, (size_t)H * n * n * sizeof(float));
+	harness_keys(&mh.h, "]");
+	expect("layer 1/2");
+	assert_memory_equal(a->s->trace.weights, r.weights + (size_t)H * n * n,
+			    (size_t)H * n * n * sizeof(float));
+	/* past the last layer: said, nothing changes */
+	harness_keys(&mh.h, "]");
+	assert_non_null(strstr(status_line(), "layers 0 to 1"));
+	assert_int_equal(av_model_ui_layer(a), 1);
+	/* the stepper's stages and heads work as usual on it */
+	harness_keys(&mh.h, "nnnnnn\t");
+	expect("7/9 softmax");
+	assert_int_equal(a->head, 1);
+	av_gpt2_run_free(&r);
+	close_model(&mh);
+}
+
+/* Every key of the teaching layer says why it does nothing here, and
+ * changes nothing. */
+static void test_refused_keys(void **state)
+{
+	(void)state;
+	static const struct { const char *key, *says; } keys[] = {
+		{ "m", "causal as trained" }, { "x", "padding mask" }, { "c", "no cross mode" },
+		{ "E", "no source" }, { "s", "square root of the head width" },
+		{ "+", "T = 1" }, { "-", "T = 1" }, { "0", "T = 1" }, { "r", "not drawn from a seed" },
+		{ "t", "published model" }, { "F", "teaching layer" }, { ":", "teaching layer" },
+		{ "W", "--dump" }, { "}", "lessons" },
+	};
+	struct mharness mh;
+	open_model(&mh, TINY, "xterm-256color", 200, 60, SENTENCE, -1);
+	struct av_app *a = &mh.h.a;
+	float before = a->s->trace.weights[0];
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		harness_keys(&mh.h, keys[i].key);
+		if (!strstr(status_line(), keys[i].says)) {
+			fprintf(stderr, "key %s: status \"%s\"\n", keys[i].key, status_line());
+			fail();
+		}
+		assert_ptr_equal(a->view, &av_view_stage);
+		assert_null(a->overlay);
+	}
+	assert_int_equal(a->s->trace.cfg.mode, AV_MODE_CAUSAL);
+	assert_true(a->s->trace.weights[0] == before);
+	close_model(&mh);
+}
+
+/* e: the model runs on the new sentence; too long is said and the old run
+ * stays. */
+static void test_edit_reruns(void **state)
+{
+	(void)state;
+	struct mharness mh;
+	open_model(&mh, TINY, "xterm-256color", 80, 24, SENTENCE, 0);
+	struct av_app *a = &mh.h.a;
+	harness_keys(&mh.h, "e");
+	harness_key(&mh.h, AV_CTRL('U'));
+	harness_keys(&mh.h, "the mat");
+	harness_key(&mh.h, '\r');
+	assert_null(a->overlay);
+	struct av_gpt2_run r;
+	reference_run(&mh, "the mat", &r);
+	assert_int_equal(a->s->trace.n, r.n);
+	assert_memory_equal(a->s->trace.weights, r.weights,
+			    (size_t)r.n_head * r.n * r.n * sizeof(float));
+	int ids[3];
+	double probs[3];
+	int got_ids[3];
+	double got_probs[3];
+	assert_int_equal(av_gpt2_top_k(&r, r.n - 1, 3, ids, probs), 3);
+	assert_int_equal(av_model_ui_top(a, 3, got_ids, got_probs), 3);
+	assert_memory_equal(ids, got_ids, sizeof(ids));
+	av_gpt2_run_free(&r);
+	/* 40 words: more tokens than the model's 32 positions */
+	harness_keys(&mh.h, "e");
+	harness_key(&mh.h, AV_CTRL('U'));
+	for (int i = 0; i < 40; i++)
+		harness_keys(&mh.h, i ? " cat" : "cat");
+	assert_non_null(strstr(status_line(), "tokens"));
+	harness_key(&mh.h, '\r');
+	assert_non_null(a->overlay);   /* Enter does not apply a text that does not run */
+	harness_key(&mh.h, AV_KEY_ESC);
+	assert_null(a->overlay);
+	assert_int_equal(a->s->trace.n, 3);   /* "the mat", the sentence before e, again */
+	close_model(&mh);
+}
+
+/* --- the model view ------------------------------------------------------ */
+
+/* The first row of the panel with text, or -1. */
+static int panel_find(const struct harness *h, const char *text)
+{
+	const struct av_rect *r = &h->a.layout.panel;
+	for (int y = r->y; y < r->y + r->h; y++)
+		if (strstr(harness_line(y), text))
+			return y;
+	return -1;
+}
+
+static void test_model_view_80x24_pages(void **state)
+{
+	(void)state;
+	struct mharness mh;
+	open_model(&mh, big_dir, "xterm-256color", 80, 24, SENTENCE, 0);
+	struct av_app *a = &mh.h.a;
+	harness_keys(&mh.h, "M");
+	assert_ptr_equal(a->view, &av_view_model);
+	expect("model · 7/9 softmax");
+	/* all 12 heads across 80 columns, the layers paged */
+	assert_true(panel_find(&mh.h, "h0") >= 0);
+	assert_true(panel_find(&mh.h, "h11") >= 0);
+	expect("layers 0-2 of 12 (page 1/4)");
+	assert_true(panel_find(&mh.h, "L0") >= 0);
+	assert_true(panel_find(&mh.h, "L3") < 0);
+	/* n: the next page; the cursor goes with it */
+	harness_keys(&mh.h, "n");
+	expect("layers 3-5 of 12 (page 2/4)");
+	assert_true(panel_find(&mh.h, "L3") >= 0);
+	assert_int_equal(av_model_ui_layer(a), 3);
+	/* G: the last layer; Right Right: head 2 */
+	harness_keys(&mh.h, "Gll");
+	expect("layers 9-11 of 12 (page 4/4)");
+	expect("cursor: layer 11 head 2");
+	expect("layer 11/12");
+	/* the cursor's tile is bracketed */
+	assert_true(panel_find(&mh.h, "[") >= 0);
+	/* Enter: that head in the stepper, at the softmax, on the last query */
+	harness_key(&mh.h, '\r');
+	assert_ptr_equal(a->view, &av_view_stage);
+	assert_int_equal(a->stage, AV_STAGE_SOFTMAX);
+	assert_int_equal(a->head, 2);
+	expect("layer 11/12");
+	expect("7/9 softmax");
+	/* M goes back to the same place */
+	harness_keys(&mh.h, "M");
+	expect("cursor: layer 11 head 2");
+	assert_int_equal(av_draw_overflows(), 0);
+	close_model(&mh);
+}
+
+static void test_model_view_200x60(void **state)
+{
+	(void)state;
+	struct mharness mh;
+	open_model(&mh, big_dir, "xterm-256color", 200, 60, SENTENCE, 11);
+	harness_keys(&mh.h, "M");
+	/* wider tiles (n = 7: every key its column), more layers a page */
+	expect("(page 2/2)");
+	expect("layers 9-11 of 12 (page 2/2)");
+	int y = panel_find(&mh.h, "h11");
+	assert_true(y >= 0);
+	assert_true(strstr(harness_line(y), "h10") != NULL);
+	assert_int_equal(av_draw_overflows(), 0);
+	close_model(&mh);
+}
+
+/* The next token and the last layer's heads: the numbers the model gives. */
+static void test_prediction(void **state)
+{
+	(void)state;
+	struct mharness mh;
+	open_model(&mh, TINY, "xterm-256color", 200, 60, SENTENCE, -1);
+	harness_keys(&mh.h, "M");
+	struct av_gpt2_run r;
+	reference_run(&mh, SENTENCE, &r);
+	int ids[2];
+	double probs[2];
+	av_gpt2_top_k(&r, r.n - 1, 2, ids, probs);
+	char want[128];
+	char *tok = av_bpe_display(&mh.m.bpe, ids[0]);
+	snprintf(want, sizeof(want), "\"%s\" %.1f%%", tok, 100 * probs[0]);
+	free(tok);
+	expect("next token after \" mat\":");
+	expect(want);
+	/* each last-layer head's most-attended token from the last query */
+	int n = r.n, L = r.n_layer;
+	for (int h = 0; h < r.n_head; h++) {
+		const float *row = r.weights + (((size_t)(L - 1) * r.n_head + h) * n + n - 1) * n;
+		int best = 0;
+		for (int j = 1; j < n; j++)
+			if (row[j] > row[best])
+				best = j;
+		snprintf(want, sizeof(want), "h%d \"%s\" %.2f", h,
+			 mh.h.a.s->trace.tokens.text[best], row[best]);
+		expect(want);
+	}
+	av_gpt2_run_free(&r);
+	close_model(&mh);
+}
+
+/* Without colour the weights are shade glyphs; vt100 draws ASCII ones. */
+static void test_no_color(void **state)
+{
+	(void)state;
+	setenv("NO_COLOR", "1", 1);
+	struct mharness mh;
+	open_model(&mh, TINY, "xterm-256color", 80, 24, SENTENCE, -1);
+	harness_keys(&mh.h, "M");
+	/* the first query sees only itself: weight 1, the densest glyph */
+	assert_true(panel_find(&mh.h, utf8 ? "█" : "#") >= 0);
+	close_model(&mh);
+	open_model(&mh, TINY, "vt100", 80, 24, SENTENCE, -1);
+	harness_keys(&mh.h, "M");
+	expect("every layer x head");
+	assert_int_equal(av_draw_overflows(), 0);
+	close_model(&mh);
+	unsetenv("NO_COLOR");
+}
+
+/* Every size from the smallest up, with CJK (bytes of the tiny vocabulary,
+ * shown as <e4>) and many tokens: no line past the screen's edge. */
+static void test_every_size(void **state)
+{
+	(void)state;
+	struct mharness mh;
+	open_model(&mh, big_dir, "xterm-256color", 80, 24, "the cat 中文 sat on the mat", 5);
+	harness_keys(&mh.h, "M");
+	static const int sizes[][2] = { { 40, 12 }, { 41, 13 }, { 60, 20 }, { 80, 24 },
+					{ 100, 30 }, { 132, 43 }, { 200, 60 }, { 250, 80 } };
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		harness_resize(&mh.h, sizes[i][0], sizes[i][1]);
+		for (int y = 0; y < LINES; y++)
+			assert_true(av_text_width(harness_line(y)) <= COLS);
+		harness_keys(&mh.h, "lj");
+		assert_int_equal(av_draw_overflows(), 0);
+	}
+	/* a narrow screen pages the heads too, and the header keeps the layer
+	 * (it stands before the settings, which are cut first) */
+	harness_resize(&mh.h, 40, 12);
+	expect(", heads ");
+	char layer[32];
+	snprintf(layer, sizeof(layer), "layer %d/12", av_model_ui_layer(&mh.h.a));
+	assert_non_null(strstr(harness_line(0), layer));
+	close_model(&mh);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	if (!mkdtemp(big_dir))
+		return -1;
+	write_big_model();
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	static const char *const files[] = { "model.safetensors", "vocab.json", "merges.txt",
+					     "config.json" };
+	for (int i = 0; i < 4; i++) {
+		char *p = av_printf("%s/%s", big_dir, files[i]);
+		unlink(p);
+		free(p);
+	}
+	rmdir(big_dir);
+	return 0;
+}
+
+int main(void)
+{
+	utf8 = harness_setup_process();
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_stepper_layers),
+		cmocka_unit_test(test_refused_keys),
+		cmocka_unit_test(test_edit_reruns),
+		cmocka_unit_test(test_model_view_80x24_pages),
+		cmocka_unit_test(test_model_view_200x60),
+		cmocka_unit_test(test_prediction),
+		cmocka_unit_test(test_no_color),
+		cmocka_unit_test(test_every_size),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
