@@ -7,7 +7,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "i18n.h"
 #include "utf8.h"
 #include "util.h"
 
@@ -206,7 +205,7 @@ bool av_state_validate(const struct av_state *s, char **cause)
 	if (!check_view(s, queries, keys, cause))
 		return false;
 	if (s->figure < 0 || s->figure > AV_SNAP_MAX_FIGURE)
-		return av_fail(cause, "figure: %d is not in 0..%d", s->figure, AV_SNAP_MAX_FIGURE);
+		return av_fail(cause, _("figure: %d is not in 0..%d"), s->figure, AV_SNAP_MAX_FIGURE);
 	if (!check_name("lesson", s->lesson, true, cause))
 		return false;
 	if (s->lesson_step < 0 || s->lesson_step > AV_SNAP_MAX_LESSON_STEP)

@@ -6,7 +6,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include "i18n.h"
 #include "train.h"
 #include "util.h"
 
@@ -140,10 +139,10 @@ bool av_state_replay(struct av_trainer *tr, const struct av_snap_training *done,
 	int k = 0;
 
 	if (t->steps >= tr->n_items && t->steps > 0)
-		return av_fail(cause, "the teacher's run is at sentence %d of an epoch; this"
-			       " sample has %d", t->steps + 1, tr->n_items);
+		return av_fail(cause, _("the teacher's run is at sentence %d of an epoch; this"
+			       " sample has %d"), t->steps + 1, tr->n_items);
 	if (t->recipe[t->n_recipe - 1].at > end)
-		return av_fail(cause, "the teacher's run changes its settings after its end");
+		return av_fail(cause, _("the teacher's run changes its settings after its end"));
 	if (done != NULL && av_state_recipe_continues(done, t) &&
 	    run_position(tr) == (long)done->epochs * tr->n_items + done->steps) {
 		k = done->n_recipe;    /* go on from where the last replay stopped */

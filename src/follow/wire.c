@@ -313,7 +313,7 @@ static bool get_bool(const cJSON *obj, const char *where, const char *key, bool 
 	if (v == NULL)
 		return false;
 	if (!cJSON_IsBool(v))
-		return av_fail(cause, "%s: \"%s\" is not true or false", where, key);
+		return av_fail(cause, _("%s: \"%s\" is not true or false"), where, key);
 	*out = cJSON_IsTrue(v);
 	return true;
 }
@@ -326,7 +326,7 @@ static bool decode_recipe(const cJSON *item, struct av_snap_recipe *r, char **ca
 	double at;
 
 	if (!cJSON_IsObject(item))
-		return av_fail(cause, "training: \"recipe\" holds something that is not an object");
+		return av_fail(cause, _("training: \"recipe\" holds something that is not an object"));
 	if (!only_keys(item, "recipe", keys, cause) ||
 	    !get_integer(item, "recipe", "at", 0,
 			 (double)AV_SNAP_MAX_EPOCHS * AV_SNAP_MAX_STEPS, &at, cause) ||
@@ -364,9 +364,9 @@ static bool decode_training(const cJSON *root, struct av_state *s, char **cause)
 		return false;
 	tr->init = (enum av_init)init;
 	if (!cJSON_IsArray(recipe))
-		return av_fail(cause, "training: \"recipe\" is not a list");
+		return av_fail(cause, _("training: \"recipe\" is not a list"));
 	if (cJSON_GetArraySize(recipe) < 1 || cJSON_GetArraySize(recipe) > AV_SNAP_MAX_RECIPE)
-		return av_fail(cause, "training: \"recipe\" has not 1 to %d settings",
+		return av_fail(cause, _("training: \"recipe\" has not 1 to %d settings"),
 			       AV_SNAP_MAX_RECIPE);
 	cJSON_ArrayForEach(item, recipe)
 		if (!decode_recipe(item, &tr->recipe[i++], cause))
