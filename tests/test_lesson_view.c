@@ -298,6 +298,20 @@ static void test_chinese_captions(void **state)
 	close_lesson(&ls);
 	unsetenv("LANG");
 
+	/* as gettext picks the interface's language: LANGUAGE first, unless
+	 * the messages' locale is C */
+	setenv("LANG", "de_DE.UTF-8", 1);
+	setenv("LANGUAGE", "zh_CN", 1);
+	open_lesson(&ls, "qkv-walkthrough", 80, 24);
+	expect("教程构造了");
+	close_lesson(&ls);
+	setenv("LANG", "C", 1);
+	open_lesson(&ls, "qkv-walkthrough", 80, 24);
+	expect("The setting: five tokens, 512 wide");
+	close_lesson(&ls);
+	unsetenv("LANGUAGE");
+	unsetenv("LANG");
+
 	/* the figures view's header names the step too */
 	open_lesson(&ls, "qkv-walkthrough", 80, 24);
 	harness_keys(&ls.h, "}}}}}}}}");

@@ -30,19 +30,28 @@ struct av_lesson_ui {
 	int scroll;                   /* the caption's first row shown */
 };
 
-/* zh_CN when the messages' locale is Chinese (LC_ALL, LC_MESSAGES, LANG in
- * POSIX order) and the terminal's characters are UTF-8, else English. */
+/* The captions' language, chosen as gettext chooses the interface's, so the
+ * two agree: the messages' locale (LC_ALL, LC_MESSAGES, LANG in POSIX
+ * order); unless that is C or POSIX, LANGUAGE's first entry comes before it
+ * (LC_ALL=de_DE.UTF-8 LANGUAGE=zh_CN gives Chinese messages, so Chinese
+ * captions). zh_CN only where the terminal's characters are UTF-8. */
 static enum av_lang lang_from_env(void)
 {
 	if (!av_locale_is_utf8())
 		return AV_LANG_EN;
 	const char *vars[] = { "LC_ALL", "LC_MESSAGES", "LANG" };
-	for (size_t i = 0; i < 3; i++) {
+	const char *locale = NULL;
+	for (size_t i = 0; i < 3 && !locale; i++) {
 		const char *v = getenv(vars[i]);
 		if (v && *v)
-			return strncmp(v, "zh", 2) == 0 ? AV_LANG_ZH_CN : AV_LANG_EN;
+			locale = v;
 	}
-	return AV_LANG_EN;
+	if (!locale || strcmp(locale, "C") == 0 || strcmp(locale, "POSIX") == 0 ||
+	    strncmp(locale, "C.", 2) == 0)
+		return AV_LANG_EN;
+	const char *language = getenv("LANGUAGE");
+	const char *name = language && *language ? language : locale;
+	return strncmp(name, "zh", 2) == 0 ? AV_LANG_ZH_CN : AV_LANG_EN;
 }
 
 int av_lesson_ui_rows(const struct av_app *a, int lines)
