@@ -173,6 +173,24 @@ static const char *status_line(void)
 	return harness_line(LINES - 1);
 }
 
+/* The main loop's part when the worker's pipe wakes it: wait for the
+ * forward (no timing: a condition), swap the run in, draw. */
+static bool finish_forward(struct mharness *mh)
+{
+	av_model_ui_test_wait(&mh->h.a);
+	bool changed = av_model_ui_collect(&mh->h.a);
+	av_app_draw(&mh->h.a);
+	return changed;
+}
+
+static void expect_status(const char *text)
+{
+	if (!strstr(status_line(), text)) {
+		fprintf(stderr, "status \"%s\" lacks \"%s\"\n", status_line(), text);
+		fail();
+	}
+}
+
 /* --- the stepper on one layer -------------------------------------------- */
 
 static void test_stepper_layers(void **state)
@@ -253,6 +271,7 @@ static void test_edit_reruns(void **state)
 	harness_keys(&mh.h, "the mat");
 	harness_key(&mh.h, '\r');
 	assert_null(a->overlay);
+	assert_true(finish_forward(&mh));
 	struct av_gpt2_run r;
 	reference_run(&mh, "the mat", &r);
 	assert_int_equal(a->s->trace.n, r.n);
@@ -277,6 +296,148 @@ static void test_edit_reruns(void **state)
 	harness_key(&mh.h, AV_KEY_ESC);
 	assert_null(a->overlay);
 	assert_int_equal(a->s->trace.n, 3);   /* "the mat", the sentence before e, again */
+	close_model(&mh);
+}
+
+/* --- the forward in the worker thread ------------------------------------ */
+
+/* While the worker computes (held at its gate) the screen takes keys: the
+ * editor types, the status line says computing, the old run stays whole
+ * on screen (tokens and numbers of the sentence before), Enter closes the
+ * editor, [ changes the layer; released, the new run swaps in. */
+static void test_keys_while_computing(void **state)
+{
+	(void)state;
+	struct mharness mh;
+	open_model(&mh, TINY, "xterm-256color", 80, 24, SENTENCE, -1);
+	struct av_app *a = &mh.h.a;
+	int n_before = a->s->trace.n;
+	av_model_ui_test_hold(a, true);
+	harness_keys(&mh.h, "e");
+	harness_key(&mh.h, AV_CTRL('U'));
+	harness_keys(&mh.h, "the mat");
+	av_model_ui_test_wait(a);   /* the worker has it, and waits at the gate */
+	assert_true(av_model_ui_busy(a));
+	expect_status("computing");
+	expect_status("sentence> the mat");
+	expect(" cat");                          /* the old tokens, still */
+	assert_int_equal(a->s->trace.n, n_before);
+	assert_string_equal(a->s->sentence, SENTENCE);
+	/* typing goes on; Enter closes the editor at once */
+	harness_keys(&mh.h, "s");
+	expect_status("sentence> the mats");
+	harness_key(&mh.h, '\r');
+	assert_null(a->overlay);
+	expect_status("computing the model");
+	/* other keys work meanwhile: [ shows layer 0 of the old run */
+	harness_keys(&mh.h, "[");
+	expect("layer 0/2");
+	assert_int_equal(a->s->trace.n, n_before);
+	assert_false(av_model_ui_collect(a));    /* nothing finished yet */
+	av_model_ui_test_hold(a, false);
+	assert_true(finish_forward(&mh));
+	assert_false(av_model_ui_busy(a));
+	assert_string_equal(a->s->sentence, "the mats");
+	struct av_gpt2_run r;
+	reference_run(&mh, "the mats", &r);
+	assert_int_equal(a->s->trace.n, r.n);
+	assert_memory_equal(a->s->trace.weights, r.weights,   /* layer 0, kept */
+			    (size_t)r.n_head * r.n * r.n * sizeof(float));
+	expect_status("sentence:");
+	expect("3 s");                       /* " mat" "s": the new tokens */
+	expect_not("computing");
+	av_gpt2_run_free(&r);
+	close_model(&mh);
+}
+
+/* Newest wins: texts typed while one computes replace each other; the one
+ * computing is thrown away, and only the newest runs after it. */
+static void test_newest_wins(void **state)
+{
+	(void)state;
+	struct mharness mh;
+	open_model(&mh, TINY, "xterm-256color", 80, 24, SENTENCE, -1);
+	struct av_app *a = &mh.h.a;
+	av_model_ui_test_hold(a, true);
+	harness_keys(&mh.h, "e");
+	harness_key(&mh.h, AV_CTRL('U'));
+	harness_keys(&mh.h, "the");      /* taken by the worker, held */
+	av_model_ui_test_wait(a);
+	harness_keys(&mh.h, " mat");     /* pending */
+	harness_keys(&mh.h, " sat");     /* replaces it */
+	harness_keys(&mh.h, " on");      /* and again */
+	assert_int_equal(av_model_ui_test_forwards(a), 0);
+	av_model_ui_test_hold(a, false);
+	assert_true(finish_forward(&mh));
+	/* "the" (stale, dropped) and "the mat sat on": not every keystroke */
+	assert_int_equal(av_model_ui_test_forwards(a), 2);
+	assert_string_equal(a->s->sentence, "the mat sat on");
+	struct av_gpt2_run r;
+	reference_run(&mh, "the mat sat on", &r);
+	assert_int_equal(a->s->trace.n, r.n);
+	assert_memory_equal(a->s->trace.weights, r.weights + (size_t)r.n_head * r.n * r.n,
+			    (size_t)r.n_head * r.n * r.n * sizeof(float));
+	assert_non_null(a->overlay);     /* the editor stays open, no message */
+	expect_status("sentence> the mat sat on");
+	expect_not("computing");
+	av_gpt2_run_free(&r);
+	close_model(&mh);
+}
+
+/* Esc while one computes: it is dropped, the old run stays. Esc after a
+ * typed text already swapped in: the sentence before e runs again. */
+static void test_cancel(void **state)
+{
+	(void)state;
+	struct mharness mh;
+	open_model(&mh, TINY, "xterm-256color", 80, 24, SENTENCE, -1);
+	struct av_app *a = &mh.h.a;
+	float before = a->s->trace.weights[0];
+	int n_before = a->s->trace.n;
+	av_model_ui_test_hold(a, true);
+	harness_keys(&mh.h, "e");
+	harness_key(&mh.h, AV_CTRL('U'));
+	harness_keys(&mh.h, "the mat");
+	av_model_ui_test_wait(a);
+	assert_true(av_model_ui_busy(a));
+	harness_key(&mh.h, AV_KEY_ESC);
+	assert_null(a->overlay);
+	assert_false(av_model_ui_busy(a));
+	expect_status("edit cancelled");
+	av_model_ui_test_hold(a, false);
+	assert_false(finish_forward(&mh));    /* computed, thrown away */
+	assert_int_equal(av_model_ui_test_forwards(a), 1);
+	assert_string_equal(a->s->sentence, SENTENCE);
+	assert_int_equal(a->s->trace.n, n_before);
+	assert_true(a->s->trace.weights[0] == before);
+	/* a text that swapped in while typing, then Esc */
+	harness_keys(&mh.h, "e");
+	harness_key(&mh.h, AV_CTRL('U'));
+	harness_keys(&mh.h, "the mat");
+	assert_true(finish_forward(&mh));
+	assert_string_equal(a->s->sentence, "the mat");
+	harness_key(&mh.h, AV_KEY_ESC);
+	assert_true(finish_forward(&mh));
+	assert_string_equal(a->s->sentence, SENTENCE);
+	assert_int_equal(a->s->trace.n, n_before);
+	assert_true(a->s->trace.weights[0] == before);
+	close_model(&mh);
+}
+
+/* q while one computes (held): the worker is stopped and joined, nothing
+ * leaks (ASan) and nothing races (TSan). */
+static void test_quit_while_computing(void **state)
+{
+	(void)state;
+	struct mharness mh;
+	open_model(&mh, TINY, "xterm-256color", 80, 24, SENTENCE, -1);
+	struct av_app *a = &mh.h.a;
+	av_model_ui_test_hold(a, true);
+	harness_keys(&mh.h, "e");
+	harness_key(&mh.h, AV_CTRL('U'));
+	harness_keys(&mh.h, "the mat");
+	av_model_ui_test_wait(a);
+	harness_keys(&mh.h, " sat");      /* one pending as well */
 	close_model(&mh);
 }
 
@@ -459,6 +620,10 @@ int main(void)
 		cmocka_unit_test(test_stepper_layers),
 		cmocka_unit_test(test_refused_keys),
 		cmocka_unit_test(test_edit_reruns),
+		cmocka_unit_test(test_keys_while_computing),
+		cmocka_unit_test(test_newest_wins),
+		cmocka_unit_test(test_cancel),
+		cmocka_unit_test(test_quit_while_computing),
 		cmocka_unit_test(test_model_view_80x24_pages),
 		cmocka_unit_test(test_model_view_200x60),
 		cmocka_unit_test(test_prediction),

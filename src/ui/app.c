@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -963,6 +964,32 @@ static void read_waiting_keys(struct av_app *a)
 		av_app_key(a, av_key_from_wch(r, (unsigned)ch));
 }
 
+/* While the model computes a sentence in its worker (view_model.c) the
+ * keyboard and the worker's pipe are waited on together, so a key is read
+ * at once and the finished run is drawn at once; idle, nothing is pending
+ * and the plain blocking read below is used. true: this turn is done (the
+ * caller goes round to draw). */
+static bool wait_with_model(struct av_app *a, int wait)
+{
+	if (!a->model || !a->input || !av_model_ui_busy(a))
+		return false;
+	wint_t ch;
+	int r;
+	wtimeout(a->input, 0);   /* keys ncurses holds already come first */
+	if ((r = wget_wch(a->input, &ch)) != ERR) {
+		av_app_key(a, av_key_from_wch(r, (unsigned)ch));
+		read_waiting_keys(a);
+		return true;
+	}
+	struct pollfd fds[2] = {
+		{ .fd = STDIN_FILENO, .events = POLLIN },
+		{ .fd = av_model_ui_fd(a), .events = POLLIN },
+	};
+	if (poll(fds, 2, wait) > 0 && fds[1].revents)
+		av_model_ui_collect(a);
+	return true;   /* a key, a signal, a tick: the next turn reads it */
+}
+
 static void on_signal(int sig)
 {
 	got_signal = sig;
@@ -1057,6 +1084,13 @@ bool av_ui_run(struct av_session *s, const struct av_ui_config *cfg, char **caus
 		if (a.classroom && a.input) {
 			/* the room and the keyboard together; keys ncurses holds
 			 * already are read before the next wait */
+			/* the room's poll does not know the model's pipe: while a
+			 * sentence computes, look for its run every 20 ms */
+			if (a.model && av_model_ui_busy(&a)) {
+				av_model_ui_collect(&a);
+				if (wait < 0 || wait > 20)
+					wait = 20;
+			}
 			int ready = av_classroom_wait(&a, wait);
 			wint_t key;
 			int r, keys = 0;
@@ -1081,6 +1115,8 @@ bool av_ui_run(struct av_session *s, const struct av_ui_config *cfg, char **caus
 				errors = 0;
 			continue;
 		}
+		if (wait_with_model(&a, wait))
+			continue;
 		if (a.input)
 			wtimeout(a.input, wait);
 		wint_t ch;

@@ -28,6 +28,22 @@ bool av_model_ui_key(struct av_app *a, int key, enum av_action act);
  * stays and *cause says why. */
 bool av_model_ui_set_sentence(struct av_app *a, const char *text, char **cause);
 
+/* The forward runs in a worker thread (model_worker.h): set_sentence
+ * posts the text and returns; busy says a newer sentence than the one on
+ * screen is being computed; fd is readable when it is done (-1 without a
+ * worker), and collect, on the UI thread, swaps the finished run in (true
+ * when the screen changed). */
+bool av_model_ui_busy(const struct av_app *a);
+int av_model_ui_fd(const struct av_app *a);
+bool av_model_ui_collect(struct av_app *a);
+
+/* For the tests: hold the worker before its next forward (or let it go),
+ * wait until nothing is pending or computing (or the job taken is held),
+ * count the forwards run. */
+void av_model_ui_test_hold(struct av_app *a, bool hold);
+void av_model_ui_test_wait(struct av_app *a);
+int av_model_ui_test_forwards(const struct av_app *a);
+
 /* "layer 5/12" for the header (buf), the model's name; the status line's
  * hints for the view on screen. */
 void av_model_ui_layer_text(const struct av_app *a, char *buf, size_t size);

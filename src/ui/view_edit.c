@@ -131,6 +131,11 @@ static void apply(struct av_app *a)
 		return;
 	}
 	close_editor(a);
+	if (a->model && av_model_ui_busy(a)) {
+		/* the old run stays on screen until the new one swaps in */
+		av_app_message(a, false, _("computing the model on the new sentence…"));
+		return;
+	}
 	const struct av_trace *t = &a->s->trace;
 	int n = ed->source ? t->source_tokens.n : t->tokens.n;
 	if (ed->source)
@@ -147,6 +152,7 @@ static void edit_draw(struct av_app *a)
 	const char *hint = ed->error ? ed->error
 			 : ed->then == AV_THEN_CROSS ? _("the source (keys, values)  Enter: cross mode")
 			 : for_later(a) ? _("the source for cross mode  Enter  Esc")
+			 : a->model && av_model_ui_busy(a) ? _("computing…  Enter apply  Esc cancel")
 			 : _("Enter apply  Esc cancel");
 	av_line_draw(a->w_status, &a->colors, ed->source ? _("source> ") : _("sentence> "), &ed->line,
 		     hint, ed->error != NULL);

@@ -26,6 +26,7 @@
 #include "ui/app.h"
 #include "ui/draw.h"
 #include "ui/model_ui.h"
+#include "ui/model_worker.h"
 #include "ui/view_heads_internal.h"
 #include "util.h"
 
@@ -42,6 +43,7 @@ struct av_model_ui {
 	double top_probs[TOP_K];
 	char *top_text[TOP_K];          /* av_bpe_display of each */
 	const struct av_view *back;     /* the view M came from */
+	struct av_model_worker *worker; /* the editor's forwards (NULL: run here) */
 };
 
 /* --- the run ------------------------------------------------------------- */
@@ -95,6 +97,10 @@ bool av_model_ui_start(struct av_app *a, const struct av_ui_config *cfg, char **
 		return false;
 	}
 	fill_trace(a);
+	/* without a thread the editor runs the model itself, as before */
+	char *why = NULL;
+	mu->worker = av_model_worker_new(mu->m, &why);
+	free(why);
 	return true;
 }
 
@@ -103,6 +109,7 @@ void av_model_ui_free(struct av_app *a)
 	struct av_model_ui *mu = a->model;
 	if (!mu)
 		return;
+	av_model_worker_free(mu->worker);   /* waits for the forward in progress only */
 	free_top(mu);
 	av_gpt2_run_free(&mu->run);
 	free(mu->name);
@@ -110,9 +117,58 @@ void av_model_ui_free(struct av_app *a)
 	a->model = NULL;
 }
 
+/* The editor's text as ids for the worker; the checks of av_gpt2_run_text,
+ * here so that a text that cannot run is said at once. */
+static int tokenize(const struct av_gpt2 *m, const char *text, int *ids, char **cause)
+{
+	if (!m->bpe.n_vocab) {
+		av_fail(cause, _("the model has no tokenizer"));
+		return -1;
+	}
+	if (strlen(text) > AV_MAX_SENTENCE_BYTES) {
+		av_fail(cause, _("the sentence is longer than %d bytes"), AV_MAX_SENTENCE_BYTES);
+		return -1;
+	}
+	int n = av_bpe_encode(&m->bpe, text, ids, AV_GPT2_MAX_TOKENS, cause);
+	if (n == 0) {
+		av_fail(cause, _("the sentence is empty"));
+		return -1;
+	}
+	int max = m->cfg.n_ctx < AV_GPT2_MAX_TOKENS ? m->cfg.n_ctx : AV_GPT2_MAX_TOKENS;
+	if (n > max) {   /* av_gpt2_forward's check, said before it runs */
+		av_fail(cause, _("%d tokens: the model takes 1 to %d"), n, max);
+		return -1;
+	}
+	return n;
+}
+
+/* With a worker the text is tokenised here and computed there: true means
+ * posted (or already on screen), and the screen keeps the old run, tokens
+ * and numbers together, until av_model_ui_collect swaps the new one in. */
+static bool post_text(struct av_app *a, const char *text, char **cause)
+{
+	struct av_model_ui *mu = a->model;
+	int ids[AV_GPT2_MAX_TOKENS];
+	if (a->s->sentence && strcmp(text, a->s->sentence) == 0) {
+		av_model_worker_cancel(mu->worker);   /* back to what is shown (Esc) */
+		a->dirty |= AV_DIRTY_STATUS;
+		return true;
+	}
+	int n = tokenize(mu->m, text, ids, cause);
+	if (n < 0) {
+		av_model_worker_cancel(mu->worker);
+		return false;
+	}
+	av_model_worker_post(mu->worker, ids, n, text);
+	a->dirty |= AV_DIRTY_STATUS;
+	return true;
+}
+
 bool av_model_ui_set_sentence(struct av_app *a, const char *text, char **cause)
 {
 	struct av_model_ui *mu = a->model;
+	if (mu->worker)
+		return post_text(a, text, cause);
 	if (!run_text(mu, text, cause))
 		return false;
 	char *old = a->s->sentence;
@@ -121,6 +177,66 @@ bool av_model_ui_set_sentence(struct av_app *a, const char *text, char **cause)
 	fill_trace(a);
 	a->dirty |= AV_DIRTY_ALL;
 	return true;
+}
+
+bool av_model_ui_busy(const struct av_app *a)
+{
+	return a->model && a->model->worker && av_model_worker_busy(a->model->worker);
+}
+
+int av_model_ui_fd(const struct av_app *a)
+{
+	return a->model && a->model->worker ? av_model_worker_fd(a->model->worker) : -1;
+}
+
+bool av_model_ui_collect(struct av_app *a)
+{
+	struct av_model_ui *mu = a->model;
+	if (!mu || !mu->worker)
+		return false;
+	struct av_gpt2_run fresh;
+	char *text = NULL, *cause = NULL;
+	int got = av_model_worker_take(mu->worker, &fresh, &text, &cause);
+	if (got < 0)
+		return false;
+	a->dirty |= AV_DIRTY_STATUS;
+	if (got == 0) {   /* the forward failed: the old run stays */
+		if (a->overlay == &av_view_edit) {
+			free(a->ed.error);
+			a->ed.error = cause ? cause : av_strdup(_("cannot run"));
+		} else {
+			av_app_message(a, true, "%s", cause ? cause : _("cannot run"));
+			free(cause);
+		}
+		free(text);
+		return true;
+	}
+	av_gpt2_run_free(&mu->run);
+	mu->run = fresh;
+	free(a->s->sentence);
+	a->s->sentence = text;
+	fill_trace(a);
+	a->dirty |= AV_DIRTY_ALL;
+	if (a->overlay != &av_view_edit)   /* Enter came first: say it is done */
+		av_app_message(a, false, P_("sentence: %d token", "sentence: %d tokens", mu->run.n),
+			       mu->run.n);
+	free(cause);
+	return true;
+}
+
+void av_model_ui_test_hold(struct av_app *a, bool hold)
+{
+	av_model_worker_hold(a->model->worker, hold);
+}
+
+void av_model_ui_test_wait(struct av_app *a)
+{
+	av_model_worker_wait_idle(a->model->worker);
+}
+
+int av_model_ui_test_forwards(const struct av_app *a)
+{
+	return av_model_worker_forwards(a->model->worker);
 }
 
 static void set_layer(struct av_app *a, int layer)
