@@ -152,7 +152,7 @@ static void edit_draw(struct av_app *a)
 	const char *hint = ed->error ? ed->error
 			 : ed->then == AV_THEN_CROSS ? _("the source (keys, values)  Enter: cross mode")
 			 : for_later(a) ? _("the source for cross mode  Enter  Esc")
-			 : a->model && av_model_ui_busy(a) ? _("computing…  Enter apply  Esc cancel")
+			 : a->model && av_model_ui_busy(a) ? _("computing…")
 			 : _("Enter apply  Esc cancel");
 	av_line_draw(a->w_status, &a->colors, ed->source ? _("source> ") : _("sentence> "), &ed->line,
 		     hint, ed->error != NULL);
