@@ -963,6 +963,20 @@ static void read_waiting_keys(struct av_app *a)
 		av_app_key(a, av_key_from_wch(r, (unsigned)ch));
 }
 
+/* ncurses (6.4 at least) writes its buffer out after every cursor movement
+ * of doupdate() until the screen has once been suspended and resumed: it
+ * tells a program still starting up, which may be mixing its own output with
+ * curses', by the state endwin() leaves (ewInitial), and only doupdate()'s
+ * return from endwin() changes that state. So a repaint of the softmax stage
+ * at 200x60, n=64 went out in ~140 write(2)s, each a wake-up of the terminal
+ * (issue 11). Leaving curses once before the first frame, with nothing drawn
+ * yet, makes the first doupdate() resume it and every later one write its
+ * output once. */
+static void leave_initial_state(void)
+{
+	endwin();
+}
+
 static void on_signal(int sig)
 {
 	got_signal = sig;
@@ -1022,6 +1036,8 @@ bool av_ui_run(struct av_session *s, const struct av_ui_config *cfg, char **caus
 	got_signal = 0;
 	for (int i = 0; i < N_SIGS; i++)
 		sigaction(sigs[i], &sa, &old[i]);
+
+	leave_initial_state();
 
 	int errors = 0;
 	long long next_tick = 0;
