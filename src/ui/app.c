@@ -804,6 +804,18 @@ static void refresh_all(struct av_app *a)
 			wnoutrefresh(ws[i]);
 }
 
+/* The text typed in the editor goes out before the pass it starts: at D=512
+ * and 64 tokens the forward pass takes milliseconds, and the character
+ * should show at once (issue 11); the matrices follow in this frame. */
+static void echo_typed_text(struct av_app *a)
+{
+	if (a->overlay != &av_view_edit || !a->ed.pending || !a->w_status)
+		return;
+	a->overlay->draw(a);
+	wnoutrefresh(a->w_status);
+	doupdate();
+}
+
 void av_app_draw(struct av_app *a)
 {
 	/* ncurses resizes the screen (and moves and cuts the windows) when it
@@ -814,6 +826,8 @@ void av_app_draw(struct av_app *a)
 	 * anew first, and every view draws only into windows of this size. */
 	if (a->layout.cols != COLS || a->layout.lines != LINES)
 		make_windows(a);
+	if (!a->layout.too_small)
+		echo_typed_text(a);
 	av_editor_settle(a);
 	if (a->layout.too_small) {
 		draw_too_small(a);
