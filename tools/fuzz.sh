@@ -58,8 +58,9 @@ jobs=$(nproc 2>/dev/null || echo 2)
 (cd "$out" && make -j"$jobs" src/engine/libattnengine.a src/export/libattnexport.a \
 	src/lesson/libattnlesson.a src/follow/libattnfollow.a src/ui/libattnui.a \
 	src/model/libattnmodel.a >/dev/null)
+# in link order: a library before those it uses (the screen uses the model)
 libs="$out/src/ui/libattnui.a $out/src/lesson/libattnlesson.a $out/src/follow/libattnfollow.a"
-libs="$out/src/model/libattnmodel.a $libs"
+libs="$libs $out/src/model/libattnmodel.a"
 libs="$libs $out/src/export/libattnexport.a $out/src/engine/libattnengine.a"
 syslibs="$(pkg-config --libs libcjson ncursesw) -lm"
 syscflags=$(pkg-config --cflags libcjson ncursesw)

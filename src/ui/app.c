@@ -805,6 +805,18 @@ static void refresh_all(struct av_app *a)
 			wnoutrefresh(ws[i]);
 }
 
+/* The text typed in the editor goes out before the pass it starts: at D=512
+ * and 64 tokens the forward pass takes milliseconds, and the character
+ * should show at once (issue 11); the matrices follow in this frame. */
+static void echo_typed_text(struct av_app *a)
+{
+	if (a->overlay != &av_view_edit || !a->ed.pending || !a->w_status)
+		return;
+	a->overlay->draw(a);
+	wnoutrefresh(a->w_status);
+	doupdate();
+}
+
 void av_app_draw(struct av_app *a)
 {
 	/* ncurses resizes the screen (and moves and cuts the windows) when it
@@ -815,6 +827,8 @@ void av_app_draw(struct av_app *a)
 	 * anew first, and every view draws only into windows of this size. */
 	if (a->layout.cols != COLS || a->layout.lines != LINES)
 		make_windows(a);
+	if (!a->layout.too_small)
+		echo_typed_text(a);
 	av_editor_settle(a);
 	if (a->layout.too_small) {
 		draw_too_small(a);
@@ -990,6 +1004,20 @@ static bool wait_with_model(struct av_app *a, int wait)
 	return true;   /* a key, a signal, a tick: the next turn reads it */
 }
 
+/* ncurses (6.4 at least) writes its buffer out after every cursor movement
+ * of doupdate() until the screen has once been suspended and resumed: it
+ * tells a program still starting up, which may be mixing its own output with
+ * curses', by the state endwin() leaves (ewInitial), and only doupdate()'s
+ * return from endwin() changes that state. So a repaint of the softmax stage
+ * at 200x60, n=64 went out in ~140 write(2)s, each a wake-up of the terminal
+ * (issue 11). Leaving curses once before the first frame, with nothing drawn
+ * yet, makes the first doupdate() resume it and every later one write its
+ * output once. */
+static void leave_initial_state(void)
+{
+	endwin();
+}
+
 static void on_signal(int sig)
 {
 	got_signal = sig;
@@ -1049,6 +1077,8 @@ bool av_ui_run(struct av_session *s, const struct av_ui_config *cfg, char **caus
 	got_signal = 0;
 	for (int i = 0; i < N_SIGS; i++)
 		sigaction(sigs[i], &sa, &old[i]);
+
+	leave_initial_state();
 
 	int errors = 0;
 	long long next_tick = 0;
