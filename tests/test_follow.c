@@ -27,6 +27,7 @@
 #include "session.h"
 #include "train.h"
 #include "follow/wire.h"
+#include "same_numbers.h"
 #include "util.h"
 
 /* A snapshot that uses every field: cross mode, CJK text, hidden keys, a
@@ -555,22 +556,6 @@ static void snapshot_over_wire(const struct av_session *s, struct av_state *out)
 	if (!av_wire_encode(&snap, &msg, &len, &cause) || !av_wire_decode(msg, len, out, &cause))
 		fail_msg("%s", cause);
 	free(msg);
-}
-
-static void assert_same_numbers(const struct av_session *a, const struct av_session *b)
-{
-	const struct av_trace *x = &a->trace, *y = &b->trace;
-	size_t hnm = (size_t)x->heads * (size_t)x->n * (size_t)x->m;
-	size_t nd = (size_t)x->n * (size_t)x->d_model;
-
-	assert_int_equal(x->n, y->n);
-	assert_int_equal(x->m, y->m);
-	assert_int_equal(x->heads, y->heads);
-	assert_int_equal(x->d_model, y->d_model);
-	assert_memory_equal(x->weights, y->weights, hnm * sizeof(float));
-	assert_memory_equal(x->masked, y->masked, hnm * sizeof(float));
-	assert_memory_equal(x->output, y->output, nd * sizeof(float));
-	assert_memory_equal(x->residual, y->residual, nd * sizeof(float));
 }
 
 /* Whatever the teacher changes, the student's numbers are the teacher's,

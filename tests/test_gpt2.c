@@ -174,7 +174,8 @@ static void test_forward_refusals(void **state)
 
 /* --- bad models, written by the test */
 
-static char dir[] = "/tmp/attnview-gpt2-XXXXXX";
+#define TEMP_DIR_TEMPLATE "/tmp/attnview-gpt2-XXXXXX"
+#include "temp_dir.h"
 
 struct fake { const char *name; int d0, d1; float fill; };
 
@@ -338,21 +339,6 @@ static void test_bad_config(void **state)
 	free(path);
 }
 
-static int setup(void **state)
-{
-	(void)state;
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	char *cmd = av_printf("rm -rf '%s'", dir);
-	int rc = system(cmd);
-	free(cmd);
-	return rc == 0 ? 0 : -1;
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -363,5 +349,5 @@ int main(void)
 		cmocka_unit_test(test_nan_weight),
 		cmocka_unit_test(test_bad_config),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, temp_dir_setup, temp_dir_teardown);
 }

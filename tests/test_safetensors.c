@@ -17,7 +17,8 @@
 #include "model/safetensors.h"
 #include "util.h"
 
-static char dir[] = "/tmp/attnview-st-XXXXXX";
+#define TEMP_DIR_TEMPLATE "/tmp/attnview-st-XXXXXX"
+#include "temp_dir.h"
 
 /* Writes header (JSON) with its length, then data, as dir/name; returns the
  * malloc'd path. header_len_override, when not 0, is written instead of the
@@ -222,21 +223,6 @@ static void test_too_short_and_missing(void **state)
 	free(path);
 }
 
-static int setup(void **state)
-{
-	(void)state;
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	char *cmd = av_printf("rm -rf '%s'", dir);
-	int rc = system(cmd);
-	free(cmd);
-	return rc == 0 ? 0 : -1;
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -246,5 +232,5 @@ int main(void)
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_too_short_and_missing),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, temp_dir_setup, temp_dir_teardown);
 }
