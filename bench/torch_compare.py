@@ -5,7 +5,7 @@
 
 BENCH_OUTPUT is what bench/bench_attention printed in the same `make bench`
 run (its "#case KEY SECONDS" lines). The same work is timed here in PyTorch
-on one thread (torch.set_num_threads(1)), the same way: the fastest of
+on one thread, the same way: the fastest of
 ROUNDS rounds of ROUND_SECONDS or more of this thread's CPU time. The ratio
 is PyTorch's time over attnview's (above 1: attnview is faster).
 
@@ -18,13 +18,21 @@ the numbers; here only the time matters, so inputs are random):
             their biases (qkv-walkthrough: D=512, H=8, one 5-token sentence;
             china-panda: D=3, H=1, three 2-token sentences, learned
             positions, no bias)
+One thread means OpenBLAS's too: torch.set_num_threads(1) sets only
+PyTorch's own pool, and Debian's torch calls the pthread OpenBLAS, which
+would still run each product on every core; this thread's CPU time would
+then miss its workers' share (it made PyTorch look 1.5 times faster at
+D=512, n=64). So OPENBLAS_NUM_THREADS=1 is set before torch is imported.
 Needs only torch; `make bench` skips it, saying so, where torch is absent.
 """
 import math
+import os
 import sys
 import time
 
-import torch
+os.environ["OPENBLAS_NUM_THREADS"] = "1"  # before torch loads OpenBLAS (see above)
+os.environ["OMP_NUM_THREADS"] = "1"
+import torch  # noqa: E402
 
 ROUNDS = 5
 ROUND_SECONDS = 0.1
