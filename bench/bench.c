@@ -16,7 +16,12 @@
  *     Adam for each corpus sentence) of china-panda, and 200 of them from the
  *     start as the lesson runs them; one epoch of qkv-walkthrough (D=512).
  * Each case also prints a line "#case KEY SECONDS" that
- * bench/torch_compare.py reads to put PyTorch's time beside it. */
+ * bench/torch_compare.py reads to put PyTorch's time beside it.
+ *
+ *     bench/bench_attention [PREFIX...]
+ *
+ * runs only the cases whose KEY starts with one of the PREFIXes (e.g.
+ * `forward_d512 epoch_qkv`), to profile or compare one case at a time. */
 #include "config.h"
 
 #include <stdio.h>
@@ -54,6 +59,18 @@ static const char *pretty(double seconds, double *scaled)
 	}
 	*scaled = seconds;
 	return "s";
+}
+
+/* The case prefixes given on the command line; none: every case. */
+static char **selected;
+static int n_selected;
+
+static bool wanted(const char *key)
+{
+	for (int i = 0; i < n_selected; i++)
+		if (strncmp(key, selected[i], strlen(selected[i])) == 0)
+			return true;
+	return n_selected == 0;
 }
 
 /* Prints the time per iteration (and GFLOP/s when flops > 0). */
@@ -127,6 +144,8 @@ static void forward_once(void *arg)
 
 static void bench_forward(const char *key, const char *what, struct av_session *s)
 {
+	if (!wanted(key))
+		return;
 	double n = s->trace.n, m = s->trace.m, D = s->trace.d_model;
 	double flops = 2 * n * D * D * 2 + 2 * m * D * D * 2 + 4 * n * m * D;
 	report(key, what, best_time(forward_once, s), flops);
@@ -145,6 +164,8 @@ static void toggle_once(void *arg)
 
 static void bench_mask_toggle(const char *key, const char *what, struct av_session *s)
 {
+	if (!wanted(key))
+		return;
 	report(key, what, best_time(toggle_once, s), 0);
 }
 
@@ -166,6 +187,8 @@ static void epoch_once(void *arg)
 
 static void bench_epoch(const char *key, const char *what, const struct av_session *s)
 {
+	if (!wanted(key))
+		return;
 	struct av_trainer *tr = trainer(s);
 	report(key, what, best_time(epoch_once, tr), 0);
 	av_trainer_free(tr);
@@ -187,6 +210,8 @@ static void lesson_once(void *arg)
 static void bench_lesson(const char *key, const char *what, const struct av_session *s,
 			 int epochs)
 {
+	if (!wanted(key))
+		return;
 	struct lesson l = { trainer(s), epochs };
 	double per = best_time(lesson_once, &l);
 	report(key, what, per, 0);
@@ -208,8 +233,10 @@ static void words(char *out, size_t size, int n)
 	}
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	selected = argv + 1;
+	n_selected = argc - 1;
 	struct av_session cp, qkv, qkv64, small16;
 	char w64[64 * 8], w16[16 * 8];
 	words(w64, sizeof(w64), 64);
