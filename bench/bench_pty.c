@@ -18,9 +18,11 @@
  * (every key here changes the screen, so each has a repaint). Each key runs ROUNDS times;
  * the median and the smallest latency are printed.
  *
- * usage: bench_pty PATH-TO-ATTNVIEW [COLSxROWS TOKENS | memory]
+ * usage: bench_pty PATH-TO-ATTNVIEW [COLSxROWS TOKENS [CLASS...] | memory]
  * (ATTNVIEW_DATA_DIR as for the program); with a size and a sentence length,
- * the keys of that case only; with "memory", the CPU and memory only. */
+ * the keys of that case only, and with CLASS words ("mask", "typed"), only
+ * the key classes whose label starts with one of them; with "memory", the
+ * CPU and memory only. */
 #include "config.h"
 
 #include <errno.h>
@@ -28,6 +30,7 @@
 #include <poll.h>
 #include <pty.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,6 +150,18 @@ static void stop(struct screen *s)
 	close(s->fd);
 }
 
+/* The key classes to run (label prefixes), or none for all. */
+static char *const *only_classes;
+static int n_only_classes;
+
+static bool class_wanted(const char *label)
+{
+	for (int i = 0; i < n_only_classes; i++)
+		if (strncmp(label, only_classes[i], strlen(only_classes[i])) == 0)
+			return true;
+	return n_only_classes == 0;
+}
+
 static int cmp_double(const void *x, const void *y)
 {
 	double a = *(const double *)x, b = *(const double *)y;
@@ -160,6 +175,8 @@ static void key_class(const struct screen *s, const char *label, const char *con
 {
 	double ms[ROUNDS];
 	long bytes = 0;
+	if (!class_wanted(label))
+		return;
 	for (int i = 0; i < ROUNDS; i++) {
 		double t0 = now_ms(), last;
 		send_keys(s, keys[i % n_keys]);
@@ -213,8 +230,11 @@ static void keys_at(const char *prog, int cols, int rows, int n)
 	key_class(&s, "temperature +/- (softmax)", temp, 2);
 	key_class(&s, "scale s (softmax)", scale, 1);
 	key_class(&s, "cursor l/h (softmax)", cursor, 2);
-	/* the editor: e, the cursor at the end, then a letter and Backspace */
-	send_keys(&s, "e");
+	/* the editor: e, the cursor at the start (Ctrl-A), then a letter and
+	 * Backspace: the first word changes, so every row of the matrix does
+	 * (with the causal mask on too; a letter at the end changed only the
+	 * last row, off screen at n=64, and timed the echo alone) */
+	send_keys(&s, "e\001");
 	settle(&s);
 	key_class(&s, "typed character (editor)", typed, 2);
 	send_keys(&s, "\033");
@@ -343,9 +363,11 @@ int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	int cols, rows, n;
-	if (argc == 4 && sscanf(argv[2], "%dx%d", &cols, &rows) == 2 &&
+	if (argc >= 4 && sscanf(argv[2], "%dx%d", &cols, &rows) == 2 &&
 	    sscanf(argv[3], "%d", &n) == 1) {
 		/* one case only (for a profiler wrapped around the program) */
+		only_classes = argv + 4;
+		n_only_classes = argc - 4;
 		keys_at(argv[1], cols, rows, n);
 		return 0;
 	}
@@ -356,7 +378,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc != 2) {
-		fprintf(stderr, "usage: bench_pty PATH-TO-ATTNVIEW [COLSxROWS TOKENS | memory]\n");
+		fprintf(stderr, "usage: bench_pty PATH-TO-ATTNVIEW [COLSxROWS TOKENS [CLASS...] | memory]\n");
 		return 2;
 	}
 	signal(SIGPIPE, SIG_IGN);
