@@ -109,6 +109,35 @@ static void test_mask_toggle(void **state)
 	harness_close(&h);
 }
 
+/* Issue 11: a repaint of coloured cells with blank gaps between them
+ * changes colours some thousand times at 200x60; changing to the blank
+ * must not cost an attribute reset too (curses sends "\e[39;49m\e(B\e[m"
+ * for a change to pair 0, "\e[39;49m" for a default-coloured pair). */
+static void test_repaint_no_reset_per_cell(void **state)
+{
+	(void)state;
+	struct harness h;
+	harness_capture = true;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_capture = false;
+	harness_keys(&h, "nnnnnn");
+	expect("7/9 softmax");
+	long from = 0;
+	free(harness_output(&h, &from));
+	harness_keys(&h, "m");
+	expect("causal");
+	char *out = harness_output(&h, &from);
+	int resets = harness_count(out, "\033[39;49m\033(B\033[m");
+	int colours = harness_count(out, "\033[48;5;");
+	if (resets > 2 || colours < 20) {
+		fprintf(stderr, "%d resets for %d background colours in %zu bytes\n", resets,
+			colours, strlen(out));
+		fail();
+	}
+	free(out);
+	harness_close(&h);
+}
+
 /* x hides the key under the cursor for every query. */
 static void test_padding_key(void **state)
 {
@@ -731,6 +760,7 @@ int main(void)
 		cmocka_unit_test(test_default_screen),
 		cmocka_unit_test(test_every_stage),
 		cmocka_unit_test(test_mask_toggle),
+		cmocka_unit_test(test_repaint_no_reset_per_cell),
 		cmocka_unit_test(test_padding_key),
 		cmocka_unit_test(test_help_lists_every_action),
 		cmocka_unit_test(test_help_small_scrolls),

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "session.h"
 #include "ui/app.h"
@@ -46,11 +47,16 @@ static inline bool harness_session(struct av_session *s, const char *sample,
 	return av_session_run(s, cause);
 }
 
+/* Set before harness_open: the terminal's output goes to a temporary file
+ * instead of /dev/null, for tests of the bytes a repaint sends
+ * (harness_output). */
+static bool harness_capture;
+
 /* Opens a screen of cols x lines on /dev/null (TERM as given). */
 static inline void harness_screen(struct harness *h, const char *term, int cols, int lines)
 {
 	setenv("TERM", term, 1);
-	h->out = fopen("/dev/null", "w");
+	h->out = harness_capture ? tmpfile() : fopen("/dev/null", "w");
 	h->in = fopen("/dev/null", "r");
 	h->screen = newterm(term, h->out, h->in);
 	if (!h->screen) {
@@ -129,6 +135,29 @@ static inline void harness_resize(struct harness *h, int cols, int lines)
 {
 	resizeterm(lines, cols);
 	harness_key(h, AV_FKEY(KEY_RESIZE));
+}
+
+/* The bytes the terminal was sent from offset *from on (harness_capture),
+ * NUL-terminated, to be freed; *from moves past them. */
+static inline char *harness_output(struct harness *h, long *from)
+{
+	fflush(h->out);
+	long end = lseek(fileno(h->out), 0, SEEK_END);
+	long len = end > *from ? end - *from : 0;
+	char *buf = av_malloc((size_t)len + 1);
+	ssize_t got = len > 0 ? pread(fileno(h->out), buf, (size_t)len, *from) : 0;
+	buf[got > 0 ? got : 0] = '\0';
+	*from = end;
+	return buf;
+}
+
+/* How often needle occurs in haystack. */
+static inline int harness_count(const char *haystack, const char *needle)
+{
+	int count = 0;
+	for (const char *p = haystack; (p = strstr(p, needle)); p += strlen(needle))
+		count++;
+	return count;
 }
 
 /* Row y of the screen as UTF-8. */

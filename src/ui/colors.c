@@ -154,7 +154,15 @@ static void compute_elements(struct av_colors *c)
 	for (int el = 0; el < AV_EL_COUNT; el++) {
 		const struct av_style *s = c->color ? &c->theme.elements[el] : &c->mono.elements[el];
 		attr_t a = style_attrs(s);
-		if (c->color && (s->has_fg || s->has_bg || normal->has_fg || normal->has_bg)) {
+		/* the normal text (the windows' background, so every blank)
+		 * gets a pair even in the terminal's own colours: curses sends
+		 * a change to pair 0 as op and sgr0 ("\e[39;49m\e(B\e[m"),
+		 * a change to a default-coloured pair as op alone, and a
+		 * heatmap changes between a cell and its blank gap some
+		 * thousand times a repaint (issue 11) */
+		bool blank_pair = c->color && el == AV_EL_NORMAL;
+		if (c->color && (s->has_fg || s->has_bg || normal->has_fg || normal->has_bg ||
+				 blank_pair)) {
 			int fg = s->has_fg ? colour_index(c, s->fg)
 					   : normal->has_fg ? colour_index(c, normal->fg) : -1;
 			int bg = s->has_bg ? colour_index(c, s->bg)
