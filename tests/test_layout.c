@@ -323,6 +323,79 @@ static void test_cell_numbers(void **state)
 	assert_string_equal(b, "####");
 }
 
+/* The cell formatter before its fast path (issue 11): printf's "%.*f",
+ * then no "-0.000", then "#" when too wide. */
+static void printf_cell(char *buf, size_t size, double v, int decimals, int width)
+{
+	snprintf(buf, size, "%.*f", decimals, v);
+	if (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1))
+		memmove(buf, buf + 1, strlen(buf));
+	if ((int)strlen(buf) > width) {
+		int n = width < (int)size - 1 ? width : (int)size - 1;
+		memset(buf, '#', (size_t)n);
+		buf[n] = '\0';
+	}
+}
+
+static void check_cell(double v, int decimals, int width)
+{
+	char want[64], got[64];
+	printf_cell(want, sizeof(want), v, decimals, width);
+	av_cell_format(got, sizeof(got), v, decimals, width);
+	if (strcmp(want, got) != 0)
+		fail_msg("%.17g with %d decimals in %d: printf \"%s\", cell \"%s\"", v, decimals,
+			 width, want, got);
+}
+
+/* The cells' own number formatting writes exactly what printf does: its
+ * rounding (ties by the exact binary value, half to even), zeros, signs
+ * and "-0.000" shown as 0, over halves, their neighbours, and a million
+ * random floats and doubles of every size. */
+static void test_cell_format_is_printf(void **state)
+{
+	(void)state;
+	static const double edges[] = {
+		0, -0.0, 0.5, 1.5, 2.5, -2.5, 0.125, 0.375, -0.125, 0.0005, 0.00049999,
+		-0.0005, -0.0004, 0.9995, 0.99949999, 9.9995, 99.9995, 1e14 + 0.5,
+		999999999999999.0, 1e15, 1e16, 123456789.123456789, 1e-300, -1e-300,
+		4503599627370495.5, 0.1, 0.7, 1.005, 2.675, 1.0 / 3, -2.0 / 3,
+	};
+	for (size_t i = 0; i < sizeof(edges) / sizeof(edges[0]); i++)
+		for (int d = 0; d <= 7; d++)
+			for (int w = 3; w <= 24; w += 21)
+				check_cell(edges[i], d, w);
+	/* every half and its neighbours, k/10^d +- half a unit */
+	for (int d = 0; d <= 6; d++) {
+		double unit = pow(10, -d);
+		for (int k = -2000; k <= 2000; k++) {
+			double half = (k + 0.5) * unit;
+			check_cell(half, d, 24);
+			check_cell(nextafter(half, INFINITY), d, 24);
+			check_cell(nextafter(half, -INFINITY), d, 24);
+			check_cell((float)half, d, 24);
+		}
+	}
+	uint64_t x = 0x9e3779b97f4a7c15u;
+	for (int i = 0; i < 1000000; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		double v;
+		if (i % 2) {   /* any double of a sensible size */
+			double mant = (double)(x >> 11) / 9007199254740992.0;
+			v = (x & 1 ? -1 : 1) * mant * pow(10, (int)((x >> 1) % 20) - 8);
+		} else {       /* a float, as the matrices hold */
+			uint32_t bits = (uint32_t)(x >> 32);
+			float f;
+			memcpy(&f, &bits, sizeof(f));
+			if (!isfinite(f))
+				continue;
+			v = f;
+		}
+		check_cell(v, (int)(x % 7), 24);
+	}
+}
+
 static int ascii_width(const char *s)
 {
 	return av_utf8_width(s);
@@ -413,6 +486,7 @@ int main(void)
 		cmocka_unit_test(test_colour_decisions),
 		cmocka_unit_test(test_ramps),
 		cmocka_unit_test(test_cell_numbers),
+		cmocka_unit_test(test_cell_format_is_printf),
 		cmocka_unit_test(test_hints_fit_whole),
 		cmocka_unit_test(test_wrap),
 	};

@@ -138,6 +138,56 @@ static void test_repaint_no_reset_per_cell(void **state)
 	harness_close(&h);
 }
 
+/* av_put's one-copy path for ASCII (issue 11) leaves the same cells as
+ * curses' own waddnstr: characters, attributes, and the window's
+ * background merged in (its pair where the text has none, its
+ * attributes), on a window with a plain and with a coloured background. */
+static void test_put_ascii_as_curses(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	init_pair(250, COLOR_RED, COLOR_BLUE);
+	init_pair(251, COLOR_YELLOW, -1);
+	const chtype backgrounds[] = { ' ', ' ' | COLOR_PAIR(251), ' ' | A_DIM | COLOR_PAIR(251) };
+	const attr_t attrs[] = { A_NORMAL, A_BOLD, COLOR_PAIR(250), A_BOLD | A_UNDERLINE |
+				 COLOR_PAIR(250), A_REVERSE };
+	for (size_t b = 0; b < sizeof(backgrounds) / sizeof(backgrounds[0]); b++) {
+		WINDOW *ours = newwin(2, 20, 0, 0), *theirs = newwin(2, 20, 2, 0);
+		wbkgd(ours, backgrounds[b]);
+		wbkgd(theirs, backgrounds[b]);
+		for (size_t i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++) {
+			const char *text = i % 2 ? "-0.016 x" : " 12.5";
+			werase(ours);
+			werase(theirs);
+			assert_int_equal(av_put(ours, 1, 3, text, 20, attrs[i]), (int)strlen(text));
+			wmove(theirs, 1, 3);
+			wattr_set(theirs, attrs[i] & ~A_COLOR, (short)PAIR_NUMBER(attrs[i]), NULL);
+			waddnstr(theirs, text, -1);
+			for (int y = 0; y < 2; y++) {
+				for (int x = 0; x < 20; x++) {
+					cchar_t a, t;
+					wchar_t wa[CCHARW_MAX + 1], wt[CCHARW_MAX + 1];
+					attr_t aa, at;
+					short pa, pt;
+					mvwin_wch(ours, y, x, &a);
+					mvwin_wch(theirs, y, x, &t);
+					getcchar(&a, wa, &aa, &pa, NULL);
+					getcchar(&t, wt, &at, &pt, NULL);
+					if (wa[0] != wt[0] || aa != at || pa != pt)
+						fail_msg("background %zu, attr %zu, (%d, %d): '%lc' "
+							 "%#lx pair %d, curses '%lc' %#lx pair %d", b,
+							 i, y, x, (wint_t)wa[0], (unsigned long)aa,
+							 pa, (wint_t)wt[0], (unsigned long)at, pt);
+				}
+			}
+		}
+		delwin(ours);
+		delwin(theirs);
+	}
+	harness_close(&h);
+}
+
 /* x hides the key under the cursor for every query. */
 static void test_padding_key(void **state)
 {
@@ -761,6 +811,7 @@ int main(void)
 		cmocka_unit_test(test_every_stage),
 		cmocka_unit_test(test_mask_toggle),
 		cmocka_unit_test(test_repaint_no_reset_per_cell),
+		cmocka_unit_test(test_put_ascii_as_curses),
 		cmocka_unit_test(test_padding_key),
 		cmocka_unit_test(test_help_lists_every_action),
 		cmocka_unit_test(test_help_small_scrolls),

@@ -127,8 +127,22 @@ static bool next_piece(const char *s, size_t *off, size_t len, struct piece *p)
 	return true;
 }
 
+/* The length of s when it is printable ASCII only (bytes are columns, no
+ * stand-ins), else -1. */
+static int printable_ascii_len(const char *s)
+{
+	int n = 0;
+	for (; s[n]; n++)
+		if ((unsigned char)s[n] < 0x20 || (unsigned char)s[n] >= 0x7f)
+			return -1;
+	return n;
+}
+
 int av_text_width(const char *s)
 {
+	int ascii = printable_ascii_len(s);
+	if (ascii >= 0)
+		return ascii;
 	size_t off = 0, len = strlen(s);
 	struct piece p;
 	int w = 0;
@@ -137,11 +151,40 @@ int av_text_width(const char *s)
 	return w;
 }
 
+#define AV_PUT_CELLS_MAX 256
+
+/* Printable ASCII s (n bytes, n columns) at (y, x) in attr, as waddnstr
+ * would put it there (the window's background merged in: its pair when
+ * attr has none, and its attributes), but as one copy of n cells: a
+ * repaint at 200x60 writes some ten thousand characters, and waddnstr
+ * renders each on its own (issue 11). The cursor is not moved (nothing
+ * here reads it). */
+static void put_ascii(WINDOW *w, int y, int x, const char *s, int n, attr_t attr)
+{
+	check_fits(w, y, x, n);
+	if (n == 0)
+		return;
+	chtype bkgd = getbkgd(w);
+	attr_t attrs = (attr & ~A_COLOR) | (bkgd & A_ATTRIBUTES & ~A_COLOR);
+	short pair = (short)(PAIR_NUMBER(attr) ? PAIR_NUMBER(attr) : PAIR_NUMBER(bkgd));
+	cchar_t cells[AV_PUT_CELLS_MAX];
+	for (int i = 0; i < n; i++) {
+		wchar_t wc[2] = { (wchar_t)s[i], L'\0' };
+		setcchar(&cells[i], wc, attrs, pair, NULL);
+	}
+	mvwadd_wchnstr(w, y, x, cells, n);
+}
+
 int av_put(WINDOW *w, int y, int x, const char *s, int maxw, attr_t attr)
 {
 	if (maxw <= 0 || !s)
 		return 0;
-	int total = av_text_width(s);
+	int ascii = printable_ascii_len(s);
+	if (ascii >= 0 && ascii <= maxw && ascii <= AV_PUT_CELLS_MAX) {
+		put_ascii(w, y, x, s, ascii, attr);
+		return ascii;
+	}
+	int total = ascii >= 0 ? ascii : av_text_width(s);
 	bool cut = total > maxw;
 	int limit = cut ? maxw - 1 : maxw;
 	size_t off = 0, len = strlen(s);

@@ -67,6 +67,41 @@ int av_cell_decimals_max(double maxabs, bool neg, int width, int most)
 	return -1;
 }
 
+/* snprintf(buf, size, "%.*f", decimals, v) for a finite v, without
+ * printf's slow path (a repaint at 200x60 formats a thousand cells; issue
+ * 11). |v| 10^decimals is computed with one rounding, so it is within
+ * 2^-52 of the exact product: rounded to the nearest integer it gives
+ * printf's digits unless the exact product may lie on a half, where printf
+ * breaks the tie by the exact binary value (round half to even). Those
+ * few, and numbers too large for the integer, go to snprintf. */
+static void format_fixed(char *buf, size_t size, double v, int decimals)
+{
+	static const double ten_to[] = { 1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6 };
+	double scaled = fabs(v) * (decimals >= 0 && decimals <= 6 ? ten_to[decimals] : 0);
+	double whole = floor(scaled), frac = scaled - whole;
+	if (decimals < 0 || decimals > 6 || !(scaled < 1e15) ||
+	    fabs(frac - 0.5) <= 1e-15 * (scaled > 1 ? scaled : 1) || size < 24) {
+		snprintf(buf, size, "%.*f", decimals, v);
+		return;
+	}
+	unsigned long long n = (unsigned long long)whole + (frac > 0.5);
+	char digits[24];
+	int len = 0;
+	do {   /* at least decimals + 1 digits: "0.016", not ".016" */
+		digits[len++] = (char)('0' + n % 10);
+		n /= 10;
+	} while (n > 0 || len <= decimals);
+	char *out = buf;
+	if (signbit(v))
+		*out++ = '-';
+	for (int i = len - 1; i >= 0; i--) {
+		*out++ = digits[i];
+		if (i == decimals && i > 0)
+			*out++ = '.';
+	}
+	*out = '\0';
+}
+
 void av_cell_format(char *buf, size_t size, double v, int decimals, int width)
 {
 	if (isnan(v))
@@ -74,7 +109,7 @@ void av_cell_format(char *buf, size_t size, double v, int decimals, int width)
 	else if (isinf(v))
 		snprintf(buf, size, "%sinf", v < 0 ? "-" : "");
 	else if (decimals >= 0)
-		snprintf(buf, size, "%.*f", decimals, v);
+		format_fixed(buf, size, v, decimals);
 	else
 		snprintf(buf, size, "%.0e", v);
 	/* "-0.000" reads as a sign error: show 0 plainly */
@@ -484,9 +519,12 @@ static void draw_cell(WINDOW *w, struct av_colors *c, const struct av_heatmap *h
 	char text[48];
 	if (hidden) {
 		/* the glyph and −∞ (masked stage) or the weight 0 it gets */
-		snprintf(text, sizeof(text), "%s %s", glyph,
-			 !p->masked_as_inf ? "0" : v > 0 ? (utf8 ? "+∞" : "+inf")
-			 : (utf8 ? "−∞" : "-inf"));
+		const char *what = !p->masked_as_inf ? "0" : v > 0 ? (utf8 ? "+∞" : "+inf")
+				   : (utf8 ? "−∞" : "-inf");
+		size_t glyph_len = strlen(glyph);   /* both a few bytes: text holds them */
+		memcpy(text, glyph, glyph_len);
+		text[glyph_len] = ' ';
+		memcpy(text + glyph_len + 1, what, strlen(what) + 1);
 		av_put_right(w, y, s->x, text, cw, a);
 		if (marked)
 			av_heatmap_mark_cell(w, y, s->x, cw, pl->x0, getmaxx(w));
