@@ -153,6 +153,71 @@ static void test_reattend_equals_a_full_run(void **state)
 	av_params_free(&p);
 }
 
+/* A screen's keys one after another (mask, scale, temperature, heads,
+ * padding), each re-attended from the last, every other one with the output
+ * projection done afterwards (av_trace_reattend_weights, av_trace_finish):
+ * every stage is what a full run of that config gives, bit for bit. */
+static void test_reattend_sequence_equals_full_runs(void **state)
+{
+	(void)state;
+	struct av_config cfg;
+	av_config_default(&cfg);
+	cfg.d_model = 8;
+	cfg.heads = 2;
+	cfg.bias = true;
+	struct av_params p;
+	const char *vocab[] = { "x", "y", "z" };
+	av_params_init(&p, &cfg, vocab, 3);
+	const char *sentence = "x y z y x";
+	struct av_trace quick = { 0 };
+	assert_true(av_trace_run(&quick, &p, &cfg, sentence, NULL, NULL, 0, NULL));
+	const struct {
+		enum av_mode mode;
+		int heads, hidden;
+		enum av_scale scale;
+		double temperature;
+	} steps[] = {
+		{ AV_MODE_CAUSAL, 2, -1, AV_SCALE_DK, 1 },
+		{ AV_MODE_CAUSAL, 2, -1, AV_SCALE_NONE, 1 },
+		{ AV_MODE_CAUSAL, 2, -1, AV_SCALE_NONE, 0.5 },
+		{ AV_MODE_SELF, 4, -1, AV_SCALE_NONE, 0.5 },
+		{ AV_MODE_SELF, 4, 2, AV_SCALE_DMODEL, 2 },
+		{ AV_MODE_CAUSAL, 1, 2, AV_SCALE_DK, 1 },
+		{ AV_MODE_SELF, 2, -1, AV_SCALE_DK, 1 },
+	};
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		cfg.mode = steps[i].mode;
+		cfg.heads = steps[i].heads;
+		cfg.scale = steps[i].scale;
+		cfg.temperature = steps[i].temperature;
+		memset(quick.key_hidden, 0, sizeof(quick.key_hidden));
+		if (steps[i].hidden >= 0)
+			quick.key_hidden[steps[i].hidden] = true;
+		char *cause = NULL;
+		if (i % 2) {   /* the screen's way: the output projection after */
+			assert_true(av_trace_reattend_weights(&quick, &p, &cfg, &cause));
+			assert_true(quick.output_pending);
+			av_trace_finish(&quick, &p);
+		} else {
+			assert_true(av_trace_reattend(&quick, &p, &cfg, &cause));
+		}
+		assert_false(quick.output_pending);
+		struct av_trace full = { 0 };
+		int hide[] = { steps[i].hidden };
+		assert_true(av_trace_run(&full, &p, &cfg, sentence, NULL, hide,
+					 steps[i].hidden >= 0 ? 1 : 0, NULL));
+		size_t cells = (size_t)cfg.heads * 5 * 5;
+		assert_memory_equal(quick.scores, full.scores, cells * sizeof(float));
+		assert_memory_equal(quick.scaled, full.scaled, cells * sizeof(float));
+		assert_memory_equal(quick.weights, full.weights, cells * sizeof(float));
+		assert_memory_equal(quick.context, full.context, 5 * 8 * sizeof(float));
+		assert_memory_equal(quick.residual, full.residual, 5 * 8 * sizeof(float));
+		av_trace_free(&full);
+	}
+	av_trace_free(&quick);
+	av_params_free(&p);
+}
+
 static void test_all_hidden_row_is_zero_not_nan(void **state)
 {
 	(void)state;
@@ -388,6 +453,7 @@ int main(void)
 		cmocka_unit_test(test_scale_and_temperature),
 		cmocka_unit_test(test_causal_mask_hides_the_future),
 		cmocka_unit_test(test_reattend_equals_a_full_run),
+		cmocka_unit_test(test_reattend_sequence_equals_full_runs),
 		cmocka_unit_test(test_all_hidden_row_is_zero_not_nan),
 		cmocka_unit_test(test_softmax_is_stable),
 		cmocka_unit_test(test_heads_are_column_slices),

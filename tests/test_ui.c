@@ -138,6 +138,39 @@ static void test_repaint_no_reset_per_cell(void **state)
 	harness_close(&h);
 }
 
+/* The mask key on the softmax stage leaves the output projection until its
+ * frame is out (issue 11); the trace is whole again after the frame, and
+ * before the next key when keys come faster than frames. */
+static void test_output_after_the_frame(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "nnnnnn");
+	expect("7/9 softmax");
+	struct av_trace *t = &h.s.trace;
+	size_t nD = (size_t)t->n * t->d_model;
+	for (int round = 0; round < 2; round++) {
+		av_app_key(&h.a, 'm');
+		assert_true(t->output_pending);   /* it was left */
+		if (round == 0)
+			av_app_draw(&h.a);           /* the frame, then the projection */
+		else
+			av_app_key(&h.a, 'l');       /* a key before any frame */
+		assert_false(t->output_pending);
+		struct av_trace full = { 0 };
+		char *cause = NULL;
+		assert_true(av_trace_run(&full, &h.s.params, &h.s.cfg, h.s.sentence, h.s.source,
+					 NULL, 0, &cause));
+		assert_memory_equal(t->output, full.output, nD * sizeof(float));
+		assert_memory_equal(t->residual, full.residual, nD * sizeof(float));
+		av_trace_free(&full);
+	}
+	harness_keys(&h, "nn");
+	expect("9/9 output");
+	harness_close(&h);
+}
+
 /* av_put's one-copy path for ASCII (issue 11) leaves the same cells as
  * curses' own waddnstr: characters, attributes, and the window's
  * background merged in (its pair where the text has none, its
@@ -812,6 +845,7 @@ int main(void)
 		cmocka_unit_test(test_mask_toggle),
 		cmocka_unit_test(test_repaint_no_reset_per_cell),
 		cmocka_unit_test(test_put_ascii_as_curses),
+		cmocka_unit_test(test_output_after_the_frame),
 		cmocka_unit_test(test_padding_key),
 		cmocka_unit_test(test_help_lists_every_action),
 		cmocka_unit_test(test_help_small_scrolls),

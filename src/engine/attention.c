@@ -209,18 +209,29 @@ static void alloc_stages(struct av_trace *t, bool cross, struct shape had)
 	alloc_attend_stages(t, had);
 }
 
-/* From the mask on: what depends on the mode, the padding mask, the heads,
- * the scale and the temperature, but not on the projections. */
-static void attend(struct av_trace *t, const struct av_params *p)
+/* output (n, D) = concat . W_o^T + b_o; residual = output + X. */
+static void project_output(struct av_trace *t, const struct av_params *p)
 {
 	int n = t->n, D = t->d_model;
+	av_linear(t->output, t->concat, p->w_o, p->b_o, n, D, D);
+	for (size_t c = 0; c < (size_t)n * D; c++)
+		t->residual[c] = t->output[c] + t->embedding[c];
+	t->output_pending = false;
+}
+
+/* From the mask on: what depends on the mode, the padding mask, the heads,
+ * the scale and the temperature, but not on the projections; the output
+ * projection only when output_now (else av_trace_finish does it). */
+static void attend(struct av_trace *t, const struct av_params *p, bool output_now)
+{
 	build_mask(t);
 	double row[AV_MAX_TOKENS];   /* a softmax row: m <= AV_MAX_TOKENS */
 	for (int h = 0; h < t->heads; h++)
 		run_head(t, h, row);
-	av_linear(t->output, t->concat, p->w_o, p->b_o, n, D, D);
-	for (size_t c = 0; c < (size_t)n * D; c++)
-		t->residual[c] = t->output[c] + t->embedding[c];
+	if (output_now)
+		project_output(t, p);
+	else
+		t->output_pending = true;
 }
 
 static void set_attention_config(struct av_trace *t, const struct av_config *cfg)
@@ -251,11 +262,11 @@ void av_trace_forward(struct av_trace *t, const struct av_params *p, const struc
 	av_linear(t->q, t->embedding, p->w_q, p->b_q, n, D, D);
 	av_linear(t->k, xs, p->w_k, p->b_k, m, D, D);
 	av_linear(t->v, xs, p->w_v, p->b_v, m, D, D);
-	attend(t, p);
+	attend(t, p, true);
 }
 
-bool av_trace_reattend(struct av_trace *t, const struct av_params *p,
-		       const struct av_config *cfg, char **cause)
+static bool reattend(struct av_trace *t, const struct av_params *p,
+		     const struct av_config *cfg, bool output_now, char **cause)
 {
 	if (!av_config_check(cfg, cause))
 		return false;
@@ -266,8 +277,26 @@ bool av_trace_reattend(struct av_trace *t, const struct av_params *p,
 	struct shape had = shape_of(t);
 	set_attention_config(t, cfg);
 	alloc_attend_stages(t, had);
-	attend(t, p);
+	attend(t, p, output_now);
 	return true;
+}
+
+bool av_trace_reattend(struct av_trace *t, const struct av_params *p,
+		       const struct av_config *cfg, char **cause)
+{
+	return reattend(t, p, cfg, true, cause);
+}
+
+bool av_trace_reattend_weights(struct av_trace *t, const struct av_params *p,
+			       const struct av_config *cfg, char **cause)
+{
+	return reattend(t, p, cfg, false, cause);
+}
+
+void av_trace_finish(struct av_trace *t, const struct av_params *p)
+{
+	if (t->output_pending)
+		project_output(t, p);
 }
 
 /* --- preparing the input ------------------------------------------------- */

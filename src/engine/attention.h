@@ -44,6 +44,7 @@ struct av_trace {
 	float *concat;            /* (n, D) heads side by side */
 	float *output;            /* (n, D) concat . W_o^T + b_o */
 	float *residual;          /* (n, D) output + X */
+	bool output_pending;      /* output and residual wait for av_trace_finish */
 };
 
 /* Tokenizes sentence (and source, in cross mode), looks the tokens up in p
@@ -70,6 +71,17 @@ void av_trace_forward(struct av_trace *t, const struct av_params *p, const struc
  * whether keys come from a source (cross). */
 bool av_trace_reattend(struct av_trace *t, const struct av_params *p,
 		       const struct av_config *cfg, char **cause);
+
+/* av_trace_reattend up to concat: output and residual are left for
+ * av_trace_finish (output_pending), which must run before anything reads
+ * them. For the screen: at D=512 the output projection is half of a mask
+ * key's work, and the softmax stage does not show it, so it runs after the
+ * repaint (issue 11). */
+bool av_trace_reattend_weights(struct av_trace *t, const struct av_params *p,
+			       const struct av_config *cfg, char **cause);
+
+/* Computes output and residual when av_trace_reattend_weights left them. */
+void av_trace_finish(struct av_trace *t, const struct av_params *p);
 
 void av_trace_free(struct av_trace *t);
 

@@ -50,7 +50,7 @@ bool av_session_run(struct av_session *s, char **cause)
 	return true;
 }
 
-bool av_session_reattend(struct av_session *s, char **cause)
+static bool reattend(struct av_session *s, bool output_now, char **cause)
 {
 	const struct av_trace *t = &s->trace;
 	bool same_inputs = t->q && t->d_model == s->cfg.d_model &&
@@ -62,7 +62,18 @@ bool av_session_reattend(struct av_session *s, char **cause)
 		return false;
 	for (int j = 0; j < t->m; j++)
 		s->trace.key_hidden[j] = s->key_hidden[j];
-	return av_trace_reattend(&s->trace, &s->params, &s->cfg, cause);
+	return output_now ? av_trace_reattend(&s->trace, &s->params, &s->cfg, cause)
+			  : av_trace_reattend_weights(&s->trace, &s->params, &s->cfg, cause);
+}
+
+bool av_session_reattend(struct av_session *s, char **cause)
+{
+	return reattend(s, true, cause);
+}
+
+bool av_session_reattend_weights(struct av_session *s, char **cause)
+{
+	return reattend(s, false, cause);
 }
 
 /* Swaps *slot for text, runs, and swaps back on failure. */

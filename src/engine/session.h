@@ -39,6 +39,9 @@ bool av_session_run(struct av_session *s, char **cause);
  * between self and causal, key_hidden, heads, scale or temperature. Falls
  * back to av_session_run when more changed. */
 bool av_session_reattend(struct av_session *s, char **cause);
+/* The same, leaving the output projection for av_trace_finish (see
+ * av_trace_reattend_weights). */
+bool av_session_reattend_weights(struct av_session *s, char **cause);
 
 /* Replaces the sentence (or the source) and re-runs; on failure the old text
  * and trace stay. Key positions past the new length are unmasked. */

@@ -192,6 +192,8 @@ bool av_app_init(struct av_app *a, struct av_session *s, const struct av_ui_conf
 
 void av_app_free(struct av_app *a)
 {
+	if (a->s)   /* the session outlives the screen, whole */
+		av_app_finish_trace(a);
 	av_classroom_free(a);
 	av_train_view_free(a);
 	av_lesson_ui_free(a);
@@ -210,11 +212,29 @@ void av_app_free(struct av_app *a)
 	memset(a, 0, sizeof(*a));
 }
 
+/* Whether the next frame shows nothing made by the output projection (the
+ * stepper before its output stage, with nothing else on screen that might
+ * read the trace): then a re-attend leaves the projection until the frame
+ * is out (issue 11). */
+static bool frame_without_output(const struct av_app *a)
+{
+	return a->view == &av_view_stage && a->stage != AV_STAGE_OUTPUT && !a->pin &&
+	       !a->lesson && !a->classroom && !a->model &&
+	       (!a->overlay || a->overlay == &av_view_edit);
+}
+
+void av_app_finish_trace(struct av_app *a)
+{
+	av_trace_finish(&a->s->trace, &a->s->params);
+}
+
 static bool rerun(struct av_app *a, bool all)
 {
 	char *cause = NULL;
 	bool was_cross = a->layout.tokens.h == 2;
-	bool ok = all ? av_session_run(a->s, &cause) : av_session_reattend(a->s, &cause);
+	bool ok = all ? av_session_run(a->s, &cause)
+		  : frame_without_output(a) ? av_session_reattend_weights(a->s, &cause)
+					    : av_session_reattend(a->s, &cause);
 	if (!ok) {
 		av_app_message(a, true, "%s", cause ? cause : _("cannot run"));
 		free(cause);
@@ -549,6 +569,8 @@ static void do_action(struct av_app *a, enum av_action act)
 
 void av_app_key(struct av_app *a, int key)
 {
+	/* a key may read anything: the last key's output projection first */
+	av_app_finish_trace(a);
 	if (key == AV_FKEY(KEY_RESIZE)) {
 		av_app_resize(a);
 		return;
@@ -834,12 +856,15 @@ void av_app_draw(struct av_app *a)
 		draw_too_small(a);
 		doupdate();
 		a->dirty = 0;
+		av_app_finish_trace(a);
 		return;
 	}
 	/* a pinned matrix stays on screen: the views that end in the
 	 * stepper (training on its way back) end in the comparison instead */
 	if (a->pin && a->view == &av_view_stage)
 		a->view = &av_view_compare;
+	if (!frame_without_output(a))
+		av_app_finish_trace(a);
 	unsigned d = a->dirty;
 	if (d & AV_DIRTY_MAIN)
 		a->view->draw(a);
@@ -879,6 +904,8 @@ void av_app_draw(struct av_app *a)
 	}
 	doupdate();
 	a->dirty = 0;
+	/* the frame is out: now what it did not need */
+	av_app_finish_trace(a);
 }
 
 /* --- work between keys ---------------------------------------------------- */
@@ -890,6 +917,7 @@ int av_app_timeout(struct av_app *a)
 
 void av_app_tick(struct av_app *a)
 {
+	av_app_finish_trace(a);
 	if (a->view->tick)
 		a->view->tick(a);
 }

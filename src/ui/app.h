@@ -176,6 +176,11 @@ void av_app_message(struct av_app *a, bool error, const char *fmt, ...)
 bool av_app_rerun(struct av_app *a);
 bool av_app_rerun_all(struct av_app *a);
 
+/* Computes what a re-run left for after the frame (the output projection,
+ * see av_trace_reattend_weights): done by every key, tick and frame before
+ * anything may read the trace, and after each frame is out. */
+void av_app_finish_trace(struct av_app *a);
+
 /* Switches the mode (cross needs a source) and re-runs; false, with the
  * reason as the message, when it cannot. */
 bool av_app_set_mode(struct av_app *a, enum av_mode mode);
