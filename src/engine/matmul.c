@@ -11,9 +11,20 @@
  * an option: CI and the classroom server may differ). BLIS would do as
  * well; Eigen is C++; MKL is not free software.
  *
+ * Why attnview's own kernels beside it (matmul_avx2.c, matmul_avx512.c):
+ * a library's general product packs both operands first, which costs as
+ * much as the arithmetic when a sentence has 5 tokens, and the OpenBLAS
+ * Debian ships runs its AVX2 kernels on CPUs whose AVX-512 units do twice
+ * the work per cycle. Two kernels (dot products for few rows; a register
+ * block over packed strips of the weight) in two widths are a few hundred
+ * lines, checked against a double product by tests/test_matmul.c, and
+ * choose_kernel below sends each shape to whichever bench_kernels measured
+ * fastest. OpenBLAS keeps what they are not faster at.
+ *
  * Determinism: single-threaded OpenBLAS gives the same bits for the same
  * inputs on the same machine (its summation order depends only on the
- * shapes and the kernel chosen for the CPU), which is what a classroom needs
+ * shapes and the kernel chosen for the CPU; so does choose_kernel's
+ * choice and each kernel's order of sums), which is what a classroom needs
  * (the teacher and the followers run on one server). Another CPU may round
  * differently in the last bit; the fixtures' tolerance covers that.
  *
