@@ -3,7 +3,10 @@
  * tokens, every stage's title, the mask toggling the upper triangle, the
  * help overlay listing every action, the sentence editor (with CJK),
  * resizing down to "terminal too small" and back, wide matrices, the
- * all-heads view, and the monochrome fallbacks. */
+ * all-heads view, and the monochrome fallbacks; and what makes a repaint
+ * fast (issue 11): no attribute reset around every cell of a heatmap (the
+ * bytes captured), av_put's copy of ASCII cells equal to waddnstr's, and the
+ * output projection left until after the mask key's frame. */
 #include "config.h"
 
 #include <locale.h>
