@@ -161,11 +161,29 @@ static void free_state(struct av_trainer *tr)
 {
 	av_grads_free(&tr->grad);
 	for (int id = 0; id < AV_N_PARAMS; id++) {
-		free(tr->master[id]);
 		free(tr->adam_m[id]);
 		free(tr->adam_v[id]);
-		tr->master[id] = tr->adam_m[id] = tr->adam_v[id] = NULL;
+		tr->adam_m[id] = tr->adam_v[id] = NULL;
 	}
+}
+
+/* The parameters changed: every corpus trace is stale. */
+static void params_changed(struct av_trainer *tr)
+{
+	tr->params_version++;
+}
+
+/* Runs corpus sentence i forward at the current parameters, unless its
+ * trace already holds them (the step's own forward, the tracked cell's and
+ * the histogram's are then one). */
+static struct av_trace *forward_item(struct av_trainer *tr, int i)
+{
+	struct av_trace *t = &tr->items[i].trace;
+	if (tr->forwarded[i] != tr->params_version) {
+		av_trace_forward(t, &tr->params, &tr->cfg);
+		tr->forwarded[i] = tr->params_version;
+	}
+	return t;
 }
 
 /* The value path (W_v, W_o) never reaches a loss on the attention weights:
@@ -180,18 +198,23 @@ static bool loss_reaches(int id)
 	return true;
 }
 
+/* Whether tensor id of the current parameters holds inf or nan. */
+static bool tensor_nonfinite(const struct av_trainer *tr, int id)
+{
+	size_t count;
+	const float *p = av_param_tensor(&tr->params, id, &count);
+	for (size_t c = 0; c < count; c++)
+		if (!isfinite(p[c]))
+			return true;
+	return false;
+}
+
 /* The first trained tensor holding inf or nan, or -1. */
 static int find_nonfinite(const struct av_trainer *tr)
 {
-	for (int id = 0; id < AV_N_PARAMS; id++) {
-		if (!tr->trained[id])
-			continue;
-		size_t count;
-		const float *p = av_param_tensor(&tr->params, id, &count);
-		for (size_t c = 0; c < count; c++)
-			if (!isfinite(p[c]))
-				return id;
-	}
+	for (int id = 0; id < AV_N_PARAMS; id++)
+		if (tr->trained[id] && tensor_nonfinite(tr, id))
+			return id;
 	return -1;
 }
 
@@ -209,11 +232,13 @@ static void reset_state(struct av_trainer *tr)
 		if (!tr->trained[id])
 			continue;
 		wanted |= 1u << id;
-		tr->master[id] = av_malloc(count * sizeof(double));
-		for (size_t c = 0; c < count; c++)
-			tr->master[id][c] = p[c];
-		tr->adam_m[id] = av_calloc(count, sizeof(double));
-		tr->adam_v[id] = av_calloc(count, sizeof(double));
+		/* no step moves what the loss does not reach: no moments, and
+		 * whether it is finite is known from now on */
+		tr->still_nonfinite[id] = !loss_reaches(id) && tensor_nonfinite(tr, id);
+		if (tr->set.optimizer == AV_OPT_ADAM && loss_reaches(id)) {
+			tr->adam_m[id] = av_calloc(count, sizeof(float));
+			tr->adam_v[id] = av_calloc(count, sizeof(float));
+		}
 	}
 	av_grads_init(&tr->grad, &tr->params, wanted);
 	tr->steps = 0;
@@ -222,111 +247,126 @@ static void reset_state(struct av_trainer *tr)
 	tr->nonfinite = find_nonfinite(tr);
 }
 
-/* Sum of g[c]^2 over count values, in four interleaved partial sums (a
- * fixed order, so the same bits on every run; the compiler can keep the
- * four in one vector register pair). */
-static double sum_squares(const double *g, size_t count)
-{
-	double s[4] = { 0, 0, 0, 0 };
-	size_t c = 0;
-	for (; c + 4 <= count; c += 4)
-		for (int l = 0; l < 4; l++)
-			s[l] += g[c + l] * g[c + l];
-	for (; c < count; c++)
-		s[0] += g[c] * g[c];
-	return (s[0] + s[1]) + (s[2] + s[3]);
-}
+/* The scalars of one Adam step, as torch.optim.Adam computes them in
+ * Python (double) from the step count. */
+struct adam_step {
+	double step_size;    /* lr / (1 - beta1^t) */
+	double bc2_sqrt;     /* sqrt(1 - beta2^t) */
+};
 
-/* One optimiser step on tensor id with the gradient in tr->grad; returns
- * the gradient's L2 norm. The optimiser state and the master copy are
- * float64 (train.h): the gradients of the parts the loss cannot move are
- * ~1e-17 there, where float32 noise (~1e-9, near Adam's eps) would turn into
- * steps of size lr. The price is memory traffic: 36 bytes per trained value
- * per step (g, m, v, master in double, p in float) where PyTorch's float32
- * moves 20; `make bench`'s training epoch at D=512 is mostly this loop.
- * Each loop below is one pass over the tensor, the norm's sum fused in
- * (-fno-math-errno lets the sqrt be an instruction, so it vectorises). */
-static double update(struct av_trainer *tr, int id)
+/* One optimiser step on tensor id with the gradient in tr->grad, in float32
+ * as torch.optim does for a float32 parameter (train.h); returns the
+ * gradient's L2 norm (summed in double) and sets *bad when the tensor holds
+ * inf or nan afterwards. Why float32: it is what PyTorch keeps for a float32
+ * model, and it halves the memory the step moves (g in double, m, v and p
+ * in float: 20 bytes per value, where float64 moments and master copies
+ * moved 60), which is most of the D=512 epoch. The gradient stays double
+ * (backward.h): b_k's ~1e-17 rounds to a float32 ~1e-17, not to float32
+ * noise near Adam's eps.
+ * Each loop is one pass over the tensor in four interleaved lanes (a fixed
+ * order, so the same bits on every run, and the compiler can keep the lanes
+ * in vector registers): the norm's sum and the check for inf/nan (p - p is
+ * 0 for a finite p, nan otherwise) fused in. -fno-math-errno lets sqrt be
+ * an instruction. */
+static double update(struct av_trainer *tr, int id, const struct adam_step *k, bool *bad)
 {
 	size_t count;
 	float *p = av_param_tensor(&tr->params, id, &count);
-	double *master = tr->master[id];
 	const double *g = tr->grad.t[id];
-	double lr = tr->set.lr;
+	double s[4] = { 0, 0, 0, 0 };
+	float nf[4] = { 0, 0, 0, 0 };
+	size_t c = 0;
 	if (tr->set.optimizer == AV_OPT_SGD) {
 		/* torch.optim.SGD: param.add_(grad, alpha=-lr) */
-		for (size_t c = 0; c < count; c++) {
-			master[c] -= lr * g[c];
-			p[c] = (float)master[c];
-		}
-		return sqrt(sum_squares(g, count));
+		const float alpha = (float)-tr->set.lr;
+#define SGD_ONE(e, l) do { \
+			float ge = (float)g[e]; \
+			s[l] += g[e] * g[e]; \
+			p[e] = p[e] + alpha * ge; \
+			nf[l] += p[e] - p[e]; \
+		} while (0)
+		for (; c + 4 <= count; c += 4)
+			for (int l = 0; l < 4; l++)
+				SGD_ONE(c + l, l);
+		for (; c < count; c++)
+			SGD_ONE(c, 0);
+#undef SGD_ONE
+	} else {
+		/* torch.optim.Adam (_single_tensor_adam, torch 1.13), float32:
+		 *   exp_avg.mul_(beta1).add_(grad, alpha=1 - beta1)
+		 *   exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+		 *   denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
+		 *   param.addcdiv_(exp_avg, denom, value=-step_size)
+		 * with the Python scalars rounded to float32 */
+		float *m = tr->adam_m[id], *v = tr->adam_v[id];
+		const float b1 = (float)ADAM_BETA1, one_b1 = (float)(1.0 - ADAM_BETA1);
+		const float b2 = (float)ADAM_BETA2, one_b2 = (float)(1.0 - ADAM_BETA2);
+		const float bc2 = (float)k->bc2_sqrt, eps = (float)ADAM_EPS;
+		const float neg_step = (float)-k->step_size;
+#define ADAM_ONE(e, l) do { \
+			float ge = (float)g[e]; \
+			s[l] += g[e] * g[e]; \
+			m[e] = m[e] * b1 + one_b1 * ge; \
+			v[e] = v[e] * b2 + one_b2 * ge * ge; \
+			float denom = sqrtf(v[e]) / bc2 + eps; \
+			p[e] = p[e] + neg_step * m[e] / denom; \
+			nf[l] += p[e] - p[e]; \
+		} while (0)
+		for (; c + 4 <= count; c += 4)
+			for (int l = 0; l < 4; l++)
+				ADAM_ONE(c + l, l);
+		for (; c < count; c++)
+			ADAM_ONE(c, 0);
+#undef ADAM_ONE
 	}
-	/* torch.optim.Adam (_single_tensor_adam, torch 1.13):
-	 *   exp_avg.mul_(beta1).add_(grad, alpha=1 - beta1)
-	 *   exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
-	 *   step_size = lr / (1 - beta1 ** step)
-	 *   denom = (exp_avg_sq.sqrt() / sqrt(1 - beta2 ** step)).add_(eps)
-	 *   param.addcdiv_(exp_avg, denom, value=-step_size) */
-	double *m = tr->adam_m[id], *v = tr->adam_v[id];
-	double step = (double)tr->steps;
-	double step_size = lr / (1.0 - pow(ADAM_BETA1, step));
-	double bc2_sqrt = sqrt(1.0 - pow(ADAM_BETA2, step));
-	double s[4] = { 0, 0, 0, 0 };
-	size_t c = 0;
-	for (; c + 4 <= count; c += 4)
-		for (int l = 0; l < 4; l++) {
-			size_t e = c + l;
-			s[l] += g[e] * g[e];
-			m[e] = m[e] * ADAM_BETA1 + g[e] * (1.0 - ADAM_BETA1);
-			v[e] = v[e] * ADAM_BETA2 + (1.0 - ADAM_BETA2) * g[e] * g[e];
-			double denom = sqrt(v[e]) / bc2_sqrt + ADAM_EPS;
-			master[e] += -step_size * m[e] / denom;
-			p[e] = (float)master[e];
-		}
-	for (; c < count; c++) {
-		s[0] += g[c] * g[c];
-		m[c] = m[c] * ADAM_BETA1 + g[c] * (1.0 - ADAM_BETA1);
-		v[c] = v[c] * ADAM_BETA2 + (1.0 - ADAM_BETA2) * g[c] * g[c];
-		double denom = sqrt(v[c]) / bc2_sqrt + ADAM_EPS;
-		master[c] += -step_size * m[c] / denom;
-		p[c] = (float)master[c];
-	}
+	*bad = (nf[0] + nf[1]) + (nf[2] + nf[3]) != 0;
 	return sqrt((s[0] + s[1]) + (s[2] + s[3]));
 }
 
 /* --- the tracked pair ----------------------------------------------------- */
 
-/* Row `word` of (x W^T + b) for x the token row (plus position 0). */
-static void project_word(const struct av_trainer *tr, int word, bool at_position_0,
+/* Row `word` of (x W^T + b) for x the token row plus pos (D floats, or
+ * NULL: no position). */
+static void project_word(const struct av_trainer *tr, int word, const float *pos,
 			 const float *w, const float *b, float *x, float *out)
 {
 	const struct av_params *p = &tr->params;
 	int D = p->d_model;
 	memcpy(x, p->token_embedding + (size_t)word * D, (size_t)D * sizeof(float));
-	if (at_position_0) {
-		float *pos = av_malloc((size_t)D * sizeof(float));
-		av_position_row(p, tr->cfg.positional, 0, pos);
+	if (pos)
 		for (int c = 0; c < D; c++)
 			x[c] += pos[c];
-		free(pos);
-	}
 	av_linear(out, x, w, b, 1, D, D);
+}
+
+/* Projects the tracked pair's words (no positions) into the trainer's
+ * scratch, q then k (the scratch is the trainer's working memory, written
+ * even through a const trainer); returns q, k follows at q + D. */
+static const float *project_track_pair(const struct av_trainer *tr)
+{
+	const struct av_params *p = &tr->params;
+	int D = p->d_model;
+	float *x = tr->scratch, *q = x + D, *k = x + 2 * D;
+	project_word(tr, tr->track[0], NULL, p->w_q, p->b_q, x, q);
+	project_word(tr, tr->track[1], NULL, p->w_k, p->b_k, x, k);
+	return q;
+}
+
+/* Head h's score of the pair projected by project_track_pair: one cell of
+ * the vocabulary scores. */
+static double head_track_score(const struct av_trainer *tr, const float *q, int h)
+{
+	int D = tr->params.d_model, dh = av_config_head_dim(&tr->cfg);
+	float score;
+	av_head_scores(&score, q, q + D, 1, 1, D, h, dh);
+	return (double)(float)(score / av_config_divisor(&tr->cfg));
 }
 
 double av_trainer_track_score(const struct av_trainer *tr, int h)
 {
-	if (tr->track[0] < 0)
+	if (tr->track[0] < 0 || h < 0 || h >= tr->cfg.heads)
 		return NAN;
-	const struct av_params *p = &tr->params;
-	int D = p->d_model, dh = av_config_head_dim(&tr->cfg);
-	float *buf = av_malloc((size_t)D * 3 * sizeof(float));
-	float *x = buf, *q = buf + D, *k = buf + 2 * D;
-	project_word(tr, tr->track[0], false, p->w_q, p->b_q, x, q);
-	project_word(tr, tr->track[1], false, p->w_k, p->b_k, x, k);
-	float score;   /* one cell of the vocabulary scores */
-	av_head_scores(&score, q, k, 1, 1, D, h, dh);
-	free(buf);
-	return (double)(float)(score / av_config_divisor(&tr->cfg));
+	return head_track_score(tr, project_track_pair(tr), h);
 }
 
 /* The tracked pair's cell in the corpus (see track_item in train.h). */
@@ -364,8 +404,7 @@ bool av_trainer_track_cell(struct av_trainer *tr, int h, double *scaled, double 
 	*scaled = *weight = NAN;
 	if (tr->track_item < 0 || h < 0 || h >= tr->cfg.heads)
 		return false;
-	struct av_trace *t = &tr->items[tr->track_item].trace;
-	av_trace_forward(t, &tr->params, &tr->cfg);
+	const struct av_trace *t = forward_item(tr, tr->track_item);
 	size_t cell = ((size_t)h * t->n + tr->track_pos[0]) * t->m + tr->track_pos[1];
 	*scaled = t->scaled[cell];
 	*weight = t->weights[cell];
@@ -385,9 +424,11 @@ static void record_track(struct av_trainer *tr)
 						    sizeof(double));
 		tr->track_cap = cap;
 	}
+	/* the pair projected once for every head */
+	const float *q = tr->track[0] >= 0 ? project_track_pair(tr) : NULL;
 	for (int h = 0; h < H; h++) {
 		size_t row = (size_t)tr->epoch * H + h;
-		tr->track_history[row] = av_trainer_track_score(tr, h);
+		tr->track_history[row] = q ? head_track_score(tr, q, h) : NAN;
 		av_trainer_track_cell(tr, h, &tr->track_cell_history[2 * row],
 				      &tr->track_cell_history[2 * row + 1]);
 	}
@@ -439,6 +480,8 @@ struct av_trainer *av_trainer_new(const struct av_session *s,
 		goto fail;
 	}
 	tr->items = av_calloc((size_t)sample->n_sentences, sizeof(*tr->items));
+	tr->forwarded = av_calloc((size_t)sample->n_sentences, sizeof(*tr->forwarded));
+	tr->params_version = 1;   /* the traces av_trace_run made hold these */
 	for (int i = 0; i < sample->n_sentences; i++) {
 		tr->n_items++;
 		if (!load_item(tr, &tr->items[i], sample->sentences[i], s->source, cause)) {
@@ -447,6 +490,9 @@ struct av_trainer *av_trainer_new(const struct av_session *s,
 			goto fail;
 		}
 	}
+	for (int i = 0; i < tr->n_items; i++)
+		tr->forwarded[i] = tr->params_version;
+	tr->scratch = av_malloc((size_t)tr->params.d_model * 4 * sizeof(float));
 	av_params_copy(&tr->start, &tr->params);
 	reset_state(tr);
 
@@ -481,6 +527,8 @@ void av_trainer_free(struct av_trainer *tr)
 		av_trace_free(&it->trace);
 	}
 	free(tr->items);
+	free(tr->forwarded);
+	free(tr->scratch);
 	for (int i = 0; i < tr->n_pairs; i++) {
 		free(tr->pairs[i][0]);
 		free(tr->pairs[i][1]);
@@ -499,8 +547,7 @@ void av_trainer_free(struct av_trainer *tr)
 bool av_trainer_step(struct av_trainer *tr)
 {
 	struct av_train_item *it = &tr->items[tr->next_item];
-	struct av_trace *t = &it->trace;
-	av_trace_forward(t, &tr->params, &tr->cfg);
+	struct av_trace *t = forward_item(tr, tr->next_item);
 	size_t cells = (size_t)t->heads * t->n * t->m;
 	if (tr->d_weights_count < cells) {
 		free(tr->d_weights);
@@ -520,16 +567,24 @@ bool av_trainer_step(struct av_trainer *tr)
 	tr->last_item = tr->next_item;
 	if (tr->set.lr > tr->lr_peak)
 		tr->lr_peak = tr->set.lr;
+	/* torch.optim.Adam's bias corrections, from the step count in double */
+	struct adam_step k = {
+		.step_size = tr->set.lr / (1.0 - pow(ADAM_BETA1, (double)tr->steps)),
+		.bc2_sqrt = sqrt(1.0 - pow(ADAM_BETA2, (double)tr->steps)),
+	};
+	tr->nonfinite = -1;
 	for (int id = 0; id < AV_N_PARAMS; id++) {
 		if (!tr->trained[id])
 			continue;
-		if (!loss_reaches(id)) {
+		bool bad = tr->still_nonfinite[id];
+		if (loss_reaches(id))
+			tr->grad_norm[id] = update(tr, id, &k, &bad);
+		else
 			tr->grad_norm[id] = 0;
-			continue;
-		}
-		tr->grad_norm[id] = update(tr, id);
+		if (bad && tr->nonfinite < 0)
+			tr->nonfinite = id;
 	}
-	tr->nonfinite = find_nonfinite(tr);
+	params_changed(tr);
 	tr->last_loss = loss;
 	tr->epoch_loss += loss;
 	if (++tr->next_item < tr->n_items)
@@ -557,6 +612,7 @@ void av_trainer_reset(struct av_trainer *tr)
 {
 	av_params_free(&tr->params);
 	av_params_copy(&tr->params, &tr->start);
+	params_changed(tr);
 	reset_state(tr);
 	clear_progress(tr);
 }
@@ -640,12 +696,16 @@ void av_trainer_vocab_scores(const struct av_trainer *tr, bool at_position_0, fl
 	const struct av_params *p = &tr->params;
 	int V = p->vocab_size, D = p->d_model, H = tr->cfg.heads, dh = D / H;
 	double divisor = av_config_divisor(&tr->cfg);
-	float *x = av_malloc((size_t)D * sizeof(float));
+	float *x = av_malloc((size_t)D * 2 * sizeof(float)), *pos = NULL;
 	float *q = av_malloc((size_t)V * D * sizeof(float));
 	float *k = av_malloc((size_t)V * D * sizeof(float));
+	if (at_position_0) {
+		pos = x + D;
+		av_position_row(p, tr->cfg.positional, 0, pos);
+	}
 	for (int a = 0; a < V; a++) {
-		project_word(tr, a, at_position_0, p->w_q, p->b_q, x, q + (size_t)a * D);
-		project_word(tr, a, at_position_0, p->w_k, p->b_k, x, k + (size_t)a * D);
+		project_word(tr, a, pos, p->w_q, p->b_q, x, q + (size_t)a * D);
+		project_word(tr, a, pos, p->w_k, p->b_k, x, k + (size_t)a * D);
 	}
 	/* the scaled stage of a sentence, computed the same way */
 	for (int h = 0; h < H; h++) {
@@ -669,8 +729,7 @@ float *av_trainer_scores(struct av_trainer *tr, int *count)
 	float *out = av_malloc((total ? total : 1) * sizeof(float));
 	size_t k = 0;
 	for (int i = 0; i < tr->n_items; i++) {
-		struct av_trace *t = &tr->items[i].trace;
-		av_trace_forward(t, &tr->params, &tr->cfg);
+		const struct av_trace *t = forward_item(tr, i);
 		size_t cells = (size_t)t->n * t->m;
 		for (int h = 0; h < t->heads; h++)
 			for (size_t c = 0; c < cells; c++)

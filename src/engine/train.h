@@ -33,11 +33,13 @@
  *         m = b1 m + (1-b1) g; v = b2 v + (1-b2) g^2;
  *         p -= lr / (1 - b1^t) * m / (sqrt(v) / sqrt(1 - b2^t) + eps)
  *   sgd   torch.optim.SGD(lr): p -= lr g
- * The trainer keeps float64 master copies of the trained tensors and the
- * optimiser state in float64; the forward pass sees them rounded to float32.
+ * The parameters and Adam's moments are float32 and each step is computed
+ * in float32, in the order of torch.optim's single-tensor path for float32
+ * parameters; the gradient comes from the backward pass in double (see
+ * backward.h) and is rounded to float32 for the step, as a float32 .grad.
  * Tensors the loss cannot reach (see AV_GRAD_UNUSED) get a gradient of 0,
  * which moves neither Adam nor SGD, as PyTorch skips a parameter whose
- * .grad is None.
+ * .grad is None; they get no moments either.
  *
  * What is trained: "qkv" (default; seed 001 trains exactly W_q, W_k, W_v) is
  * w_q, w_k, w_v and, with bias, b_q, b_k, b_v; "all" adds the token
@@ -130,14 +132,20 @@ struct av_trainer {
 	/* the corpus */
 	int n_items;
 	struct av_train_item *items;
+	unsigned long *forwarded;    /* forwarded[i]: params_version of item i's
+					trace stages, 0 when they are stale */
+	unsigned long params_version;   /* changes whenever params change */
 
 	/* parameters */
 	struct av_params start;      /* what av_trainer_reset returns to */
 	struct av_params params;     /* current (float32, what the forward pass uses) */
 	bool trained[AV_N_PARAMS];   /* tensors the optimiser moves (and that exist) */
 	struct av_grads grad;        /* gradient of the last step (trained tensors) */
-	double *master[AV_N_PARAMS]; /* float64 copies of the trained tensors */
-	double *adam_m[AV_N_PARAMS], *adam_v[AV_N_PARAMS];
+	float *adam_m[AV_N_PARAMS], *adam_v[AV_N_PARAMS];   /* Adam's exp_avg and
+					exp_avg_sq (float32) of the trained
+					tensors the loss reaches, else NULL */
+	bool still_nonfinite[AV_N_PARAMS];   /* a trained tensor no step moves
+					holds inf/nan (found at reset) */
 	long steps;                  /* optimiser steps since the state was reset (Adam's t) */
 
 	/* progress */
@@ -169,6 +177,8 @@ struct av_trainer {
 					(the stepper's "scaled" stage, positions
 					included) and its attention weight, per
 					head, like track_history; NAN without a cell */
+
+	float *scratch;              /* 4 D floats: the tracked pair's rows */
 
 	/* what happened, for av_trainer_diagnose */
 	int last_item;               /* the sentence of the last step, -1 before */
