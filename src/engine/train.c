@@ -941,3 +941,207 @@ void av_trainer_record(const struct av_trainer *tr, struct av_training_record *r
 	r->target = av_target_names[tr->set.target];
 	r->loss = tr->loss;
 }
+
+/* --- sleeping between visits ------------------------------------------------ */
+
+/* The matrices worth freeing: D x D each (the rest is small). */
+static const int sleeping_ids[] = { AV_P_W_Q, AV_P_W_K, AV_P_W_V, AV_P_W_O };
+#define N_SLEEPING ((int)(sizeof(sleeping_ids) / sizeof(sleeping_ids[0])))
+
+static float **matrix_slot(struct av_params *p, int id)
+{
+	switch (id) {
+	case AV_P_W_Q: return &p->w_q;
+	case AV_P_W_K: return &p->w_k;
+	case AV_P_W_V: return &p->w_v;
+	case AV_P_W_O: return &p->w_o;
+	}
+	return NULL;
+}
+
+/* FNV-1a 64 over the floats' 32-bit words in four interleaved lanes (a
+ * quarter of the dependent multiplies), the lanes then folded in order. */
+static uint64_t floats_hash(const float *x, size_t count)
+{
+	const uint64_t prime = 0x100000001b3ULL;
+	uint64_t h[4] = { 0xcbf29ce484222325ULL, 1, 2, 3 };
+	size_t c = 0;
+	for (; c + 4 <= count; c += 4)
+		for (int l = 0; l < 4; l++) {
+			uint32_t w;
+			memcpy(&w, x + c + l, sizeof(w));
+			h[l] = (h[l] ^ w) * prime;
+		}
+	for (; c < count; c++) {
+		uint32_t w;
+		memcpy(&w, x + c, sizeof(w));
+		h[0] = (h[0] ^ w) * prime;
+	}
+	uint64_t all = h[0];
+	for (int l = 1; l < 4; l++)
+		all = (all ^ h[l]) * prime;
+	return (all ^ count) * prime;
+}
+
+static bool same_tensor(const float *a, const float *b, size_t count)
+{
+	return a && b && memcmp(a, b, count * sizeof(float)) == 0;
+}
+
+/* The parameters s starts from: the loaded file's, or drawn again from
+ * the seed (as av_session_reinit draws them). */
+static void session_start_params(const struct av_session *s, struct av_params *out)
+{
+	if (s->from_weights)
+		av_params_copy(out, &s->initial);
+	else
+		av_params_init(out, &s->cfg, (const char *const *)s->params.vocab, s->base_vocab);
+}
+
+/* Frees tensor id of p, remembering where it comes back from. */
+static void put_to_sleep(struct av_params *p, int id, struct av_sleeping_tensor *st, int from)
+{
+	float **slot = matrix_slot(p, id);
+	st->from = from;
+	st->hash = floats_hash(*slot, st->count);
+	free(*slot);
+	*slot = NULL;
+}
+
+bool av_trainer_sleep(struct av_trainer *tr, const struct av_session *s)
+{
+	if (tr->asleep)
+		return false;
+	size_t moments = 0;
+	for (int id = 0; id < AV_N_PARAMS; id++) {
+		size_t count = 0;
+		if (tr->adam_m[id])
+			av_param_tensor(&tr->params, id, &count);
+		moments += 2 * count * sizeof(float);
+	}
+	/* the moments are worth their memory only when small; a fresh
+	 * optimiser is what o or a change of the trained tensors gives too */
+	tr->restart_on_wake = moments >= AV_TRAIN_KEEP_MOMENTS_BELOW;
+	bool restart = tr->restart_on_wake && tr->steps > 0;
+	if (tr->restart_on_wake) {
+		free_state(tr);
+		tr->steps = 0;
+	} else {
+		av_grads_free(&tr->grad);
+	}
+	free(tr->d_weights);
+	tr->d_weights = NULL;
+	tr->d_weights_count = 0;
+	for (int i = 0; i < tr->n_items; i++) {
+		av_trace_free(&tr->items[i].trace);
+		memset(&tr->items[i].trace, 0, sizeof(tr->items[i].trace));
+		tr->forwarded[i] = 0;
+	}
+
+	struct av_params fresh = { 0 };
+	bool have_fresh = false;
+	for (int k = 0; k < N_SLEEPING; k++) {
+		int id = sleeping_ids[k];
+		size_t count, sc;
+		const float *now = av_param_tensor(&tr->params, id, &count);
+		const float *start = av_param_tensor(&tr->start, id, NULL);
+		const float *in_s = av_param_tensor(&s->params, id, &sc);
+		struct av_sleeping_tensor *sp = &tr->sleep_params[id], *ss = &tr->sleep_start[id];
+		sp->from = ss->from = AV_SLEEP_KEPT;
+		sp->count = ss->count = count;
+		if (!now)
+			continue;
+		/* the start first: it may be the current one, before that goes */
+		if (same_tensor(start, now, count)) {
+			put_to_sleep(&tr->start, id, ss, AV_SLEEP_PARAMS);
+		} else {
+			if (!have_fresh) {
+				session_start_params(s, &fresh);
+				have_fresh = true;
+			}
+			size_t fc;
+			const float *drawn = av_param_tensor(&fresh, id, &fc);
+			if (fc == count && same_tensor(start, drawn, count))
+				put_to_sleep(&tr->start, id, ss, AV_SLEEP_FRESH);
+		}
+		if (sc == count && same_tensor(now, in_s, count))
+			put_to_sleep(&tr->params, id, sp, AV_SLEEP_SESSION);
+	}
+	if (have_fresh)
+		av_params_free(&fresh);
+	tr->asleep = true;
+	return restart;
+}
+
+/* Brings tensor id of p back from src (count floats), checking its hash. */
+static bool wake_tensor(struct av_params *p, int id, const struct av_sleeping_tensor *st,
+			const struct av_params *src)
+{
+	size_t count;
+	const float *from = av_param_tensor(src, id, &count);
+	if (!from || count != st->count || floats_hash(from, count) != st->hash)
+		return false;
+	float **slot = matrix_slot(p, id);
+	*slot = av_malloc(count * sizeof(float));
+	memcpy(*slot, from, count * sizeof(float));
+	return true;
+}
+
+bool av_trainer_wake(struct av_trainer *tr, const struct av_session *s, char **cause)
+{
+	if (!tr->asleep)
+		return true;
+	struct av_params fresh = { 0 };
+	bool have_fresh = false, ok = true;
+	for (int k = 0; k < N_SLEEPING && ok; k++) {
+		int id = sleeping_ids[k];
+		const struct av_sleeping_tensor *sp = &tr->sleep_params[id], *ss = &tr->sleep_start[id];
+		if (sp->from == AV_SLEEP_SESSION)
+			ok = wake_tensor(&tr->params, id, sp, &s->params);
+		if (ok && ss->from == AV_SLEEP_PARAMS)
+			ok = wake_tensor(&tr->start, id, ss, &tr->params);
+		if (ok && ss->from == AV_SLEEP_FRESH) {
+			if (!have_fresh) {
+				session_start_params(s, &fresh);
+				have_fresh = true;
+			}
+			ok = wake_tensor(&tr->start, id, ss, &fresh);
+		}
+	}
+	if (have_fresh)
+		av_params_free(&fresh);
+	if (!ok)
+		return av_fail(cause, _("the weights changed since training stopped"));
+	tr->asleep = false;
+	params_changed(tr);
+	for (int i = 0; i < tr->n_items; i++) {
+		struct av_train_item *it = &tr->items[i];
+		if (!av_trace_run(&it->trace, &tr->params, &tr->cfg, it->query, it->source, NULL, 0,
+				  cause))
+			return false;
+		tr->forwarded[i] = tr->params_version;
+	}
+	if (tr->restart_on_wake) {
+		reset_state(tr);
+	} else {
+		unsigned wanted = 0;
+		for (int id = 0; id < AV_N_PARAMS; id++)
+			if (tr->trained[id])
+				wanted |= 1u << id;
+		av_grads_init(&tr->grad, &tr->params, wanted);
+	}
+	tr->restart_on_wake = false;
+	return true;
+}
+
+bool av_trainer_tensor_is(const struct av_trainer *tr, int id, const float *x, size_t count)
+{
+	size_t have;
+	const float *t = av_param_tensor(&tr->params, id, &have);
+	if (t)
+		return have == count && (count == 0 || same_tensor(t, x, count));
+	const struct av_sleeping_tensor *sp = &tr->sleep_params[id];
+	if (tr->asleep && sp->from == AV_SLEEP_SESSION)
+		return x && sp->count == count && floats_hash(x, count) == sp->hash;
+	return !x && count == 0;
+}

@@ -64,12 +64,16 @@
  *                 the session and re-runs its trace (the live heatmap);
  *     keys:       av_trainer_reset, av_trainer_set_lr / _optimizer / _target /
  *                 _params / _init / _track;
- *     leaving:    av_trainer_apply(tr, session); av_trainer_free(tr).
+ *     leaving:    av_trainer_apply(tr, session); then av_trainer_sleep(tr,
+ *                 session) to keep the training for a later visit in little
+ *                 memory (av_trainer_wake brings it back), or
+ *                 av_trainer_free(tr).
  * Everything is read from the struct below, which callers must not write. */
 #ifndef AV_TRAIN_H
 #define AV_TRAIN_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include "attention.h"
 #include "backward.h"
 #include "sample.h"
@@ -179,6 +183,15 @@ struct av_trainer {
 					head, like track_history; NAN without a cell */
 
 	float *scratch;              /* 4 D floats: the tracked pair's rows */
+
+	/* asleep (av_trainer_sleep): what stands in for the freed matrices */
+	bool asleep;
+	bool restart_on_wake;        /* Adam's moments were freed: a fresh optimiser */
+	struct av_sleeping_tensor {
+		enum { AV_SLEEP_KEPT, AV_SLEEP_SESSION, AV_SLEEP_PARAMS, AV_SLEEP_FRESH } from;
+		size_t count;
+		uint64_t hash;       /* of the freed floats' bytes */
+	} sleep_params[AV_N_PARAMS], sleep_start[AV_N_PARAMS];
 
 	/* what happened, for av_trainer_diagnose */
 	int last_item;               /* the sentence of the last step, -1 before */
@@ -323,6 +336,33 @@ void av_trainer_diagnose(const struct av_trainer *tr, struct av_train_diagnosis 
 
 /* Copies the current parameters into s->params and re-runs its trace. */
 bool av_trainer_apply(const struct av_trainer *tr, struct av_session *s, char **cause);
+
+/* Sleeping: what the training view does not need while the person is
+ * elsewhere, freed. Call after av_trainer_apply(tr, s), with s holding the
+ * trainer's weights. Freed: the gradients and the backward's scratch, the
+ * corpus's traces (their stages and tokens; the sentences and targets
+ * stay), the weight matrices of the current parameters (s holds them) and
+ * of the starting ones (s holds them too when untrained, else they are
+ * drawn again as av_session_reinit does, or kept when neither gives them
+ * back), and Adam's moments when they take AV_TRAIN_KEEP_MOMENTS_BELOW
+ * bytes or more: the optimiser then restarts (tr->steps is 0 from here, as
+ * after av_trainer_set_optimizer). Settings, progress and histories stay;
+ * while asleep, read only those (epoch, next_item, steps, set, cfg, loss,
+ * track histories), av_trainer_tensor_is and av_trainer_record. Returns
+ * whether the optimiser restarts. */
+#define AV_TRAIN_KEEP_MOMENTS_BELOW ((size_t)256 * 1024)
+bool av_trainer_sleep(struct av_trainer *tr, const struct av_session *s);
+
+/* Back from sleep: the matrices from s (which must hold the same weights
+ * and config as when tr fell asleep: checked by their hashes) and from a
+ * fresh draw, the traces run again, the gradients (and, after a restart,
+ * a fresh optimiser) allocated. False + *cause when s no longer gives the
+ * trainer's weights back: tr is then unusable, free it. */
+bool av_trainer_wake(struct av_trainer *tr, const struct av_session *s, char **cause);
+
+/* Whether tensor id of the current parameters holds exactly x (count
+ * floats); asleep, a freed matrix is compared by its hash. */
+bool av_trainer_tensor_is(const struct av_trainer *tr, int id, const float *x, size_t count);
 
 /* The "training" object of a trace: tr->epoch epochs, its settings, tr->loss
  * (valid while tr is unchanged). */
