@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "matmul.h"
+#include "matmul_avx2.h"
 
 /* c[i][j] (+)= sum_p a[i][p] * b(p, j), summed in double in p order: each
  * element is one dot product, rounded once, so the result is the float
@@ -85,7 +86,9 @@ static void set_one_thread(void)
 }
 
 /* c (n, m) = a (n, k) . op(b), op(b) = b^T (b (m, k)) or b (b (k, m));
- * beta 1 adds to what c holds (the bias rows av_matmul put there). */
+ * beta 1 adds to what c holds (the bias rows av_matmul put there). Few
+ * rows go to the AVX2 kernels where they beat OpenBLAS (its packing of the
+ * weight costs as much as the arithmetic when a sentence has 5 tokens). */
 static void gemm(bool b_transposed, float *c, int ldc, const float *a, int lda,
 		 const float *b, int ldb, int n, int m, int k, float beta)
 {
@@ -93,6 +96,14 @@ static void gemm(bool b_transposed, float *c, int ldc, const float *a, int lda,
 		return;
 	if ((size_t)n * m * k <= SMALL_PRODUCT) {
 		plain_gemm(b_transposed, c, ldc, a, lda, b, ldb, n, m, k, beta);
+		return;
+	}
+	if (b_transposed && av_avx2_nt_suits(n, m, k)) {
+		av_avx2_gemm_nt(c, ldc, a, lda, b, ldb, n, m, k, beta != 0);
+		return;
+	}
+	if (!b_transposed && av_avx2_nn_suits(n, m, k)) {
+		av_avx2_gemm_nn(c, ldc, a, lda, b, ldb, n, m, k, beta != 0);
 		return;
 	}
 	call_once(&one_thread_once, set_one_thread);

@@ -1,0 +1,341 @@
+/* matmul_avx2.c: products for few rows by AVX2 and FMA (see matmul_avx2.h).
+ *
+ * The build assumes plain x86-64, so these functions alone are compiled for
+ * AVX2+FMA (the target attribute) and run only after the CPU has said it
+ * has them (av_avx2_usable). Each product is cut into register blocks: a
+ * block keeps its sums in up to 12 of the 16 ymm registers for the whole of
+ * k and writes each element of c once. The tails (rows, columns and k that
+ * are not multiples of the block) run the same code with fewer registers,
+ * and use masked loads and stores past the last multiple of 8, so nothing
+ * is read or written outside the operands. */
+#include "config.h"
+
+#include "matmul_avx2.h"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+
+#include <immintrin.h>
+#include <stdint.h>
+
+#define TARGET __attribute__((target("avx2,fma")))
+#define INLINE static inline __attribute__((always_inline))
+/* the loops over a block's rows and columns, unrolled so that its sums live
+ * in registers (R, C and V are constants in each instantiation) */
+#define UNROLL _Pragma("GCC unroll 8")
+
+/* true when the CPU runs these kernels */
+static bool usable_here(void)
+{
+	static int usable = -1;
+	if (usable < 0) {
+		__builtin_cpu_init();
+		usable = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+	}
+	return usable;
+}
+
+bool av_avx2_nt_suits(int n, int m, int k)
+{
+	(void)m, (void)k;
+	return n <= 96 && usable_here();
+}
+
+bool av_avx2_nn_suits(int n, int m, int k)
+{
+	return (n <= 16 || (size_t)m * k <= 16384) && usable_here();
+}
+
+/* lanes [0, count) on, for count in 0..8 */
+TARGET INLINE __m256i first_lanes(int count)
+{
+	static const int32_t ones_then_zeros[16] = { -1, -1, -1, -1, -1, -1, -1, -1 };
+	return _mm256_loadu_si256((const __m256i *)(ones_then_zeros + 8 - count));
+}
+
+/* the sums of the lanes of a, b, c and d, in that order */
+TARGET INLINE __m128 sum_lanes4(__m256 a, __m256 b, __m256 c, __m256 d)
+{
+	__m256 ab = _mm256_hadd_ps(a, b);
+	__m256 cd = _mm256_hadd_ps(c, d);
+	__m256 abcd = _mm256_hadd_ps(ab, cd);
+	return _mm_add_ps(_mm256_castps256_ps128(abcd), _mm256_extractf128_ps(abcd, 1));
+}
+
+/* --- c = a . b^T: R rows of a against C rows of b ------------------------
+ * Per 8 floats of k: R + C loads and R * C FMAs into R * C sums of 8 lanes,
+ * which are added across at the end. 4 x 3: 12 sums + 3 of b + 1 of a fill
+ * the 16 registers. */
+#define NT_ROWS 4
+#define NT_COLS 3
+
+TARGET INLINE void nt_block(float *c, int ldc, const float *a, int lda, const float *b, int ldb,
+			    int k, bool accumulate, const int R, const int C)
+{
+	__m256 s[NT_ROWS][NT_COLS];
+	UNROLL
+	for (int r = 0; r < R; r++)
+		UNROLL
+		for (int j = 0; j < C; j++)
+			s[r][j] = _mm256_setzero_ps();
+	int p = 0;
+	for (; p + 8 <= k; p += 8) {
+		__m256 bv[NT_COLS];
+		UNROLL
+		for (int j = 0; j < C; j++)
+			bv[j] = _mm256_loadu_ps(b + (size_t)j * ldb + p);
+		UNROLL
+		for (int r = 0; r < R; r++) {
+			__m256 av = _mm256_loadu_ps(a + (size_t)r * lda + p);
+			UNROLL
+			for (int j = 0; j < C; j++)
+				s[r][j] = _mm256_fmadd_ps(av, bv[j], s[r][j]);
+		}
+	}
+	if (p < k) {
+		__m256i mask = first_lanes(k - p);
+		__m256 bv[NT_COLS];
+		UNROLL
+		for (int j = 0; j < C; j++)
+			bv[j] = _mm256_maskload_ps(b + (size_t)j * ldb + p, mask);
+		UNROLL
+		for (int r = 0; r < R; r++) {
+			__m256 av = _mm256_maskload_ps(a + (size_t)r * lda + p, mask);
+			UNROLL
+			for (int j = 0; j < C; j++)
+				s[r][j] = _mm256_fmadd_ps(av, bv[j], s[r][j]);
+		}
+	}
+	__m256 zero = _mm256_setzero_ps();
+	UNROLL
+	for (int r = 0; r < R; r++) {
+		float sums[4];
+		_mm_storeu_ps(sums, sum_lanes4(s[r][0], C > 1 ? s[r][1] : zero,
+					       C > 2 ? s[r][2] : zero, zero));
+		float *cr = c + (size_t)r * ldc;
+		UNROLL
+		for (int j = 0; j < C; j++)
+			cr[j] = accumulate ? cr[j] + sums[j] : sums[j];
+	}
+}
+
+typedef void nt_block_fn(float *c, int ldc, const float *a, int lda, const float *b, int ldb,
+			 int k, bool accumulate);
+#define NT_BLOCK(R, C)                                                                      \
+	TARGET static void nt_block_##R##_##C(float *c, int ldc, const float *a, int lda,  \
+					      const float *b, int ldb, int k, bool acc)   \
+	{                                                                                   \
+		nt_block(c, ldc, a, lda, b, ldb, k, acc, R, C);                             \
+	}
+NT_BLOCK(1, 1) NT_BLOCK(1, 2) NT_BLOCK(1, 3)
+NT_BLOCK(2, 1) NT_BLOCK(2, 2) NT_BLOCK(2, 3)
+NT_BLOCK(3, 1) NT_BLOCK(3, 2) NT_BLOCK(3, 3)
+NT_BLOCK(4, 1) NT_BLOCK(4, 2) NT_BLOCK(4, 3)
+
+static nt_block_fn *const nt_blocks[NT_ROWS][NT_COLS] = {
+	{ nt_block_1_1, nt_block_1_2, nt_block_1_3 },
+	{ nt_block_2_1, nt_block_2_2, nt_block_2_3 },
+	{ nt_block_3_1, nt_block_3_2, nt_block_3_3 },
+	{ nt_block_4_1, nt_block_4_2, nt_block_4_3 },
+};
+
+/* Blocked for the caches: a chunk of b's rows (the weight, about 96 KiB)
+ * stays in L2 while each block of a's rows (the few tokens, a few KiB)
+ * stays in L1 and meets every row of the chunk; b is read from memory once. */
+static int nt_chunk_rows(int k)
+{
+	int rows = (int)(96 * 1024 / 4 / (k > 0 ? k : 1)) / NT_COLS * NT_COLS;
+	return rows < NT_COLS ? NT_COLS : rows;
+}
+
+void av_avx2_gemm_nt(float *c, int ldc, const float *a, int lda, const float *b, int ldb,
+		     int n, int m, int k, bool accumulate)
+{
+	int chunk = nt_chunk_rows(k);
+	for (int j0 = 0; j0 < m; j0 += chunk) {
+		int j_end = m - j0 < chunk ? m : j0 + chunk;
+		for (int i = 0; i < n; i += NT_ROWS) {
+			int rows = n - i < NT_ROWS ? n - i : NT_ROWS;
+			for (int j = j0; j < j_end; j += NT_COLS) {
+				int cols = j_end - j < NT_COLS ? j_end - j : NT_COLS;
+				nt_blocks[rows - 1][cols - 1](c + (size_t)i * ldc + j, ldc,
+							      a + (size_t)i * lda, lda,
+							      b + (size_t)j * ldb, ldb, k,
+							      accumulate);
+			}
+		}
+	}
+}
+
+/* --- c = a . b: R rows of a against 16 columns of b ----------------------
+ * Per row p of b: 2 loads of b, R broadcasts of a[r][p] and 2R FMAs. 6 x 16:
+ * 12 sums + 2 of b + 1 broadcast. Only width of the 16 columns are real:
+ * b is either padded to 16 with zeros (the packed strips) or read through
+ * masks past width; c is written through masks past width. */
+#define NN_ROWS 6
+#define NN_WIDTH 16
+
+TARGET INLINE void nn_block(float *c, int ldc, const float *a, int lda, const float *b, int ldb,
+			    int k, bool accumulate, const int R, const int width, const bool padded)
+{
+	const int V = padded || width > 8 ? 2 : 1; /* vectors of 8 columns */
+	__m256i mask[2] = { first_lanes(width < 8 ? width : 8),
+			    first_lanes(width > 8 ? width - 8 : 0) };
+	__m256 s[NN_ROWS][2];
+	UNROLL
+	for (int r = 0; r < R; r++)
+		UNROLL
+		for (int v = 0; v < V; v++)
+			s[r][v] = _mm256_setzero_ps();
+	for (int p = 0; p < k; p++) {
+		const float *bp = b + (size_t)p * ldb;
+		__m256 bv[2] = { _mm256_setzero_ps(), _mm256_setzero_ps() };
+		UNROLL
+		for (int v = 0; v < V; v++)
+			bv[v] = padded || width >= 8 * (v + 1) ? _mm256_loadu_ps(bp + 8 * v)
+							       : _mm256_maskload_ps(bp + 8 * v, mask[v]);
+		UNROLL
+		for (int r = 0; r < R; r++) {
+			__m256 av = _mm256_broadcast_ss(a + (size_t)r * lda + p);
+			UNROLL
+			for (int v = 0; v < V; v++)
+				s[r][v] = _mm256_fmadd_ps(av, bv[v], s[r][v]);
+		}
+	}
+	UNROLL
+	for (int r = 0; r < R; r++) {
+		float *cr = c + (size_t)r * ldc;
+		UNROLL
+		for (int v = 0; v < V; v++) {
+			if (width <= 8 * v)
+				continue;
+			bool whole = width >= 8 * (v + 1);
+			if (accumulate)
+				s[r][v] = _mm256_add_ps(s[r][v], whole ? _mm256_loadu_ps(cr + 8 * v)
+								     : _mm256_maskload_ps(cr + 8 * v, mask[v]));
+			if (whole)
+				_mm256_storeu_ps(cr + 8 * v, s[r][v]);
+			else
+				_mm256_maskstore_ps(cr + 8 * v, mask[v], s[r][v]);
+		}
+	}
+}
+
+typedef void nn_block_fn(float *c, int ldc, const float *a, int lda, const float *b, int ldb,
+			 int k, bool accumulate, int width);
+/* b packed (ldb 16: padded) or in place; all 16 columns real (width a
+ * constant) or fewer */
+#define NN_BLOCK(R)                                                                           \
+	TARGET static void nn_block_##R(float *c, int ldc, const float *a, int lda,          \
+					const float *b, int ldb, int k, bool acc, int width)  \
+	{                                                                                     \
+		bool padded = ldb == NN_WIDTH;                                                \
+		if (padded && width == NN_WIDTH)                                              \
+			nn_block(c, ldc, a, lda, b, ldb, k, acc, R, NN_WIDTH, true);          \
+		else if (padded)                                                              \
+			nn_block(c, ldc, a, lda, b, ldb, k, acc, R, width, true);             \
+		else if (width == NN_WIDTH)                                                   \
+			nn_block(c, ldc, a, lda, b, ldb, k, acc, R, NN_WIDTH, false);         \
+		else                                                                          \
+			nn_block(c, ldc, a, lda, b, ldb, k, acc, R, width, false);            \
+	}
+NN_BLOCK(1) NN_BLOCK(2) NN_BLOCK(3) NN_BLOCK(4) NN_BLOCK(5) NN_BLOCK(6)
+
+static nn_block_fn *const nn_blocks[NN_ROWS] = {
+	nn_block_1, nn_block_2, nn_block_3, nn_block_4, nn_block_5, nn_block_6,
+};
+
+/* Blocked for the caches: a block of b of KC rows by NC columns (read from
+ * memory once, in runs of NC * 4 bytes) is copied into 16-column strips,
+ * each contiguous (KC, 16), that stay in L2 while every block of a's rows
+ * passes them; c takes each block's sums in turn (k / KC loads and stores
+ * of c, against KC FMAs per value). The copy is what keeps a weight whose
+ * rows lie 4 KiB apart (GPT-2's (768, 3072) c_fc) from piling every row
+ * into the same cache sets: read in place it ran at half the speed. A
+ * product of one block of rows reads b in place: it meets b only once. */
+#define NN_KC 128
+#define NN_NC 256
+
+TARGET static void pack_strips(float *packed, const float *b, int ldb, int kc, int columns)
+{
+	for (int j = 0; j < columns; j += NN_WIDTH) {
+		int width = columns - j < NN_WIDTH ? columns - j : NN_WIDTH;
+		__m256i lo = first_lanes(width < 8 ? width : 8);
+		__m256i hi = first_lanes(width > 8 ? width - 8 : 0);
+		float *strip = packed + (size_t)j * kc;
+		for (int p = 0; p < kc; p++) {
+			const float *row = b + (size_t)p * ldb + j;
+			_mm256_storeu_ps(strip + p * NN_WIDTH, _mm256_maskload_ps(row, lo));
+			_mm256_storeu_ps(strip + p * NN_WIDTH + 8, _mm256_maskload_ps(row + 8, hi));
+		}
+	}
+}
+
+static void nn_rows(float *c, int ldc, const float *a, int lda, const float *b, int ldb,
+		    int n, int columns, int kc, bool add)
+{
+	for (int i = 0; i < n; i += NN_ROWS) {
+		int rows = n - i < NN_ROWS ? n - i : NN_ROWS;
+		for (int j = 0; j < columns; j += NN_WIDTH) {
+			int width = columns - j < NN_WIDTH ? columns - j : NN_WIDTH;
+			const float *bj = ldb == NN_WIDTH ? b + (size_t)j * kc : b + j;
+			nn_blocks[rows - 1](c + (size_t)i * ldc + j, ldc, a + (size_t)i * lda, lda,
+					    bj, ldb, kc, add, width);
+		}
+	}
+}
+
+void av_avx2_gemm_nn(float *c, int ldc, const float *a, int lda, const float *b, int ldb,
+		     int n, int m, int k, bool accumulate)
+{
+	_Alignas(32) float packed[NN_KC * NN_NC];
+	bool pack = n > NN_ROWS;
+	for (int j0 = 0; j0 < m; j0 += NN_NC) {
+		int columns = m - j0 < NN_NC ? m - j0 : NN_NC;
+		for (int p0 = 0; p0 < k || p0 == 0; p0 += NN_KC) {
+			int kc = k - p0 < NN_KC ? k - p0 : NN_KC;
+			const float *block = b + (size_t)p0 * ldb + j0;
+			bool add = accumulate || p0 > 0;
+			if (pack && kc > 0) {
+				pack_strips(packed, block, ldb, kc, columns);
+				nn_rows(c + j0, ldc, a + p0, lda, packed, NN_WIDTH, n, columns, kc,
+					add);
+			} else {
+				nn_rows(c + j0, ldc, a + p0, lda, block, ldb, n, columns, kc, add);
+			}
+		}
+	}
+}
+
+#else /* not x86-64: OpenBLAS or the reference kernel does everything */
+
+#include <stdlib.h>
+
+bool av_avx2_nt_suits(int n, int m, int k)
+{
+	(void)n, (void)m, (void)k;
+	return false;
+}
+
+bool av_avx2_nn_suits(int n, int m, int k)
+{
+	(void)n, (void)m, (void)k;
+	return false;
+}
+
+void av_avx2_gemm_nt(float *c, int ldc, const float *a, int lda, const float *b, int ldb,
+		     int n, int m, int k, bool accumulate)
+{
+	(void)c, (void)ldc, (void)a, (void)lda, (void)b, (void)ldb;
+	(void)n, (void)m, (void)k, (void)accumulate;
+	abort();
+}
+
+void av_avx2_gemm_nn(float *c, int ldc, const float *a, int lda, const float *b, int ldb,
+		     int n, int m, int k, bool accumulate)
+{
+	(void)c, (void)ldc, (void)a, (void)lda, (void)b, (void)ldb;
+	(void)n, (void)m, (void)k, (void)accumulate;
+	abort();
+}
+
+#endif
