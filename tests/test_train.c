@@ -778,6 +778,44 @@ static void test_samples_train(void **state)
 	}
 }
 
+/* The largest finite |weight| of the trained tensors, now or at the start
+ * (av_trainer_diagnose's max_param, kept by the steps), by a plain scan. */
+static double scan_largest(const struct av_trainer *tr, const struct av_params *p)
+{
+	double big = 0;
+	for (int id = 0; id < AV_N_PARAMS; id++) {
+		size_t count;
+		const float *t = av_param_tensor(p, id, &count);
+		for (size_t c = 0; tr->trained[id] && c < count; c++)
+			if (isfinite(t[c]) && fabs(t[c]) > big)
+				big = fabs(t[c]);
+	}
+	return big;
+}
+
+static void test_diagnosis_largest_weight(void **state)
+{
+	(void)state;
+	struct av_session s;
+	session_from_builtin(&s, "china-panda");
+	struct av_trainer *tr = new_trainer(&s, AV_TRAIN_ALL);
+	assert_true(av_trainer_set_lr(tr, 0.5, NULL));   /* the weights grow */
+	for (int round = 0; round < 4; round++) {
+		for (int e = 0; e < 10; e++)
+			av_trainer_epoch(tr);
+		av_trainer_step(tr);
+		struct av_train_diagnosis d;
+		av_trainer_diagnose(tr, &d);
+		double now = scan_largest(tr, &tr->params), start = scan_largest(tr, &tr->start);
+		assert_true(d.max_param == fmax(now, start));
+		if (round == 1)
+			av_trainer_set_optimizer(tr, AV_OPT_SGD);
+	}
+	assert_true(scan_largest(tr, &tr->params) > scan_largest(tr, &tr->start));
+	av_trainer_free(tr);
+	av_session_free(&s);
+}
+
 /* --- sleeping between visits of the training view ------------------------ */
 
 /* china-panda at D=d_model (heads kept), its weights drawn from the seed. */
@@ -919,7 +957,7 @@ static void test_sleep_keeps_what_cannot_come_back(void **state)
 
 int main(void)
 {
-	struct CMUnitTest tests[N_FIXTURES + 15];
+	struct CMUnitTest tests[N_FIXTURES + 16];
 	int n = 0;
 	for (int i = 0; i < N_FIXTURES; i++)
 		tests[n++] = (struct CMUnitTest){ .name = fixture_names[i], .test_func = test_fixture,
@@ -936,6 +974,7 @@ int main(void)
 		cmocka_unit_test(test_cross_corpus),
 		cmocka_unit_test(test_corpus_errors),
 		cmocka_unit_test(test_samples_train),
+		cmocka_unit_test(test_diagnosis_largest_weight),
 		cmocka_unit_test(test_sleep_keeps_small_adam),
 		cmocka_unit_test(test_sleep_restarts_large_adam),
 		cmocka_unit_test(test_sleep_keeps_what_cannot_come_back),

@@ -1,6 +1,7 @@
 /* train.c: targets, loss, optimisers and the trainer (see train.h). */
 #include "config.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,6 +210,29 @@ static bool tensor_nonfinite(const struct av_trainer *tr, int id)
 	return false;
 }
 
+/* The largest finite |value| of tensor id of params (0 when none). */
+static float largest_in(const struct av_params *params, int id)
+{
+	size_t count;
+	const float *p = av_param_tensor(params, id, &count);
+	float big = 0;
+	for (size_t c = 0; c < count; c++)
+		if (isfinite(p[c]) && fabsf(p[c]) > big)
+			big = fabsf(p[c]);
+	return big;
+}
+
+/* Whether the backward pass writes tensor id's gradient itself (the
+ * trainer's grad.assign: W_q, W_k and their biases). */
+static bool is_assigned(int id)
+{
+	switch (id) {
+	case AV_P_W_Q: case AV_P_B_Q: case AV_P_W_K: case AV_P_B_K:
+		return true;
+	}
+	return false;
+}
+
 /* The first trained tensor holding inf or nan, or -1. */
 static int find_nonfinite(const struct av_trainer *tr)
 {
@@ -223,6 +247,7 @@ static int find_nonfinite(const struct av_trainer *tr)
 static void reset_state(struct av_trainer *tr)
 {
 	free_state(tr);
+	tr->largest_start = 0;
 	unsigned wanted = 0;
 	for (int id = 0; id < AV_N_PARAMS; id++) {
 		size_t count;
@@ -235,6 +260,10 @@ static void reset_state(struct av_trainer *tr)
 		/* no step moves what the loss does not reach: no moments, and
 		 * whether it is finite is known from now on */
 		tr->still_nonfinite[id] = !loss_reaches(id) && tensor_nonfinite(tr, id);
+		tr->largest[id] = largest_in(&tr->params, id);
+		float start = largest_in(&tr->start, id);
+		if (start > tr->largest_start)
+			tr->largest_start = start;
 		if (tr->set.optimizer == AV_OPT_ADAM && loss_reaches(id)) {
 			tr->adam_m[id] = av_calloc(count, sizeof(float));
 			tr->adam_v[id] = av_calloc(count, sizeof(float));
@@ -274,8 +303,13 @@ static double update(struct av_trainer *tr, int id, const struct adam_step *k, b
 	float *p = av_param_tensor(&tr->params, id, &count);
 	const double *g = tr->grad.t[id];
 	double s[4] = { 0, 0, 0, 0 };
-	float nf[4] = { 0, 0, 0, 0 };
+	float nf[4] = { 0, 0, 0, 0 }, big[4] = { 0, 0, 0, 0 };
 	size_t c = 0;
+	/* the largest finite |p| (av_trainer_diagnose's), as a select */
+#define LARGEST(e, l) do { \
+		float a = fabsf(p[e]); \
+		big[l] = a <= FLT_MAX && a > big[l] ? a : big[l]; \
+	} while (0)
 	if (tr->set.optimizer == AV_OPT_SGD) {
 		/* torch.optim.SGD: param.add_(grad, alpha=-lr) */
 		const float alpha = (float)-tr->set.lr;
@@ -284,6 +318,7 @@ static double update(struct av_trainer *tr, int id, const struct adam_step *k, b
 			s[l] += g[e] * g[e]; \
 			p[e] = p[e] + alpha * ge; \
 			nf[l] += p[e] - p[e]; \
+			LARGEST(e, l); \
 		} while (0)
 		for (; c + 4 <= count; c += 4)
 			for (int l = 0; l < 4; l++)
@@ -311,6 +346,7 @@ static double update(struct av_trainer *tr, int id, const struct adam_step *k, b
 			float denom = sqrtf(v[e]) / bc2 + eps; \
 			p[e] = p[e] + neg_step * m[e] / denom; \
 			nf[l] += p[e] - p[e]; \
+			LARGEST(e, l); \
 		} while (0)
 		for (; c + 4 <= count; c += 4)
 			for (int l = 0; l < 4; l++)
@@ -319,7 +355,12 @@ static double update(struct av_trainer *tr, int id, const struct adam_step *k, b
 			ADAM_ONE(c, 0);
 #undef ADAM_ONE
 	}
+#undef LARGEST
 	*bad = (nf[0] + nf[1]) + (nf[2] + nf[3]) != 0;
+	float most = big[0];
+	for (int l = 1; l < 4; l++)
+		most = big[l] > most ? big[l] : most;
+	tr->largest[id] = most;
 	return sqrt((s[0] + s[1]) + (s[2] + s[3]));
 }
 
@@ -557,9 +598,12 @@ bool av_trainer_step(struct av_trainer *tr)
 	double loss = av_attention_loss(t->weights, it->target, t->heads, t->n, t->m,
 					tr->d_weights);
 	/* only the gradients the loss reaches are computed; the others stay
-	 * the zeros they were made as */
+	 * the zeros they were made as; W_q's and W_k's (and their biases')
+	 * are written by the backward pass (grad.assign), the embeddings' are
+	 * sums over the tokens, zeroed here */
+	tr->grad.assign = 1u << AV_P_W_Q | 1u << AV_P_W_K;
 	for (int id = 0; id < AV_N_PARAMS; id++)
-		if (tr->grad.t[id] && loss_reaches(id))
+		if (tr->grad.t[id] && loss_reaches(id) && !is_assigned(id))
 			memset(tr->grad.t[id], 0, tr->grad.count[id] * sizeof(double));
 	av_trace_backward(t, &tr->params, NULL, tr->d_weights, &tr->grad);
 
@@ -807,19 +851,15 @@ enum av_grad_health av_trainer_grad_health(const struct av_trainer *tr, int id)
 	return AV_GRAD_OK;
 }
 
-/* The largest finite |value| of the trained tensors in p. */
-static double largest_param(const struct av_trainer *tr, const struct av_params *params)
+/* The largest finite |value| of the trained tensors now (kept by the
+ * steps: a scan of 3 MB at D=512 on every refresh of the screen was a
+ * third of the running training view's time). */
+static double largest_param(const struct av_trainer *tr)
 {
-	double big = 0;
-	for (int id = 0; id < AV_N_PARAMS; id++) {
-		if (!tr->trained[id])
-			continue;
-		size_t count;
-		const float *p = av_param_tensor(params, id, &count);
-		for (size_t c = 0; c < count; c++)
-			if (isfinite(p[c]) && fabs(p[c]) > big)
-				big = fabs(p[c]);
-	}
+	float big = 0;
+	for (int id = 0; id < AV_N_PARAMS; id++)
+		if (tr->trained[id] && tr->largest[id] > big)
+			big = tr->largest[id];
 	return big;
 }
 
@@ -881,7 +921,7 @@ void av_trainer_diagnose(const struct av_trainer *tr, struct av_train_diagnosis 
 	memset(d, 0, sizeof(*d));
 	d->param = -1;
 	/* the weights now, or where training started when they were large */
-	double now = largest_param(tr, &tr->params), start = largest_param(tr, &tr->start);
+	double now = largest_param(tr), start = tr->largest_start;
 	d->max_param = now > start ? now : start;
 	corpus_softmax_stats(tr, &d->max_score, &d->one_hot);
 	double last_epoch = tr->epoch > 0 ? tr->loss[tr->epoch - 1] : 0;

@@ -150,6 +150,9 @@ struct av_trainer {
 					tensors the loss reaches, else NULL */
 	bool still_nonfinite[AV_N_PARAMS];   /* a trained tensor no step moves
 					holds inf/nan (found at reset) */
+	float largest[AV_N_PARAMS];  /* largest finite |value| of each trained
+					tensor now (kept by the steps) */
+	float largest_start;         /* the same over the trained tensors of start */
 	long steps;                  /* optimiser steps since the state was reset (Adam's t) */
 
 	/* progress */
