@@ -861,7 +861,8 @@ static void test_sleep_keeps_small_adam(void **state)
 	assert_false(av_trainer_sleep(a, &s));   /* no restart */
 	assert_true(a->asleep);
 	assert_null(a->params.w_q);
-	assert_null(a->grad.t[AV_P_W_Q]);
+	assert_non_null(a->grad.t[AV_P_W_Q]);   /* small: the last gradients stay */
+	double g0 = a->grad.t[AV_P_W_Q][0];
 	assert_null(a->items[0].trace.weights);
 	assert_non_null(a->adam_m[AV_P_W_Q]);
 	assert_true(av_trainer_tensor_is(a, AV_P_W_Q, s.params.w_q, 9));
@@ -870,6 +871,8 @@ static void test_sleep_keeps_small_adam(void **state)
 	assert_true(av_trainer_set_lr(b, 0.02, NULL));
 	assert_true(av_trainer_wake(a, &s, &cause));
 	assert_false(a->asleep);
+	assert_true(a->grad.t[AV_P_W_Q][0] == b->grad.t[AV_P_W_Q][0]);
+	assert_true(a->grad.t[AV_P_W_Q][0] == g0);
 	for (int e = 0; e < 5; e++) {
 		av_trainer_epoch(a);
 		av_trainer_epoch(b);

@@ -587,8 +587,13 @@ static void test_leave_frees_memory(void **state)
 	assert_false(tr->asleep);
 	assert_true(memcmp(h.s.params.w_q, tr->params.w_q, DD * sizeof(float)) == 0);
 	assert_non_null(tr->items[0].trace.weights);
+	/* the fresh optimiser's gradients are zeros until a step */
+	harness_keys(&h, "g");
+	expect("dW after a step");
+	expect_not("step on #");
 	harness_keys(&h, "s");
 	expect_epoch(&h, 3);
+	expect("step on #1");
 	assert_int_equal(tr->steps, tr->n_items);
 	/* r goes back to the first weights, drawn again while asleep */
 	harness_keys(&h, "r");

@@ -1069,11 +1069,9 @@ bool av_trainer_sleep(struct av_trainer *tr, const struct av_session *s)
 	tr->restart_on_wake = moments >= AV_TRAIN_KEEP_MOMENTS_BELOW;
 	bool restart = tr->restart_on_wake && tr->steps > 0;
 	if (tr->restart_on_wake) {
-		free_state(tr);
+		free_state(tr);   /* the gradients too: the step's moments need them */
 		tr->steps = 0;
-	} else {
-		av_grads_free(&tr->grad);
-	}
+	}   /* else the last gradients (as small) stay for the matrices panel */
 	free(tr->d_weights);
 	tr->d_weights = NULL;
 	tr->d_weights_count = 0;
@@ -1166,15 +1164,8 @@ bool av_trainer_wake(struct av_trainer *tr, const struct av_session *s, char **c
 			return false;
 		tr->forwarded[i] = tr->params_version;
 	}
-	if (tr->restart_on_wake) {
+	if (tr->restart_on_wake)
 		reset_state(tr);
-	} else {
-		unsigned wanted = 0;
-		for (int id = 0; id < AV_N_PARAMS; id++)
-			if (tr->trained[id])
-				wanted |= 1u << id;
-		av_grads_init(&tr->grad, &tr->params, wanted);
-	}
 	tr->restart_on_wake = false;
 	return true;
 }

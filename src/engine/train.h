@@ -342,14 +342,14 @@ bool av_trainer_apply(const struct av_trainer *tr, struct av_session *s, char **
 
 /* Sleeping: what the training view does not need while the person is
  * elsewhere, freed. Call after av_trainer_apply(tr, s), with s holding the
- * trainer's weights. Freed: the gradients and the backward's scratch, the
- * corpus's traces (their stages and tokens; the sentences and targets
+ * trainer's weights. Freed: dL/dweights, the corpus's traces (their stages and tokens; the sentences and targets
  * stay), the weight matrices of the current parameters (s holds them) and
  * of the starting ones (s holds them too when untrained, else they are
  * drawn again as av_session_reinit does, or kept when neither gives them
- * back), and Adam's moments when they take AV_TRAIN_KEEP_MOMENTS_BELOW
- * bytes or more: the optimiser then restarts (tr->steps is 0 from here, as
- * after av_trainer_set_optimizer). Settings, progress and histories stay;
+ * back), and Adam's moments with the gradients and the backward's scratch
+ * when the moments take AV_TRAIN_KEEP_MOMENTS_BELOW bytes or more: the
+ * optimiser then restarts (tr->steps is 0 from here, as after
+ * av_trainer_set_optimizer). Settings, progress and histories stay;
  * while asleep, read only those (epoch, next_item, steps, set, cfg, loss,
  * track histories), av_trainer_tensor_is and av_trainer_record. Returns
  * whether the optimiser restarts. */
@@ -358,8 +358,8 @@ bool av_trainer_sleep(struct av_trainer *tr, const struct av_session *s);
 
 /* Back from sleep: the matrices from s (which must hold the same weights
  * and config as when tr fell asleep: checked by their hashes) and from a
- * fresh draw, the traces run again, the gradients (and, after a restart,
- * a fresh optimiser) allocated. False + *cause when s no longer gives the
+ * fresh draw, the traces run again and, after a restart, a fresh optimiser
+ * (its gradients and moments) allocated. False + *cause when s no longer gives the
  * trainer's weights back: tr is then unusable, free it. */
 bool av_trainer_wake(struct av_trainer *tr, const struct av_session *s, char **cause);
 
