@@ -1,5 +1,7 @@
-/* test_matmul.c: the AVX2 kernels (src/engine/matmul_avx2.c) against a
- * double-precision product, over every tail of their register blocks.
+/* test_matmul.c: attnview's own kernels (src/engine/matmul_avx2.c and
+ * matmul_avx512.c) against a double-precision product, over every tail of
+ * their register blocks and cache blocks. Each test runs once per kernel
+ * set the CPU has (skipped where it has neither).
  *
  * Each operand lives in a strided buffer whose padding (past k or m in
  * each row) holds NaN, so a kernel that multiplies anything outside the
@@ -15,6 +17,21 @@
 
 #include "matmul.h"
 #include "matmul_avx2.h"
+#include "matmul_avx512.h"
+
+typedef void product_fn(float *c, int ldc, const float *a, int lda, const float *b, int ldb,
+			int n, int m, int k, bool accumulate);
+struct kernels {
+	const char *name;
+	bool (*usable)(void);
+	product_fn *nt, *nn;
+};
+static const struct kernels kernel_sets[] = {
+	{ "avx2", av_avx2_usable, av_avx2_gemm_nt, av_avx2_gemm_nn },
+	{ "avx512", av_avx512_usable, av_avx512_gemm_nt, av_avx512_gemm_nn },
+};
+#define N_SETS (sizeof(kernel_sets) / sizeof(kernel_sets[0]))
+static const struct kernels *kernels; /* the set under test */
 
 #define SENTINEL 12345.0f
 
@@ -55,13 +72,15 @@ static void check_product(bool transposed, const float *c, const float *c0, int 
 			}
 			double got = c[(size_t)i * ldc + j];
 			if (!(fabs(got - sum) <= 1e-6 * (magnitude + 1) * (k + 1)))
-				fail_msg("%s n=%d m=%d k=%d acc=%d: c[%d][%d] = %.9g, want %.9g",
-					 transposed ? "nt" : "nn", n, m, k, accumulate, i, j, got, sum);
+				fail_msg("%s %s n=%d m=%d k=%d acc=%d: c[%d][%d] = %.9g, want %.9g",
+					 kernels ? kernels->name : "av_matmul", transposed ? "nt" : "nn",
+					 n, m, k, accumulate, i, j, got, sum);
 		}
 		for (int j = m; j < ldc; j++)
 			if (c[(size_t)i * ldc + j] != SENTINEL)
-				fail_msg("%s n=%d m=%d k=%d: wrote past column %d of row %d",
-					 transposed ? "nt" : "nn", n, m, k, m, i);
+				fail_msg("%s %s n=%d m=%d k=%d: wrote past column %d of row %d",
+					 kernels ? kernels->name : "av_matmul", transposed ? "nt" : "nn",
+					 n, m, k, m, i);
 	}
 }
 
@@ -76,10 +95,7 @@ static void one_case(bool transposed, int n, int m, int k, bool accumulate, uint
 		if (isnan(c[i]))
 			c[i] = SENTINEL;
 	memcpy(c0, c, (size_t)n * ldc * sizeof(float));
-	if (transposed)
-		av_avx2_gemm_nt(c, ldc, a, lda, b, ldb, n, m, k, accumulate);
-	else
-		av_avx2_gemm_nn(c, ldc, a, lda, b, ldb, n, m, k, accumulate);
+	(transposed ? kernels->nt : kernels->nn)(c, ldc, a, lda, b, ldb, n, m, k, accumulate);
 	check_product(transposed, c, c0, ldc, a, lda, b, ldb, n, m, k, accumulate);
 	free(a);
 	free(b);
@@ -87,55 +103,74 @@ static void one_case(bool transposed, int n, int m, int k, bool accumulate, uint
 	free(c0);
 }
 
-static bool kernels_run_here(void)
+/* runs each_set(seed) for every kernel set the CPU has; skips if none */
+static void for_each_set(void (*each_set)(uint32_t *seed), uint32_t seed)
 {
-	return av_avx2_nt_suits(1, 1, 1);
+	int ran = 0;
+	for (size_t i = 0; i < N_SETS; i++) {
+		if (!kernel_sets[i].usable())
+			continue;
+		kernels = &kernel_sets[i];
+		each_set(&seed);
+		ran++;
+	}
+	kernels = NULL;
+	if (!ran)
+		skip();
 }
 
-/* every row and column tail of the blocks (4 x 3 dot products; 6 x 16
- * columns, 8 per vector), k around multiples of 8 */
+static void every_tail(uint32_t *seed)
+{
+	static const int ks[] = { 1, 2, 7, 8, 9, 15, 16, 17, 31, 33 };
+	for (int t = 0; t < 2; t++)
+		for (int n = 1; n <= 19; n++)
+			for (int m = 1; m <= 35; m++)
+				for (size_t ki = 0; ki < sizeof(ks) / sizeof(ks[0]); ki++)
+					one_case(t == 1, n, m, ks[ki], (n + m) % 2 == 0, seed);
+}
+
+/* every row and column tail of the blocks (AVX2: 4 x 3 dot products and
+ * 6 x 16 columns, 8 per vector; AVX-512: 4 x 4, 8 x 32, 16 per vector,
+ * b^T packed from 17 rows on), k around multiples of 8 and 16 */
 static void test_every_tail(void **state)
 {
 	(void)state;
-	if (!kernels_run_here())
-		skip();
-	static const int ks[] = { 1, 2, 7, 8, 9, 15, 16, 17, 40 };
-	uint32_t seed = 1;
-	for (int t = 0; t < 2; t++)
-		for (int n = 1; n <= 13; n++)
-			for (int m = 1; m <= 35; m++)
-				for (size_t ki = 0; ki < sizeof(ks) / sizeof(ks[0]); ki++)
-					one_case(t == 1, n, m, ks[ki], (n + m) % 2 == 0, &seed);
+	for_each_set(every_tail, 1);
 }
 
 /* past the cache blocks: nn packs b when it has more than 6 rows, in blocks
  * of 128 rows by 256 columns; nt takes b in chunks of about 96 KiB */
-static void test_past_the_cache_blocks(void **state)
+static void past_the_cache_blocks(uint32_t *seed)
 {
-	(void)state;
-	if (!kernels_run_here())
-		skip();
-	uint32_t seed = 7;
 	static const int shapes[][3] = {
 		{ 5, 300, 260 }, { 20, 300, 260 }, { 7, 513, 129 }, { 33, 257, 128 },
-		{ 64, 70, 700 }, { 96, 40, 1030 }, { 2, 1000, 33 },
+		{ 64, 70, 700 }, { 96, 40, 1030 }, { 2, 1000, 33 }, { 40, 290, 300 },
 	};
 	for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++)
 		for (int t = 0; t < 2; t++)
 			for (int acc = 0; acc < 2; acc++)
 				one_case(t == 1, shapes[s][0], shapes[s][1], shapes[s][2], acc,
-					 &seed);
+					 seed);
+}
+
+static void test_past_the_cache_blocks(void **state)
+{
+	(void)state;
+	for_each_set(past_the_cache_blocks, 7);
 }
 
 /* a weight whose rows lie a multiple of 4 KiB apart (GPT-2's c_fc), the
  * case the packing is for */
+static void rows_4k_apart(uint32_t *seed)
+{
+	one_case(false, 12, 1024 - 5, 70, false, seed); /* ldb = 1024 */
+	one_case(true, 40, 70, 1024 - 5, false, seed);
+}
+
 static void test_rows_4k_apart(void **state)
 {
 	(void)state;
-	if (!kernels_run_here())
-		skip();
-	uint32_t seed = 3;
-	one_case(false, 12, 1024 - 5, 70, false, &seed); /* ldb = 1024 */
+	for_each_set(rows_4k_apart, 3);
 }
 
 /* av_matmul chooses a kernel by shape; every choice gives the product */

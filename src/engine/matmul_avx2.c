@@ -23,8 +23,7 @@
  * in registers (R, C and V are constants in each instantiation) */
 #define UNROLL _Pragma("GCC unroll 8")
 
-/* true when the CPU runs these kernels */
-static bool usable_here(void)
+bool av_avx2_usable(void)
 {
 	static int usable = -1;
 	if (usable < 0) {
@@ -32,17 +31,6 @@ static bool usable_here(void)
 		usable = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 	}
 	return usable;
-}
-
-bool av_avx2_nt_suits(int n, int m, int k)
-{
-	(void)m, (void)k;
-	return n <= 96 && usable_here();
-}
-
-bool av_avx2_nn_suits(int n, int m, int k)
-{
-	return (n <= 16 || (size_t)m * k <= 16384) && usable_here();
 }
 
 /* lanes [0, count) on, for count in 0..8 */
@@ -310,15 +298,8 @@ void av_avx2_gemm_nn(float *c, int ldc, const float *a, int lda, const float *b,
 
 #include <stdlib.h>
 
-bool av_avx2_nt_suits(int n, int m, int k)
+bool av_avx2_usable(void)
 {
-	(void)n, (void)m, (void)k;
-	return false;
-}
-
-bool av_avx2_nn_suits(int n, int m, int k)
-{
-	(void)n, (void)m, (void)k;
 	return false;
 }
 
