@@ -199,27 +199,33 @@ static bool loss_reaches(int id)
 	return true;
 }
 
-/* Whether tensor id of the current parameters holds inf or nan. */
-static bool tensor_nonfinite(const struct av_trainer *tr, int id)
-{
-	size_t count;
-	const float *p = av_param_tensor(&tr->params, id, &count);
-	for (size_t c = 0; c < count; c++)
-		if (!isfinite(p[c]))
-			return true;
-	return false;
-}
-
-/* The largest finite |value| of tensor id of params (0 when none). */
-static float largest_in(const struct av_params *params, int id)
+/* The largest finite |value| of tensor id of params (0 when none), and
+ * whether it holds inf or nan: one pass in four lanes, with a select and
+ * p - p (0 for a finite p, nan otherwise), which the compiler vectorises
+ * (the reset of a D=512 trainer scans 3 MB twice). */
+static float scan_tensor(const struct av_params *params, int id, bool *nonfinite)
 {
 	size_t count;
 	const float *p = av_param_tensor(params, id, &count);
-	float big = 0;
-	for (size_t c = 0; c < count; c++)
-		if (isfinite(p[c]) && fabsf(p[c]) > big)
-			big = fabsf(p[c]);
-	return big;
+	float big[4] = { 0, 0, 0, 0 }, nf[4] = { 0, 0, 0, 0 };
+#define SCAN_ONE(e, l) do { \
+		float a = fabsf(p[e]); \
+		big[l] = a <= FLT_MAX && a > big[l] ? a : big[l]; \
+		nf[l] += p[e] - p[e]; \
+	} while (0)
+	size_t c = 0;
+	for (; c + 4 <= count; c += 4)
+		for (int l = 0; l < 4; l++)
+			SCAN_ONE(c + l, l);
+	for (; c < count; c++)
+		SCAN_ONE(c, 0);
+#undef SCAN_ONE
+	if (nonfinite)
+		*nonfinite = (nf[0] + nf[1]) + (nf[2] + nf[3]) != 0;
+	float most = big[0];
+	for (int l = 1; l < 4; l++)
+		most = big[l] > most ? big[l] : most;
+	return most;
 }
 
 /* Whether the backward pass writes tensor id's gradient itself (the
@@ -233,21 +239,13 @@ static bool is_assigned(int id)
 	return false;
 }
 
-/* The first trained tensor holding inf or nan, or -1. */
-static int find_nonfinite(const struct av_trainer *tr)
-{
-	for (int id = 0; id < AV_N_PARAMS; id++)
-		if (tr->trained[id] && tensor_nonfinite(tr, id))
-			return id;
-	return -1;
-}
-
 /* Chooses the trained tensors and starts a fresh optimiser on the current
  * parameters. */
 static void reset_state(struct av_trainer *tr)
 {
 	free_state(tr);
 	tr->largest_start = 0;
+	tr->nonfinite = -1;
 	unsigned wanted = 0;
 	for (int id = 0; id < AV_N_PARAMS; id++) {
 		size_t count;
@@ -259,9 +257,12 @@ static void reset_state(struct av_trainer *tr)
 		wanted |= 1u << id;
 		/* no step moves what the loss does not reach: no moments, and
 		 * whether it is finite is known from now on */
-		tr->still_nonfinite[id] = !loss_reaches(id) && tensor_nonfinite(tr, id);
-		tr->largest[id] = largest_in(&tr->params, id);
-		float start = largest_in(&tr->start, id);
+		bool bad;
+		tr->largest[id] = scan_tensor(&tr->params, id, &bad);
+		tr->still_nonfinite[id] = !loss_reaches(id) && bad;
+		if (bad && tr->nonfinite < 0)
+			tr->nonfinite = id;   /* the first trained tensor holding inf/nan */
+		float start = scan_tensor(&tr->start, id, NULL);
 		if (start > tr->largest_start)
 			tr->largest_start = start;
 		if (tr->set.optimizer == AV_OPT_ADAM && loss_reaches(id)) {
@@ -273,7 +274,6 @@ static void reset_state(struct av_trainer *tr)
 	tr->steps = 0;
 	tr->lr_start = tr->set.lr;
 	tr->lr_peak = 0;
-	tr->nonfinite = find_nonfinite(tr);
 }
 
 /* The scalars of one Adam step, as torch.optim.Adam computes them in
