@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include "matmul_avx2.h"
+#include "matmul_blocks.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 
@@ -106,8 +107,6 @@ TARGET INLINE void nt_block(float *c, int ldc, const float *a, int lda, const fl
 	}
 }
 
-typedef void nt_block_fn(float *c, int ldc, const float *a, int lda, const float *b, int ldb,
-			 int k, bool accumulate);
 #define NT_BLOCK(R, C)                                                                      \
 	TARGET static void nt_block_##R##_##C(float *c, int ldc, const float *a, int lda,  \
 					      const float *b, int ldb, int k, bool acc)   \
@@ -119,39 +118,17 @@ NT_BLOCK(2, 1) NT_BLOCK(2, 2) NT_BLOCK(2, 3)
 NT_BLOCK(3, 1) NT_BLOCK(3, 2) NT_BLOCK(3, 3)
 NT_BLOCK(4, 1) NT_BLOCK(4, 2) NT_BLOCK(4, 3)
 
-static nt_block_fn *const nt_blocks[NT_ROWS][NT_COLS] = {
-	{ nt_block_1_1, nt_block_1_2, nt_block_1_3 },
-	{ nt_block_2_1, nt_block_2_2, nt_block_2_3 },
-	{ nt_block_3_1, nt_block_3_2, nt_block_3_3 },
-	{ nt_block_4_1, nt_block_4_2, nt_block_4_3 },
+static av_dot_block_fn *const nt_blocks[NT_ROWS * NT_COLS] = {
+	nt_block_1_1, nt_block_1_2, nt_block_1_3,
+	nt_block_2_1, nt_block_2_2, nt_block_2_3,
+	nt_block_3_1, nt_block_3_2, nt_block_3_3,
+	nt_block_4_1, nt_block_4_2, nt_block_4_3,
 };
-
-/* Blocked for the caches: a chunk of b's rows (the weight, about 96 KiB)
- * stays in L2 while each block of a's rows (the few tokens, a few KiB)
- * stays in L1 and meets every row of the chunk; b is read from memory once. */
-static int nt_chunk_rows(int k)
-{
-	int rows = (int)(96 * 1024 / 4 / (k > 0 ? k : 1)) / NT_COLS * NT_COLS;
-	return rows < NT_COLS ? NT_COLS : rows;
-}
 
 void av_avx2_gemm_nt(float *c, int ldc, const float *a, int lda, const float *b, int ldb,
 		     int n, int m, int k, bool accumulate)
 {
-	int chunk = nt_chunk_rows(k);
-	for (int j0 = 0; j0 < m; j0 += chunk) {
-		int j_end = m - j0 < chunk ? m : j0 + chunk;
-		for (int i = 0; i < n; i += NT_ROWS) {
-			int rows = n - i < NT_ROWS ? n - i : NT_ROWS;
-			for (int j = j0; j < j_end; j += NT_COLS) {
-				int cols = j_end - j < NT_COLS ? j_end - j : NT_COLS;
-				nt_blocks[rows - 1][cols - 1](c + (size_t)i * ldc + j, ldc,
-							      a + (size_t)i * lda, lda,
-							      b + (size_t)j * ldb, ldb, k,
-							      accumulate);
-			}
-		}
-	}
+	av_dot_blocks(nt_blocks, NT_ROWS, NT_COLS, c, ldc, a, lda, b, ldb, n, m, k, accumulate);
 }
 
 /* --- c = a . b: R rows of a against 16 columns of b ----------------------
@@ -208,40 +185,26 @@ TARGET INLINE void nn_block(float *c, int ldc, const float *a, int lda, const fl
 	}
 }
 
-typedef void nn_block_fn(float *c, int ldc, const float *a, int lda, const float *b, int ldb,
-			 int k, bool accumulate, int width);
-/* b packed (ldb 16: padded) or in place; all 16 columns real (width a
- * constant) or fewer */
-#define NN_BLOCK(R)                                                                           \
-	TARGET static void nn_block_##R(float *c, int ldc, const float *a, int lda,          \
-					const float *b, int ldb, int k, bool acc, int width)  \
-	{                                                                                     \
-		bool padded = ldb == NN_WIDTH;                                                \
-		if (padded && width == NN_WIDTH)                                              \
-			nn_block(c, ldc, a, lda, b, ldb, k, acc, R, NN_WIDTH, true);          \
-		else if (padded)                                                              \
-			nn_block(c, ldc, a, lda, b, ldb, k, acc, R, width, true);             \
-		else if (width == NN_WIDTH)                                                   \
-			nn_block(c, ldc, a, lda, b, ldb, k, acc, R, NN_WIDTH, false);         \
-		else                                                                          \
-			nn_block(c, ldc, a, lda, b, ldb, k, acc, R, width, false);            \
+/* packed or in place; all 16 columns real (width a constant) or fewer */
+#define NN_BLOCK(R)                                                                            \
+	TARGET static void nn_block_##R(float *c, int ldc, const float *a, int lda,           \
+					const float *b, int ldb, int k, bool acc, int width,   \
+					bool packed)                                           \
+	{                                                                                      \
+		if (packed && width == NN_WIDTH)                                               \
+			nn_block(c, ldc, a, lda, b, ldb, k, acc, R, NN_WIDTH, true);           \
+		else if (packed)                                                               \
+			nn_block(c, ldc, a, lda, b, ldb, k, acc, R, width, true);              \
+		else if (width == NN_WIDTH)                                                    \
+			nn_block(c, ldc, a, lda, b, ldb, k, acc, R, NN_WIDTH, false);          \
+		else                                                                           \
+			nn_block(c, ldc, a, lda, b, ldb, k, acc, R, width, false);             \
 	}
 NN_BLOCK(1) NN_BLOCK(2) NN_BLOCK(3) NN_BLOCK(4) NN_BLOCK(5) NN_BLOCK(6)
 
-static nn_block_fn *const nn_blocks[NN_ROWS] = {
+static av_strip_block_fn *const nn_blocks[NN_ROWS] = {
 	nn_block_1, nn_block_2, nn_block_3, nn_block_4, nn_block_5, nn_block_6,
 };
-
-/* Blocked for the caches: a block of b of KC rows by NC columns (read from
- * memory once, in runs of NC * 4 bytes) is copied into 16-column strips,
- * each contiguous (KC, 16), that stay in L2 while every block of a's rows
- * passes them; c takes each block's sums in turn (k / KC loads and stores
- * of c, against KC FMAs per value). The copy is what keeps a weight whose
- * rows lie 4 KiB apart (GPT-2's (768, 3072) c_fc) from piling every row
- * into the same cache sets: read in place it ran at half the speed. A
- * product of one block of rows reads b in place: it meets b only once. */
-#define NN_KC 128
-#define NN_NC 256
 
 TARGET static void pack_strips(float *packed, const float *b, int ldb, int kc, int columns)
 {
@@ -258,40 +221,14 @@ TARGET static void pack_strips(float *packed, const float *b, int ldb, int kc, i
 	}
 }
 
-static void nn_rows(float *c, int ldc, const float *a, int lda, const float *b, int ldb,
-		    int n, int columns, int kc, bool add)
-{
-	for (int i = 0; i < n; i += NN_ROWS) {
-		int rows = n - i < NN_ROWS ? n - i : NN_ROWS;
-		for (int j = 0; j < columns; j += NN_WIDTH) {
-			int width = columns - j < NN_WIDTH ? columns - j : NN_WIDTH;
-			const float *bj = ldb == NN_WIDTH ? b + (size_t)j * kc : b + j;
-			nn_blocks[rows - 1](c + (size_t)i * ldc + j, ldc, a + (size_t)i * lda, lda,
-					    bj, ldb, kc, add, width);
-		}
-	}
-}
+static const struct av_strip_kernel nn_kernel = { nn_blocks, NN_ROWS, NN_WIDTH, pack_strips,
+						  NULL };
 
 void av_avx2_gemm_nn(float *c, int ldc, const float *a, int lda, const float *b, int ldb,
 		     int n, int m, int k, bool accumulate)
 {
-	_Alignas(32) float packed[NN_KC * NN_NC];
-	bool pack = n > NN_ROWS;
-	for (int j0 = 0; j0 < m; j0 += NN_NC) {
-		int columns = m - j0 < NN_NC ? m - j0 : NN_NC;
-		for (int p0 = 0; p0 < k || p0 == 0; p0 += NN_KC) {
-			int kc = k - p0 < NN_KC ? k - p0 : NN_KC;
-			const float *block = b + (size_t)p0 * ldb + j0;
-			bool add = accumulate || p0 > 0;
-			if (pack && kc > 0) {
-				pack_strips(packed, block, ldb, kc, columns);
-				nn_rows(c + j0, ldc, a + p0, lda, packed, NN_WIDTH, n, columns, kc,
-					add);
-			} else {
-				nn_rows(c + j0, ldc, a + p0, lda, block, ldb, n, columns, kc, add);
-			}
-		}
-	}
+	_Alignas(32) float packed[AV_BLOCK_KC * AV_BLOCK_NC];
+	av_strip_product(&nn_kernel, packed, c, ldc, a, lda, b, ldb, false, n, m, k, accumulate);
 }
 
 #else /* not x86-64: OpenBLAS or the reference kernel does everything */

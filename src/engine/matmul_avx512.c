@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include "matmul_avx512.h"
+#include "matmul_blocks.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 
@@ -92,8 +93,6 @@ TARGET INLINE void nt_block(float *c, int ldc, const float *a, int lda, const fl
 	}
 }
 
-typedef void nt_block_fn(float *c, int ldc, const float *a, int lda, const float *b, int ldb,
-			 int k, bool accumulate);
 #define NT_BLOCK(R, C)                                                                      \
 	TARGET static void nt_block_##R##_##C(float *c, int ldc, const float *a, int lda,  \
 					      const float *b, int ldb, int k, bool acc)   \
@@ -105,40 +104,17 @@ NT_BLOCK(2, 1) NT_BLOCK(2, 2) NT_BLOCK(2, 3) NT_BLOCK(2, 4)
 NT_BLOCK(3, 1) NT_BLOCK(3, 2) NT_BLOCK(3, 3) NT_BLOCK(3, 4)
 NT_BLOCK(4, 1) NT_BLOCK(4, 2) NT_BLOCK(4, 3) NT_BLOCK(4, 4)
 
-static nt_block_fn *const nt_blocks[NT_ROWS][NT_COLS] = {
-	{ nt_block_1_1, nt_block_1_2, nt_block_1_3, nt_block_1_4 },
-	{ nt_block_2_1, nt_block_2_2, nt_block_2_3, nt_block_2_4 },
-	{ nt_block_3_1, nt_block_3_2, nt_block_3_3, nt_block_3_4 },
-	{ nt_block_4_1, nt_block_4_2, nt_block_4_3, nt_block_4_4 },
+static av_dot_block_fn *const nt_blocks[NT_ROWS * NT_COLS] = {
+	nt_block_1_1, nt_block_1_2, nt_block_1_3, nt_block_1_4,
+	nt_block_2_1, nt_block_2_2, nt_block_2_3, nt_block_2_4,
+	nt_block_3_1, nt_block_3_2, nt_block_3_3, nt_block_3_4,
+	nt_block_4_1, nt_block_4_2, nt_block_4_3, nt_block_4_4,
 };
 
-/* Few rows (up to NT_DOT_MAX_ROWS): dot products, as matmul_avx2.c, a
- * chunk of b's rows (~96 KiB) in L2, each block of a's rows in L1 meeting
- * all of it. More rows: b^T packed into the strips of the nn kernel below,
- * which runs at 1.5 times the dot products' rate once the copy is shared
- * by enough rows. */
+/* Few rows (up to NT_DOT_MAX_ROWS): the dot products above. More rows:
+ * b^T copied into the strips of the nn kernel below, which runs at 1.5
+ * times the dot products' rate once the copy is shared by enough rows. */
 #define NT_DOT_MAX_ROWS 16
-
-static void dot_products(float *c, int ldc, const float *a, int lda, const float *b, int ldb,
-			 int n, int m, int k, bool accumulate)
-{
-	int chunk = (int)(96 * 1024 / 4 / (k > 0 ? k : 1)) / NT_COLS * NT_COLS;
-	if (chunk < NT_COLS)
-		chunk = NT_COLS;
-	for (int j0 = 0; j0 < m; j0 += chunk) {
-		int j_end = m - j0 < chunk ? m : j0 + chunk;
-		for (int i = 0; i < n; i += NT_ROWS) {
-			int rows = n - i < NT_ROWS ? n - i : NT_ROWS;
-			for (int j = j0; j < j_end; j += NT_COLS) {
-				int cols = j_end - j < NT_COLS ? j_end - j : NT_COLS;
-				nt_blocks[rows - 1][cols - 1](c + (size_t)i * ldc + j, ldc,
-							      a + (size_t)i * lda, lda,
-							      b + (size_t)j * ldb, ldb, k,
-							      accumulate);
-			}
-		}
-	}
-}
 
 /* --- c = a . b: R rows of a against 32 columns of b, 8 x 32 ------------
  * Per row p of b: 2 loads, R broadcasts, 2R FMAs into 16 sums. */
@@ -177,12 +153,14 @@ TARGET INLINE void nn_block(float *c, int ldc, const float *a, int lda, const fl
 	}
 }
 
-typedef void nn_block_fn(float *c, int ldc, const float *a, int lda, const float *b, int ldb,
-			 int k, bool accumulate, int width);
+/* all 32 columns real (width a constant) or fewer; packed strips read
+ * through the same masks (zeros past width either way) */
 #define NN_BLOCK(R)                                                                          \
 	TARGET static void nn_block_##R(float *c, int ldc, const float *a, int lda,         \
-					const float *b, int ldb, int k, bool acc, int width) \
+					const float *b, int ldb, int k, bool acc, int width, \
+					bool packed)                                         \
 	{                                                                                    \
+		(void)packed;                                                                \
 		if (width == NN_WIDTH)                                                       \
 			nn_block(c, ldc, a, lda, b, ldb, k, acc, R, NN_WIDTH);               \
 		else                                                                         \
@@ -190,15 +168,10 @@ typedef void nn_block_fn(float *c, int ldc, const float *a, int lda, const float
 	}
 NN_BLOCK(1) NN_BLOCK(2) NN_BLOCK(3) NN_BLOCK(4) NN_BLOCK(5) NN_BLOCK(6) NN_BLOCK(7) NN_BLOCK(8)
 
-static nn_block_fn *const nn_blocks[NN_ROWS] = {
+static av_strip_block_fn *const nn_blocks[NN_ROWS] = {
 	nn_block_1, nn_block_2, nn_block_3, nn_block_4,
 	nn_block_5, nn_block_6, nn_block_7, nn_block_8,
 };
-
-/* as matmul_avx2.c: (KC, NC) blocks of b copied into contiguous 32-column
- * strips when more than one block of rows will read them */
-#define NN_KC 128
-#define NN_NC 256
 
 TARGET static void pack_strips(float *packed, const float *b, int ldb, int kc, int columns)
 {
@@ -278,61 +251,26 @@ TARGET static void pack_strips_transposed(float *packed, const float *b, int ldb
 	}
 }
 
-static void nn_rows(float *c, int ldc, const float *a, int lda, const float *b, int ldb,
-		    bool packed, int n, int columns, int kc, bool add)
-{
-	for (int i = 0; i < n; i += NN_ROWS) {
-		int rows = n - i < NN_ROWS ? n - i : NN_ROWS;
-		for (int j = 0; j < columns; j += NN_WIDTH) {
-			int width = columns - j < NN_WIDTH ? columns - j : NN_WIDTH;
-			const float *bj = packed ? b + (size_t)j * kc : b + j;
-			nn_blocks[rows - 1](c + (size_t)i * ldc + j, ldc, a + (size_t)i * lda, lda,
-					    bj, packed ? NN_WIDTH : ldb, kc, add, width);
-		}
-	}
-}
-
-/* c (n, m) = a . b (b (k, m)) or a . b^T (b (m, k)), by (KC, NC) blocks of
- * b packed into strips (b^T always: the kernel reads b's rows; b when more
- * than one block of rows will read each strip) */
-static void blocked_product(float *c, int ldc, const float *a, int lda, const float *b,
-			    int ldb, bool transposed, int n, int m, int k, bool accumulate)
-{
-	_Alignas(64) float packed[NN_KC * NN_NC];
-	bool pack = transposed || n > NN_ROWS;
-	for (int j0 = 0; j0 < m; j0 += NN_NC) {
-		int columns = m - j0 < NN_NC ? m - j0 : NN_NC;
-		for (int p0 = 0; p0 < k || p0 == 0; p0 += NN_KC) {
-			int kc = k - p0 < NN_KC ? k - p0 : NN_KC;
-			bool add = accumulate || p0 > 0;
-			if (kc == 0 || !pack) {
-				nn_rows(c + j0, ldc, a + p0, lda, b + (size_t)p0 * ldb + j0, ldb,
-					false, n, columns, kc, add);
-				continue;
-			}
-			if (transposed)
-				pack_strips_transposed(packed, b + (size_t)j0 * ldb + p0, ldb, kc,
-						       columns);
-			else
-				pack_strips(packed, b + (size_t)p0 * ldb + j0, ldb, kc, columns);
-			nn_rows(c + j0, ldc, a + p0, lda, packed, ldb, true, n, columns, kc, add);
-		}
-	}
-}
+static const struct av_strip_kernel nn_kernel = { nn_blocks, NN_ROWS, NN_WIDTH, pack_strips,
+						  pack_strips_transposed };
 
 void av_avx512_gemm_nn(float *c, int ldc, const float *a, int lda, const float *b, int ldb,
 		       int n, int m, int k, bool accumulate)
 {
-	blocked_product(c, ldc, a, lda, b, ldb, false, n, m, k, accumulate);
+	_Alignas(64) float packed[AV_BLOCK_KC * AV_BLOCK_NC];
+	av_strip_product(&nn_kernel, packed, c, ldc, a, lda, b, ldb, false, n, m, k, accumulate);
 }
 
 void av_avx512_gemm_nt(float *c, int ldc, const float *a, int lda, const float *b, int ldb,
 		       int n, int m, int k, bool accumulate)
 {
+	_Alignas(64) float packed[AV_BLOCK_KC * AV_BLOCK_NC];
 	if (n <= NT_DOT_MAX_ROWS)
-		dot_products(c, ldc, a, lda, b, ldb, n, m, k, accumulate);
+		av_dot_blocks(nt_blocks, NT_ROWS, NT_COLS, c, ldc, a, lda, b, ldb, n, m, k,
+			      accumulate);
 	else
-		blocked_product(c, ldc, a, lda, b, ldb, true, n, m, k, accumulate);
+		av_strip_product(&nn_kernel, packed, c, ldc, a, lda, b, ldb, true, n, m, k,
+				 accumulate);
 }
 
 #else /* not x86-64 */
