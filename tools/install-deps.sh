@@ -1,14 +1,15 @@
 #!/bin/sh
 # install-deps.sh: installs the Debian packages attnview's build and tests
-# need (libopenblas-dev for the matrix products; configure falls back to
-# its plain kernel without it), if any is missing (with sudo unless run as
-# root), and generates the comma-decimal locale de_DE.UTF-8 the locale
-# tests use and zh_CN.UTF-8 the Chinese screen tests use (they are skipped,
+# need (libopenblas-dev for the matrix products and libopenblas0-serial,
+# its single-threaded build, which configure links when present; without
+# them configure falls back to its plain kernel), if any is missing (with
+# sudo unless run as root), and generates the comma-decimal locale
+# de_DE.UTF-8 the locale tests use and zh_CN.UTF-8 the Chinese screen tests use (they are skipped,
 # saying so, without them). Packages given as arguments are wanted too: CI
 # passes clang and its runtimes (for the fuzz targets and a second sanitizer
 # build); the Quick start passes none.
 set -eu
-packages="build-essential autoconf automake pkg-config libncurses-dev libcjson-dev libcmocka-dev libopenblas-dev tmux locales gettext autopoint $*"
+packages="build-essential autoconf automake pkg-config libncurses-dev libcjson-dev libcmocka-dev libopenblas-dev libopenblas0-serial tmux locales gettext autopoint $*"
 missing=""
 for p in $packages; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
