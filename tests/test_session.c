@@ -76,6 +76,48 @@ static void test_failed_run_keeps_rows(void **state)
 	av_session_free(&s);
 }
 
+/* A run reuses the trace's buffers: after longer and shorter sentences,
+ * the trace equals a fresh session's for the same sentence, bit for bit;
+ * a failed run leaves it as it was. */
+static void expect_same_stages(const struct av_trace *a, const struct av_trace *b)
+{
+	assert_int_equal(a->n, b->n);
+	assert_int_equal(a->m, b->m);
+	size_t nD = (size_t)a->n * a->d_model, cells = (size_t)a->heads * a->n * a->m;
+	assert_memory_equal(a->embedding, b->embedding, nD * sizeof(float));
+	assert_memory_equal(a->q, b->q, nD * sizeof(float));
+	assert_memory_equal(a->v, b->v, nD * sizeof(float));
+	assert_memory_equal(a->weights, b->weights, cells * sizeof(float));
+	assert_memory_equal(a->residual, b->residual, nD * sizeof(float));
+}
+
+static void test_run_in_place_equals_fresh(void **state)
+{
+	(void)state;
+	static const char *const sentences[] = {
+		"china panda", "china panda japan cherry australia kangaroo china", "japan", "china panda",
+	};
+	struct av_session s;
+	setup_session(&s);
+	char *cause = NULL;
+	for (size_t i = 0; i < sizeof(sentences) / sizeof(sentences[0]); i++) {
+		assert_true(av_session_set_sentence(&s, sentences[i], &cause));
+		struct av_session fresh;
+		setup_session(&fresh);
+		assert_true(av_session_set_sentence(&fresh, sentences[i], &cause));
+		expect_same_stages(&s.trace, &fresh.trace);
+		av_session_free(&fresh);
+	}
+	struct av_session before;
+	setup_session(&before);
+	assert_true(av_session_set_sentence(&before, "china panda", &cause));
+	assert_false(av_session_set_sentence(&s, "\xff", &cause));
+	free(cause);
+	expect_same_stages(&s.trace, &before.trace);
+	av_session_free(&before);
+	av_session_free(&s);
+}
+
 /* Re-attending after a mask change equals a full run. */
 static void test_reattend_after_mask_toggle(void **state)
 {
@@ -273,6 +315,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_unknown_words_every_run),
 		cmocka_unit_test(test_failed_run_keeps_rows),
+		cmocka_unit_test(test_run_in_place_equals_fresh),
 		cmocka_unit_test(test_reattend_after_mask_toggle),
 		cmocka_unit_test(test_dump_reloads_any_seed),
 		cmocka_unit_test(test_streamed_dump_equals_tree),
