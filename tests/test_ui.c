@@ -322,6 +322,24 @@ static void test_wide_matrix(void **state)
 	harness_close(&h);
 }
 
+/* D=512: the embedding stage opens on X's first columns (the cursor is on
+ * X[0][0]), not scrolled to pos_enc's last ones; one column of pos_enc
+ * beside X keeps its name clear of X's. */
+static void test_embedding_opens_on_x(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "qkv-walkthrough", NULL, -1);
+	harness_keys(&h, "n");
+	assert_non_null(strstr(harness_line(0), "2/9 embedding"));
+	expect("X cols 0-");
+	assert_null(strstr(harness_line(5), "503"));
+	harness_key(&h, AV_FKEY(KEY_LEFT));
+	expect("pos_enc ");
+	assert_null(strstr(harness_line(4), "pos_enc cX"));
+	harness_close(&h);
+}
+
 static void test_heads_view(void **state)
 {
 	(void)state;
@@ -739,6 +757,7 @@ int main(void)
 		cmocka_unit_test(test_too_small_and_back),
 		cmocka_unit_test(test_60x18_every_stage),
 		cmocka_unit_test(test_wide_matrix),
+		cmocka_unit_test(test_embedding_opens_on_x),
 		cmocka_unit_test(test_heads_view),
 		cmocka_unit_test(test_settings_keys),
 		cmocka_unit_test(test_cross_mode),

@@ -15,6 +15,7 @@
 #include "i18n.h"
 #include "attention.h"
 #include "matmul.h"
+#include "softmax_avx2.h"
 #include "util.h"
 
 void av_linear(float *out, const float *x, const float *w, const float *b,
@@ -44,13 +45,20 @@ bool av_softmax_row(double *p, const float *row, const unsigned char *mrow, int 
 	return true;
 }
 
-/* av_softmax_rows with the caller's scratch p (cols doubles). */
+/* av_softmax_rows with the caller's scratch p (cols doubles). A row is
+ * computed in float32 by AVX2 where the CPU has it, as PyTorch's CPU
+ * softmax does (softmax_avx2.h), else in double and rounded. */
 static void softmax_rows(float *out, const float *in, const unsigned char *mask,
 			 int rows, int cols, double *p)
 {
 	for (int i = 0; i < rows; i++) {
 		const unsigned char *mrow = mask ? mask + (size_t)i * cols : NULL;
 		float *orow = out + (size_t)i * cols;
+		bool any_visible = !mrow;
+		for (int j = 0; mrow && j < cols && !any_visible; j++)
+			any_visible = mrow[j] != 0;
+		if (any_visible && av_softmax_row_avx2(orow, in + (size_t)i * cols, cols))
+			continue;
 		bool visible = av_softmax_row(p, in + (size_t)i * cols, mrow, cols);
 		/* every key hidden: report zeros */
 		for (int j = 0; j < cols; j++)

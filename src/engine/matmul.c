@@ -11,9 +11,20 @@
  * an option: CI and the classroom server may differ). BLIS would do as
  * well; Eigen is C++; MKL is not free software.
  *
+ * Why attnview's own kernels beside it (matmul_avx2.c, matmul_avx512.c):
+ * a library's general product packs both operands first, which costs as
+ * much as the arithmetic when a sentence has 5 tokens, and the OpenBLAS
+ * Debian ships runs its AVX2 kernels on CPUs whose AVX-512 units do twice
+ * the work per cycle. Two kernels (dot products for few rows; a register
+ * block over packed strips of the weight) in two widths are a few hundred
+ * lines, checked against a double product by tests/test_matmul.c, and
+ * choose_kernel below sends each shape to whichever bench_kernels measured
+ * fastest. OpenBLAS keeps what they are not faster at.
+ *
  * Determinism: single-threaded OpenBLAS gives the same bits for the same
  * inputs on the same machine (its summation order depends only on the
- * shapes and the kernel chosen for the CPU), which is what a classroom needs
+ * shapes and the kernel chosen for the CPU; so does choose_kernel's
+ * choice and each kernel's order of sums), which is what a classroom needs
  * (the teacher and the followers run on one server). Another CPU may round
  * differently in the last bit; the fixtures' tolerance covers that.
  *
@@ -27,9 +38,12 @@
 #include "config.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "matmul.h"
+#include "matmul_avx2.h"
+#include "matmul_avx512.h"
 
 /* c[i][j] (+)= sum_p a[i][p] * b(p, j), summed in double in p order: each
  * element is one dot product, rounded once, so the result is the float
@@ -84,8 +98,39 @@ static void set_one_thread(void)
 #endif
 }
 
+enum kernel { KERNEL_BLAS, KERNEL_AVX2, KERNEL_AVX512 };
+
+/* Which kernel multiplies (n, k) by op(b) (m columns): what `make bench`'s
+ * bench_kernels measured fastest here (GFLOP/s, AVX-512 / AVX2 / OpenBLAS):
+ *   b^T, up to 8 rows: AVX2's dot products (5 x 512 x 512: 72 / 76 / 26);
+ *   b^T, more rows: AVX-512 (16 x 512 x 512: 124 / 101 / 64, its dot
+ *     products; 64 x 512 x 512: 165 / 104 / 94, b^T copied into strips;
+ *     1024 x 2304 x 768: 191 / 100 / 98); without AVX-512, AVX2 up to 96
+ *     rows (OpenBLAS's packing pays past that);
+ *   b: AVX-512 at every size (32 x 3072 x 768, GPT-2's c_fc: 113 / 67 /
+ *     82; 1024 x 2304 x 768: 196 / 104 / 102); without it AVX2 up to 16
+ *     rows or a b of at most 16384 floats (attention's weights . V).
+ * OpenBLAS 0.3.21 runs its AVX2 kernels on this CPU; the AVX-512 units do
+ * twice the FMAs per cycle. Shapes and CPU alone decide, so a classroom's
+ * server gives every follower the same bits. */
+static enum kernel choose_kernel(bool b_transposed, int n, int m, int k)
+{
+	bool avx2 = av_avx2_usable(), avx512 = av_avx512_usable();
+	if (b_transposed) {
+		if (avx512 && (n > 8 || !avx2))
+			return KERNEL_AVX512;
+		return avx2 && n <= 96 ? KERNEL_AVX2 : KERNEL_BLAS;
+	}
+	if (avx512)
+		return KERNEL_AVX512;
+	return avx2 && (n <= 16 || (size_t)m * k <= 16384) ? KERNEL_AVX2 : KERNEL_BLAS;
+}
+
 /* c (n, m) = a (n, k) . op(b), op(b) = b^T (b (m, k)) or b (b (k, m));
- * beta 1 adds to what c holds (the bias rows av_matmul put there). */
+ * beta 1 adds to what c holds (the bias rows av_matmul put there). Few
+ * rows go to attnview's own kernels where they beat OpenBLAS (its packing
+ * of the weight costs as much as the arithmetic when a sentence has 5
+ * tokens; its AVX2 kernels leave half of an AVX-512 core idle). */
 static void gemm(bool b_transposed, float *c, int ldc, const float *a, int lda,
 		 const float *b, int ldb, int n, int m, int k, float beta)
 {
@@ -95,6 +140,18 @@ static void gemm(bool b_transposed, float *c, int ldc, const float *a, int lda,
 		plain_gemm(b_transposed, c, ldc, a, lda, b, ldb, n, m, k, beta);
 		return;
 	}
+	switch (choose_kernel(b_transposed, n, m, k)) {
+	case KERNEL_AVX2:
+		(b_transposed ? av_avx2_gemm_nt : av_avx2_gemm_nn)(c, ldc, a, lda, b, ldb, n, m, k,
+								  beta != 0);
+		return;
+	case KERNEL_AVX512:
+		(b_transposed ? av_avx512_gemm_nt : av_avx512_gemm_nn)(c, ldc, a, lda, b, ldb, n, m,
+								      k, beta != 0);
+		return;
+	case KERNEL_BLAS:
+		break;
+	}
 	call_once(&one_thread_once, set_one_thread);
 	cblas_sgemm(CblasRowMajor, CblasNoTrans, b_transposed ? CblasTrans : CblasNoTrans,
 		    n, m, k, 1.0f, a, lda, b, ldb, beta, c, ldc);
@@ -102,16 +159,19 @@ static void gemm(bool b_transposed, float *c, int ldc, const float *a, int lda,
 
 const char *av_matmul_backend(void)
 {
-#if HAVE_OPENBLAS_GET_CORENAME
-	static char name[64];
+	static char name[96];
 	if (!name[0]) {
-		strcpy(name, "OpenBLAS ");
+		snprintf(name, sizeof(name), "%s%s",
+			 av_avx512_usable() ? "own AVX-512 and AVX2 kernels, "
+			 : av_avx2_usable() ? "own AVX2 kernels, " : "",
+#if HAVE_OPENBLAS_GET_CORENAME
+			 "OpenBLAS ");
 		strncat(name, openblas_get_corename(), sizeof(name) - strlen(name) - 1);
+#else
+			 "BLAS");
+#endif
 	}
 	return name;
-#else
-	return "BLAS";
-#endif
 }
 
 #else

@@ -9,7 +9,9 @@
  * Two backends, chosen by configure (see matmul.c for why):
  *   OpenBLAS (--with-blas, the default when found): cblas_sgemm, float32
  *     accumulation as PyTorch's CPU path, kernels picked at run time for the
- *     CPU, run on one thread;
+ *     CPU, run on one thread; beside it attnview's own AVX2 and AVX-512
+ *     kernels for the shapes where they are faster (matmul.c's
+ *     choose_kernel; matmul_avx2.h, matmul_avx512.h);
  *   the plain reference kernel (--without-blas): readable loops that
  *     accumulate in double.
  * Within one build and one machine every result is reproducible to the bit

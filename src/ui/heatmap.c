@@ -369,7 +369,14 @@ static void draw_part_header(WINDOW *w, struct av_colors *c, const struct av_hea
 		else
 			snprintf(name, sizeof(name), _("%s cols %d-%d of %d "), p->name, s->col,
 				 pl->slots[last].col, p->cols);
-		int used = av_put(w, 0, s->x, name, right_limit - s->x, title);
+		/* up to the next matrix's name; the bare name if "cols a-b"
+		 * does not fit there (one column of pos_enc left of X) */
+		int limit = right_limit;
+		if (last + 1 < pl->n && pl->slots[last + 1].x - 1 < limit)
+			limit = pl->slots[last + 1].x - 1;
+		if (!whole && av_text_width(name) > limit - s->x)
+			snprintf(name, sizeof(name), "%s ", p->name);
+		int used = av_put(w, 0, s->x, name, limit - s->x, title);
 		if (hx0 >= 0) {
 			char head[32];
 			snprintf(head, sizeof(head), _(" head %d "), p->hl_start / p->hl_len);
@@ -605,6 +612,21 @@ void av_heatmap_draw(WINDOW *w, struct av_colors *c, struct av_heatmap *hm)
 	if (hm->scroll_col < 0 || hm->scroll_col >= total)
 		hm->scroll_col = 0;
 	make_plan(hm, width, hm->scroll_col, &pl);
+	if (!plan_has(&pl, hm->cur_col)) {
+		/* off to the right: show the cursor's matrix from its first
+		 * column if the cursor is then in view (the embedding stage
+		 * opens on X's column 0, not on pos_enc's last columns) */
+		int cursor_part, cursor_col;
+		av_heatmap_locate(hm->parts, hm->n_parts, hm->cur_col, &cursor_part, &cursor_col);
+		int part_start = hm->cur_col - cursor_col;
+		if (part_start > hm->scroll_col) {
+			make_plan(hm, width, part_start, &pl);
+			if (plan_has(&pl, hm->cur_col))
+				hm->scroll_col = part_start;
+			else
+				make_plan(hm, width, hm->scroll_col, &pl);
+		}
+	}
 	while (!plan_has(&pl, hm->cur_col) && hm->scroll_col < hm->cur_col) {
 		hm->scroll_col++;
 		make_plan(hm, width, hm->scroll_col, &pl);
