@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,8 @@
 #include "json_read.h"
 #include "matmul.h"
 #include "util.h"
+
+static void drop_spare(void);
 
 /* --- loading */
 
@@ -255,6 +258,7 @@ bool av_gpt2_load(struct av_gpt2 *m, const char *dir, char **cause)
 
 void av_gpt2_free(struct av_gpt2 *m)
 {
+	drop_spare();
 	av_st_close(&m->st);
 	av_bpe_free(&m->bpe);
 	free(m->layers);
@@ -498,23 +502,66 @@ static void attend_head(const float *qkv, int n, int C, int dh, int h, float *sc
 	av_matmul_nn(ctx + h * dh, C, weights, n, v, 3 * C, n, dh, n);
 }
 
-/* The run's arrays (gpt2.h) and the forward's scratch, kept from the last
- * forward when it had the same model and at least n tokens' room: the
- * screen runs the forward on every edit of the sentence, and fresh pages
- * (6.4 MB of gpt2's logits) cost a page fault each. */
+static void release_arrays(struct av_gpt2_run *r)
+{
+	free(r->stream);
+	free(r->qkv);
+	free(r->scores);
+	free(r->weights);
+	free(r->logits);
+	free(r->work);
+	memset(r, 0, sizeof(*r));
+}
+
+/* The arrays of the last run freed, for the next forward into an empty
+ * run: the screen's worker runs every edit of the sentence into a fresh run
+ * and the screen then frees the old one, and fresh pages cost a page fault
+ * each (a gpt2 forward of 32 tokens took 0.131 s into a fresh run, 0.100 s
+ * into a used one). One run at most, freed with the model (av_gpt2_free). */
+static pthread_mutex_t spare_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct av_gpt2_run spare;
+
+static void drop_spare(void)
+{
+	pthread_mutex_lock(&spare_lock);
+	struct av_gpt2_run old = spare;
+	memset(&spare, 0, sizeof(spare));
+	pthread_mutex_unlock(&spare_lock);
+	release_arrays(&old);
+}
+
+static bool fits(const struct av_gpt2_run *r, const struct av_gpt2_config *c, int n)
+{
+	return r->stream && r->n_layer == c->n_layer && r->n_head == c->n_head &&
+	       r->n_embd == c->n_embd && r->n_vocab == c->n_vocab && n <= r->capacity;
+}
+
+/* The run's arrays (gpt2.h) and the forward's scratch: r's own when they
+ * fit (the same model, room for n tokens), else the spare's, else new ones
+ * with room for n rounded up to 8 tokens (a sentence typed grows a token
+ * at a time; 1.4 MB at most for gpt2). */
 static void run_alloc(struct av_gpt2_run *r, const struct av_gpt2_config *c, int n)
 {
-	if (!(r->stream && r->n_layer == c->n_layer && r->n_head == c->n_head &&
-	      r->n_embd == c->n_embd && r->n_vocab == c->n_vocab && n <= r->capacity)) {
-		av_gpt2_run_free(r);
-		size_t L = (size_t)c->n_layer, C = (size_t)c->n_embd, N = (size_t)n;
+	if (!r->stream) {
+		pthread_mutex_lock(&spare_lock);
+		if (fits(&spare, c, n)) {
+			*r = spare;
+			memset(&spare, 0, sizeof(spare));
+		}
+		pthread_mutex_unlock(&spare_lock);
+	}
+	if (!fits(r, c, n)) {
+		release_arrays(r);
+		int max = c->n_ctx < AV_GPT2_MAX_TOKENS ? c->n_ctx : AV_GPT2_MAX_TOKENS;
+		int room = (n + 7) / 8 * 8 < max ? (n + 7) / 8 * 8 : max;
+		size_t L = (size_t)c->n_layer, C = (size_t)c->n_embd, N = (size_t)room;
 		r->stream = av_malloc((L + 1) * N * C * sizeof(float));
 		r->qkv = av_malloc(L * N * 3 * C * sizeof(float));
 		r->scores = av_malloc(L * (size_t)c->n_head * N * N * sizeof(float));
 		r->weights = av_malloc(L * (size_t)c->n_head * N * N * sizeof(float));
 		r->logits = av_malloc(N * (size_t)c->n_vocab * sizeof(float));
 		r->work = av_malloc(N * C * AV_GPT2_WORK * sizeof(float));
-		r->capacity = n;
+		r->capacity = room;
 	}
 	r->n = n;
 	r->n_layer = c->n_layer;
@@ -609,12 +656,13 @@ bool av_gpt2_run_text(const struct av_gpt2 *m, const char *text, struct av_gpt2_
 
 void av_gpt2_run_free(struct av_gpt2_run *r)
 {
-	free(r->stream);
-	free(r->qkv);
-	free(r->scores);
-	free(r->weights);
-	free(r->logits);
-	free(r->work);
+	if (!r->stream)
+		return;
+	pthread_mutex_lock(&spare_lock);
+	struct av_gpt2_run old = spare;
+	spare = *r;
+	pthread_mutex_unlock(&spare_lock);
+	release_arrays(&old);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -99,6 +99,8 @@ bool av_gpt2_forward(const struct av_gpt2 *m, const int *ids, int n, struct av_g
 bool av_gpt2_run_text(const struct av_gpt2 *m, const char *text, struct av_gpt2_run *r,
 		      char **cause);
 
+/* Zeroes r; its arrays are kept (one run's at most, the last freed) for
+ * the next forward into an empty run, until av_gpt2_free. */
 void av_gpt2_run_free(struct av_gpt2_run *r);
 
 /* A run's layer (0 .. L-1) as the single-layer trace the stepper, the
