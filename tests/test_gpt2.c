@@ -230,6 +230,50 @@ static void test_gelu(void **state)
 	assert_true(isnan(v[10]) && isnan(v[11]));
 }
 
+/* Every array of two runs of n tokens the same, bit for bit. */
+static void assert_same_run(const struct av_gpt2_run *a, const struct av_gpt2_run *b)
+{
+	assert_int_equal(a->n, b->n);
+	size_t n = (size_t)a->n, L = (size_t)a->n_layer, C = (size_t)a->n_embd;
+	size_t HNN = (size_t)a->n_head * n * n;
+	assert_memory_equal(a->ids, b->ids, n * sizeof(int));
+	assert_memory_equal(a->stream, b->stream, (L + 1) * n * C * sizeof(float));
+	assert_memory_equal(a->qkv, b->qkv, L * n * 3 * C * sizeof(float));
+	assert_memory_equal(a->scores, b->scores, L * HNN * sizeof(float));
+	assert_memory_equal(a->weights, b->weights, L * HNN * sizeof(float));
+	assert_memory_equal(a->logits, b->logits, n * (size_t)a->n_vocab * sizeof(float));
+}
+
+/* Arrays are reused: a run's own after a longer sentence, and those of the
+ * run freed last (gpt2.c's spare) for a fresh run. What the longer sentence
+ * left in them (scores above the diagonal, rows past n) changes nothing. */
+static void test_reused_arrays(void **state)
+{
+	(void)state;
+	struct av_gpt2 m;
+	char *cause = NULL;
+	if (!av_gpt2_load(&m, FIXTURES "gpt2-tiny", &cause))
+		fail_msg("%s", cause);
+	struct av_gpt2_run used = { 0 }, fresh = { 0 }, spare = { 0 };
+	assert_true(av_gpt2_run_text(&m, "the cat sat on the mat, the cat", &used, &cause));
+	assert_true(used.n > 8);
+	const float *kept = used.logits;
+	assert_true(av_gpt2_run_text(&m, "the mat", &used, &cause));
+	assert_ptr_equal(used.logits, kept);   /* its own arrays again */
+	assert_true(av_gpt2_run_text(&m, "the mat", &fresh, &cause));   /* new ones */
+	assert_true(fresh.logits != used.logits);
+	assert_same_run(&used, &fresh);
+	uintptr_t freed = (uintptr_t)used.logits;
+	av_gpt2_run_free(&used);
+	assert_null(used.logits);
+	assert_true(av_gpt2_run_text(&m, "the mat", &spare, &cause));
+	assert_true((uintptr_t)spare.logits == freed);   /* the spare's */
+	assert_same_run(&spare, &fresh);
+	av_gpt2_run_free(&spare);
+	av_gpt2_run_free(&fresh);
+	av_gpt2_free(&m);
+}
+
 static void test_forward_refusals(void **state)
 {
 	(void)state;
@@ -426,6 +470,7 @@ int main(void)
 		cmocka_unit_test(test_tiny),
 		cmocka_unit_test(test_prefix_inferred),
 		cmocka_unit_test(test_gelu),
+		cmocka_unit_test(test_reused_arrays),
 		cmocka_unit_test(test_forward_refusals),
 		cmocka_unit_test(test_bad_models),
 		cmocka_unit_test(test_nan_weight),
