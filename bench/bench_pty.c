@@ -10,8 +10,9 @@
  *   - the CPU the screen uses idle, and with the training view running at
  *     80x24 (utime + stime from /proc/PID/stat over a few seconds), for the
  *     china-panda and the qkv-walkthrough samples;
- *   - the screen's resident memory: its peak, and after the training view
- *     was opened, run and left (VmHWM and VmRSS of /proc/PID/status);
+ *   - the screen's resident memory: its peak, after the training view was
+ *     opened, run and left, and back in it (VmHWM and VmRSS of
+ *     /proc/PID/status);
  *   - the peak resident memory of --dump (wait4's ru_maxrss).
  * The repaint is over when the terminal has been quiet for QUIET_MS after
  * its first byte: a key is sent only once the previous repaint is over
@@ -305,6 +306,12 @@ static void cpu_and_memory(const char *prog, const char *sample, int goal_second
 	printf("  %-40s %6ld kB\n", "RSS after the training view", status_kb(s.pid, "VmRSS"));
 	printf("  %-40s %6ld kB\n", "peak RSS (VmHWM)", status_kb(s.pid, "VmHWM"));
 	printf("  %-40s %6.1f %% of a core\n", "idle after the training view", cpu_percent(&s));
+	/* back: the trainer wakes (its matrices and traces come back) */
+	send_keys(&s, "t");
+	settle(&s);
+	printf("  %-40s %6ld kB\n", "RSS back in the training view", status_kb(s.pid, "VmRSS"));
+	send_keys(&s, "t");
+	settle(&s);
 	fflush(stdout);
 	/* q asks about the unsaved training: y */
 	send_keys(&s, "q");

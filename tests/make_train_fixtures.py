@@ -31,7 +31,9 @@ How the numbers are made:
   * Training runs in float64 from those values with torch.optim.Adam or
     torch.optim.SGD over nn.Parameter tensors, autograd, one optimiser step
     per sentence in corpus order: the reference. attnview's forward pass is
-    float32 (its sums in double), its backward pass and optimiser float64.
+    float32 (its sums in double), its backward pass double, its optimiser
+    float32 (parameters and Adam's moments, as torch.optim keeps them for a
+    float32 model).
   * The same training is run again in float32 and the largest relative
     difference from the float64 reference is printed: it shows how far
     PyTorch itself moves when only the precision changes.

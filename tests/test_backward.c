@@ -317,6 +317,40 @@ static void test_subset_matches_all(void **state)
 	teardown_case(&f);
 }
 
+/* grad.assign: the weight matrices (and their biases) it names are
+ * written, not added to, with the bits of zeroing them first; what the
+ * pass does not reach (W_v without d_residual) keeps its values. */
+static void test_assign_is_zero_then_add(void **state)
+{
+	(void)state;
+	struct fixture f;
+	setup_case(&f, &cases[3]);
+	size_t cells = (size_t)2 * f.t.n * f.t.m;
+	double *d_weights = av_malloc(cells * sizeof(double));
+	loss(&f, NULL, d_weights);
+	struct av_grads added, assigned;
+	av_grads_init(&added, &f.p, AV_GRADS_ALL);
+	av_grads_init(&assigned, &f.p, AV_GRADS_ALL);
+	for (int id = 0; id < AV_N_PARAMS; id++)
+		for (size_t i = 0; i < assigned.count[id]; i++)
+			assigned.t[id][i] = 123.25;   /* the last step's, say */
+	assigned.assign = 1u << AV_P_W_Q | 1u << AV_P_W_K | 1u << AV_P_W_V;
+	av_trace_backward(&f.t, &f.p, NULL, d_weights, &added);
+	av_trace_backward(&f.t, &f.p, NULL, d_weights, &assigned);
+	const int written[] = { AV_P_W_Q, AV_P_B_Q, AV_P_W_K, AV_P_B_K };
+	for (size_t k = 0; k < sizeof(written) / sizeof(written[0]); k++) {
+		int id = written[k];
+		if (added.t[id])
+			assert_memory_equal(assigned.t[id], added.t[id],
+					    added.count[id] * sizeof(double));
+	}
+	assert_true(assigned.t[AV_P_W_V][0] == 123.25);
+	av_grads_free(&added);
+	av_grads_free(&assigned);
+	free(d_weights);
+	teardown_case(&f);
+}
+
 /* The kernels by hand. */
 static void test_kernels_by_hand(void **state)
 {
@@ -368,7 +402,7 @@ static void test_param_tensor(void **state)
 
 int main(void)
 {
-	struct CMUnitTest tests[N_CASES + 5];
+	struct CMUnitTest tests[N_CASES + 6];
 	for (int i = 0; i < N_CASES; i++)
 		tests[i] = (struct CMUnitTest){ .name = cases[i].name, .test_func = test_case,
 						.initial_state = (void *)(uintptr_t)i };
@@ -377,5 +411,6 @@ int main(void)
 	tests[N_CASES + 2] = (struct CMUnitTest)cmocka_unit_test(test_subset_matches_all);
 	tests[N_CASES + 3] = (struct CMUnitTest)cmocka_unit_test(test_kernels_by_hand);
 	tests[N_CASES + 4] = (struct CMUnitTest)cmocka_unit_test(test_param_tensor);
-	return _cmocka_run_group_tests("backward", tests, N_CASES + 5, NULL, NULL);
+	tests[N_CASES + 5] = (struct CMUnitTest)cmocka_unit_test(test_assign_is_zero_then_add);
+	return _cmocka_run_group_tests("backward", tests, N_CASES + 6, NULL, NULL);
 }

@@ -1464,6 +1464,58 @@ static void test_sync_optimiser_restart(void **state)
 	av_session_free(&s);
 }
 
+/* Leaving the training view at D=256 frees Adam's moments
+ * (av_trainer_sleep): the optimiser restarts there, the leader's capture
+ * after the key records it (reset), and the replay restarts it at the same
+ * step, so the class has the leader's weights bit for bit. */
+static void test_sync_sleep_restart(void **state)
+{
+	(void)state;
+	struct av_session s;
+	struct av_train_settings set;
+	struct av_trainer *leader, *replay;
+	struct av_snap_training run;
+	char *cause = NULL;
+	size_t dd;
+
+	start_session(&s, "china panda");
+	s.cfg.d_model = 256;
+	av_params_free(&s.params);
+	av_params_init(&s.params, &s.cfg, (const char *const *)s.sample.vocab, s.sample.n_vocab);
+	av_session_start(&s);
+	assert_true(av_session_run(&s, &cause));
+	av_train_settings_from_sample(&set, &s.sample.training);
+	set.optimizer = AV_OPT_ADAM;
+	leader = av_trainer_new(&s, &set, &cause);
+	replay = av_trainer_new(&s, &set, &cause);
+	memset(&run, 0, sizeof run);
+	run.n_recipe = 1;
+	leader_train(leader, &run, 0, 0);
+	leader_train(leader, &run, 2, 1);
+	/* t: the weights go to the stepper, the trainer sleeps */
+	assert_true(av_trainer_apply(leader, &s, &cause));
+	assert_true(av_trainer_sleep(leader, &s));
+	leader_train(leader, &run, 0, 0);
+	/* t again: training goes on with a fresh Adam */
+	assert_true(av_trainer_wake(leader, &s, &cause));
+	leader_train(leader, &run, 0, 0);
+	leader_train(leader, &run, 2, 0);
+	assert_int_equal(run.n_recipe, 2);
+	assert_true(run.recipe[1].reset);
+	assert_int_equal(run.recipe[1].at, 2 * leader->n_items + 1);
+	assert_true(av_state_replay(replay, NULL, &run, &cause));
+	dd = (size_t)s.cfg.d_model * (size_t)s.cfg.d_model;
+	assert_memory_equal(replay->params.w_q, leader->params.w_q, dd * sizeof(float));
+	assert_memory_equal(replay->params.w_k, leader->params.w_k, dd * sizeof(float));
+	/* without the restart the replay is another run */
+	run.recipe[1].reset = false;
+	assert_true(av_state_replay(replay, NULL, &run, &cause));
+	assert_true(memcmp(replay->params.w_q, leader->params.w_q, dd * sizeof(float)) != 0);
+	av_trainer_free(leader);
+	av_trainer_free(replay);
+	av_session_free(&s);
+}
+
 /* The fuzzer's seeds are messages of this version that decode (a seed
  * the decoder refuses would only test the header). */
 static void test_fuzz_seeds_decode(void **state)
@@ -1509,6 +1561,7 @@ int main(void)
 		cmocka_unit_test(test_sync_replay_goes_on),
 		cmocka_unit_test(test_sync_loads_teacher_sample),
 		cmocka_unit_test(test_sync_optimiser_restart),
+		cmocka_unit_test(test_sync_sleep_restart),
 		cmocka_unit_test(test_explore_without_teacher),
 		cmocka_unit_test_setup_teardown(test_class_explore_and_snap_back, room_setup,
 						room_teardown),

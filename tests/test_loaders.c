@@ -289,6 +289,37 @@ static void expect_parse_error(enum parse_as kind,
 	free(cause);
 }
 
+/* "title" and "description" in one language (a string) or two, as lessons
+ * write their captions; English is required, Chinese optional. */
+static void test_sample_texts_in_two_languages(void **state)
+{
+	(void)state;
+	struct av_sample s;
+	char *cause = NULL;
+	assert_true(av_sample_parse("{\"name\": \"m\", \"sentence\": \"a\", "
+				    "\"title\": {\"en\": \"Hello\", \"zh_CN\": \"你好\"}, "
+				    "\"description\": {\"en\": \"Words.\"}}",
+				    "t.json", &s, &cause));
+	assert_string_equal(s.title, "Hello");
+	assert_string_equal(s.title_zh, "你好");
+	assert_string_equal(s.description, "Words.");
+	assert_null(s.description_zh);
+	av_sample_free(&s);
+	assert_true(av_sample_parse("{\"name\": \"m\", \"sentence\": \"a\", \"title\": \"T\"}",
+				    "t.json", &s, &cause));
+	assert_string_equal(s.title, "T");
+	assert_null(s.title_zh);
+	av_sample_free(&s);
+	expect_parse_error(AS_SAMPLE, "{\"name\": \"m\", \"sentence\": \"a\", "
+			   "\"title\": {\"zh_CN\": \"你好\"}}", "missing \"title\".\"en\"");
+	expect_parse_error(AS_SAMPLE, "{\"name\": \"m\", \"sentence\": \"a\", "
+			   "\"title\": {\"en\": \"a\", \"fr\": \"b\"}}", "\"title\": unknown key \"fr\" (allowed: en or zh_CN)");
+	expect_parse_error(AS_SAMPLE, "{\"name\": \"m\", \"sentence\": \"a\", "
+			   "\"description\": {\"en\": \"a\", \"zh_CN\": 3}}", "\"description\".\"zh_CN\": expected a string, got a number");
+	expect_parse_error(AS_SAMPLE, "{\"name\": \"m\", \"sentence\": \"a\", "
+			   "\"title\": [\"a\"]}", "\"title\": expected a string or {\"en\": text, \"zh_CN\": text}, got a list");
+}
+
 /* A file cannot retitle (ESC ] 0;title BEL) or clear (ESC [2J) the terminal
  * through an error message: keys, values and words are escaped and cut. */
 static void test_messages_escape_controls(void **state)
@@ -1007,6 +1038,7 @@ int main(void)
 		cmocka_unit_test(test_default_vocab_order),
 		cmocka_unit_test(test_json_syntax_positions),
 		cmocka_unit_test(test_json_nesting_limit),
+		cmocka_unit_test(test_sample_texts_in_two_languages),
 		cmocka_unit_test(test_messages_escape_controls),
 		cmocka_unit_test(test_file_limits),
 		cmocka_unit_test(test_large_vocabulary),

@@ -778,9 +778,189 @@ static void test_samples_train(void **state)
 	}
 }
 
+/* The largest finite |weight| of the trained tensors, now or at the start
+ * (av_trainer_diagnose's max_param, kept by the steps), by a plain scan. */
+static double scan_largest(const struct av_trainer *tr, const struct av_params *p)
+{
+	double big = 0;
+	for (int id = 0; id < AV_N_PARAMS; id++) {
+		size_t count;
+		const float *t = av_param_tensor(p, id, &count);
+		for (size_t c = 0; tr->trained[id] && c < count; c++)
+			if (isfinite(t[c]) && fabs(t[c]) > big)
+				big = fabs(t[c]);
+	}
+	return big;
+}
+
+static void test_diagnosis_largest_weight(void **state)
+{
+	(void)state;
+	struct av_session s;
+	session_from_builtin(&s, "china-panda");
+	struct av_trainer *tr = new_trainer(&s, AV_TRAIN_ALL);
+	assert_true(av_trainer_set_lr(tr, 0.5, NULL));   /* the weights grow */
+	for (int round = 0; round < 4; round++) {
+		for (int e = 0; e < 10; e++)
+			av_trainer_epoch(tr);
+		av_trainer_step(tr);
+		struct av_train_diagnosis d;
+		av_trainer_diagnose(tr, &d);
+		double now = scan_largest(tr, &tr->params), start = scan_largest(tr, &tr->start);
+		assert_true(d.max_param == fmax(now, start));
+		if (round == 1)
+			av_trainer_set_optimizer(tr, AV_OPT_SGD);
+	}
+	assert_true(scan_largest(tr, &tr->params) > scan_largest(tr, &tr->start));
+	av_trainer_free(tr);
+	av_session_free(&s);
+}
+
+/* --- sleeping between visits of the training view ------------------------ */
+
+/* china-panda at D=d_model (heads kept), its weights drawn from the seed. */
+static void session_at_width(struct av_session *s, int d_model)
+{
+	char *cause = NULL;
+	session_from_builtin(s, "china-panda");
+	s->cfg.d_model = d_model;
+	av_params_free(&s->params);
+	av_params_init(&s->params, &s->cfg, (const char *const *)s->sample.vocab,
+		       s->sample.n_vocab);
+	av_session_start(s);
+	assert_true(av_session_run(s, &cause));
+}
+
+static void assert_same_training(const struct av_trainer *a, const struct av_trainer *b)
+{
+	size_t dd = (size_t)a->params.d_model * a->params.d_model;
+	assert_int_equal(a->epoch, b->epoch);
+	assert_int_equal(a->next_item, b->next_item);
+	assert_int_equal(a->steps, b->steps);
+	assert_memory_equal(a->params.w_q, b->params.w_q, dd * sizeof(float));
+	assert_memory_equal(a->params.w_k, b->params.w_k, dd * sizeof(float));
+	assert_memory_equal(a->loss, b->loss, (size_t)a->epoch * sizeof(double));
+	assert_memory_equal(a->track_history, b->track_history,
+			    (size_t)(a->epoch + 1) * a->cfg.heads * sizeof(double));
+}
+
+/* Small moments are kept asleep: the training after av_trainer_wake is the
+ * one that never slept, bit for bit, and so is r's return to the start. */
+static void test_sleep_keeps_small_adam(void **state)
+{
+	(void)state;
+	struct av_session s;
+	char *cause = NULL;
+	session_from_builtin(&s, "china-panda");
+	struct av_trainer *a = new_trainer(&s, AV_TRAIN_QKV), *b = new_trainer(&s, AV_TRAIN_QKV);
+	for (int i = 0; i < 7; i++) {
+		av_trainer_step(a);
+		av_trainer_step(b);
+	}
+	assert_true(av_trainer_apply(a, &s, &cause));
+	assert_false(av_trainer_sleep(a, &s));   /* no restart */
+	assert_true(a->asleep);
+	assert_null(a->params.w_q);
+	assert_non_null(a->grad.t[AV_P_W_Q]);   /* small: the last gradients stay */
+	double g0 = a->grad.t[AV_P_W_Q][0];
+	assert_null(a->items[0].trace.weights);
+	assert_non_null(a->adam_m[AV_P_W_Q]);
+	assert_true(av_trainer_tensor_is(a, AV_P_W_Q, s.params.w_q, 9));
+	assert_false(av_trainer_tensor_is(a, AV_P_W_Q, s.params.w_k, 9));
+	assert_true(av_trainer_set_lr(a, 0.02, NULL));   /* settings change asleep */
+	assert_true(av_trainer_set_lr(b, 0.02, NULL));
+	assert_true(av_trainer_wake(a, &s, &cause));
+	assert_false(a->asleep);
+	assert_true(a->grad.t[AV_P_W_Q][0] == b->grad.t[AV_P_W_Q][0]);
+	assert_true(a->grad.t[AV_P_W_Q][0] == g0);
+	for (int e = 0; e < 5; e++) {
+		av_trainer_epoch(a);
+		av_trainer_epoch(b);
+	}
+	assert_same_training(a, b);
+	av_trainer_reset(a);
+	av_trainer_reset(b);
+	assert_same_training(a, b);
+	av_trainer_free(a);
+	av_trainer_free(b);
+	av_session_free(&s);
+}
+
+/* Large moments are freed asleep: after av_trainer_wake the training is
+ * the one that restarted its optimiser at the same step (o twice), bit for
+ * bit; the start, drawn again from the seed, is r's. */
+static void test_sleep_restarts_large_adam(void **state)
+{
+	(void)state;
+	struct av_session s;
+	char *cause = NULL;
+	session_at_width(&s, 256);   /* moments of W_q, W_k: 1 MB */
+	struct av_trainer *a = new_trainer(&s, AV_TRAIN_QKV), *b = new_trainer(&s, AV_TRAIN_QKV);
+	for (int i = 0; i < 4; i++) {
+		av_trainer_step(a);
+		av_trainer_step(b);
+	}
+	assert_true(av_trainer_apply(a, &s, &cause));
+	assert_true(av_trainer_sleep(a, &s));   /* Adam restarts */
+	assert_int_equal(a->steps, 0);
+	for (int id = 0; id < AV_N_PARAMS; id++)
+		assert_null(a->adam_m[id]);
+	assert_null(a->start.w_q);   /* trained: drawn again on waking */
+	assert_null(a->start.w_v);   /* untrained: the current one */
+	assert_true(av_trainer_wake(a, &s, &cause));
+	av_trainer_set_optimizer(b, AV_OPT_ADAM);   /* a fresh Adam */
+	for (int e = 0; e < 2; e++) {
+		av_trainer_epoch(a);
+		av_trainer_epoch(b);
+	}
+	assert_same_training(a, b);
+	av_trainer_reset(a);
+	av_trainer_reset(b);
+	assert_same_training(a, b);
+	av_trainer_free(a);
+	av_trainer_free(b);
+	av_session_free(&s);
+}
+
+/* A start neither the session nor a fresh draw gives back (i drew xavier)
+ * is kept while asleep; weights changed in the session while the trainer
+ * slept make av_trainer_wake refuse. */
+static void test_sleep_keeps_what_cannot_come_back(void **state)
+{
+	(void)state;
+	struct av_session s;
+	char *cause = NULL;
+	session_at_width(&s, 16);
+	struct av_trainer *a = new_trainer(&s, AV_TRAIN_QKV), *b = new_trainer(&s, AV_TRAIN_QKV);
+	av_trainer_set_init(a, AV_INIT_XAVIER);
+	av_trainer_set_init(b, AV_INIT_XAVIER);
+	av_trainer_epoch(a);
+	av_trainer_epoch(b);
+	assert_true(av_trainer_apply(a, &s, &cause));
+	assert_false(av_trainer_sleep(a, &s));
+	assert_non_null(a->start.w_q);
+	assert_true(av_trainer_wake(a, &s, &cause));
+	av_trainer_epoch(a);
+	av_trainer_epoch(b);
+	av_trainer_reset(a);
+	av_trainer_reset(b);
+	assert_same_training(a, b);
+
+	assert_true(av_trainer_apply(a, &s, &cause));
+	av_trainer_sleep(a, &s);
+	s.params.w_q[3] += 1;
+	assert_false(av_trainer_tensor_is(a, AV_P_W_Q, s.params.w_q, 256));
+	assert_false(av_trainer_wake(a, &s, &cause));
+	assert_non_null(cause);
+	free(cause);
+	av_trainer_free(a);
+	av_trainer_free(b);
+	av_session_free(&s);
+}
+
 int main(void)
 {
-	struct CMUnitTest tests[N_FIXTURES + 12];
+	struct CMUnitTest tests[N_FIXTURES + 16];
 	int n = 0;
 	for (int i = 0; i < N_FIXTURES; i++)
 		tests[n++] = (struct CMUnitTest){ .name = fixture_names[i], .test_func = test_fixture,
@@ -797,6 +977,10 @@ int main(void)
 		cmocka_unit_test(test_cross_corpus),
 		cmocka_unit_test(test_corpus_errors),
 		cmocka_unit_test(test_samples_train),
+		cmocka_unit_test(test_diagnosis_largest_weight),
+		cmocka_unit_test(test_sleep_keeps_small_adam),
+		cmocka_unit_test(test_sleep_restarts_large_adam),
+		cmocka_unit_test(test_sleep_keeps_what_cannot_come_back),
 	};
 	for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); i++)
 		tests[n++] = more[i];

@@ -22,6 +22,7 @@
 #include "train.h"
 #include "ui/chart.h"
 #include "ui/draw.h"
+#include "ui/view_train_internal.h"
 #include "ui_harness.h"
 
 static bool utf8;
@@ -513,11 +514,18 @@ static void test_leave_and_return(void **state)
 	assert_ptr_equal(h.a.view, &av_view_stage);
 	assert_non_null(strstr(harness_line(0), "1/9 tokens"));
 	expect("weights after 3 epochs");
-	assert_true(memcmp(h.s.params.w_q, tr->params.w_q, DD * sizeof(float)) == 0);
-	assert_true(memcmp(h.s.params.w_k, tr->params.w_k, DD * sizeof(float)) == 0);
-	/* back again: the same training goes on */
+	/* the trainer sleeps: the session holds its matrices */
+	assert_true(tr->asleep);
+	assert_null(tr->params.w_q);
+	assert_true(av_trainer_tensor_is(tr, AV_P_W_Q, h.s.params.w_q, DD));
+	assert_true(av_trainer_tensor_is(tr, AV_P_W_K, h.s.params.w_k, DD));
+	/* back again: the same training goes on, Adam's small state kept */
 	harness_keys(&h, "t");
 	expect_epoch(&h, 3);
+	expect_not("Adam starts afresh");
+	assert_false(tr->asleep);
+	assert_int_equal(tr->steps, 3 * tr->n_items);
+	assert_true(memcmp(h.s.params.w_q, tr->params.w_q, DD * sizeof(float)) == 0);
 	/* q and Esc leave the view, not the program */
 	harness_keys(&h, "q");
 	assert_false(h.a.quit);
@@ -537,6 +545,66 @@ static void test_leave_and_return(void **state)
 	/* q in the stepper still quits */
 	harness_keys(&h, "q");
 	assert_true(h.a.quit);
+	harness_close(&h);
+}
+
+/* Leaving the view frees what only training needs (issue 11: the screen
+ * kept 38 MB after training qkv-walkthrough): the gradients, the corpus's
+ * traces, the matrices the session holds, the vocabulary's scores and, at
+ * D=512, Adam's moments, so returning starts a fresh Adam and says so; the
+ * training goes on from the same weights and epoch. */
+static void test_leave_frees_memory(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "qkv-walkthrough");
+	harness_keys(&h, "tvss");
+	const struct av_trainer *tr = trainer(&h);
+	assert_non_null(h.a.train->vscores);
+	assert_int_equal(tr->steps, 2 * tr->n_items);
+	size_t DD = (size_t)tr->params.d_model * tr->params.d_model;
+	harness_keys(&h, "t");
+	expect("weights after 2 epochs");
+	assert_true(tr->asleep);
+	assert_int_equal(tr->steps, 0);
+	for (int id = 0; id < AV_N_PARAMS; id++) {
+		assert_null(tr->grad.t[id]);
+		assert_null(tr->adam_m[id]);
+		assert_null(tr->adam_v[id]);
+	}
+	assert_null(tr->params.w_q);
+	assert_null(tr->params.w_k);
+	assert_null(tr->start.w_q);   /* drawn again from the seed on return */
+	assert_null(tr->d_weights);
+	for (int i = 0; i < tr->n_items; i++)
+		assert_null(tr->items[i].trace.weights);
+	assert_null(h.a.train->vscores);
+	/* the header still knows the stepper shows trained weights */
+	expect("trained 2 ep");
+	harness_keys(&h, "t");
+	expect("Adam starts afresh");
+	expect_epoch(&h, 2);
+	assert_false(tr->asleep);
+	assert_true(memcmp(h.s.params.w_q, tr->params.w_q, DD * sizeof(float)) == 0);
+	assert_non_null(tr->items[0].trace.weights);
+	/* the fresh optimiser's gradients are zeros until a step */
+	harness_keys(&h, "g");
+	expect("dW after a step");
+	expect_not("step on #");
+	harness_keys(&h, "s");
+	expect_epoch(&h, 3);
+	expect("step on #1");
+	assert_int_equal(tr->steps, tr->n_items);
+	/* r goes back to the first weights, drawn again while asleep */
+	harness_keys(&h, "r");
+	harness_keys(&h, "y");
+	expect_epoch(&h, 0);
+	struct av_params fresh;
+	av_params_init(&fresh, &h.s.cfg, (const char *const *)h.s.sample.vocab,
+		       h.s.sample.n_vocab);
+	assert_true(memcmp(fresh.w_q, tr->params.w_q, DD * sizeof(float)) == 0);
+	assert_true(memcmp(fresh.w_k, tr->params.w_k, DD * sizeof(float)) == 0);
+	av_params_free(&fresh);
 	harness_close(&h);
 }
 
@@ -989,6 +1057,7 @@ int main(void)
 		cmocka_unit_test(test_settings),
 		cmocka_unit_test(test_vocabulary_view),
 		cmocka_unit_test(test_leave_and_return),
+		cmocka_unit_test(test_leave_frees_memory),
 		cmocka_unit_test(test_help_lists_training_keys),
 		cmocka_unit_test(test_other_samples),
 		cmocka_unit_test(test_small_and_mono),

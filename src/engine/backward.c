@@ -76,8 +76,11 @@ void av_grads_free(struct av_grads *g)
 
 /* --- kernels ------------------------------------------------------------- */
 
-void av_linear_backward(double *dx, double *dw, double *db, const double *dout,
-			const float *x, const float *w, int n, int in_dim, int out_dim)
+/* av_linear_backward, with dw and db assigned (=) instead of added to when
+ * assign. */
+static void linear_backward(double *dx, double *dw, double *db, const double *dout,
+			    const float *x, const float *w, int n, int in_dim, int out_dim,
+			    bool assign)
 {
 	/* forward: out (n, out_dim) = x (n, in_dim) . w^T (w: out_dim x in_dim) + b
 	 *   out[i*out_dim + o] = sum_c x[i*in_dim + c] * w[o*in_dim + c] + b[o] */
@@ -102,6 +105,13 @@ void av_linear_backward(double *dx, double *dw, double *db, const double *dout,
 	 * token order, as before) */
 	for (int o = 0; o < out_dim; o++) {
 		double *dwo = dw ? dw + (size_t)o * in_dim : NULL;
+		if (assign) {
+			/* 0, then the same additions: the bits of zeroing first */
+			if (dwo)
+				memset(dwo, 0, (size_t)in_dim * sizeof(double));
+			if (db)
+				db[o] = 0;
+		}
 		for (int i = 0; i < n; i++) {
 			double d = dout[(size_t)i * out_dim + o];
 			if (d == 0)
@@ -115,6 +125,12 @@ void av_linear_backward(double *dx, double *dw, double *db, const double *dout,
 				dwo[c] += d * xi[c];
 		}
 	}
+}
+
+void av_linear_backward(double *dx, double *dw, double *db, const double *dout,
+			const float *x, const float *w, int n, int in_dim, int out_dim)
+{
+	linear_backward(dx, dw, db, dout, x, w, n, in_dim, out_dim, false);
 }
 
 /* av_softmax_rows_backward with the caller's scratch p (cols doubles). */
@@ -263,6 +279,8 @@ void av_trace_backward(const struct av_trace *t, const struct av_params *p,
 	double *dweights = take(&cursor, cells), *dmasked = take(&cursor, cells);
 	double *prow = take(&cursor, (size_t)m);                     /* a softmax row */
 
+	/* tensor id's gradient is assigned (g->assign) */
+#define ASSIGNS(id) ((g->assign >> (id)) & 1u)
 	if (d_residual) {
 		/* t->residual[c] = t->output[c] + t->embedding[c]; */
 		if (dx)
@@ -270,8 +288,8 @@ void av_trace_backward(const struct av_trace *t, const struct av_params *p,
 				dx[c] += d_residual[c];
 		/* av_linear(t->output, t->concat, p->w_o, p->b_o, n, D, D); */
 		dconcat = take(&cursor, nD);
-		av_linear_backward(dconcat, g->t[AV_P_W_O], g->t[AV_P_B_O], d_residual,
-				   t->concat, p->w_o, n, D, D);
+		linear_backward(dconcat, g->t[AV_P_W_O], g->t[AV_P_B_O], d_residual,
+				t->concat, p->w_o, n, D, D, ASSIGNS(AV_P_W_O));
 	}
 
 	for (int h = 0; h < H; h++) {
@@ -300,12 +318,16 @@ void av_trace_backward(const struct av_trace *t, const struct av_params *p,
 
 	const float *xs = cross ? t->source_embedding : t->embedding;
 	/* av_linear(t->q, t->embedding, p->w_q, p->b_q, n, D, D); */
-	av_linear_backward(dx, g->t[AV_P_W_Q], g->t[AV_P_B_Q], dq, t->embedding, p->w_q, n, D, D);
+	linear_backward(dx, g->t[AV_P_W_Q], g->t[AV_P_B_Q], dq, t->embedding, p->w_q, n, D, D,
+			ASSIGNS(AV_P_W_Q));
 	/* av_linear(t->k, xs, p->w_k, p->b_k, m, D, D); */
-	av_linear_backward(dxs, g->t[AV_P_W_K], g->t[AV_P_B_K], dk, xs, p->w_k, m, D, D);
+	linear_backward(dxs, g->t[AV_P_W_K], g->t[AV_P_B_K], dk, xs, p->w_k, m, D, D,
+			ASSIGNS(AV_P_W_K));
 	/* av_linear(t->v, xs, p->w_v, p->b_v, m, D, D); */
 	if (dv)
-		av_linear_backward(dxs, g->t[AV_P_W_V], g->t[AV_P_B_V], dv, xs, p->w_v, m, D, D);
+		linear_backward(dxs, g->t[AV_P_W_V], g->t[AV_P_B_V], dv, xs, p->w_v, m, D, D,
+				ASSIGNS(AV_P_W_V));
+#undef ASSIGNS
 	/* embed(t->embedding, ..., t->ids, n) and, in cross mode,
 	 * embed(t->source_embedding, ..., t->source_ids, m) */
 	if (dx) {

@@ -40,6 +40,14 @@ float *av_param_tensor(const struct av_params *p, int id, size_t *count);
 struct av_grads {
 	double *t[AV_N_PARAMS];
 	size_t count[AV_N_PARAMS];
+	unsigned assign;     /* weight matrices (1u << id: W_q, W_k, W_v, W_o;
+				each bit covers the matrix's bias too) whose
+				gradient av_trace_backward writes (=) instead of
+				adding to it, for a caller that would zero them
+				first: each row is zeroed while in the cache
+				instead of the whole tensor going through memory
+				twice. A matrix the pass does not reach is left
+				as it is. 0 by default: every gradient adds. */
 	double *work;        /* the backward pass's scratch, kept between passes */
 	size_t work_count;   /* doubles in work */
 };

@@ -76,11 +76,35 @@ static bool get_text(const cJSON *root, const char *key, bool required,
 	return true;
 }
 
+/* "title": "text", or {"en": "text", "zh_CN": "text"} as in lessons (the
+ * screen shows the Chinese where the interface is Chinese); en required */
+static const char *const text_languages[] = { "en", "zh_CN", NULL };
+
+static bool get_text_in_languages(const cJSON *root, const char *key, char **en, char **zh,
+				  char **cause)
+{
+	const cJSON *item = cJSON_GetObjectItemCaseSensitive(root, key);
+	if (item && !cJSON_IsObject(item) && !cJSON_IsString(item))
+		return av_fail(cause, _("\"%s\": expected a string or {\"en\": text, \"zh_CN\": "
+				       "text}, got %s"), key, av_json_type_name(item));
+	if (!cJSON_IsObject(item))
+		return get_text(root, key, false, "", en, cause);
+	const char *e = NULL, *z = NULL;
+	if (!av_json_check_keys(item, key, text_languages, cause)
+	    || !av_json_get_string(item, key, "en", true, &e, cause)
+	    || !av_json_get_string(item, key, "zh_CN", false, &z, cause))
+		return false;
+	*en = av_strdup(e);
+	*zh = z ? av_strdup(z) : NULL;
+	return true;
+}
+
 static bool read_texts(const cJSON *root, struct av_sample *s, char **cause)
 {
 	if (!get_text(root, "name", true, NULL, &s->name, cause)
-	    || !get_text(root, "title", false, "", &s->title, cause)
-	    || !get_text(root, "description", false, "", &s->description, cause)
+	    || !get_text_in_languages(root, "title", &s->title, &s->title_zh, cause)
+	    || !get_text_in_languages(root, "description", &s->description, &s->description_zh,
+				      cause)
 	    || !get_text(root, "sentence", true, NULL, &s->sentence, cause)
 	    || !get_text(root, "source", false, NULL, &s->source, cause))
 		return false;
@@ -399,6 +423,8 @@ void av_sample_free(struct av_sample *s)
 	free(s->name);
 	free(s->title);
 	free(s->description);
+	free(s->title_zh);
+	free(s->description_zh);
 	free(s->sentence);
 	free(s->source);
 	for (int i = 0; i < s->n_sentences; i++)

@@ -37,6 +37,7 @@ struct av_training_config {
 struct av_sample {
 	char *path;          /* where it was loaded from, or "(built-in)" */
 	char *name, *title, *description;
+	char *title_zh, *description_zh; /* in Chinese where the file has it, else NULL */
 	char *sentence;      /* default sentence */
 	char *source;        /* default source sentence, or NULL */
 	int n_sentences;

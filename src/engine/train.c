@@ -1,6 +1,7 @@
 /* train.c: targets, loss, optimisers and the trainer (see train.h). */
 #include "config.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,11 +162,29 @@ static void free_state(struct av_trainer *tr)
 {
 	av_grads_free(&tr->grad);
 	for (int id = 0; id < AV_N_PARAMS; id++) {
-		free(tr->master[id]);
 		free(tr->adam_m[id]);
 		free(tr->adam_v[id]);
-		tr->master[id] = tr->adam_m[id] = tr->adam_v[id] = NULL;
+		tr->adam_m[id] = tr->adam_v[id] = NULL;
 	}
+}
+
+/* The parameters changed: every corpus trace is stale. */
+static void params_changed(struct av_trainer *tr)
+{
+	tr->params_version++;
+}
+
+/* Runs corpus sentence i forward at the current parameters, unless its
+ * trace already holds them (the step's own forward, the tracked cell's and
+ * the histogram's are then one). */
+static struct av_trace *forward_item(struct av_trainer *tr, int i)
+{
+	struct av_trace *t = &tr->items[i].trace;
+	if (tr->forwarded[i] != tr->params_version) {
+		av_trace_forward(t, &tr->params, &tr->cfg);
+		tr->forwarded[i] = tr->params_version;
+	}
+	return t;
 }
 
 /* The value path (W_v, W_o) never reaches a loss on the attention weights:
@@ -180,19 +199,44 @@ static bool loss_reaches(int id)
 	return true;
 }
 
-/* The first trained tensor holding inf or nan, or -1. */
-static int find_nonfinite(const struct av_trainer *tr)
+/* The largest finite |value| of tensor id of params (0 when none), and
+ * whether it holds inf or nan: one pass in four lanes, with a select and
+ * p - p (0 for a finite p, nan otherwise), which the compiler vectorises
+ * (the reset of a D=512 trainer scans 3 MB twice). */
+static float scan_tensor(const struct av_params *params, int id, bool *nonfinite)
 {
-	for (int id = 0; id < AV_N_PARAMS; id++) {
-		if (!tr->trained[id])
-			continue;
-		size_t count;
-		const float *p = av_param_tensor(&tr->params, id, &count);
-		for (size_t c = 0; c < count; c++)
-			if (!isfinite(p[c]))
-				return id;
+	size_t count;
+	const float *p = av_param_tensor(params, id, &count);
+	float big[4] = { 0, 0, 0, 0 }, nf[4] = { 0, 0, 0, 0 };
+#define SCAN_ONE(e, l) do { \
+		float a = fabsf(p[e]); \
+		big[l] = a <= FLT_MAX && a > big[l] ? a : big[l]; \
+		nf[l] += p[e] - p[e]; \
+	} while (0)
+	size_t c = 0;
+	for (; c + 4 <= count; c += 4)
+		for (int l = 0; l < 4; l++)
+			SCAN_ONE(c + l, l);
+	for (; c < count; c++)
+		SCAN_ONE(c, 0);
+#undef SCAN_ONE
+	if (nonfinite)
+		*nonfinite = (nf[0] + nf[1]) + (nf[2] + nf[3]) != 0;
+	float most = big[0];
+	for (int l = 1; l < 4; l++)
+		most = big[l] > most ? big[l] : most;
+	return most;
+}
+
+/* Whether the backward pass writes tensor id's gradient itself (the
+ * trainer's grad.assign: W_q, W_k and their biases). */
+static bool is_assigned(int id)
+{
+	switch (id) {
+	case AV_P_W_Q: case AV_P_B_Q: case AV_P_W_K: case AV_P_B_K:
+		return true;
 	}
-	return -1;
+	return false;
 }
 
 /* Chooses the trained tensors and starts a fresh optimiser on the current
@@ -200,6 +244,8 @@ static int find_nonfinite(const struct av_trainer *tr)
 static void reset_state(struct av_trainer *tr)
 {
 	free_state(tr);
+	tr->largest_start = 0;
+	tr->nonfinite = -1;
 	unsigned wanted = 0;
 	for (int id = 0; id < AV_N_PARAMS; id++) {
 		size_t count;
@@ -209,124 +255,159 @@ static void reset_state(struct av_trainer *tr)
 		if (!tr->trained[id])
 			continue;
 		wanted |= 1u << id;
-		tr->master[id] = av_malloc(count * sizeof(double));
-		for (size_t c = 0; c < count; c++)
-			tr->master[id][c] = p[c];
-		tr->adam_m[id] = av_calloc(count, sizeof(double));
-		tr->adam_v[id] = av_calloc(count, sizeof(double));
+		/* no step moves what the loss does not reach: no moments, and
+		 * whether it is finite is known from now on */
+		bool bad;
+		tr->largest[id] = scan_tensor(&tr->params, id, &bad);
+		tr->still_nonfinite[id] = !loss_reaches(id) && bad;
+		if (bad && tr->nonfinite < 0)
+			tr->nonfinite = id;   /* the first trained tensor holding inf/nan */
+		float start = scan_tensor(&tr->start, id, NULL);
+		if (start > tr->largest_start)
+			tr->largest_start = start;
+		if (tr->set.optimizer == AV_OPT_ADAM && loss_reaches(id)) {
+			tr->adam_m[id] = av_calloc(count, sizeof(float));
+			tr->adam_v[id] = av_calloc(count, sizeof(float));
+		}
 	}
 	av_grads_init(&tr->grad, &tr->params, wanted);
 	tr->steps = 0;
 	tr->lr_start = tr->set.lr;
 	tr->lr_peak = 0;
-	tr->nonfinite = find_nonfinite(tr);
 }
 
-/* Sum of g[c]^2 over count values, in four interleaved partial sums (a
- * fixed order, so the same bits on every run; the compiler can keep the
- * four in one vector register pair). */
-static double sum_squares(const double *g, size_t count)
-{
-	double s[4] = { 0, 0, 0, 0 };
-	size_t c = 0;
-	for (; c + 4 <= count; c += 4)
-		for (int l = 0; l < 4; l++)
-			s[l] += g[c + l] * g[c + l];
-	for (; c < count; c++)
-		s[0] += g[c] * g[c];
-	return (s[0] + s[1]) + (s[2] + s[3]);
-}
+/* The scalars of one Adam step, as torch.optim.Adam computes them in
+ * Python (double) from the step count. */
+struct adam_step {
+	double step_size;    /* lr / (1 - beta1^t) */
+	double bc2_sqrt;     /* sqrt(1 - beta2^t) */
+};
 
-/* One optimiser step on tensor id with the gradient in tr->grad; returns
- * the gradient's L2 norm. The optimiser state and the master copy are
- * float64 (train.h): the gradients of the parts the loss cannot move are
- * ~1e-17 there, where float32 noise (~1e-9, near Adam's eps) would turn into
- * steps of size lr. The price is memory traffic: 36 bytes per trained value
- * per step (g, m, v, master in double, p in float) where PyTorch's float32
- * moves 20; `make bench`'s training epoch at D=512 is mostly this loop.
- * Each loop below is one pass over the tensor, the norm's sum fused in
- * (-fno-math-errno lets the sqrt be an instruction, so it vectorises). */
-static double update(struct av_trainer *tr, int id)
+/* One optimiser step on tensor id with the gradient in tr->grad, in float32
+ * as torch.optim does for a float32 parameter (train.h); returns the
+ * gradient's L2 norm (summed in double) and sets *bad when the tensor holds
+ * inf or nan afterwards. Why float32: it is what PyTorch keeps for a float32
+ * model, and it halves the memory the step moves (g in double, m, v and p
+ * in float: 20 bytes per value, where float64 moments and master copies
+ * moved 60), which is most of the D=512 epoch. The gradient stays double
+ * (backward.h): b_k's ~1e-17 rounds to a float32 ~1e-17, not to float32
+ * noise near Adam's eps.
+ * Each loop is one pass over the tensor in four interleaved lanes (a fixed
+ * order, so the same bits on every run, and the compiler can keep the lanes
+ * in vector registers): the norm's sum and the check for inf/nan (p - p is
+ * 0 for a finite p, nan otherwise) fused in. -fno-math-errno lets sqrt be
+ * an instruction. */
+static double update(struct av_trainer *tr, int id, const struct adam_step *k, bool *bad)
 {
 	size_t count;
 	float *p = av_param_tensor(&tr->params, id, &count);
-	double *master = tr->master[id];
 	const double *g = tr->grad.t[id];
-	double lr = tr->set.lr;
+	double s[4] = { 0, 0, 0, 0 };
+	float nf[4] = { 0, 0, 0, 0 }, big[4] = { 0, 0, 0, 0 };
+	size_t c = 0;
+	/* the largest finite |p| (av_trainer_diagnose's), as a select */
+#define LARGEST(e, l) do { \
+		float a = fabsf(p[e]); \
+		big[l] = a <= FLT_MAX && a > big[l] ? a : big[l]; \
+	} while (0)
 	if (tr->set.optimizer == AV_OPT_SGD) {
 		/* torch.optim.SGD: param.add_(grad, alpha=-lr) */
-		for (size_t c = 0; c < count; c++) {
-			master[c] -= lr * g[c];
-			p[c] = (float)master[c];
-		}
-		return sqrt(sum_squares(g, count));
+		const float alpha = (float)-tr->set.lr;
+#define SGD_ONE(e, l) do { \
+			float ge = (float)g[e]; \
+			s[l] += g[e] * g[e]; \
+			p[e] = p[e] + alpha * ge; \
+			nf[l] += p[e] - p[e]; \
+			LARGEST(e, l); \
+		} while (0)
+		for (; c + 4 <= count; c += 4)
+			for (int l = 0; l < 4; l++)
+				SGD_ONE(c + l, l);
+		for (; c < count; c++)
+			SGD_ONE(c, 0);
+#undef SGD_ONE
+	} else {
+		/* torch.optim.Adam (_single_tensor_adam, torch 1.13), float32:
+		 *   exp_avg.mul_(beta1).add_(grad, alpha=1 - beta1)
+		 *   exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+		 *   denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
+		 *   param.addcdiv_(exp_avg, denom, value=-step_size)
+		 * with the Python scalars rounded to float32 */
+		float *m = tr->adam_m[id], *v = tr->adam_v[id];
+		const float b1 = (float)ADAM_BETA1, one_b1 = (float)(1.0 - ADAM_BETA1);
+		const float b2 = (float)ADAM_BETA2, one_b2 = (float)(1.0 - ADAM_BETA2);
+		const float bc2 = (float)k->bc2_sqrt, eps = (float)ADAM_EPS;
+		const float neg_step = (float)-k->step_size;
+#define ADAM_ONE(e, l) do { \
+			float ge = (float)g[e]; \
+			s[l] += g[e] * g[e]; \
+			m[e] = m[e] * b1 + one_b1 * ge; \
+			v[e] = v[e] * b2 + one_b2 * ge * ge; \
+			float denom = sqrtf(v[e]) / bc2 + eps; \
+			p[e] = p[e] + neg_step * m[e] / denom; \
+			nf[l] += p[e] - p[e]; \
+			LARGEST(e, l); \
+		} while (0)
+		for (; c + 4 <= count; c += 4)
+			for (int l = 0; l < 4; l++)
+				ADAM_ONE(c + l, l);
+		for (; c < count; c++)
+			ADAM_ONE(c, 0);
+#undef ADAM_ONE
 	}
-	/* torch.optim.Adam (_single_tensor_adam, torch 1.13):
-	 *   exp_avg.mul_(beta1).add_(grad, alpha=1 - beta1)
-	 *   exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
-	 *   step_size = lr / (1 - beta1 ** step)
-	 *   denom = (exp_avg_sq.sqrt() / sqrt(1 - beta2 ** step)).add_(eps)
-	 *   param.addcdiv_(exp_avg, denom, value=-step_size) */
-	double *m = tr->adam_m[id], *v = tr->adam_v[id];
-	double step = (double)tr->steps;
-	double step_size = lr / (1.0 - pow(ADAM_BETA1, step));
-	double bc2_sqrt = sqrt(1.0 - pow(ADAM_BETA2, step));
-	double s[4] = { 0, 0, 0, 0 };
-	size_t c = 0;
-	for (; c + 4 <= count; c += 4)
-		for (int l = 0; l < 4; l++) {
-			size_t e = c + l;
-			s[l] += g[e] * g[e];
-			m[e] = m[e] * ADAM_BETA1 + g[e] * (1.0 - ADAM_BETA1);
-			v[e] = v[e] * ADAM_BETA2 + (1.0 - ADAM_BETA2) * g[e] * g[e];
-			double denom = sqrt(v[e]) / bc2_sqrt + ADAM_EPS;
-			master[e] += -step_size * m[e] / denom;
-			p[e] = (float)master[e];
-		}
-	for (; c < count; c++) {
-		s[0] += g[c] * g[c];
-		m[c] = m[c] * ADAM_BETA1 + g[c] * (1.0 - ADAM_BETA1);
-		v[c] = v[c] * ADAM_BETA2 + (1.0 - ADAM_BETA2) * g[c] * g[c];
-		double denom = sqrt(v[c]) / bc2_sqrt + ADAM_EPS;
-		master[c] += -step_size * m[c] / denom;
-		p[c] = (float)master[c];
-	}
+#undef LARGEST
+	*bad = (nf[0] + nf[1]) + (nf[2] + nf[3]) != 0;
+	float most = big[0];
+	for (int l = 1; l < 4; l++)
+		most = big[l] > most ? big[l] : most;
+	tr->largest[id] = most;
 	return sqrt((s[0] + s[1]) + (s[2] + s[3]));
 }
 
 /* --- the tracked pair ----------------------------------------------------- */
 
-/* Row `word` of (x W^T + b) for x the token row (plus position 0). */
-static void project_word(const struct av_trainer *tr, int word, bool at_position_0,
+/* Row `word` of (x W^T + b) for x the token row plus pos (D floats, or
+ * NULL: no position). */
+static void project_word(const struct av_trainer *tr, int word, const float *pos,
 			 const float *w, const float *b, float *x, float *out)
 {
 	const struct av_params *p = &tr->params;
 	int D = p->d_model;
 	memcpy(x, p->token_embedding + (size_t)word * D, (size_t)D * sizeof(float));
-	if (at_position_0) {
-		float *pos = av_malloc((size_t)D * sizeof(float));
-		av_position_row(p, tr->cfg.positional, 0, pos);
+	if (pos)
 		for (int c = 0; c < D; c++)
 			x[c] += pos[c];
-		free(pos);
-	}
 	av_linear(out, x, w, b, 1, D, D);
+}
+
+/* Projects the tracked pair's words (no positions) into the trainer's
+ * scratch, q then k (the scratch is the trainer's working memory, written
+ * even through a const trainer); returns q, k follows at q + D. */
+static const float *project_track_pair(const struct av_trainer *tr)
+{
+	const struct av_params *p = &tr->params;
+	int D = p->d_model;
+	float *x = tr->scratch, *q = x + D, *k = x + 2 * D;
+	project_word(tr, tr->track[0], NULL, p->w_q, p->b_q, x, q);
+	project_word(tr, tr->track[1], NULL, p->w_k, p->b_k, x, k);
+	return q;
+}
+
+/* Head h's score of the pair projected by project_track_pair: one cell of
+ * the vocabulary scores. */
+static double head_track_score(const struct av_trainer *tr, const float *q, int h)
+{
+	int D = tr->params.d_model, dh = av_config_head_dim(&tr->cfg);
+	float score;
+	av_head_scores(&score, q, q + D, 1, 1, D, h, dh);
+	return (double)(float)(score / av_config_divisor(&tr->cfg));
 }
 
 double av_trainer_track_score(const struct av_trainer *tr, int h)
 {
-	if (tr->track[0] < 0)
+	if (tr->track[0] < 0 || h < 0 || h >= tr->cfg.heads)
 		return NAN;
-	const struct av_params *p = &tr->params;
-	int D = p->d_model, dh = av_config_head_dim(&tr->cfg);
-	float *buf = av_malloc((size_t)D * 3 * sizeof(float));
-	float *x = buf, *q = buf + D, *k = buf + 2 * D;
-	project_word(tr, tr->track[0], false, p->w_q, p->b_q, x, q);
-	project_word(tr, tr->track[1], false, p->w_k, p->b_k, x, k);
-	float score;   /* one cell of the vocabulary scores */
-	av_head_scores(&score, q, k, 1, 1, D, h, dh);
-	free(buf);
-	return (double)(float)(score / av_config_divisor(&tr->cfg));
+	return head_track_score(tr, project_track_pair(tr), h);
 }
 
 /* The tracked pair's cell in the corpus (see track_item in train.h). */
@@ -364,8 +445,7 @@ bool av_trainer_track_cell(struct av_trainer *tr, int h, double *scaled, double 
 	*scaled = *weight = NAN;
 	if (tr->track_item < 0 || h < 0 || h >= tr->cfg.heads)
 		return false;
-	struct av_trace *t = &tr->items[tr->track_item].trace;
-	av_trace_forward(t, &tr->params, &tr->cfg);
+	const struct av_trace *t = forward_item(tr, tr->track_item);
 	size_t cell = ((size_t)h * t->n + tr->track_pos[0]) * t->m + tr->track_pos[1];
 	*scaled = t->scaled[cell];
 	*weight = t->weights[cell];
@@ -385,9 +465,11 @@ static void record_track(struct av_trainer *tr)
 						    sizeof(double));
 		tr->track_cap = cap;
 	}
+	/* the pair projected once for every head */
+	const float *q = tr->track[0] >= 0 ? project_track_pair(tr) : NULL;
 	for (int h = 0; h < H; h++) {
 		size_t row = (size_t)tr->epoch * H + h;
-		tr->track_history[row] = av_trainer_track_score(tr, h);
+		tr->track_history[row] = q ? head_track_score(tr, q, h) : NAN;
 		av_trainer_track_cell(tr, h, &tr->track_cell_history[2 * row],
 				      &tr->track_cell_history[2 * row + 1]);
 	}
@@ -439,6 +521,8 @@ struct av_trainer *av_trainer_new(const struct av_session *s,
 		goto fail;
 	}
 	tr->items = av_calloc((size_t)sample->n_sentences, sizeof(*tr->items));
+	tr->forwarded = av_calloc((size_t)sample->n_sentences, sizeof(*tr->forwarded));
+	tr->params_version = 1;   /* the traces av_trace_run made hold these */
 	for (int i = 0; i < sample->n_sentences; i++) {
 		tr->n_items++;
 		if (!load_item(tr, &tr->items[i], sample->sentences[i], s->source, cause)) {
@@ -447,6 +531,9 @@ struct av_trainer *av_trainer_new(const struct av_session *s,
 			goto fail;
 		}
 	}
+	for (int i = 0; i < tr->n_items; i++)
+		tr->forwarded[i] = tr->params_version;
+	tr->scratch = av_malloc((size_t)tr->params.d_model * 4 * sizeof(float));
 	av_params_copy(&tr->start, &tr->params);
 	reset_state(tr);
 
@@ -481,6 +568,8 @@ void av_trainer_free(struct av_trainer *tr)
 		av_trace_free(&it->trace);
 	}
 	free(tr->items);
+	free(tr->forwarded);
+	free(tr->scratch);
 	for (int i = 0; i < tr->n_pairs; i++) {
 		free(tr->pairs[i][0]);
 		free(tr->pairs[i][1]);
@@ -499,8 +588,7 @@ void av_trainer_free(struct av_trainer *tr)
 bool av_trainer_step(struct av_trainer *tr)
 {
 	struct av_train_item *it = &tr->items[tr->next_item];
-	struct av_trace *t = &it->trace;
-	av_trace_forward(t, &tr->params, &tr->cfg);
+	struct av_trace *t = forward_item(tr, tr->next_item);
 	size_t cells = (size_t)t->heads * t->n * t->m;
 	if (tr->d_weights_count < cells) {
 		free(tr->d_weights);
@@ -510,9 +598,12 @@ bool av_trainer_step(struct av_trainer *tr)
 	double loss = av_attention_loss(t->weights, it->target, t->heads, t->n, t->m,
 					tr->d_weights);
 	/* only the gradients the loss reaches are computed; the others stay
-	 * the zeros they were made as */
+	 * the zeros they were made as; W_q's and W_k's (and their biases')
+	 * are written by the backward pass (grad.assign), the embeddings' are
+	 * sums over the tokens, zeroed here */
+	tr->grad.assign = 1u << AV_P_W_Q | 1u << AV_P_W_K;
 	for (int id = 0; id < AV_N_PARAMS; id++)
-		if (tr->grad.t[id] && loss_reaches(id))
+		if (tr->grad.t[id] && loss_reaches(id) && !is_assigned(id))
 			memset(tr->grad.t[id], 0, tr->grad.count[id] * sizeof(double));
 	av_trace_backward(t, &tr->params, NULL, tr->d_weights, &tr->grad);
 
@@ -520,16 +611,24 @@ bool av_trainer_step(struct av_trainer *tr)
 	tr->last_item = tr->next_item;
 	if (tr->set.lr > tr->lr_peak)
 		tr->lr_peak = tr->set.lr;
+	/* torch.optim.Adam's bias corrections, from the step count in double */
+	struct adam_step k = {
+		.step_size = tr->set.lr / (1.0 - pow(ADAM_BETA1, (double)tr->steps)),
+		.bc2_sqrt = sqrt(1.0 - pow(ADAM_BETA2, (double)tr->steps)),
+	};
+	tr->nonfinite = -1;
 	for (int id = 0; id < AV_N_PARAMS; id++) {
 		if (!tr->trained[id])
 			continue;
-		if (!loss_reaches(id)) {
+		bool bad = tr->still_nonfinite[id];
+		if (loss_reaches(id))
+			tr->grad_norm[id] = update(tr, id, &k, &bad);
+		else
 			tr->grad_norm[id] = 0;
-			continue;
-		}
-		tr->grad_norm[id] = update(tr, id);
+		if (bad && tr->nonfinite < 0)
+			tr->nonfinite = id;
 	}
-	tr->nonfinite = find_nonfinite(tr);
+	params_changed(tr);
 	tr->last_loss = loss;
 	tr->epoch_loss += loss;
 	if (++tr->next_item < tr->n_items)
@@ -557,6 +656,7 @@ void av_trainer_reset(struct av_trainer *tr)
 {
 	av_params_free(&tr->params);
 	av_params_copy(&tr->params, &tr->start);
+	params_changed(tr);
 	reset_state(tr);
 	clear_progress(tr);
 }
@@ -640,12 +740,16 @@ void av_trainer_vocab_scores(const struct av_trainer *tr, bool at_position_0, fl
 	const struct av_params *p = &tr->params;
 	int V = p->vocab_size, D = p->d_model, H = tr->cfg.heads, dh = D / H;
 	double divisor = av_config_divisor(&tr->cfg);
-	float *x = av_malloc((size_t)D * sizeof(float));
+	float *x = av_malloc((size_t)D * 2 * sizeof(float)), *pos = NULL;
 	float *q = av_malloc((size_t)V * D * sizeof(float));
 	float *k = av_malloc((size_t)V * D * sizeof(float));
+	if (at_position_0) {
+		pos = x + D;
+		av_position_row(p, tr->cfg.positional, 0, pos);
+	}
 	for (int a = 0; a < V; a++) {
-		project_word(tr, a, at_position_0, p->w_q, p->b_q, x, q + (size_t)a * D);
-		project_word(tr, a, at_position_0, p->w_k, p->b_k, x, k + (size_t)a * D);
+		project_word(tr, a, pos, p->w_q, p->b_q, x, q + (size_t)a * D);
+		project_word(tr, a, pos, p->w_k, p->b_k, x, k + (size_t)a * D);
 	}
 	/* the scaled stage of a sentence, computed the same way */
 	for (int h = 0; h < H; h++) {
@@ -669,8 +773,7 @@ float *av_trainer_scores(struct av_trainer *tr, int *count)
 	float *out = av_malloc((total ? total : 1) * sizeof(float));
 	size_t k = 0;
 	for (int i = 0; i < tr->n_items; i++) {
-		struct av_trace *t = &tr->items[i].trace;
-		av_trace_forward(t, &tr->params, &tr->cfg);
+		const struct av_trace *t = forward_item(tr, i);
 		size_t cells = (size_t)t->n * t->m;
 		for (int h = 0; h < t->heads; h++)
 			for (size_t c = 0; c < cells; c++)
@@ -748,19 +851,15 @@ enum av_grad_health av_trainer_grad_health(const struct av_trainer *tr, int id)
 	return AV_GRAD_OK;
 }
 
-/* The largest finite |value| of the trained tensors in p. */
-static double largest_param(const struct av_trainer *tr, const struct av_params *params)
+/* The largest finite |value| of the trained tensors now (kept by the
+ * steps: a scan of 3 MB at D=512 on every refresh of the screen was a
+ * third of the running training view's time). */
+static double largest_param(const struct av_trainer *tr)
 {
-	double big = 0;
-	for (int id = 0; id < AV_N_PARAMS; id++) {
-		if (!tr->trained[id])
-			continue;
-		size_t count;
-		const float *p = av_param_tensor(params, id, &count);
-		for (size_t c = 0; c < count; c++)
-			if (isfinite(p[c]) && fabs(p[c]) > big)
-				big = fabs(p[c]);
-	}
+	float big = 0;
+	for (int id = 0; id < AV_N_PARAMS; id++)
+		if (tr->trained[id] && tr->largest[id] > big)
+			big = tr->largest[id];
 	return big;
 }
 
@@ -822,7 +921,7 @@ void av_trainer_diagnose(const struct av_trainer *tr, struct av_train_diagnosis 
 	memset(d, 0, sizeof(*d));
 	d->param = -1;
 	/* the weights now, or where training started when they were large */
-	double now = largest_param(tr, &tr->params), start = largest_param(tr, &tr->start);
+	double now = largest_param(tr), start = tr->largest_start;
 	d->max_param = now > start ? now : start;
 	corpus_softmax_stats(tr, &d->max_score, &d->one_hot);
 	double last_epoch = tr->epoch > 0 ? tr->loss[tr->epoch - 1] : 0;
@@ -881,4 +980,204 @@ void av_trainer_record(const struct av_trainer *tr, struct av_training_record *r
 	r->optimizer = av_optimizer_names[tr->set.optimizer];
 	r->target = av_target_names[tr->set.target];
 	r->loss = tr->loss;
+}
+
+/* --- sleeping between visits ------------------------------------------------ */
+
+/* The matrices worth freeing: D x D each (the rest is small). */
+static const int sleeping_ids[] = { AV_P_W_Q, AV_P_W_K, AV_P_W_V, AV_P_W_O };
+#define N_SLEEPING ((int)(sizeof(sleeping_ids) / sizeof(sleeping_ids[0])))
+
+static float **matrix_slot(struct av_params *p, int id)
+{
+	switch (id) {
+	case AV_P_W_Q: return &p->w_q;
+	case AV_P_W_K: return &p->w_k;
+	case AV_P_W_V: return &p->w_v;
+	case AV_P_W_O: return &p->w_o;
+	}
+	return NULL;
+}
+
+/* FNV-1a 64 over the floats' 32-bit words in 16 interleaved lanes (the
+ * multiplies of a lane depend on each other; 16 keep the multiplier busy:
+ * 0.15 ms for a D=512 matrix, which the stepper's header pays per redraw
+ * while the trainer sleeps), the lanes then folded in order. */
+#define HASH_LANES 16
+static uint64_t floats_hash(const float *x, size_t count)
+{
+	const uint64_t prime = 0x100000001b3ULL;
+	uint64_t h[HASH_LANES];
+	for (int l = 0; l < HASH_LANES; l++)
+		h[l] = 0xcbf29ce484222325ULL + (uint64_t)l;
+	size_t c = 0;
+	for (; c + HASH_LANES <= count; c += HASH_LANES)
+		for (int l = 0; l < HASH_LANES; l++) {
+			uint32_t w;
+			memcpy(&w, x + c + l, sizeof(w));
+			h[l] = (h[l] ^ w) * prime;
+		}
+	for (; c < count; c++) {
+		uint32_t w;
+		memcpy(&w, x + c, sizeof(w));
+		h[0] = (h[0] ^ w) * prime;
+	}
+	uint64_t all = h[0];
+	for (int l = 1; l < HASH_LANES; l++)
+		all = (all ^ h[l]) * prime;
+	return (all ^ count) * prime;
+}
+
+static bool same_tensor(const float *a, const float *b, size_t count)
+{
+	return a && b && memcmp(a, b, count * sizeof(float)) == 0;
+}
+
+/* The parameters s starts from: the loaded file's, or drawn again from
+ * the seed (as av_session_reinit draws them). */
+static void session_start_params(const struct av_session *s, struct av_params *out)
+{
+	if (s->from_weights)
+		av_params_copy(out, &s->initial);
+	else
+		av_params_init(out, &s->cfg, (const char *const *)s->params.vocab, s->base_vocab);
+}
+
+/* Frees tensor id of p, remembering where it comes back from. */
+static void put_to_sleep(struct av_params *p, int id, struct av_sleeping_tensor *st, int from)
+{
+	float **slot = matrix_slot(p, id);
+	st->from = from;
+	st->hash = floats_hash(*slot, st->count);
+	free(*slot);
+	*slot = NULL;
+}
+
+bool av_trainer_sleep(struct av_trainer *tr, const struct av_session *s)
+{
+	if (tr->asleep)
+		return false;
+	size_t moments = 0;
+	for (int id = 0; id < AV_N_PARAMS; id++) {
+		size_t count = 0;
+		if (tr->adam_m[id])
+			av_param_tensor(&tr->params, id, &count);
+		moments += 2 * count * sizeof(float);
+	}
+	/* the moments are worth their memory only when small; a fresh
+	 * optimiser is what o or a change of the trained tensors gives too */
+	tr->restart_on_wake = moments >= AV_TRAIN_KEEP_MOMENTS_BELOW;
+	bool restart = tr->restart_on_wake && tr->steps > 0;
+	if (tr->restart_on_wake) {
+		free_state(tr);   /* the gradients too: the step's moments need them */
+		tr->steps = 0;
+	}   /* else the last gradients (as small) stay for the matrices panel */
+	free(tr->d_weights);
+	tr->d_weights = NULL;
+	tr->d_weights_count = 0;
+	for (int i = 0; i < tr->n_items; i++) {
+		av_trace_free(&tr->items[i].trace);
+		memset(&tr->items[i].trace, 0, sizeof(tr->items[i].trace));
+		tr->forwarded[i] = 0;
+	}
+
+	struct av_params fresh = { 0 };
+	bool have_fresh = false;
+	for (int k = 0; k < N_SLEEPING; k++) {
+		int id = sleeping_ids[k];
+		size_t count, sc;
+		const float *now = av_param_tensor(&tr->params, id, &count);
+		const float *start = av_param_tensor(&tr->start, id, NULL);
+		const float *in_s = av_param_tensor(&s->params, id, &sc);
+		struct av_sleeping_tensor *sp = &tr->sleep_params[id], *ss = &tr->sleep_start[id];
+		sp->from = ss->from = AV_SLEEP_KEPT;
+		sp->count = ss->count = count;
+		if (!now)
+			continue;
+		/* the start first: it may be the current one, before that goes */
+		if (same_tensor(start, now, count)) {
+			put_to_sleep(&tr->start, id, ss, AV_SLEEP_PARAMS);
+		} else {
+			if (!have_fresh) {
+				session_start_params(s, &fresh);
+				have_fresh = true;
+			}
+			size_t fc;
+			const float *drawn = av_param_tensor(&fresh, id, &fc);
+			if (fc == count && same_tensor(start, drawn, count))
+				put_to_sleep(&tr->start, id, ss, AV_SLEEP_FRESH);
+		}
+		if (sc == count && same_tensor(now, in_s, count))
+			put_to_sleep(&tr->params, id, sp, AV_SLEEP_SESSION);
+	}
+	if (have_fresh)
+		av_params_free(&fresh);
+	tr->asleep = true;
+	return restart;
+}
+
+/* Brings tensor id of p back from src (count floats), checking its hash. */
+static bool wake_tensor(struct av_params *p, int id, const struct av_sleeping_tensor *st,
+			const struct av_params *src)
+{
+	size_t count;
+	const float *from = av_param_tensor(src, id, &count);
+	if (!from || count != st->count || floats_hash(from, count) != st->hash)
+		return false;
+	float **slot = matrix_slot(p, id);
+	*slot = av_malloc(count * sizeof(float));
+	memcpy(*slot, from, count * sizeof(float));
+	return true;
+}
+
+bool av_trainer_wake(struct av_trainer *tr, const struct av_session *s, char **cause)
+{
+	if (!tr->asleep)
+		return true;
+	struct av_params fresh = { 0 };
+	bool have_fresh = false, ok = true;
+	for (int k = 0; k < N_SLEEPING && ok; k++) {
+		int id = sleeping_ids[k];
+		const struct av_sleeping_tensor *sp = &tr->sleep_params[id], *ss = &tr->sleep_start[id];
+		if (sp->from == AV_SLEEP_SESSION)
+			ok = wake_tensor(&tr->params, id, sp, &s->params);
+		if (ok && ss->from == AV_SLEEP_PARAMS)
+			ok = wake_tensor(&tr->start, id, ss, &tr->params);
+		if (ok && ss->from == AV_SLEEP_FRESH) {
+			if (!have_fresh) {
+				session_start_params(s, &fresh);
+				have_fresh = true;
+			}
+			ok = wake_tensor(&tr->start, id, ss, &fresh);
+		}
+	}
+	if (have_fresh)
+		av_params_free(&fresh);
+	if (!ok)
+		return av_fail(cause, _("the weights changed since training stopped"));
+	tr->asleep = false;
+	params_changed(tr);
+	for (int i = 0; i < tr->n_items; i++) {
+		struct av_train_item *it = &tr->items[i];
+		if (!av_trace_run(&it->trace, &tr->params, &tr->cfg, it->query, it->source, NULL, 0,
+				  cause))
+			return false;
+		tr->forwarded[i] = tr->params_version;
+	}
+	if (tr->restart_on_wake)
+		reset_state(tr);
+	tr->restart_on_wake = false;
+	return true;
+}
+
+bool av_trainer_tensor_is(const struct av_trainer *tr, int id, const float *x, size_t count)
+{
+	size_t have;
+	const float *t = av_param_tensor(&tr->params, id, &have);
+	if (t)
+		return have == count && (count == 0 || same_tensor(t, x, count));
+	const struct av_sleeping_tensor *sp = &tr->sleep_params[id];
+	if (tr->asleep && sp->from == AV_SLEEP_SESSION)
+		return x && sp->count == count && floats_hash(x, count) == sp->hash;
+	return !x && count == 0;
 }

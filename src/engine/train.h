@@ -33,11 +33,13 @@
  *         m = b1 m + (1-b1) g; v = b2 v + (1-b2) g^2;
  *         p -= lr / (1 - b1^t) * m / (sqrt(v) / sqrt(1 - b2^t) + eps)
  *   sgd   torch.optim.SGD(lr): p -= lr g
- * The trainer keeps float64 master copies of the trained tensors and the
- * optimiser state in float64; the forward pass sees them rounded to float32.
+ * The parameters and Adam's moments are float32 and each step is computed
+ * in float32, in the order of torch.optim's single-tensor path for float32
+ * parameters; the gradient comes from the backward pass in double (see
+ * backward.h) and is rounded to float32 for the step, as a float32 .grad.
  * Tensors the loss cannot reach (see AV_GRAD_UNUSED) get a gradient of 0,
  * which moves neither Adam nor SGD, as PyTorch skips a parameter whose
- * .grad is None.
+ * .grad is None; they get no moments either.
  *
  * What is trained: "qkv" (default; seed 001 trains exactly W_q, W_k, W_v) is
  * w_q, w_k, w_v and, with bias, b_q, b_k, b_v; "all" adds the token
@@ -62,12 +64,16 @@
  *                 the session and re-runs its trace (the live heatmap);
  *     keys:       av_trainer_reset, av_trainer_set_lr / _optimizer / _target /
  *                 _params / _init / _track;
- *     leaving:    av_trainer_apply(tr, session); av_trainer_free(tr).
+ *     leaving:    av_trainer_apply(tr, session); then av_trainer_sleep(tr,
+ *                 session) to keep the training for a later visit in little
+ *                 memory (av_trainer_wake brings it back), or
+ *                 av_trainer_free(tr).
  * Everything is read from the struct below, which callers must not write. */
 #ifndef AV_TRAIN_H
 #define AV_TRAIN_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include "attention.h"
 #include "backward.h"
 #include "sample.h"
@@ -130,14 +136,23 @@ struct av_trainer {
 	/* the corpus */
 	int n_items;
 	struct av_train_item *items;
+	unsigned long *forwarded;    /* forwarded[i]: params_version of item i's
+					trace stages, 0 when they are stale */
+	unsigned long params_version;   /* changes whenever params change */
 
 	/* parameters */
 	struct av_params start;      /* what av_trainer_reset returns to */
 	struct av_params params;     /* current (float32, what the forward pass uses) */
 	bool trained[AV_N_PARAMS];   /* tensors the optimiser moves (and that exist) */
 	struct av_grads grad;        /* gradient of the last step (trained tensors) */
-	double *master[AV_N_PARAMS]; /* float64 copies of the trained tensors */
-	double *adam_m[AV_N_PARAMS], *adam_v[AV_N_PARAMS];
+	float *adam_m[AV_N_PARAMS], *adam_v[AV_N_PARAMS];   /* Adam's exp_avg and
+					exp_avg_sq (float32) of the trained
+					tensors the loss reaches, else NULL */
+	bool still_nonfinite[AV_N_PARAMS];   /* a trained tensor no step moves
+					holds inf/nan (found at reset) */
+	float largest[AV_N_PARAMS];  /* largest finite |value| of each trained
+					tensor now (kept by the steps) */
+	float largest_start;         /* the same over the trained tensors of start */
 	long steps;                  /* optimiser steps since the state was reset (Adam's t) */
 
 	/* progress */
@@ -169,6 +184,17 @@ struct av_trainer {
 					(the stepper's "scaled" stage, positions
 					included) and its attention weight, per
 					head, like track_history; NAN without a cell */
+
+	float *scratch;              /* 4 D floats: the tracked pair's rows */
+
+	/* asleep (av_trainer_sleep): what stands in for the freed matrices */
+	bool asleep;
+	bool restart_on_wake;        /* Adam's moments were freed: a fresh optimiser */
+	struct av_sleeping_tensor {
+		enum { AV_SLEEP_KEPT, AV_SLEEP_SESSION, AV_SLEEP_PARAMS, AV_SLEEP_FRESH } from;
+		size_t count;
+		uint64_t hash;       /* of the freed floats' bytes */
+	} sleep_params[AV_N_PARAMS], sleep_start[AV_N_PARAMS];
 
 	/* what happened, for av_trainer_diagnose */
 	int last_item;               /* the sentence of the last step, -1 before */
@@ -313,6 +339,33 @@ void av_trainer_diagnose(const struct av_trainer *tr, struct av_train_diagnosis 
 
 /* Copies the current parameters into s->params and re-runs its trace. */
 bool av_trainer_apply(const struct av_trainer *tr, struct av_session *s, char **cause);
+
+/* Sleeping: what the training view does not need while the person is
+ * elsewhere, freed. Call after av_trainer_apply(tr, s), with s holding the
+ * trainer's weights. Freed: dL/dweights, the corpus's traces (their stages and tokens; the sentences and targets
+ * stay), the weight matrices of the current parameters (s holds them) and
+ * of the starting ones (s holds them too when untrained, else they are
+ * drawn again as av_session_reinit does, or kept when neither gives them
+ * back), and Adam's moments with the gradients and the backward's scratch
+ * when the moments take AV_TRAIN_KEEP_MOMENTS_BELOW bytes or more: the
+ * optimiser then restarts (tr->steps is 0 from here, as after
+ * av_trainer_set_optimizer). Settings, progress and histories stay;
+ * while asleep, read only those (epoch, next_item, steps, set, cfg, loss,
+ * track histories), av_trainer_tensor_is and av_trainer_record. Returns
+ * whether the optimiser restarts. */
+#define AV_TRAIN_KEEP_MOMENTS_BELOW ((size_t)256 * 1024)
+bool av_trainer_sleep(struct av_trainer *tr, const struct av_session *s);
+
+/* Back from sleep: the matrices from s (which must hold the same weights
+ * and config as when tr fell asleep: checked by their hashes) and from a
+ * fresh draw, the traces run again and, after a restart, a fresh optimiser
+ * (its gradients and moments) allocated. False + *cause when s no longer gives the
+ * trainer's weights back: tr is then unusable, free it. */
+bool av_trainer_wake(struct av_trainer *tr, const struct av_session *s, char **cause);
+
+/* Whether tensor id of the current parameters holds exactly x (count
+ * floats); asleep, a freed matrix is compared by its hash. */
+bool av_trainer_tensor_is(const struct av_trainer *tr, int id, const float *x, size_t count);
 
 /* The "training" object of a trace: tr->epoch epochs, its settings, tr->loss
  * (valid while tr is unchanged). */

@@ -253,6 +253,10 @@ int av_lesson_ui_rows(const struct av_app *a, int lines);
 void av_lesson_ui_action(struct av_app *a, enum av_action act);
 void av_lesson_ui_draw(struct av_app *a);
 char *av_lesson_ui_label(const struct av_app *a);
+/* Whether a text written in both languages (a lesson's captions, a
+ * sample's title) is shown in Chinese: as gettext chooses the interface's
+ * language, so the two agree (view_lesson.c). */
+bool av_ui_text_in_chinese(void);
 /* The step's highlighted cells ((query, key) of the attention matrices,
  * *cells) while they mean what the step meant: the student is on that step
  * and the live sentence, source and mode are the step's (the cells are

@@ -1067,7 +1067,9 @@ void av_train_panel_mats(struct av_app *a, WINDOW *w)
 	int mode = tv->mats ? tv->mats : AV_MATS_BOTH;
 	bool want_w = mode != AV_MATS_GRAD, want_g = mode != AV_MATS_WEIGHTS;
 	char remark[200] = "";
-	if (want_g && tr->last_item >= 0)
+	/* after a fresh optimiser (o, or Adam freed when the view was left)
+	 * the gradients are zeros until the next step */
+	if (want_g && tr->last_item >= 0 && tr->steps > 0)
 		snprintf(remark, sizeof(remark), _("%sstep on #%d \"%s\""), want_w ? _("W live, dW: ") : "",
 			 tr->last_item + 1, tr->items[tr->last_item].query);
 	else if (want_g)

@@ -35,10 +35,10 @@ struct av_lesson_ui {
  * order); unless that is C or POSIX, LANGUAGE's first entry comes before it
  * (LC_ALL=de_DE.UTF-8 LANGUAGE=zh_CN gives Chinese messages, so Chinese
  * captions). zh_CN only where the terminal's characters are UTF-8. */
-static enum av_lang lang_from_env(void)
+bool av_ui_text_in_chinese(void)
 {
 	if (!av_locale_is_utf8())
-		return AV_LANG_EN;
+		return false;
 	const char *vars[] = { "LC_ALL", "LC_MESSAGES", "LANG" };
 	const char *locale = NULL;
 	for (size_t i = 0; i < 3 && !locale; i++) {
@@ -48,10 +48,10 @@ static enum av_lang lang_from_env(void)
 	}
 	if (!locale || strcmp(locale, "C") == 0 || strcmp(locale, "POSIX") == 0 ||
 	    strncmp(locale, "C.", 2) == 0)
-		return AV_LANG_EN;
+		return false;
 	const char *language = getenv("LANGUAGE");
 	const char *name = language && *language ? language : locale;
-	return strncmp(name, "zh", 2) == 0 ? AV_LANG_ZH_CN : AV_LANG_EN;
+	return strncmp(name, "zh", 2) == 0;
 }
 
 int av_lesson_ui_rows(const struct av_app *a, int lines)
@@ -148,7 +148,7 @@ bool av_lesson_ui_start(struct av_app *a, const struct av_lesson *l)
 {
 	a->lesson = av_calloc(1, sizeof *a->lesson);
 	a->lesson->lesson = l;
-	a->lesson->lang = lang_from_env();
+	a->lesson->lang = av_ui_text_in_chinese() ? AV_LANG_ZH_CN : AV_LANG_EN;
 	go_to_step(a, 0);
 	return true;
 }

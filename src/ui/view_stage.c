@@ -14,6 +14,7 @@
 #include "ui/heatmap.h"
 #include "ui/inspector.h"
 #include "ui/layout.h"
+#include "ui/panels.h"
 #include "util.h"
 
 /* The parts the stepper draws: the stage's parts, and at the scores stage
@@ -341,41 +342,22 @@ static void table_row(struct av_app *a, WINDOW *w, int y, int i, bool source, bo
 					   : av_colors_el(c, AV_EL_OOV));
 }
 
-/* The sample's title and description, wrapped at spaces. */
+/* The sample's title and description (in Chinese where the interface is
+ * and the sample has it), wrapped at spaces and between CJK characters. */
 static void draw_lesson(struct av_app *a, WINDOW *w, int y, int height)
 {
 	const struct av_sample *sm = &a->s->sample;
 	struct av_colors *c = &a->colors;
 	int width = getmaxx(w);
-	if (sm->title)
-		av_put(w, y++, 0, sm->title, width, av_colors_el(c, AV_EL_LABEL));
-	const char *p = sm->description;
-	while (p && *p && y < height) {
-		/* the longest run of whole words that fits */
-		const char *end = p, *cut = NULL;
-		char line[512];
-		while (*end) {
-			const char *next = strchr(end, ' ');
-			size_t len = next ? (size_t)(next - p) : strlen(p);
-			if (len >= sizeof(line))
-				break;
-			memcpy(line, p, len);
-			line[len] = '\0';
-			if (av_text_width(line) > width - 1 && cut)
-				break;
-			cut = next ? next : p + len;
-			if (!next)
-				break;
-			end = next + 1;
-		}
-		if (!cut)
-			cut = p + strlen(p);
-		size_t len = (size_t)(cut - p) < sizeof(line) ? (size_t)(cut - p) : sizeof(line) - 1;
-		memcpy(line, p, len);
-		line[len] = '\0';
-		av_put(w, y++, 0, line, width, av_colors_el(c, AV_EL_DIM));
-		p = *cut ? cut + 1 : cut;
-	}
+	bool zh = av_ui_text_in_chinese();
+	const char *title = zh && sm->title_zh ? sm->title_zh : sm->title;
+	const char *description = zh && sm->description_zh ? sm->description_zh
+							     : sm->description;
+	if (title && *title && y < height)
+		av_put(w, y++, 0, title, width, av_colors_el(c, AV_EL_LABEL));
+	if (description && *description && y < height)
+		av_put_wrapped(w, y, 0, description, width - 1, height - y,
+			       av_colors_el(c, AV_EL_DIM));
 }
 
 static void draw_tokens_table(struct av_app *a)

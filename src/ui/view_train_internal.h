@@ -59,6 +59,7 @@ struct av_train_view {
 	int row_h;                 /* screen rows per matrix row in the maps (1, 2) */
 	long steps_done;           /* optimiser steps since the trainer started or r */
 	long saved_at;             /* steps_done when last saved, -1 never */
+	bool adam_restarted;       /* leaving freed Adam's moments: say so on return */
 
 	/* computed from the trainer when stale (after steps and changes) */
 	bool stale;
