@@ -1,10 +1,13 @@
 /* bench_gpt2.c: how fast --model is (`make bench-gpt2 MODEL=DIR`; not part of
  * make check). DIR is a GPT-2 directory, e.g. random weights of gpt2's size
  * from tools/make-random-gpt2.py. Times with CLOCK_MONOTONIC:
- *   - av_gpt2_load (mmap, header checks, every weight scanned for NaN, the
- *     tokenizer): the best of 5 loads;
+ *   - av_gpt2_load (mmap, header checks, the tokenizer; no weight is read):
+ *     the best of 5 loads;
  *   - av_gpt2_forward over 32 tokens (ids i * 997 mod 50257, the same as
- *     tools/bench-gpt2-torch.py uses): the median of 7 runs after one warm-up;
+ *     tools/bench-gpt2-torch.py uses): the median of 7 runs after one
+ *     warm-up, reusing one run (as PyTorch reuses its allocator's blocks);
+ *     and the same into a fresh run each time, as the screen's worker does
+ *     (the arrays of the run freed last are taken again: gpt2.c's spare);
  * and prints the top next token, so the torch script's can be compared, and
  * the process's memory from /proc/self/smaps_rollup: Rss counts the mapped
  * file's pages, which every student on a server shares; Private_Dirty is
@@ -90,6 +93,18 @@ int main(int argc, char **argv)
 	memory(&rss, &dirty);
 	printf("memory after the forward: Rss %ld MB (the mapped file's pages, shared), "
 	       "Private_Dirty %ld MB (each process's own)\n", rss / 1024, dirty / 1024);
+	for (int i = 0; i < 7; i++) {
+		struct av_gpt2_run fresh = { 0 };
+		double t0 = now();
+		av_gpt2_forward(&m, ids, TOKENS, &fresh, &cause);
+		times[i] = now() - t0;
+		av_gpt2_run_free(&fresh);
+	}
+	qsort(times, 7, sizeof(times[0]), by_value);
+	printf("forward of %d tokens into a fresh run: %.3f s (median of 7)\n", TOKENS, times[3]);
+	memory(&rss, &dirty);
+	printf("memory with a run and the spare freed run (the screen between edits): "
+	       "Private_Dirty %ld MB\n", dirty / 1024);
 	av_gpt2_run_free(&r);
 	av_gpt2_free(&m);
 	return 0;

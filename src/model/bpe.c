@@ -19,8 +19,9 @@
 /* --- a string -> int map (open addressing, FNV-1a) */
 
 struct av_bpe_map {
-	size_t cap;       /* a power of two, at least twice the count */
-	char **keys;      /* owned, NULL = empty slot */
+	size_t cap;         /* a power of two, at least twice the count */
+	const char *text;   /* holds the keys, NUL-terminated (not owned) */
+	uint32_t *key_at;   /* a key's offset in text + 1; 0 = empty slot */
 	int *values;
 };
 
@@ -34,13 +35,17 @@ static uint64_t fnv1a(const char *s, size_t n)
 	return h;
 }
 
-static struct av_bpe_map *map_new(size_t expected)
+/* Keys are strings in text (the vocabulary's or merges.txt's one block):
+ * 150,000 strings of gpt2 malloc'd one by one cost 5 MB for 1.4 MB of
+ * text, in every process. */
+static struct av_bpe_map *map_new(size_t expected, const char *text)
 {
 	struct av_bpe_map *m = av_calloc(1, sizeof(*m));
 	m->cap = 16;
 	while (m->cap < expected * 2 + 1)
 		m->cap *= 2;
-	m->keys = av_calloc(m->cap, sizeof(*m->keys));
+	m->text = text;
+	m->key_at = av_calloc(m->cap, sizeof(*m->key_at));
 	m->values = av_calloc(m->cap, sizeof(*m->values));
 	return m;
 }
@@ -49,9 +54,7 @@ static void map_free(struct av_bpe_map *m)
 {
 	if (!m)
 		return;
-	for (size_t i = 0; i < m->cap; i++)
-		free(m->keys[i]);
-	free(m->keys);
+	free(m->key_at);
 	free(m->values);
 	free(m);
 }
@@ -60,25 +63,30 @@ static void map_free(struct av_bpe_map *m)
 static size_t map_slot(const struct av_bpe_map *m, const char *key, size_t n)
 {
 	size_t i = (size_t)fnv1a(key, n) & (m->cap - 1);
-	while (m->keys[i] && (strlen(m->keys[i]) != n || memcmp(m->keys[i], key, n) != 0))
+	while (m->key_at[i]) {
+		const char *k = m->text + m->key_at[i] - 1;
+		if (strlen(k) == n && memcmp(k, key, n) == 0)
+			break;
 		i = (i + 1) & (m->cap - 1);
+	}
 	return i;
 }
 
 static int map_get(const struct av_bpe_map *m, const char *key, size_t n)
 {
 	size_t i = map_slot(m, key, n);
-	return m->keys[i] ? m->values[i] : -1;
+	return m->key_at[i] ? m->values[i] : -1;
 }
 
-/* Adds key -> value; false when key is already there. The map was sized
- * for every key when made, so it never fills. */
-static bool map_put(struct av_bpe_map *m, const char *key, size_t n, int value)
+/* Adds the key at offset at of the map's text (n bytes, then a NUL) ->
+ * value; false when the key is already there. The map was sized for every
+ * key when made, so it never fills. */
+static bool map_put(struct av_bpe_map *m, size_t at, size_t n, int value)
 {
-	size_t i = map_slot(m, key, n);
-	if (m->keys[i])
+	size_t i = map_slot(m, m->text + at, n);
+	if (m->key_at[i])
 		return false;
-	m->keys[i] = av_strndup(key, n);
+	m->key_at[i] = (uint32_t)at + 1;
 	m->values[i] = value;
 	return true;
 }
@@ -130,10 +138,9 @@ static size_t encode_bytes(const unsigned char *bytes, size_t n, char *out)
 
 void av_bpe_free(struct av_bpe *b)
 {
-	if (b->tokens)
-		for (int i = 0; i < b->n_vocab; i++)
-			free(b->tokens[i]);
 	free(b->tokens);
+	free(b->token_text);
+	free(b->merge_text);
 	map_free(b->vocab);
 	map_free(b->ranks);
 	memset(b, 0, sizeof(*b));
@@ -149,13 +156,22 @@ static bool load_vocab(struct av_bpe *b, const char *json, const char *name, cha
 		cJSON_Delete(doc);
 		return av_fail(cause, _("%s: the vocabulary is empty"), name);
 	}
+	/* the entries one after another, each with its NUL: less than twice
+	 * the text (av_bpe_load reads at most AV_BPE_MAX_VOCAB_FILE), so map
+	 * offsets fit in 32 bits */
+	size_t bytes = 0;
+	const cJSON *item;
+	cJSON_ArrayForEach(item, doc)
+		bytes += strlen(item->string) + 1;
+	b->token_text = av_malloc(bytes);
 	b->tokens = av_calloc((size_t)n, sizeof(*b->tokens));
 	b->n_vocab = n;
-	b->vocab = map_new((size_t)n);
-	const cJSON *item;
+	b->vocab = map_new((size_t)n, b->token_text);
+	size_t at = 0;
 	cJSON_ArrayForEach(item, doc) {
 		double v = cJSON_IsNumber(item) ? item->valuedouble : -1;
 		size_t len = strlen(item->string);
+		memcpy(b->token_text + at, item->string, len + 1);
 		const char *why = NULL;
 		if (!(v >= 0 && v < n) || v != (double)(int)v)
 			why = _("the id must be a whole number from 0 to the entry count - 1");
@@ -163,7 +179,7 @@ static bool load_vocab(struct av_bpe *b, const char *json, const char *name, cha
 			why = _("an empty or too long entry");
 		else if (b->tokens[(int)v])
 			why = _("this id is given twice");
-		else if (!map_put(b->vocab, item->string, len, (int)v))
+		else if (!map_put(b->vocab, at, len, (int)v))
 			why = _("this entry is given twice");
 		if (why) {
 			char *shown = av_escape(item->string);
@@ -172,7 +188,8 @@ static bool load_vocab(struct av_bpe *b, const char *json, const char *name, cha
 			cJSON_Delete(doc);
 			return false;
 		}
-		b->tokens[(int)v] = av_strdup(item->string);
+		b->tokens[(int)v] = b->token_text + at;
+		at += len + 1;
 	}
 	cJSON_Delete(doc);
 	/* the piece of each single byte, so any text can be spelt */
@@ -191,12 +208,16 @@ static bool load_merges(struct av_bpe *b, const char *text, size_t len, const ch
 	size_t lines = 1;
 	for (size_t i = 0; i < len; i++)
 		lines += text[i] == '\n';
-	b->ranks = map_new(lines);
+	/* the keys: the lines in a copy of the text, each ended by a NUL */
+	b->merge_text = av_malloc(len + 1);
+	memcpy(b->merge_text, text, len);
+	b->merge_text[len] = '\0';
+	b->ranks = map_new(lines, b->merge_text);
 	size_t pos = 0;
 	for (size_t line = 1; pos < len; line++) {
 		const char *start = text + pos;
 		const char *nl = memchr(start, '\n', len - pos);
-		size_t n = nl ? (size_t)(nl - start) : len - pos;
+		size_t at = pos, n = nl ? (size_t)(nl - start) : len - pos;
 		pos += n + (nl != NULL);
 		if (n > 0 && start[n - 1] == '\r')
 			n--;
@@ -204,6 +225,7 @@ static bool load_merges(struct av_bpe *b, const char *text, size_t len, const ch
 			continue;
 		const char *space = memchr(start, ' ', n);
 		const char *why = NULL;
+		b->merge_text[at + n] = '\0';
 		if (memchr(start, '\0', n))
 			why = _("a NUL byte");
 		else if (!space || space == start || space == start + n - 1 ||
@@ -211,7 +233,7 @@ static bool load_merges(struct av_bpe *b, const char *text, size_t len, const ch
 			why = _("expected two pieces separated by one space");
 		else if (n > 2 * AV_BPE_MAX_TOKEN_BYTES)
 			why = _("too long");
-		else if (!map_put(b->ranks, start, n, b->n_merges))
+		else if (!map_put(b->ranks, at, n, b->n_merges))
 			why = _("this merge is given twice");
 		if (why)
 			return av_fail(cause, _("%s:%zu: %s"), name, line, why);

@@ -28,6 +28,8 @@ struct av_bpe_map;   /* string -> int, private to bpe.c */
 struct av_bpe {
 	int n_vocab;
 	char **tokens;               /* id -> byte-encoded text ("Ġthe"), n_vocab */
+	char *token_text;            /* the tokens' text, one after another */
+	char *merge_text;            /* merges.txt's lines, each ended by a NUL */
 	struct av_bpe_map *vocab;    /* byte-encoded text -> id */
 	int n_merges;
 	struct av_bpe_map *ranks;    /* "left right" -> rank */

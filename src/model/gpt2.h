@@ -78,7 +78,12 @@ struct av_gpt2_run {
 	float *scores;     /* (L, H, n, n): Q_h . K_h^T, unscaled; 0 above the diagonal */
 	float *weights;    /* (L, H, n, n): softmax of the scaled, causally masked scores */
 	float *logits;     /* (n, V): the next token's logits after each position */
+	/* the forward's scratch, (n, AV_GPT2_WORK C), and how many tokens the
+	 * arrays have room for: a run is reused by the next forward */
+	float *work;
+	int capacity;
 };
+#define AV_GPT2_WORK 7
 
 /* Runs ids (n in 1 .. min(AV_GPT2_MAX_TOKENS, n_ctx), each < n_vocab)
  * through m into r (zeroed or used before; it is reused). m is only read:
@@ -94,6 +99,8 @@ bool av_gpt2_forward(const struct av_gpt2 *m, const int *ids, int n, struct av_g
 bool av_gpt2_run_text(const struct av_gpt2 *m, const char *text, struct av_gpt2_run *r,
 		      char **cause);
 
+/* Zeroes r; its arrays are kept (one run's at most, the last freed) for
+ * the next forward into an empty run, until av_gpt2_free. */
 void av_gpt2_run_free(struct av_gpt2_run *r);
 
 /* A run's layer (0 .. L-1) as the single-layer trace the stepper, the
