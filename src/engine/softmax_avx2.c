@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "softmax_avx2.h"
+#include "matmul_avx2.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 
@@ -12,16 +13,6 @@
 #include <stdint.h>
 
 #define TARGET __attribute__((target("avx2,fma")))
-
-static bool usable_here(void)
-{
-	static int usable = -1;
-	if (usable < 0) {
-		__builtin_cpu_init();
-		usable = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-	}
-	return usable;
-}
 
 /* lanes [0, count) on, for count in 0..8 */
 TARGET static inline __m256i first_lanes(int count)
@@ -101,7 +92,7 @@ TARGET static bool softmax_row(float *out, const float *row, int cols)
 
 bool av_softmax_row_avx2(float *out, const float *row, int cols)
 {
-	return cols > 0 && usable_here() && softmax_row(out, row, cols);
+	return cols > 0 && av_avx2_usable() && softmax_row(out, row, cols);
 }
 
 #else
