@@ -117,6 +117,21 @@ void av_head_scores(float *scores, const float *q, const float *k,
 	av_matmul_nt(scores, m, q + (size_t)h * dh, D, k + (size_t)h * dh, D, n, m, dh);
 }
 
+/* context_h (n, dh) = weights_h (n, m) . V_h (m, dh), V_h the head's
+ * columns of v; then placed as the head's columns of concat (n, D) */
+static void head_context(struct av_trace *t, int h)
+{
+	int n = t->n, m = t->m, D = t->d_model, dh = t->head_dim;
+	const float *weights = t->weights + (size_t)h * n * m;
+	float *context = t->context + (size_t)h * n * dh;
+	av_matmul_nn(context, dh, weights, m, t->v + (size_t)h * dh, D, n, dh, m);
+	for (int i = 0; i < n; i++)
+		memcpy(t->concat + (size_t)i * D + (size_t)h * dh,
+		       context + (size_t)i * dh, (size_t)dh * sizeof(float));
+}
+
+/* Head h from its scores to its weights, and its context unless the value
+ * path is pending. */
 static void run_head(struct av_trace *t, int h, double *p)
 {
 	int n = t->n, m = t->m, D = t->d_model, dh = t->head_dim;
@@ -130,13 +145,8 @@ static void run_head(struct av_trace *t, int h, double *p)
 		masked[c] = t->mask[c] ? scaled[c] : AV_MASKED_VALUE;
 	}
 	softmax_rows(weights, masked, t->mask, n, m, p);
-	/* context_h (n, dh) = weights_h (n, m) . V_h (m, dh), V_h the head's
-	 * columns of v; then placed as the head's columns of concat (n, D) */
-	float *context = t->context + (size_t)h * n * dh;
-	av_matmul_nn(context, dh, weights, m, t->v + (size_t)h * dh, D, n, dh, m);
-	for (int i = 0; i < n; i++)
-		memcpy(t->concat + (size_t)i * D + (size_t)h * dh,
-		       context + (size_t)i * dh, (size_t)dh * sizeof(float));
+	if (!t->values_pending)
+		head_context(t, h);
 }
 
 static void free_stages(struct av_trace *t)
@@ -227,16 +237,33 @@ static void project_output(struct av_trace *t, const struct av_params *p)
 	t->output_pending = false;
 }
 
-/* From the mask on: what depends on the mode, the padding mask, the heads,
- * the scale and the temperature, but not on the projections; the output
- * projection only when output_now (else av_trace_finish does it). */
-static void attend(struct av_trace *t, const struct av_params *p, bool output_now)
+/* V (m, D) = Xs . W_v^T + b_v, Xs the source's embedding in cross mode. */
+static void project_values(struct av_trace *t, const struct av_params *p)
 {
+	const float *xs = t->source_embedding ? t->source_embedding : t->embedding;
+	av_linear(t->v, xs, p->w_v, p->b_v, t->m, t->d_model, t->d_model);
+	t->values_pending = false;
+}
+
+/* How far a pass goes: to the end, to concat (the output projection left
+ * for av_trace_finish), or to the weights (V and everything after it left). */
+enum reach { REACH_RESIDUAL, REACH_CONCAT, REACH_WEIGHTS };
+
+/* From the mask on: what depends on the mode, the padding mask, the heads,
+ * the scale and the temperature, but not on the projections. A value path
+ * left pending by an earlier pass is computed when this one goes past the
+ * weights. */
+static void attend(struct av_trace *t, const struct av_params *p, enum reach reach)
+{
+	if (reach == REACH_WEIGHTS)
+		t->values_pending = true;
+	else if (t->values_pending)
+		project_values(t, p);
 	build_mask(t);
 	double row[AV_MAX_TOKENS];   /* a softmax row: m <= AV_MAX_TOKENS */
 	for (int h = 0; h < t->heads; h++)
 		run_head(t, h, row);
-	if (output_now)
+	if (reach == REACH_RESIDUAL)
 		project_output(t, p);
 	else
 		t->output_pending = true;
@@ -250,7 +277,8 @@ static void set_attention_config(struct av_trace *t, const struct av_config *cfg
 	t->divisor = av_config_divisor(cfg);
 }
 
-void av_trace_forward(struct av_trace *t, const struct av_params *p, const struct av_config *cfg)
+static void forward(struct av_trace *t, const struct av_params *p, const struct av_config *cfg,
+		    enum reach reach)
 {
 	bool cross = cfg->mode == AV_MODE_CROSS;
 	struct shape had = shape_of(t);
@@ -269,12 +297,23 @@ void av_trace_forward(struct av_trace *t, const struct av_params *p, const struc
 	}
 	av_linear(t->q, t->embedding, p->w_q, p->b_q, n, D, D);
 	av_linear(t->k, xs, p->w_k, p->b_k, m, D, D);
-	av_linear(t->v, xs, p->w_v, p->b_v, m, D, D);
-	attend(t, p, true);
+	t->values_pending = true;   /* a full pass projects V in attend() */
+	attend(t, p, reach);
+}
+
+void av_trace_forward(struct av_trace *t, const struct av_params *p, const struct av_config *cfg)
+{
+	forward(t, p, cfg, REACH_RESIDUAL);
+}
+
+void av_trace_forward_weights(struct av_trace *t, const struct av_params *p,
+			      const struct av_config *cfg)
+{
+	forward(t, p, cfg, REACH_WEIGHTS);
 }
 
 static bool reattend(struct av_trace *t, const struct av_params *p,
-		     const struct av_config *cfg, bool output_now, char **cause)
+		     const struct av_config *cfg, enum reach reach, char **cause)
 {
 	if (!av_config_check(cfg, cause))
 		return false;
@@ -285,24 +324,29 @@ static bool reattend(struct av_trace *t, const struct av_params *p,
 	struct shape had = shape_of(t);
 	set_attention_config(t, cfg);
 	alloc_attend_stages(t, had);
-	attend(t, p, output_now);
+	attend(t, p, reach);
 	return true;
 }
 
 bool av_trace_reattend(struct av_trace *t, const struct av_params *p,
 		       const struct av_config *cfg, char **cause)
 {
-	return reattend(t, p, cfg, true, cause);
+	return reattend(t, p, cfg, REACH_RESIDUAL, cause);
 }
 
 bool av_trace_reattend_weights(struct av_trace *t, const struct av_params *p,
 			       const struct av_config *cfg, char **cause)
 {
-	return reattend(t, p, cfg, false, cause);
+	return reattend(t, p, cfg, REACH_CONCAT, cause);
 }
 
 void av_trace_finish(struct av_trace *t, const struct av_params *p)
 {
+	if (t->values_pending) {
+		project_values(t, p);
+		for (int h = 0; h < t->heads; h++)
+			head_context(t, h);
+	}
 	if (t->output_pending)
 		project_output(t, p);
 }

@@ -45,6 +45,7 @@ struct av_trace {
 	float *output;            /* (n, D) concat . W_o^T + b_o */
 	float *residual;          /* (n, D) output + X */
 	bool output_pending;      /* output and residual wait for av_trace_finish */
+	bool values_pending;      /* so do v, context and concat (and output) */
 };
 
 /* Tokenizes sentence (and source, in cross mode), looks the tokens up in p
@@ -64,6 +65,14 @@ bool av_trace_run(struct av_trace *t, struct av_params *p, const struct av_confi
  * temperature and heads. */
 void av_trace_forward(struct av_trace *t, const struct av_params *p, const struct av_config *cfg);
 
+/* av_trace_forward up to the attention weights: v, context, concat, output
+ * and residual are left for av_trace_finish (values_pending and
+ * output_pending). For the trainer: a loss on the weights never reads the
+ * value path, which is half of a D=3 forward (issue 11). A later reattend
+ * computes what it left. */
+void av_trace_forward_weights(struct av_trace *t, const struct av_params *p,
+			      const struct av_config *cfg);
+
 /* Recomputes only the stages from the mask on (mask, scores ... residual),
  * keeping the embeddings and Q, K, V: for a change of mode between self and
  * causal, of key_hidden, heads, scale or temperature. Four times cheaper at
@@ -80,7 +89,8 @@ bool av_trace_reattend(struct av_trace *t, const struct av_params *p,
 bool av_trace_reattend_weights(struct av_trace *t, const struct av_params *p,
 			       const struct av_config *cfg, char **cause);
 
-/* Computes output and residual when av_trace_reattend_weights left them. */
+/* Computes what av_trace_reattend_weights or av_trace_forward_weights left:
+ * output and residual, and v, context and concat before them. */
 void av_trace_finish(struct av_trace *t, const struct av_params *p);
 
 void av_trace_free(struct av_trace *t);

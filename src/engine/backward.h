@@ -59,8 +59,8 @@ void av_grads_init(struct av_grads *g, const struct av_params *p, unsigned wante
 void av_grads_zero(struct av_grads *g);
 void av_grads_free(struct av_grads *g);
 
-/* The backward pass of the trace t (made by av_trace_forward with p).
- * d_residual (n, D) and d_weights (H, n, m) are the gradients of a loss with
+/* The backward pass of the trace t (made by av_trace_forward with p, or by
+ * av_trace_forward_weights when d_residual is NULL). d_residual (n, D) and d_weights (H, n, m) are the gradients of a loss with
  * respect to the residual and weights stages; either may be NULL (zero).
  * Adds the gradients of the loss with respect to every tensor g holds; the
  * token-embedding rows are those of t->ids (and t->source_ids), the position

@@ -174,14 +174,15 @@ static void params_changed(struct av_trainer *tr)
 	tr->params_version++;
 }
 
-/* Runs corpus sentence i forward at the current parameters, unless its
- * trace already holds them (the step's own forward, the tracked cell's and
- * the histogram's are then one). */
+/* Runs corpus sentence i forward to its attention weights (all the loss
+ * and the training view read; the value path is left pending) at the
+ * current parameters, unless its trace already holds them (the step's own
+ * forward, the tracked cell's and the histogram's are then one). */
 static struct av_trace *forward_item(struct av_trainer *tr, int i)
 {
 	struct av_trace *t = &tr->items[i].trace;
 	if (tr->forwarded[i] != tr->params_version) {
-		av_trace_forward(t, &tr->params, &tr->cfg);
+		av_trace_forward_weights(t, &tr->params, &tr->cfg);
 		tr->forwarded[i] = tr->params_version;
 	}
 	return t;
