@@ -45,17 +45,44 @@
 #include "matmul_avx2.h"
 #include "matmul_avx512.h"
 
-/* c[i][j] (+)= sum_p a[i][p] * b(p, j), summed in double in p order: each
- * element is one dot product, rounded once, so the result is the float
- * nearest the exact sum to within about 1e-16 relative, on every CPU. The
- * price, measured by `make bench` (README, Performance): a D=512 forward
- * pass runs at about 4 GFLOP/s here where OpenBLAS's float32 reaches about
- * 60 (the conversions, and SSE2's two doubles per instruction against
- * AVX2's eight floats, with no blocking for the cache). Four chains keep the adds
- * from waiting on each other; stride is 1 (b^T: a row of b) or ldb (b: a
- * column). */
-static void plain_gemm(bool b_transposed, float *c, int ldc, const float *a, int lda,
-		       const float *b, int ldb, int n, int m, int k, float beta)
+/* sum_p a[p] * b[p * stride] in double: four chains over the first k - k % 4
+ * terms, the rest added to the first chain in order, then (s0 + s1) +
+ * (s2 + s3). The tail is a switch rather than a loop: at china-panda's
+ * k = 3 the loop's control was most of a product's time. */
+__attribute__((always_inline))
+static inline double dot_in_chains(const float *a, const float *b, size_t stride, int k)
+{
+	double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+	int p = 0;
+	for (; p + 4 <= k; p += 4) {
+		s0 += (double)a[p] * b[p * stride];
+		s1 += (double)a[p + 1] * b[(p + 1) * stride];
+		s2 += (double)a[p + 2] * b[(p + 2) * stride];
+		s3 += (double)a[p + 3] * b[(p + 3) * stride];
+	}
+	switch (k - p) {
+	case 3: s0 += (double)a[p] * b[p * stride]; p++; /* fall through */
+	case 2: s0 += (double)a[p] * b[p * stride]; p++; /* fall through */
+	case 1: s0 += (double)a[p] * b[p * stride]; /* fall through */
+	default: break;
+	}
+	return (s0 + s1) + (s2 + s3);
+}
+
+/* c[i][j] (+)= sum_p a[i][p] * b(p, j), summed in double (dot_in_chains):
+ * each element is one dot product, rounded once, so the result is the
+ * float nearest the exact sum to within about 1e-16 relative, on every
+ * CPU. The reference kernel (--without-blas) and, with a BLAS, the kernel
+ * of products too small for a library call (china-panda's D=3). The price,
+ * measured by `make bench` (README, Performance): a D=512 forward pass runs
+ * at about 4 GFLOP/s here where OpenBLAS's float32 reaches about 60 (the
+ * conversions, and SSE2's two doubles per instruction against AVX2's eight
+ * floats, with no blocking for the cache). stride is 1 (b^T: a row of b) or
+ * ldb (b: a column); each layout is its own copy of the loops, so the
+ * compiler knows the stride of the transposed one. */
+static inline void plain_gemm_layout(bool b_transposed, float *c, int ldc, const float *a,
+				     int lda, const float *b, int ldb, int n, int m, int k,
+				     float beta)
 {
 	size_t stride = b_transposed ? 1 : (size_t)ldb;
 	for (int i = 0; i < n; i++) {
@@ -63,30 +90,26 @@ static void plain_gemm(bool b_transposed, float *c, int ldc, const float *a, int
 		float *ci = c + (size_t)i * ldc;
 		for (int j = 0; j < m; j++) {
 			const float *bj = b_transposed ? b + (size_t)j * ldb : b + j;
-			double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-			int p = 0;
-			for (; p + 4 <= k; p += 4) {
-				s0 += (double)ai[p] * bj[p * stride];
-				s1 += (double)ai[p + 1] * bj[(p + 1) * stride];
-				s2 += (double)ai[p + 2] * bj[(p + 2) * stride];
-				s3 += (double)ai[p + 3] * bj[(p + 3) * stride];
-			}
-			for (; p < k; p++)
-				s0 += (double)ai[p] * bj[p * stride];
-			double s = (s0 + s1) + (s2 + s3);
+			double s = dot_in_chains(ai, bj, stride, k);
 			ci[j] = (float)(beta != 0 ? s + ci[j] : s);
 		}
 	}
+}
+
+static void plain_gemm(bool b_transposed, float *c, int ldc, const float *a, int lda,
+		       const float *b, int ldb, int n, int m, int k, float beta)
+{
+	if (b_transposed)
+		plain_gemm_layout(true, c, ldc, a, lda, b, ldb, n, m, k, beta);
+	else
+		plain_gemm_layout(false, c, ldc, a, lda, b, ldb, n, m, k, beta);
 }
 
 #if HAVE_BLAS
 #include <cblas.h>
 #include <threads.h>
 
-/* Products of at most this many multiply-adds go to the plain kernel:
- * OpenBLAS's call, packing and buffer locking cost about a microsecond,
- * more than the whole of china-panda's D=3 products. The choice depends
- * only on the shapes, so a given product always takes the same path. */
+/* Products of at most this many multiply-adds go to plain_gemm. */
 #define SMALL_PRODUCT 512
 
 static once_flag one_thread_once = ONCE_FLAG_INIT;
@@ -136,6 +159,9 @@ static void gemm(bool b_transposed, float *c, int ldc, const float *a, int lda,
 {
 	if (n <= 0 || m <= 0)
 		return;
+	/* OpenBLAS's call, packing and buffer locking cost about a microsecond,
+	 * more than the whole of china-panda's D=3 products. The choice depends
+	 * only on the shapes, so a given product always takes the same path. */
 	if ((size_t)n * m * k <= SMALL_PRODUCT) {
 		plain_gemm(b_transposed, c, ldc, a, lda, b, ldb, n, m, k, beta);
 		return;
