@@ -102,16 +102,15 @@ static void linear_backward(double *dx, double *dw, double *db, const double *do
 	/* dw[o] (in_dim) += sum_i dout[i][o] x[i], db[o] += sum_i dout[i][o]:
 	 * the tokens inner, so a row of dw is finished while it sits in the
 	 * cache and each element goes to memory once (it is still added in
-	 * token order, as before) */
+	 * token order, as before). Assigned, the first token's terms are
+	 * stored as 0 + term, the bits of zeroing and adding, without the
+	 * zeroing: at china-panda's D=3 a reload of a row just cleared by
+	 * memset waited on the store (a third of the backward). */
 	for (int o = 0; o < out_dim; o++) {
 		double *dwo = dw ? dw + (size_t)o * in_dim : NULL;
-		if (assign) {
-			/* 0, then the same additions: the bits of zeroing first */
-			if (dwo)
-				memset(dwo, 0, (size_t)in_dim * sizeof(double));
-			if (db)
-				db[o] = 0;
-		}
+		bool unwritten = assign;   /* dwo holds nothing of this pass yet */
+		if (assign && db)
+			db[o] = 0;
 		for (int i = 0; i < n; i++) {
 			double d = dout[(size_t)i * out_dim + o];
 			if (d == 0)
@@ -121,9 +120,16 @@ static void linear_backward(double *dx, double *dw, double *db, const double *do
 			if (!dwo)
 				continue;
 			const float *xi = x + (size_t)i * in_dim;
-			for (int c = 0; c < in_dim; c++)
-				dwo[c] += d * xi[c];
+			if (unwritten)
+				for (int c = 0; c < in_dim; c++)
+					dwo[c] = 0.0 + d * xi[c];
+			else
+				for (int c = 0; c < in_dim; c++)
+					dwo[c] += d * xi[c];
+			unwritten = false;
 		}
+		if (dwo && unwritten)
+			memset(dwo, 0, (size_t)in_dim * sizeof(double));
 	}
 }
 
@@ -270,6 +276,7 @@ void av_trace_backward(const struct av_trace *t, const struct av_params *p,
 	size_t cells = (size_t)n * m;
 	bool want_x = g->t[AV_P_TOKEN_EMBEDDING] || g->t[AV_P_POSITION_EMBEDDING];
 	size_t nD = (size_t)n * D, mD = (size_t)m * D;
+	assert(!d_residual || !t->values_pending);   /* it reads v and concat */
 	double *cursor = workspace(g, 3 * nD + 3 * mD + 2 * cells + (size_t)m);
 	double *dx = want_x ? take(&cursor, nD) : NULL;             /* dL/dX  (n, D) */
 	double *dxs = cross && want_x ? take(&cursor, mD) : dx;      /* dL/dXs (m, D) */
