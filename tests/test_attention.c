@@ -218,6 +218,78 @@ static void test_reattend_sequence_equals_full_runs(void **state)
 	av_params_free(&p);
 }
 
+/* A forward to the weights (the trainer's) leaves the value path pending;
+ * av_trace_finish, or a reattend that goes past the weights, fills in what
+ * a full forward gives, bit for bit; so does a full forward after one to
+ * the weights, in self, causal and cross mode. */
+static void assert_traces_equal(const struct av_trace *a, const struct av_trace *b)
+{
+	size_t cells = (size_t)a->heads * a->n * a->m, nD = (size_t)a->n * a->d_model;
+	assert_int_equal(a->n, b->n);
+	assert_int_equal(a->m, b->m);
+	assert_false(a->values_pending || a->output_pending);
+	assert_false(b->values_pending || b->output_pending);
+	assert_memory_equal(a->q, b->q, nD * sizeof(float));
+	assert_memory_equal(a->v, b->v, (size_t)a->m * a->d_model * sizeof(float));
+	assert_memory_equal(a->weights, b->weights, cells * sizeof(float));
+	assert_memory_equal(a->context, b->context, nD * sizeof(float));
+	assert_memory_equal(a->concat, b->concat, nD * sizeof(float));
+	assert_memory_equal(a->output, b->output, nD * sizeof(float));
+	assert_memory_equal(a->residual, b->residual, nD * sizeof(float));
+}
+
+static void test_forward_weights_then_finish_equals_full(void **state)
+{
+	(void)state;
+	const enum av_mode modes[] = { AV_MODE_SELF, AV_MODE_CAUSAL, AV_MODE_CROSS };
+	for (size_t k = 0; k < sizeof(modes) / sizeof(modes[0]); k++) {
+		struct av_config cfg;
+		av_config_default(&cfg);
+		cfg.d_model = 8;
+		cfg.heads = 2;
+		cfg.bias = true;
+		cfg.mode = modes[k];
+		struct av_params p;
+		const char *vocab[] = { "x", "y", "z" };
+		av_params_init(&p, &cfg, vocab, 3);
+		const char *source = modes[k] == AV_MODE_CROSS ? "z y x" : NULL;
+		struct av_trace full = { 0 }, quick = { 0 };
+		assert_true(av_trace_run(&full, &p, &cfg, "x y z y", source, NULL, 0, NULL));
+		assert_true(av_trace_run(&quick, &p, &cfg, "x y z y", source, NULL, 0, NULL));
+		/* other weights, so stale values would show */
+		p.w_v[0] += 1;
+		p.w_o[1] -= 1;
+		av_trace_forward(&full, &p, &cfg);
+
+		av_trace_forward_weights(&quick, &p, &cfg);
+		assert_true(quick.values_pending);
+		assert_true(quick.output_pending);
+		size_t cells = (size_t)cfg.heads * quick.n * quick.m;
+		assert_memory_equal(quick.weights, full.weights, cells * sizeof(float));
+		assert_memory_equal(quick.scaled, full.scaled, cells * sizeof(float));
+		av_trace_finish(&quick, &p);
+		assert_traces_equal(&quick, &full);
+
+		av_trace_forward_weights(&quick, &p, &cfg);
+		assert_true(av_trace_reattend(&quick, &p, &cfg, NULL));
+		assert_traces_equal(&quick, &full);
+
+		av_trace_forward_weights(&quick, &p, &cfg);
+		assert_true(av_trace_reattend_weights(&quick, &p, &cfg, NULL));
+		assert_false(quick.values_pending);
+		assert_true(quick.output_pending);
+		av_trace_finish(&quick, &p);
+		assert_traces_equal(&quick, &full);
+
+		av_trace_forward_weights(&quick, &p, &cfg);
+		av_trace_forward(&quick, &p, &cfg);
+		assert_traces_equal(&quick, &full);
+		av_trace_free(&quick);
+		av_trace_free(&full);
+		av_params_free(&p);
+	}
+}
+
 static void test_all_hidden_row_is_zero_not_nan(void **state)
 {
 	(void)state;
@@ -454,6 +526,7 @@ int main(void)
 		cmocka_unit_test(test_causal_mask_hides_the_future),
 		cmocka_unit_test(test_reattend_equals_a_full_run),
 		cmocka_unit_test(test_reattend_sequence_equals_full_runs),
+		cmocka_unit_test(test_forward_weights_then_finish_equals_full),
 		cmocka_unit_test(test_all_hidden_row_is_zero_not_nan),
 		cmocka_unit_test(test_softmax_is_stable),
 		cmocka_unit_test(test_heads_are_column_slices),
