@@ -80,6 +80,7 @@ static inline double dot_in_chains(const float *a, const float *b, size_t stride
  * floats, with no blocking for the cache). stride is 1 (b^T: a row of b) or
  * ldb (b: a column); each layout is its own copy of the loops, so the
  * compiler knows the stride of the transposed one. */
+__attribute__((always_inline))
 static inline void plain_gemm_layout(bool b_transposed, float *c, int ldc, const float *a,
 				     int lda, const float *b, int ldb, int n, int m, int k,
 				     float beta)
