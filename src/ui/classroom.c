@@ -75,6 +75,7 @@ struct av_classroom {
 	bool have_view_run;
 	struct av_lesson lesson;            /* the teacher's lesson, loaded here */
 	bool have_lesson;
+	uint64_t trained_print;             /* weights_print after the last snapshot */
 };
 
 static long long now_ms(void)
@@ -473,6 +474,31 @@ static bool shows_numbers_of(struct av_app *a, const struct av_state *snap)
 	return av_state_capture(&now, a->s, NULL) && av_state_same_numbers(&now, snap);
 }
 
+/* FNV-1a over bytes, continuing from h. */
+static uint64_t fnv1a_bytes(const void *data, size_t size, uint64_t h)
+{
+	const unsigned char *b = data;
+	for (size_t i = 0; i < size; i++)
+		h = (h ^ b[i]) * 1099511628211u;
+	return h;
+}
+
+/* A fingerprint of the session's W_q and W_k: their first 64 values and
+ * D. Enough to tell whether the weights a snapshot's training left are
+ * still the ones shown (an exploring student's seed, init or width draws
+ * others), at the cost of a header draw. */
+static uint64_t weights_print(const struct av_session *s)
+{
+	const struct av_params *p = &s->params;
+	size_t dd = (size_t)p->d_model * p->d_model, count = dd < 64 ? dd : 64;
+	uint64_t h = fnv1a_bytes(&p->d_model, sizeof(p->d_model), 14695981039346656037u);
+	if (p->w_q != NULL && p->w_k != NULL) {
+		h = fnv1a_bytes(p->w_q, count * sizeof(float), h);
+		h = fnv1a_bytes(p->w_k, count * sizeof(float), h);
+	}
+	return h;
+}
+
 static void follow(struct av_app *a, const struct av_state *snap)
 {
 	struct av_classroom *c = a->classroom;
@@ -494,6 +520,7 @@ static void follow(struct av_app *a, const struct av_state *snap)
 	}
 	c->last = *snap;
 	c->have_last = true;
+	c->trained_print = weights_print(a->s);
 	apply_screen(a, snap);
 	av_app_resize(a);
 	a->dirty = AV_DIRTY_ALL;
@@ -608,6 +635,24 @@ bool av_classroom_header(const struct av_app *a, char *buf, size_t size)
 	} else {
 		snprintf(buf, size, "%s", _("following"));
 	}
+	return true;
+}
+
+bool av_classroom_weights_text(const struct av_app *a, char *buf, size_t size)
+{
+	const struct av_classroom *c = a->classroom;
+	const struct av_snap_training *run;
+
+	if (c == NULL || c->follower == NULL || !c->have_last || a->view == &av_view_train)
+		return false;
+	run = &c->last.training;
+	if (!run->active || (run->epochs == 0 && run->steps == 0) ||
+	    weights_print(a->s) != c->trained_print)
+		return false;
+	if (run->steps > 0)
+		snprintf(buf, size, _("trained %d ep+%d"), run->epochs, run->steps);
+	else
+		snprintf(buf, size, _("trained %d ep"), run->epochs);
 	return true;
 }
 
