@@ -250,6 +250,14 @@ static void test_utf8_valid(void **state)
 	assert_int_equal(av_utf8_decode("\xC2", 1, &cp), -1);
 	assert_int_equal(av_utf8_decode("", 0, &cp), -1);
 	assert_int_equal(av_utf8_decode("\xC1\xBF", 2, &cp), -1);
+	/* the lengths lead bytes announce (the keyboard reads that many) */
+	static const struct { unsigned char lead; int len; } leads[] = {
+		{ 0x00, 1 }, { 0x7F, 1 }, { 0x80, 0 }, { 0xBF, 0 }, { 0xC0, 0 }, { 0xC1, 0 },
+		{ 0xC2, 2 }, { 0xDF, 2 }, { 0xE0, 3 }, { 0xEF, 3 }, { 0xF0, 4 }, { 0xF4, 4 },
+		{ 0xF5, 0 }, { 0xFF, 0 },
+	};
+	for (size_t i = 0; i < sizeof(leads) / sizeof(leads[0]); i++)
+		assert_int_equal(av_utf8_sequence_length(leads[i].lead), leads[i].len);
 }
 
 static void test_empty(void **state)

@@ -106,7 +106,7 @@ static inline void harness_close(struct harness *h)
 	memset(h, 0, sizeof(*h));
 }
 
-/* Keys as a UTF-8 string (each character one key, as wget_wch gives
+/* Keys as a UTF-8 string (each character one key, as av_keyboard_read gives
  * them), then a redraw. */
 static inline void harness_keys(struct harness *h, const char *keys)
 {

@@ -111,36 +111,38 @@ static bool in_table(const struct range *t, size_t n, uint32_t cp)
 	return false;
 }
 
+int av_utf8_sequence_length(unsigned char lead)
+{
+	/* 0xC0, 0xC1 and 0xF5..0xFF can only start overlong or out-of-range
+	 * forms; 0x80..0xBF are continuation bytes. */
+	if (lead < 0x80)
+		return 1;
+	if (lead >= 0xC2 && lead <= 0xDF)
+		return 2;
+	if (lead >= 0xE0 && lead <= 0xEF)
+		return 3;
+	if (lead >= 0xF0 && lead <= 0xF4)
+		return 4;
+	return 0;
+}
+
 int av_utf8_decode(const char *s, size_t len, uint32_t *cp)
 {
+	static const uint32_t lead_bits[5] = { 0, 0x7F, 0x1F, 0x0F, 0x07 };
+	static const uint32_t smallest[5] = { 0, 0, 0x80, 0x800, 0x10000 };
 	const unsigned char *p = (const unsigned char *)s;
 	if (len == 0)
 		return -1;
-	if (p[0] < 0x80) {
-		*cp = p[0];
-		return 1;
-	}
-	/* 0xC0, 0xC1 and 0xF5..0xFF can only start overlong or out-of-range
-	 * forms; 0x80..0xBF are continuation bytes. */
-	size_t n;
-	uint32_t c, min;
-	if (p[0] >= 0xC2 && p[0] <= 0xDF) {
-		n = 2, c = p[0] & 0x1F, min = 0x80;
-	} else if (p[0] >= 0xE0 && p[0] <= 0xEF) {
-		n = 3, c = p[0] & 0x0F, min = 0x800;
-	} else if (p[0] >= 0xF0 && p[0] <= 0xF4) {
-		n = 4, c = p[0] & 0x07, min = 0x10000;
-	} else {
+	size_t n = (size_t)av_utf8_sequence_length(p[0]);
+	if (n == 0 || len < n)
 		return -1;
-	}
-	if (len < n)
-		return -1;
+	uint32_t c = p[0] & lead_bits[n];
 	for (size_t i = 1; i < n; i++) {
 		if ((p[i] & 0xC0) != 0x80)
 			return -1;
 		c = (c << 6) | (p[i] & 0x3F);
 	}
-	if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+	if (c < smallest[n] || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
 		return -1;
 	*cp = c;
 	return (int)n;

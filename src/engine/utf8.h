@@ -14,6 +14,10 @@
  * bytes) and for len 0. */
 int av_utf8_decode(const char *s, size_t len, uint32_t *cp);
 
+/* The length (1..4) of the UTF-8 sequence a byte starts, or 0 for a byte
+ * that cannot start one (a continuation byte, 0xC0, 0xC1, 0xF5..0xFF). */
+int av_utf8_sequence_length(unsigned char lead);
+
 /* Encodes cp into out (no NUL); returns the byte count (1..4). A surrogate
  * or a value above U+10FFFF is encoded as U+FFFD. */
 int av_utf8_encode(uint32_t cp, char out[4]);

@@ -101,13 +101,6 @@ bool av_action_in_train_view(enum av_action a)
 	}
 }
 
-int av_key_from_wch(int ret, unsigned wch)
-{
-	if (ret == KEY_CODE_YES)
-		return AV_FKEY((int)wch);
-	return (int)wch;
-}
-
 void av_key_name(int key, char *buf, size_t size, bool brief)
 {
 	static const struct {

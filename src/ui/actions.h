@@ -183,9 +183,6 @@ enum av_train_action av_train_action_for_key(int key);
  * stepper's. */
 bool av_action_in_train_view(enum av_action a);
 
-/* The key read by wget_wch (ret is its return value) as an av key int. */
-int av_key_from_wch(int ret, unsigned wch);
-
 /* A readable name: "n", "Space", "PgDn", "Shift-Tab", "Ctrl-L", "Left";
  * brief names are shorter ("Bksp", "S-Tab", "^L") for the help overlay. */
 void av_key_name(int key, char *buf, size_t size, bool brief);

@@ -18,6 +18,7 @@
 #include "ui/app.h"
 #include "ui/classroom.h"
 #include "ui/draw.h"
+#include "ui/keyboard.h"
 #include "ui/figview.h"
 #include "ui/inspector.h"
 #include "ui/model_ui.h"
@@ -575,6 +576,11 @@ void av_app_key(struct av_app *a, int key)
 		av_app_resize(a);
 		return;
 	}
+	/* keyboard.h: said here, or by the line the person is typing in */
+	if (key == AV_KEY_NOT_UTF8 && (!a->overlay || !a->overlay->owns_status)) {
+		av_app_message(a, true, "%s", av_keyboard_not_utf8_text());
+		return;
+	}
 	if (!a->overlay || !a->overlay->owns_status)
 		clear_message(a);
 	enum av_action act = av_action_for_key(key);
@@ -999,12 +1005,11 @@ static volatile sig_atomic_t got_signal;
  * pass and a repaint each). */
 static void read_waiting_keys(struct av_app *a)
 {
-	wint_t ch;
-	int r;
+	int key;
 	wtimeout(a->input, 0);
 	for (int keys = 0; keys < MAX_KEYS_A_FRAME && !a->quit && !got_signal &&
-	     (r = wget_wch(a->input, &ch)) != ERR; keys++)
-		av_app_key(a, av_key_from_wch(r, (unsigned)ch));
+	     av_keyboard_read(a->input, &key) != ERR; keys++)
+		av_app_key(a, key);
 }
 
 /* While the model computes a sentence in its worker (view_model.c) the
@@ -1016,11 +1021,10 @@ static bool wait_with_model(struct av_app *a, int wait)
 {
 	if (!a->model || !a->input || !av_model_ui_busy(a))
 		return false;
-	wint_t ch;
-	int r;
+	int key;
 	wtimeout(a->input, 0);   /* keys ncurses holds already come first */
-	if ((r = wget_wch(a->input, &ch)) != ERR) {
-		av_app_key(a, av_key_from_wch(r, (unsigned)ch));
+	if (av_keyboard_read(a->input, &key) != ERR) {
+		av_app_key(a, key);
 		read_waiting_keys(a);
 		return true;
 	}
@@ -1151,16 +1155,15 @@ bool av_ui_run(struct av_session *s, const struct av_ui_config *cfg, char **caus
 					wait = 20;
 			}
 			int ready = av_classroom_wait(&a, wait);
-			wint_t key;
-			int r, keys = 0;
+			int key, keys = 0;
 			wtimeout(a.input, 0);
 			/* a follower compares the state before and after the
 			 * frame's keys: one that changed it starts exploring */
 			if (ready > 0)
 				av_classroom_before_key(&a);
 			while (ready > 0 && !a.quit && keys < MAX_KEYS_A_FRAME &&
-			       (r = wget_wch(a.input, &key)) != ERR) {
-				av_app_key(&a, av_key_from_wch(r, (unsigned)key));
+			       av_keyboard_read(a.input, &key) != ERR) {
+				av_app_key(&a, key);
 				keys++;
 			}
 			if (keys > 0) {
@@ -1178,11 +1181,10 @@ bool av_ui_run(struct av_session *s, const struct av_ui_config *cfg, char **caus
 			continue;
 		if (a.input)
 			wtimeout(a.input, wait);
-		wint_t ch;
+		int key;
 		errno = 0;
 		long long asked = now_us();
-		int r = a.input ? wget_wch(a.input, &ch) : ERR;
-		if (r == ERR) {
+		if (!a.input || av_keyboard_read(a.input, &key) == ERR) {
 			if (got_signal)
 				break;
 			/* the timeout ran out: time for a tick */
@@ -1196,7 +1198,7 @@ bool av_ui_run(struct av_session *s, const struct av_ui_config *cfg, char **caus
 			continue;
 		}
 		errors = 0;
-		av_app_key(&a, av_key_from_wch(r, (unsigned)ch));
+		av_app_key(&a, key);
 		read_waiting_keys(&a);
 	}
 

@@ -97,6 +97,9 @@ struct av_editor {
 	char *error;                       /* why the text does not run now */
 	enum av_edit_then then;            /* after the source is applied */
 	bool pending;                      /* the text changed since it last ran */
+	int not_utf8;                      /* bytes that were not UTF-8 were ignored:
+					      1 to be said, 2 said (the next key
+					      clears it) */
 };
 
 struct av_app {

@@ -19,6 +19,7 @@
 #include "ui/actions.h"
 #include "ui/app.h"
 #include "ui/draw.h"
+#include "ui/keyboard.h"
 #include "ui/model_ui.h"
 #include "ui/prompt.h"
 #include "util.h"
@@ -150,12 +151,15 @@ static void edit_draw(struct av_app *a)
 {
 	struct av_editor *ed = &a->ed;
 	const char *hint = ed->error ? ed->error
+			 : ed->not_utf8 ? av_keyboard_not_utf8_text()
 			 : ed->then == AV_THEN_CROSS ? _("the source (keys, values)  Enter: cross mode")
 			 : for_later(a) ? _("the source for cross mode  Enter  Esc")
 			 : a->model && av_model_ui_busy(a) ? _("computing…")
 			 : _("Enter apply  Esc cancel");
 	av_line_draw(a->w_status, &a->colors, ed->source ? _("source> ") : _("sentence> "), &ed->line,
-		     hint, ed->error != NULL);
+		     hint, ed->error != NULL || ed->not_utf8);
+	if (ed->not_utf8)
+		ed->not_utf8 = 2;
 }
 
 /* A character did not fit: said where the hint is, in the error style (the
@@ -176,6 +180,14 @@ static void full(struct av_app *a)
 static bool edit_key(struct av_app *a, int key, enum av_action act)
 {
 	(void)act;
+	/* said until a key after it was seen: text pasted with it does not
+	 * hide it in the same frame */
+	if (key == AV_KEY_NOT_UTF8 || a->ed.not_utf8 == 2)
+		a->ed.not_utf8 = key == AV_KEY_NOT_UTF8;
+	if (key == AV_KEY_NOT_UTF8) {
+		a->dirty |= AV_DIRTY_STATUS;
+		return true;
+	}
 	switch (av_line_key(&a->ed.line, key)) {
 	case AV_LINE_APPLY: apply(a); return true;
 	case AV_LINE_CANCEL: cancel(a); return true;

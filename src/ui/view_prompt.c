@@ -14,6 +14,7 @@
 #include "i18n.h"
 #include "ui/app.h"
 #include "ui/draw.h"
+#include "ui/keyboard.h"
 #include "ui/prompt.h"
 #include "util.h"
 
@@ -353,6 +354,11 @@ static bool prompt_key(struct av_app *a, int key, enum av_action act)
 {
 	(void)act;
 	struct av_prompt *p = state(a);
+	if (key == AV_KEY_NOT_UTF8 && p->kind != PK_CONFIRM) {   /* confirm: "y or n" */
+		set_error(p, av_strdup(av_keyboard_not_utf8_text()));
+		a->dirty |= AV_DIRTY_STATUS;
+		return true;
+	}
 	switch (p->kind) {
 	case PK_COMMAND: command_key(a, p, key); break;
 	case PK_MENU: menu_key(a, p, key); break;

@@ -1,7 +1,8 @@
 /* fuzz_screen.c: any bytes as what the screen reads, through the headless
  * test harness (tests/ui_harness.h: ncurses on /dev/null). Each input gets
  * a fresh app on the built-in sample at 80x24; its bytes are read as keys
- * (UTF-8 characters, or single bytes where that is not valid) into
+ * (UTF-8 characters, or AV_KEY_NOT_UTF8 for a byte that is not, as
+ * ui/keyboard.c reads them) into
  * av_app_key and av_app_draw, except that 0xff starts an event:
  *
  *   0xff 0 C L    resize to (C % 250 + 1) x (L % 80 + 1) as ncurses does on
@@ -18,6 +19,7 @@
 
 #include "fuzz_common.h"
 #define fail() abort()          /* ui_harness.h's checks are cmocka's */
+#include "ui/keyboard.h"
 #include "ui/view_train_internal.h"
 #include "ui_harness.h"
 
@@ -97,10 +99,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				}
 			}
 		} else {
+			/* as ui/keyboard.c reads them: a byte that does not
+			 * start UTF-8 is AV_KEY_NOT_UTF8 */
 			uint32_t cp;
 			int k = av_utf8_decode(in + i, size - i, &cp);
 			if (k <= 0) {
-				cp = b;
+				cp = AV_KEY_NOT_UTF8;
 				k = 1;
 			}
 			i += (size_t)k;

@@ -1,0 +1,148 @@
+/* test_keyboard.c: av_keyboard_read on a real terminal device (a pty that
+ * ncurses reads, bytes written to its other end): UTF-8 of every length,
+ * function keys, and bytes that are not UTF-8, which become one
+ * AV_KEY_NOT_UTF8 each without losing the keys behind them (ncurses's
+ * wget_wch dropped those). Runs in the C locale, as a student whose locale
+ * the server lacks would. */
+#include "config.h"
+
+#include <fcntl.h>
+#include <pty.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "ui/actions.h"
+#include "ui/keyboard.h"
+
+static int master = -1;
+static FILE *terminal_in, *terminal_out;
+static SCREEN *screen;
+
+static int open_terminal(void **state)
+{
+	(void)state;
+	int slave;
+	if (openpty(&master, &slave, NULL, NULL, NULL) != 0)
+		return -1;
+	/* ncurses sets the modes of its output (here /dev/null): the pty is
+	 * made raw here, as raw() would make a terminal */
+	struct termios raw_mode;
+	if (tcgetattr(slave, &raw_mode) != 0)
+		return -1;
+	cfmakeraw(&raw_mode);
+	if (tcsetattr(slave, TCSANOW, &raw_mode) != 0)
+		return -1;
+	terminal_in = fdopen(slave, "r");
+	terminal_out = fopen("/dev/null", "w");
+	setenv("TERM", "xterm", 1);
+	screen = terminal_in && terminal_out ? newterm("xterm", terminal_out, terminal_in) : NULL;
+	if (!screen)
+		return -1;
+	set_term(screen);
+	raw();
+	noecho();
+	keypad(stdscr, TRUE);
+	/* eight bits, as ncurses finds a real terminal (its output's modes) */
+	meta(stdscr, TRUE);
+	return 0;
+}
+
+static int close_terminal(void **state)
+{
+	(void)state;
+	endwin();
+	delscreen(screen);
+	fclose(terminal_in);
+	fclose(terminal_out);
+	close(master);
+	return 0;
+}
+
+/* The keys bytes make, read until none comes within 300 ms. */
+static int keys_of(const char *bytes, int *keys, int max)
+{
+	size_t len = strlen(bytes);
+	assert_int_equal(write(master, bytes, len), (ssize_t)len);
+	wtimeout(stdscr, 300);
+	int n = 0, key;
+	while (n < max && av_keyboard_read(stdscr, &key) != ERR)
+		keys[n++] = key;
+	return n;
+}
+
+#define EXPECT_KEYS(bytes, ...) do { \
+		const int want[] = { __VA_ARGS__ }; \
+		int got[16]; \
+		int n = keys_of((bytes), got, 16); \
+		assert_int_equal(n, (int)(sizeof(want) / sizeof(want[0]))); \
+		for (int i_ = 0; i_ < n; i_++) \
+			assert_int_equal(got[i_], want[i_]); \
+	} while (0)
+
+static void test_utf8_keys(void **state)
+{
+	(void)state;
+	EXPECT_KEYS("a", 'a');
+	EXPECT_KEYS("\xC3\xA9", 0xE9);                 /* é */
+	EXPECT_KEYS("\xE4\xB8\xAD\xE6\x96\x87", 0x4E2D, 0x6587);   /* 中文 */
+	EXPECT_KEYS("\xF0\x9F\x98\x80!", 0x1F600, '!');
+	EXPECT_KEYS("e\xCC\x81", 'e', 0x301);          /* e and a combining accent */
+}
+
+/* xterm's terminfo: kcub1 (Left) is \EOD, knp (PgDn) \E[6~ */
+static void test_function_keys(void **state)
+{
+	(void)state;
+	EXPECT_KEYS("\x1bOD", AV_FKEY(KEY_LEFT));
+	EXPECT_KEYS("x\x1b[6~y", 'x', AV_FKEY(KEY_NPAGE), 'y');
+}
+
+/* Latin-1 "café au": the é is one byte 0xE9 followed by a space */
+static void test_not_utf8_keeps_the_rest(void **state)
+{
+	(void)state;
+	EXPECT_KEYS("caf\xE9 au", 'c', 'a', 'f', AV_KEY_NOT_UTF8, ' ', 'a', 'u');
+	EXPECT_KEYS("x\xC3 y", 'x', AV_KEY_NOT_UTF8, ' ', 'y');
+	/* a lead byte a function key interrupts: the key still comes */
+	EXPECT_KEYS("\xE4\xB8\x1bOD", AV_KEY_NOT_UTF8, AV_FKEY(KEY_LEFT));
+	EXPECT_KEYS("\xFF\xFE" "b", AV_KEY_NOT_UTF8, AV_KEY_NOT_UTF8, 'b');
+	EXPECT_KEYS("\x80z", AV_KEY_NOT_UTF8, 'z');     /* a stray continuation byte */
+}
+
+/* well-formed bytes that UTF-8 forbids: one key for the whole sequence */
+static void test_forbidden_forms(void **state)
+{
+	(void)state;
+	EXPECT_KEYS("\xED\xA0\x80q", AV_KEY_NOT_UTF8, 'q');   /* a surrogate */
+	EXPECT_KEYS("\xE0\x80\xAFq", AV_KEY_NOT_UTF8, 'q');   /* overlong '/' */
+	EXPECT_KEYS("\xF4\x90\x80\x80q", AV_KEY_NOT_UTF8, 'q');   /* above U+10FFFF */
+	EXPECT_KEYS("\xC0\xAF", AV_KEY_NOT_UTF8, AV_KEY_NOT_UTF8);   /* no lead */
+}
+
+/* the rest of a character that never comes: the lead byte alone, in time */
+static void test_cut_short(void **state)
+{
+	(void)state;
+	EXPECT_KEYS("\xE4\xB8", AV_KEY_NOT_UTF8);
+	EXPECT_KEYS("ok", 'o', 'k');   /* and the terminal goes on */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_utf8_keys),
+		cmocka_unit_test(test_function_keys),
+		cmocka_unit_test(test_not_utf8_keeps_the_rest),
+		cmocka_unit_test(test_forbidden_forms),
+		cmocka_unit_test(test_cut_short),
+	};
+	return cmocka_run_group_tests(tests, open_terminal, close_terminal);
+}
