@@ -2,7 +2,8 @@
  * ncurses reads, bytes written to its other end): UTF-8 of every length,
  * function keys, and bytes that are not UTF-8, which become one
  * AV_KEY_NOT_UTF8 each without losing the keys behind them (ncurses's
- * wget_wch dropped those). Runs in the C locale, as a student whose locale
+ * wget_wch dropped those); Esc with a key (Alt) and escape sequences
+ * the terminfo entry lacks. Runs in the C locale, as a student whose locale
  * the server lacks would. */
 #include "config.h"
 
@@ -52,6 +53,7 @@ static int open_terminal(void **state)
 	keypad(stdscr, TRUE);
 	/* eight bits, as ncurses finds a real terminal (its output's modes) */
 	meta(stdscr, TRUE);
+	set_escdelay(25);   /* as app.c */
 	return 0;
 }
 
@@ -135,6 +137,42 @@ static void test_cut_short(void **state)
 	EXPECT_KEYS("ok", 'o', 'k');   /* and the terminal goes on */
 }
 
+/* Esc and a key in one burst (what a terminal sends for Alt-key) is one
+ * key, so the editor's Esc does not cancel before the b of Alt-b */
+static void test_alt_keys(void **state)
+{
+	(void)state;
+	EXPECT_KEYS("\x1b" "b", AV_ALT('b'));
+	/* Alt-Backspace: xterm's kbs is ^?, which ncurses gives as KEY_BACKSPACE */
+	EXPECT_KEYS("\x1b\x7f", AV_ALT(AV_FKEY(KEY_BACKSPACE)));
+	EXPECT_KEYS("\x1b\xC3\xA9", AV_ALT(0xE9));             /* Alt-é */
+	EXPECT_KEYS("\x1b\xE9x", AV_KEY_NOT_UTF8, 'x');
+	EXPECT_KEYS("\x1b\x1b", AV_ALT(AV_KEY_ESC));
+	EXPECT_KEYS("\x1b[", AV_ALT('['));
+}
+
+static void test_escape_alone(void **state)
+{
+	(void)state;
+	EXPECT_KEYS("\x1b", AV_KEY_ESC);
+	EXPECT_KEYS("a\x1b", 'a', AV_KEY_ESC);
+}
+
+/* sequences xterm's terminfo does not describe: one key each, none of
+ * their bytes typed as text */
+static void test_unknown_sequences(void **state)
+{
+	(void)state;
+	EXPECT_KEYS("\x1b[99~x", AV_KEY_UNKNOWN_SEQUENCE, 'x');
+	EXPECT_KEYS("\x1b[1;9Zx", AV_KEY_UNKNOWN_SEQUENCE, 'x');
+	EXPECT_KEYS("\x1bOzx", AV_KEY_UNKNOWN_SEQUENCE, 'x');
+	/* a CSI cut by a byte that cannot be in it: that byte is a key */
+	EXPECT_KEYS("\x1b[12\x01", AV_KEY_UNKNOWN_SEQUENCE, AV_CTRL('A'));
+	/* no end: 32 bytes after the [ are taken, the rest are keys */
+	EXPECT_KEYS("\x1b[0000000000000000000000000000000000000", AV_KEY_UNKNOWN_SEQUENCE,
+		    '0', '0', '0', '0', '0');
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -143,6 +181,9 @@ int main(void)
 		cmocka_unit_test(test_not_utf8_keeps_the_rest),
 		cmocka_unit_test(test_forbidden_forms),
 		cmocka_unit_test(test_cut_short),
+		cmocka_unit_test(test_alt_keys),
+		cmocka_unit_test(test_escape_alone),
+		cmocka_unit_test(test_unknown_sequences),
 	};
 	return cmocka_run_group_tests(tests, open_terminal, close_terminal);
 }

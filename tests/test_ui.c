@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "ui/draw.h"
+#include "ui/keyboard.h"
 #include "ui_harness.h"
 
 static bool utf8;
@@ -341,6 +342,45 @@ static void test_editor(void **state)
 	assert_int_equal(h.s.trace.n, 6);
 	assert_string_equal(h.s.sentence, "我爱熊猫 and pandas");
 	expect("edit cancelled");
+	harness_close(&h);
+}
+
+/* Alt-b, Alt-f and Alt-Backspace move and cut by words, as readline does;
+ * Alt with a key the stepper binds does not run it (a terminal sends Esc r
+ * for Alt-r: the Esc used to cancel an edit and the r draw new weights);
+ * a byte that is not UTF-8 is said, in the editor's hint and on the
+ * status line (ui/keyboard.h). */
+static void test_alt_and_bad_keys(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "e");
+	harness_key(&h, AV_ALT('b'));   /* to the start of "cherry" */
+	harness_keys(&h, "big ");
+	expect("sentence> china panda japan big cherry");
+	harness_key(&h, AV_ALT('b'));   /* "big" */
+	harness_key(&h, AV_ALT('b'));   /* "japan" */
+	harness_key(&h, AV_ALT('f'));   /* its end */
+	harness_keys(&h, "ese");
+	expect("sentence> china panda japanese big cherry");
+	harness_key(&h, AV_ALT(AV_FKEY(KEY_BACKSPACE)));
+	expect("sentence> china panda  big cherry");
+	harness_key(&h, AV_KEY_NOT_UTF8);
+	expect("ignored a byte that is not UTF-8");
+	expect("sentence>");   /* still editing */
+	harness_keys(&h, "\r");
+	assert_string_equal(h.s.sentence, "china panda  big cherry");
+	uint64_t seed = h.s.cfg.seed;
+	harness_key(&h, AV_ALT('r'));
+	assert_true(h.s.cfg.seed == seed);
+	expect("Alt-r does nothing here");
+	harness_key(&h, AV_KEY_NOT_UTF8);
+	expect("ignored a byte that is not UTF-8: set the terminal to UTF-8");
+	harness_key(&h, AV_KEY_UNKNOWN_SEQUENCE);
+	expect("ignored a key the terminal type (TERM) does not describe");
+	harness_key(&h, 0x202E);   /* a bidi control is named, never drawn */
+	expect("U+202E does nothing here");
 	harness_close(&h);
 }
 
@@ -871,6 +911,7 @@ int main(void)
 		cmocka_unit_test(test_help_lists_every_action),
 		cmocka_unit_test(test_help_small_scrolls),
 		cmocka_unit_test(test_editor),
+		cmocka_unit_test(test_alt_and_bad_keys),
 		cmocka_unit_test(test_editor_runs_once_per_frame),
 		cmocka_unit_test(test_too_small_and_back),
 		cmocka_unit_test(test_60x18_every_stage),

@@ -103,6 +103,12 @@ bool av_action_in_train_view(enum av_action a)
 
 void av_key_name(int key, char *buf, size_t size, bool brief)
 {
+	if (key > 0 && (key & AV_ALT_BIT)) {
+		char base[24];
+		av_key_name(key & ~AV_ALT_BIT, base, sizeof(base), brief);
+		snprintf(buf, size, brief ? "M-%s" : "Alt-%s", base);
+		return;
+	}
 	static const struct {
 		int key;
 		const char *name;
@@ -133,6 +139,8 @@ void av_key_name(int key, char *buf, size_t size, bool brief)
 		snprintf(buf, size, brief ? "^%c" : "Ctrl-%c", key + '@');
 	else if (key > 32 && key < 127)
 		snprintf(buf, size, "%c", key);
+	else if (key >= 0x80 && key <= 0x10FFFF)   /* by number: no bidi or control */
+		snprintf(buf, size, "U+%04X", (unsigned)key);
 	else
 		snprintf(buf, size, "key %d", key);
 }

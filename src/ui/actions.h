@@ -4,7 +4,8 @@
  * one table, so they never disagree.
  *
  * Keys are ints: a character is its code point; a curses function key is
- * AV_FKEY(KEY_...), moved above Unicode so the two never collide.
+ * AV_FKEY(KEY_...), moved above Unicode so the two never collide; Alt with
+ * either is AV_ALT(key).
  *
  * The training view ('t', view_train.c) has a keymap of its own
  * (AV_TRAIN_ACTIONS): there Space runs, r resets and +/- change the speed,
@@ -23,6 +24,9 @@
 #define AV_FKEY(k) ((k) + 0x200000)
 #define AV_CTRL(c) ((c) & 0x1f)
 #define AV_KEY_ESC 27
+/* Alt (Meta) with a key: Esc and the key in one burst (ui/keyboard.c) */
+#define AV_ALT_BIT 0x1000000
+#define AV_ALT(k) ((k) | AV_ALT_BIT)
 
 #define AV_ACTION_GROUPS(X) \
 	X(STEP, N_("Stepping through the stages")) \
@@ -106,6 +110,8 @@ enum av_action {
 	X(CANCEL, N_("cancel"), N_("cancel: back to the old text"), AV_KEY_ESC) \
 	X(LEFT, N_("left"), N_("character left"), AV_FKEY(KEY_LEFT), AV_CTRL('B')) \
 	X(RIGHT, N_("right"), N_("character right"), AV_FKEY(KEY_RIGHT), AV_CTRL('F')) \
+	X(WORD_LEFT, N_("word left"), N_("to the start of the word"), AV_ALT('b')) \
+	X(WORD_RIGHT, N_("word right"), N_("to the end of the word"), AV_ALT('f')) \
 	X(HOME, N_("start"), N_("start of the text"), AV_FKEY(KEY_HOME), AV_CTRL('A')) \
 	X(END, N_("end"), N_("end of the text"), AV_FKEY(KEY_END), AV_CTRL('E')) \
 	X(BACKSPACE, N_("delete back"), N_("delete the character before"), AV_FKEY(KEY_BACKSPACE), \
@@ -113,7 +119,8 @@ enum av_action {
 	X(DELETE, N_("delete"), N_("delete the character under"), AV_FKEY(KEY_DC), AV_CTRL('D')) \
 	X(KILL_START, N_("cut to start"), N_("delete back to the start"), AV_CTRL('U')) \
 	X(KILL_END, N_("cut to end"), N_("delete to the end"), AV_CTRL('K')) \
-	X(KILL_WORD, N_("cut word"), N_("delete the word before"), AV_CTRL('W')) \
+	X(KILL_WORD, N_("cut word"), N_("delete the word before"), AV_CTRL('W'), AV_ALT(127), \
+	  AV_ALT(8), AV_ALT(AV_FKEY(KEY_BACKSPACE))) \
 	X(COMPLETE, N_("complete"), N_("complete (: prompt)"), '\t')
 
 enum av_edit_action {

@@ -577,8 +577,10 @@ void av_app_key(struct av_app *a, int key)
 		return;
 	}
 	/* keyboard.h: said here, or by the line the person is typing in */
-	if (key == AV_KEY_NOT_UTF8 && (!a->overlay || !a->overlay->owns_status)) {
-		av_app_message(a, true, "%s", av_keyboard_not_utf8_text());
+	if ((key == AV_KEY_NOT_UTF8 || key == AV_KEY_UNKNOWN_SEQUENCE) &&
+	    (!a->overlay || !a->overlay->owns_status)) {
+		av_app_message(a, true, "%s", key == AV_KEY_NOT_UTF8
+			       ? av_keyboard_not_utf8_text() : av_keyboard_unknown_sequence_text());
 		return;
 	}
 	if (!a->overlay || !a->overlay->owns_status)

@@ -29,15 +29,22 @@ static int continuation_byte(WINDOW *w)
 	return c;
 }
 
-int av_keyboard_read(WINDOW *w, int *key)
+/* A key already waiting (sent in the same burst as the one before it),
+ * else ERR: wgetch without waiting. */
+static int waiting_key(WINDOW *w)
 {
+	int delay = wgetdelay(w);
+	wtimeout(w, 0);
 	int c = wgetch(w);
-	if (c == ERR)
-		return ERR;
-	if (c > 0xFF) {             /* KEY_LEFT, KEY_RESIZE, ... */
-		*key = AV_FKEY(c);
-		return OK;
-	}
+	wtimeout(w, delay);
+	return c;
+}
+
+/* One key from its first byte c: a code point, AV_FKEY, AV_KEY_NOT_UTF8. */
+static int decode(WINDOW *w, int c)
+{
+	if (c > 0xFF)               /* KEY_LEFT, KEY_RESIZE, ... */
+		return AV_FKEY(c);
 	char bytes[4] = { (char)c };
 	int need = av_utf8_sequence_length((unsigned char)c);
 	int have = 1;
@@ -48,12 +55,66 @@ int av_keyboard_read(WINDOW *w, int *key)
 		bytes[have++] = (char)next;
 	}
 	uint32_t cp;
-	*key = need > 0 && av_utf8_decode(bytes, (size_t)have, &cp) == need ? (int)cp
-									     : AV_KEY_NOT_UTF8;
+	return need > 0 && av_utf8_decode(bytes, (size_t)have, &cp) == need ? (int)cp
+									    : AV_KEY_NOT_UTF8;
+}
+
+/* The rest of an escape sequence ncurses did not know (the terminal and
+ * TERM disagree): ESC [ parameters, intermediates, a final byte, or ESC O
+ * and a final byte, taken whole so none of it is typed as text. A byte
+ * that cannot belong to it is given back. */
+static int unknown_sequence(WINDOW *w, int introducer)
+{
+	for (int taken = 0; taken < 32; taken++) {
+		int c = waiting_key(w);
+		if (c == ERR)
+			break;
+		if (c >= 0x40 && c <= 0x7E)
+			break;              /* the final byte */
+		if (introducer == '[' && c >= 0x20 && c <= 0x3F)
+			continue;           /* parameters and intermediates */
+		ungetch(c);
+		break;
+	}
+	return AV_KEY_UNKNOWN_SEQUENCE;
+}
+
+/* After an Esc ncurses gave alone (no known sequence began with it within
+ * ESCDELAY): a key that came with it makes Alt-key, or an unknown sequence;
+ * none, the Esc key itself. */
+static int after_escape(WINDOW *w)
+{
+	int c = waiting_key(w);
+	if (c == ERR)
+		return AV_KEY_ESC;
+	if (c == '[' || c == 'O') {
+		int next = waiting_key(w);
+		if (next != ERR) {
+			ungetch(next);
+			return unknown_sequence(w, c);
+		}
+	}
+	if (c == AV_KEY_ESC)
+		return AV_ALT(AV_KEY_ESC);
+	int k = decode(w, c);
+	return k == AV_KEY_NOT_UTF8 ? k : AV_ALT(k);
+}
+
+int av_keyboard_read(WINDOW *w, int *key)
+{
+	int c = wgetch(w);
+	if (c == ERR)
+		return ERR;
+	*key = c == AV_KEY_ESC ? after_escape(w) : decode(w, c);
 	return OK;
 }
 
 const char *av_keyboard_not_utf8_text(void)
 {
 	return _("ignored a byte that is not UTF-8: set the terminal to UTF-8");
+}
+
+const char *av_keyboard_unknown_sequence_text(void)
+{
+	return _("ignored a key the terminal type (TERM) does not describe");
 }

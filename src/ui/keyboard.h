@@ -16,17 +16,25 @@
 
 #include "ui/curses.h"
 
-/* The key for input that is not UTF-8: above Unicode, below AV_FKEY. */
+/* Keys for input that makes no key, above Unicode and below AV_FKEY: bytes
+ * that are not UTF-8, and an escape sequence TERM's terminfo entry does
+ * not describe (a terminal that is not the TERM it claims). */
 #define AV_KEY_NOT_UTF8 0x1FFFFF
+#define AV_KEY_UNKNOWN_SEQUENCE 0x1FFFFE
 
 /* Reads one key from w with w's timeout: a Unicode code point, AV_FKEY(k)
- * for a function key, or AV_KEY_NOT_UTF8. Returns OK, or ERR (no key: the
- * timeout ran out, a signal, or the terminal is gone; errno as wgetch left
- * it). The rest of a character's bytes are waited for a little (they come
- * in one write from a terminal, but an SSH link may split them). */
+ * for a function key, AV_ALT(k) for Esc and a key in one burst (what a
+ * terminal sends for Alt-b: the editor's word keys, and no Esc that
+ * cancels an edit before the b), AV_KEY_NOT_UTF8 or AV_KEY_UNKNOWN_SEQUENCE.
+ * Returns OK, or ERR (no key: the timeout ran out, a signal, or the
+ * terminal is gone; errno as wgetch left it). The rest of a character's
+ * bytes are waited for a little (they come in one write from a terminal,
+ * but an SSH link may split them). */
 int av_keyboard_read(WINDOW *w, int *key);
 
-/* What the screen says for AV_KEY_NOT_UTF8 (translated). */
+/* What the screen says for AV_KEY_NOT_UTF8 and AV_KEY_UNKNOWN_SEQUENCE
+ * (translated). */
 const char *av_keyboard_not_utf8_text(void);
+const char *av_keyboard_unknown_sequence_text(void);
 
 #endif

@@ -131,6 +131,17 @@ static size_t word_start(const struct av_line *l)
 	return from;
 }
 
+/* Where the word at or after the cursor ends (Alt-f, as readline). */
+static size_t word_end(const struct av_line *l)
+{
+	size_t to = l->cur;
+	while (to < l->len && av_cp_is_space(cp_at(l, to)))
+		to = next_char(l, to);
+	while (to < l->len && !av_cp_is_space(cp_at(l, to)))
+		to = next_char(l, to);
+	return to;
+}
+
 enum av_line_result av_line_key(struct av_line *l, int key)
 {
 	switch (av_edit_action_for_key(key)) {
@@ -138,6 +149,8 @@ enum av_line_result av_line_key(struct av_line *l, int key)
 	case AV_EDIT_CANCEL: return AV_LINE_CANCEL;
 	case AV_EDIT_LEFT: l->cur = prev_char(l, l->cur); return AV_LINE_MOVED;
 	case AV_EDIT_RIGHT: l->cur = next_char(l, l->cur); return AV_LINE_MOVED;
+	case AV_EDIT_WORD_LEFT: l->cur = word_start(l); return AV_LINE_MOVED;
+	case AV_EDIT_WORD_RIGHT: l->cur = word_end(l); return AV_LINE_MOVED;
 	case AV_EDIT_HOME: l->cur = 0; return AV_LINE_MOVED;
 	case AV_EDIT_END: l->cur = l->len; return AV_LINE_MOVED;
 	case AV_EDIT_BACKSPACE: delete_range(l, prev_char(l, l->cur), l->cur); break;
