@@ -191,12 +191,20 @@ static void test_rejects_huge_file(void **state)
 	struct av_lesson l;
 	char *cause = NULL;
 	assert_false(av_lesson_load_file(path, &l, &cause));
-	char *want = av_printf("%s: larger than %d bytes (a lesson is text)", path,
-			       AV_LESSON_MAX_BYTES);
+	char *want = av_printf("%s: larger than the 1 MiB limit for lessons", path);
 	assert_string_equal(cause, want);
 	free(want);
 	free(cause);
+	cause = NULL;
 	unlink(path);
+	/* a device is refused as for samples, not read up to the limit */
+	assert_false(av_lesson_load_file("/dev/zero", &l, &cause));
+	assert_string_equal(cause, "/dev/zero: not a regular file (a character device)");
+	free(cause);
+	cause = NULL;
+	assert_false(av_lesson_load_file("/tmp", &l, &cause));
+	assert_string_equal(cause, "/tmp: not a regular file (a directory)");
+	free(cause);
 }
 
 /* --- rejections: a step (every message names the step) */

@@ -731,42 +731,13 @@ bool av_lesson_parse(const char *text, const char *label, struct av_lesson *l,
 	return ok;
 }
 
-/* Reads at most AV_LESSON_MAX_BYTES + 1 bytes, so a huge (or endless) file
- * is refused without reading it all. */
-static bool read_bounded(const char *path, char **text, char **cause)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return av_fail(cause, "%s: %s", path, strerror(errno));
-	size_t cap = AV_LESSON_MAX_BYTES + 1;
-	char *buf = av_malloc(cap + 1);
-	size_t used = fread(buf, 1, cap, f);
-	bool failed = ferror(f);
-	int err = errno;
-	fclose(f);
-	if (failed) {
-		free(buf);
-		return av_fail(cause, "%s: %s", path, strerror(err));
-	}
-	if (used > AV_LESSON_MAX_BYTES) {
-		free(buf);
-		return av_fail(cause, _("%s: larger than %d bytes (a lesson is text)"), path,
-			       AV_LESSON_MAX_BYTES);
-	}
-	buf[used] = '\0';
-	if (memchr(buf, '\0', used)) {
-		free(buf);
-		return av_fail(cause, _("%s: not a text file (it contains a NUL byte)"), path);
-	}
-	*text = buf;
-	return true;
-}
-
 bool av_lesson_load_file(const char *path, struct av_lesson *l, char **cause)
 {
 	char *text = NULL;
 	memset(l, 0, sizeof *l);
-	if (!read_bounded(path, &text, cause))
+	/* bounded: a huge or endless file is refused without reading it all;
+	 * a device or directory is refused as for samples and themes */
+	if (!av_read_file_limit(path, AV_LESSON_MAX_BYTES, _("lessons"), &text, NULL, cause))
 		return false;
 	bool ok = av_lesson_parse(text, path, l, cause);
 	free(text);
