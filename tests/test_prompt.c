@@ -381,6 +381,14 @@ static void test_write_errors(void **state)
 	harness_keys(&h, CTRL_U "write ~/home.csv\r");
 	assert_true(file_exists("home.csv"));
 	unlink("home.csv");
+	/* a device is written in place; its error names it once */
+	if (access("/dev/full", W_OK) == 0) {
+		harness_keys(&h, "Wt" CTRL_U "/dev/full\r");
+		expect_status("file exists: overwrite /dev/full? y/n");
+		harness_keys(&h, "y");
+		expect_status("/dev/full: No space left on device");
+		assert_null(strstr(status_line(), "/dev/full: /dev/full"));
+	}
 	harness_close(&h);
 }
 

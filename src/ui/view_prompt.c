@@ -133,12 +133,18 @@ static bool write_now(struct av_app *a, enum av_export_format fmt, const char *p
 	char *text = NULL, *cause = NULL;
 	if (refuse_write(a, path, error))
 		return false;
-	if (!av_export_render(a, fmt, &text, &cause) ||
-	    !av_write_file_atomic(path, text, strlen(text), &cause)) {
-		free(text);
-		*error = av_printf("%s: %s", path, cause ? cause : _("cannot write"));
+	char *failed = NULL;
+	if (!av_export_render(a, fmt, &text, &cause)) {
+		failed = av_printf("%s: %s", path, cause ? cause : _("cannot write"));
 		free(cause);
-		av_app_message(a, true, "%s", *error);
+	} else if (!av_write_file_atomic(path, text, strlen(text), &cause)) {
+		/* the writer's causes name the file */
+		failed = cause ? cause : av_printf("%s: %s", path, _("cannot write"));
+		free(text);
+	}
+	if (failed) {
+		av_app_message(a, true, "%s", failed);
+		*error = failed;
 		return false;
 	}
 	size_t bytes = strlen(text);
