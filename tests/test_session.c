@@ -281,6 +281,39 @@ static bool half_then_fail(int fd, void *ctx, int *err)
 	return false;
 }
 
+/* The screen's write to a FIFO nobody reads is refused at once (the
+ * command line's waits for a reader, which froze the screen); with a
+ * reader it is written in place, the FIFO left a FIFO. */
+static void test_screen_write_to_a_fifo(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/attnview-fifo-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *path = av_printf("%s/pipe", dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	char *cause = NULL;
+	assert_false(av_write_file_atomic_now(path, "text\n", 5, &cause));
+	char *want = av_printf("%s: a pipe no program is reading (start the reader first)",
+			       path);
+	assert_string_equal(cause, want);
+	free(want);
+	free(cause);
+	cause = NULL;
+	int reader = open(path, O_RDONLY | O_NONBLOCK);
+	assert_true(reader >= 0);
+	assert_true(av_write_file_atomic_now(path, "text\n", 5, &cause));
+	char got[16] = "";
+	assert_int_equal(read(reader, got, sizeof got - 1), 5);
+	assert_string_equal(got, "text\n");
+	close(reader);
+	struct stat st;
+	assert_int_equal(stat(path, &st), 0);
+	assert_true(S_ISFIFO(st.st_mode));
+	unlink(path);
+	rmdir(dir);
+	free(path);
+}
+
 static void test_failed_stream_leaves_the_old_file(void **state)
 {
 	(void)state;
@@ -321,6 +354,7 @@ int main(void)
 		cmocka_unit_test(test_streamed_dump_equals_tree),
 		cmocka_unit_test(test_streamed_dump_reports_a_full_disk),
 		cmocka_unit_test(test_failed_stream_leaves_the_old_file),
+		cmocka_unit_test(test_screen_write_to_a_fifo),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

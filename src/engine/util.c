@@ -294,12 +294,25 @@ static bool write_all(int fd, const char *text, size_t len)
 }
 
 /* A device or a pipe (/dev/null, /dev/stdout, a FIFO) is written in place:
- * renaming a file over it would replace the device with a file. */
-static bool write_special(const char *path, av_file_writer emit, void *ctx, char **cause)
+ * renaming a file over it would replace the device with a file. Without
+ * wait_for_reader a FIFO no program reads is refused at once (open with
+ * O_NONBLOCK fails with ENXIO) instead of blocking until one does; once
+ * open, the writes block as usual. */
+static bool write_special(const char *path, av_file_writer emit, void *ctx,
+			  bool wait_for_reader, char **cause)
 {
-	int fd = open(path, O_WRONLY);
+	int fd = open(path, O_WRONLY | (wait_for_reader ? 0 : O_NONBLOCK));
+	if (fd < 0 && errno == ENXIO && !wait_for_reader)
+		return av_fail(cause, _("%s: a pipe no program is reading (start the reader "
+				"first)"), path);
 	if (fd < 0)
 		return av_fail(cause, "%s: %s", path, strerror(errno));
+	int flags = fcntl(fd, F_GETFL);
+	if (!wait_for_reader && (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0)) {
+		int err = errno;
+		close(fd);
+		return av_fail(cause, "%s: %s", path, strerror(err));
+	}
 	int err = 0;
 	bool ok = emit(fd, ctx, &err);
 	if (close(fd) != 0 && ok) {
@@ -473,13 +486,28 @@ static bool write_text(int fd, void *ctx, int *err)
 	return false;
 }
 
+static bool write_atomic(const char *path, av_file_writer emit, void *ctx,
+			 bool wait_for_reader, char **cause);
+
 bool av_write_file_atomic(const char *path, const char *text, size_t len, char **cause)
 {
 	struct text_to_write t = { text, len };
-	return av_write_file_atomic_with(path, write_text, &t, cause);
+	return write_atomic(path, write_text, &t, true, cause);
+}
+
+bool av_write_file_atomic_now(const char *path, const char *text, size_t len, char **cause)
+{
+	struct text_to_write t = { text, len };
+	return write_atomic(path, write_text, &t, false, cause);
 }
 
 bool av_write_file_atomic_with(const char *path, av_file_writer emit, void *ctx, char **cause)
+{
+	return write_atomic(path, emit, ctx, true, cause);
+}
+
+static bool write_atomic(const char *path, av_file_writer emit, void *ctx,
+			 bool wait_for_reader, char **cause)
 {
 	if (strcmp(path, "-") == 0) {
 		int err = 0;
@@ -497,7 +525,7 @@ bool av_write_file_atomic_with(const char *path, av_file_writer emit, void *ctx,
 		free(target);
 		if (S_ISDIR(st.st_mode))
 			return av_fail(cause, _("%s: is a directory"), path);
-		return write_special(path, emit, ctx, cause);
+		return write_special(path, emit, ctx, wait_for_reader, cause);
 	}
 	char *tmp;
 	int err;

@@ -79,6 +79,12 @@ bool av_read_file(const char *path, char **text, size_t *len, char **cause);
  * "-" writes to standard output. */
 bool av_write_file_atomic(const char *path, const char *text, size_t len, char **cause);
 
+/* av_write_file_atomic for the screen, which must never freeze: a FIFO no
+ * program is reading is refused at once ("FILE: a pipe no program is
+ * reading") where the command line waits for a reader, as cat > FIFO
+ * does. */
+bool av_write_file_atomic_now(const char *path, const char *text, size_t len, char **cause);
+
 /* The same for a text made as it is written (--dump streams its JSON):
  * emit writes the whole text to fd, returning false with *err set to an
  * errno on failure. It may be called twice (a file with other hard links

@@ -137,7 +137,7 @@ static bool write_now(struct av_app *a, enum av_export_format fmt, const char *p
 	if (!av_export_render(a, fmt, &text, &cause)) {
 		failed = av_printf("%s: %s", path, cause ? cause : _("cannot write"));
 		free(cause);
-	} else if (!av_write_file_atomic(path, text, strlen(text), &cause)) {
+	} else if (!av_write_file_atomic_now(path, text, strlen(text), &cause)) {
 		/* the writer's causes name the file */
 		failed = cause ? cause : av_printf("%s: %s", path, _("cannot write"));
 		free(text);
