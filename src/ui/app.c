@@ -1058,6 +1058,13 @@ static void on_signal(int sig)
 	got_signal = sig;
 }
 
+/* Whether the current terminal's description has cursor_address (cup). */
+static bool has_cursor_address(void)
+{
+	const char *cup = tigetstr("cup");
+	return cup != NULL && cup != (const char *)-1 && *cup != '\0';
+}
+
 bool av_ui_run(struct av_session *s, const struct av_ui_config *cfg, char **cause)
 {
 	/* a bad theme is reported before the screen opens */
@@ -1079,6 +1086,17 @@ bool av_ui_run(struct av_session *s, const struct av_ui_config *cfg, char **caus
 			       "--dump FILE work without one"), term ? term : _("unset"));
 	}
 	set_term(screen);
+	/* a terminal that cannot place the cursor (TERM=dumb, as an editor's
+	 * shell buffer or an SSH session without TERM has) would show the
+	 * screen as a jumble: said before anything is drawn */
+	if (!has_cursor_address()) {
+		const char *term = getenv("TERM");
+		endwin();
+		delscreen(screen);
+		return av_fail(cause, _("the terminal cannot place the cursor (TERM=%.40s); "
+			       "--print STAGE and --dump FILE work without one"),
+			       term ? term : _("unset"));
+	}
 	cbreak();
 	noecho();
 	nonl();
