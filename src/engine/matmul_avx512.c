@@ -232,8 +232,21 @@ TARGET static void pack_strips_transposed(float *packed, const float *b, int ldb
 		float *strip = packed + (size_t)(j / NN_WIDTH) * NN_WIDTH * kc + j % NN_WIDTH;
 		for (int p = 0; p < kc; p += 16) {
 			int depth = kc - p < 16 ? kc - p : 16;
-			__mmask16 mask = first_lanes(depth);
 			__m512 tile[16];
+			if (rows == 16 && depth == 16) {
+				/* a whole tile (nearly all of a D=512 weight): no
+				 * masks, and loops the compiler unrolls whole, so the
+				 * tile stays in registers */
+				_Pragma("GCC unroll 16")
+				for (int r = 0; r < 16; r++)
+					tile[r] = _mm512_loadu_ps(b + (size_t)(j + r) * ldb + p);
+				transpose16(tile);
+				_Pragma("GCC unroll 16")
+				for (int q = 0; q < 16; q++)
+					_mm512_storeu_ps(strip + (size_t)(p + q) * NN_WIDTH, tile[q]);
+				continue;
+			}
+			__mmask16 mask = first_lanes(depth);
 			UNROLL
 			for (int r = 0; r < 16; r++)
 				tile[r] = r < rows ? _mm512_maskz_loadu_ps(mask, b + (size_t)(j + r) * ldb + p)
