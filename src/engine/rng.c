@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "rng.h"
 
@@ -58,8 +59,14 @@ double av_rng_normal(struct av_rng *rng)
 
 uint64_t av_fnv1a(const char *s, uint64_t h)
 {
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
+	return av_fnv1a_bytes(s, strlen(s), h);
+}
+
+uint64_t av_fnv1a_bytes(const void *data, size_t size, uint64_t h)
+{
+	const unsigned char *b = data;
+	for (size_t i = 0; i < size; i++) {
+		h ^= b[i];
 		h *= UINT64_C(0x100000001b3);
 	}
 	return h;

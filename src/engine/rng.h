@@ -12,6 +12,7 @@
 #ifndef AV_RNG_H
 #define AV_RNG_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct av_rng {
@@ -41,5 +42,7 @@ double av_rng_normal(struct av_rng *rng);
  * (use AV_FNV_BASIS for a fresh hash). */
 #define AV_FNV_BASIS UINT64_C(0xcbf29ce484222325)
 uint64_t av_fnv1a(const char *s, uint64_t h);
+/* The same over size bytes of data. */
+uint64_t av_fnv1a_bytes(const void *data, size_t size, uint64_t h);
 
 #endif

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "rng.h"
 #include "utf8.h"
 #include "util.h"
 
@@ -48,14 +49,7 @@ void av_state_init(struct av_state *s)
 
 uint64_t av_state_hash(const void *data, size_t len)
 {
-	const unsigned char *p = data;
-	uint64_t h = UINT64_C(14695981039346656037);
-
-	for (size_t i = 0; i < len; i++) {
-		h ^= p[i];
-		h *= UINT64_C(1099511628211);
-	}
-	return h;
+	return av_fnv1a_bytes(data, len, AV_FNV_BASIS);
 }
 
 /* A name: 1..AV_SNAP_NAME_MAX bytes of valid UTF-8 without control

@@ -248,6 +248,9 @@ void av_train_view_mark_saved(struct av_app *a);
 bool av_train_view_ask_discard(struct av_app *a, void (*then)(struct av_app *a));
 /* "trained 200 ep" when the stepper runs on the trainer's weights. */
 bool av_train_view_weights_text(const struct av_app *a, char *buf, size_t size);
+/* The header's words for a run: "trained 5 ep", or "trained 5 ep+1" with
+ * sentences of the next epoch done (the classroom's header says them too). */
+void av_trained_text(char *buf, size_t size, int epochs, int steps);
 /* Its trainer, or NULL (for the tests). */
 const struct av_trainer *av_train_view_trainer(const struct av_app *a);
 

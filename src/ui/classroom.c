@@ -26,6 +26,7 @@
 #include "follow/sync.h"
 #include "i18n.h"
 #include "lesson/lesson.h"
+#include "rng.h"
 #include "ui/app.h"
 #include "ui/classroom.h"
 #include "ui/figview.h"
@@ -474,15 +475,6 @@ static bool shows_numbers_of(struct av_app *a, const struct av_state *snap)
 	return av_state_capture(&now, a->s, NULL) && av_state_same_numbers(&now, snap);
 }
 
-/* FNV-1a over bytes, continuing from h. */
-static uint64_t fnv1a_bytes(const void *data, size_t size, uint64_t h)
-{
-	const unsigned char *b = data;
-	for (size_t i = 0; i < size; i++)
-		h = (h ^ b[i]) * 1099511628211u;
-	return h;
-}
-
 /* A fingerprint of the session's W_q and W_k: their first 64 values and
  * D. Enough to tell whether the weights a snapshot's training left are
  * still the ones shown (an exploring student's seed, init or width draws
@@ -491,10 +483,10 @@ static uint64_t weights_print(const struct av_session *s)
 {
 	const struct av_params *p = &s->params;
 	size_t dd = (size_t)p->d_model * p->d_model, count = dd < 64 ? dd : 64;
-	uint64_t h = fnv1a_bytes(&p->d_model, sizeof(p->d_model), 14695981039346656037u);
+	uint64_t h = av_fnv1a_bytes(&p->d_model, sizeof(p->d_model), AV_FNV_BASIS);
 	if (p->w_q != NULL && p->w_k != NULL) {
-		h = fnv1a_bytes(p->w_q, count * sizeof(float), h);
-		h = fnv1a_bytes(p->w_k, count * sizeof(float), h);
+		h = av_fnv1a_bytes(p->w_q, count * sizeof(float), h);
+		h = av_fnv1a_bytes(p->w_k, count * sizeof(float), h);
 	}
 	return h;
 }
@@ -649,10 +641,7 @@ bool av_classroom_weights_text(const struct av_app *a, char *buf, size_t size)
 	if (!run->active || (run->epochs == 0 && run->steps == 0) ||
 	    weights_print(a->s) != c->trained_print)
 		return false;
-	if (run->steps > 0)
-		snprintf(buf, size, _("trained %d ep+%d"), run->epochs, run->steps);
-	else
-		snprintf(buf, size, _("trained %d ep"), run->epochs);
+	av_trained_text(buf, size, run->epochs, run->steps);
 	return true;
 }
 

@@ -1125,11 +1125,16 @@ bool av_train_view_weights_text(const struct av_app *a, char *buf, size_t size)
 	    !av_trainer_tensor_is(tr, AV_P_W_Q, q->w_q, dd) ||
 	    !av_trainer_tensor_is(tr, AV_P_W_K, q->w_k, dd))
 		return false;
-	if (tr->next_item > 0)
-		snprintf(buf, size, _("trained %d ep+%d"), tr->epoch, tr->next_item);
-	else
-		snprintf(buf, size, _("trained %d ep"), tr->epoch);
+	av_trained_text(buf, size, tr->epoch, tr->next_item);
 	return true;
+}
+
+void av_trained_text(char *buf, size_t size, int epochs, int steps)
+{
+	if (steps > 0)
+		snprintf(buf, size, _("trained %d ep+%d"), epochs, steps);
+	else
+		snprintf(buf, size, _("trained %d ep"), epochs);
 }
 
 const struct av_trainer *av_train_view_trainer(const struct av_app *a)
