@@ -307,11 +307,13 @@ static bool write_special(const char *path, av_file_writer emit, void *ctx,
 				"first)"), path);
 	if (fd < 0)
 		return av_fail(cause, "%s: %s", path, strerror(errno));
-	int flags = fcntl(fd, F_GETFL);
-	if (!wait_for_reader && (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0)) {
-		int err = errno;
-		close(fd);
-		return av_fail(cause, "%s: %s", path, strerror(err));
+	if (!wait_for_reader) {
+		int flags = fcntl(fd, F_GETFL);
+		if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+			int err = errno;
+			close(fd);
+			return av_fail(cause, "%s: %s", path, strerror(err));
+		}
 	}
 	int err = 0;
 	bool ok = emit(fd, ctx, &err);

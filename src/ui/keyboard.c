@@ -11,15 +11,23 @@
 /* How long the rest of a character may take after its first byte. */
 #define REST_OF_CHARACTER_MS 100
 
+/* wgetch waiting at most ms (0: only a key already there), then w's own
+ * timeout again. */
+static int key_within(WINDOW *w, int ms)
+{
+	int delay = wgetdelay(w);
+	wtimeout(w, ms);
+	int c = wgetch(w);
+	wtimeout(w, delay);
+	return c;
+}
+
 /* The next byte of a character: ERR when none came in time; a byte that
  * cannot continue one (a new key, a function key) is given back to be
  * read as the next key. */
 static int continuation_byte(WINDOW *w)
 {
-	int delay = wgetdelay(w);
-	wtimeout(w, REST_OF_CHARACTER_MS);
-	int c = wgetch(w);
-	wtimeout(w, delay);
+	int c = key_within(w, REST_OF_CHARACTER_MS);
 	if (c == ERR)
 		return ERR;
 	if (c > 0xFF || (c & 0xC0) != 0x80) {
@@ -29,15 +37,10 @@ static int continuation_byte(WINDOW *w)
 	return c;
 }
 
-/* A key already waiting (sent in the same burst as the one before it),
- * else ERR: wgetch without waiting. */
+/* A key already waiting: sent in the same burst as the one before it. */
 static int waiting_key(WINDOW *w)
 {
-	int delay = wgetdelay(w);
-	wtimeout(w, 0);
-	int c = wgetch(w);
-	wtimeout(w, delay);
-	return c;
+	return key_within(w, 0);
 }
 
 /* One key from its first byte c: a code point, AV_FKEY, AV_KEY_NOT_UTF8. */
@@ -94,8 +97,6 @@ static int after_escape(WINDOW *w)
 			return unknown_sequence(w, c);
 		}
 	}
-	if (c == AV_KEY_ESC)
-		return AV_ALT(AV_KEY_ESC);
 	int k = decode(w, c);
 	return k == AV_KEY_NOT_UTF8 ? k : AV_ALT(k);
 }

@@ -182,12 +182,13 @@ static bool edit_key(struct av_app *a, int key, enum av_action act)
 	(void)act;
 	/* said until a key after it was seen: text pasted with it does not
 	 * hide it in the same frame */
-	if (key == AV_KEY_NOT_UTF8 || a->ed.not_utf8 == 2)
-		a->ed.not_utf8 = key == AV_KEY_NOT_UTF8;
 	if (key == AV_KEY_NOT_UTF8) {
+		a->ed.not_utf8 = 1;
 		a->dirty |= AV_DIRTY_STATUS;
 		return true;
 	}
+	if (a->ed.not_utf8 == 2)
+		a->ed.not_utf8 = 0;
 	switch (av_line_key(&a->ed.line, key)) {
 	case AV_LINE_APPLY: apply(a); return true;
 	case AV_LINE_CANCEL: cancel(a); return true;

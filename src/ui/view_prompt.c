@@ -140,9 +140,9 @@ static bool write_now(struct av_app *a, enum av_export_format fmt, const char *p
 	} else if (!av_write_file_atomic_now(path, text, strlen(text), &cause)) {
 		/* the writer's causes name the file */
 		failed = cause ? cause : av_printf("%s: %s", path, _("cannot write"));
-		free(text);
 	}
 	if (failed) {
+		free(text);
 		av_app_message(a, true, "%s", failed);
 		*error = failed;
 		return false;
