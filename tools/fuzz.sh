@@ -13,6 +13,8 @@
 #   trace      the round trip: weights -> run -> --dump -> load -> run -> same dump
 #   screen     bytes as keys (function keys and resizes among them) into the
 #              screen, through the headless test harness (tests/ui_harness.h)
+#   keyboard   bytes as a terminal sends them, read by av_keyboard_read
+#              (UTF-8, Alt keys, escape sequences) through ncurses from a pipe
 #   lesson     any bytes as a --lesson file
 #   follow     any bytes as a classroom message from a leader (src/follow/wire.c)
 #   safetensors  any bytes as a .safetensors file (src/model/safetensors.c)
@@ -20,7 +22,8 @@
 #
 # The seed corpora are collected from the tree each run (samples/, themes/,
 # tests/fixtures/, tests/bad/, lessons/, files under 64 KB; the screen and
-# follow targets get tests/fuzz/screen-seeds/ and follow-seeds/) into $FUZZ_DIR/corpus/TARGET, which keeps
+# follow targets get tests/fuzz/screen-seeds/ and follow-seeds/, the
+# keyboard keyboard-seeds/) into $FUZZ_DIR/corpus/TARGET, which keeps
 # what libFuzzer adds between runs. A crash leaves crash-* (the input) in
 # $FUZZ_DIR/TARGET and the script exits 1; reproduce it with
 #   $FUZZ_DIR/fuzz_TARGET $FUZZ_DIR/TARGET/crash-...
@@ -31,7 +34,7 @@ set -eu
 src=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
 [ $# -gt 0 ] && shift
-targets=${*:-sample weights theme tokenizer trace screen lesson follow safetensors bpe}
+targets=${*:-sample weights theme tokenizer trace screen keyboard lesson follow safetensors bpe}
 out=${FUZZ_DIR:-$src/build-fuzz}
 CC_FUZZ=${CC_FUZZ:-clang}
 
@@ -80,6 +83,7 @@ seeds() {
 	theme) echo "$src/themes $src/tests/bad/theme-*" ;;
 	tokenizer) echo "$src/samples $src/tests/fuzz/tokenizer-seeds" ;;
 	screen) echo "$src/tests/fuzz/screen-seeds" ;;
+	keyboard) echo "$src/tests/fuzz/keyboard-seeds" ;;
 	lesson) echo "$src/lessons" ;;
 	follow) echo "$src/tests/fuzz/follow-seeds" ;;
 	safetensors) echo "$src/tests/fuzz/safetensors-seeds" ;;
@@ -99,6 +103,7 @@ run_one() {
 	# screen input runs for milliseconds)
 	lengths="-max_len=65536"
 	[ "$t" = screen ] && lengths="-max_len=1024 -len_control=0"
+	[ "$t" = keyboard ] && lengths="-max_len=4096"
 	# shellcheck disable=SC2086 # $lengths is two words
 	if (cd "$out/$t" && nice -n "${FUZZ_NICE:-10}" env ATTNVIEW_DATA_DIR="$src" \
 		ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \

@@ -1,0 +1,64 @@
+/* fuzz_keyboard.c: any bytes as what a terminal sends, read by
+ * av_keyboard_read (ui/keyboard.c: attnview's own UTF-8 decoding, Alt keys
+ * and escape sequences) through ncurses from a pipe, as from a terminal
+ * (xterm's key descriptions). Checks that every key is one the screen
+ * knows how to take: a Unicode scalar value, a function key, Alt with one
+ * of those, AV_KEY_NOT_UTF8 or AV_KEY_UNKNOWN_SEQUENCE; and that the keys
+ * are no more than the bytes (none is made from nothing). */
+#include "config.h"
+
+#include <unistd.h>
+
+#include "fuzz_common.h"
+#include "ui/actions.h"
+#include "ui/keyboard.h"
+
+/* A pipe holds 64 KiB; more than a burst of keys needs. */
+#define MAX_INPUT 4096
+
+static bool plain_key(int k)
+{
+	if (k >= AV_FKEY(0))
+		return k <= AV_FKEY(KEY_MAX + 4096);   /* ncurses's codes, extended ones too */
+	return k >= 0 && k <= 0x10FFFF && !(k >= 0xD800 && k <= 0xDFFF);
+}
+
+static bool known_key(int k)
+{
+	if (k == AV_KEY_NOT_UTF8 || k == AV_KEY_UNKNOWN_SEQUENCE)
+		return true;
+	if (k > 0 && (k & AV_ALT_BIT))
+		return plain_key(k & ~AV_ALT_BIT);
+	return plain_key(k);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (size > MAX_INPUT)
+		size = MAX_INPUT;
+	int fds[2];
+	FUZZ_CHECK(pipe(fds) == 0, "pipe");
+	FUZZ_CHECK(write(fds[1], data, size) == (ssize_t)size, "write");
+	close(fds[1]);   /* the end of the input reads as ERR, at once */
+	FILE *in = fdopen(fds[0], "r"), *out = fopen("/dev/null", "w");
+	FUZZ_CHECK(in && out, "streams");
+	SCREEN *screen = newterm("xterm", out, in);
+	FUZZ_CHECK(screen, "newterm");
+	set_term(screen);
+	keypad(stdscr, TRUE);
+	meta(stdscr, TRUE);   /* eight bits, as ncurses finds a real terminal */
+	set_escdelay(25);
+	wtimeout(stdscr, 0);
+	size_t keys = 0;
+	int key;
+	while (av_keyboard_read(stdscr, &key) != ERR) {
+		FUZZ_CHECK(known_key(key), "key %#x", (unsigned)key);
+		keys++;
+		FUZZ_CHECK(keys <= size, "%zu keys from %zu bytes", keys, size);
+	}
+	endwin();
+	delscreen(screen);
+	fclose(in);
+	fclose(out);
+	return 0;
+}
