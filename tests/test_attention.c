@@ -325,6 +325,37 @@ static void test_softmax_is_stable(void **state)
 	assert_float_equal(out[3] + out[4] + out[5], 1.0, 1e-6);
 }
 
+/* Every row width through the vector kernel's whole blocks and its last
+ * partial one: each weight near the double softmax, and nothing written
+ * past the row. */
+static void test_softmax_every_width(void **state)
+{
+	(void)state;
+	uint32_t x = 12345;
+	for (int cols = 1; cols <= 37; cols++) {
+		float in[40], out[48];
+		for (int j = 0; j < cols; j++) {
+			x = x * 1664525u + 1013904223u;
+			in[j] = (float)((x >> 8) % 4000) / 100.0f - 20.0f;   /* -20 .. 20 */
+		}
+		for (int j = 0; j < 48; j++)
+			out[j] = -7.0f;
+		av_softmax_rows(out, in, NULL, 1, cols);
+		double max = in[0], sum = 0;
+		for (int j = 1; j < cols; j++)
+			max = in[j] > max ? in[j] : max;
+		for (int j = 0; j < cols; j++)
+			sum += exp((double)in[j] - max);
+		for (int j = 0; j < cols; j++) {
+			double want = exp((double)in[j] - max) / sum;
+			if (fabs(out[j] - want) > 1e-6 * want + 1e-12)
+				fail_msg("cols %d, weight %d: %.9g, want %.9g", cols, j, out[j], want);
+		}
+		for (int j = cols; j < 48; j++)
+			assert_true(out[j] == -7.0f);
+	}
+}
+
 static void test_heads_are_column_slices(void **state)
 {
 	(void)state;
@@ -521,6 +552,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_matmul_layouts_agree),
+		cmocka_unit_test(test_softmax_every_width),
 		cmocka_unit_test(test_scores_by_hand),
 		cmocka_unit_test(test_scale_and_temperature),
 		cmocka_unit_test(test_causal_mask_hides_the_future),

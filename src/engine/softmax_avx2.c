@@ -72,21 +72,21 @@ TARGET static bool softmax_row(float *out, const float *row, int cols)
 		_mm256_storeu_ps(out + j, e);
 		vsum = _mm256_add_ps(vsum, e);
 	}
+	/* the last partial block stays in a register until it is scaled: a
+	 * masked load of what a masked store just wrote is not forwarded from
+	 * the store and waits for it (a quarter of a 2-wide row's time) */
+	__m256i tail_mask = first_lanes(cols - j);
+	__m256 tail = _mm256_setzero_ps();
 	if (j < cols) {
-		__m256i mask = first_lanes(cols - j);
-		__m256 e = exp_nonpositive(_mm256_sub_ps(_mm256_maskload_ps(row + j, mask), vmax));
-		e = _mm256_and_ps(e, _mm256_castsi256_ps(mask));
-		_mm256_maskstore_ps(out + j, mask, e);
-		vsum = _mm256_add_ps(vsum, e);
+		tail = exp_nonpositive(_mm256_sub_ps(_mm256_maskload_ps(row + j, tail_mask), vmax));
+		tail = _mm256_and_ps(tail, _mm256_castsi256_ps(tail_mask));
+		vsum = _mm256_add_ps(vsum, tail);
 	}
 	__m256 scale = _mm256_set1_ps(1.0f / lane_sum(vsum));
 	for (j = 0; j + 8 <= cols; j += 8)
 		_mm256_storeu_ps(out + j, _mm256_mul_ps(_mm256_loadu_ps(out + j), scale));
-	if (j < cols) {
-		__m256i mask = first_lanes(cols - j);
-		_mm256_maskstore_ps(out + j, mask,
-				    _mm256_mul_ps(_mm256_maskload_ps(out + j, mask), scale));
-	}
+	if (j < cols)
+		_mm256_maskstore_ps(out + j, tail_mask, _mm256_mul_ps(tail, scale));
 	return true;
 }
 
