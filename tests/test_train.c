@@ -925,6 +925,34 @@ static void test_sleep_restarts_large_adam(void **state)
 /* A start neither the session nor a fresh draw gives back (i drew xavier)
  * is kept while asleep; weights changed in the session while the trainer
  * slept make av_trainer_wake refuse. */
+/* Adam's 1 - beta^t from the running product has pow()'s bits at every t
+ * where it is not exactly 1 (past ~37 000 steps both powers are below
+ * 2^-54), stepping on and starting again. */
+static void test_running_power_matches_pow(void **state)
+{
+	(void)state;
+	const double betas[] = { 0.9, 0.999 };
+	for (size_t b = 0; b < 2; b++) {
+		struct av_running_power p = { 0 };
+		long mismatches = 0, first = 0;
+		for (long t = 1; t <= 50000; t++) {
+			double want = 1.0 - pow(betas[b], (double)t);
+			if (1.0 - av_running_power(&p, betas[b], t) != want && !mismatches++)
+				first = t;
+		}
+		if (mismatches)
+			fail_msg("beta %g: %ld steps differ from pow, the first at t = %ld",
+				 betas[b], mismatches, first);
+		assert_true(1.0 - av_running_power(&p, betas[b], 50000) == 1.0);
+		/* a reset optimiser starts from t = 1 again; a jump steps on */
+		assert_true(av_running_power(&p, betas[b], 1) == betas[b]);
+		assert_true(av_running_power(&p, betas[b], 7) == pow(betas[b], 7.0));
+		assert_true(av_running_power(&p, betas[b], 7) == pow(betas[b], 7.0));
+	}
+	struct av_running_power zero = { 0 };
+	assert_true(av_running_power(&zero, 0.9, 0) == 1.0);
+}
+
 static void test_sleep_keeps_what_cannot_come_back(void **state)
 {
 	(void)state;
@@ -981,6 +1009,7 @@ int main(void)
 		cmocka_unit_test(test_sleep_keeps_small_adam),
 		cmocka_unit_test(test_sleep_restarts_large_adam),
 		cmocka_unit_test(test_sleep_keeps_what_cannot_come_back),
+		cmocka_unit_test(test_running_power_matches_pow),
 	};
 	for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); i++)
 		tests[n++] = more[i];

@@ -277,6 +277,23 @@ static void reset_state(struct av_trainer *tr)
 	tr->lr_peak = 0;
 }
 
+double av_running_power(struct av_running_power *p, double beta, long t)
+{
+	if (p->t == 0 || t < p->t)
+		*p = (struct av_running_power){ .hi = 1, .lo = 0, .t = 0 };
+	for (; p->t < t; p->t++) {
+		/* (hi + lo) * beta: hi * beta exactly as a sum of two doubles
+		 * (the fma gives the product's rounding error), plus lo * beta,
+		 * then renormalised so that hi is the rounded sum */
+		double prod = p->hi * beta;
+		double err = fma(p->hi, beta, -prod) + p->lo * beta;
+		double sum = prod + err;
+		p->lo = err - (sum - prod);
+		p->hi = sum;
+	}
+	return p->hi;
+}
+
 /* The scalars of one Adam step, as torch.optim.Adam computes them in
  * Python (double) from the step count. */
 struct adam_step {
@@ -612,10 +629,12 @@ bool av_trainer_step(struct av_trainer *tr)
 	tr->last_item = tr->next_item;
 	if (tr->set.lr > tr->lr_peak)
 		tr->lr_peak = tr->set.lr;
-	/* torch.optim.Adam's bias corrections, from the step count in double */
+	/* torch.optim.Adam's bias corrections, from the step count in double
+	 * (1 - beta ** step; av_running_power gives pow's bits) */
 	struct adam_step k = {
-		.step_size = tr->set.lr / (1.0 - pow(ADAM_BETA1, (double)tr->steps)),
-		.bc2_sqrt = sqrt(1.0 - pow(ADAM_BETA2, (double)tr->steps)),
+		.step_size = tr->set.lr / (1.0 - av_running_power(&tr->beta1_t, ADAM_BETA1,
+								  tr->steps)),
+		.bc2_sqrt = sqrt(1.0 - av_running_power(&tr->beta2_t, ADAM_BETA2, tr->steps)),
 	};
 	tr->nonfinite = -1;
 	for (int id = 0; id < AV_N_PARAMS; id++) {

@@ -114,6 +114,24 @@ struct av_train_settings {
  * (no prefix: the caller names the option or command). */
 bool av_parse_lr(const char *text, double *out, char **cause);
 
+/* beta^t carried from step to step: hi + lo (a double-double); t 0 means
+ * not started (hi is then taken as 1). */
+struct av_running_power {
+	double hi, lo;
+	long t;
+};
+
+/* beta^t, from *p (which holds beta^(p->t), or is zeroed) by multiplying
+ * on, one step at a time (a zeroed *p or a smaller t starts from beta^0).
+ * For Adam's bias corrections 1 - beta^t: torch computes them with Python's
+ * beta ** t (C's pow), which was 6 % of a china-panda step; this product
+ * keeps beta^t in two doubles (hi + lo, about 106 bits), so hi is the double
+ * nearest the exact power, and 1 - hi is bit-identical to 1 - pow(beta, t)
+ * for Adam's betas at every t (tests/test_train.c checks every t to 50 000;
+ * past about 37 000 both powers are below 2^-54 and 1 - beta^t is exactly 1
+ * either way). */
+double av_running_power(struct av_running_power *p, double beta, long t);
+
 /* lr, optimizer and target from the sample's "training"; params qkv. */
 void av_train_settings_from_sample(struct av_train_settings *set,
 				   const struct av_training_config *tc);
@@ -154,6 +172,7 @@ struct av_trainer {
 					tensor now (kept by the steps) */
 	float largest_start;         /* the same over the trained tensors of start */
 	long steps;                  /* optimiser steps since the state was reset (Adam's t) */
+	struct av_running_power beta1_t, beta2_t;   /* Adam's beta1^steps, beta2^steps */
 
 	/* progress */
 	int epoch;                   /* epochs completed since the last reset */
