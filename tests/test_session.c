@@ -281,6 +281,38 @@ static bool half_then_fail(int fd, void *ctx, int *err)
 	return false;
 }
 
+/* A file that cannot be made: the error is about its folder (it spoke of
+ * "a temporary file beside it"), and nothing is left behind. */
+static void test_write_folder_errors(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/attnview-folder-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *missing = av_printf("%s/no-such/x.json", dir);
+	char *cause = NULL;
+	assert_false(av_write_file_atomic(missing, "text\n", 5, &cause));
+	char *want = av_printf("%s: the folder %s/no-such does not exist", missing, dir);
+	assert_string_equal(cause, want);
+	free(want);
+	free(cause);
+	cause = NULL;
+	/* a file where a folder should be */
+	char *file = av_printf("%s/plain", dir);
+	assert_true(av_write_file_atomic(file, "x", 1, &cause));
+	char *under = av_printf("%s/x.json", file);
+	assert_false(av_write_file_atomic(under, "text\n", 5, &cause));
+	want = av_printf("%s: cannot write in the folder %s: %s", under, file, strerror(ENOTDIR));
+	assert_string_equal(cause, want);
+	free(want);
+	free(cause);
+	cause = NULL;
+	unlink(file);
+	rmdir(dir);
+	free(under);
+	free(file);
+	free(missing);
+}
+
 /* The screen's write to a FIFO nobody reads is refused at once (the
  * command line's waits for a reader, which froze the screen); with a
  * reader it is written in place, the FIFO left a FIFO. */
@@ -355,6 +387,7 @@ int main(void)
 		cmocka_unit_test(test_streamed_dump_reports_a_full_disk),
 		cmocka_unit_test(test_failed_stream_leaves_the_old_file),
 		cmocka_unit_test(test_screen_write_to_a_fifo),
+		cmocka_unit_test(test_write_folder_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -508,6 +508,23 @@ bool av_write_file_atomic_with(const char *path, av_file_writer emit, void *ctx,
 	return write_atomic(path, emit, ctx, true, cause);
 }
 
+/* No new file could be made beside path (the temporary one): said of the
+ * folder, which is what a person can fix ("beside it" and the temporary
+ * file's name meant nothing to a student who mistyped a folder). */
+static void folder_error(const char *path, int err, char **cause)
+{
+	const char *slash = strrchr(path, '/');
+	char *folder = !slash ? av_strdup(".")
+		       : slash == path ? av_strdup("/")
+		       : av_strndup(path, (size_t)(slash - path));
+	if (err == ENOENT)
+		av_fail(cause, _("%s: the folder %s does not exist"), path, folder);
+	else
+		av_fail(cause, _("%s: cannot write in the folder %s: %s"), path, folder,
+			strerror(err));
+	free(folder);
+}
+
 static bool write_atomic(const char *path, av_file_writer emit, void *ctx,
 			 bool wait_for_reader, char **cause)
 {
@@ -534,8 +551,7 @@ static bool write_atomic(const char *path, av_file_writer emit, void *ctx,
 	bool ok = write_temporary(target, exists ? &st : NULL, emit, ctx, &tmp, &err);
 	bool linked = ok && exists && st.st_nlink > 1;
 	if (!tmp) {
-		av_fail(cause, _("%s: cannot create a temporary file beside it: %s"), path,
-			strerror(err));
+		folder_error(path, err, cause);
 	} else if (linked) {
 		/* on failure tmp is kept (and named): it holds the trace */
 		ok = write_linked(target, tmp, emit, ctx, cause);
