@@ -454,6 +454,14 @@ static void test_wrap(void **state)
 	len = av_wrap_line(cjk, 5, ascii_width, &next);
 	assert_int_equal(len, 6);
 	assert_string_equal(next, "熊猫 ok");
+	/* a word wider than any line starts where it is and fills the line */
+	len = av_wrap_line("write: /tmp/zz/aaaaaaaaaaaaaaaaaaaaaaaa.json: cause", 20,
+			   ascii_width, &next);
+	assert_int_equal(len, 20);
+	assert_string_equal(next, "aaaaaaaaaaaaaaaaaaa.json: cause");
+	/* one that fits a line of its own still goes there whole */
+	len = av_wrap_line("write: /tmp/zz/a.json: cause", 20, ascii_width, &next);
+	assert_int_equal(len, strlen("write:"));
 	/* a line never gets wider than asked, and every byte is used once */
 	const char *long_text = "scaled = scores / (√dh·T) = 1.234 / (1.732 × 1) = 0.712 "
 				"dividing by √dh keeps 熊猫熊猫熊猫熊猫熊猫 words";

@@ -52,7 +52,7 @@ static const char *status_line(void)
 
 static void expect_status(const char *text)
 {
-	if (!strstr(status_line(), text)) {
+	if (!harness_status_has(LINES - 1, text)) {
 		fprintf(stderr, "not on the status line: \"%s\"\n", text);
 		harness_dump();
 		fail();
@@ -410,6 +410,54 @@ static void test_prompt_fits(void **state)
 	harness_close(&h);
 }
 
+/* A text too long for the status line at 80 columns is shown whole in the
+ * rows above it, and the next key gives those rows back to the view: a
+ * write error's cause (it was cut after the path), an overwrite question's
+ * "y/n", a message of the training view. */
+static void test_long_texts_shown_whole(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	int insp = harness_find("embedding row:");
+	assert_true(insp > 0 && insp < LINES - 1);
+	char name[200];
+	snprintf(name, sizeof(name), "no-such-folder/%0100d.json", 7);
+	char keys[256];
+	snprintf(keys, sizeof(keys), ":write %s\r", name);
+	harness_keys(&h, keys);
+	expect_status(": the folder no-such-folder does not exist");
+	expect_status(name);
+	assert_non_null(strstr(status_line(), ".json"));   /* the input stays below */
+	assert_null(strstr(harness_line(insp), "embedding row:"));
+	harness_keys(&h, "\x7f");
+	assert_non_null(strstr(harness_line(insp), "embedding row:"));
+	assert_false(harness_status_has(LINES - 1, "does not exist"));
+	/* the question names the whole file and ends in y/n */
+	snprintf(name, sizeof(name), "%090d.json", 8);
+	FILE *f = fopen(name, "w");
+	fputs("old", f);
+	fclose(f);
+	harness_keys(&h, ESC);
+	snprintf(keys, sizeof(keys), "Wt" CTRL_U "%s\r", name);
+	harness_keys(&h, keys);
+	char question[256];
+	snprintf(question, sizeof(question), "overwrite %s? y/n", name);
+	expect_status(question);
+	harness_keys(&h, "n");
+	harness_keys(&h, ESC);
+	unlink(name);
+	/* a message (no overlay): it takes the status line too */
+	harness_keys(&h, "t:seed 3\r");
+	expect_status("seed: a setting of the stepper (t goes back to it); here: lr, write, "
+		      "export");
+	harness_resize(&h, 60, 20);   /* laid out anew at the new width */
+	expect_status("here: lr, write, export");
+	harness_keys(&h, "t");
+	assert_false(harness_status_has(LINES - 1, "a setting of the stepper"));
+	harness_close(&h);
+}
+
 static int in_temp_dir(void **state)
 {
 	(void)state;
@@ -449,6 +497,7 @@ int main(void)
 		cmocka_unit_test(test_overwrite_asks),
 		cmocka_unit_test(test_write_errors),
 		cmocka_unit_test(test_prompt_fits),
+		cmocka_unit_test(test_long_texts_shown_whole),
 	};
 	return cmocka_run_group_tests(tests, in_temp_dir, remove_temp_dir);
 }

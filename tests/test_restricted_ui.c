@@ -47,7 +47,7 @@ static const char *status_line(void)
 
 static void expect_status(const char *text)
 {
-	if (!strstr(status_line(), text)) {
+	if (!harness_status_has(LINES - 1, text)) {
 		fprintf(stderr, "not on the status line: \"%s\"\n", text);
 		harness_dump();
 		fail();

@@ -177,6 +177,30 @@ static inline int harness_find(const char *text)
 	return -1;
 }
 
+/* Whether text is on status row y or in a long message wrapped over the
+ * rows just above it (message_box.c: at most 4 rows): the rows joined by a
+ * space, and without one for a word cut across rows. */
+static inline bool harness_status_has(int y, const char *text)
+{
+	for (int k = 1; k <= 4 && y - k + 1 >= 0; k++) {
+		char spaced[4 * 4096 + 8] = "", tight[4 * 4096 + 8] = "";
+		for (int r = y - k + 1; r <= y; r++) {
+			char row[4096];
+			snprintf(row, sizeof(row), "%s", harness_line(r));
+			size_t n = strlen(row);
+			while (n > 0 && row[n - 1] == ' ')
+				row[--n] = '\0';
+			if (r > y - k + 1)
+				strcat(spaced, " ");
+			strcat(spaced, row);
+			strcat(tight, row);
+		}
+		if (strstr(spaced, text) || strstr(tight, text))
+			return true;
+	}
+	return false;
+}
+
 /* The whole screen, for failure messages. */
 static inline void harness_dump(void)
 {

@@ -71,6 +71,8 @@ static void destroy_windows(struct av_app *a)
 	del(&a->w_overlay);
 	del(&a->w_small);
 	del(&a->w_lesson);
+	del(&a->w_box);
+	a->box_rows = 0;
 }
 
 static WINDOW *win(const struct av_rect *r)
@@ -874,6 +876,7 @@ void av_app_draw(struct av_app *a)
 		a->view = &av_view_compare;
 	if (!frame_without_output(a))
 		av_app_finish_trace(a);
+	av_message_box_prepare(a);
 	unsigned d = a->dirty;
 	if (d & AV_DIRTY_MAIN)
 		a->view->draw(a);
@@ -911,6 +914,7 @@ void av_app_draw(struct av_app *a)
 			wnoutrefresh(a->w_overlay);
 		}
 	}
+	av_message_box_draw(a);
 	doupdate();
 	a->dirty = 0;
 	/* the frame is out: now what it did not need */

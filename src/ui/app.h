@@ -53,6 +53,11 @@ struct av_view {
 	 * editor's input line; it then keeps the message too), false if it
 	 * draws a window of its own over the others (help), refreshed last. */
 	bool owns_status;
+	/* Optional, for overlays that own the status line: a text of theirs
+	 * (an error, a question) too long for a status line of width columns,
+	 * which the app then shows whole in the rows above it (message_box.c),
+	 * or NULL; *error: in the error style. */
+	const char *(*long_text)(struct av_app *a, int width, bool *error);
 	/* Draws the title, panel, legend and inspector windows. */
 	void (*draw)(struct av_app *a);
 	/* Gets the key first (act is its action, maybe NONE); true = used. */
@@ -113,6 +118,9 @@ struct av_app {
 	WINDOW *w_header, *w_tokens, *w_title, *w_panel, *w_legend, *w_insp, *w_status;
 	WINDOW *w_overlay;       /* the help window, or NULL */
 	WINDOW *w_small;         /* the "too small" screen, or NULL */
+	WINDOW *w_box;           /* a message too long for the status line, or NULL */
+	int box_rows;            /* its rows (0: none) */
+	bool box_on_status;      /* it covers the status line too (a message) */
 	WINDOW *input;           /* a 1x1 pad that reads keys (never refreshed) */
 
 	const struct av_view *view;      /* av_view_stage, av_view_heads or av_view_train */
@@ -166,6 +174,14 @@ void av_app_draw(struct av_app *a);
 
 /* KEY_RESIZE: the layout and windows anew. */
 void av_app_resize(struct av_app *a);
+
+/* message_box.c: a message or an overlay's text too long for the status
+ * line, whole in the rows above it until it goes. prepare, before the
+ * views draw, removes a box that no longer fits what is shown (marking the
+ * windows under it for drawing again); draw, after every other window,
+ * puts it on top. */
+void av_message_box_prepare(struct av_app *a);
+void av_message_box_draw(struct av_app *a);
 
 /* A message on the status line until the next key (error style or not). */
 void av_app_message(struct av_app *a, bool error, const char *fmt, ...)

@@ -249,6 +249,29 @@ size_t av_wrap_line(const char *s, int width, int (*measure)(const char *),
 			}
 		}
 	}
+	/* a word wider than any line (a long file name): begun on this line,
+	 * filling it, rather than on a line of its own after a short one */
+	if (best > 0 && best < len) {
+		size_t w0 = best, w1;
+		while (w0 < len && s[w0] == ' ')
+			w0++;
+		for (w1 = w0; w1 < len && s[w1] != ' '; w1++)
+			;
+		if (w1 > w0 && prefix_width(s + w0, w1 - w0, measure, buf) > width) {
+			size_t off = w0;
+			while (off < w1) {
+				uint32_t cp;
+				int k = av_utf8_decode(s + off, len - off, &cp);
+				if (k < 0)
+					k = 1;
+				if (prefix_width(s, off + (size_t)k, measure, buf) > width)
+					break;
+				off += (size_t)k;
+			}
+			if (off > w0)
+				best = off;
+		}
+	}
 	if (best == 0 && len > 0) {
 		/* the first word alone is too wide: as many characters as fit
 		 * (at least one, so the text always moves on) */

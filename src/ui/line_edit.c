@@ -175,6 +175,11 @@ enum av_line_result av_line_key(struct av_line *l, int key)
 
 #define TEXT_MIN 10
 
+bool av_line_error_fits(const char *label, const char *error, int width)
+{
+	return av_text_width(label) + TEXT_MIN + av_text_width(error) + 2 <= width;
+}
+
 /* Columns of the text before the cursor. */
 static int cursor_column(const struct av_line *l)
 {

@@ -44,6 +44,11 @@ enum av_line_result av_line_key(struct av_line *l, int key);
 
 /* Draws the status line w: label, the text with its cursor, and hint on the
  * right in the dim style (or in the error style when error). */
+/* Whether av_line_draw shows error whole beside label on a line of width
+ * columns (it leaves the text at least a few columns); an error that does
+ * not fit is shown above the line instead (the overlays' long_text). */
+bool av_line_error_fits(const char *label, const char *error, int width);
+
 void av_line_draw(WINDOW *w, const struct av_colors *c, const char *label,
 		  struct av_line *l, const char *hint, bool error);
 

@@ -147,17 +147,38 @@ static void apply(struct av_app *a)
 
 /* --- drawing and keys ---------------------------------------------------- */
 
+static const char *edit_label(const struct av_editor *ed)
+{
+	return ed->source ? _("source> ") : _("sentence> ");
+}
+
+/* Why the text does not run, or that bytes were ignored: NULL if neither. */
+static const char *edit_error(const struct av_editor *ed)
+{
+	return ed->error ? ed->error : ed->not_utf8 ? av_keyboard_not_utf8_text() : NULL;
+}
+
+/* An error too long for the line beside the text: shown above it. */
+static const char *edit_long_text(struct av_app *a, int width, bool *error)
+{
+	const char *e = edit_error(&a->ed);
+	*error = true;
+	return e && !av_line_error_fits(edit_label(&a->ed), e, width) ? e : NULL;
+}
+
 static void edit_draw(struct av_app *a)
 {
 	struct av_editor *ed = &a->ed;
-	const char *hint = ed->error ? ed->error
-			 : ed->not_utf8 ? av_keyboard_not_utf8_text()
+	const char *error = edit_error(ed);
+	bool error_style;
+	if (error && edit_long_text(a, getmaxx(a->w_status), &error_style))
+		error = "";   /* shown whole above the line */
+	const char *hint = error ? error
 			 : ed->then == AV_THEN_CROSS ? _("the source (keys, values)  Enter: cross mode")
 			 : for_later(a) ? _("the source for cross mode  Enter  Esc")
 			 : a->model && av_model_ui_busy(a) ? _("computing…")
 			 : _("Enter apply  Esc cancel");
-	av_line_draw(a->w_status, &a->colors, ed->source ? _("source> ") : _("sentence> "), &ed->line,
-		     hint, ed->error != NULL || ed->not_utf8);
+	av_line_draw(a->w_status, &a->colors, edit_label(ed), &ed->line, hint, error && *error);
 	if (ed->not_utf8)
 		ed->not_utf8 = 2;
 }
@@ -246,6 +267,7 @@ void av_editor_open(struct av_app *a, bool source, enum av_edit_then then)
 const struct av_view av_view_edit = {
 	.name = "edit",
 	.owns_status = true,
+	.long_text = edit_long_text,
 	.draw = edit_draw,
 	.key = edit_key,
 	.resize = edit_resize,

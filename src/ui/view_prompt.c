@@ -377,18 +377,57 @@ static bool prompt_key(struct av_app *a, int key, enum av_action act)
 
 /* --- drawing ------------------------------------------------------------- */
 
-/* W's menu: "write: t trace  w weights  c csv ...  Esc cancels"; on a
- * narrow line the keys alone ("write: t w c p a s"). */
-static void draw_menu(struct av_app *a, struct av_prompt *p)
+/* Columns of W's menu before its tail: "write: t trace  w weights  ...",
+ * or the keys alone ("write: t w c p a s") when brief. */
+static int menu_width(bool brief)
+{
+	int x = av_text_width(_("write: "));
+	for (int f = 0; f < AV_EXPORT_COUNT; f++)
+		x += brief ? 2 : 4 + av_text_width(av_export_format_names[f]);
+	return x;
+}
+
+static bool menu_is_brief(int width)
+{
+	return menu_width(false) > width;
+}
+
+static void file_label(const struct av_prompt *p, char *label, size_t size)
+{
+	snprintf(label, size, _("write %s to: "), av_export_format_names[p->fmt]);
+}
+
+/* The prompt's text its status line cannot show whole: an error, or a
+ * question about a long file name (its "y/n" was cut); the app shows it
+ * above the line. */
+static const char *prompt_long_text(struct av_app *a, int width, bool *error)
+{
+	struct av_prompt *p = state(a);
+	*error = true;
+	char label[64];
+	switch (p->kind) {
+	case PK_COMMAND:
+		return p->error && !av_line_error_fits(":", p->error, width) ? p->error : NULL;
+	case PK_FILE:
+		file_label(p, label, sizeof(label));
+		return p->error && !av_line_error_fits(label, p->error, width) ? p->error : NULL;
+	case PK_MENU:
+		return p->error && menu_width(menu_is_brief(width)) + av_text_width(p->error) > width
+		       ? p->error : NULL;
+	case PK_CONFIRM:
+		*error = p->error != NULL;
+		return p->question && av_text_width(p->question) > width ? p->question : NULL;
+	}
+	return NULL;
+}
+
+static void draw_menu(struct av_app *a, struct av_prompt *p, bool error_above)
 {
 	WINDOW *w = a->w_status;
 	const struct av_colors *c = &a->colors;
 	int width = getmaxx(w);
 	werase(w);
-	int full = 7;
-	for (int f = 0; f < AV_EXPORT_COUNT; f++)
-		full += 4 + (int)strlen(av_export_format_names[f]);
-	bool brief = full > width;
+	bool brief = menu_is_brief(width);
 	int x = av_put(w, 0, 0, _("write: "), width, av_colors_el(c, AV_EL_TITLE));
 	for (int f = 0; f < AV_EXPORT_COUNT; f++) {
 		char key[2] = { av_export_keys[f], '\0' };
@@ -397,10 +436,10 @@ static void draw_menu(struct av_app *a, struct av_prompt *p)
 		x += av_put(w, 0, x, key, width - x, av_colors_el(c, AV_EL_HIGHLIGHT));
 		x += av_put(w, 0, x, word, width - x, av_colors_el(c, AV_EL_NORMAL));
 	}
-	const char *tail = p->error ? p->error : brief ? _("Esc") : _("Esc cancels");
+	bool error = p->error && !error_above;
+	const char *tail = error ? p->error : brief ? _("Esc") : _("Esc cancels");
 	if (x + av_text_width(tail) <= width)
-		av_put(w, 0, x, tail, width - x,
-		       av_colors_el(c, p->error ? AV_EL_ERROR : AV_EL_DIM));
+		av_put(w, 0, x, tail, width - x, av_colors_el(c, error ? AV_EL_ERROR : AV_EL_DIM));
 }
 
 static void prompt_draw(struct av_app *a)
@@ -409,24 +448,28 @@ static void prompt_draw(struct av_app *a)
 	WINDOW *w = a->w_status;
 	if (!w)
 		return;
+	bool error_style;
+	/* a text shown above the line is not cut here as well */
+	bool above = prompt_long_text(a, getmaxx(w), &error_style) != NULL;
+	const char *error = above ? NULL : p->error;
 	switch (p->kind) {
 	case PK_COMMAND:
 		av_line_draw(w, &a->colors, ":", &p->line,
-			     p->error ? p->error : _("Tab completes  Enter  Esc"), p->error != NULL);
+			     error ? error : above ? "" : _("Tab completes  Enter  Esc"), error != NULL);
 		break;
 	case PK_FILE: {
 		char label[64];
-		snprintf(label, sizeof(label), _("write %s to: "), av_export_format_names[p->fmt]);
+		file_label(p, label, sizeof(label));
 		av_line_draw(w, &a->colors, label, &p->line,
-			     p->error ? p->error : _("Enter writes  Esc"), p->error != NULL);
+			     error ? error : above ? "" : _("Enter writes  Esc"), error != NULL);
 		break;
 	}
 	case PK_MENU:
-		draw_menu(a, p);
+		draw_menu(a, p, above);
 		break;
 	case PK_CONFIRM:
 		werase(w);
-		av_put_pad(w, 0, 0, p->question ? p->question : "y/n", getmaxx(w),
+		av_put_pad(w, 0, 0, above ? "y/n" : p->question ? p->question : "y/n", getmaxx(w),
 			   av_colors_el(&a->colors, p->error ? AV_EL_ERROR : AV_EL_TITLE));
 		break;
 	}
@@ -441,6 +484,7 @@ static void prompt_resize(struct av_app *a)
 const struct av_view av_view_prompt = {
 	.name = "prompt",
 	.owns_status = true,
+	.long_text = prompt_long_text,
 	.draw = prompt_draw,
 	.key = prompt_key,
 	.resize = prompt_resize,
