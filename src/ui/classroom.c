@@ -367,8 +367,14 @@ static bool apply_state(struct av_app *a, const struct av_state *snap, char **ca
 	return true;
 }
 
-/* The screen's part: view, stage, head, cursor. */
-static void apply_screen(struct av_app *a, const struct av_state *snap)
+/* The screen's part: view, stage, head, cursor. saw_pin: this snapshot is
+ * the one right after a state outside the comparison (seq one more), so
+ * the teacher pinned what it shows now; otherwise the pin was made before
+ * this student joined or came back (f) and the teacher may have changed
+ * things since: the snapshot does not carry the pinned numbers, and a pin
+ * of the matrix shown now would show a false "no difference". */
+static void apply_screen(struct av_app *a, const struct av_state *snap, bool saw_pin,
+			 bool said_before)
 {
 	a->stage = (enum av_ui_stage)snap->stage;
 	a->head = snap->head < a->s->trace.heads ? snap->head : 0;
@@ -393,6 +399,13 @@ static void apply_screen(struct av_app *a, const struct av_state *snap)
 		if (a->pin)
 			break;
 		a->view = &av_view_stage;
+		if (!saw_pin) {
+			if (!said_before)
+				av_app_message(a, false, _("the teacher compares with a matrix pinned "
+							   "before you joined; here only the live "
+							   "one is shown (y pins your own)"));
+			break;
+		}
 		av_app_draw(a);     /* the cursor's matrix, as the pin reads it */
 		av_pin_stepper(a);
 		break;
@@ -510,10 +523,13 @@ static void follow(struct av_app *a, const struct av_state *snap)
 		c->have_last = false;
 		return;
 	}
+	bool saw_pin = c->have_last && c->last.view != AV_SNAP_VIEW_COMPARE &&
+		       snap->seq == c->last.seq + 1;
+	bool said_before = c->have_last && c->last.view == AV_SNAP_VIEW_COMPARE;
 	c->last = *snap;
 	c->have_last = true;
 	c->trained_print = weights_print(a->s);
-	apply_screen(a, snap);
+	apply_screen(a, snap, saw_pin, said_before);
 	av_app_resize(a);
 	a->dirty = AV_DIRTY_ALL;
 }
