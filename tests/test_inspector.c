@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "attention.h"
+#include "model/gpt2.h"
 #include "ui/inspector.h"
 #include "ui/stages.h"
 #include "utf8.h"
@@ -556,6 +557,74 @@ static void test_nonfinite_explained(void **state)
 	done(&f);
 }
 
+/* A layer of a model (--model): X is ln_1 of the layer's input x, not
+ * token + position, and the residual adds x. Every cell's explanation
+ * that derives a value agrees with the value shown (the embedding and the
+ * residual used to claim token + position, and output + ln_1(x)). */
+static void test_model_layer_every_cell(void **state)
+{
+	(void)state;
+	struct av_gpt2 m;
+	struct av_gpt2_run r = { 0 };
+	struct av_trace t = { 0 };
+	struct av_params none = { 0 };   /* the screen's params in --model */
+	char *cause = NULL;
+	if (!av_gpt2_load(&m, AV_SRCDIR "/tests/fixtures/gpt2-tiny", &cause) ||
+	    !av_gpt2_run_text(&m, "Hello world", &r, &cause))
+		fail_msg("%s", cause);
+	av_gpt2_trace_layer(&m, &r, 1, "Hello world", &t);
+	assert_non_null(t.layer_input);
+	int checked = 0, derived = 0;
+	for (int st = 0; st < AV_STAGE_COUNT; st++) {
+		struct av_part parts[AV_MAX_PARTS];
+		int n = av_ui_stage_parts(&t, (enum av_ui_stage)st, 1, parts);
+		for (int k = 0; k < n; k++)
+			for (int row = 0; row < parts[k].rows; row++)
+				for (int c = 0; c < parts[k].cols; c++) {
+					struct av_insp in;
+					av_insp_cell(&in, &t, &none, &parts[k], 1, row, c, 100);
+					if (in.derived_ok && !close_enough(in.derived, in.stored))
+						fail_msg("%s %s[%d,%d]: derived %.9g, shown %.9g",
+							 av_ui_stage_titles[st], parts[k].name, row, c,
+							 in.derived, in.stored);
+					derived += in.derived_ok;
+					checked++;
+					av_insp_free(&in);
+				}
+	}
+	assert_true(derived > checked / 2);
+	/* the embedding stage shows x and X = ln_1(x), said so */
+	struct av_part parts[AV_MAX_PARTS];
+	assert_int_equal(av_ui_stage_parts(&t, AV_STAGE_EMBEDDING, 0, parts), 2);
+	assert_true(parts[0].tensor == AV_T_LAYER_INPUT && parts[1].tensor == AV_T_EMBEDDING);
+	char *formula = av_insp_formula(&t, AV_STAGE_EMBEDDING, 0);
+	assert_non_null(strstr(formula, "X = ln_1(x)"));
+	free(formula);
+	formula = av_insp_formula(&t, AV_STAGE_OUTPUT, 0);
+	assert_non_null(strstr(formula, "residual = output + x"));
+	free(formula);
+	struct av_insp in;
+	av_insp_cell(&in, &t, &none, &parts[1], 0, 1, 2, 100);
+	assert_non_null(find_line(&in, "X = ln_1(x)"));
+	assert_non_null(find_line(&in, "z = (x − μ) / √(σ² + ε)"));
+	av_insp_free(&in);
+	/* z from the line's numbers: gamma z + beta is the value shown */
+	const float *x = t.layer_input + 1 * t.d_model;
+	double mean = 0, var = 0;
+	for (int c = 0; c < t.d_model; c++)
+		mean += x[c];
+	mean /= t.d_model;
+	for (int c = 0; c < t.d_model; c++)
+		var += (x[c] - mean) * (x[c] - mean);
+	var /= t.d_model;
+	double z = (x[2] - mean) / sqrt(var + t.layer_norm_eps);
+	const struct av_gpt2_layer *L = &m.layers[1];
+	assert_true(close_enough(L->ln_1_w[2] * z + L->ln_1_b[2], t.embedding[1 * t.d_model + 2]));
+	av_trace_free(&t);
+	av_gpt2_run_free(&r);
+	av_gpt2_free(&m);
+}
+
 int main(void)
 {
 	setenv("ATTNVIEW_DATA_DIR", AV_SRCDIR, 0);
@@ -575,6 +644,7 @@ int main(void)
 		cmocka_unit_test(test_projection_names_matrix),
 		cmocka_unit_test(test_score_factors),
 		cmocka_unit_test(test_nonfinite_explained),
+		cmocka_unit_test(test_model_layer_every_cell),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

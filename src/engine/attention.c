@@ -151,7 +151,7 @@ static void run_head(struct av_trace *t, int h, double *p)
 
 static void free_stages(struct av_trace *t)
 {
-	float **bufs[] = { &t->token_part, &t->position_part, &t->embedding,
+	float **bufs[] = { &t->token_part, &t->position_part, &t->embedding, &t->layer_input,
 			   &t->source_embedding, &t->q, &t->k, &t->v, &t->scores,
 			   &t->scaled, &t->masked, &t->weights, &t->context,
 			   &t->concat, &t->output, &t->residual };

@@ -30,6 +30,11 @@ struct av_trace {
 	float *token_part;        /* (n, D) token_embedding[ids] */
 	float *position_part;     /* (n, D) position(pos) */
 	float *embedding;         /* (n, D) X = token_part + position_part */
+	float *layer_input;       /* (n, D) a model's layer (--model): its input x,
+				     the residual stream before ln_1; embedding
+				     is then ln_1(x) and residual x + output.
+				     NULL for attnview's own layer */
+	double layer_norm_eps;    /* with layer_input: ln_1's epsilon */
 	float *source_embedding;  /* (m, D) cross only, else NULL (keys use X) */
 	float *q;                 /* (n, D) X . W_q^T + b_q */
 	float *k;                 /* (m, D) Xs . W_k^T + b_k */

@@ -175,6 +175,8 @@ static cJSON *stages_json(const struct av_trace *t)
 {
 	int n = t->n, m = t->m, D = t->d_model;
 	cJSON *s = cJSON_CreateObject();
+	if (t->layer_input)
+		cJSON_AddItemToObject(s, "layer_input", matrix(t->layer_input, n, D));
 	cJSON_AddItemToObject(s, "embedding", matrix(t->embedding, n, D));
 	if (t->source_embedding)
 		cJSON_AddItemToObject(s, "source_embedding", matrix(t->source_embedding, m, D));
@@ -516,6 +518,8 @@ static void jw_stages(struct json_writer *w, const struct av_trace *t)
 	int n = t->n, m = t->m, D = t->d_model;
 	bool first = true;
 	jw_object_open(w);
+	if (t->layer_input)
+		jw_matrix_member(w, &first, "layer_input", t->layer_input, n, D);
 	jw_matrix_member(w, &first, "embedding", t->embedding, n, D);
 	if (t->source_embedding)
 		jw_matrix_member(w, &first, "source_embedding", t->source_embedding, m, D);

@@ -473,7 +473,7 @@ static void softmax_causal_row(const float *scores, float scale, int t, int n, f
 	for (int s = 0; s < n; s++)
 		weights[s] = s <= t ? row[s] / sum : 0.0f;
 	for (int s = 0; scaled && s < n; s++)
-		scaled[s] = scores[s] * scale;   /* 0 above the diagonal, as scores */
+		scaled[s] = scores[s] * scale;
 	for (int s = 0; masked && s < n; s++)
 		masked[s] = s <= t ? scores[s] * scale : AV_MASKED_VALUE;
 }
@@ -483,8 +483,11 @@ static void softmax_causal_row(const float *scores, float scale, int t, int n, f
  *   scores (n, n) = Q_h (n, dh) . K_h^T, then 0 above the diagonal;
  *   weights (n, n) = softmax(causal(scores / sqrt(dh)));
  *   ctx columns h*dh .. of (n, C) = weights (n, n) . V_h (n, dh).
- * scaled and masked (n, n) when not NULL. The products are full (n, n):
- * the hidden half costs less than a call per row would. */
+ * scaled and masked (n, n) when not NULL: the stepper's stages, whose
+ * scores keep the hidden half (q . k for every pair, as PyTorch's before
+ * masked_fill and as the inspector explains each cell); the forward's are
+ * 0 there. The products are full (n, n): the hidden half costs less than a
+ * call per row would. */
 static void attend_head(const float *qkv, int n, int C, int dh, int h, float *scores,
 			float *scaled, float *masked, float *weights, float *ctx)
 {
@@ -493,7 +496,7 @@ static void attend_head(const float *qkv, int n, int C, int dh, int h, float *sc
 	av_matmul_nt(scores, n, q, 3 * C, k, 3 * C, n, n, dh);
 	for (int t = 0; t < n; t++) {
 		float *row = scores + (size_t)t * n;
-		for (int s = t + 1; s < n; s++)
+		for (int s = t + 1; !scaled && s < n; s++)
 			row[s] = 0.0f;
 		softmax_causal_row(row, scale, t, n, weights + (size_t)t * n,
 				   scaled ? scaled + (size_t)t * n : NULL,
@@ -719,6 +722,9 @@ void av_gpt2_trace_layer(const struct av_gpt2 *m, const struct av_gpt2_run *r, i
 	const struct av_gpt2_layer *L = &m->layers[layer];
 	const float *in = r->stream + (size_t)layer * NC;
 	const float *qkv = r->qkv + (size_t)layer * NC * 3;
+	t->layer_norm_eps = c->ln_eps;
+	t->layer_input = av_malloc(NC * sizeof(float));
+	memcpy(t->layer_input, in, NC * sizeof(float));
 	t->embedding = av_malloc(NC * sizeof(float));
 	av_gpt2_layernorm(t->embedding, in, L->ln_1_w, L->ln_1_b, n, C, c->ln_eps);
 	t->q = av_malloc(NC * sizeof(float));

@@ -110,6 +110,7 @@ void av_gpt2_run_free(struct av_gpt2_run *r);
  *   ids             BPE ids; oov all false; cfg causal, dk scale, T = 1,
  *                   learned positions, bias, d_model C, heads H
  *   token_part, position_part   wte[ids] and wpe[0..n), the model's input
+ *   layer_input     x, the stream entering this layer (layer 0: wte + wpe)
  *   embedding       ln_1(x) of this layer: what Q, K and V are made from
  *                   (for layer 0 it is NOT token_part + position_part)
  *   q, k, v ... context, concat, output   the layer's attention

@@ -602,6 +602,34 @@ static void explain_nonfinite(struct av_insp *out, const struct av_trace *t,
 	add_line(out, _("inf and NaN spread: every number computed from them is inf or NaN"));
 }
 
+/* X[r, c] of a model's layer: ln_1 of row r of its input x, with the row's
+ * mean and variance (double) and the trace's epsilon. ln_1's scale and
+ * shift (gamma, beta) are the model's, not in the trace: the last step is
+ * named, with the value it gave. */
+static void explain_layer_norm(struct av_insp *out, const struct av_trace *t, int r, int c)
+{
+	int D = t->d_model;
+	const float *x = t->layer_input + (size_t)r * D;
+	double mean = 0, var = 0;
+	for (int k = 0; k < D; k++)
+		mean += x[k];
+	mean /= D;
+	for (int k = 0; k < D; k++)
+		var += (x[k] - mean) * (x[k] - mean);
+	var /= D;
+	double z = (x[c] - mean) / sqrt(var + t->layer_norm_eps);
+	NUM(xs, x[c]);
+	NUM(vs, var);
+	NUM(zs, z);
+	NUM(out_s, t->embedding[(size_t)r * D + c]);
+	char less_mean[40];
+	plus_term(less_mean, sizeof(less_mean), -mean);
+	add_line(out, _("X = ln_1(x): row %d of x less its mean, over its spread, then ln_1's "
+		 "learned γ[%d]·z + β[%d]"), r, c, c);
+	add_line(out, _("z = (x − μ) / √(σ² + ε) = (%s%s) / √(%s + %g) = %s;  X = γ·z + β = %s"),
+		 xs, less_mean, vs, t->layer_norm_eps, zs, out_s);
+}
+
 void av_insp_cell(struct av_insp *out, const struct av_trace *t, const struct av_params *p,
 		  const struct av_part *part, int head, int r, int c, int width)
 {
@@ -638,7 +666,18 @@ void av_insp_cell(struct av_insp *out, const struct av_trace *t, const struct av
 	case AV_T_POSITION_PART:
 		explain_position(out, t, r, c);
 		break;
+	case AV_T_LAYER_INPUT:
+		out->derived = value;
+		out->derived_ok = true;
+		add_line(out, _("x[%d,%d]: the residual stream into this layer at '%s' (layer 0: "
+			 "wte[id] + wpe[pos]; later: the layer before's x + attention + MLP)"),
+			 r, c, query_text(t, r));
+		break;
 	case AV_T_EMBEDDING: {
+		if (t->layer_input) {
+			explain_layer_norm(out, t, r, c);
+			break;
+		}
 		float a = t->token_part[(size_t)r * D + c], b = t->position_part[(size_t)r * D + c];
 		out->derived = (double)a + b;
 		out->derived_ok = true;
@@ -717,15 +756,20 @@ void av_insp_cell(struct av_insp *out, const struct av_trace *t, const struct av
 			       p ? p->w_o : NULL, p ? p->b_o : NULL, r, c, width);
 		break;
 	case AV_T_RESIDUAL: {
-		float a = t->output[(size_t)r * D + c], b = t->embedding[(size_t)r * D + c];
+		const float *skip = t->layer_input ? t->layer_input : t->embedding;
+		float a = t->output[(size_t)r * D + c], b = skip[(size_t)r * D + c];
 		out->derived = (double)a + b;
 		out->derived_ok = true;
 		NUM(as, a);
 		NUM(vs, (float)out->derived);
 		char bs[40];
 		plus_term(bs, sizeof(bs), b);
-		add_line(out, _("residual = output + X = %s%s = %s (the skip connection)"),
-			 as, bs, vs);
+		if (t->layer_input)
+			add_line(out, _("residual = output + x = %s%s = %s (the skip connection "
+				 "takes x, not ln_1(x))"), as, bs, vs);
+		else
+			add_line(out, _("residual = output + X = %s%s = %s (the skip connection)"),
+				 as, bs, vs);
 		break;
 	}
 	}
@@ -808,9 +852,15 @@ char *av_insp_formula(const struct av_trace *t, enum av_ui_stage st, int head)
 	number(div, sizeof(div), t->divisor);
 	switch (st) {
 	case AV_STAGE_TOKENS:
+		if (t->layer_input)
+			return av_printf(_("tokens = BPE(sentence): the model's byte-pair pieces, "
+					 "a space joined to the word after it; n = %d"), t->n);
 		return av_printf(_("tokens = split(sentence): words, punctuation, each CJK "
 				 "character; n = %d"), t->n);
 	case AV_STAGE_EMBEDDING:
+		if (t->layer_input)
+			return av_printf(_("X = ln_1(x)   (x: the stream into this layer; layer 0's "
+					 "is wte[id] + wpe[pos])"));
 		return av_printf(_("X = token_embedding[id] + %s"),
 				 t->cfg.positional == AV_POS_SINUSOIDAL ?
 				 "PE(pos)  (sin/cos)" : t->cfg.positional == AV_POS_LEARNED ?
@@ -853,6 +903,9 @@ char *av_insp_formula(const struct av_trace *t, enum av_ui_stage st, int head)
 		return av_printf(_("context_h = weights_h · V_h   (each row: a weighted sum of "
 				 "value rows)"));
 	case AV_STAGE_OUTPUT:
+		if (t->layer_input)
+			return av_printf(_("output = concat(heads) · W_oᵀ%s;  residual = output + x "
+					 "(x before ln_1)"), t->cfg.bias ? " + b_o" : "");
 		return av_printf(_("output = concat(heads) · W_oᵀ%s;  residual = output + X"),
 				 t->cfg.bias ? " + b_o" : "");
 	case AV_STAGE_COUNT:
@@ -871,6 +924,9 @@ char *av_insp_shapes(const struct av_trace *t, enum av_ui_stage st, int head)
 					 AV_MAX_TOKENS);
 		return av_printf(_("n = %d tokens (max %d)"), n, AV_MAX_TOKENS);
 	case AV_STAGE_EMBEDDING:
+		if (t->layer_input)
+			return av_printf(_("x (%d, %d) → layer norm per row → X (%d, %d)  float32"),
+					 n, D, n, D);
 		if (t->source_embedding)
 			return av_printf(_("token_emb (%d, %d) + pos_enc (%d, %d) = X (%d, %d);  "
 					 "X_src (%d, %d)"), n, D, n, D, n, D, m, D);
@@ -909,6 +965,9 @@ char *av_insp_shapes(const struct av_trace *t, enum av_ui_stage st, int head)
 		return av_printf(_("weights_h (%d, %d) · V_h (%d, %d) → context_h (%d, %d);  "
 				 "head %d of %d"), n, m, m, dh, n, dh, head, H);
 	case AV_STAGE_OUTPUT:
+		if (t->layer_input)
+			return av_printf(_("concat (%d, %d) · W_oᵀ (%d, %d) → output (%d, %d);  "
+					 "+ x → residual (%d, %d)"), n, D, D, D, n, D, n, D);
 		return av_printf(_("concat (%d, %d) · W_oᵀ (%d, %d) → output (%d, %d);  "
 				 "+ X → residual (%d, %d)"), n, D, D, D, n, D, n, D);
 	case AV_STAGE_COUNT:

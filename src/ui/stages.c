@@ -57,6 +57,16 @@ int av_ui_stage_parts(const struct av_trace *t, enum av_ui_stage st, int head,
 	case AV_STAGE_COUNT:
 		return 0;
 	case AV_STAGE_EMBEDDING:
+		if (t->layer_input) {
+			/* a model's layer: X = ln_1(x), x the stream coming in */
+			out[count++] = av_ui_part("x", AV_T_LAYER_INPUT, t->layer_input, n, D, D,
+					    AV_AXIS_QUERY, AV_AXIS_DIM);
+			out[count] = av_ui_part("X", AV_T_EMBEDDING, q_side, n, D, D,
+					  AV_AXIS_QUERY, AV_AXIS_DIM);
+			out[count].op = "→";
+			out[count++].own = true;
+			return count;
+		}
 		out[count++] = av_ui_part("token_emb", AV_T_TOKEN_PART, t->token_part, n, D, D,
 				    AV_AXIS_QUERY, AV_AXIS_DIM);
 		out[count++] = av_ui_part("pos_enc", AV_T_POSITION_PART, t->position_part, n, D, D,

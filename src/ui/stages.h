@@ -38,6 +38,7 @@ extern const char *const av_ui_stage_purposes[];
 /* Which trace tensor a part shows (the inspector explains each). */
 enum av_tensor {
 	AV_T_TOKEN_PART, AV_T_POSITION_PART, AV_T_EMBEDDING, AV_T_SOURCE_EMBEDDING,
+	AV_T_LAYER_INPUT,                 /* a model layer's x, before ln_1 */
 	AV_T_Q, AV_T_K, AV_T_V,
 	AV_T_SCORES, AV_T_SCALED, AV_T_MASKED, AV_T_WEIGHTS,
 	AV_T_CONTEXT, AV_T_V_HEAD,

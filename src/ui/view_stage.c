@@ -227,7 +227,9 @@ static void draw_title(struct av_app *a, struct caption *cap)
 	char *formula = av_insp_formula(t, a->stage, a->head);
 	char *shapes = av_insp_shapes(t, a->stage, a->head);
 	const char *name = _(av_ui_stage_titles[a->stage]);
-	const char *purpose = _(av_ui_stage_purposes[a->stage]);
+	const char *purpose = a->stage == AV_STAGE_EMBEDDING && t->layer_input
+			      ? _("each token's vector, normalised before attention")
+			      : _(av_ui_stage_purposes[a->stage]);
 	int width = w ? getmaxx(w) : 0;
 	bool formula_whole = av_text_width(name) + 2 + av_text_width(formula) <= width;
 	bool shapes_whole = av_text_width(shapes) <= width && w && getmaxy(w) > 1;
@@ -455,7 +457,9 @@ static void draw_legend(struct av_app *a, const struct av_part *parts, int n)
 	werase(w);
 	const struct av_trace *t = &a->s->trace;
 	if (a->stage == AV_STAGE_TOKENS) {
-		av_put(w, 0, 0, _("* = not in the vocabulary (out-of-vocabulary word)"),
+		av_put(w, 0, 0, t->layer_input
+		       ? _("every piece is in the model's vocabulary: no word is unknown")
+		       : _("* = not in the vocabulary (out-of-vocabulary word)"),
 		       getmaxx(w), av_colors_el(&a->colors, AV_EL_DIM));
 		return;
 	}
