@@ -185,7 +185,7 @@ static bool finish_forward(struct mharness *mh)
 
 static void expect_status(const char *text)
 {
-	if (!strstr(status_line(), text)) {
+	if (!harness_status_has(LINES - 1, text)) {
 		fprintf(stderr, "status \"%s\" lacks \"%s\"\n", status_line(), text);
 		fail();
 	}
@@ -225,6 +225,26 @@ static void test_stepper_layers(void **state)
 	expect("7/9 softmax");
 	assert_int_equal(a->head, 1);
 	av_gpt2_run_free(&r);
+	close_model(&mh);
+}
+
+/* y pins a layer's matrix: the pin names its layer, says which keys change
+ * the live side here (the mask, scale and T of a published model are its
+ * own), and [ compares with another layer. */
+static void test_pin_names_the_layer(void **state)
+{
+	(void)state;
+	struct mharness mh;
+	open_model(&mh, TINY, "xterm-256color", 80, 24, SENTENCE, -1);
+	harness_keys(&mh.h, "nnnnnny");
+	expect_status("pinned softmax head 0 layer 1");
+	expect_status("the layer ([ ])");
+	assert_false(harness_status_has(LINES - 1, "change the mask"));
+	harness_keys(&mh.h, "l");   /* the message goes: the view's key hints */
+	expect_status("Tab [ ] e: change live");
+	harness_keys(&mh.h, "[");
+	expect("live: softmax head 0 layer 0");
+	expect("pinned: softmax head 0 layer 1");
 	close_model(&mh);
 }
 
@@ -619,6 +639,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stepper_layers),
 		cmocka_unit_test(test_refused_keys),
+		cmocka_unit_test(test_pin_names_the_layer),
 		cmocka_unit_test(test_edit_reruns),
 		cmocka_unit_test(test_keys_while_computing),
 		cmocka_unit_test(test_newest_wins),

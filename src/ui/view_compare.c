@@ -27,6 +27,7 @@
 #include "ui/draw.h"
 #include "ui/figview.h"
 #include "ui/inspector.h"
+#include "ui/model_ui.h"
 #include "ui/panels.h"
 #include "util.h"
 
@@ -69,15 +70,18 @@ static int trained_epochs(const struct av_app *a)
 	return tr ? tr->epoch : 0;
 }
 
-/* "softmax head 0", "projection K", "context V_h head 1". */
-static void part_what(char *buf, size_t size, enum av_ui_stage st, int head,
-		      const struct av_part *parts, int n, int i)
+/* "softmax head 0", "projection K", "context V_h head 1"; with --model,
+ * "softmax head 0 layer 11" (the layer is what [ ] changes). */
+static void part_what(const struct av_app *a, char *buf, size_t size, enum av_ui_stage st,
+		      int head, const struct av_part *parts, int n, int i)
 {
 	int len = snprintf(buf, size, "%s", av_ui_stage_titles[st]);
 	if (n > 1 && len >= 0 && (size_t)len < size)
 		len += snprintf(buf + len, size - (size_t)len, " %s", parts[i].name);
 	if (av_ui_stage_per_head(st) && len >= 0 && (size_t)len < size)
-		snprintf(buf + len, size - (size_t)len, _(" head %d"), head);
+		len += snprintf(buf + len, size - (size_t)len, _(" head %d"), head);
+	if (a->model && len >= 0 && (size_t)len < size)
+		snprintf(buf + len, size - (size_t)len, _(" layer %d"), av_model_ui_layer(a));
 }
 
 /* The live matrix at the pin's place, into p->live. */
@@ -92,7 +96,7 @@ static bool live_snapshot(struct av_app *a, struct av_pin *p, char **cause)
 			       av_ui_stage_titles[a->stage]);
 	int i = p->part < n ? p->part : n - 1;
 	char what[64];
-	part_what(what, sizeof(what), a->stage, a->head, parts, n, i);
+	part_what(a, what, sizeof(what), a->stage, a->head, parts, n, i);
 	av_panel_snapshot_part(&p->live, &a->s->trace, &parts[i], what, a->head);
 	return true;
 }
@@ -119,8 +123,12 @@ static void start(struct av_app *a, struct av_pin *p)
 	a->dirty = AV_DIRTY_ALL;
 	char text[160];
 	av_snapshot_describe(&p->pinned, text, sizeof(text));
-	av_app_message(a, false, _("pinned %s: now change the mask, scale, T, mode or head, or "
-		       "train (t); D cycles the display, y unpins"), text);
+	if (a->model)   /* a published model's mask, scale, T and weights are its own */
+		av_app_message(a, false, _("pinned %s: now change the head (Tab), the layer ([ ]) "
+			       "or the sentence (e); D cycles the display, y unpins"), text);
+	else
+		av_app_message(a, false, _("pinned %s: now change the mask, scale, T, mode or "
+			       "head, or train (t); D cycles the display, y unpins"), text);
 }
 
 void av_pin_stepper(struct av_app *a)
@@ -137,7 +145,7 @@ void av_pin_stepper(struct av_app *a)
 	struct av_pin *p = av_calloc(1, sizeof(*p));
 	p->part = i;
 	char what[64];
-	part_what(what, sizeof(what), a->stage, a->head, parts, n, i);
+	part_what(a, what, sizeof(what), a->stage, a->head, parts, n, i);
 	av_panel_snapshot_part(&p->pinned, &a->s->trace, &parts[i], what, a->head);
 	p->row = a->row;
 	p->col = col;
@@ -325,6 +333,8 @@ static void draw_notes(struct av_app *a, struct av_pin *p)
 	if (y < height)
 		av_put_wrapped(w, y, 0, p->from_figure ?
 			       _("live = the figure now: m s + - c Tab t change it; D display; y unpins") :
+			       a->model ? _("live = the stepper now: Tab [ ] e change it; D display; "
+			       "y unpins") :
 			       _("live = the stepper now: m s + - c Tab n/p t change it; D display; "
 			       "y unpins"), width, height - y, av_colors_el(c, AV_EL_DIM));
 }

@@ -272,6 +272,8 @@ const char *av_model_ui_hints(const struct av_app *a)
 		return _("? help  arrows layer/head  Enter open  n/p page  M back  e edit  q quit");
 	if (a->view == &av_view_stage)
 		return _("? help  n/p stage  arrows cell  Tab head  [ ] layer  M model  e edit  q quit");
+	if (a->view == &av_view_compare)
+		return _("y unpin  D display  arrows cell  < > panel  Tab [ ] e: change live  q quit");
 	return NULL;
 }
 
