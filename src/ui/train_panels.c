@@ -14,6 +14,7 @@
 #include "ui/chart.h"
 #include "ui/draw.h"
 #include "ui/heatmap.h"
+#include "ui/layout.h"
 #include "ui/view_train_internal.h"
 #include "util.h"
 
@@ -831,7 +832,10 @@ void av_train_panel_sentence_map(struct av_app *a, WINDOW *w)
 		snprintf(name, sizeof(name), "%s", all ? _("attention weights") : _("attention"));
 	snprintf(remark + strlen(remark), sizeof(remark) - strlen(remark), "%s%s",
 		 remark[0] ? "  " : "", tv->scores ? _("d: weights") : _("d: scores"));
-	title(a, w, name, remark);
+	/* whole groups ("d: scores" or nothing, not "d: scor…") */
+	char *fit = av_layout_hints(remark, getmaxx(w) - av_text_width(name) - 2, av_text_width);
+	title(a, w, name, fit);
+	free(fit);
 	/* scores: one colour range for every sentence shown */
 	double range = 0;
 	for (int i = first; i <= last && tv->scores; i++) {
