@@ -574,7 +574,17 @@ static void test_model_layer_every_cell(void **state)
 		fail_msg("%s", cause);
 	av_gpt2_trace_layer(&m, &r, 1, "Hello world", &t);
 	assert_non_null(t.layer_input);
-	int checked = 0, derived = 0;
+	/* the layer's projections as the screen gives them (view_model.c):
+	 * blocks of c_attn (C, 3C) and c_proj (C, C), (in, out) */
+	const struct av_gpt2_layer *L = &m.layers[1];
+	size_t C = (size_t)t.d_model;
+	struct av_insp_weights wts = {
+		.q = { L->attn_w, L->attn_b, 1, 3 * C },
+		.k = { L->attn_w + C, L->attn_b + C, 1, 3 * C },
+		.v = { L->attn_w + 2 * C, L->attn_b + 2 * C, 1, 3 * C },
+		.o = { L->attn_proj_w, L->attn_proj_b, 1, C },
+	};
+	int checked = 0, derived = 0, projections = 0;
 	for (int st = 0; st < AV_STAGE_COUNT; st++) {
 		struct av_part parts[AV_MAX_PARTS];
 		int n = av_ui_stage_parts(&t, (enum av_ui_stage)st, 1, parts);
@@ -582,7 +592,14 @@ static void test_model_layer_every_cell(void **state)
 			for (int row = 0; row < parts[k].rows; row++)
 				for (int c = 0; c < parts[k].cols; c++) {
 					struct av_insp in;
-					av_insp_cell(&in, &t, &none, &parts[k], 1, row, c, 100);
+					av_insp_cell_weights(&in, &t, &none, &wts, &parts[k], 1, row, c,
+							     100);
+					enum av_tensor tn = parts[k].tensor;
+					if (tn == AV_T_Q || tn == AV_T_K || tn == AV_T_V ||
+					    tn == AV_T_OUTPUT) {
+						assert_true(in.derived_ok);
+						projections++;
+					}
 					if (in.derived_ok && !close_enough(in.derived, in.stored))
 						fail_msg("%s %s[%d,%d]: derived %.9g, shown %.9g",
 							 av_ui_stage_titles[st], parts[k].name, row, c,
@@ -593,6 +610,7 @@ static void test_model_layer_every_cell(void **state)
 				}
 	}
 	assert_true(derived > checked / 2);
+	assert_int_equal(projections, 4 * r.n * t.d_model);
 	/* the embedding stage shows x and X = ln_1(x), said so */
 	struct av_part parts[AV_MAX_PARTS];
 	assert_int_equal(av_ui_stage_parts(&t, AV_STAGE_EMBEDDING, 0, parts), 2);
@@ -618,7 +636,6 @@ static void test_model_layer_every_cell(void **state)
 		var += (x[c] - mean) * (x[c] - mean);
 	var /= t.d_model;
 	double z = (x[2] - mean) / sqrt(var + t.layer_norm_eps);
-	const struct av_gpt2_layer *L = &m.layers[1];
 	assert_true(close_enough(L->ln_1_w[2] * z + L->ln_1_b[2], t.embedding[1 * t.d_model + 2]));
 	av_trace_free(&t);
 	av_gpt2_run_free(&r);

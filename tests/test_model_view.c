@@ -220,6 +220,11 @@ static void test_stepper_layers(void **state)
 	harness_keys(&mh.h, "]");
 	assert_non_null(strstr(status_line(), "layers 0 to 1"));
 	assert_int_equal(av_model_ui_layer(a), 1);
+	/* the inspector sums a projection with the layer's own weights */
+	harness_keys(&mh.h, "nn");
+	expect("Q[0,0] = X[0,:] · W_qᵀ[:,0] + b_q[0]");
+	expect("terms)");
+	harness_keys(&mh.h, "pp");
 	/* the stepper's stages and heads work as usual on it */
 	harness_keys(&mh.h, "nnnnnn\t");
 	expect("7/9 softmax");

@@ -788,6 +788,14 @@ static void draw_status(struct av_app *a)
 	free(hints);
 }
 
+void av_app_insp_weights(const struct av_app *a, struct av_insp_weights *out)
+{
+	if (a->model)
+		av_model_ui_weights(a, out);
+	else
+		av_insp_weights_of(out, &a->s->params);
+}
+
 void av_app_draw_inspector(struct av_app *a, const struct av_insp *in)
 {
 	WINDOW *w = a->w_insp;

@@ -238,6 +238,11 @@ void av_app_draw_header(struct av_app *a, const char *view, int index, int count
 struct av_insp;
 void av_app_draw_inspector(struct av_app *a, const struct av_insp *in);
 
+/* The projections' weights the inspector explains Q, K, V and the output
+ * with: the session's, or the model layer's (--model). */
+struct av_insp_weights;
+void av_app_insp_weights(const struct av_app *a, struct av_insp_weights *out);
+
 /* The current view's tick period in milliseconds, or -1 (block on keys);
  * and one tick of its work. */
 int av_app_timeout(struct av_app *a);

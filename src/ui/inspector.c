@@ -440,17 +440,18 @@ static void explain_v_head(struct av_insp *out, const struct av_trace *t, int he
  * "W_q" ..., b_name "b_q" ... */
 static void explain_linear(struct av_insp *out, const struct av_trace *t,
 			   const char *res_name, const char *in_name, const char *w_name,
-			   const char *b_name, const float *x, const float *w,
-			   const float *bias, int r, int c, int width)
+			   const char *b_name, const float *x, const struct av_insp_linear *lin,
+			   int r, int c, int width)
 {
 	int D = t->d_model;
-	if (!w) {
+	if (!lin->w) {
 		add_line(out, "%s = %s · %sᵀ", res_name, in_name, w_name);
 		return;
 	}
+	const float *bias = lin->b;
 	struct terms tm = {
 		.a = x + (size_t)r * D, .sa = 1,
-		.b = w + (size_t)c * D, .sb = 1,
+		.b = lin->w + (size_t)c * lin->out_stride, .sb = (long)lin->in_stride,
 		.count = D,
 	};
 	double sum = terms_sum(&tm) + (bias ? bias[c] : 0.0);
@@ -630,8 +631,29 @@ static void explain_layer_norm(struct av_insp *out, const struct av_trace *t, in
 		 xs, less_mean, vs, t->layer_norm_eps, zs, out_s);
 }
 
+void av_insp_weights_of(struct av_insp_weights *out, const struct av_params *p)
+{
+	memset(out, 0, sizeof(*out));
+	if (!p)
+		return;
+	size_t D = (size_t)p->d_model;
+	out->q = (struct av_insp_linear){ p->w_q, p->b_q, D, 1 };
+	out->k = (struct av_insp_linear){ p->w_k, p->b_k, D, 1 };
+	out->v = (struct av_insp_linear){ p->w_v, p->b_v, D, 1 };
+	out->o = (struct av_insp_linear){ p->w_o, p->b_o, D, 1 };
+}
+
 void av_insp_cell(struct av_insp *out, const struct av_trace *t, const struct av_params *p,
 		  const struct av_part *part, int head, int r, int c, int width)
+{
+	struct av_insp_weights wts;
+	av_insp_weights_of(&wts, p);
+	av_insp_cell_weights(out, t, p, &wts, part, head, r, c, width);
+}
+
+void av_insp_cell_weights(struct av_insp *out, const struct av_trace *t,
+			  const struct av_params *p, const struct av_insp_weights *wts,
+			  const struct av_part *part, int head, int r, int c, int width)
 {
 	memset(out, 0, sizeof(*out));
 	if (width < 20)
@@ -693,16 +715,15 @@ void av_insp_cell(struct av_insp *out, const struct av_trace *t, const struct av
 			 "cross attention's keys and values come from it"));
 		break;
 	case AV_T_Q:
-		explain_linear(out, t, "Q", "X", "W_q", "b_q", t->embedding, p ? p->w_q : NULL,
-			       p ? p->b_q : NULL, r, c, width);
+		explain_linear(out, t, "Q", "X", "W_q", "b_q", t->embedding, &wts->q, r, c, width);
 		break;
 	case AV_T_K:
-		explain_linear(out, t, "K", cross ? "X_src" : "X", "W_k", "b_k", xs,
-			       p ? p->w_k : NULL, p ? p->b_k : NULL, r, c, width);
+		explain_linear(out, t, "K", cross ? "X_src" : "X", "W_k", "b_k", xs, &wts->k, r, c,
+			       width);
 		break;
 	case AV_T_V:
-		explain_linear(out, t, "V", cross ? "X_src" : "X", "W_v", "b_v", xs,
-			       p ? p->w_v : NULL, p ? p->b_v : NULL, r, c, width);
+		explain_linear(out, t, "V", cross ? "X_src" : "X", "W_v", "b_v", xs, &wts->v, r, c,
+			       width);
 		break;
 	case AV_T_SCORES:
 		explain_scores(out, t, head, r, c, width);
@@ -752,8 +773,8 @@ void av_insp_cell(struct av_insp *out, const struct av_trace *t, const struct av
 		break;
 	}
 	case AV_T_OUTPUT:
-		explain_linear(out, t, "output", "concat", "W_o", "b_o", t->concat,
-			       p ? p->w_o : NULL, p ? p->b_o : NULL, r, c, width);
+		explain_linear(out, t, "output", "concat", "W_o", "b_o", t->concat, &wts->o, r, c,
+			       width);
 		break;
 	case AV_T_RESIDUAL: {
 		const float *skip = t->layer_input ? t->layer_input : t->embedding;

@@ -24,12 +24,36 @@ struct av_insp {
 	double stored;                  /* the value the trace holds */
 };
 
+/* A projection's weights as the inspector reads them: output o's weight
+ * for input k is w[o * out_stride + k * in_stride] (nn.Linear's (out, in)
+ * matrix: D and 1; a block of GPT-2's Conv1D (in, out) matrix: 1 and its
+ * row length), its bias b[o] (b NULL: none). w NULL: not known, the
+ * formula alone is shown. */
+struct av_insp_linear {
+	const float *w, *b;
+	size_t out_stride, in_stride;
+};
+
+/* The four projections of a layer: Q, K, V and the output. */
+struct av_insp_weights {
+	struct av_insp_linear q, k, v, o;
+};
+
+/* Those of attnview's own layer, from p (may be NULL: none known). */
+void av_insp_weights_of(struct av_insp_weights *out, const struct av_params *p);
+
 /* Explains cell (r, c) of part (one of av_ui_stage_parts(t, ..., head)).
  * p gives the weights for the projections (may be NULL: then only the
  * value is shown). width is the line width the text should fit: long sums
  * are shortened to "… (+56 terms)". */
 void av_insp_cell(struct av_insp *out, const struct av_trace *t, const struct av_params *p,
 		  const struct av_part *part, int head, int r, int c, int width);
+
+/* av_insp_cell with the projections' weights given apart from p (a model's
+ * layer, --model, whose weights are not an av_params). */
+void av_insp_cell_weights(struct av_insp *out, const struct av_trace *t,
+			  const struct av_params *p, const struct av_insp_weights *wts,
+			  const struct av_part *part, int head, int r, int c, int width);
 
 /* Explains token i of the sentence (or of the source, in cross mode). */
 void av_insp_token(struct av_insp *out, const struct av_trace *t, const struct av_params *p,

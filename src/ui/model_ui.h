@@ -50,6 +50,12 @@ void av_model_ui_layer_text(const struct av_app *a, char *buf, size_t size);
 const char *av_model_ui_name(const struct av_app *a);
 const char *av_model_ui_hints(const struct av_app *a);
 
+/* The inspector's weights of the layer shown: Q, K and V are column blocks
+ * of GPT-2's c_attn (C, 3C), the output its attn.c_proj (C, C), both
+ * (in, out) as Conv1D keeps them. */
+struct av_insp_weights;
+void av_model_ui_weights(const struct av_app *a, struct av_insp_weights *out);
+
 /* For the tests: the layer shown, the next-token top k (ids and
  * probabilities, most likely first; returns the count). */
 int av_model_ui_layer(const struct av_app *a);

@@ -440,8 +440,10 @@ static void draw_inspector(struct av_app *a)
 		return;
 	}
 	struct av_insp in;
-	av_insp_cell(&in, &a->s->trace, &a->s->params, &cc.full, a->head, a->row, cc.col_full,
-		     getmaxx(a->w_insp));
+	struct av_insp_weights wts;
+	av_app_insp_weights(a, &wts);
+	av_insp_cell_weights(&in, &a->s->trace, &a->s->params, &wts, &cc.full, a->head, a->row,
+			     cc.col_full, getmaxx(a->w_insp));
 	av_app_draw_inspector(a, &in);
 	av_insp_free(&in);
 }

@@ -25,6 +25,7 @@
 #include "model/gpt2.h"
 #include "ui/app.h"
 #include "ui/draw.h"
+#include "ui/inspector.h"
 #include "ui/model_ui.h"
 #include "ui/model_worker.h"
 #include "ui/view_heads_internal.h"
@@ -275,6 +276,18 @@ const char *av_model_ui_hints(const struct av_app *a)
 	if (a->view == &av_view_compare)
 		return _("y unpin  D display  arrows cell  < > panel  Tab [ ] e: change live  q quit");
 	return NULL;
+}
+
+void av_model_ui_weights(const struct av_app *a, struct av_insp_weights *out)
+{
+	const struct av_model_ui *mu = a->model;
+	const struct av_gpt2_layer *L = &mu->m->layers[mu->layer];
+	size_t C = (size_t)mu->m->cfg.n_embd;
+	/* weight of output o for input k: c_attn[k][block + o] */
+	out->q = (struct av_insp_linear){ L->attn_w, L->attn_b, 1, 3 * C };
+	out->k = (struct av_insp_linear){ L->attn_w + C, L->attn_b + C, 1, 3 * C };
+	out->v = (struct av_insp_linear){ L->attn_w + 2 * C, L->attn_b + 2 * C, 1, 3 * C };
+	out->o = (struct av_insp_linear){ L->attn_proj_w, L->attn_proj_b, 1, C };
 }
 
 int av_model_ui_layer(const struct av_app *a)

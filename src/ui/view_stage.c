@@ -443,7 +443,10 @@ static void draw_inspector(struct av_app *a, const struct av_part *parts, int n,
 	} else {
 		int p, c;
 		av_heatmap_locate(parts, n, shown_col(a, factor_cols(parts, n)), &p, &c);
-		av_insp_cell(&in, t, &a->s->params, &parts[p], a->head, a->row, c, width);
+		struct av_insp_weights wts;
+		av_app_insp_weights(a, &wts);
+		av_insp_cell_weights(&in, t, &a->s->params, &wts, &parts[p], a->head, a->row, c,
+				     width);
 	}
 	draw_insp_wrapped(a, &in, cap);
 	av_insp_free(&in);
