@@ -124,7 +124,8 @@ static void print_help(void)
 "                           model's NAME under models/; opens the screen on it\n"
 "      --layer=N            the layer the screen, --print and --dump show\n"
 "                           (default: the last); --print next lists the\n"
-"                           likeliest next tokens\n"
+"                           likeliest next tokens, --print layer_input the\n"
+"                           layer's input before ln_1\n"
 "\n"), stdout);
 	fputs(_(
 "Screen:\n"

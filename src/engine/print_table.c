@@ -18,7 +18,8 @@
 
 const char *const av_stage_names[] = {
 	"tokens", "embedding", "source_embedding", "q", "k", "v", "mask", "scores",
-	"scaled", "masked", "weights", "context", "concat", "output", "residual", NULL
+	"scaled", "masked", "weights", "context", "concat", "output", "residual", "layer_input",
+	NULL
 };
 
 #define CELL_WIDTH 11   /* one value: sign, digits, point, 4 decimals, gap */
@@ -254,6 +255,7 @@ static bool model_table(struct table *tb, const struct av_trace *t, const char *
 	bool cross = t->source_tokens.n > 0;
 	char *const *keys = cross ? t->source_tokens.text : t->tokens.text;
 	const struct { const char *name; const float *values; bool key_side; } list[] = {
+		{ "layer_input", t->layer_input, false },
 		{ "embedding", t->embedding, false },
 		{ "source_embedding", t->source_embedding, true },
 		{ "q", t->q, false }, { "k", t->k, true }, { "v", t->v, true },
@@ -303,6 +305,9 @@ static bool print_stage(FILE *out, const struct av_trace *t, const char *stage, 
 				       t->heads - 1);
 		head_table(&tb, t, stage, head, name, sizeof(name));
 	} else if (!model_table(&tb, t, stage)) {
+		if (strcmp(stage, "layer_input") == 0)
+			return av_fail(cause, _("stage \"layer_input\" exists only in a real model's "
+					       "layer (--model)"));
 		return av_fail(cause, _("stage \"%s\" exists only in cross mode"), stage);
 	}
 	if (print_table(out, &tb, color))
