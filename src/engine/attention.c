@@ -130,9 +130,8 @@ static void head_context(struct av_trace *t, int h)
 		       context + (size_t)i * dh, (size_t)dh * sizeof(float));
 }
 
-/* Head h from its scores to its weights, and its context unless the value
- * path is pending. */
-static void run_head(struct av_trace *t, int h, double *p)
+/* Head h from its scores to its weights, and its context when asked. */
+static void run_head(struct av_trace *t, int h, double *p, bool context)
 {
 	int n = t->n, m = t->m, D = t->d_model, dh = t->head_dim;
 	size_t cells = (size_t)n * m, off = (size_t)h * cells;
@@ -145,7 +144,7 @@ static void run_head(struct av_trace *t, int h, double *p)
 		masked[c] = t->mask[c] ? scaled[c] : AV_MASKED_VALUE;
 	}
 	softmax_rows(weights, masked, t->mask, n, m, p);
-	if (!t->values_pending)
+	if (context)
 		head_context(t, h);
 }
 
@@ -252,17 +251,19 @@ enum reach { REACH_RESIDUAL, REACH_CONCAT, REACH_WEIGHTS };
 /* From the mask on: what depends on the mode, the padding mask, the heads,
  * the scale and the temperature, but not on the projections. A value path
  * left pending by an earlier pass is computed when this one goes past the
- * weights. */
+ * weights; one that stops at the weights leaves V as it is (computed or
+ * pending: it does not depend on anything here) and the weighted sums
+ * pending. */
 static void attend(struct av_trace *t, const struct av_params *p, enum reach reach)
 {
-	if (reach == REACH_WEIGHTS)
-		t->values_pending = true;
-	else if (t->values_pending)
+	bool contexts = reach != REACH_WEIGHTS;
+	if (contexts && t->values_pending)
 		project_values(t, p);
+	t->context_pending = !contexts && !t->values_pending;
 	build_mask(t);
 	double row[AV_MAX_TOKENS];   /* a softmax row: m <= AV_MAX_TOKENS */
 	for (int h = 0; h < t->heads; h++)
-		run_head(t, h, row);
+		run_head(t, h, row, contexts);
 	if (reach == REACH_RESIDUAL)
 		project_output(t, p);
 	else
@@ -345,13 +346,26 @@ bool av_trace_reattend_weights(struct av_trace *t, const struct av_params *p,
 	return reattend(t, p, cfg, REACH_CONCAT, cause);
 }
 
+bool av_trace_reattend_attention(struct av_trace *t, const struct av_params *p,
+				 const struct av_config *cfg, char **cause)
+{
+	return reattend(t, p, cfg, REACH_WEIGHTS, cause);
+}
+
+void av_trace_finish_context(struct av_trace *t, const struct av_params *p)
+{
+	if (!t->values_pending && !t->context_pending)
+		return;
+	if (t->values_pending)
+		project_values(t, p);
+	for (int h = 0; h < t->heads; h++)
+		head_context(t, h);
+	t->context_pending = false;
+}
+
 void av_trace_finish(struct av_trace *t, const struct av_params *p)
 {
-	if (t->values_pending) {
-		project_values(t, p);
-		for (int h = 0; h < t->heads; h++)
-			head_context(t, h);
-	}
+	av_trace_finish_context(t, p);
 	if (t->output_pending)
 		project_output(t, p);
 }
@@ -387,9 +401,9 @@ static bool check_params(const struct av_params *p, const struct av_config *cfg,
 	return true;
 }
 
-bool av_trace_run(struct av_trace *t, struct av_params *p, const struct av_config *cfg,
-		  const char *sentence, const char *source,
-		  const int *hidden_keys, int n_hidden, char **cause)
+static bool run(struct av_trace *t, struct av_params *p, const struct av_config *cfg,
+		const char *sentence, const char *source,
+		const int *hidden_keys, int n_hidden, enum reach reach, char **cause)
 {
 	bool cross = cfg->mode == AV_MODE_CROSS;
 	if (!av_config_check(cfg, cause) || !check_params(p, cfg, cause))
@@ -438,8 +452,22 @@ bool av_trace_run(struct av_trace *t, struct av_params *p, const struct av_confi
 	memset(t->key_hidden, 0, sizeof(t->key_hidden));
 	for (int i = 0; i < n_hidden; i++)
 		t->key_hidden[hidden_keys[i]] = true;
-	av_trace_forward(t, p, cfg);
+	forward(t, p, cfg, reach);
 	return true;
+}
+
+bool av_trace_run(struct av_trace *t, struct av_params *p, const struct av_config *cfg,
+		  const char *sentence, const char *source,
+		  const int *hidden_keys, int n_hidden, char **cause)
+{
+	return run(t, p, cfg, sentence, source, hidden_keys, n_hidden, REACH_RESIDUAL, cause);
+}
+
+bool av_trace_run_attention(struct av_trace *t, struct av_params *p, const struct av_config *cfg,
+			    const char *sentence, const char *source,
+			    const int *hidden_keys, int n_hidden, char **cause)
+{
+	return run(t, p, cfg, sentence, source, hidden_keys, n_hidden, REACH_WEIGHTS, cause);
 }
 
 void av_trace_free(struct av_trace *t)

@@ -51,6 +51,8 @@ struct av_trace {
 	float *residual;          /* (n, D) output + X */
 	bool output_pending;      /* output and residual wait for av_trace_finish */
 	bool values_pending;      /* so do v, context and concat (and output) */
+	bool context_pending;     /* context and concat (and output) wait; v is
+				     up to date */
 };
 
 /* Tokenizes sentence (and source, in cross mode), looks the tokens up in p
@@ -63,6 +65,15 @@ struct av_trace {
 bool av_trace_run(struct av_trace *t, struct av_params *p, const struct av_config *cfg,
 		  const char *sentence, const char *source,
 		  const int *hidden_keys, int n_hidden, char **cause);
+
+/* av_trace_run up to the attention weights: v, context, concat, output and
+ * residual are left for av_trace_finish. For the screen before its context
+ * stage, which shows none of them (a typed character at D=512, n=64: V and
+ * the output are two 64 x 512 x 512 products), so they run after the
+ * repaint. */
+bool av_trace_run_attention(struct av_trace *t, struct av_params *p, const struct av_config *cfg,
+			    const char *sentence, const char *source,
+			    const int *hidden_keys, int n_hidden, char **cause);
 
 /* Recomputes every stage from the embeddings on, for the tokens, ids and
  * key_hidden already in t (after the screen toggles the mask, for instance).
@@ -94,8 +105,17 @@ bool av_trace_reattend(struct av_trace *t, const struct av_params *p,
 bool av_trace_reattend_weights(struct av_trace *t, const struct av_params *p,
 			       const struct av_config *cfg, char **cause);
 
-/* Computes what av_trace_reattend_weights or av_trace_forward_weights left:
- * output and residual, and v, context and concat before them. */
+/* av_trace_reattend up to the weights: the weighted sums of V (context,
+ * concat) and the output wait for av_trace_finish (context_pending), V
+ * itself is kept. For the screen before its context stage: a mask key at
+ * n=64 and H=8 spares eight 64 x 64 x 64 products until after the
+ * repaint. */
+bool av_trace_reattend_attention(struct av_trace *t, const struct av_params *p,
+				 const struct av_config *cfg, char **cause);
+
+/* Computes what a pass that stopped early left: v, context and concat
+ * (av_trace_finish_context), then output and residual (av_trace_finish). */
+void av_trace_finish_context(struct av_trace *t, const struct av_params *p);
 void av_trace_finish(struct av_trace *t, const struct av_params *p);
 
 void av_trace_free(struct av_trace *t);

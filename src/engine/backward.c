@@ -276,7 +276,7 @@ void av_trace_backward(const struct av_trace *t, const struct av_params *p,
 	size_t cells = (size_t)n * m;
 	bool want_x = g->t[AV_P_TOKEN_EMBEDDING] || g->t[AV_P_POSITION_EMBEDDING];
 	size_t nD = (size_t)n * D, mD = (size_t)m * D;
-	assert(!d_residual || !t->values_pending);   /* it reads v and concat */
+	assert(!d_residual || (!t->values_pending && !t->context_pending));   /* v, concat */
 	double *cursor = workspace(g, 3 * nD + 3 * mD + 2 * cells + (size_t)m);
 	double *dx = want_x ? take(&cursor, nD) : NULL;             /* dL/dX  (n, D) */
 	double *dxs = cross && want_x ? take(&cursor, mD) : dx;      /* dL/dXs (m, D) */

@@ -29,7 +29,7 @@ static void restore_unknown_rows(struct av_session *s, const struct av_trace *t)
 		av_params_token_id(&s->params, s->cfg.seed, t->source_tokens.text[j], &oov);
 }
 
-bool av_session_run(struct av_session *s, char **cause)
+static bool run(struct av_session *s, bool attention_only, char **cause)
 {
 	int hidden[AV_MAX_TOKENS], n_hidden = 0;
 	for (int j = 0; j < AV_MAX_TOKENS; j++)
@@ -41,8 +41,8 @@ bool av_session_run(struct av_session *s, char **cause)
 	 * trace, and reusing its buffers spares each keystroke of the editor
 	 * a dozen allocations of up to 128 KiB (n=64, D=512) and their first
 	 * touches */
-	if (!av_trace_run(&s->trace, &s->params, &s->cfg, s->sentence, s->source,
-			  hidden, n_hidden, cause)) {
+	if (!(attention_only ? av_trace_run_attention : av_trace_run)(&s->trace, &s->params,
+			&s->cfg, s->sentence, s->source, hidden, n_hidden, cause)) {
 		av_params_truncate_vocab(&s->params, s->base_vocab);
 		restore_unknown_rows(s, &s->trace);
 		return false;
@@ -50,34 +50,60 @@ bool av_session_run(struct av_session *s, char **cause)
 	return true;
 }
 
-static bool reattend(struct av_session *s, bool output_now, char **cause)
+bool av_session_run(struct av_session *s, char **cause)
+{
+	return run(s, false, cause);
+}
+
+bool av_session_run_attention(struct av_session *s, char **cause)
+{
+	return run(s, true, cause);
+}
+
+/* How far a reattend goes: everything, up to concat, up to the weights. */
+enum reattend_reach { ALL, TO_CONCAT, TO_WEIGHTS };
+
+static bool reattend(struct av_session *s, enum reattend_reach reach, char **cause)
 {
 	const struct av_trace *t = &s->trace;
 	bool same_inputs = t->q && t->d_model == s->cfg.d_model &&
 			   t->cfg.positional == s->cfg.positional &&
 			   (t->cfg.mode == AV_MODE_CROSS) == (s->cfg.mode == AV_MODE_CROSS);
 	if (!same_inputs)
-		return av_session_run(s, cause);
+		return run(s, reach == TO_WEIGHTS, cause);
 	if (!av_config_check(&s->cfg, cause))
 		return false;
 	for (int j = 0; j < t->m; j++)
 		s->trace.key_hidden[j] = s->key_hidden[j];
-	return output_now ? av_trace_reattend(&s->trace, &s->params, &s->cfg, cause)
-			  : av_trace_reattend_weights(&s->trace, &s->params, &s->cfg, cause);
+	switch (reach) {
+	case TO_WEIGHTS:
+		return av_trace_reattend_attention(&s->trace, &s->params, &s->cfg, cause);
+	case TO_CONCAT:
+		return av_trace_reattend_weights(&s->trace, &s->params, &s->cfg, cause);
+	case ALL:
+		break;
+	}
+	return av_trace_reattend(&s->trace, &s->params, &s->cfg, cause);
 }
 
 bool av_session_reattend(struct av_session *s, char **cause)
 {
-	return reattend(s, true, cause);
+	return reattend(s, ALL, cause);
 }
 
 bool av_session_reattend_weights(struct av_session *s, char **cause)
 {
-	return reattend(s, false, cause);
+	return reattend(s, TO_CONCAT, cause);
+}
+
+bool av_session_reattend_attention(struct av_session *s, char **cause)
+{
+	return reattend(s, TO_WEIGHTS, cause);
 }
 
 /* Swaps *slot for text, runs, and swaps back on failure. */
-static bool replace_and_run(struct av_session *s, char **slot, const char *text, char **cause)
+static bool replace_and_run(struct av_session *s, char **slot, const char *text,
+			    bool attention_only, char **cause)
 {
 	char *old = *slot;
 	bool old_hidden[AV_MAX_TOKENS];
@@ -91,7 +117,7 @@ static bool replace_and_run(struct av_session *s, char **slot, const char *text,
 			s->key_hidden[j] = false;
 		av_tokens_free(&probe);
 	}
-	if (av_session_run(s, cause)) {
+	if (run(s, attention_only, cause)) {
 		free(old);
 		return true;
 	}
@@ -103,12 +129,19 @@ static bool replace_and_run(struct av_session *s, char **slot, const char *text,
 
 bool av_session_set_sentence(struct av_session *s, const char *sentence, char **cause)
 {
-	return replace_and_run(s, &s->sentence, sentence, cause);
+	return replace_and_run(s, &s->sentence, sentence, false, cause);
 }
 
 bool av_session_set_source(struct av_session *s, const char *source, char **cause)
 {
-	return replace_and_run(s, &s->source, source, cause);
+	return replace_and_run(s, &s->source, source, false, cause);
+}
+
+bool av_session_set_text(struct av_session *s, bool source, const char *text,
+			 bool attention_only, char **cause)
+{
+	return replace_and_run(s, source ? &s->source : &s->sentence, text, attention_only,
+			       cause);
 }
 
 void av_session_reinit(struct av_session *s)

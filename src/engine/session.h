@@ -42,11 +42,21 @@ bool av_session_reattend(struct av_session *s, char **cause);
 /* The same, leaving the output projection for av_trace_finish (see
  * av_trace_reattend_weights). */
 bool av_session_reattend_weights(struct av_session *s, char **cause);
+/* The run and the reattend up to the attention weights, leaving V's
+ * weighted sums and the output (and after a run V itself) for
+ * av_trace_finish (av_trace_run_attention, av_trace_reattend_attention). */
+bool av_session_run_attention(struct av_session *s, char **cause);
+bool av_session_reattend_attention(struct av_session *s, char **cause);
 
 /* Replaces the sentence (or the source) and re-runs; on failure the old text
  * and trace stay. Key positions past the new length are unmasked. */
 bool av_session_set_sentence(struct av_session *s, const char *sentence, char **cause);
 bool av_session_set_source(struct av_session *s, const char *source, char **cause);
+/* Either of them (source true: the source); attention_only: the run stops
+ * at the weights (av_session_run_attention), for the screen's editor
+ * before the context stage. */
+bool av_session_set_text(struct av_session *s, bool source, const char *text,
+			 bool attention_only, char **cause);
 
 /* Re-draws parameters for the current config (a new seed or init); the
  * vocabulary is kept. Loaded weights are replaced too. */

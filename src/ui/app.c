@@ -226,6 +226,14 @@ static bool frame_without_output(const struct av_app *a)
 	       (!a->overlay || a->overlay == &av_view_edit);
 }
 
+/* ... and before the context stage nothing on screen reads V or its
+ * weighted sums either: they wait too (a typed character at n=64, D=512
+ * spares the V and output projections until the frame is out). */
+bool av_app_frame_without_context(const struct av_app *a)
+{
+	return frame_without_output(a) && a->stage < AV_STAGE_CONTEXT;
+}
+
 void av_app_finish_trace(struct av_app *a)
 {
 	av_trace_finish(&a->s->trace, &a->s->params);
@@ -235,9 +243,12 @@ static bool rerun(struct av_app *a, bool all)
 {
 	char *cause = NULL;
 	bool was_cross = a->layout.tokens.h == 2;
-	bool ok = all ? av_session_run(a->s, &cause)
+	bool early = av_app_frame_without_context(a);
+	bool ok = all ? (early ? av_session_run_attention(a->s, &cause)
+			       : av_session_run(a->s, &cause))
+		  : early ? av_session_reattend_attention(a->s, &cause)
 		  : frame_without_output(a) ? av_session_reattend_weights(a->s, &cause)
-					    : av_session_reattend(a->s, &cause);
+		  : av_session_reattend(a->s, &cause);
 	if (!ok) {
 		av_app_message(a, true, "%s", cause ? cause : _("cannot run"));
 		free(cause);
@@ -884,6 +895,8 @@ void av_app_draw(struct av_app *a)
 		a->view = &av_view_compare;
 	if (!frame_without_output(a))
 		av_app_finish_trace(a);
+	else if (!av_app_frame_without_context(a))   /* the context stage reads them */
+		av_trace_finish_context(&a->s->trace, &a->s->params);
 	av_message_box_prepare(a);
 	unsigned d = a->dirty;
 	if (d & AV_DIRTY_MAIN)

@@ -200,6 +200,11 @@ bool av_app_rerun_all(struct av_app *a);
  * anything may read the trace, and after each frame is out. */
 void av_app_finish_trace(struct av_app *a);
 
+/* Whether the next frame reads nothing past the attention weights (the
+ * stepper before its context stage, nothing else on screen): a run for it
+ * may stop there and leave the rest until the frame is out. */
+bool av_app_frame_without_context(const struct av_app *a);
+
 /* Switches the mode (cross needs a source) and re-runs; false, with the
  * reason as the message, when it cannot. */
 bool av_app_set_mode(struct av_app *a, enum av_mode mode);

@@ -55,8 +55,8 @@ static void run_text(struct av_app *a)
 	}
 	char *cause = NULL;
 	bool ok = a->model ? av_model_ui_set_sentence(a, ed->line.buf, &cause)
-		  : ed->source ? av_session_set_source(a->s, ed->line.buf, &cause)
-			       : av_session_set_sentence(a->s, ed->line.buf, &cause);
+		  : av_session_set_text(a->s, ed->source, ed->line.buf,
+					av_app_frame_without_context(a), &cause);
 	free(ed->error);
 	ed->error = ok ? NULL : (cause ? cause : av_strdup(_("cannot run")));
 	if (!ok)
