@@ -1040,6 +1040,28 @@ static void test_matrices(void **state)
 	harness_close(&h);
 }
 
+/* A message too long for the status line covers the bottom rows of the
+ * training view and leaves nothing behind when it goes: the gap between the
+ * view's own windows is repainted too (a character of the message stayed
+ * there, between the gradient norms and the matrices). */
+static void test_long_message_leaves_nothing(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, NULL);
+	harness_keys(&h, "tgo");   /* a long message about the optimiser */
+	assert_true(h.a.box_rows > 1);
+	harness_keys(&h, "w");     /* a shorter one: the box shrinks */
+	char before[24][4096];
+	for (int y = 0; y < LINES - 1; y++)
+		snprintf(before[y], sizeof(before[y]), "%s", harness_line(y));
+	harness_keys(&h, "\f");   /* Ctrl-L: every cell sent again */
+	for (int y = 0; y < LINES - 1; y++)
+		if (strcmp(before[y], harness_line(y)) != 0)
+			fail_msg("row %d: \"%s\", repainted \"%s\"", y, before[y], harness_line(y));
+	harness_close(&h);
+}
+
 int main(void)
 {
 	utf8 = harness_setup_process();
@@ -1072,6 +1094,7 @@ int main(void)
 		cmocka_unit_test(test_sentence_step),
 		cmocka_unit_test(test_scores_toggle),
 		cmocka_unit_test(test_matrices),
+		cmocka_unit_test(test_long_message_leaves_nothing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -51,6 +51,10 @@ static void remove_box(struct av_app *a)
 {
 	if (!a->w_box)
 		return;
+	/* blanks where it was first: a view with windows of its own (the
+	 * training view) leaves gaps between them that no window repaints */
+	werase(a->w_box);
+	wnoutrefresh(a->w_box);
 	delwin(a->w_box);
 	a->w_box = NULL;
 	/* what was under it: compared again, ncurses sends only what differs
