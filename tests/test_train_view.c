@@ -438,6 +438,7 @@ static void test_settings(void **state)
 	harness_keys(&h, "w");
 	expect("target pairs");
 	expect("target pairs: each word should attend to its partner");
+	assert_true(harness_status_has(LINES - 1, "china→panda should rise"));   /* tracked */
 	assert_int_equal(tr->set.target, AV_TARGET_PAIRS);
 	harness_keys(&h, "s");
 	expect("target (pairs)");      /* the legend of the marked target cells */
@@ -1044,6 +1045,21 @@ static void test_matrices(void **state)
  * training view and leaves nothing behind when it goes: the gap between the
  * view's own windows is repainted too (a character of the message stayed
  * there, between the gradient norms and the matrices). */
+/* The target's message names the sample's own tracked pair, not seed
+ * 001's china→panda. */
+static void test_target_names_the_tracked_pair(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 200, 60, "qkv-walkthrough");
+	harness_keys(&h, "t");
+	for (int i = 0; i < 3; i++) {
+		harness_keys(&h, "w");
+		assert_false(harness_status_has(LINES - 1, "china"));
+	}
+	harness_close(&h);
+}
+
 static void test_long_message_leaves_nothing(void **state)
 {
 	(void)state;
@@ -1095,6 +1111,7 @@ int main(void)
 		cmocka_unit_test(test_scores_toggle),
 		cmocka_unit_test(test_matrices),
 		cmocka_unit_test(test_long_message_leaves_nothing),
+		cmocka_unit_test(test_target_names_the_tracked_pair),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

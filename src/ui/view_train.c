@@ -567,18 +567,32 @@ static void cycle_target(struct av_app *a)
 		free(cause);
 		return;
 	}
-	char text[200];
+	/* the tracked pair ("china→panda"), as the training view names it;
+	 * none: the effect on it is not said */
+	char pair[160] = "";
+	if (tr->track[0] >= 0 && tr->track[1] >= 0)
+		snprintf(pair, sizeof(pair), "%s%s%s", tr->params.vocab[tr->track[0]],
+			 av_train_panel_arrow(), tr->params.vocab[tr->track[1]]);
+	char text[400];
 	switch (next) {
 	case AV_TARGET_SELF:
-		snprintf(text, sizeof(text), _("each word should attend to itself (seed 001's "
-			 "torch.eye): china%spanda is pushed down"), av_train_panel_arrow());
+		if (pair[0])
+			snprintf(text, sizeof(text), _("each word should attend to itself (seed "
+				 "001's torch.eye): %s is pushed down"), pair);
+		else
+			snprintf(text, sizeof(text), "%s", _("each word should attend to itself "
+				 "(seed 001's torch.eye)"));
 		break;
 	case AV_TARGET_PREVIOUS:
 		snprintf(text, sizeof(text), "%s", _("each word should attend to the word before it"));
 		break;
 	case AV_TARGET_PAIRS:
-		snprintf(text, sizeof(text), _("each word should attend to its partner from the "
-			 "sample's pairs: china%spanda should rise"), av_train_panel_arrow());
+		if (pair[0])
+			snprintf(text, sizeof(text), _("each word should attend to its partner from "
+				 "the sample's pairs: %s should rise"), pair);
+		else
+			snprintf(text, sizeof(text), "%s", _("each word should attend to its partner "
+				 "from the sample's pairs"));
 		break;
 	}
 	av_app_message(a, false, _("target %s: %s%s"), av_target_names[next], text,
