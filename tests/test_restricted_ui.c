@@ -235,15 +235,21 @@ static void test_nothing_is_written(void **state)
 	command(&h, "export", "csv fig.csv");
 	expect_status("restricted: no files are written (fig.csv)");
 	harness_keys(&h, ESC);
-	/* W, a format, Enter on the default name */
-	harness_keys(&h, "Wc\r");
+	/* W: said at once, no menu to choose from first */
+	harness_keys(&h, "W");
 	expect_status("restricted: no files are written");
+	expect_not("write: t trace");
+	assert_null(h.a.overlay);
+	/* :export with a format alone: no name prompt either */
+	command(&h, "export", "csv");
+	expect_status("restricted: no files are written");
+	expect_not("write csv to:");
 	harness_keys(&h, ESC);
 	/* the training view's weights */
 	harness_keys(&h, "ts");
-	harness_keys(&h, "Ww\r");
+	harness_keys(&h, "W");
 	expect_status("restricted: no files are written");
-	harness_keys(&h, ESC);
+	assert_null(h.a.overlay);
 	assert_int_equal(files_here(), 1);
 	char *text = NULL, *cause = NULL;
 	assert_true(av_read_file("exists.json", &text, NULL, &cause));

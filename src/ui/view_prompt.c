@@ -81,13 +81,25 @@ void av_prompt_command(struct av_app *a)
 	open_kind(a, PK_COMMAND, "", AV_LINE_BYTES - 1);
 }
 
+/* --restricted: W and ":export FORMAT" say at once that nothing is
+ * written, rather than after a format and a name were chosen. */
+static bool refused_at_once(struct av_app *a)
+{
+	if (a->restricted)
+		av_app_message(a, true, "%s", _("restricted: no files are written"));
+	return a->restricted;
+}
+
 void av_prompt_export_menu(struct av_app *a)
 {
-	open_kind(a, PK_MENU, "", 0);
+	if (!refused_at_once(a))
+		open_kind(a, PK_MENU, "", 0);
 }
 
 void av_prompt_export(struct av_app *a, enum av_export_format fmt)
 {
+	if (refused_at_once(a))
+		return;
 	char *name = av_export_default_name(a, fmt);
 	open_kind(a, PK_FILE, name, PATH_BYTES);
 	free(name);
