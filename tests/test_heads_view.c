@@ -349,6 +349,19 @@ static void test_bars(void **state)
 	expect_panel(&h, num, false);
 	expect_no_overflow(&h, "200x60 bars");
 	harness_close(&h);
+	/* at 80x24 the tiles' titles take one form: none "→ 3 on" (a position
+	 * where a short word left room) beside "→ mats" */
+	OPEN(&h, 80, 24, "qkv-walkthrough", NULL, -1);
+	harness_keys(&h, "nnnnnnaa");
+	const char *arrow = utf8 ? "→" : "->";
+	char text[64];
+	snprintf(text, sizeof(text), "head 0 %s mats 0.24", arrow);
+	expect(text);
+	snprintf(text, sizeof(text), "head 4 %s on 0.23", arrow);
+	expect(text);
+	snprintf(text, sizeof(text), "%s 3 on", arrow);
+	expect_not(text);
+	harness_close(&h);
 }
 
 /* Bars of a signed stage: up and down from 0 on one axis, −∞ for the

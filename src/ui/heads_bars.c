@@ -268,6 +268,7 @@ struct bars_ctx {
 	int decimals;           /* of the values, when not weights */
 	const int (*marks)[2];  /* the lesson step's cells (av_lesson_ui_marks) */
 	int n_marks;
+	int title_level;        /* the tiles' title form (title_level) */
 };
 
 static void draw_axis(const struct bars_ctx *bc, int y0, int x0)
@@ -297,20 +298,21 @@ static void draw_axis(const struct bars_ctx *bc, int y0, int x0)
 	}
 }
 
-static void draw_title(const struct bars_ctx *bc, const struct av_part *rp, int h, int y0,
-		       int x0)
+/* The title of head h's tile, richest first: "▶head 0 → 2 sat 0.42",
+ * "▶head 0 → sat 0.42", "▶head 0 → sat", "▶head 0", "▶h0". */
+#define TITLE_LEVELS 5
+static void make_titles(const struct bars_ctx *bc, const struct av_part *rp, int h,
+			char title[TITLE_LEVELS][192])
 {
 	struct av_app *a = bc->a;
 	const struct av_trace *t = &a->s->trace;
 	const bool utf8 = av_draw_utf8();
-	int i = a->row, content = bc->p->ar.tile_w - 1, best = -1;
+	int i = a->row, best = -1;
 	for (int j = 0; j < t->m; j++)
 		if (!av_part_hidden(t, rp, i, j) &&
 		    (best < 0 || av_part_at(rp, i, j) > av_part_at(rp, i, best)))
 			best = j;
-	/* as much of "▶head 0 → 2 sat 0.42" as fits */
 	const char *mark = h == a->head ? (utf8 ? "▶" : ">") : " ", *arrow = utf8 ? "→" : "->";
-	char title[5][192];
 	if (best >= 0) {
 		const char *word = av_heads_token(t, AV_AXIS_KEY, best);
 		double top = av_part_at(rp, i, best);
@@ -325,11 +327,35 @@ static void draw_title(const struct bars_ctx *bc, const struct av_part *rp, int 
 	}
 	snprintf(title[3], sizeof(title[3]), _("%shead %d"), mark, h);
 	snprintf(title[4], sizeof(title[4]), "%sh%d", mark, h);
-	int pick = 0;
-	while (pick < 4 && av_text_width(title[pick]) > content)
+}
+
+/* The richest title every head's tile has room for: one form for all (a
+ * short word's tile said "head 4 → 3 on 0.23" beside "head 0 → mats
+ * 0.24", and "3 on" read as a word). The forms get shorter level by
+ * level, so the longest of the heads' own choices fits them all. */
+static int title_level(const struct bars_ctx *bc)
+{
+	int content = bc->p->ar.tile_w - 1, level = 0;
+	for (int h = 0; h < bc->a->s->trace.heads; h++) {
+		struct av_part rp = row_part(bc->a, h);
+		char title[TITLE_LEVELS][192];
+		make_titles(bc, &rp, h, title);
+		while (level < TITLE_LEVELS - 1 && av_text_width(title[level]) > content)
+			level++;
+	}
+	return level;
+}
+
+static void draw_title(const struct bars_ctx *bc, const struct av_part *rp, int h, int y0,
+		       int x0)
+{
+	char title[TITLE_LEVELS][192];
+	make_titles(bc, rp, h, title);
+	int content = bc->p->ar.tile_w - 1, pick = bc->title_level;
+	while (pick < TITLE_LEVELS - 1 && av_text_width(title[pick]) > content)
 		pick++;
 	av_heads_put(bc->w, y0, x0, title[pick], content,
-		     av_colors_el(&a->colors, h == a->head ? AV_EL_HIGHLIGHT : AV_EL_TITLE));
+		     av_colors_el(&bc->a->colors, h == bc->a->head ? AV_EL_HIGHLIGHT : AV_EL_TITLE));
 }
 
 /* One key's bar, its value and its label. */
@@ -425,6 +451,7 @@ void av_heads_bars_draw(struct av_app *a, WINDOW *w, struct av_heads_page *pg)
 		bc.above = p.body;
 	double maxabs = bc.hi > -bc.lo ? bc.hi : -bc.lo;
 	bc.decimals = av_cell_decimals(maxabs, bc.lo < 0, p.slot - 1);
+	bc.title_level = title_level(&bc);
 	for (int h = 0; h < t->heads; h++) {
 		int gr = h / p.ar.per_row, gc = h % p.ar.per_row;
 		if (gr < p.ar.first_grid_row || gr >= p.ar.first_grid_row + p.ar.visible_grid_rows)
