@@ -86,6 +86,23 @@ static void test_pane_and_steps(void **state)
 	close_lesson(&ls);
 }
 
+/* A screen too short for the caption pane says the lesson is there, and
+ * its keys still step; the pane comes back when the screen grows. */
+static void test_pane_hidden_is_said(void **state)
+{
+	(void)state;
+	struct lesson_screen ls;
+	open_lesson(&ls, "first-look", 40, 12);
+	assert_non_null(strstr(harness_line(LINES - 1), "lesson 1/9: its caption needs 15 lines"));
+	assert_rows_fit();
+	harness_keys(&ls.h, "}");
+	assert_non_null(strstr(harness_line(LINES - 1), "lesson 2/9"));
+	harness_resize(&ls.h, 80, 24);
+	expect("lesson 2/9 · ");
+	expect_not("its caption needs");
+	close_lesson(&ls);
+}
+
 static void test_explore_then_return(void **state)
 {
 	(void)state;
@@ -622,6 +639,7 @@ int main(void)
 	unsetenv("LC_MESSAGES");
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pane_and_steps),
+		cmocka_unit_test(test_pane_hidden_is_said),
 		cmocka_unit_test(test_explore_then_return),
 		cmocka_unit_test(test_answer_right_and_wrong),
 		cmocka_unit_test(test_training_step),

@@ -790,6 +790,13 @@ static void draw_status(struct av_app *a)
 		av_put_pad(w, 0, 0, teacher, width, av_colors_el(c, AV_EL_LABEL));
 		return;
 	}
+	/* a lesson whose caption has no room: said, not silently gone */
+	char *hidden = av_lesson_ui_hidden_text(a, LINES);
+	if (hidden) {
+		av_put_pad(w, 0, 0, hidden, width, av_colors_el(c, AV_EL_LABEL));
+		free(hidden);
+		return;
+	}
 	/* whole "key what" groups, as many as fit (never a cut word) */
 	const char *view_hints = a->model ? av_model_ui_hints(a) : NULL;
 	if (!view_hints)

@@ -290,6 +290,10 @@ int av_lesson_ui_rows(const struct av_app *a, int lines);
 void av_lesson_ui_action(struct av_app *a, enum av_action act);
 void av_lesson_ui_draw(struct av_app *a);
 char *av_lesson_ui_label(const struct av_app *a);
+/* A lesson runs but a screen of lines has no room for its caption pane:
+ * what the status line says instead of the key hints (malloc'd), else
+ * NULL. */
+char *av_lesson_ui_hidden_text(const struct av_app *a, int lines);
 /* Whether a text written in both languages (a lesson's captions, a
  * sample's title) is shown in Chinese: as gettext chooses the interface's
  * language, so the two agree (view_lesson.c). */

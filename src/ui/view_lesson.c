@@ -54,6 +54,16 @@ bool av_ui_text_in_chinese(void)
 	return strncmp(name, "zh", 2) == 0;
 }
 
+/* The pane's fewest rows: a title and two rows to scroll with J/K. */
+#define PANE_MIN_ROWS 3
+
+/* The figure's minimum height (layout.c): one more line for cross mode's
+ * second row of tokens. */
+static int figure_lines(const struct av_app *a)
+{
+	return AV_MIN_LINES + (a->s->trace.cfg.mode == AV_MODE_CROSS ? 1 : 0);
+}
+
 int av_lesson_ui_rows(const struct av_app *a, int lines)
 {
 	if (!a->lesson)
@@ -71,10 +81,19 @@ int av_lesson_ui_rows(const struct av_app *a, int lines)
 		rows = 4;
 	/* the figure's minimum (layout.c): one more line for cross mode's
 	 * second row of tokens */
-	int figure_min = AV_MIN_LINES + (a->s->trace.cfg.mode == AV_MODE_CROSS ? 1 : 0);
+	int figure_min = figure_lines(a);
 	if (lines - rows < figure_min)
 		rows = lines - figure_min;
-	return rows >= 3 ? rows : 0;
+	return rows >= PANE_MIN_ROWS ? rows : 0;
+}
+
+char *av_lesson_ui_hidden_text(const struct av_app *a, int lines)
+{
+	if (!a->lesson || av_lesson_ui_rows(a, lines) > 0)
+		return NULL;
+	/* short: it must fit the smallest screen, 40 columns */
+	return av_printf(_("lesson %d/%d: its caption needs %d lines"), a->lesson->step + 1,
+			 a->lesson->lesson->n_steps, figure_lines(a) + PANE_MIN_ROWS);
 }
 
 /* --- applying a step */
