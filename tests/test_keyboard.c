@@ -107,6 +107,17 @@ static void test_function_keys(void **state)
 	EXPECT_KEYS("x\x1b[6~y", 'x', AV_FKEY(KEY_NPAGE), 'y');
 }
 
+/* Bracketed paste: the two marks around the pasted bytes are keys of
+ * their own, and what is between them comes as typed. */
+static void test_paste_marks(void **state)
+{
+	(void)state;
+	av_keyboard_bracketed_paste(true);
+	EXPECT_KEYS("\x1b[200~ab\nc\x1b[201~x", AV_KEY_PASTE_BEGIN, 'a', 'b', '\n', 'c',
+		    AV_KEY_PASTE_END, 'x');
+	av_keyboard_bracketed_paste(false);
+}
+
 /* Latin-1 "café au": the é is one byte 0xE9 followed by a space */
 static void test_not_utf8_keeps_the_rest(void **state)
 {
@@ -178,6 +189,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_utf8_keys),
 		cmocka_unit_test(test_function_keys),
+		cmocka_unit_test(test_paste_marks),
 		cmocka_unit_test(test_not_utf8_keeps_the_rest),
 		cmocka_unit_test(test_forbidden_forms),
 		cmocka_unit_test(test_cut_short),

@@ -160,6 +160,48 @@ static void assert_trace_whole(struct harness *h)
 	av_trace_free(&full);
 }
 
+/* Keys between the marks of a bracketed paste, as the terminal sends them. */
+static void paste(struct harness *h, const char *text)
+{
+	av_app_key(&h->a, AV_KEY_PASTE_BEGIN);
+	for (const char *p = text; *p; p++)
+		av_app_key(&h->a, (unsigned char)*p);
+	av_app_key(&h->a, AV_KEY_PASTE_END);
+	av_app_draw(&h->a);
+}
+
+/* Pasted text: one line in the sentence editor and the : prompt (a line
+ * break applied the first line and ran the rest as keys); dropped, and
+ * said, anywhere else (a pasted q would quit). */
+static void test_bracketed_paste(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "e\025");
+	paste(&h, "the cat\rsat on\tthe mat\n");
+	assert_ptr_equal(h.a.overlay, &av_view_edit);
+	assert_string_equal(h.a.ed.line.buf, "the cat sat on the mat ");
+	harness_keys(&h, "\r");
+	expect("5 mat");
+	assert_int_equal(h.s.trace.n, 6);
+	/* the : prompt: one line too */
+	harness_keys(&h, ":");
+	paste(&h, "temp\n2");
+	harness_keys(&h, "\r");
+	expect("T=2");
+	/* the stepper: nothing runs, the end of the paste says why */
+	paste(&h, "tqm");
+	assert_false(h.a.quit);
+	assert_ptr_equal(h.a.view, &av_view_stage);
+	assert_int_equal(h.s.cfg.mode, AV_MODE_SELF);
+	assert_true(harness_status_has(LINES - 1, "pasted text ignored"));
+	/* keys typed after it work as ever */
+	harness_keys(&h, "m");
+	assert_int_equal(h.s.cfg.mode, AV_MODE_CAUSAL);
+	harness_close(&h);
+}
+
 /* Before the context stage a mask key leaves V's weighted sums and the
  * output projection, and a typed character V too, until the frame is out
  * (issue 11); the trace is whole again after the frame, before the next
@@ -934,6 +976,7 @@ int main(void)
 		cmocka_unit_test(test_repaint_no_reset_per_cell),
 		cmocka_unit_test(test_put_ascii_as_curses),
 		cmocka_unit_test(test_output_after_the_frame),
+		cmocka_unit_test(test_bracketed_paste),
 		cmocka_unit_test(test_padding_key),
 		cmocka_unit_test(test_help_lists_every_action),
 		cmocka_unit_test(test_help_small_scrolls),

@@ -581,6 +581,34 @@ static void do_action(struct av_app *a, enum av_action act)
 	}
 }
 
+/* Bracketed paste (keyboard.h): pasted text is text. In the sentence
+ * editor and the prompt's lines a line break or a Tab in it is a space, so
+ * the whole paste stays one line; anywhere else its characters would run as
+ * keys (a 'q' would quit), so they are dropped and the end of the paste
+ * says so. True when *key is used up here; else *key is what the key is. */
+static bool pasted_key(struct av_app *a, int *key)
+{
+	if (*key == AV_KEY_PASTE_BEGIN || *key == AV_KEY_PASTE_END) {
+		a->pasting = *key == AV_KEY_PASTE_BEGIN;
+		if (!a->pasting && a->paste_dropped > 0)
+			av_app_message(a, true, _("pasted text ignored: paste into the sentence "
+				       "editor (e) or the : prompt"));
+		a->paste_dropped = 0;
+		return true;
+	}
+	if (!a->pasting)
+		return false;
+	bool line = a->overlay == &av_view_edit ||
+		    (a->overlay == &av_view_prompt && av_prompt_takes_text(a));
+	if (!line) {
+		a->paste_dropped++;
+		return true;
+	}
+	if (*key == '\r' || *key == '\n' || *key == '\t')
+		*key = ' ';
+	return false;
+}
+
 void av_app_key(struct av_app *a, int key)
 {
 	/* a key may read anything: the last key's output projection first */
@@ -589,6 +617,8 @@ void av_app_key(struct av_app *a, int key)
 		av_app_resize(a);
 		return;
 	}
+	if (pasted_key(a, &key))
+		return;
 	/* keyboard.h: said here, or by the line the person is typing in */
 	if ((key == AV_KEY_NOT_UTF8 || key == AV_KEY_UNKNOWN_SEQUENCE) &&
 	    (!a->overlay || !a->overlay->owns_status)) {
@@ -1164,6 +1194,7 @@ bool av_ui_run(struct av_session *s, const struct av_ui_config *cfg, char **caus
 		sigaction(sigs[i], &sa, &old[i]);
 
 	leave_initial_state();
+	av_keyboard_bracketed_paste(true);
 
 	int errors = 0;
 	long long next_tick = 0;
@@ -1254,6 +1285,7 @@ bool av_ui_run(struct av_session *s, const struct av_ui_config *cfg, char **caus
 		read_waiting_keys(&a);
 	}
 
+	av_keyboard_bracketed_paste(false);
 	av_app_free(&a);
 	endwin();
 	delscreen(screen);

@@ -156,6 +156,8 @@ struct av_app {
 
 	char *message;
 	bool message_error;
+	bool pasting;            /* between a bracketed paste's two marks */
+	int paste_dropped;       /* keys of this paste no line took */
 	unsigned dirty;
 	bool quit;
 };

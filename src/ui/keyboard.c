@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "i18n.h"
 #include "ui/keyboard.h"
@@ -108,6 +109,30 @@ int av_keyboard_read(WINDOW *w, int *key)
 		return ERR;
 	*key = c == AV_KEY_ESC ? after_escape(w) : decode(w, c);
 	return OK;
+}
+
+/* A terminfo string capability, or NULL when the entry lacks it. */
+static const char *capability(const char *name)
+{
+	const char *s = tigetstr(name);
+	return s && s != (const char *)-1 && *s ? s : NULL;
+}
+
+void av_keyboard_bracketed_paste(bool on)
+{
+	/* xterm's private mode 2004, which tmux, screen, VTE, kitty, iTerm2
+	 * and the Linux console's successors know and other terminals ignore
+	 * (bash's readline turns it on for every terminal); the terminfo
+	 * entry's own strings where it has them (tmux's "screen" has not) */
+	const char *mode = capability(on ? "BE" : "BD");
+	if (on) {
+		const char *begin = capability("PS"), *end = capability("PE");
+		define_key(begin ? begin : "\033[200~", KEY_MAX + 1);
+		define_key(end ? end : "\033[201~", KEY_MAX + 2);
+	}
+	putp(mode ? mode : on ? "\033[?2004h" : "\033[?2004l");
+	/* putp writes through stdio: out now, not when the program ends */
+	fflush(stdout);
 }
 
 const char *av_keyboard_not_utf8_text(void)

@@ -22,6 +22,19 @@
 #define AV_KEY_NOT_UTF8 0x1FFFFF
 #define AV_KEY_UNKNOWN_SEQUENCE 0x1FFFFE
 
+/* Bracketed paste: the start and the end of pasted text, as a terminal in
+ * that mode marks them (ESC [ 200 ~ and ESC [ 201 ~), two codes past
+ * curses' own keys. */
+#define AV_KEY_PASTE_BEGIN AV_FKEY(KEY_MAX + 1)
+#define AV_KEY_PASTE_END AV_FKEY(KEY_MAX + 2)
+
+/* Turns the terminal's bracketed paste on (and teaches curses its two
+ * marks) or off. Why: a pasted line break is Enter, so pasting "the cat⏎
+ * sat on the mat" into the sentence editor applied "the cat" and then ran
+ * "sat on the mat" as keys (s, a, t: the scale, the heads view, the
+ * training view). */
+void av_keyboard_bracketed_paste(bool on);
+
 /* Reads one key from w with w's timeout: a Unicode code point, AV_FKEY(k)
  * for a function key, AV_ALT(k) for Esc and a key in one burst (what a
  * terminal sends for Alt-b: the editor's word keys, and no Esc that

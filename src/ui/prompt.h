@@ -34,6 +34,10 @@ bool av_prompt_write(struct av_app *a, enum av_export_format fmt, const char *pa
 		     char **error);
 void av_prompt_free(struct av_app *a);
 
+/* Whether the open prompt is a line of text (a command, a file name), which
+ * pasted text may go into; not W's menu or a y/n question. */
+bool av_prompt_takes_text(const struct av_app *a);
+
 /* commands.c: runs one command line; false + *error (malloc'd, starting
  * with the command's name) when it is bad. */
 bool av_command_run(struct av_app *a, const char *line, char **error);

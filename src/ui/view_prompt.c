@@ -76,6 +76,12 @@ void av_prompt_free(struct av_app *a)
 	a->prompt = NULL;
 }
 
+bool av_prompt_takes_text(const struct av_app *a)
+{
+	const struct av_prompt *p = a->prompt;
+	return p && (p->kind == PK_COMMAND || p->kind == PK_FILE);
+}
+
 void av_prompt_command(struct av_app *a)
 {
 	open_kind(a, PK_COMMAND, "", AV_LINE_BYTES - 1);
