@@ -1120,6 +1120,16 @@ static void on_signal(int sig)
 	got_signal = sig;
 }
 
+/* Back from Ctrl-Z: the shell (bash's readline) turned bracketed paste
+ * off while it ran "fg", so it is turned on again. */
+static volatile sig_atomic_t got_continue;
+
+static void on_continue(int sig)
+{
+	(void)sig;
+	got_continue = 1;
+}
+
 /* Whether the current terminal's description has cursor_address (cup). */
 static bool has_cursor_address(void)
 {
@@ -1192,6 +1202,10 @@ bool av_ui_run(struct av_session *s, const struct av_ui_config *cfg, char **caus
 	got_signal = 0;
 	for (int i = 0; i < N_SIGS; i++)
 		sigaction(sigs[i], &sa, &old[i]);
+	struct sigaction cont = sa, old_cont;
+	cont.sa_handler = on_continue;
+	got_continue = 0;
+	sigaction(SIGCONT, &cont, &old_cont);
 
 	leave_initial_state();
 	av_keyboard_bracketed_paste(true);
@@ -1200,6 +1214,10 @@ bool av_ui_run(struct av_session *s, const struct av_ui_config *cfg, char **caus
 	long long next_tick = 0;
 	bool ticked = false;
 	while (!a.quit && !got_signal) {
+		if (got_continue) {
+			got_continue = 0;
+			av_keyboard_bracketed_paste(true);
+		}
 		av_app_draw(&a);
 		/* a view that works between keys (training) ticks every period
 		 * ms, keys or not, and the keyboard is read between any two ticks
@@ -1291,6 +1309,7 @@ bool av_ui_run(struct av_session *s, const struct av_ui_config *cfg, char **caus
 	delscreen(screen);
 	for (int i = 0; i < N_SIGS; i++)
 		sigaction(sigs[i], &old[i], NULL);
+	sigaction(SIGCONT, &old_cont, NULL);
 	fflush(stdout);
 	if (got_signal) {
 		/* die of the signal, as the shell expects, the terminal restored */
