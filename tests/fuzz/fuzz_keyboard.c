@@ -48,6 +48,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	keypad(stdscr, TRUE);
 	meta(stdscr, TRUE);   /* eight bits, as ncurses finds a real terminal */
 	set_escdelay(25);
+	/* the bracketed paste marks, as av_keyboard_bracketed_paste defines
+	 * them (without sending the mode to the fuzzer's output) */
+	define_key("\033[200~", KEY_MAX + 1);
+	define_key("\033[201~", KEY_MAX + 2);
 	wtimeout(stdscr, 0);
 	size_t keys = 0;
 	int key;

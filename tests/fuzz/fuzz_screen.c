@@ -11,6 +11,7 @@
  *   0xff 1 K      the function key KEY_MIN + K (arrows, F keys, KEY_RESIZE...)
  *   0xff 2        a training tick (the main loop's work between keys)
  *   0xff 3 C L    resizeterm only: the next keys come before KEY_RESIZE
+ *   0xff 4 B      a bracketed paste's mark: its start (B even) or end
  *
  * After every redraw each window the views keep must lie inside the screen.
  * q ends the input, as it ends the program. ':' and W are skipped: through
@@ -83,12 +84,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (int events = 0; i < size && events < MAX_EVENTS && !h.a.quit; events++) {
 		unsigned char b = data[i];
 		if (b == 0xff && i + 1 < size) {
-			unsigned char op = data[i + 1] % 4;
+			unsigned char op = data[i + 1] % 5;
 			i += 2;
 			if (op == 1 && i < size) {
 				av_app_key(&h.a, AV_FKEY(KEY_MIN + data[i++]));
 			} else if (op == 2) {
 				tick(&h.a);
+			} else if (op == 4 && i < size) {
+				av_app_key(&h.a, data[i++] % 2 ? AV_KEY_PASTE_END : AV_KEY_PASTE_BEGIN);
 			} else if ((op == 0 || op == 3) && i + 1 < size) {
 				resizeterm(data[i + 1] % 80 + 1, data[i] % 250 + 1);
 				i += 2;
