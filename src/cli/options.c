@@ -267,6 +267,8 @@ static bool check_train_options(const struct av_options *o, char **cause)
 		{ AV_GIVEN_LR, "--lr" }, { AV_GIVEN_OPTIMIZER, "--optimizer" },
 		{ AV_GIVEN_TARGET, "--target" }, { AV_GIVEN_TRAIN_PARAMS, "--train-params" },
 	};
+	if (o->train_epochs && o->model)   /* said by --model's own check (model_cli.c) */
+		return true;
 	if (o->train_epochs && o->print)
 		return av_fail(cause, _("--train and --print cannot be used together "
 			       "(--train writes the trained trace with --dump)"));
