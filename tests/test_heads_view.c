@@ -385,7 +385,7 @@ static void test_bars_signed(void **state)
 	snprintf(want, sizeof(want), "axis %.2f to %.2f", lo, hi);
 	expect(want);
 	expect_panel(&h, utf8 ? "−∞" : "-inf", true);
-	snprintf(want, sizeof(want), "%.3f", t->masked[((size_t)1 * t->n + 2) * t->m + 2]);
+	harness_cell_text(want, sizeof(want), 3, t->masked[((size_t)1 * t->n + 2) * t->m + 2]);
 	expect_panel(&h, want, true);
 	/* a bar below the zero line */
 	expect_panel(&h, utf8 ? "▀" : "=", true);

@@ -975,7 +975,7 @@ static void test_scores_toggle(void **state)
 	expect(utf8 ? "scaled scores q·k/√dk" : "scaled scores q.k/sqrt(dk)");
 	/* china -> panda of sentence #1 in the map: the stepper's scaled score */
 	char want[32];
-	snprintf(want, sizeof(want), "%.3f", (double)h.s.trace.scaled[1]);
+	harness_cell_text(want, sizeof(want), 3, (double)h.s.trace.scaled[1]);
 	expect(want);
 	harness_keys(&h, "d");
 	expect("attention weights");

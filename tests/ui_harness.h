@@ -14,6 +14,7 @@
 #include "session.h"
 #include "ui/app.h"
 #include "ui/colors.h"
+#include "ui/heatmap.h"
 #include "ui/curses.h"
 #include "utf8.h"
 #include "util.h"
@@ -199,6 +200,14 @@ static inline bool harness_status_has(int y, const char *text)
 			return true;
 	}
 	return false;
+}
+
+/* v as a cell of the screen shows it with `decimals` decimals: printf's
+ * digits with the minus sign U+2212 the cells use (av_cell_minus). */
+static inline void harness_cell_text(char *buf, size_t size, int decimals, double v)
+{
+	snprintf(buf, size, "%.*f", decimals, v);
+	av_cell_minus(buf, size);
 }
 
 /* The whole screen, for failure messages. */

@@ -133,6 +133,7 @@ static void axis_label(char *buf, size_t size, double v, bool weights)
 		/* 4 columns when they say enough ("9.26", "-10"), else 5 */
 		int w = av_cell_decimals(fabs(v), v < 0, 4) >= 0 ? 4 : AXIS_LABEL_MAX;
 		av_cell_format(buf, size, v, av_cell_decimals(fabs(v), v < 0, w), w);
+		av_cell_minus(buf, size);
 	}
 }
 
@@ -394,6 +395,7 @@ static void draw_bar(const struct bars_ctx *bc, const struct av_part *rp, int h,
 			av_heads_weight_text(val, sizeof(val), v, bw);
 		else
 			av_cell_format(val, sizeof(val), v, bc->decimals, bw);
+		av_cell_minus(val, sizeof(val));   /* a no-op but for a number */
 		if (av_text_width(val) > bw)
 			snprintf(val, sizeof(val), "%s", utf8 ? "╳" : "x");
 		int vw = av_text_width(val);

@@ -326,6 +326,7 @@ static void draw_cell(const struct tile_ctx *tc, const struct av_part *part, int
 				av_heads_weight_text(text, sizeof(text), v, room);
 			} else if (p->numbers) {
 				av_cell_format(text, sizeof(text), v, tc->decimals[pi], room);
+				av_cell_minus(text, sizeof(text));
 			} else if (cursor) {
 				snprintf(text, sizeof(text), "[]");
 			}

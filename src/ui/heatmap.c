@@ -122,9 +122,7 @@ void av_cell_format(char *buf, size_t size, double v, int decimals, int width)
 	}
 }
 
-/* A cell's number with the inspector's minus sign (U+2212; the screen
- * writes '-' for it on an ASCII terminal): one column either way. */
-static void cell_minus(char *buf, size_t size)
+void av_cell_minus(char *buf, size_t size)
 {
 	if (buf[0] != '-' || strlen(buf) + 3 > size)
 		return;
@@ -538,8 +536,7 @@ static void draw_cell(WINDOW *w, struct av_colors *c, const struct av_heatmap *h
 		return;
 	}
 	av_cell_format(text, sizeof(text), v, info->decimals, shade ? cw - 1 : cw);
-	if (hm->minus_sign)
-		cell_minus(text, sizeof(text));
+	av_cell_minus(text, sizeof(text));
 	if (shade) {
 		/* the glyph shows the value, the number follows */
 		av_put(w, y, s->x, glyph, 1, a);

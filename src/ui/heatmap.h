@@ -21,10 +21,8 @@ struct av_heatmap {
 	bool compact;             /* colour-only cells, no numbers */
 	/* The stepper's figure (others leave these 0 and get the plain one):
 	 * projector sizes (wider cells with 4 decimals from 120 columns,
-	 * labels on every part, centred; taller cells from `lines` 36) and
-	 * the inspector's minus sign (U+2212) in the cells. */
+	 * labels on every part, centred; taller cells from `lines` 36). */
 	bool projector;
-	bool minus_sign;
 	int lines;                /* the terminal's height */
 	int stage;                /* the stage the cursor was placed for (the
 				     stepper opens a stage on its own part) */
@@ -76,6 +74,12 @@ int av_cell_decimals_max(double maxabs, bool neg, int width, int most);
  * columns (the stepper's cells then write the minus as U+2212, as the
  * inspector does). */
 void av_cell_format(char *buf, size_t size, double v, int decimals, int width);
+
+/* A formatted cell's leading '-' as the inspector's minus sign (U+2212; the
+ * screen writes '-' for it on an ASCII terminal): one column either way,
+ * so every number on the screen has the same sign. size must leave 2 more
+ * bytes. */
+void av_cell_minus(char *buf, size_t size);
 
 /* The largest |value| of a part, leaving out hidden cells. */
 double av_part_range(const struct av_trace *t, const struct av_part *p, bool *neg);

@@ -718,10 +718,12 @@ static int draw_matrix(struct av_app *a, WINDOW *w, int y, int height, const str
 				       : hidden ? (utf8 ? "╳" : "x")
 				       : shade ? av_colors_shade(c, spos) : " ";
 			if (numbers && !hidden) {
-				if (m->weights)
+				if (m->weights) {
 					weight_text(text, sizeof(text), v, cw - 2);
-				else
+				} else {
 					av_cell_format(text, sizeof(text), v, decimals, cw - 2);
+					av_cell_minus(text, sizeof(text));
+				}
 				av_put(w, yy, x, lead, 1, heat);
 				av_put_right(w, yy, x + 1, text, cw - 2, heat);
 			} else {

@@ -508,7 +508,6 @@ static void stage_draw(struct av_app *a)
 		a->hm.compact = a->compact;
 		a->hm.lines = LINES;
 		a->hm.projector = true;
-		a->hm.minus_sign = true;
 		a->hm.n_marks = av_lesson_ui_marks(a, &a->hm.marks);
 		av_heatmap_draw(a->w_panel, &a->colors, &a->hm);
 		a->row = a->hm.cur_row;
