@@ -1130,13 +1130,6 @@ static void on_continue(int sig)
 	got_continue = 1;
 }
 
-/* Whether the current terminal's description has cursor_address (cup). */
-static bool has_cursor_address(void)
-{
-	const char *cup = tigetstr("cup");
-	return cup != NULL && cup != (const char *)-1 && *cup != '\0';
-}
-
 bool av_ui_run(struct av_session *s, const struct av_ui_config *cfg, char **cause)
 {
 	/* a bad theme is reported before the screen opens */
@@ -1161,7 +1154,7 @@ bool av_ui_run(struct av_session *s, const struct av_ui_config *cfg, char **caus
 	/* a terminal that cannot place the cursor (TERM=dumb, as an editor's
 	 * shell buffer or an SSH session without TERM has) would show the
 	 * screen as a jumble: said before anything is drawn */
-	if (!has_cursor_address()) {
+	if (!av_terminfo_string("cup")) {   /* cursor_address */
 		const char *term = getenv("TERM");
 		endwin();
 		delscreen(screen);

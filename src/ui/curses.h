@@ -13,4 +13,12 @@
 
 #include <curses.h>
 
+/* A string capability of the terminal's terminfo entry (tigetstr), or NULL
+ * when the entry lacks it, cancels it or leaves it empty. */
+static inline const char *av_terminfo_string(const char *name)
+{
+	const char *s = tigetstr(name);
+	return s && s != (const char *)-1 && *s ? s : NULL;
+}
+
 #endif

@@ -111,22 +111,15 @@ int av_keyboard_read(WINDOW *w, int *key)
 	return OK;
 }
 
-/* A terminfo string capability, or NULL when the entry lacks it. */
-static const char *capability(const char *name)
-{
-	const char *s = tigetstr(name);
-	return s && s != (const char *)-1 && *s ? s : NULL;
-}
-
 void av_keyboard_bracketed_paste(bool on)
 {
 	/* xterm's private mode 2004, which tmux, screen, VTE, kitty, iTerm2
 	 * and the Linux console's successors know and other terminals ignore
 	 * (bash's readline turns it on for every terminal); the terminfo
 	 * entry's own strings where it has them (tmux's "screen" has not) */
-	const char *mode = capability(on ? "BE" : "BD");
+	const char *mode = av_terminfo_string(on ? "BE" : "BD");
 	if (on) {
-		const char *begin = capability("PS"), *end = capability("PE");
+		const char *begin = av_terminfo_string("PS"), *end = av_terminfo_string("PE");
 		define_key(begin ? begin : "\033[200~", KEY_MAX + 1);
 		define_key(end ? end : "\033[201~", KEY_MAX + 2);
 	}
