@@ -75,6 +75,15 @@ static void destroy_windows(struct av_app *a)
 	a->box_rows = 0;
 }
 
+void av_app_touch_shared(struct av_app *a)
+{
+	WINDOW *ws[] = { a->w_header, a->w_tokens, a->w_title, a->w_panel, a->w_legend,
+			 a->w_insp, a->w_status, a->w_lesson };
+	for (size_t i = 0; i < sizeof(ws) / sizeof(ws[0]); i++)
+		if (ws[i])
+			touchwin(ws[i]);
+}
+
 static WINDOW *win(const struct av_rect *r)
 {
 	if (r->h <= 0 || r->w <= 0)

@@ -177,6 +177,12 @@ void av_app_draw(struct av_app *a);
 /* KEY_RESIZE: the layout and windows anew. */
 void av_app_resize(struct av_app *a);
 
+/* Marks every shared window (header ... status, the lesson pane) for
+ * comparison at the next refresh: what covered them (help, the message
+ * box, the training view's own windows) is gone, and ncurses then sends
+ * only the cells that differ. */
+void av_app_touch_shared(struct av_app *a);
+
 /* message_box.c: a message or an overlay's text too long for the status
  * line, whole in the rows above it until it goes. prepare, before the
  * views draw, removes a box that no longer fits what is shown (marking the

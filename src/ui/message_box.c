@@ -57,13 +57,9 @@ static void remove_box(struct av_app *a)
 	wnoutrefresh(a->w_box);
 	delwin(a->w_box);
 	a->w_box = NULL;
-	/* what was under it: compared again, ncurses sends only what differs
-	 * (a view with windows of its own draws them all on AV_DIRTY_ALL) */
-	WINDOW *ws[] = { a->w_header, a->w_tokens, a->w_title, a->w_panel, a->w_legend,
-			 a->w_insp, a->w_status, a->w_lesson };
-	for (size_t i = 0; i < sizeof(ws) / sizeof(ws[0]); i++)
-		if (ws[i])
-			touchwin(ws[i]);
+	/* what was under it (a view with windows of its own draws them all on
+	 * AV_DIRTY_ALL) */
+	av_app_touch_shared(a);
 	a->dirty = AV_DIRTY_ALL;
 }
 

@@ -272,13 +272,7 @@ static void close_help(struct av_app *a)
 		delwin(a->w_overlay);
 	a->w_overlay = NULL;
 	a->overlay = NULL;
-	/* the regions under the overlay: mark them for comparison, ncurses
-	 * sends only what differs */
-	WINDOW *ws[] = { a->w_header, a->w_tokens, a->w_title, a->w_panel, a->w_legend,
-			 a->w_insp, a->w_status };
-	for (size_t i = 0; i < sizeof(ws) / sizeof(ws[0]); i++)
-		if (ws[i])
-			touchwin(ws[i]);
+	av_app_touch_shared(a);   /* the regions under the overlay */
 	a->dirty = AV_DIRTY_ALL;
 }
 

@@ -910,15 +910,6 @@ static bool same_layer(const struct av_trainer *tr, const struct av_session *s)
 	return true;
 }
 
-static void touch_shared(struct av_app *a)
-{
-	WINDOW *ws[] = { a->w_header, a->w_tokens, a->w_title, a->w_panel, a->w_legend,
-			 a->w_insp, a->w_status };
-	for (size_t i = 0; i < sizeof(ws) / sizeof(ws[0]); i++)
-		if (ws[i])
-			touchwin(ws[i]);
-}
-
 bool av_train_view_open(struct av_app *a)
 {
 	struct av_session *s = a->s;
@@ -1011,7 +1002,7 @@ void av_train_view_leave(struct av_app *a)
 		a->head = 0;
 	char *cause = NULL;
 	bool ok = av_trainer_apply(tv->tr, a->s, &cause);
-	touch_shared(a);
+	av_app_touch_shared(a);
 	a->dirty = AV_DIRTY_ALL;
 	if (!ok) {
 		av_app_message(a, true, _("the trained weights do not run: %s"), cause ? cause : "?");
