@@ -61,21 +61,17 @@ int av_ui_stage_parts(const struct av_trace *t, enum av_ui_stage st, int head,
 			/* a model's layer: X = ln_1(x), x the stream coming in */
 			out[count++] = av_ui_part("x", AV_T_LAYER_INPUT, t->layer_input, n, D, D,
 					    AV_AXIS_QUERY, AV_AXIS_DIM);
-			out[count] = av_ui_part("X", AV_T_EMBEDDING, q_side, n, D, D,
-					  AV_AXIS_QUERY, AV_AXIS_DIM);
-			out[count].op = "→";
-			out[count++].own = true;
-			return count;
+		} else {
+			out[count++] = av_ui_part("token_emb", AV_T_TOKEN_PART, t->token_part, n, D,
+					    D, AV_AXIS_QUERY, AV_AXIS_DIM);
+			out[count] = av_ui_part("pos_enc", AV_T_POSITION_PART, t->position_part, n,
+					  D, D, AV_AXIS_QUERY, AV_AXIS_DIM);
+			out[count++].op = "+";
 		}
-		out[count++] = av_ui_part("token_emb", AV_T_TOKEN_PART, t->token_part, n, D, D,
-				    AV_AXIS_QUERY, AV_AXIS_DIM);
-		out[count++] = av_ui_part("pos_enc", AV_T_POSITION_PART, t->position_part, n, D, D,
-				    AV_AXIS_QUERY, AV_AXIS_DIM);
 		out[count] = av_ui_part("X", AV_T_EMBEDDING, q_side, n, D, D,
 				  AV_AXIS_QUERY, AV_AXIS_DIM);
-		out[count].op = "=";
+		out[count].op = t->layer_input ? "→" : "=";
 		out[count++].own = true;
-		out[1].op = "+";
 		if (t->source_embedding)
 			out[count++] = av_ui_part("X_src", AV_T_SOURCE_EMBEDDING, t->source_embedding,
 					    m, D, D, AV_AXIS_KEY, AV_AXIS_DIM);

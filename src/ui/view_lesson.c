@@ -79,11 +79,8 @@ int av_lesson_ui_rows(const struct av_app *a, int lines)
 	 * rest of the caption a J away */
 	if (a->view == &av_view_heads && !a->heads_bars && rows > 4)
 		rows = 4;
-	/* the figure's minimum (layout.c): one more line for cross mode's
-	 * second row of tokens */
-	int figure_min = figure_lines(a);
-	if (lines - rows < figure_min)
-		rows = lines - figure_min;
+	if (lines - rows < figure_lines(a))
+		rows = lines - figure_lines(a);
 	return rows >= PANE_MIN_ROWS ? rows : 0;
 }
 
