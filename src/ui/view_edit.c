@@ -171,14 +171,15 @@ static void edit_draw(struct av_app *a)
 	struct av_editor *ed = &a->ed;
 	const char *error = edit_error(ed);
 	bool error_style;
-	if (error && edit_long_text(a, getmaxx(a->w_status), &error_style))
-		error = "";   /* shown whole above the line */
-	const char *hint = error ? error
+	/* an error shown whole above the line is not cut here as well */
+	bool above = edit_long_text(a, getmaxx(a->w_status), &error_style) != NULL;
+	const char *hint = above ? ""
+			 : error ? error
 			 : ed->then == AV_THEN_CROSS ? _("the source (keys, values)  Enter: cross mode")
 			 : for_later(a) ? _("the source for cross mode  Enter  Esc")
 			 : a->model && av_model_ui_busy(a) ? _("computing…")
 			 : _("Enter apply  Esc cancel");
-	av_line_draw(a->w_status, &a->colors, edit_label(ed), &ed->line, hint, error && *error);
+	av_line_draw(a->w_status, &a->colors, edit_label(ed), &ed->line, hint, error && !above);
 	if (ed->not_utf8)
 		ed->not_utf8 = 2;
 }
