@@ -352,10 +352,9 @@ static void draw_title(const struct bars_ctx *bc, const struct av_part *rp, int 
 {
 	char title[TITLE_LEVELS][192];
 	make_titles(bc, rp, h, title);
-	int content = bc->p->ar.tile_w - 1, pick = bc->title_level;
-	while (pick < TITLE_LEVELS - 1 && av_text_width(title[pick]) > content)
-		pick++;
-	av_heads_put(bc->w, y0, x0, title[pick], content,
+	/* title_level found the form that fits every tile, this one too */
+	int content = bc->p->ar.tile_w - 1;
+	av_heads_put(bc->w, y0, x0, title[bc->title_level], content,
 		     av_colors_el(&bc->a->colors, h == bc->a->head ? AV_EL_HIGHLIGHT : AV_EL_TITLE));
 }
 
