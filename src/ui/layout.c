@@ -10,7 +10,7 @@
 #include "utf8.h"
 #include "util.h"
 
-static int min_lines(int token_rows)
+int av_layout_min_lines(int token_rows)
 {
 	return AV_MIN_LINES + (token_rows > 1 ? token_rows - 1 : 0);
 }
@@ -42,7 +42,7 @@ void av_layout_compute(struct av_layout *l, int cols, int lines, int token_rows)
 	l->lines = lines;
 	if (token_rows < 1)
 		token_rows = 1;
-	if (cols < AV_MIN_COLS || lines < min_lines(token_rows)) {
+	if (cols < AV_MIN_COLS || lines < av_layout_min_lines(token_rows)) {
 		l->too_small = true;
 		return;
 	}
@@ -68,7 +68,7 @@ void av_layout_compute(struct av_layout *l, int cols, int lines, int token_rows)
 char *av_layout_too_small_text(int cols, int lines, int token_rows)
 {
 	return av_printf(_("terminal too small: %d×%d, needs at least %d×%d"), cols, lines,
-			 AV_MIN_COLS, min_lines(token_rows));
+			 AV_MIN_COLS, av_layout_min_lines(token_rows));
 }
 
 /* --- the header ---------------------------------------------------------- */

@@ -36,6 +36,10 @@ struct av_layout {
 /* token_rows is 1, or 2 in cross mode. */
 void av_layout_compute(struct av_layout *l, int cols, int lines, int token_rows);
 
+/* The fewest lines the figure needs with token_rows rows of tokens (two in
+ * cross mode): less is "too small". */
+int av_layout_min_lines(int token_rows);
+
 /* "terminal too small: 30×10, needs at least 40×12" (malloc'd). */
 char *av_layout_too_small_text(int cols, int lines, int token_rows);
 

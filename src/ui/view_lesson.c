@@ -57,11 +57,10 @@ bool av_ui_text_in_chinese(void)
 /* The pane's fewest rows: a title and two rows to scroll with J/K. */
 #define PANE_MIN_ROWS 3
 
-/* The figure's minimum height (layout.c): one more line for cross mode's
- * second row of tokens. */
+/* The figure's minimum height: cross mode has a second row of tokens. */
 static int figure_lines(const struct av_app *a)
 {
-	return AV_MIN_LINES + (a->s->trace.cfg.mode == AV_MODE_CROSS ? 1 : 0);
+	return av_layout_min_lines(a->s->trace.cfg.mode == AV_MODE_CROSS ? 2 : 1);
 }
 
 int av_lesson_ui_rows(const struct av_app *a, int lines)
