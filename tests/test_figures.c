@@ -161,7 +161,7 @@ static void check_masking(int cols, int lines)
 	harness_keys(&h, "l");       /* query 0, key 1: hidden in the causal mask */
 	expect_number("scaled_h: query 0 china → key 1 panda", k.causal.scaled[1]);
 	harness_keys(&h, ">>");
-	expect("masked_h: query 0 china → key 1 panda = -1e+20  (hidden: −1e20, shown −∞)");
+	expect("masked_h: query 0 china → key 1 panda = −1e+20  (hidden: −1e20, shown −∞)");
 	expect_explanations_whole(&h);
 	expect_whole_at_200(cols);
 	/* the session's own causal trace once its mask hides anything */

@@ -347,15 +347,15 @@ static void test_numbers(void **state)
 	av_insp_number(b, sizeof(b), 0);
 	assert_string_equal(b, "0");
 	av_insp_number(b, sizeof(b), -1.5);
-	assert_string_equal(b, "-1.500");   /* other views' text: ASCII */
+	assert_string_equal(b, "−1.500");   /* U+2212, as every number on the screen */
 	av_insp_number(b, sizeof(b), 1e-20);
 	assert_string_equal(b, "1e-20");
 	av_insp_number(b, sizeof(b), AV_MASKED_VALUE);
-	assert_string_equal(b, "-1e+20");
+	assert_string_equal(b, "−1e+20");
 	av_insp_number(b, sizeof(b), (double)NAN);
 	assert_string_equal(b, "nan");
 	av_insp_number(b, sizeof(b), -(double)INFINITY);
-	assert_string_equal(b, "-inf");
+	assert_string_equal(b, "−inf");
 }
 
 /* No "−∞ − -1.982" or "−7.406 − -1.045" (defect 8): subtracting a negative

@@ -287,16 +287,27 @@ static void ticks(struct harness *h, int n)
 /* The tracked pair's table: its heading, and the row of epoch e as the
  * panel writes it from the trainer's histories (head 0). */
 #define TABLE_HEAD "    epoch    scaled  weight  word-only"
+/* s right-justified to width columns (a U+2212 minus is 3 bytes, 1 column) */
+static void rjust(char *buf, size_t size, const char *s, int width)
+{
+	int cols = (int)strlen(s) - (strstr(s, "\xe2\x88\x92") ? 2 : 0);
+	snprintf(buf, size, "%*s%s", width > cols ? width - cols : 0, "", s);
+}
+
 static void table_row(char *buf, size_t size, const struct av_trainer *tr, int e, const char *label)
 {
 	double w = tr->track_cell_history[2 * e + 1];
-	char weight[32];
+	char weight[24], scaled[24], word[24], col[3][40];
 	if (w > 0 && w < 0.0005)
 		snprintf(weight, sizeof(weight), "%.1e", w);     /* tiny, not 0 */
 	else
-		snprintf(weight, sizeof(weight), "%.3f", w);
-	snprintf(buf, size, "%9s %9.3f %7s %10.3f", label, tr->track_cell_history[2 * e], weight,
-		 tr->track_history[e]);
+		harness_cell_text(weight, sizeof(weight), 3, w);
+	harness_cell_text(scaled, sizeof(scaled), 3, tr->track_cell_history[2 * e]);
+	harness_cell_text(word, sizeof(word), 3, tr->track_history[e]);
+	rjust(col[0], sizeof(col[0]), scaled, 9);
+	rjust(col[1], sizeof(col[1]), weight, 7);
+	rjust(col[2], sizeof(col[2]), word, 10);
+	snprintf(buf, size, "%9s %s %s %s", label, col[0], col[1], col[2]);
 }
 
 /* Ticks a running view until the trainer reaches epoch (or stops): a tick
@@ -341,7 +352,7 @@ static void test_open_run_pause(void **state)
 	expect(utf8 ? "china@0→panda@1" : "china@0->panda@1");
 	int head_y = harness_find(TABLE_HEAD);
 	assert_true(head_y > 0);
-	char row[96];
+	char row[160];
 	table_row(row, sizeof(row), tr, 0, "0");
 	assert_non_null(strstr(harness_line(head_y + 1), row));
 	assert_non_null(strstr(harness_line(head_y + 2), "       50"));
@@ -403,12 +414,12 @@ static void test_table_rows_and_goal(void **state)
 	assert_true(head_y > 0);
 	int epochs[] = { 0, 50, 150 };
 	for (int i = 0; i < 3; i++) {
-		char row[96], e[16];
+		char row[160], e[16];
 		snprintf(e, sizeof(e), "%d", epochs[i]);
 		table_row(row, sizeof(row), tr, epochs[i], e);
 		assert_non_null(strstr(harness_line(head_y + 1 + i), row));
 	}
-	char now[96], label[16];
+	char now[160], label[16];
 	snprintf(label, sizeof(label), "now %5d", tr->epoch);
 	table_row(now, sizeof(now), tr, tr->epoch, label);
 	assert_non_null(strstr(harness_line(head_y + 4), now));
@@ -759,8 +770,9 @@ static void test_tracked_pair_is_the_sentence_cell(void **state)
 	double stepper_scaled = st->scaled[0 * st->m + 1];
 	harness_keys(&h, "t");
 	char want[128];
-	snprintf(want, sizeof(want), utf8 ? "scaled q·k/√dk = %.3f" : "scaled q.k/sqrt(dk) = %.3f",
-		 stepper_scaled);
+	char num[32];
+	harness_cell_text(num, sizeof(num), 3, stepper_scaled);
+	snprintf(want, sizeof(want), utf8 ? "scaled q·k/√dk = %s" : "scaled q.k/sqrt(dk) = %s", num);
 	expect(want);
 	expect(utf8 ? "china@0→panda@1  in #1 \"china panda\"" :
 	       "china@0->panda@1  in #1 \"china panda\"");
@@ -777,8 +789,9 @@ static void test_tracked_pair_is_the_sentence_cell(void **state)
 	assert_true(w01 > 0.9);
 	snprintf(want, sizeof(want), "weight = %.3f", w01);
 	expect(want);
-	snprintf(want, sizeof(want), "scaled q%sk%s = %.3f", utf8 ? "·" : ".", utf8 ? "/√dk" : "/sqrt(dk)",
-		 (double)t->scaled[0 * t->m + 1]);
+	harness_cell_text(num, sizeof(num), 3, (double)t->scaled[0 * t->m + 1]);
+	snprintf(want, sizeof(want), "scaled q%sk%s = %s", utf8 ? "·" : ".", utf8 ? "/√dk" : "/sqrt(dk)",
+		 num);
 	expect(want);
 	/* the table's columns say what they hold */
 	expect(TABLE_HEAD);

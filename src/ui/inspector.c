@@ -82,8 +82,7 @@ static void add_taken(struct av_insp *out, struct sb *b)
  * operator never use two different signs. */
 #define MINUS "\xe2\x88\x92"
 
-/* A number as the inspector's text writes it, with MINUS. */
-static void number(char *buf, size_t size, double v)
+void av_insp_number(char *buf, size_t size, double v)
 {
 	double a = fabs(v);
 	if (isnan(v))
@@ -98,22 +97,11 @@ static void number(char *buf, size_t size, double v)
 		snprintf(buf, size, "%s%.3f", v < 0 ? MINUS : "", a);
 }
 
-void av_insp_number(char *buf, size_t size, double v)
-{
-	/* the same digits with an ASCII '-' (other views' text, files) */
-	char tmp[64];
-	number(tmp, sizeof(tmp), v);
-	if (strncmp(tmp, MINUS, 3) == 0)
-		snprintf(buf, size, "-%s", tmp + 3);
-	else
-		snprintf(buf, size, "%s", tmp);
-}
-
 /* A number, in parentheses when negative (for products: 0.5×(−0.2)). */
 static void paren_number(char *buf, size_t size, double v)
 {
 	char tmp[32];
-	number(tmp, sizeof(tmp), v);
+	av_insp_number(tmp, sizeof(tmp), v);
 	if (v < 0)
 		snprintf(buf, size, "(%s)", tmp);
 	else
@@ -125,14 +113,14 @@ static void paren_number(char *buf, size_t size, double v)
 static void plus_term(char *buf, size_t size, double v)
 {
 	char tmp[32];
-	number(tmp, sizeof(tmp), fabs(v));
+	av_insp_number(tmp, sizeof(tmp), fabs(v));
 	if (isnan(v))
 		snprintf(buf, size, _(" + nan"));
 	else
 		snprintf(buf, size, " %s %s", v < 0 ? MINUS : "+", tmp);
 }
 
-#define NUM(name, v) char name[32]; number(name, sizeof(name), (v))
+#define NUM(name, v) char name[32]; av_insp_number(name, sizeof(name), (v))
 
 void av_insp_free(struct av_insp *in)
 {
@@ -340,7 +328,7 @@ static void explain_masked(struct av_insp *out, const struct av_trace *t, int he
 static void explain_hidden_row(struct av_insp *out, const struct av_trace *t, int i)
 {
 	char share[32];
-	number(share, sizeof(share), 1.0 / t->m);
+	av_insp_number(share, sizeof(share), 1.0 / t->m);
 	add_line(out, _("every key of query %d is hidden: attnview gives this row 0s (sum 0, "
 		 "not 1)"), i);
 	add_line(out, _("PyTorch: masked_fill(%s1e20) gives 1/%d = %s each; masked_fill(%sinf) "
@@ -389,7 +377,7 @@ static void explain_weights(struct av_insp *out, const struct av_trace *t, int h
 	int shown = 0;
 	for (int k = 0; k < m; k++) {
 		char item[48], v[32];
-		number(v, sizeof(v), mrow[k] ? exp((double)row[k] - max) : 0.0);
+		av_insp_number(v, sizeof(v), mrow[k] ? exp((double)row[k] - max) : 0.0);
 		snprintf(item, sizeof(item), k == j ? " [%s]" : " %s", mrow[k] ? v : "0");
 		int tail = 16 + (int)strlen(sm);
 		if (width_of(&b) + av_utf8_width(item) + tail > width && shown > 0) {
@@ -561,7 +549,7 @@ static void explain_nonfinite(struct av_insp *out, const struct av_trace *t,
 			     tensor == AV_T_RESIDUAL;
 	char T[32], div[32];
 	snprintf(T, sizeof(T), "%g", t->cfg.temperature);
-	number(div, sizeof(div), t->divisor);
+	av_insp_number(div, sizeof(div), t->divisor);
 	const char *what = isnan(value) ? _("NaN (not a number)") : _("infinite");
 	switch (first_nonfinite(t)) {
 	case BAD_NONE:
@@ -668,7 +656,7 @@ void av_insp_cell_weights(struct av_insp *out, const struct av_trace *t,
 	if (hidden && part->masked_as_inf)
 		snprintf(vbuf, sizeof(vbuf), "−∞");
 	else
-		number(vbuf, sizeof(vbuf), value);
+		av_insp_number(vbuf, sizeof(vbuf), value);
 	heading(out, t, part, head, r, c, vbuf);
 	if (!hidden && !isfinite(value))
 		explain_nonfinite(out, t, part->tensor, value);
@@ -843,7 +831,7 @@ void av_insp_token(struct av_insp *out, const struct av_trace *t, const struct a
 		sb_add(&b, _("embedding row:"));
 		for (int c = 0; c < D; c++) {
 			char v[32];
-			number(v, sizeof(v), p->token_embedding[(size_t)id * D + c]);
+			av_insp_number(v, sizeof(v), p->token_embedding[(size_t)id * D + c]);
 			if (width_of(&b) + (int)strlen(v) + 14 > width && c > 0) {
 				sb_add(&b, " … (+%d)", D - c);
 				break;
@@ -870,7 +858,7 @@ char *av_insp_formula(const struct av_trace *t, enum av_ui_stage st, int head)
 {
 	int dh = t->head_dim;
 	char div[32];
-	number(div, sizeof(div), t->divisor);
+	av_insp_number(div, sizeof(div), t->divisor);
 	switch (st) {
 	case AV_STAGE_TOKENS:
 		if (t->layer_input)
@@ -961,7 +949,7 @@ char *av_insp_shapes(const struct av_trace *t, enum av_ui_stage st, int head)
 				 n, dh, dh, m, n, m, head, H);
 	case AV_STAGE_SCALED: {
 		char div[32];
-		number(div, sizeof(div), t->divisor);
+		av_insp_number(div, sizeof(div), t->divisor);
 		return av_printf(_("scores_h (%d, %d) / %s → scaled_h (%d, %d);  head %d of %d"),
 				 n, m, div, n, m, head, H);
 	}

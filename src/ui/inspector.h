@@ -72,10 +72,10 @@ char *av_insp_shapes(const struct av_trace *t, enum av_ui_stage st, int head);
 /* The sum of row r of a part (the softmax stage shows it next to the row). */
 double av_insp_row_sum(const struct av_part *part, int r);
 
-/* A number the way the inspector writes it: "0.123", "-12.500", "1.2e+20",
- * "inf", "nan", with an ASCII '-' (the inspector's own lines write U+2212,
- * the one minus sign of its text; the screen shows '-' for it in ASCII
- * locales). */
+/* A number the way the inspector writes it: "0.123", "−12.500", "1.2e+20",
+ * "inf", "nan", with U+2212 for its minus as every number on the screen
+ * (the screen shows '-' for it in ASCII locales). Screen text only: files
+ * keep '-'. */
 void av_insp_number(char *buf, size_t size, double v);
 
 #endif

@@ -57,6 +57,14 @@ static void fmt_loss(char *buf, size_t size, double v)
 		snprintf(buf, size, "%.6f", v);
 }
 
+/* av_chart_number, with the screen's minus sign (its width counts columns
+ * either way). */
+static void chart_number(char *buf, size_t size, double v, int width)
+{
+	av_chart_number(buf, size, v, width);
+	av_cell_minus(buf, size);
+}
+
 static const char *short_name(int id)
 {
 	static const char *const names[AV_N_PARAMS] = {
@@ -359,9 +367,9 @@ void av_train_panel_loss(struct av_app *a, WINDOW *w)
 	double lo, hi;
 	av_chart_range(tr->loss, tr->epoch, &lo, &hi);
 	char num[32];
-	av_chart_number(num, sizeof(num), hi, lab - 1);
+	chart_number(num, sizeof(num), hi, lab - 1);
 	av_put_right(w, 1, 0, num, lab - 1, dim);
-	av_chart_number(num, sizeof(num), lo, lab - 1);
+	chart_number(num, sizeof(num), lo, lab - 1);
 	av_put_right(w, rows, 0, num, lab - 1, dim);
 	bool utf8 = av_draw_utf8();
 	for (int r = 1; r <= rows; r++)
@@ -385,12 +393,15 @@ static void rjust_cat(char *line, size_t size, const char *s, int w)
 	snprintf(line + len, size - len, "%s", s);
 }
 
+/* Numbers on the screen take the minus sign U+2212, as every matrix cell
+ * does (av_cell_minus); the buffers leave room for its two more bytes. */
 static void fmt_score(char *buf, size_t size, double v, int decimals)
 {
 	if (isnan(v))
 		snprintf(buf, size, "?");
 	else
 		snprintf(buf, size, "%.*f", decimals, v);
+	av_cell_minus(buf, size);
 }
 
 /* A weight: 3 decimals, or "3.7e-06" when it would read 0.000 but is not 0
@@ -429,8 +440,8 @@ static void spark(struct av_app *a, WINDOW *w, int y, int x, int width, const do
 	double lo, hi;
 	av_chart_range(series, n, &lo, &hi);
 	char lo_s[32], hi_s[32];
-	av_chart_number(lo_s, sizeof(lo_s), lo, 8);
-	av_chart_number(hi_s, sizeof(hi_s), hi, 8);
+	chart_number(lo_s, sizeof(lo_s), lo, 8);
+	chart_number(hi_s, sizeof(hi_s), hi, 8);
 	int lw = av_text_width(lo_s) + 1, hw = av_text_width(hi_s) + 1;
 	if (width - lw - hw < 4)
 		return;
@@ -753,7 +764,7 @@ static void draw_map_legend(struct av_app *a, WINDOW *w, int y, bool weights, do
 	int width = getmaxx(w);
 	attr_t dim = el(a, AV_EL_DIM), label = el(a, AV_EL_LABEL);
 	char lo[32], hi[32], r[24];
-	av_chart_number(r, sizeof(r), range, 6);
+	chart_number(r, sizeof(r), range, 6);
 	if (weights) {
 		snprintf(lo, sizeof(lo), "0");
 		snprintf(hi, sizeof(hi), "1");
@@ -991,8 +1002,8 @@ void av_train_panel_hist(struct av_app *a, WINDOW *w)
 	}
 	/* the axis: the lowest and highest score, and 0 between them */
 	char lo[32], hi[32];
-	av_chart_number(lo, sizeof(lo), tv->hist_lo, 7);
-	av_chart_number(hi, sizeof(hi), tv->hist_hi, 7);
+	chart_number(lo, sizeof(lo), tv->hist_lo, 7);
+	chart_number(hi, sizeof(hi), tv->hist_hi, 7);
 	int span = bw * bins;
 	int lw = av_text_width(lo), hw = av_text_width(hi);
 	av_put(w, height - 1, x0, lo, width - x0, dim);
@@ -1274,7 +1285,7 @@ void av_train_panel_remedy(const struct av_trainer *tr, const struct av_train_di
 {
 	char cause[64], top[32];
 	cause_text(tr, d, cause, sizeof(cause));
-	av_chart_number(top, sizeof(top), d->max_score, 8);
+	chart_number(top, sizeof(top), d->max_score, 8);
 	const char *fix = av_train_panel_fix(d);
 	const char *approx = av_draw_utf8() ? "≈" : "~";
 	switch (d->trouble) {
