@@ -138,6 +138,34 @@ static void test_csv_reads_back(void **state)
 	free(csv);
 }
 
+/* Labels a spreadsheet would run as formulas are written as text ('...,
+ * quoted); others, and the numbers (-1.5 is no label), are left alone. */
+static void test_csv_formula_labels_are_text(void **state)
+{
+	(void)state;
+	static char f0[] = "=HYPERLINK(\"x\")", f1[] = "+1", f2[] = "-x", f3[] = "@a",
+		    f4[] = "\tb", plain[] = "a=b";
+	static char *labels[] = { f0, f1, f2, f3, f4, plain };
+	static const char *const want[] = { "'=HYPERLINK(\"x\")", "'+1", "'-x", "'@a", "'\tb",
+					    "a=b" };
+	static const float data[6] = { -1.5f, 0, 0, 0, 0, 0 };
+	struct av_figure f = { .n = 1, .theme = &theme };
+	f.m[0] = (struct av_fig_matrix){ .name = "w", .data = data, .rows = 1, .cols = 6,
+					 .stride = 6, .row_labels = labels + 2,
+					 .col_labels = labels };
+	char *csv = av_figure_csv(&f);
+	assert_non_null(strstr(csv, "\"'=HYPERLINK(\"\"x\"\")\""));   /* quoted, ' first */
+	const char *p = csv;
+	char fields[8][64];
+	assert_int_equal(csv_record(&p, fields, 8), 7);
+	for (int c = 0; c < 6; c++)
+		assert_string_equal(fields[c + 1], want[c]);
+	assert_int_equal(csv_record(&p, fields, 8), 7);
+	assert_string_equal(fields[0], "'-x");
+	assert_string_equal(fields[1], "-1.5");
+	free(csv);
+}
+
 /* In a locale with a decimal comma, the file still says 0.25. */
 static void test_csv_decimal_point_in_any_locale(void **state)
 {
@@ -479,6 +507,7 @@ int main(void)
 		return 1;
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_csv_reads_back),
+		cmocka_unit_test(test_csv_formula_labels_are_text),
 		cmocka_unit_test(test_csv_decimal_point_in_any_locale),
 		cmocka_unit_test(test_xml_checker_catches_faults),
 		cmocka_unit_test(test_xml_escape),

@@ -10,15 +10,26 @@
 #include "export/strbuf.h"
 #include "number.h"
 
-/* A field, quoted when it holds a comma, a quote or a line break (quotes
- * doubled inside). */
+/* Whether a spreadsheet would read text starting so as a formula (OWASP's
+ * list for CSV injection): a sentence "=HYPERLINK(...)" typed by whoever
+ * leads the class must open as the words it is. */
+static bool reads_as_formula(const char *s)
+{
+	return s[0] != '\0' && strchr("=+-@\t\r", s[0]);
+}
+
+/* A text field, quoted when it holds a comma, a quote or a line break
+ * (quotes doubled inside); one a spreadsheet would take for a formula is
+ * quoted with a ' first, which spreadsheets show as text (the numbers are
+ * not fields: -0.5 stays a number). */
 static void field(struct av_strbuf *b, const char *s)
 {
-	if (!strpbrk(s, ",\"\r\n")) {
+	bool formula = reads_as_formula(s);
+	if (!formula && !strpbrk(s, ",\"\r\n")) {
 		av_sb_add(b, s);
 		return;
 	}
-	av_sb_add(b, "\"");
+	av_sb_add(b, formula ? "\"'" : "\"");
 	for (const char *p = s; *p; p++) {
 		av_sb_addn(b, p, 1);
 		if (*p == '"')

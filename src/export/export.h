@@ -73,7 +73,9 @@ struct av_figure {
 
 /* CSV (RFC 4180): per matrix a header row (its name, then the column
  * labels) and a row per row label; matrices are separated by an empty line.
- * Numbers as %.9g (float32 reads back exactly); hidden −∞ cells as -inf. */
+ * Numbers as %.9g (float32 reads back exactly); hidden −∞ cells as -inf.
+ * A label starting with = + - @ Tab or CR is written "'..." so that a
+ * spreadsheet shows it as text, not a formula. */
 char *av_figure_csv(const struct av_figure *f);
 
 /* The figure as the screen shows it, as text: titles, then each matrix with
