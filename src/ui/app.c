@@ -1139,6 +1139,43 @@ static void on_continue(int sig)
 	got_continue = 1;
 }
 
+/* Ctrl-Z: curses's own handler leaves the screen as the shell had it, but
+ * knows nothing of bracketed paste, so a program run while attnview is
+ * stopped (under a shell that does not manage the mode itself, as dash)
+ * would read the marks around a paste. The handler turns the mode off with
+ * one write(2) (the string made before, as a handler may not call curses)
+ * and then runs curses's handler; SIGCONT turns it on again. */
+static struct sigaction curses_stop;
+static char paste_off[32];
+static size_t paste_off_len;
+
+static void on_stop(int sig)
+{
+	int saved = errno;
+	if (paste_off_len && write(STDOUT_FILENO, paste_off, paste_off_len) < 0) {
+		/* nothing to do: the terminal is going away or full */
+	}
+	errno = saved;
+	curses_stop.sa_handler(sig);
+}
+
+/* Puts on_stop before curses's handler, where curses installed one (it
+ * does not when the shell ignores Ctrl-Z, and then neither do we). */
+static void chain_stop_handler(struct sigaction *old)
+{
+	sigaction(SIGTSTP, NULL, old);
+	const char *off = av_keyboard_paste_off();
+	if ((old->sa_flags & SA_SIGINFO) || old->sa_handler == SIG_DFL ||
+	    old->sa_handler == SIG_IGN || strlen(off) >= sizeof(paste_off))
+		return;
+	curses_stop = *old;
+	paste_off_len = strlen(off);
+	memcpy(paste_off, off, paste_off_len);
+	struct sigaction stop = *old;
+	stop.sa_handler = on_stop;
+	sigaction(SIGTSTP, &stop, NULL);
+}
+
 bool av_ui_run(struct av_session *s, const struct av_ui_config *cfg, char **cause)
 {
 	/* a bad theme is reported before the screen opens */
@@ -1208,6 +1245,8 @@ bool av_ui_run(struct av_session *s, const struct av_ui_config *cfg, char **caus
 	cont.sa_handler = on_continue;
 	got_continue = 0;
 	sigaction(SIGCONT, &cont, &old_cont);
+	struct sigaction old_stop;
+	chain_stop_handler(&old_stop);
 
 	leave_initial_state();
 	av_keyboard_bracketed_paste(true);
@@ -1312,6 +1351,7 @@ bool av_ui_run(struct av_session *s, const struct av_ui_config *cfg, char **caus
 	for (int i = 0; i < N_SIGS; i++)
 		sigaction(sigs[i], &old[i], NULL);
 	sigaction(SIGCONT, &old_cont, NULL);
+	sigaction(SIGTSTP, &old_stop, NULL);
 	fflush(stdout);
 	if (got_signal) {
 		/* die of the signal, as the shell expects, the terminal restored */

@@ -111,19 +111,29 @@ int av_keyboard_read(WINDOW *w, int *key)
 	return OK;
 }
 
+/* xterm's private mode 2004, which tmux, screen, VTE, kitty, iTerm2 and the
+ * Linux console's successors know and other terminals ignore (bash's
+ * readline turns it on for every terminal); the terminfo entry's own
+ * strings where it has them (tmux's "screen" has not) */
+static const char *paste_mode(bool on)
+{
+	const char *mode = av_terminfo_string(on ? "BE" : "BD");
+	return mode ? mode : on ? "\033[?2004h" : "\033[?2004l";
+}
+
+const char *av_keyboard_paste_off(void)
+{
+	return paste_mode(false);
+}
+
 void av_keyboard_bracketed_paste(bool on)
 {
-	/* xterm's private mode 2004, which tmux, screen, VTE, kitty, iTerm2
-	 * and the Linux console's successors know and other terminals ignore
-	 * (bash's readline turns it on for every terminal); the terminfo
-	 * entry's own strings where it has them (tmux's "screen" has not) */
-	const char *mode = av_terminfo_string(on ? "BE" : "BD");
 	if (on) {
 		const char *begin = av_terminfo_string("PS"), *end = av_terminfo_string("PE");
 		define_key(begin ? begin : "\033[200~", KEY_MAX + 1);
 		define_key(end ? end : "\033[201~", KEY_MAX + 2);
 	}
-	putp(mode ? mode : on ? "\033[?2004h" : "\033[?2004l");
+	putp(paste_mode(on));
 	/* putp writes through stdio: out now, not when the program ends */
 	fflush(stdout);
 }
