@@ -181,6 +181,29 @@ static void test_command_lr(void **state)
 	harness_close(&h);
 }
 
+/* :quit and :q end the screen as q does: after unsaved training, only once
+ * the question is answered y; a value is refused. */
+static void test_command_quit(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, ":quit now\r");
+	expect_status("quit: takes no value, got \"now\"");
+	assert_false(h.a.quit);
+	harness_keys(&h, ESC ":q\r");
+	assert_true(h.a.quit);
+	h.a.quit = false;
+	harness_keys(&h, "tss:quit\r");
+	assert_false(h.a.quit);
+	expect_status("discard 2 epochs of training? y/n");
+	harness_keys(&h, "n");
+	assert_false(h.a.quit);
+	harness_keys(&h, ":q\ry");
+	assert_true(h.a.quit);
+	harness_close(&h);
+}
+
 /* The training view writes its trainer's weights (trained, not the
  * stepper's), and no figure; once they are written, q quits without asking
  * to discard the training. */
@@ -490,6 +513,7 @@ int main(void)
 		cmocka_unit_test(test_E_outside_cross_offers_the_switch),
 		cmocka_unit_test(test_command_values),
 		cmocka_unit_test(test_command_lr),
+		cmocka_unit_test(test_command_quit),
 		cmocka_unit_test(test_command_source),
 		cmocka_unit_test(test_write_trained_weights),
 		cmocka_unit_test(test_tab_completes),

@@ -454,6 +454,12 @@ static void quit_now(struct av_app *a)
 	a->quit = true;
 }
 
+void av_app_quit(struct av_app *a)
+{
+	if (!av_train_view_ask_discard(a, quit_now))
+		quit_now(a);
+}
+
 static void cycle_theme(struct av_app *a)
 {
 	int next = (a->theme_index + 1) % a->n_themes;
@@ -573,8 +579,7 @@ static void do_action(struct av_app *a, enum av_action act)
 		a->dirty = AV_DIRTY_ALL;
 		break;
 	case AV_ACTION_QUIT:
-		if (!av_train_view_ask_discard(a, quit_now))
-			quit_now(a);
+		av_app_quit(a);
 		break;
 	case AV_ACTION_PREV_LAYER: case AV_ACTION_NEXT_LAYER: case AV_ACTION_MODEL_VIEW:
 		av_app_message(a, false, _("[, ] and M are for a real model: attnview --model DIR"));

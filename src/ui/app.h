@@ -225,6 +225,9 @@ void av_app_offer_cross(struct av_app *a);
 bool av_app_set_temperature(struct av_app *a, double T);
 bool av_app_set_seed(struct av_app *a, uint64_t seed);
 
+/* q and :quit: ends the screen, after asking when training would be lost. */
+void av_app_quit(struct av_app *a);
+
 /* Opens the sentence editor on the sentence or the source; then says what
  * happens once a source typed outside cross mode is applied. */
 void av_editor_open(struct av_app *a, bool source, enum av_edit_then then);

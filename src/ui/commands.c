@@ -164,6 +164,16 @@ static bool run_export(struct av_app *a, const char *name, const char *arg, char
 	return true;
 }
 
+/* :quit and :q, for hands that type vim's (tig and less take it too): the
+ * q key's way out, asking first when training would be lost. */
+static bool run_quit(struct av_app *a, const char *name, const char *arg, char **error)
+{
+	if (*arg)
+		return fail_as(error, name, av_printf(_("takes no value, got \"%.40s\""), arg));
+	av_app_quit(a);
+	return true;
+}
+
 static bool run_help(struct av_app *a, const char *name, const char *arg, char **error);
 
 static const struct command commands[] = {
@@ -176,6 +186,8 @@ static const struct command commands[] = {
 	{ "write", "FILE", true, run_write },
 	{ "export", "FORMAT [FILE]", true, run_export },
 	{ "help", "", true, run_help },
+	{ "quit", "", true, run_quit },
+	{ "q", "", true, run_quit },
 };
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -185,7 +197,7 @@ static bool run_help(struct av_app *a, const char *name, const char *arg, char *
 	(void)arg;
 	(void)error;
 	av_app_message(a, false, _("seed N · temp X · lr X · source S · sentence S · write FILE · "
-		       "export FORMAT [FILE]"));
+		       "export FORMAT [FILE] · quit"));
 	return true;
 }
 
