@@ -71,6 +71,19 @@ static void full_snapshot(struct av_state *s)
 							 AV_TRAIN_ALL, 0.1 + 0.2, true };
 	s->training.recipe[2] = (struct av_snap_recipe){ 9001, AV_TARGET_PREVIOUS, AV_OPT_ADAM,
 							 AV_TRAIN_QKV, 1e-3, false };
+	/* trained under other settings than the ones shown now */
+	s->training.mode = AV_MODE_CAUSAL;
+	s->training.scale = AV_SCALE_DMODEL;
+	s->training.temperature = 2.5;
+	s->training.has_source = false;
+	/* after a run under cross mode with its source */
+	s->n_before = 1;
+	s->before[0] = s->training;
+	s->before[0].n_recipe = 1;
+	s->before[0].epochs = 3;
+	s->before[0].mode = AV_MODE_CROSS;
+	s->before[0].has_source = true;
+	strcpy(s->before[0].source, "la mer \"calme\"");
 }
 
 static void assert_snapshots_equal(const struct av_state *a, const struct av_state *b)
@@ -100,9 +113,17 @@ static void assert_snapshots_equal(const struct av_state *a, const struct av_sta
 	assert_memory_equal(a->key_hidden, b->key_hidden, sizeof a->key_hidden);
 	assert_string_equal(a->lesson, b->lesson);
 	assert_int_equal(a->lesson_step, b->lesson_step);
+	assert_int_equal(a->n_before, b->n_before);
+	for (int i = 0; i < a->n_before; i++)
+		assert_true(av_state_same_training(&a->before[i], &b->before[i]));
 	assert_int_equal(a->training.active, b->training.active);
 	if (!a->training.active)
 		return;
+	assert_int_equal(a->training.mode, b->training.mode);
+	assert_int_equal(a->training.scale, b->training.scale);
+	assert_true(a->training.temperature == b->training.temperature);
+	assert_int_equal(a->training.has_source, b->training.has_source);
+	assert_string_equal(a->training.source, b->training.source);
 	assert_int_equal(a->training.init, b->training.init);
 	assert_int_equal(a->training.epochs, b->training.epochs);
 	assert_int_equal(a->training.steps, b->training.steps);
@@ -129,7 +150,7 @@ static void round_trip(const struct av_state *in)
 
 	if (!av_wire_encode(in, &msg, &len, &cause))
 		fail_msg("encode: %s", cause);
-	assert_memory_equal(msg, "AVFL\x02\x00\x01\x00", 8);
+	assert_memory_equal(msg, "AVFL\x03\x00\x01\x00", 8);
 	assert_int_equal(msg[8] | msg[9] << 8 | msg[10] << 16 | msg[11] << 24,
 			 len - AV_WIRE_HEADER_SIZE);
 	if (!av_wire_decode(msg, len, &out, &cause))
@@ -216,12 +237,12 @@ static char *body_of(const struct av_state *s)
 	return body;
 }
 
-/* A message around body (len bytes), with a version-2 snapshot header. */
+/* A message around body (len bytes), with a version-3 snapshot header. */
 static unsigned char *frame(const char *body, size_t len, size_t *msg_len)
 {
 	unsigned char *msg = av_malloc(AV_WIRE_HEADER_SIZE + len + 1);
 
-	memcpy(msg, "AVFL\x02\x00\x01\x00", 8);
+	memcpy(msg, "AVFL\x03\x00\x01\x00", 8);
 	for (int i = 0; i < 4; i++)
 		msg[8 + i] = (unsigned char)((len >> (8 * i)) & 0xff);
 	memcpy(msg + AV_WIRE_HEADER_SIZE, body, len);
@@ -358,23 +379,23 @@ static void test_refused_headers(void **state)
 	char *cause = NULL;
 	unsigned char hdr[AV_WIRE_HEADER_SIZE];
 
-	/* version 1 (before the recipe of changes) is another release's */
-	memcpy(hdr, "AVFL\x01\x00\x01\x00\x10\x00\x00\x00", 12);
+	/* version 2 (one run, under the config shown) is another release's */
+	memcpy(hdr, "AVFL\x02\x00\x01\x00\x10\x00\x00\x00", 12);
 	assert_int_equal(av_wire_parse_header(hdr, &h, &cause), AV_WIRE_SKIP);
-	assert_non_null(strstr(cause, "version 1, this attnview reads version 2"));
+	assert_non_null(strstr(cause, "version 2, this attnview reads version 3"));
 	free(cause);
 	cause = NULL;
-	memcpy(hdr, "AVFL\x02\x00\x07\x00\x10\x00\x00\x00", 12);
+	memcpy(hdr, "AVFL\x03\x00\x07\x00\x10\x00\x00\x00", 12);
 	assert_int_equal(av_wire_parse_header(hdr, &h, &cause), AV_WIRE_SKIP);
 	assert_non_null(strstr(cause, "unknown message type 7"));
 	free(cause);
 	cause = NULL;
-	memcpy(hdr, "AVFL\x02\x00\x01\x00\x01\x00\x01\x00", 12);   /* 65537 */
+	memcpy(hdr, "AVFL\x03\x00\x01\x00\x01\x00\x02\x00", 12);   /* 131073 */
 	assert_int_equal(av_wire_parse_header(hdr, &h, &cause), AV_WIRE_SKIP);
-	assert_non_null(strstr(cause, "65537 bytes, more than 65536"));
+	assert_non_null(strstr(cause, "131073 bytes, more than 131072"));
 	free(cause);
 	cause = NULL;
-	memcpy(hdr, "AVFL\x02\x00\x01\x00\xff\xff\xff\xff", 12);
+	memcpy(hdr, "AVFL\x03\x00\x01\x00\xff\xff\xff\xff", 12);
 	assert_int_equal(av_wire_parse_header(hdr, &h, &cause), AV_WIRE_SKIP);
 	free(cause);
 	cause = NULL;
@@ -383,7 +404,7 @@ static void test_refused_headers(void **state)
 	assert_non_null(strstr(cause, "bad magic"));
 	free(cause);
 	cause = NULL;
-	memcpy(hdr, "AVFL\x02\x00\x01\x00\x00\x01\x00\x00", 12);
+	memcpy(hdr, "AVFL\x03\x00\x01\x00\x00\x01\x00\x00", 12);
 	assert_int_equal(av_wire_parse_header(hdr, &h, &cause), AV_WIRE_READ);
 	assert_int_equal(h.length, 256);
 }
@@ -686,6 +707,83 @@ static void test_sync_training_replayed(void **state)
 	av_session_free(&leader);
 	av_session_free(&follower);
 	av_session_free(&plain);
+}
+
+/* A run replays under the settings it trained under, not the ones shown
+ * now: the teacher trains in self mode, keeps the weights and turns the
+ * causal mask on (no new parameters for the class), then trains again from
+ * those weights under the mask (two runs: the second's trainer starts from
+ * the first's weights). The follower's weights are the teacher's, bit for
+ * bit, at each point. */
+static void test_sync_runs_under_their_settings(void **state)
+{
+	(void)state;
+	struct av_session leader, follower;
+	struct av_state prev, snap;
+	struct av_train_settings set;
+	struct av_trainer *first, *second;
+	char *cause = NULL;
+	size_t dd;
+
+	start_session(&leader, "china panda");
+	start_session(&follower, "china panda");
+	dd = (size_t)leader.cfg.d_model * (size_t)leader.cfg.d_model;
+	av_train_settings_from_sample(&set, &leader.sample.training);
+	first = av_trainer_new(&leader, &set, &cause);
+	assert_non_null(first);
+	av_state_init(&snap);
+	leader_train(first, &snap.training, 4, 1);
+	assert_int_equal(snap.training.mode, AV_MODE_SELF);
+	assert_true(av_trainer_apply(first, &leader, &cause));
+	/* the mask on, the weights kept */
+	leader.cfg.mode = AV_MODE_CAUSAL;
+	assert_true(av_session_reattend(&leader, &cause));
+	{
+		struct av_snap_training run = snap.training;
+		snapshot_over_wire(&leader, &snap);
+		snap.training = run;
+	}
+	assert_true(av_state_apply(&follower, NULL, &snap, &cause));
+	assert_memory_equal(leader.params.w_q, follower.params.w_q, dd * sizeof(float));
+	assert_same_numbers(&leader, &follower);
+	/* the same run, another mode shown: nothing to rebuild */
+	prev = snap;
+	prev.mode = AV_MODE_SELF;
+	assert_false(av_state_needs_params(&prev, &snap));
+	/* a second run from the first's weights, under the mask */
+	second = av_trainer_new(&leader, &set, &cause);
+	assert_non_null(second);
+	snap.n_before = 1;
+	snap.before[0] = snap.training;
+	snap.training.active = false;
+	leader_train(second, &snap.training, 2, 0);
+	assert_int_equal(snap.training.mode, AV_MODE_CAUSAL);
+	assert_true(av_trainer_apply(second, &leader, &cause));
+	{	/* through the wire */
+		unsigned char *msg;
+		size_t len;
+		assert_true(av_wire_encode(&snap, &msg, &len, &cause));
+		assert_true(av_wire_decode(msg, len, &snap, &cause));
+		free(msg);
+	}
+	assert_int_equal(snap.n_before, 1);
+	assert_true(av_state_needs_params(&prev, &snap));
+	assert_true(av_state_apply(&follower, &prev, &snap, &cause));
+	assert_memory_equal(leader.params.w_q, follower.params.w_q, dd * sizeof(float));
+	assert_memory_equal(leader.params.w_k, follower.params.w_k, dd * sizeof(float));
+	assert_same_numbers(&leader, &follower);
+	/* without the first run, or with it under the mask, other weights */
+	snap.n_before = 0;
+	assert_true(av_state_apply(&follower, NULL, &snap, &cause));
+	assert_true(memcmp(leader.params.w_q, follower.params.w_q, dd * sizeof(float)) != 0);
+	snap.n_before = 1;
+	snap.before[0].mode = AV_MODE_CAUSAL;
+	assert_true(av_state_apply(&follower, NULL, &snap, &cause));
+	assert_true(memcmp(leader.params.w_q, follower.params.w_q, dd * sizeof(float)) != 0);
+	av_trainer_free(first);
+	av_trainer_free(second);
+	av_session_free(&leader);
+	av_session_free(&follower);
 }
 
 /* A follower that replayed a run goes on from there when the run went
@@ -1158,16 +1256,16 @@ static void test_room_fake_leader(void **state)
 	r->events[0] = 0;
 
 	/* a body that is not JSON */
-	assert_int_equal(write(conn, "AVFL\x02\x00\x01\x00\x05\x00\x00\x00{{{{{", 17), 17);
+	assert_int_equal(write(conn, "AVFL\x03\x00\x01\x00\x05\x00\x00\x00{{{{{", 17), 17);
 	pump(r, 1);
 	assert_int_equal(r->events[0], 0);
 	assert_non_null(strstr(notes, "dropped a malformed message: message: not JSON"));
 	/* a version from the future and an oversized message, skipped unread */
 	assert_int_equal(write(conn, "AVFL\x09\x00\x01\x00\x03\x00\x00\x00" "abc", 15), 15);
-	memcpy(hdr, "AVFL\x02\x00\x01\x00\x70\x11\x01\x00", 12);     /* 70000 bytes */
-	big = av_calloc(70000, 1);
+	memcpy(hdr, "AVFL\x03\x00\x01\x00\xe0\x22\x02\x00", 12);     /* 140000 bytes */
+	big = av_calloc(140000, 1);
 	assert_int_equal(write(conn, hdr, 12), 12);
-	assert_int_equal(write(conn, big, 70000), 70000);
+	assert_int_equal(write(conn, big, 140000), 140000);
 	free(big);
 	/* then a good one */
 	full_snapshot(&s);
@@ -1176,7 +1274,7 @@ static void test_room_fake_leader(void **state)
 	assert_int_equal(write(conn, good, good_len), (ssize_t)good_len);
 	pump(r, 4);
 	assert_non_null(strstr(notes, "dropped a message: message version 9"));
-	assert_non_null(strstr(notes, "dropped a message: message of 70000 bytes, more than 65536"));
+	assert_non_null(strstr(notes, "dropped a message: message of 140000 bytes, more than 131072"));
 	assert_true(r->events[0] & AV_FOLLOW_SNAPSHOT);
 	assert_true(r->got[0].seq == 99);
 	assert_true(av_follower_connected(r->f[0]));
@@ -1522,7 +1620,7 @@ static void test_fuzz_seeds_decode(void **state)
 {
 	(void)state;
 	static const char *const seeds[] = { "china-panda-self", "china-panda-training",
-					     "qkv-causal", "translate-cross" };
+					     "china-panda-runs", "qkv-causal", "translate-cross" };
 	const char *dir = getenv("TESTS_SRCDIR");
 
 	if (dir == NULL)
@@ -1559,6 +1657,7 @@ int main(void)
 		cmocka_unit_test(test_sync_same_numbers),
 		cmocka_unit_test(test_sync_training_replayed),
 		cmocka_unit_test(test_sync_replay_goes_on),
+		cmocka_unit_test(test_sync_runs_under_their_settings),
 		cmocka_unit_test(test_sync_loads_teacher_sample),
 		cmocka_unit_test(test_sync_optimiser_restart),
 		cmocka_unit_test(test_sync_sleep_restart),

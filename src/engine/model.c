@@ -254,3 +254,14 @@ void av_position_row(const struct av_params *p, enum av_positional kind, int pos
 		break;
 	}
 }
+
+uint64_t av_params_print(const struct av_params *p)
+{
+	size_t dd = (size_t)p->d_model * (size_t)p->d_model, count = dd < 64 ? dd : 64;
+	uint64_t h = av_fnv1a_bytes(&p->d_model, sizeof(p->d_model), AV_FNV_BASIS);
+	if (p->w_q != NULL && p->w_k != NULL) {
+		h = av_fnv1a_bytes(p->w_q, count * sizeof(float), h);
+		h = av_fnv1a_bytes(p->w_k, count * sizeof(float), h);
+	}
+	return h;
+}

@@ -15,6 +15,7 @@
 #define AV_MODEL_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include "model_config.h"
 
 #define AV_UNK "<unk>"
@@ -41,6 +42,12 @@ void av_params_alloc(struct av_params *p, const struct av_config *cfg);
 
 void av_params_free(struct av_params *p);
 void av_params_copy(struct av_params *dst, const struct av_params *src);
+
+/* A fingerprint of W_q and W_k (their first 64 values) and D: enough to
+ * tell whether the weights are still the ones a run left (any training
+ * step or fresh draw changes them), at the cost of hashing 512 bytes.
+ * Tensors not there (a trainer's put to sleep) hash as absent. */
+uint64_t av_params_print(const struct av_params *p);
 
 /* Index of word in the vocabulary, or -1. */
 int av_params_find(const struct av_params *p, const char *word);

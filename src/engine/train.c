@@ -531,6 +531,7 @@ struct av_trainer *av_trainer_new(const struct av_session *s,
 		tr->pairs[i][0] = av_strdup(tc->pairs[i][0]);
 		tr->pairs[i][1] = av_strdup(tc->pairs[i][1]);
 	}
+	tr->source = s->source ? av_strdup(s->source) : NULL;
 	av_params_copy(&tr->params, &s->params);
 	if (!check_settings(tr, set, cause))
 		goto fail;
@@ -593,6 +594,7 @@ void av_trainer_free(struct av_trainer *tr)
 		free(tr->pairs[i][1]);
 	}
 	free(tr->pairs);
+	free(tr->source);
 	free_state(tr);
 	av_params_free(&tr->start);
 	av_params_free(&tr->params);

@@ -150,6 +150,9 @@ struct av_trainer {
 	struct av_train_settings set;
 	int n_pairs;
 	char *(*pairs)[2];           /* copies of the sample's pairs */
+	char *source;                /* the session's source when made, or NULL:
+					cross mode's corpus entries without their
+					own source read it */
 
 	/* the corpus */
 	int n_items;

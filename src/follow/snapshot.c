@@ -40,6 +40,7 @@ void av_state_init(struct av_state *s)
 	s->query = -1;
 	s->key = -1;
 	s->training.init = cfg.init;
+	av_state_run_under(&s->training, s);
 	s->training.n_recipe = 1;
 	s->training.recipe[0] = (struct av_snap_recipe){
 		.at = 0, .target = AV_TARGET_SELF, .optimizer = AV_OPT_ADAM,
@@ -101,16 +102,31 @@ static bool check_enum(const char *field, int value, const char *const names[],
 	return true;
 }
 
+/* The mode, scale and temperature of the config or of a run ("training"
+ * before their names). */
+static bool check_attention(const char *prefix, enum av_mode mode, enum av_scale scale,
+			    double temperature, char **cause)
+{
+	char mode_field[32], scale_field[32];
+
+	snprintf(mode_field, sizeof mode_field, "%smode", prefix);
+	snprintf(scale_field, sizeof scale_field, "%sscale", prefix);
+	if (!check_enum(mode_field, (int)mode, av_mode_names, cause) ||
+	    !check_enum(scale_field, (int)scale, av_scale_names, cause))
+		return false;
+	if (!isfinite(temperature) || temperature < AV_MIN_TEMPERATURE ||
+	    temperature > AV_MAX_TEMPERATURE)
+		return av_fail(cause, *prefix ? _("training temperature: not between %g and %g")
+			       : _("temperature: not between %g and %g"),
+			       AV_MIN_TEMPERATURE, AV_MAX_TEMPERATURE);
+	return true;
+}
+
 static bool check_config(const struct av_state *s, char **cause)
 {
-	if (!check_enum("mode", (int)s->mode, av_mode_names, cause) ||
-	    !check_enum("scale", (int)s->scale, av_scale_names, cause) ||
+	if (!check_attention("", s->mode, s->scale, s->temperature, cause) ||
 	    !check_enum("init", (int)s->init, av_init_names, cause))
 		return false;
-	if (!isfinite(s->temperature) || s->temperature < AV_MIN_TEMPERATURE ||
-	    s->temperature > AV_MAX_TEMPERATURE)
-		return av_fail(cause, _("temperature: not between %g and %g"),
-			       AV_MIN_TEMPERATURE, AV_MAX_TEMPERATURE);
 	if (s->seed > AV_MAX_SEED)
 		return av_fail(cause, _("seed: above %llu"), (unsigned long long)AV_MAX_SEED);
 	if (s->d_model < 1 || s->d_model > AV_MAX_D_MODEL)
@@ -156,9 +172,27 @@ static bool check_recipe(const struct av_snap_recipe *r, int i, long prev_at, ch
 	return true;
 }
 
+/* The settings a run trained under: the config's own bounds, and a source
+ * in cross mode. */
+static bool check_run_under(const struct av_snap_training *t, char **cause)
+{
+	int keys;
+
+	if (!check_attention("training ", t->mode, t->scale, t->temperature, cause))
+		return false;
+	if (t->mode == AV_MODE_CROSS && !t->has_source)
+		return av_fail(cause, _("training source: cross mode needs one"));
+	if (t->has_source && !check_text("training source", t->source, &keys, cause))
+		return false;
+	if (!t->has_source && t->source[0] != '\0')
+		return av_fail(cause, _("training source: text without a source"));
+	return true;
+}
+
 static bool check_training(const struct av_snap_training *t, char **cause)
 {
-	if (!check_enum("training init", (int)t->init, av_init_names, cause))
+	if (!check_enum("training init", (int)t->init, av_init_names, cause) ||
+	    !check_run_under(t, cause))
 		return false;
 	if (t->epochs < 0 || t->epochs > AV_SNAP_MAX_EPOCHS)
 		return av_fail(cause, _("epochs: %d is not in 0..%d"), t->epochs, AV_SNAP_MAX_EPOCHS);
@@ -205,7 +239,34 @@ bool av_state_validate(const struct av_state *s, char **cause)
 	if (s->lesson_step < 0 || s->lesson_step > AV_SNAP_MAX_LESSON_STEP)
 		return av_fail(cause, _("lesson_step: %d is not in 0..%d"), s->lesson_step,
 			       AV_SNAP_MAX_LESSON_STEP);
+	if (s->n_before < 0 || s->n_before > AV_SNAP_MAX_RUNS - 1)
+		return av_fail(cause, _("before: %d runs, not 0..%d"), s->n_before,
+			       AV_SNAP_MAX_RUNS - 1);
+	for (int i = 0; i < s->n_before; i++) {
+		if (!s->before[i].active)
+			return av_fail(cause, _("before: run %d is no run"), i);
+		if (!check_training(&s->before[i], cause)) {
+			av_cause_prefix(cause, _("before: run %d"), i);
+			return false;
+		}
+	}
 	return check_training(&s->training, cause);
+}
+
+void av_state_run_under(struct av_snap_training *t, const struct av_state *s)
+{
+	t->mode = s->mode;
+	t->scale = s->scale;
+	t->temperature = s->temperature;
+	t->has_source = s->has_source;
+	memcpy(t->source, s->has_source ? s->source : "", s->has_source ? sizeof t->source : 1);
+}
+
+/* The same settings trained under (the source's bytes only when there is one). */
+static bool same_run_under(const struct av_snap_training *x, const struct av_snap_training *y)
+{
+	return x->mode == y->mode && x->scale == y->scale && x->temperature == y->temperature &&
+	       x->has_source == y->has_source && (!x->has_source || strcmp(x->source, y->source) == 0);
 }
 
 static bool same_recipe(const struct av_snap_recipe *a, const struct av_snap_recipe *b)
@@ -221,7 +282,7 @@ bool av_state_same_training(const struct av_snap_training *x, const struct av_sn
 	if (!x->active)
 		return true;
 	if (x->init != y->init || x->epochs != y->epochs || x->steps != y->steps ||
-	    x->n_recipe != y->n_recipe)
+	    x->n_recipe != y->n_recipe || !same_run_under(x, y))
 		return false;
 	for (int i = 0; i < x->n_recipe; i++)
 		if (!same_recipe(&x->recipe[i], &y->recipe[i]))
@@ -233,7 +294,7 @@ bool av_state_recipe_continues(const struct av_snap_training *prev,
 			       const struct av_snap_training *next)
 {
 	if (!prev->active || !next->active || prev->init != next->init ||
-	    prev->n_recipe > next->n_recipe ||
+	    !same_run_under(prev, next) || prev->n_recipe > next->n_recipe ||
 	    next->epochs < prev->epochs ||
 	    (next->epochs == prev->epochs && next->steps < prev->steps))
 		return false;
@@ -256,7 +317,18 @@ bool av_state_same(const struct av_state *a, const struct av_state *b)
 	       a->figure == b->figure &&
 	       memcmp(a->key_hidden, b->key_hidden, sizeof a->key_hidden) == 0 &&
 	       strcmp(a->lesson, b->lesson) == 0 && a->lesson_step == b->lesson_step &&
+	       av_state_same_runs_before(a, b) &&
 	       av_state_same_training(&a->training, &b->training);
+}
+
+bool av_state_same_runs_before(const struct av_state *a, const struct av_state *b)
+{
+	if (a->n_before != b->n_before)
+		return false;
+	for (int i = 0; i < a->n_before; i++)
+		if (!av_state_same_training(&a->before[i], &b->before[i]))
+			return false;
+	return true;
 }
 
 /* Cuts s back to a whole UTF-8 character after snprintf truncated it: a

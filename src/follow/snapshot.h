@@ -28,6 +28,8 @@
 #define AV_SNAP_MAX_STEPS 1000000      /* sentences into the epoch in progress */
 #define AV_SNAP_MAX_RECIPE 64          /* settings changes in one training run */
 #define AV_SNAP_MAX_FIGURE 15          /* the figures view's figure index */
+#define AV_SNAP_MAX_RUNS 4             /* training runs in a row, each from where
+					  the one before left the weights */
 
 /* The stages, in the stepper's order (src/ui/stages.h). */
 #define AV_SNAP_STAGE_COUNT 9
@@ -71,6 +73,16 @@ struct av_snap_recipe {
 struct av_snap_training {
 	bool active;                  /* false: the parameters are as initialised */
 	enum av_init init;
+	/* The settings the run trained under: its corpus runs with them (the
+	 * loss goes through the mask, the scale and the temperature; cross
+	 * mode's entries read the source). The screen may change them after
+	 * the run with the trained weights kept, so they travel apart from the
+	 * config shown. */
+	enum av_mode mode;
+	enum av_scale scale;
+	double temperature;
+	bool has_source;
+	char source[AV_SNAP_TEXT_MAX + 1];
 	int epochs;                   /* epochs done, 0..AV_SNAP_MAX_EPOCHS */
 	int steps;                    /* and sentences of the next, 0..AV_SNAP_MAX_STEPS */
 	int n_recipe;                 /* 1..AV_SNAP_MAX_RECIPE; recipe[0].at is 0 and
@@ -116,6 +128,13 @@ struct av_state {
 	char lesson[AV_SNAP_NAME_MAX + 1];  /* "" when none */
 	int lesson_step;                    /* 0..AV_SNAP_MAX_LESSON_STEP */
 
+	/* The parameters: drawn (or loaded) as the identity and config say,
+	 * then trained by each run of before[] in order and by training, each
+	 * run's trainer made from the weights the one before left. A teacher
+	 * who trains, changes the mask and trains again has two runs; a lesson
+	 * step that trains in the stepper is a run too. */
+	int n_before;                 /* 0..AV_SNAP_MAX_RUNS-1 */
+	struct av_snap_training before[AV_SNAP_MAX_RUNS - 1];   /* active runs */
 	struct av_snap_training training;
 };
 
@@ -137,6 +156,13 @@ bool av_state_same(const struct av_state *a, const struct av_state *b);
 /* Equal training runs (inactive ones are equal whatever their fields). */
 bool av_state_same_training(const struct av_snap_training *a,
 			    const struct av_snap_training *b);
+
+/* Equal runs before the last (n_before and each of before[]). */
+bool av_state_same_runs_before(const struct av_state *a, const struct av_state *b);
+
+/* A run's settings (mode, scale, temperature, source) set to the state's
+ * config: what a run made now trains under. */
+void av_state_run_under(struct av_snap_training *t, const struct av_state *s);
 
 /* True when next is prev's run gone further (the same start and recipe,
  * perhaps with changes added, and not fewer steps): a follower that

@@ -4,6 +4,7 @@
 #include "i18n.h"
 #include "sync.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "train.h"
@@ -52,6 +53,23 @@ static long run_position(const struct av_trainer *tr)
 	return (long)tr->epoch * tr->n_items + tr->next_item;
 }
 
+/* Whether the run t trained under tr's settings. */
+static bool run_under_is(const struct av_snap_training *t, const struct av_trainer *tr)
+{
+	return t->mode == tr->cfg.mode && t->scale == tr->cfg.scale &&
+	       t->temperature == tr->cfg.temperature && t->has_source == (tr->source != NULL) &&
+	       (tr->source == NULL || strcmp(t->source, tr->source) == 0);
+}
+
+static void set_run_under(struct av_snap_training *t, const struct av_trainer *tr)
+{
+	t->mode = tr->cfg.mode;
+	t->scale = tr->cfg.scale;
+	t->temperature = tr->cfg.temperature;
+	t->has_source = tr->source != NULL && strlen(tr->source) <= AV_SNAP_TEXT_MAX;
+	snprintf(t->source, sizeof t->source, "%s", t->has_source ? tr->source : "");
+}
+
 bool av_state_track_training(struct av_snap_training *t, const struct av_trainer *tr)
 {
 	long pos = run_position(tr);
@@ -59,11 +77,13 @@ bool av_state_track_training(struct av_snap_training *t, const struct av_trainer
 	bool fresh = tr->steps == 0 && pos > 0;    /* the optimiser's state was reset */
 	bool ok = true;
 
-	if (!t->active || t->n_recipe < 1 || tr->cfg.init != t->init || pos < last->at ||
-	    tr->epoch < t->epochs || (tr->epoch == t->epochs && tr->next_item < t->steps)) {
+	if (!t->active || t->n_recipe < 1 || tr->cfg.init != t->init || !run_under_is(t, tr) ||
+	    pos < last->at || tr->epoch < t->epochs ||
+	    (tr->epoch == t->epochs && tr->next_item < t->steps)) {
 		/* a new run: the first, or after r or i (back to step 0) */
 		t->active = true;
 		t->init = tr->cfg.init;
+		set_run_under(t, tr);
 		t->n_recipe = 1;
 		t->recipe[0] = recipe_of(tr, 0, true);
 	} else if (tr->set.target != last->target || tr->set.optimizer != last->optimizer ||
@@ -89,21 +109,16 @@ bool av_state_needs_params(const struct av_state *prev, const struct av_state *s
 		return true;
 	a = &prev->training;
 	b = &snap->training;
-	/* the training replays with the whole config (the loss goes through
-	 * the mask, the scale and the temperature), so with a run every config
-	 * field counts; without one only what the parameters are drawn from */
+	/* what the parameters are drawn from, and the runs that trained them
+	 * (each with the mask, scale, temperature and source it trained under:
+	 * the config shown may change afterwards without new parameters) */
 	if (strcmp(prev->sample, snap->sample) != 0 || prev->origin != snap->origin ||
 	    strcmp(prev->weights, snap->weights) != 0 || prev->content_hash != snap->content_hash ||
 	    prev->seed != snap->seed || prev->init != snap->init ||
 	    prev->d_model != snap->d_model || prev->heads != snap->heads ||
-	    a->active != b->active)
+	    !av_state_same_runs_before(prev, snap) || a->active != b->active)
 		return true;
-	if (!b->active)
-		return false;
-	return !av_state_same_training(a, b) || prev->mode != snap->mode ||
-	       prev->scale != snap->scale || prev->temperature != snap->temperature ||
-	       (prev->has_source != snap->has_source) ||
-	       (snap->has_source && strcmp(prev->source, snap->source) != 0);
+	return !av_state_same_training(a, b);
 }
 
 /* The parameters before any training: the loaded weights, or drawn again
@@ -165,22 +180,45 @@ bool av_state_replay(struct av_trainer *tr, const struct av_snap_training *done,
 	}
 }
 
-static bool replay_training(struct av_session *s, const struct av_state *snap, char **cause)
+/* Replays run t on the session's parameters: a trainer made from them,
+ * with the settings t trained under (a shallow copy of the session: the
+ * trainer copies what it reads), whose weights become the session's. */
+static bool replay_run(struct av_session *s, const struct av_snap_training *t, char **cause)
 {
-	const struct av_snap_recipe *r0 = &snap->training.recipe[0];
+	const struct av_snap_recipe *r0 = &t->recipe[0];
 	struct av_train_settings set = {
 		.lr = r0->lr, .optimizer = r0->optimizer, .target = r0->target, .params = r0->params,
 	};
-	struct av_trainer *tr = av_trainer_new(s, &set, cause);
+	struct av_session under = *s;
+	struct av_trainer *tr;
 	bool ok;
 
+	under.cfg.mode = t->mode;
+	under.cfg.scale = t->scale;
+	under.cfg.temperature = t->temperature;
+	under.source = t->has_source ? av_strdup(t->source) : NULL;
+	tr = av_trainer_new(&under, &set, cause);
+	free(under.source);
 	if (tr == NULL) {
 		av_cause_prefix(cause, _("cannot replay the teacher's training"));
 		return false;
 	}
-	ok = av_state_replay(tr, NULL, &snap->training, cause) && av_trainer_apply(tr, s, cause);
+	ok = av_state_replay(tr, NULL, t, cause);
+	if (ok) {
+		av_params_free(&s->params);
+		av_params_copy(&s->params, &tr->params);
+	}
 	av_trainer_free(tr);
 	return ok;
+}
+
+/* The runs of snap, in order, on fresh parameters. */
+static bool replay_training(struct av_session *s, const struct av_state *snap, char **cause)
+{
+	for (int i = 0; i < snap->n_before; i++)
+		if (!replay_run(s, &snap->before[i], cause))
+			return false;
+	return !snap->training.active || replay_run(s, &snap->training, cause);
 }
 
 static void set_text(char **field, bool present, const char *text)
@@ -225,7 +263,7 @@ bool av_state_apply(struct av_session *s, const struct av_state *prev,
 	memcpy(s->key_hidden, snap->key_hidden, sizeof s->key_hidden);
 	if (params) {
 		fresh_params(s, snap);
-		if (snap->training.active && !replay_training(s, snap, cause))
+		if (!replay_training(s, snap, cause))
 			return false;
 	}
 	return same_inputs ? av_session_reattend(s, cause) : av_session_run(s, cause);

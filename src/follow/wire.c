@@ -1,7 +1,8 @@
 /* wire.c: encoding and decoding the classroom's messages (format in wire.h).
  *
- * The body, version 2 (1 had no figure, no bars or compare view, and one
- * training setting without its changes):
+ * The body, version 3 (2 had one run, trained under the config shown; 1
+ * had no figure, no bars or compare view, and one training setting without
+ * its changes):
  *   {"seq": N, "sample": NAME, "origin": "sample"|"weights", "weights": NAME,
  *    "hash": "16 hex digits",
  *    "sentence": TEXT, "source": TEXT|null,
@@ -9,9 +10,11 @@
  *    "view": {"stage": NAME, "kind": NAME, "head", "query", "key", "hidden": [J...],
  *             "figure": N},
  *    "lesson": {"name": NAME, "step": N},
- *    "training": null | {"init": NAME, "epochs": N, "steps": N,
- *                        "recipe": [{"at": STEP, "target", "optimizer", "params",
- *                                    "lr", "reset": BOOL}, ...]}}
+ *    "before": [RUN, ...], "training": null | RUN}
+ * where a RUN is
+ *    {"init": NAME, "under": {"mode", "scale", "temperature", "source": TEXT|null},
+ *     "epochs": N, "steps": N,
+ *     "recipe": [{"at": STEP, "target", "optimizer", "params", "lr", "reset": BOOL}, ...]}
  * Enums travel as their names (the tables of model_config.h, sample.h,
  * train.h and snapshot.h), so a reordered enum cannot change a meaning. */
 #include "config.h"
@@ -343,21 +346,39 @@ static bool decode_recipe(const cJSON *item, struct av_snap_recipe *r, char **ca
 	return true;
 }
 
-static bool decode_training(const cJSON *root, struct av_state *s, char **cause)
+static bool decode_under(const cJSON *t, struct av_snap_training *tr, char **cause)
 {
-	static const char *const keys[] = { "init", "epochs", "steps", "recipe", NULL };
-	const cJSON *t = get(root, "message", "training", cause);
+	static const char *const keys[] = { "mode", "scale", "temperature", "source", NULL };
+	const cJSON *u, *source;
+	int mode, scale;
+
+	if (!get_object(t, "training", "under", keys, &u, cause) ||
+	    !get_enum(u, "under", "mode", av_mode_names, &mode, cause) ||
+	    !get_enum(u, "under", "scale", av_scale_names, &scale, cause) ||
+	    !get_double(u, "under", "temperature", &tr->temperature, cause) ||
+	    (source = get(u, "under", "source", cause)) == NULL)
+		return false;
+	tr->mode = (enum av_mode)mode;
+	tr->scale = (enum av_scale)scale;
+	tr->has_source = !cJSON_IsNull(source);
+	tr->source[0] = '\0';
+	return !tr->has_source ||
+	       get_string(u, "under", "source", tr->source, AV_SNAP_TEXT_MAX, cause);
+}
+
+/* A RUN object (t) into tr, active. */
+static bool decode_run(const cJSON *t, struct av_snap_training *tr, char **cause)
+{
+	static const char *const keys[] = { "init", "under", "epochs", "steps", "recipe", NULL };
 	const cJSON *recipe, *item;
-	struct av_snap_training *tr = &s->training;
 	int init, i = 0;
 
-	if (t == NULL)
-		return false;
-	tr->active = !cJSON_IsNull(t);
-	if (!tr->active)
-		return true;
-	if (!get_object(root, "message", "training", keys, &t, cause) ||
+	if (!cJSON_IsObject(t))
+		return av_fail(cause, _("training: a run is not an object"));
+	tr->active = true;
+	if (!only_keys(t, "training", keys, cause) ||
 	    !get_enum(t, "training", "init", av_init_names, &init, cause) ||
+	    !decode_under(t, tr, cause) ||
 	    !get_int(t, "training", "epochs", 0, AV_SNAP_MAX_EPOCHS, &tr->epochs, cause) ||
 	    !get_int(t, "training", "steps", 0, AV_SNAP_MAX_STEPS, &tr->steps, cause) ||
 	    (recipe = get(t, "training", "recipe", cause)) == NULL)
@@ -375,12 +396,33 @@ static bool decode_training(const cJSON *root, struct av_state *s, char **cause)
 	return true;
 }
 
+static bool decode_training(const cJSON *root, struct av_state *s, char **cause)
+{
+	const cJSON *t = get(root, "message", "training", cause);
+	const cJSON *before = get(root, "message", "before", cause), *item;
+
+	if (t == NULL || before == NULL)
+		return false;
+	if (!cJSON_IsArray(before))
+		return av_fail(cause, _("message: \"before\" is not a list"));
+	if (cJSON_GetArraySize(before) > AV_SNAP_MAX_RUNS - 1)
+		return av_fail(cause, _("message: \"before\" has more than %d runs"),
+			       AV_SNAP_MAX_RUNS - 1);
+	cJSON_ArrayForEach(item, before)
+		if (!decode_run(item, &s->before[s->n_before++], cause))
+			return false;
+	/* an inactive run keeps av_state_init's fields, with the config's
+	 * settings (what a run made now would train under) */
+	av_state_run_under(&s->training, s);
+	return cJSON_IsNull(t) || decode_run(t, &s->training, cause);
+}
+
 bool av_wire_decode_body(const unsigned char *body, size_t len, struct av_state *out,
 			 char **cause)
 {
 	static const char *const keys[] = { "seq", "sample", "origin", "weights", "hash",
 					    "sentence", "source", "config", "view", "lesson",
-					    "training", NULL };
+					    "before", "training", NULL };
 	const char *end = NULL;
 	cJSON *root;
 	bool ok;
@@ -458,9 +500,40 @@ static void add_u64(cJSON *obj, const char *key, uint64_t value)
 	cJSON_AddRawToObject(obj, key, buf);
 }
 
+static cJSON *encode_run(const struct av_snap_training *run)
+{
+	cJSON *t = cJSON_CreateObject(), *u, *recipe;
+
+	cJSON_AddStringToObject(t, "init", av_init_names[run->init]);
+	u = cJSON_AddObjectToObject(t, "under");
+	cJSON_AddStringToObject(u, "mode", av_mode_names[run->mode]);
+	cJSON_AddStringToObject(u, "scale", av_scale_names[run->scale]);
+	add_exact(u, "temperature", run->temperature);
+	if (run->has_source)
+		cJSON_AddStringToObject(u, "source", run->source);
+	else
+		cJSON_AddNullToObject(u, "source");
+	cJSON_AddNumberToObject(t, "epochs", run->epochs);
+	cJSON_AddNumberToObject(t, "steps", run->steps);
+	recipe = cJSON_AddArrayToObject(t, "recipe");
+	for (int i = 0; i < run->n_recipe; i++) {
+		const struct av_snap_recipe *r = &run->recipe[i];
+		cJSON *item = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(item, "at", (double)r->at);
+		cJSON_AddStringToObject(item, "target", av_target_names[r->target]);
+		cJSON_AddStringToObject(item, "optimizer", av_optimizer_names[r->optimizer]);
+		cJSON_AddStringToObject(item, "params", av_train_set_names[r->params]);
+		add_exact(item, "lr", r->lr);
+		cJSON_AddBoolToObject(item, "reset", r->reset);
+		cJSON_AddItemToArray(recipe, item);
+	}
+	return t;
+}
+
 static cJSON *encode_json(const struct av_state *s)
 {
-	cJSON *root = cJSON_CreateObject(), *c, *v, *hidden, *l, *t, *recipe;
+	cJSON *root = cJSON_CreateObject(), *c, *v, *hidden, *l, *before;
 	char hash[17];
 
 	snprintf(hash, sizeof hash, "%016" PRIx64, s->content_hash);
@@ -500,27 +573,13 @@ static cJSON *encode_json(const struct av_state *s)
 	cJSON_AddStringToObject(l, "name", s->lesson);
 	cJSON_AddNumberToObject(l, "step", s->lesson_step);
 
-	if (!s->training.active) {
+	before = cJSON_AddArrayToObject(root, "before");
+	for (int i = 0; i < s->n_before; i++)
+		cJSON_AddItemToArray(before, encode_run(&s->before[i]));
+	if (s->training.active)
+		cJSON_AddItemToObject(root, "training", encode_run(&s->training));
+	else
 		cJSON_AddNullToObject(root, "training");
-		return root;
-	}
-	t = cJSON_AddObjectToObject(root, "training");
-	cJSON_AddStringToObject(t, "init", av_init_names[s->training.init]);
-	cJSON_AddNumberToObject(t, "epochs", s->training.epochs);
-	cJSON_AddNumberToObject(t, "steps", s->training.steps);
-	recipe = cJSON_AddArrayToObject(t, "recipe");
-	for (int i = 0; i < s->training.n_recipe; i++) {
-		const struct av_snap_recipe *r = &s->training.recipe[i];
-		cJSON *item = cJSON_CreateObject();
-
-		cJSON_AddNumberToObject(item, "at", (double)r->at);
-		cJSON_AddStringToObject(item, "target", av_target_names[r->target]);
-		cJSON_AddStringToObject(item, "optimizer", av_optimizer_names[r->optimizer]);
-		cJSON_AddStringToObject(item, "params", av_train_set_names[r->params]);
-		add_exact(item, "lr", r->lr);
-		cJSON_AddBoolToObject(item, "reset", r->reset);
-		cJSON_AddItemToArray(recipe, item);
-	}
 	return root;
 }
 

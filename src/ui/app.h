@@ -290,6 +290,9 @@ bool av_train_view_weights_text(const struct av_app *a, char *buf, size_t size);
 void av_trained_text(char *buf, size_t size, int epochs, int steps);
 /* Its trainer, or NULL (for the tests). */
 const struct av_trainer *av_train_view_trainer(const struct av_app *a);
+/* Which trainer that is: a number no other trainer made in this process
+ * had, or 0 without one (the classroom tells a new run from a restart). */
+unsigned long av_train_view_serial(const struct av_app *a);
 
 /* A guided lesson (view_lesson.c): started on step 1; the caption pane's
  * rows at a screen of lines (0 without a lesson or room); its keys; the
@@ -322,6 +325,10 @@ bool av_lesson_ui_marked(const struct av_app *a, int query, int key);
  * going to a step as } and { do (false: no such step). */
 const char *av_lesson_ui_name(const struct av_app *a, int *step);
 bool av_lesson_ui_go(struct av_app *a, int step);
+/* The step's state when the step trained the weights in the stepper (not
+ * in the training view) and they are still the ones it left; else NULL. */
+struct av_lesson_state;
+const struct av_lesson_state *av_lesson_ui_trained_step(const struct av_app *a);
 
 /* Reads screen row y back as UTF-8 (from curscr; for the tests). */
 void av_app_read_line(int y, char *buf, size_t size);

@@ -64,6 +64,13 @@ struct av_classroom {
 	/* the leader */
 	struct av_snap_training run;   /* the training run as a recipe */
 	bool told_recipe_full;
+	unsigned long run_serial;      /* the trainer run tracks (av_train_view_serial) */
+	int n_base;                    /* the runs that trained the weights run's */
+	struct av_snap_training base[AV_SNAP_MAX_RUNS - 1];   /* trainer started from */
+	int n_shown;                   /* the runs of the weights shown at the last */
+	struct av_snap_training shown[AV_SNAP_MAX_RUNS];      /* capture, and their */
+	uint64_t shown_print;          /* print (av_params_print) */
+	bool told_runs_full;
 	long long last_publish_ms;
 	int log_fd;                    /* DIR/log, or -1 */
 	char *log_path;
@@ -154,12 +161,98 @@ static struct av_trainer *shown_trainer(const struct av_app *a)
 	return NULL;
 }
 
+/* The fingerprint of the weights shown (av_params_print). */
+static uint64_t weights_print(const struct av_session *s)
+{
+	return av_params_print(&s->params);
+}
+
+/* The run a lesson step trained in the stepper: its training from fresh
+ * weights with the step's settings, as the lesson engine runs it. */
+static void lesson_run(const struct av_lesson_state *st, struct av_snap_training *t)
+{
+	t->active = true;
+	t->init = st->init;
+	t->mode = st->mode;
+	t->scale = st->scale;
+	t->temperature = st->temperature;
+	t->has_source = st->source != NULL && strlen(st->source) <= AV_SNAP_TEXT_MAX;
+	snprintf(t->source, sizeof t->source, "%s", t->has_source ? st->source : "");
+	t->epochs = st->train.epochs;
+	t->steps = st->train.steps;
+	t->n_recipe = 1;
+	t->recipe[0] = (struct av_snap_recipe){
+		.at = 0, .target = st->train.target, .optimizer = st->train.optimizer,
+		.params = AV_TRAIN_QKV, .lr = st->train.lr, .reset = true,
+	};
+}
+
+/* The leader: the runs that trained the weights shown, into snap (before[]
+ * and training). A trainer made since the last capture started from the
+ * weights then shown (the training view opened on them: its runs come
+ * first) or from fresh ones (a lesson step's training view); without a
+ * trainer shown, the weights are a lesson step's training, or those of the
+ * last capture when unchanged, or fresh ones (new seed, a step). */
+static void capture_runs(struct av_app *a, struct av_state *snap)
+{
+	struct av_classroom *c = a->classroom;
+	const struct av_trainer *tr = shown_trainer(a);
+	const struct av_lesson_state *step;
+	uint64_t print = weights_print(a->s);
+	int n = 0;
+
+	av_state_run_under(&snap->training, snap);
+	snap->training.active = false;
+	snap->training.epochs = snap->training.steps = 0;
+	if (tr != NULL) {
+		if (av_train_view_serial(a) != c->run_serial) {
+			bool chained = av_params_print(&tr->start) == c->shown_print;
+			c->run_serial = av_train_view_serial(a);
+			c->run.active = false;
+			c->n_base = chained ? c->n_shown : 0;
+			if (c->n_base > AV_SNAP_MAX_RUNS - 1) {
+				if (!c->told_runs_full)
+					av_app_message(a, true, _("the class replays at most %d runs "
+						       "in a row; this one starts from weights it "
+						       "cannot: r in the stepper draws fresh ones"),
+						       AV_SNAP_MAX_RUNS);
+				c->told_runs_full = true;
+				c->n_base = AV_SNAP_MAX_RUNS - 1;
+			}
+			memcpy(c->base, c->shown, (size_t)c->n_base * sizeof c->base[0]);
+		}
+		if (!av_state_track_training(&c->run, tr) && !c->told_recipe_full) {
+			av_app_message(a, true, _("the class replays this run without the latest"
+						  " change (more than %d changes: r starts a new"
+						  " run)"), AV_SNAP_MAX_RECIPE);
+			c->told_recipe_full = true;
+		}
+		memcpy(c->shown, c->base, (size_t)c->n_base * sizeof c->base[0]);
+		c->shown[c->n_base] = c->run;
+		n = c->n_base + 1;
+	} else {
+		c->run_serial = 0;
+		if ((step = av_lesson_ui_trained_step(a)) != NULL) {
+			lesson_run(step, &c->shown[0]);
+			n = 1;
+		} else if (print == c->shown_print) {
+			n = c->n_shown;
+		}
+	}
+	c->n_shown = n;
+	c->shown_print = print;
+	if (n > 0) {
+		snap->n_before = n - 1;
+		memcpy(snap->before, c->shown, (size_t)(n - 1) * sizeof c->shown[0]);
+		snap->training = c->shown[n - 1];
+	}
+}
+
 /* The state as a snapshot (seq not set). */
 static bool capture(struct av_app *a, struct av_state *snap, char **cause)
 {
 	const struct av_trace *t = &a->s->trace;
 	struct av_classroom *c = a->classroom;
-	const struct av_trainer *tr;
 
 	*snap = c->identity;
 	if (!av_state_capture(snap, a->s, cause))
@@ -175,15 +268,8 @@ static bool capture(struct av_app *a, struct av_state *snap, char **cause)
 		snprintf(snap->lesson, sizeof snap->lesson, "%s", lesson);
 	else
 		snap->lesson_step = 0;
-	if (c->leader != NULL && (tr = shown_trainer(a)) != NULL) {
-		if (!av_state_track_training(&c->run, tr) && !c->told_recipe_full) {
-			av_app_message(a, true, _("the class replays this run without the latest"
-						  " change (more than %d changes: r starts a new"
-						  " run)"), AV_SNAP_MAX_RECIPE);
-			c->told_recipe_full = true;
-		}
-		snap->training = c->run;
-	}
+	if (c->leader != NULL)
+		capture_runs(a, snap);
 	return true;
 }
 
@@ -486,22 +572,6 @@ static bool shows_numbers_of(struct av_app *a, const struct av_state *snap)
 		return false;
 	now = c->last;
 	return av_state_capture(&now, a->s, NULL) && av_state_same_numbers(&now, snap);
-}
-
-/* A fingerprint of the session's W_q and W_k: their first 64 values and
- * D. Enough to tell whether the weights a snapshot's training left are
- * still the ones shown (an exploring student's seed, init or width draws
- * others), at the cost of a header draw. */
-static uint64_t weights_print(const struct av_session *s)
-{
-	const struct av_params *p = &s->params;
-	size_t dd = (size_t)p->d_model * p->d_model, count = dd < 64 ? dd : 64;
-	uint64_t h = av_fnv1a_bytes(&p->d_model, sizeof(p->d_model), AV_FNV_BASIS);
-	if (p->w_q != NULL && p->w_k != NULL) {
-		h = av_fnv1a_bytes(p->w_q, count * sizeof(float), h);
-		h = av_fnv1a_bytes(p->w_k, count * sizeof(float), h);
-	}
-	return h;
 }
 
 static void follow(struct av_app *a, const struct av_state *snap)

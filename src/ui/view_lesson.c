@@ -28,6 +28,8 @@ struct av_lesson_ui {
 	int step;
 	enum av_lang lang;
 	int scroll;                   /* the caption's first row shown */
+	bool trained;                 /* the step trained the weights in the stepper */
+	uint64_t trained_print;       /* and left these (av_params_print) */
 };
 
 /* The captions' language, chosen as gettext chooses the interface's, so the
@@ -141,9 +143,13 @@ static void go_to_step(struct av_app *a, int i)
 	if (st->view == AV_LVIEW_TRAINING)
 		untrained.train.epochs = untrained.train.steps = 0;
 	char *cause = NULL;
+	lu->trained = false;
 	if (!av_lesson_apply(lu->lesson, &untrained, a->s, &cause)) {
 		av_app_message(a, true, "%s", cause ? cause : _("cannot apply the step"));
 		free(cause);
+	} else if (untrained.train.epochs + untrained.train.steps > 0) {
+		lu->trained = true;
+		lu->trained_print = av_params_print(&a->s->params);
 	}
 	av_app_rerun_all(a);
 	a->stage = (enum av_ui_stage)st->stage;
@@ -180,6 +186,14 @@ const char *av_lesson_ui_name(const struct av_app *a, int *step)
 		return NULL;
 	*step = a->lesson->step;
 	return a->lesson->lesson->name;
+}
+
+const struct av_lesson_state *av_lesson_ui_trained_step(const struct av_app *a)
+{
+	const struct av_lesson_ui *lu = a->lesson;
+	if (!lu || !lu->trained || av_params_print(&a->s->params) != lu->trained_print)
+		return NULL;
+	return &lu->lesson->steps[lu->step].state;
 }
 
 bool av_lesson_ui_go(struct av_app *a, int step)

@@ -941,7 +941,9 @@ bool av_train_view_open(struct av_app *a)
 		av_train_settings_from_sample(&set, &s->sample.training);
 		if (set.target == AV_TARGET_PAIRS && s->sample.training.n_pairs == 0)
 			set.target = AV_TARGET_SELF;
+		static unsigned long trainers_made;
 		tv->tr = av_trainer_new(s, &set, &cause);
+		tv->serial = ++trainers_made;
 		if (!tv->tr) {
 			av_app_message(a, true, _("cannot train: %s"), cause ? cause : "?");
 			free(cause);
@@ -1140,6 +1142,11 @@ void av_trained_text(char *buf, size_t size, int epochs, int steps)
 		snprintf(buf, size, _("trained %d ep+%d"), epochs, steps);
 	else
 		snprintf(buf, size, _("trained %d ep"), epochs);
+}
+
+unsigned long av_train_view_serial(const struct av_app *a)
+{
+	return a->train && a->train->tr ? a->train->serial : 0;
 }
 
 const struct av_trainer *av_train_view_trainer(const struct av_app *a)

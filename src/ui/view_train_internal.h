@@ -39,6 +39,7 @@ extern const struct av_train_speed av_train_speeds[];
 
 struct av_train_view {
 	struct av_trainer *tr;
+	unsigned long serial;      /* which trainer tr is: new ones count up */
 	/* what a yes to "discard N epochs of training?" goes on to do (quit,
 	 * new weights, reset), or NULL */
 	void (*after_discard)(struct av_app *a);
