@@ -188,6 +188,30 @@ static void test_training_step(void **state)
 	close_lesson(&ls);
 }
 
+/* A step that trains in the stepper says so in the header, as the
+ * training view's weights do, until other weights are drawn (r). */
+static void test_stepper_training_step(void **state)
+{
+	(void)state;
+	struct lesson_screen ls;
+	open_lesson(&ls, "first-look", 100, 30);
+	for (int i = 0; i < 7; i++)
+		harness_keys(&ls.h, "}");
+	assert_true(strstr(harness_line(0), "lesson 8/9") != NULL);
+	assert_true(ls.h.a.view == &av_view_stage);
+	assert_non_null(av_lesson_ui_trained_step(&ls.h.a));
+	assert_true(strstr(harness_line(0), "trained 200 ep") != NULL);
+	harness_keys(&ls.h, "r");
+	assert_null(av_lesson_ui_trained_step(&ls.h.a));
+	assert_null(strstr(harness_line(0), "trained"));
+	harness_keys(&ls.h, "R");          /* the step's state again */
+	assert_true(strstr(harness_line(0), "trained 200 ep") != NULL);
+	harness_keys(&ls.h, "{");          /* step 7 trains nothing */
+	assert_null(av_lesson_ui_trained_step(&ls.h.a));
+	assert_null(strstr(harness_line(0), "trained"));
+	close_lesson(&ls);
+}
+
 /* The row of the screen that starts (after spaces) with label, or -1. */
 static int row_of(const char *label)
 {
@@ -643,6 +667,7 @@ int main(void)
 		cmocka_unit_test(test_explore_then_return),
 		cmocka_unit_test(test_answer_right_and_wrong),
 		cmocka_unit_test(test_training_step),
+		cmocka_unit_test(test_stepper_training_step),
 		cmocka_unit_test(test_highlight),
 		cmocka_unit_test(test_chinese_captions),
 		cmocka_unit_test(test_caption_scroll),

@@ -692,7 +692,8 @@ void av_app_draw_header(struct av_app *a, const char *view, int index, int count
 	};
 	char trained[48], layer[48];
 	if (av_train_view_weights_text(a, trained, sizeof(trained)) ||
-	    av_classroom_weights_text(a, trained, sizeof(trained)))
+	    av_classroom_weights_text(a, trained, sizeof(trained)) ||
+	    av_lesson_ui_weights_text(a, trained, sizeof(trained)))
 		h.weights = trained;
 	if (a->model) {   /* a real model: its name and layer, no seed */
 		av_model_ui_layer_text(a, layer, sizeof(layer));

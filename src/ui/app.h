@@ -329,6 +329,8 @@ bool av_lesson_ui_go(struct av_app *a, int step);
  * in the training view) and they are still the ones it left; else NULL. */
 struct av_lesson_state;
 const struct av_lesson_state *av_lesson_ui_trained_step(const struct av_app *a);
+/* "trained 200 ep" while they are, for the header (as the training view's). */
+bool av_lesson_ui_weights_text(const struct av_app *a, char *buf, size_t size);
 
 /* Reads screen row y back as UTF-8 (from curscr; for the tests). */
 void av_app_read_line(int y, char *buf, size_t size);

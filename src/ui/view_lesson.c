@@ -196,6 +196,15 @@ const struct av_lesson_state *av_lesson_ui_trained_step(const struct av_app *a)
 	return &lu->lesson->steps[lu->step].state;
 }
 
+bool av_lesson_ui_weights_text(const struct av_app *a, char *buf, size_t size)
+{
+	const struct av_lesson_state *st = av_lesson_ui_trained_step(a);
+	if (!st)
+		return false;
+	av_trained_text(buf, size, st->train.epochs, st->train.steps);
+	return true;
+}
+
 bool av_lesson_ui_go(struct av_app *a, int step)
 {
 	if (!a->lesson || step < 0 || step >= a->lesson->lesson->n_steps)
