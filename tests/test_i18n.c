@@ -59,6 +59,27 @@ static void test_wide_character_cut_by_a_space(void **state)
 	harness_close(&h);
 }
 
+/* A bidirectional control in a sentence (U+202E, right-to-left override)
+ * is not sent: a terminal that reorders right-to-left text would show the
+ * numbers after it reversed. Other zero-width characters (a combining
+ * accent) still are. */
+static void test_bidi_controls_not_sent(void **state)
+{
+	(void)state;
+	if (!utf8)
+		skip();
+	struct harness h = { 0 };
+	harness_screen(&h, "xterm-256color", 20, 2);
+	int used = av_put(stdscr, 0, 0, "a\xe2\x80\xae" "1.25 \xe2\x81\xa7x\xe2\x81\xa9", 20, A_NORMAL);
+	av_put(stdscr, 1, 0, "e\xcc\x81", 20, A_NORMAL);
+	wrefresh(stdscr);
+	assert_int_equal(used, 7);
+	assert_string_equal(row(0), "a1.25 x");
+	assert_string_equal(row(1), "e\xcc\x81");
+	assert_int_equal(av_text_width("a\xe2\x80\xae" "b"), 2);
+	harness_close(&h);
+}
+
 /* av_put_pad keeps the columns after a cut wide character padded. */
 static void test_pad_after_wide_cut(void **state)
 {
@@ -162,6 +183,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_wide_character_cut_by_a_space),
 		cmocka_unit_test(test_pad_after_wide_cut),
+		cmocka_unit_test(test_bidi_controls_not_sent),
 		cmocka_unit_test(test_help_texts_fit),
 		cmocka_unit_test(test_stage_titles_fit),
 	};

@@ -200,6 +200,12 @@ static bool is_control(uint32_t cp)
 	return cp < 0x20 || (cp >= 0x7F && cp < 0xA0);
 }
 
+bool av_cp_is_bidi_control(uint32_t cp)
+{
+	return cp == 0x061C || cp == 0x200E || cp == 0x200F || (cp >= 0x202A && cp <= 0x202E) ||
+	       (cp >= 0x2066 && cp <= 0x2069);
+}
+
 int av_cp_width(uint32_t cp)
 {
 	/* Zero width is checked first: a few combining marks (U+302A..U+302D,

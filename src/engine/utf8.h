@@ -31,6 +31,13 @@ bool av_utf8_valid(const char *s, size_t len, size_t *bad);
  * terminal columns. */
 bool av_cp_is_wide(uint32_t cp);
 
+/* Whether cp is one of Unicode's bidirectional controls (U+061C, U+200E,
+ * U+200F, U+202A..U+202E, U+2066..U+2069): invisible, but a terminal that
+ * lays out right-to-left text reorders what follows them, so a sentence
+ * could make the numbers after it read in another order. The screen does
+ * not send them. */
+bool av_cp_is_bidi_control(uint32_t cp);
+
 /* Terminal columns of one code point: 0 for combining marks, zero-width and
  * format characters (joiners, variation selectors, bidi marks) and controls,
  * 2 for wide characters, 1 otherwise. */

@@ -106,6 +106,10 @@ static bool next_piece(const char *s, size_t *off, size_t len, struct piece *p)
 			p->len = 1;
 			p->cols = 1;
 		}
+	} else if (av_cp_is_bidi_control(cp)) {
+		p->s = "";   /* not sent (utf8.h) */
+		p->len = 0;
+		p->cols = 0;
 	} else if (use_utf8) {
 		p->s = s + *off;
 		p->len = k;
