@@ -231,7 +231,8 @@ static void capture_runs(struct av_app *a, struct av_state *snap)
 		c->shown[c->n_base] = c->run;
 		n = c->n_base + 1;
 	} else {
-		c->run_serial = 0;
+		/* run_serial stays: the trainer shown again (t back at epoch 0)
+		 * is the same run, not one started from its own start */
 		if ((step = av_lesson_ui_trained_step(a)) != NULL) {
 			lesson_run(step, &c->shown[0]);
 			n = 1;
