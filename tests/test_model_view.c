@@ -202,6 +202,7 @@ static void test_stepper_layers(void **state)
 	/* the last layer by default, as --print */
 	expect("layer 1/2");
 	expect(" cat");
+	expect("tokens (max 32)");   /* the fixture's n_ctx, not the tokenizer's 64 */
 	assert_int_equal(av_model_ui_layer(a), 1);
 	struct av_gpt2_run r;
 	reference_run(&mh, SENTENCE, &r);

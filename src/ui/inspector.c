@@ -923,6 +923,15 @@ char *av_insp_formula(const struct av_trace *t, enum av_ui_stage st, int head)
 	return av_strdup("");
 }
 
+/* The most tokens a sentence may have here: the tokenizer's limit, or a
+ * learned position table's rows when fewer (a GPT-2 fixture's n_ctx 32). */
+static int max_tokens(const struct av_trace *t)
+{
+	if (t->cfg.positional == AV_POS_LEARNED && t->cfg.max_positions < AV_MAX_TOKENS)
+		return t->cfg.max_positions;
+	return AV_MAX_TOKENS;
+}
+
 char *av_insp_shapes(const struct av_trace *t, enum av_ui_stage st, int head)
 {
 	int n = t->n, m = t->m, D = t->d_model, dh = t->head_dim, H = t->heads;
@@ -930,8 +939,8 @@ char *av_insp_shapes(const struct av_trace *t, enum av_ui_stage st, int head)
 	case AV_STAGE_TOKENS:
 		if (t->cfg.mode == AV_MODE_CROSS)
 			return av_printf(_("n = %d query tokens, m = %d source tokens (max %d)"), n, m,
-					 AV_MAX_TOKENS);
-		return av_printf(_("n = %d tokens (max %d)"), n, AV_MAX_TOKENS);
+					 max_tokens(t));
+		return av_printf(_("n = %d tokens (max %d)"), n, max_tokens(t));
 	case AV_STAGE_EMBEDDING:
 		if (t->layer_input)
 			return av_printf(_("x (%d, %d) → layer norm per row → X (%d, %d)  float32"),
