@@ -284,6 +284,55 @@ static void assert_edit_refused(const char *from, const char *to, const char *wa
 	free(body);
 }
 
+/* The state the teacher pinned travels beside the snapshot: back as it
+ * was; a message without one says so; a pin inside a pin is refused. */
+static void test_pin_round_trip(void **state)
+{
+	(void)state;
+	struct av_state s, pin, out, out_pin;
+	unsigned char *msg;
+	size_t len;
+	char *cause = NULL, *body, *nested;
+	bool has_pin = true;
+
+	full_snapshot(&s);
+	s.view = AV_SNAP_VIEW_COMPARE;
+	full_snapshot(&pin);
+	pin.mode = AV_MODE_SELF;
+	pin.stage = 3;
+	pin.n_before = 0;
+	assert_true(av_wire_encode_pinned(&s, &pin, &msg, &len, &cause));
+	assert_true(av_wire_decode_body_pinned(msg + AV_WIRE_HEADER_SIZE,
+					       len - AV_WIRE_HEADER_SIZE, &out, &out_pin,
+					       &has_pin, &cause));
+	assert_true(has_pin);
+	assert_snapshots_equal(&s, &out);
+	assert_snapshots_equal(&pin, &out_pin);
+	/* a decoder that does not ask for it takes the message all the same */
+	assert_true(av_wire_decode(msg, len, &out, &cause));
+	body = av_strndup((const char *)msg + AV_WIRE_HEADER_SIZE, len - AV_WIRE_HEADER_SIZE);
+	free(msg);
+	/* no pin */
+	assert_true(av_wire_encode(&s, &msg, &len, &cause));
+	assert_true(av_wire_decode_body_pinned(msg + AV_WIRE_HEADER_SIZE,
+					       len - AV_WIRE_HEADER_SIZE, &out, &out_pin,
+					       &has_pin, &cause));
+	assert_false(has_pin);
+	free(msg);
+	/* the pinned state's own "pin" must be null */
+	nested = strstr(body, "\"pin\":{");
+	assert_non_null(nested);
+	{
+		const char *inner_null = "\"pin\":null}}";
+		char *at = strstr(body, inner_null), *edited;
+		assert_non_null(at);
+		edited = av_printf("%.*s\"pin\":{}}}", (int)(at - body), body);
+		assert_refused(edited, strlen(edited), "a pinned state inside a pinned state");
+		free(edited);
+	}
+	free(body);
+}
+
 static void test_refused_fields(void **state)
 {
 	(void)state;
@@ -1620,7 +1669,8 @@ static void test_fuzz_seeds_decode(void **state)
 {
 	(void)state;
 	static const char *const seeds[] = { "china-panda-self", "china-panda-training",
-					     "china-panda-runs", "qkv-causal", "translate-cross" };
+					     "china-panda-runs", "china-panda-compare", "qkv-causal",
+					     "translate-cross" };
 	const char *dir = getenv("TESTS_SRCDIR");
 
 	if (dir == NULL)
@@ -1646,6 +1696,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_pin_round_trip),
 		cmocka_unit_test(test_refused_fields),
 		cmocka_unit_test(test_refused_long_text),
 		cmocka_unit_test(test_refused_headers),

@@ -453,9 +453,15 @@ void av_leader_service(struct av_leader *l, const struct pollfd *fds, int n)
 
 bool av_leader_publish(struct av_leader *l, const struct av_state *s, char **cause)
 {
+	return av_leader_publish_pinned(l, s, NULL, cause);
+}
+
+bool av_leader_publish_pinned(struct av_leader *l, const struct av_state *s,
+			      const struct av_state *pin, char **cause)
+{
 	struct room_msg *m = av_calloc(1, sizeof *m);
 
-	if (!av_wire_encode(s, &m->data, &m->len, cause)) {
+	if (!av_wire_encode_pinned(s, pin, &m->data, &m->len, cause)) {
 		free(m);
 		return false;
 	}
@@ -502,6 +508,8 @@ struct av_follower {
 	size_t skip_left;
 	unsigned char buf[AV_WIRE_HEADER_SIZE + AV_WIRE_MAX_BODY];
 	struct av_state decoded;
+	struct av_state decoded_pin;   /* with it, when has_pin */
+	bool has_pin;
 	av_room_note_fn note;
 	void *ctx;
 };
@@ -646,8 +654,14 @@ static bool advance(struct av_follower *f, unsigned *events, struct av_state *ou
 			return true;
 	}
 	if (f->state == WANT_BODY || f->header.length == 0) {
-		if (av_wire_decode_body(f->buf + AV_WIRE_HEADER_SIZE, f->header.length,
-					&f->decoded, &cause)) {
+		struct av_state pin;
+		bool has_pin = false;
+
+		if (av_wire_decode_body_pinned(f->buf + AV_WIRE_HEADER_SIZE, f->header.length,
+					       &f->decoded, &pin, &has_pin, &cause)) {
+			f->has_pin = has_pin;
+			if (has_pin)
+				f->decoded_pin = pin;
 			*out = f->decoded;
 			*events |= AV_FOLLOW_SNAPSHOT;
 		} else {
@@ -705,4 +719,12 @@ unsigned av_follower_step(struct av_follower *f, long long now_ms, struct av_sta
 		}
 	}
 	return events;
+}
+
+bool av_follower_pin(const struct av_follower *f, struct av_state *pin)
+{
+	if (!f->has_pin)
+		return false;
+	*pin = f->decoded_pin;
+	return true;
 }

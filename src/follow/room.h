@@ -76,6 +76,10 @@ void av_leader_service(struct av_leader *l, const struct pollfd *fds, int n);
  * (replacing any older one not yet started), and sent as far as each
  * socket takes without waiting. false + *cause when s does not validate. */
 bool av_leader_publish(struct av_leader *l, const struct av_state *s, char **cause);
+/* The same with the state the teacher's comparison pinned (or NULL): see
+ * av_wire_encode_pinned. */
+bool av_leader_publish_pinned(struct av_leader *l, const struct av_state *s,
+			      const struct av_state *pin, char **cause);
 
 int av_leader_followers(const struct av_leader *l);
 
@@ -111,5 +115,9 @@ int av_follower_timeout(const struct av_follower *f, long long now_ms);
 unsigned av_follower_step(struct av_follower *f, long long now_ms, struct av_state *out);
 
 bool av_follower_connected(const struct av_follower *f);
+
+/* The state pinned for the comparison that came with the newest snapshot:
+ * true and *pin when it had one. */
+bool av_follower_pin(const struct av_follower *f, struct av_state *pin);
 
 #endif

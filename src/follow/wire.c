@@ -10,7 +10,8 @@
  *    "view": {"stage": NAME, "kind": NAME, "head", "query", "key", "hidden": [J...],
  *             "figure": N},
  *    "lesson": {"name": NAME, "step": N},
- *    "before": [RUN, ...], "training": null | RUN}
+ *    "before": [RUN, ...], "training": null | RUN,
+ *    "pin": null | {the same keys, "pin": null}}
  * where a RUN is
  *    {"init": NAME, "under": {"mode", "scale", "temperature", "source": TEXT|null},
  *     "epochs": N, "steps": N,
@@ -417,12 +418,50 @@ static bool decode_training(const cJSON *root, struct av_state *s, char **cause)
 	return cJSON_IsNull(t) || decode_run(t, &s->training, cause);
 }
 
-bool av_wire_decode_body(const unsigned char *body, size_t len, struct av_state *out,
-			 char **cause)
+/* A body's object into out (valid); a pin at the top level into *pin (a
+ * state of its own, whose pin is null), when pin is not NULL. */
+static bool decode_object(const cJSON *root, struct av_state *out, struct av_state *pin,
+			  bool *has_pin, char **cause)
 {
 	static const char *const keys[] = { "seq", "sample", "origin", "weights", "hash",
 					    "sentence", "source", "config", "view", "lesson",
-					    "before", "training", NULL };
+					    "before", "training", "pin", NULL };
+	const cJSON *p;
+
+	av_state_init(out);
+	if (has_pin)
+		*has_pin = false;
+	if (!only_keys(root, "message", keys, cause) ||
+	    !decode_identity(root, out, cause) || !decode_text(root, out, cause) ||
+	    !decode_config(root, out, cause) || !decode_view(root, out, cause) ||
+	    !decode_lesson(root, out, cause) || !decode_training(root, out, cause) ||
+	    !av_state_validate(out, cause) || (p = get(root, "message", "pin", cause)) == NULL)
+		return false;
+	if (cJSON_IsNull(p))
+		return true;
+	if (pin == NULL)
+		return av_fail(cause, _("pin: a pinned state inside a pinned state"));
+	if (!cJSON_IsObject(p))
+		return av_fail(cause, _("message: \"pin\" is not an object"));
+	if (!decode_object(p, pin, NULL, NULL, cause)) {
+		av_cause_prefix(cause, "pin");
+		return false;
+	}
+	if (has_pin)
+		*has_pin = true;
+	return true;
+}
+
+bool av_wire_decode_body(const unsigned char *body, size_t len, struct av_state *out,
+			 char **cause)
+{
+	return av_wire_decode_body_pinned(body, len, out, NULL, NULL, cause);
+}
+
+bool av_wire_decode_body_pinned(const unsigned char *body, size_t len, struct av_state *out,
+				struct av_state *pin, bool *has_pin, char **cause)
+{
+	struct av_state ignored;
 	const char *end = NULL;
 	cJSON *root;
 	bool ok;
@@ -443,11 +482,7 @@ bool av_wire_decode_body(const unsigned char *body, size_t len, struct av_state 
 	else if (!cJSON_IsObject(root))
 		ok = av_fail(cause, _("message: not a JSON object"));
 	else
-		ok = only_keys(root, "message", keys, cause) &&
-		     decode_identity(root, out, cause) && decode_text(root, out, cause) &&
-		     decode_config(root, out, cause) && decode_view(root, out, cause) &&
-		     decode_lesson(root, out, cause) && decode_training(root, out, cause) &&
-		     av_state_validate(out, cause);
+		ok = decode_object(root, out, pin ? pin : &ignored, has_pin, cause);
 	cJSON_Delete(root);
 	return ok;
 }
@@ -580,31 +615,61 @@ static cJSON *encode_json(const struct av_state *s)
 		cJSON_AddItemToObject(root, "training", encode_run(&s->training));
 	else
 		cJSON_AddNullToObject(root, "training");
+	cJSON_AddNullToObject(root, "pin");
 	return root;
+}
+
+/* The body of s (with pin inside, when not NULL), malloc'd; NULL when it
+ * is longer than AV_WIRE_MAX_BODY (*body_len says how long). */
+static char *encode_body(const struct av_state *s, const struct av_state *pin,
+			 size_t *body_len)
+{
+	cJSON *root = encode_json(s);
+	char *body;
+
+	if (pin != NULL)
+		cJSON_ReplaceItemInObject(root, "pin", encode_json(pin));
+	body = cJSON_PrintUnformatted(root);
+	cJSON_Delete(root);
+	if (body == NULL)
+		return NULL;
+	*body_len = strlen(body);
+	if (*body_len > AV_WIRE_MAX_BODY) {
+		cJSON_free(body);
+		return NULL;
+	}
+	return body;
 }
 
 bool av_wire_encode(const struct av_state *s, unsigned char **msg, size_t *len,
 		    char **cause)
 {
-	cJSON *root;
-	char *body;
-	size_t body_len;
+	return av_wire_encode_pinned(s, NULL, msg, len, cause);
+}
+
+bool av_wire_encode_pinned(const struct av_state *s, const struct av_state *pin,
+			   unsigned char **msg, size_t *len, char **cause)
+{
+	char *body = NULL;
+	size_t body_len = 0;
 
 	if (!av_state_validate(s, cause)) {
 		av_cause_prefix(cause, _("cannot publish"));
 		return false;
 	}
-	root = encode_json(s);
-	body = cJSON_PrintUnformatted(root);
-	cJSON_Delete(root);
+	/* a pin that does not validate, or does not fit, is left out: the
+	 * comparison is then shown live only, as before there were pins (two
+	 * states within their bounds take at most about 110 KiB, so today it
+	 * always fits) */
+	if (pin != NULL && av_state_validate(pin, NULL))
+		body = encode_body(s, pin, &body_len);
 	if (body == NULL)
-		return av_fail(cause, _("cannot publish: out of memory"));
-	body_len = strlen(body);
-	if (body_len > AV_WIRE_MAX_BODY) {
-		cJSON_free(body);
-		return av_fail(cause, _("cannot publish: %zu bytes, more than %d"), body_len,
-			       AV_WIRE_MAX_BODY);
-	}
+		body = encode_body(s, NULL, &body_len);
+	if (body == NULL)
+		return body_len > AV_WIRE_MAX_BODY
+		       ? av_fail(cause, _("cannot publish: %zu bytes, more than %d"), body_len,
+				 AV_WIRE_MAX_BODY)
+		       : av_fail(cause, _("cannot publish: out of memory"));
 	*len = AV_WIRE_HEADER_SIZE + body_len;
 	*msg = av_malloc(*len);
 	memcpy(*msg, AV_WIRE_MAGIC, 4);

@@ -62,6 +62,11 @@ enum av_wire_verdict av_wire_parse_header(const unsigned char *hdr,
 bool av_wire_decode_body(const unsigned char *body, size_t len, struct av_state *out,
 			 char **cause);
 
+/* The same, with the state the teacher pinned (see av_wire_encode_pinned)
+ * into *pin and *has_pin saying whether the message had one. */
+bool av_wire_decode_body_pinned(const unsigned char *body, size_t len, struct av_state *out,
+				struct av_state *pin, bool *has_pin, char **cause);
+
 /* A whole message (header and body, exactly len bytes): for tests and the
  * fuzzer. false + *cause for a skipped, desynchronised or malformed one. */
 bool av_wire_decode(const unsigned char *msg, size_t len, struct av_state *out,
@@ -71,5 +76,11 @@ bool av_wire_decode(const unsigned char *msg, size_t len, struct av_state *out,
  * *msg of *len bytes. */
 bool av_wire_encode(const struct av_state *s, unsigned char **msg, size_t *len,
 		    char **cause);
+
+/* The same with pin, the state whose matrix the teacher pinned for the
+ * comparison (NULL: none), so that a student who was not there when it was
+ * pinned can compute it. Too large with it, the message goes without. */
+bool av_wire_encode_pinned(const struct av_state *s, const struct av_state *pin,
+			   unsigned char **msg, size_t *len, char **cause);
 
 #endif

@@ -71,6 +71,8 @@ struct av_classroom {
 	struct av_snap_training shown[AV_SNAP_MAX_RUNS];      /* capture, and their */
 	uint64_t shown_print;          /* print (av_params_print) */
 	bool told_runs_full;
+	struct av_state pin_state;     /* the state a comparison's stepper pin was */
+	bool have_pin_state;           /* made in, sent while the comparison lasts */
 	long long last_publish_ms;
 	int log_fd;                    /* DIR/log, or -1 */
 	char *log_path;
@@ -83,6 +85,8 @@ struct av_classroom {
 	bool have_view_run;
 	struct av_lesson lesson;            /* the teacher's lesson, loaded here */
 	bool have_lesson;
+	struct av_state teacher_pin;        /* the pinned state of the newest snapshot */
+	bool have_teacher_pin;
 	uint64_t trained_print;             /* weights_print after the last snapshot */
 };
 
@@ -285,8 +289,11 @@ static void publish(struct av_app *a)
 		free(cause);
 		return;
 	}
+	if (snap.view != AV_SNAP_VIEW_COMPARE)
+		c->have_pin_state = false;
 	snap.seq = ++c->seq;
-	if (!av_leader_publish(c->leader, &snap, &cause)) {
+	if (!av_leader_publish_pinned(c->leader, &snap, c->have_pin_state ? &c->pin_state : NULL,
+				      &cause)) {
 		av_app_message(a, true, _("not sent to the class: %s"), cause);
 		free(cause);
 		return;
@@ -294,6 +301,17 @@ static void publish(struct av_app *a)
 	c->last = snap;
 	c->have_last = true;
 	c->last_publish_ms = now_ms();
+}
+
+void av_classroom_pinned(struct av_app *a)
+{
+	struct av_classroom *c = a->classroom;
+	char *cause = NULL;
+
+	if (c == NULL || c->leader == NULL)
+		return;
+	c->have_pin_state = capture(a, &c->pin_state, &cause);
+	free(cause);
 }
 
 /* --- opening and closing */
@@ -458,8 +476,9 @@ static bool apply_state(struct av_app *a, const struct av_state *snap, char **ca
  * the one right after a state outside the comparison (seq one more), so
  * the teacher pinned what it shows now; otherwise the pin was made before
  * this student joined or came back (f) and the teacher may have changed
- * things since: the snapshot does not carry the pinned numbers, and a pin
- * of the matrix shown now would show a false "no difference". */
+ * things since: follow() pinned from the state the teacher sent with it
+ * (pin_as_teacher) when there was one (a stepper pin), and a pin of the
+ * matrix shown now would show a false "no difference". */
 static void apply_screen(struct av_app *a, const struct av_state *snap, bool saw_pin,
 			 bool said_before)
 {
@@ -488,9 +507,9 @@ static void apply_screen(struct av_app *a, const struct av_state *snap, bool saw
 		a->view = &av_view_stage;
 		if (!saw_pin) {
 			if (!said_before)
-				av_app_message(a, false, _("the teacher compares with a matrix pinned "
-							   "before you joined; here only the live "
-							   "one is shown (y pins your own)"));
+				av_app_message(a, false, _("the teacher compares with a figure "
+							   "panel pinned before you joined; here only "
+							   "the live one is shown (y pins your own)"));
 			break;
 		}
 		av_app_draw(a);     /* the cursor's matrix, as the pin reads it */
@@ -575,6 +594,32 @@ static bool shows_numbers_of(struct av_app *a, const struct av_state *snap)
 	return av_state_capture(&now, a->s, NULL) && av_state_same_numbers(&now, snap);
 }
 
+/* A student who was not there when the teacher pinned (joined later, or
+ * explored and came back): the session is put in the pinned state, its
+ * matrix pinned as the teacher's was, and the live state applied after
+ * (from scratch). False when the pinned state does not apply here. */
+static bool pin_as_teacher(struct av_app *a, const struct av_state *pin)
+{
+	struct av_classroom *c = a->classroom;
+	char *cause = NULL;
+
+	c->have_last = false;
+	if (!av_state_apply(a->s, NULL, pin, &cause)) {
+		free(cause);
+		return false;
+	}
+	a->view = &av_view_stage;
+	a->stage = (enum av_ui_stage)pin->stage;
+	a->head = pin->head < a->s->trace.heads ? pin->head : 0;
+	a->row = pin->query >= 0 ? pin->query : 0;
+	a->col = pin->key >= 0 ? pin->key : 0;
+	a->hm.stage = -1;
+	a->hm.own_first = 0;
+	av_app_draw(a);     /* the cursor's matrix, as the pin reads it */
+	av_pin_stepper(a);
+	return a->pin != NULL;
+}
+
 static void follow(struct av_app *a, const struct av_state *snap)
 {
 	struct av_classroom *c = a->classroom;
@@ -583,6 +628,9 @@ static void follow(struct av_app *a, const struct av_state *snap)
 	if (!same_data(a, snap) || !follow_lesson(a, snap))
 		return;
 	leave_views(a, snap->view);
+	if (snap->view == AV_SNAP_VIEW_COMPARE && a->pin == NULL && c->have_teacher_pin &&
+	    !(c->have_last && c->last.view != AV_SNAP_VIEW_COMPARE && snap->seq == c->last.seq + 1))
+		pin_as_teacher(a, &c->teacher_pin);
 	/* only where the teacher looks changed (a step, a head, the cursor):
 	 * the numbers are those already on the screen, so 300 students do not
 	 * all run the forward pass again at once; and when they changed,
@@ -772,6 +820,8 @@ int av_classroom_wait(struct av_app *a, int wait_ms)
 		struct av_state snap;
 		unsigned ev = av_follower_step(c->follower, now_ms(), &snap);
 
+		if (ev & AV_FOLLOW_SNAPSHOT)
+			c->have_teacher_pin = av_follower_pin(c->follower, &c->teacher_pin);
 		if (ev & (AV_FOLLOW_CONNECTED | AV_FOLLOW_GONE)) {
 			av_explore_connected(&c->ex, av_follower_connected(c->follower));
 			a->dirty |= AV_DIRTY_HEADER | AV_DIRTY_STATUS;

@@ -33,6 +33,11 @@ void av_classroom_after_key(struct av_app *a);
  * most every half second). */
 void av_classroom_after_tick(struct av_app *a);
 
+/* The leader pins a stepper matrix for a comparison (y): its state now is
+ * what the class is sent as the pinned one, so that a student who joins
+ * or comes back (f) later can compute the same matrix. */
+void av_classroom_pinned(struct av_app *a);
+
 /* f: a follower that explores follows the teacher again (the teacher's
  * newest state applied); elsewhere a message says why not. */
 void av_classroom_snap_back(struct av_app *a);

@@ -24,6 +24,7 @@
 #include "i18n.h"
 #include "train.h"
 #include "ui/app.h"
+#include "ui/classroom.h"
 #include "ui/draw.h"
 #include "ui/figview.h"
 #include "ui/inspector.h"
@@ -142,6 +143,7 @@ void av_pin_stepper(struct av_app *a)
 	}
 	int i = 0, col = 0;
 	av_heatmap_locate(parts, n, a->col, &i, &col);
+	av_classroom_pinned(a);
 	struct av_pin *p = av_calloc(1, sizeof(*p));
 	p->part = i;
 	char what[64];
