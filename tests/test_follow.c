@@ -60,6 +60,7 @@ static void full_snapshot(struct av_state *s)
 	s->lesson_step = 3;
 	s->view = AV_SNAP_VIEW_BARS;
 	s->figure = 3;
+	s->panel = 2;
 	s->training.active = true;
 	s->training.init = AV_INIT_TORCH;
 	s->training.epochs = 137;
@@ -110,6 +111,7 @@ static void assert_snapshots_equal(const struct av_state *a, const struct av_sta
 	assert_int_equal(a->query, b->query);
 	assert_int_equal(a->key, b->key);
 	assert_int_equal(a->figure, b->figure);
+	assert_int_equal(a->panel, b->panel);
 	assert_memory_equal(a->key_hidden, b->key_hidden, sizeof a->key_hidden);
 	assert_string_equal(a->lesson, b->lesson);
 	assert_int_equal(a->lesson_step, b->lesson_step);

@@ -234,6 +234,8 @@ bool av_state_validate(const struct av_state *s, char **cause)
 		return false;
 	if (s->figure < 0 || s->figure > AV_SNAP_MAX_FIGURE)
 		return av_fail(cause, _("figure: %d is not in 0..%d"), s->figure, AV_SNAP_MAX_FIGURE);
+	if (s->panel < 0 || s->panel > AV_SNAP_MAX_PANEL)
+		return av_fail(cause, _("panel: %d is not in 0..%d"), s->panel, AV_SNAP_MAX_PANEL);
 	if (!check_name("lesson", s->lesson, true, cause))
 		return false;
 	if (s->lesson_step < 0 || s->lesson_step > AV_SNAP_MAX_LESSON_STEP)
@@ -314,7 +316,7 @@ bool av_state_same(const struct av_state *a, const struct av_state *b)
 	       a->seed == b->seed && a->init == b->init && a->d_model == b->d_model &&
 	       a->heads == b->heads && a->stage == b->stage && a->view == b->view &&
 	       a->head == b->head && a->query == b->query && a->key == b->key &&
-	       a->figure == b->figure &&
+	       a->figure == b->figure && a->panel == b->panel &&
 	       memcmp(a->key_hidden, b->key_hidden, sizeof a->key_hidden) == 0 &&
 	       strcmp(a->lesson, b->lesson) == 0 && a->lesson_step == b->lesson_step &&
 	       av_state_same_runs_before(a, b) &&

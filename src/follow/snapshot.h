@@ -28,6 +28,7 @@
 #define AV_SNAP_MAX_STEPS 1000000      /* sentences into the epoch in progress */
 #define AV_SNAP_MAX_RECIPE 64          /* settings changes in one training run */
 #define AV_SNAP_MAX_FIGURE 15          /* the figures view's figure index */
+#define AV_SNAP_MAX_PANEL 15           /* and its focused panel */
 #define AV_SNAP_MAX_RUNS 4             /* training runs in a row, each from where
 					  the one before left the weights */
 
@@ -123,6 +124,7 @@ struct av_state {
 	bool key_hidden[AV_MAX_TOKENS];     /* the padding mask, by key position */
 
 	int figure;                   /* the figure shown (view figures), 0..AV_SNAP_MAX_FIGURE */
+	int panel;                    /* its focused panel (what y pins), 0..AV_SNAP_MAX_PANEL */
 
 	/* a lesson, when one runs */
 	char lesson[AV_SNAP_NAME_MAX + 1];  /* "" when none */

@@ -8,7 +8,7 @@
  *    "sentence": TEXT, "source": TEXT|null,
  *    "config": {"mode", "scale", "temperature", "seed", "init", "d_model", "heads"},
  *    "view": {"stage": NAME, "kind": NAME, "head", "query", "key", "hidden": [J...],
- *             "figure": N},
+ *             "figure": N, "panel": N},
  *    "lesson": {"name": NAME, "step": N},
  *    "before": [RUN, ...], "training": null | RUN,
  *    "pin": null | {the same keys, "pin": null}}
@@ -283,7 +283,7 @@ static bool decode_hidden(const cJSON *view, struct av_state *s, char **cause)
 static bool decode_view(const cJSON *root, struct av_state *s, char **cause)
 {
 	static const char *const keys[] = { "stage", "kind", "head", "query", "key",
-					    "hidden", "figure", NULL };
+					    "hidden", "figure", "panel", NULL };
 	const cJSON *v;
 	int kind;
 
@@ -293,7 +293,8 @@ static bool decode_view(const cJSON *root, struct av_state *s, char **cause)
 	    !get_int(v, "view", "head", 0, AV_MAX_D_MODEL - 1, &s->head, cause) ||
 	    !get_int(v, "view", "query", -1, AV_MAX_TOKENS - 1, &s->query, cause) ||
 	    !get_int(v, "view", "key", -1, AV_MAX_TOKENS - 1, &s->key, cause) ||
-	    !get_int(v, "view", "figure", 0, AV_SNAP_MAX_FIGURE, &s->figure, cause))
+	    !get_int(v, "view", "figure", 0, AV_SNAP_MAX_FIGURE, &s->figure, cause) ||
+	    !get_int(v, "view", "panel", 0, AV_SNAP_MAX_PANEL, &s->panel, cause))
 		return false;
 	s->view = (enum av_snap_view)kind;
 	return decode_hidden(v, s, cause);
@@ -603,6 +604,7 @@ static cJSON *encode_json(const struct av_state *s)
 		if (s->key_hidden[j])
 			cJSON_AddItemToArray(hidden, cJSON_CreateNumber(j));
 	cJSON_AddNumberToObject(v, "figure", s->figure);
+	cJSON_AddNumberToObject(v, "panel", s->panel);
 
 	l = cJSON_AddObjectToObject(root, "lesson");
 	cJSON_AddStringToObject(l, "name", s->lesson);

@@ -265,6 +265,7 @@ static bool capture(struct av_app *a, struct av_state *snap, char **cause)
 	snap->stage = (int)a->stage;
 	snap->view = view_kind(a);
 	snap->figure = a->view == &av_view_figures ? av_figures_current(a) : 0;
+	snap->panel = a->view == &av_view_figures ? av_figures_panel(a) : 0;
 	snap->head = a->head < snap->heads ? a->head : 0;
 	snap->query = a->sel_query >= 0 && a->sel_query < t->n ? a->sel_query : -1;
 	snap->key = a->sel_key >= 0 && a->sel_key < t->m ? a->sel_key : -1;
@@ -472,13 +473,40 @@ static bool apply_state(struct av_app *a, const struct av_state *snap, char **ca
 	return true;
 }
 
+/* Whether the pinned state pin gives snap's numbers: they differ at most
+ * in where the teacher looks, the figure and its panel included. */
+static bool pin_numbers_are(const struct av_state *pin, const struct av_state *snap)
+{
+	struct av_state where = *pin;
+
+	where.figure = snap->figure;
+	where.panel = snap->panel;
+	return av_state_same_numbers(&where, snap);
+}
+
+/* Pins what the teacher pinned in state pin, from the session as it is
+ * (in that state): a figure's panel, or the stepper's matrix under the
+ * cursor. */
+static void pin_the_teachers(struct av_app *a, const struct av_state *pin)
+{
+	if (pin != NULL && pin->view == AV_SNAP_VIEW_FIGURES) {
+		enum av_figure_kind fig = (enum av_figure_kind)(pin->figure < AV_FIG_COUNT
+								? pin->figure : 0);
+		av_figures_show(a, fig);
+		av_pin_figure(a, fig, pin->panel);
+		return;
+	}
+	av_app_draw(a);     /* the cursor's matrix, as the pin reads it */
+	av_pin_stepper(a);
+}
+
 /* The screen's part: view, stage, head, cursor. saw_pin: this snapshot is
  * the one right after a state outside the comparison (seq one more), so
  * the teacher pinned what it shows now; otherwise the pin was made before
  * this student joined or came back (f) and the teacher may have changed
  * things since: follow() pinned from the state the teacher sent with it
- * (pin_as_teacher) when there was one (a stepper pin), and a pin of the
- * matrix shown now would show a false "no difference". */
+ * (pin_as_teacher), and a pin of the matrix shown now would show a false
+ * "no difference". */
 static void apply_screen(struct av_app *a, const struct av_state *snap, bool saw_pin,
 			 bool said_before)
 {
@@ -505,15 +533,19 @@ static void apply_screen(struct av_app *a, const struct av_state *snap, bool saw
 		if (a->pin)
 			break;
 		a->view = &av_view_stage;
-		if (!saw_pin) {
-			if (!said_before)
-				av_app_message(a, false, _("the teacher compares with a figure "
-							   "panel pinned before you joined; here only "
-							   "the live one is shown (y pins your own)"));
+		/* the live numbers are the pinned ones (follow() pinned others
+		 * from their own state); without the pinned state, when this
+		 * is the snapshot right after it */
+		if (a->classroom->have_teacher_pin ? pin_numbers_are(&a->classroom->teacher_pin, snap)
+		    : saw_pin) {
+			pin_the_teachers(a, a->classroom->have_teacher_pin ? &a->classroom->teacher_pin
+					 : NULL);
 			break;
 		}
-		av_app_draw(a);     /* the cursor's matrix, as the pin reads it */
-		av_pin_stepper(a);
+		if (!said_before)
+			av_app_message(a, false, _("the teacher compares with a matrix pinned "
+						   "before you joined; here only the live "
+						   "one is shown (y pins your own)"));
 		break;
 	case AV_SNAP_VIEW_TRAIN:
 		if (a->view != &av_view_train && a->train != NULL)
@@ -615,8 +647,7 @@ static bool pin_as_teacher(struct av_app *a, const struct av_state *pin)
 	a->col = pin->key >= 0 ? pin->key : 0;
 	a->hm.stage = -1;
 	a->hm.own_first = 0;
-	av_app_draw(a);     /* the cursor's matrix, as the pin reads it */
-	av_pin_stepper(a);
+	pin_the_teachers(a, pin);
 	return a->pin != NULL;
 }
 
@@ -628,8 +659,11 @@ static void follow(struct av_app *a, const struct av_state *snap)
 	if (!same_data(a, snap) || !follow_lesson(a, snap))
 		return;
 	leave_views(a, snap->view);
+	/* the teacher's pin, when its numbers are not the live ones: from its
+	 * own state first (when they are, apply_screen pins after the live
+	 * state is applied, with no second run) */
 	if (snap->view == AV_SNAP_VIEW_COMPARE && a->pin == NULL && c->have_teacher_pin &&
-	    !(c->have_last && c->last.view != AV_SNAP_VIEW_COMPARE && snap->seq == c->last.seq + 1))
+	    !pin_numbers_are(&c->teacher_pin, snap))
 		pin_as_teacher(a, &c->teacher_pin);
 	/* only where the teacher looks changed (a step, a head, the cursor):
 	 * the numbers are those already on the screen, so 300 students do not

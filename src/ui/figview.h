@@ -30,6 +30,8 @@ void av_figures_show(struct av_app *a, enum av_figure_kind fig);
 void av_figures_free(struct av_app *a);
 /* The figure shown (0 when the view is closed): the classroom sends it. */
 int av_figures_current(const struct av_app *a);
+/* Its focused panel, what y pins (0 when the view is closed). */
+int av_figures_panel(const struct av_app *a);
 
 /* Panel panel of figure fig as the session stands now: a snapshot of its
  * matrix (out is overwritten; free it). false + *cause when the figure

@@ -156,6 +156,7 @@ void av_pin_stepper(struct av_app *a)
 
 void av_pin_figure(struct av_app *a, enum av_figure_kind fig, int panel)
 {
+	av_classroom_pinned(a);
 	struct av_pin *p = av_calloc(1, sizeof(*p));
 	char *cause = NULL;
 	if (!av_figures_snapshot(a, fig, panel, &p->pinned, &cause)) {

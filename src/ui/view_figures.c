@@ -523,6 +523,11 @@ int av_figures_current(const struct av_app *a)
 	return a->figures ? (int)a->figures->fig : 0;
 }
 
+int av_figures_panel(const struct av_app *a)
+{
+	return a->figures ? a->figures->focus : 0;
+}
+
 void av_figures_free(struct av_app *a)
 {
 	struct av_figures *f = a->figures;
