@@ -528,6 +528,7 @@ static void apply_screen(struct av_app *a, const struct av_state *snap, bool saw
 		if (a->view != &av_view_figures || av_figures_current(a) != snap->figure)
 			av_figures_show(a, (enum av_figure_kind)(snap->figure < AV_FIG_COUNT
 								 ? snap->figure : 0));
+		av_figures_focus(a, snap->panel);   /* the panel the teacher marked */
 		break;
 	case AV_SNAP_VIEW_COMPARE:
 		if (a->pin)

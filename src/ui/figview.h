@@ -30,8 +30,11 @@ void av_figures_show(struct av_app *a, enum av_figure_kind fig);
 void av_figures_free(struct av_app *a);
 /* The figure shown (0 when the view is closed): the classroom sends it. */
 int av_figures_current(const struct av_app *a);
-/* Its focused panel, what y pins (0 when the view is closed). */
+/* Its focused panel, what y pins (0 when the view is closed); focusing
+ * another (the teacher's, for a student; the next draw keeps it within the
+ * figure's panels). */
 int av_figures_panel(const struct av_app *a);
+void av_figures_focus(struct av_app *a, int panel);
 
 /* Panel panel of figure fig as the session stands now: a snapshot of its
  * matrix (out is overwritten; free it). false + *cause when the figure

@@ -528,6 +528,12 @@ int av_figures_panel(const struct av_app *a)
 	return a->figures ? a->figures->focus : 0;
 }
 
+void av_figures_focus(struct av_app *a, int panel)
+{
+	if (a->figures && panel >= 0 && panel < AV_PANELS_MAX)
+		a->figures->focus = panel;
+}
+
 void av_figures_free(struct av_app *a)
 {
 	struct av_figures *f = a->figures;
