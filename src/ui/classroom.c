@@ -775,6 +775,7 @@ void av_classroom_snap_back(struct av_app *a)
 	copy = *snap;
 	c->have_last = false;   /* this follower's own changes: everything anew */
 	av_train_view_free(a);
+	av_pin_free(a);         /* its own pin too: the teacher's, if any, comes back */
 	c->have_view_run = false;
 	follow(a, &copy);
 	av_app_message(a, false, _("following the teacher again"));
