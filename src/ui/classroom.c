@@ -496,8 +496,24 @@ static void pin_the_teachers(struct av_app *a, const struct av_state *pin)
 		av_pin_figure(a, fig, pin->panel);
 		return;
 	}
+	/* at the pin's stage, head and cell (the teacher may have moved on
+	 * since: Tab in the comparison), then back to the live ones */
+	enum av_ui_stage stage = a->stage;
+	int head = a->head, row = a->row, col = a->col;
+	if (pin != NULL) {
+		a->stage = (enum av_ui_stage)pin->stage;
+		a->head = pin->head < a->s->trace.heads ? pin->head : 0;
+		a->row = pin->query >= 0 ? pin->query : a->row;
+		a->col = pin->key >= 0 ? pin->key : a->col;
+	}
 	av_app_draw(a);     /* the cursor's matrix, as the pin reads it */
 	av_pin_stepper(a);
+	if (pin != NULL) {
+		a->stage = stage;
+		a->head = head;
+		a->row = row;
+		a->col = col;
+	}
 }
 
 /* The screen's part: view, stage, head, cursor. saw_pin: this snapshot is
@@ -642,10 +658,6 @@ static bool pin_as_teacher(struct av_app *a, const struct av_state *pin)
 		return false;
 	}
 	a->view = &av_view_stage;
-	a->stage = (enum av_ui_stage)pin->stage;
-	a->head = pin->head < a->s->trace.heads ? pin->head : 0;
-	a->row = pin->query >= 0 ? pin->query : 0;
-	a->col = pin->key >= 0 ? pin->key : 0;
 	a->hm.stage = -1;
 	a->hm.own_first = 0;
 	pin_the_teachers(a, pin);
