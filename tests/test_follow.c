@@ -72,6 +72,11 @@ static void full_snapshot(struct av_state *s)
 							 AV_TRAIN_ALL, 0.1 + 0.2, true };
 	s->training.recipe[2] = (struct av_snap_recipe){ 9001, AV_TARGET_PREVIOUS, AV_OPT_ADAM,
 							 AV_TRAIN_QKV, 1e-3, false };
+	/* the tracked pair chosen at the start and twice on */
+	s->training.n_tracks = 3;
+	s->training.tracks[0] = (struct av_snap_track){ 0, { "china", "panda" } };
+	s->training.tracks[1] = (struct av_snap_track){ 40, { "", "" } };
+	s->training.tracks[2] = (struct av_snap_track){ 9001, { "熊猫", "bamboo" } };
 	/* trained under other settings than the ones shown now */
 	s->training.mode = AV_MODE_CAUSAL;
 	s->training.scale = AV_SCALE_DMODEL;
@@ -81,6 +86,7 @@ static void full_snapshot(struct av_state *s)
 	s->n_before = 1;
 	s->before[0] = s->training;
 	s->before[0].n_recipe = 1;
+	s->before[0].n_tracks = 1;
 	s->before[0].epochs = 3;
 	s->before[0].mode = AV_MODE_CROSS;
 	s->before[0].has_source = true;
@@ -835,6 +841,64 @@ static void test_sync_runs_under_their_settings(void **state)
 	av_trainer_free(second);
 	av_session_free(&leader);
 	av_session_free(&follower);
+}
+
+/* The tracked pair the teacher chooses during a run (Enter in the
+ * training view's vocabulary map) is chosen at the same step of the
+ * replay: the history of the pair, which starts where it was chosen, is
+ * the teacher's bit for bit, going on or from the start. */
+static void test_sync_tracked_pair(void **state)
+{
+	(void)state;
+	struct av_session s;
+	struct av_train_settings set;
+	struct av_trainer *leader, *once, *stepwise;
+	struct av_snap_training run, first;
+	char *cause = NULL;
+	int panda, japan;
+	size_t rows;
+
+	start_session(&s, "china panda");
+	av_train_settings_from_sample(&set, &s.sample.training);
+	leader = av_trainer_new(&s, &set, &cause);
+	once = av_trainer_new(&s, &set, &cause);
+	stepwise = av_trainer_new(&s, &set, &cause);
+	panda = av_params_find(&s.params, "panda");
+	japan = av_params_find(&s.params, "japan");
+	assert_true(panda >= 0 && japan >= 0);
+	memset(&run, 0, sizeof run);
+	leader_train(leader, &run, 2, 0);
+	assert_int_equal(run.n_tracks, 1);
+	assert_string_equal(run.tracks[0].pair[0], "china");
+	/* the screen tracks the run after each key: a pair chosen, trained on */
+	assert_true(av_trainer_set_track(leader, panda, japan, &cause));
+	leader_train(leader, &run, 0, 0);
+	leader_train(leader, &run, 1, 1);
+	first = run;
+	assert_true(av_state_replay(stepwise, NULL, &first, &cause));
+	assert_true(av_trainer_set_track(leader, -1, -1, &cause));   /* none */
+	leader_train(leader, &run, 0, 0);
+	assert_true(av_trainer_set_track(leader, japan, panda, &cause));
+	leader_train(leader, &run, 0, 0);
+	leader_train(leader, &run, 2, 0);
+	/* none then japan->panda at one step: one entry */
+	assert_int_equal(run.n_tracks, 3);
+	assert_int_equal(run.tracks[1].at, 2 * leader->n_items);
+	assert_int_equal(run.tracks[2].at, 3 * leader->n_items + 1);
+	assert_string_equal(run.tracks[2].pair[0], "japan");
+	assert_true(av_state_recipe_continues(&first, &run));
+	assert_true(av_state_replay(stepwise, &first, &run, &cause));
+	assert_true(av_state_replay(once, NULL, &run, &cause));
+	rows = (size_t)(leader->epoch + 1) * (size_t)leader->cfg.heads;
+	assert_int_equal(stepwise->track[0], japan);
+	assert_memory_equal(stepwise->track_history, leader->track_history, rows * sizeof(double));
+	assert_memory_equal(once->track_history, leader->track_history, rows * sizeof(double));
+	assert_memory_equal(once->track_cell_history, leader->track_cell_history,
+			    2 * rows * sizeof(double));
+	av_trainer_free(leader);
+	av_trainer_free(once);
+	av_trainer_free(stepwise);
+	av_session_free(&s);
 }
 
 /* A follower that replayed a run goes on from there when the run went
@@ -1711,6 +1775,7 @@ int main(void)
 		cmocka_unit_test(test_sync_training_replayed),
 		cmocka_unit_test(test_sync_replay_goes_on),
 		cmocka_unit_test(test_sync_runs_under_their_settings),
+		cmocka_unit_test(test_sync_tracked_pair),
 		cmocka_unit_test(test_sync_loads_teacher_sample),
 		cmocka_unit_test(test_sync_optimiser_restart),
 		cmocka_unit_test(test_sync_sleep_restart),

@@ -41,6 +41,7 @@ void av_state_init(struct av_state *s)
 	s->key = -1;
 	s->training.init = cfg.init;
 	av_state_run_under(&s->training, s);
+	s->training.n_tracks = 1;
 	s->training.n_recipe = 1;
 	s->training.recipe[0] = (struct av_snap_recipe){
 		.at = 0, .target = AV_TARGET_SELF, .optimizer = AV_OPT_ADAM,
@@ -154,6 +155,17 @@ static bool check_view(const struct av_state *s, int queries, int keys, char **c
 	return true;
 }
 
+/* Entry i (field) of a run's list applies from sentence step at: the first
+ * from 0, each after the one before (prev_at). */
+static bool check_step(const char *field, int i, long at, long prev_at, char **cause)
+{
+	if (i == 0 && at != 0)
+		return av_fail(cause, _("%s: starts at step %ld, not 0"), field, at);
+	if (i > 0 && (at <= prev_at || at > (long)AV_SNAP_MAX_EPOCHS * AV_SNAP_MAX_STEPS))
+		return av_fail(cause, _("%s: step %ld does not come after %ld"), field, at, prev_at);
+	return true;
+}
+
 static bool check_recipe(const struct av_snap_recipe *r, int i, long prev_at, char **cause)
 {
 	char field[32];
@@ -165,11 +177,7 @@ static bool check_recipe(const struct av_snap_recipe *r, int i, long prev_at, ch
 		return false;
 	if (!isfinite(r->lr) || r->lr <= 0)
 		return av_fail(cause, _("%s: lr is not a positive finite number"), field);
-	if (i == 0 && r->at != 0)
-		return av_fail(cause, _("recipe 0: starts at step %ld, not 0"), r->at);
-	if (i > 0 && (r->at <= prev_at || r->at > (long)AV_SNAP_MAX_EPOCHS * AV_SNAP_MAX_STEPS))
-		return av_fail(cause, _("%s: step %ld does not come after %ld"), field, r->at, prev_at);
-	return true;
+	return check_step(field, i, r->at, prev_at, cause);
 }
 
 /* The settings a run trained under: the config's own bounds, and a source
@@ -189,6 +197,18 @@ static bool check_run_under(const struct av_snap_training *t, char **cause)
 	return true;
 }
 
+static bool check_track(const struct av_snap_track *k, int i, long prev_at, char **cause)
+{
+	char field[32];
+
+	snprintf(field, sizeof field, "track %d", i);
+	if (!check_name(field, k->pair[0], true, cause) || !check_name(field, k->pair[1], true, cause))
+		return false;
+	if ((k->pair[0][0] == '\0') != (k->pair[1][0] == '\0'))
+		return av_fail(cause, _("%s: one word of a pair"), field);
+	return check_step(field, i, k->at, prev_at, cause);
+}
+
 static bool check_training(const struct av_snap_training *t, char **cause)
 {
 	if (!check_enum("training init", (int)t->init, av_init_names, cause) ||
@@ -205,6 +225,12 @@ static bool check_training(const struct av_snap_training *t, char **cause)
 			       AV_SNAP_MAX_RECIPE);
 	for (int i = 0; i < t->n_recipe; i++)
 		if (!check_recipe(&t->recipe[i], i, i > 0 ? t->recipe[i - 1].at : 0, cause))
+			return false;
+	if (t->n_tracks < 1 || t->n_tracks > AV_SNAP_MAX_TRACKS)
+		return av_fail(cause, _("tracks: %d pairs, not 1..%d"), t->n_tracks,
+			       AV_SNAP_MAX_TRACKS);
+	for (int i = 0; i < t->n_tracks; i++)
+		if (!check_track(&t->tracks[i], i, i > 0 ? t->tracks[i - 1].at : 0, cause))
 			return false;
 	return true;
 }
@@ -271,6 +297,12 @@ static bool same_run_under(const struct av_snap_training *x, const struct av_sna
 	       x->has_source == y->has_source && (!x->has_source || strcmp(x->source, y->source) == 0);
 }
 
+static bool same_track(const struct av_snap_track *a, const struct av_snap_track *b)
+{
+	return a->at == b->at && strcmp(a->pair[0], b->pair[0]) == 0 &&
+	       strcmp(a->pair[1], b->pair[1]) == 0;
+}
+
 static bool same_recipe(const struct av_snap_recipe *a, const struct av_snap_recipe *b)
 {
 	return a->at == b->at && a->target == b->target && a->optimizer == b->optimizer &&
@@ -284,10 +316,13 @@ bool av_state_same_training(const struct av_snap_training *x, const struct av_sn
 	if (!x->active)
 		return true;
 	if (x->init != y->init || x->epochs != y->epochs || x->steps != y->steps ||
-	    x->n_recipe != y->n_recipe || !same_run_under(x, y))
+	    x->n_recipe != y->n_recipe || x->n_tracks != y->n_tracks || !same_run_under(x, y))
 		return false;
 	for (int i = 0; i < x->n_recipe; i++)
 		if (!same_recipe(&x->recipe[i], &y->recipe[i]))
+			return false;
+	for (int i = 0; i < x->n_tracks; i++)
+		if (!same_track(&x->tracks[i], &y->tracks[i]))
 			return false;
 	return true;
 }
@@ -302,6 +337,11 @@ bool av_state_recipe_continues(const struct av_snap_training *prev,
 		return false;
 	for (int i = 0; i < prev->n_recipe; i++)
 		if (!same_recipe(&prev->recipe[i], &next->recipe[i]))
+			return false;
+	if (prev->n_tracks > next->n_tracks)
+		return false;
+	for (int i = 0; i < prev->n_tracks; i++)
+		if (!same_track(&prev->tracks[i], &next->tracks[i]))
 			return false;
 	return true;
 }

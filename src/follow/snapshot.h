@@ -31,6 +31,7 @@
 #define AV_SNAP_MAX_PANEL 15           /* and its focused panel */
 #define AV_SNAP_MAX_RUNS 4             /* training runs in a row, each from where
 					  the one before left the weights */
+#define AV_SNAP_MAX_TRACKS 16          /* tracked pairs chosen in one run */
 
 /* The stages, in the stepper's order (src/ui/stages.h). */
 #define AV_SNAP_STAGE_COUNT 9
@@ -63,6 +64,15 @@ struct av_snap_recipe {
 	bool reset;
 };
 
+/* The training view's tracked pair (seed 001's china -> panda), as its
+ * words (a vocabulary's ids differ with the unknown words a sentence
+ * added), chosen from sentence step `at` of the run on; both "" for none.
+ * Its history starts where it was chosen, so a replay chooses it there. */
+struct av_snap_track {
+	long at;
+	char pair[2][AV_SNAP_NAME_MAX + 1];
+};
+
 /* A training run. The engine is deterministic, so the run is sent as its
  * recipe, not its weights: the settings it started with and every change
  * made while it ran, each with the step it applied at, and how far it got.
@@ -89,6 +99,8 @@ struct av_snap_training {
 	int n_recipe;                 /* 1..AV_SNAP_MAX_RECIPE; recipe[0].at is 0 and
 					 the steps grow strictly */
 	struct av_snap_recipe recipe[AV_SNAP_MAX_RECIPE];
+	int n_tracks;                 /* 1..AV_SNAP_MAX_TRACKS, likewise from 0 */
+	struct av_snap_track tracks[AV_SNAP_MAX_TRACKS];
 };
 
 struct av_state {

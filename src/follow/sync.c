@@ -70,6 +70,47 @@ static void set_run_under(struct av_snap_training *t, const struct av_trainer *t
 	snprintf(t->source, sizeof t->source, "%s", t->has_source ? tr->source : "");
 }
 
+/* The trainer's tracked pair as words, from step at ("" "" for none, and
+ * for a word too long to send). */
+static struct av_snap_track track_of(const struct av_trainer *tr, long at)
+{
+	struct av_snap_track k = { .at = at };
+	const char *a = tr->track[0] >= 0 ? tr->params.vocab[tr->track[0]] : "";
+	const char *b = tr->track[1] >= 0 ? tr->params.vocab[tr->track[1]] : "";
+
+	if (strlen(a) <= AV_SNAP_NAME_MAX && strlen(b) <= AV_SNAP_NAME_MAX && *a && *b) {
+		memcpy(k.pair[0], a, strlen(a) + 1);
+		memcpy(k.pair[1], b, strlen(b) + 1);
+	}
+	return k;
+}
+
+static bool same_pair(const struct av_snap_track *x, const struct av_snap_track *y)
+{
+	return strcmp(x->pair[0], y->pair[0]) == 0 && strcmp(x->pair[1], y->pair[1]) == 0;
+}
+
+/* A tracked pair chosen since the last call becomes an entry at the
+ * trainer's step; false when the run has no room for it. */
+static bool track_pair(struct av_snap_training *t, const struct av_trainer *tr, long pos)
+{
+	struct av_snap_track now = track_of(tr, pos), *last = &t->tracks[t->n_tracks - 1];
+
+	if (same_pair(&now, last))
+		return true;
+	if (last->at != pos) {
+		if (t->n_tracks == AV_SNAP_MAX_TRACKS)
+			return false;
+		t->tracks[t->n_tracks++] = now;
+	} else if (t->n_tracks > 1 && same_pair(&now, last - 1)) {
+		t->n_tracks--;    /* back to the pair before, at the same step */
+	} else {
+		now.at = last->at;
+		*last = now;
+	}
+	return true;
+}
+
 bool av_state_track_training(struct av_snap_training *t, const struct av_trainer *tr)
 {
 	long pos = run_position(tr);
@@ -77,7 +118,8 @@ bool av_state_track_training(struct av_snap_training *t, const struct av_trainer
 	bool fresh = tr->steps == 0 && pos > 0;    /* the optimiser's state was reset */
 	bool ok = true;
 
-	if (!t->active || t->n_recipe < 1 || tr->cfg.init != t->init || !run_under_is(t, tr) ||
+	if (!t->active || t->n_recipe < 1 || t->n_tracks < 1 || tr->cfg.init != t->init ||
+	    !run_under_is(t, tr) ||
 	    pos < last->at || tr->epoch < t->epochs ||
 	    (tr->epoch == t->epochs && tr->next_item < t->steps)) {
 		/* a new run: the first, or after r or i (back to step 0) */
@@ -86,6 +128,8 @@ bool av_state_track_training(struct av_snap_training *t, const struct av_trainer
 		set_run_under(t, tr);
 		t->n_recipe = 1;
 		t->recipe[0] = recipe_of(tr, 0, true);
+		t->n_tracks = 1;
+		t->tracks[0] = track_of(tr, 0);
 	} else if (tr->set.target != last->target || tr->set.optimizer != last->optimizer ||
 		   tr->set.params != last->params || tr->set.lr != last->lr ||
 		   (fresh && !(last->at == pos && last->reset))) {
@@ -96,6 +140,8 @@ bool av_state_track_training(struct av_snap_training *t, const struct av_trainer
 		else
 			ok = false;
 	}
+	if (!track_pair(t, tr, pos))
+		ok = false;
 	t->epochs = tr->epoch;
 	t->steps = tr->next_item;
 	return ok;
@@ -147,20 +193,38 @@ static bool set_recipe(struct av_trainer *tr, const struct av_snap_recipe *r, ch
 	return true;
 }
 
+/* Tracks the pair of entry k (by its words: none when this vocabulary
+ * lacks one), unless it is tracked already (choosing it again would clear
+ * its history). */
+static void set_track(struct av_trainer *tr, const struct av_snap_track *k)
+{
+	int a = -1, b = -1;
+
+	if (k->pair[0][0] != '\0') {
+		a = av_params_find(&tr->params, k->pair[0]);
+		b = av_params_find(&tr->params, k->pair[1]);
+		if (a < 0 || b < 0)
+			a = b = -1;
+	}
+	if (a != tr->track[0] || b != tr->track[1])
+		av_trainer_set_track(tr, a, b, NULL);
+}
+
 bool av_state_replay(struct av_trainer *tr, const struct av_snap_training *done,
 		     const struct av_snap_training *t, char **cause)
 {
 	long end = (long)t->epochs * tr->n_items + t->steps;
-	int k = 0;
+	int k = 0, kt = 0;
 
 	if (t->steps >= tr->n_items && t->steps > 0)
 		return av_fail(cause, _("the teacher's run is at sentence %d of an epoch; this"
 			       " sample has %d"), t->steps + 1, tr->n_items);
-	if (t->recipe[t->n_recipe - 1].at > end)
+	if (t->recipe[t->n_recipe - 1].at > end || t->tracks[t->n_tracks - 1].at > end)
 		return av_fail(cause, _("the teacher's run changes its settings after its end"));
 	if (done != NULL && av_state_recipe_continues(done, t) &&
 	    run_position(tr) == (long)done->epochs * tr->n_items + done->steps) {
 		k = done->n_recipe;    /* go on from where the last replay stopped */
+		kt = done->n_tracks;
 	} else {
 		if (tr->cfg.init != t->init)
 			av_trainer_set_init(tr, t->init);
@@ -168,12 +232,15 @@ bool av_state_replay(struct av_trainer *tr, const struct av_snap_training *done,
 			av_trainer_reset(tr);
 		if (!set_recipe(tr, &t->recipe[0], cause))
 			return false;
-		k = 1;
+		set_track(tr, &t->tracks[0]);
+		k = kt = 1;
 	}
 	for (long pos = run_position(tr);; pos++) {
 		for (; k < t->n_recipe && t->recipe[k].at <= pos; k++)
 			if (!set_recipe(tr, &t->recipe[k], cause))
 				return false;
+		for (; kt < t->n_tracks && t->tracks[kt].at <= pos; kt++)
+			set_track(tr, &t->tracks[kt]);
 		if (pos >= end)
 			return true;
 		av_trainer_step(tr);

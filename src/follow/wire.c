@@ -15,7 +15,8 @@
  * where a RUN is
  *    {"init": NAME, "under": {"mode", "scale", "temperature", "source": TEXT|null},
  *     "epochs": N, "steps": N,
- *     "recipe": [{"at": STEP, "target", "optimizer", "params", "lr", "reset": BOOL}, ...]}
+ *     "recipe": [{"at": STEP, "target", "optimizer", "params", "lr", "reset": BOOL}, ...],
+ *     "tracks": [{"at": STEP, "pair": [WORD, WORD] | null}, ...]}
  * Enums travel as their names (the tables of model_config.h, sample.h,
  * train.h and snapshot.h), so a reordered enum cannot change a meaning. */
 #include "config.h"
@@ -368,10 +369,46 @@ static bool decode_under(const cJSON *t, struct av_snap_training *tr, char **cau
 	       get_string(u, "under", "source", tr->source, AV_SNAP_TEXT_MAX, cause);
 }
 
+static bool decode_track(const cJSON *item, struct av_snap_track *k, char **cause)
+{
+	static const char *const keys[] = { "at", "pair", NULL };
+	const cJSON *pair;
+	double at;
+
+	if (!cJSON_IsObject(item))
+		return av_fail(cause, _("training: \"tracks\" holds something that is not an object"));
+	if (!only_keys(item, "tracks", keys, cause) ||
+	    !get_integer(item, "tracks", "at", 0,
+			 (double)AV_SNAP_MAX_EPOCHS * AV_SNAP_MAX_STEPS, &at, cause) ||
+	    (pair = get(item, "tracks", "pair", cause)) == NULL)
+		return false;
+	k->at = (long)at;
+	k->pair[0][0] = k->pair[1][0] = '\0';
+	if (cJSON_IsNull(pair))
+		return true;
+	if (!cJSON_IsArray(pair) || cJSON_GetArraySize(pair) != 2)
+		return av_fail(cause, _("tracks: \"pair\" is not two words"));
+	for (int i = 0; i < 2; i++) {
+		const cJSON *w = cJSON_GetArrayItem(pair, i);
+		size_t len;
+
+		if (!cJSON_IsString(w) || w->valuestring == NULL)
+			return av_fail(cause, _("tracks: \"pair\" holds something that is not a word"));
+		len = strlen(w->valuestring);
+		if (len == 0 || len > AV_SNAP_NAME_MAX)
+			return av_fail(cause, _("tracks: a word of 1 to %d bytes, not %zu"),
+				       AV_SNAP_NAME_MAX, len);
+		memcpy(k->pair[i], w->valuestring, len + 1);
+	}
+	return true;
+}
+
 /* A RUN object (t) into tr, active. */
 static bool decode_run(const cJSON *t, struct av_snap_training *tr, char **cause)
 {
-	static const char *const keys[] = { "init", "under", "epochs", "steps", "recipe", NULL };
+	static const char *const keys[] = { "init", "under", "epochs", "steps", "recipe",
+					    "tracks", NULL };
+	const cJSON *tracks;
 	const cJSON *recipe, *item;
 	int init, i = 0;
 
@@ -395,6 +432,18 @@ static bool decode_run(const cJSON *t, struct av_snap_training *tr, char **cause
 		if (!decode_recipe(item, &tr->recipe[i++], cause))
 			return false;
 	tr->n_recipe = i;
+	if ((tracks = get(t, "training", "tracks", cause)) == NULL)
+		return false;
+	if (!cJSON_IsArray(tracks))
+		return av_fail(cause, _("training: \"tracks\" is not a list"));
+	if (cJSON_GetArraySize(tracks) < 1 || cJSON_GetArraySize(tracks) > AV_SNAP_MAX_TRACKS)
+		return av_fail(cause, _("training: \"tracks\" has not 1 to %d pairs"),
+			       AV_SNAP_MAX_TRACKS);
+	i = 0;
+	cJSON_ArrayForEach(item, tracks)
+		if (!decode_track(item, &tr->tracks[i++], cause))
+			return false;
+	tr->n_tracks = i;
 	return true;
 }
 
@@ -538,7 +587,7 @@ static void add_u64(cJSON *obj, const char *key, uint64_t value)
 
 static cJSON *encode_run(const struct av_snap_training *run)
 {
-	cJSON *t = cJSON_CreateObject(), *u, *recipe;
+	cJSON *t = cJSON_CreateObject(), *u, *recipe, *tracks;
 
 	cJSON_AddStringToObject(t, "init", av_init_names[run->init]);
 	u = cJSON_AddObjectToObject(t, "under");
@@ -563,6 +612,20 @@ static cJSON *encode_run(const struct av_snap_training *run)
 		add_exact(item, "lr", r->lr);
 		cJSON_AddBoolToObject(item, "reset", r->reset);
 		cJSON_AddItemToArray(recipe, item);
+	}
+	tracks = cJSON_AddArrayToObject(t, "tracks");
+	for (int i = 0; i < run->n_tracks; i++) {
+		const struct av_snap_track *k = &run->tracks[i];
+		cJSON *item = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(item, "at", (double)k->at);
+		if (k->pair[0][0] != '\0') {
+			const char *words[2] = { k->pair[0], k->pair[1] };
+			cJSON_AddItemToObject(item, "pair", cJSON_CreateStringArray(words, 2));
+		} else {
+			cJSON_AddNullToObject(item, "pair");
+		}
+		cJSON_AddItemToArray(tracks, item);
 	}
 	return t;
 }
@@ -661,8 +724,8 @@ bool av_wire_encode_pinned(const struct av_state *s, const struct av_state *pin,
 	}
 	/* a pin that does not validate, or does not fit, is left out: the
 	 * comparison is then shown live only, as before there were pins (two
-	 * states within their bounds take at most about 110 KiB, so today it
-	 * always fits) */
+	 * states fit unless both hold four runs with the longest texts, every
+	 * change and every tracked pair) */
 	if (pin != NULL && av_state_validate(pin, NULL))
 		body = encode_body(s, pin, &body_len);
 	if (body == NULL)

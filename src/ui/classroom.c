@@ -189,6 +189,8 @@ static void lesson_run(const struct av_lesson_state *st, struct av_snap_training
 		.at = 0, .target = st->train.target, .optimizer = st->train.optimizer,
 		.params = AV_TRAIN_QKV, .lr = st->train.lr, .reset = true,
 	};
+	t->n_tracks = 1;   /* no pair: the weights do not depend on it */
+	memset(&t->tracks[0], 0, sizeof t->tracks[0]);
 }
 
 /* The leader: the runs that trained the weights shown, into snap (before[]
