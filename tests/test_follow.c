@@ -61,6 +61,9 @@ static void full_snapshot(struct av_state *s)
 	s->view = AV_SNAP_VIEW_BARS;
 	s->figure = 3;
 	s->panel = 2;
+	s->train_vocab = true;
+	s->train_mats = 3;
+	s->train_sentence = 2;
 	s->training.active = true;
 	s->training.init = AV_INIT_TORCH;
 	s->training.epochs = 137;

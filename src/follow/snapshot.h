@@ -137,6 +137,12 @@ struct av_state {
 
 	int figure;                   /* the figure shown (view figures), 0..AV_SNAP_MAX_FIGURE */
 	int panel;                    /* its focused panel (what y pins), 0..AV_SNAP_MAX_PANEL */
+	/* the training view's panels (view train; else all 0): the vocabulary's
+	 * map instead of a sentence's, scaled scores instead of weights, the
+	 * matrices panel (0 off, 1 gradients, 2 weights, 3 both) and the
+	 * corpus sentence on the map, 0..AV_SNAP_MAX_STEPS */
+	bool train_vocab, train_scores;
+	int train_mats, train_sentence;
 
 	/* a lesson, when one runs */
 	char lesson[AV_SNAP_NAME_MAX + 1];  /* "" when none */

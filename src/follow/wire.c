@@ -8,7 +8,8 @@
  *    "sentence": TEXT, "source": TEXT|null,
  *    "config": {"mode", "scale", "temperature", "seed", "init", "d_model", "heads"},
  *    "view": {"stage": NAME, "kind": NAME, "head", "query", "key", "hidden": [J...],
- *             "figure": N, "panel": N},
+ *             "figure": N, "panel": N,
+ *             "train": {"vocab": BOOL, "scores": BOOL, "mats": N, "sentence": N}},
  *    "lesson": {"name": NAME, "step": N},
  *    "before": [RUN, ...], "training": null | RUN,
  *    "pin": null | {the same keys, "pin": null}}
@@ -186,6 +187,19 @@ static bool get_double(const cJSON *obj, const char *where, const char *key, dou
 	return true;
 }
 
+static bool get_bool(const cJSON *obj, const char *where, const char *key, bool *out,
+		     char **cause)
+{
+	const cJSON *v = get(obj, where, key, cause);
+
+	if (v == NULL)
+		return false;
+	if (!cJSON_IsBool(v))
+		return av_fail(cause, _("%s: \"%s\" is not true or false"), where, key);
+	*out = cJSON_IsTrue(v);
+	return true;
+}
+
 static bool get_enum(const cJSON *obj, const char *where, const char *key,
 		     const char *const names[], int *out, char **cause)
 {
@@ -256,6 +270,18 @@ static bool decode_config(const cJSON *root, struct av_state *s, char **cause)
 	return true;
 }
 
+static bool decode_train_look(const cJSON *view, struct av_state *s, char **cause)
+{
+	static const char *const keys[] = { "vocab", "scores", "mats", "sentence", NULL };
+	const cJSON *t;
+
+	return get_object(view, "view", "train", keys, &t, cause) &&
+	       get_bool(t, "train", "vocab", &s->train_vocab, cause) &&
+	       get_bool(t, "train", "scores", &s->train_scores, cause) &&
+	       get_int(t, "train", "mats", 0, 3, &s->train_mats, cause) &&
+	       get_int(t, "train", "sentence", 0, AV_SNAP_MAX_STEPS - 1, &s->train_sentence, cause);
+}
+
 static bool decode_hidden(const cJSON *view, struct av_state *s, char **cause)
 {
 	const cJSON *hidden = get(view, "view", "hidden", cause);
@@ -284,7 +310,7 @@ static bool decode_hidden(const cJSON *view, struct av_state *s, char **cause)
 static bool decode_view(const cJSON *root, struct av_state *s, char **cause)
 {
 	static const char *const keys[] = { "stage", "kind", "head", "query", "key",
-					    "hidden", "figure", "panel", NULL };
+					    "hidden", "figure", "panel", "train", NULL };
 	const cJSON *v;
 	int kind;
 
@@ -295,7 +321,8 @@ static bool decode_view(const cJSON *root, struct av_state *s, char **cause)
 	    !get_int(v, "view", "query", -1, AV_MAX_TOKENS - 1, &s->query, cause) ||
 	    !get_int(v, "view", "key", -1, AV_MAX_TOKENS - 1, &s->key, cause) ||
 	    !get_int(v, "view", "figure", 0, AV_SNAP_MAX_FIGURE, &s->figure, cause) ||
-	    !get_int(v, "view", "panel", 0, AV_SNAP_MAX_PANEL, &s->panel, cause))
+	    !get_int(v, "view", "panel", 0, AV_SNAP_MAX_PANEL, &s->panel, cause) ||
+	    !decode_train_look(v, s, cause))
 		return false;
 	s->view = (enum av_snap_view)kind;
 	return decode_hidden(v, s, cause);
@@ -309,19 +336,6 @@ static bool decode_lesson(const cJSON *root, struct av_state *s, char **cause)
 	return get_object(root, "message", "lesson", keys, &l, cause) &&
 	       get_string(l, "lesson", "name", s->lesson, AV_SNAP_NAME_MAX, cause) &&
 	       get_int(l, "lesson", "step", 0, AV_SNAP_MAX_LESSON_STEP, &s->lesson_step, cause);
-}
-
-static bool get_bool(const cJSON *obj, const char *where, const char *key, bool *out,
-		     char **cause)
-{
-	const cJSON *v = get(obj, where, key, cause);
-
-	if (v == NULL)
-		return false;
-	if (!cJSON_IsBool(v))
-		return av_fail(cause, _("%s: \"%s\" is not true or false"), where, key);
-	*out = cJSON_IsTrue(v);
-	return true;
 }
 
 static bool decode_recipe(const cJSON *item, struct av_snap_recipe *r, char **cause)
@@ -668,6 +682,14 @@ static cJSON *encode_json(const struct av_state *s)
 			cJSON_AddItemToArray(hidden, cJSON_CreateNumber(j));
 	cJSON_AddNumberToObject(v, "figure", s->figure);
 	cJSON_AddNumberToObject(v, "panel", s->panel);
+	{
+		cJSON *t = cJSON_AddObjectToObject(v, "train");
+
+		cJSON_AddBoolToObject(t, "vocab", s->train_vocab);
+		cJSON_AddBoolToObject(t, "scores", s->train_scores);
+		cJSON_AddNumberToObject(t, "mats", s->train_mats);
+		cJSON_AddNumberToObject(t, "sentence", s->train_sentence);
+	}
 
 	l = cJSON_AddObjectToObject(root, "lesson");
 	cJSON_AddStringToObject(l, "name", s->lesson);

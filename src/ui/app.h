@@ -290,6 +290,18 @@ bool av_train_view_weights_text(const struct av_app *a, char *buf, size_t size);
 void av_trained_text(char *buf, size_t size, int epochs, int steps);
 /* Its trainer, or NULL (for the tests). */
 const struct av_trainer *av_train_view_trainer(const struct av_app *a);
+/* What the training view's panels show (the classroom sends the
+ * teacher's): the vocabulary's map instead of a sentence's, scores
+ * instead of weights, the matrices panel (0 off, 1 gradients, 2 weights,
+ * 3 both), the corpus sentence on the map. All 0 without the view. */
+struct av_train_look {
+	bool vocab, scores;
+	int mats, sentence;
+};
+void av_train_view_look(const struct av_app *a, struct av_train_look *look);
+/* Shows look's panels (the sentence and the matrices within what this
+ * screen has: a narrow one shows the matrices instead of the map). */
+void av_train_view_set_look(struct av_app *a, const struct av_train_look *look);
 /* Which trainer that is: a number no other trainer made in this process
  * had, or 0 without one (the classroom tells a new run from a restart). */
 unsigned long av_train_view_serial(const struct av_app *a);

@@ -268,6 +268,15 @@ static bool capture(struct av_app *a, struct av_state *snap, char **cause)
 	snap->view = view_kind(a);
 	snap->figure = a->view == &av_view_figures ? av_figures_current(a) : 0;
 	snap->panel = a->view == &av_view_figures ? av_figures_panel(a) : 0;
+	if (a->view == &av_view_train) {
+		struct av_train_look look;
+
+		av_train_view_look(a, &look);
+		snap->train_vocab = look.vocab;
+		snap->train_scores = look.scores;
+		snap->train_mats = look.mats;
+		snap->train_sentence = look.sentence;
+	}
 	snap->head = a->head < snap->heads ? a->head : 0;
 	snap->query = a->sel_query >= 0 && a->sel_query < t->n ? a->sel_query : -1;
 	snap->key = a->sel_key >= 0 && a->sel_key < t->m ? a->sel_key : -1;
@@ -569,6 +578,8 @@ static void apply_screen(struct av_app *a, const struct av_state *snap, bool saw
 	case AV_SNAP_VIEW_TRAIN:
 		if (a->view != &av_view_train && a->train != NULL)
 			a->view = &av_view_train;
+		av_train_view_set_look(a, &(struct av_train_look){
+			snap->train_vocab, snap->train_scores, snap->train_mats, snap->train_sentence });
 		break;
 	case AV_SNAP_VIEW_STAGE:
 		break;

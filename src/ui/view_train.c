@@ -1144,6 +1144,36 @@ void av_trained_text(char *buf, size_t size, int epochs, int steps)
 		snprintf(buf, size, _("trained %d ep"), epochs);
 }
 
+void av_train_view_look(const struct av_app *a, struct av_train_look *look)
+{
+	const struct av_train_view *tv = a->train;
+	memset(look, 0, sizeof *look);
+	if (!tv || !tv->tr)
+		return;
+	*look = (struct av_train_look){ tv->vocab, tv->scores, tv->mats, tv->sentence };
+}
+
+void av_train_view_set_look(struct av_app *a, const struct av_train_look *look)
+{
+	struct av_train_view *tv = a->train;
+	if (!tv || !tv->tr)
+		return;
+	struct av_train_look now;
+	av_train_view_look(a, &now);
+	if (memcmp(&now, look, sizeof now) == 0)
+		return;
+	tv->vocab = look->vocab;
+	tv->scores = look->scores;
+	tv->mats = look->mats >= AV_MATS_OFF && look->mats <= AV_MATS_BOTH ? look->mats
+		   : AV_MATS_OFF;
+	if (tv->mats != AV_MATS_OFF && !tv->wide)
+		tv->vocab = false;   /* the matrices take the map's place here */
+	tv->sentence = look->sentence >= 0 && look->sentence < tv->tr->n_items ? look->sentence : 0;
+	tv->stale = true;
+	if (a->view == &av_view_train)
+		make_windows(a);
+}
+
 unsigned long av_train_view_serial(const struct av_app *a)
 {
 	return a->train && a->train->tr ? a->train->serial : 0;
