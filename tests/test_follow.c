@@ -64,6 +64,7 @@ static void full_snapshot(struct av_state *s)
 	s->train_vocab = true;
 	s->train_mats = 3;
 	s->train_sentence = 2;
+	s->compare = 2;
 	s->training.active = true;
 	s->training.init = AV_INIT_TORCH;
 	s->training.epochs = 137;

@@ -262,6 +262,8 @@ bool av_state_validate(const struct av_state *s, char **cause)
 		return av_fail(cause, _("figure: %d is not in 0..%d"), s->figure, AV_SNAP_MAX_FIGURE);
 	if (s->panel < 0 || s->panel > AV_SNAP_MAX_PANEL)
 		return av_fail(cause, _("panel: %d is not in 0..%d"), s->panel, AV_SNAP_MAX_PANEL);
+	if (s->compare < 0 || s->compare > 2)
+		return av_fail(cause, _("compare: %d is not in 0..2"), s->compare);
 	if (s->train_mats < 0 || s->train_mats > 3)
 		return av_fail(cause, _("train mats: %d is not in 0..3"), s->train_mats);
 	if (s->train_sentence < 0 || s->train_sentence >= AV_SNAP_MAX_STEPS)
@@ -364,6 +366,7 @@ bool av_state_same(const struct av_state *a, const struct av_state *b)
 	       a->figure == b->figure && a->panel == b->panel &&
 	       a->train_vocab == b->train_vocab && a->train_scores == b->train_scores &&
 	       a->train_mats == b->train_mats && a->train_sentence == b->train_sentence &&
+	       a->compare == b->compare &&
 	       memcmp(a->key_hidden, b->key_hidden, sizeof a->key_hidden) == 0 &&
 	       strcmp(a->lesson, b->lesson) == 0 && a->lesson_step == b->lesson_step &&
 	       av_state_same_runs_before(a, b) &&

@@ -143,6 +143,9 @@ struct av_state {
 	 * corpus sentence on the map, 0..AV_SNAP_MAX_STEPS */
 	bool train_vocab, train_scores;
 	int train_mats, train_sentence;
+	int compare;                  /* the comparison's display (view compare; else 0):
+					 0 pinned|live, 1 pinned|live|difference,
+					 2 the difference */
 
 	/* a lesson, when one runs */
 	char lesson[AV_SNAP_NAME_MAX + 1];  /* "" when none */

@@ -9,7 +9,8 @@
  *    "config": {"mode", "scale", "temperature", "seed", "init", "d_model", "heads"},
  *    "view": {"stage": NAME, "kind": NAME, "head", "query", "key", "hidden": [J...],
  *             "figure": N, "panel": N,
- *             "train": {"vocab": BOOL, "scores": BOOL, "mats": N, "sentence": N}},
+ *             "train": {"vocab": BOOL, "scores": BOOL, "mats": N, "sentence": N},
+ *             "compare": N},
  *    "lesson": {"name": NAME, "step": N},
  *    "before": [RUN, ...], "training": null | RUN,
  *    "pin": null | {the same keys, "pin": null}}
@@ -310,7 +311,7 @@ static bool decode_hidden(const cJSON *view, struct av_state *s, char **cause)
 static bool decode_view(const cJSON *root, struct av_state *s, char **cause)
 {
 	static const char *const keys[] = { "stage", "kind", "head", "query", "key",
-					    "hidden", "figure", "panel", "train", NULL };
+					    "hidden", "figure", "panel", "train", "compare", NULL };
 	const cJSON *v;
 	int kind;
 
@@ -322,7 +323,8 @@ static bool decode_view(const cJSON *root, struct av_state *s, char **cause)
 	    !get_int(v, "view", "key", -1, AV_MAX_TOKENS - 1, &s->key, cause) ||
 	    !get_int(v, "view", "figure", 0, AV_SNAP_MAX_FIGURE, &s->figure, cause) ||
 	    !get_int(v, "view", "panel", 0, AV_SNAP_MAX_PANEL, &s->panel, cause) ||
-	    !decode_train_look(v, s, cause))
+	    !decode_train_look(v, s, cause) ||
+	    !get_int(v, "view", "compare", 0, 2, &s->compare, cause))
 		return false;
 	s->view = (enum av_snap_view)kind;
 	return decode_hidden(v, s, cause);
@@ -690,6 +692,7 @@ static cJSON *encode_json(const struct av_state *s)
 		cJSON_AddNumberToObject(t, "mats", s->train_mats);
 		cJSON_AddNumberToObject(t, "sentence", s->train_sentence);
 	}
+	cJSON_AddNumberToObject(v, "compare", s->compare);
 
 	l = cJSON_AddObjectToObject(root, "lesson");
 	cJSON_AddStringToObject(l, "name", s->lesson);

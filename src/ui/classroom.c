@@ -268,6 +268,7 @@ static bool capture(struct av_app *a, struct av_state *snap, char **cause)
 	snap->view = view_kind(a);
 	snap->figure = a->view == &av_view_figures ? av_figures_current(a) : 0;
 	snap->panel = a->view == &av_view_figures ? av_figures_panel(a) : 0;
+	snap->compare = a->view == &av_view_compare ? av_pin_display(a) : 0;
 	if (a->view == &av_view_train) {
 		struct av_train_look look;
 
@@ -558,8 +559,10 @@ static void apply_screen(struct av_app *a, const struct av_state *snap, bool saw
 		av_figures_focus(a, snap->panel);   /* the panel the teacher marked */
 		break;
 	case AV_SNAP_VIEW_COMPARE:
-		if (a->pin)
+		if (a->pin) {
+			av_pin_set_display(a, snap->compare);   /* the teacher's D */
 			break;
+		}
 		a->view = &av_view_stage;
 		/* the live numbers are the pinned ones (follow() pinned others
 		 * from their own state); without the pinned state, when this
@@ -568,6 +571,7 @@ static void apply_screen(struct av_app *a, const struct av_state *snap, bool saw
 		    : saw_pin) {
 			pin_the_teachers(a, a->classroom->have_teacher_pin ? &a->classroom->teacher_pin
 					 : NULL);
+			av_pin_set_display(a, snap->compare);
 			break;
 		}
 		if (!said_before)

@@ -47,5 +47,9 @@ bool av_figures_snapshot(struct av_app *a, enum av_figure_kind fig, int panel,
 void av_pin_stepper(struct av_app *a);
 void av_pin_figure(struct av_app *a, enum av_figure_kind fig, int panel);
 void av_pin_free(struct av_app *a);
+/* The comparison's display (D: 0 pinned|live, 1 pinned|live|Δ, 2 Δ; 0
+ * without a pin), and setting it (the teacher's, for a student). */
+int av_pin_display(const struct av_app *a);
+void av_pin_set_display(struct av_app *a, int display);
 
 #endif

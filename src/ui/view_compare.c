@@ -171,6 +171,21 @@ void av_pin_figure(struct av_app *a, enum av_figure_kind fig, int panel)
 	start(a, p);
 }
 
+int av_pin_display(const struct av_app *a)
+{
+	return a->pin ? (int)a->pin->display : 0;
+}
+
+void av_pin_set_display(struct av_app *a, int display)
+{
+	struct av_pin *p = a->pin;
+	if (!p || display < 0 || display >= SHOW_COUNT || (int)p->display == display)
+		return;
+	p->display = (enum pin_display)display;
+	p->focus = 0;
+	a->dirty = AV_DIRTY_ALL;
+}
+
 void av_pin_free(struct av_app *a)
 {
 	struct av_pin *p = a->pin;
