@@ -114,11 +114,11 @@ static bool track_pair(struct av_snap_training *t, const struct av_trainer *tr, 
 bool av_state_track_training(struct av_snap_training *t, const struct av_trainer *tr)
 {
 	long pos = run_position(tr);
-	struct av_snap_recipe *last = &t->recipe[t->n_recipe - 1];
+	struct av_snap_recipe *last = t->n_recipe > 0 ? &t->recipe[t->n_recipe - 1] : NULL;
 	bool fresh = tr->steps == 0 && pos > 0;    /* the optimiser's state was reset */
 	bool ok = true;
 
-	if (!t->active || t->n_recipe < 1 || t->n_tracks < 1 || tr->cfg.init != t->init ||
+	if (!t->active || last == NULL || t->n_tracks < 1 || tr->cfg.init != t->init ||
 	    !run_under_is(t, tr) ||
 	    pos < last->at || tr->epoch < t->epochs ||
 	    (tr->epoch == t->epochs && tr->next_item < t->steps)) {
