@@ -496,6 +496,19 @@ static bool pin_numbers_are(const struct av_state *pin, const struct av_state *s
 	return av_state_same_numbers(&where, snap);
 }
 
+/* The pin's own message tells whoever pinned what to change next; a
+ * student is told whose pin it is instead. */
+static void said_teachers_pin(struct av_app *a)
+{
+	char text[160];
+
+	if (a->pin == NULL)
+		return;
+	av_pin_describe(a, text, sizeof text);
+	av_app_message(a, false, _("the teacher pinned %s: watch the live side change as the "
+				   "teacher changes things (D: the display)"), text);
+}
+
 /* Pins what the teacher pinned in state pin, from the session as it is
  * (in that state): a figure's panel, or the stepper's matrix under the
  * cursor. */
@@ -506,6 +519,7 @@ static void pin_the_teachers(struct av_app *a, const struct av_state *pin)
 								? pin->figure : 0);
 		av_figures_show(a, fig);
 		av_pin_figure(a, fig, pin->panel);
+		said_teachers_pin(a);
 		return;
 	}
 	/* at the pin's stage, head and cell (the teacher may have moved on
@@ -526,6 +540,7 @@ static void pin_the_teachers(struct av_app *a, const struct av_state *pin)
 		a->row = row;
 		a->col = col;
 	}
+	said_teachers_pin(a);
 }
 
 /* The screen's part: view, stage, head, cursor. saw_pin: this snapshot is

@@ -50,6 +50,8 @@ void av_pin_free(struct av_app *a);
 /* The comparison's display (D: 0 pinned|live, 1 pinned|live|Δ, 2 Δ; 0
  * without a pin), and setting it (the teacher's, for a student). */
 int av_pin_display(const struct av_app *a);
+/* "softmax head 0, self, dk, T=1": what is pinned ("" without a pin). */
+void av_pin_describe(const struct av_app *a, char *buf, size_t size);
 void av_pin_set_display(struct av_app *a, int display);
 
 #endif

@@ -171,6 +171,14 @@ void av_pin_figure(struct av_app *a, enum av_figure_kind fig, int panel)
 	start(a, p);
 }
 
+void av_pin_describe(const struct av_app *a, char *buf, size_t size)
+{
+	if (size > 0)
+		buf[0] = '\0';
+	if (a->pin)
+		av_snapshot_describe(&a->pin->pinned, buf, size);
+}
+
 int av_pin_display(const struct av_app *a)
 {
 	return a->pin ? (int)a->pin->display : 0;
