@@ -288,13 +288,24 @@ bool av_state_validate(const struct av_state *s, char **cause)
 	return check_training(&s->training, cause);
 }
 
+void av_snap_set_under(struct av_snap_training *t, enum av_mode mode, enum av_scale scale,
+		       double temperature, const char *source)
+{
+	size_t len = source ? strnlen(source, AV_SNAP_TEXT_MAX + 1) : 0;
+
+	t->mode = mode;
+	t->scale = scale;
+	t->temperature = temperature;
+	t->has_source = source != NULL && len <= AV_SNAP_TEXT_MAX;
+	if (!t->has_source)
+		len = 0;
+	memcpy(t->source, t->has_source ? source : "", len);
+	t->source[len] = '\0';
+}
+
 void av_state_run_under(struct av_snap_training *t, const struct av_state *s)
 {
-	t->mode = s->mode;
-	t->scale = s->scale;
-	t->temperature = s->temperature;
-	t->has_source = s->has_source;
-	memcpy(t->source, s->has_source ? s->source : "", s->has_source ? sizeof t->source : 1);
+	av_snap_set_under(t, s->mode, s->scale, s->temperature, s->has_source ? s->source : NULL);
 }
 
 /* The same settings trained under (the source's bytes only when there is one). */

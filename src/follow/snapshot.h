@@ -183,8 +183,12 @@ bool av_state_same_training(const struct av_snap_training *a,
 /* Equal runs before the last (n_before and each of before[]). */
 bool av_state_same_runs_before(const struct av_state *a, const struct av_state *b);
 
-/* A run's settings (mode, scale, temperature, source) set to the state's
- * config: what a run made now trains under. */
+/* A run's settings trained under: mode, scale, temperature and source
+ * (NULL, or one longer than a snapshot holds: none). */
+void av_snap_set_under(struct av_snap_training *t, enum av_mode mode, enum av_scale scale,
+		       double temperature, const char *source);
+
+/* The same set to the state's config: what a run made now trains under. */
 void av_state_run_under(struct av_snap_training *t, const struct av_state *s);
 
 /* True when next is prev's run gone further (the same start and recipe,

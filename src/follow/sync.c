@@ -4,7 +4,6 @@
 #include "i18n.h"
 #include "sync.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "train.h"
@@ -59,15 +58,6 @@ static bool run_under_is(const struct av_snap_training *t, const struct av_train
 	return t->mode == tr->cfg.mode && t->scale == tr->cfg.scale &&
 	       t->temperature == tr->cfg.temperature && t->has_source == (tr->source != NULL) &&
 	       (tr->source == NULL || strcmp(t->source, tr->source) == 0);
-}
-
-static void set_run_under(struct av_snap_training *t, const struct av_trainer *tr)
-{
-	t->mode = tr->cfg.mode;
-	t->scale = tr->cfg.scale;
-	t->temperature = tr->cfg.temperature;
-	t->has_source = tr->source != NULL && strlen(tr->source) <= AV_SNAP_TEXT_MAX;
-	snprintf(t->source, sizeof t->source, "%s", t->has_source ? tr->source : "");
 }
 
 /* The trainer's tracked pair as words, from step at ("" "" for none, and
@@ -125,7 +115,7 @@ bool av_state_track_training(struct av_snap_training *t, const struct av_trainer
 		/* a new run: the first, or after r or i (back to step 0) */
 		t->active = true;
 		t->init = tr->cfg.init;
-		set_run_under(t, tr);
+		av_snap_set_under(t, tr->cfg.mode, tr->cfg.scale, tr->cfg.temperature, tr->source);
 		t->n_recipe = 1;
 		t->recipe[0] = recipe_of(tr, 0, true);
 		t->n_tracks = 1;

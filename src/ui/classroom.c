@@ -177,11 +177,7 @@ static void lesson_run(const struct av_lesson_state *st, struct av_snap_training
 {
 	t->active = true;
 	t->init = st->init;
-	t->mode = st->mode;
-	t->scale = st->scale;
-	t->temperature = st->temperature;
-	t->has_source = st->source != NULL && strlen(st->source) <= AV_SNAP_TEXT_MAX;
-	snprintf(t->source, sizeof t->source, "%s", t->has_source ? st->source : "");
+	av_snap_set_under(t, st->mode, st->scale, st->temperature, st->source);
 	t->epochs = st->train.epochs;
 	t->steps = st->train.steps;
 	t->n_recipe = 1;
