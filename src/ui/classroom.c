@@ -505,12 +505,12 @@ static void said_teachers_pin(struct av_app *a)
 				   "teacher changes things (D: the display)"), text);
 }
 
-/* Pins what the teacher pinned in state pin, from the session as it is
- * (in that state): a figure's panel, or the stepper's matrix under the
- * cursor. */
+/* Pins what the teacher pinned in state pin (a figure's panel, or the
+ * stepper's matrix at its stage, head and cell), from the session as it
+ * is: in that state, or with the same numbers. */
 static void pin_the_teachers(struct av_app *a, const struct av_state *pin)
 {
-	if (pin != NULL && pin->view == AV_SNAP_VIEW_FIGURES) {
+	if (pin->view == AV_SNAP_VIEW_FIGURES) {
 		enum av_figure_kind fig = (enum av_figure_kind)(pin->figure < AV_FIG_COUNT
 								? pin->figure : 0);
 		av_figures_show(a, fig);
@@ -522,32 +522,25 @@ static void pin_the_teachers(struct av_app *a, const struct av_state *pin)
 	 * since: Tab in the comparison), then back to the live ones */
 	enum av_ui_stage stage = a->stage;
 	int head = a->head, row = a->row, col = a->col;
-	if (pin != NULL) {
-		a->stage = (enum av_ui_stage)pin->stage;
-		a->head = pin->head < a->s->trace.heads ? pin->head : 0;
-		a->row = pin->query >= 0 ? pin->query : a->row;
-		a->col = pin->key >= 0 ? pin->key : a->col;
-	}
+	a->stage = (enum av_ui_stage)pin->stage;
+	a->head = pin->head < a->s->trace.heads ? pin->head : 0;
+	a->row = pin->query >= 0 ? pin->query : a->row;
+	a->col = pin->key >= 0 ? pin->key : a->col;
 	av_app_draw(a);     /* the cursor's matrix, as the pin reads it */
 	av_pin_stepper(a);
-	if (pin != NULL) {
-		a->stage = stage;
-		a->head = head;
-		a->row = row;
-		a->col = col;
-	}
+	a->stage = stage;
+	a->head = head;
+	a->row = row;
+	a->col = col;
 	said_teachers_pin(a);
 }
 
-/* The screen's part: view, stage, head, cursor. saw_pin: this snapshot is
- * the one right after a state outside the comparison (seq one more), so
- * the teacher pinned what it shows now; otherwise the pin was made before
- * this student joined or came back (f) and the teacher may have changed
- * things since: follow() pinned from the state the teacher sent with it
- * (pin_as_teacher), and a pin of the matrix shown now would show a false
- * "no difference". */
-static void apply_screen(struct av_app *a, const struct av_state *snap, bool saw_pin,
-			 bool said_before)
+/* The screen's part: view, stage, head, cursor. pin_live: in a
+ * comparison with no pin here, the state whose matrix to pin from the
+ * session as it now is (the teacher's pinned state, or snap itself), or
+ * NULL: none can be (follow() decides). */
+static void apply_screen(struct av_app *a, const struct av_state *snap,
+			 const struct av_state *pin_live, bool said_before)
 {
 	a->stage = (enum av_ui_stage)snap->stage;
 	a->head = snap->head < a->s->trace.heads ? snap->head : 0;
@@ -575,13 +568,8 @@ static void apply_screen(struct av_app *a, const struct av_state *snap, bool saw
 			break;
 		}
 		a->view = &av_view_stage;
-		/* the live numbers are the pinned ones (follow() pinned others
-		 * from their own state); without the pinned state, when this
-		 * is the snapshot right after it */
-		if (a->classroom->have_teacher_pin ? pin_numbers_are(&a->classroom->teacher_pin, snap)
-		    : saw_pin) {
-			pin_the_teachers(a, a->classroom->have_teacher_pin ? &a->classroom->teacher_pin
-					 : NULL);
+		if (pin_live != NULL) {
+			pin_the_teachers(a, pin_live);
 			av_pin_set_display(a, snap->compare);
 			break;
 		}
@@ -700,12 +688,22 @@ static void follow(struct av_app *a, const struct av_state *snap)
 	if (!same_data(a, snap) || !follow_lesson(a, snap))
 		return;
 	leave_views(a, snap->view);
-	/* the teacher's pin, when its numbers are not the live ones: from its
-	 * own state first (when they are, apply_screen pins after the live
-	 * state is applied, with no second run) */
-	if (snap->view == AV_SNAP_VIEW_COMPARE && a->pin == NULL && c->have_teacher_pin &&
-	    !pin_numbers_are(&c->teacher_pin, snap))
-		pin_as_teacher(a, &c->teacher_pin);
+	/* a comparison with no pin here: the teacher's, from the state it was
+	 * pinned in when those numbers are not the live ones, else from the
+	 * session once the live state is applied (pin_live: no second run);
+	 * without that state, only when this is the snapshot right after the
+	 * pin (seq one more than a state outside the comparison), since the
+	 * teacher may have changed things since and a pin of the matrix shown
+	 * now would show a false "no difference" */
+	const struct av_state *pin = c->have_teacher_pin ? &c->teacher_pin : NULL;
+	bool pin_live = false;
+	if (snap->view == AV_SNAP_VIEW_COMPARE && a->pin == NULL) {
+		if (pin != NULL && !pin_numbers_are(pin, snap))
+			pin_as_teacher(a, pin);
+		else
+			pin_live = pin != NULL || (c->have_last && c->last.view != AV_SNAP_VIEW_COMPARE &&
+						   snap->seq == c->last.seq + 1);
+	}
 	/* only where the teacher looks changed (a step, a head, the cursor):
 	 * the numbers are those already on the screen, so 300 students do not
 	 * all run the forward pass again at once; and when they changed,
@@ -717,13 +715,11 @@ static void follow(struct av_app *a, const struct av_state *snap)
 		c->have_last = false;
 		return;
 	}
-	bool saw_pin = c->have_last && c->last.view != AV_SNAP_VIEW_COMPARE &&
-		       snap->seq == c->last.seq + 1;
 	bool said_before = c->have_last && c->last.view == AV_SNAP_VIEW_COMPARE;
 	c->last = *snap;
 	c->have_last = true;
 	c->trained_print = weights_print(a->s);
-	apply_screen(a, snap, saw_pin, said_before);
+	apply_screen(a, snap, pin_live ? (pin ? pin : snap) : NULL, said_before);
 	av_app_resize(a);
 	a->dirty = AV_DIRTY_ALL;
 }
