@@ -847,6 +847,34 @@ static void test_sync_runs_under_their_settings(void **state)
 	av_session_free(&follower);
 }
 
+/* A leader's trainer and two that replay its run: once from the start,
+ * and step by step (going on from the last replay), on china-panda. */
+struct replay {
+	struct av_session s;
+	struct av_train_settings set;
+	struct av_trainer *leader, *once, *stepwise;
+};
+
+static void replay_open(struct replay *r)
+{
+	char *cause = NULL;
+
+	start_session(&r->s, "china panda");
+	av_train_settings_from_sample(&r->set, &r->s.sample.training);
+	r->leader = av_trainer_new(&r->s, &r->set, &cause);
+	r->once = av_trainer_new(&r->s, &r->set, &cause);
+	r->stepwise = av_trainer_new(&r->s, &r->set, &cause);
+	assert_true(r->leader && r->once && r->stepwise);
+}
+
+static void replay_close(struct replay *r)
+{
+	av_trainer_free(r->leader);
+	av_trainer_free(r->once);
+	av_trainer_free(r->stepwise);
+	av_session_free(&r->s);
+}
+
 /* The tracked pair the teacher chooses during a run (Enter in the
  * training view's vocabulary map) is chosen at the same step of the
  * replay: the history of the pair, which starts where it was chosen, is
@@ -854,55 +882,47 @@ static void test_sync_runs_under_their_settings(void **state)
 static void test_sync_tracked_pair(void **state)
 {
 	(void)state;
-	struct av_session s;
-	struct av_train_settings set;
-	struct av_trainer *leader, *once, *stepwise;
+	struct replay r;
 	struct av_snap_training run, first;
 	char *cause = NULL;
 	int panda, japan;
 	size_t rows;
 
-	start_session(&s, "china panda");
-	av_train_settings_from_sample(&set, &s.sample.training);
-	leader = av_trainer_new(&s, &set, &cause);
-	once = av_trainer_new(&s, &set, &cause);
-	stepwise = av_trainer_new(&s, &set, &cause);
-	panda = av_params_find(&s.params, "panda");
-	japan = av_params_find(&s.params, "japan");
+	replay_open(&r);
+	panda = av_params_find(&r.s.params, "panda");
+	japan = av_params_find(&r.s.params, "japan");
 	assert_true(panda >= 0 && japan >= 0);
 	memset(&run, 0, sizeof run);
-	leader_train(leader, &run, 2, 0);
+	leader_train(r.leader, &run, 2, 0);
 	assert_int_equal(run.n_tracks, 1);
 	assert_string_equal(run.tracks[0].pair[0], "china");
 	/* the screen tracks the run after each key: a pair chosen, trained on */
-	assert_true(av_trainer_set_track(leader, panda, japan, &cause));
-	leader_train(leader, &run, 0, 0);
-	leader_train(leader, &run, 1, 1);
+	assert_true(av_trainer_set_track(r.leader, panda, japan, &cause));
+	leader_train(r.leader, &run, 0, 0);
+	leader_train(r.leader, &run, 1, 1);
 	first = run;
-	assert_true(av_state_replay(stepwise, NULL, &first, &cause));
-	assert_true(av_trainer_set_track(leader, -1, -1, &cause));   /* none */
-	leader_train(leader, &run, 0, 0);
-	assert_true(av_trainer_set_track(leader, japan, panda, &cause));
-	leader_train(leader, &run, 0, 0);
-	leader_train(leader, &run, 2, 0);
+	assert_true(av_state_replay(r.stepwise, NULL, &first, &cause));
+	assert_true(av_trainer_set_track(r.leader, -1, -1, &cause));   /* none */
+	leader_train(r.leader, &run, 0, 0);
+	assert_true(av_trainer_set_track(r.leader, japan, panda, &cause));
+	leader_train(r.leader, &run, 0, 0);
+	leader_train(r.leader, &run, 2, 0);
 	/* none then japan->panda at one step: one entry */
 	assert_int_equal(run.n_tracks, 3);
-	assert_int_equal(run.tracks[1].at, 2 * leader->n_items);
-	assert_int_equal(run.tracks[2].at, 3 * leader->n_items + 1);
+	assert_int_equal(run.tracks[1].at, 2 * r.leader->n_items);
+	assert_int_equal(run.tracks[2].at, 3 * r.leader->n_items + 1);
 	assert_string_equal(run.tracks[2].pair[0], "japan");
 	assert_true(av_state_recipe_continues(&first, &run));
-	assert_true(av_state_replay(stepwise, &first, &run, &cause));
-	assert_true(av_state_replay(once, NULL, &run, &cause));
-	rows = (size_t)(leader->epoch + 1) * (size_t)leader->cfg.heads;
-	assert_int_equal(stepwise->track[0], japan);
-	assert_memory_equal(stepwise->track_history, leader->track_history, rows * sizeof(double));
-	assert_memory_equal(once->track_history, leader->track_history, rows * sizeof(double));
-	assert_memory_equal(once->track_cell_history, leader->track_cell_history,
+	assert_true(av_state_replay(r.stepwise, &first, &run, &cause));
+	assert_true(av_state_replay(r.once, NULL, &run, &cause));
+	rows = (size_t)(r.leader->epoch + 1) * (size_t)r.leader->cfg.heads;
+	assert_int_equal(r.stepwise->track[0], japan);
+	assert_memory_equal(r.stepwise->track_history, r.leader->track_history,
+			    rows * sizeof(double));
+	assert_memory_equal(r.once->track_history, r.leader->track_history, rows * sizeof(double));
+	assert_memory_equal(r.once->track_cell_history, r.leader->track_cell_history,
 			    2 * rows * sizeof(double));
-	av_trainer_free(leader);
-	av_trainer_free(once);
-	av_trainer_free(stepwise);
-	av_session_free(&s);
+	replay_close(&r);
 }
 
 /* A follower that replayed a run goes on from there when the run went
@@ -910,43 +930,34 @@ static void test_sync_tracked_pair(void **state)
 static void test_sync_replay_goes_on(void **state)
 {
 	(void)state;
-	struct av_session s;
-	struct av_train_settings set;
-	struct av_trainer *leader, *once, *stepwise;
+	struct replay r;
 	struct av_snap_training run, first;
 	char *cause = NULL;
 	size_t dd;
 
-	start_session(&s, "china panda");
-	av_train_settings_from_sample(&set, &s.sample.training);
-	leader = av_trainer_new(&s, &set, &cause);
-	once = av_trainer_new(&s, &set, &cause);
-	stepwise = av_trainer_new(&s, &set, &cause);
+	replay_open(&r);
 	memset(&run, 0, sizeof run);
 	run.n_recipe = 1;
-	leader_train(leader, &run, 2, 0);
+	leader_train(r.leader, &run, 2, 0);
 	first = run;
-	assert_true(av_state_replay(stepwise, NULL, &first, &cause));
-	assert_true(av_trainer_set_lr(leader, set.lr / 2, &cause));
-	leader_train(leader, &run, 0, 0);
-	leader_train(leader, &run, 3, 1);
+	assert_true(av_state_replay(r.stepwise, NULL, &first, &cause));
+	assert_true(av_trainer_set_lr(r.leader, r.set.lr / 2, &cause));
+	leader_train(r.leader, &run, 0, 0);
+	leader_train(r.leader, &run, 3, 1);
 	assert_true(av_state_recipe_continues(&first, &run));
 	assert_false(av_state_recipe_continues(&run, &first));
-	assert_true(av_state_replay(stepwise, &first, &run, &cause));
-	assert_int_equal(stepwise->epoch, 5);
-	assert_true(av_state_replay(once, NULL, &run, &cause));
-	dd = (size_t)s.cfg.d_model * (size_t)s.cfg.d_model;
-	assert_memory_equal(stepwise->params.w_q, leader->params.w_q, dd * sizeof(float));
-	assert_memory_equal(once->params.w_q, leader->params.w_q, dd * sizeof(float));
+	assert_true(av_state_replay(r.stepwise, &first, &run, &cause));
+	assert_int_equal(r.stepwise->epoch, 5);
+	assert_true(av_state_replay(r.once, NULL, &run, &cause));
+	dd = (size_t)r.s.cfg.d_model * (size_t)r.s.cfg.d_model;
+	assert_memory_equal(r.stepwise->params.w_q, r.leader->params.w_q, dd * sizeof(float));
+	assert_memory_equal(r.once->params.w_q, r.leader->params.w_q, dd * sizeof(float));
 	/* a reset on the leader (r) starts a new run */
-	av_trainer_reset(leader);
-	leader_train(leader, &run, 1, 0);
+	av_trainer_reset(r.leader);
+	leader_train(r.leader, &run, 1, 0);
 	assert_int_equal(run.n_recipe, 1);
 	assert_false(av_state_recipe_continues(&first, &run));
-	av_trainer_free(leader);
-	av_trainer_free(once);
-	av_trainer_free(stepwise);
-	av_session_free(&s);
+	replay_close(&r);
 }
 
 /* The parameters are rebuilt only when what they depend on changed: a
