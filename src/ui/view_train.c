@@ -1158,10 +1158,9 @@ void av_train_view_set_look(struct av_app *a, const struct av_train_look *look)
 	struct av_train_view *tv = a->train;
 	if (!tv || !tv->tr)
 		return;
-	struct av_train_look now;
-	av_train_view_look(a, &now);
-	if (memcmp(&now, look, sizeof now) == 0)
-		return;
+	if (tv->vocab == look->vocab && tv->scores == look->scores && tv->mats == look->mats &&
+	    tv->sentence == look->sentence)
+		return;   /* no new windows for the same panels */
 	tv->vocab = look->vocab;
 	tv->scores = look->scores;
 	tv->mats = look->mats >= AV_MATS_OFF && look->mats <= AV_MATS_BOTH ? look->mats
