@@ -454,6 +454,13 @@ static void quit_now(struct av_app *a)
 	a->quit = true;
 }
 
+bool av_app_weights_trained(const struct av_app *a, int *epochs, int *steps)
+{
+	return av_train_view_weights_trained(a, epochs, steps) ||
+	       av_classroom_weights_trained(a, epochs, steps) ||
+	       av_lesson_ui_weights_trained(a, epochs, steps);
+}
+
 void av_app_quit(struct av_app *a)
 {
 	if (!av_train_view_ask_discard(a, quit_now))
@@ -691,10 +698,11 @@ void av_app_draw_header(struct av_app *a, const char *view, int index, int count
 		.view = view ? _(view) : NULL,
 	};
 	char trained[48], layer[48];
-	if (av_train_view_weights_text(a, trained, sizeof(trained)) ||
-	    av_classroom_weights_text(a, trained, sizeof(trained)) ||
-	    av_lesson_ui_weights_text(a, trained, sizeof(trained)))
+	int epochs, steps;
+	if (av_app_weights_trained(a, &epochs, &steps)) {
+		av_trained_text(trained, sizeof(trained), epochs, steps);
 		h.weights = trained;
+	}
 	if (a->model) {   /* a real model: its name and layer, no seed */
 		av_model_ui_layer_text(a, layer, sizeof(layer));
 		h.model = layer;

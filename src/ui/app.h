@@ -283,8 +283,15 @@ void av_train_view_mark_saved(struct av_app *a);
  * with unsaved training, asks "discard N epochs of training? y/n", runs
  * then(a) on y, and returns true; else false (the caller goes on now). */
 bool av_train_view_ask_discard(struct av_app *a, void (*then)(struct av_app *a));
-/* "trained 200 ep" when the stepper runs on the trainer's weights. */
+/* "trained 200 ep" when the stepper runs on the trainer's weights; and
+ * the epochs and sentences alone. */
 bool av_train_view_weights_text(const struct av_app *a, char *buf, size_t size);
+bool av_train_view_weights_trained(const struct av_app *a, int *epochs, int *steps);
+/* The epochs and sentences that trained the weights shown, whoever ran
+ * them: the training view, the teacher's run a student replayed, a lesson
+ * step; false for weights as drawn or loaded. The header and a pin's label
+ * say them. */
+bool av_app_weights_trained(const struct av_app *a, int *epochs, int *steps);
 /* The header's words for a run: "trained 5 ep", or "trained 5 ep+1" with
  * sentences of the next epoch done (the classroom's header says them too). */
 void av_trained_text(char *buf, size_t size, int epochs, int steps);
@@ -341,8 +348,8 @@ bool av_lesson_ui_go(struct av_app *a, int step);
  * in the training view) and they are still the ones it left; else NULL. */
 struct av_lesson_state;
 const struct av_lesson_state *av_lesson_ui_trained_step(const struct av_app *a);
-/* "trained 200 ep" while they are, for the header (as the training view's). */
-bool av_lesson_ui_weights_text(const struct av_app *a, char *buf, size_t size);
+/* Its epochs and sentences while they are (the header says them). */
+bool av_lesson_ui_weights_trained(const struct av_app *a, int *epochs, int *steps);
 
 /* Reads screen row y back as UTF-8 (from curscr; for the tests). */
 void av_app_read_line(int y, char *buf, size_t size);

@@ -837,7 +837,7 @@ bool av_classroom_header(const struct av_app *a, char *buf, size_t size)
 	return true;
 }
 
-bool av_classroom_weights_text(const struct av_app *a, char *buf, size_t size)
+bool av_classroom_weights_trained(const struct av_app *a, int *epochs, int *steps)
 {
 	const struct av_classroom *c = a->classroom;
 	const struct av_snap_training *run;
@@ -848,7 +848,8 @@ bool av_classroom_weights_text(const struct av_app *a, char *buf, size_t size)
 	if (!run->active || (run->epochs == 0 && run->steps == 0) ||
 	    weights_print(a->s) != c->trained_print)
 		return false;
-	av_trained_text(buf, size, run->epochs, run->steps);
+	*epochs = run->epochs;
+	*steps = run->steps;
 	return true;
 }
 

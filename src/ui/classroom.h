@@ -46,12 +46,10 @@ void av_classroom_snap_back(struct av_app *a);
  * "exploring" or "no teacher" (a follower); false without a room. */
 bool av_classroom_header(const struct av_app *a, char *buf, size_t size);
 
-/* The header's "trained 5 ep" (or "5 ep+1") of a follower outside the
- * training view whose weights are those the teacher's run left (the
- * training view's own trainer, freed when the follower left it, said it
- * before); false otherwise. */
-bool av_classroom_weights_text(const struct av_app *a, char *buf, size_t size);
-
+/* The epochs and sentences of the teacher's run whose weights a follower
+ * outside the training view shows (its own trainer, freed when the
+ * follower left the view, said it before); false otherwise. */
+bool av_classroom_weights_trained(const struct av_app *a, int *epochs, int *steps);
 /* The status line of a follower that explores: "teacher: softmax, head 3
  * — f to follow"; false otherwise. */
 bool av_classroom_status(const struct av_app *a, char *buf, size_t size);

@@ -67,8 +67,8 @@ struct av_pin {
 
 static int trained_epochs(const struct av_app *a)
 {
-	const struct av_trainer *tr = av_train_view_trainer(a);
-	return tr ? tr->epoch : 0;
+	int epochs, steps;
+	return av_app_weights_trained(a, &epochs, &steps) ? epochs : 0;
 }
 
 /* "softmax head 0", "projection K", "context V_h head 1"; with --model,

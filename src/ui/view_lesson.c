@@ -196,12 +196,13 @@ const struct av_lesson_state *av_lesson_ui_trained_step(const struct av_app *a)
 	return &lu->lesson->steps[lu->step].state;
 }
 
-bool av_lesson_ui_weights_text(const struct av_app *a, char *buf, size_t size)
+bool av_lesson_ui_weights_trained(const struct av_app *a, int *epochs, int *steps)
 {
 	const struct av_lesson_state *st = av_lesson_ui_trained_step(a);
 	if (!st)
 		return false;
-	av_trained_text(buf, size, st->train.epochs, st->train.steps);
+	*epochs = st->train.epochs;
+	*steps = st->train.steps;
 	return true;
 }
 

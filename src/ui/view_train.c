@@ -1120,7 +1120,7 @@ bool av_train_view_ask_discard(struct av_app *a, void (*then)(struct av_app *a))
 	return true;
 }
 
-bool av_train_view_weights_text(const struct av_app *a, char *buf, size_t size)
+bool av_train_view_weights_trained(const struct av_app *a, int *epochs, int *steps)
 {
 	const struct av_train_view *tv = a->train;
 	if (!tv || !tv->tr || a->view == &av_view_train)
@@ -1132,7 +1132,17 @@ bool av_train_view_weights_text(const struct av_app *a, char *buf, size_t size)
 	    !av_trainer_tensor_is(tr, AV_P_W_Q, q->w_q, dd) ||
 	    !av_trainer_tensor_is(tr, AV_P_W_K, q->w_k, dd))
 		return false;
-	av_trained_text(buf, size, tr->epoch, tr->next_item);
+	*epochs = tr->epoch;
+	*steps = tr->next_item;
+	return true;
+}
+
+bool av_train_view_weights_text(const struct av_app *a, char *buf, size_t size)
+{
+	int epochs, steps;
+	if (!av_train_view_weights_trained(a, &epochs, &steps))
+		return false;
+	av_trained_text(buf, size, epochs, steps);
 	return true;
 }
 
