@@ -170,6 +170,12 @@ int main(int argc, char **argv)
 		return fail(av_printf("%s", _("--step needs --lesson and --print or --dump "
 					      "(on the screen, } and { go from step to step)")));
 	}
+	if (o.layer >= 0) {   /* read only by --model: said rather than ignored */
+		av_classroom_args_free(&room);
+		av_options_free(&o);
+		return fail(av_printf("%s", _("--layer needs --model: the teaching layer is a "
+					      "single layer")));
+	}
 	if (o.lesson && !use_lesson(&o, &lesson, &cause)) {
 		av_classroom_args_free(&room);
 		av_options_free(&o);
