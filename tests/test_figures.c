@@ -18,8 +18,8 @@
 #include <cmocka.h>
 
 #include "figures.h"
-#include "ui/draw.h"
-#include "ui/inspector.h"
+#include "ui/widgets/draw.h"
+#include "ui/widgets/inspector.h"
 #include "ui_harness.h"
 
 #define OPEN(h, cols, lines, sample, sentence, mode) \

@@ -17,8 +17,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "ui/draw.h"
-#include "ui/view_heads_internal.h"
+#include "ui/widgets/draw.h"
+#include "ui/views/view_heads_internal.h"
 #include "ui_harness.h"
 
 static bool utf8;

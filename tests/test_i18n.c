@@ -13,7 +13,7 @@
 #include "i18n.h"
 #include "ui_harness.h"
 #include "ui/actions.h"
-#include "ui/draw.h"
+#include "ui/widgets/draw.h"
 #include "ui/stages.h"
 
 static bool utf8;

@@ -18,7 +18,7 @@
 
 #include "attention.h"
 #include "model/gpt2.h"
-#include "ui/inspector.h"
+#include "ui/widgets/inspector.h"
 #include "ui/stages.h"
 #include "utf8.h"
 #include "util.h"

@@ -17,7 +17,7 @@
 #include "theme.h"
 #include "ui/actions.h"
 #include "ui/colors.h"
-#include "ui/heatmap.h"
+#include "ui/widgets/heatmap.h"
 #include "ui/layout.h"
 #include "utf8.h"
 

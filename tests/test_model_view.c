@@ -25,8 +25,8 @@
 #include <cmocka.h>
 
 #include "model/gpt2.h"
-#include "ui/draw.h"
-#include "ui/model_ui.h"
+#include "ui/widgets/draw.h"
+#include "ui/views/model_ui.h"
 #include "ui_harness.h"
 
 #define TINY TESTS_SRCDIR "/fixtures/gpt2-tiny"

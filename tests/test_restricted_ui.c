@@ -25,7 +25,7 @@
 #include "restricted_limits.h"
 #include "train.h"
 #include "ui_harness.h"
-#include "ui/view_train_internal.h"
+#include "ui/views/view_train_internal.h"
 
 #define ESC "\x1b"
 #define CTRL_U "\x15"

@@ -30,7 +30,7 @@
 
 #include "rng.h"
 #include "train.h"
-#include "ui/view_train_internal.h"
+#include "ui/views/view_train_internal.h"
 #include "ui_harness.h"
 
 #ifndef STEPS

@@ -20,9 +20,9 @@
 #include <cmocka.h>
 
 #include "train.h"
-#include "ui/chart.h"
-#include "ui/draw.h"
-#include "ui/view_train_internal.h"
+#include "ui/widgets/chart.h"
+#include "ui/widgets/draw.h"
+#include "ui/views/view_train_internal.h"
 #include "ui_harness.h"
 
 static bool utf8;

@@ -20,7 +20,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "ui/draw.h"
+#include "ui/widgets/draw.h"
 #include "ui/keyboard.h"
 #include "ui_harness.h"
 

@@ -14,7 +14,7 @@
 #include "session.h"
 #include "ui/app.h"
 #include "ui/colors.h"
-#include "ui/heatmap.h"
+#include "ui/widgets/heatmap.h"
 #include "ui/curses.h"
 #include "utf8.h"
 #include "util.h"

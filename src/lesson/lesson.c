@@ -23,7 +23,7 @@
 #include "weights.h"
 /* Only for the X-macro tables of names (no code of the screen is linked):
  * the stage and figure names here are the screen's, with one source. */
-#include "ui/figview.h"
+#include "ui/views/figview.h"
 #include "ui/stages.h"
 
 const char *const av_lang_names[] = { "en", "zh_CN", NULL };

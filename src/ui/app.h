@@ -28,9 +28,9 @@
 #include "ui/actions.h"
 #include "ui/colors.h"
 #include "ui/curses.h"
-#include "ui/heatmap.h"
+#include "ui/widgets/heatmap.h"
 #include "ui/layout.h"
-#include "ui/line_edit.h"
+#include "ui/widgets/line_edit.h"
 #include "ui/stages.h"
 #include "ui/ui.h"
 

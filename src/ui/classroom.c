@@ -29,9 +29,9 @@
 #include "rng.h"
 #include "ui/app.h"
 #include "ui/classroom.h"
-#include "ui/figview.h"
+#include "ui/views/figview.h"
 #include "ui/ui.h"
-#include "ui/view_train_internal.h"
+#include "ui/views/view_train_internal.h"
 #include "util.h"
 
 /* The snapshot names stages by src/follow's table, the screen by its own:

@@ -7,7 +7,7 @@
 
 #include "i18n.h"
 #include "ui/colors.h"
-#include "ui/draw.h"
+#include "ui/widgets/draw.h"
 
 bool av_colors_wanted(const char *no_color, bool theme_mono, bool has_colors, int colors,
 		      const char **why)

@@ -13,7 +13,7 @@
 #include "train.h"
 #include "ui/app.h"
 #include "ui/prompt.h"
-#include "ui/view_train_internal.h"
+#include "ui/views/view_train_internal.h"
 #include "util.h"
 
 struct command {

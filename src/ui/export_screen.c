@@ -12,9 +12,9 @@
 #include "number.h"
 #include "train.h"
 #include "ui/app.h"
-#include "ui/inspector.h"
+#include "ui/widgets/inspector.h"
 #include "ui/prompt.h"
-#include "ui/view_train_internal.h"
+#include "ui/views/view_train_internal.h"
 #include "util.h"
 
 /* The trainer whose weights W saves: the open training view's. */

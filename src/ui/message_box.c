@@ -9,8 +9,8 @@
 #include "config.h"
 
 #include "ui/app.h"
-#include "ui/draw.h"
-#include "ui/panels.h"
+#include "ui/widgets/draw.h"
+#include "ui/widgets/panels.h"
 
 /* At most this many rows: a cause rarely needs more than two at 80
  * columns, and the matrix above should stay in sight. */

@@ -21,7 +21,7 @@
 #include "fuzz_common.h"
 #define fail() abort()          /* ui_harness.h's checks are cmocka's */
 #include "ui/keyboard.h"
-#include "ui/view_train_internal.h"
+#include "ui/views/view_train_internal.h"
 #include "ui_harness.h"
 
 #define MAX_EVENTS 3000        /* keys and events per input */

@@ -25,11 +25,11 @@
 #include "train.h"
 #include "ui/app.h"
 #include "ui/classroom.h"
-#include "ui/draw.h"
-#include "ui/figview.h"
-#include "ui/inspector.h"
-#include "ui/model_ui.h"
-#include "ui/panels.h"
+#include "ui/widgets/draw.h"
+#include "ui/views/figview.h"
+#include "ui/widgets/inspector.h"
+#include "ui/views/model_ui.h"
+#include "ui/widgets/panels.h"
 #include "util.h"
 
 enum pin_display { SHOW_BESIDE, SHOW_ALL, SHOW_DIFF, SHOW_COUNT };

@@ -22,10 +22,10 @@
 #include <string.h>
 
 #include "i18n.h"
-#include "ui/draw.h"
-#include "ui/heatmap.h"
-#include "ui/inspector.h"
-#include "ui/view_heads_internal.h"
+#include "ui/widgets/draw.h"
+#include "ui/widgets/heatmap.h"
+#include "ui/widgets/inspector.h"
+#include "ui/views/view_heads_internal.h"
 #include "utf8.h"
 #include "util.h"
 

@@ -18,9 +18,9 @@
 #include "restricted_limits.h"
 #include "ui/actions.h"
 #include "ui/app.h"
-#include "ui/draw.h"
+#include "ui/widgets/draw.h"
 #include "ui/keyboard.h"
-#include "ui/model_ui.h"
+#include "ui/views/model_ui.h"
 #include "ui/prompt.h"
 #include "util.h"
 

@@ -56,9 +56,9 @@
 #include "restricted_limits.h"
 #include "train.h"
 #include "ui/app.h"
-#include "ui/draw.h"
+#include "ui/widgets/draw.h"
 #include "ui/prompt.h"
-#include "ui/view_train_internal.h"
+#include "ui/views/view_train_internal.h"
 #include "util.h"
 
 #define TICK_MS 40            /* 25 ticks a second */

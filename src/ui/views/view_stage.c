@@ -10,11 +10,11 @@
 
 #include "i18n.h"
 #include "ui/app.h"
-#include "ui/draw.h"
-#include "ui/heatmap.h"
-#include "ui/inspector.h"
+#include "ui/widgets/draw.h"
+#include "ui/widgets/heatmap.h"
+#include "ui/widgets/inspector.h"
 #include "ui/layout.h"
-#include "ui/panels.h"
+#include "ui/widgets/panels.h"
 #include "util.h"
 
 /* The parts the stepper draws: the stage's parts, and at the scores stage

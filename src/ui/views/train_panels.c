@@ -11,11 +11,11 @@
 #include "train.h"
 #include "ui/app.h"
 #include "ui/classroom.h"
-#include "ui/chart.h"
-#include "ui/draw.h"
-#include "ui/heatmap.h"
+#include "ui/widgets/chart.h"
+#include "ui/widgets/draw.h"
+#include "ui/widgets/heatmap.h"
 #include "ui/layout.h"
-#include "ui/view_train_internal.h"
+#include "ui/views/view_train_internal.h"
 #include "util.h"
 
 static attr_t el(const struct av_app *a, enum av_element e)

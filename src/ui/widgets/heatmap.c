@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "i18n.h"
-#include "ui/draw.h"
-#include "ui/heatmap.h"
-#include "ui/inspector.h"
+#include "ui/widgets/draw.h"
+#include "ui/widgets/heatmap.h"
+#include "ui/widgets/inspector.h"
 #include "util.h"
 
 #define LABEL_MAX 14      /* row label columns at most ("12 kangaroo") */

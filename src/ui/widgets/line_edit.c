@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "ui/actions.h"
-#include "ui/draw.h"
-#include "ui/line_edit.h"
+#include "ui/widgets/draw.h"
+#include "ui/widgets/line_edit.h"
 #include "utf8.h"
 
 /* --- the text ------------------------------------------------------------ */

@@ -13,9 +13,9 @@
 #include <string.h>
 
 #include "i18n.h"
-#include "ui/draw.h"
-#include "ui/heatmap.h"
-#include "ui/view_heads_internal.h"
+#include "ui/widgets/draw.h"
+#include "ui/widgets/heatmap.h"
+#include "ui/views/view_heads_internal.h"
 
 #define CELL_MIN 3        /* colour cells: 2 columns of colour and a gap */
 #define CELL_COLOUR_MAX 6

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ui/chart.h"
+#include "ui/widgets/chart.h"
 #include "utf8.h"
 #include "util.h"
 

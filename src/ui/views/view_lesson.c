@@ -18,8 +18,8 @@
 #include "i18n.h"
 #include "lesson/lesson.h"
 #include "ui/app.h"
-#include "ui/draw.h"
-#include "ui/figview.h"
+#include "ui/widgets/draw.h"
+#include "ui/views/figview.h"
 #include "utf8.h"
 #include "util.h"
 

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "ui/draw.h"
+#include "ui/widgets/draw.h"
 #include "utf8.h"
 
 static bool use_utf8 = true;

@@ -23,10 +23,10 @@
 #include "i18n.h"
 #include "figures.h"
 #include "ui/app.h"
-#include "ui/draw.h"
-#include "ui/figview.h"
-#include "ui/inspector.h"
-#include "ui/panels.h"
+#include "ui/widgets/draw.h"
+#include "ui/views/figview.h"
+#include "ui/widgets/inspector.h"
+#include "ui/widgets/panels.h"
 #include "util.h"
 
 static const char *const figure_briefs[] = {

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "i18n.h"
-#include "ui/model_worker.h"
+#include "ui/views/model_worker.h"
 #include "util.h"
 
 struct av_model_worker {

@@ -13,7 +13,7 @@
 
 #include "i18n.h"
 #include "ui/app.h"
-#include "ui/draw.h"
+#include "ui/widgets/draw.h"
 #include "ui/keyboard.h"
 #include "ui/prompt.h"
 #include "util.h"

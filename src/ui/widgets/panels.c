@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "i18n.h"
-#include "ui/draw.h"
+#include "ui/widgets/draw.h"
 #include "ui/layout.h"
-#include "ui/panels.h"
+#include "ui/widgets/panels.h"
 #include "util.h"
 
 #define PANEL_GAP 2        /* columns between panels side by side */

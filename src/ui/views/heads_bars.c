@@ -18,9 +18,9 @@
 #include <string.h>
 
 #include "i18n.h"
-#include "ui/draw.h"
-#include "ui/heatmap.h"
-#include "ui/view_heads_internal.h"
+#include "ui/widgets/draw.h"
+#include "ui/widgets/heatmap.h"
+#include "ui/views/view_heads_internal.h"
 
 #define SLOT_MAX 8        /* a bar of 7 columns and a gap */
 #define BODY_MAX 20       /* rows of bars at most */

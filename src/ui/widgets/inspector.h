@@ -12,7 +12,7 @@
 
 #include <stdbool.h>
 #include "attention.h"
-#include "stages.h"
+#include "ui/stages.h"
 
 #define AV_INSP_MAX_LINES 12
 

@@ -12,7 +12,7 @@
 #include "i18n.h"
 #include "ui/actions.h"
 #include "ui/app.h"
-#include "ui/draw.h"
+#include "ui/widgets/draw.h"
 #include "util.h"
 
 enum line_kind { LINE_GROUP, LINE_ACTION, LINE_TEXT, LINE_BLANK, LINE_TITLE, LINE_TRAIN };

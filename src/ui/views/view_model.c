@@ -24,11 +24,11 @@
 #include "i18n.h"
 #include "model/gpt2.h"
 #include "ui/app.h"
-#include "ui/draw.h"
-#include "ui/inspector.h"
-#include "ui/model_ui.h"
-#include "ui/model_worker.h"
-#include "ui/view_heads_internal.h"
+#include "ui/widgets/draw.h"
+#include "ui/widgets/inspector.h"
+#include "ui/views/model_ui.h"
+#include "ui/views/model_worker.h"
+#include "ui/views/view_heads_internal.h"
 #include "util.h"
 
 #define TOP_K 10

@@ -10,7 +10,7 @@
 #include "compare.h"
 #include "ui/colors.h"
 #include "ui/curses.h"
-#include "ui/heatmap.h"
+#include "ui/widgets/heatmap.h"
 
 #define AV_PANELS_MAX 4
 
