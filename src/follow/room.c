@@ -654,14 +654,11 @@ static bool advance(struct av_follower *f, unsigned *events, struct av_state *ou
 			return true;
 	}
 	if (f->state == WANT_BODY || f->header.length == 0) {
-		struct av_state pin;
-		bool has_pin = false;
-
+		/* decoded in place: both are read only after a snapshot, which
+		 * a failed message is not */
+		f->has_pin = false;
 		if (av_wire_decode_body_pinned(f->buf + AV_WIRE_HEADER_SIZE, f->header.length,
-					       &f->decoded, &pin, &has_pin, &cause)) {
-			f->has_pin = has_pin;
-			if (has_pin)
-				f->decoded_pin = pin;
+					       &f->decoded, &f->decoded_pin, &f->has_pin, &cause)) {
 			*out = f->decoded;
 			*events |= AV_FOLLOW_SNAPSHOT;
 		} else {
