@@ -283,9 +283,8 @@ void av_train_view_mark_saved(struct av_app *a);
  * with unsaved training, asks "discard N epochs of training? y/n", runs
  * then(a) on y, and returns true; else false (the caller goes on now). */
 bool av_train_view_ask_discard(struct av_app *a, void (*then)(struct av_app *a));
-/* "trained 200 ep" when the stepper runs on the trainer's weights; and
- * the epochs and sentences alone. */
-bool av_train_view_weights_text(const struct av_app *a, char *buf, size_t size);
+/* The epochs and sentences of the training view's trainer when the
+ * stepper runs on its weights; false otherwise. */
 bool av_train_view_weights_trained(const struct av_app *a, int *epochs, int *steps);
 /* The epochs and sentences that trained the weights shown, whoever ran
  * them: the training view, the teacher's run a student replayed, a lesson

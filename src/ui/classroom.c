@@ -87,7 +87,7 @@ struct av_classroom {
 	bool have_lesson;
 	struct av_state teacher_pin;        /* the pinned state of the newest snapshot */
 	bool have_teacher_pin;
-	uint64_t trained_print;             /* weights_print after the last snapshot */
+	uint64_t trained_print;             /* av_params_print after the last snapshot */
 };
 
 static long long now_ms(void)
@@ -156,19 +156,13 @@ static enum av_snap_view view_kind(const struct av_app *a)
  * the one it left its weights from), or NULL. */
 static struct av_trainer *shown_trainer(const struct av_app *a)
 {
-	char text[48];
+	int epochs, steps;
 
 	if (a->train == NULL || a->train->tr == NULL)
 		return NULL;
-	if (a->view == &av_view_train || av_train_view_weights_text(a, text, sizeof text))
+	if (a->view == &av_view_train || av_train_view_weights_trained(a, &epochs, &steps))
 		return a->train->tr;
 	return NULL;
-}
-
-/* The fingerprint of the weights shown (av_params_print). */
-static uint64_t weights_print(const struct av_session *s)
-{
-	return av_params_print(&s->params);
 }
 
 /* The run a lesson step trained in the stepper: its training from fresh
@@ -200,7 +194,7 @@ static void capture_runs(struct av_app *a, struct av_state *snap)
 	struct av_classroom *c = a->classroom;
 	const struct av_trainer *tr = shown_trainer(a);
 	const struct av_lesson_state *step;
-	uint64_t print = weights_print(a->s);
+	uint64_t print = av_params_print(&a->s->params);
 	int n = 0;
 
 	av_state_run_under(&snap->training, snap);
@@ -662,8 +656,9 @@ static bool shows_numbers_of(struct av_app *a, const struct av_state *snap)
 /* A student who was not there when the teacher pinned (joined later, or
  * explored and came back): the session is put in the pinned state, its
  * matrix pinned as the teacher's was, and the live state applied after
- * (from scratch). False when the pinned state does not apply here. */
-static bool pin_as_teacher(struct av_app *a, const struct av_state *pin)
+ * (from scratch). When the pinned state does not apply here, nothing is
+ * pinned and the comparison shows the live side, saying why. */
+static void pin_as_teacher(struct av_app *a, const struct av_state *pin)
 {
 	struct av_classroom *c = a->classroom;
 	char *cause = NULL;
@@ -671,13 +666,12 @@ static bool pin_as_teacher(struct av_app *a, const struct av_state *pin)
 	c->have_last = false;
 	if (!av_state_apply(a->s, NULL, pin, &cause)) {
 		free(cause);
-		return false;
+		return;
 	}
 	a->view = &av_view_stage;
 	a->hm.stage = -1;
 	a->hm.own_first = 0;
 	pin_the_teachers(a, pin);
-	return a->pin != NULL;
 }
 
 static void follow(struct av_app *a, const struct av_state *snap)
@@ -718,7 +712,7 @@ static void follow(struct av_app *a, const struct av_state *snap)
 	bool said_before = c->have_last && c->last.view == AV_SNAP_VIEW_COMPARE;
 	c->last = *snap;
 	c->have_last = true;
-	c->trained_print = weights_print(a->s);
+	c->trained_print = av_params_print(&a->s->params);
 	apply_screen(a, snap, pin_live ? (pin ? pin : snap) : NULL, said_before);
 	av_app_resize(a);
 	a->dirty = AV_DIRTY_ALL;
@@ -846,7 +840,7 @@ bool av_classroom_weights_trained(const struct av_app *a, int *epochs, int *step
 		return false;
 	run = &c->last.training;
 	if (!run->active || (run->epochs == 0 && run->steps == 0) ||
-	    weights_print(a->s) != c->trained_print)
+	    av_params_print(&a->s->params) != c->trained_print)
 		return false;
 	*epochs = run->epochs;
 	*steps = run->steps;

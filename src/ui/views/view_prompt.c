@@ -168,9 +168,9 @@ static bool write_now(struct av_app *a, enum av_export_format fmt, const char *p
 	size_t bytes = strlen(text);
 	free(text);
 	/* the trained weights are safe now: q no longer asks */
-	char trained[64];
+	int epochs, steps;
 	if (fmt == AV_EXPORT_WEIGHTS ||
-	    (fmt == AV_EXPORT_TRACE && av_train_view_weights_text(a, trained, sizeof(trained))))
+	    (fmt == AV_EXPORT_TRACE && av_train_view_weights_trained(a, &epochs, &steps)))
 		av_train_view_mark_saved(a);
 	char *full = full_path(path);
 	av_app_message(a, false, P_("wrote %s (%zu byte)", "wrote %s (%zu bytes)", bytes), full,

@@ -1137,15 +1137,6 @@ bool av_train_view_weights_trained(const struct av_app *a, int *epochs, int *ste
 	return true;
 }
 
-bool av_train_view_weights_text(const struct av_app *a, char *buf, size_t size)
-{
-	int epochs, steps;
-	if (!av_train_view_weights_trained(a, &epochs, &steps))
-		return false;
-	av_trained_text(buf, size, epochs, steps);
-	return true;
-}
-
 void av_trained_text(char *buf, size_t size, int epochs, int steps)
 {
 	if (steps > 0)
