@@ -66,7 +66,7 @@ static int check_all(struct fixture *f)
 	for (int st = 0; st < AV_STAGE_COUNT; st++) {
 		for (int h = 0; h < f->t.heads; h++) {
 			struct av_part parts[AV_MAX_PARTS];
-			int n = av_ui_stage_parts(&f->t, (enum av_ui_stage)st, h, parts);
+			int n = av_ui_stage_parts(&f->t, (enum av_stage)st, h, parts);
 			for (int k = 0; k < n; k++) {
 				for (int r = 0; r < parts[k].rows; r++) {
 					for (int c = 0; c < parts[k].cols; c++) {
@@ -380,7 +380,7 @@ static void test_one_minus_sign(void **state)
 	for (int st = AV_STAGE_EMBEDDING; st < AV_STAGE_COUNT; st++) {
 		for (int h = 0; h < f.t.heads; h++) {
 			struct av_part parts[AV_MAX_PARTS];
-			int n = av_ui_stage_parts(&f.t, (enum av_ui_stage)st, h, parts);
+			int n = av_ui_stage_parts(&f.t, (enum av_stage)st, h, parts);
 			for (int k = 0; k < n; k++)
 				for (int r = 0; r < parts[k].rows; r++)
 					for (int c = 0; c < parts[k].cols; c++) {
@@ -587,7 +587,7 @@ static void test_model_layer_every_cell(void **state)
 	int checked = 0, derived = 0, projections = 0;
 	for (int st = 0; st < AV_STAGE_COUNT; st++) {
 		struct av_part parts[AV_MAX_PARTS];
-		int n = av_ui_stage_parts(&t, (enum av_ui_stage)st, 1, parts);
+		int n = av_ui_stage_parts(&t, (enum av_stage)st, 1, parts);
 		for (int k = 0; k < n; k++)
 			for (int row = 0; row < parts[k].rows; row++)
 				for (int c = 0; c < parts[k].cols; c++) {

@@ -939,7 +939,7 @@ static void test_sweep_sizes(void **state)
 					continue;
 				harness_resize(&h, widths[wi], heights[hi]);
 				for (int st = 0; st < AV_STAGE_COUNT; st++) {
-					h.a.stage = (enum av_ui_stage)st;
+					h.a.stage = (enum av_stage)st;
 					h.a.dirty = AV_DIRTY_ALL;
 					for (int z = 0; z < 2; z++) {
 						av_app_draw(&h.a);

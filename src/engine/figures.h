@@ -1,13 +1,30 @@
 /* figures.h: the numbers behind the tutorials' figures that the stepper
  * does not compute for the session: seed 000's tril mask as a 0/1 matrix,
  * and the same sentence run through the three attention kinds (§3 and
- * §4.2), each in a trace of its own so the session's trace is untouched.
- * No curses. */
+ * §4.2), each in a trace of its own so the session's trace is untouched;
+ * and the list of figures that the screen and lessons name. No curses. */
 #ifndef AV_FIGURES_H
 #define AV_FIGURES_H
 
 #include <stdbool.h>
 #include "attention.h"
+#include "i18n.h"
+
+/* The figures, in the order the figures view (F) shows them and lesson
+ * files number them ("figure": 1 is TRIL). */
+#define AV_FIGURES(X) \
+	X(TRIL, N_("tril mask")) \
+	X(MASKING, N_("scaled|mask|masked")) \
+	X(KINDS, N_("three kinds")) \
+	X(WEIGHTS, "W_q W_k W_v W_o")
+
+enum av_figure_kind {
+#define AV_FIGURE_ENUM(name, brief) AV_FIG_##name,
+	AV_FIGURES(AV_FIGURE_ENUM)
+#undef AV_FIGURE_ENUM
+	AV_FIG_COUNT
+};
+
 
 /* out (n, n) = torch.tril(torch.ones(n, n)): 1 on and below the diagonal
  * (query i sees keys 0..i), 0 above. */

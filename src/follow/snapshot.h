@@ -9,7 +9,7 @@
  * No curses here and nothing about the layout: the cursor is a query token
  * and a key token, not a screen row and column. The stage and the view are
  * indices into the tables below, which the screen must keep in step with its
- * own (src/ui/stages.h's AV_UI_STAGES order; the screen's views). */
+ * own (src/ui/stages.h's AV_STAGES order; the screen's views). */
 #ifndef AV_FOLLOW_SNAPSHOT_H
 #define AV_FOLLOW_SNAPSHOT_H
 
@@ -33,7 +33,8 @@
 					  the one before left the weights */
 #define AV_SNAP_MAX_TRACKS 16          /* tracked pairs chosen in one run */
 
-/* The stages, in the stepper's order (src/ui/stages.h). */
+/* The stages, in the stepper's order (src/engine/stage_list.h). The wire
+ * keeps its own names so that a protocol is not changed by a rename. */
 #define AV_SNAP_STAGE_COUNT 9
 extern const char *const av_snap_stage_names[];  /* "tokens", ..., "output", NULL */
 

@@ -13,18 +13,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "figures.h"
 #include "i18n.h"
 #include "json_read.h"
 #include "lesson.h"
+#include "stage_list.h"
 #include "tokenizer.h"
 #include "train.h"
 #include "utf8.h"
 #include "util.h"
 #include "weights.h"
-/* Only for the X-macro tables of names (no code of the screen is linked):
- * the stage and figure names here are the screen's, with one source. */
-#include "ui/views/figview.h"
-#include "ui/stages.h"
 
 const char *const av_lang_names[] = { "en", "zh_CN", NULL };
 const char *const av_lesson_view_names[] = {
@@ -34,7 +32,7 @@ const char *const av_ask_names[] = { "argmax_key", "argmin_key", "argmax_query",
 
 static const char *const stage_names[] = {
 #define AV_LESSON_STAGE_NAME(name, title, purpose) title,
-	AV_UI_STAGES(AV_LESSON_STAGE_NAME)
+	AV_STAGES(AV_LESSON_STAGE_NAME)
 #undef AV_LESSON_STAGE_NAME
 	NULL
 };

@@ -98,7 +98,7 @@ struct av_lesson_state {
 	char *sentence;
 	char *source;                 /* NULL: none */
 	enum av_mode mode;
-	int stage;                    /* enum av_ui_stage */
+	int stage;                    /* enum av_stage */
 	enum av_lesson_view view;
 	int figure;                   /* 0-based (enum av_figure_kind) */
 	int head;

@@ -496,7 +496,7 @@ static void set_stage(struct av_app *a, int stage)
 		stage = AV_STAGE_COUNT - 1;
 	if (stage == (int)a->stage)
 		return;
-	a->stage = (enum av_ui_stage)stage;
+	a->stage = (enum av_stage)stage;
 	a->dirty |= AV_DIRTY_MAIN | AV_DIRTY_HEADER | AV_DIRTY_TOKENS;
 }
 

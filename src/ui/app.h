@@ -127,7 +127,7 @@ struct av_app {
 	const struct av_view *overlay;   /* av_view_help, av_view_edit, av_view_prompt
 					    or NULL */
 
-	enum av_ui_stage stage;
+	enum av_stage stage;
 	int head;
 	int row, col;            /* the cursor: row and (overall) column */
 	struct av_heatmap hm;    /* the stepper's scroll state */

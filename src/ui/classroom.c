@@ -36,9 +36,10 @@
 
 /* The snapshot names stages by src/follow's table, the screen by its own:
  * they must be the same list (snapshot.c's av_snap_stage_names is in the
- * order of AV_UI_STAGES; classroom.test steps through them). */
+ * order of AV_STAGES, engine/stage_list.h; classroom.test steps through
+ * them). */
 _Static_assert(AV_SNAP_STAGE_COUNT == AV_STAGE_COUNT,
-	       "src/follow/snapshot.h and src/ui/stages.h disagree on the stages");
+	       "src/follow/snapshot.h and src/engine/stage_list.h disagree on the stages");
 
 /* While training runs the leader publishes at most this often (a follower
  * replays the run, going on from where it was). */
@@ -514,9 +515,9 @@ static void pin_the_teachers(struct av_app *a, const struct av_state *pin)
 	}
 	/* at the pin's stage, head and cell (the teacher may have moved on
 	 * since: Tab in the comparison), then back to the live ones */
-	enum av_ui_stage stage = a->stage;
+	enum av_stage stage = a->stage;
 	int head = a->head, row = a->row, col = a->col;
-	a->stage = (enum av_ui_stage)pin->stage;
+	a->stage = (enum av_stage)pin->stage;
 	a->head = pin->head < a->s->trace.heads ? pin->head : 0;
 	a->row = pin->query >= 0 ? pin->query : a->row;
 	a->col = pin->key >= 0 ? pin->key : a->col;
@@ -536,7 +537,7 @@ static void pin_the_teachers(struct av_app *a, const struct av_state *pin)
 static void apply_screen(struct av_app *a, const struct av_state *snap,
 			 const struct av_state *pin_live, bool said_before)
 {
-	a->stage = (enum av_ui_stage)snap->stage;
+	a->stage = (enum av_stage)snap->stage;
 	a->head = snap->head < a->s->trace.heads ? snap->head : 0;
 	if (snap->query >= 0)
 		a->row = snap->query;

@@ -7,19 +7,19 @@
 
 const char *const av_ui_stage_titles[] = {
 #define AV_UI_STAGE_TITLE(name, title, purpose) title,
-	AV_UI_STAGES(AV_UI_STAGE_TITLE)
+	AV_STAGES(AV_UI_STAGE_TITLE)
 #undef AV_UI_STAGE_TITLE
 	NULL
 };
 
 const char *const av_ui_stage_purposes[] = {
 #define AV_UI_STAGE_PURPOSE(name, title, purpose) purpose,
-	AV_UI_STAGES(AV_UI_STAGE_PURPOSE)
+	AV_STAGES(AV_UI_STAGE_PURPOSE)
 #undef AV_UI_STAGE_PURPOSE
 	NULL
 };
 
-bool av_ui_stage_per_head(enum av_ui_stage st)
+bool av_ui_stage_per_head(enum av_stage st)
 {
 	return st == AV_STAGE_SCORES || st == AV_STAGE_SCALED || st == AV_STAGE_MASKED ||
 	       st == AV_STAGE_SOFTMAX || st == AV_STAGE_CONTEXT;
@@ -43,7 +43,7 @@ struct av_part av_ui_part(const char *name, enum av_tensor tensor, const float *
 	return p;
 }
 
-int av_ui_stage_parts(const struct av_trace *t, enum av_ui_stage st, int head,
+int av_ui_stage_parts(const struct av_trace *t, enum av_stage st, int head,
 		      struct av_part out[AV_MAX_PARTS])
 {
 	int n = t->n, m = t->m, D = t->d_model, dh = t->head_dim;

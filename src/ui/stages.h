@@ -1,6 +1,7 @@
-/* stages.h: the nine stages of the stepper and the matrices ("parts") each
- * one shows, as windows into a trace's buffers. No curses and no maths here:
- * a part only points at numbers the engine computed.
+/* stages.h: the matrices ("parts") each stage of the stepper shows (the
+ * stages themselves are engine/stage_list.h), as windows into a trace's
+ * buffers. No curses and no maths here: a part only points at numbers the
+ * engine computed.
  *
  * A part is a (rows, cols) block: cell (r, c) is data[r * stride + c]. Rows
  * are query tokens or key tokens; columns are key tokens or dimensions. */
@@ -10,27 +11,7 @@
 #include <stdbool.h>
 #include "attention.h"
 #include "i18n.h"
-
-/* X(enum name, title, one-line purpose) in the order of the stepper. The
- * titles are also names (lesson files, the : prompt, file names): shown
- * through _(), parsed as they are. */
-#define AV_UI_STAGES(X) \
-	X(TOKENS, N_("tokens"), N_("the sentence cut into tokens, with their positions")) \
-	X(EMBEDDING, N_("embedding"), N_("token embedding + positional encoding = X")) \
-	X(PROJECTION, N_("projection"), N_("Q, K and V: X times W_q, W_k and W_v")) \
-	X(SCORES, N_("scores"), N_("how well each query matches each key")) \
-	X(SCALED, N_("scaled"), N_("scores divided by the scale and the temperature")) \
-	X(MASKED, N_("masked"), N_("hidden keys set to minus infinity")) \
-	X(SOFTMAX, N_("softmax"), N_("each row turned into weights that sum to 1")) \
-	X(CONTEXT, N_("context"), N_("weights times V: what each query gathers")) \
-	X(OUTPUT, N_("output"), N_("heads side by side, output projection, residual"))
-
-enum av_ui_stage {
-#define AV_UI_STAGE_ENUM(name, title, purpose) AV_STAGE_##name,
-	AV_UI_STAGES(AV_UI_STAGE_ENUM)
-#undef AV_UI_STAGE_ENUM
-	AV_STAGE_COUNT
-};
+#include "stage_list.h"
 
 extern const char *const av_ui_stage_titles[];    /* "tokens", ... */
 extern const char *const av_ui_stage_purposes[];
@@ -77,7 +58,7 @@ struct av_part av_ui_part(const char *name, enum av_tensor tensor, const float *
 
 /* The parts of stage st for head h (the tokens stage has none). Returns
  * the count. */
-int av_ui_stage_parts(const struct av_trace *t, enum av_ui_stage st, int head,
+int av_ui_stage_parts(const struct av_trace *t, enum av_stage st, int head,
 		      struct av_part out[AV_MAX_PARTS]);
 
 /* The two factors of the scores of head h, Q_h (n, dh) and K_hᵀ (dh, m), as
@@ -86,7 +67,7 @@ int av_ui_stage_parts(const struct av_trace *t, enum av_ui_stage st, int head,
 int av_ui_score_factors(const struct av_trace *t, int head, struct av_part out[2]);
 
 /* True for the stages computed once per head. */
-bool av_ui_stage_per_head(enum av_ui_stage st);
+bool av_ui_stage_per_head(enum av_stage st);
 
 /* Cell (r, c) of a part is a hidden key (its mask bit is 0). */
 bool av_part_hidden(const struct av_trace *t, const struct av_part *p, int r, int c);

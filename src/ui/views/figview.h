@@ -6,22 +6,9 @@
 #include "i18n.h"
 #include <stdbool.h>
 #include "compare.h"
+#include "figures.h"
 
 struct av_app;
-
-/* The figures, in the order F shows them. */
-#define AV_FIGURES(X) \
-	X(TRIL, N_("tril mask")) \
-	X(MASKING, N_("scaled|mask|masked")) \
-	X(KINDS, N_("three kinds")) \
-	X(WEIGHTS, "W_q W_k W_v W_o")
-
-enum av_figure_kind {
-#define AV_FIGURE_ENUM(name, brief) AV_FIG_##name,
-	AV_FIGURES(AV_FIGURE_ENUM)
-#undef AV_FIGURE_ENUM
-	AV_FIG_COUNT
-};
 
 /* Opens the figures view at figure 0. */
 void av_figures_open(struct av_app *a);

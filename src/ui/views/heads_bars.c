@@ -80,7 +80,7 @@ static void score(int m, int heads, int mode, const struct bars_plan *p, long s[
 	s[8] = -labs((long)p->ar.per_row - 2L * p->ar.grid_rows);
 }
 
-enum av_ui_stage av_heads_bars_stage(enum av_ui_stage st, bool *substituted)
+enum av_stage av_heads_bars_stage(enum av_stage st, bool *substituted)
 {
 	*substituted = false;
 	switch (st) {

@@ -78,7 +78,7 @@ static void grid_info(const struct av_app *a, struct grid_info *gi)
 	memset(gi, 0, sizeof(*gi));
 	gi->heads = t->heads;
 	bool sub;
-	enum av_ui_stage st = av_heads_grid_stage(a->stage, &sub);
+	enum av_stage st = av_heads_grid_stage(a->stage, &sub);
 	struct av_part full[AV_MAX_PARTS];
 	int col0[AV_MAX_PARTS];
 	gi->n_parts = av_heads_parts(t, st, 0, gi->parts, full, col0);

@@ -73,7 +73,7 @@ static int trained_epochs(const struct av_app *a)
 
 /* "softmax head 0", "projection K", "context V_h head 1"; with --model,
  * "softmax head 0 layer 11" (the layer is what [ ] changes). */
-static void part_what(const struct av_app *a, char *buf, size_t size, enum av_ui_stage st,
+static void part_what(const struct av_app *a, char *buf, size_t size, enum av_stage st,
 		      int head, const struct av_part *parts, int n, int i)
 {
 	int len = snprintf(buf, size, "%s", av_ui_stage_titles[st]);

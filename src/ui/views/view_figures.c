@@ -62,7 +62,7 @@ static bool any_hidden(const struct av_trace *t)
 	return false;
 }
 
-static void part_panel(struct av_panel *pn, const struct av_trace *t, enum av_ui_stage st,
+static void part_panel(struct av_panel *pn, const struct av_trace *t, enum av_stage st,
 		       int head, const char *name, const char *what)
 {
 	struct av_part parts[AV_MAX_PARTS];

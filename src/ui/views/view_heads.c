@@ -166,7 +166,7 @@ bool av_heads_score_better(const long *a, const long *b, int n)
 
 /* --- what the grid shows ------------------------------------------------- */
 
-enum av_ui_stage av_heads_grid_stage(enum av_ui_stage st, bool *substituted)
+enum av_stage av_heads_grid_stage(enum av_stage st, bool *substituted)
 {
 	*substituted = false;
 	switch (st) {
@@ -183,7 +183,7 @@ enum av_ui_stage av_heads_grid_stage(enum av_ui_stage st, bool *substituted)
 	return AV_STAGE_CONTEXT;
 }
 
-int av_heads_parts(const struct av_trace *t, enum av_ui_stage st, int head,
+int av_heads_parts(const struct av_trace *t, enum av_stage st, int head,
 		   struct av_part shown[AV_MAX_PARTS], struct av_part full[AV_MAX_PARTS],
 		   int col0[AV_MAX_PARTS])
 {
@@ -339,7 +339,7 @@ static void draw_title(struct av_app *a, const struct av_heads_page *pg)
 	werase(w);
 	char buf[512];
 	bool sub = false;
-	enum av_ui_stage st = a->heads_bars ? av_heads_bars_stage(a->stage, &sub)
+	enum av_stage st = a->heads_bars ? av_heads_bars_stage(a->stage, &sub)
 				       : av_heads_grid_stage(a->stage, &sub);
 	/* the bars: the row's quantity, as the stepper names it */
 	const char *what = st == AV_STAGE_SOFTMAX ? _("softmax weights")
@@ -401,7 +401,7 @@ static void draw_legend(struct av_app *a)
 	werase(w);
 	if (a->heads_bars) {
 		bool sub;
-		enum av_ui_stage st = av_heads_bars_stage(a->stage, &sub);
+		enum av_stage st = av_heads_bars_stage(a->stage, &sub);
 		av_heads_put(w, 0, 0, st == AV_STAGE_SOFTMAX ?
 			     _("bars: the query's softmax row in each head; the tallest bar is "
 			     "the key it attends to most") :

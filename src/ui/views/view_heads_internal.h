@@ -31,14 +31,14 @@ enum {
  * scaled, masked or weights matrix, or context_h. Each shown[i] is a window
  * into full[i], the stage's whole part, from column col0[i] on (the
  * inspector explains a cell of the whole part). Returns the count. */
-int av_heads_parts(const struct av_trace *t, enum av_ui_stage st, int head,
+int av_heads_parts(const struct av_trace *t, enum av_stage st, int head,
 		   struct av_part shown[AV_MAX_PARTS], struct av_part full[AV_MAX_PARTS],
 		   int col0[AV_MAX_PARTS]);
 
 /* The stage the grid draws for the stepper's stage st: st itself when it
  * has per-head data, else the nearest stage that has (projection before
  * the attention, context after); *substituted says which. */
-enum av_ui_stage av_heads_grid_stage(enum av_ui_stage st, bool *substituted);
+enum av_stage av_heads_grid_stage(enum av_stage st, bool *substituted);
 
 /* What a face drew, for the title line and the paging keys. */
 struct av_heads_page {
@@ -56,7 +56,7 @@ void av_heads_bars_draw(struct av_app *a, WINDOW *w, struct av_heads_page *pg);
 
 /* The stage the bars show for the stepper's stage st: scores, scaled,
  * masked or softmax itself, else the softmax (*substituted). */
-enum av_ui_stage av_heads_bars_stage(enum av_ui_stage st, bool *substituted);
+enum av_stage av_heads_bars_stage(enum av_stage st, bool *substituted);
 
 /* The bars' y axis: the query's smallest value in any head (or 0) to its
  * largest (hidden keys and −∞ left out). */

@@ -152,7 +152,7 @@ static void go_to_step(struct av_app *a, int i)
 		lu->trained_print = av_params_print(&a->s->params);
 	}
 	av_app_rerun_all(a);
-	a->stage = (enum av_ui_stage)st->stage;
+	a->stage = (enum av_stage)st->stage;
 	a->head = st->head < a->s->trace.heads ? st->head : 0;
 	a->row = st->query;
 	a->col = st->key;

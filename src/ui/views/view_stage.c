@@ -192,7 +192,7 @@ static void caption_free(struct caption *cap)
 
 /* The stage's notes beyond its purpose: a row with every key hidden does
  * not sum to 1 (what attnview shows there, and what PyTorch would). */
-static char *stage_note(const struct av_trace *t, enum av_ui_stage st)
+static char *stage_note(const struct av_trace *t, enum av_stage st)
 {
 	if (st != AV_STAGE_SOFTMAX && st != AV_STAGE_CONTEXT && st != AV_STAGE_MASKED)
 		return NULL;

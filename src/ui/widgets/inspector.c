@@ -854,7 +854,7 @@ double av_insp_row_sum(const struct av_part *part, int r)
 
 /* --- formulas and shapes ------------------------------------------------- */
 
-char *av_insp_formula(const struct av_trace *t, enum av_ui_stage st, int head)
+char *av_insp_formula(const struct av_trace *t, enum av_stage st, int head)
 {
 	int dh = t->head_dim;
 	char div[32];
@@ -932,7 +932,7 @@ static int max_tokens(const struct av_trace *t)
 	return AV_MAX_TOKENS;
 }
 
-char *av_insp_shapes(const struct av_trace *t, enum av_ui_stage st, int head)
+char *av_insp_shapes(const struct av_trace *t, enum av_stage st, int head)
 {
 	int n = t->n, m = t->m, D = t->d_model, dh = t->head_dim, H = t->heads;
 	switch (st) {

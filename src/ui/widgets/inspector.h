@@ -63,11 +63,11 @@ void av_insp_free(struct av_insp *in);
 
 /* The one-line formula of a stage, with the numbers of this trace, e.g.
  * "scaled = scores / √dh = scores / 2.000". malloc'd. */
-char *av_insp_formula(const struct av_trace *t, enum av_ui_stage st, int head);
+char *av_insp_formula(const struct av_trace *t, enum av_stage st, int head);
 
 /* The shapes of what the stage shows (seed 000's print_tensor_info), e.g.
  * "Q_h (4, 4) · K_hᵀ (4, 4) → scores_h (4, 4)". malloc'd. */
-char *av_insp_shapes(const struct av_trace *t, enum av_ui_stage st, int head);
+char *av_insp_shapes(const struct av_trace *t, enum av_stage st, int head);
 
 /* The sum of row r of a part (the softmax stage shows it next to the row). */
 double av_insp_row_sum(const struct av_part *part, int r);
