@@ -90,6 +90,19 @@ static bool run(const struct av_options *o, const struct av_classroom_args *room
 	return av_classroom_ui(room, o, s, &ui, cause) && av_ui_run(s, &ui, cause);
 }
 
+/* --source in a run without a screen and outside cross mode would be read
+ * by nothing (the screen keeps it for c, cross mode): said rather than
+ * ignored, as a forgotten --mode=cross would otherwise print self-attention
+ * with no word. */
+static bool check_source_read(const struct av_options *o, const struct av_session *s,
+			      char **cause)
+{
+	if (!o->source || s->cfg.mode == AV_MODE_CROSS || !(o->print || o->dump || o->train_epochs))
+		return true;
+	return av_fail(cause, _("--source is the encoder's sentence for cross mode, and the "
+			       "mode is %s: add --mode=cross"), av_mode_names[s->cfg.mode]);
+}
+
 /* --lesson: the whole lesson is checked before anything opens (a broken
  * step fails here, not in front of a class); its sample and weights become
  * the session's. The lesson names its layer, so --sample and --weights would
@@ -185,6 +198,7 @@ int main(int argc, char **argv)
 	bool ok = av_options_setup(&o, &s, &cause) &&
 		  (!o.lesson_step || av_lesson_apply(&lesson, &lesson.steps[o.lesson_step - 1].state,
 						     &s, &cause)) &&
+		  check_source_read(&o, &s, &cause) &&
 		  (!restricted || av_restricted_check_session(&s, &cause)) &&
 		  run(&o, &room, restricted, &s, o.lesson ? &lesson : NULL, &cause) &&
 		  finish_stdout(&cause);
