@@ -6,23 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rng.h"
 #include "strset.h"
 #include "util.h"
-
-static uint64_t hash(const char *s)
-{
-	uint64_t h = 14695981039346656037ULL;
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 1099511628211ULL;
-	}
-	return h;
-}
 
 /* The slot holding key, or the empty slot where it would go. */
 static size_t slot_of(const struct av_strset *set, const char *key)
 {
-	size_t mask = set->cap - 1, i = (size_t)hash(key) & mask;
+	size_t mask = set->cap - 1, i = (size_t)av_fnv1a(key, AV_FNV_BASIS) & mask;
 	while (set->keys[i] && strcmp(set->keys[i], key) != 0)
 		i = (i + 1) & mask;
 	return i;

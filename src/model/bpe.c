@@ -12,11 +12,12 @@
 #include "bpe.h"
 #include "i18n.h"
 #include "json_read.h"
+#include "rng.h"
 #include "unicode_classes.h"
 #include "utf8.h"
 #include "util.h"
 
-/* --- a string -> int map (open addressing, FNV-1a) */
+/* --- a string -> int map (open addressing, FNV-1a from rng.h) */
 
 struct av_bpe_map {
 	size_t cap;         /* a power of two, at least twice the count */
@@ -24,16 +25,6 @@ struct av_bpe_map {
 	uint32_t *key_at;   /* a key's offset in text + 1; 0 = empty slot */
 	int *values;
 };
-
-static uint64_t fnv1a(const char *s, size_t n)
-{
-	uint64_t h = 1469598103934665603ull;
-	for (size_t i = 0; i < n; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 1099511628211ull;
-	}
-	return h;
-}
 
 /* Keys are strings in text (the vocabulary's or merges.txt's one block):
  * 150,000 strings of gpt2 malloc'd one by one cost 5 MB for 1.4 MB of
@@ -62,7 +53,7 @@ static void map_free(struct av_bpe_map *m)
 /* The slot of key (n bytes): where it is, or the empty slot it would take. */
 static size_t map_slot(const struct av_bpe_map *m, const char *key, size_t n)
 {
-	size_t i = (size_t)fnv1a(key, n) & (m->cap - 1);
+	size_t i = (size_t)av_fnv1a_bytes(key, n, AV_FNV_BASIS) & (m->cap - 1);
 	while (m->key_at[i]) {
 		const char *k = m->text + m->key_at[i] - 1;
 		if (strlen(k) == n && memcmp(k, key, n) == 0)
