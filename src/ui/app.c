@@ -1190,6 +1190,212 @@ static void chain_stop_handler(struct sigaction *old)
 	sigaction(SIGTSTP, &stop, NULL);
 }
 
+/* Ctrl-C, Ctrl-\ (SIGQUIT), kill and a hang-up all restore the terminal
+ * first (the alternate screen left, the cursor shown); SIGCONT turns
+ * bracketed paste on again, Ctrl-Z off (chain_stop_handler). What was
+ * installed before is put back when the screen closes. */
+static const int exit_signals[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP };
+#define N_EXIT_SIGNALS ((int)(sizeof(exit_signals) / sizeof(exit_signals[0])))
+
+struct signal_handlers {
+	struct sigaction exits[N_EXIT_SIGNALS], cont, stop;
+};
+
+static void install_signal_handlers(struct signal_handlers *old)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = 0;   /* no SA_RESTART: the blocking read returns */
+	got_signal = 0;
+	for (int i = 0; i < N_EXIT_SIGNALS; i++)
+		sigaction(exit_signals[i], &sa, &old->exits[i]);
+	struct sigaction cont = sa;
+	cont.sa_handler = on_continue;
+	got_continue = 0;
+	sigaction(SIGCONT, &cont, &old->cont);
+	chain_stop_handler(&old->stop);
+}
+
+static void restore_signal_handlers(const struct signal_handlers *old)
+{
+	for (int i = 0; i < N_EXIT_SIGNALS; i++)
+		sigaction(exit_signals[i], &old->exits[i], NULL);
+	sigaction(SIGCONT, &old->cont, NULL);
+	sigaction(SIGTSTP, &old->stop, NULL);
+}
+
+/* Dies of sig, as the shell expects, once the terminal is restored. */
+static void die_of_signal(int sig)
+{
+	if (sig == SIGQUIT) {
+		/* SIGQUIT would dump core, but the state is freed by now: a core
+		 * file would only be litter */
+		struct rlimit none = { 0, 0 };
+		setrlimit(RLIMIT_CORE, &none);
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* The terminal as curses' screen, in the modes the app reads keys in; NULL
+ * + *cause when it cannot show one. */
+static SCREEN *open_terminal(char **cause)
+{
+	/* 24-bit colour needs a terminal description that can set it (see
+	 * av_colors_direct_term); without one on the system, TERM as is */
+	const char *term = getenv("TERM");
+	const char *direct = av_colors_direct_term(term, getenv("COLORTERM"));
+	SCREEN *screen = direct ? newterm(direct, stdout, stdin) : NULL;
+	if (!screen)
+		screen = newterm(NULL, stdout, stdin);
+	if (!screen) {
+		av_fail(cause, _("cannot use the terminal (TERM=%s); --print STAGE and "
+			"--dump FILE work without one"), term ? term : _("unset"));
+		return NULL;
+	}
+	set_term(screen);
+	/* a terminal that cannot place the cursor (TERM=dumb, as an editor's
+	 * shell buffer or an SSH session without TERM has) would show the
+	 * screen as a jumble: said before anything is drawn */
+	if (!av_terminfo_string("cup")) {   /* cursor_address */
+		endwin();
+		delscreen(screen);
+		av_fail(cause, _("the terminal cannot place the cursor (TERM=%.40s); "
+			"--print STAGE and --dump FILE work without one"),
+			term ? term : _("unset"));
+		return NULL;
+	}
+	cbreak();
+	noecho();
+	nonl();
+	curs_set(0);
+	set_escdelay(25);
+	define_extra_keys();
+	return screen;
+}
+
+/* The main loop's clock for the ticks and its count of reads that failed
+ * in a row (a terminal that is gone must not make it spin). */
+struct loop {
+	long long next_tick;   /* µs, 0: no tick planned */
+	bool ticked;           /* the last turn ticked: this one reads keys */
+	int errors;
+};
+
+/* A view that works between keys (training) ticks every period ms, keys or
+ * not, and the keyboard is read between any two ticks (even when a tick
+ * overran its period). true: a tick ran (the turn is done); else *wait is
+ * the ms to wait for a key, or -1 to block. */
+static bool tick_if_due(struct av_app *a, struct loop *l, int *wait)
+{
+	int period = av_app_timeout(a);
+	*wait = -1;
+	if (period < 0) {
+		l->next_tick = 0;
+		l->ticked = false;
+		return false;
+	}
+	long long now = now_us(), step = (long long)period * 1000;
+	if (l->next_tick == 0 || l->next_tick - now > step)
+		l->next_tick = now + step;
+	if (now >= l->next_tick && !l->ticked) {
+		av_app_tick(a);
+		av_classroom_after_tick(a);
+		l->ticked = true;
+		l->next_tick += step;
+		now = now_us();
+		if (l->next_tick < now)
+			l->next_tick = now;
+		return true;
+	}
+	long long left = l->next_tick - now;
+	/* at least 1 ms, so a timeout is told from EOF in keyboard_turn */
+	*wait = left < 1000 ? 1 : (int)((left + 999) / 1000);
+	l->ticked = false;
+	return false;
+}
+
+/* One turn in a classroom: the room and the keyboard waited on together,
+ * then the keys ncurses holds. false: the terminal is gone. */
+static bool classroom_turn(struct av_app *a, struct loop *l, int wait)
+{
+	/* the room's poll does not know the model's pipe: while a sentence
+	 * computes, look for its run every 20 ms */
+	if (a->model && av_model_ui_busy(a)) {
+		av_model_ui_collect(a);
+		if (wait < 0 || wait > 20)
+			wait = 20;
+	}
+	int ready = av_classroom_wait(a, wait);
+	int key, keys = 0;
+	wtimeout(a->input, 0);
+	/* a follower compares the state before and after the frame's keys:
+	 * one that changed it starts exploring */
+	if (ready > 0)
+		av_classroom_before_key(a);
+	while (ready > 0 && !a->quit && keys < MAX_KEYS_A_FRAME &&
+	       av_keyboard_read(a->input, &key) != ERR) {
+		av_app_key(a, key);
+		keys++;
+	}
+	if (keys > 0) {
+		/* the class sees the state the keys led to */
+		av_editor_settle(a);
+		av_classroom_after_key(a);
+		l->errors = 0;
+		return true;
+	}
+	return !(ready < 0 || (ready == 1 && ++l->errors > 20));
+}
+
+/* One turn alone: a key (and those already waiting), or the timeout for the
+ * next tick. false: the terminal is gone or a signal came. */
+static bool keyboard_turn(struct av_app *a, struct loop *l, int wait)
+{
+	if (a->input)
+		wtimeout(a->input, wait);
+	int key;
+	errno = 0;
+	long long asked = now_us();
+	if (!a->input || av_keyboard_read(a->input, &key) == ERR) {
+		if (got_signal)
+			return false;
+		/* the timeout ran out: time for a tick */
+		if (wait >= 0 && errno != EINTR && now_us() - asked >= (long long)wait * 500) {
+			l->errors = 0;
+			return true;
+		}
+		/* EOF on the terminal (a hang-up without SIGHUP) must not spin */
+		return errno == EINTR || ++l->errors <= 20;
+	}
+	l->errors = 0;
+	av_app_key(a, key);
+	read_waiting_keys(a);
+	return true;
+}
+
+/* Draws, then waits for a key, a tick or the room, until q or a signal. */
+static void run_loop(struct av_app *a)
+{
+	struct loop l = { 0 };
+	while (!a->quit && !got_signal) {
+		if (got_continue) {
+			got_continue = 0;
+			av_keyboard_bracketed_paste(true);
+		}
+		av_app_draw(a);
+		int wait;
+		if (tick_if_due(a, &l, &wait))
+			continue;
+		bool go_on = a->classroom && a->input ? classroom_turn(a, &l, wait)
+			     : wait_with_model(a, wait) || keyboard_turn(a, &l, wait);
+		if (!go_on)
+			break;
+	}
+}
+
 bool av_ui_run(struct av_session *s, const struct av_ui_config *cfg, char **cause)
 {
 	/* a bad theme is reported before the screen opens */
@@ -1199,37 +1405,9 @@ bool av_ui_run(struct av_session *s, const struct av_ui_config *cfg, char **caus
 		return false;
 	av_theme_free(&probe);
 
-	/* 24-bit colour needs a terminal description that can set it (see
-	 * av_colors_direct_term); without one on the system, TERM as is */
-	const char *direct = av_colors_direct_term(getenv("TERM"), getenv("COLORTERM"));
-	SCREEN *screen = direct ? newterm(direct, stdout, stdin) : NULL;
+	SCREEN *screen = open_terminal(cause);
 	if (!screen)
-		screen = newterm(NULL, stdout, stdin);
-	if (!screen) {
-		const char *term = getenv("TERM");
-		return av_fail(cause, _("cannot use the terminal (TERM=%s); --print STAGE and "
-			       "--dump FILE work without one"), term ? term : _("unset"));
-	}
-	set_term(screen);
-	/* a terminal that cannot place the cursor (TERM=dumb, as an editor's
-	 * shell buffer or an SSH session without TERM has) would show the
-	 * screen as a jumble: said before anything is drawn */
-	if (!av_terminfo_string("cup")) {   /* cursor_address */
-		const char *term = getenv("TERM");
-		endwin();
-		delscreen(screen);
-		return av_fail(cause, _("the terminal cannot place the cursor (TERM=%.40s); "
-			       "--print STAGE and --dump FILE work without one"),
-			       term ? term : _("unset"));
-	}
-	cbreak();
-	noecho();
-	nonl();
-	curs_set(0);
-	set_escdelay(25);
-
-	define_extra_keys();
-
+		return false;
 	struct av_app a;
 	if (!av_app_init(&a, s, cfg, cause)) {
 		endwin();
@@ -1242,142 +1420,20 @@ bool av_ui_run(struct av_session *s, const struct av_ui_config *cfg, char **caus
 		delscreen(screen);
 		return false;
 	}
-
-	/* Ctrl-C, Ctrl-\ (SIGQUIT), kill and a hang-up all restore the terminal
-	 * first (the alternate screen left, the cursor shown) */
-	enum { N_SIGS = 4 };
-	struct sigaction sa, old[N_SIGS];
-	const int sigs[N_SIGS] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP };
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = 0;   /* no SA_RESTART: the blocking read returns */
-	got_signal = 0;
-	for (int i = 0; i < N_SIGS; i++)
-		sigaction(sigs[i], &sa, &old[i]);
-	struct sigaction cont = sa, old_cont;
-	cont.sa_handler = on_continue;
-	got_continue = 0;
-	sigaction(SIGCONT, &cont, &old_cont);
-	struct sigaction old_stop;
-	chain_stop_handler(&old_stop);
-
+	struct signal_handlers old;
+	install_signal_handlers(&old);
 	leave_initial_state();
 	av_keyboard_bracketed_paste(true);
 
-	int errors = 0;
-	long long next_tick = 0;
-	bool ticked = false;
-	while (!a.quit && !got_signal) {
-		if (got_continue) {
-			got_continue = 0;
-			av_keyboard_bracketed_paste(true);
-		}
-		av_app_draw(&a);
-		/* a view that works between keys (training) ticks every period
-		 * ms, keys or not, and the keyboard is read between any two ticks
-		 * (even when a tick overran its period); otherwise the read
-		 * blocks */
-		int period = av_app_timeout(&a), wait = -1;
-		if (period >= 0) {
-			long long now = now_us(), step = (long long)period * 1000;
-			if (next_tick == 0 || next_tick - now > step)
-				next_tick = now + step;
-			if (now >= next_tick && !ticked) {
-				av_app_tick(&a);
-				av_classroom_after_tick(&a);
-				ticked = true;
-				next_tick += step;
-				now = now_us();
-				if (next_tick < now)
-					next_tick = now;
-				continue;
-			}
-			long long left = next_tick - now;
-			/* at least 1 ms, so a timeout is told from EOF below */
-			wait = left < 1000 ? 1 : (int)((left + 999) / 1000);
-		} else {
-			next_tick = 0;
-		}
-		ticked = false;
-		if (a.classroom && a.input) {
-			/* the room and the keyboard together; keys ncurses holds
-			 * already are read before the next wait */
-			/* the room's poll does not know the model's pipe: while a
-			 * sentence computes, look for its run every 20 ms */
-			if (a.model && av_model_ui_busy(&a)) {
-				av_model_ui_collect(&a);
-				if (wait < 0 || wait > 20)
-					wait = 20;
-			}
-			int ready = av_classroom_wait(&a, wait);
-			int key, keys = 0;
-			wtimeout(a.input, 0);
-			/* a follower compares the state before and after the
-			 * frame's keys: one that changed it starts exploring */
-			if (ready > 0)
-				av_classroom_before_key(&a);
-			while (ready > 0 && !a.quit && keys < MAX_KEYS_A_FRAME &&
-			       av_keyboard_read(a.input, &key) != ERR) {
-				av_app_key(&a, key);
-				keys++;
-			}
-			if (keys > 0) {
-				/* the class sees the state the keys led to */
-				av_editor_settle(&a);
-				av_classroom_after_key(&a);
-			}
-			if (ready < 0 || (ready == 1 && keys == 0 && ++errors > 20))
-				break;    /* the terminal is gone */
-			if (keys > 0)
-				errors = 0;
-			continue;
-		}
-		if (wait_with_model(&a, wait))
-			continue;
-		if (a.input)
-			wtimeout(a.input, wait);
-		int key;
-		errno = 0;
-		long long asked = now_us();
-		if (!a.input || av_keyboard_read(a.input, &key) == ERR) {
-			if (got_signal)
-				break;
-			/* the timeout ran out: time for a tick */
-			if (wait >= 0 && errno != EINTR && now_us() - asked >= (long long)wait * 500) {
-				errors = 0;
-				continue;
-			}
-			/* EOF on the terminal (a hang-up without SIGHUP) must not spin */
-			if (errno != EINTR && ++errors > 20)
-				break;
-			continue;
-		}
-		errors = 0;
-		av_app_key(&a, key);
-		read_waiting_keys(&a);
-	}
+	run_loop(&a);
 
 	av_keyboard_bracketed_paste(false);
 	av_app_free(&a);
 	endwin();
 	delscreen(screen);
-	for (int i = 0; i < N_SIGS; i++)
-		sigaction(sigs[i], &old[i], NULL);
-	sigaction(SIGCONT, &old_cont, NULL);
-	sigaction(SIGTSTP, &old_stop, NULL);
+	restore_signal_handlers(&old);
 	fflush(stdout);
-	if (got_signal) {
-		/* die of the signal, as the shell expects, the terminal restored */
-		int sig = got_signal;
-		if (sig == SIGQUIT) {
-			/* SIGQUIT would dump core, but the state is freed by now: a
-			 * core file would only be litter */
-			struct rlimit none = { 0, 0 };
-			setrlimit(RLIMIT_CORE, &none);
-		}
-		signal(sig, SIG_DFL);
-		raise(sig);
-	}
+	if (got_signal)
+		die_of_signal(got_signal);
 	return true;
 }
