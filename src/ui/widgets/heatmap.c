@@ -213,6 +213,8 @@ struct plan {
 	int x0;            /* where the first label starts (centred figures) */
 	bool labels_each;  /* every part has its own row labels */
 	int right_reserve;
+	int max_rows;      /* the most rows of any part */
+	bool sums;         /* some part shows its row sums */
 };
 
 /* Whether a part needs its own row labels after the part before it:
@@ -593,51 +595,48 @@ static int choose_row_height(const struct av_heatmap *hm, int height, int max_ro
 	return 1;
 }
 
-void av_heatmap_draw(WINDOW *w, struct av_colors *c, struct av_heatmap *hm)
+/* The widths and heights of the figure in a window of width x height: the
+ * labels, the cells (wider on a projector), the gaps, where it starts. */
+static void plan_sizes(struct av_heatmap *hm, struct plan *pl, int width, int height)
 {
-	werase(w);
-	int height = getmaxy(w), width = getmaxx(w);
-	int total = av_heatmap_total_cols(hm->parts, hm->n_parts);
-	hm->used_rows = 0;
-	if (hm->n_parts == 0 || total == 0 || height < 3)
-		return;
 	const struct av_trace *t = hm->t;
-
-	struct plan pl;
-	memset(&pl, 0, sizeof(pl));
-	pl.label_w = 3;
-	int max_rows = 0;
-	bool sums = false;
+	memset(pl, 0, sizeof(*pl));
+	pl->label_w = 3;
 	for (int i = 0; i < hm->n_parts; i++) {
 		int lw = label_width(t, hm->parts[i].row_axis, hm->parts[i].rows);
-		if (lw > pl.label_w)
-			pl.label_w = lw;
-		if (hm->parts[i].rows > max_rows)
-			max_rows = hm->parts[i].rows;
-		sums |= hm->parts[i].row_sums;
+		if (lw > pl->label_w)
+			pl->label_w = lw;
+		if (hm->parts[i].rows > pl->max_rows)
+			pl->max_rows = hm->parts[i].rows;
+		pl->sums |= hm->parts[i].row_sums;
 	}
-	pl.right_reserve = sums ? ROW_SUM_W + 1 : 1;
+	pl->right_reserve = pl->sums ? ROW_SUM_W + 1 : 1;
 	bool projector = hm->projector && !hm->compact && width >= 120;
-	pl.gap = projector ? 4 : PART_GAP;
-	pl.labels_each = projector;
-	pl.cell_w = choose_cell_width(hm, &pl, width);
-	if (projector && (pl.cell_w < 8 || figure_width(hm, &pl) > width - pl.right_reserve)) {
+	pl->gap = projector ? 4 : PART_GAP;
+	pl->labels_each = projector;
+	pl->cell_w = choose_cell_width(hm, pl, width);
+	if (projector && (pl->cell_w < 8 || figure_width(hm, pl) > width - pl->right_reserve)) {
 		/* labels on every part would cost the cells their width: only
 		 * where the rows are different things */
-		pl.labels_each = false;
-		pl.cell_w = choose_cell_width(hm, &pl, width);
+		pl->labels_each = false;
+		pl->cell_w = choose_cell_width(hm, pl, width);
 	}
-	if (projector && pl.cell_w < 8) {
-		pl.gap = PART_GAP;
-		pl.cell_w = choose_cell_width(hm, &pl, width);
+	if (projector && pl->cell_w < 8) {
+		pl->gap = PART_GAP;
+		pl->cell_w = choose_cell_width(hm, pl, width);
 	}
-	pl.row_h = choose_row_height(hm, height, max_rows);
-	int fig_w = figure_width(hm, &pl) + (sums ? ROW_SUM_W + 1 : 0);
+	pl->row_h = choose_row_height(hm, height, pl->max_rows);
+	int fig_w = figure_width(hm, pl) + (pl->sums ? ROW_SUM_W + 1 : 0);
 	if (projector && fig_w < width)
-		pl.x0 = (width - fig_w) / 2;
-	pl.slots = av_calloc((size_t)width + 1, sizeof(struct slot));
+		pl->x0 = (width - fig_w) / 2;
+	pl->slots = av_calloc((size_t)width + 1, sizeof(struct slot));
+}
 
-	/* clamp the cursor, then scroll so it is visible */
+/* Clamps the cursor's column to the figure and scrolls sideways so that
+ * it is in view, using the room on the right; pl's slots are then the
+ * columns shown. */
+static void scroll_columns(struct av_heatmap *hm, struct plan *pl, int width, int total)
+{
 	if (hm->cur_col >= total)
 		hm->cur_col = total - 1;
 	if (hm->cur_col < 0)
@@ -646,8 +645,8 @@ void av_heatmap_draw(WINDOW *w, struct av_colors *c, struct av_heatmap *hm)
 		hm->scroll_col = hm->cur_col;
 	if (hm->scroll_col < 0 || hm->scroll_col >= total)
 		hm->scroll_col = 0;
-	make_plan(hm, width, hm->scroll_col, &pl);
-	if (!plan_has(&pl, hm->cur_col)) {
+	make_plan(hm, width, hm->scroll_col, pl);
+	if (!plan_has(pl, hm->cur_col)) {
 		/* off to the right: show the cursor's matrix from its first
 		 * column if the cursor is then in view (the embedding stage
 		 * opens on X's column 0, not on pos_enc's last columns) */
@@ -655,20 +654,20 @@ void av_heatmap_draw(WINDOW *w, struct av_colors *c, struct av_heatmap *hm)
 		av_heatmap_locate(hm->parts, hm->n_parts, hm->cur_col, &cursor_part, &cursor_col);
 		int part_start = hm->cur_col - cursor_col;
 		if (part_start > hm->scroll_col) {
-			make_plan(hm, width, part_start, &pl);
-			if (plan_has(&pl, hm->cur_col))
+			make_plan(hm, width, part_start, pl);
+			if (plan_has(pl, hm->cur_col))
 				hm->scroll_col = part_start;
 			else
-				make_plan(hm, width, hm->scroll_col, &pl);
+				make_plan(hm, width, hm->scroll_col, pl);
 		}
 	}
-	while (!plan_has(&pl, hm->cur_col) && hm->scroll_col < hm->cur_col) {
+	while (!plan_has(pl, hm->cur_col) && hm->scroll_col < hm->cur_col) {
 		hm->scroll_col++;
-		make_plan(hm, width, hm->scroll_col, &pl);
+		make_plan(hm, width, hm->scroll_col, pl);
 	}
 	/* use the room on the right: scroll back while the view stays full */
 	while (hm->scroll_col > 0) {
-		struct plan probe = pl;
+		struct plan probe = *pl;
 		probe.slots = av_calloc((size_t)width + 1, sizeof(struct slot));
 		make_plan(hm, width, hm->scroll_col - 1, &probe);
 		bool ok = plan_has(&probe, hm->cur_col) &&
@@ -677,9 +676,14 @@ void av_heatmap_draw(WINDOW *w, struct av_colors *c, struct av_heatmap *hm)
 		if (!ok)
 			break;
 		hm->scroll_col--;
-		make_plan(hm, width, hm->scroll_col, &pl);
+		make_plan(hm, width, hm->scroll_col, pl);
 	}
+}
 
+/* Clamps the cursor's row to its part and scrolls so that it is among the
+ * data_rows shown. */
+static void scroll_rows(struct av_heatmap *hm, int data_rows, int max_rows)
+{
 	int part, col;
 	av_heatmap_locate(hm->parts, hm->n_parts, hm->cur_col, &part, &col);
 	const struct av_part *cur_part = &hm->parts[part];
@@ -687,7 +691,6 @@ void av_heatmap_draw(WINDOW *w, struct av_colors *c, struct av_heatmap *hm)
 		hm->cur_row = cur_part->rows - 1;
 	if (hm->cur_row < 0)
 		hm->cur_row = 0;
-	int data_rows = (height - 2) / pl.row_h;
 	if (hm->scroll_row > hm->cur_row)
 		hm->scroll_row = hm->cur_row;
 	if (hm->cur_row >= hm->scroll_row + data_rows)
@@ -696,74 +699,115 @@ void av_heatmap_draw(WINDOW *w, struct av_colors *c, struct av_heatmap *hm)
 		hm->scroll_row = max_rows - data_rows > 0 ? max_rows - data_rows : 0;
 	if (hm->scroll_row < 0)
 		hm->scroll_row = 0;
+}
 
+/* The headers: the parts' names and the column labels, and "Σ row" above
+ * the sums at sum_x. */
+static void draw_headers(WINDOW *w, struct av_colors *c, struct av_heatmap *hm,
+			 const struct plan *pl, int total, int sum_x)
+{
+	draw_part_header(w, c, hm, pl, total);
+	for (int i = 0; i < pl->n; i++)
+		draw_col_label(w, c, hm, pl, &pl->slots[i], 1, pl->slots[i].vcol == hm->cur_col);
+	if (pl->sums)
+		av_put(w, 1, sum_x, av_draw_utf8() ? _("Σ row") : _("sum"), ROW_SUM_W,
+		       av_colors_el(c, AV_EL_DIM));
+}
+
+/* The matrix rows from hm->scroll_row down while they fit; returns how
+ * many were drawn, *y the window row below them. */
+static int draw_rows(WINDOW *w, struct av_colors *c, struct av_heatmap *hm,
+		     const struct plan *pl, const struct part_info *info, int sum_x, int *y)
+{
+	int height = getmaxy(w), shown = 0;
+	const struct av_part *fp = &hm->parts[pl->n ? pl->slots[0].part : 0];
+	*y = 2;
+	for (int r = hm->scroll_row; *y + pl->row_h <= height && r < pl->max_rows; r++, shown++) {
+		for (int k = 0; k < pl->row_h; k++, (*y)++) {
+			bool text_row = k == pl->row_h / 2;
+			if (text_row && r < fp->rows)
+				draw_row_label(w, c, hm->t, fp->row_axis, *y, pl->x0, pl->label_w, r,
+					       r == hm->cur_row);
+			for (int i = 0; i < pl->n; i++) {
+				const struct slot *s = &pl->slots[i];
+				const struct av_part *p = &hm->parts[s->part];
+				if (text_row && s->label_x >= 0 && r < p->rows)
+					draw_row_label(w, c, hm->t, p->row_axis, *y, s->label_x,
+						       pl->label_w, r, r == hm->cur_row);
+				draw_cell(w, c, hm, pl, s, &info[s->part], *y, r,
+					  r == hm->cur_row && s->vcol == hm->cur_col, text_row);
+			}
+			for (int i = 0; i < hm->n_parts && pl->sums && text_row; i++)
+				if (hm->parts[i].row_sums)
+					draw_row_sum(w, c, &hm->parts[i], *y, sum_x, r);
+		}
+	}
+	return shown;
+}
+
+/* The operators between the parts ("·", "="), half way down the shown
+ * rows, and the vertical scroll marks in the label column. */
+static void draw_margins(WINDOW *w, struct av_colors *c, const struct av_heatmap *hm,
+			 const struct plan *pl, int shown, int data_rows)
+{
+	int height = getmaxy(w), width = getmaxx(w);
+	int op_y = 2 + (shown * pl->row_h - 1) / 2;
+	for (int i = 0; i < pl->n && shown > 0; i++) {
+		const struct slot *s = &pl->slots[i];
+		const char *op = hm->parts[s->part].op;
+		if (s->op_x >= 0 && op && op_y < height && s->op_x < width)
+			av_put(w, op_y, s->op_x, op, 1, av_colors_el(c, AV_EL_TITLE));
+	}
+	const bool utf8 = av_draw_utf8();
+	if (hm->scroll_row > 0)
+		av_put(w, 1, pl->x0, utf8 ? _("▲ more") : _("^ more"), pl->label_w,
+		       av_colors_el(c, AV_EL_DIM));
+	if (hm->scroll_row + data_rows < pl->max_rows) {
+		char more[48];
+		snprintf(more, sizeof(more), _("%s rows %d-%d of %d"), utf8 ? _("▼") : "v",
+			 hm->scroll_row, hm->scroll_row + data_rows - 1, pl->max_rows);
+		av_put(w, 1, pl->x0, more, pl->label_w, av_colors_el(c, AV_EL_DIM));
+	}
+}
+
+void av_heatmap_draw(WINDOW *w, struct av_colors *c, struct av_heatmap *hm)
+{
+	werase(w);
+	int height = getmaxy(w), width = getmaxx(w);
+	int total = av_heatmap_total_cols(hm->parts, hm->n_parts);
+	hm->used_rows = 0;
+	if (hm->n_parts == 0 || total == 0 || height < 3)
+		return;
+
+	struct plan pl;
+	plan_sizes(hm, &pl, width, height);
+	scroll_columns(hm, &pl, width, total);
+	int data_rows = (height - 2) / pl.row_h;
+	scroll_rows(hm, data_rows, pl.max_rows);
+
+	/* each part's range of values and the decimals that fit a cell */
 	struct part_info info[AV_MAX_PARTS + 2];
 	for (int i = 0; i < hm->n_parts && i < AV_MAX_PARTS + 2; i++) {
-		info[i].range = av_part_range(t, &hm->parts[i], &info[i].neg);
+		info[i].range = av_part_range(hm->t, &hm->parts[i], &info[i].neg);
 		int avail = pl.cell_w - 1 - (av_colors_glyphs(c) ? 1 : 0);
 		info[i].decimals = av_cell_decimals_max(hm->parts[i].kind == AV_PART_WEIGHTS ? 1.0
 							: info[i].range, info[i].neg, avail,
 							pl.cell_w >= 11 ? 4 : 3);
 	}
 
-	draw_part_header(w, c, hm, &pl, total);
-	for (int i = 0; i < pl.n; i++)
-		draw_col_label(w, c, hm, &pl, &pl.slots[i], 1, pl.slots[i].vcol == hm->cur_col);
 	int sum_x = pl.n ? pl.slots[pl.n - 1].x + pl.cell_w + 1 : width - ROW_SUM_W - 1;
 	if (sum_x > width - ROW_SUM_W - 1)
 		sum_x = width - ROW_SUM_W - 1;
-	if (sums)
-		av_put(w, 1, sum_x, av_draw_utf8() ? _("Σ row") : _("sum"), ROW_SUM_W,
-		       av_colors_el(c, AV_EL_DIM));
-
-	int first_part = pl.n ? pl.slots[0].part : 0;
-	int y = 2, shown = 0;
-	for (int r = hm->scroll_row; y + pl.row_h <= height && r < max_rows; r++, shown++) {
-		const struct av_part *fp = &hm->parts[first_part];
-		for (int k = 0; k < pl.row_h; k++, y++) {
-			bool text_row = k == pl.row_h / 2;
-			if (text_row && r < fp->rows)
-				draw_row_label(w, c, t, fp->row_axis, y, pl.x0, pl.label_w, r,
-					       r == hm->cur_row);
-			for (int i = 0; i < pl.n; i++) {
-				const struct slot *s = &pl.slots[i];
-				const struct av_part *p = &hm->parts[s->part];
-				if (text_row && s->label_x >= 0 && r < p->rows)
-					draw_row_label(w, c, t, p->row_axis, y, s->label_x,
-						       pl.label_w, r, r == hm->cur_row);
-				draw_cell(w, c, hm, &pl, s, &info[s->part], y, r,
-					  r == hm->cur_row && s->vcol == hm->cur_col, text_row);
-			}
-			for (int i = 0; i < hm->n_parts && sums && text_row; i++)
-				if (hm->parts[i].row_sums)
-					draw_row_sum(w, c, &hm->parts[i], y, sum_x, r);
-		}
-	}
-	/* the operators between the parts ("·", "="), half way down */
-	int op_y = 2 + (shown * pl.row_h - 1) / 2;
-	for (int i = 0; i < pl.n && shown > 0; i++) {
-		const struct slot *s = &pl.slots[i];
-		const char *op = hm->parts[s->part].op;
-		if (s->op_x >= 0 && op && op_y < height && s->op_x < width)
-			av_put(w, op_y, s->op_x, op, 1, av_colors_el(c, AV_EL_TITLE));
-	}
-	/* vertical scroll indicators in the label column */
-	const bool utf8 = av_draw_utf8();
-	if (hm->scroll_row > 0)
-		av_put(w, 1, pl.x0, utf8 ? _("▲ more") : _("^ more"), pl.label_w,
-		       av_colors_el(c, AV_EL_DIM));
-	if (hm->scroll_row + data_rows < max_rows) {
-		char more[48];
-		snprintf(more, sizeof(more), _("%s rows %d-%d of %d"), utf8 ? _("▼") : "v",
-			 hm->scroll_row, hm->scroll_row + data_rows - 1, max_rows);
-		av_put(w, 1, pl.x0, more, pl.label_w, av_colors_el(c, AV_EL_DIM));
-	}
+	draw_headers(w, c, hm, &pl, total, sum_x);
+	int y;
+	int shown = draw_rows(w, c, hm, &pl, info, sum_x, &y);
+	draw_margins(w, c, hm, &pl, shown, data_rows);
 
 	hm->first_col = pl.n ? pl.slots[0].vcol : 0;
 	hm->last_col = pl.n ? pl.slots[pl.n - 1].vcol : 0;
 	hm->first_row = hm->scroll_row;
-	hm->last_row = hm->scroll_row + data_rows - 1 < max_rows - 1 ?
-		       hm->scroll_row + data_rows - 1 : max_rows - 1;
+	hm->last_row = hm->scroll_row + data_rows - 1 < pl.max_rows - 1 ?
+		       hm->scroll_row + data_rows - 1 : pl.max_rows - 1;
 	hm->used_rows = y;
 	free(pl.slots);
 }
