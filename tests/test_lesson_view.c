@@ -13,6 +13,7 @@
 #include "i18n.h"
 #include "lesson/lesson.h"
 #include "train.h"
+#include "ui/widgets/draw.h"
 #include "ui_harness.h"
 
 static bool utf8;
@@ -636,6 +637,32 @@ static void test_every_step(void **state)
 	}
 }
 
+/* Every step of every shipped lesson without a UTF-8 locale: the English
+ * captions' dashes, arrows and × reach the screen as ASCII (test_ui.c's
+ * test_ascii_every_view does the same for the views). */
+static void test_every_step_ascii(void **state)
+{
+	(void)state;
+	const char *names[] = { "first-look", "qkv-walkthrough", "china-panda" };
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		struct lesson_screen ls;
+		open_lesson(&ls, names[i], 80, 24);
+		av_draw_set_utf8(false);   /* as av_app_init decides in a C locale */
+		harness_key(&ls.h, AV_CTRL('L'));
+		for (int step = 0; step < ls.l.n_steps; step++) {
+			if (step > 0)
+				harness_keys(&ls.h, "}");
+			int y = harness_non_ascii_row();
+			if (y >= 0) {
+				harness_dump();
+				fail_msg("%s, step %d: row %d is not ASCII", names[i], step + 1, y);
+			}
+		}
+		close_lesson(&ls);
+		av_draw_set_utf8(utf8);
+	}
+}
+
 static void test_sizes(void **state)
 {
 	(void)state;
@@ -672,6 +699,7 @@ int main(void)
 		cmocka_unit_test(test_chinese_captions),
 		cmocka_unit_test(test_caption_scroll),
 		cmocka_unit_test(test_every_step),
+		cmocka_unit_test(test_every_step_ascii),
 		cmocka_unit_test(test_sizes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -682,6 +682,59 @@ static void test_ascii_fallback(void **state)
 	av_draw_set_utf8(utf8);
 }
 
+/* Without a UTF-8 locale (LANG=C: an old terminal, a misconfigured SSH
+ * session) every view draws ASCII only, at 80x24 and on a projector: each
+ * arrow, shade, Σ, √ or ∞ goes through the fallback table, and nothing is
+ * written past it (a stray UTF-8 byte would show as "M-bM-^V" there).
+ * Every key of each walk is checked, with its screen printed on failure. */
+static void test_ascii_every_view(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *sample;
+		int mode;
+		const char *keys;
+	} walks[] = {
+		/* every stage, the mask, numbers, temperature, scale, a hidden key */
+		{ "", -1, "nnnnnnnnnpppmz+-0sxjlG" },
+		/* all heads as a grid, as bars; help; the : prompt; W's menu */
+		{ "qkv-walkthrough", -1, "nnnnnnaaa?\033:se\033W\033" },
+		/* training: one epoch, one sentence, the matrices, help */
+		{ "", -1, "tsSgg?\033t" },
+		/* the figures, each in turn; a pinned matrix, its three displays */
+		{ "", AV_MODE_CAUSAL, "FnnnnF" "nnnnnnyDDDY" },
+		/* cross mode; the editors */
+		{ "translate-cross", -1, "nnnnnnEab\033ecd\033" },
+	};
+	static const int sizes[][2] = { { 80, 24 }, { 200, 60 } };
+	for (size_t w = 0; w < sizeof(walks) / sizeof(walks[0]); w++) {
+		for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
+			struct harness h;
+			OPEN(&h, sizes[z][0], sizes[z][1], walks[w].sample, NULL, walks[w].mode);
+			/* as av_app_init decides in a C locale; curses keeps its
+			 * UTF-8 one, so a byte written past the table stays a
+			 * byte on the virtual screen (C would show "M-b") */
+			av_draw_set_utf8(false);
+			harness_key(&h, AV_CTRL('L'));
+			const char *k = walks[w].keys;
+			for (size_t i = 0; i <= strlen(k); i++) {
+				if (i > 0)   /* the first screen, then after each key */
+					harness_key(&h, k[i - 1] == '\033' ? AV_KEY_ESC
+						    : (unsigned char)k[i - 1]);
+				int y = harness_non_ascii_row();
+				if (y >= 0) {
+					for (int r = 0; r < LINES; r++)
+						print_message("%2d|%s\n", r, harness_line(r));
+					fail_msg("walk %zu at %dx%d, after key %zu of \"%s\": row %d "
+						 "is not ASCII", w, sizes[z][0], sizes[z][1], i, k, y);
+				}
+			}
+			harness_close(&h);
+			av_draw_set_utf8(utf8);
+		}
+	}
+}
+
 /* Defect 9: an unknown word is marked at every occurrence, in the token
  * strip, the tokens table and the matrices' labels (the engine flagged only
  * its first occurrence: the first one adds its row, the second finds it). */
@@ -992,6 +1045,7 @@ int main(void)
 		cmocka_unit_test(test_cross_mode),
 		cmocka_unit_test(test_monochrome),
 		cmocka_unit_test(test_ascii_fallback),
+		cmocka_unit_test(test_ascii_every_view),
 		cmocka_unit_test(test_repeated_unknown_word),
 		cmocka_unit_test(test_sweep_sizes),
 		cmocka_unit_test(test_nothing_cut_at_80x24),

@@ -169,6 +169,17 @@ static inline const char *harness_line(int y)
 	return buf;
 }
 
+/* The first row of the screen with a byte outside ASCII, or -1 (the
+ * screen of a C locale, where av_draw_utf8() is false). */
+static inline int harness_non_ascii_row(void)
+{
+	for (int y = 0; y < LINES; y++)
+		for (const unsigned char *c = (const unsigned char *)harness_line(y); *c; c++)
+			if (*c >= 0x80)
+				return y;
+	return -1;
+}
+
 /* The row that contains text, or -1. */
 static inline int harness_find(const char *text)
 {
