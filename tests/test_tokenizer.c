@@ -121,6 +121,67 @@ static void test_lower_code_points(void **state)
 	assert_int_equal(av_cp_lower(0x4E2D), 0x4E2D);   /* 中 */
 }
 
+/* Every lower case is Python's str.lower() (tools/gen-unicode-lower.py
+ * writes the tables from it): beyond the blocks a hand-written table
+ * covered, Latin Extended-B and Additional (Romanian, Vietnamese), the
+ * letterlike symbols, fullwidth, Georgian, Cherokee and Deseret. */
+static void test_lower_like_python(void **state)
+{
+	(void)state;
+	static const uint32_t pairs[][2] = {
+		{ 0x0218, 0x0219 },   /* Ș */
+		{ 0x01A0, 0x01A1 },   /* Ơ */
+		{ 0x01C4, 0x01C6 },   /* Ǆ */
+		{ 0x01C5, 0x01C6 },   /* ǅ, title case */
+		{ 0x1EA0, 0x1EA1 },   /* Ạ */
+		{ 0x1E9E, 0x00DF },   /* ẞ */
+		{ 0x212A, 'k' },      /* the Kelvin sign */
+		{ 0x2126, 0x03C9 },   /* the ohm sign */
+		{ 0x24B6, 0x24D0 },   /* Ⓐ */
+		{ 0xFF21, 0xFF41 },   /* fullwidth A */
+		{ 0x10A0, 0x2D00 },   /* Georgian Ⴀ */
+		{ 0x13A0, 0xAB70 },   /* Cherokee Ꭰ */
+		{ 0x10400, 0x10428 }, /* Deseret 𐐀 */
+		{ 0x0130, 'i' },      /* İ: i and U+0307 in Python, plain i here */
+		{ 0x00DF, 0x00DF },   /* ß stays */
+		{ 0x03C2, 0x03C2 },   /* ς stays */
+		{ 0x10FFFF, 0x10FFFF },
+	};
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++)
+		assert_int_equal(av_cp_lower(pairs[i][0]), pairs[i][1]);
+	/* Romanian and Vietnamese words */
+	expect_tokens("\xC8\x98TIIN\xC8\x9A\xC4\x82", "\xC8\x99tiin\xC8\x9B\xC4\x83", NULL);
+	expect_tokens("TI\xE1\xBA\xBENG VI\xE1\xBB\x86T", "ti\xE1\xBA\xBFng",
+		      "vi\xE1\xBB\x87t", NULL);
+}
+
+/* str.lower()'s one rule with context: capital sigma is final (ς) after a
+ * cased letter and before none, skipping case-ignorable characters (marks,
+ * apostrophes, '.', ':'), across the whole sentence, not only the token. */
+static void test_final_sigma(void **state)
+{
+	(void)state;
+#define SIGMA "\xCE\xA3"
+#define FINAL "\xCF\x82"
+#define SMALL "\xCF\x83"
+	/* ΟΔΟΣ -> οδος; ΣΟΦΙΑ -> σοφια; Σ alone -> σ */
+	expect_tokens("\xCE\x9F\xCE\x94\xCE\x9F" SIGMA, "\xCE\xBF\xCE\xB4\xCE\xBF" FINAL, NULL);
+	expect_tokens(SIGMA "\xCE\x9F\xCE\xA6\xCE\x99\xCE\x91",
+		      SMALL "\xCE\xBF\xCF\x86\xCE\xB9\xCE\xB1", NULL);
+	expect_tokens(SIGMA, SMALL, NULL);
+	/* ΑΣ Β: a space is not skipped, so final; ΑΣ.Β: '.' is, and Β follows */
+	expect_tokens("\xCE\x91" SIGMA " \xCE\x92", "\xCE\xB1" FINAL, "\xCE\xB2", NULL);
+	expect_tokens("\xCE\x91" SIGMA ".\xCE\x92", "\xCE\xB1" SMALL, ".", "\xCE\xB2", NULL);
+	/* an apostrophe after it, a digit before it (not cased) */
+	expect_tokens("\xCE\x91" SIGMA "'", "\xCE\xB1" FINAL "'", NULL);
+	expect_tokens("1" SIGMA, "1" SMALL, NULL);
+	/* a combining acute between the letter and sigma is skipped */
+	expect_tokens("\xCE\x91\xCC\x81" SIGMA, "\xCE\xB1\xCC\x81" FINAL, NULL);
+#undef SIGMA
+#undef FINAL
+#undef SMALL
+}
+
 static void test_cjk(void **state)
 {
 	(void)state;
@@ -151,9 +212,10 @@ static void test_mixed(void **state)
 	expect_tokens("\xE4\xBD\xA0\xE5\xA5\xBD\xEF\xBC\x8C\xE4\xB8\x96\xE7\x95\x8C",
 		      "\xE4\xBD\xA0", "\xE5\xA5\xBD", "\xEF\xBC\x8C", "\xE4\xB8\x96",
 		      "\xE7\x95\x8C", NULL);
-	/* ideographic full stop and fullwidth letters */
+	/* ideographic full stop and a fullwidth letter, lower-cased as
+	 * str.lower() does (Ａ -> ａ) */
 	expect_tokens("\xE5\xA5\xBD\xE3\x80\x82\xEF\xBC\xA1", "\xE5\xA5\xBD",
-		      "\xE3\x80\x82", "\xEF\xBC\xA1", NULL);
+		      "\xE3\x80\x82", "\xEF\xBD\x81", NULL);
 }
 
 static void test_emoji(void **state)
@@ -441,6 +503,8 @@ int main(void)
 		cmocka_unit_test(test_digits),
 		cmocka_unit_test(test_lower_case),
 		cmocka_unit_test(test_lower_code_points),
+		cmocka_unit_test(test_lower_like_python),
+		cmocka_unit_test(test_final_sigma),
 		cmocka_unit_test(test_cjk),
 		cmocka_unit_test(test_mixed),
 		cmocka_unit_test(test_emoji),

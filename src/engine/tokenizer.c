@@ -15,29 +15,44 @@
 /* The token being built: s[start..end) of the original sentence. */
 struct scan {
 	const char *s;
+	size_t len;     /* of the sentence s */
 	struct av_tokens *out;
 	size_t start, end;
 	bool open;
 	bool word;      /* a run of word characters, which the next one extends */
 };
 
-/* s is valid UTF-8 (av_tokenize checked it). */
-static char *lower_copy(const char *s, size_t len)
+/* The lower case of the code point cp at byte at of the sentence s (len
+ * bytes): av_cp_lower's, but a capital sigma is final (ς) where
+ * str.lower() makes it so, which depends on the letters around it in the
+ * whole sentence, not only in its token (a '.' after it is skipped). */
+static uint32_t lower_at(const char *s, size_t len, size_t at, uint32_t cp)
+{
+	if (cp == 0x03A3 && av_lower_sigma_is_final(s, len, at))
+		return 0x03C2;
+	return av_cp_lower(cp);
+}
+
+/* Bytes start to end of the sentence s (len bytes, valid UTF-8: av_tokenize
+ * checked it), lower-cased. */
+static char *lower_copy(const char *s, size_t len, size_t start, size_t end)
 {
 	/* Measure first: the encoded length of a code point can change when it
 	 * is lower-cased (U+0130 İ becomes 'i'). */
 	size_t need = 0;
 	char buf[4];
-	for (size_t i = 0; i < len;) {
+	for (size_t i = start; i < end;) {
 		uint32_t cp;
-		i += (size_t)av_utf8_decode(s + i, len - i, &cp);
-		need += (size_t)av_utf8_encode(av_cp_lower(cp), buf);
+		int k = av_utf8_decode(s + i, end - i, &cp);
+		need += (size_t)av_utf8_encode(lower_at(s, len, i, cp), buf);
+		i += (size_t)k;
 	}
 	char *text = av_malloc(need + 1), *p = text;
-	for (size_t i = 0; i < len;) {
+	for (size_t i = start; i < end;) {
 		uint32_t cp;
-		i += (size_t)av_utf8_decode(s + i, len - i, &cp);
-		p += av_utf8_encode(av_cp_lower(cp), p);
+		int k = av_utf8_decode(s + i, end - i, &cp);
+		p += av_utf8_encode(lower_at(s, len, i, cp), p);
+		i += (size_t)k;
 	}
 	*p = '\0';
 	return text;
@@ -52,7 +67,7 @@ static bool close_token(struct scan *sc, char **cause)
 	if (out->n == AV_MAX_TOKENS)
 		return av_fail(cause, _("the sentence has more than %d tokens (the limit)"),
 			       AV_MAX_TOKENS);
-	out->text[out->n] = lower_copy(sc->s + sc->start, sc->end - sc->start);
+	out->text[out->n] = lower_copy(sc->s, sc->len, sc->start, sc->end);
 	out->offset[out->n] = (int)sc->start;
 	out->n++;
 	return true;
@@ -101,7 +116,7 @@ static bool scan_cp(struct scan *sc, uint32_t cp, size_t at, size_t next, char *
 
 static bool split(const char *s, size_t len, struct av_tokens *out, char **cause)
 {
-	struct scan sc = { .s = s, .out = out };
+	struct scan sc = { .s = s, .len = len, .out = out };
 	for (size_t i = 0; i < len;) {
 		uint32_t cp;
 		size_t next = i + (size_t)av_utf8_decode(s + i, len - i, &cp);

@@ -1,6 +1,7 @@
 /* tokenizer.h: sentence -> tokens.
  *
- * The sentence is lower-cased; a token is a run of word characters (letters,
+ * The sentence is lower-cased as Python's str.lower() does it (utf8.h's
+ * av_cp_lower, final sigma included); a token is a run of word characters (letters,
  * digits, apostrophes); any other non-space character is a token of its own,
  * and so is every wide (CJK) character: "中国有熊猫" is five tokens.
  * Combining marks, joiners and variation selectors stay with the character

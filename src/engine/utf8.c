@@ -9,6 +9,7 @@
 
 #include <string.h>
 
+#include "unicode_lower.h"
 #include "utf8.h"
 
 struct range {
@@ -235,73 +236,77 @@ int av_utf8_width(const char *s)
 	return width;
 }
 
-static uint32_t lower_latin_ext_a(uint32_t cp)
+/* The run of av_lower_runs that holds cp, or NULL. */
+static const struct av_lower_run *lower_run(uint32_t cp)
 {
-	/* Upper/lower pairs: even/odd in U+0100..U+0137 and U+014A..U+0177,
-	 * odd/even in U+0139..U+0148 and U+0179..U+017E. U+0138 ĸ, U+0149 ŉ
-	 * and U+017F ſ have no upper-case partner here. */
-	if (cp == 0x0130)
-		return 'i';
-	if (cp == 0x0178)
-		return 0x00FF;
-	if ((cp <= 0x0137 || (cp >= 0x014A && cp <= 0x0177)) && cp % 2 == 0)
-		return cp + 1;
-	if (((cp >= 0x0139 && cp <= 0x0148) || (cp >= 0x0179 && cp <= 0x017E)) && cp % 2 == 1)
-		return cp + 1;
-	return cp;
-}
-
-static uint32_t lower_greek(uint32_t cp)
-{
-	if ((cp >= 0x0391 && cp <= 0x03A1) || (cp >= 0x03A3 && cp <= 0x03AB))
-		return cp + 0x20;
-	switch (cp) {
-	case 0x0370: case 0x0372: case 0x0376: case 0x03F7: case 0x03FA:
-		return cp + 1;
-	case 0x037F: return 0x03F3;
-	case 0x0386: return 0x03AC;
-	case 0x0388: case 0x0389: case 0x038A: return cp + 0x25;
-	case 0x038C: return 0x03CC;
-	case 0x038E: case 0x038F: return cp + 0x3F;
-	case 0x03CF: return 0x03D7;
-	case 0x03F4: return 0x03B8;
-	case 0x03F9: return 0x03F2;
-	case 0x03FD: case 0x03FE: case 0x03FF: return cp - 0x82;
+	int lo = 0, hi = av_lower_run_count - 1;
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+		const struct av_lower_run *r = &av_lower_runs[mid];
+		if (cp < r->first)
+			hi = mid - 1;
+		else if (cp > r->last)
+			lo = mid + 1;
+		else
+			return r;
 	}
-	if (cp >= 0x03D8 && cp <= 0x03EF && cp % 2 == 0)
-		return cp + 1;
-	return cp;
-}
-
-static uint32_t lower_cyrillic(uint32_t cp)
-{
-	if (cp >= 0x0400 && cp <= 0x040F)
-		return cp + 0x50;
-	if (cp >= 0x0410 && cp <= 0x042F)
-		return cp + 0x20;
-	if (cp == 0x04C0)
-		return 0x04CF;
-	if (cp >= 0x04C1 && cp <= 0x04CE)
-		return cp % 2 == 1 ? cp + 1 : cp;
-	if ((cp >= 0x0460 && cp <= 0x0481) || (cp >= 0x048A && cp <= 0x04BF) ||
-	    (cp >= 0x04D0 && cp <= 0x052F))
-		return cp % 2 == 0 ? cp + 1 : cp;
-	return cp;
+	return NULL;
 }
 
 uint32_t av_cp_lower(uint32_t cp)
 {
-	if (cp >= 'A' && cp <= 'Z')
-		return cp + 0x20;
-	if (cp >= 0x00C0 && cp <= 0x00DE && cp != 0x00D7)
-		return cp + 0x20;
-	if (cp >= 0x0100 && cp <= 0x017F)
-		return lower_latin_ext_a(cp);
-	if (cp >= 0x0370 && cp <= 0x03FF)
-		return lower_greek(cp);
-	if (cp >= 0x0400 && cp <= 0x052F)
-		return lower_cyrillic(cp);
-	return cp;
+	if (cp < 0x80)
+		return cp >= 'A' && cp <= 'Z' ? cp + 0x20 : cp;
+	const struct av_lower_run *r = lower_run(cp);
+	if (!r || (cp - r->first) % (uint32_t)r->stride != 0)
+		return cp;
+	return (uint32_t)((int64_t)cp + r->delta);
+}
+
+enum av_case_class av_case_class(uint32_t cp)
+{
+	int lo = 0, hi = av_case_range_count - 1;
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+		const struct av_case_range *r = &av_case_ranges[mid];
+		if (cp < r->lo)
+			hi = mid - 1;
+		else if (cp > r->hi)
+			lo = mid + 1;
+		else
+			return r->cls;
+	}
+	return AV_CASE_OTHER;
+}
+
+/* The first code point from byte i of s (len bytes) on, going forward
+ * (step 1) or back (step -1, i just past it), that is not case-ignorable:
+ * cased or not. false at either end of s. */
+static bool next_cased(const char *s, size_t len, size_t i, int step)
+{
+	while (step > 0 ? i < len : i > 0) {
+		size_t start = i;
+		if (step < 0) {
+			start = i - 1;
+			while (start > 0 && ((unsigned char)s[start] & 0xC0) == 0x80)
+				start--;
+		}
+		uint32_t cp;
+		int k = av_utf8_decode(s + start, len - start, &cp);
+		if (k <= 0)
+			return false;
+		enum av_case_class c = av_case_class(cp);
+		if (c != AV_CASE_IGNORABLE)
+			return c == AV_CASED;
+		i = step > 0 ? start + (size_t)k : start;
+	}
+	return false;
+}
+
+bool av_lower_sigma_is_final(const char *s, size_t len, size_t at)
+{
+	/* capital sigma is two bytes, CE A3 */
+	return next_cased(s, len, at, -1) && !next_cased(s, len, at + 2, 1);
 }
 
 bool av_cp_is_word(uint32_t cp)

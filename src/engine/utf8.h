@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "unicode_lower.h"
 
 /* Decodes one code point from s (at most len bytes). Returns the number of
  * bytes used (1..4), or -1 (and *cp untouched) for invalid UTF-8 (overlong
@@ -46,9 +47,20 @@ int av_cp_width(uint32_t cp);
 /* Terminal columns of a UTF-8 string (an invalid byte counts as one). */
 int av_utf8_width(const char *s);
 
-/* Lower case for ASCII, Latin-1, Latin Extended-A, Greek and Cyrillic; other
- * code points are returned unchanged. */
+/* The lower case of cp as Python's str.lower() gives it (unicode_lower.c,
+ * generated from it), except that U+0130 (İ), whose lower case is i and a
+ * combining dot, is plain i; cp itself when it has none. Capital sigma is
+ * σ here; av_lower_sigma_is_final says where str.lower() makes it ς. */
 uint32_t av_cp_lower(uint32_t cp);
+
+/* For the final sigma rule: whether cp is a cased letter, case-ignorable
+ * (skipped when looking for one), or neither. */
+enum av_case_class av_case_class(uint32_t cp);
+
+/* Whether the capital sigma at byte offset at of s (len bytes, valid
+ * UTF-8) is final as str.lower() decides it: a cased letter before it and
+ * none after it, skipping case-ignorable characters either way. */
+bool av_lower_sigma_is_final(const char *s, size_t len, size_t at);
 
 /* A word character: letter, digit or apostrophe (' and U+2019). Non-ASCII
  * code points count as letters unless they are punctuation, symbols,
