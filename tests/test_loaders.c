@@ -322,6 +322,36 @@ static void test_sample_texts_in_two_languages(void **state)
 
 /* A file cannot retitle (ESC ] 0;title BEL) or clear (ESC [2J) the terminal
  * through an error message: keys, values and words are escaped and cut. */
+/* A vocabulary entry is one token as the tokenizer gives it: "Tokyo" or
+ * "new york" would take an embedding row no sentence can reach. */
+static void test_vocab_words_are_tokens(void **state)
+{
+	(void)state;
+	expect_parse_error(AS_SAMPLE, "{\"name\": \"x\", \"sentence\": \"a\", "
+			   "\"vocab\": [\"a\", \"Tokyo\"]}",
+			   "\"vocab\", item 2: \"Tokyo\" is never a token: a sentence's \"Tokyo\" "
+			   "is \"tokyo\" (lower-cased)");
+	expect_parse_error(AS_SAMPLE, "{\"name\": \"x\", \"sentence\": \"a\", "
+			   "\"vocab\": [\"a\", \"new york\"]}",
+			   "\"vocab\", item 2: \"new york\" is 2 tokens (the first \"new\"), "
+			   "not one word");
+	/* "中国" is two tokens: every CJK character is one */
+	expect_parse_error(AS_SAMPLE, "{\"name\": \"x\", \"sentence\": \"a\", "
+			   "\"vocab\": [\"a\", \"中国\"]}",
+			   "\"vocab\", item 2: \"中国\" is 2 tokens (the first \"中\"), "
+			   "not one word");
+	expect_parse_error(AS_WEIGHTS, "{\"params\": {\"vocab\": [\"China\"]}}",
+			   "\"params\".\"vocab\", item 1: \"China\" is never a token: a sentence's "
+			   "\"China\" is \"china\" (lower-cased)");
+	/* what the tokenizer keeps whole is one word */
+	struct av_sample smp;
+	char *cause = NULL;
+	assert_true(av_sample_parse("{\"name\": \"x\", \"sentence\": \"a\", \"vocab\": "
+				    "[\"a\", \"it's\", \"熊\", \"2024\", \"café\", \"!\"]}",
+				    "t.json", &smp, &cause));
+	av_sample_free(&smp);
+}
+
 static void test_messages_escape_controls(void **state)
 {
 	(void)state;
@@ -339,7 +369,8 @@ static void test_messages_escape_controls(void **state)
 			   "(allowed: self, causal or cross)");
 	expect_parse_error(AS_SAMPLE, "{\"name\": \"x\", \"sentence\": \"a\", "
 			   "\"vocab\": [\"\\u001b[2J\\\\\\\"\", \"a\", \"\\u001b[2J\\\\\\\"\"]}",
-			   "\"vocab\": \"\\x1b[2J\\\\\\\"\" is given twice (items 1 and 3)");
+			   "\"vocab\", item 1: \"\\x1b[2J\\\\\\\"\" is 4 tokens (the first \"[\"), "
+			   "not one word");
 	expect_parse_error(AS_SAMPLE, "{\"name\": \"x\", \"sentence\": \"a b\", "
 			   "\"training\": {\"track\": [\"a\", \"\\u001b]0;t\\u0007\"]}}",
 			   "\"training\".\"track\": \"\\x1b]0;t\\x07\" is not in the vocabulary");
@@ -347,8 +378,8 @@ static void test_messages_escape_controls(void **state)
 	expect_parse_error(AS_WEIGHTS, "{\"params\": {\"vocab\": ["
 			   "\"\\u001b]0;aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\", "
 			   "\"\\u001b]0;aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"]}}",
-			   "\"params\".\"vocab\": \"\\x1b]0;aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...\" "
-			   "is given twice (items 1 and 2)");
+			   "\"params\".\"vocab\", item 1: \"\\x1b]0;aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...\" "
+			   "is 4 tokens (the first \"]\"), not one word");
 	expect_parse_error(AS_THEME, "{\"name\": \"x\", \"palettes\": {\"diverging\": "
 			   "[\"#000000\", \"\\u001b[2J\"], \"sequential\": [\"#000000\", \"#ffffff\"]},"
 			   " \"elements\": {}}",
@@ -1039,6 +1070,7 @@ int main(void)
 		cmocka_unit_test(test_json_syntax_positions),
 		cmocka_unit_test(test_json_nesting_limit),
 		cmocka_unit_test(test_sample_texts_in_two_languages),
+		cmocka_unit_test(test_vocab_words_are_tokens),
 		cmocka_unit_test(test_messages_escape_controls),
 		cmocka_unit_test(test_file_limits),
 		cmocka_unit_test(test_large_vocabulary),

@@ -205,11 +205,16 @@ static bool sentence_words(const struct av_sample *s, struct str_list *vocab, ch
 	return !s->source || add_words(s->source, vocab, "\"source\"", cause);
 }
 
+/* Every word of l is one token (av_token_is_word) and given once. */
 static bool check_unique(const struct str_list *l, const char *path, char **cause)
 {
 	for (int i = 0; i < l->n; i++) {
 		if (!*l->v[i])
 			return av_fail(cause, _("%s, item %d: empty word"), path, i + 1);
+		if (!av_token_is_word(l->v[i], cause)) {
+			av_cause_prefix(cause, _("%s, item %d"), path, i + 1);
+			return false;
+		}
 		int first = list_find(l, l->v[i]);
 		if (first != i) {
 			char *word = av_escape(l->v[i]);

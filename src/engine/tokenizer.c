@@ -169,3 +169,25 @@ void av_tokens_copy(struct av_tokens *dst, const struct av_tokens *src)
 	}
 	dst->n = src->n;
 }
+
+bool av_token_is_word(const char *word, char **cause)
+{
+	struct av_tokens t;
+	if (!av_tokenize(word, &t, cause))
+		return false;
+	bool ok = t.n == 1 && strcmp(t.text[0], word) == 0;
+	if (!ok) {
+		char *w = av_escape(word), *first = av_escape(t.text[0]);
+		if (t.n == 1)
+			av_fail(cause, _("\"%s\" is never a token: a sentence's \"%s\" is \"%s\" "
+				"(lower-cased)"), w, w, first);
+		else
+			av_fail(cause, _("\"%s\" is %d tokens (the first \"%s\"), not one word"), w,
+				t.n, first);
+		free(w);
+		free(first);
+	}
+	av_tokens_free(&t);
+	return ok;
+}
+

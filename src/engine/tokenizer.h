@@ -26,6 +26,13 @@ struct av_tokens {
  * and out holds nothing to free. */
 bool av_tokenize(const char *sentence, struct av_tokens *out, char **cause);
 
+/* Whether word is a word of a vocabulary: one token, as av_tokenize gives
+ * it (lower-cased). Otherwise false and *cause says what it would become
+ * ("\"Tokyo\" is never a token: a sentence's \"Tokyo\" is \"tokyo\""), the
+ * word escaped; a vocabulary entry that is not would take an embedding row
+ * that no sentence can reach. */
+bool av_token_is_word(const char *word, char **cause);
+
 /* Frees the texts and sets n to 0; calling it again is harmless. */
 void av_tokens_free(struct av_tokens *t);
 

@@ -12,6 +12,7 @@
 #include "i18n.h"
 #include "json_read.h"
 #include "strset.h"
+#include "tokenizer.h"
 #include "util.h"
 #include "weights.h"
 
@@ -75,6 +76,11 @@ static bool read_vocab(const cJSON *params, struct av_params *q, char **cause)
 		if (!cJSON_IsString(e)) {
 			ok = av_fail(cause, _("\"params\".\"vocab\", item %d: expected a string, "
 				     "got %s"), i + 1, av_json_type_name(e));
+			break;
+		}
+		if (!av_token_is_word(e->valuestring, cause)) {
+			av_cause_prefix(cause, _("\"params\".\"vocab\", item %d"), i + 1);
+			ok = false;
 			break;
 		}
 		int j = av_strset_add(&seen, e->valuestring, i);
