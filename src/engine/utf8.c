@@ -2,26 +2,23 @@
  *
  * Nothing here asks the C library about characters (no <ctype.h>, <wctype.h>
  * or wcwidth): those answers depend on the locale and the libc version, and
- * the tokens and column widths must be the same on every machine. The tables
- * below are taken from Unicode 14.0 (EastAsianWidth.txt and the General
- * Category); unassigned code points inside a range are folded into it. */
+ * the tokens and column widths must be the same on every machine. The wide
+ * table below is taken from Unicode 14.0's EastAsianWidth.txt (unassigned
+ * code points inside a range are folded into it); the others are generated
+ * from Python's unicodedata into unicode_tables.c. */
 #include "config.h"
 
 #include <string.h>
 
-#include "unicode_lower.h"
+#include "unicode_tables.h"
 #include "utf8.h"
-
-struct range {
-	uint32_t lo, hi;
-};
 
 #define N_RANGES(t) (sizeof(t) / sizeof((t)[0]))
 
 /* East_Asian_Width W or F. Unassigned code points in the CJK planes and in
  * the emoji blocks are included, as EastAsianWidth.txt does by default, so a
  * newer emoji is still two columns wide. */
-static const struct range wide[] = {
+static const struct av_cp_range wide[] = {
 	{0x1100, 0x115F}, {0x231A, 0x231B}, {0x2329, 0x232A}, {0x23E9, 0x23EC},
 	{0x23F0, 0x23F0}, {0x23F3, 0x23F3}, {0x25FD, 0x25FE}, {0x2614, 0x2615},
 	{0x2648, 0x2653}, {0x267F, 0x267F}, {0x2693, 0x2693}, {0x26A1, 0x26A1},
@@ -48,54 +45,7 @@ static const struct range wide[] = {
 	{0x20000, 0x2FFFD}, {0x30000, 0x3FFFD},
 };
 
-/* Characters that take no column: combining marks (Mn, Me) and format
- * characters (Cf) of the Latin, Greek, Cyrillic, Hebrew, Arabic, Devanagari
- * and Thai blocks, the generic combining blocks, the conjoining Hangul vowels
- * and final consonants, zero-width spaces and joiners, bidi controls,
- * variation selectors and tags. Marks of other scripts still join words
- * (they are not punctuation) but are counted as one column. */
-static const struct range zero_width[] = {
-	{0x0300, 0x036F}, {0x0483, 0x0489}, {0x0591, 0x05BD}, {0x05BF, 0x05BF},
-	{0x05C1, 0x05C2}, {0x05C4, 0x05C5}, {0x05C7, 0x05C7}, {0x0600, 0x0605},
-	{0x0610, 0x061A}, {0x061C, 0x061C}, {0x064B, 0x065F}, {0x0670, 0x0670},
-	{0x06D6, 0x06DD}, {0x06DF, 0x06E4}, {0x06E7, 0x06E8}, {0x06EA, 0x06ED},
-	{0x070F, 0x070F}, {0x0711, 0x0711}, {0x0730, 0x074A}, {0x07A6, 0x07B0},
-	{0x07EB, 0x07F3}, {0x07FD, 0x07FD}, {0x0900, 0x0902}, {0x093A, 0x093A},
-	{0x093C, 0x093C}, {0x0941, 0x0948}, {0x094D, 0x094D}, {0x0951, 0x0957},
-	{0x0962, 0x0963}, {0x0E31, 0x0E31}, {0x0E34, 0x0E3A}, {0x0E47, 0x0E4E},
-	{0x1160, 0x11FF}, {0x1AB0, 0x1AFF}, {0x1DC0, 0x1DFF}, {0x200B, 0x200F},
-	{0x202A, 0x202E}, {0x2060, 0x206F}, {0x20D0, 0x20F0}, {0x302A, 0x302D},
-	{0x3099, 0x309A}, {0xD7B0, 0xD7FF}, {0xFE00, 0xFE0F}, {0xFE20, 0xFE2F},
-	{0xFEFF, 0xFEFF}, {0xE0001, 0xE01EF},
-};
-
-/* Punctuation and symbols above ASCII that are not wide (wide ones are
- * tokens of their own anyway). Exact for Latin-1, the spacing modifiers and
- * the scripts listed for zero_width; the arrow, mathematical, technical,
- * box-drawing, dingbat and emoji blocks are taken whole. U+2019 is listed
- * (General Punctuation) but av_cp_is_word checks it first. */
-static const struct range punct[] = {
-	{0x00A1, 0x00A9}, {0x00AB, 0x00AC}, {0x00AE, 0x00B1}, {0x00B4, 0x00B4},
-	{0x00B6, 0x00B8}, {0x00BB, 0x00BB}, {0x00BF, 0x00BF}, {0x00D7, 0x00D7},
-	{0x00F7, 0x00F7}, {0x02C2, 0x02C5}, {0x02D2, 0x02DF}, {0x02E5, 0x02EB},
-	{0x02ED, 0x02ED}, {0x02EF, 0x02FF}, {0x0375, 0x0375}, {0x037E, 0x037E},
-	{0x0384, 0x0385}, {0x0387, 0x0387}, {0x03F6, 0x03F6}, {0x0482, 0x0482},
-	{0x055A, 0x055F}, {0x0589, 0x058F}, {0x05BE, 0x05BE}, {0x05C0, 0x05C0},
-	{0x05C3, 0x05C3}, {0x05C6, 0x05C6}, {0x05F3, 0x05F4}, {0x0606, 0x060F},
-	{0x061B, 0x061B}, {0x061D, 0x061F}, {0x066A, 0x066D}, {0x06D4, 0x06D4},
-	{0x06DE, 0x06DE}, {0x06E9, 0x06E9}, {0x06FD, 0x06FE}, {0x0700, 0x070D},
-	{0x07F6, 0x07F9}, {0x07FE, 0x07FF}, {0x0964, 0x0965}, {0x0970, 0x0970},
-	{0x0E3F, 0x0E3F}, {0x0E4F, 0x0E4F}, {0x0E5A, 0x0E5B}, {0x2010, 0x2027},
-	{0x2030, 0x205E}, {0x207A, 0x207E}, {0x208A, 0x208E}, {0x20A0, 0x20C0},
-	{0x2100, 0x2101}, {0x2103, 0x2106}, {0x2108, 0x2109}, {0x2114, 0x2114},
-	{0x2116, 0x2118}, {0x211E, 0x2123}, {0x2125, 0x2125}, {0x2127, 0x2127},
-	{0x2129, 0x2129}, {0x212E, 0x212E}, {0x213A, 0x213B}, {0x2140, 0x2144},
-	{0x214A, 0x214D}, {0x214F, 0x214F}, {0x218A, 0x245F}, {0x249C, 0x24E9},
-	{0x2500, 0x2775}, {0x2794, 0x2BFF}, {0x2E00, 0x2E7F}, {0x303F, 0x303F},
-	{0xFF61, 0xFF65}, {0xFFE8, 0xFFEE}, {0xFFFC, 0xFFFD}, {0x1F000, 0x1FBEF},
-};
-
-static bool in_table(const struct range *t, size_t n, uint32_t cp)
+static bool in_table(const struct av_cp_range *t, size_t n, uint32_t cp)
 {
 	if (n == 0 || cp < t[0].lo || cp > t[n - 1].hi)
 		return false;
@@ -211,7 +161,7 @@ int av_cp_width(uint32_t cp)
 {
 	/* Zero width is checked first: a few combining marks (U+302A..U+302D,
 	 * U+3099, U+309A) sit inside wide blocks. */
-	if (is_control(cp) || in_table(zero_width, N_RANGES(zero_width), cp))
+	if (is_control(cp) || in_table(av_zero_width_ranges, (size_t)av_zero_width_count, cp))
 		return 0;
 	return av_cp_is_wide(cp) ? 2 : 1;
 }
@@ -320,9 +270,9 @@ bool av_cp_is_word(uint32_t cp)
 		return false;
 	/* Combining marks are word characters so that they continue a word;
 	 * wide ones (U+3099...) must not be caught by the wide test. */
-	if (in_table(zero_width, N_RANGES(zero_width), cp))
+	if (in_table(av_zero_width_ranges, (size_t)av_zero_width_count, cp))
 		return true;
-	return !av_cp_is_wide(cp) && !in_table(punct, N_RANGES(punct), cp);
+	return !av_cp_is_wide(cp) && !in_table(av_punct_ranges, (size_t)av_punct_count, cp);
 }
 
 bool av_cp_is_space(uint32_t cp)

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "unicode_lower.h"
+#include "unicode_tables.h"
 
 /* Decodes one code point from s (at most len bytes). Returns the number of
  * bytes used (1..4), or -1 (and *cp untouched) for invalid UTF-8 (overlong
@@ -47,7 +47,7 @@ int av_cp_width(uint32_t cp);
 /* Terminal columns of a UTF-8 string (an invalid byte counts as one). */
 int av_utf8_width(const char *s);
 
-/* The lower case of cp as Python's str.lower() gives it (unicode_lower.c,
+/* The lower case of cp as Python's str.lower() gives it (unicode_tables.c,
  * generated from it), except that U+0130 (İ), whose lower case is i and a
  * combining dot, is plain i; cp itself when it has none. Capital sigma is
  * σ here; av_lower_sigma_is_final says where str.lower() makes it ς. */

@@ -1,0 +1,46 @@
+/* unicode_tables.h: the character tables behind utf8.h: Python's
+ * str.lower() (av_cp_lower, av_case_class), punctuation and symbols (what
+ * ends a word), and zero-width characters (av_cp_width). Generated into
+ * unicode_tables.c by tools/gen-unicode-tables.py, which names its Unicode
+ * version. */
+#ifndef AV_UNICODE_TABLES_H
+#define AV_UNICODE_TABLES_H
+
+#include <stdint.h>
+
+/* Code points lo to hi; a table of them is sorted and not overlapping. */
+struct av_cp_range {
+	uint32_t lo, hi;
+};
+
+/* General Category P* and S* above ASCII. */
+extern const struct av_cp_range av_punct_ranges[];
+extern const int av_punct_count;
+/* What terminals draw in no column: Mn, Me and Cf but the soft hyphen and
+ * the prepended concatenation marks; conjoining Hangul vowels and finals. */
+extern const struct av_cp_range av_zero_width_ranges[];
+extern const int av_zero_width_count;
+
+/* Every stride-th code point from first to last lower-cases to itself +
+ * delta; sorted, not overlapping. */
+struct av_lower_run {
+	uint32_t first, last;
+	int32_t stride, delta;
+};
+
+/* For the final sigma rule: cased letters, and characters that are skipped
+ * when looking for one (marks, apostrophes, modifier letters...). */
+enum av_case_class { AV_CASE_OTHER, AV_CASED, AV_CASE_IGNORABLE };
+
+struct av_case_range {
+	uint32_t lo, hi;
+	enum av_case_class cls;
+};
+
+extern const struct av_lower_run av_lower_runs[];
+extern const int av_lower_run_count;
+extern const struct av_case_range av_case_ranges[];
+extern const int av_case_range_count;
+extern const char av_unicode_tables_version[];
+
+#endif
