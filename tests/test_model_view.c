@@ -589,6 +589,41 @@ static void test_no_color(void **state)
 	unsetenv("NO_COLOR");
 }
 
+/* Without a UTF-8 locale the model's screens are ASCII too (test_ui.c's
+ * test_ascii_every_view does the teaching layer): the stepper on every
+ * stage, another layer, the layers x heads view, numbers, help, and a
+ * sentence with CJK, whose byte pieces are shown as <e4>. */
+static void test_ascii(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *sentence, *keys;
+	} walks[] = {
+		{ SENTENCE, "nnnnnnnnn[[]pMzMz?\033" },
+		{ "the \xE7\x86\x8A cat", "nnnnnnMz" },
+	};
+	for (size_t w = 0; w < sizeof(walks) / sizeof(walks[0]); w++) {
+		struct mharness mh;
+		open_model(&mh, TINY, "xterm-256color", 80, 24, walks[w].sentence, -1);
+		av_draw_set_utf8(false);   /* as av_app_init decides in a C locale */
+		harness_key(&mh.h, AV_CTRL('L'));
+		const char *k = walks[w].keys;
+		for (size_t i = 0; i <= strlen(k); i++) {
+			if (i > 0)
+				harness_key(&mh.h, k[i - 1] == '\033' ? AV_KEY_ESC
+					    : (unsigned char)k[i - 1]);
+			int y = harness_non_ascii_row();
+			if (y >= 0) {
+				harness_dump();
+				fail_msg("walk %zu, after key %zu of \"%s\": row %d is not ASCII", w, i,
+					 k, y);
+			}
+		}
+		close_model(&mh);
+		av_draw_set_utf8(utf8);
+	}
+}
+
 /* Every size from the smallest up, with CJK (bytes of the tiny vocabulary,
  * shown as <e4>) and many tokens: no line past the screen's edge. */
 static void test_every_size(void **state)
@@ -655,6 +690,7 @@ int main(void)
 		cmocka_unit_test(test_model_view_200x60),
 		cmocka_unit_test(test_prediction),
 		cmocka_unit_test(test_no_color),
+		cmocka_unit_test(test_ascii),
 		cmocka_unit_test(test_every_size),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
