@@ -731,63 +731,128 @@ static void reset_training(struct av_app *a)
 	changed(a);
 }
 
+/* Space: run, or pause a run. */
+static void toggle_running(struct av_app *a)
+{
+	struct av_train_view *tv = a->train;
+	if (tv->running) {
+		pause_training(a);
+	} else if (can_train(a)) {
+		tv->running = true;
+		tv->ticks = 0;
+		mark(a, BIT(P_INFO));
+	}
+}
+
+/* d: the map shows the scaled scores or the weights. */
+static void toggle_scores(struct av_app *a)
+{
+	struct av_train_view *tv = a->train;
+	tv->scores = !tv->scores;
+	if (tv->vocab || (tv->mats != AV_MATS_OFF && !tv->wide)) {
+		tv->vocab = false;
+		tv->mats = AV_MATS_OFF;
+		make_windows(a);
+	}
+	mark(a, BIT(P_MAP) | BIT(P_MAP2));
+	av_app_message(a, false, "%s", tv->scores ? _("map: the scaled scores, the softmax's "
+		       "input (seed 001's plot_attention(scores))") :
+		       _("map: the attention weights (d: the scores)"));
+}
+
+/* + and -: one speed faster (step 1) or slower (-1), said with its rate. */
+static void change_speed(struct av_app *a, int step)
+{
+	struct av_train_view *tv = a->train;
+	int s = tv->speed + step;
+	if (s < 0 || s >= N_SPEEDS) {
+		av_app_message(a, false, "%s", s < 0 ? _("already the slowest speed")
+			       : _("already the fastest speed"));
+		return;
+	}
+	tv->speed = s;
+	tv->capped = 0;
+	char epochs[48], ticks[48];
+	snprintf(epochs, sizeof(epochs), P_("%d epoch", "%d epochs",
+					    av_train_speeds[s].epochs), av_train_speeds[s].epochs);
+	snprintf(ticks, sizeof(ticks), P_("%d tick", "%d ticks", av_train_speeds[s].every),
+		 av_train_speeds[s].every);
+	/* TRANSLATORS: "speed 25 epochs/s (1 epoch every 1 tick of 40 ms)" */
+	av_app_message(a, false, _("speed %s (%s every %s of %d ms)"),
+		       _(av_train_speeds[s].label), epochs, ticks, TICK_MS);
+	mark(a, BIT(P_INFO));
+}
+
+/* o: Adam or SGD, a fresh optimiser either way. */
+static void toggle_optimizer(struct av_app *a)
+{
+	struct av_trainer *tr = a->train->tr;
+	enum av_optimizer o = tr->set.optimizer == AV_OPT_ADAM ? AV_OPT_SGD : AV_OPT_ADAM;
+	av_trainer_set_optimizer(tr, o);
+	av_app_message(a, false, _("optimiser %s (a fresh one: its state starts at zero)%s"),
+		       av_optimizer_names[o], o == AV_OPT_SGD ?
+		       _("; plain SGD may want a larger lr (])") : "");
+	changed(a);
+}
+
+/* P: W_q, W_k and W_v only, or every tensor. */
+static void toggle_params(struct av_app *a)
+{
+	struct av_trainer *tr = a->train->tr;
+	enum av_train_set s = tr->set.params == AV_TRAIN_QKV ? AV_TRAIN_ALL : AV_TRAIN_QKV;
+	av_trainer_set_params(tr, s);
+	av_app_message(a, false, "%s", s == AV_TRAIN_ALL ?
+		       _("training every tensor: embeddings, positions, W_q, W_k, W_v, W_o") :
+		       _("training W_q, W_k and W_v, as seed 001 does"));
+	changed(a);
+	make_windows(a);
+}
+
+/* v: the vocabulary's scores, or a training sentence's attention. */
+static void toggle_vocab(struct av_app *a)
+{
+	struct av_train_view *tv = a->train;
+	tv->vocab = !tv->vocab;
+	if (!tv->wide)
+		tv->mats = AV_MATS_OFF;
+	tv->stale = true;
+	make_windows(a);
+	av_app_message(a, false, "%s", tv->vocab ?
+		       _("vocabulary: the score of every word pair; arrows move, Enter tracks "
+		       "a pair, v goes back") : _("the attention of a training sentence"));
+}
+
+/* The arrows: a cell of the vocabulary view, or (up and down) the
+ * sentence shown. */
+static void move_cursor(struct av_app *a, int rows, int cols)
+{
+	if (a->train->vocab)
+		move_vocab(a, rows, cols);
+	else if (rows)
+		set_sentence(a, rows);
+	else
+		av_app_message(a, false, _("left and right move in the vocabulary view (v)"));
+}
+
+/* The training view's own keys (av_train_action_for_key); a key of the
+ * stepper's table that the view also takes goes on to the app, any other
+ * is explained. */
 static bool train_key(struct av_app *a, int key, enum av_action act)
 {
 	struct av_train_view *tv = a->train;
-	struct av_trainer *tr = tv->tr;
-	enum av_train_action ta = av_train_action_for_key(key);
-	switch (ta) {
-	case AV_TRAIN_NONE:
-		break;
-	case AV_TRAIN_RUN:
-		if (tv->running) {
-			pause_training(a);
-		} else if (can_train(a)) {
-			tv->running = true;
-			tv->ticks = 0;
-			mark(a, BIT(P_INFO));
-		}
-		return true;
+	switch (av_train_action_for_key(key)) {
+	case AV_TRAIN_NONE: break;
+	case AV_TRAIN_RUN: toggle_running(a); return true;
 	case AV_TRAIN_STEP:
 		pause_training(a);
 		if (can_train(a))
 			run_epochs(a, 1, 0);
 		return true;
 	case AV_TRAIN_SENTENCE_STEP: sentence_step(a); return true;
-	case AV_TRAIN_SCORES:
-		tv->scores = !tv->scores;
-		if (tv->vocab || (tv->mats != AV_MATS_OFF && !tv->wide)) {
-			tv->vocab = false;
-			tv->mats = AV_MATS_OFF;
-			make_windows(a);
-		}
-		mark(a, BIT(P_MAP) | BIT(P_MAP2));
-		av_app_message(a, false, "%s", tv->scores ? _("map: the scaled scores, the softmax's "
-			       "input (seed 001's plot_attention(scores))") :
-			       _("map: the attention weights (d: the scores)"));
-		return true;
+	case AV_TRAIN_SCORES: toggle_scores(a); return true;
 	case AV_TRAIN_MATRICES: cycle_matrices(a); return true;
-	case AV_TRAIN_FASTER:
-	case AV_TRAIN_SLOWER: {
-		int s = tv->speed + (ta == AV_TRAIN_FASTER ? 1 : -1);
-		if (s < 0 || s >= N_SPEEDS) {
-			av_app_message(a, false, "%s", s < 0 ? _("already the slowest speed")
-				       : _("already the fastest speed"));
-			return true;
-		}
-		tv->speed = s;
-		tv->capped = 0;
-		char epochs[48], ticks[48];
-		snprintf(epochs, sizeof(epochs), P_("%d epoch", "%d epochs",
-						    av_train_speeds[s].epochs), av_train_speeds[s].epochs);
-		snprintf(ticks, sizeof(ticks), P_("%d tick", "%d ticks", av_train_speeds[s].every),
-			 av_train_speeds[s].every);
-		/* TRANSLATORS: "speed 25 epochs/s (1 epoch every 1 tick of 40 ms)" */
-		av_app_message(a, false, _("speed %s (%s every %s of %d ms)"),
-			       _(av_train_speeds[s].label), epochs, ticks, TICK_MS);
-		mark(a, BIT(P_INFO));
-		return true;
-	}
+	case AV_TRAIN_FASTER: change_speed(a, 1); return true;
+	case AV_TRAIN_SLOWER: change_speed(a, -1); return true;
 	case AV_TRAIN_RESET:
 		if (!av_train_view_ask_discard(a, reset_training))
 			reset_training(a);
@@ -795,55 +860,14 @@ static bool train_key(struct av_app *a, int key, enum av_action act)
 	case AV_TRAIN_LR_UP: change_lr(a, 2); return true;
 	case AV_TRAIN_LR_DOWN: change_lr(a, 0.5); return true;
 	case AV_TRAIN_TARGET: cycle_target(a); return true;
-	case AV_TRAIN_OPTIMIZER: {
-		enum av_optimizer o = tr->set.optimizer == AV_OPT_ADAM ? AV_OPT_SGD : AV_OPT_ADAM;
-		av_trainer_set_optimizer(tr, o);
-		av_app_message(a, false, _("optimiser %s (a fresh one: its state starts at zero)%s"),
-			       av_optimizer_names[o], o == AV_OPT_SGD ?
-			       _("; plain SGD may want a larger lr (])") : "");
-		changed(a);
-		return true;
-	}
+	case AV_TRAIN_OPTIMIZER: toggle_optimizer(a); return true;
 	case AV_TRAIN_INIT: cycle_init(a); return true;
-	case AV_TRAIN_PARAMS: {
-		enum av_train_set s = tr->set.params == AV_TRAIN_QKV ? AV_TRAIN_ALL : AV_TRAIN_QKV;
-		av_trainer_set_params(tr, s);
-		av_app_message(a, false, "%s", s == AV_TRAIN_ALL ?
-			       _("training every tensor: embeddings, positions, W_q, W_k, W_v, W_o") :
-			       _("training W_q, W_k and W_v, as seed 001 does"));
-		changed(a);
-		make_windows(a);
-		return true;
-	}
-	case AV_TRAIN_VOCAB:
-		tv->vocab = !tv->vocab;
-		if (!tv->wide)
-			tv->mats = AV_MATS_OFF;
-		tv->stale = true;
-		make_windows(a);
-		av_app_message(a, false, "%s", tv->vocab ?
-			       _("vocabulary: the score of every word pair; arrows move, Enter tracks "
-			       "a pair, v goes back") : _("the attention of a training sentence"));
-		return true;
-	case AV_TRAIN_UP:
-		if (tv->vocab)
-			move_vocab(a, -1, 0);
-		else
-			set_sentence(a, -1);
-		return true;
-	case AV_TRAIN_DOWN:
-		if (tv->vocab)
-			move_vocab(a, 1, 0);
-		else
-			set_sentence(a, 1);
-		return true;
-	case AV_TRAIN_LEFT:
-	case AV_TRAIN_RIGHT:
-		if (tv->vocab)
-			move_vocab(a, 0, ta == AV_TRAIN_LEFT ? -1 : 1);
-		else
-			av_app_message(a, false, _("left and right move in the vocabulary view (v)"));
-		return true;
+	case AV_TRAIN_PARAMS: toggle_params(a); return true;
+	case AV_TRAIN_VOCAB: toggle_vocab(a); return true;
+	case AV_TRAIN_UP: move_cursor(a, -1, 0); return true;
+	case AV_TRAIN_DOWN: move_cursor(a, 1, 0); return true;
+	case AV_TRAIN_LEFT: move_cursor(a, 0, -1); return true;
+	case AV_TRAIN_RIGHT: move_cursor(a, 0, 1); return true;
 	case AV_TRAIN_TRACK: track_pair(a); return true;
 	case AV_TRAIN_LEAVE: av_train_view_leave(a); return true;
 	case AV_TRAIN_COUNT: break;
