@@ -466,23 +466,16 @@ static void spark(struct av_app *a, WINDOW *w, int y, int x, int width, const do
  * stepper shows for that sentence), then its word-only score (embeddings
  * alone, no positions: the vocabulary view's number), and seed 001's table
  * of epochs 0, 50, 150 (more when tall) and now for all three. */
-void av_train_panel_track(struct av_app *a, WINDOW *w)
+/* The tracked pair's title: its words (with their positions when it is a
+ * cell of a training sentence), the sentence and the head. */
+static void track_title(struct av_app *a, WINDOW *w, int h)
 {
 	struct av_trainer *tr = a->train->tr;
-	int width = getmaxx(w), height = getmaxy(w);
-	int h = head_of(a), H = tr->cfg.heads;
-	attr_t dim = el(a, AV_EL_DIM), normal = el(a, AV_EL_NORMAL), label = el(a, AV_EL_LABEL);
+	int width = getmaxx(w), H = tr->cfg.heads;
 	const char *arrow = av_train_panel_arrow();
-	if (tr->track[0] < 0) {
-		title(a, w, _("tracked pair"), _("none"));
-		if (height > 1)
-			av_put(w, 1, 0, _("v, a cell, Enter: track that pair"), width, dim);
-		return;
-	}
 	const char *qw = tr->params.vocab[tr->track[0]], *kw = tr->params.vocab[tr->track[1]];
 	bool cell = tr->track_item >= 0;
-	char name[200], remark[200], qk[32];
-	qk_text(qk, sizeof(qk), tr);
+	char name[200], remark[200];
 	if (cell)
 		snprintf(name, sizeof(name), "%s@%d%s%s@%d", qw, tr->track_pos[0], arrow, kw,
 			 tr->track_pos[1]);
@@ -498,106 +491,162 @@ void av_train_panel_track(struct av_app *a, WINDOW *w)
 	if (H > 1)
 		snprintf(remark + strlen(remark), sizeof(remark) - strlen(remark), _(", head %d"), h);
 	title(a, w, name, remark);
-	if (height < 2)
-		return;
+}
 
-	/* now: the cell's numbers, then the word-only score */
-	double sc = NAN, wt = NAN;
-	av_trainer_track_cell(tr, h, &sc, &wt);
-	double word = av_trainer_track_score(tr, h);
-	char line[256], v1[32], v2[32];
-	int y = 1;
-	if (cell) {
-		fmt_score(v1, sizeof(v1), sc, 3);
-		fmt_weight(v2, sizeof(v2), wt);
+/* The pair's numbers now. */
+struct track_now {
+	double scaled, weight;   /* the cell's (NAN without one) */
+	double word;             /* the word-only score */
+	bool cell;               /* a cell of a training sentence */
+};
+
+/* From row y: the cell's scaled score and weight, then the word-only score
+ * (dim when the cell's are there); returns the next row. */
+static int track_now_lines(struct av_app *a, WINDOW *w, int y, const struct track_now *now)
+{
+	int width = getmaxx(w), height = getmaxy(w);
+	char line[256], v1[32], v2[32], qk[32];
+	qk_text(qk, sizeof(qk), a->train->tr);
+	attr_t dim = el(a, AV_EL_DIM), label = el(a, AV_EL_LABEL);
+	if (now->cell) {
+		fmt_score(v1, sizeof(v1), now->scaled, 3);
+		fmt_weight(v2, sizeof(v2), now->weight);
 		snprintf(line, sizeof(line), _("scaled %s = %s   weight = %s"), qk, v1, v2);
 		if (av_text_width(line) > width)
 			snprintf(line, sizeof(line), _("scaled %s  weight %s"), v1, v2);
 		av_put(w, y++, 0, line, width, label);
 	}
 	if (y < height) {
-		fmt_score(v1, sizeof(v1), word, 3);
+		fmt_score(v1, sizeof(v1), now->word, 3);
 		snprintf(line, sizeof(line), _("word-only %s, no positions = %s"), qk, v1);
 		if (av_text_width(line) > width)
 			snprintf(line, sizeof(line), _("word-only, no positions %s"), v1);
-		av_put(w, y++, 0, line, width, cell ? dim : label);
+		av_put(w, y++, 0, line, width, now->cell ? dim : label);
 	}
-	/* sparklines of the scaled score and the weight when there is room */
-	int n = tr->epoch + 1;
-	bool sparks = cell && height >= 12 && width >= 30;
-	if (sparks) {
-		double *series = av_malloc((size_t)n * sizeof(double));
-		for (int k = 0; k < 2 && y < height; k++, y++) {
-			for (int e = 0; e < n; e++)
-				series[e] = tr->track_cell_history[((size_t)e * H + h) * 2 + k];
-			int x = av_put(w, y, 0, k ? _("weight ") : _("scaled "), width, dim);
-			spark(a, w, y, x, width - x, series, n);
-		}
-		free(series);
+	return y;
+}
+
+/* From row y: sparklines of the cell's scaled score and weight over the
+ * epochs; returns the next row. */
+static int track_sparks(struct av_app *a, WINDOW *w, int y, int h)
+{
+	struct av_trainer *tr = a->train->tr;
+	int width = getmaxx(w), height = getmaxy(w), H = tr->cfg.heads, n = tr->epoch + 1;
+	double *series = av_malloc((size_t)n * sizeof(double));
+	for (int k = 0; k < 2 && y < height; k++, y++) {
+		for (int e = 0; e < n; e++)
+			series[e] = tr->track_cell_history[((size_t)e * H + h) * 2 + k];
+		int x = av_put(w, y, 0, k ? _("weight ") : _("scaled "), width, el(a, AV_EL_DIM));
+		spark(a, w, y, x, width - x, series, n);
 	}
-	if (y + 2 > height)
-		return;
-	/* seed 001's table: epochs 0, 50, 150 (more when there is room) and now */
+	free(series);
+	return y;
+}
+
+/* The columns of the table: epoch, scaled, weight, word-only (narrower
+ * when the panel is). */
+struct track_cols {
+	int epoch, scaled, weight, word;
+};
+
+/* Row of epoch e of the table (now: the current numbers, labelled "now"):
+ * its text in row (size bytes). An epoch not reached yet shows dots. */
+static void track_table_row(const struct av_trainer *tr, int h, int e, const struct track_now *now,
+			    const struct track_cols *cw, char *row, size_t size)
+{
+	int H = tr->cfg.heads;
+	char c1[32], c2[32], c3[32];
+	if (now) {
+		fmt_score(c1, sizeof(c1), now->scaled, 3);
+		fmt_weight(c2, sizeof(c2), now->weight);
+		fmt_score(c3, sizeof(c3), now->word, 3);
+	} else if (e <= tr->epoch) {
+		size_t at = (size_t)e * H + h;
+		fmt_score(c1, sizeof(c1), tr->track_cell_history[2 * at], 3);
+		fmt_weight(c2, sizeof(c2), tr->track_cell_history[2 * at + 1]);
+		fmt_score(c3, sizeof(c3), tr->track_history[at], 3);
+	} else {
+		const char *dot = av_draw_utf8() ? "·" : ".";
+		snprintf(c1, sizeof(c1), "%s", dot);
+		snprintf(c2, sizeof(c2), "%s", dot);
+		snprintf(c3, sizeof(c3), "%s", dot);
+	}
+	char ep[48], num[16];
+	snprintf(num, sizeof(num), "%d", e);
+	ep[0] = '\0';
+	if (now) {
+		/* TRANSLATORS: the last row of the table: "now   212" */
+		snprintf(ep, sizeof(ep), "%s", _("now"));
+		rjust_cat(ep, sizeof(ep), num, cw->epoch - av_text_width(ep));
+	} else {
+		snprintf(ep, sizeof(ep), "%s", num);
+	}
+	row[0] = '\0';
+	rjust_cat(row, size, ep, cw->epoch);
+	if (tr->track_item >= 0) {
+		rjust_cat(row, size, c1, cw->scaled + 1);
+		rjust_cat(row, size, c2, cw->weight + 1);
+	}
+	rjust_cat(row, size, c3, cw->word + 1);
+}
+
+/* From row y: seed 001's table, epochs 0, 50, 150 (more when there is
+ * room) and now. */
+static void track_table(struct av_app *a, WINDOW *w, int y, int h, const struct track_now *now)
+{
+	struct av_trainer *tr = a->train->tr;
+	int width = getmaxx(w), height = getmaxy(w);
 	static const int few[] = { 0, 50, 150 };
-	/* the headings are translated, so they are padded by columns (a CJK
-	 * character takes two), never by printf's bytes */
 	static const int more[] = { 0, 10, 50, 100, 150, 200 };
 	int rows_left = height - y - 2;           /* the heading and "now" */
 	const int *epochs = rows_left >= 6 ? more : few;
 	int n_epochs = rows_left >= 6 ? 6 : rows_left >= 3 ? 3 : rows_left;
-	const char *dot = av_draw_utf8() ? "·" : ".";
-	/* columns: epoch (9), scaled (9), weight (7), word-only (10); narrower
-	 * when the panel is */
 	bool slim = width < 38;
-	int ew = slim ? 7 : 9, sw = slim ? 8 : 9, ww = slim ? 6 : 7, ow = slim ? 9 : 10;
-	line[0] = '\0';
+	const struct track_cols cw = { slim ? 7 : 9, slim ? 8 : 9, slim ? 6 : 7, slim ? 9 : 10 };
+	/* the headings are translated, so they are padded by columns (a CJK
+	 * character takes two), never by printf's bytes */
+	char line[256] = "";
 	/* TRANSLATORS: headings of the tracked pair's table, right-aligned in
 	   columns of 7-9 ("epoch"), 8-9 ("scaled"), 6-7 ("weight") and 9-10
 	   ("word-only") terminal columns; a Chinese character takes two */
-	rjust_cat(line, sizeof(line), _("epoch"), ew);
-	if (cell) {
-		rjust_cat(line, sizeof(line), _("scaled"), sw + 1);
-		rjust_cat(line, sizeof(line), _("weight"), ww + 1);
+	rjust_cat(line, sizeof(line), _("epoch"), cw.epoch);
+	if (now->cell) {
+		rjust_cat(line, sizeof(line), _("scaled"), cw.scaled + 1);
+		rjust_cat(line, sizeof(line), _("weight"), cw.weight + 1);
 	}
-	rjust_cat(line, sizeof(line), _("word-only"), ow + 1);
-	av_put(w, y++, 0, line, width, dim);
+	rjust_cat(line, sizeof(line), _("word-only"), cw.word + 1);
+	av_put(w, y++, 0, line, width, el(a, AV_EL_DIM));
 	for (int i = 0; i <= n_epochs && y < height; i++, y++) {
-		bool now = i == n_epochs;
-		int e = now ? tr->epoch : epochs[i];
-		char c1[32], c2[32], c3[32];
-		if (now) {
-			fmt_score(c1, sizeof(c1), sc, 3);
-			fmt_weight(c2, sizeof(c2), wt);
-			fmt_score(c3, sizeof(c3), word, 3);
-		} else if (e <= tr->epoch) {
-			size_t row = (size_t)e * H + h;
-			fmt_score(c1, sizeof(c1), tr->track_cell_history[2 * row], 3);
-			fmt_weight(c2, sizeof(c2), tr->track_cell_history[2 * row + 1]);
-			fmt_score(c3, sizeof(c3), tr->track_history[row], 3);
-		} else {
-			snprintf(c1, sizeof(c1), "%s", dot);
-			snprintf(c2, sizeof(c2), "%s", dot);
-			snprintf(c3, sizeof(c3), "%s", dot);
-		}
-		char ep[48], num[16];
-		snprintf(num, sizeof(num), "%d", e);
-		ep[0] = '\0';
-		if (now) {
-			/* TRANSLATORS: the last row of the table: "now   212" */
-			snprintf(ep, sizeof(ep), "%s", _("now"));
-			rjust_cat(ep, sizeof(ep), num, ew - av_text_width(ep));
-		} else {
-			snprintf(ep, sizeof(ep), "%s", num);
-		}
-		char row[200] = "";
-		rjust_cat(row, sizeof(row), ep, ew);
-		if (cell) {
-			rjust_cat(row, sizeof(row), c1, sw + 1);
-			rjust_cat(row, sizeof(row), c2, ww + 1);
-		}
-		rjust_cat(row, sizeof(row), c3, ow + 1);
-		av_put(w, y, 0, row, width, now ? label : normal);
+		bool is_now = i == n_epochs;
+		char row[200];
+		track_table_row(tr, h, is_now ? tr->epoch : epochs[i], is_now ? now : NULL, &cw, row,
+				sizeof(row));
+		av_put(w, y, 0, row, width, el(a, is_now ? AV_EL_LABEL : AV_EL_NORMAL));
 	}
+}
+
+void av_train_panel_track(struct av_app *a, WINDOW *w)
+{
+	struct av_trainer *tr = a->train->tr;
+	int width = getmaxx(w), height = getmaxy(w), h = head_of(a);
+	if (tr->track[0] < 0) {
+		title(a, w, _("tracked pair"), _("none"));
+		if (height > 1)
+			av_put(w, 1, 0, _("v, a cell, Enter: track that pair"), width,
+			       el(a, AV_EL_DIM));
+		return;
+	}
+	track_title(a, w, h);
+	if (height < 2)
+		return;
+	struct track_now now = { NAN, NAN, NAN, tr->track_item >= 0 };
+	av_trainer_track_cell(tr, h, &now.scaled, &now.weight);
+	now.word = av_trainer_track_score(tr, h);
+	int y = track_now_lines(a, w, 1, &now);
+	if (now.cell && height >= 12 && width >= 30)
+		y = track_sparks(a, w, y, h);
+	if (y + 2 <= height)
+		track_table(a, w, y, h, &now);
 }
 
 /* --- matrices: a sentence's weights, the vocabulary's scores --------------- */
