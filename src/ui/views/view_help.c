@@ -164,6 +164,90 @@ static void draw_box(WINDOW *w, attr_t a)
 	av_put(w, H - 1, W - 1, "┘", 1, a);
 }
 
+/* Where the key lines break into two columns, split as evenly as can be:
+ * where a group starts, or inside one, whose title then starts the right
+ * column again. */
+struct help_split {
+	int per_col;     /* lines in the left column */
+	int col_rows;    /* rows the taller column takes */
+	int cont;        /* 1: the right column starts with a repeated title */
+	struct line cont_title;
+};
+
+static struct help_split split_columns(const struct line *lines, int n, bool two)
+{
+	struct help_split sp = { .per_col = n, .col_rows = n, .cont = 0,
+				 .cont_title = { .kind = LINE_GROUP } };
+	for (int i = 1; two && i < n; i++) {
+		bool starts = lines[i].kind == LINE_GROUP || lines[i].kind == LINE_TITLE;
+		int right = n - i + (starts ? 0 : 1);
+		int worst = i > right ? i : right;
+		if (worst < sp.col_rows) {
+			sp.col_rows = worst;
+			sp.per_col = i;
+			sp.cont = starts ? 0 : 1;
+		}
+	}
+	for (int i = sp.per_col - 1; sp.cont && i >= 0; i--) {
+		if (lines[i].kind == LINE_GROUP || lines[i].kind == LINE_TITLE) {
+			sp.cont_title = lines[i];
+			sp.cont_title.text = NULL;
+			break;
+		}
+	}
+	return sp;
+}
+
+/* The overlay's window, W x H in the middle of the screen (made again
+ * when its size or place changed); NULL when curses cannot make it. */
+static WINDOW *help_window(struct av_app *a, int W, int H)
+{
+	int y0 = (LINES - H) / 2, x0 = (COLS - W) / 2;
+	if (!a->w_overlay || getmaxx(a->w_overlay) != W || getmaxy(a->w_overlay) != H ||
+	    getbegy(a->w_overlay) != y0 || getbegx(a->w_overlay) != x0) {
+		if (a->w_overlay)
+			delwin(a->w_overlay);
+		a->w_overlay = newwin(H, W, y0, x0);
+	}
+	return a->w_overlay;
+}
+
+/* The body's rows from the scroll position: the key lines in one or two
+ * columns, then the editor's heading and lines across the whole width. */
+static void draw_help_rows(struct app_help_ctx *ctx, const struct line *lines, int n,
+			   const struct help_split *sp, const struct line *ed, int n_ed,
+			   int inner, int colw, bool two, int body)
+{
+	struct av_app *a = ctx->a;
+	attr_t help = av_colors_el(&a->colors, AV_EL_HELP);
+	for (int r = 0; r < body; r++) {
+		int row = r + a->help_scroll;
+		ctx->y = r + 1;
+		if (row < sp->col_rows) {
+			ctx->x = 1;
+			ctx->width = colw;
+			ctx->line = &lines[row];
+			if (row < sp->per_col)
+				draw_line(ctx);
+			if (two && sp->per_col + row - sp->cont < n) {
+				ctx->x = 2 + colw;
+				ctx->width = inner - colw - 1;
+				ctx->line = sp->cont && row == 0 ? &sp->cont_title
+					    : &lines[sp->per_col + row - sp->cont];
+				draw_line(ctx);
+			}
+		} else if (row == sp->col_rows && n_ed) {
+			av_put_pad(ctx->w, ctx->y, 1, _("Editing a sentence (e, E); other keys type"),
+				   inner, help | A_BOLD);
+		} else if (row - sp->col_rows - 1 < n_ed) {
+			ctx->x = 1;
+			ctx->width = inner;
+			ctx->line = &ed[row - sp->col_rows - 1];
+			draw_line(ctx);
+		}
+	}
+}
+
 static void help_draw(struct av_app *a)
 {
 	int W = COLS < 84 ? COLS : 84, H = LINES;
@@ -180,33 +264,13 @@ static void help_draw(struct av_app *a)
 	struct line ed[12];
 	memset(ed, 0, sizeof(ed));
 	int n_ed = training ? 0 : editor_lines(ed, 10, inner);
+	struct help_split sp = split_columns(lines, n, two);
 
-	/* two columns split as evenly as can be: where a group starts, or
-	 * inside one, whose title then starts the right column again (cont) */
-	int per_col = n, col_rows = n, cont = 0;
-	for (int i = 1; two && i < n; i++) {
-		bool starts = lines[i].kind == LINE_GROUP || lines[i].kind == LINE_TITLE;
-		int right = n - i + (starts ? 0 : 1);
-		int worst = i > right ? i : right;
-		if (worst < col_rows) {
-			col_rows = worst;
-			per_col = i;
-			cont = starts ? 0 : 1;
-		}
-	}
-	struct line cont_title = { .kind = LINE_GROUP };
-	for (int i = per_col - 1; cont && i >= 0; i--) {
-		if (lines[i].kind == LINE_GROUP || lines[i].kind == LINE_TITLE) {
-			cont_title = lines[i];
-			cont_title.text = NULL;
-			break;
-		}
-	}
-	int rows_needed = col_rows + (n_ed ? 1 + n_ed : 0);   /* + the editor heading */
-	int body = H - 2;
+	/* as tall as the lines need, scrolled when the screen is shorter */
+	int rows_needed = sp.col_rows + (n_ed ? 1 + n_ed : 0);   /* + the editor heading */
 	if (rows_needed + 2 < H)
 		H = rows_needed + 2;
-	body = H - 2;
+	int body = H - 2;
 	int max_scroll = rows_needed - body > 0 ? rows_needed - body : 0;
 	a->help_max_scroll = max_scroll;
 	if (a->help_scroll > max_scroll)
@@ -214,53 +278,17 @@ static void help_draw(struct av_app *a)
 	if (a->help_scroll < 0)
 		a->help_scroll = 0;
 
-	int y0 = (LINES - H) / 2, x0 = (COLS - W) / 2;
-	if (!a->w_overlay || getmaxx(a->w_overlay) != W || getmaxy(a->w_overlay) != H ||
-	    getbegy(a->w_overlay) != y0 || getbegx(a->w_overlay) != x0) {
-		if (a->w_overlay)
-			delwin(a->w_overlay);
-		a->w_overlay = newwin(H, W, y0, x0);
-	}
-	WINDOW *w = a->w_overlay;
-	if (!w) {
-		free_lines(lines, n);
-		free_lines(ed, n_ed);
-		return;
-	}
-	attr_t help = av_colors_el(&a->colors, AV_EL_HELP);
-	av_clear(w, help);
-	draw_box(w, help);
-	av_put(w, 0, 2, _(" attnview keys "), W - 4, help | A_BOLD);
-	const char *foot = max_scroll ? _(" Up/Down scroll · any other key closes ")
-				      : _(" any key closes ");
-	av_put(w, H - 1, W - 2 - av_text_width(foot), foot, W - 4, help);
-
-	struct app_help_ctx ctx = { .a = a, .w = w };
-	for (int r = 0; r < body; r++) {
-		int row = r + a->help_scroll;
-		ctx.y = r + 1;
-		if (row < col_rows) {
-			ctx.x = 1;
-			ctx.width = colw;
-			ctx.line = &lines[row];
-			if (row < per_col)
-				draw_line(&ctx);
-			if (two && per_col + row - cont < n) {
-				ctx.x = 2 + colw;
-				ctx.width = inner - colw - 1;
-				ctx.line = cont && row == 0 ? &cont_title
-					   : &lines[per_col + row - cont];
-				draw_line(&ctx);
-			}
-		} else if (row == col_rows && n_ed) {
-			av_put_pad(w, ctx.y, 1, _("Editing a sentence (e, E); other keys type"),
-				   inner, help | A_BOLD);
-		} else if (row - col_rows - 1 < n_ed) {
-			ctx.x = 1;
-			ctx.width = inner;
-			ctx.line = &ed[row - col_rows - 1];
-			draw_line(&ctx);
-		}
+	WINDOW *w = help_window(a, W, H);
+	if (w) {
+		attr_t help = av_colors_el(&a->colors, AV_EL_HELP);
+		av_clear(w, help);
+		draw_box(w, help);
+		av_put(w, 0, 2, _(" attnview keys "), W - 4, help | A_BOLD);
+		const char *foot = max_scroll ? _(" Up/Down scroll · any other key closes ")
+					      : _(" any key closes ");
+		av_put(w, H - 1, W - 2 - av_text_width(foot), foot, W - 4, help);
+		struct app_help_ctx ctx = { .a = a, .w = w };
+		draw_help_rows(&ctx, lines, n, &sp, ed, n_ed, inner, colw, two, body);
 	}
 	free_lines(lines, n);
 	free_lines(ed, n_ed);
