@@ -849,17 +849,14 @@ static int first_shown(const struct av_app *a, int rows)
 
 /* The attention weights of the corpus sentences, stacked (one head): each
  * a row of key labels, then its rows; the target cells marked. */
-void av_train_panel_sentence_map(struct av_app *a, WINDOW *w)
+/* The training sentences that fit in rows from first on (at least one),
+ * their last; *widest: the widest query label, *cols: the most keys. */
+static int fit_sentences(const struct av_trainer *tr, int first, int rows, int rh, int *widest,
+			 int *cols)
 {
-	struct av_train_view *tv = a->train;
-	const struct av_trainer *tr = tv->tr;
-	int width = getmaxx(w), height = getmaxy(w);
-	int h = head_of(a);
-	int rows = height - 2;     /* between the title and the legend */
-	int first = first_shown(a, rows);
-	int rh = tv->row_h > 1 ? tv->row_h : 1;
-	/* the sentences that fit, and one size of cells for all of them */
-	int last = first, widest = 3, cols = 1, used = 0;
+	int last = first, used = 0;
+	*widest = 3;
+	*cols = 1;
 	for (int i = first; i < tr->n_items; i++) {
 		const struct av_trace *t = &tr->items[i].trace;
 		if (i > first && used + t->n * rh + 1 > rows)
@@ -868,13 +865,19 @@ void av_train_panel_sentence_map(struct av_app *a, WINDOW *w)
 		last = i;
 		for (int r = 0; r < t->n; r++) {
 			int tw = av_text_width(t->tokens.text[r]);
-			widest = tw > widest ? tw : widest;
+			*widest = tw > *widest ? tw : *widest;
 		}
-		cols = t->m > cols ? t->m : cols;
+		*cols = t->m > *cols ? t->m : *cols;
 	}
-	int lw, cw;
-	choose_cells(width, widest, cols, &lw, &cw);
+	return last;
+}
 
+/* The map's title: what it shows, and the head, which sentences of how
+ * many, and d's other map, in whole groups as they fit. */
+static void sentence_map_title(struct av_app *a, WINDOW *w, int first, int last, int h)
+{
+	const struct av_train_view *tv = a->train;
+	const struct av_trainer *tr = tv->tr;
 	char remark[160] = "";
 	bool all = first == 0 && last == tr->n_items - 1;
 	if (tr->cfg.heads > 1)
@@ -898,9 +901,14 @@ void av_train_panel_sentence_map(struct av_app *a, WINDOW *w)
 	char *fit = av_layout_hints(remark, getmaxx(w) - av_text_width(name) - 2, av_text_width);
 	title(a, w, name, fit);
 	free(fit);
-	/* scores: one colour range for every sentence shown */
+}
+
+/* The largest |scaled score| of head h over the visible cells of
+ * sentences first to last: one colour range for every sentence shown. */
+static double scores_range(const struct av_trainer *tr, int first, int last, int h)
+{
 	double range = 0;
-	for (int i = first; i <= last && tv->scores; i++) {
+	for (int i = first; i <= last; i++) {
 		const struct av_trace *t = &tr->items[i].trace;
 		size_t cells = (size_t)t->n * t->m;
 		for (size_t k = 0; k < cells; k++) {
@@ -909,40 +917,66 @@ void av_train_panel_sentence_map(struct av_app *a, WINDOW *w)
 				range = fabs(x);
 		}
 	}
+	return range;
+}
 
-	bool cross = tr->cfg.mode == AV_MODE_CROSS;
-	int y = 1;
-	for (int i = first; i <= last && y < height - 1; i++) {
-		const struct av_train_item *it = &tr->items[i];
-		const struct av_trace *t = &it->trace;
-		size_t cells = (size_t)t->n * t->m;
-		unsigned char *mark_cells = av_calloc(cells ? cells : 1, 1);
-		unsigned char *hidden = av_calloc(cells ? cells : 1, 1);
-		for (size_t k = 0; k < cells; k++) {
-			mark_cells[k] = it->target[k] > 0.5;
-			hidden[k] = !t->mask[k];
-		}
-		struct matrix m = {
-			.rows = t->n, .cols = t->m,
-			.v = (tv->scores ? t->scaled : t->weights) + (size_t)h * cells,
-			.row_label = t->tokens.text,
-			.col_label = cross ? t->source_tokens.text : t->tokens.text,
-			.weights = !tv->scores, .range = tv->scores ? range : 1,
-			.mark = mark_cells, .hidden = hidden,
-			.cur_row = -1, .cur_col = -1, .hl_row = -1, .hl_col = -1,
-			.label_w = lw, .cell_w = cw, .row_h = rh,
-		};
-		int got = draw_matrix(a, w, y, height - 1 - y, &m);
-		/* the sentence's number before its key labels */
-		char num[16];
-		snprintf(num, sizeof(num), "#%d%s", i + 1, i == tr->last_item ? "<" : "");
-		if (got > 0 && av_text_width(num) < lw)
-			av_put(w, y, 0, num, lw, i == tv->sentence && tr->n_items > 1 ?
-			       el(a, AV_EL_HIGHLIGHT) : el(a, AV_EL_DIM));
-		free(mark_cells);
-		free(hidden);
-		y += got;
+/* Sentence i's matrix from row y in at most rows rows, its target cells
+ * marked and its number before its key labels; returns the rows used. */
+static int draw_sentence(struct av_app *a, WINDOW *w, int i, int y, int rows, int h,
+			 double range, int lw, int cw, int rh)
+{
+	const struct av_train_view *tv = a->train;
+	const struct av_trainer *tr = tv->tr;
+	const struct av_train_item *it = &tr->items[i];
+	const struct av_trace *t = &it->trace;
+	size_t cells = (size_t)t->n * t->m;
+	unsigned char *mark_cells = av_calloc(cells ? cells : 1, 1);
+	unsigned char *hidden = av_calloc(cells ? cells : 1, 1);
+	for (size_t k = 0; k < cells; k++) {
+		mark_cells[k] = it->target[k] > 0.5;
+		hidden[k] = !t->mask[k];
 	}
+	bool cross = tr->cfg.mode == AV_MODE_CROSS;
+	struct matrix m = {
+		.rows = t->n, .cols = t->m,
+		.v = (tv->scores ? t->scaled : t->weights) + (size_t)h * cells,
+		.row_label = t->tokens.text,
+		.col_label = cross ? t->source_tokens.text : t->tokens.text,
+		.weights = !tv->scores, .range = tv->scores ? range : 1,
+		.mark = mark_cells, .hidden = hidden,
+		.cur_row = -1, .cur_col = -1, .hl_row = -1, .hl_col = -1,
+		.label_w = lw, .cell_w = cw, .row_h = rh,
+	};
+	int got = draw_matrix(a, w, y, rows, &m);
+	char num[16];
+	snprintf(num, sizeof(num), "#%d%s", i + 1, i == tr->last_item ? "<" : "");
+	if (got > 0 && av_text_width(num) < lw)
+		av_put(w, y, 0, num, lw, i == tv->sentence && tr->n_items > 1 ?
+		       el(a, AV_EL_HIGHLIGHT) : el(a, AV_EL_DIM));
+	free(mark_cells);
+	free(hidden);
+	return got;
+}
+
+void av_train_panel_sentence_map(struct av_app *a, WINDOW *w)
+{
+	struct av_train_view *tv = a->train;
+	const struct av_trainer *tr = tv->tr;
+	int width = getmaxx(w), height = getmaxy(w);
+	int h = head_of(a);
+	int rows = height - 2;     /* between the title and the legend */
+	int first = first_shown(a, rows);
+	int rh = tv->row_h > 1 ? tv->row_h : 1;
+	/* the sentences that fit, and one size of cells for all of them */
+	int widest, cols;
+	int last = fit_sentences(tr, first, rows, rh, &widest, &cols);
+	int lw, cw;
+	choose_cells(width, widest, cols, &lw, &cw);
+	sentence_map_title(a, w, first, last, h);
+	double range = tv->scores ? scores_range(tr, first, last, h) : 0;
+	int y = 1;
+	for (int i = first; i <= last && y < height - 1; i++)
+		y += draw_sentence(a, w, i, y, height - 1 - y, h, range, lw, cw, rh);
 	if (y < height) {
 		char marks[96];
 		snprintf(marks, sizeof(marks), _("%s target (%s)%s"), av_draw_utf8() ? _("•") : "*",
