@@ -1,5 +1,5 @@
 /* unicode_tables.h: the character tables behind utf8.h: Python's
- * str.lower() (av_cp_lower, av_case_class), punctuation and symbols (what
+ * str.lower() (av_cp_lower, the final sigma), punctuation and symbols (what
  * ends a word), and zero-width characters (av_cp_width). Generated into
  * unicode_tables.c by tools/gen-unicode-tables.py, which names its Unicode
  * version. */
@@ -28,19 +28,14 @@ struct av_lower_run {
 	int32_t stride, delta;
 };
 
-/* For the final sigma rule: cased letters, and characters that are skipped
- * when looking for one (marks, apostrophes, modifier letters...). */
-enum av_case_class { AV_CASE_OTHER, AV_CASED, AV_CASE_IGNORABLE };
-
-struct av_case_range {
-	uint32_t lo, hi;
-	enum av_case_class cls;
-};
-
 extern const struct av_lower_run av_lower_runs[];
 extern const int av_lower_run_count;
-extern const struct av_case_range av_case_ranges[];
-extern const int av_case_range_count;
+/* For the final sigma rule: cased letters, and the characters skipped when
+ * looking for one (marks, apostrophes, modifier letters...). */
+extern const struct av_cp_range av_cased_ranges[];
+extern const int av_cased_count;
+extern const struct av_cp_range av_case_ignorable_ranges[];
+extern const int av_case_ignorable_count;
 extern const char av_unicode_tables_version[];
 
 #endif

@@ -213,22 +213,6 @@ uint32_t av_cp_lower(uint32_t cp)
 	return (uint32_t)((int64_t)cp + r->delta);
 }
 
-enum av_case_class av_case_class(uint32_t cp)
-{
-	int lo = 0, hi = av_case_range_count - 1;
-	while (lo <= hi) {
-		int mid = lo + (hi - lo) / 2;
-		const struct av_case_range *r = &av_case_ranges[mid];
-		if (cp < r->lo)
-			hi = mid - 1;
-		else if (cp > r->hi)
-			lo = mid + 1;
-		else
-			return r->cls;
-	}
-	return AV_CASE_OTHER;
-}
-
 /* The first code point from byte i of s (len bytes) on, going forward
  * (step 1) or back (step -1, i just past it), that is not case-ignorable:
  * cased or not. false at either end of s. */
@@ -245,9 +229,8 @@ static bool next_cased(const char *s, size_t len, size_t i, int step)
 		int k = av_utf8_decode(s + start, len - start, &cp);
 		if (k <= 0)
 			return false;
-		enum av_case_class c = av_case_class(cp);
-		if (c != AV_CASE_IGNORABLE)
-			return c == AV_CASED;
+		if (!in_table(av_case_ignorable_ranges, (size_t)av_case_ignorable_count, cp))
+			return in_table(av_cased_ranges, (size_t)av_cased_count, cp);
 		i = step > 0 ? start + (size_t)k : start;
 	}
 	return false;

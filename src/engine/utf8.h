@@ -7,7 +7,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "unicode_tables.h"
 
 /* Decodes one code point from s (at most len bytes). Returns the number of
  * bytes used (1..4), or -1 (and *cp untouched) for invalid UTF-8 (overlong
@@ -52,10 +51,6 @@ int av_utf8_width(const char *s);
  * combining dot, is plain i; cp itself when it has none. Capital sigma is
  * σ here; av_lower_sigma_is_final says where str.lower() makes it ς. */
 uint32_t av_cp_lower(uint32_t cp);
-
-/* For the final sigma rule: whether cp is a cased letter, case-ignorable
- * (skipped when looking for one), or neither. */
-enum av_case_class av_case_class(uint32_t cp);
 
 /* Whether the capital sigma at byte offset at of s (len bytes, valid
  * UTF-8) is final as str.lower() decides it: a cased letter before it and
