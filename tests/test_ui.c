@@ -716,19 +716,9 @@ static void test_ascii_every_view(void **state)
 			 * byte on the virtual screen (C would show "M-b") */
 			av_draw_set_utf8(false);
 			harness_key(&h, AV_CTRL('L'));
-			const char *k = walks[w].keys;
-			for (size_t i = 0; i <= strlen(k); i++) {
-				if (i > 0)   /* the first screen, then after each key */
-					harness_key(&h, k[i - 1] == '\033' ? AV_KEY_ESC
-						    : (unsigned char)k[i - 1]);
-				int y = harness_non_ascii_row();
-				if (y >= 0) {
-					for (int r = 0; r < LINES; r++)
-						print_message("%2d|%s\n", r, harness_line(r));
-					fail_msg("walk %zu at %dx%d, after key %zu of \"%s\": row %d "
-						 "is not ASCII", w, sizes[z][0], sizes[z][1], i, k, y);
-				}
-			}
+			char what[64];
+			snprintf(what, sizeof what, "walk %zu at %dx%d", w, sizes[z][0], sizes[z][1]);
+			harness_walk_ascii(&h, walks[w].keys, what);
 			harness_close(&h);
 			av_draw_set_utf8(utf8);
 		}

@@ -258,4 +258,29 @@ static inline void expect_not(const char *text)
 	}
 }
 
+/* The screen is ASCII only (that of a C locale: av_draw_utf8() false),
+ * else the screen is shown and the test fails naming what. */
+static inline void expect_ascii(const char *what)
+{
+	int y = harness_non_ascii_row();
+	if (y >= 0) {
+		harness_dump();
+		fail_msg("%s: row %d is not ASCII", what, y);
+	}
+}
+
+/* Presses keys one at a time ('\033' is Esc) and expects an ASCII screen
+ * before the first and after each; what names the walk. */
+static inline void harness_walk_ascii(struct harness *h, const char *keys, const char *what)
+{
+	char where[256];
+	for (size_t i = 0; i <= strlen(keys); i++) {
+		if (i > 0)
+			harness_key(h, keys[i - 1] == '\033' ? AV_KEY_ESC
+				    : (unsigned char)keys[i - 1]);
+		snprintf(where, sizeof where, "%s, after key %zu of \"%s\"", what, i, keys);
+		expect_ascii(where);
+	}
+}
+
 #endif
