@@ -206,7 +206,7 @@ static bool sentence_words(const struct av_sample *s, struct str_list *vocab, ch
 }
 
 /* Every word of l is one token (av_token_is_word) and given once. */
-static bool check_unique(const struct str_list *l, const char *path, char **cause)
+static bool check_vocab_words(const struct str_list *l, const char *path, char **cause)
 {
 	for (int i = 0; i < l->n; i++) {
 		if (!*l->v[i])
@@ -234,7 +234,7 @@ static bool read_vocab(const cJSON *root, struct av_sample *s, char **cause)
 	bool ok;
 	if (item)
 		ok = get_string_list(item, "\"vocab\"", &l, cause)
-			&& check_unique(&l, "\"vocab\"", cause)
+			&& check_vocab_words(&l, "\"vocab\"", cause)
 			&& sentence_words(s, NULL, cause);
 	else
 		ok = sentence_words(s, &l, cause);
