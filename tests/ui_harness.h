@@ -264,8 +264,9 @@ static inline void expect_ascii(const char *what)
 {
 	int y = harness_non_ascii_row();
 	if (y >= 0) {
+		fprintf(stderr, "%s: row %d is not ASCII\n", what, y);
 		harness_dump();
-		fail_msg("%s: row %d is not ASCII", what, y);
+		fail();
 	}
 }
 
