@@ -619,6 +619,90 @@ static void explain_layer_norm(struct av_insp *out, const struct av_trace *t, in
 		 xs, less_mean, vs, t->layer_norm_eps, zs, out_s);
 }
 
+/* X[r, c] = token_emb + pos_enc, or a model's ln_1 of its input x */
+static void explain_embedding(struct av_insp *out, const struct av_trace *t, int r, int c)
+{
+	if (t->layer_input) {
+		explain_layer_norm(out, t, r, c);
+		return;
+	}
+	int D = t->d_model;
+	float a = t->token_part[(size_t)r * D + c], b = t->position_part[(size_t)r * D + c];
+	out->derived = (double)a + b;
+	out->derived_ok = true;
+	NUM(as, a);
+	NUM(vs, (float)out->derived);
+	char bs[40];
+	plus_term(bs, sizeof(bs), b);
+	add_line(out, _("X = token_emb + pos_enc = %s%s = %s"), as, bs, vs);
+}
+
+/* the token embedding's row of the word at r, column c (value: as stored) */
+static void explain_token_part(struct av_insp *out, const struct av_trace *t,
+			       const struct av_params *p, double value, int r, int c)
+{
+	int id = t->ids[r];
+	out->derived = p && id < p->vocab_size ? p->token_embedding[(size_t)id * t->d_model + c]
+		: value;
+	out->derived_ok = p != NULL;
+	add_line(out, _("token_embedding[%d '%s'][%d]%s"), id, query_text(t, r), c,
+		 t->oov[r] ? _(": not in the vocabulary, its row comes from the seed "
+		 "and the word") : ": the word's learned row");
+}
+
+static void explain_q_head(struct av_insp *out, const struct av_trace *t, int head, int r,
+			   int c)
+{
+	int col = head * t->head_dim + c;
+	out->derived = t->q[(size_t)r * t->d_model + col];
+	out->derived_ok = true;
+	add_line(out, _("Q_h[%d,%d] = Q[%d,%d]: head %d's slice of the query of '%s'"), r, c,
+		 r, col, head, query_text(t, r));
+	add_line(out, _("scores_h[%d,j] = Q_h[%d,:] · K_hᵀ[:,j]: row %d of Q_h times each "
+		 "column of K_hᵀ"), r, r, r);
+}
+
+static void explain_k_head_t(struct av_insp *out, const struct av_trace *t, int head, int r,
+			     int c)
+{
+	int col = head * t->head_dim + r;
+	out->derived = t->k[(size_t)c * t->d_model + col];
+	out->derived_ok = true;
+	add_line(out, _("K_hᵀ[%d,%d] = K[%d,%d]: column %d of K_hᵀ is head %d's key of '%s'"),
+		 r, c, c, col, c, head, key_text(t, c));
+	add_line(out, _("scores_h[i,%d] = Q_h[i,:] · K_hᵀ[:,%d]: each row of Q_h times "
+		 "column %d"), c, c, c);
+}
+
+static void explain_concat(struct av_insp *out, const struct av_trace *t, int r, int c)
+{
+	int h = c / t->head_dim, cc = c % t->head_dim;
+	out->derived = t->context[(size_t)h * t->n * t->head_dim + (size_t)r * t->head_dim + cc];
+	out->derived_ok = true;
+	add_line(out, _("concat[%d,%d] = context of head %d, column %d: the heads' "
+		 "outputs side by side"), r, c, h, cc);
+}
+
+/* residual = output + the skip: X, or a model's x (not ln_1(x)) */
+static void explain_residual(struct av_insp *out, const struct av_trace *t, int r, int c)
+{
+	int D = t->d_model;
+	const float *skip = t->layer_input ? t->layer_input : t->embedding;
+	float a = t->output[(size_t)r * D + c], b = skip[(size_t)r * D + c];
+	out->derived = (double)a + b;
+	out->derived_ok = true;
+	NUM(as, a);
+	NUM(vs, (float)out->derived);
+	char bs[40];
+	plus_term(bs, sizeof(bs), b);
+	if (t->layer_input)
+		add_line(out, _("residual = output + x = %s%s = %s (the skip connection "
+			 "takes x, not ln_1(x))"), as, bs, vs);
+	else
+		add_line(out, _("residual = output + X = %s%s = %s (the skip connection)"),
+			 as, bs, vs);
+}
+
 void av_insp_weights_of(struct av_insp_weights *out, const struct av_params *p)
 {
 	memset(out, 0, sizeof(*out));
@@ -639,40 +723,19 @@ void av_insp_cell(struct av_insp *out, const struct av_trace *t, const struct av
 	av_insp_cell_weights(out, t, p, &wts, part, head, r, c, width);
 }
 
-void av_insp_cell_weights(struct av_insp *out, const struct av_trace *t,
-			  const struct av_params *p, const struct av_insp_weights *wts,
-			  const struct av_part *part, int head, int r, int c, int width)
+/* The lines that say how the cell (r, c) of tensor (value as stored) was
+ * computed, one explain_ function per tensor. */
+static void explain_tensor(struct av_insp *out, const struct av_trace *t,
+			   const struct av_params *p, const struct av_insp_weights *wts,
+			   enum av_tensor tensor, double value, int head, int r, int c, int width)
 {
-	memset(out, 0, sizeof(*out));
-	if (width < 20)
-		width = 20;
-	if (r < 0 || r >= part->rows || c < 0 || c >= part->cols)
-		return;
-	int D = t->d_model;
-	double value = av_part_at(part, r, c);
-	out->stored = value;
-	bool hidden = av_part_hidden(t, part, r, c);
-	char vbuf[32];
-	if (hidden && part->masked_as_inf)
-		snprintf(vbuf, sizeof(vbuf), "−∞");
-	else
-		av_insp_number(vbuf, sizeof(vbuf), value);
-	heading(out, t, part, head, r, c, vbuf);
-	if (!hidden && !isfinite(value))
-		explain_nonfinite(out, t, part->tensor, value);
 	bool cross = t->cfg.mode == AV_MODE_CROSS;
 	const float *xs = cross ? t->source_embedding : t->embedding;
 
-	switch (part->tensor) {
-	case AV_T_TOKEN_PART: {
-		int id = t->ids[r];
-		out->derived = p && id < p->vocab_size ? p->token_embedding[(size_t)id * D + c] : value;
-		out->derived_ok = p != NULL;
-		add_line(out, _("token_embedding[%d '%s'][%d]%s"), id, query_text(t, r), c,
-			 t->oov[r] ? _(": not in the vocabulary, its row comes from the seed "
-			 "and the word") : ": the word's learned row");
+	switch (tensor) {
+	case AV_T_TOKEN_PART:
+		explain_token_part(out, t, p, value, r, c);
 		break;
-	}
 	case AV_T_POSITION_PART:
 		explain_position(out, t, r, c);
 		break;
@@ -683,21 +746,9 @@ void av_insp_cell_weights(struct av_insp *out, const struct av_trace *t,
 			 "wte[id] + wpe[pos]; later: the layer before's x + attention + MLP)"),
 			 r, c, query_text(t, r));
 		break;
-	case AV_T_EMBEDDING: {
-		if (t->layer_input) {
-			explain_layer_norm(out, t, r, c);
-			break;
-		}
-		float a = t->token_part[(size_t)r * D + c], b = t->position_part[(size_t)r * D + c];
-		out->derived = (double)a + b;
-		out->derived_ok = true;
-		NUM(as, a);
-		NUM(vs, (float)out->derived);
-		char bs[40];
-		plus_term(bs, sizeof(bs), b);
-		add_line(out, _("X = token_emb + pos_enc = %s%s = %s"), as, bs, vs);
+	case AV_T_EMBEDDING:
+		explain_embedding(out, t, r, c);
 		break;
-	}
 	case AV_T_SOURCE_EMBEDDING:
 		add_line(out, _("X_src: the source sentence's embedding (token + position): "
 			 "cross attention's keys and values come from it"));
@@ -731,57 +782,46 @@ void av_insp_cell_weights(struct av_insp *out, const struct av_trace *t,
 	case AV_T_V_HEAD:
 		explain_v_head(out, t, head, r, c);
 		break;
-	case AV_T_Q_HEAD: {
-		int col = head * t->head_dim + c;
-		out->derived = t->q[(size_t)r * D + col];
-		out->derived_ok = true;
-		add_line(out, _("Q_h[%d,%d] = Q[%d,%d]: head %d's slice of the query of '%s'"), r, c,
-			 r, col, head, query_text(t, r));
-		add_line(out, _("scores_h[%d,j] = Q_h[%d,:] · K_hᵀ[:,j]: row %d of Q_h times each "
-			 "column of K_hᵀ"), r, r, r);
+	case AV_T_Q_HEAD:
+		explain_q_head(out, t, head, r, c);
 		break;
-	}
-	case AV_T_K_HEAD_T: {
-		int col = head * t->head_dim + r;
-		out->derived = t->k[(size_t)c * D + col];
-		out->derived_ok = true;
-		add_line(out, _("K_hᵀ[%d,%d] = K[%d,%d]: column %d of K_hᵀ is head %d's key of '%s'"),
-			 r, c, c, col, c, head, key_text(t, c));
-		add_line(out, _("scores_h[i,%d] = Q_h[i,:] · K_hᵀ[:,%d]: each row of Q_h times "
-			 "column %d"), c, c, c);
+	case AV_T_K_HEAD_T:
+		explain_k_head_t(out, t, head, r, c);
 		break;
-	}
-	case AV_T_CONCAT: {
-		int h = c / t->head_dim, cc = c % t->head_dim;
-		out->derived = t->context[(size_t)h * t->n * t->head_dim +
-					  (size_t)r * t->head_dim + cc];
-		out->derived_ok = true;
-		add_line(out, _("concat[%d,%d] = context of head %d, column %d: the heads' "
-			 "outputs side by side"), r, c, h, cc);
+	case AV_T_CONCAT:
+		explain_concat(out, t, r, c);
 		break;
-	}
 	case AV_T_OUTPUT:
 		explain_linear(out, t, "output", "concat", "W_o", "b_o", t->concat, &wts->o, r, c,
 			       width);
 		break;
-	case AV_T_RESIDUAL: {
-		const float *skip = t->layer_input ? t->layer_input : t->embedding;
-		float a = t->output[(size_t)r * D + c], b = skip[(size_t)r * D + c];
-		out->derived = (double)a + b;
-		out->derived_ok = true;
-		NUM(as, a);
-		NUM(vs, (float)out->derived);
-		char bs[40];
-		plus_term(bs, sizeof(bs), b);
-		if (t->layer_input)
-			add_line(out, _("residual = output + x = %s%s = %s (the skip connection "
-				 "takes x, not ln_1(x))"), as, bs, vs);
-		else
-			add_line(out, _("residual = output + X = %s%s = %s (the skip connection)"),
-				 as, bs, vs);
+	case AV_T_RESIDUAL:
+		explain_residual(out, t, r, c);
 		break;
 	}
-	}
+}
+
+void av_insp_cell_weights(struct av_insp *out, const struct av_trace *t,
+			  const struct av_params *p, const struct av_insp_weights *wts,
+			  const struct av_part *part, int head, int r, int c, int width)
+{
+	memset(out, 0, sizeof(*out));
+	if (width < 20)
+		width = 20;
+	if (r < 0 || r >= part->rows || c < 0 || c >= part->cols)
+		return;
+	double value = av_part_at(part, r, c);
+	out->stored = value;
+	bool hidden = av_part_hidden(t, part, r, c);
+	char vbuf[32];
+	if (hidden && part->masked_as_inf)
+		snprintf(vbuf, sizeof(vbuf), "−∞");
+	else
+		av_insp_number(vbuf, sizeof(vbuf), value);
+	heading(out, t, part, head, r, c, vbuf);
+	if (!hidden && !isfinite(value))
+		explain_nonfinite(out, t, part->tensor, value);
+	explain_tensor(out, t, p, wts, part->tensor, value, head, r, c, width);
 }
 
 void av_insp_token(struct av_insp *out, const struct av_trace *t, const struct av_params *p,
