@@ -702,106 +702,133 @@ static void weight_text(char *buf, size_t size, double v, int width)
 		snprintf(buf, size, "%.1f", v);
 }
 
-/* Draws m in rows y.. of w (a row of column labels, then the matrix),
- * scrolled to keep the cursor in view; returns the rows used. */
-static int draw_matrix(struct av_app *a, WINDOW *w, int y, int height, const struct matrix *m)
+/* Where a matrix's cells go in a window: label and cell widths, rows per
+ * cell, how many fit, the first shown (so the cursor is on screen), and
+ * the numbers' decimals. */
+struct matrix_plan {
+	int lw, cw, rh;
+	int vis_cols, vis_rows, first_col, first_row;
+	bool numbers;
+	int decimals;
+};
+
+/* false: not one column fits */
+static bool plan_matrix(struct matrix_plan *pl, int width, int height, const struct matrix *m)
 {
-	struct av_colors *c = &a->colors;
-	int width = getmaxx(w);
-	bool utf8 = av_draw_utf8();
-	if (height < 2 || m->rows == 0 || m->cols == 0)
-		return 0;
-	int lw = m->label_w, cw = m->cell_w;
-	if (!lw || !cw) {
+	pl->lw = m->label_w;
+	pl->cw = m->cell_w;
+	if (!pl->lw || !pl->cw) {
 		int widest = 3;
 		for (int i = 0; i < m->rows; i++) {
 			int tw = av_text_width(m->row_label[i]);
 			widest = tw > widest ? tw : widest;
 		}
-		choose_cells(width, widest, m->cols, &lw, &cw);
+		choose_cells(width, widest, m->cols, &pl->lw, &pl->cw);
 	}
-	int rh = m->row_h > 1 ? m->row_h : 1;
-	int vis_cols = (width - lw - 1) / cw, vis_rows = (height - 1) / rh;
-	if (vis_cols < 1)
-		return 0;
-	int first_col = 0, first_row = 0;
-	if (m->cur_col >= vis_cols)
-		first_col = m->cur_col - vis_cols + 1;
-	if (m->cur_row >= vis_rows)
-		first_row = m->cur_row - vis_rows + 1;
-	bool numbers = cw >= 5;
-	int decimals = 0;
+	pl->rh = m->row_h > 1 ? m->row_h : 1;
+	pl->vis_cols = (width - pl->lw - 1) / pl->cw;
+	pl->vis_rows = (height - 1) / pl->rh;
+	if (pl->vis_cols < 1)
+		return false;
+	pl->first_col = m->cur_col >= pl->vis_cols ? m->cur_col - pl->vis_cols + 1 : 0;
+	pl->first_row = m->cur_row >= pl->vis_rows ? m->cur_row - pl->vis_rows + 1 : 0;
+	pl->numbers = pl->cw >= 5;
+	pl->decimals = 0;
 	bool neg = false;
 	for (int i = 0; i < m->rows * m->cols && !m->weights; i++)
 		neg |= m->v[i] < 0;
-	if (numbers && !m->weights)
-		decimals = av_cell_decimals(m->range, neg, cw - 2);
-	/* column labels */
-	for (int j = first_col; j < m->cols && j < first_col + vis_cols; j++) {
-		int x = lw + 1 + (j - first_col) * cw;
+	if (pl->numbers && !m->weights)
+		pl->decimals = av_cell_decimals(m->range, neg, pl->cw - 2);
+	return true;
+}
+
+/* The column labels in row y, with ◀ ▶ where columns are cut off. */
+static void draw_matrix_columns(struct av_app *a, WINDOW *w, int y, const struct matrix *m,
+				const struct matrix_plan *pl)
+{
+	int width = getmaxx(w);
+	bool utf8 = av_draw_utf8();
+	for (int j = pl->first_col; j < m->cols && j < pl->first_col + pl->vis_cols; j++) {
+		int x = pl->lw + 1 + (j - pl->first_col) * pl->cw;
 		attr_t at = j == m->hl_col ? el(a, AV_EL_HIGHLIGHT) : el(a, AV_EL_LABEL);
 		if (j == m->cur_col)
 			at = el(a, AV_EL_CURSOR);
 		char label[64];
-		if (cw >= 4)
+		if (pl->cw >= 4)
 			snprintf(label, sizeof(label), "%s", m->col_label[j]);
 		else
 			snprintf(label, sizeof(label), "%d", j);
-		av_put_right(w, y, x, label, cw - 1, at);
+		av_put_right(w, y, x, label, pl->cw - 1, at);
 	}
-	if (first_col + vis_cols < m->cols)
+	if (pl->first_col + pl->vis_cols < m->cols)
 		av_put(w, y, width - 1, utf8 ? "▶" : ">", 1, el(a, AV_EL_DIM));
-	if (first_col > 0)
+	if (pl->first_col > 0)
 		av_put(w, y, 0, utf8 ? "◀" : "<", 1, el(a, AV_EL_DIM));
-	/* rows */
+}
+
+/* Cell (i, j) at (yy, x): a mark (•, ╳ for hidden, or a shade), then the
+ * number where it fits, else colour or shades only; a taller cell (a
+ * projector's) continues its colour below. */
+static void draw_matrix_cell(struct av_app *a, WINDOW *w, int yy, int x, const struct matrix *m,
+			     const struct matrix_plan *pl, int i, int j)
+{
+	struct av_colors *c = &a->colors;
+	bool utf8 = av_draw_utf8();
+	int cw = pl->cw;
+	double v = m->v[(size_t)i * m->cols + j];
+	bool hidden = m->hidden && m->hidden[(size_t)i * m->cols + j];
+	bool marked = m->mark && m->mark[(size_t)i * m->cols + j];
+	double pos = av_heat_position(v, m->weights ? AV_PART_WEIGHTS : AV_PART_SIGNED, m->range);
+	attr_t heat = hidden ? el(a, AV_EL_MASKED) : av_colors_heat(c, !m->weights, pos);
+	bool shade = av_colors_glyphs(c) || (!hidden && heat == A_NORMAL);
+	double spos = m->weights ? pos : fabs(2 * pos - 1);
+	if (i == m->cur_row && j == m->cur_col)
+		heat = el(a, AV_EL_CURSOR);
+	char text[48] = "";
+	const char *lead = marked ? (utf8 ? "•" : "*")
+		       : hidden ? (utf8 ? "╳" : "x")
+		       : shade ? av_colors_shade(c, spos) : " ";
+	if (pl->numbers && !hidden) {
+		if (m->weights) {
+			weight_text(text, sizeof(text), v, cw - 2);
+		} else {
+			av_cell_format(text, sizeof(text), v, pl->decimals, cw - 2);
+			av_cell_minus(text, sizeof(text));
+		}
+		av_put(w, yy, x, lead, 1, heat);
+		av_put_right(w, yy, x + 1, text, cw - 2, heat);
+	} else {
+		av_put(w, yy, x, lead, 1, heat);
+		for (int k = 1; k < cw - 1; k++)
+			av_put(w, yy, x + k, hidden ? " " : shade ? av_colors_shade(c, spos) : " ",
+			       1, heat);
+	}
+	for (int r = 1; r < pl->rh; r++)
+		for (int k = 0; k < cw - 1; k++)
+			av_put(w, yy + r, x + k, hidden || !shade ? " " : av_colors_shade(c, spos),
+			       1, heat);
+}
+
+/* Draws m in rows y.. of w (a row of column labels, then the matrix),
+ * scrolled to keep the cursor in view; returns the rows used. */
+static int draw_matrix(struct av_app *a, WINDOW *w, int y, int height, const struct matrix *m)
+{
+	struct matrix_plan pl;
+	if (height < 2 || m->rows == 0 || m->cols == 0 || !plan_matrix(&pl, getmaxx(w), height, m))
+		return 0;
+	draw_matrix_columns(a, w, y, m, &pl);
 	int used = 1;
-	for (int i = first_row; i < m->rows && used + rh <= height; i++, used += rh) {
+	for (int i = pl.first_row; i < m->rows && used + pl.rh <= height; i++, used += pl.rh) {
 		int yy = y + used;
 		attr_t la = i == m->hl_row ? el(a, AV_EL_HIGHLIGHT) : el(a, AV_EL_LABEL);
 		if (i == m->cur_row)
 			la = el(a, AV_EL_CURSOR);
-		av_put_pad(w, yy, 0, m->row_label[i], lw, la);
-		for (int j = first_col; j < m->cols && j < first_col + vis_cols; j++) {
-			int x = lw + 1 + (j - first_col) * cw;
-			double v = m->v[(size_t)i * m->cols + j];
-			bool hidden = m->hidden && m->hidden[(size_t)i * m->cols + j];
-			bool marked = m->mark && m->mark[(size_t)i * m->cols + j];
-			double pos = av_heat_position(v, m->weights ? AV_PART_WEIGHTS : AV_PART_SIGNED,
-						      m->range);
-			attr_t heat = hidden ? el(a, AV_EL_MASKED) : av_colors_heat(c, !m->weights, pos);
-			bool shade = av_colors_glyphs(c) || (!hidden && heat == A_NORMAL);
-			double spos = m->weights ? pos : fabs(2 * pos - 1);
-			if (i == m->cur_row && j == m->cur_col)
-				heat = el(a, AV_EL_CURSOR);
-			char text[48] = "";
-			const char *lead = marked ? (utf8 ? "•" : "*")
-				       : hidden ? (utf8 ? "╳" : "x")
-				       : shade ? av_colors_shade(c, spos) : " ";
-			if (numbers && !hidden) {
-				if (m->weights) {
-					weight_text(text, sizeof(text), v, cw - 2);
-				} else {
-					av_cell_format(text, sizeof(text), v, decimals, cw - 2);
-					av_cell_minus(text, sizeof(text));
-				}
-				av_put(w, yy, x, lead, 1, heat);
-				av_put_right(w, yy, x + 1, text, cw - 2, heat);
-			} else {
-				/* colour (or glyphs) only */
-				av_put(w, yy, x, lead, 1, heat);
-				for (int k = 1; k < cw - 1; k++)
-					av_put(w, yy, x + k, hidden ? " " : shade ?
-					       av_colors_shade(c, spos) : " ", 1, heat);
-			}
-			/* taller cells (a projector): the colour continues below */
-			for (int r = 1; r < rh; r++)
-				for (int k = 0; k < cw - 1; k++)
-					av_put(w, yy + r, x + k, hidden || !shade ? " " :
-					       av_colors_shade(c, spos), 1, heat);
-		}
+		av_put_pad(w, yy, 0, m->row_label[i], pl.lw, la);
+		for (int j = pl.first_col; j < m->cols && j < pl.first_col + pl.vis_cols; j++)
+			draw_matrix_cell(a, w, yy, pl.lw + 1 + (j - pl.first_col) * pl.cw, m, &pl, i, j);
 	}
-	if (first_row + vis_rows < m->rows)
-		av_put(w, y, 0, utf8 ? "▼" : "v", 1, el(a, AV_EL_DIM));
+	if (pl.first_row + pl.vis_rows < m->rows)
+		av_put(w, y, 0, av_draw_utf8() ? "▼" : "v", 1, el(a, AV_EL_DIM));
 	return used;
 }
 
