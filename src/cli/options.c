@@ -312,43 +312,17 @@ static void join_operands(struct av_options *o, int argc, char **argv)
 	o->sentence = o->sentence_buf;
 }
 
-static bool parse_one(struct av_options *o, int c, const char *arg, char **cause)
+/* --d-model, --heads, --seed, --temperature, --mode, --scale, --positional,
+ * --init, --bias and --no-bias: the layer's settings (o->cfg), each marked
+ * given so that it overrides the sample's (apply_options) */
+static bool parse_config_option(struct av_options *o, int c, const char *arg, char **cause)
 {
 	long long v;
 	int e;
 	switch (c) {
-	case OPT_SAMPLE: o->sample = arg; return true;
-	case OPT_WEIGHTS: o->weights = arg; return true;
-	case OPT_SOURCE: o->source = arg; return true;
-	case OPT_DUMP: o->dump = arg; return true;
-	case OPT_PRINT: o->print = arg; return true;
-	case OPT_THEME: o->theme = arg; return true;
-	case OPT_LIST_SAMPLES: o->list_samples = true; return true;
-	case OPT_LESSON: o->lesson = arg; return true;
-	case OPT_LIST_LESSONS: o->list_lessons = true; return true;
-	case OPT_MODEL: o->model = arg; return true;
-	case OPT_LAYER:
-		if (!parse_long("layer", arg, 0, INT_MAX, &v, cause))
-			return false;
-		o->layer = (int)v;
-		return true;
-	case OPT_MASK_KEYS: return parse_mask_keys(o, arg, cause);
-	case OPT_TRAIN: case OPT_LR: case OPT_OPTIMIZER: case OPT_TARGET:
-	case OPT_TRAIN_PARAMS:
-		return parse_train_option(o, c, arg, cause);
 	case OPT_BIAS: case OPT_NO_BIAS:
 		o->cfg.bias = c == OPT_BIAS;
 		o->cfg_given |= AV_CFG_BIAS;
-		return true;
-	case OPT_STEP:
-		if (!parse_long("step", arg, 1, INT_MAX, &v, cause))
-			return false;
-		o->lesson_step = (int)v;
-		return true;
-	case OPT_HEAD:
-		if (!parse_long("head", arg, 0, INT_MAX, &v, cause))
-			return false;
-		o->head = (int)v;
 		return true;
 	case OPT_D_MODEL:
 		if (!parse_long("d-model", arg, 1, AV_MAX_D_MODEL, &v, cause))
@@ -397,6 +371,47 @@ static bool parse_one(struct av_options *o, int c, const char *arg, char **cause
 			return false;
 		o->cfg.init = (enum av_init)e;
 		return true;
+	}
+	return av_fail(cause, _("internal error: option %d"), c);
+}
+
+static bool parse_one(struct av_options *o, int c, const char *arg, char **cause)
+{
+	long long v;
+	int e;
+	switch (c) {
+	case OPT_SAMPLE: o->sample = arg; return true;
+	case OPT_WEIGHTS: o->weights = arg; return true;
+	case OPT_SOURCE: o->source = arg; return true;
+	case OPT_DUMP: o->dump = arg; return true;
+	case OPT_PRINT: o->print = arg; return true;
+	case OPT_THEME: o->theme = arg; return true;
+	case OPT_LIST_SAMPLES: o->list_samples = true; return true;
+	case OPT_LESSON: o->lesson = arg; return true;
+	case OPT_LIST_LESSONS: o->list_lessons = true; return true;
+	case OPT_MODEL: o->model = arg; return true;
+	case OPT_LAYER:
+		if (!parse_long("layer", arg, 0, INT_MAX, &v, cause))
+			return false;
+		o->layer = (int)v;
+		return true;
+	case OPT_MASK_KEYS: return parse_mask_keys(o, arg, cause);
+	case OPT_TRAIN: case OPT_LR: case OPT_OPTIMIZER: case OPT_TARGET:
+	case OPT_TRAIN_PARAMS:
+		return parse_train_option(o, c, arg, cause);
+	case OPT_STEP:
+		if (!parse_long("step", arg, 1, INT_MAX, &v, cause))
+			return false;
+		o->lesson_step = (int)v;
+		return true;
+	case OPT_HEAD:
+		if (!parse_long("head", arg, 0, INT_MAX, &v, cause))
+			return false;
+		o->head = (int)v;
+		return true;
+	case OPT_BIAS: case OPT_NO_BIAS: case OPT_D_MODEL: case OPT_HEADS: case OPT_SEED:
+	case OPT_TEMPERATURE: case OPT_MODE: case OPT_SCALE: case OPT_POSITIONAL: case OPT_INIT:
+		return parse_config_option(o, c, arg, cause);
 	case OPT_COLOR: {
 		static const char *const whens[] = { "auto", "always", "never", NULL };
 		if (!arg) {
