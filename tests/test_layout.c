@@ -154,6 +154,26 @@ static void test_header(void **state)
 	free(s);
 }
 
+/* A name longer than a piece holds is cut after a whole character, with
+ * "…": a cut in the middle of 中 would reach the terminal as "??". */
+static void test_header_long_name(void **state)
+{
+	(void)state;
+	char name[400] = "";
+	for (int i = 0; i < 40; i++)
+		strcat(name, "中文");
+	struct av_header_info h = header(name, 512);
+	for (int width = 20; width <= 400; width += 7) {
+		char *s = av_layout_header(&h, width);
+		assert_true(av_utf8_valid(s, strlen(s), NULL));
+		assert_true(av_utf8_width(s) <= width);
+		assert_non_null(strstr(s, "4/9 scores"));
+		if (width >= 300)
+			assert_non_null(strstr(s, "…  causal"));
+		free(s);
+	}
+}
+
 /* --- the key table ------------------------------------------------------- */
 
 static void test_no_key_twice(void **state)
@@ -489,6 +509,7 @@ int main(void)
 		cmocka_unit_test(test_200x60),
 		cmocka_unit_test(test_smallest_and_too_small),
 		cmocka_unit_test(test_header),
+		cmocka_unit_test(test_header_long_name),
 		cmocka_unit_test(test_no_key_twice),
 		cmocka_unit_test(test_keys_documented),
 		cmocka_unit_test(test_colour_decisions),

@@ -322,6 +322,33 @@ static void test_utf8_valid(void **state)
 		assert_int_equal(av_utf8_sequence_length(leads[i].lead), leads[i].len);
 }
 
+/* What snprintf leaves of src in s[size]: bytes, not characters. */
+static void cut_copy(char *s, size_t size, const char *src)
+{
+	size_t n = strlen(src) < size - 1 ? strlen(src) : size - 1;
+	memcpy(s, src, n);
+	s[n] = '\0';
+}
+
+/* The last character's bytes go whole; an uncut string stays as it is. */
+static void test_drop_cut_character(void **state)
+{
+	(void)state;
+	static const struct { const char *in, *out; } cases[] = {
+		{ "ab中文", "ab中" },          /* 2 of 文's 3 bytes */
+		{ "abcd中", "abcd中" },        /* 中 fits exactly */
+		{ "abcdef😀", "abcdef" },      /* 1 of 4 bytes */
+		{ "ab", "ab" },
+		{ "abcdefgh", "abcdefg" },
+	};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		char s[8];
+		cut_copy(s, sizeof(s), cases[k].in);
+		av_utf8_drop_cut_character(s, sizeof(s));
+		assert_string_equal(s, cases[k].out);
+	}
+}
+
 static void test_empty(void **state)
 {
 	(void)state;
@@ -536,6 +563,7 @@ int main(void)
 		cmocka_unit_test(test_offsets),
 		cmocka_unit_test(test_invalid_utf8),
 		cmocka_unit_test(test_utf8_valid),
+		cmocka_unit_test(test_drop_cut_character),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_token_limit),
 		cmocka_unit_test(test_too_long),

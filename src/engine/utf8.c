@@ -141,6 +141,20 @@ bool av_utf8_valid(const char *s, size_t len, size_t *bad)
 	return true;
 }
 
+void av_utf8_drop_cut_character(char *s, size_t size)
+{
+	size_t len = strnlen(s, size), start = len;
+	if (len + 1 < size || len == 0)
+		return;
+	while (start > 0 && ((unsigned char)s[start - 1] & 0xC0) == 0x80)
+		start--;
+	if (start == 0)
+		return;
+	int need = av_utf8_sequence_length((unsigned char)s[start - 1]);
+	if (need > 1 && len - (start - 1) < (size_t)need)
+		s[start - 1] = '\0';
+}
+
 bool av_cp_is_wide(uint32_t cp)
 {
 	return in_table(wide, N_RANGES(wide), cp);

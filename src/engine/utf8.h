@@ -26,6 +26,11 @@ int av_utf8_encode(uint32_t cp, char out[4]);
  * is the offset of the byte that starts the first invalid sequence. */
 bool av_utf8_valid(const char *s, size_t len, size_t *bad);
 
+/* After snprintf filled s (size bytes) and cut it short: drops a last
+ * character whose bytes were cut off, so s stays valid UTF-8. Does nothing
+ * when s is shorter than size - 1 bytes (it was not cut). */
+void av_utf8_drop_cut_character(char *s, size_t size);
+
 /* East Asian Wide and Fullwidth characters (CJK ideographs, kana, Hangul,
  * fullwidth forms, most emoji): each one is a token of its own and takes two
  * terminal columns. */

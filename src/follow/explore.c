@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "i18n.h"
+#include "utf8.h"
 
 void av_explore_init(struct av_explore *e)
 {
@@ -41,23 +42,6 @@ bool av_explore_snap_back(struct av_explore *e, const struct av_state **snap)
 	return e->have_teacher;
 }
 
-/* Cuts out back to a whole UTF-8 character when snprintf cut it short. */
-static void whole_characters(char *out, size_t size)
-{
-	size_t len = strnlen(out, size), start = len;
-
-	if (len + 1 < size || len == 0)
-		return;
-	while (start > 0 && ((unsigned char)out[start - 1] & 0xc0) == 0x80)
-		start--;
-	if (start > 0 && (unsigned char)out[start - 1] >= 0xc0) {
-		unsigned char lead = (unsigned char)out[start - 1];
-		size_t need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : 2;
-		if (len - (start - 1) < need)
-			out[start - 1] = '\0';
-	}
-}
-
 void av_explore_line(const struct av_explore *e, char *out, size_t size)
 {
 	char where[2 * AV_SNAP_NAME_MAX + 64];
@@ -76,5 +60,5 @@ void av_explore_line(const struct av_explore *e, char *out, size_t size)
 		else
 			snprintf(out, size, _("teacher (gone): %s — f to follow"), where);
 	}
-	whole_characters(out, size);
+	av_utf8_drop_cut_character(out, size);
 }

@@ -394,26 +394,6 @@ bool av_state_same_runs_before(const struct av_state *a, const struct av_state *
 	return true;
 }
 
-/* Cuts s back to a whole UTF-8 character after snprintf truncated it: a
- * last character with fewer bytes than its lead byte announces goes. */
-static void cut_at_character(char *s, size_t size)
-{
-	size_t len = strnlen(s, size), start = len;
-	unsigned char lead;
-	size_t need;
-
-	if (len + 1 < size)
-		return;
-	while (start > 0 && ((unsigned char)s[start - 1] & 0xc0) == 0x80)
-		start--;
-	if (start == 0)
-		return;
-	lead = (unsigned char)s[start - 1];
-	need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
-	if (len - (start - 1) < need)
-		s[start - 1] = '\0';
-}
-
 void av_state_where(const struct av_state *s, char *out, size_t size)
 {
 	const char *stage = s->stage >= 0 && s->stage < AV_SNAP_STAGE_COUNT
@@ -443,5 +423,5 @@ void av_state_where(const struct av_state *s, char *out, size_t size)
 		snprintf(out, size, _("%s%s, head %d"), lesson, stage, s->head);
 		break;
 	}
-	cut_at_character(out, size);
+	av_utf8_drop_cut_character(out, size);
 }

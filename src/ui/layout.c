@@ -113,13 +113,28 @@ static void cut_columns(char *s, int cols)
 	s[off] = '\0';
 }
 
-char *av_layout_header(const struct av_header_info *h, int width)
+/* text (size bytes) after snprintf, which wanted len: a cut text (a long
+ * sample name or folder) ends in "…" after its last whole character. */
+static void piece_text(char *text, size_t size, int len)
 {
-	struct piece p[PIECE_MAX];
+	static const char more[] = "…";
+	if (len < 0 || (size_t)len < size)
+		return;
+	size_t keep = size - sizeof(more);
+	text[keep] = '\0';
+	av_utf8_drop_cut_character(text, keep + 1);
+	strcat(text, more);
+}
+
+/* The header's pieces, left to right, each with its drop level and its
+ * shorter form; returns how many. */
+static int header_pieces(const struct av_header_info *h, struct piece p[PIECE_MAX])
+{
 	int count = 0;
-	memset(p, 0, sizeof(p));
+	memset(p, 0, PIECE_MAX * sizeof(*p));
 #define PIECE(drop_, ...) do { \
-		snprintf(p[count].text, sizeof(p[count].text), __VA_ARGS__); \
+		piece_text(p[count].text, sizeof(p[count].text), \
+			   snprintf(p[count].text, sizeof(p[count].text), __VA_ARGS__)); \
 		p[count].drop = (drop_); \
 		count++; \
 	} while (0)
@@ -149,28 +164,32 @@ char *av_layout_header(const struct av_header_info *h, int width)
 			 (unsigned long long)h->seed);
 	}
 #undef PIECE
-	char stage[96];
-	if (h->view)
-		snprintf(stage, sizeof(stage), "%s · %d/%d %s", h->view, h->stage + 1,
-			 h->n_stages, h->stage_name);
-	else
-		snprintf(stage, sizeof(stage), "%d/%d %s", h->stage + 1, h->n_stages,
-			 h->stage_name);
-	int stage_w = av_utf8_width(stage);
+	return count;
+}
 
-	bool gone[PIECE_MAX] = { false };
-	bool use_short = false;
-	int room = width - (h->stage_reserve > stage_w ? h->stage_reserve : stage_w) - 2;
-	for (int level = 1; pieces_width(p, count, use_short, gone) > room && level <= 4; level++) {
+/* Drops pieces level by level (1, 2, 3), then shortens what is left, until
+ * they fit in room columns or nothing more can go. */
+static void fit_pieces(const struct piece *p, int count, int room, bool gone[PIECE_MAX],
+		       bool *use_short)
+{
+	*use_short = false;
+	for (int level = 1; pieces_width(p, count, *use_short, gone) > room && level <= 4; level++) {
 		if (level == 4) {
-			use_short = true;
+			*use_short = true;
 			break;
 		}
 		for (int i = 0; i < count; i++)
 			if (p[i].drop == level)
 				gone[i] = true;
 	}
-	/* assemble, pad, put the stage at the right */
+}
+
+/* The pieces left, two spaces apart, padded so the stage ends at the right
+ * edge; when still too wide the settings are cut (…), never the stage. */
+static char *join_header(const struct piece *p, int count, const bool *gone, bool use_short,
+			 const char *stage, int width)
+{
+	int stage_w = av_utf8_width(stage);
 	size_t cap = (size_t)width * 4 + 512;
 	char *out = av_calloc(cap, 1);
 	int w = 0;
@@ -186,7 +205,6 @@ char *av_layout_header(const struct av_header_info *h, int width)
 		w += av_utf8_width(s);
 	}
 	if (w + 2 + stage_w > width && width > stage_w + 3) {
-		/* still too wide: cut the settings, keep the stage */
 		cut_columns(out, width - stage_w - 3);
 		strcat(out, "…");
 		w = av_utf8_width(out);
@@ -200,6 +218,25 @@ char *av_layout_header(const struct av_header_info *h, int width)
 		strcat(out, stage);
 	}
 	return out;
+}
+
+char *av_layout_header(const struct av_header_info *h, int width)
+{
+	struct piece p[PIECE_MAX];
+	int count = header_pieces(h, p);
+	char stage[96];
+	if (h->view)
+		snprintf(stage, sizeof(stage), "%s · %d/%d %s", h->view, h->stage + 1,
+			 h->n_stages, h->stage_name);
+	else
+		snprintf(stage, sizeof(stage), "%d/%d %s", h->stage + 1, h->n_stages,
+			 h->stage_name);
+	int stage_w = av_utf8_width(stage);
+	bool gone[PIECE_MAX] = { false };
+	bool use_short;
+	fit_pieces(p, count, width - (h->stage_reserve > stage_w ? h->stage_reserve : stage_w) - 2,
+		   gone, &use_short);
+	return join_header(p, count, gone, use_short, stage, width);
 }
 
 /* --- wrapping and hints ---------------------------------------------------- */
