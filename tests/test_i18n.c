@@ -80,6 +80,27 @@ static void test_bidi_controls_not_sent(void **state)
 	harness_close(&h);
 }
 
+/* A text whose last character a fixed buffer cut short (snprintf counts
+ * bytes) ends in "…"; a byte that is not UTF-8 anywhere else is a "?". */
+static void test_cut_last_character(void **state)
+{
+	(void)state;
+	if (!utf8)
+		skip();
+	struct harness h = { 0 };
+	harness_screen(&h, "xterm-256color", 20, 3);
+	av_put(stdscr, 0, 0, "ab\xc3", 20, A_NORMAL);        /* é's first byte */
+	av_put(stdscr, 1, 0, "中\xe6\x96", 20, A_NORMAL);   /* 2 of 文's 3 */
+	av_put(stdscr, 2, 0, "a\xc3" "b\xff", 20, A_NORMAL);
+	wrefresh(stdscr);
+	assert_string_equal(row(0), "ab…");
+	assert_string_equal(row(1), "中…");
+	assert_string_equal(row(2), "a?b?");
+	assert_int_equal(av_text_width("ab\xc3"), 3);
+	assert_int_equal(av_text_width("\xf0\x9f\x98"), 1);
+	harness_close(&h);
+}
+
 /* av_put_pad keeps the columns after a cut wide character padded. */
 static void test_pad_after_wide_cut(void **state)
 {
@@ -183,6 +204,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_wide_character_cut_by_a_space),
 		cmocka_unit_test(test_pad_after_wide_cut),
+		cmocka_unit_test(test_cut_last_character),
 		cmocka_unit_test(test_bidi_controls_not_sent),
 		cmocka_unit_test(test_help_texts_fit),
 		cmocka_unit_test(test_stage_titles_fit),

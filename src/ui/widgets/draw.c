@@ -84,6 +84,21 @@ struct piece {
 	int cols;
 };
 
+/* True when s (len bytes, the end of a text) is a character's first bytes
+ * and nothing else: a fixed buffer (snprintf) cut the text's last
+ * character short. It is drawn as "…" (the text goes on), not as "?", the
+ * stand-in for a byte that is not UTF-8. */
+static bool cut_short(const char *s, size_t len)
+{
+	int need = av_utf8_sequence_length((unsigned char)s[0]);
+	if (need < 2 || len >= (size_t)need)
+		return false;
+	for (size_t i = 1; i < len; i++)
+		if (((unsigned char)s[i] & 0xC0) != 0x80)
+			return false;
+	return true;
+}
+
 static bool next_piece(const char *s, size_t *off, size_t len, struct piece *p)
 {
 	if (*off >= len)
@@ -91,10 +106,10 @@ static bool next_piece(const char *s, size_t *off, size_t len, struct piece *p)
 	uint32_t cp;
 	int k = av_utf8_decode(s + *off, len - *off, &cp);
 	if (k < 0) {
-		p->s = "?";
-		p->len = 1;
+		p->s = cut_short(s + *off, len - *off) ? (use_utf8 ? "…" : ".") : "?";
+		p->len = (int)strlen(p->s);
 		p->cols = 1;
-		*off += 1;
+		*off = cut_short(s + *off, len - *off) ? len : *off + 1;
 		return true;
 	}
 	if (cp < 0x80) {
