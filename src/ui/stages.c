@@ -43,99 +43,135 @@ struct av_part av_ui_part(const char *name, enum av_tensor tensor, const float *
 	return p;
 }
 
+/* X (token_emb + pos_enc, or a model's x → X), and cross mode's X_src */
+static int embedding_parts(const struct av_trace *t, struct av_part out[AV_MAX_PARTS])
+{
+	int n = t->n, m = t->m, D = t->d_model, count = 0;
+	if (t->layer_input) {
+		/* a model's layer: X = ln_1(x), x the stream coming in */
+		out[count++] = av_ui_part("x", AV_T_LAYER_INPUT, t->layer_input, n, D, D,
+					  AV_AXIS_QUERY, AV_AXIS_DIM);
+	} else {
+		out[count++] = av_ui_part("token_emb", AV_T_TOKEN_PART, t->token_part, n, D, D,
+					  AV_AXIS_QUERY, AV_AXIS_DIM);
+		out[count] = av_ui_part("pos_enc", AV_T_POSITION_PART, t->position_part, n, D, D,
+					AV_AXIS_QUERY, AV_AXIS_DIM);
+		out[count++].op = "+";
+	}
+	out[count] = av_ui_part("X", AV_T_EMBEDDING, t->embedding, n, D, D, AV_AXIS_QUERY,
+				AV_AXIS_DIM);
+	out[count].op = t->layer_input ? "→" : "=";
+	out[count++].own = true;
+	if (t->source_embedding)
+		out[count++] = av_ui_part("X_src", AV_T_SOURCE_EMBEDDING, t->source_embedding, m,
+					  D, D, AV_AXIS_KEY, AV_AXIS_DIM);
+	return count;
+}
+
+/* Q, K and V, the head's columns highlighted when there are heads */
+static int projection_parts(const struct av_trace *t, int head,
+			    struct av_part out[AV_MAX_PARTS])
+{
+	int n = t->n, m = t->m, D = t->d_model, dh = t->head_dim, count = 0;
+	out[count++] = av_ui_part("Q", AV_T_Q, t->q, n, D, D, AV_AXIS_QUERY, AV_AXIS_DIM);
+	out[count++] = av_ui_part("K", AV_T_K, t->k, m, D, D, AV_AXIS_KEY, AV_AXIS_DIM);
+	out[count++] = av_ui_part("V", AV_T_V, t->v, m, D, D, AV_AXIS_KEY, AV_AXIS_DIM);
+	for (int i = 0; i < count; i++) {
+		out[i].hl_start = head * dh;
+		out[i].hl_len = t->heads > 1 ? dh : 0;
+		out[i].own = true;
+	}
+	return count;
+}
+
+/* One head's (n, m) matrix of the scores, scaled, masked or softmax stage */
+static struct av_part head_matrix_part(const struct av_trace *t, enum av_stage st, int head)
+{
+	size_t off = (size_t)head * t->n * t->m;
+	struct av_part p;
+	switch (st) {
+	case AV_STAGE_SCALED:
+		p = av_ui_part("scaled_h", AV_T_SCALED, t->scaled + off, t->n, t->m, t->m,
+			       AV_AXIS_QUERY, AV_AXIS_KEY);
+		break;
+	case AV_STAGE_MASKED:
+		p = av_ui_part("masked_h", AV_T_MASKED, t->masked + off, t->n, t->m, t->m,
+			       AV_AXIS_QUERY, AV_AXIS_KEY);
+		p.maskable = true;
+		p.masked_as_inf = true;
+		break;
+	case AV_STAGE_SOFTMAX:
+		p = av_ui_part("weights_h", AV_T_WEIGHTS, t->weights + off, t->n, t->m, t->m,
+			       AV_AXIS_QUERY, AV_AXIS_KEY);
+		p.kind = AV_PART_WEIGHTS;
+		p.maskable = true;
+		p.row_sums = true;
+		break;
+	default:
+		p = av_ui_part("scores_h", AV_T_SCORES, t->scores + off, t->n, t->m, t->m,
+			       AV_AXIS_QUERY, AV_AXIS_KEY);
+		break;
+	}
+	p.own = true;
+	return p;
+}
+
+/* the weights next to what they produce; V_h (the rows being weighted)
+ * last, as it may be wide */
+static int context_parts(const struct av_trace *t, int head, struct av_part out[AV_MAX_PARTS])
+{
+	int n = t->n, m = t->m, D = t->d_model, dh = t->head_dim, count = 0;
+	out[count] = av_ui_part("weights_h", AV_T_WEIGHTS, t->weights + (size_t)head * n * m, n,
+				m, m, AV_AXIS_QUERY, AV_AXIS_KEY);
+	out[count].kind = AV_PART_WEIGHTS;
+	out[count++].maskable = true;
+	out[count] = av_ui_part("context_h", AV_T_CONTEXT, t->context + (size_t)head * n * dh, n,
+				dh, dh, AV_AXIS_QUERY, AV_AXIS_DIM);
+	out[count++].own = true;
+	out[count++] = av_ui_part("V_h", AV_T_V_HEAD, t->v + (size_t)head * dh, m, dh, D,
+				  AV_AXIS_KEY, AV_AXIS_DIM);
+	return count;
+}
+
+/* concat (the head's columns highlighted), output, residual */
+static int output_parts(const struct av_trace *t, int head, struct av_part out[AV_MAX_PARTS])
+{
+	int n = t->n, D = t->d_model, dh = t->head_dim, count = 0;
+	out[count] = av_ui_part("concat", AV_T_CONCAT, t->concat, n, D, D, AV_AXIS_QUERY,
+				AV_AXIS_DIM);
+	out[count].hl_start = head * dh;
+	out[count++].hl_len = t->heads > 1 ? dh : 0;
+	out[count] = av_ui_part("output", AV_T_OUTPUT, t->output, n, D, D, AV_AXIS_QUERY,
+				AV_AXIS_DIM);
+	out[count++].own = true;
+	out[count++] = av_ui_part("residual", AV_T_RESIDUAL, t->residual, n, D, D,
+				  AV_AXIS_QUERY, AV_AXIS_DIM);
+	return count;
+}
+
 int av_ui_stage_parts(const struct av_trace *t, enum av_stage st, int head,
 		      struct av_part out[AV_MAX_PARTS])
 {
-	int n = t->n, m = t->m, D = t->d_model, dh = t->head_dim;
 	if (head < 0 || head >= t->heads)
 		head = 0;
-	size_t cells = (size_t)n * m, off = (size_t)head * cells;
-	const float *q_side = t->embedding;
-	int count = 0;
 	switch (st) {
 	case AV_STAGE_TOKENS:
 	case AV_STAGE_COUNT:
 		return 0;
 	case AV_STAGE_EMBEDDING:
-		if (t->layer_input) {
-			/* a model's layer: X = ln_1(x), x the stream coming in */
-			out[count++] = av_ui_part("x", AV_T_LAYER_INPUT, t->layer_input, n, D, D,
-					    AV_AXIS_QUERY, AV_AXIS_DIM);
-		} else {
-			out[count++] = av_ui_part("token_emb", AV_T_TOKEN_PART, t->token_part, n, D,
-					    D, AV_AXIS_QUERY, AV_AXIS_DIM);
-			out[count] = av_ui_part("pos_enc", AV_T_POSITION_PART, t->position_part, n,
-					  D, D, AV_AXIS_QUERY, AV_AXIS_DIM);
-			out[count++].op = "+";
-		}
-		out[count] = av_ui_part("X", AV_T_EMBEDDING, q_side, n, D, D,
-				  AV_AXIS_QUERY, AV_AXIS_DIM);
-		out[count].op = t->layer_input ? "→" : "=";
-		out[count++].own = true;
-		if (t->source_embedding)
-			out[count++] = av_ui_part("X_src", AV_T_SOURCE_EMBEDDING, t->source_embedding,
-					    m, D, D, AV_AXIS_KEY, AV_AXIS_DIM);
-		return count;
+		return embedding_parts(t, out);
 	case AV_STAGE_PROJECTION:
-		out[count++] = av_ui_part("Q", AV_T_Q, t->q, n, D, D, AV_AXIS_QUERY, AV_AXIS_DIM);
-		out[count++] = av_ui_part("K", AV_T_K, t->k, m, D, D, AV_AXIS_KEY, AV_AXIS_DIM);
-		out[count++] = av_ui_part("V", AV_T_V, t->v, m, D, D, AV_AXIS_KEY, AV_AXIS_DIM);
-		for (int i = 0; i < count; i++) {
-			out[i].hl_start = head * dh;
-			out[i].hl_len = t->heads > 1 ? dh : 0;
-			out[i].own = true;
-		}
-		return count;
+		return projection_parts(t, head, out);
 	case AV_STAGE_SCORES:
-		out[count] = av_ui_part("scores_h", AV_T_SCORES, t->scores + off, n, m, m,
-				  AV_AXIS_QUERY, AV_AXIS_KEY);
-		out[count++].own = true;
-		return count;
 	case AV_STAGE_SCALED:
-		out[count] = av_ui_part("scaled_h", AV_T_SCALED, t->scaled + off, n, m, m,
-				  AV_AXIS_QUERY, AV_AXIS_KEY);
-		out[count++].own = true;
-		return count;
 	case AV_STAGE_MASKED:
-		out[count] = av_ui_part("masked_h", AV_T_MASKED, t->masked + off, n, m, m,
-				  AV_AXIS_QUERY, AV_AXIS_KEY);
-		out[count].maskable = true;
-		out[count].own = true;
-		out[count++].masked_as_inf = true;
-		return count;
 	case AV_STAGE_SOFTMAX:
-		out[count] = av_ui_part("weights_h", AV_T_WEIGHTS, t->weights + off, n, m, m,
-				  AV_AXIS_QUERY, AV_AXIS_KEY);
-		out[count].kind = AV_PART_WEIGHTS;
-		out[count].maskable = true;
-		out[count].own = true;
-		out[count++].row_sums = true;
-		return count;
+		out[0] = head_matrix_part(t, st, head);
+		return 1;
 	case AV_STAGE_CONTEXT:
-		/* the weights next to what they produce; V_h (the rows being
-		 * weighted) last, as it may be wide */
-		out[count] = av_ui_part("weights_h", AV_T_WEIGHTS, t->weights + off, n, m, m,
-				  AV_AXIS_QUERY, AV_AXIS_KEY);
-		out[count].kind = AV_PART_WEIGHTS;
-		out[count++].maskable = true;
-		out[count] = av_ui_part("context_h", AV_T_CONTEXT,
-				  t->context + (size_t)head * n * dh, n, dh, dh,
-				  AV_AXIS_QUERY, AV_AXIS_DIM);
-		out[count++].own = true;
-		out[count++] = av_ui_part("V_h", AV_T_V_HEAD, t->v + (size_t)head * dh, m, dh, D,
-				    AV_AXIS_KEY, AV_AXIS_DIM);
-		return count;
+		return context_parts(t, head, out);
 	case AV_STAGE_OUTPUT:
-		out[count] = av_ui_part("concat", AV_T_CONCAT, t->concat, n, D, D,
-				  AV_AXIS_QUERY, AV_AXIS_DIM);
-		out[count].hl_start = head * dh;
-		out[count++].hl_len = t->heads > 1 ? dh : 0;
-		out[count] = av_ui_part("output", AV_T_OUTPUT, t->output, n, D, D,
-				  AV_AXIS_QUERY, AV_AXIS_DIM);
-		out[count++].own = true;
-		out[count++] = av_ui_part("residual", AV_T_RESIDUAL, t->residual, n, D, D,
-				    AV_AXIS_QUERY, AV_AXIS_DIM);
-		return count;
+		return output_parts(t, head, out);
 	}
 	return 0;
 }
