@@ -519,6 +519,38 @@ static void open_editor(struct av_app *a, bool source)
 	av_editor_open(a, source, later ? AV_THEN_ASK_CROSS : AV_THEN_NOTHING);
 }
 
+/* a: the stage's matrices, then every head's grid, then its bars */
+static void cycle_heads_view(struct av_app *a)
+{
+	if (a->view == &av_view_stage) {
+		a->view = &av_view_heads;
+		a->heads_bars = false;
+	} else if (!a->heads_bars) {
+		a->heads_bars = true;
+	} else {
+		a->view = &av_view_stage;
+	}
+	if (a->lesson)   /* the caption pane is smaller under the grid */
+		av_app_resize(a);
+	a->dirty = AV_DIRTY_ALL;
+}
+
+static void toggle_compact(struct av_app *a)
+{
+	a->compact = !a->compact;
+	a->dirty |= AV_DIRTY_MAIN;
+	av_app_message(a, false, a->compact ? _("compact cells: colour only (z for numbers)")
+		       : _("numbers in the cells"));
+}
+
+static void open_help(struct av_app *a)
+{
+	a->overlay = &av_view_help;
+	a->help_scroll = 0;
+	if (a->overlay->resize)
+		a->overlay->resize(a);
+}
+
 static void do_action(struct av_app *a, enum av_action act)
 {
 	switch (act) {
@@ -530,25 +562,8 @@ static void do_action(struct av_app *a, enum av_action act)
 	case AV_ACTION_LAST_STAGE: set_stage(a, AV_STAGE_COUNT - 1); break;
 	case AV_ACTION_NEXT_HEAD: set_head(a, 1); break;
 	case AV_ACTION_PREV_HEAD: set_head(a, -1); break;
-	case AV_ACTION_ALL_HEADS:
-		if (a->view == &av_view_stage) {
-			a->view = &av_view_heads;
-			a->heads_bars = false;
-		} else if (!a->heads_bars) {
-			a->heads_bars = true;
-		} else {
-			a->view = &av_view_stage;
-		}
-		if (a->lesson)   /* the caption pane is smaller under the grid */
-			av_app_resize(a);
-		a->dirty = AV_DIRTY_ALL;
-		break;
-	case AV_ACTION_ZOOM:
-		a->compact = !a->compact;
-		a->dirty |= AV_DIRTY_MAIN;
-		av_app_message(a, false, a->compact ? _("compact cells: colour only (z for numbers)")
-			       : _("numbers in the cells"));
-		break;
+	case AV_ACTION_ALL_HEADS: cycle_heads_view(a); break;
+	case AV_ACTION_ZOOM: toggle_compact(a); break;
 	case AV_ACTION_TRAIN: av_train_view_open(a); break;
 	case AV_ACTION_FIGURES: av_figures_open(a); break;
 	case AV_ACTION_PIN: av_pin_stepper(a); break;
@@ -575,19 +590,12 @@ static void do_action(struct av_app *a, enum av_action act)
 	case AV_ACTION_LESSON_CAPTION_DOWN: case AV_ACTION_LESSON_CAPTION_UP:
 		av_lesson_ui_action(a, act);
 		break;
-	case AV_ACTION_HELP:
-		a->overlay = &av_view_help;
-		a->help_scroll = 0;
-		if (a->overlay->resize)
-			a->overlay->resize(a);
-		break;
+	case AV_ACTION_HELP: open_help(a); break;
 	case AV_ACTION_REPAINT:
 		clearok(curscr, TRUE);
 		a->dirty = AV_DIRTY_ALL;
 		break;
-	case AV_ACTION_QUIT:
-		av_app_quit(a);
-		break;
+	case AV_ACTION_QUIT: av_app_quit(a); break;
 	case AV_ACTION_PREV_LAYER: case AV_ACTION_NEXT_LAYER: case AV_ACTION_MODEL_VIEW:
 		av_app_message(a, false, _("[, ] and M are for a real model: attnview --model DIR"));
 		break;
