@@ -433,6 +433,28 @@ static void test_prompt_fits(void **state)
 	harness_close(&h);
 }
 
+/* Deleting at the end of a sentence wider than the field scrolls the field
+ * back: it showed "sentence>…" and nothing else after 25 Ctrl-W. */
+static void test_editor_scrolls_back(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	char keys[600] = "e" CTRL_U;
+	for (int i = 1; i <= 60; i++)
+		snprintf(keys + strlen(keys), sizeof(keys) - strlen(keys), "w%d ", i);
+	harness_keys(&h, keys);
+	expect_status("w60");
+	for (int i = 0; i < 25; i++)
+		harness_keys(&h, "\x17");                /* Ctrl-W: a word back */
+	expect_status("w35");
+	expect_status("w20");                          /* the field is full again */
+	harness_keys(&h, CTRL_U);
+	expect_status("sentence>");
+	assert_null(strstr(status_line(), "…"));
+	harness_close(&h);
+}
+
 /* A text too long for the status line at 80 columns is shown whole in the
  * rows above it, and the next key gives those rows back to the view: a
  * write error's cause (it was cut after the path), an overwrite question's
@@ -521,6 +543,7 @@ int main(void)
 		cmocka_unit_test(test_overwrite_asks),
 		cmocka_unit_test(test_write_errors),
 		cmocka_unit_test(test_prompt_fits),
+		cmocka_unit_test(test_editor_scrolls_back),
 		cmocka_unit_test(test_long_texts_shown_whole),
 	};
 	return cmocka_run_group_tests(tests, in_temp_dir, remove_temp_dir);

@@ -219,6 +219,12 @@ void av_line_draw(WINDOW *w, const struct av_colors *c, const char *label,
 		l->scroll = cur_col;
 	if (cur_col >= l->scroll + tw)
 		l->scroll = cur_col - tw + 2;
+	/* text hidden at the left never leaves blank columns at the right: after
+	 * deleting at the end the field scrolls back (the cursor's column at
+	 * the end counts, as when typing) */
+	int end = av_text_width(l->buf) + 1;
+	if (l->scroll > 0 && end - l->scroll < tw - 1)
+		l->scroll = end - tw + 1;
 	if (l->scroll < 0)
 		l->scroll = 0;
 
