@@ -490,6 +490,11 @@ static void test_too_small_and_back(void **state)
 	/* 30 columns: the message wraps after the size */
 	expect(utf8 ? "terminal too small: 30×10" : "terminal too small: 30");
 	expect(utf8 ? "needs at least 40×12" : "needs at least 40");
+	expect("enlarge the window, or q to");
+	/* 20x6: word-wrapped, the size and the q kept (they were cut off) */
+	harness_resize(&h, 20, 6);
+	expect(utf8 ? "20×6" : "20");
+	expect("or q to quit");
 	harness_resize(&h, 79, 11);
 	expect(utf8 ? "terminal too small: 79×11, needs at least 40×12"
 		    : "terminal too small: 79");

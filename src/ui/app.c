@@ -888,6 +888,8 @@ void av_app_draw_inspector(struct av_app *a, const struct av_insp *in)
 		       av_colors_el(c, i == 0 ? AV_EL_LABEL : AV_EL_NORMAL));
 }
 
+/* The size message, then what to do, word-wrapped and centred: at 20x6
+ * both used to be cut ("terminal too small:…"), losing the size and the q. */
 static void draw_too_small(struct av_app *a)
 {
 	WINDOW *w = a->w_small;
@@ -896,21 +898,31 @@ static void draw_too_small(struct av_app *a)
 	werase(w);
 	char *text = av_layout_too_small_text(COLS, LINES, token_rows(a));
 	int width = getmaxx(w), height = getmaxy(w);
-	/* one line if it fits, else broken after the size */
-	const char *lines[3] = { text, NULL, _("enlarge the window, or q to quit") };
+	/* the size's line breaks after its comma first, then between words */
+	const char *paras[3] = { text, NULL, _("enlarge the window, or q to quit") };
 	char *comma = strstr(text, ", ");
 	if (av_text_width(text) > width && comma) {
 		*comma = '\0';
-		lines[1] = comma + 2;
+		paras[1] = comma + 2;
 	}
-	int y = height / 2 - 1;
-	for (int i = 0; i < 3; i++) {
-		if (!lines[i] || y < 0 || y >= height)
-			continue;
-		int tw = av_text_width(lines[i]);
+	struct { const char *s; size_t len; bool hint; } rows[24];
+	int n = 0;
+	for (int i = 0; i < 3; i++)
+		for (const char *p = paras[i]; p && *p && n < 24;) {
+			const char *next;
+			size_t len = av_wrap_line(p, width, av_text_width, &next);
+			rows[n].s = p;
+			rows[n].len = len;
+			rows[n++].hint = i == 2;
+			p = next;
+		}
+	for (int i = 0, y = n < height ? (height - n) / 2 : 0; i < n && y < height; i++, y++) {
+		char *line = av_strndup(rows[i].s, rows[i].len);
+		int tw = av_text_width(line);
 		int x = tw < width ? (width - tw) / 2 : 0;
-		av_put(w, y++, x, lines[i], width - x,
-		       av_colors_el(&a->colors, i == 2 ? AV_EL_DIM : AV_EL_ERROR));
+		av_put(w, y, x, line, width - x,
+		       av_colors_el(&a->colors, rows[i].hint ? AV_EL_DIM : AV_EL_ERROR));
+		free(line);
 	}
 	free(text);
 	wnoutrefresh(w);
