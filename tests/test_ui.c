@@ -371,6 +371,12 @@ static void test_help_small_scrolls(void **state)
 	expect("quit");
 	harness_keys(&h, "z");
 	expect_not("attnview keys");
+	/* at 40x12 the footer is shorter and stays on the bottom border (the
+	 * long one ran over the title) */
+	harness_resize(&h, 40, 12);
+	harness_keys(&h, "?");
+	assert_non_null(strstr(harness_line(0), "attnview keys"));
+	assert_non_null(strstr(harness_line(11), "close"));
 	harness_close(&h);
 }
 

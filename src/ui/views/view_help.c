@@ -286,7 +286,10 @@ static void help_draw(struct av_app *a)
 		av_put(w, 0, 2, _(" attnview keys "), W - 4, help | A_BOLD);
 		const char *foot = max_scroll ? _(" Up/Down scroll · any other key closes ")
 					      : _(" any key closes ");
-		av_put(w, H - 1, W - 2 - av_text_width(foot), foot, W - 4, help);
+		if (av_text_width(foot) > W - 4)   /* 40 columns: it ran over the title */
+			foot = _(" Up/Down · other keys close ");
+		int fw = av_text_width(foot) < W - 4 ? av_text_width(foot) : W - 4;
+		av_put(w, H - 1, W - 2 - fw, foot, fw, help);
 		struct app_help_ctx ctx = { .a = a, .w = w };
 		draw_help_rows(&ctx, lines, n, &sp, ed, n_ed, inner, colw, two, body);
 	}
