@@ -459,6 +459,16 @@ static void test_wrap(void **state)
 	(void)state;
 	const char *text = "each row turned into weights that sum to 1";
 	const char *next;
+	/* Chinese: no line starts with "，" (the break moves back a character)
+	 * or ends with "（" */
+	size_t cut = av_wrap_line("这是一个很长的句子，然后继续", 18, av_utf8_width, &next);
+	assert_int_equal(cut, strlen("这是一个很长的句"));
+	assert_string_equal(next, "子，然后继续");
+	cut = av_wrap_line("这是一个很长的（句子）然后继续", 16, av_utf8_width, &next);
+	assert_string_equal(next, "（句子）然后继续");
+	assert_false(av_line_may_break(0x4E2D, 0x3002));   /* 中。 */
+	assert_false(av_line_may_break(0xFF08, 0x4E2D));   /* （中 */
+	assert_true(av_line_may_break(0x3002, 0x4E2D));    /* 。中 */
 	size_t len = av_wrap_line(text, 19, ascii_width, &next);
 	assert_int_equal(len, strlen("each row turned"));
 	assert_string_equal(next, "into weights that sum to 1");

@@ -13,7 +13,9 @@
 #include "i18n.h"
 #include "lesson/lesson.h"
 #include "train.h"
+#include "ui/layout.h"
 #include "ui/widgets/draw.h"
+#include "utf8.h"
 #include "ui_harness.h"
 
 static bool utf8;
@@ -399,6 +401,29 @@ static void caption_row(int y, char *out, size_t size)
 		out[--n] = '\0';
 }
 
+/* A caption row breaks where Chinese allows (av_line_may_break): it does
+ * not start with "，" or "）", nor end with "（". */
+static void assert_row_breaks_well(const char *row)
+{
+	size_t len = strlen(row), i = 0;
+	while (i < len && row[i] == ' ')
+		i++;
+	uint32_t first = 0, cp = 0, end = 0;
+	for (bool at_first = true; i < len; at_first = false) {
+		int k = av_utf8_decode(row + i, len - i, &cp);
+		if (k < 0)
+			break;
+		if (at_first)
+			first = cp;
+		end = cp;
+		i += (size_t)k;
+	}
+	if (!av_line_may_break('a', first) || !av_line_may_break(end, 'a')) {
+		harness_dump();
+		fail_msg("a caption row breaks badly: \"%s\"", row);
+	}
+}
+
 /* The whole caption of the step on screen, read through the pane with J
  * until "▼ more" goes (rows seen twice, the one J keeps in view, once). */
 static char *read_caption(struct lesson_screen *ls, int pane)
@@ -407,8 +432,10 @@ static char *read_caption(struct lesson_screen *ls, int pane)
 	char (*seen)[4096] = av_calloc(400, sizeof *seen);
 	for (int page = 0; page < 100; page++) {
 		char now[32][4096];
-		for (int r = 0; r < rows; r++)
+		for (int r = 0; r < rows; r++) {
 			caption_row(top + r, now[r], sizeof(now[r]));
+			assert_row_breaks_well(now[r]);
+		}
 		/* the most rows the new page shares with the end of the old one */
 		int overlap = 0;
 		for (int k = rows < n ? rows : n; k > 0 && !overlap; k--) {

@@ -241,6 +241,60 @@ char *av_layout_header(const struct av_header_info *h, int width)
 
 /* --- wrapping and hints ---------------------------------------------------- */
 
+static bool in_list(uint32_t cp, const uint32_t *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (list[i] == cp)
+			return true;
+	return false;
+}
+
+bool av_line_may_break(uint32_t before, uint32_t after)
+{
+	static const uint32_t no_line_start[] = {
+		0x3001, 0x3002, 0xFF0C, 0xFF0E, 0xFF1A, 0xFF1B, 0xFF01, 0xFF1F,  /* 、。，．：；！？ */
+		0xFF09, 0x300D, 0x300F, 0x300B, 0x3009, 0x3011, 0x3015, 0xFF3D,  /* ）」』》〉】〕］ */
+		0xFF5D, 0x201D, 0x2019, 0x2026, 0x00B7, 0x30FB,                  /* ｝”’…·・ */
+	};
+	static const uint32_t no_line_end[] = {
+		0xFF08, 0x300C, 0x300E, 0x300A, 0x3008, 0x3010, 0x3014, 0xFF3B,  /* （「『《〈【〔［ */
+		0xFF5B, 0x201C, 0x2018,                                          /* ｛“‘ */
+	};
+	return !in_list(after, no_line_start, sizeof(no_line_start) / sizeof(no_line_start[0]))
+	       && !in_list(before, no_line_end, sizeof(no_line_end) / sizeof(no_line_end[0]));
+}
+
+/* The code point that ends s[0..at) and the one that starts s[at..len). */
+static void around(const char *s, size_t len, size_t at, uint32_t *before, uint32_t *after)
+{
+	size_t b = at;
+	while (b > 0 && ((unsigned char)s[b - 1] & 0xC0) == 0x80)
+		b--;
+	*before = *after = 0;
+	if (b > 0 && av_utf8_decode(s + b - 1, at - b + 1, before) < 0)
+		*before = 0;
+	if (at < len && av_utf8_decode(s + at, len - at, after) < 0)
+		*after = 0;
+}
+
+/* A break inside a word at `at` moved back to where Chinese allows one
+ * (av_line_may_break), but not back to from or before (then `at` stays:
+ * the text must move on). */
+static size_t allowed_break(const char *s, size_t len, size_t from, size_t at)
+{
+	size_t b = at;
+	for (int tries = 0; tries < 4 && b > from; tries++) {
+		uint32_t before, after;
+		around(s, len, b, &before, &after);
+		if (av_line_may_break(before, after))
+			return b;
+		do
+			b--;
+		while (b > from && ((unsigned char)s[b] & 0xC0) == 0x80);
+	}
+	return at;
+}
+
 /* Columns of the first len bytes of s. */
 static int prefix_width(const char *s, size_t len, int (*measure)(const char *), char *buf)
 {
@@ -306,7 +360,7 @@ size_t av_wrap_line(const char *s, int width, int (*measure)(const char *),
 				off += (size_t)k;
 			}
 			if (off > w0)
-				best = off;
+				best = allowed_break(s, len, w0, off);
 		}
 	}
 	if (best == 0 && len > 0) {
@@ -324,7 +378,7 @@ size_t av_wrap_line(const char *s, int width, int (*measure)(const char *),
 			if (prefix_width(s, off, measure, buf) > width)
 				break;
 		}
-		best = off;
+		best = off < len && s[off] != ' ' ? allowed_break(s, len, 0, off) : off;
 	}
 	free(buf);
 	const char *rest = s + best;

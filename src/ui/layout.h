@@ -71,6 +71,12 @@ struct av_header_info {
  * width columns wide (padded with spaces) when width allows. */
 char *av_layout_header(const struct av_header_info *h, int width);
 
+/* Whether a line may break between the characters before and after:
+ * not before a closing mark or a Chinese comma or full stop (，。、）」…),
+ * nor after an opening mark (（「《“), as Chinese typesetting requires
+ * (kinsoku). Anything else may break (where a wrapper allows it). */
+bool av_line_may_break(uint32_t before, uint32_t after);
+
 /* Word wrap: the bytes of s that make the next line of at most width
  * columns (as measure counts them; av_text_width on screen): whole words,
  * broken at spaces; a word wider than the line (a run of CJK characters,

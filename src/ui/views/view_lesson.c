@@ -18,6 +18,7 @@
 #include "i18n.h"
 #include "lesson/lesson.h"
 #include "ui/app.h"
+#include "ui/layout.h"
 #include "ui/widgets/draw.h"
 #include "ui/views/figview.h"
 #include "utf8.h"
@@ -325,8 +326,9 @@ void av_lesson_ui_action(struct av_app *a, enum av_action act)
 /* --- the caption pane */
 
 /* Bytes of the longest prefix of s that fits width columns, broken after a
- * space (Latin text) or between two wide characters (CJK), else anywhere;
- * *next is where the following line starts (spaces skipped). */
+ * space (Latin text) or after a wide character (CJK) where Chinese allows
+ * it (av_line_may_break: no line starts with "，" or ends with "（"), else
+ * anywhere; *next is where the following line starts (spaces skipped). */
 static size_t wrap_line(const char *s, int width, const char **next)
 {
 	size_t len = strlen(s), i = 0, brk = 0;
@@ -343,7 +345,11 @@ static size_t wrap_line(const char *s, int width, const char **next)
 			break;
 		cols += w;
 		i += (size_t)n;
-		if (cp == ' ' || av_cp_is_wide(cp))
+		uint32_t after = 0;
+		if ((cp == ' ' || av_cp_is_wide(cp)) && i < len &&
+		    av_utf8_decode(s + i, len - i, &after) < 0)
+			after = 0;
+		if ((cp == ' ' || av_cp_is_wide(cp)) && av_line_may_break(cp, after))
 			brk = i;
 	}
 	if (i < len && brk > 0)

@@ -253,9 +253,17 @@ static void draw_title(struct av_app *a, struct caption *cap)
 		caption_add(cap, av_strdup(formula));
 	if (!shapes_whole)
 		caption_add(cap, av_strdup(shapes));
-	if (!purpose_whole)
-		caption_add(cap, av_printf("%c%s.", purpose[0] >= 'a' && purpose[0] <= 'z' ?
-					   purpose[0] - 'a' + 'A' : purpose[0], purpose + 1));
+	if (!purpose_whole) {
+		/* a phrase made a sentence: capitalised, and the language's full
+		 * stop (Chinese takes "。", not ".") */
+		char *capital = av_printf("%c%s", purpose[0] >= 'a' && purpose[0] <= 'z' ?
+					  purpose[0] - 'a' + 'A' : purpose[0], purpose + 1);
+		/* TRANSLATORS: %s is a stage's purpose, e.g. "How well each query
+		 * matches each key", made a sentence in the caption; put your
+		 * language's full stop. */
+		caption_add(cap, av_printf(_("%s."), capital));
+		free(capital);
+	}
 	char *note = stage_note(t, a->stage);
 	if (note)
 		caption_add(cap, note);
