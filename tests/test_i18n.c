@@ -14,6 +14,7 @@
 #include "ui_harness.h"
 #include "ui/actions.h"
 #include "ui/widgets/draw.h"
+#include "ui/widgets/panels.h"
 #include "ui/stages.h"
 
 static bool utf8;
@@ -98,6 +99,24 @@ static void test_cut_last_character(void **state)
 	assert_string_equal(row(2), "a?b?");
 	assert_int_equal(av_text_width("ab\xc3"), 3);
 	assert_int_equal(av_text_width("\xf0\x9f\x98"), 1);
+	harness_close(&h);
+}
+
+/* A wrapped text longer than its rows ends in whole words and "…", not in
+ * a cut word ("Step throug…" in a lesson's first step). */
+static void test_wrapped_ends_in_words(void **state)
+{
+	(void)state;
+	if (!utf8)
+		skip();
+	struct harness h = { 0 };
+	harness_screen(&h, "xterm-256color", 20, 3);
+	int used = av_put_wrapped(stdscr, 0, 0, "learned positions. Step through the stages",
+				  20, 2, A_NORMAL);
+	wrefresh(stdscr);
+	assert_int_equal(used, 2);
+	assert_string_equal(row(0), "learned positions.");
+	assert_string_equal(row(1), "Step through the…");
 	harness_close(&h);
 }
 
@@ -205,6 +224,7 @@ int main(void)
 		cmocka_unit_test(test_wide_character_cut_by_a_space),
 		cmocka_unit_test(test_pad_after_wide_cut),
 		cmocka_unit_test(test_cut_last_character),
+		cmocka_unit_test(test_wrapped_ends_in_words),
 		cmocka_unit_test(test_bidi_controls_not_sent),
 		cmocka_unit_test(test_help_texts_fit),
 		cmocka_unit_test(test_stage_titles_fit),

@@ -363,13 +363,21 @@ int av_put_wrapped(WINDOW *w, int y, int x, const char *text, int width, int max
 	while (*p && lines < max_lines && width > 0) {
 		const char *next;
 		size_t len = av_wrap_line(p, width, av_text_width, &next);
-		if (lines == max_lines - 1 || next == p) {
-			/* the last line: as much of the rest as fits */
+		bool more = false;
+		if (lines == max_lines - 1 && *next) {
+			/* the last row, and text left: whole words, then "…" */
+			len = av_wrap_line(p, width - 1, av_text_width, &next);
+			more = true;
+		}
+		if (next == p) {   /* nothing whole fits: as much as fits */
 			len = strlen(p);
 			next = p + len;
+			more = false;
 		}
 		char *line = av_strndup(p, len);
-		av_put(w, y + lines, x, line, width, attr);
+		int used = av_put(w, y + lines, x, line, width, attr);
+		if (more)
+			av_put(w, y + lines, x + used, av_draw_utf8() ? "…" : ">", 1, attr);
 		free(line);
 		lines++;
 		p = next;

@@ -59,7 +59,8 @@ void av_panel_draw(WINDOW *w, struct av_colors *c, struct av_panel *p,
 void av_panel_free(struct av_panel *p);
 
 /* text at (y, x) wrapped at spaces into at most max_lines lines of width
- * columns (the last one cut with "…" if the text is longer still).
+ * columns; when the text is longer still, the last one ends in whole words
+ * and "…" (a cut word read as another one).
  * Returns the lines used. */
 int av_put_wrapped(WINDOW *w, int y, int x, const char *text, int width, int max_lines,
 		   attr_t attr);
