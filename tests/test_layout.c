@@ -154,6 +154,27 @@ static void test_header(void **state)
 	free(s);
 }
 
+/* A cut header never ends inside a number: "trained 20…" of 200 epochs
+ * read as 20. */
+static void test_header_cut_not_in_number(void **state)
+{
+	(void)state;
+	struct av_header_info h = header("qkv-walkthrough", 512);
+	h.weights = "trained 200 ep";
+	h.classroom = "3 following";
+	for (int width = 30; width <= 120; width++) {
+		char *s = av_layout_header(&h, width);
+		const char *t = strstr(s, "trained ");
+		if (t && t[8] >= '0' && t[8] <= '9' && strncmp(t + 8, "200", 3) != 0)
+			fail_msg("width %d: \"%s\"", width, s);
+		const char *d = strstr(s, "dh");
+		if (d && strncmp(d, "dh64", 4) != 0 && strncmp(d, "dh=64", 5) != 0 &&
+		    strncmp(d, "dh…", 5) != 0 && strncmp(d, "dh=…", 6) != 0)
+			fail_msg("width %d: \"%s\"", width, s);
+		free(s);
+	}
+}
+
 /* A name longer than a piece holds is cut after a whole character, with
  * "…": a cut in the middle of 中 would reach the terminal as "??". */
 static void test_header_long_name(void **state)
@@ -520,6 +541,7 @@ int main(void)
 		cmocka_unit_test(test_smallest_and_too_small),
 		cmocka_unit_test(test_header),
 		cmocka_unit_test(test_header_long_name),
+		cmocka_unit_test(test_header_cut_not_in_number),
 		cmocka_unit_test(test_no_key_twice),
 		cmocka_unit_test(test_keys_documented),
 		cmocka_unit_test(test_colour_decisions),

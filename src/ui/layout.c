@@ -94,7 +94,8 @@ static int pieces_width(const struct piece *p, int count, bool use_short, const 
 	return w;
 }
 
-/* Cuts s (UTF-8) to at most cols columns, at a character boundary. */
+/* Cuts s (UTF-8) to at most cols columns, at a character boundary and not
+ * inside a number. */
 static void cut_columns(char *s, int cols)
 {
 	size_t len = strlen(s), off = 0;
@@ -110,6 +111,10 @@ static void cut_columns(char *s, int cols)
 		used += cw;
 		off += (size_t)k;
 	}
+	/* never in a number: "trained 20…" of 200 epochs reads as 20 */
+	if (off < len && s[off] >= '0' && s[off] <= '9')
+		while (off > 0 && ((s[off - 1] >= '0' && s[off - 1] <= '9') || s[off - 1] == '.'))
+			off--;
 	s[off] = '\0';
 }
 
