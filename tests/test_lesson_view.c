@@ -89,6 +89,26 @@ static void test_pane_and_steps(void **state)
 	close_lesson(&ls);
 }
 
+/* The inspector reads in order when its rows are too few (a lesson's pane
+ * leaves two at 80x24): the cell's line, then its sum, then the row's
+ * exponentials; its last lines used to stand above its first. */
+static void test_inspector_in_order(void **state)
+{
+	(void)state;
+	struct lesson_screen ls;
+	open_lesson(&ls, "china-panda", 80, 24);
+	for (int i = 1; i < 15; i++)
+		harness_keys(&ls.h, "}");
+	expect("lesson 15/17");
+	int cell = harness_find("weights_h[0,0] = "), sum = harness_find("w = exp(x − max)"),
+	    row = harness_find("exp(row 0 − max):");
+	if (!(cell >= 0 && cell < sum && sum < row)) {
+		harness_dump();
+		fail_msg("cell %d, sum %d, row %d", cell, sum, row);
+	}
+	close_lesson(&ls);
+}
+
 /* A screen too short for the caption pane says the lesson is there, and
  * its keys still step; the pane comes back when the screen grows. */
 static void test_pane_hidden_is_said(void **state)
@@ -722,6 +742,7 @@ int main(void)
 		cmocka_unit_test(test_stepper_training_step),
 		cmocka_unit_test(test_highlight),
 		cmocka_unit_test(test_chinese_captions),
+		cmocka_unit_test(test_inspector_in_order),
 		cmocka_unit_test(test_caption_scroll),
 		cmocka_unit_test(test_every_step),
 		cmocka_unit_test(test_every_step_ascii),

@@ -172,15 +172,23 @@ static void clamp_cursor(struct av_app *a)
  * title, and the notes of the stage (filled by draw_title). */
 struct caption {
 	char *para[8 + AV_INSP_MAX_LINES];
+	enum av_element el[8 + AV_INSP_MAX_LINES];   /* its colour */
 	int n;
 };
 
+static void caption_add_as(struct caption *cap, char *text, enum av_element el)
+{
+	if (cap->n < (int)(sizeof(cap->para) / sizeof(cap->para[0]))) {
+		cap->el[cap->n] = el;
+		cap->para[cap->n++] = text;
+	} else {
+		free(text);
+	}
+}
+
 static void caption_add(struct caption *cap, char *text)
 {
-	if (cap->n < (int)(sizeof(cap->para) / sizeof(cap->para[0])))
-		cap->para[cap->n++] = text;
-	else
-		free(text);
+	caption_add_as(cap, text, AV_EL_DIM);
 }
 
 static void caption_free(struct caption *cap)
@@ -271,25 +279,12 @@ static void draw_title(struct av_app *a, struct caption *cap)
 	free(shapes);
 }
 
-/* Word-wraps text into rows y.. of w (at most `rows` rows) in attr;
- * returns the rows used. */
+/* Word-wraps text into rows y.. of w (at most `rows` rows, the last
+ * ending in "…" when text is left) in attr; returns the rows used. */
 static int draw_wrapped(WINDOW *w, int y, int x, int width, int rows, const char *text,
 			attr_t attr)
 {
-	int used = 0;
-	const char *p = text;
-	while (*p && used < rows) {
-		const char *next;
-		size_t len = av_wrap_line(p, width, av_text_width, &next);
-		char *line = av_malloc(len + 1);
-		memcpy(line, p, len);
-		line[len] = '\0';
-		av_put(w, y + used, x, line, width, attr);
-		free(line);
-		used++;
-		p = next;
-	}
-	return used;
+	return av_put_wrapped(w, y, x, text, width, rows, attr);
 }
 
 /* Rows text takes when wrapped to width. */
@@ -318,7 +313,7 @@ static void draw_caption(struct av_app *a, const struct caption *cap, int y)
 		if (y + rows > height)
 			break;
 		y += draw_wrapped(w, y, 0, width, rows, cap->para[i],
-				  av_colors_el(&a->colors, AV_EL_DIM));
+				  av_colors_el(&a->colors, cap->el[i]));
 	}
 }
 
@@ -409,27 +404,74 @@ static void draw_tokens_table(struct av_app *a)
 		       av_colors_el(c, AV_EL_DIM));
 }
 
-/* The inspector's lines, each word-wrapped, in order, while rows last;
- * the lines that do not fit whole go to the caption (free rows above). */
-static void draw_insp_wrapped(struct av_app *a, const struct av_insp *in, struct caption *cap)
+/* Rows lines [from, to) of the inspector take at width. */
+static int insp_rows(const struct av_insp *in, int from, int to, int width)
+{
+	int rows = 0;
+	for (int i = from; i < to; i++)
+		rows += wrapped_rows(in->line[i], width);
+	return rows;
+}
+
+/* The inspector's lines from `from` on, each word-wrapped, in order, while
+ * rows last; the lines that do not fit whole go to the caption (free rows
+ * above). */
+static void draw_insp_wrapped(struct av_app *a, const struct av_insp *in, int from,
+			      int caption_free, struct caption *cap)
 {
 	WINDOW *w = a->w_insp;
 	werase(w);
 	int width = getmaxx(w) - 1, height = getmaxy(w), y = 0;
+	int caption_width = a->w_panel ? getmaxx(a->w_panel) - 1 : width;
 	struct av_colors *c = &a->colors;
-	int i = 0;
+	int i = from;
+	bool cut = false;
 	for (; i < in->n && y < height; i++) {
 		int rows = wrapped_rows(in->line[i], width);
 		if (y + rows > height) {
-			if (i > 0)
+			/* the rest goes above when it fits there; else this line is
+			 * cut to the rows left ("…"), and the rest is not shown
+			 * (above it, it would read before the cell) */
+			if (i > from && insp_rows(in, i, in->n, caption_width) <= caption_free)
 				break;
 			rows = height - y;
+			cut = true;
 		}
 		y += draw_wrapped(w, y, 0, width, rows, in->line[i],
 				  av_colors_el(c, i == 0 ? AV_EL_LABEL : AV_EL_NORMAL));
 	}
-	for (; i < in->n; i++)
+	for (; i < in->n && !cut; i++)
 		caption_add(cap, av_strdup(in->line[i]));
+}
+
+static int caption_rows(const struct caption *cap, int width)
+{
+	int rows = 0;
+	for (int i = 0; i < cap->n; i++)
+		rows += wrapped_rows(cap->para[i], width);
+	return rows;
+}
+
+/* The inspector in its rows. When it needs more than it has (a lesson's
+ * pane leaves two), its first lines go to the rows under the figure and
+ * the rest stay in its rows, so it reads in order (the cell, then its
+ * sum); it used to put its last lines there, above its first. */
+static void place_inspector(struct av_app *a, const struct av_insp *in, struct caption *cap)
+{
+	int width = getmaxx(a->w_insp) - 1, height = getmaxy(a->w_insp);
+	int free_rows = a->stage != AV_STAGE_TOKENS && a->w_panel
+		? getmaxy(a->w_panel) - (a->hm.used_rows + 1) - caption_rows(cap, getmaxx(a->w_panel) - 1)
+		: 0;
+	int split = 0;   /* lines [0, split) above, [split, n) in the inspector's rows */
+	while (split < in->n && insp_rows(in, split, in->n, width) > height)
+		split++;
+	if (split == 0 || insp_rows(in, 0, split, getmaxx(a->w_panel) - 1) > free_rows) {
+		draw_insp_wrapped(a, in, 0, free_rows, cap);
+		return;
+	}
+	for (int i = 0; i < split; i++)
+		caption_add_as(cap, av_strdup(in->line[i]), i == 0 ? AV_EL_LABEL : AV_EL_NORMAL);
+	draw_insp_wrapped(a, in, split, 0, cap);
 }
 
 static void draw_inspector(struct av_app *a, const struct av_part *parts, int n,
@@ -456,7 +498,7 @@ static void draw_inspector(struct av_app *a, const struct av_part *parts, int n,
 		av_insp_cell_weights(&in, t, &a->s->params, &wts, &parts[p], a->head, a->row, c,
 				     width);
 	}
-	draw_insp_wrapped(a, &in, cap);
+	place_inspector(a, &in, cap);
 	av_insp_free(&in);
 }
 
