@@ -1002,6 +1002,48 @@ static void test_sync_rebuilds_only_when_needed(void **state)
 	av_session_free(&follower);
 }
 
+/* A teacher's D is held to the memory budget as a local --d-model is
+ * (a follower took D=4096, which --d-model 4096 is refused), and a replay
+ * stops when the screen has a signal to act on. */
+static int interrupt_after;
+
+static bool interrupt_countdown(void)
+{
+	return --interrupt_after < 0;
+}
+
+static void test_sync_refuses_and_stops(void **state)
+{
+	(void)state;
+	struct av_session follower;
+	struct av_state snap;
+	char *cause = NULL;
+
+	start_session(&follower, "china panda");
+	av_state_init(&snap);
+	assert_true(av_state_capture(&snap, &follower, &cause));
+	snap.d_model = 4096;
+	snap.heads = 1;
+	assert_false(av_state_apply(&follower, NULL, &snap, &cause));
+	assert_non_null(strstr(cause, "the limit is"));
+	free(cause);
+	cause = NULL;
+	assert_int_equal(follower.cfg.d_model, 3);   /* the session as it was */
+	/* 1000 epochs asked for; the screen's signal after 5 */
+	assert_true(av_state_capture(&snap, &follower, &cause));
+	snap.training.active = true;
+	snap.training.epochs = 1000;
+	interrupt_after = 5;
+	av_state_set_interrupt(interrupt_countdown);
+	assert_false(av_state_apply(&follower, NULL, &snap, &cause));
+	av_state_set_interrupt(NULL);
+	assert_string_equal(cause, "interrupted");
+	free(cause);
+	cause = NULL;
+	assert_true(av_state_apply(&follower, NULL, &snap, &cause));
+	av_session_free(&follower);
+}
+
 /* --- the room: a leader and followers in this process, sockets in a
  * temporary directory. Time is a counter passed in; nothing sleeps and
  * nothing is timed. */
@@ -1798,6 +1840,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_class_explore_and_snap_back, room_setup,
 						room_teardown),
 		cmocka_unit_test(test_sync_rebuilds_only_when_needed),
+		cmocka_unit_test(test_sync_refuses_and_stops),
 		cmocka_unit_test_setup_teardown(test_room_delivers, room_setup, room_teardown),
 		cmocka_unit_test_setup_teardown(test_room_stopped_follower, room_setup, room_teardown),
 		cmocka_unit_test_setup_teardown(test_room_leader_restart, room_setup, room_teardown),

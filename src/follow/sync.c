@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "model_config.h"
 #include "train.h"
 #include "util.h"
 
@@ -200,6 +201,13 @@ static void set_track(struct av_trainer *tr, const struct av_snap_track *k)
 		av_trainer_set_track(tr, a, b, NULL);
 }
 
+static bool (*replay_interrupted)(void);
+
+void av_state_set_interrupt(bool (*interrupted)(void))
+{
+	replay_interrupted = interrupted;
+}
+
 bool av_state_replay(struct av_trainer *tr, const struct av_snap_training *done,
 		     const struct av_snap_training *t, char **cause)
 {
@@ -233,6 +241,8 @@ bool av_state_replay(struct av_trainer *tr, const struct av_snap_training *done,
 			set_track(tr, &t->tracks[kt]);
 		if (pos >= end)
 			return true;
+		if (pos % tr->n_items == 0 && replay_interrupted && replay_interrupted())
+			return av_fail(cause, _("interrupted"));
 		av_trainer_step(tr);
 	}
 }
@@ -299,6 +309,14 @@ bool av_state_apply(struct av_session *s, const struct av_state *prev,
 	if (snap->origin == AV_SNAP_FROM_WEIGHTS && !s->from_weights)
 		return av_fail(cause, _("the teacher uses the weights %s, this attnview has none"),
 			       snap->weights);
+	/* the teacher's D is checked as a local --d-model on the screen is:
+	 * within the memory budget for training, which the screen can start
+	 * (a follower took D=4096, which --d-model 4096 is refused) */
+	struct av_config want = s->cfg;
+	want.d_model = snap->d_model;
+	want.heads = snap->heads;
+	if (!av_check_memory(&want, s->sample.n_vocab, AV_WORK_TRAIN, cause))
+		return false;
 	params = av_state_needs_params(prev, snap);
 	/* the parameters, the text and the source stay as the session's last
 	 * run had them: only the mask, the heads, the scale or the temperature

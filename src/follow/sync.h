@@ -40,6 +40,12 @@ struct av_trainer;
 bool av_state_replay(struct av_trainer *tr, const struct av_snap_training *done,
 		     const struct av_snap_training *t, char **cause);
 
+/* What a replay asks between epochs: whether to stop (the screen's signal
+ * handler saw SIGHUP, SIGTERM or SIGINT: a student's terminal hung up in
+ * the middle of a teacher's long run must not leave a process training on
+ * the server). A stopped replay fails with "interrupted". NULL: never. */
+void av_state_set_interrupt(bool (*interrupted)(void));
+
 /* Makes s the snapshot's state and re-runs it. The parameters are rebuilt
  * (drawn again, or the loaded weights restored, then the training replayed)
  * only when something they depend on changed since prev, the snapshot

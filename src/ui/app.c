@@ -1163,6 +1163,11 @@ static void on_signal(int sig)
 	got_signal = sig;
 }
 
+bool av_app_interrupted(void)
+{
+	return got_signal != 0;
+}
+
 /* Back from Ctrl-Z: the shell (bash's readline) turned bracketed paste
  * off while it ran "fg", so it is turned on again. */
 static volatile sig_atomic_t got_continue;

@@ -225,6 +225,11 @@ void av_app_offer_cross(struct av_app *a);
 bool av_app_set_temperature(struct av_app *a, double T);
 bool av_app_set_seed(struct av_app *a, uint64_t seed);
 
+/* Whether a signal that ends the screen (SIGHUP, SIGTERM, SIGINT) came and
+ * waits to be acted on: long work (a follower's replay of the teacher's
+ * training) asks, and stops. */
+bool av_app_interrupted(void);
+
 /* q and :quit: ends the screen, after asking when training would be lost. */
 void av_app_quit(struct av_app *a);
 

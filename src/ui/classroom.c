@@ -26,6 +26,7 @@
 #include "follow/sync.h"
 #include "i18n.h"
 #include "lesson/lesson.h"
+#include "restricted_limits.h"
 #include "rng.h"
 #include "ui/app.h"
 #include "ui/classroom.h"
@@ -101,11 +102,22 @@ static long long now_ms(void)
 
 /* --- the leader's log: DIR/log, who came and went (stderr is the screen) */
 
+/* Only a regular file of the teacher's own is the log: the room is
+ * writable by the class (01770), and a FIFO planted as DIR/log made open()
+ * wait for a reader for ever, the teacher's screen blank (O_NONBLOCK lets
+ * it return; then it is not the log). */
 static void open_log(struct av_classroom *c, const char *dir)
 {
+	struct stat st;
+
 	c->log_path = av_printf("%s/log", dir);
-	c->log_fd = open(c->log_path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
-			 0600);
+	c->log_fd = open(c->log_path,
+			 O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
+	if (c->log_fd >= 0 &&
+	    (fstat(c->log_fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid())) {
+		close(c->log_fd);
+		c->log_fd = -1;
+	}
 }
 
 static void log_line(struct av_classroom *c, const char *line)
@@ -355,6 +367,7 @@ bool av_classroom_open(struct av_app *a, const struct av_ui_config *cfg, char **
 		publish(a);
 	} else {
 		c->follower = av_follower_new(cfg->follow_dir, cfg->teacher_uid, on_follower_note, a);
+		av_state_set_interrupt(av_app_interrupted);
 	}
 	return true;
 }
@@ -675,6 +688,28 @@ static void pin_as_teacher(struct av_app *a, const struct av_state *pin)
 	pin_the_teachers(a, pin);
 }
 
+/* --restricted: the teacher's state within what this student could set
+ * here (restricted_limits.h): D, H and each training run's epochs, which a
+ * follower replays on this server. */
+static bool within_restricted(const struct av_app *a, const struct av_state *snap,
+			      char **cause)
+{
+	if (!a->restricted)
+		return true;
+	if (snap->d_model > AV_RESTRICTED_MAX_D_MODEL || snap->heads > AV_RESTRICTED_MAX_HEADS)
+		return av_fail(cause, _("the teacher's D=%d H=%d is over this server's limits "
+			       "(D %d, H %d)"), snap->d_model, snap->heads,
+			       AV_RESTRICTED_MAX_D_MODEL, AV_RESTRICTED_MAX_HEADS);
+	for (int i = 0; i <= snap->n_before; i++) {
+		const struct av_snap_training *t = i < snap->n_before ? &snap->before[i]
+						   : &snap->training;
+		if ((i < snap->n_before || t->active) && t->epochs > AV_RESTRICTED_MAX_EPOCHS)
+			return av_fail(cause, _("the teacher's run of %d epochs is over this "
+				       "server's limit of %d"), t->epochs, AV_RESTRICTED_MAX_EPOCHS);
+	}
+	return true;
+}
+
 static void follow(struct av_app *a, const struct av_state *snap)
 {
 	struct av_classroom *c = a->classroom;
@@ -682,6 +717,12 @@ static void follow(struct av_app *a, const struct av_state *snap)
 
 	if (!same_data(a, snap) || !follow_lesson(a, snap))
 		return;
+	if (!within_restricted(a, snap, &cause)) {
+		av_app_message(a, true, _("cannot follow: %s"), cause);
+		free(cause);
+		c->have_last = false;
+		return;
+	}
 	leave_views(a, snap->view);
 	/* a comparison with no pin here: the teacher's, from the state it was
 	 * pinned in when those numbers are not the live ones, else from the
