@@ -5,9 +5,11 @@
  * and "--restricted" is taken out of argv (but not after "--"). Each case
  * runs in a child process, which reports through a pipe (a regular file
  * could not grow in it); the same calls without --restricted leave all of it
- * alone. */
+ * alone. Output sent to a regular file is refused before the limit is set,
+ * with a message that can still be written. */
 #include "config.h"
 
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -34,7 +36,8 @@ enum {
 	SAW_DATA_DIR = 1 << 6,
 	SAW_ONLY_PKGDATADIR = 1 << 7,     /* "not found" names PKGDATADIR alone */
 	SAW_ARGV_CLEAN = 1 << 8,          /* --restricted out, the one after -- kept */
-	SAW_PREPARED = 1 << 9
+	SAW_PREPARED = 1 << 9,
+	SAW_FILE_REFUSED = 1 << 10        /* "standard output goes to one" */
 };
 
 static bool limit_is_zero(int resource)
@@ -55,7 +58,20 @@ static bool searches_pkgdatadir_only(void)
 	return only;
 }
 
-static unsigned child(bool restricted)
+/* Standard output and error: /dev/null (a terminal or a pipe for the
+ * mode), or a regular file for output when to_file. */
+static void outputs(bool to_file)
+{
+	int null = open("/dev/null", O_WRONLY);
+	char name[] = "/tmp/attnview-restricted-XXXXXX";
+	int file = to_file ? mkstemp(name) : -1;
+	if (file >= 0)
+		unlink(name);
+	dup2(file >= 0 ? file : null, STDOUT_FILENO);
+	dup2(null, STDERR_FILENO);
+}
+
+static unsigned child(bool restricted, bool to_file)
 {
 	char a0[] = "attnview", a1[] = "--restricted", a1_off[] = "--print", a2[] = "weights",
 	     a3[] = "--", a4[] = "--restricted";
@@ -70,8 +86,11 @@ static unsigned child(bool restricted)
 	setenv("TERMCAP", "xx|attnview:co#80:li#24:", 1);
 	setenv("ATTNVIEW_DATA_DIR", "/tmp/attnview-data", 1);
 	setenv("ATTNVIEW_RESTRICTED_CONF", "/nonexistent/attnview-restricted", 1);
+	outputs(to_file);
 	if (av_restricted_prepare(&argc, argv, &is, &cause))
 		saw |= SAW_PREPARED;
+	else if (cause && strstr(cause, "standard output goes to one"))
+		saw |= SAW_FILE_REFUSED;
 	free(cause);
 	saw |= is ? SAW_RESTRICTED : 0;
 	saw |= limit_is_zero(RLIMIT_FSIZE) ? SAW_FSIZE_ZERO : 0;
@@ -87,8 +106,8 @@ static unsigned child(bool restricted)
 	return saw;
 }
 
-/* Runs child(restricted) in a new process; its flags. */
-static unsigned prepared(bool restricted)
+/* Runs child(restricted, to_file) in a new process; its flags. */
+static unsigned prepared(bool restricted, bool to_file)
 {
 	int fds[2];
 	unsigned saw = 0;
@@ -99,7 +118,7 @@ static unsigned prepared(bool restricted)
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		close(fds[0]);
-		saw = child(restricted);
+		saw = child(restricted, to_file);
 		_exit(write(fds[1], &saw, sizeof saw) == (ssize_t)sizeof saw ? 0 : 1);
 	}
 	close(fds[1]);
@@ -113,7 +132,7 @@ static unsigned prepared(bool restricted)
 static void test_restricted_process(void **state)
 {
 	(void)state;
-	unsigned saw = prepared(true);
+	unsigned saw = prepared(true, false);
 	assert_true(saw & SAW_PREPARED);
 	assert_true(saw & SAW_RESTRICTED);
 	assert_true(saw & SAW_FSIZE_ZERO);
@@ -133,7 +152,7 @@ static void test_unrestricted_process(void **state)
 	(void)state;
 	if (access(AV_RESTRICTED_CONF, F_OK) == 0)
 		skip();    /* this machine's config file may restrict us */
-	unsigned saw = prepared(false);
+	unsigned saw = prepared(false, false);
 	assert_true(saw & SAW_PREPARED);
 	assert_false(saw & SAW_RESTRICTED);
 	assert_true(saw & SAW_TERMINFO);
@@ -143,11 +162,25 @@ static void test_unrestricted_process(void **state)
 	assert_false(saw & SAW_ONLY_PKGDATADIR);
 }
 
+/* Output sent to a regular file is refused before the size limit is set,
+ * with a message that can still be written (it used to vanish: exit 2 and
+ * an empty file). */
+static void test_restricted_output_to_a_file(void **state)
+{
+	(void)state;
+	unsigned saw = prepared(true, true);
+	assert_false(saw & SAW_PREPARED);
+	assert_true(saw & SAW_FILE_REFUSED);
+	assert_false(saw & SAW_FSIZE_ZERO);
+	assert_true(prepared(false, true) & SAW_PREPARED);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_restricted_process),
 		cmocka_unit_test(test_unrestricted_process),
+		cmocka_unit_test(test_restricted_output_to_a_file),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

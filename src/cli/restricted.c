@@ -176,10 +176,26 @@ static bool forced_by_file(void)
 	       (env != NULL && env[0] != '\0' && forced_by(env, false));
 }
 
+static bool is_regular_file(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 static bool apply(char **cause)
 {
 	const struct rlimit none = { 0, 0 };
 
+	/* with the size limit a write to a file fails: output or messages sent
+	 * to one would be lost ("2>err" gave an empty err and exit 2), so that
+	 * is said now, while it can still be written */
+	if (is_regular_file(STDOUT_FILENO))
+		return av_fail(cause, _("restricted mode writes no files, but standard output goes to "
+			       "one: send it to the terminal or a pipe (| less)"));
+	if (is_regular_file(STDERR_FILENO))
+		return av_fail(cause, _("restricted mode writes no files, but standard error goes to "
+			       "one: send it to the terminal or a pipe"));
 	if (setrlimit(RLIMIT_FSIZE, &none) != 0 || setrlimit(RLIMIT_CORE, &none) != 0)
 		return av_fail(cause, _("restricted mode: cannot set the file size limits"));
 	/* a write to a file then fails (EFBIG) and is reported, rather than
