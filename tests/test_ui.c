@@ -487,6 +487,25 @@ static void test_editor_runs_once_per_frame(void **state)
 	harness_close(&h);
 }
 
+/* < and > with every column on the screen say so (they did nothing,
+ * silently); on a wide matrix they page. */
+static void test_page_keys_say_when_idle(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "nn");   /* drawn: what is on the screen is known */
+	harness_keys(&h, ">");
+	expect("every column is on the screen");
+	harness_close(&h);
+	OPEN(&h, 80, 24, "qkv-walkthrough", NULL, -1);
+	harness_keys(&h, "nn");
+	harness_keys(&h, ">");
+	expect_not("every column is on the screen");
+	assert_true(h.a.col > 0);
+	harness_close(&h);
+}
+
 static void test_too_small_and_back(void **state)
 {
 	(void)state;
@@ -1038,6 +1057,7 @@ int main(void)
 		cmocka_unit_test(test_alt_and_bad_keys),
 		cmocka_unit_test(test_editor_runs_once_per_frame),
 		cmocka_unit_test(test_too_small_and_back),
+		cmocka_unit_test(test_page_keys_say_when_idle),
 		cmocka_unit_test(test_60x18_every_stage),
 		cmocka_unit_test(test_wide_matrix),
 		cmocka_unit_test(test_embedding_opens_on_x),

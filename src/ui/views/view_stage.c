@@ -584,6 +584,16 @@ static void move_col(struct av_app *a, int delta)
 	set_shown_col(a, shown_col(a, nf) + delta, nf);
 }
 
+/* Whether the matrices drawn last have no column off the screen (or the
+ * stage has none): < and > would do nothing. */
+static bool all_columns_shown(struct av_app *a)
+{
+	struct av_part parts[AV_MAX_PARTS + 2];
+	int n = stage_parts(a, parts);
+	return a->stage == AV_STAGE_TOKENS || n == 0 ||
+	       (a->hm.first_col == 0 && a->hm.last_col >= av_heatmap_total_cols(parts, n) - 1);
+}
+
 static bool stage_key(struct av_app *a, int key, enum av_action act)
 {
 	int page = a->page_cols > 1 ? a->page_cols : 1;
@@ -592,8 +602,15 @@ static bool stage_key(struct av_app *a, int key, enum av_action act)
 	case AV_ACTION_RIGHT: move_col(a, 1); break;
 	case AV_ACTION_UP: a->row--; break;
 	case AV_ACTION_DOWN: a->row++; break;
-	case AV_ACTION_PAGE_LEFT: move_col(a, -page); break;
-	case AV_ACTION_PAGE_RIGHT: move_col(a, page); break;
+	case AV_ACTION_PAGE_LEFT:
+	case AV_ACTION_PAGE_RIGHT:
+		if (all_columns_shown(a)) {
+			av_app_message(a, false, _("every column is on the screen: < and > page "
+				       "through matrices wider than it"));
+			return true;
+		}
+		move_col(a, act == AV_ACTION_PAGE_LEFT ? -page : page);
+		break;
 	case AV_ACTION_MASK_KEY:
 		clamp_cursor(a);
 		update_selection(a);
