@@ -175,6 +175,13 @@ static void test_answer_right_and_wrong(void **state)
 	assert_int_equal(a->sel_key, right);
 	harness_key(&ls.h, '\r');
 	expect("right!");
+	/* the same column on panda's row is panda's attention, not china's */
+	harness_keys(&ls.h, "j");
+	assert_int_equal(a->sel_query, 1);
+	harness_key(&ls.h, '\r');
+	expect("the question is about row 0 (\"china\"): move there, then Enter");
+	expect_not("right!");
+	harness_keys(&ls.h, "k");
 	/* the student changes the sentence: the question follows "china" */
 	char *cause = NULL;
 	assert_true(av_session_set_sentence(&ls.h.s, "cherry japan china", &cause));

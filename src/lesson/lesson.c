@@ -942,6 +942,27 @@ static bool same_value(const struct av_lesson_question *q, const struct av_trace
 	return t->mask[ia] && block[ia] == block[ib];
 }
 
+/* The question is about one row (argmax_key, argmin_key: the query's) or
+ * one column (argmax_query: the key's), and a cursor on another line
+ * points at another word's numbers: the same column on the wrong row must
+ * not count as the answer. */
+static bool cursor_on_asked_line(const struct av_lesson_question *q, const struct av_trace *t,
+				 int fixed, int query, int key, char **explain)
+{
+	bool by_key = q->ask == AV_ASK_ARGMAX_QUERY;
+	if ((by_key ? key : query) == fixed)
+		return true;
+	const struct av_tokens *tokens = by_key && t->source_tokens.n > 0
+		? &t->source_tokens : &t->tokens;
+	char *w = escape(tokens->text[fixed]);
+	/* short: a message row is 80 columns at the smallest usual screen */
+	av_fail(explain, by_key
+		? _("the question is about column %d (\"%s\"): move there, then Enter")
+		: _("the question is about row %d (\"%s\"): move there, then Enter"), fixed, w);
+	free(w);
+	return false;
+}
+
 enum av_answer av_lesson_check(const struct av_lesson_question *q, const struct av_trace *t,
 			       int query, int key, char **explain)
 {
@@ -952,6 +973,8 @@ enum av_answer av_lesson_check(const struct av_lesson_question *q, const struct 
 	const struct av_tokens *tokens = by_key && t->source_tokens.n > 0
 		? &t->source_tokens : &t->tokens;
 	int fixed = live_position(q, tokens, by_key ? t->m : t->n, NULL);
+	if (!cursor_on_asked_line(q, t, fixed, query, key, explain))
+		return AV_ANSWER_CURSOR_ELSEWHERE;
 	int picked = by_key ? query : key;
 	int limit = by_key ? t->n : t->m;
 	if (picked >= 0 && picked < limit && (picked == best || same_value(q, t, fixed, picked, best)))

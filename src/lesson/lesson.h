@@ -42,9 +42,11 @@
  * "question": {"ask": KIND, "head": h, "stage": "softmax", "query": 2 or
  * "word": "japan", "key": 1 or "word": ...}, checked against the live trace
  * (av_lesson_check), so the answer follows the student's sentence:
- *   argmax_key    the key that query attends to most (the cursor's column)
+ *   argmax_key    the key that query attends to most (the cursor's column,
+ *                 on the query's row)
  *   argmin_key    the key it attends to least (among visible keys)
- *   argmax_query  the query that attends most to key (the cursor's row)
+ *   argmax_query  the query that attends most to key (the cursor's row, in
+ *                 the key's column)
  * "query"/"key" is a position in the step's sentence; "word" names a token
  * instead (its first occurrence in the live sentence). stage is one of
  * scores, scaled, masked, softmax (default softmax).
@@ -178,11 +180,16 @@ bool av_lesson_apply(const struct av_lesson *l, const struct av_lesson_state *st
 		     struct av_session *s, char **cause);
 
 /* Checks the student's answer (the cursor cell query, key) against trace t.
- * AV_ANSWER_NOT_NOW when the question cannot be asked of this trace (its
- * word is not in the sentence, a head or position it does not have, every
- * key of the row hidden); *explain (may be NULL) then says why, or for a
- * wrong answer what the right one is. */
-enum av_answer { AV_ANSWER_RIGHT, AV_ANSWER_WRONG, AV_ANSWER_NOT_NOW };
+ * The answer counts only on the asked line: the query's row (argmax_key,
+ * argmin_key) or the key's column (argmax_query); elsewhere the result is
+ * AV_ANSWER_CURSOR_ELSEWHERE and *explain names the line. AV_ANSWER_NOT_NOW
+ * when the question cannot be asked of this trace (its word is not in the
+ * sentence, a head or position it does not have, every key of the row
+ * hidden); *explain (may be NULL) then says why, or for a wrong answer what
+ * the right one is. */
+enum av_answer {
+	AV_ANSWER_RIGHT, AV_ANSWER_WRONG, AV_ANSWER_CURSOR_ELSEWHERE, AV_ANSWER_NOT_NOW
+};
 enum av_answer av_lesson_check(const struct av_lesson_question *q, const struct av_trace *t,
 			       int query, int key, char **explain);
 

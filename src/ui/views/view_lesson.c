@@ -275,6 +275,10 @@ static void answer(struct av_app *a)
 	case AV_ANSWER_WRONG:
 		av_app_message(a, true, _("not that one: look at the numbers again, then Enter"));
 		break;
+	case AV_ANSWER_CURSOR_ELSEWHERE:
+		/* explain names the row (or column) the question is about */
+		av_app_message(a, true, "%s", explain ? explain : "?");
+		break;
 	case AV_ANSWER_NOT_NOW:
 		av_app_message(a, true, _("cannot ask that now: %s (R puts the step back)"),
 			       explain ? explain : "?");
