@@ -760,6 +760,89 @@ static void test_china_panda_numbers_are_the_screens(void **state)
 	av_lesson_free(&l);
 }
 
+/* The weights s has after applying step i of l (a copy). */
+static void weights_after(const struct av_lesson *l, int i, struct av_session *s,
+			  struct av_params *out)
+{
+	apply_step(l, i, s);
+	av_params_copy(out, &s->params);
+}
+
+static bool same_qkv(const struct av_params *x, const struct av_params *y)
+{
+	size_t n = (size_t)x->d_model * (size_t)x->d_model * sizeof(float);
+	return x->d_model == y->d_model && memcmp(x->w_q, y->w_q, n) == 0
+		&& memcmp(x->w_k, y->w_k, n) == 0 && memcmp(x->w_v, y->w_v, n) == 0;
+}
+
+/* Training runs under the settings of the step that declares it: a later
+ * step that turns scaling off or the temperature up shows the same trained
+ * weights under its own settings (china-panda 16: "press s to cycle back to
+ * √dk and compare"), not weights trained again under them. */
+static void test_training_keeps_its_settings(void **state)
+{
+	(void)state;
+	char *text = lesson_text(
+		"{" STEP_TEXT ", \"train\": {\"epochs\": 30, \"target\": \"pairs\"}},\n"
+		"{" STEP_TEXT ", \"set\": {\"scale\": \"none\", \"temperature\": 3}},\n"
+		"{" STEP_TEXT ", \"set\": {\"scale\": \"none\", \"temperature\": 3}, "
+		"\"train\": {\"epochs\": 30, \"target\": \"pairs\"}}");
+	struct av_lesson l;
+	struct av_session s;
+	char *cause = NULL;
+	assert_true(av_lesson_parse(text, "x.json", &l, &cause));
+	assert_int_equal(l.steps[1].state.train.scale, AV_SCALE_DK);
+	assert_true(l.steps[1].state.train.temperature == 1.0);
+	assert_true(av_lesson_session_new(&l, &s, &cause));
+	struct av_params trained, later, retrained;
+	weights_after(&l, 0, &s, &trained);
+	weights_after(&l, 1, &s, &later);
+	assert_int_equal(s.trace.cfg.scale, AV_SCALE_NONE);
+	assert_true(s.trace.cfg.temperature == 3.0);
+	assert_true(same_qkv(&trained, &later));
+	/* a step that trains under those settings gets other weights: the
+	 * settings matter, so the test above can fail */
+	weights_after(&l, 2, &s, &retrained);
+	assert_false(same_qkv(&trained, &retrained));
+	av_params_free(&trained);
+	av_params_free(&later);
+	av_params_free(&retrained);
+	av_session_free(&s);
+	av_lesson_free(&l);
+	free(text);
+
+	/* the shipped lesson: steps 16 (scale none) and 17 (T = 2) keep step
+	 * 15's Xavier training */
+	assert_true(av_lesson_load("china-panda", &l, &cause));
+	assert_true(av_lesson_session_new(&l, &s, &cause));
+	int xavier = find_step(&l, "Remedy: Xavier initialisation");
+	assert_true(xavier + 2 < l.n_steps);
+	weights_after(&l, xavier, &s, &trained);
+	for (int i = xavier + 1; i <= xavier + 2; i++) {
+		weights_after(&l, i, &s, &later);
+		if (!same_qkv(&trained, &later))
+			fail_msg("china-panda step %d re-trained step %d's weights", i + 1, xavier + 1);
+		av_params_free(&later);
+	}
+	av_params_free(&trained);
+	av_session_free(&s);
+	av_lesson_free(&l);
+}
+
+/* The training view trains under the screen's settings: it cannot show a
+ * training inherited from a step with other ones. */
+static void test_training_view_needs_the_training_settings(void **state)
+{
+	(void)state;
+	char *text = lesson_text(
+		"{" STEP_TEXT ", \"train\": {\"epochs\": 3}},\n"
+		"{" STEP_TEXT ", \"set\": {\"scale\": \"none\", \"view\": \"training\"}}");
+	assert_lesson_rejected(text, "x.json: step 2: \"set\".\"view\": training shows the "
+			       "training run, which ran under another mode, scale, temperature "
+			       "or source than this step's; train again in this step");
+	free(text);
+}
+
 static void test_shipped_first_look(void **state)
 {
 	(void)state;
@@ -798,6 +881,8 @@ int main(void)
 		cmocka_unit_test(test_play_every_step),
 		cmocka_unit_test(test_china_panda_captions_hold),
 		cmocka_unit_test(test_china_panda_numbers_are_the_screens),
+		cmocka_unit_test(test_training_keeps_its_settings),
+		cmocka_unit_test(test_training_view_needs_the_training_settings),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

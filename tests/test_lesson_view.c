@@ -242,6 +242,33 @@ static void test_stepper_training_step(void **state)
 	close_lesson(&ls);
 }
 
+/* china-panda 16 turns scaling off to compare with step 15's √dk on the same
+ * trained weights (s cycles back to √dk); 17's temperature too: the steps
+ * keep step 15's training instead of training again under their settings. */
+static void test_later_steps_keep_the_training(void **state)
+{
+	(void)state;
+	struct lesson_screen ls;
+	open_lesson(&ls, "china-panda", 80, 24);
+	for (int i = 0; i < 14; i++)
+		harness_keys(&ls.h, "}");
+	expect("lesson 15/17 · Remedy: Xavier initialisation");
+	uint64_t trained = av_params_print(&ls.h.s.params);
+	float dk_weight = ls.h.s.trace.weights[1];
+	harness_keys(&ls.h, "}");
+	expect("lesson 16/17");
+	assert_int_equal(ls.h.s.cfg.scale, AV_SCALE_NONE);
+	assert_true(av_params_print(&ls.h.s.params) == trained);
+	harness_keys(&ls.h, "s");
+	assert_int_equal(ls.h.s.cfg.scale, AV_SCALE_DK);
+	assert_true(ls.h.s.trace.weights[1] == dk_weight);
+	harness_keys(&ls.h, "}");
+	expect("lesson 17/17");
+	assert_true(ls.h.s.cfg.temperature == 2.0);
+	assert_true(av_params_print(&ls.h.s.params) == trained);
+	close_lesson(&ls);
+}
+
 /* The row of the screen that starts (after spaces) with label, or -1. */
 static int row_of(const char *label)
 {
@@ -751,6 +778,7 @@ int main(void)
 		cmocka_unit_test(test_chinese_captions),
 		cmocka_unit_test(test_inspector_in_order),
 		cmocka_unit_test(test_caption_scroll),
+		cmocka_unit_test(test_later_steps_keep_the_training),
 		cmocka_unit_test(test_every_step),
 		cmocka_unit_test(test_every_step_ascii),
 		cmocka_unit_test(test_sizes),

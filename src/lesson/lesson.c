@@ -403,6 +403,20 @@ static bool read_set(const cJSON *step, struct av_lesson_state *s, char **cause)
 		&& read_set_cells(set, s, cause);
 }
 
+/* The training runs under the settings of the step that declares it (its
+ * "set" is read first), and the steps after it keep those weights whatever
+ * they set: a caption that says "scaling off, compare" compares the same
+ * weights scaled two ways. */
+static void record_training_settings(struct av_lesson_state *s)
+{
+	struct av_lesson_train *t = &s->train;
+	t->mode = s->mode;
+	t->scale = s->scale;
+	t->temperature = s->temperature;
+	free(t->source);
+	t->source = s->source ? av_strdup(s->source) : NULL;
+}
+
 static bool read_train(const cJSON *step, struct av_lesson_state *s, char **cause)
 {
 	const cJSON *tr;
@@ -425,6 +439,7 @@ static bool read_train(const cJSON *step, struct av_lesson_state *s, char **caus
 			       t->lr);
 	t->target = (enum av_target)target;
 	t->optimizer = (enum av_optimizer)optimizer;
+	record_training_settings(s);
 	return true;
 }
 
@@ -435,6 +450,27 @@ static bool check_cell(const char *path, int q, int k, int n, int m, char **caus
 	if (q >= n || k >= m)
 		return av_fail(cause, _("%s: cell (%d, %d) is off the %dx%d matrix (queries "
 			       "0 to %d, keys 0 to %d)"), path, q, k, n, m, n - 1, m - 1);
+	return true;
+}
+
+static bool same_source(const char *x, const char *y)
+{
+	return (!x && !y) || (x && y && strcmp(x, y) == 0);
+}
+
+/* The training view trains under the screen's settings, so a step that
+ * shows it must have the settings its training ran under: otherwise the
+ * view would show another run than the weights the next steps keep. */
+static bool check_training_view(const struct av_lesson_state *s, char **cause)
+{
+	const struct av_lesson_train *t = &s->train;
+	if (s->view != AV_LVIEW_TRAINING || t->epochs + t->steps == 0)
+		return true;
+	if (s->mode != t->mode || s->scale != t->scale || s->temperature != t->temperature
+	    || (s->mode == AV_MODE_CROSS && !same_source(s->source, t->source)))
+		return av_fail(cause, _("\"set\".\"view\": training shows the training run, "
+			       "which ran under another mode, scale, temperature or source "
+			       "than this step's; train again in this step"));
 	return true;
 }
 
@@ -461,7 +497,7 @@ static bool check_state(const struct av_lesson *l, const struct av_lesson_state 
 	    && l->sample.training.n_pairs == 0)
 		return av_fail(cause, _("\"train\".\"target\": pairs, but the sample has no "
 			       "\"training\".\"pairs\""));
-	return true;
+	return check_training_view(s, cause);
 }
 
 static bool read_highlight(const cJSON *step, const struct av_lesson *l,
@@ -585,12 +621,14 @@ static void state_copy(struct av_lesson_state *dst, const struct av_lesson_state
 	*dst = *src;
 	dst->sentence = av_strdup(src->sentence);
 	dst->source = src->source ? av_strdup(src->source) : NULL;
+	dst->train.source = src->train.source ? av_strdup(src->train.source) : NULL;
 }
 
 static void state_free(struct av_lesson_state *s)
 {
 	free(s->sentence);
 	free(s->source);
+	free(s->train.source);
 }
 
 /* The state before the first step: the sample's, as attnview starts. */
@@ -609,6 +647,7 @@ static void first_state(const struct av_lesson *l, struct av_lesson_state *s)
 	s->train.lr = l->sample.training.lr;
 	s->train.optimizer = l->sample.training.optimizer;
 	s->train.target = l->sample.training.target;
+	record_training_settings(s);
 }
 
 static bool read_step(const cJSON *step, const struct av_lesson *l,
@@ -826,6 +865,8 @@ static bool fresh_params(const struct av_lesson *l, const struct av_lesson_state
 	return true;
 }
 
+/* Trains s's fresh weights as st->train says, under the settings recorded
+ * with it (not st's own: a later step may show them scaled otherwise). */
 static bool train_params(const struct av_lesson_state *st, struct av_session *s, char **cause)
 {
 	const struct av_lesson_train *t = &st->train;
@@ -835,16 +876,24 @@ static bool train_params(const struct av_lesson_state *st, struct av_session *s,
 		.lr = t->lr, .optimizer = t->optimizer, .target = t->target,
 		.params = AV_TRAIN_QKV,
 	};
-	struct av_trainer *tr = av_trainer_new(s, &set, cause);
+	/* the trainer only reads the session it starts from: a copy with the
+	 * training's settings, the session itself left as it is */
+	struct av_session as_trained = *s;
+	as_trained.cfg.mode = t->mode;
+	as_trained.cfg.scale = t->scale;
+	as_trained.cfg.temperature = t->temperature;
+	as_trained.source = t->source;
+	struct av_trainer *tr = av_trainer_new(&as_trained, &set, cause);
 	if (!tr)
 		return false;
 	for (int e = 0; e < t->epochs; e++)
 		av_trainer_epoch(tr);
 	for (int i = 0; i < t->steps; i++)
 		av_trainer_step(tr);
-	bool ok = av_trainer_apply(tr, s, cause);
+	av_params_free(&s->params);
+	av_params_copy(&s->params, &tr->params);
 	av_trainer_free(tr);
-	return ok;
+	return true;
 }
 
 bool av_lesson_apply(const struct av_lesson *l, const struct av_lesson_state *st,
@@ -860,8 +909,9 @@ bool av_lesson_apply(const struct av_lesson *l, const struct av_lesson_state *st
 	free(s->source);
 	s->source = st->source ? av_strdup(st->source) : NULL;
 	memcpy(s->key_hidden, st->hidden, sizeof s->key_hidden);
-	/* the trainer reads the corpus with the session's settings and starts
-	 * from its weights, so those come first */
+	/* the trainer starts from the session's weights (fresh ones of the
+	 * step's seed and init, so those come first) under the training's
+	 * own settings; the trace is then run with the step's */
 	return fresh_params(l, st, s, cause)
 		&& train_params(st, s, cause)
 		&& av_session_run(s, cause);

@@ -35,9 +35,12 @@
  * "train": {"epochs": N, "steps": M, "target", "optimizer", "lr"}: the
  * weights are those of the state's seed and init trained N epochs then M
  * single-sentence steps (target/optimizer/lr default to the sample's
- * "training"). Deterministic, so it is part of the state and is inherited;
- * {"epochs": 0} goes back to untrained weights, and so does a new seed or
- * init unless the same step trains.
+ * "training"), under the step's mode, scale, temperature and source.
+ * Deterministic, so it is part of the state and is inherited with those
+ * settings (a later "set" of the scale shows the same weights scaled
+ * otherwise); {"epochs": 0} goes back to untrained weights, and so does a
+ * new seed or init unless the same step trains. A step with view training
+ * must have the training's settings: the view trains under the screen's.
  *
  * "question": {"ask": KIND, "head": h, "stage": "softmax", "query": 2 or
  * "word": "japan", "key": 1 or "word": ...}, checked against the live trace
@@ -93,6 +96,13 @@ struct av_lesson_train {
 	double lr;
 	enum av_optimizer optimizer;
 	enum av_target target;
+	/* the settings it ran under, those of the step that declared it: a
+	 * later step's scale, temperature or mode changes what is shown, not
+	 * the weights the steps after it keep */
+	enum av_mode mode;
+	enum av_scale scale;
+	double temperature;
+	char *source;                 /* NULL: none */
 };
 
 /* The complete state of one step. */
@@ -170,7 +180,8 @@ bool av_lesson_session_new(const struct av_lesson *l, struct av_session *s, char
 /* Puts step state st into session s: the sentence and source, mode, scale,
  * temperature, hidden keys, and the weights of its seed and init (or the
  * lesson's weights file when those are the file's), trained as st->train
- * says; then runs the trace. The same state always gives the same numbers,
+ * says under the settings recorded with it (the declaring step's, not
+ * st's own); then runs the trace. The same state always gives the same numbers,
  * which is what "return to the step" relies on. Training, unlike the rest,
  * takes time (the state's epochs over the corpus). What the screen shows
  * (stage, view, head, cursor) is the caller's. On failure *cause says why;

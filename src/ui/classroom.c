@@ -179,12 +179,14 @@ static struct av_trainer *shown_trainer(const struct av_app *a)
 }
 
 /* The run a lesson step trained in the stepper: its training from fresh
- * weights with the step's settings, as the lesson engine runs it. */
+ * weights under the settings recorded with it (the step that declared the
+ * training, which may be an earlier one), as the lesson engine runs it. */
 static void lesson_run(const struct av_lesson_state *st, struct av_snap_training *t)
 {
 	t->active = true;
 	t->init = st->init;
-	av_snap_set_under(t, st->mode, st->scale, st->temperature, st->source);
+	av_snap_set_under(t, st->train.mode, st->train.scale, st->train.temperature,
+			  st->train.source);
 	t->epochs = st->train.epochs;
 	t->steps = st->train.steps;
 	t->n_recipe = 1;
