@@ -11,6 +11,7 @@
 
 #include "batch.h"
 #include "i18n.h"
+#include "json_read.h"   /* the AV_CFG_* bits of the options given */
 #include "lesson/lesson.h"
 #include "model_cli.h"
 #include "options.h"
@@ -103,6 +104,54 @@ static bool check_source_read(const struct av_options *o, const struct av_sessio
 			       "mode is %s: add --mode=cross"), av_mode_names[s->cfg.mode]);
 }
 
+struct given_option {
+	unsigned bit;                 /* AV_CFG_* */
+	const char *name;
+};
+
+/* The first option of list that o was given, or NULL. */
+static const char *first_given(const struct av_options *o, const struct given_option *list,
+			       size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (o->cfg_given & list[i].bit)
+			return list[i].bit == AV_CFG_BIAS && !o->cfg.bias ? "--no-bias" : list[i].name;
+	return NULL;
+}
+
+/* What a lesson sets is not also an option. Its steps set the sentence,
+ * source, mode, scale, temperature, seed, init and hidden keys, and every
+ * step (the screen's first, --step's) replaces them: given, they were lost
+ * without a word. Its layer is its sample's (or weights'), which every step
+ * was checked against and its captions' numbers come from. Refused rather
+ * than applied over the step, which would then no longer be the step its
+ * caption describes. */
+static bool check_lesson_options(const struct av_options *o, char **cause)
+{
+	static const struct given_option set_by_steps[] = {
+		{ AV_CFG_MODE, "--mode" }, { AV_CFG_SCALE, "--scale" },
+		{ AV_CFG_TEMPERATURE, "--temperature" }, { AV_CFG_SEED, "--seed" },
+		{ AV_CFG_INIT, "--init" },
+	}, layer[] = {
+		{ AV_CFG_D_MODEL, "--d-model" }, { AV_CFG_HEADS, "--heads" },
+		{ AV_CFG_POSITIONAL, "--positional" }, { AV_CFG_BIAS, "--bias" },
+	};
+	const char *name = first_given(o, set_by_steps, sizeof set_by_steps / sizeof set_by_steps[0]);
+	if (!name)
+		name = o->source ? "--source" : o->mask_keys_given ? "--mask-keys" : NULL;
+	if (name)
+		return av_fail(cause, _("%s is set by the lesson's steps: leave it out with "
+			       "--lesson (or use --sample instead of --lesson)"), name);
+	if (o->sentence)
+		return av_fail(cause, "%s", _("a SENTENCE is set by the lesson's steps: leave it "
+			       "out with --lesson (or use --sample instead of --lesson)"));
+	name = first_given(o, layer, sizeof layer / sizeof layer[0]);
+	if (name)
+		return av_fail(cause, _("%s would change the lesson's layer, which its steps "
+			       "were checked against: leave it out with --lesson"), name);
+	return true;
+}
+
 /* --lesson: the whole lesson is checked before anything opens (a broken
  * step fails here, not in front of a class); its sample and weights become
  * the session's. The lesson names its layer, so --sample and --weights would
@@ -112,6 +161,8 @@ static bool use_lesson(struct av_options *o, struct av_lesson *l, char **cause)
 	if (o->sample || o->weights)
 		return av_fail(cause, _("--lesson names its own sample and weights; "
 			       "leave out --sample and --weights"));
+	if (!check_lesson_options(o, cause))
+		return false;
 	if (!av_lesson_load(o->lesson, l, cause))
 		return false;
 	if (o->lesson_step > l->n_steps) {

@@ -97,6 +97,11 @@ static void print_help(void)
 "      --mask-keys=LIST     hide key positions, e.g. 0,3 (a padding mask)\n"
 "\n"), stdout);
 	fputs(_(
+"A lesson's steps set SENTENCE, --source, --mode, --scale, --temperature,\n"
+"--seed, --init and --mask-keys, and the lesson its layer (--d-model, --heads,\n"
+"--positional, --bias): with --lesson those options are refused.\n"
+"\n"), stdout);
+	fputs(_(
 "Without a screen:\n"
 "      --dump=FILE          write the whole trace as JSON to FILE (- for stdout)\n"
 "      --print=STAGE        print one stage as a table: tokens, embedding,\n"
@@ -395,7 +400,9 @@ static bool parse_one(struct av_options *o, int c, const char *arg, char **cause
 			return false;
 		o->layer = (int)v;
 		return true;
-	case OPT_MASK_KEYS: return parse_mask_keys(o, arg, cause);
+	case OPT_MASK_KEYS:
+		o->mask_keys_given = true;
+		return parse_mask_keys(o, arg, cause);
 	case OPT_TRAIN: case OPT_LR: case OPT_OPTIMIZER: case OPT_TARGET:
 	case OPT_TRAIN_PARAMS:
 		return parse_train_option(o, c, arg, cause);

@@ -33,6 +33,7 @@ struct av_options {
 	unsigned cfg_given;        /* ... and which (AV_CFG_* bits) */
 	int hidden_keys[AV_MAX_TOKENS];
 	int n_hidden_keys;
+	bool mask_keys_given;      /* --mask-keys, even with no positions */
 
 	/* training: --train EPOCHS (0 when not given) and the settings that
 	 * override the sample's "training" (train_given: AV_GIVEN_* bits) */
