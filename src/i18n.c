@@ -1,6 +1,7 @@
 /* i18n.c: where the program finds its message catalogues (see i18n.h). */
 #include "config.h"
 
+#include <langinfo.h>
 #include <limits.h>
 #include <locale.h>
 #include <stdbool.h>
@@ -47,4 +48,28 @@ const char *av_i18n_init(void)
 #else
 	return NULL;
 #endif
+}
+
+/* The captions' language, chosen as gettext chooses the interface's, so the
+ * two agree: LC_ALL=de_DE.UTF-8 LANGUAGE=zh_CN gives Chinese messages, so
+ * Chinese captions; zh_CN only where the terminal's characters are UTF-8
+ * (a Chinese title in another character set is noise). */
+bool av_i18n_text_in_chinese(void)
+{
+	const char *codeset = nl_langinfo(CODESET);
+	if (!codeset || (strcmp(codeset, "UTF-8") != 0 && strcmp(codeset, "utf8") != 0))
+		return false;
+	const char *vars[] = { "LC_ALL", "LC_MESSAGES", "LANG" };
+	const char *locale = NULL;
+	for (size_t i = 0; i < sizeof vars / sizeof vars[0] && !locale; i++) {
+		const char *v = getenv(vars[i]);
+		if (v && *v)
+			locale = v;
+	}
+	if (!locale || strcmp(locale, "C") == 0 || strcmp(locale, "POSIX") == 0 ||
+	    strncmp(locale, "C.", 2) == 0)
+		return false;
+	const char *language = getenv("LANGUAGE");
+	const char *name = language && *language ? language : locale;
+	return strncmp(name, "zh", 2) == 0;
 }

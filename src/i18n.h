@@ -21,6 +21,8 @@
 #include "config.h"
 #endif
 
+#include <stdbool.h>
+
 #if defined(ENABLE_NLS) && ENABLE_NLS
 #include <libintl.h>
 #define _(text) gettext(text)
@@ -44,5 +46,13 @@ static inline const char *av_pgettext(const char *key, const char *text)
  * LOCALEDIR, or the build tree's locale/ folder when the program runs
  * uninstalled from its build tree. Returns the folder (NULL without NLS). */
 const char *av_i18n_init(void);
+
+/* Whether texts that carry their own Chinese (lesson titles and captions,
+ * samples' titles) are shown in it: where gettext would speak Chinese (the
+ * messages' locale, LC_ALL, LC_MESSAGES or LANG in POSIX order, then
+ * LANGUAGE's first entry before it unless that locale is C or POSIX) and
+ * the characters are UTF-8. The screen and --list-lessons agree with the
+ * interface's language this way, with or without a catalogue. */
+bool av_i18n_text_in_chinese(void);
 
 #endif

@@ -137,8 +137,9 @@ bool av_batch_list_samples(char **cause)
 	return true;
 }
 
-/* One lesson a line: its name, a tab and its English title, or the reason
- * it does not load (a listing must not hide a broken lesson). */
+/* One lesson a line: its name, a tab and its title (Chinese where the
+ * interface is, as the screen shows it), or the reason it does not load (a
+ * listing must not hide a broken lesson). */
 bool av_batch_list_lessons(char **cause)
 {
 	char **names = av_lesson_list();
@@ -146,7 +147,8 @@ bool av_batch_list_lessons(char **cause)
 		struct av_lesson l;
 		char *why = NULL;
 		if (av_lesson_load(*n, &l, &why)) {
-			printf("%s\t%s\n", *n, l.title[AV_LANG_EN]);
+			enum av_lang lang = av_i18n_text_in_chinese() ? AV_LANG_ZH_CN : AV_LANG_EN;
+			printf("%s\t%s\n", *n, l.title[lang]);
 			av_lesson_free(&l);
 		} else {
 			printf(_("%s\t(does not load: %s)\n"), *n, why);

@@ -331,10 +331,6 @@ char *av_lesson_ui_label(const struct av_app *a);
  * what the status line says instead of the key hints (malloc'd), else
  * NULL. */
 char *av_lesson_ui_hidden_text(const struct av_app *a, int lines);
-/* Whether a text written in both languages (a lesson's captions, a
- * sample's title) is shown in Chinese: as gettext chooses the interface's
- * language, so the two agree (view_lesson.c). */
-bool av_ui_text_in_chinese(void);
 /* The step's highlighted cells ((query, key) of the attention matrices,
  * *cells) while they mean what the step meant: the student is on that step
  * and the live sentence, source and mode are the step's (the cells are

@@ -33,30 +33,6 @@ struct av_lesson_ui {
 	uint64_t trained_print;       /* and left these (av_params_print) */
 };
 
-/* The captions' language, chosen as gettext chooses the interface's, so the
- * two agree: the messages' locale (LC_ALL, LC_MESSAGES, LANG in POSIX
- * order); unless that is C or POSIX, LANGUAGE's first entry comes before it
- * (LC_ALL=de_DE.UTF-8 LANGUAGE=zh_CN gives Chinese messages, so Chinese
- * captions). zh_CN only where the terminal's characters are UTF-8. */
-bool av_ui_text_in_chinese(void)
-{
-	if (!av_locale_is_utf8())
-		return false;
-	const char *vars[] = { "LC_ALL", "LC_MESSAGES", "LANG" };
-	const char *locale = NULL;
-	for (size_t i = 0; i < 3 && !locale; i++) {
-		const char *v = getenv(vars[i]);
-		if (v && *v)
-			locale = v;
-	}
-	if (!locale || strcmp(locale, "C") == 0 || strcmp(locale, "POSIX") == 0 ||
-	    strncmp(locale, "C.", 2) == 0)
-		return false;
-	const char *language = getenv("LANGUAGE");
-	const char *name = language && *language ? language : locale;
-	return strncmp(name, "zh", 2) == 0;
-}
-
 /* The pane's fewest rows: a title and two rows to scroll with J/K. */
 #define PANE_MIN_ROWS 3
 
@@ -170,7 +146,7 @@ bool av_lesson_ui_start(struct av_app *a, const struct av_lesson *l)
 {
 	a->lesson = av_calloc(1, sizeof *a->lesson);
 	a->lesson->lesson = l;
-	a->lesson->lang = av_ui_text_in_chinese() ? AV_LANG_ZH_CN : AV_LANG_EN;
+	a->lesson->lang = av_i18n_text_in_chinese() ? AV_LANG_ZH_CN : AV_LANG_EN;
 	go_to_step(a, 0);
 	return true;
 }

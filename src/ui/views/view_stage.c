@@ -354,7 +354,7 @@ static void draw_lesson(struct av_app *a, WINDOW *w, int y, int height)
 	const struct av_sample *sm = &a->s->sample;
 	struct av_colors *c = &a->colors;
 	int width = getmaxx(w);
-	bool zh = av_ui_text_in_chinese();
+	bool zh = av_i18n_text_in_chinese();
 	const char *title = zh && sm->title_zh ? sm->title_zh : sm->title;
 	const char *description = zh && sm->description_zh ? sm->description_zh
 							     : sm->description;
