@@ -1,7 +1,10 @@
 /* classroom.c: the screen's side of --lead and --follow (see classroom.h).
  *
  * The leader captures its state after every key (and every half second
- * while training runs) and publishes it when it changed. A follower
+ * while training runs) and publishes it when it changed; a tick the half
+ * second held back is published when the half second is over, and the
+ * tick that ends a run at once, so the class never stays on an older
+ * state than the teacher's. A follower
  * follows: each snapshot is applied to its own session and laid out for
  * its own screen. The first key that changes its state makes it explore
  * (src/follow/explore.h): its state before and after each key is compared
@@ -76,6 +79,7 @@ struct av_classroom {
 	struct av_state pin_state;     /* the state a comparison's stepper pin was */
 	bool have_pin_state;           /* made in, sent while the comparison lasts */
 	long long last_publish_ms;
+	bool held;                     /* a tick's state not published yet */
 	int log_fd;                    /* DIR/log, or -1 */
 	char *log_path;
 
@@ -302,6 +306,7 @@ static void publish(struct av_app *a)
 	struct av_state snap;
 	char *cause = NULL;
 
+	c->held = false;
 	if (!capture(a, &snap, &cause) ||
 	    (c->have_last && av_state_same(&snap, &c->last))) {
 		free(cause);
@@ -816,11 +821,27 @@ void av_classroom_after_key(struct av_app *a)
 		a->dirty |= AV_DIRTY_HEADER | AV_DIRTY_STATUS;
 }
 
+/* The ms until the leader may publish a held tick (0: now), or -1 when
+ * none is held. */
+static int held_wait_ms(const struct av_classroom *c)
+{
+	long long left = c->last_publish_ms + TICK_PUBLISH_MS - now_ms();
+
+	if (c->leader == NULL || !c->held)
+		return -1;
+	return left > 0 ? (int)left : 0;
+}
+
 void av_classroom_after_tick(struct av_app *a)
 {
 	struct av_classroom *c = a->classroom;
 
-	if (c != NULL && c->leader != NULL && now_ms() - c->last_publish_ms >= TICK_PUBLISH_MS)
+	if (c == NULL || c->leader == NULL)
+		return;
+	/* the tick that paused the run (its goal, a nan) is the last one: no
+	 * later tick would send it */
+	c->held = true;
+	if (av_app_timeout(a) < 0 || held_wait_ms(c) == 0)
 		publish(a);
 }
 
@@ -912,6 +933,7 @@ int av_classroom_wait(struct av_app *a, int wait_ms)
 	fds[0] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
 	if (c->leader != NULL) {
 		n += av_leader_pollfds(c->leader, fds + 1, AV_ROOM_MAX_FOLLOWERS + 1);
+		room_wait = held_wait_ms(c);   /* it wakes to send a held tick */
 	} else if (av_follower_fd(c->follower) >= 0) {
 		fds[n++] = (struct pollfd){ .fd = av_follower_fd(c->follower), .events = POLLIN };
 	} else {
@@ -927,6 +949,8 @@ int av_classroom_wait(struct av_app *a, int wait_ms)
 		av_leader_service(c->leader, fds + 1, n - 1);
 		if (av_leader_followers(c->leader) != before)
 			a->dirty |= AV_DIRTY_HEADER;
+		if (held_wait_ms(c) == 0)
+			publish(a);
 	} else if (n > 1 ? fds[1].revents != 0 : room_wait >= 0) {
 		struct av_state snap;
 		unsigned ev = av_follower_step(c->follower, now_ms(), &snap);

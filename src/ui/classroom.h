@@ -30,7 +30,9 @@ void av_classroom_before_key(struct av_app *a);
 void av_classroom_after_key(struct av_app *a);
 
 /* After a tick of the training view: the leader publishes the run (at
- * most every half second). */
+ * most every half second; a tick held back is sent when the half second
+ * is over, from av_classroom_wait, and the tick that ended the run at
+ * once). */
 void av_classroom_after_tick(struct av_app *a);
 
 /* The leader pins a stepper matrix for a comparison (y): its state now is
