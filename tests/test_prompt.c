@@ -204,6 +204,57 @@ static void test_command_quit(void **state)
 	harness_close(&h);
 }
 
+/* :seed N draws new weights as r does: after unsaved training, only once
+ * the question is answered y (it drew them at once, the training lost);
+ * n keeps the trained weights and the seed. */
+static void test_command_seed_asks_before_discarding(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	uint64_t seed = h.a.s->cfg.seed;
+	harness_keys(&h, "tsst");
+	assert_non_null(strstr(harness_line(0), "trained 2 ep"));
+	uint64_t trained = av_params_print(&h.a.s->params);
+	harness_keys(&h, ":seed 5\r");
+	expect_status("discard 2 epochs of training? y/n");
+	assert_true(h.a.s->cfg.seed == seed);
+	assert_true(av_params_print(&h.a.s->params) == trained);
+	harness_keys(&h, "n");
+	expect_status("kept: the training is still here (t shows it)");
+	assert_true(h.a.s->cfg.seed == seed);
+	assert_true(av_params_print(&h.a.s->params) == trained);
+	assert_non_null(strstr(harness_line(0), "trained 2 ep"));
+	harness_keys(&h, ":seed 5\ry");
+	expect_status("new weights from seed 5");
+	assert_true(h.a.s->cfg.seed == 5);
+	assert_true(av_params_print(&h.a.s->params) != trained);
+	assert_null(strstr(harness_line(0), "trained"));
+	/* the training is gone: new weights are drawn at once, q quits at once
+	 * (it asked again about the run left behind) */
+	harness_keys(&h, ":seed 6\r");
+	expect_status("new weights from seed 6");
+	harness_keys(&h, "q");
+	assert_true(h.a.quit);
+	harness_close(&h);
+}
+
+/* r in the stepper, answered y: the training is gone, q does not ask
+ * about it again. */
+static void test_reseed_discards_once(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "tsstr");
+	expect_status("discard 2 epochs of training? y/n");
+	harness_keys(&h, "y");
+	expect_status("new weights from seed ");
+	harness_keys(&h, "q");
+	assert_true(h.a.quit);
+	harness_close(&h);
+}
+
 /* The training view writes its trainer's weights (trained, not the
  * stepper's), and no figure; once they are written, q quits without asking
  * to discard the training. */
@@ -536,6 +587,8 @@ int main(void)
 		cmocka_unit_test(test_command_values),
 		cmocka_unit_test(test_command_lr),
 		cmocka_unit_test(test_command_quit),
+		cmocka_unit_test(test_command_seed_asks_before_discarding),
+		cmocka_unit_test(test_reseed_discards_once),
 		cmocka_unit_test(test_command_source),
 		cmocka_unit_test(test_write_trained_weights),
 		cmocka_unit_test(test_tab_completes),

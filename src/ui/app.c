@@ -430,6 +430,10 @@ bool av_app_set_seed(struct av_app *a, uint64_t seed)
 	bool had_weights = s->from_weights;
 	s->cfg.seed = seed;
 	av_session_reinit(s);
+	/* a run kept for t trained other weights: t could only start afresh,
+	 * and q must not ask to discard it again */
+	if (a->view != &av_view_train)
+		av_train_view_free(a);
 	if (!av_app_rerun_all(a))
 		return false;
 	av_app_message(a, false, _("new weights from seed %llu%s"), (unsigned long long)s->cfg.seed,
@@ -447,6 +451,19 @@ static void reseed(struct av_app *a)
 {
 	if (!av_train_view_ask_discard(a, reseed_now))
 		reseed_now(a);
+}
+
+static void draw_seed_asked(struct av_app *a)
+{
+	av_app_set_seed(a, a->seed_asked);
+}
+
+bool av_app_ask_seed(struct av_app *a, uint64_t seed)
+{
+	a->seed_asked = seed;
+	if (av_train_view_ask_discard(a, draw_seed_asked))
+		return true;
+	return av_app_set_seed(a, seed);
 }
 
 static void quit_now(struct av_app *a)

@@ -144,6 +144,8 @@ struct av_app {
 	struct av_train_view *train;     /* the training view's state (kept while
 					    the stepper shows the trained weights),
 					    or NULL before 't' */
+	uint64_t seed_asked;             /* :seed's N, drawn when the question to
+					    discard the training is answered y */
 
 	struct av_figures *figures;      /* the figures view's state, or NULL */
 	struct av_pin *pin;              /* the pinned matrix, or NULL */
@@ -224,6 +226,10 @@ void av_app_offer_cross(struct av_app *a);
  * parameters drawn), re-run, with a message saying what changed. */
 bool av_app_set_temperature(struct av_app *a, double T);
 bool av_app_set_seed(struct av_app *a, uint64_t seed);
+/* :seed N: av_app_set_seed, after asking when training would be lost (as
+ * r and q do; a yes draws them). false, with the reason as the message,
+ * only when the weights were drawn and could not run. */
+bool av_app_ask_seed(struct av_app *a, uint64_t seed);
 
 /* Whether a signal that ends the screen (SIGHUP, SIGTERM, SIGINT) came and
  * waits to be acted on: long work (a follower's replay of the teacher's

@@ -36,7 +36,8 @@ static bool run_seed(struct av_app *a, const char *name, const char *arg, char *
 	char *cause = NULL;
 	if (!av_parse_seed(arg, &seed, &cause))
 		return fail_as(error, name, cause);
-	if (!av_app_set_seed(a, seed))
+	/* new weights: trained ones not saved are asked about first, as r does */
+	if (!av_app_ask_seed(a, seed))
 		return fail_as(error, name, av_strdup(a->message ? a->message : _("cannot run")));
 	return true;
 }
