@@ -240,7 +240,7 @@ static void test_command_seed_asks_before_discarding(void **state)
 }
 
 /* r in the stepper, answered y: the training is gone, q does not ask
- * about it again. */
+ * about it again, and asks about the next run. */
 static void test_reseed_discards_once(void **state)
 {
 	(void)state;
@@ -252,6 +252,12 @@ static void test_reseed_discards_once(void **state)
 	expect_status("new weights from seed ");
 	harness_keys(&h, "q");
 	assert_true(h.a.quit);
+	/* a new run of as many steps is asked about (the given-up run's count
+	 * of steps made it look saved) */
+	h.a.quit = false;
+	harness_keys(&h, "tsstq");
+	expect_status("discard 2 epochs of training? y/n");
+	assert_false(h.a.quit);
 	harness_close(&h);
 }
 

@@ -430,10 +430,9 @@ bool av_app_set_seed(struct av_app *a, uint64_t seed)
 	bool had_weights = s->from_weights;
 	s->cfg.seed = seed;
 	av_session_reinit(s);
-	/* a run kept for t trained other weights: t could only start afresh,
-	 * and q must not ask to discard it again */
-	if (a->view != &av_view_train)
-		av_train_view_free(a);
+	/* a run kept for t trained other weights: t starts afresh (saying
+	 * why), so there is nothing left to lose and q must not ask again */
+	av_train_view_mark_saved(a);
 	if (!av_app_rerun_all(a))
 		return false;
 	av_app_message(a, false, _("new weights from seed %llu%s"), (unsigned long long)s->cfg.seed,

@@ -976,6 +976,7 @@ bool av_train_view_open(struct av_app *a)
 		tv->goal = s->sample.training.epochs;
 		tv->goal_seen = false;
 		tv->steps_done = 0;
+		tv->saved_at = -1;   /* the last trainer's save is not this one's */
 		tv->sentence = 0;
 		tv->vrow = tv->tr->track[0] >= 0 ? tv->tr->track[0] : 0;
 		tv->vcol = tv->tr->track[1] >= 0 ? tv->tr->track[1] : 0;
