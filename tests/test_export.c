@@ -427,8 +427,42 @@ static void test_weights_and_trace_load_back(void **state)
 	(void)state;
 	struct av_session s;
 	load_session(&s);
-	char *docs[2] = { av_export_weights_json(&s.cfg, &s.params),
-			  av_export_trace_json(&s.trace, &s.params) };
+	char *docs[2] = { av_export_weights_json(&s.cfg, &s.params, NULL),
+			  av_export_trace_json(&s.trace, &s.params, NULL) };
+	check_loads_back(docs, &s);
+	av_session_free(&s);
+}
+
+/* A training record (how the screen's weights were trained) is written as
+ * --train --dump writes it, "steps" when an epoch was begun and "loss"
+ * only when kept; both documents still load as weights. */
+static void test_training_record_written_and_loads_back(void **state)
+{
+	(void)state;
+	struct av_session s;
+	load_session(&s);
+	const double loss[2] = { 0.5, 0.25 };
+	const struct av_training_record run = { 2, 0.01, "adam", "self", loss, 1 };
+	const struct av_training_record replayed = { 3, 0.5, "sgd", "pairs", NULL, 0 };
+	char *docs[2] = { av_export_weights_json(&s.cfg, &s.params, &run),
+			  av_export_trace_json(&s.trace, &s.params, &run) };
+	for (int i = 0; i < 2; i++) {
+		const char *t = strstr(docs[i], "\"training\":\t{");
+		assert_non_null(t);
+		assert_non_null(strstr(t, "\"epochs\":\t2,\n\t\t\"steps\":\t1,\n\t\t\"lr\":\t0.01,"));
+		assert_non_null(strstr(t, "\"optimizer\":\t\"adam\",\n\t\t\"target\":\t\"self\""));
+		assert_non_null(strstr(t, "\"loss\":\t[0.5, 0.25]"));
+	}
+	check_loads_back(docs, &s);
+	docs[0] = av_export_weights_json(&s.cfg, &s.params, &replayed);
+	docs[1] = av_export_trace_json(&s.trace, &s.params, &replayed);
+	for (int i = 0; i < 2; i++) {
+		const char *t = strstr(docs[i], "\"training\":\t{");
+		assert_non_null(t);
+		assert_non_null(strstr(t, "\"epochs\":\t3,\n\t\t\"lr\":\t0.5,"));
+		assert_null(strstr(t, "\"steps\""));
+		assert_null(strstr(t, "\"loss\""));
+	}
 	check_loads_back(docs, &s);
 	av_session_free(&s);
 }
@@ -443,8 +477,8 @@ static void test_json_in_any_locale(void **state)
 		av_session_free(&s);
 		skip();
 	}
-	char *docs[2] = { av_export_weights_json(&s.cfg, &s.params),
-			  av_export_trace_json(&s.trace, &s.params) };
+	char *docs[2] = { av_export_weights_json(&s.cfg, &s.params, NULL),
+			  av_export_trace_json(&s.trace, &s.params, NULL) };
 	setlocale(LC_ALL, "C");
 	check_loads_back(docs, &s);
 	av_session_free(&s);
@@ -514,6 +548,7 @@ int main(void)
 		cmocka_unit_test(test_svg_well_formed),
 		cmocka_unit_test(test_text_plain_and_ansi),
 		cmocka_unit_test(test_weights_and_trace_load_back),
+		cmocka_unit_test(test_training_record_written_and_loads_back),
 		cmocka_unit_test(test_json_in_any_locale),
 		cmocka_unit_test(test_format_for_path),
 		cmocka_unit_test(test_typed_values),

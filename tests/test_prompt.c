@@ -393,6 +393,81 @@ static void test_write_every_format(void **state)
 	harness_close(&h);
 }
 
+static void unlink_exports(void)
+{
+	const char *names[] = { "attnview-softmax-h0.svg", "attnview-softmax-h0.csv",
+				"attnview-softmax-h0.txt", "attnview-softmax-h0.ans",
+				"attnview-trace.json", "attnview-weights.json" };
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		unlink(names[i]);
+}
+
+/* Trained weights, back in the stepper: the text and SVG figures say
+ * "trained 2 ep+1" as the header does, and the trace and weights say how
+ * ("training": epochs, steps, lr, optimizer, target, loss); they said
+ * "seed 1" alone, numbers --seed does not give. The trace still loads
+ * as weights. Untrained weights say nothing of training. */
+static void test_write_trained_says_so(void **state)
+{
+	(void)state;
+	struct harness h;
+	unlink_exports();
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "tssSt");
+	assert_non_null(strstr(harness_line(0), "trained 2 ep+1"));
+	go_to_softmax(&h);
+	char settings[64];
+	snprintf(settings, sizeof(settings), " · seed %llu · trained 2 ep+1",
+		 (unsigned long long)h.s.cfg.seed);
+	harness_keys(&h, "Wp\r");
+	char *text = slurp("attnview-softmax-h0.txt");
+	char *at = strstr(text, settings);
+	assert_non_null(at);
+	assert_int_equal(at[strlen(settings)], '\n');
+	free(text);
+	harness_keys(&h, "Ws\r");
+	text = slurp("attnview-softmax-h0.svg");
+	assert_non_null(at = strstr(text, settings));
+	assert_int_equal(strncmp(at + strlen(settings), "</text>", 7), 0);
+	free(text);
+	harness_keys(&h, "Wt\r");
+	harness_keys(&h, "Ww\r");
+	const char *json[] = { "attnview-trace.json", "attnview-weights.json" };
+	for (int i = 0; i < 2; i++) {
+		text = slurp(json[i]);
+		const char *training = strstr(text, "\"training\":\t{");
+		if (!training)
+			fail_msg("%s: no training record", json[i]);
+		assert_non_null(strstr(training, "\"epochs\":\t2,"));
+		assert_non_null(strstr(training, "\"steps\":\t1,"));
+		assert_non_null(strstr(training, "\"lr\":\t0.01,"));
+		assert_non_null(strstr(training, "\"optimizer\":\t\"adam\""));
+		assert_non_null(strstr(training, "\"target\":\t\"self\""));
+		assert_non_null(strstr(training, "\"loss\":\t["));
+		free(text);
+		struct av_config cfg;
+		av_config_default(&cfg);
+		struct av_params p;
+		char *cause = NULL;
+		if (!av_weights_load(json[i], &cfg, NULL, &p, &cause))
+			fail_msg("%s: %s", json[i], cause);
+		av_params_free(&p);
+	}
+	/* new weights: no word of training */
+	harness_keys(&h, "ry");
+	unlink_exports();
+	harness_keys(&h, "Wp\r");
+	text = slurp("attnview-softmax-h0.txt");
+	assert_null(strstr(text, "trained"));
+	free(text);
+	harness_keys(&h, "Wt\r");
+	text = slurp("attnview-trace.json");
+	assert_null(strstr(text, "\"training\""));
+	free(text);
+	unlink_exports();
+	harness_close(&h);
+}
+
 static void test_overwrite_asks(void **state)
 {
 	(void)state;
@@ -599,6 +674,7 @@ int main(void)
 		cmocka_unit_test(test_write_trained_weights),
 		cmocka_unit_test(test_tab_completes),
 		cmocka_unit_test(test_write_every_format),
+		cmocka_unit_test(test_write_trained_says_so),
 		cmocka_unit_test(test_overwrite_asks),
 		cmocka_unit_test(test_write_errors),
 		cmocka_unit_test(test_prompt_fits),

@@ -191,13 +191,17 @@ static cJSON *stages_json(const struct av_trace *t)
 	return s;
 }
 
-static cJSON *training_json(const struct av_training_record *r)
+cJSON *av_training_to_json(const struct av_training_record *r)
 {
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddNumberToObject(o, "epochs", r->epochs);
+	if (r->steps > 0)
+		cJSON_AddNumberToObject(o, "steps", r->steps);
 	cJSON_AddItemToObject(o, "lr", number(r->lr));
 	cJSON_AddStringToObject(o, "optimizer", r->optimizer);
 	cJSON_AddStringToObject(o, "target", r->target);
+	if (r->loss == NULL)
+		return o;
 	cJSON *loss = cJSON_CreateArray();
 	for (int i = 0; i < r->epochs; i++)
 		cJSON_AddItemToArray(loss, number(r->loss[i]));
@@ -226,7 +230,7 @@ cJSON *av_trace_to_json(const struct av_trace *t, const struct av_params *p,
 	cJSON_AddItemToObject(doc, "params", av_params_to_json(p));
 	cJSON_AddItemToObject(doc, "stages", stages_json(t));
 	if (training)
-		cJSON_AddItemToObject(doc, "training", training_json(training));
+		cJSON_AddItemToObject(doc, "training", av_training_to_json(training));
 	return doc;
 }
 
@@ -542,19 +546,25 @@ static void jw_training(struct json_writer *w, const struct av_training_record *
 	jw_object_open(w);
 	jw_key(w, &first, "epochs");
 	jw_leaf(w, cJSON_CreateNumber(r->epochs));
+	if (r->steps > 0) {
+		jw_key(w, &first, "steps");
+		jw_leaf(w, cJSON_CreateNumber(r->steps));
+	}
 	jw_key(w, &first, "lr");
 	jw_float(w, r->lr);
 	jw_key(w, &first, "optimizer");
 	jw_leaf(w, cJSON_CreateString(r->optimizer));
 	jw_key(w, &first, "target");
 	jw_leaf(w, cJSON_CreateString(r->target));
-	jw_key(w, &first, "loss");
-	jw_array_open(w);
-	for (int i = 0; i < r->epochs; i++) {
-		jw_array_next(w, i);
-		jw_float(w, r->loss[i]);
+	if (r->loss != NULL) {
+		jw_key(w, &first, "loss");
+		jw_array_open(w);
+		for (int i = 0; i < r->epochs; i++) {
+			jw_array_next(w, i);
+			jw_float(w, r->loss[i]);
+		}
+		jw_array_close(w);
 	}
-	jw_array_close(w);
 	jw_object_close(w, first);
 }
 

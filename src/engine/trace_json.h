@@ -6,13 +6,18 @@
 #include <cjson/cJSON.h>
 #include "attention.h"
 
-/* Optional training record written as "training" (issue: training mode). */
+/* Optional training record written as "training" (issue: training mode):
+ * how the weights written were trained (--train, or the screen's W after
+ * the training view). */
 struct av_training_record {
 	int epochs;
-	double lr;
+	double lr;            /* the settings the run ended with */
 	const char *optimizer;
 	const char *target;
-	const double *loss;   /* epochs entries */
+	const double *loss;   /* epochs entries, or NULL when not kept (a lesson's
+				 step, a teacher's run): "loss" is left out */
+	int steps;            /* sentences of the next epoch done (the screen's
+				 "trained 2 ep+1"); "steps" only when not 0 */
 };
 
 /* {"config": ...} as a weights/sample file spells it. */
@@ -20,6 +25,9 @@ cJSON *av_config_to_json(const struct av_config *cfg);
 
 /* {"vocab": [...], "token_embedding": ..., ...} */
 cJSON *av_params_to_json(const struct av_params *p);
+
+/* {"epochs": 3, "lr": ..., "optimizer": ..., "target": ..., "loss": [...]} */
+cJSON *av_training_to_json(const struct av_training_record *r);
 
 /* The whole trace document (format attnview-trace, version 1). training
  * may be NULL. */

@@ -1002,6 +1002,7 @@ void av_trainer_record(const struct av_trainer *tr, struct av_training_record *r
 	r->optimizer = av_optimizer_names[tr->set.optimizer];
 	r->target = av_target_names[tr->set.target];
 	r->loss = tr->loss;
+	r->steps = tr->next_item;
 }
 
 /* --- sleeping between visits ------------------------------------------------ */

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include "attention.h"
 #include "theme.h"
+#include "trace_json.h"
 
 #define AV_EXPORT_FORMATS(X) \
 	X(TRACE, "trace", ".json", 't', "the trace as JSON (as --dump)") \
@@ -39,12 +40,15 @@ bool av_export_format_for_path(const char *path, enum av_export_format *fmt);
 
 /* --- JSON ----------------------------------------------------------------- */
 
-/* The --dump document, with a final newline. */
-char *av_export_trace_json(const struct av_trace *t, const struct av_params *p);
+/* The --dump document, with a final newline; training (NULL: weights as
+ * drawn or loaded) says how the weights were trained, as --train's does. */
+char *av_export_trace_json(const struct av_trace *t, const struct av_params *p,
+			   const struct av_training_record *training);
 
-/* {"format": "attnview-weights", "version": 1, "config": ..., "params": ...}:
- * what --weights loads. */
-char *av_export_weights_json(const struct av_config *cfg, const struct av_params *p);
+/* {"format": "attnview-weights", "version": 1, "config": ..., "params": ...,
+ * "training": ...}: what --weights loads ("training" only with training). */
+char *av_export_weights_json(const struct av_config *cfg, const struct av_params *p,
+			     const struct av_training_record *training);
 
 /* --- figures -------------------------------------------------------------- */
 

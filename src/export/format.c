@@ -73,15 +73,17 @@ static char *print_doc(cJSON *doc)
 
 /* The JSON writers print numbers with printf: in the C locale, so a
  * German locale does not write 0,5 (which is not JSON). */
-char *av_export_trace_json(const struct av_trace *t, const struct av_params *p)
+char *av_export_trace_json(const struct av_trace *t, const struct av_params *p,
+			   const struct av_training_record *training)
 {
 	locale_t saved = av_numeric_c_begin();
-	char *text = print_doc(av_trace_to_json(t, p, NULL));
+	char *text = print_doc(av_trace_to_json(t, p, training));
 	av_numeric_c_end(saved);
 	return text;
 }
 
-char *av_export_weights_json(const struct av_config *cfg, const struct av_params *p)
+char *av_export_weights_json(const struct av_config *cfg, const struct av_params *p,
+			     const struct av_training_record *training)
 {
 	locale_t saved = av_numeric_c_begin();
 	cJSON *doc = cJSON_CreateObject();
@@ -89,6 +91,8 @@ char *av_export_weights_json(const struct av_config *cfg, const struct av_params
 	cJSON_AddNumberToObject(doc, "version", 1);
 	cJSON_AddItemToObject(doc, "config", av_config_to_json(cfg));
 	cJSON_AddItemToObject(doc, "params", av_params_to_json(p));
+	if (training)
+		cJSON_AddItemToObject(doc, "training", av_training_to_json(training));
 	char *text = print_doc(doc);
 	av_numeric_c_end(saved);
 	return text;

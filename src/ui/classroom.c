@@ -912,6 +912,24 @@ bool av_classroom_weights_trained(const struct av_app *a, int *epochs, int *step
 	return true;
 }
 
+bool av_classroom_weights_training(const struct av_app *a, struct av_training_record *r)
+{
+	const struct av_snap_training *run;
+	const struct av_snap_recipe *last;
+	int epochs, steps;
+
+	if (!av_classroom_weights_trained(a, &epochs, &steps))
+		return false;
+	run = &a->classroom->last.training;
+	last = &run->recipe[run->n_recipe > 0 ? run->n_recipe - 1 : 0];
+	*r = (struct av_training_record){
+		.epochs = epochs, .steps = steps, .lr = last->lr, .loss = NULL,
+		.optimizer = av_optimizer_names[last->optimizer],
+		.target = av_target_names[last->target],
+	};
+	return true;
+}
+
 bool av_classroom_status(const struct av_app *a, char *buf, size_t size)
 {
 	const struct av_classroom *c = a->classroom;

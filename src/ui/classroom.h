@@ -52,6 +52,11 @@ bool av_classroom_header(const struct av_app *a, char *buf, size_t size);
  * outside the training view shows (its own trainer, freed when the
  * follower left the view, said it before); false otherwise. */
 bool av_classroom_weights_trained(const struct av_app *a, int *epochs, int *steps);
+/* ... and how that run trained, for the trace a follower writes (W):
+ * epochs, steps and the settings of the recipe's last change; no loss (a
+ * follower does not keep the teacher's). false as above. */
+struct av_training_record;
+bool av_classroom_weights_training(const struct av_app *a, struct av_training_record *r);
 /* The status line of a follower that explores: "teacher: softmax, head 3
  * — f to follow"; false otherwise. */
 bool av_classroom_status(const struct av_app *a, char *buf, size_t size);

@@ -9,9 +9,12 @@
 #include <string.h>
 
 #include "i18n.h"
+#include "lesson/lesson.h"
 #include "number.h"
+#include "trace_json.h"
 #include "train.h"
 #include "ui/app.h"
+#include "ui/classroom.h"
 #include "ui/widgets/inspector.h"
 #include "ui/prompt.h"
 #include "ui/views/view_train_internal.h"
@@ -21,6 +24,46 @@
 static const struct av_trainer *open_trainer(const struct av_app *a)
 {
 	return a->view == &av_view_train && a->train ? a->train->tr : NULL;
+}
+
+/* How the weights the stepper shows were trained (the sources of the
+ * header's "trained 200 ep", av_app_weights_trained), so that a file says
+ * so: --seed alone does not give its numbers. false for weights as drawn
+ * or loaded. */
+static bool shown_training(const struct av_app *a, struct av_training_record *r)
+{
+	const struct av_lesson_state *step;
+	int epochs, steps;
+
+	if (av_train_view_weights_trained(a, &epochs, &steps)) {
+		av_trainer_record(av_train_view_trainer(a), r);
+		return true;
+	}
+	if (av_classroom_weights_training(a, r))
+		return true;
+	if ((step = av_lesson_ui_trained_step(a)) == NULL)
+		return false;
+	*r = (struct av_training_record){
+		.epochs = step->train.epochs, .steps = step->train.steps, .lr = step->train.lr,
+		.optimizer = av_optimizer_names[step->train.optimizer],
+		.target = av_target_names[step->train.target], .loss = NULL,
+	};
+	return true;
+}
+
+/* The weights W saves and how they were trained: the open training view's
+ * trainer (trained once it took a step), else the stepper's. */
+static const struct av_training_record *written_training(const struct av_app *a,
+							 struct av_training_record *r)
+{
+	const struct av_trainer *tr = open_trainer(a);
+
+	if (tr == NULL)
+		return shown_training(a, r) ? r : NULL;
+	if (tr->epoch == 0 && tr->next_item == 0)
+		return NULL;
+	av_trainer_record(tr, r);
+	return r;
 }
 
 char *av_export_default_name(const struct av_app *a, enum av_export_format fmt)
@@ -93,10 +136,19 @@ static bool build_figure(struct av_app *a, struct av_figure *f, struct figure_te
 		snprintf(ft->title, sizeof(ft->title), "%s · %s", stage, mode);
 	char T[32];
 	av_number_format(T, sizeof(T), t->cfg.temperature, 4);
+	/* trained weights say so, in the header's words: the seed alone does
+	 * not give these numbers */
+	char trained[64] = "";
+	int epochs, steps;
+	if (av_app_weights_trained(a, &epochs, &steps)) {
+		memcpy(trained, " · ", sizeof(" · "));
+		av_trained_text(trained + strlen(trained), sizeof(trained) - strlen(trained),
+				epochs, steps);
+	}
 	snprintf(ft->settings, sizeof(ft->settings), "%s · scale %s · T %s · D %d, H %d · "
-		 "seed %llu", a->s->sample.name ? a->s->sample.name : "attnview",
+		 "seed %llu%s", a->s->sample.name ? a->s->sample.name : "attnview",
 		 av_scale_names[t->cfg.scale], T, t->d_model, t->heads,
-		 (unsigned long long)t->cfg.seed);
+		 (unsigned long long)t->cfg.seed, trained);
 	ft->formula = av_insp_formula(t, a->stage, a->head);
 	f->title = ft->title;
 	f->subtitle = ft->formula;
@@ -139,13 +191,19 @@ bool av_export_render(struct av_app *a, enum av_export_format fmt, char **text,
 {
 	const struct av_session *s = a->s;
 	const struct av_trainer *tr = open_trainer(a);
+	struct av_training_record record;
 	switch (fmt) {
 	case AV_EXPORT_TRACE:
-		*text = av_export_trace_json(&s->trace, &s->params);
+		/* the session's trace: in the training view, the weights it
+		 * started from */
+		*text = av_export_trace_json(&s->trace, &s->params,
+					     shown_training(a, &record) ? &record : NULL);
 		return true;
 	case AV_EXPORT_WEIGHTS:
-		*text = tr ? av_export_weights_json(&tr->cfg, &tr->params)
-			   : av_export_weights_json(&s->cfg, &s->params);
+		*text = tr ? av_export_weights_json(&tr->cfg, &tr->params,
+						    written_training(a, &record))
+			   : av_export_weights_json(&s->cfg, &s->params,
+						    written_training(a, &record));
 		return true;
 	case AV_EXPORT_CSV: case AV_EXPORT_TEXT: case AV_EXPORT_ANSI: case AV_EXPORT_SVG:
 	case AV_EXPORT_COUNT:
