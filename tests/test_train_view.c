@@ -645,6 +645,31 @@ static void test_help_lists_training_keys(void **state)
 	harness_close(&h);
 }
 
+/* The map's "#3<" (the last step's sentence) is explained at every size
+ * of the view: in the help's "What is shown" (at 80x24 the legend has no
+ * room for it; at the smallest size the help scrolls to it), and in the
+ * legend where it fits. */
+static void test_last_step_mark_explained(void **state)
+{
+	(void)state;
+	const int sizes[][2] = { { 80, 24 }, { AV_MIN_COLS, AV_MIN_LINES } };
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		struct harness h;
+		OPEN(&h, sizes[i][0], sizes[i][1], "");
+		harness_keys(&h, "tSSS");
+		harness_keys(&h, "?");
+		for (int k = 0; k < 40 && harness_find("#N<") < 0; k++)
+			harness_key(&h, AV_FKEY(KEY_DOWN));
+		expect("#N<: the last step");
+		harness_close(&h);
+	}
+	struct harness h;
+	OPEN(&h, 150, 40, "");
+	harness_keys(&h, "tSSS");
+	expect("target (self)  #N<: the last step");
+	harness_close(&h);
+}
+
 static void test_other_samples(void **state)
 {
 	(void)state;
@@ -1110,6 +1135,7 @@ int main(void)
 		cmocka_unit_test(test_leave_and_return),
 		cmocka_unit_test(test_leave_frees_memory),
 		cmocka_unit_test(test_help_lists_training_keys),
+		cmocka_unit_test(test_last_step_mark_explained),
 		cmocka_unit_test(test_other_samples),
 		cmocka_unit_test(test_small_and_mono),
 		cmocka_unit_test(test_ascii_screen),

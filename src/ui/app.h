@@ -305,6 +305,10 @@ bool av_app_weights_trained(const struct av_app *a, int *epochs, int *steps);
 /* The header's words for a run: "trained 5 ep", or "trained 5 ep+1" with
  * sentences of the next epoch done (the classroom's header says them too). */
 void av_trained_text(char *buf, size_t size, int epochs, int steps);
+/* "  #N<: the last step": the training view's map marks the sentence of the
+ * last optimiser step "#3<"; its legend says so where it fits, the help at
+ * every size. */
+const char *av_train_last_step_mark(void);
 /* Its trainer, or NULL (for the tests). */
 const struct av_trainer *av_train_view_trainer(const struct av_app *a);
 /* What the training view's panels show (the classroom sends the

@@ -834,7 +834,7 @@ static int draw_matrix(struct av_app *a, WINDOW *w, int y, int height, const str
 
 /* "0 ░▒▓█ 1" or "−2.3 ... +2.3" and what the marks mean, in row y. */
 static void draw_map_legend(struct av_app *a, WINDOW *w, int y, bool weights, double range,
-			    const char *marks)
+			    const char *const *marks)
 {
 	struct av_colors *c = &a->colors;
 	int width = getmaxx(w);
@@ -855,10 +855,19 @@ static void draw_map_legend(struct av_app *a, WINDOW *w, int y, bool weights, do
 	}
 	x += av_put(w, y, x, " ", width - x, A_NORMAL);
 	x += av_put(w, y, x, hi, width - x, label);
-	if (marks && x + 2 + av_text_width(marks) <= width) {
+	/* the first of the marks' texts, longest first, that fits */
+	for (int i = 0; marks[i] != NULL; i++) {
+		if (x + 2 + av_text_width(marks[i]) > width)
+			continue;
 		x += av_put(w, y, x, "  ", width - x, A_NORMAL);
-		av_put(w, y, x, marks, width - x, dim);
+		av_put(w, y, x, marks[i], width - x, dim);
+		break;
 	}
+}
+
+const char *av_train_last_step_mark(void)
+{
+	return _("  #N<: the last step");
 }
 
 /* The first sentence the map shows: all of them when they fit, else from
@@ -1005,10 +1014,18 @@ void av_train_panel_sentence_map(struct av_app *a, WINDOW *w)
 	for (int i = first; i <= last && y < height - 1; i++)
 		y += draw_sentence(a, w, i, y, height - 1 - y, h, range, lw, cw, rh);
 	if (y < height) {
-		char marks[96];
-		snprintf(marks, sizeof(marks), _("%s target (%s)%s"), av_draw_utf8() ? _("•") : "*",
-			 av_target_names[tr->set.target],
-			 tr->last_item >= 0 && width >= 50 ? _("  #N<: the last step") : "");
+		/* the last step's mark said where it fits (the help says it at
+		 * every size); the target's always */
+		const char *step_marks[] = { av_train_last_step_mark(), "" };
+		int from = tr->last_item >= 0 ? 0 : 1;
+		char texts[2][96];
+		const char *marks[3] = { NULL };
+		for (int i = from; i < 2; i++) {
+			snprintf(texts[i], sizeof(texts[i]), _("%s target (%s)%s"),
+				 av_draw_utf8() ? _("•") : "*", av_target_names[tr->set.target],
+				 step_marks[i]);
+			marks[i - from] = texts[i];
+		}
 		draw_map_legend(a, w, y, !tv->scores, tv->scores ? range : 1, marks);
 	}
 }
@@ -1059,10 +1076,10 @@ void av_train_panel_vocab_map(struct av_app *a, WINDOW *w)
 	};
 	int used = draw_matrix(a, w, 1, height - 2, &m);
 	free(mark);
+	const char *pairs[] = { av_draw_utf8() ? _("• a pair of the sample")
+				: _("* a pair of the sample"), NULL };
 	if (used + 1 < height)
-		draw_map_legend(a, w, 1 + used, false, range,
-				tr->n_pairs ? (av_draw_utf8() ? _("• a pair of the sample")
-					       : _("* a pair of the sample")) : NULL);
+		draw_map_legend(a, w, 1 + used, false, range, tr->n_pairs ? pairs : pairs + 1);
 }
 
 /* --- the histogram -------------------------------------------------------- */

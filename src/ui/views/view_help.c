@@ -70,6 +70,11 @@ static int build_train_lines(struct line *out)
 		out[n].kind = LINE_TRAIN;
 		out[n++].index = a;
 	}
+	/* the map's mark has no room in its legend on a small screen: said
+	 * here, where it always is (the help scrolls) */
+	const char *mark = av_train_last_step_mark();
+	out[n].kind = LINE_TEXT;
+	out[n++].text = av_strdup(mark + strspn(mark, " "));
 	out[n].kind = LINE_TITLE;
 	out[n++].title = _("Also here");
 	for (int a = 1; a < AV_ACTION_COUNT; a++) {
