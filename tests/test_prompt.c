@@ -155,6 +155,34 @@ static void test_command_values(void **state)
 	harness_close(&h);
 }
 
+/* :temp 0 puts the temperature back to 1, as the 0 key does and the man
+ * page says (it was refused: "expected a number between 0.01 and 100");
+ * other values below 0.01 are still refused. */
+static void test_command_temp_zero_resets(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, ":temp 0.5\r");
+	assert_non_null(strstr(harness_line(0), "T=0.5"));
+	harness_keys(&h, ":temp 0\r");
+	assert_null(h.a.overlay);
+	assert_true(h.s.cfg.temperature == 1.0);
+	assert_non_null(strstr(harness_line(0), "T=1 "));
+	expect_status("temperature 1: softmax is plain (T = 1)");
+	harness_keys(&h, ":temperature 0.0\r");
+	assert_null(h.a.overlay);
+	assert_true(h.s.cfg.temperature == 1.0);
+	harness_keys(&h, ":temp 0.001\r");
+	expect_status("temp: expected a number between 0.01 and 100, got \"0.001\"");
+	assert_true(h.a.overlay == &av_view_prompt);
+	harness_keys(&h, CTRL_U "temp -1\r");
+	expect_status("temp: expected a number between 0.01 and 100, got \"-1\"");
+	harness_keys(&h, ESC);
+	assert_true(h.s.cfg.temperature == 1.0);
+	harness_close(&h);
+}
+
 /* lr sets what the training view starts with, or its trainer's rate. */
 static void test_command_lr(void **state)
 {
@@ -666,6 +694,7 @@ int main(void)
 		cmocka_unit_test(test_c_empty_source_stays_open),
 		cmocka_unit_test(test_E_outside_cross_offers_the_switch),
 		cmocka_unit_test(test_command_values),
+		cmocka_unit_test(test_command_temp_zero_resets),
 		cmocka_unit_test(test_command_lr),
 		cmocka_unit_test(test_command_quit),
 		cmocka_unit_test(test_command_seed_asks_before_discarding),

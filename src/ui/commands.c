@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "i18n.h"
+#include "number.h"
 #include "restricted_limits.h"
 #include "train.h"
 #include "ui/app.h"
@@ -46,7 +47,11 @@ static bool run_temp(struct av_app *a, const char *name, const char *arg, char *
 {
 	double T;
 	char *cause = NULL;
-	if (!av_parse_temperature(arg, &T, &cause))
+	/* 0 (no temperature: it would divide by zero) puts it back to 1, as
+	 * the 0 key does */
+	if (av_number_parse(arg, &T) && T == 0)
+		T = 1.0;
+	else if (!av_parse_temperature(arg, &T, &cause))
 		return fail_as(error, name, cause);
 	if (!av_app_set_temperature(a, T))
 		return fail_as(error, name, av_strdup(a->message ? a->message : _("cannot run")));
