@@ -385,6 +385,8 @@ void av_classroom_free(struct av_app *a)
 
 	if (c == NULL)
 		return;
+	if (c->leader != NULL)   /* the log says when the class ended too */
+		log_line(c, "stopped leading");
 	av_leader_close(c->leader);
 	av_follower_free(c->follower);
 	if (c->log_fd >= 0)
