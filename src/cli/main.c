@@ -240,6 +240,11 @@ int main(int argc, char **argv)
 		return fail(av_printf("%s", _("--layer needs --model: the teaching layer is a "
 					      "single layer")));
 	}
+	/* --print and --dump of a lesson show a step's state, the first unless
+	 * --step says which (as the screen opens on step 1), never the
+	 * sample's start, which no step shows */
+	if (o.lesson && (o.print || o.dump) && !o.lesson_step)
+		o.lesson_step = 1;
 	if (o.lesson && !use_lesson(&o, &lesson, &cause)) {
 		av_classroom_args_free(&room);
 		av_options_free(&o);
