@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -223,6 +224,68 @@ static void test_too_short_and_missing(void **state)
 	free(path);
 }
 
+/* A header of n empty tensors t0..t(n-1), then "t0" again when repeat. */
+static char *many_tensors(int n, bool repeat, size_t *len)
+{
+	static const char entry[] = "\"t%d\":{\"dtype\":\"U8\",\"shape\":[0],"
+				    "\"data_offsets\":[0,0]}";
+	size_t cap = 8 + 16 + (size_t)(n + 1) * (sizeof(entry) + 12), used = 8;
+	char *bytes = av_calloc(cap, 1);
+	used += (size_t)snprintf(bytes + used, cap - used, "{");
+	for (int i = 0; i < n + repeat; i++) {
+		used += (size_t)snprintf(bytes + used, cap - used, "%s", i ? "," : "");
+		used += (size_t)snprintf(bytes + used, cap - used, entry, i < n ? i : 0);
+	}
+	used += (size_t)snprintf(bytes + used, cap - used, "}");
+	for (int i = 0; i < 8; i++)
+		bytes[i] = (char)(unsigned char)((used - 8) >> (8 * i));
+	*len = used;
+	return bytes;
+}
+
+static double seconds_since(const struct timespec *start)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) / 1e9;
+}
+
+/* Repeats were found by a linear search per entry: 100 000 entries took 25 s,
+ * the 100 MB header limit allowed an hour and a half. Now a hash set: well
+ * under a second, so 10 s holds even under sanitizers. */
+static void test_many_tensors_fast_and_bounded(void **state)
+{
+	(void)state;
+	size_t len;
+	char *bytes = many_tensors(AV_ST_MAX_TENSORS, true, &len);
+	struct av_safetensors st;
+	char *cause = NULL;
+	struct timespec start;
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	assert_false(av_st_parse(&st, (unsigned char *)bytes, len, "many", &cause));
+	double took = seconds_since(&start);
+	assert_string_equal(cause, "many: tensor \"t0\": named twice in the header");
+	if (took > 10)
+		fail_msg("%d tensors took %.1f s", AV_ST_MAX_TENSORS, took);
+	free(cause);
+	cause = NULL;
+	free(bytes);
+
+	bytes = many_tensors(AV_ST_MAX_TENSORS, false, &len);   /* the most allowed */
+	assert_true(av_st_parse(&st, (unsigned char *)bytes, len, "many", &cause));
+	assert_int_equal(st.n, AV_ST_MAX_TENSORS);
+	assert_non_null(av_st_find(&st, "t99999"));
+	assert_null(av_st_find(&st, "t100000"));
+	av_st_close(&st);
+	free(bytes);
+
+	bytes = many_tensors(AV_ST_MAX_TENSORS + 1, false, &len);
+	assert_false(av_st_parse(&st, (unsigned char *)bytes, len, "many", &cause));
+	assert_string_equal(cause, "many: the header lists more than 100000 tensors");
+	free(cause);
+	free(bytes);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -231,6 +294,7 @@ int main(void)
 		cmocka_unit_test(test_half_and_bf16),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_too_short_and_missing),
+		cmocka_unit_test(test_many_tensors_fast_and_bounded),
 	};
 	return cmocka_run_group_tests(tests, temp_dir_setup, temp_dir_teardown);
 }

@@ -238,10 +238,15 @@ static bool parse_header(struct av_safetensors *st, const char *json, size_t len
 			ok = parse_metadata(st, entry, cause);
 		} else if (av_st_find(st, entry->string) || !strcmp(entry->string, "__metadata__")) {
 			ok = fail_tensor(cause, st, entry->string, _("named twice in the header"));
+		} else if (st->n == AV_ST_MAX_TENSORS) {
+			ok = av_fail(cause, _("%s: the header lists more than %d tensors"),
+				     st->path, AV_ST_MAX_TENSORS);
 		} else {
 			ok = parse_entry(st, entry, &st->tensors[st->n], cause);
-			if (ok)
+			if (ok) {
+				av_strset_add(&st->by_name, st->tensors[st->n].name, st->n);
 				st->n++;
+			}
 		}
 		if (!ok)
 			break;
@@ -317,10 +322,8 @@ bool av_st_open(struct av_safetensors *st, const char *path, char **cause)
 
 struct av_st_tensor *av_st_find(const struct av_safetensors *st, const char *name)
 {
-	for (int i = 0; i < st->n; i++)
-		if (!strcmp(st->tensors[i].name, name))
-			return &st->tensors[i];
-	return NULL;
+	int i = av_strset_find(&st->by_name, name);
+	return i >= 0 ? &st->tensors[i] : NULL;
 }
 
 static bool little_endian(void)
@@ -380,6 +383,7 @@ void av_st_close(struct av_safetensors *st)
 	/* a tensor whose entry failed half-way may hold a name too */
 	if (st->tensors)
 		free(st->tensors[st->n].name);
+	av_strset_free(&st->by_name);   /* before the names it points to go */
 	free(st->tensors);
 	free(st->path);
 	free(st->metadata_format);

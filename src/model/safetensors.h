@@ -9,7 +9,8 @@
  * Nothing in the file is trusted: the header length is bounded
  * (AV_ST_MAX_HEADER) and must fit in the file; every shape's product times
  * the dtype's size must equal its offsets' span, every span must lie inside
- * the data, spans must not overlap, names must be unique; every refusal
+ * the data, spans must not overlap, names must be unique, and there are at
+ * most AV_ST_MAX_TENSORS of them; every refusal
  * names the file and the tensor.
  *
  * The file is mmap'd read-only and shared, so many students on one server
@@ -25,8 +26,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "strset.h"
+
 #define AV_ST_MAX_HEADER ((uint64_t)100 << 20)  /* as Hugging Face's reader */
 #define AV_ST_MAX_DIMS 8
+/* GPT-2 XL has 582 tensors and the largest files on the Hub a few thousand;
+ * a header of 100 000 is no model, and refusing it bounds the work. */
+#define AV_ST_MAX_TENSORS 100000
 
 enum av_st_dtype { AV_ST_F32, AV_ST_F16, AV_ST_BF16, AV_ST_OTHER };
 
@@ -49,6 +55,8 @@ struct av_safetensors {
 	size_t data_len;
 	int n;
 	struct av_st_tensor *tensors;  /* in file order of the header */
+	struct av_strset by_name;      /* name -> index in tensors: repeats and
+					* look-ups in O(1), not O(n) each */
 	char *metadata_format;         /* __metadata__.format, or NULL */
 };
 
