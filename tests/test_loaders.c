@@ -391,6 +391,40 @@ static void test_messages_escape_controls(void **state)
 	free(m);
 }
 
+/* Text from input printed by --print and the listings: every invisible
+ * format character escaped (bidi controls, U+061C, the BOM, the soft hyphen,
+ * interlinear annotations, tag characters); accents and CJK kept, except
+ * for a terminal whose locale is not UTF-8, where all of it is escaped. */
+static void test_output_escapes_invisible(void **state)
+{
+	(void)state;
+	static const struct { const char *in, *out; } cases[] = {
+		{ "a\u202eb\u2066c\u200e\u200f", "a\\u202eb\\u2066c\\u200e\\u200f" },
+		{ "\u061c\ufeff\u00ad\ufff9\ufffb", "\\u061c\\ufeff\\u00ad\\ufff9\\ufffb" },
+		{ "x\U000E0041\U000E007F", "x\\U000e0041\\U000e007f" },
+		{ "\x1b[2J\xc2\x9b\xff", "\\x1b[2J\\u009b\\xff" },
+		{ "café 中国 \\ \"", "café 中国 \\ \"" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *shown = av_escape_output(cases[i].in);
+		assert_string_equal(shown, cases[i].out);
+		free(shown);
+	}
+	av_output_set_ascii(true);
+	char *shown = av_escape_output("café 中\U0001F600\u202e");
+	av_output_set_ascii(false);
+	assert_string_equal(shown, "caf\\u00e9 \\u4e2d\\U0001f600\\u202e");
+	free(shown);
+	/* a cut to a width never splits an escape: one character at a time */
+	char one[12];
+	assert_int_equal(av_escape_output_next("\u202ex", 4, one), 3);
+	assert_string_equal(one, "\\u202e");
+	/* messages: the same characters escaped (tag characters were not) */
+	shown = av_escape_controls("\U000E0041\u061c");
+	assert_string_equal(shown, "\\U000e0041\\u061c");
+	free(shown);
+}
+
 /* cJSON stops at 1000 levels; that is not a syntax error and says so, at
  * the bracket that opens level 1001. Brackets inside strings do not count. */
 static void test_json_nesting_limit(void **state)
@@ -1072,6 +1106,7 @@ int main(void)
 		cmocka_unit_test(test_sample_texts_in_two_languages),
 		cmocka_unit_test(test_vocab_words_are_tokens),
 		cmocka_unit_test(test_messages_escape_controls),
+		cmocka_unit_test(test_output_escapes_invisible),
 		cmocka_unit_test(test_file_limits),
 		cmocka_unit_test(test_large_vocabulary),
 		cmocka_unit_test(test_json_getters),

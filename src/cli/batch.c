@@ -129,8 +129,11 @@ bool av_batch_print(const struct av_options *o, const struct av_session *s, char
 bool av_batch_list_samples(char **cause)
 {
 	char **names = av_sample_list();
-	for (char **n = names; n && *n; n++)
-		printf("%s\n", *n);
+	for (char **n = names; n && *n; n++) {
+		char *shown = av_escape_output(*n);
+		printf("%s\n", shown);
+		free(shown);
+	}
 	av_string_list_free(names);
 	if (fflush(stdout) != 0)
 		return av_fail(cause, _("standard output: write error"));
@@ -139,21 +142,27 @@ bool av_batch_list_samples(char **cause)
 
 /* One lesson a line: its name, a tab and its title (Chinese where the
  * interface is, as the screen shows it), or the reason it does not load (a
- * listing must not hide a broken lesson). */
+ * listing must not hide a broken lesson); each escaped, as the title is
+ * text from a file. */
 bool av_batch_list_lessons(char **cause)
 {
 	char **names = av_lesson_list();
 	for (char **n = names; n && *n; n++) {
 		struct av_lesson l;
 		char *why = NULL;
+		char *name = av_escape_output(*n), *shown;
 		if (av_lesson_load(*n, &l, &why)) {
 			enum av_lang lang = av_i18n_text_in_chinese() ? AV_LANG_ZH_CN : AV_LANG_EN;
-			printf("%s\t%s\n", *n, l.title[lang]);
+			shown = av_escape_output(l.title[lang]);
+			printf("%s\t%s\n", name, shown);
 			av_lesson_free(&l);
 		} else {
-			printf(_("%s\t(does not load: %s)\n"), *n, why);
+			shown = av_escape_output(why);
+			printf(_("%s\t(does not load: %s)\n"), name, shown);
 			free(why);
 		}
+		free(shown);
+		free(name);
 	}
 	av_string_list_free(names);
 	if (fflush(stdout) != 0)

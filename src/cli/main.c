@@ -185,6 +185,10 @@ int main(int argc, char **argv)
 	setlocale(LC_CTYPE, "");
 	setlocale(LC_MESSAGES, "");
 	av_i18n_init();
+	/* UTF-8 to a terminal in another charset would be mojibake, and its
+	 * bytes 0x80..0x9f C1 controls: text from input is escaped instead, as
+	 * the screen does. A pipe or a file gets UTF-8 in every locale. */
+	av_output_set_ascii(isatty(STDOUT_FILENO) && !av_locale_is_utf8());
 	struct av_options o;
 	char *cause = NULL;
 	bool restricted;

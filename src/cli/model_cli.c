@@ -147,17 +147,22 @@ static void print_next(const struct av_gpt2 *m, const struct av_gpt2_run *r)
 	int k = av_gpt2_top_k(r, r->n - 1, NEXT_TOKENS, ids, probs);
 	printf("%s\n", _("next token after the sentence (id, probability, token):"));
 	for (int i = 0; i < k; i++) {
-		char *shown = av_bpe_display(&m->bpe, ids[i]);
+		char *piece = av_bpe_display(&m->bpe, ids[i]);
+		char *shown = av_escape_output(piece);   /* vocab.json is input */
 		printf("%6d  %.4f  \"%s\"\n", ids[i], probs[i], shown);
 		free(shown);
+		free(piece);
 	}
 }
 
 /* --print token_ids: each BPE piece with its id. */
 static void print_token_ids(const struct av_gpt2_run *r, const struct av_trace *t)
 {
-	for (int i = 0; i < r->n; i++)
-		printf("%3d  %6d  \"%s\"\n", i, r->ids[i], t->tokens.text[i]);
+	for (int i = 0; i < r->n; i++) {
+		char *shown = av_escape_output(t->tokens.text[i]);
+		printf("%3d  %6d  \"%s\"\n", i, r->ids[i], shown);
+		free(shown);
+	}
 }
 
 static bool show(const struct av_options *o, const char *dir, const struct av_gpt2 *m,

@@ -46,23 +46,25 @@ static int line_width(void)
 	return w >= 40 && w <= 1000 ? w : 80;
 }
 
-/* Prints s padded (or cut, keeping whole characters) to width columns. */
+/* Prints s (a token from input: escaped as util.h's av_escape_output says)
+ * padded or cut to width columns; a cut keeps whole characters and whole
+ * escapes. */
 static void print_label(FILE *out, const char *s, int width, bool right)
 {
 	char buf[128];
 	int used = 0;
-	size_t len = 0, total = strlen(s);
-	while (len < total && len < sizeof(buf) - 5) {
-		uint32_t cp;
-		int k = av_utf8_decode(s + len, total - len, &cp);
-		if (k < 0)
+	size_t len = 0, pos = 0, total = strlen(s);
+	while (pos < total) {
+		char shown[12];
+		size_t took = av_escape_output_next(s + pos, total - pos, shown);
+		size_t n = strlen(shown);
+		int w = av_utf8_width(shown);
+		if (used + w > width - 1 || len + n >= sizeof(buf))
 			break;
-		int w = av_cp_width(cp);
-		if (used + w > width - 1)
-			break;
-		memcpy(buf + len, s + len, (size_t)k);
-		len += (size_t)k;
+		memcpy(buf + len, shown, n);
+		len += n;
 		used += w;
+		pos += took;
 	}
 	buf[len] = '\0';
 	int pad = width - used;

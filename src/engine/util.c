@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <langinfo.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -118,22 +119,54 @@ void av_cause_prefix(char **cause, const char *fmt, ...)
 }
 
 /* Characters that change how a terminal shows the text around them but
- * show nothing themselves. */
+ * show nothing themselves: controls, the soft hyphen, zero-width and bidi
+ * characters (U+061C too), the BOM, the interlinear annotation marks and
+ * the tag characters, which can spell hidden text. */
 static bool invisible(uint32_t cp)
 {
-	return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0xad
+	return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0xad || av_cp_is_bidi_control(cp)
 		|| (cp >= 0x200b && cp <= 0x200f) || (cp >= 0x2028 && cp <= 0x202e)
-		|| (cp >= 0x2060 && cp <= 0x2069) || cp == 0xfeff;
+		|| (cp >= 0x2060 && cp <= 0x2069) || cp == 0xfeff
+		|| (cp >= 0xfff9 && cp <= 0xfffb) || (cp >= 0xe0000 && cp <= 0xe007f);
 }
 
-/* av_escape (quotes: also \\ and \", cut at max_chars) and
- * av_escape_controls (neither). */
-static char *escape(const char *s, size_t max_chars, bool quotes)
+enum escape_set {
+	ESCAPE_INVISIBLE = 0,      /* controls, format characters, bad bytes */
+	ESCAPE_QUOTES = 1,         /* and \ and \" (text shown in quotes) */
+	ESCAPE_NON_ASCII = 2,      /* and every character past ASCII */
+};
+
+/* The first character of s (len > 0 bytes) as it is shown, into shown[12];
+ * returns how many bytes of s it took. */
+static size_t escape_char(const char *s, size_t len, unsigned set, char shown[static 12])
+{
+	uint32_t cp;
+	int k = av_utf8_decode(s, len, &cp);
+	if (k < 0) {
+		snprintf(shown, 12, "\\x%02x", (unsigned char)s[0]);
+		return 1;
+	}
+	if (cp < 0x80 && invisible(cp))
+		snprintf(shown, 12, "\\x%02x", (unsigned)cp);
+	else if (cp > 0xffff && (invisible(cp) || (set & ESCAPE_NON_ASCII)))
+		snprintf(shown, 12, "\\U%08x", (unsigned)cp);
+	else if (invisible(cp) || (cp >= 0x80 && (set & ESCAPE_NON_ASCII)))
+		snprintf(shown, 12, "\\u%04x", (unsigned)cp);
+	else if ((set & ESCAPE_QUOTES) && (cp == '\\' || cp == '"'))
+		snprintf(shown, 12, "\\%c", (char)cp);
+	else
+		snprintf(shown, 12, "%.*s", k, s);
+	return (size_t)k;
+}
+
+/* av_escape (quotes, cut at max_chars), av_escape_controls and
+ * av_escape_output (neither). */
+static char *escape(const char *s, size_t max_chars, unsigned set)
 {
 	size_t len = strlen(s);
-	/* each character takes at most 6 bytes escaped */
+	/* each character takes at most 10 bytes escaped */
 	size_t chars_out = len < max_chars ? len : max_chars;
-	char *out = av_malloc(chars_out * 6 + 4);
+	char *out = av_malloc(chars_out * 10 + 4);
 	size_t used = 0, pos = 0;
 	for (size_t chars = 0; pos < len; chars++) {
 		if (chars == max_chars) {
@@ -141,26 +174,11 @@ static char *escape(const char *s, size_t max_chars, bool quotes)
 			used += 3;
 			break;
 		}
-		uint32_t cp;
-		int k = av_utf8_decode(s + pos, len - pos, &cp);
-		if (k < 0) {
-			used += (size_t)sprintf(out + used, "\\x%02x", (unsigned char)s[pos]);
-			pos++;
-		} else if (cp < 0x80 && invisible(cp)) {
-			used += (size_t)sprintf(out + used, "\\x%02x", (unsigned)cp);
-			pos += (size_t)k;
-		} else if (invisible(cp)) {
-			used += (size_t)sprintf(out + used, "\\u%04x", (unsigned)cp);
-			pos += (size_t)k;
-		} else if (quotes && (cp == '\\' || cp == '"')) {
-			out[used++] = '\\';
-			out[used++] = (char)cp;
-			pos++;
-		} else {
-			memcpy(out + used, s + pos, (size_t)k);
-			used += (size_t)k;
-			pos += (size_t)k;
-		}
+		char shown[12];
+		pos += escape_char(s + pos, len - pos, set, shown);
+		size_t n = strlen(shown);
+		memcpy(out + used, shown, n);
+		used += n;
 	}
 	out[used] = '\0';
 	return out;
@@ -168,12 +186,36 @@ static char *escape(const char *s, size_t max_chars, bool quotes)
 
 char *av_escape(const char *s)
 {
-	return escape(s, AV_ESCAPE_MAX_CHARS, true);
+	return escape(s, AV_ESCAPE_MAX_CHARS, ESCAPE_QUOTES);
 }
 
 char *av_escape_controls(const char *s)
 {
-	return escape(s, (size_t)-1, false);
+	return escape(s, (size_t)-1, ESCAPE_INVISIBLE);
+}
+
+bool av_locale_is_utf8(void)
+{
+	const char *cs = nl_langinfo(CODESET);
+	return cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0);
+}
+
+/* Set once by main before any output; batch output only. */
+static bool output_ascii;
+
+void av_output_set_ascii(bool ascii)
+{
+	output_ascii = ascii;
+}
+
+char *av_escape_output(const char *s)
+{
+	return escape(s, (size_t)-1, output_ascii ? ESCAPE_NON_ASCII : ESCAPE_INVISIBLE);
+}
+
+size_t av_escape_output_next(const char *s, size_t len, char shown[static 12])
+{
+	return escape_char(s, len, output_ascii ? ESCAPE_NON_ASCII : ESCAPE_INVISIBLE, shown);
 }
 
 /* What a file that cannot be read as text is, for the message. */

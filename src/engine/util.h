@@ -44,6 +44,26 @@ char *av_escape(const char *s);
  * quoted: a file name or an argument with an escape sequence in it. */
 char *av_escape_controls(const char *s);
 
+/* Text from input (a token, a title, a file name) as batch output prints it
+ * on standard output (--print, --list-lessons, ...), malloc'd: what
+ * av_escape_controls escapes, nothing cut. After av_output_set_ascii(true)
+ * every other non-ASCII character is escaped too (\u00e9, \U0001f600): for
+ * a terminal whose locale is not UTF-8, where UTF-8's bytes would show as
+ * mojibake and those from 0x80 to 0x9f (U+201B is e2 80 9b) act as C1
+ * controls: 0x9b is CSI. */
+char *av_escape_output(const char *s);
+
+/* The first character of s (len > 0 bytes) as av_escape_output shows it,
+ * into shown (NUL-ended); returns how many bytes of s it took. For text cut
+ * to a width: an escape is never cut in two. */
+size_t av_escape_output_next(const char *s, size_t len, char shown[static 12]);
+
+/* Whether av_escape_output escapes every non-ASCII character. */
+void av_output_set_ascii(bool ascii);
+
+/* The locale's codeset is UTF-8 (nl_langinfo). */
+bool av_locale_is_utf8(void);
+
 /* The largest files attnview reads: input is bounded, so an endless one
  * (/dev/zero, a pipe that never ends) is refused instead of eating memory.
  * The largest shipped file (a reference fixture at d_model 512) is 8 MiB. */

@@ -1,7 +1,6 @@
 /* colors.c: themes as curses attributes (see colors.h). */
 #include "config.h"
 
-#include <langinfo.h>
 #include <math.h>
 #include <string.h>
 
@@ -60,12 +59,6 @@ const char *av_colors_direct_term(const char *term, const char *colorterm)
 	if (strcmp(term, "tmux-256color") == 0)
 		return "tmux-direct";
 	return NULL;
-}
-
-bool av_locale_is_utf8(void)
-{
-	const char *cs = nl_langinfo(CODESET);
-	return cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0);
 }
 
 /* --- curses -------------------------------------------------------------- */

@@ -79,8 +79,7 @@ int av_colors_depth(int colors);
 const char *av_colors_direct_term(const char *term, const char *colorterm);
 
 
-/* The locale's codeset is UTF-8 (nl_langinfo). */
-bool av_locale_is_utf8(void);
+/* av_locale_is_utf8: util.h (batch output asks it too). */
 
 /* Curses side (after initscr/newterm). theme is moved into c. */
 void av_colors_setup(struct av_colors *c, struct av_theme *theme, bool allow_color,
