@@ -425,6 +425,46 @@ static void test_output_escapes_invisible(void **state)
 	free(shown);
 }
 
+/* cJSON decodes \u0000 to a NUL byte, which ended the C string early:
+ * "china\u0000panda" was the one-word sentence "china", silently. Every
+ * file is refused at the escape; an escaped backslash before u0000 is the
+ * text \u0000 and reads as such. */
+static void test_escaped_nul_refused(void **state)
+{
+	(void)state;
+	char *cause = NULL;
+	struct av_sample smp;
+	assert_false(av_sample_parse("{\"name\": \"x\",\n \"sentence\": \"china\\u0000panda\"}",
+				     "t.json", &smp, &cause));
+	assert_string_equal(cause, "t.json:2:20: \"\\u0000\" in a string: text cannot hold a "
+			    "NUL character");
+	free(cause);
+	cause = NULL;
+	struct av_theme theme;
+	assert_false(av_theme_parse("{\"name\\u0000\": 1}", "t.json", &theme, &cause));
+	assert_string_equal(cause, "t.json:1:7: \"\\u0000\" in a string: text cannot hold a "
+			    "NUL character");
+	free(cause);
+	cause = NULL;
+	struct av_config cfg;
+	av_config_default(&cfg);
+	struct av_params p;
+	assert_false(av_weights_parse("{\"params\": {\"vocab\": [\"a\\u0000\"]}}", "t.json",
+				      &cfg, NULL, &p, &cause));
+	assert_non_null(strstr(cause, "t.json:1:25: \"\\u0000\" in a string"));
+	free(cause);
+	cause = NULL;
+	/* \\u0000 is a backslash and "u0000"; \\\u0000 is one and a NUL */
+	assert_true(av_sample_parse("{\"name\": \"x\", \"sentence\": \"a \\\\u0000 b\"}",
+				    "t.json", &smp, &cause));
+	assert_string_equal(smp.sentence, "a \\u0000 b");
+	av_sample_free(&smp);
+	assert_false(av_sample_parse("{\"name\": \"x\", \"sentence\": \"a \\\\\\u0000\"}",
+				     "t.json", &smp, &cause));
+	assert_non_null(strstr(cause, "t.json:1:32: "));
+	free(cause);
+}
+
 /* cJSON stops at 1000 levels; that is not a syntax error and says so, at
  * the bracket that opens level 1001. Brackets inside strings do not count. */
 static void test_json_nesting_limit(void **state)
@@ -1107,6 +1147,7 @@ int main(void)
 		cmocka_unit_test(test_vocab_words_are_tokens),
 		cmocka_unit_test(test_messages_escape_controls),
 		cmocka_unit_test(test_output_escapes_invisible),
+		cmocka_unit_test(test_escaped_nul_refused),
 		cmocka_unit_test(test_file_limits),
 		cmocka_unit_test(test_large_vocabulary),
 		cmocka_unit_test(test_json_getters),

@@ -197,6 +197,10 @@ static void test_refusals(void **state)
 	expect_refusal("dims.safetensors",
 		       "{\"w\":{\"dtype\":\"F32\",\"shape\":[1,1,1,1,1,1,1,1,1],"
 		       "\"data_offsets\":[0,4]}}", 0, 4, "tensor \"w\"", "8 dimensions");
+	/* "w\u0000x" would be read as the tensor "w" */
+	expect_refusal("nul.safetensors",
+		       "{\"w\\u0000x\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4]}}",
+		       0, 4, "nul.safetensors:1:4: \"\\u0000\" in a string", NULL);
 	/* a name with an escape sequence is shown escaped, never raw */
 	expect_refusal("escape.safetensors",
 		       "{\"\\u001b[2J\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,4]}}",

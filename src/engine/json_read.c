@@ -91,12 +91,47 @@ static bool too_deep(const char *text, const char *pos)
 	return (*pos == '[' || *pos == '{') && open_levels(text, pos) >= CJSON_NESTING_LIMIT;
 }
 
+/* Where text (len bytes) holds the escape \u0000 inside a string, or NULL.
+ * A backslash escaped (\\u0000) is text, not an escape: escapes are read
+ * in pairs from the string's start. */
+static const char *escaped_nul(const char *text, size_t len)
+{
+	bool in_string = false;
+	for (size_t i = 0; i < len; i++) {
+		if (!in_string) {
+			in_string = text[i] == '"';
+		} else if (text[i] == '"') {
+			in_string = false;
+		} else if (text[i] == '\\') {
+			if (len - i > 5 && memcmp(text + i + 1, "u0000", 5) == 0)
+				return text + i;
+			i++;   /* the escaped character, whatever it is */
+		}
+	}
+	return NULL;
+}
+
+bool av_json_check_no_nul(const char *text, size_t len, const char *label, char **cause)
+{
+	const char *at = escaped_nul(text, len);
+	if (!at)
+		return true;
+	int line, col;
+	text_position(text, at, &line, &col);
+	return av_fail(cause, _("%s:%d:%d: \"\\u0000\" in a string: text cannot hold a NUL "
+			       "character"), label, line, col);
+}
+
 cJSON *av_json_parse(const char *text, const char *label, char **cause)
 {
 	if (all_space(text)) {
 		av_fail(cause, _("%s: empty file (expected a JSON object)"), label);
 		return NULL;
 	}
+	/* cJSON decodes \u0000 to a NUL byte and every C string ends there:
+	 * "china\u0000panda" would silently be the sentence "china". */
+	if (!av_json_check_no_nul(text, strlen(text), label, cause))
+		return NULL;
 	const char *end = NULL;
 	cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
 	if (!root) {

@@ -20,6 +20,12 @@
  * object (every attnview file is one); empty text is an error too. */
 cJSON *av_json_parse(const char *text, const char *label, char **cause);
 
+/* Refuses the escape \u0000 in a string of text (len bytes; av_json_parse
+ * does this first): cJSON decodes it to a NUL byte, which would end the C
+ * string early. "LABEL:LINE:COLUMN: "\u0000" in a string: ..." An escaped
+ * backslash followed by u0000 is the text \u0000 and is accepted. */
+bool av_json_check_no_nul(const char *text, size_t len, const char *label, char **cause);
+
 /* Reads and parses a file (the label is the path). */
 cJSON *av_json_load_file(const char *path, char **cause);
 

@@ -14,6 +14,7 @@
 #include <cjson/cJSON.h>
 
 #include "i18n.h"
+#include "json_read.h"
 #include "safetensors.h"
 #include "util.h"
 
@@ -222,6 +223,9 @@ static bool parse_metadata(struct av_safetensors *st, const cJSON *meta, char **
 
 static bool parse_header(struct av_safetensors *st, const char *json, size_t len, char **cause)
 {
+	/* "w\u0000x" would be the tensor "w" */
+	if (!av_json_check_no_nul(json, len, st->path, cause))
+		return false;
 	cJSON *doc = cJSON_ParseWithLength(json, len);
 	if (!cJSON_IsObject(doc)) {
 		cJSON_Delete(doc);
