@@ -3,8 +3,10 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <locale.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -44,19 +46,37 @@ static bool check_theme(const char *name, char **cause)
 
 /* Whatever went to standard output (--help, --version, --print, --dump -)
  * must have arrived: a full disk or a closed pipe is an error, said on
- * stderr, never a silent exit. */
+ * stderr, never a silent exit. A stdout closed (>&-) that nothing was
+ * written to is no error (--dump FILE >&-), as for gnulib's close_stdout. */
 static bool finish_stdout(char **cause)
 {
+	bool pending = __fpending(stdout) != 0;
 	errno = 0;
 	bool ok = fflush(stdout) == 0 && !ferror(stdout);
 	int err = errno;
 	if (fclose(stdout) != 0 && ok) {
-		ok = false;
 		err = errno;
+		ok = !pending && err == EBADF;
 	}
 	if (ok)
 		return true;
 	return av_fail(cause, _("standard output: %s"), err ? strerror(err) : _("write error"));
+}
+
+/* A closed descriptor 0, 1 or 2 (a shell's >&-) would be reused by the next
+ * file opened, and output meant for stdout would land in it (a --dump's
+ * temporary file became descriptor 1). /dev/null takes its place, opened the
+ * other way round so that using it still fails with EBADF, as gnulib's
+ * stdopen does. */
+static void keep_standard_fds_taken(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		int got = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+		if (got >= 0 && got != fd)   /* a lower one was closed too: opened next */
+			close(got);
+	}
 }
 
 static bool run(const struct av_options *o, const struct av_classroom_args *room,
@@ -182,6 +202,7 @@ int main(int argc, char **argv)
 	/* The character set (UTF-8 for the screen) and the language of the C
 	 * library's messages come from the environment; the decimal point never
 	 * does: numbers in files and tables are the same in every locale. */
+	keep_standard_fds_taken();   /* before anything is opened */
 	setlocale(LC_CTYPE, "");
 	setlocale(LC_MESSAGES, "");
 	av_i18n_init();
