@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -309,11 +310,91 @@ static void test_write_folder_errors(void **state)
 	free(want);
 	free(cause);
 	cause = NULL;
+	/* a dangling link into a missing folder names the link's folder, not "." */
+	char *link = av_printf("%s/dangling", dir);
+	assert_int_equal(symlink("/nonexistent-attnview/zz", link), 0);
+	assert_false(av_write_file_atomic(link, "text\n", 5, &cause));
+	want = av_printf("%s: links to /nonexistent-attnview/zz, and the folder "
+			 "/nonexistent-attnview does not exist", link);
+	assert_string_equal(cause, want);
+	free(want);
+	free(cause);
+	cause = NULL;
+	/* ENOENT from a folder that exists (procfs makes no files) is said as it is */
+	assert_false(av_write_file_atomic("/proc/self/status", "text\n", 5, &cause));
+	want = av_printf("/proc/self/status: cannot write in the folder /proc/self: %s",
+			 strerror(ENOENT));
+	assert_string_equal(cause, want);
+	free(want);
+	free(cause);
+	unlink(link);
 	unlink(file);
 	rmdir(dir);
+	free(link);
 	free(under);
 	free(file);
 	free(missing);
+}
+
+static volatile sig_atomic_t interrupts;
+
+static void count_interrupt(int sig)
+{
+	(void)sig;
+	interrupts++;
+}
+
+/* A writer interrupted half way by SIGINT, as Ctrl-C would. */
+static bool half_then_interrupted(int fd, void *ctx, int *err)
+{
+	(void)ctx;
+	(void)err;
+	if (write(fd, "{\"half\": ", 9) != 9)
+		return false;
+	raise(SIGINT);
+	return write(fd, "1}\n", 3) == 3;
+}
+
+/* The screen's own SIGINT handler returns, so the write goes on after the
+ * temporary file was removed: the message said "No such file or directory
+ * (nothing was written)" instead of the interruption. An ignored SIGINT (a
+ * script's background job) stays ignored and the file is written. */
+static void test_interrupted_write(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/attnview-sigint-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *path = av_printf("%s/trace.json", dir);
+	char *cause = NULL;
+	struct sigaction sa = { .sa_handler = count_interrupt }, old;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old);
+	assert_false(av_write_file_atomic_with(path, half_then_interrupted, NULL, &cause));
+	assert_int_equal(interrupts, 1);
+	char *want = av_printf("%s: interrupted by a signal (%s); nothing was written", path,
+			       strsignal(SIGINT));
+	assert_string_equal(cause, want);
+	free(want);
+	free(cause);
+	cause = NULL;
+	assert_int_equal(access(path, F_OK), -1);
+	signal(SIGINT, SIG_IGN);
+	assert_true(av_write_file_atomic_with(path, half_then_interrupted, NULL, &cause));
+	char *text = NULL;
+	assert_true(av_read_file(path, &text, NULL, &cause));
+	assert_string_equal(text, "{\"half\": 1}\n");
+	free(text);
+	sigaction(SIGINT, &old, NULL);
+	DIR *d = opendir(dir);
+	assert_non_null(d);
+	int files = 0;
+	for (struct dirent *e; (e = readdir(d));)
+		files += e->d_name[0] != '.';
+	closedir(d);
+	assert_int_equal(files, 1);   /* no temporary file left */
+	unlink(path);
+	rmdir(dir);
+	free(path);
 }
 
 /* The screen's write to a FIFO nobody reads is refused at once (the
@@ -391,6 +472,7 @@ int main(void)
 		cmocka_unit_test(test_failed_stream_leaves_the_old_file),
 		cmocka_unit_test(test_screen_write_to_a_fifo),
 		cmocka_unit_test(test_write_folder_errors),
+		cmocka_unit_test(test_interrupted_write),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

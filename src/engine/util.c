@@ -375,6 +375,7 @@ static const int cleanup_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGXFSZ };
 #define N_CLEANUP_SIGNALS (sizeof cleanup_signals / sizeof cleanup_signals[0])
 static char cleanup_path[4096];
 static volatile sig_atomic_t cleanup_armed;
+static volatile sig_atomic_t cleanup_caught;   /* the signal, or 0 */
 static struct sigaction cleanup_saved[N_CLEANUP_SIGNALS];
 
 static void cleanup_on_signal(int sig)
@@ -382,6 +383,7 @@ static void cleanup_on_signal(int sig)
 	if (cleanup_armed)
 		unlink(cleanup_path);
 	cleanup_armed = 0;
+	cleanup_caught = sig;   /* if the program goes on (a handler that returns) */
 	/* the previous action (default: terminate) runs once we return */
 	for (size_t i = 0; i < N_CLEANUP_SIGNALS; i++)
 		if (cleanup_signals[i] == sig)
@@ -395,12 +397,17 @@ static void cleanup_arm(const char *tmp)
 		return;   /* too long to record: an interruption leaves it */
 	memcpy(cleanup_path, tmp, strlen(tmp) + 1);
 	cleanup_armed = 1;
+	cleanup_caught = 0;
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = cleanup_on_signal;
 	sigemptyset(&sa.sa_mask);
+	/* An ignored signal (nohup, a script's background job) stays ignored:
+	 * the write goes on and must not lose its file. */
 	for (size_t i = 0; i < N_CLEANUP_SIGNALS; i++)
-		sigaction(cleanup_signals[i], &sa, &cleanup_saved[i]);
+		if (sigaction(cleanup_signals[i], NULL, &cleanup_saved[i]) == 0 &&
+		    cleanup_saved[i].sa_handler != SIG_IGN)
+			sigaction(cleanup_signals[i], &sa, NULL);
 }
 
 static void cleanup_disarm(void)
@@ -550,16 +557,27 @@ bool av_write_file_atomic_with(const char *path, av_file_writer emit, void *ctx,
 	return write_atomic(path, emit, ctx, true, cause);
 }
 
-/* No new file could be made beside path (the temporary one): said of the
- * folder, which is what a person can fix ("beside it" and the temporary
- * file's name meant nothing to a student who mistyped a folder). */
-static void folder_error(const char *path, int err, char **cause)
+static bool is_folder(const char *path)
 {
-	const char *slash = strrchr(path, '/');
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* No new file could be made beside target (the temporary one), the file
+ * path ends at through its links: said of target's folder, which is what a
+ * person can fix ("beside it" and the temporary file's name meant nothing
+ * to a student who mistyped a folder). ENOENT in a folder that exists
+ * (/proc/self) is not a missing folder, and is said as it is. */
+static void folder_error(const char *path, const char *target, int err, char **cause)
+{
+	const char *slash = strrchr(target, '/');
 	char *folder = !slash ? av_strdup(".")
-		       : slash == path ? av_strdup("/")
-		       : av_strndup(path, (size_t)(slash - path));
-	if (err == ENOENT)
+		       : slash == target ? av_strdup("/")
+		       : av_strndup(target, (size_t)(slash - target));
+	if (err == ENOENT && !is_folder(folder) && strcmp(path, target) != 0)
+		av_fail(cause, _("%s: links to %s, and the folder %s does not exist"), path,
+			target, folder);
+	else if (err == ENOENT && !is_folder(folder))
 		av_fail(cause, _("%s: the folder %s does not exist"), path, folder);
 	else
 		av_fail(cause, _("%s: cannot write in the folder %s: %s"), path, folder,
@@ -593,7 +611,7 @@ static bool write_atomic(const char *path, av_file_writer emit, void *ctx,
 	bool ok = write_temporary(target, exists ? &st : NULL, emit, ctx, &tmp, &err);
 	bool linked = ok && exists && st.st_nlink > 1;
 	if (!tmp) {
-		folder_error(path, err, cause);
+		folder_error(path, target, err, cause);
 	} else if (linked) {
 		/* on failure tmp is kept (and named): it holds the trace */
 		ok = write_linked(target, tmp, emit, ctx, cause);
@@ -602,7 +620,12 @@ static bool write_atomic(const char *path, av_file_writer emit, void *ctx,
 		err = errno;
 	}
 	cleanup_disarm();
-	if (!ok && tmp && !linked) {
+	if (!ok && tmp && !linked && cleanup_caught) {
+		/* the handler removed tmp, so rename failed with ENOENT; the
+		 * program's own handler returned and we are still here */
+		av_fail(cause, _("%s: interrupted by a signal (%s); nothing was written"), path,
+			strsignal(cleanup_caught));
+	} else if (!ok && tmp && !linked) {
 		unlink(tmp);
 		av_fail(cause, _("%s: %s (nothing was written)"), path, strerror(err));
 	}

@@ -95,7 +95,10 @@ bool av_read_file(const char *path, char **text, size_t *len, char **cause);
  *     temporary file, which then holds the text);
  *   - a device or pipe (/dev/null, a FIFO) is written in place;
  *   - SIGINT, SIGTERM, SIGHUP or SIGXFSZ during the write remove the
- *     temporary file before the signal takes its usual effect.
+ *     temporary file before the signal takes its usual effect; when that
+ *     is a handler that returns (the screen's), the write fails with
+ *     "FILE: interrupted by a signal (Interrupt); nothing was written". A
+ *     signal the program ignores (nohup, a background job) stays ignored.
  * "-" writes to standard output. */
 bool av_write_file_atomic(const char *path, const char *text, size_t len, char **cause);
 
