@@ -499,23 +499,54 @@ static bool write_temporary(const char *target, const struct stat *old, av_file_
 	return ok;
 }
 
+/* Room for size bytes in fd before a byte of it changes, so a full disk
+ * leaves the old text whole; 0 or an errno. A file system without
+ * fallocate goes on without the reservation. */
+static int reserve_space(int fd, off_t size)
+{
+	int err = size > 0 ? posix_fallocate(fd, 0, size) : 0;
+	return err == EOPNOTSUPP || err == ENOSYS ? 0 : err;
+}
+
+/* Rewrites fd (the target, open for writing) with the text of size bytes;
+ * false with *err set on failure, *touched telling whether the file may
+ * have changed. Truncated only at the end: new text shorter than the old
+ * overwrites it, longer text has its room reserved first. */
+static bool rewrite_in_place(int fd, off_t size, av_file_writer emit, void *ctx, int *err,
+			     bool *touched)
+{
+	*touched = false;
+	if ((*err = reserve_space(fd, size)) != 0)
+		return false;
+	*touched = true;
+	if (!emit(fd, ctx, err))
+		return false;
+	if (ftruncate(fd, size) != 0 || fsync(fd) != 0) {
+		*err = errno;
+		return false;
+	}
+	return true;
+}
+
 /* A file with other hard links is rewritten in place so every name sees
- * the new text; the complete text is in tmp first, so a full disk shows up
- * before the file is touched. */
+ * the new text; the complete text is in tmp first and the room for it is
+ * reserved, so a full disk shows up before the file is touched. */
 static bool write_linked(const char *target, const char *tmp, av_file_writer emit, void *ctx,
 			 char **cause)
 {
-	int fd = open(target, O_WRONLY | O_TRUNC);
+	struct stat st;
+	int fd = stat(tmp, &st) == 0 ? open(target, O_WRONLY) : -1;
 	int err = errno;
-	bool ok = fd >= 0 && emit(fd, ctx, &err);
-	if (ok && fsync(fd) != 0) {
-		ok = false;
-		err = errno;
-	}
+	bool touched = false;
+	bool ok = fd >= 0 && rewrite_in_place(fd, st.st_size, emit, ctx, &err, &touched);
 	if (fd >= 0 && close(fd) != 0 && ok) {
 		ok = false;
 		err = errno;
 	}
+	if (!ok && !touched)
+		return av_fail(cause, _("%s: %s (it has other hard links, so it would be written "
+			       "in place; it is unchanged, and the whole trace is in %s)"), target,
+			       strerror(err), tmp);
 	if (!ok)
 		return av_fail(cause, _("%s: %s (it has other hard links, so it is written in place; "
 			       "the whole trace is in %s)"), target, strerror(err), tmp);
@@ -613,7 +644,9 @@ static bool write_atomic(const char *path, av_file_writer emit, void *ctx,
 	if (!tmp) {
 		folder_error(path, target, err, cause);
 	} else if (linked) {
-		/* on failure tmp is kept (and named): it holds the trace */
+		/* on failure tmp is kept (and named): it holds the trace, so an
+		 * interruption while the target is half rewritten keeps it too */
+		cleanup_disarm();
 		ok = write_linked(target, tmp, emit, ctx, cause);
 	} else if (ok && rename(tmp, target) != 0) {
 		ok = false;

@@ -90,9 +90,10 @@ bool av_read_file(const char *path, char **text, size_t *len, char **cause);
  *   - a symbolic link stays a link: the file at the end of the chain is
  *     replaced (a dangling link's target is created);
  *   - a file with other hard links is written in place after the whole text
- *     is safely in the temporary file, so every name sees the new text (the
- *     one case that is not atomic; on failure the message names the
- *     temporary file, which then holds the text);
+ *     is safely in the temporary file and its room is reserved
+ *     (posix_fallocate: a full disk leaves the old text whole), so every
+ *     name sees the new text (the one case that is not atomic; on failure,
+ *     or a signal, the temporary file is kept and the message names it);
  *   - a device or pipe (/dev/null, a FIFO) is written in place;
  *   - SIGINT, SIGTERM, SIGHUP or SIGXFSZ during the write remove the
  *     temporary file before the signal takes its usual effect; when that
