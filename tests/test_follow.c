@@ -374,6 +374,9 @@ static void test_refused_fields(void **state)
 	/* text */
 	assert_edit_refused("\"sentence\":\"", "\"sentence\":\"\xff", "UTF-8");
 	assert_edit_refused("\"sentence\":\"", "\"sentence\":\"\xed\xa0\x80", "UTF-8");
+	/* the escape of a NUL would cut the sentence short ("china" of
+	 * "china\u0000panda"): refused like the byte */
+	assert_edit_refused("\"sentence\":\"", "\"sentence\":\"x\\u0000", "NUL character");
 	assert_edit_refused("\"name\":\"qkv-walkthrough\"", "\"name\":5", "\"name\" is not a string");
 	assert_edit_refused("\"source\":\"le panda aime le bambou\"", "\"source\":null",
 			    "cross mode needs one");

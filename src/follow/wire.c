@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "json_read.h"
 #include "util.h"
 
 static uint16_t get_u16(const unsigned char *p)
@@ -536,6 +537,9 @@ bool av_wire_decode_body_pinned(const unsigned char *body, size_t len, struct av
 		return av_fail(cause, _("message of %zu bytes, more than %d"), len, AV_WIRE_MAX_BODY);
 	if (memchr(body, '\0', len) != NULL)
 		return av_fail(cause, _("message: a NUL byte in the body"));
+	/* nor the escape of one: it would cut the sentence short */
+	if (!av_json_check_no_nul((const char *)body, len, "message", cause))
+		return false;
 	root = cJSON_ParseWithLengthOpts((const char *)body, len, &end, false);
 	if (root == NULL)
 		return av_fail(cause, _("message: not JSON (near byte %td)"),
