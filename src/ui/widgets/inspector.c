@@ -619,6 +619,21 @@ static void explain_layer_norm(struct av_insp *out, const struct av_trace *t, in
 		 xs, less_mean, vs, t->layer_norm_eps, zs, out_s);
 }
 
+/* a + b, the float sums of the embedding and the residual: the derived
+ * value, and the three numbers as the line shows them ("−1.2", " + 0.3") */
+struct sum_text {
+	char a[32], b[40], sum[32];
+};
+
+static void sum_of_two(struct av_insp *out, float a, float b, struct sum_text *st)
+{
+	out->derived = (double)a + b;
+	out->derived_ok = true;
+	av_insp_number(st->a, sizeof(st->a), a);
+	av_insp_number(st->sum, sizeof(st->sum), (float)out->derived);
+	plus_term(st->b, sizeof(st->b), b);
+}
+
 /* X[r, c] = token_emb + pos_enc, or a model's ln_1 of its input x */
 static void explain_embedding(struct av_insp *out, const struct av_trace *t, int r, int c)
 {
@@ -627,14 +642,10 @@ static void explain_embedding(struct av_insp *out, const struct av_trace *t, int
 		return;
 	}
 	int D = t->d_model;
-	float a = t->token_part[(size_t)r * D + c], b = t->position_part[(size_t)r * D + c];
-	out->derived = (double)a + b;
-	out->derived_ok = true;
-	NUM(as, a);
-	NUM(vs, (float)out->derived);
-	char bs[40];
-	plus_term(bs, sizeof(bs), b);
-	add_line(out, _("X = token_emb + pos_enc = %s%s = %s"), as, bs, vs);
+	struct sum_text st;
+	sum_of_two(out, t->token_part[(size_t)r * D + c], t->position_part[(size_t)r * D + c],
+		   &st);
+	add_line(out, _("X = token_emb + pos_enc = %s%s = %s"), st.a, st.b, st.sum);
 }
 
 /* the token embedding's row of the word at r, column c (value: as stored) */
@@ -688,19 +699,14 @@ static void explain_residual(struct av_insp *out, const struct av_trace *t, int 
 {
 	int D = t->d_model;
 	const float *skip = t->layer_input ? t->layer_input : t->embedding;
-	float a = t->output[(size_t)r * D + c], b = skip[(size_t)r * D + c];
-	out->derived = (double)a + b;
-	out->derived_ok = true;
-	NUM(as, a);
-	NUM(vs, (float)out->derived);
-	char bs[40];
-	plus_term(bs, sizeof(bs), b);
+	struct sum_text st;
+	sum_of_two(out, t->output[(size_t)r * D + c], skip[(size_t)r * D + c], &st);
 	if (t->layer_input)
 		add_line(out, _("residual = output + x = %s%s = %s (the skip connection "
-			 "takes x, not ln_1(x))"), as, bs, vs);
+			 "takes x, not ln_1(x))"), st.a, st.b, st.sum);
 	else
 		add_line(out, _("residual = output + X = %s%s = %s (the skip connection)"),
-			 as, bs, vs);
+			 st.a, st.b, st.sum);
 }
 
 void av_insp_weights_of(struct av_insp_weights *out, const struct av_params *p)
