@@ -77,7 +77,7 @@ static void print_help(void)
 "\n"), stdout);
 	fputs(_(
 "Setting:\n"
-"      --sample=NAME|FILE   lesson to load (default: the built-in china-panda)\n"
+"      --sample=NAME|FILE   sample to load (default: the built-in china-panda)\n"
 "      --weights=FILE       load parameters (a weights file or any --dump trace)\n"
 "      --lesson=NAME|FILE   a guided lesson (checked whole first); its sample\n"
 "                           and weights are used\n"
