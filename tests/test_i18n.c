@@ -97,6 +97,10 @@ static void test_cut_last_character(void **state)
 	assert_string_equal(row(0), "ab…");
 	assert_string_equal(row(1), "中…");
 	assert_string_equal(row(2), "a?b?");
+	/* a C1 control (U+009B, CSI on some terminals) is not sent */
+	av_put(stdscr, 0, 0, "x\xc2\x9b" "2Jy", 20, A_NORMAL);
+	wrefresh(stdscr);
+	assert_string_equal(row(0), "x?2Jy");
 	assert_int_equal(av_text_width("ab\xc3"), 3);
 	assert_int_equal(av_text_width("\xf0\x9f\x98"), 1);
 	harness_close(&h);

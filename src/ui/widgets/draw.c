@@ -121,6 +121,12 @@ static bool next_piece(const char *s, size_t *off, size_t len, struct piece *p)
 			p->len = 1;
 			p->cols = 1;
 		}
+	} else if (cp < 0xA0) {
+		/* C1 controls (U+0080..U+009F): a terminal may act on them in
+		 * UTF-8 too (U+009B is CSI), so they are shown, not sent */
+		p->s = "?";
+		p->len = 1;
+		p->cols = 1;
 	} else if (av_cp_is_bidi_control(cp)) {
 		p->s = "";   /* not sent (utf8.h) */
 		p->len = 0;
