@@ -308,12 +308,13 @@ static int prefix_width(const char *s, size_t len, int (*measure)(const char *),
 	return measure(buf);
 }
 
-size_t av_wrap_line(const char *s, int width, int (*measure)(const char *),
-		    const char **next)
+/* The longest run of whole words of s (len bytes) that fits width
+ * columns, without its trailing spaces; 0 when the first word alone does
+ * not fit. buf holds len + 1 bytes for measuring. */
+static size_t whole_words(const char *s, size_t len, int width,
+			  int (*measure)(const char *), char *buf)
 {
-	size_t len = strlen(s), best = 0, i = 0;
-	char *buf = av_malloc(len + 1);
-	/* the longest run of whole words that fits */
+	size_t best = 0, i = 0;
 	for (;;) {
 		size_t j = i;
 		while (j < len && s[j] != ' ')
@@ -325,26 +326,57 @@ size_t av_wrap_line(const char *s, int width, int (*measure)(const char *),
 			break;
 		i = j + 1;
 	}
-	/* trailing spaces of the line are not shown */
 	while (best > 0 && s[best - 1] == ' ')
 		best--;
-	/* a formula line does not end in an operator ("… =" / "1.596"): the
-	 * operator starts the next line with its operand */
-	if (best < len) {
-		size_t w0 = best;
-		while (w0 > 0 && s[w0 - 1] != ' ')
-			w0--;
-		static const char *const ops[] = { "=", "+", "\xe2\x88\x92", "-", "\xc3\x97",
-						   "\xc2\xb7", "/" };
-		for (size_t k = 0; w0 > 0 && k < sizeof(ops) / sizeof(ops[0]); k++) {
-			if (best - w0 == strlen(ops[k]) && !strncmp(s + w0, ops[k], best - w0)) {
-				best = w0;
-				while (best > 0 && s[best - 1] == ' ')
-					best--;
-				break;
-			}
+	return best;
+}
+
+/* A formula line does not end in an operator ("… =" / "1.596"): the
+ * operator starts the next line with its operand. Returns where the line
+ * ends instead (best when its last word is no operator). */
+static size_t before_operator(const char *s, size_t best)
+{
+	static const char *const ops[] = { "=", "+", "\xe2\x88\x92", "-", "\xc3\x97",
+					   "\xc2\xb7", "/" };
+	size_t w0 = best;
+	while (w0 > 0 && s[w0 - 1] != ' ')
+		w0--;
+	for (size_t k = 0; w0 > 0 && k < sizeof(ops) / sizeof(ops[0]); k++) {
+		if (best - w0 == strlen(ops[k]) && !strncmp(s + w0, ops[k], best - w0)) {
+			while (w0 > 0 && s[w0 - 1] == ' ')
+				w0--;
+			return w0;
 		}
 	}
+	return best;
+}
+
+/* The bytes of s from `from` on, up to end, that fit in width columns
+ * with s[0..from) before them, whole characters only. */
+static size_t characters_that_fit(const char *s, size_t len, size_t from, size_t end, int width,
+				  int (*measure)(const char *), char *buf)
+{
+	size_t off = from;
+	while (off < end) {
+		uint32_t cp;
+		int k = av_utf8_decode(s + off, len - off, &cp);
+		if (k < 0)
+			k = 1;
+		if (prefix_width(s, off + (size_t)k, measure, buf) > width)
+			break;
+		off += (size_t)k;
+	}
+	return off;
+}
+
+size_t av_wrap_line(const char *s, int width, int (*measure)(const char *),
+		    const char **next)
+{
+	size_t len = strlen(s);
+	char *buf = av_malloc(len + 1);
+	size_t best = whole_words(s, len, width, measure, buf);
+	if (best < len)
+		best = before_operator(s, best);
 	/* a word wider than any line (a long file name): begun on this line,
 	 * filling it, rather than on a line of its own after a short one */
 	if (best > 0 && best < len) {
@@ -354,16 +386,7 @@ size_t av_wrap_line(const char *s, int width, int (*measure)(const char *),
 		for (w1 = w0; w1 < len && s[w1] != ' '; w1++)
 			;
 		if (w1 > w0 && prefix_width(s + w0, w1 - w0, measure, buf) > width) {
-			size_t off = w0;
-			while (off < w1) {
-				uint32_t cp;
-				int k = av_utf8_decode(s + off, len - off, &cp);
-				if (k < 0)
-					k = 1;
-				if (prefix_width(s, off + (size_t)k, measure, buf) > width)
-					break;
-				off += (size_t)k;
-			}
+			size_t off = characters_that_fit(s, len, w0, w1, width, measure, buf);
 			if (off > w0)
 				best = allowed_break(s, len, w0, off);
 		}
@@ -371,17 +394,14 @@ size_t av_wrap_line(const char *s, int width, int (*measure)(const char *),
 	if (best == 0 && len > 0) {
 		/* the first word alone is too wide: as many characters as fit
 		 * (at least one, so the text always moves on) */
-		size_t off = 0;
-		while (off < len && s[off] != ' ') {
+		size_t w1 = 0;
+		while (w1 < len && s[w1] != ' ')
+			w1++;
+		size_t off = characters_that_fit(s, len, 0, w1, width, measure, buf);
+		if (off == 0 && w1 > 0) {
 			uint32_t cp;
-			int k = av_utf8_decode(s + off, len - off, &cp);
-			if (k < 0)
-				k = 1;
-			if (off > 0 && prefix_width(s, off + (size_t)k, measure, buf) > width)
-				break;
-			off += (size_t)k;
-			if (prefix_width(s, off, measure, buf) > width)
-				break;
+			int k = av_utf8_decode(s, len, &cp);
+			off = k < 0 ? 1 : (size_t)k;
 		}
 		best = off < len && s[off] != ' ' ? allowed_break(s, len, 0, off) : off;
 	}
