@@ -197,6 +197,56 @@ static bool use_lesson(struct av_options *o, struct av_lesson *l, char **cause)
 	return true;
 }
 
+/* The teaching layer's session (a lesson's step when one is given), then
+ * the screen, --print or --dump on it. */
+static bool run_layer(struct av_options *o, const struct av_classroom_args *room,
+		      bool restricted, char **cause)
+{
+	struct av_lesson lesson = { 0 };
+	if (o->lesson && !use_lesson(o, &lesson, cause))
+		return false;
+	struct av_session s;
+	bool ok = av_options_setup(o, &s, cause) &&
+		  (!o->lesson_step || av_lesson_apply(&lesson, &lesson.steps[o->lesson_step - 1].state,
+						      &s, cause)) &&
+		  check_source_read(o, &s, cause) &&
+		  (!restricted || av_restricted_check_session(&s, cause)) &&
+		  run(o, room, restricted, &s, o->lesson ? &lesson : NULL, cause) &&
+		  finish_stdout(cause);
+	av_session_free(&s);
+	av_lesson_free(&lesson);
+	return ok;
+}
+
+/* What the parsed options ask for: a real model, a listing, or the
+ * teaching layer; options read only elsewhere are refused, not ignored. */
+static bool run_options(struct av_options *o, const struct av_classroom_args *room,
+			bool restricted, char **cause)
+{
+	if (restricted && !av_restricted_check_options(o, cause))
+		return false;
+	if (o->model)   /* a real GPT-2: no teaching layer, no session */
+		return room->lead_dir || room->follow_dir
+		       ? av_fail(cause, _("--lead and --follow are not available with --model yet"))
+		       : av_model_cli_run(o, restricted, av_batch_use_color(o->color), cause) &&
+			 finish_stdout(cause);
+	if (o->list_samples || o->list_lessons)
+		return (o->list_samples ? av_batch_list_samples(cause)
+			: av_batch_list_lessons(cause)) && finish_stdout(cause);
+	if (o->lesson_step && (!o->lesson || !(o->print || o->dump)))
+		return av_fail(cause, "%s", _("--step needs --lesson and --print or --dump "
+					     "(on the screen, } and { go from step to step)"));
+	if (o->layer >= 0)   /* read only by --model: said rather than ignored */
+		return av_fail(cause, "%s", _("--layer needs --model: the teaching layer is a "
+					     "single layer"));
+	/* --print and --dump of a lesson show a step's state, the first unless
+	 * --step says which (as the screen opens on step 1), never the
+	 * sample's start, which no step shows */
+	if (o->lesson && (o->print || o->dump) && !o->lesson_step)
+		o->lesson_step = 1;
+	return run_layer(o, room, restricted, cause);
+}
+
 int main(int argc, char **argv)
 {
 	/* The character set (UTF-8 for the screen) and the language of the C
@@ -212,7 +262,7 @@ int main(int argc, char **argv)
 	av_output_set_ascii(isatty(STDOUT_FILENO) && !av_locale_is_utf8());
 	struct av_options o;
 	char *cause = NULL;
-	bool restricted;
+	bool restricted, ok = false;
 	struct av_classroom_args room = { 0 };
 	if (!av_restricted_prepare(&argc, argv, &restricted, &cause) ||
 	    !av_classroom_args(&argc, argv, restricted, &room, &cause)) {
@@ -221,70 +271,14 @@ int main(int argc, char **argv)
 	}
 	switch (av_options_parse(&o, argc, argv, &cause)) {
 	case AV_PARSE_EXIT_OK:
-		av_classroom_args_free(&room);
-		av_options_free(&o);
-		return finish_stdout(&cause) ? EXIT_SUCCESS : fail(cause);
+		ok = finish_stdout(&cause);
+		break;
 	case AV_PARSE_ERROR:
-		av_classroom_args_free(&room);
-		av_options_free(&o);
-		return fail(cause);
+		break;
 	case AV_PARSE_RUN:
+		ok = run_options(&o, &room, restricted, &cause);
 		break;
 	}
-	if (restricted && !av_restricted_check_options(&o, &cause)) {
-		av_classroom_args_free(&room);
-		av_options_free(&o);
-		return fail(cause);
-	}
-	if (o.model) {   /* a real GPT-2: no teaching layer, no session */
-		bool ok = room.lead_dir || room.follow_dir
-			  ? av_fail(&cause, _("--lead and --follow are not available with --model yet"))
-			  : av_model_cli_run(&o, restricted, av_batch_use_color(o.color), &cause) &&
-			    finish_stdout(&cause);
-		av_classroom_args_free(&room);
-		av_options_free(&o);
-		return ok ? EXIT_SUCCESS : fail(cause);
-	}
-	if (o.list_samples || o.list_lessons) {
-		bool ok = (o.list_samples ? av_batch_list_samples(&cause)
-			   : av_batch_list_lessons(&cause)) && finish_stdout(&cause);
-		av_classroom_args_free(&room);
-		av_options_free(&o);
-		return ok ? EXIT_SUCCESS : fail(cause);
-	}
-	struct av_lesson lesson = { 0 };
-	if (o.lesson_step && (!o.lesson || !(o.print || o.dump))) {
-		av_classroom_args_free(&room);
-		av_options_free(&o);
-		return fail(av_printf("%s", _("--step needs --lesson and --print or --dump "
-					      "(on the screen, } and { go from step to step)")));
-	}
-	if (o.layer >= 0) {   /* read only by --model: said rather than ignored */
-		av_classroom_args_free(&room);
-		av_options_free(&o);
-		return fail(av_printf("%s", _("--layer needs --model: the teaching layer is a "
-					      "single layer")));
-	}
-	/* --print and --dump of a lesson show a step's state, the first unless
-	 * --step says which (as the screen opens on step 1), never the
-	 * sample's start, which no step shows */
-	if (o.lesson && (o.print || o.dump) && !o.lesson_step)
-		o.lesson_step = 1;
-	if (o.lesson && !use_lesson(&o, &lesson, &cause)) {
-		av_classroom_args_free(&room);
-		av_options_free(&o);
-		return fail(cause);
-	}
-	struct av_session s;
-	bool ok = av_options_setup(&o, &s, &cause) &&
-		  (!o.lesson_step || av_lesson_apply(&lesson, &lesson.steps[o.lesson_step - 1].state,
-						     &s, &cause)) &&
-		  check_source_read(&o, &s, &cause) &&
-		  (!restricted || av_restricted_check_session(&s, &cause)) &&
-		  run(&o, &room, restricted, &s, o.lesson ? &lesson : NULL, &cause) &&
-		  finish_stdout(&cause);
-	av_session_free(&s);
-	av_lesson_free(&lesson);
 	av_classroom_args_free(&room);
 	av_options_free(&o);
 	return ok ? EXIT_SUCCESS : fail(cause);
