@@ -148,7 +148,25 @@ void av_train_panel_header(struct av_app *a)
 
 /* --- info: epoch, loss, state and settings -------------------------------- */
 
-void av_train_panel_info(struct av_app *a, WINDOW *w)
+/* The run's state for the right of the first row: running (at which
+ * speed), paused, or stopped by a number that is not finite. */
+static void run_state(const struct av_train_view *tv, char *state, size_t size)
+{
+	if (tv->diag.trouble == AV_TROUBLE_NONFINITE)
+		snprintf(state, size, _("stopped: not finite (r resets)"));
+	else if (tv->running && tv->capped)
+		snprintf(state, size, _("%s running %d epochs/tick (%.1f ms a step)"),
+			 av_draw_utf8() ? "▶" : ">", tv->capped, tv->step_us / 1000);
+	else if (tv->running)
+		snprintf(state, size, _("%s running %s"), av_draw_utf8() ? _("▶") : ">",
+			 _(av_train_speeds[tv->speed].label));
+	else
+		snprintf(state, size, _("|| paused (%s)"), _(av_train_speeds[tv->speed].label));
+}
+
+/* Row 0: "epoch 3 / 200   loss 0.178 (epoch 1: 0.2167)", and the state at
+ * the right (shortened, or dropped, when the row is full). */
+static void info_progress(struct av_app *a, WINDOW *w)
 {
 	struct av_train_view *tv = a->train;
 	const struct av_trainer *tr = tv->tr;
@@ -173,19 +191,9 @@ void av_train_panel_info(struct av_app *a, WINDOW *w)
 		snprintf(buf, sizeof(buf), _(" (before training)"));
 	else
 		snprintf(buf, sizeof(buf), _(" (epoch 1: %.4g)"), tr->loss[0]);
-	/* the state at the right */
 	char state[96];
-	if (tv->running && tv->capped)
-		snprintf(state, sizeof(state), _("%s running %d epochs/tick (%.1f ms a step)"),
-			 av_draw_utf8() ? "▶" : ">", tv->capped, tv->step_us / 1000);
-	else if (tv->running)
-		snprintf(state, sizeof(state), _("%s running %s"), av_draw_utf8() ? _("▶") : ">",
-			 _(av_train_speeds[tv->speed].label));
-	else
-		snprintf(state, sizeof(state), _("|| paused (%s)"), _(av_train_speeds[tv->speed].label));
+	run_state(tv, state, sizeof(state));
 	bool stopped = tv->diag.trouble == AV_TROUBLE_NONFINITE;
-	if (stopped)
-		snprintf(state, sizeof(state), _("stopped: not finite (r resets)"));
 	int sw = av_text_width(state);
 	if (x + av_text_width(buf) + 2 + sw <= width)
 		x += av_put(w, 0, x, buf, width - x, el(a, AV_EL_DIM));
@@ -195,11 +203,16 @@ void av_train_panel_info(struct av_app *a, WINDOW *w)
 	else if (x + 10 <= width)
 		av_put(w, 0, x + 2, stopped ? _("stopped") : tv->running ? _("running") : _("paused"),
 		       width - x - 2, stopped ? el(a, AV_EL_ERROR) : el(a, AV_EL_DIM));
+}
 
-	/* settings, each with its key */
+/* Row 1: each setting, then its keys in parentheses ("lr 0.01 ([ ])"),
+ * without the keys when they do not fit. */
+static void info_settings(struct av_app *a, WINDOW *w)
+{
+	const struct av_trainer *tr = a->train->tr;
+	int width = getmaxx(w);
 	char lr[32];
 	snprintf(lr, sizeof(lr), "%g", tr->set.lr);
-	/* each setting, then its keys in parentheses: "lr 0.01 ([ ])" */
 	const char *items[][3] = {
 		{ "lr ", lr, "[ ]" },
 		{ "", av_optimizer_names[tr->set.optimizer], "o" },
@@ -208,17 +221,14 @@ void av_train_panel_info(struct av_app *a, WINDOW *w)
 		{ _("train "), trained_text(tr), "P" },
 	};
 	int n_items = (int)(sizeof(items) / sizeof(items[0]));
-	/* with the keys if they fit, else without */
-	bool keys = true;
 	int need = 0;
 	for (int i = 0; i < n_items; i++)
 		need += av_text_width(items[i][0]) + av_text_width(items[i][1]) +
 			av_text_width(items[i][2]) + 3 + (i ? 1 : 0);
-	if (need > width)
-		keys = false;
+	bool keys = need <= width;
 	/* two spaces between the settings when they fit, else one */
 	const char *sep = need + n_items - 1 <= width ? "  " : " ";
-	x = 0;
+	int x = 0;
 	for (int i = 0; i < n_items && x < width; i++) {
 		if (i)
 			x += av_put(w, 1, x, keys ? sep : " · ", width - x, el(a, AV_EL_DIM));
@@ -230,6 +240,12 @@ void av_train_panel_info(struct av_app *a, WINDOW *w)
 			x += av_put(w, 1, x, ")", width - x, el(a, AV_EL_DIM));
 		}
 	}
+}
+
+void av_train_panel_info(struct av_app *a, WINDOW *w)
+{
+	info_progress(a, w);
+	info_settings(a, w);
 }
 
 /* Puts text in rows y.. (at most rows of them) of w from column x, broken
@@ -1203,12 +1219,10 @@ static void mat_block_fill(const struct av_trainer *tr, int id, bool grad, struc
 		 av_draw_utf8() ? "×" : "x", D, scale);
 }
 
-void av_train_panel_mats(struct av_app *a, WINDOW *w)
+/* The panel's title, and what the gradients shown come from. */
+static void mats_title(struct av_app *a, WINDOW *w, int mode)
 {
-	struct av_train_view *tv = a->train;
-	const struct av_trainer *tr = tv->tr;
-	int width = getmaxx(w), height = getmaxy(w);
-	int mode = tv->mats ? tv->mats : AV_MATS_BOTH;
+	const struct av_trainer *tr = a->train->tr;
 	bool want_w = mode != AV_MATS_GRAD, want_g = mode != AV_MATS_WEIGHTS;
 	char remark[200] = "";
 	/* after a fresh optimiser (o, or Adam freed when the view was left)
@@ -1222,29 +1236,28 @@ void av_train_panel_mats(struct av_app *a, WINDOW *w)
 		snprintf(remark, sizeof(remark), _("live (q = x W_q%s)"), av_draw_utf8() ? "ᵀ" : "^T");
 	title(a, w, mode == AV_MATS_GRAD ? _("gradients") : mode == AV_MATS_WEIGHTS ? _("weights") :
 	      _("weights and gradients"), remark);
-	static const int ids[] = { AV_P_W_Q, AV_P_W_K, AV_P_W_V, AV_P_W_O };
-	struct mat_block blocks[8];
-	int n = 0;
-	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
-		int id = ids[i];
-		if (!tr->trained[id])
-			continue;
-		if (want_w)
-			mat_block_fill(tr, id, false, &blocks[n++]);
-		if (want_g)
-			mat_block_fill(tr, id, true, &blocks[n++]);
-	}
-	/* one cell size for all: the widest that lets two blocks sit side by side */
-	int D = tr->params.d_model < MAT_CORNER ? tr->params.d_model : MAT_CORNER;
-	int lw = D > 100 ? 3 : D > 10 ? 2 : 1;
-	/* two side by side with cells of 9 to 7 (wide for a projector), else one
-	 * a row, cells of 7 to 5 */
-	int cw = 9;
-	while (cw > 7 && 2 * (lw + 1 + D * cw) + 2 > width)
-		cw--;
-	if (2 * (lw + 1 + D * cw) + 2 > width)
-		while (cw > 6 && lw + 1 + D * cw > width)
-			cw--;   /* 6 keeps a decimal ("-1.2") */
+}
+
+/* One cell size for all blocks of D columns: the widest that lets two sit
+ * side by side in width (cells of 9 to 7, wide for a projector), else one
+ * a row (7 to 6: 6 keeps a decimal, "-1.2"); lw for the row labels. */
+static void mats_cells(int D, int width, int *lw, int *cw)
+{
+	*lw = D > 100 ? 3 : D > 10 ? 2 : 1;
+	*cw = 9;
+	while (*cw > 7 && 2 * (*lw + 1 + D * *cw) + 2 > width)
+		(*cw)--;
+	if (2 * (*lw + 1 + D * *cw) + 2 > width)
+		while (*cw > 6 && *lw + 1 + D * *cw > width)
+			(*cw)--;
+}
+
+/* The blocks, per_row a row of block_w columns each, from row 1 down while
+ * they fit; returns how many were drawn. */
+static int draw_mat_blocks(struct av_app *a, WINDOW *w, const struct mat_block *blocks, int n,
+			   int D, int lw, int cw)
+{
+	int width = getmaxx(w), height = getmaxy(w);
 	int block_w = lw + 1 + D * cw;
 	if (block_w > width)
 		block_w = width;
@@ -1259,9 +1272,8 @@ void av_train_panel_mats(struct av_app *a, WINDOW *w)
 			break;
 		int bh = block_h < room ? block_h : room;
 		for (int c = 0; c < per_row && k + c < n; c++) {
-			struct mat_block *b = &blocks[k + c];
-			int bx = c * (block_w + 2);
-			WINDOW *sub = derwin(w, bh, block_w, y, bx);
+			const struct mat_block *b = &blocks[k + c];
+			WINDOW *sub = derwin(w, bh, block_w, y, c * (block_w + 2));
 			if (!sub)
 				continue;
 			av_put(sub, 0, 0, b->title, block_w, el(a, AV_EL_LABEL));
@@ -1278,8 +1290,31 @@ void av_train_panel_mats(struct av_app *a, WINDOW *w)
 		}
 		y += bh;
 	}
-	if (shown < n && height > 1)
-		av_put(w, height - 1, 0, _("more below: a taller terminal"), width,
+	return shown;
+}
+
+void av_train_panel_mats(struct av_app *a, WINDOW *w)
+{
+	const struct av_trainer *tr = a->train->tr;
+	int mode = a->train->mats ? a->train->mats : AV_MATS_BOTH;
+	bool want_w = mode != AV_MATS_GRAD, want_g = mode != AV_MATS_WEIGHTS;
+	mats_title(a, w, mode);
+	static const int ids[] = { AV_P_W_Q, AV_P_W_K, AV_P_W_V, AV_P_W_O };
+	struct mat_block blocks[8];
+	int n = 0;
+	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+		int id = ids[i];
+		if (!tr->trained[id])
+			continue;
+		if (want_w)
+			mat_block_fill(tr, id, false, &blocks[n++]);
+		if (want_g)
+			mat_block_fill(tr, id, true, &blocks[n++]);
+	}
+	int D = tr->params.d_model < MAT_CORNER ? tr->params.d_model : MAT_CORNER, lw, cw;
+	mats_cells(D, getmaxx(w), &lw, &cw);
+	if (draw_mat_blocks(a, w, blocks, n, D, lw, cw) < n && getmaxy(w) > 1)
+		av_put(w, getmaxy(w) - 1, 0, _("more below: a taller terminal"), getmaxx(w),
 		       el(a, AV_EL_DIM));
 	for (int k = 0; k < n; k++)
 		free(blocks[k].v);
