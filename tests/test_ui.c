@@ -506,6 +506,22 @@ static void test_page_keys_say_when_idle(void **state)
 	harness_close(&h);
 }
 
+/* The signed parts of a stage share their decimals: at 80x24 the output
+ * stage's residual needs 2 ("−10.52"), and concat and output, which fit 3,
+ * show 2 as well, so X + output = residual reads column by column. */
+static void test_stage_parts_share_decimals(void **state)
+{
+	(void)state;
+	if (!utf8)
+		skip();
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "G");
+	expect("−10.52");
+	expect("0 china   −2.82   0.66   1.21    −0.10   3.58   0.27");
+	harness_close(&h);
+}
+
 static void test_too_small_and_back(void **state)
 {
 	(void)state;
@@ -1057,6 +1073,7 @@ int main(void)
 		cmocka_unit_test(test_alt_and_bad_keys),
 		cmocka_unit_test(test_editor_runs_once_per_frame),
 		cmocka_unit_test(test_too_small_and_back),
+		cmocka_unit_test(test_stage_parts_share_decimals),
 		cmocka_unit_test(test_page_keys_say_when_idle),
 		cmocka_unit_test(test_60x18_every_stage),
 		cmocka_unit_test(test_wide_matrix),

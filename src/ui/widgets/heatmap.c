@@ -1,6 +1,7 @@
 /* heatmap.c: labelled matrices, the legend and cell numbers (see heatmap.h). */
 #include "config.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -785,15 +786,26 @@ void av_heatmap_draw(WINDOW *w, struct av_colors *c, struct av_heatmap *hm)
 	int data_rows = (height - 2) / pl.row_h;
 	scroll_rows(hm, data_rows, pl.max_rows);
 
-	/* each part's range of values and the decimals that fit a cell */
+	/* each part's range of values and the decimals that fit a cell; the
+	 * signed parts of a stage share the fewest, so their columns read
+	 * alike (output −3.44 beside residual −10.52, not −3.444: the sum
+	 * X + output = residual is checked by eye) */
 	struct part_info info[AV_MAX_PARTS + 2];
-	for (int i = 0; i < hm->n_parts && i < AV_MAX_PARTS + 2; i++) {
+	int n_info = hm->n_parts < AV_MAX_PARTS + 2 ? hm->n_parts : AV_MAX_PARTS + 2;
+	int signed_decimals = INT_MAX;
+	for (int i = 0; i < n_info; i++) {
 		info[i].range = av_part_range(hm->t, &hm->parts[i], &info[i].neg);
 		int avail = pl.cell_w - 1 - (av_colors_glyphs(c) ? 1 : 0);
-		info[i].decimals = av_cell_decimals_max(hm->parts[i].kind == AV_PART_WEIGHTS ? 1.0
-							: info[i].range, info[i].neg, avail,
-							pl.cell_w >= 11 ? 4 : 3);
+		bool weights = hm->parts[i].kind == AV_PART_WEIGHTS;
+		info[i].decimals = av_cell_decimals_max(weights ? 1.0 : info[i].range, info[i].neg,
+							avail, pl.cell_w >= 11 ? 4 : 3);
+		if (!weights && info[i].decimals >= 0 && info[i].decimals < signed_decimals)
+			signed_decimals = info[i].decimals;
 	}
+	/* (a part too large for fixed decimals, -1, keeps its exponents alone) */
+	for (int i = 0; i < n_info; i++)
+		if (hm->parts[i].kind != AV_PART_WEIGHTS && info[i].decimals >= 0)
+			info[i].decimals = signed_decimals;
 
 	int sum_x = pl.n ? pl.slots[pl.n - 1].x + pl.cell_w + 1 : width - ROW_SUM_W - 1;
 	if (sum_x > width - ROW_SUM_W - 1)
