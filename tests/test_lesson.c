@@ -376,16 +376,25 @@ static void test_questions_follow_the_sentence(void **state)
 	run_trace(&t, &p, &l, "china panda japan cherry", NULL, 0);
 	int best = row_extreme(&t, 2, true);
 	assert_int_equal(av_lesson_answer(q, &t, NULL), best);
-	assert_int_equal(av_lesson_check(q, &t, 2, best, NULL), AV_ANSWER_RIGHT);
+	assert_int_equal(av_lesson_check(q, &t, q->head, 2, best, NULL), AV_ANSWER_RIGHT);
 	/* the right column on another row is another word's attention: the
 	 * student is told which row the question is about */
-	assert_int_equal(av_lesson_check(q, &t, 0, best, &cause), AV_ANSWER_CURSOR_ELSEWHERE);
+	assert_int_equal(av_lesson_check(q, &t, q->head, 0, best, &cause), AV_ANSWER_CURSOR_ELSEWHERE);
 	assert_string_equal(cause, "the question is about row 2 (\"japan\"): move there, "
 			    "then Enter");
 	free(cause);
 	cause = NULL;
+	/* the right cell of another head: that head's numbers are on the screen
+	 * (qkv-walkthrough step 7 graded head 1's smallest as right) */
+	assert_int_equal(av_lesson_check(q, &t, q->head + 1, 2, best, &cause),
+			 AV_ANSWER_CURSOR_ELSEWHERE);
+	char *about = av_printf("the question is about head %d: Tab to it, then Enter", q->head);
+	assert_string_equal(cause, about);
+	free(about);
+	free(cause);
+	cause = NULL;
 	int wrong = (best + 1) % 4;
-	assert_int_equal(av_lesson_check(q, &t, 2, wrong, &cause), AV_ANSWER_WRONG);
+	assert_int_equal(av_lesson_check(q, &t, q->head, 2, wrong, &cause), AV_ANSWER_WRONG);
 	char *want = av_printf("the answer is key %d (\"%s\")", best, t.tokens.text[best]);
 	assert_string_equal(cause, want);
 	free(want);
@@ -409,13 +418,13 @@ static void test_questions_follow_the_sentence(void **state)
 	int second = av_lesson_answer(q, &t, NULL);
 	assert_true(second != first && second >= 0);
 	assert_int_equal(second, row_extreme(&t, 2, true));
-	assert_int_equal(av_lesson_check(q, &t, 2, first, NULL), AV_ANSWER_WRONG);
+	assert_int_equal(av_lesson_check(q, &t, q->head, 2, first, NULL), AV_ANSWER_WRONG);
 	av_trace_free(&t);
 	av_params_free(&p);
 
 	/* without japan the question cannot be asked, and says why */
 	run_trace(&t, &p, &l, "china panda", NULL, 0);
-	assert_int_equal(av_lesson_check(q, &t, 0, 0, &cause), AV_ANSWER_NOT_NOW);
+	assert_int_equal(av_lesson_check(q, &t, q->head, 0, 0, &cause), AV_ANSWER_NOT_NOW);
 	assert_string_equal(cause, "\"japan\" is not in the sentence now");
 	free(cause);
 	av_trace_free(&t);
@@ -441,10 +450,10 @@ static void test_question_kinds(void **state)
 	const struct av_lesson_question *min_q = &l.steps[0].question;
 	int least = row_extreme(&t, 1, false);
 	assert_int_equal(av_lesson_answer(min_q, &t, NULL), least);
-	assert_int_equal(av_lesson_check(min_q, &t, 1, least, NULL), AV_ANSWER_RIGHT);
-	assert_int_equal(av_lesson_check(min_q, &t, 1, row_extreme(&t, 1, true), NULL),
+	assert_int_equal(av_lesson_check(min_q, &t, min_q->head, 1, least, NULL), AV_ANSWER_RIGHT);
+	assert_int_equal(av_lesson_check(min_q, &t, min_q->head, 1, row_extreme(&t, 1, true), NULL),
 			 AV_ANSWER_WRONG);
-	assert_int_equal(av_lesson_check(min_q, &t, 0, least, NULL), AV_ANSWER_CURSOR_ELSEWHERE);
+	assert_int_equal(av_lesson_check(min_q, &t, min_q->head, 0, least, NULL), AV_ANSWER_CURSOR_ELSEWHERE);
 
 	/* the query whose score for key "panda" (column 1) is largest */
 	const struct av_lesson_question *col_q = &l.steps[1].question;
@@ -453,10 +462,10 @@ static void test_question_kinds(void **state)
 		if (t.scores[r * t.m + 1] > t.scores[best * t.m + 1])
 			best = r;
 	assert_int_equal(av_lesson_answer(col_q, &t, NULL), best);
-	assert_int_equal(av_lesson_check(col_q, &t, best, 1, NULL), AV_ANSWER_RIGHT);
-	assert_int_equal(av_lesson_check(col_q, &t, (best + 1) % 4, 1, NULL), AV_ANSWER_WRONG);
+	assert_int_equal(av_lesson_check(col_q, &t, col_q->head, best, 1, NULL), AV_ANSWER_RIGHT);
+	assert_int_equal(av_lesson_check(col_q, &t, col_q->head, (best + 1) % 4, 1, NULL), AV_ANSWER_WRONG);
 	/* the right row in another column is not the answer either */
-	assert_int_equal(av_lesson_check(col_q, &t, best, 0, &cause), AV_ANSWER_CURSOR_ELSEWHERE);
+	assert_int_equal(av_lesson_check(col_q, &t, col_q->head, best, 0, &cause), AV_ANSWER_CURSOR_ELSEWHERE);
 	assert_string_equal(cause, "the question is about column 1 (\"panda\"): move there, "
 			    "then Enter");
 	free(cause);

@@ -1014,11 +1014,16 @@ static bool cursor_on_asked_line(const struct av_lesson_question *q, const struc
 }
 
 enum av_answer av_lesson_check(const struct av_lesson_question *q, const struct av_trace *t,
-			       int query, int key, char **explain)
+			       int head, int query, int key, char **explain)
 {
 	int best = av_lesson_answer(q, t, explain);
 	if (best < 0)
 		return AV_ANSWER_NOT_NOW;
+	/* another head's numbers are on the screen: its largest is no answer */
+	if (head != q->head) {
+		av_fail(explain, _("the question is about head %d: Tab to it, then Enter"), q->head);
+		return AV_ANSWER_CURSOR_ELSEWHERE;
+	}
 	bool by_key = q->ask == AV_ASK_ARGMAX_QUERY;
 	const struct av_tokens *tokens = by_key && t->source_tokens.n > 0
 		? &t->source_tokens : &t->tokens;

@@ -190,10 +190,11 @@ bool av_lesson_session_new(const struct av_lesson *l, struct av_session *s, char
 bool av_lesson_apply(const struct av_lesson *l, const struct av_lesson_state *st,
 		     struct av_session *s, char **cause);
 
-/* Checks the student's answer (the cursor cell query, key) against trace t.
- * The answer counts only on the asked line: the query's row (argmax_key,
- * argmin_key) or the key's column (argmax_query); elsewhere the result is
- * AV_ANSWER_CURSOR_ELSEWHERE and *explain names the line. AV_ANSWER_NOT_NOW
+/* Checks the student's answer (the cursor cell query, key of head) against
+ * trace t. The answer counts only on the asked head and line: the query's
+ * row (argmax_key, argmin_key) or the key's column (argmax_query);
+ * elsewhere the result is AV_ANSWER_CURSOR_ELSEWHERE and *explain names
+ * the head or the line. AV_ANSWER_NOT_NOW
  * when the question cannot be asked of this trace (its word is not in the
  * sentence, a head or position it does not have, every key of the row
  * hidden); *explain (may be NULL) then says why, or for a wrong answer what
@@ -202,7 +203,7 @@ enum av_answer {
 	AV_ANSWER_RIGHT, AV_ANSWER_WRONG, AV_ANSWER_CURSOR_ELSEWHERE, AV_ANSWER_NOT_NOW
 };
 enum av_answer av_lesson_check(const struct av_lesson_question *q, const struct av_trace *t,
-			       int query, int key, char **explain);
+			       int head, int query, int key, char **explain);
 
 /* The right answer now: a key (argmax_key, argmin_key) or query position,
  * or -1 (and *explain) when the question cannot be asked of t. */

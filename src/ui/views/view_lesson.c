@@ -243,7 +243,7 @@ static void answer(struct av_app *a)
 		return;
 	}
 	char *explain = NULL;
-	switch (av_lesson_check(&st->question, &a->s->trace, a->sel_query, a->sel_key,
+	switch (av_lesson_check(&st->question, &a->s->trace, a->head, a->sel_query, a->sel_key,
 				&explain)) {
 	case AV_ANSWER_RIGHT:
 		av_app_message(a, false, _("right!  } next step"));
