@@ -465,10 +465,15 @@ static void place_inspector(struct av_app *a, const struct av_insp *in, struct c
 	int split = 0;   /* lines [0, split) above, [split, n) in the inspector's rows */
 	while (split < in->n && insp_rows(in, split, in->n, width) > height)
 		split++;
-	if (split == 0 || insp_rows(in, 0, split, getmaxx(a->w_panel) - 1) > free_rows) {
+	if (split == 0) {
 		draw_insp_wrapped(a, in, 0, free_rows, cap);
 		return;
 	}
+	/* when the rows above cannot take all of those, as many as they can:
+	 * the rest is cut in the inspector's rows, never put above its start */
+	int caption_width = getmaxx(a->w_panel) - 1;
+	while (split > 0 && insp_rows(in, 0, split, caption_width) > free_rows)
+		split--;
 	for (int i = 0; i < split; i++)
 		caption_add_as(cap, av_strdup(in->line[i]), i == 0 ? AV_EL_LABEL : AV_EL_NORMAL);
 	draw_insp_wrapped(a, in, split, 0, cap);
