@@ -162,10 +162,15 @@ static void test_header_cut_not_in_number(void **state)
 	struct av_header_info h = header("qkv-walkthrough", 512);
 	h.weights = "trained 200 ep";
 	h.classroom = "3 following";
+	h.temperature = 0.64;
 	for (int width = 30; width <= 120; width++) {
 		char *s = av_layout_header(&h, width);
 		const char *t = strstr(s, "trained ");
 		if (t && t[8] >= '0' && t[8] <= '9' && strncmp(t + 8, "200", 3) != 0)
+			fail_msg("width %d: \"%s\"", width, s);
+		/* nor after one: "T=0…" of 0.64, "trained 12…" of "12 ep" */
+		const char *cut = strstr(s, "…");
+		if (cut && cut > s && cut[-1] >= '0' && cut[-1] <= '9')
 			fail_msg("width %d: \"%s\"", width, s);
 		const char *d = strstr(s, "dh");
 		if (d && strncmp(d, "dh64", 4) != 0 && strncmp(d, "dh=64", 5) != 0 &&
@@ -193,6 +198,16 @@ static void test_header_long_name(void **state)
 			assert_non_null(strstr(s, "…  causal"));
 		free(s);
 	}
+	/* squeezed, a long name is cut before the seed is dropped for it (a
+	 * 120-column name took the seed and itself with 70 columns to spare) */
+	char ascii[130];
+	memset(ascii, 'n', 120);
+	ascii[120] = '\0';
+	h = header(ascii, 512);
+	char *s = av_layout_header(&h, 120);
+	assert_non_null(strstr(s, "nnn…  causal"));
+	assert_non_null(strstr(s, "seed=12345"));
+	free(s);
 }
 
 /* --- the key table ------------------------------------------------------- */

@@ -95,7 +95,7 @@ static int pieces_width(const struct piece *p, int count, bool use_short, const 
 }
 
 /* Cuts s (UTF-8) to at most cols columns, at a character boundary and not
- * inside a number. */
+ * right after a digit (when something was cut). */
 static void cut_columns(char *s, int cols)
 {
 	size_t len = strlen(s), off = 0;
@@ -111,8 +111,9 @@ static void cut_columns(char *s, int cols)
 		used += cw;
 		off += (size_t)k;
 	}
-	/* never in a number: "trained 20…" of 200 epochs reads as 20 */
-	if (off < len && s[off] >= '0' && s[off] <= '9')
+	/* a cut text never ends in a number: "trained 20…" of 200 epochs, "T=0…"
+	 * of 0.64 and "trained 12…" of "12 ep" all read as another number */
+	if (off < len)
 		while (off > 0 && ((s[off - 1] >= '0' && s[off - 1] <= '9') || s[off - 1] == '.'))
 			off--;
 	s[off] = '\0';
@@ -174,10 +175,21 @@ static int header_pieces(const struct av_header_info *h, struct piece p[PIECE_MA
 
 /* Drops pieces level by level (1, 2, 3), then shortens what is left, until
  * they fit in room columns or nothing more can go. */
-static void fit_pieces(const struct piece *p, int count, int room, bool gone[PIECE_MAX],
+/* Widest a piece may be once the header is squeezed: a long sample name
+ * is cut to this ("…") before anything is dropped for it. */
+#define PIECE_SQUEEZED_COLS 24
+
+static void fit_pieces(struct piece *p, int count, int room, bool gone[PIECE_MAX],
 		       bool *use_short)
 {
 	*use_short = false;
+	/* a 120-column name took the seed and itself away with 70 columns
+	 * to spare: cut first */
+	for (int i = 0; i < count && pieces_width(p, count, false, gone) > room; i++)
+		if (av_utf8_width(p[i].text) > PIECE_SQUEEZED_COLS) {
+			cut_columns(p[i].text, PIECE_SQUEEZED_COLS - 1);
+			strcat(p[i].text, "…");
+		}
 	for (int level = 1; pieces_width(p, count, *use_short, gone) > room && level <= 4; level++) {
 		if (level == 4) {
 			*use_short = true;
