@@ -246,6 +246,10 @@ int av_panels_arrange(struct av_panel *panels, int n, bool compact, int width, i
 						  vgap, place))
 					return n;
 	}
+	/* a failed arrange_whole may have placed its first row: those places
+	 * would draw panels that are not on this page (a stray column of the
+	 * self panel beside the cross one) */
+	memset(place, 0, sizeof(*place) * (size_t)n);
 	int placed = page_whole(panels, n, compact, width, height, focus, place);
 	if (placed > 0)
 		return placed;
