@@ -113,8 +113,8 @@ static void check_csv_matrix(const char **p, const struct av_fig_matrix *m)
 		assert_int_equal(n, m->cols + 1);
 		assert_string_equal(f[0], m->row_labels[r]);
 		for (int c = 0; c < m->cols; c++) {
-			double v;
-			assert_true(av_number_parse(f[c + 1], &v));
+			double v = -INFINITY;   /* a hidden cell of the masked stage */
+			assert_true(strcmp(f[c + 1], "-inf") == 0 || av_number_parse(f[c + 1], &v));
 			bool inf = m->hidden_as_inf && m->hidden[r * m->cols + c];
 			if (inf)
 				assert_true(isinf(v) && v < 0);
@@ -532,6 +532,12 @@ static void test_typed_values(void **state)
 	assert_false(av_number_parse(" 1", &v));
 	assert_false(av_number_parse("1 ", &v));
 	assert_false(av_number_parse("", &v));
+	/* decimal only: strtod took "0x10" as 16, so :temp 0x0 reset T */
+	assert_false(av_number_parse("0x10", &v));
+	assert_false(av_number_parse("0x0", &v));
+	assert_false(av_number_parse("inf", &v));
+	assert_false(av_number_parse("nan", &v));
+	assert_true(av_number_parse("-2.5e-3", &v) && v == -2.5e-3);
 }
 
 int main(void)

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <locale.h>
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 
 #include "number.h"
@@ -36,6 +37,10 @@ void av_numeric_c_end(locale_t saved)
 bool av_number_parse(const char *text, double *out)
 {
 	if (!text || !*text || *text == ' ' || *text == '\t')
+		return false;
+	/* decimal notation only: strtod also takes "0x1p3" (8), "inf" and
+	 * "nan", which no one means by a temperature or a learning rate */
+	if (text[strspn(text, "+-0123456789.eE")] != '\0')
 		return false;
 	locale_t c = c_numeric(), old = c ? uselocale(c) : (locale_t)0;
 	char *end;

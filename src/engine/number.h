@@ -9,10 +9,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The whole of text as a number (strtod's syntax in the C locale: "2",
- * "-0.5", "1e-3", "inf", "nan"); false for an empty text, trailing
- * characters or an out-of-range value. Leading and trailing spaces are not
- * allowed either. */
+/* The whole of text as a decimal number in the C locale ("2", "-0.5",
+ * "1e-3"); false for an empty text, hexadecimal ("0x10"), "inf", "nan",
+ * trailing characters or an out-of-range value. Leading and trailing
+ * spaces are not allowed either. */
 bool av_number_parse(const char *text, double *out);
 
 /* snprintf(buf, size, "%.*g", precision, v) in the C locale. */
