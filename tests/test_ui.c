@@ -522,6 +522,22 @@ static void test_stage_parts_share_decimals(void **state)
 	harness_close(&h);
 }
 
+/* The tokens line: the last token may take the last column, and a "…"
+ * says more follow only when they do, after a space (at 55 columns it
+ * ended "4 kangaroo…" with every token shown; at 54 kangaroo was dropped). */
+static void test_tokens_line_edges(void **state)
+{
+	(void)state;
+	if (!utf8)
+		skip();
+	struct harness h;
+	OPEN(&h, 54, 24, "", "china panda japan cherry kangaroo", -1);
+	assert_string_equal(harness_line(1), "tokens 0 china  1 panda  2 japan  3 cherry  4 kangaroo");
+	harness_resize(&h, 44, 24);
+	assert_non_null(strstr(harness_line(1), "3 cherry …"));
+	harness_close(&h);
+}
+
 static void test_too_small_and_back(void **state)
 {
 	(void)state;
@@ -1073,6 +1089,7 @@ int main(void)
 		cmocka_unit_test(test_alt_and_bad_keys),
 		cmocka_unit_test(test_editor_runs_once_per_frame),
 		cmocka_unit_test(test_too_small_and_back),
+		cmocka_unit_test(test_tokens_line_edges),
 		cmocka_unit_test(test_stage_parts_share_decimals),
 		cmocka_unit_test(test_page_keys_say_when_idle),
 		cmocka_unit_test(test_60x18_every_stage),

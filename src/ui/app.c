@@ -791,7 +791,10 @@ static void draw_token_line(struct av_app *a, int y, const char *title,
 		snprintf(pos, sizeof(pos), "%d ", i);
 		snprintf(word, sizeof(word), "%s%s", tk->text[i], oov[i] ? "*" : "");
 		int need = av_text_width(pos) + av_text_width(word);
-		if (x + need > width - 1) {
+		/* the last token may take the last column; another leaves it,
+		 * after a space, for the "…" that says more follow */
+		bool last = i == tk->n - 1;
+		if (x + need > (last ? width : width - 2)) {
 			av_put(w, y, width - 1, av_draw_utf8() ? "…" : ">", 1,
 			       av_colors_el(c, AV_EL_DIM));
 			break;
@@ -805,7 +808,8 @@ static void draw_token_line(struct av_app *a, int y, const char *title,
 			wa = av_colors_el(c, AV_EL_HIGHLIGHT);
 		x += av_put(w, y, x, pos, width - x, av_colors_el(c, AV_EL_DIM));
 		x += av_put(w, y, x, word, width - x, wa);
-		x += av_put(w, y, x, "  ", width - x, A_NORMAL);
+		if (!last && x + 2 <= width)   /* cut, it would show as "…" */
+			x += av_put(w, y, x, "  ", width - x, A_NORMAL);
 	}
 }
 
