@@ -921,9 +921,14 @@ static void draw_too_small(struct av_app *a)
 	/* the size's line breaks after its comma first, then between words */
 	const char *paras[3] = { text, NULL, _("enlarge the window, or q to quit") };
 	char *comma = strstr(text, ", ");
+	size_t comma_len = 2;
+	if (!comma) {   /* the Chinese one */
+		comma = strstr(text, "，");
+		comma_len = strlen("，");
+	}
 	if (av_text_width(text) > width && comma) {
+		paras[1] = comma + comma_len;
 		*comma = '\0';
-		paras[1] = comma + 2;
 	}
 	struct { const char *s; size_t len; bool hint; } rows[24];
 	int n = 0;
