@@ -80,6 +80,7 @@ struct av_classroom {
 	bool have_pin_state;           /* made in, sent while the comparison lasts */
 	long long last_publish_ms;
 	bool held;                     /* a tick's state not published yet */
+	bool refused;                  /* the last snapshot could not be followed */
 	int log_fd;                    /* DIR/log, or -1 */
 	char *log_path;
 
@@ -719,18 +720,25 @@ static bool within_restricted(const struct av_app *a, const struct av_state *sna
 	return true;
 }
 
-static void follow(struct av_app *a, const struct av_state *snap)
+static void cannot_follow(struct av_app *a, char *cause)
+{
+	av_app_message(a, true, _("cannot follow: %s"), cause);
+	free(cause);
+	a->classroom->have_last = false;
+}
+
+/* The snapshot applied to this screen; false (said on the status line)
+ * when it cannot be. */
+static bool follow_snapshot(struct av_app *a, const struct av_state *snap)
 {
 	struct av_classroom *c = a->classroom;
 	char *cause = NULL;
 
 	if (!same_data(a, snap) || !follow_lesson(a, snap))
-		return;
+		return false;
 	if (!within_restricted(a, snap, &cause)) {
-		av_app_message(a, true, _("cannot follow: %s"), cause);
-		free(cause);
-		c->have_last = false;
-		return;
+		cannot_follow(a, cause);
+		return false;
 	}
 	leave_views(a, snap->view);
 	/* a comparison with no pin here: the teacher's, from the state it was
@@ -755,10 +763,8 @@ static void follow(struct av_app *a, const struct av_state *snap)
 	 * apply_state ran it (av_state_apply, av_trainer_apply): a second run
 	 * here cost every student as much again */
 	if (!shows_numbers_of(a, snap) && !apply_state(a, snap, &cause)) {
-		av_app_message(a, true, _("cannot follow: %s"), cause);
-		free(cause);
-		c->have_last = false;
-		return;
+		cannot_follow(a, cause);
+		return false;
 	}
 	bool said_before = c->have_last && c->last.view == AV_SNAP_VIEW_COMPARE;
 	c->last = *snap;
@@ -767,6 +773,19 @@ static void follow(struct av_app *a, const struct av_state *snap)
 	apply_screen(a, snap, pin_live ? (pin ? pin : snap) : NULL, said_before);
 	av_app_resize(a);
 	a->dirty = AV_DIRTY_ALL;
+	return true;
+}
+
+/* The header says so while the teacher's state cannot be followed (it
+ * said "following" beside "cannot follow: …"). */
+static void follow(struct av_app *a, const struct av_state *snap)
+{
+	struct av_classroom *c = a->classroom;
+	bool refused = !follow_snapshot(a, snap);
+	if (refused != c->refused) {
+		c->refused = refused;
+		a->dirty |= AV_DIRTY_HEADER;
+	}
 }
 
 /* --- keys */
@@ -892,6 +911,8 @@ bool av_classroom_header(const struct av_app *a, char *buf, size_t size)
 		snprintf(buf, size, "%s", _("exploring"));
 	} else if (!av_follower_connected(c->follower)) {
 		snprintf(buf, size, "%s", _("no teacher"));
+	} else if (c->refused) {
+		snprintf(buf, size, "%s", _("cannot follow"));
 	} else {
 		snprintf(buf, size, "%s", _("following"));
 	}
