@@ -258,6 +258,8 @@ static void test_page_has_only_its_panels(void **state)
 	harness_keys(&h, ">");
 	harness_keys(&h, ">");
 	expect("encoder–decoder (cross)");
+	/* the page's count is whole (it was cut: "panels on this page: 2 of…") */
+	assert_non_null(strstr(harness_line(2), " of 3 panels (< >)"));
 	int row = harness_find("0 the  0.197");   /* the cross panel's first row */
 	assert_true(row > 0);
 	if (strstr(harness_line(row), "0.239")) {

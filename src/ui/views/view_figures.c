@@ -270,6 +270,9 @@ static void draw_title(struct av_app *a, struct av_figures *f, int placed)
 		char more[96];
 		snprintf(more, sizeof(more), _("  panels on this page: %d of %d (< > for the rest)"),
 			 placed, f->data.n);
+		if (x + av_text_width(more) > width)   /* the total must not be cut */
+			snprintf(more, sizeof(more), _("  %d of %d panels (< >)"), placed,
+				 f->data.n);
 		av_put(w, 0, x, more, width - x, av_colors_el(c, AV_EL_DIM));
 	}
 	if (getmaxy(w) > 1 && !f->error)
