@@ -1,7 +1,6 @@
 /* i18n.c: where the program finds its message catalogues (see i18n.h). */
 #include "config.h"
 
-#include <langinfo.h>
 #include <limits.h>
 #include <locale.h>
 #include <stdbool.h>
@@ -12,6 +11,7 @@
 #include <unistd.h>
 
 #include "i18n.h"
+#include "util.h"
 
 #if defined(ENABLE_NLS) && ENABLE_NLS
 /* True when the running program is a file inside the build tree (src/attnview,
@@ -56,8 +56,7 @@ const char *av_i18n_init(void)
  * (a Chinese title in another character set is noise). */
 bool av_i18n_text_in_chinese(void)
 {
-	const char *codeset = nl_langinfo(CODESET);
-	if (!codeset || (strcmp(codeset, "UTF-8") != 0 && strcmp(codeset, "utf8") != 0))
+	if (!av_locale_is_utf8())
 		return false;
 	const char *vars[] = { "LC_ALL", "LC_MESSAGES", "LANG" };
 	const char *locale = NULL;

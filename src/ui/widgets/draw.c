@@ -106,10 +106,11 @@ static bool next_piece(const char *s, size_t *off, size_t len, struct piece *p)
 	uint32_t cp;
 	int k = av_utf8_decode(s + *off, len - *off, &cp);
 	if (k < 0) {
-		p->s = cut_short(s + *off, len - *off) ? (use_utf8 ? "…" : ".") : "?";
+		bool cut = cut_short(s + *off, len - *off);
+		p->s = cut ? (use_utf8 ? "…" : ".") : "?";
 		p->len = (int)strlen(p->s);
 		p->cols = 1;
-		*off = cut_short(s + *off, len - *off) ? len : *off + 1;
+		*off = cut ? len : *off + 1;
 		return true;
 	}
 	if (cp < 0x80) {
