@@ -423,6 +423,13 @@ static void test_output_escapes_invisible(void **state)
 	shown = av_escape_controls("\U000E0041\u061c");
 	assert_string_equal(shown, "\\U000e0041\\u061c");
 	free(shown);
+	/* a message for a terminal without UTF-8: every non-ASCII character */
+	shown = av_escape_message("\"caf\u00e9\u202e\" \xc3\x9b", true);
+	assert_string_equal(shown, "\"caf\\u00e9\\u202e\" \\u00db");
+	free(shown);
+	shown = av_escape_message("caf\u00e9\u202e", false);
+	assert_string_equal(shown, "caf\u00e9\\u202e");
+	free(shown);
 }
 
 /* cJSON decodes \u0000 to a NUL byte, which ended the C string early:

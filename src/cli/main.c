@@ -25,9 +25,12 @@
 
 #define EXIT_USAGE 2
 
+/* A message quotes input (a file name, a sentence): on a terminal whose
+ * locale is not UTF-8 its non-ASCII characters are escaped, as --print's. */
 static int fail(char *cause)
 {
-	char *safe = av_escape_controls(cause ? cause : _("unknown error"));
+	bool ascii = isatty(STDERR_FILENO) && !av_locale_is_utf8();
+	char *safe = av_escape_message(cause ? cause : _("unknown error"), ascii);
 	fprintf(stderr, "attnview: %s\n", safe);
 	free(safe);
 	free(cause);

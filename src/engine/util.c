@@ -194,6 +194,11 @@ char *av_escape_controls(const char *s)
 	return escape(s, (size_t)-1, ESCAPE_INVISIBLE);
 }
 
+char *av_escape_message(const char *s, bool ascii)
+{
+	return escape(s, (size_t)-1, ascii ? ESCAPE_NON_ASCII : ESCAPE_INVISIBLE);
+}
+
 bool av_locale_is_utf8(void)
 {
 	const char *cs = nl_langinfo(CODESET);

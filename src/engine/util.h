@@ -44,6 +44,11 @@ char *av_escape(const char *s);
  * quoted: a file name or an argument with an escape sequence in it. */
 char *av_escape_controls(const char *s);
 
+/* av_escape_controls, and with ascii every non-ASCII character too: a
+ * message for a terminal whose locale is not UTF-8 (see av_escape_output
+ * for why). */
+char *av_escape_message(const char *s, bool ascii);
+
 /* Text from input (a token, a title, a file name) as batch output prints it
  * on standard output (--print, --list-lessons, ...), malloc'd: what
  * av_escape_controls escapes, nothing cut. After av_output_set_ascii(true)
