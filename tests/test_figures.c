@@ -109,7 +109,7 @@ static void check_tril(int cols, int lines)
 	harness_keys(&h, "F");
 	assert_non_null(strstr(harness_line(0), "figure · 1/4 tril mask"));
 	expect("mask = tril(ones(n, n))");
-	expect("seed 000 §3.2");
+	expect("QKV tutorial §3.2");
 	const struct av_trace *t = &h.s.trace;
 	float tril[64];
 	av_tril_ones(tril, t->n);
@@ -152,7 +152,7 @@ static void check_masking(int cols, int lines)
 	expect("mask (1 = visible)");
 	expect("masked_h");
 	expect("masked = scaled.masked_fill(mask == 0, −1e20)");
-	expect("shown causal, as seed 000's decoder");
+	expect("shown causal, as the QKV tutorial's decoder");
 	expect("−1e20 in the engine");
 	int n = h.s.trace.n;
 	assert_int_equal(count_minus_inf_cells(), n * (n - 1) / 2);
@@ -166,7 +166,7 @@ static void check_masking(int cols, int lines)
 	expect_whole_at_200(cols);
 	/* the session's own causal trace once its mask hides anything */
 	harness_keys(&h, "m");
-	expect_not("shown causal, as seed 000's decoder");
+	expect_not("shown causal, as the QKV tutorial's decoder");
 	assert_int_equal(count_minus_inf_cells(), n * (n - 1) / 2);
 	av_attention_kinds_free(&k);
 	harness_close(&h);
@@ -191,7 +191,7 @@ static void check_kinds(int cols, int lines, const char *sample)
 	expect("encoder self");
 	expect("decoder masked self");
 	expect("encoder–decoder (cross)");
-	expect("seed 000 §3.1-3.3 and §4.2");
+	expect("QKV tutorial §3.1-3.3 and §4.2");
 	struct av_attention_kinds k;
 	run_kinds(&h, &k);
 	if (k.source_is_sentence)
@@ -281,7 +281,7 @@ static void check_weights(int cols, int lines, const char *sample)
 				"W_o (out × in)" };
 	for (int i = 0; i < 4; i++)
 		expect(names[i]);
-	expect("seed 001 §2");
+	expect("china–panda tutorial §2");
 	int D = h.s.params.d_model;
 	if (D > 100)
 		expect("of 512 (j/k)");

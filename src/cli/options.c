@@ -113,12 +113,13 @@ static void print_help(void)
 "      --list-lessons       list the guided lessons attnview can find\n"
 "\n"), stdout);
 	fputs(_(
-"Training (seed 001's loop: one optimiser step per sentence of the sample's\n"
-"\"sentences\", pulling the attention weights toward a target pattern):\n"
+"Training (the china–panda tutorial's loop: one optimiser step per sentence of\n"
+"the sample's \"sentences\", pulling the attention weights toward a target\n"
+"pattern):\n"
 "      --train=EPOCHS       train, then --dump the trace of the trained layer\n"
 "      --lr=X               learning rate (default: the sample's, else 0.01)\n"
 "      --optimizer=O        adam (torch.optim.Adam) or sgd\n"
-"      --target=T           self (identity, seed 001's torch.eye), previous\n"
+"      --target=T           self (identity, the tutorial's torch.eye), previous\n"
 "                           (the word before) or pairs (the sample's word pairs)\n"
 "      --train-params=P     qkv (W_q, W_k, W_v and their biases) or all\n"
 "\n"), stdout);

@@ -41,7 +41,7 @@ struct fig_data {
 	int n;
 	char title[160];
 	char formula[200];
-	char caption[240];       /* what it is and which tutorial section */
+	char caption[320];       /* what it is and which tutorial section */
 	char note[320];          /* what this session's figure shows, or "" */
 };
 
@@ -104,7 +104,7 @@ static void fig_tril(struct fig_data *d, const struct av_attention_kinds *k)
 	snprintf(d->formula, sizeof(d->formula),
 		 _("mask[i, j] = 1 if j ≤ i else 0: query i may look at keys 0..i"));
 	snprintf(d->caption, sizeof(d->caption),
-		 _("seed 000 §3.2: mask = torch.tril(torch.ones(seq_length, seq_length)); the "
+		 _("QKV tutorial §3.2: mask = torch.tril(torch.ones(seq_length, seq_length)); the "
 		 "0s above the diagonal are the future the decoder must not see"));
 }
 
@@ -129,11 +129,11 @@ static void fig_masking(struct fig_data *d, const struct av_session *s,
 	snprintf(d->formula, sizeof(d->formula),
 		 _("masked = scaled.masked_fill(mask == 0, −1e20)"));
 	snprintf(d->caption, sizeof(d->caption),
-		 _("seed 000 §4.1: a hidden cell (╳) holds −1e20 in the engine, as its masked_fill("
+		 _("QKV tutorial §4.1: a hidden cell (╳) holds −1e20 in the engine, as its masked_fill("
 		 "mask == 0, float(\"-1e20\")); shown −∞; softmax gives it weight 0"));
 	if (t != &s->trace)
 		snprintf(d->note, sizeof(d->note),
-			 _("the session hides nothing (%s): shown causal, as seed 000's decoder"),
+			 _("the session hides nothing (%s): shown causal, as the QKV tutorial's decoder"),
 			 av_mode_names[s->trace.cfg.mode]);
 }
 
@@ -154,7 +154,7 @@ static void fig_kinds(struct fig_data *d, const struct av_session *s,
 	snprintf(d->formula, sizeof(d->formula),
 		 _("softmax(Q·Kᵀ/s): self | causal (tril mask) | cross (K, V from the source)"));
 	snprintf(d->caption, sizeof(d->caption),
-		 _("seed 000 §3.1-3.3 and §4.2: its three plot_attention figures (weights[0, h]: "
+		 _("QKV tutorial §3.1-3.3 and §4.2: its three plot_attention figures (weights[0, h]: "
 		 "queries down, keys across), one layer's weights for all three"));
 	if (k->source_is_sentence)
 		snprintf(d->note, sizeof(d->note),
@@ -175,8 +175,9 @@ static void fig_weights(struct fig_data *d, const struct av_session *s)
 	snprintf(d->formula, sizeof(d->formula),
 		 _("Q = X·W_qᵀ, K = X·W_kᵀ, V = X·W_vᵀ, output = concat·W_oᵀ (+ biases)"));
 	snprintf(d->caption, sizeof(d->caption),
-		 _("seed 001 §2: Wq, Wk, Wv (W_o is seed 000's fc_out); stored (out, in) like "
-		 "nn.Linear.weight, so seed 001's Wq in x @ Wq is this one transposed"));
+		 _("china–panda tutorial §2: Wq, Wk, Wv (W_o is the QKV tutorial's fc_out); stored "
+		 "(out, in) like nn.Linear.weight, so the tutorial's Wq in x @ Wq is this one "
+		 "transposed"));
 }
 
 static void fig_data_free(struct fig_data *d)

@@ -577,11 +577,11 @@ static void cycle_target(struct av_app *a)
 	switch (next) {
 	case AV_TARGET_SELF:
 		if (pair[0])
-			snprintf(text, sizeof(text), _("each word should attend to itself (seed "
-				 "001's torch.eye): %s is pushed down"), pair);
+			snprintf(text, sizeof(text), _("each word should attend to itself (the "
+				 "china–panda tutorial's torch.eye): %s is pushed down"), pair);
 		else
 			snprintf(text, sizeof(text), "%s", _("each word should attend to itself "
-				 "(seed 001's torch.eye)"));
+				 "(the china–panda tutorial's torch.eye)"));
 		break;
 	case AV_TARGET_PREVIOUS:
 		snprintf(text, sizeof(text), "%s", _("each word should attend to the word before it"));
@@ -609,8 +609,8 @@ static void cycle_init(struct av_app *a)
 	tv->goal_seen = false;
 	pause_training(a);
 	static const char *const how[] = {
-		N_("N(0,1) like torch.randn (seed 001)"),
-		N_("Glorot uniform: seed 001's remedy for scores that all look alike"),
+		N_("N(0,1) like torch.randn (the china–panda tutorial)"),
+		N_("Glorot uniform: the china–panda tutorial's remedy for scores that all look alike"),
 		N_("nn.Linear's default uniform"),
 	};
 	av_app_message(a, false, _("init %s: the trained weights drawn again, %s; back to epoch 0"),
@@ -633,7 +633,8 @@ static void change_lr(struct av_app *a, double factor)
 		return;
 	}
 	av_app_message(a, false, factor > 1
-		       ? _("learning rate %g (larger: seed 001's remedy for scores that stay alike)")
+		       ? _("learning rate %g (larger: the china–panda tutorial's remedy for scores that "
+			 "stay alike)")
 		       : _("learning rate %g"), lr);
 	mark(a, BIT(P_INFO));
 }
@@ -711,7 +712,7 @@ static void cycle_matrices(struct av_app *a)
 	make_windows(a);
 	static const char *const what[] = {
 		N_("the attention map again"),
-		N_("the gradients dW of the last step (seed 001's print(Wq.grad))"),
+		N_("the gradients dW of the last step (the china–panda tutorial's print(Wq.grad))"),
 		N_("the weight matrices W, live (q = x W_q^T: rows are outputs)"),
 		N_("the weights W beside their gradients dW"),
 	};
@@ -756,7 +757,7 @@ static void toggle_scores(struct av_app *a)
 	}
 	mark(a, BIT(P_MAP) | BIT(P_MAP2));
 	av_app_message(a, false, "%s", tv->scores ? _("map: the scaled scores, the softmax's "
-		       "input (seed 001's plot_attention(scores))") :
+		       "input (the china–panda tutorial's plot_attention(scores))") :
 		       _("map: the attention weights (d: the scores)"));
 }
 
@@ -803,7 +804,7 @@ static void toggle_params(struct av_app *a)
 	av_trainer_set_params(tr, s);
 	av_app_message(a, false, "%s", s == AV_TRAIN_ALL ?
 		       _("training every tensor: embeddings, positions, W_q, W_k, W_v, W_o") :
-		       _("training W_q, W_k and W_v, as seed 001 does"));
+		       _("training W_q, W_k and W_v, as the china–panda tutorial does"));
 	changed(a);
 	make_windows(a);
 }
