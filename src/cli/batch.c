@@ -52,9 +52,10 @@ static bool write_dump(const struct av_options *o, const struct av_session *s,
 	return av_write_file_atomic_with(o->dump, write_trace, &job, cause);
 }
 
-bool av_batch_dump(const struct av_options *o, const struct av_session *s, char **cause)
+bool av_batch_dump(const struct av_options *o, const struct av_session *s,
+		   const struct av_training_record *training, char **cause)
 {
-	return write_dump(o, s, NULL, cause);
+	return write_dump(o, s, training, cause);
 }
 
 /* Training that ran off to infinity cannot be written as JSON, and would

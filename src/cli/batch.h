@@ -7,8 +7,12 @@
 #include "options.h"
 #include "session.h"
 
-/* Writes the trace of s to o->dump, atomically. */
-bool av_batch_dump(const struct av_options *o, const struct av_session *s, char **cause);
+/* Writes the trace of s to o->dump, atomically, with the "training"
+ * record when training is not NULL (s holds a lesson step's trained
+ * weights: --weights of the dump is then as trained as --train's). */
+struct av_training_record;
+bool av_batch_dump(const struct av_options *o, const struct av_session *s,
+		   const struct av_training_record *training, char **cause);
 
 /* --train: trains a copy of s's parameters for o->train_epochs epochs on the
  * sample's sentences (settings: the sample's, overridden by the options),

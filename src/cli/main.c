@@ -20,6 +20,7 @@
 #include "classroom.h"
 #include "restricted.h"
 #include "theme.h"
+#include "trace_json.h"
 #include "ui/ui.h"
 #include "util.h"
 
@@ -82,6 +83,18 @@ static void keep_standard_fds_taken(void)
 	}
 }
 
+/* The "training" record of the lesson step --dump writes when the step
+ * trained its weights, so the file says how, as --train's and the
+ * screen's W do; NULL otherwise. */
+static const struct av_training_record *step_training(const struct av_options *o,
+						      const struct av_lesson *lesson,
+						      struct av_training_record *r)
+{
+	if (!lesson || !o->lesson_step)
+		return NULL;
+	return av_lesson_training_record(&lesson->steps[o->lesson_step - 1].state, r) ? r : NULL;
+}
+
 static bool run(const struct av_options *o, const struct av_classroom_args *room,
 		bool restricted, struct av_session *s, const struct av_lesson *lesson,
 		char **cause)
@@ -93,8 +106,10 @@ static bool run(const struct av_options *o, const struct av_classroom_args *room
 			       " --dump or --print"));
 	if (o->train_epochs)
 		return av_batch_train(o, s, cause);
-	if (o->dump)
-		return av_batch_dump(o, s, cause);
+	if (o->dump) {
+		struct av_training_record record;
+		return av_batch_dump(o, s, step_training(o, lesson, &record), cause);
+	}
 	if (o->print)
 		return av_batch_print(o, s, cause);
 	/* no terminal (a pipe, a file): the weights as a table instead */

@@ -19,6 +19,7 @@
 #include "lesson.h"
 #include "stage_list.h"
 #include "tokenizer.h"
+#include "trace_json.h"
 #include "train.h"
 #include "utf8.h"
 #include "util.h"
@@ -915,6 +916,19 @@ bool av_lesson_apply(const struct av_lesson *l, const struct av_lesson_state *st
 	return fresh_params(l, st, s, cause)
 		&& train_params(st, s, cause)
 		&& av_session_run(s, cause);
+}
+
+bool av_lesson_training_record(const struct av_lesson_state *st, struct av_training_record *r)
+{
+	const struct av_lesson_train *t = &st->train;
+	if (t->epochs + t->steps == 0)
+		return false;
+	*r = (struct av_training_record){
+		.epochs = t->epochs, .steps = t->steps, .lr = t->lr,
+		.optimizer = av_optimizer_names[t->optimizer],
+		.target = av_target_names[t->target], .loss = NULL,
+	};
+	return true;
 }
 
 /* --- questions against the live numbers */

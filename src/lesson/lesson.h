@@ -190,6 +190,12 @@ bool av_lesson_session_new(const struct av_lesson *l, struct av_session *s, char
 bool av_lesson_apply(const struct av_lesson *l, const struct av_lesson_state *st,
 		     struct av_session *s, char **cause);
 
+/* How st's weights were trained, as the "training" record of a dump or a
+ * saved weights file says it (a step keeps no loss history: r->loss is
+ * NULL); false when st does not train them. The strings are static. */
+struct av_training_record;
+bool av_lesson_training_record(const struct av_lesson_state *st, struct av_training_record *r);
+
 /* Checks the student's answer (the cursor cell query, key of head) against
  * trace t. The answer counts only on the asked head and line: the query's
  * row (argmax_key, argmin_key) or the key's column (argmax_query);

@@ -41,14 +41,8 @@ static bool shown_training(const struct av_app *a, struct av_training_record *r)
 	}
 	if (av_classroom_weights_training(a, r))
 		return true;
-	if ((step = av_lesson_ui_trained_step(a)) == NULL)
-		return false;
-	*r = (struct av_training_record){
-		.epochs = step->train.epochs, .steps = step->train.steps, .lr = step->train.lr,
-		.optimizer = av_optimizer_names[step->train.optimizer],
-		.target = av_target_names[step->train.target], .loss = NULL,
-	};
-	return true;
+	step = av_lesson_ui_trained_step(a);
+	return step != NULL && av_lesson_training_record(step, r);
 }
 
 /* The weights W saves and how they were trained: the open training view's
