@@ -23,6 +23,9 @@
 #include "util.h"
 #include "weights.h"
 
+/* av_json_parse as a sample would be parsed */
+#define TEXT_VALUES AV_JSON_MAX_VALUES(AV_MAX_TEXT_FILE)
+
 #define BAD_DIR TESTS_SRCDIR "/bad/"
 #define FIXTURE_DIR TESTS_SRCDIR "/fixtures/"
 
@@ -246,18 +249,19 @@ static void test_json_syntax_positions(void **state)
 {
 	(void)state;
 	char *cause = NULL;
-	assert_null(av_json_parse("{\n\t\"a\": [1, 2,]\n}", "x.json", &cause));
+	assert_null(av_json_parse("{\n\t\"a\": [1, 2,]\n}", "x.json",
+				  TEXT_VALUES, "tests", &cause));
 	assert_string_equal(cause, "x.json:2:13: JSON syntax error");
 	/* Columns count characters: 中 is three bytes but one column. */
-	assert_null(av_json_parse("{\"中\": 1 2}", "x.json", &cause));
+	assert_null(av_json_parse("{\"中\": 1 2}", "x.json", TEXT_VALUES, "tests", &cause));
 	assert_string_equal(cause, "x.json:1:9: JSON syntax error");
-	assert_null(av_json_parse("{\"a\": 1", "x.json", &cause));
+	assert_null(av_json_parse("{\"a\": 1", "x.json", TEXT_VALUES, "tests", &cause));
 	assert_string_equal(cause, "x.json:1:8: JSON syntax error (the text ends too early)");
-	assert_null(av_json_parse("{\"a\": NaN}", "x.json", &cause));
+	assert_null(av_json_parse("{\"a\": NaN}", "x.json", TEXT_VALUES, "tests", &cause));
 	assert_string_equal(cause, "x.json:1:7: JSON syntax error");
-	assert_null(av_json_parse(" \n\t", "x.json", &cause));
+	assert_null(av_json_parse(" \n\t", "x.json", TEXT_VALUES, "tests", &cause));
 	assert_string_equal(cause, "x.json: empty file (expected a JSON object)");
-	assert_null(av_json_parse("\"text\"", "x.json", &cause));
+	assert_null(av_json_parse("\"text\"", "x.json", TEXT_VALUES, "tests", &cause));
 	assert_string_equal(cause, "x.json: expected a JSON object at the top, got a string");
 	free(cause);
 }
@@ -487,7 +491,7 @@ static void test_json_nesting_limit(void **state)
 		*w++ = ']';
 	strcpy(w, "}");
 	/* 1000 levels (the object and 999 lists) are fine */
-	cJSON *root = av_json_parse(text, "deep.json", &cause);
+	cJSON *root = av_json_parse(text, "deep.json", TEXT_VALUES, "tests", &cause);
 	assert_non_null(root);
 	cJSON_Delete(root);
 	w = text + sprintf(text, "{\"s\": \"[[{\",\n \"a\": ");
@@ -496,7 +500,7 @@ static void test_json_nesting_limit(void **state)
 	for (size_t i = 0; i < lists; i++)
 		*w++ = ']';
 	strcpy(w, "}");
-	assert_null(av_json_parse(text, "deep.json", &cause));
+	assert_null(av_json_parse(text, "deep.json", TEXT_VALUES, "tests", &cause));
 	assert_string_equal(cause, "deep.json:2:1006: nested deeper than 1000 levels");
 	free(text);
 	free(cause);
@@ -508,7 +512,7 @@ static void test_json_getters(void **state)
 	char *cause = NULL;
 	cJSON *o = av_json_parse("{\"big\": 1e300, \"n\": -3, \"b\": 1, "
 				 "\"m\": [[1, 2], [3, 4], [5, 6]], \"f\": [1e39], \"e\": 5}",
-				 "x", &cause);
+				 "x", TEXT_VALUES, "tests", &cause);
 	assert_non_null(o);
 	long long v = 99;
 	assert_true(av_json_get_int(o, "top", "absent", false, 0, 10, &v, &cause));
@@ -579,7 +583,8 @@ static void test_config_failure_keeps_cfg(void **state)
 	(void)state;
 	char *cause = NULL;
 	cJSON *o = av_json_parse("{\"d_model\": 6, \"heads\": 3, \"seed\": \"18446744073709551615\","
-				 " \"mode\": \"cross\", \"scale\": \"none\"}", "x", &cause);
+				 " \"mode\": \"cross\", \"scale\": \"none\"}", "x",
+				 TEXT_VALUES, "tests", &cause);
 	assert_non_null(o);
 	struct av_config cfg, before;
 	av_config_default(&cfg);
@@ -594,7 +599,7 @@ static void test_config_failure_keeps_cfg(void **state)
 			 | AV_CFG_SCALE);
 	cJSON_Delete(o);
 	/* A value read before the bad one must not leak into cfg. */
-	o = av_json_parse("{\"d_model\": 4, \"heads\": 3}", "x", &cause);
+	o = av_json_parse("{\"d_model\": 4, \"heads\": 3}", "x", TEXT_VALUES, "tests", &cause);
 	before = cfg;
 	assert_false(av_json_get_config(o, "config", &cfg, &given, &cause));
 	assert_string_equal(cause, "\"config\": d_model 4 is not divisible by heads 3 "
@@ -970,6 +975,108 @@ static void test_weights_trace(void **state)
 	av_params_free(&p);
 }
 
+/* The values cJSON made of a document. */
+static size_t tree_values(const cJSON *item)
+{
+	size_t n = 1;
+	const cJSON *child;
+	cJSON_ArrayForEach(child, item)
+		n += tree_values(child);
+	return n;
+}
+
+static void expect_count(const char *text, size_t want)
+{
+	size_t got = av_json_count_values(text, strlen(text), SIZE_MAX);
+	if (got != want)
+		fail_msg("%s: counted %zu values, expected %zu", text, got, want);
+	cJSON *doc = cJSON_Parse(text);
+	assert_non_null(doc);
+	assert_int_equal(tree_values(doc), want);
+	cJSON_Delete(doc);
+}
+
+/* The count before cJSON is what cJSON builds: brackets, commas and quotes
+ * inside strings are text, empty containers hold nothing. */
+static void test_json_count_values(void **state)
+{
+	(void)state;
+	expect_count("{}", 1);
+	expect_count("{\"a\": 1}", 2);
+	expect_count("[1, 2, 3]", 4);
+	expect_count("[[], [1], { }, [ [ ] ]]", 7);
+	expect_count("{ \"a\" : [ 1 , 2 ] , \"b\" : { \"c\" : null } }", 6);
+	expect_count("{\"s,[{\": \"x\\\",[1,2]{\", \"t\": [\"\\\\\", true, false]}", 6);
+	expect_count("{\"中文\": \"é\", \"n\": [-1.5e3, 0]}", 5);
+	/* every file shipped or used by the tests, as cJSON reads it */
+	static const char *const files[] = {
+		FIXTURE_DIR "ref-seed000-dmodel-512.json", FIXTURE_DIR "weights-small.json",
+		FIXTURE_DIR "trace-small.json", FIXTURE_DIR "bpe-reference.json",
+		TESTS_SRCDIR "/../lessons/china-panda.json", TESTS_SRCDIR "/../samples/china-panda.json",
+		TESTS_SRCDIR "/../themes/dark.json",
+	};
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		char *text, *cause = NULL;
+		size_t len;
+		if (!av_read_file(files[i], &text, &len, &cause))
+			fail_msg("%s", cause);
+		cJSON *doc = cJSON_Parse(text);
+		assert_non_null(doc);
+		assert_int_equal(av_json_count_values(text, len, SIZE_MAX), tree_values(doc));
+		cJSON_Delete(doc);
+		free(text);
+	}
+}
+
+/* {"c": [0, 0, ...]}: 2 + zeros values. */
+static char *zeros_document(size_t zeros)
+{
+	char *text = av_malloc(2 * zeros + 16), *w = text + sprintf(text, "{\"c\": [");
+	for (size_t i = 0; i < zeros; i++) {
+		*w++ = '0';
+		*w++ = ',';
+	}
+	strcpy(w - (zeros > 0), "]}");
+	return text;
+}
+
+/* A file of more values than its kind may hold is refused before cJSON
+ * builds them (a sample at its 1 MiB limit took 47 MB, a weights file
+ * 2.7 GB); one at the limit gets as far as its keys. */
+static void test_json_values_limit(void **state)
+{
+	(void)state;
+	size_t max = AV_JSON_MAX_VALUES(AV_MAX_TEXT_FILE);
+	char *text = zeros_document(max - 2), *cause = NULL;
+	struct av_sample s;
+	assert_false(av_sample_parse(text, "x.json", &s, &cause));
+	assert_non_null(strstr(cause, "unknown key \"c\""));
+	free(cause);
+	cause = NULL;
+	free(text);
+	text = zeros_document(max - 1);
+	assert_false(av_sample_parse(text, "x.json", &s, &cause));
+	assert_string_equal(cause, "x.json: more than 174762 values (numbers, strings, lists, "
+			    "objects): the limit for samples");
+	free(cause);
+	cause = NULL;
+	struct av_theme t;
+	assert_false(av_theme_parse(text, "t.json", &t, &cause));
+	assert_non_null(strstr(cause, "the limit for themes"));
+	free(cause);
+	cause = NULL;
+	free(text);
+	text = zeros_document(AV_JSON_MAX_VALUES(AV_MAX_WEIGHTS_FILE) - 1);
+	struct av_config cfg;
+	struct av_params p;
+	av_config_default(&cfg);
+	assert_false(av_weights_parse(text, "w.json", &cfg, NULL, &p, &cause));
+	assert_string_equal(cause, "w.json: more than 11184810 values (numbers, strings, lists, "
+			    "objects): the limit for weights files");
+	free(cause);
+	free(text);
+}
+
 /* The PyTorch reference fixtures are weights files too. */
 static void test_reference_fixtures_load(void **state)
 {
@@ -1150,6 +1257,8 @@ int main(void)
 		cmocka_unit_test(test_default_vocab_order),
 		cmocka_unit_test(test_json_syntax_positions),
 		cmocka_unit_test(test_json_nesting_limit),
+		cmocka_unit_test(test_json_count_values),
+		cmocka_unit_test(test_json_values_limit),
 		cmocka_unit_test(test_sample_texts_in_two_languages),
 		cmocka_unit_test(test_vocab_words_are_tokens),
 		cmocka_unit_test(test_messages_escape_controls),

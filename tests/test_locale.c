@@ -122,7 +122,8 @@ static void test_json_numbers(void **state)
 	cJSON_Delete(o);
 	assert_non_null(strstr(text, "2.5"));
 	char *cause = NULL;
-	cJSON *back = av_json_parse(text, "x.json", &cause);
+	cJSON *back = av_json_parse(text, "x.json", AV_JSON_MAX_VALUES(AV_MAX_WEIGHTS_FILE),
+				    "tests", &cause);
 	assert_non_null(back);
 	double x = 0;
 	assert_true(av_json_get_double(back, NULL, "x", true, &x, &cause));

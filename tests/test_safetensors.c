@@ -290,6 +290,54 @@ static void test_many_tensors_fast_and_bounded(void **state)
 	free(bytes);
 }
 
+/* 8 length bytes, then the header {"a":[0,0,...]} of n zeros (n + 2
+ * values), padded with spaces to pad bytes when pad is larger. */
+static unsigned char *zeros_header(size_t n, size_t pad, size_t *len)
+{
+	size_t text = n ? 7 + 2 * n : 8;
+	size_t header = text > pad ? text : pad;
+	unsigned char *bytes = av_malloc(8 + header + 1);
+	char *w = (char *)bytes + 8 + sprintf((char *)bytes + 8, "{\"a\":[");
+	for (size_t i = 0; i < n; i++)
+		w += sprintf(w, "%s0", i ? "," : "");
+	w += sprintf(w, "]}");
+	memset(w, ' ', header - text);
+	for (int i = 0; i < 8; i++)
+		bytes[i] = (unsigned char)(header >> (8 * i));
+	*len = 8 + header;
+	return bytes;
+}
+
+/* cJSON builds a header whole: one of "0,0,..." at Hugging Face's 100 MiB
+ * took 4.2 GB. The values are counted first (as many as 100 000 tensors'
+ * entries hold) and the bytes bounded by what an entry needs. */
+static void test_header_bounded_by_need(void **state)
+{
+	(void)state;
+	struct av_safetensors st;
+	char *cause = NULL;
+	size_t len;
+	unsigned char *bytes = zeros_header(AV_ST_MAX_VALUES - 2, 0, &len);
+	assert_false(av_st_parse(&st, bytes, len, "zeros", &cause));
+	assert_string_equal(cause, "zeros: tensor \"a\": expected an object");   /* counted, then read */
+	free(cause);
+	cause = NULL;
+	free(bytes);
+	bytes = zeros_header(AV_ST_MAX_VALUES - 1, 0, &len);
+	assert_false(av_st_parse(&st, bytes, len, "zeros", &cause));
+	assert_string_equal(cause, "zeros: the header holds more than 1400014 values (numbers, "
+			    "strings, lists, objects): the limit for 100000 tensors");
+	free(cause);
+	cause = NULL;
+	free(bytes);
+	bytes = zeros_header(0, AV_ST_MAX_HEADER + 1, &len);
+	assert_false(av_st_parse(&st, bytes, len, "big", &cause));
+	assert_string_equal(cause, "big: the header claims 51200001 bytes, more than the limit "
+			    "of 51200000 (100000 tensors of 512 bytes)");
+	free(cause);
+	free(bytes);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -298,6 +346,7 @@ int main(void)
 		cmocka_unit_test(test_half_and_bf16),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_too_short_and_missing),
+		cmocka_unit_test(test_header_bounded_by_need),
 		cmocka_unit_test(test_many_tensors_fast_and_bounded),
 	};
 	return cmocka_run_group_tests(tests, temp_dir_setup, temp_dir_teardown);

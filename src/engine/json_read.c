@@ -122,15 +122,55 @@ bool av_json_check_no_nul(const char *text, size_t len, const char *label, char 
 			       "character"), label, line, col);
 }
 
-cJSON *av_json_parse(const char *text, const char *label, char **cause)
+/* Outside strings, a container's first value opens it (the next
+ * character that is not a space is not its closing bracket) and every
+ * later one follows a comma: the values are the top one, the non-empty
+ * containers and the commas. */
+size_t av_json_count_values(const char *text, size_t len, size_t stop)
+{
+	size_t values = 1;
+	bool in_string = false, opened = false;
+	for (size_t i = 0; i < len && values <= stop; i++) {
+		char c = text[i];
+		if (in_string) {
+			if (c == '\\')
+				i++;   /* the escaped character, whatever it is */
+			else if (c == '"')
+				in_string = false;
+			continue;
+		}
+		if (c == ' ' || c == '\t' || c == '\r' || c == '\n')
+			continue;
+		if (opened && c != ']' && c != '}')
+			values++;
+		opened = c == '[' || c == '{';
+		in_string = c == '"';
+		values += c == ',';
+	}
+	return values;
+}
+
+static bool check_values(const char *text, size_t len, size_t max_values, const char *label,
+			 const char *what, char **cause)
+{
+	if (av_json_count_values(text, len, max_values) <= max_values)
+		return true;
+	return av_fail(cause, _("%s: more than %zu values (numbers, strings, lists, objects): "
+			       "the limit for %s"), label, max_values, what);
+}
+
+cJSON *av_json_parse(const char *text, const char *label, size_t max_values, const char *what,
+		     char **cause)
 {
 	if (all_space(text)) {
 		av_fail(cause, _("%s: empty file (expected a JSON object)"), label);
 		return NULL;
 	}
+	size_t len = strlen(text);
 	/* cJSON decodes \u0000 to a NUL byte and every C string ends there:
 	 * "china\u0000panda" would silently be the sentence "china". */
-	if (!av_json_check_no_nul(text, strlen(text), label, cause))
+	if (!av_json_check_no_nul(text, len, label, cause) ||
+	    !check_values(text, len, max_values, label, what, cause))
 		return NULL;
 	const char *end = NULL;
 	cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
@@ -160,9 +200,10 @@ cJSON *av_json_parse(const char *text, const char *label, char **cause)
 cJSON *av_json_load_file(const char *path, char **cause)
 {
 	char *text;
-	if (!av_read_file(path, &text, NULL, cause))
+	const char *what = _("JSON files");
+	if (!av_read_file_limit(path, AV_MAX_TEXT_FILE, what, &text, NULL, cause))
 		return NULL;
-	cJSON *root = av_json_parse(text, path, cause);
+	cJSON *root = av_json_parse(text, path, AV_JSON_MAX_VALUES(AV_MAX_TEXT_FILE), what, cause);
 	free(text);
 	return root;
 }

@@ -13,12 +13,33 @@
 #include <cjson/cJSON.h>
 #include "model_config.h"
 
+/* cJSON builds the whole tree before anyone looks at it, and a value costs
+ * it about 80 bytes (its node and the allocator's header) besides a
+ * string's copy: a file of "0,0,0..." took 40 times its size, 2.7 GB for a
+ * weights file at its 64 MiB limit. So a file may hold one value per
+ * AV_JSON_BYTES_PER_VALUE bytes of its kind's size limit, counted before
+ * cJSON runs. Real files need fewer: attnview writes 13 bytes a value
+ * (%.9g numbers), the PyTorch fixtures 7.6, and samples, themes and
+ * lessons 50 or more. */
+#define AV_JSON_BYTES_PER_VALUE 6
+#define AV_JSON_MAX_VALUES(limit_bytes) ((size_t)(limit_bytes) / AV_JSON_BYTES_PER_VALUE)
+
+/* The values (objects, lists, strings, numbers, true, false, null) cJSON
+ * would make of text (len bytes), counted without building them: exact for
+ * valid JSON, and for broken JSON at least what cJSON builds before it
+ * stops. Counting stops once past stop. */
+size_t av_json_count_values(const char *text, size_t len, size_t stop);
+
 /* Parses text; on a syntax error the message is "LABEL:LINE:COLUMN: JSON
  * syntax error" (1-based, columns in characters), or at the bracket that
  * opens level 1001 "LABEL:LINE:COLUMN: nested deeper than 1000 levels"
  * (cJSON's CJSON_NESTING_LIMIT). The top level must be an
- * object (every attnview file is one); empty text is an error too. */
-cJSON *av_json_parse(const char *text, const char *label, char **cause);
+ * object (every attnview file is one); empty text is an error too. Text
+ * holding more than max_values values is refused before cJSON sees it:
+ * "LABEL: more than N values (...): the limit for WHAT" (what as for
+ * av_read_file_limit, "weights files"). */
+cJSON *av_json_parse(const char *text, const char *label, size_t max_values, const char *what,
+		     char **cause);
 
 /* Refuses the escape \u0000 in a string of text (len bytes; av_json_parse
  * does this first): cJSON decodes it to a NUL byte, which would end the C
@@ -26,7 +47,9 @@ cJSON *av_json_parse(const char *text, const char *label, char **cause);
  * backslash followed by u0000 is the text \u0000 and is accepted. */
 bool av_json_check_no_nul(const char *text, size_t len, const char *label, char **cause);
 
-/* Reads and parses a file (the label is the path). */
+/* Reads and parses a small file (the label is the path): at most
+ * AV_MAX_TEXT_FILE bytes, as a sample (a model's config.json, a test's
+ * reference). */
 cJSON *av_json_load_file(const char *path, char **cause);
 
 /* Typed getters. `where` names the object for messages (e.g. "config", or

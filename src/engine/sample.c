@@ -373,7 +373,8 @@ static bool read_sample(const cJSON *root, struct av_sample *s, char **cause)
 bool av_sample_parse(const char *text, const char *label, struct av_sample *s, char **cause)
 {
 	memset(s, 0, sizeof *s);
-	cJSON *root = av_json_parse(text, label, cause);
+	cJSON *root = av_json_parse(text, label, AV_JSON_MAX_VALUES(AV_MAX_TEXT_FILE), _("samples"),
+				   cause);
 	if (!root)
 		return false;
 	s->path = av_strdup(label);

@@ -214,7 +214,8 @@ static bool read_theme(const cJSON *root, struct av_theme *t, char **cause)
 bool av_theme_parse(const char *text, const char *label, struct av_theme *t, char **cause)
 {
 	memset(t, 0, sizeof *t);
-	cJSON *root = av_json_parse(text, label, cause);
+	cJSON *root = av_json_parse(text, label, AV_JSON_MAX_VALUES(AV_MAX_TEXT_FILE), _("themes"),
+				   cause);
 	if (!root)
 		return false;
 	bool ok = read_theme(root, t, cause);

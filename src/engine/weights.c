@@ -209,7 +209,8 @@ static bool read_weights(const cJSON *root, struct av_config *c, unsigned *given
 bool av_weights_parse(const char *text, const char *label, struct av_config *cfg,
 		      unsigned *given, struct av_params *p, char **cause)
 {
-	cJSON *root = av_json_parse(text, label, cause);
+	cJSON *root = av_json_parse(text, label, AV_JSON_MAX_VALUES(AV_MAX_WEIGHTS_FILE),
+				   _("weights files"), cause);
 	if (!root)
 		return false;
 	struct av_config c = *cfg;

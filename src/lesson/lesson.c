@@ -756,7 +756,8 @@ bool av_lesson_parse(const char *text, const char *label, struct av_lesson *l,
 	if (strlen(text) > AV_LESSON_MAX_BYTES)
 		return av_fail(cause, _("%s: larger than %d bytes (a lesson is text)"), label,
 			       AV_LESSON_MAX_BYTES);
-	cJSON *root = av_json_parse(text, label, cause);
+	cJSON *root = av_json_parse(text, label, AV_JSON_MAX_VALUES(AV_LESSON_MAX_BYTES),
+				   _("lessons"), cause);
 	if (!root)
 		return false;
 	l->path = av_strdup(label);

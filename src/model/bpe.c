@@ -139,7 +139,7 @@ void av_bpe_free(struct av_bpe *b)
 
 static bool load_vocab(struct av_bpe *b, const char *json, const char *name, char **cause)
 {
-	cJSON *doc = av_json_parse(json, name, cause);
+	cJSON *doc = av_json_parse(json, name, AV_BPE_MAX_VOCAB + 1, _("vocabulary files"), cause);
 	if (!doc)
 		return false;
 	int n = cJSON_GetArraySize(doc);

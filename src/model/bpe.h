@@ -22,6 +22,10 @@
 /* vocab.json and merges.txt of gpt2 are 1 MB and 456 KB */
 #define AV_BPE_MAX_VOCAB_FILE ((size_t)32 << 20)
 #define AV_BPE_MAX_TOKEN_BYTES 256     /* longest vocabulary entry accepted */
+/* The largest vocabularies in use have about 256 000 entries (gpt2's
+ * 50 257); a million bounds what cJSON builds of a vocab.json, which at
+ * its byte limit could otherwise hold 6 million ("":0,...: 1.3 GB). */
+#define AV_BPE_MAX_VOCAB (1 << 20)
 
 struct av_bpe_map;   /* string -> int, private to bpe.c */
 

@@ -226,6 +226,10 @@ static bool parse_header(struct av_safetensors *st, const char *json, size_t len
 	/* "w\u0000x" would be the tensor "w" */
 	if (!av_json_check_no_nul(json, len, st->path, cause))
 		return false;
+	if (av_json_count_values(json, len, AV_ST_MAX_VALUES) > AV_ST_MAX_VALUES)
+		return av_fail(cause, _("%s: the header holds more than %zu values (numbers, strings, "
+			       "lists, objects): the limit for %d tensors"), st->path,
+			       AV_ST_MAX_VALUES, AV_ST_MAX_TENSORS);
 	cJSON *doc = cJSON_ParseWithLength(json, len);
 	if (!cJSON_IsObject(doc)) {
 		cJSON_Delete(doc);
@@ -271,11 +275,17 @@ bool av_st_parse(struct av_safetensors *st, const unsigned char *bytes, size_t l
 	uint64_t header_len = 0;
 	for (int i = 7; i >= 0; i--)
 		header_len = header_len << 8 | bytes[i];
-	if (header_len > AV_ST_MAX_HEADER || header_len > len - 8) {
+	if (header_len > len - 8) {
 		av_fail(cause,
-			_("%s: the header claims %llu bytes but the file has %zu after the length (limit %llu)"),
-			st->path, (unsigned long long)header_len, len - 8,
-			(unsigned long long)AV_ST_MAX_HEADER);
+			_("%s: the header claims %llu bytes but the file has %zu after the length"),
+			st->path, (unsigned long long)header_len, len - 8);
+		goto fail;
+	}
+	if (header_len > AV_ST_MAX_HEADER) {
+		av_fail(cause,
+			_("%s: the header claims %llu bytes, more than the limit of %llu (%d tensors "
+			  "of %d bytes)"), st->path, (unsigned long long)header_len,
+			(unsigned long long)AV_ST_MAX_HEADER, AV_ST_MAX_TENSORS, AV_ST_ENTRY_BYTES);
 		goto fail;
 	}
 	st->data = bytes + 8 + header_len;

@@ -7,7 +7,8 @@
  * of the header.
  *
  * Nothing in the file is trusted: the header length is bounded
- * (AV_ST_MAX_HEADER) and must fit in the file; every shape's product times
+ * (AV_ST_MAX_HEADER) and must fit in the file, its JSON values are counted
+ * (AV_ST_MAX_VALUES) before cJSON builds them; every shape's product times
  * the dtype's size must equal its offsets' span, every span must lie inside
  * the data, spans must not overlap, names must be unique, and there are at
  * most AV_ST_MAX_TENSORS of them; every refusal
@@ -28,11 +29,22 @@
 
 #include "strset.h"
 
-#define AV_ST_MAX_HEADER ((uint64_t)100 << 20)  /* as Hugging Face's reader */
 #define AV_ST_MAX_DIMS 8
 /* GPT-2 XL has 582 tensors and the largest files on the Hub a few thousand;
  * a header of 100 000 is no model, and refusing it bounds the work. */
 #define AV_ST_MAX_TENSORS 100000
+/* The header is JSON, which cJSON builds whole before a tensor is counted:
+ * Hugging Face's limit of 100 MiB let a header of "0,0,0..." take 4.2 GB.
+ * So the bounds come from what a tensor's entry can need instead. Its
+ * values are at most 14 (its object, "dtype", "shape" and 8 dimensions,
+ * "data_offsets" and its 2 numbers); its text, with 8 dimensions and
+ * offsets of 16 digits, 230 bytes besides the name, so 512 bytes leave
+ * the name 280 (GPT-2 XL's whole header is about 60 KB). __metadata__ may
+ * take the values of one more entry, or those the tensors leave. */
+#define AV_ST_ENTRY_VALUES 14
+#define AV_ST_ENTRY_BYTES 512
+#define AV_ST_MAX_HEADER ((uint64_t)AV_ST_MAX_TENSORS * AV_ST_ENTRY_BYTES)
+#define AV_ST_MAX_VALUES ((size_t)(AV_ST_MAX_TENSORS + 1) * AV_ST_ENTRY_VALUES)
 
 enum av_st_dtype { AV_ST_F32, AV_ST_F16, AV_ST_BF16, AV_ST_OTHER };
 
