@@ -258,6 +258,62 @@ static void test_streamed_dump_equals_tree(void **state)
 }
 
 /* A write that fails is reported with its errno (a full disk). */
+/* Invisible characters become JSON escapes, which read back as the same
+ * characters; the layout's tabs and newlines and printable text do not. */
+static void test_json_escape_invisible(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "{\n\t\"k\":\t\"a\xe2\x80\xae" "b\"\n}", "{\n\t\"k\":\t\"a\\u202eb\"\n}" },
+		{ "[\"caf\xc3\xa9 \xe7\x86\x8a\"]", "[\"caf\xc3\xa9 \xe7\x86\x8a\"]" },
+		{ "[\"\x7f\xc2\x9b\xc2\xad\xe2\x80\xa8\xef\xbb\xbf\"]",
+		  "[\"\\u007f\\u009b\\u00ad\\u2028\\ufeff\"]" },
+		{ "[\"x\xf3\xa0\x81\x81y\"]", "[\"x\\udb40\\udc41y\"]" },   /* U+E0041, a tag */
+		{ "[\"\xff\\n\"]", "[\"\xff\\n\"]" },   /* not UTF-8: kept */
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *got = av_json_escape_invisible(cases[i].in);
+		assert_string_equal(got, cases[i].out);
+		free(got);
+	}
+}
+
+/* A sentence's U+202E reached --dump raw, and a terminal shown the file
+ * reversed what followed it. The dump now spells it \u202e, the streamed
+ * text and the tree's alike, and reading the dump back gives the same
+ * words; é and 熊 stay UTF-8. */
+static void test_dump_escapes_invisible(void **state)
+{
+	(void)state;
+	static const char *const words[] = {
+		"a\xe2\x80\xae" "b", "caf\xc3\xa9", "\xe7\x86\x8a", "x\xf3\xa0\x81\x81y"
+	};
+	struct av_session s;
+	setup_session(&s);
+	free(s.sentence);
+	s.sentence = av_printf("%s %s %s %s", words[0], words[1], words[2], words[3]);
+	char *cause = NULL;
+	assert_true(av_session_run(&s, &cause));
+	assert_stream_equals_tree(&s, NULL, "invisible characters");
+	char *text = streamed(&s, NULL);
+	assert_null(strstr(text, "\xe2\x80\xae"));
+	assert_null(strstr(text, "\xf3\xa0\x81\x81"));
+	assert_non_null(strstr(text, "\"tokens\":\t[\"a\\u202eb\", \"caf\xc3\xa9\", \"\xe7\x86\x8a\", "
+				     "\"x\\udb40\\udc41y\"]"));
+	struct av_config cfg;
+	av_config_default(&cfg);
+	struct av_params p;
+	if (!av_weights_parse(text, "dump.json", &cfg, NULL, &p, &cause))
+		fail_msg("%s", cause);
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		assert_string_equal(p.vocab[p.vocab_size - 4 + (int)i], words[i]);
+	av_params_free(&p);
+	free(text);
+	av_session_free(&s);
+}
+
 static void test_streamed_dump_reports_a_full_disk(void **state)
 {
 	(void)state;
@@ -468,6 +524,8 @@ int main(void)
 		cmocka_unit_test(test_reattend_after_mask_toggle),
 		cmocka_unit_test(test_dump_reloads_any_seed),
 		cmocka_unit_test(test_streamed_dump_equals_tree),
+		cmocka_unit_test(test_json_escape_invisible),
+		cmocka_unit_test(test_dump_escapes_invisible),
 		cmocka_unit_test(test_streamed_dump_reports_a_full_disk),
 		cmocka_unit_test(test_failed_stream_leaves_the_old_file),
 		cmocka_unit_test(test_screen_write_to_a_fifo),

@@ -11,6 +11,7 @@
 
 #include "trace_json.h"
 #include "number.h"
+#include "utf8.h"
 #include "util.h"
 
 /* In the C locale: "0.5" in every locale (cJSON's own numbers take care
@@ -234,6 +235,52 @@ cJSON *av_trace_to_json(const struct av_trace *t, const struct av_params *p,
 	return doc;
 }
 
+/* cp as JSON's escape: \u202e, or a UTF-16 surrogate pair past U+FFFF. */
+static size_t json_escape(uint32_t cp, char out[static 13])
+{
+	if (cp < 0x10000)
+		return (size_t)snprintf(out, 13, "\\u%04x", (unsigned)cp);
+	cp -= 0x10000;
+	return (size_t)snprintf(out, 13, "\\u%04x\\u%04x", (unsigned)(0xd800 + (cp >> 10)),
+				(unsigned)(0xdc00 + (cp & 0x3ff)));
+}
+
+/* text (len bytes) with its invisible characters escaped, into out when
+ * not NULL; returns the length either way (counted first, then written:
+ * an export is megabytes, and a bound of 6 times its size would waste
+ * them). ASCII below DEL is left alone: cJSON escapes the controls in
+ * strings, and the tabs and newlines outside them are its layout. */
+static size_t escape_invisible(const char *text, size_t len, char *out)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < len;) {
+		uint32_t cp = 0;
+		int k = (unsigned char)text[i] < 0x7f ? 1 : av_utf8_decode(text + i, len - i, &cp);
+		char esc[13];
+		const char *from = text + i;
+		size_t m = k > 0 ? (size_t)k : 1;
+		size_t took = m;
+		if (k > 0 && cp >= 0x7f && av_cp_invisible(cp)) {
+			m = json_escape(cp, esc);
+			from = esc;
+		}
+		if (out)
+			memcpy(out + n, from, m);
+		n += m;
+		i += took;
+	}
+	return n;
+}
+
+char *av_json_escape_invisible(const char *text)
+{
+	size_t len = strlen(text), n = escape_invisible(text, len, NULL);
+	char *out = av_malloc(n + 1);
+	escape_invisible(text, len, out);
+	out[n] = '\0';
+	return out;
+}
+
 char *av_json_print(const cJSON *doc)
 {
 	char *text = cJSON_Print(doc);
@@ -241,7 +288,9 @@ char *av_json_print(const cJSON *doc)
 		fputs("attnview: out of memory\n", stderr);
 		abort();
 	}
-	return text;
+	char *safe = av_json_escape_invisible(text);
+	cJSON_free(text);
+	return safe;
 }
 
 /* --- the same document, streamed ------------------------------------------
@@ -254,7 +303,8 @@ char *av_json_print(const cJSON *doc)
  * ",\n" between members and "\n" before the closing "}" (indented one tab
  * less); an array is "[a, b, c]" on one line, but it counts as a level of
  * nesting for the objects inside it. Leaves (strings, plain numbers, bools)
- * are printed by cJSON itself, so their escaping cannot drift apart. */
+ * are printed by cJSON itself and escaped by av_json_escape_invisible, as
+ * av_json_print does, so their escaping cannot drift apart. */
 
 enum { JW_BUFFER = 64 * 1024 };
 
@@ -310,8 +360,8 @@ static void jw_indent(struct json_writer *w, int depth)
 		jw_put(w, "\t", 1);
 }
 
-/* A leaf item (string, number, bool, null, raw) as cJSON prints it; takes
- * the item. */
+/* A leaf item (string, number, bool, null, raw) as av_json_print prints
+ * it; takes the item. */
 static void jw_leaf(struct json_writer *w, cJSON *item)
 {
 	char *text = cJSON_PrintUnformatted(item);
@@ -320,8 +370,10 @@ static void jw_leaf(struct json_writer *w, cJSON *item)
 		fputs("attnview: out of memory\n", stderr);
 		abort();
 	}
-	jw_text(w, text);
-	free(text);
+	char *safe = av_json_escape_invisible(text);
+	cJSON_free(text);
+	jw_text(w, safe);
+	free(safe);
 }
 
 static void jw_object_open(struct json_writer *w)

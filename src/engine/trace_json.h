@@ -41,7 +41,17 @@ cJSON *av_trace_to_json(const struct av_trace *t, const struct av_params *p,
 bool av_trace_json_write(int fd, const struct av_trace *t, const struct av_params *p,
 			 const struct av_training_record *training, int *err);
 
-/* Prints a document with numbers as %.9g (round-trips float32), malloc'd. */
+/* Prints a document with numbers as %.9g (round-trips float32), malloc'd;
+ * invisible characters spelled as av_json_escape_invisible does. */
 char *av_json_print(const cJSON *doc);
+
+/* JSON text (as cJSON prints it: every byte past ASCII is inside a string)
+ * with each invisible character (av_cp_invisible: controls, bidi and other
+ * format characters) written as its \uXXXX escape, two for one past
+ * U+FFFF, malloc'd. A reader gets the same strings, but a terminal shown
+ * the file (cat, --dump -) no longer obeys a U+202E from a sentence and
+ * shows the rest of the line reversed. Printable text (é, 中) stays UTF-8;
+ * a byte that is not UTF-8 is copied as it is. */
+char *av_json_escape_invisible(const char *text);
 
 #endif

@@ -130,6 +130,11 @@ static bool invisible(uint32_t cp)
 		|| (cp >= 0xfff9 && cp <= 0xfffb) || (cp >= 0xe0000 && cp <= 0xe007f);
 }
 
+bool av_cp_invisible(uint32_t cp)
+{
+	return invisible(cp);
+}
+
 enum escape_set {
 	ESCAPE_INVISIBLE = 0,      /* controls, format characters, bad bytes */
 	ESCAPE_QUOTES = 1,         /* and \ and \" (text shown in quotes) */

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 void *av_malloc(size_t size);
 void *av_calloc(size_t count, size_t size);
@@ -57,6 +58,12 @@ char *av_escape_message(const char *s, bool ascii);
  * mojibake and those from 0x80 to 0x9f (U+201B is e2 80 9b) act as C1
  * controls: 0x9b is CSI. */
 char *av_escape_output(const char *s);
+
+/* The characters the escapes above treat as invisible: C0 and C1 controls
+ * and DEL, bidi controls and the other format characters that show nothing
+ * (soft hyphen, zero-width ones, line and paragraph separators, word
+ * joiners, BOM, interlinear annotation, tags). */
+bool av_cp_invisible(uint32_t cp);
 
 /* The first character of s (len > 0 bytes) as av_escape_output shows it,
  * into shown (NUL-ended); returns how many bytes of s it took. For text cut

@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "json_read.h"
+#include "trace_json.h"
 #include "util.h"
 
 static uint16_t get_u16(const unsigned char *p)
@@ -723,13 +724,16 @@ static char *encode_body(const struct av_state *s, const struct av_state *pin,
 
 	if (pin != NULL)
 		cJSON_ReplaceItemInObject(root, "pin", encode_json(pin));
-	body = cJSON_PrintUnformatted(root);
+	char *raw = cJSON_PrintUnformatted(root);
 	cJSON_Delete(root);
-	if (body == NULL)
+	if (raw == NULL)
 		return NULL;
+	/* a message is a file in the room's folder, which may be cat-ed */
+	body = av_json_escape_invisible(raw);
+	cJSON_free(raw);
 	*body_len = strlen(body);
 	if (*body_len > AV_WIRE_MAX_BODY) {
-		cJSON_free(body);
+		free(body);
 		return NULL;
 	}
 	return body;
@@ -771,6 +775,6 @@ bool av_wire_encode_pinned(const struct av_state *s, const struct av_state *pin,
 	put_u16(*msg + 6, AV_WIRE_SNAPSHOT);
 	put_u32(*msg + 8, (uint32_t)body_len);
 	memcpy(*msg + AV_WIRE_HEADER_SIZE, body, body_len);
-	cJSON_free(body);
+	free(body);
 	return true;
 }
