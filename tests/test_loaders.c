@@ -1012,7 +1012,8 @@ static void test_json_count_values(void **state)
 	static const char *const files[] = {
 		FIXTURE_DIR "ref-seed000-dmodel-512.json", FIXTURE_DIR "weights-small.json",
 		FIXTURE_DIR "trace-small.json", FIXTURE_DIR "bpe-reference.json",
-		TESTS_SRCDIR "/../lessons/china-panda.json", TESTS_SRCDIR "/../samples/china-panda.json",
+		TESTS_SRCDIR "/../lessons/china-panda.json",
+		TESTS_SRCDIR "/../samples/china-panda.json",
 		TESTS_SRCDIR "/../themes/dark.json",
 	};
 	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {

@@ -319,7 +319,8 @@ static void test_header_bounded_by_need(void **state)
 	size_t len;
 	unsigned char *bytes = zeros_header(AV_ST_MAX_VALUES - 2, 0, &len);
 	assert_false(av_st_parse(&st, bytes, len, "zeros", &cause));
-	assert_string_equal(cause, "zeros: tensor \"a\": expected an object");   /* counted, then read */
+	/* counted, then read */
+	assert_string_equal(cause, "zeros: tensor \"a\": expected an object");
 	free(cause);
 	cause = NULL;
 	free(bytes);

@@ -227,8 +227,8 @@ static bool parse_header(struct av_safetensors *st, const char *json, size_t len
 	if (!av_json_check_no_nul(json, len, st->path, cause))
 		return false;
 	if (av_json_count_values(json, len, AV_ST_MAX_VALUES) > AV_ST_MAX_VALUES)
-		return av_fail(cause, _("%s: the header holds more than %zu values (numbers, strings, "
-			       "lists, objects): the limit for %d tensors"), st->path,
+		return av_fail(cause, _("%s: the header holds more than %zu values (numbers, "
+			       "strings, lists, objects): the limit for %d tensors"), st->path,
 			       AV_ST_MAX_VALUES, AV_ST_MAX_TENSORS);
 	cJSON *doc = cJSON_ParseWithLength(json, len);
 	if (!cJSON_IsObject(doc)) {
@@ -283,8 +283,8 @@ bool av_st_parse(struct av_safetensors *st, const unsigned char *bytes, size_t l
 	}
 	if (header_len > AV_ST_MAX_HEADER) {
 		av_fail(cause,
-			_("%s: the header claims %llu bytes, more than the limit of %llu (%d tensors "
-			  "of %d bytes)"), st->path, (unsigned long long)header_len,
+			_("%s: the header claims %llu bytes, more than the limit of %llu "
+			  "(%d tensors of %d bytes)"), st->path, (unsigned long long)header_len,
 			(unsigned long long)AV_ST_MAX_HEADER, AV_ST_MAX_TENSORS, AV_ST_ENTRY_BYTES);
 		goto fail;
 	}
