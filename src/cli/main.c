@@ -104,12 +104,18 @@ static bool run(const struct av_options *o, const struct av_classroom_args *room
 	if ((room->lead_dir || room->follow_dir) && (o->train_epochs || o->dump || o->print))
 		return av_fail(cause, _("--lead and --follow are for the screen, not with --train,"
 			       " --dump or --print"));
+	struct av_training_record record;
+	const struct av_training_record *trained = step_training(o, lesson, &record);
+	/* on top of a step's own training, --train's record would say 50
+	 * epochs of weights that had 250, under other settings */
+	if (o->train_epochs && trained)
+		return av_fail(cause, _("--train: step %d of the lesson has trained its weights "
+			       "already (%d epochs); train from a step before it, or use --sample"),
+			       o->lesson_step, record.epochs);
 	if (o->train_epochs)
 		return av_batch_train(o, s, cause);
-	if (o->dump) {
-		struct av_training_record record;
-		return av_batch_dump(o, s, step_training(o, lesson, &record), cause);
-	}
+	if (o->dump)
+		return av_batch_dump(o, s, trained, cause);
 	if (o->print)
 		return av_batch_print(o, s, cause);
 	/* no terminal (a pipe, a file): the weights as a table instead */
