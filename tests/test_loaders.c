@@ -5,6 +5,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -1078,6 +1079,62 @@ static void test_json_values_limit(void **state)
 	free(text);
 }
 
+/* A file's "training" record: read (its loss left), absent, and refused
+ * when a field is wrong, as the rest of the file would be. */
+static void test_weights_training_record(void **state)
+{
+	(void)state;
+	const char *head = "{\"config\": {\"d_model\": 1, \"heads\": 1, \"positional\": "
+			   "\"none\", \"bias\": false}, \"params\": {\"vocab\": [\"a\"], "
+			   "\"token_embedding\": [[1]], \"w_q\": [[1]], \"w_k\": [[1]], "
+			   "\"w_v\": [[1]], \"w_o\": [[1]]}";
+	static const struct { const char *training, *error; } cases[] = {
+		{ "", NULL },
+		{ ", \"training\": {\"epochs\": 200, \"steps\": 2, \"lr\": 0.01, \"optimizer\": "
+		  "\"sgd\", \"target\": \"pairs\", \"loss\": [1, 2]}", NULL },
+		{ ", \"training\": {\"epochs\": -1, \"lr\": 0.01, \"optimizer\": \"adam\", "
+		  "\"target\": \"self\"}", "\"training\".\"epochs\"" },
+		{ ", \"training\": {\"epochs\": 2, \"lr\": 0, \"optimizer\": \"adam\", "
+		  "\"target\": \"self\"}", "\"lr\": expected a positive number" },
+		{ ", \"training\": {\"epochs\": 2, \"lr\": 0.1, \"optimizer\": \"rmsprop\", "
+		  "\"target\": \"self\"}", "\"optimizer\"" },
+		{ ", \"training\": {\"lr\": 0.1, \"optimizer\": \"adam\"}", "\"epochs\"" },
+		{ ", \"training\": {\"epochs\": 1, \"loss\": [0.5]}", NULL },
+		{ ", \"training\": [1]", "\"training\"" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *text = av_printf("%s%s}", head, cases[i].training), *cause = NULL;
+		struct av_config cfg;
+		struct av_params p;
+		struct av_loaded_training t = { .present = true };
+		av_config_default(&cfg);
+		bool ok = av_weights_parse_trained(text, "w.json", &cfg, NULL, &p, &t, &cause);
+		free(text);
+		if (cases[i].error) {
+			assert_false(ok);
+			if (!strstr(cause, cases[i].error))
+				fail_msg("case %zu: \"%s\" lacks %s", i, cause, cases[i].error);
+			free(cause);
+			continue;
+		}
+		assert_true(ok);
+		av_params_free(&p);
+		assert_int_equal(t.present, i > 0);
+		if (i == 1) {
+			assert_int_equal(t.epochs, 200);
+			assert_int_equal(t.steps, 2);
+			assert_true(t.lr == 0.01);
+			assert_int_equal(t.optimizer, AV_OPT_SGD);
+			assert_int_equal(t.target, AV_TARGET_PAIRS);
+		} else if (i == 7) {   /* what the record leaves out is not made up */
+			assert_int_equal(t.epochs, 1);
+			assert_true(isnan(t.lr));
+			assert_int_equal(t.optimizer, -1);
+			assert_int_equal(t.target, -1);
+		}
+	}
+}
+
 /* The PyTorch reference fixtures are weights files too. */
 static void test_reference_fixtures_load(void **state)
 {
@@ -1276,6 +1333,7 @@ int main(void)
 		cmocka_unit_test(test_search_order_and_list),
 		cmocka_unit_test(test_weights_small),
 		cmocka_unit_test(test_weights_trace),
+		cmocka_unit_test(test_weights_training_record),
 		cmocka_unit_test(test_reference_fixtures_load),
 	};
 	/* One named test per bad file, so a failure says which. */

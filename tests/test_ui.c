@@ -49,6 +49,27 @@ static void test_default_screen(void **state)
 	harness_close(&h);
 }
 
+/* Weights loaded from a file with a "training" record (--weights of a
+ * --train dump) are trained: the header says so while they are the file's,
+ * and not after r draws new ones. */
+static void test_loaded_trained_weights(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 100, 24, "", NULL, -1);
+	assert_null(strstr(harness_line(0), "trained"));
+	h.s.from_weights = true;
+	h.s.loaded_training = (struct av_loaded_training){ .present = true, .epochs = 200,
+							   .lr = 0.01 };
+	av_session_start(&h.s);   /* the parameters as loaded */
+	h.a.dirty = AV_DIRTY_ALL;
+	av_app_draw(&h.a);
+	assert_non_null(strstr(harness_line(0), "seed=1 trained 200 ep"));
+	harness_keys(&h, "r");
+	assert_null(strstr(harness_line(0), "trained"));
+	harness_close(&h);
+}
+
 static void test_every_stage(void **state)
 {
 	(void)state;
@@ -1108,6 +1129,7 @@ int main(void)
 		cmocka_unit_test(test_fully_hidden_row),
 		cmocka_unit_test(test_nonfinite_on_screen),
 		cmocka_unit_test(test_projector),
+		cmocka_unit_test(test_loaded_trained_weights),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

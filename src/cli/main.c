@@ -114,6 +114,8 @@ static bool run(const struct av_options *o, const struct av_classroom_args *room
 			       o->lesson_step, record.epochs);
 	if (o->train_epochs)
 		return av_batch_train(o, s, cause);
+	if (!trained && av_session_loaded_training(s, &record))
+		trained = &record;   /* --weights of trained weights: said on */
 	if (o->dump)
 		return av_batch_dump(o, s, trained, cause);
 	if (o->print)

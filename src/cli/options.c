@@ -568,7 +568,8 @@ static bool load_params(const struct av_options *o, struct av_session *s, char *
 		return true;
 	}
 	unsigned given = 0;
-	if (!av_weights_load(o->weights, &s->cfg, &given, &s->params, cause))
+	if (!av_weights_load_trained(o->weights, &s->cfg, &given, &s->params,
+				     &s->loaded_training, cause))
 		return false;
 	s->from_weights = true;
 	if (!check_shape_conflicts(o, &s->cfg, cause))

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "session.h"
+#include "trace_json.h"
 #include "util.h"
 
 /* A copy of the parameters to go back to is kept only when they came from
@@ -16,6 +17,27 @@ void av_session_start(struct av_session *s)
 	if (s->from_weights)
 		av_params_copy(&s->initial, &s->params);
 	s->base_vocab = s->params.vocab_size;
+}
+
+static bool same_floats(const float *a, const float *b, size_t count)
+{
+	return a && b && memcmp(a, b, count * sizeof(float)) == 0;
+}
+
+bool av_session_loaded_training(const struct av_session *s, struct av_training_record *r)
+{
+	const struct av_loaded_training *t = &s->loaded_training;
+	size_t dd = (size_t)s->params.d_model * s->params.d_model;
+	if (!s->from_weights || !t->present || s->params.d_model != s->initial.d_model ||
+	    !same_floats(s->params.w_q, s->initial.w_q, dd) ||
+	    !same_floats(s->params.w_k, s->initial.w_k, dd))
+		return false;
+	*r = (struct av_training_record){
+		.epochs = t->epochs, .steps = t->steps, .lr = t->lr,
+		.optimizer = t->optimizer >= 0 ? av_optimizer_names[t->optimizer] : NULL,
+		.target = t->target >= 0 ? av_target_names[t->target] : NULL, .loss = NULL,
+	};
+	return true;
 }
 
 /* Adds back the rows of the unknown words of trace t, in the order its run

@@ -8,6 +8,9 @@
 #include <stdbool.h>
 #include "attention.h"
 #include "sample.h"
+#include "weights.h"
+
+struct av_training_record;   /* trace_json.h */
 
 struct av_session {
 	struct av_sample sample;
@@ -16,6 +19,7 @@ struct av_session {
 	struct av_params initial;       /* as loaded, for reset: only when from_weights
 					 * (drawn ones are drawn again from the seed) */
 	bool from_weights;              /* params came from --weights */
+	struct av_loaded_training loaded_training;  /* that file's "training" */
 	int base_vocab;                 /* words before any run added unknown ones */
 	char *sentence;
 	char *source;                   /* NULL when there is none */
@@ -28,6 +32,11 @@ struct av_session {
 /* Call once the sample, cfg and params are in place: keeps a copy of the
  * parameters for resets and records the vocabulary as it is before any run. */
 void av_session_start(struct av_session *s);
+
+/* The "training" record of the weights file the parameters came from, while
+ * they are still its (W_q and W_k as loaded: training, r or :seed change
+ * them), into *r (loss NULL); false otherwise. */
+bool av_session_loaded_training(const struct av_session *s, struct av_training_record *r);
 
 /* Runs the forward pass for the session's current settings. On failure the
  * previous trace is kept and *cause says why. Rows added for unknown words by

@@ -198,9 +198,12 @@ cJSON *av_training_to_json(const struct av_training_record *r)
 	cJSON_AddNumberToObject(o, "epochs", r->epochs);
 	if (r->steps > 0)
 		cJSON_AddNumberToObject(o, "steps", r->steps);
-	cJSON_AddItemToObject(o, "lr", number(r->lr));
-	cJSON_AddStringToObject(o, "optimizer", r->optimizer);
-	cJSON_AddStringToObject(o, "target", r->target);
+	if (!isnan(r->lr))
+		cJSON_AddItemToObject(o, "lr", number(r->lr));
+	if (r->optimizer)
+		cJSON_AddStringToObject(o, "optimizer", r->optimizer);
+	if (r->target)
+		cJSON_AddStringToObject(o, "target", r->target);
 	if (r->loss == NULL)
 		return o;
 	cJSON *loss = cJSON_CreateArray();
@@ -602,12 +605,18 @@ static void jw_training(struct json_writer *w, const struct av_training_record *
 		jw_key(w, &first, "steps");
 		jw_leaf(w, cJSON_CreateNumber(r->steps));
 	}
-	jw_key(w, &first, "lr");
-	jw_float(w, r->lr);
-	jw_key(w, &first, "optimizer");
-	jw_leaf(w, cJSON_CreateString(r->optimizer));
-	jw_key(w, &first, "target");
-	jw_leaf(w, cJSON_CreateString(r->target));
+	if (!isnan(r->lr)) {
+		jw_key(w, &first, "lr");
+		jw_float(w, r->lr);
+	}
+	if (r->optimizer) {
+		jw_key(w, &first, "optimizer");
+		jw_leaf(w, cJSON_CreateString(r->optimizer));
+	}
+	if (r->target) {
+		jw_key(w, &first, "target");
+		jw_leaf(w, cJSON_CreateString(r->target));
+	}
 	if (r->loss != NULL) {
 		jw_key(w, &first, "loss");
 		jw_array_open(w);

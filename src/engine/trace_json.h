@@ -11,9 +11,9 @@
  * the training view). */
 struct av_training_record {
 	int epochs;
-	double lr;            /* the settings the run ended with */
-	const char *optimizer;
-	const char *target;
+	double lr;            /* the settings the run ended with; NAN, NULL and */
+	const char *optimizer;  /* NULL: not known (a file's record without */
+	const char *target;     /* them), left out */
 	const double *loss;   /* epochs entries, or NULL when not kept (a lesson's
 				 step, a teacher's run): "loss" is left out */
 	int steps;            /* sentences of the next epoch done (the screen's

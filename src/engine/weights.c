@@ -6,6 +6,8 @@
  * touched unless the whole file is good. */
 #include "config.h"
 
+#include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -206,8 +208,44 @@ static bool read_weights(const cJSON *root, struct av_config *c, unsigned *given
 	return av_config_check(c, cause);
 }
 
+/* The "training" record: the header of trained weights says so, and a
+ * dump or export of them carries it on. */
+static bool read_training(const cJSON *root, struct av_loaded_training *out, char **cause)
+{
+	const cJSON *o = NULL;
+	long long epochs = 0, steps = 0;
+	int optimizer = -1, target = -1;
+	double lr = NAN;
+	if (!av_json_get_object(root, NULL, "training", false, &o, cause))
+		return false;
+	if (!o)
+		return true;
+	if (!av_json_get_int(o, "training", "epochs", true, 0, INT_MAX, &epochs, cause)
+	    || !av_json_get_int(o, "training", "steps", false, 0, INT_MAX, &steps, cause)
+	    || !av_json_get_double(o, "training", "lr", false, &lr, cause)
+	    || !av_json_get_enum(o, "training", "optimizer", false, av_optimizer_names,
+				 &optimizer, cause)
+	    || !av_json_get_enum(o, "training", "target", false, av_target_names, &target, cause))
+		return false;
+	if (!isnan(lr) && !(lr > 0))
+		return av_fail(cause, _("\"training\".\"lr\": expected a positive number, got %g"),
+			       lr);
+	*out = (struct av_loaded_training){
+		.present = true, .epochs = (int)epochs, .steps = (int)steps, .lr = lr,
+		.optimizer = optimizer, .target = target,
+	};
+	return true;
+}
+
 bool av_weights_parse(const char *text, const char *label, struct av_config *cfg,
 		      unsigned *given, struct av_params *p, char **cause)
+{
+	return av_weights_parse_trained(text, label, cfg, given, p, NULL, cause);
+}
+
+bool av_weights_parse_trained(const char *text, const char *label, struct av_config *cfg,
+			      unsigned *given, struct av_params *p,
+			      struct av_loaded_training *training, char **cause)
 {
 	cJSON *root = av_json_parse(text, label, AV_JSON_MAX_VALUES(AV_MAX_WEIGHTS_FILE),
 				   _("weights files"), cause);
@@ -217,7 +255,8 @@ bool av_weights_parse(const char *text, const char *label, struct av_config *cfg
 	unsigned g = 0;
 	struct av_params q;
 	memset(&q, 0, sizeof q);
-	bool ok = read_weights(root, &c, &g, &q, cause);
+	struct av_loaded_training t = { 0 };
+	bool ok = read_weights(root, &c, &g, &q, cause) && read_training(root, &t, cause);
 	cJSON_Delete(root);
 	if (!ok) {
 		av_params_free(&q);
@@ -228,16 +267,25 @@ bool av_weights_parse(const char *text, const char *label, struct av_config *cfg
 	if (given)
 		*given = g;
 	*p = q;
+	if (training)
+		*training = t;
 	return true;
 }
 
 bool av_weights_load(const char *path, struct av_config *cfg, unsigned *given,
 		     struct av_params *p, char **cause)
 {
+	return av_weights_load_trained(path, cfg, given, p, NULL, cause);
+}
+
+bool av_weights_load_trained(const char *path, struct av_config *cfg, unsigned *given,
+			     struct av_params *p, struct av_loaded_training *training,
+			     char **cause)
+{
 	char *text;
 	if (!av_read_file(path, &text, NULL, cause))
 		return false;
-	bool ok = av_weights_parse(text, path, cfg, given, p, cause);
+	bool ok = av_weights_parse_trained(text, path, cfg, given, p, training, cause);
 	free(text);
 	return ok;
 }

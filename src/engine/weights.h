@@ -15,6 +15,19 @@
 
 #include <stdbool.h>
 #include "model.h"
+#include "sample.h"
+
+/* A file's "training" record (what --train, --step and the screen's W write):
+ * how its weights were trained. present false: the file has none. Only
+ * "epochs" is required (a trace carries what its writer recorded): lr is
+ * NAN, optimizer and target -1 where the record leaves them out. */
+struct av_loaded_training {
+	bool present;
+	int epochs, steps;
+	double lr;
+	int optimizer;   /* enum av_optimizer, or -1 */
+	int target;      /* enum av_target, or -1 */
+};
 
 /* Loads path into p and its config into cfg (keys absent from the file's
  * config keep cfg's value; *given, which may be NULL, gets their AV_CFG_*
@@ -27,5 +40,15 @@ bool av_weights_load(const char *path, struct av_config *cfg, unsigned *given,
 /* The same from text already in memory (label names it in messages). */
 bool av_weights_parse(const char *text, const char *label, struct av_config *cfg,
 		      unsigned *given, struct av_params *p, char **cause);
+
+/* av_weights_load, and the file's "training" record into *training (whose
+ * epochs, steps, lr, optimizer and target are checked as the rest; its
+ * loss is not read). */
+bool av_weights_load_trained(const char *path, struct av_config *cfg, unsigned *given,
+			     struct av_params *p, struct av_loaded_training *training,
+			     char **cause);
+bool av_weights_parse_trained(const char *text, const char *label, struct av_config *cfg,
+			      unsigned *given, struct av_params *p,
+			      struct av_loaded_training *training, char **cause);
 
 #endif

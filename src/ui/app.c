@@ -470,11 +470,23 @@ static void quit_now(struct av_app *a)
 	a->quit = true;
 }
 
+/* Weights loaded (--weights) with a "training" record, still as loaded. */
+static bool loaded_trained(const struct av_app *a, int *epochs, int *steps)
+{
+	struct av_training_record r;
+	if (!av_session_loaded_training(a->s, &r))
+		return false;
+	*epochs = r.epochs;
+	*steps = r.steps;
+	return true;
+}
+
 bool av_app_weights_trained(const struct av_app *a, int *epochs, int *steps)
 {
 	return av_train_view_weights_trained(a, epochs, steps) ||
 	       av_classroom_weights_trained(a, epochs, steps) ||
-	       av_lesson_ui_weights_trained(a, epochs, steps);
+	       av_lesson_ui_weights_trained(a, epochs, steps) ||
+	       loaded_trained(a, epochs, steps);
 }
 
 void av_app_quit(struct av_app *a)

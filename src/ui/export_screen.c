@@ -28,8 +28,8 @@ static const struct av_trainer *open_trainer(const struct av_app *a)
 
 /* How the weights the stepper shows were trained (the sources of the
  * header's "trained 200 ep", av_app_weights_trained), so that a file says
- * so: --seed alone does not give its numbers. false for weights as drawn
- * or loaded. */
+ * so: --seed alone does not give its numbers. false for weights as drawn,
+ * or loaded from a file without a record. */
 static bool shown_training(const struct av_app *a, struct av_training_record *r)
 {
 	const struct av_lesson_state *step;
@@ -42,7 +42,9 @@ static bool shown_training(const struct av_app *a, struct av_training_record *r)
 	if (av_classroom_weights_training(a, r))
 		return true;
 	step = av_lesson_ui_trained_step(a);
-	return step != NULL && av_lesson_training_record(step, r);
+	if (step != NULL && av_lesson_training_record(step, r))
+		return true;
+	return av_session_loaded_training(a->s, r);
 }
 
 /* The weights W saves and how they were trained: the open training view's
