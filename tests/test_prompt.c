@@ -421,6 +421,74 @@ static void test_write_every_format(void **state)
 	harness_close(&h);
 }
 
+/* W in the figures view writes the figure on screen, all its panels (it
+ * wrote the stepper's stage, which the view does not show). */
+static void test_write_figures_view(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, AV_MODE_CAUSAL);
+	harness_keys(&h, "Fn");
+	harness_keys(&h, "Ws");
+	expect_status("write svg to: attnview-figure2.svg");
+	harness_keys(&h, "\r");
+	char *svg = slurp("attnview-figure2.svg");
+	assert_non_null(strstr(svg, "figure 2: scaled | mask | masked, head 0"));
+	assert_non_null(strstr(svg, "mask (1 = visible)"));
+	free(svg);
+	harness_keys(&h, "Wc\r");
+	char *csv = slurp("attnview-figure2.csv");
+	assert_int_equal(strncmp(csv, "scaled_h,china,panda,japan,cherry\r\n", 35), 0);
+	assert_non_null(strstr(csv, "\r\n\r\nmask (1 = visible),china,"));
+	assert_non_null(strstr(csv, "\r\n\r\nmasked_h,china,"));
+	assert_null(strstr(csv, "weights_h"));
+	free(csv);
+	/* figure 4: dimensions, numbered, not tokens */
+	harness_keys(&h, "FFWp\r");
+	char *text = slurp("attnview-figure4.txt");
+	assert_non_null(strstr(text, "figure 4: the projection weights"));
+	assert_non_null(strstr(text, "W_q (out × in)"));
+	assert_non_null(strstr(text, "W_o (out × in)"));
+	assert_null(strstr(text, "0 china"));
+	free(text);
+	harness_close(&h);
+}
+
+/* W in the comparison writes its panels: pinned, live (and Δ with D). */
+static void test_write_compare_view(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, AV_MODE_CAUSAL);
+	go_to_softmax(&h);
+	harness_keys(&h, "ymDWc");
+	expect_status("write csv to: attnview-compare.csv");
+	harness_keys(&h, "\r");
+	char *csv = slurp("attnview-compare.csv");
+	assert_non_null(strstr(csv, "pinned: softmax head 0,china,"));
+	assert_non_null(strstr(csv, "live: softmax head 0,china,"));
+	assert_non_null(strstr(csv, "Δ = live − pinned,china,"));
+	free(csv);
+	harness_close(&h);
+}
+
+/* The heads view shows every head; a figure file holds one: the message
+ * says so rather than let the file surprise. */
+static void test_write_heads_view_says_what(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 100, 30, "", NULL, AV_MODE_CAUSAL);
+	go_to_softmax(&h);
+	harness_keys(&h, "aWc\r");
+	expect_status("/attnview-softmax-h0.csv");
+	expect_status("not this view's every head");
+	harness_keys(&h, "Wt\r");
+	expect_status("/attnview-trace.json");
+	assert_false(harness_status_has(LINES - 1, "every head"));
+	harness_close(&h);
+}
+
 static void unlink_exports(void)
 {
 	const char *names[] = { "attnview-softmax-h0.svg", "attnview-softmax-h0.csv",
@@ -481,8 +549,9 @@ static void test_write_trained_says_so(void **state)
 			fail_msg("%s: %s", json[i], cause);
 		av_params_free(&p);
 	}
-	/* new weights: no word of training */
-	harness_keys(&h, "ry");
+	/* new weights: no word of training (w saved the trained ones: r asks
+	 * nothing, and a y here would pin) */
+	harness_keys(&h, "r");
 	unlink_exports();
 	harness_keys(&h, "Wp\r");
 	text = slurp("attnview-softmax-h0.txt");
@@ -678,7 +747,8 @@ static int remove_temp_dir(void **state)
 	const char *names[] = { "attnview-softmax-h0.svg", "attnview-softmax-h0.csv",
 				"attnview-softmax-h0.txt", "attnview-softmax-h0.ans",
 				"attnview-trace.json", "attnview-weights.json", "mine.csv",
-				"fig.csv" };
+				"fig.csv", "attnview-figure2.svg", "attnview-figure2.csv",
+				"attnview-figure4.txt", "attnview-compare.csv" };
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		unlink(names[i]);
 	if (chdir("/") != 0 || rmdir(dir) != 0)
@@ -704,6 +774,9 @@ int main(void)
 		cmocka_unit_test(test_tab_completes),
 		cmocka_unit_test(test_write_every_format),
 		cmocka_unit_test(test_write_trained_says_so),
+		cmocka_unit_test(test_write_figures_view),
+		cmocka_unit_test(test_write_compare_view),
+		cmocka_unit_test(test_write_heads_view_says_what),
 		cmocka_unit_test(test_overwrite_asks),
 		cmocka_unit_test(test_write_errors),
 		cmocka_unit_test(test_prompt_fits),

@@ -41,6 +41,7 @@
 #define AV_DIRTY_ALL 15u
 
 struct av_app;
+struct av_shown;         /* panels.h: what a view of panels shows, for W */
 
 struct av_view {
 	const char *name;
@@ -74,6 +75,13 @@ struct av_view {
 	 * place of the shared ones, and draws the header line. */
 	void (*refresh_own)(struct av_app *a);
 	void (*header)(struct av_app *a);
+	/* Optional: the matrices the view shows, for W's figure formats (CSV,
+	 * text, ANSI, SVG), into out (zeroed by the caller; av_shown_free);
+	 * false + *cause when it shows none now. A view without it shows the
+	 * stepper's stage and head, which W writes, unless export_note says
+	 * why what it shows is not that (a grid of many heads). */
+	bool (*shown)(struct av_app *a, struct av_shown *out, char **cause);
+	const char *export_note;
 };
 
 extern const struct av_view av_view_stage;   /* view_stage.c */

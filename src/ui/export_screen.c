@@ -1,7 +1,8 @@
 /* export_screen.c: what W and :write save, taken from the screen's state
- * (see prompt.h): the stepper's stage and head as a figure for the writers
- * of src/export, the trace, and the weights (the trainer's while the
- * training view is open; after it, the session holds the trained ones). */
+ * (see prompt.h): as a figure for the writers of src/export, what a view of
+ * panels shows (the figures, the comparison: its shown()) or else the
+ * stepper's stage and head; the trace; and the weights (the trainer's while
+ * the training view is open; after it, the session holds the trained ones). */
 #include "config.h"
 
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include "ui/app.h"
 #include "ui/classroom.h"
 #include "ui/widgets/inspector.h"
+#include "ui/widgets/panels.h"
 #include "ui/prompt.h"
 #include "ui/views/view_train_internal.h"
 #include "util.h"
@@ -62,7 +64,19 @@ static const struct av_training_record *written_training(const struct av_app *a,
 	return r;
 }
 
-char *av_export_default_name(const struct av_app *a, enum av_export_format fmt)
+/* The stem of a view of panels' file name ("figure2"), or NULL. */
+static char *shown_stem(struct av_app *a)
+{
+	struct av_shown shown;
+	memset(&shown, 0, sizeof(shown));
+	char *cause = NULL;
+	bool ok = a->view->shown && a->view->shown(a, &shown, &cause);
+	free(cause);
+	av_shown_free(&shown);
+	return ok ? av_strdup(shown.stem) : NULL;
+}
+
+char *av_export_default_name(struct av_app *a, enum av_export_format fmt)
 {
 	const char *ext = av_export_extensions[fmt];
 	const struct av_trainer *tr = open_trainer(a);
@@ -76,6 +90,12 @@ char *av_export_default_name(const struct av_app *a, enum av_export_format fmt)
 	case AV_EXPORT_CSV: case AV_EXPORT_TEXT: case AV_EXPORT_ANSI: case AV_EXPORT_SVG:
 	case AV_EXPORT_COUNT:
 		break;
+	}
+	char *stem = shown_stem(a);
+	if (stem) {
+		char *name = av_printf("attnview-%s%s", stem, ext);
+		free(stem);
+		return name;
 	}
 	const char *stage = av_ui_stage_titles[a->stage];
 	if (av_ui_stage_per_head(a->stage))
@@ -114,6 +134,26 @@ struct figure_text {
 	bool *hidden[AV_FIGURE_MAX];     /* what the matrices' hidden point at */
 };
 
+/* "sample · scale dk · T 1 · D 4, H 2 · seed 1": the settings line. */
+static void figure_settings(const struct av_app *a, char *buf, size_t size)
+{
+	const struct av_trace *t = &a->s->trace;
+	char T[32];
+	av_number_format(T, sizeof(T), t->cfg.temperature, 4);
+	/* trained weights say so, in the header's words: the seed alone does
+	 * not give these numbers */
+	char trained[64] = "";
+	int epochs, steps;
+	if (av_app_weights_trained(a, &epochs, &steps)) {
+		memcpy(trained, " · ", sizeof(" · "));
+		av_trained_text(trained + strlen(trained), sizeof(trained) - strlen(trained),
+				epochs, steps);
+	}
+	snprintf(buf, size, "%s · scale %s · T %s · D %d, H %d · seed %llu%s",
+		 a->s->sample.name ? a->s->sample.name : "attnview", av_scale_names[t->cfg.scale],
+		 T, t->d_model, t->heads, (unsigned long long)t->cfg.seed, trained);
+}
+
 static bool build_figure(struct av_app *a, struct av_figure *f, struct figure_text *ft,
 			 struct av_part parts[AV_MAX_PARTS], char **cause)
 {
@@ -130,21 +170,7 @@ static bool build_figure(struct av_app *a, struct av_figure *f, struct figure_te
 			 t->heads, mode);
 	else
 		snprintf(ft->title, sizeof(ft->title), "%s · %s", stage, mode);
-	char T[32];
-	av_number_format(T, sizeof(T), t->cfg.temperature, 4);
-	/* trained weights say so, in the header's words: the seed alone does
-	 * not give these numbers */
-	char trained[64] = "";
-	int epochs, steps;
-	if (av_app_weights_trained(a, &epochs, &steps)) {
-		memcpy(trained, " · ", sizeof(" · "));
-		av_trained_text(trained + strlen(trained), sizeof(trained) - strlen(trained),
-				epochs, steps);
-	}
-	snprintf(ft->settings, sizeof(ft->settings), "%s · scale %s · T %s · D %d, H %d · "
-		 "seed %llu%s", a->s->sample.name ? a->s->sample.name : "attnview",
-		 av_scale_names[t->cfg.scale], T, t->d_model, t->heads,
-		 (unsigned long long)t->cfg.seed, trained);
+	figure_settings(a, ft->settings, sizeof(ft->settings));
 	ft->formula = av_insp_formula(t, a->stage, a->head);
 	f->title = ft->title;
 	f->subtitle = ft->formula;
@@ -182,6 +208,71 @@ static void figure_theme(const struct av_app *a, enum av_export_format fmt,
 		av_theme_builtin("dark", theme);
 }
 
+/* The figure in format fmt, in the theme it is written with. */
+static char *write_figure(const struct av_app *a, enum av_export_format fmt,
+			  struct av_figure *f)
+{
+	struct av_theme theme;
+	figure_theme(a, fmt, &theme);
+	f->theme = &theme;
+	char *text = fmt == AV_EXPORT_CSV ? av_figure_csv(f)
+		   : fmt == AV_EXPORT_SVG ? av_figure_svg(f)
+		   : av_figure_text(f, fmt == AV_EXPORT_ANSI);
+	f->theme = NULL;
+	av_theme_free(&theme);
+	return text;
+}
+
+/* A panel of a view as one of the figure's matrices; *hidden gets its
+ * hidden cells as the writers want them (true = hidden), or NULL. */
+static void panel_matrix(const struct av_panel *pn, struct av_fig_matrix *m, bool **hidden)
+{
+	const struct av_snapshot *s = &pn->snap;
+	*hidden = NULL;
+	for (size_t k = 0; k < (size_t)s->rows * s->cols; k++)
+		if (!s->mask[k]) {
+			if (!*hidden)
+				*hidden = av_calloc((size_t)s->rows * s->cols, sizeof(bool));
+			(*hidden)[k] = true;
+		}
+	*m = (struct av_fig_matrix){
+		.name = pn->name, .data = s->values, .rows = s->rows, .cols = s->cols,
+		.stride = s->cols, .row_labels = s->rows_are_dims ? NULL : s->row_labels,
+		.col_labels = s->cols_are_dims ? NULL : s->col_labels, .hidden = *hidden,
+		.weights = s->weights, .hidden_as_inf = s->hidden_as_inf,
+	};
+}
+
+_Static_assert(AV_PANELS_MAX <= AV_FIGURE_MAX, "a figure holds every panel of a view");
+
+/* What a view of panels shows (the figures, the comparison) as a figure. */
+static bool render_shown(struct av_app *a, enum av_export_format fmt, char **text,
+			 char **cause)
+{
+	struct av_shown shown;
+	memset(&shown, 0, sizeof(shown));
+	if (!a->view->shown(a, &shown, cause)) {
+		av_shown_free(&shown);
+		return false;
+	}
+	if (shown.n == 0)
+		return av_fail(cause, _("this view shows no matrix to write now"));
+	struct av_figure f;
+	struct figure_text ft = { .formula = NULL, .hidden = { NULL } };
+	memset(&f, 0, sizeof(f));
+	figure_settings(a, ft.settings, sizeof(ft.settings));
+	f.title = shown.title;
+	f.subtitle = shown.formula[0] ? shown.formula : NULL;
+	f.settings = ft.settings;
+	f.n = shown.n;
+	for (int i = 0; i < shown.n; i++)
+		panel_matrix(&shown.panels[i], &f.m[i], &ft.hidden[i]);
+	*text = write_figure(a, fmt, &f);
+	free_figure(&f, &ft);
+	av_shown_free(&shown);
+	return true;
+}
+
 bool av_export_render(struct av_app *a, enum av_export_format fmt, char **text,
 		      char **cause)
 {
@@ -208,18 +299,14 @@ bool av_export_render(struct av_app *a, enum av_export_format fmt, char **text,
 	if (a->view == &av_view_train)
 		return av_fail(cause, _("the figures are the stepper's (t goes back to it); here t "
 			       "and w write the trace and the trained weights"));
+	if (a->view->shown)
+		return render_shown(a, fmt, text, cause);
 	struct av_figure f;
 	struct figure_text ft = { .formula = NULL, .hidden = { NULL } };
 	struct av_part parts[AV_MAX_PARTS];
 	if (!build_figure(a, &f, &ft, parts, cause))
 		return false;
-	struct av_theme theme;
-	figure_theme(a, fmt, &theme);
-	f.theme = &theme;
-	*text = fmt == AV_EXPORT_CSV ? av_figure_csv(&f)
-	      : fmt == AV_EXPORT_SVG ? av_figure_svg(&f)
-	      : av_figure_text(&f, fmt == AV_EXPORT_ANSI);
-	av_theme_free(&theme);
+	*text = write_figure(a, fmt, &f);
 	free_figure(&f, &ft);
 	return true;
 }

@@ -47,11 +47,13 @@ bool av_command_run(struct av_app *a, const char *line, char **error);
  * *choices (malloc'd, "seed, sentence"). */
 int av_command_complete(char *buf, size_t size, char **choices);
 
-/* export_screen.c: the default file name for fmt ("attnview-softmax-h0.svg"),
- * malloc'd; and the file's text for the app's current state (the stepper's
- * stage and head; the trainer's weights while the training view is open),
- * or false + *cause (the tokens stage has no matrix). */
-char *av_export_default_name(const struct av_app *a, enum av_export_format fmt);
+/* export_screen.c: the default file name for fmt ("attnview-softmax-h0.svg",
+ * "attnview-figure2.svg"), malloc'd; and the file's text for the app's
+ * current state (what a view of panels shows, the figures or the
+ * comparison, else the stepper's stage and head; the trainer's weights
+ * while the training view is open), or false + *cause (the tokens stage
+ * has no matrix). */
+char *av_export_default_name(struct av_app *a, enum av_export_format fmt);
 bool av_export_render(struct av_app *a, enum av_export_format fmt, char **text,
 		      char **cause);
 

@@ -471,6 +471,25 @@ static void compare_draw(struct av_app *a)
 		av_panel_free(&panels[i]);
 }
 
+/* For W: the panels of the display, titled as on screen. */
+static bool compare_shown(struct av_app *a, struct av_shown *out, char **cause)
+{
+	struct av_pin *p = a->pin;
+	if (!p)
+		return av_fail(cause, _("nothing is pinned"));
+	fill(a, p);
+	int kinds[3];
+	out->n = make_panels(p, out->panels, kinds);
+	snprintf(out->title, sizeof(out->title), _("compare: %s"), _(display_names[p->display]));
+	char pin[160], live[160] = "—";
+	av_snapshot_describe(&p->pinned, pin, sizeof(pin));
+	if (p->have_live)
+		av_snapshot_describe(&p->live, live, sizeof(live));
+	snprintf(out->formula, sizeof(out->formula), _("pinned: %s   live: %s"), pin, live);
+	snprintf(out->stem, sizeof(out->stem), "compare");
+	return true;
+}
+
 static void compare_header(struct av_app *a)
 {
 	struct av_pin *p = a->pin;
@@ -543,4 +562,5 @@ const struct av_view av_view_compare = {
 	.key = compare_key,
 	.resize = compare_resize,
 	.header = compare_header,
+	.shown = compare_shown,
 };

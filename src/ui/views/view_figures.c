@@ -235,6 +235,22 @@ bool av_figures_snapshot(struct av_app *a, enum av_figure_kind fig, int panel,
 	return true;
 }
 
+/* For W: the figure on screen, its panels moved out of a fresh build. */
+static bool figures_shown(struct av_app *a, struct av_shown *out, char **cause)
+{
+	enum av_figure_kind fig = a->figures->fig;
+	struct fig_data d;
+	memset(&d, 0, sizeof(d));
+	if (!fig_build(&d, a, fig, cause))
+		return false;
+	snprintf(out->title, sizeof(out->title), _("figure %d: %s"), (int)fig + 1, d.title);
+	snprintf(out->formula, sizeof(out->formula), "%s", d.formula);
+	snprintf(out->stem, sizeof(out->stem), "figure%d", (int)fig + 1);
+	memcpy(out->panels, d.panels, sizeof(d.panels));
+	out->n = d.n;
+	return true;
+}
+
 /* --- drawing ------------------------------------------------------------- */
 
 static int max_rows(const struct fig_data *d)
@@ -557,4 +573,5 @@ const struct av_view av_view_figures = {
 	.key = figures_key,
 	.resize = figures_resize,
 	.header = figures_header,
+	.shown = figures_shown,
 };

@@ -145,6 +145,14 @@ static bool refuse_write(struct av_app *a, const char *path, char **error)
 	return true;
 }
 
+/* Why a figure written from this view is not what it shows (the heads
+ * view's every head), or NULL: said with "wrote", not left to surprise. */
+static const char *figure_note(const struct av_app *a, enum av_export_format fmt)
+{
+	bool figure = fmt != AV_EXPORT_TRACE && fmt != AV_EXPORT_WEIGHTS;
+	return figure && a->view->export_note ? _(a->view->export_note) : NULL;
+}
+
 static bool write_now(struct av_app *a, enum av_export_format fmt, const char *path,
 		      char **error)
 {
@@ -173,8 +181,14 @@ static bool write_now(struct av_app *a, enum av_export_format fmt, const char *p
 	    (fmt == AV_EXPORT_TRACE && av_train_view_weights_trained(a, &epochs, &steps)))
 		av_train_view_mark_saved(a);
 	char *full = full_path(path);
-	av_app_message(a, false, P_("wrote %s (%zu byte)", "wrote %s (%zu bytes)", bytes), full,
-		       bytes);
+	char *wrote = av_printf(P_("wrote %s (%zu byte)", "wrote %s (%zu bytes)", bytes), full,
+				bytes);
+	const char *note = figure_note(a, fmt);
+	if (note)
+		av_app_message(a, false, _("%s: %s"), wrote, note);
+	else
+		av_app_message(a, false, "%s", wrote);
+	free(wrote);
 	free(full);
 	return true;
 }

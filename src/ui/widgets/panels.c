@@ -359,6 +359,13 @@ void av_panel_free(struct av_panel *p)
 	memset(p, 0, sizeof(*p));
 }
 
+void av_shown_free(struct av_shown *s)
+{
+	for (int i = 0; i < s->n; i++)
+		av_panel_free(&s->panels[i]);
+	s->n = 0;
+}
+
 int av_put_wrapped(WINDOW *w, int y, int x, const char *text, int width, int max_lines,
 		   attr_t attr)
 {

@@ -58,6 +58,19 @@ void av_panel_draw(WINDOW *w, struct av_colors *c, struct av_panel *p,
 
 void av_panel_free(struct av_panel *p);
 
+/* What a view of panels shows (the figures, the comparison), for W's figure
+ * formats: its title, formula (or ""), panels, and the stem of the default
+ * file name ("figure2"). Filled by a view's shown() (app.h). */
+struct av_shown {
+	char title[200];
+	char formula[200];
+	char stem[32];
+	int n;
+	struct av_panel panels[AV_PANELS_MAX];
+};
+
+void av_shown_free(struct av_shown *s);
+
 /* text at (y, x) wrapped at spaces into at most max_lines lines of width
  * columns; when the text is longer still, the last one ends in whole words
  * and "…" (a cut word read as another one).
