@@ -433,6 +433,43 @@ static void test_questions_follow_the_sentence(void **state)
 	free(text);
 }
 
+/* The student typed the asked word twice ("japan china japan cherry"):
+ * each row of japan is the question's, with its own answer (the second
+ * was told "the question is about row 0"), and a cursor elsewhere is told
+ * the word and both rows. */
+static void test_question_word_repeated(void **state)
+{
+	(void)state;
+	char *text = one_step("\"question\": {\"ask\": \"argmax_key\", \"word\": \"japan\"}");
+	struct av_lesson l;
+	char *cause = NULL;
+	assert_true(av_lesson_parse(text, "x.json", &l, &cause));
+	const struct av_lesson_question *q = &l.steps[0].question;
+	struct av_trace t;
+	struct av_params p;
+	run_trace(&t, &p, &l, "japan china japan cherry", NULL, 0);
+	int best0 = row_extreme(&t, 0, true), best2 = row_extreme(&t, 2, true);
+	assert_int_equal(av_lesson_check(q, &t, q->head, 0, best0, NULL), AV_ANSWER_RIGHT);
+	assert_int_equal(av_lesson_check(q, &t, q->head, 2, best2, NULL), AV_ANSWER_RIGHT);
+	/* the second row's wrong answer names the second row's right one */
+	int worst2 = row_extreme(&t, 2, false);
+	assert_int_equal(av_lesson_check(q, &t, q->head, 2, worst2, &cause), AV_ANSWER_WRONG);
+	char *want = av_printf("the answer is key %d (\"%s\")", best2, t.tokens.text[best2]);
+	assert_string_equal(cause, want);
+	free(want);
+	free(cause);
+	cause = NULL;
+	assert_int_equal(av_lesson_check(q, &t, q->head, 1, best2, &cause),
+			 AV_ANSWER_CURSOR_ELSEWHERE);
+	assert_string_equal(cause, "the question is about the rows of \"japan\" (0, 2): move to "
+			    "one, then Enter");
+	free(cause);
+	av_trace_free(&t);
+	av_params_free(&p);
+	av_lesson_free(&l);
+	free(text);
+}
+
 static void test_question_kinds(void **state)
 {
 	(void)state;
@@ -881,6 +918,7 @@ int main(void)
 		cmocka_unit_test(test_step_number_and_inherited_sentence),
 		cmocka_unit_test(test_rejects_bad_questions),
 		cmocka_unit_test(test_questions_follow_the_sentence),
+		cmocka_unit_test(test_question_word_repeated),
 		cmocka_unit_test(test_question_kinds),
 		cmocka_unit_test(test_weights_lesson),
 		cmocka_unit_test(test_list_and_not_found),

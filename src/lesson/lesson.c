@@ -963,19 +963,21 @@ static int live_position(const struct av_lesson_question *q, const struct av_tok
 	return q->pos;
 }
 
-int av_lesson_answer(const struct av_lesson_question *q, const struct av_trace *t,
-		     char **explain)
+/* The tokens along the asked line: the query's row (argmax_key, argmin_key)
+ * or the key's column (argmax_query: the source's in cross mode). */
+static const struct av_tokens *asked_tokens(const struct av_lesson_question *q,
+					    const struct av_trace *t)
 {
-	if (q->head >= t->heads) {
-		av_fail(explain, _("the layer has no head %d now"), q->head);
-		return -1;
-	}
 	bool by_key = q->ask == AV_ASK_ARGMAX_QUERY;
-	const struct av_tokens *tokens = by_key && t->source_tokens.n > 0
-		? &t->source_tokens : &t->tokens;
-	int fixed = live_position(q, tokens, by_key ? t->m : t->n, explain);
-	if (fixed < 0)
-		return -1;
+	return by_key && t->source_tokens.n > 0 ? &t->source_tokens : &t->tokens;
+}
+
+/* The best key of row fixed (or query of column fixed) among visible
+ * cells, or -1 and *explain when every cell of it is hidden. */
+static int line_answer(const struct av_lesson_question *q, const struct av_trace *t, int fixed,
+		       char **explain)
+{
+	bool by_key = q->ask == AV_ASK_ARGMAX_QUERY;
 	const float *block = stage_block(t, q->stage, q->head);
 	int count = by_key ? t->n : t->m, best = -1;
 	for (int i = 0; i < count; i++) {
@@ -994,6 +996,18 @@ int av_lesson_answer(const struct av_lesson_question *q, const struct av_trace *
 	return best;
 }
 
+int av_lesson_answer(const struct av_lesson_question *q, const struct av_trace *t,
+		     char **explain)
+{
+	if (q->head >= t->heads) {
+		av_fail(explain, _("the layer has no head %d now"), q->head);
+		return -1;
+	}
+	bool by_key = q->ask == AV_ASK_ARGMAX_QUERY;
+	int fixed = live_position(q, asked_tokens(q, t), by_key ? t->m : t->n, explain);
+	return fixed < 0 ? -1 : line_answer(q, t, fixed, explain);
+}
+
 /* The value the student picked equals the best one: ties are right too. */
 static bool same_value(const struct av_lesson_question *q, const struct av_trace *t,
 		       int fixed, int a, int b)
@@ -1007,23 +1021,62 @@ static bool same_value(const struct av_lesson_question *q, const struct av_trace
 	return t->mask[ia] && block[ia] == block[ib];
 }
 
+/* Whether line i (a row or a column) is one the question asks about: the
+ * asked position, or any position of the asked word, since a student who
+ * repeats the word in the sentence sees the same word on each of them. */
+static bool asked_line(const struct av_lesson_question *q, const struct av_tokens *tokens,
+		       int fixed, int i)
+{
+	if (!q->word)
+		return i == fixed;
+	return i >= 0 && i < tokens->n && strcmp(tokens->text[i], q->word) == 0;
+}
+
+/* "2, 5": the positions of the asked word; returns how many there are. */
+static int word_lines(const struct av_lesson_question *q, const struct av_tokens *tokens,
+		      char *buf, size_t size)
+{
+	int count = 0;
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < tokens->n; i++) {
+		if (!asked_line(q, tokens, -1, i))
+			continue;
+		int k = snprintf(buf + used, size - used, count ? ", %d" : "%d", i);
+		if (k > 0 && (size_t)k < size - used)
+			used += (size_t)k;
+		count++;
+	}
+	return count;
+}
+
 /* The question is about one row (argmax_key, argmin_key: the query's) or
- * one column (argmax_query: the key's), and a cursor on another line
- * points at another word's numbers: the same column on the wrong row must
- * not count as the answer. */
+ * one column (argmax_query: the key's), or those of its word, and a cursor
+ * on another line points at another word's numbers: the same column on the
+ * wrong row must not count as the answer. The message names the word and
+ * every line it is on. */
 static bool cursor_on_asked_line(const struct av_lesson_question *q, const struct av_trace *t,
 				 int fixed, int query, int key, char **explain)
 {
 	bool by_key = q->ask == AV_ASK_ARGMAX_QUERY;
-	if ((by_key ? key : query) == fixed)
+	const struct av_tokens *tokens = asked_tokens(q, t);
+	if (asked_line(q, tokens, fixed, by_key ? key : query))
 		return true;
-	const struct av_tokens *tokens = by_key && t->source_tokens.n > 0
-		? &t->source_tokens : &t->tokens;
+	char lines[128];
+	int count = q->word ? word_lines(q, tokens, lines, sizeof(lines)) : 1;
 	char *w = escape(tokens->text[fixed]);
 	/* short: a message row is 80 columns at the smallest usual screen */
-	av_fail(explain, by_key
-		? _("the question is about column %d (\"%s\"): move there, then Enter")
-		: _("the question is about row %d (\"%s\"): move there, then Enter"), fixed, w);
+	if (count > 1)
+		av_fail(explain, by_key
+			? _("the question is about the columns of \"%s\" (%s): move to one, "
+			    "then Enter")
+			: _("the question is about the rows of \"%s\" (%s): move to one, then "
+			    "Enter"), w, lines);
+	else
+		av_fail(explain, by_key
+			? _("the question is about column %d (\"%s\"): move there, then Enter")
+			: _("the question is about row %d (\"%s\"): move there, then Enter"),
+			fixed, w);
 	free(w);
 	return false;
 }
@@ -1040,11 +1093,14 @@ enum av_answer av_lesson_check(const struct av_lesson_question *q, const struct 
 		return AV_ANSWER_CURSOR_ELSEWHERE;
 	}
 	bool by_key = q->ask == AV_ASK_ARGMAX_QUERY;
-	const struct av_tokens *tokens = by_key && t->source_tokens.n > 0
-		? &t->source_tokens : &t->tokens;
-	int fixed = live_position(q, tokens, by_key ? t->m : t->n, NULL);
+	int fixed = live_position(q, asked_tokens(q, t), by_key ? t->m : t->n, NULL);
 	if (!cursor_on_asked_line(q, t, fixed, query, key, explain))
 		return AV_ANSWER_CURSOR_ELSEWHERE;
+	/* the word again, further on: the line under the cursor is the asked one */
+	int line = by_key ? key : query;
+	if (line != fixed && (best = line_answer(q, t, line, explain)) < 0)
+		return AV_ANSWER_NOT_NOW;
+	fixed = line;
 	int picked = by_key ? query : key;
 	int limit = by_key ? t->n : t->m;
 	if (picked >= 0 && picked < limit && (picked == best || same_value(q, t, fixed, picked, best)))

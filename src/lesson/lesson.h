@@ -51,8 +51,10 @@
  *   argmax_query  the query that attends most to key (the cursor's row, in
  *                 the key's column)
  * "query"/"key" is a position in the step's sentence; "word" names a token
- * instead (its first occurrence in the live sentence). stage is one of
- * scores, scaled, masked, softmax (default softmax).
+ * instead: every row (or column) of it in the live sentence, so a student
+ * who repeats the word may answer on either (av_lesson_answer gives the
+ * first's answer). stage is one of scores, scaled, masked, softmax
+ * (default softmax).
  *
  * Everything a step sets is checked at load against the lesson's sample
  * (or weights) and the step's sentence: a head the layer does not have, an
@@ -198,9 +200,10 @@ bool av_lesson_training_record(const struct av_lesson_state *st, struct av_train
 
 /* Checks the student's answer (the cursor cell query, key of head) against
  * trace t. The answer counts only on the asked head and line: the query's
- * row (argmax_key, argmin_key) or the key's column (argmax_query);
+ * row (argmax_key, argmin_key) or the key's column (argmax_query), any of
+ * the word's when it occurs more than once (each with its own answer);
  * elsewhere the result is AV_ANSWER_CURSOR_ELSEWHERE and *explain names
- * the head or the line. AV_ANSWER_NOT_NOW
+ * the head or the line (the word and all its lines). AV_ANSWER_NOT_NOW
  * when the question cannot be asked of this trace (its word is not in the
  * sentence, a head or position it does not have, every key of the row
  * hidden); *explain (may be NULL) then says why, or for a wrong answer what
