@@ -221,6 +221,24 @@ static void test_stage_titles_fit(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/* At 12x4 in Chinese the size stays whole on its line ("12×4"): it was
+ * cut between its digits ("终端太小：12" / "×4"). */
+static void test_too_small_keeps_the_size(void **state)
+{
+	(void)state;
+	if (!chinese())
+		skip();
+	struct harness h;
+	assert_true(harness_open(&h, "xterm-256color", 12, 4, "", NULL, -1, NULL));
+	int y = harness_find("12×4");
+	if (y < 0)
+		harness_dump();
+	english();
+	assert_true(y >= 1);
+	assert_non_null(strstr(row(y - 1), "终端太小："));
+	harness_close(&h);
+}
+
 int main(void)
 {
 	utf8 = harness_setup_process();
@@ -232,6 +250,7 @@ int main(void)
 		cmocka_unit_test(test_bidi_controls_not_sent),
 		cmocka_unit_test(test_help_texts_fit),
 		cmocka_unit_test(test_stage_titles_fit),
+		cmocka_unit_test(test_too_small_keeps_the_size),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -547,6 +547,32 @@ static void test_wrap(void **state)
 	}
 }
 
+/* Chinese lines are filled: a break beside a CJK character is taken
+ * rather than a space that leaves "第 2" alone on a line, and a number or a
+ * Latin word is never cut while such a break fits ("12" / "×4" at 12x4). */
+static void test_wrap_chinese_fills(void **state)
+{
+	(void)state;
+	const char *next;
+	size_t len = av_wrap_line("终端太小：12×4", 12, av_utf8_width, &next);
+	assert_int_equal(len, strlen("终端太小："));
+	assert_string_equal(next, "12×4");
+	const char *row = "问题问的是第 2 行（“japan”）：移到那里，再按 Enter";
+	len = av_wrap_line(row, 40, av_utf8_width, &next);
+	assert_int_equal(len, strlen("问题问的是第 2 行（“japan”）：移到那里，"));
+	assert_string_equal(next, "再按 Enter");
+	/* "japan" stays whole: the break goes before its opening quote's mark */
+	len = av_wrap_line(row, 22, av_utf8_width, &next);
+	assert_int_equal(len, strlen("问题问的是第 2 行"));
+	assert_string_equal(next, "（“japan”）：移到那里，再按 Enter");
+	/* no CJK break fits: the word is still cut where it must be */
+	len = av_wrap_line("12345678901234", 6, av_utf8_width, &next);
+	assert_int_equal(len, 6);
+	/* English has no CJK break: unchanged, at spaces */
+	len = av_wrap_line("move there, then Enter", 12, av_utf8_width, &next);
+	assert_int_equal(len, strlen("move there,"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -565,6 +591,7 @@ int main(void)
 		cmocka_unit_test(test_cell_format_is_printf),
 		cmocka_unit_test(test_hints_fit_whole),
 		cmocka_unit_test(test_wrap),
+		cmocka_unit_test(test_wrap_chinese_fills),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -381,42 +381,106 @@ static size_t characters_that_fit(const char *s, size_t len, size_t from, size_t
 	return off;
 }
 
+/* Whether a line may break between two characters of one word: beside a
+ * wide (CJK) character, where Chinese allows it (av_line_may_break); never
+ * inside a run of narrow ones, a Latin word or a number such as 12×4. */
+static bool cjk_break(uint32_t before, uint32_t after)
+{
+	return (av_cp_is_wide(before) || av_cp_is_wide(after)) && av_line_may_break(before, after);
+}
+
+/* The last cjk_break in the word s[from..end) where the line s[0..) still
+ * fits width columns, or from when there is none. */
+static size_t last_cjk_break(const char *s, size_t len, size_t from, size_t end, int width,
+			     int (*measure)(const char *), char *buf)
+{
+	size_t found = from;
+	uint32_t prev = 0;
+	for (size_t off = from; off < end;) {
+		uint32_t cp;
+		int k = av_utf8_decode(s + off, len - off, &cp);
+		if (k < 0) {
+			k = 1;
+			cp = 0;
+		}
+		if (off > from && cjk_break(prev, cp)) {
+			if (prefix_width(s, off, measure, buf) > width)
+				break;
+			found = off;
+		}
+		prev = cp;
+		off += (size_t)k;
+	}
+	return found;
+}
+
+/* Chinese fills its lines: the word after the whole words that fit (best)
+ * is begun on this line when it may break beside a CJK character, rather
+ * than the line ending at a space after a short run ("第 2" / "行…") or a
+ * word being cut inside its digits ("12" / "×4"). Returns the new end, or
+ * best when that word offers no such break. */
+static size_t fill_with_cjk(const char *s, size_t len, size_t best, int width,
+			    int (*measure)(const char *), char *buf)
+{
+	size_t w0 = best, w1;
+	while (w0 < len && s[w0] == ' ')
+		w0++;
+	for (w1 = w0; w1 < len && s[w1] != ' '; w1++)
+		;
+	size_t at = last_cjk_break(s, len, w0, w1, width, measure, buf);
+	return at > w0 ? at : best;
+}
+
+/* A word wider than any line (a long file name): begun on this line after
+ * the whole words (best > 0), filling it, rather than on a line of its own
+ * after a short one. Returns the new end, or best. */
+static size_t begin_long_word(const char *s, size_t len, size_t best, int width,
+			      int (*measure)(const char *), char *buf)
+{
+	size_t w0 = best, w1;
+	while (w0 < len && s[w0] == ' ')
+		w0++;
+	for (w1 = w0; w1 < len && s[w1] != ' '; w1++)
+		;
+	if (w1 == w0 || prefix_width(s + w0, w1 - w0, measure, buf) <= width)
+		return best;
+	size_t off = characters_that_fit(s, len, w0, w1, width, measure, buf);
+	return off > w0 ? allowed_break(s, len, w0, off) : best;
+}
+
+/* The first word alone is too wide: as many characters as fit (at least
+ * one, so the text always moves on). */
+static size_t cut_first_word(const char *s, size_t len, int width,
+			     int (*measure)(const char *), char *buf)
+{
+	size_t w1 = 0;
+	while (w1 < len && s[w1] != ' ')
+		w1++;
+	size_t off = characters_that_fit(s, len, 0, w1, width, measure, buf);
+	if (off == 0 && w1 > 0) {
+		uint32_t cp;
+		int k = av_utf8_decode(s, len, &cp);
+		off = k < 0 ? 1 : (size_t)k;
+	}
+	return off < len && s[off] != ' ' ? allowed_break(s, len, 0, off) : off;
+}
+
 size_t av_wrap_line(const char *s, int width, int (*measure)(const char *),
 		    const char **next)
 {
 	size_t len = strlen(s);
 	char *buf = av_malloc(len + 1);
 	size_t best = whole_words(s, len, width, measure, buf);
-	if (best < len)
+	size_t filled = best < len ? fill_with_cjk(s, len, best, width, measure, buf) : best;
+	if (filled != best) {
+		best = filled;
+	} else if (best < len) {
 		best = before_operator(s, best);
-	/* a word wider than any line (a long file name): begun on this line,
-	 * filling it, rather than on a line of its own after a short one */
-	if (best > 0 && best < len) {
-		size_t w0 = best, w1;
-		while (w0 < len && s[w0] == ' ')
-			w0++;
-		for (w1 = w0; w1 < len && s[w1] != ' '; w1++)
-			;
-		if (w1 > w0 && prefix_width(s + w0, w1 - w0, measure, buf) > width) {
-			size_t off = characters_that_fit(s, len, w0, w1, width, measure, buf);
-			if (off > w0)
-				best = allowed_break(s, len, w0, off);
-		}
+		if (best > 0)
+			best = begin_long_word(s, len, best, width, measure, buf);
 	}
-	if (best == 0 && len > 0) {
-		/* the first word alone is too wide: as many characters as fit
-		 * (at least one, so the text always moves on) */
-		size_t w1 = 0;
-		while (w1 < len && s[w1] != ' ')
-			w1++;
-		size_t off = characters_that_fit(s, len, 0, w1, width, measure, buf);
-		if (off == 0 && w1 > 0) {
-			uint32_t cp;
-			int k = av_utf8_decode(s, len, &cp);
-			off = k < 0 ? 1 : (size_t)k;
-		}
-		best = off < len && s[off] != ' ' ? allowed_break(s, len, 0, off) : off;
-	}
+	if (best == 0 && len > 0)
+		best = cut_first_word(s, len, width, measure, buf);
 	free(buf);
 	const char *rest = s + best;
 	while (*rest == ' ')

@@ -79,8 +79,12 @@ bool av_line_may_break(uint32_t before, uint32_t after);
 
 /* Word wrap: the bytes of s that make the next line of at most width
  * columns (as measure counts them; av_text_width on screen): whole words,
- * broken at spaces; a word wider than the line (a run of CJK characters,
- * a long number) is broken between two characters, never inside one.
+ * broken at spaces; Chinese fills the line, breaking beside a CJK
+ * character where av_line_may_break allows, never inside a run of narrow
+ * characters (a Latin word, a number such as 12×4) while such a break
+ * fits; a word wider than the line with no such break (a long number) is
+ * broken between two characters, never inside one. Text without CJK
+ * characters wraps at spaces only.
  * *next is where the line after it starts (its leading spaces skipped).
  * Returns 0 only for an empty s. */
 size_t av_wrap_line(const char *s, int width, int (*measure)(const char *),
