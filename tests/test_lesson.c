@@ -165,6 +165,10 @@ static void test_rejects_file_errors(void **state)
 	assert_lesson_rejected("{\"name\": \"t\", \"\\u001b[2J\\\"\": 1}",
 			       "x.json: unknown key \"\\x1b[2J\\\"\" (allowed: name, title, "
 			       "sample, weights, steps or comment)");
+	/* ... and so is a bidi override, which would reorder the message */
+	assert_lesson_rejected("{\"name\": \"t\", \"a\u202eb\": 1}",
+			       "x.json: unknown key \"a\\u202eb\" (allowed: name, title, "
+			       "sample, weights, steps or comment)");
 	char *text = lesson_text("{" STEP_TEXT "}");
 	char *bad = av_printf("%s", text);
 	char *at = strstr(bad, "china-panda");

@@ -58,41 +58,6 @@ static const char *const question_keys[] = {
 
 /* --- messages */
 
-#define ESCAPE_MAX_CHARS 40
-
-/* s as it can go in a message: quotes, backslashes, control characters and
- * invalid UTF-8 escaped, cut after ESCAPE_MAX_CHARS characters ("..."). */
-static char *escape(const char *s)
-{
-	size_t len = strlen(s), cap = 4 * ESCAPE_MAX_CHARS + 8, used = 0;
-	char *out = av_malloc(cap + 1);
-	int chars = 0;
-	for (size_t i = 0; i < len; chars++) {
-		if (chars == ESCAPE_MAX_CHARS) {
-			memcpy(out + used, "...", 3);
-			used += 3;
-			break;
-		}
-		uint32_t cp;
-		int n = av_utf8_decode(s + i, len - i, &cp);
-		if (n < 0 || cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0)) {
-			used += (size_t)snprintf(out + used, cap - used, "\\x%02x",
-						 (unsigned char)s[i]);
-			i++;
-		} else if (cp == '"' || cp == '\\') {
-			out[used++] = '\\';
-			out[used++] = (char)cp;
-			i++;
-		} else {
-			memcpy(out + used, s + i, (size_t)n);
-			used += (size_t)n;
-			i += (size_t)n;
-		}
-	}
-	out[used] = '\0';
-	return out;
-}
-
 /* Unknown keys named with escaping, then av_json_check_keys for repeats. */
 static bool check_keys(const cJSON *obj, const char *where, const char *const allowed[],
 		       char **cause)
@@ -102,7 +67,7 @@ static bool check_keys(const cJSON *obj, const char *where, const char *const al
 		int idx;
 		if (av_enum_parse(allowed, item->string ? item->string : "", &idx))
 			continue;
-		char *k = escape(item->string ? item->string : "");
+		char *k = av_escape(item->string ? item->string : "");
 		char *list = av_enum_list(allowed);
 		if (where)
 			av_fail(cause, _("\"%s\": unknown key \"%s\" (allowed: %s)"), where, k, list);
@@ -128,7 +93,7 @@ static bool get_enum(const cJSON *obj, const char *where, const char *key,
 		av_fail(cause, _("\"%s\".\"%s\": expected one of %s, got %s"), where, key,
 			allowed, av_json_type_name(item));
 	} else if (!av_enum_parse(names, item->valuestring, out)) {
-		char *v = escape(item->valuestring);
+		char *v = av_escape(item->valuestring);
 		av_fail(cause, _("\"%s\".\"%s\": unknown value \"%s\" (allowed: %s)"), where,
 			key, v, allowed);
 		free(v);
@@ -574,7 +539,7 @@ static bool question_where(const cJSON *qo, const struct av_lesson_state *s,
 		return false;
 	const char *sentence = by_key && s->mode == AV_MODE_CROSS ? s->source : s->sentence;
 	if (find_word(sentence, w) < 0) {
-		char *e = escape(w);
+		char *e = av_escape(w);
 		av_fail(cause, _("\"question\".\"word\": \"%s\" is not a word of the step's "
 			"%s"), e, by_key && s->mode == AV_MODE_CROSS ? _("source") : _("sentence"));
 		free(e);
@@ -951,7 +916,7 @@ static int live_position(const struct av_lesson_question *q, const struct av_tok
 			if (strcmp(tokens->text[i], q->word) == 0)
 				return i;
 		}
-		char *e = escape(q->word);
+		char *e = av_escape(q->word);
 		av_fail(explain, _("\"%s\" is not in the sentence now"), e);
 		free(e);
 		return -1;
@@ -1064,7 +1029,7 @@ static bool cursor_on_asked_line(const struct av_lesson_question *q, const struc
 		return true;
 	char lines[128];
 	int count = q->word ? word_lines(q, tokens, lines, sizeof(lines)) : 1;
-	char *w = escape(tokens->text[fixed]);
+	char *w = av_escape(tokens->text[fixed]);
 	/* short: a message row is 80 columns at the smallest usual screen */
 	if (count > 1)
 		av_fail(explain, by_key
@@ -1107,7 +1072,7 @@ enum av_answer av_lesson_check(const struct av_lesson_question *q, const struct 
 		return AV_ANSWER_RIGHT;
 	const struct av_tokens *answer_side = by_key ? &t->tokens
 		: (t->source_tokens.n > 0 ? &t->source_tokens : &t->tokens);
-	char *w = escape(answer_side->text[best]);
+	char *w = av_escape(answer_side->text[best]);
 	av_fail(explain, by_key ? _("the answer is query %d (\"%s\")")
 		: _("the answer is key %d (\"%s\")"), best, w);
 	free(w);
