@@ -305,41 +305,6 @@ void av_lesson_ui_action(struct av_app *a, enum av_action act)
 
 /* --- the caption pane */
 
-/* Bytes of the longest prefix of s that fits width columns, broken after a
- * space (Latin text) or after a wide character (CJK) where Chinese allows
- * it (av_line_may_break: no line starts with "，" or ends with "（"), else
- * anywhere; *next is where the following line starts (spaces skipped). */
-static size_t wrap_line(const char *s, int width, const char **next)
-{
-	size_t len = strlen(s), i = 0, brk = 0;
-	int cols = 0;
-	while (i < len) {
-		uint32_t cp;
-		int n = av_utf8_decode(s + i, len - i, &cp);
-		if (n < 0) {
-			cp = '?';
-			n = 1;
-		}
-		int w = av_cp_width(cp);
-		if (cols + w > width)
-			break;
-		cols += w;
-		i += (size_t)n;
-		uint32_t after = 0;
-		if ((cp == ' ' || av_cp_is_wide(cp)) && i < len &&
-		    av_utf8_decode(s + i, len - i, &after) < 0)
-			after = 0;
-		if ((cp == ' ' || av_cp_is_wide(cp)) && av_line_may_break(cp, after))
-			brk = i;
-	}
-	if (i < len && brk > 0)
-		i = brk;
-	*next = s + i;
-	while (**next == ' ')
-		(*next)++;
-	return i;
-}
-
 /* The caption wrapped to width: one entry a screen row, a paragraph's
  * line (text, len) or an empty row between paragraphs (text NULL). */
 struct caption_line {
@@ -370,7 +335,7 @@ static void wrap_caption(const struct av_lesson_text *text, int width, bool gaps
 			add_line(cl, NULL, 0);
 		const char *s = text->paragraphs[p], *next;
 		size_t n;
-		while (*s && (n = wrap_line(s, width, &next)) > 0) {
+		while (*s && (n = av_wrap_line(s, width, av_text_width, &next)) > 0) {
 			add_line(cl, s, n);
 			s = next;
 		}
