@@ -265,10 +265,11 @@ static void test_output_after_the_frame(void **state)
 	harness_close(&h);
 }
 
-/* av_put's one-copy path for ASCII (issue 11) leaves the same cells as
- * curses' own waddnstr: characters, attributes, and the window's
- * background merged in (its pair where the text has none, its
- * attributes), on a window with a plain and with a coloured background. */
+/* av_put's one-copy path for ASCII and one-column UTF-8 (issue 11), and
+ * av_put_right's with its padding, leave the same cells as curses' own
+ * waddnstr and waddch: characters, attributes, and the window's background
+ * merged in (its pair where the text has none, its attributes), on a
+ * window with a plain and with a coloured background. */
 static void test_put_ascii_as_curses(void **state)
 {
 	(void)state;
@@ -283,13 +284,25 @@ static void test_put_ascii_as_curses(void **state)
 		WINDOW *ours = newwin(2, 20, 0, 0), *theirs = newwin(2, 20, 2, 0);
 		wbkgd(ours, backgrounds[b]);
 		wbkgd(theirs, backgrounds[b]);
-		for (size_t i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++) {
-			const char *text = i % 2 ? "-0.016 x" : " 12.5";
+		for (size_t i = 0; i < 4 * sizeof(attrs) / sizeof(attrs[0]); i++) {
+			static const char *const texts[] = { " 12.5", "-0.016 x", "\u22120.016",
+							     "\u2573 \u2212\u221e" };
+			const char *text = texts[i % 4];
+			attr_t attr = attrs[i / 4];
+			bool right = i % 3 == 0;   /* av_put_right, 9 columns */
+			int cols = utf8 || i % 4 < 2 ? av_text_width(text) : -1;
 			werase(ours);
 			werase(theirs);
-			assert_int_equal(av_put(ours, 1, 3, text, 20, attrs[i]), (int)strlen(text));
+			if (cols < 0)
+				continue;   /* stand-ins outside UTF-8: not this path */
+			if (right)
+				av_put_right(ours, 1, 3, text, 9, attr);
+			else
+				assert_int_equal(av_put(ours, 1, 3, text, 20, attr), cols);
 			wmove(theirs, 1, 3);
-			wattr_set(theirs, attrs[i] & ~A_COLOR, (short)PAIR_NUMBER(attrs[i]), NULL);
+			wattr_set(theirs, attr & ~A_COLOR, (short)PAIR_NUMBER(attr), NULL);
+			for (int pad = right ? 9 - cols : 0; pad > 0; pad--)
+				waddch(theirs, ' ');
 			waddnstr(theirs, text, -1);
 			for (int y = 0; y < 2; y++) {
 				for (int x = 0; x < 20; x++) {
@@ -302,7 +315,7 @@ static void test_put_ascii_as_curses(void **state)
 					getcchar(&a, wa, &aa, &pa, NULL);
 					getcchar(&t, wt, &at, &pt, NULL);
 					if (wa[0] != wt[0] || aa != at || pa != pt)
-						fail_msg("background %zu, attr %zu, (%d, %d): '%lc' "
+						fail_msg("background %zu, case %zu, (%d, %d): '%lc' "
 							 "%#lx pair %d, curses '%lc' %#lx pair %d", b,
 							 i, y, x, (wint_t)wa[0], (unsigned long)aa,
 							 pa, (wint_t)wt[0], (unsigned long)at, pt);

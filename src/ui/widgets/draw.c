@@ -153,6 +153,27 @@ static bool next_piece(const char *s, size_t *off, size_t len, struct piece *p)
 	return true;
 }
 
+/* The characters of s into wc (at most max) when each takes one column as
+ * it is (printable, no stand-in, not a bidi control: "−0.759", "╳ 0",
+ * "+∞"), so a column is a character; returns how many, or -1 (some other
+ * character, or more than max). Only in UTF-8 (elsewhere non-ASCII has
+ * stand-ins). */
+static int narrow_chars(const char *s, wchar_t *wc, int max)
+{
+	size_t len = strlen(s), off = 0;
+	int n = 0;
+	while (off < len) {
+		uint32_t cp;
+		int k = av_utf8_decode(s + off, len - off, &cp);
+		if (k < 0 || n == max || cp < 0x20 || (cp >= 0x7f && cp < 0xA0) ||
+		    av_cp_is_bidi_control(cp) || av_cp_width(cp) != 1)
+			return -1;
+		wc[n++] = (wchar_t)cp;
+		off += (size_t)k;
+	}
+	return n;
+}
+
 /* The length of s when it is printable ASCII only (bytes are columns, no
  * stand-ins), else -1. */
 static int printable_ascii_len(const char *s)
@@ -179,13 +200,12 @@ int av_text_width(const char *s)
 
 #define AV_PUT_CELLS_MAX 256
 
-/* Printable ASCII s (n bytes, n columns) at (y, x) in attr, as waddnstr
- * would put it there (the window's background merged in: its pair when
- * attr has none, and its attributes), but as one copy of n cells: a
- * repaint at 200x60 writes some ten thousand characters, and waddnstr
- * renders each on its own (issue 11). The cursor is not moved (nothing
- * here reads it). */
-static void put_ascii(WINDOW *w, int y, int x, const char *s, int n, attr_t attr)
+/* n one-column characters wc at (y, x) in attr, as waddnstr would put
+ * them there (the window's background merged in: its pair when attr has
+ * none, and its attributes), but as one copy of n cells: a repaint at
+ * 200x60 writes some ten thousand characters, and waddnstr renders each on
+ * its own (issue 11). The cursor is not moved (nothing here reads it). */
+static void put_cells(WINDOW *w, int y, int x, const wchar_t *wc, int n, attr_t attr)
 {
 	check_fits(w, y, x, n);
 	if (n == 0)
@@ -195,10 +215,19 @@ static void put_ascii(WINDOW *w, int y, int x, const char *s, int n, attr_t attr
 	short pair = (short)(PAIR_NUMBER(attr) ? PAIR_NUMBER(attr) : PAIR_NUMBER(bkgd));
 	cchar_t cells[AV_PUT_CELLS_MAX];
 	for (int i = 0; i < n; i++) {
-		wchar_t wc[2] = { (wchar_t)s[i], L'\0' };
-		setcchar(&cells[i], wc, attrs, pair, NULL);
+		wchar_t one[2] = { wc[i], L'\0' };
+		setcchar(&cells[i], one, attrs, pair, NULL);
 	}
 	mvwadd_wchnstr(w, y, x, cells, n);
+}
+
+/* Printable ASCII s (n bytes, n columns): put_cells. */
+static void put_ascii(WINDOW *w, int y, int x, const char *s, int n, attr_t attr)
+{
+	wchar_t wc[AV_PUT_CELLS_MAX];
+	for (int i = 0; i < n; i++)
+		wc[i] = (wchar_t)(unsigned char)s[i];
+	put_cells(w, y, x, wc, n, attr);
 }
 
 int av_put(WINDOW *w, int y, int x, const char *s, int maxw, attr_t attr)
@@ -209,6 +238,12 @@ int av_put(WINDOW *w, int y, int x, const char *s, int maxw, attr_t attr)
 	if (ascii >= 0 && ascii <= maxw && ascii <= AV_PUT_CELLS_MAX) {
 		put_ascii(w, y, x, s, ascii, attr);
 		return ascii;
+	}
+	wchar_t wc[AV_PUT_CELLS_MAX];
+	int narrow = ascii < 0 && use_utf8 ? narrow_chars(s, wc, AV_PUT_CELLS_MAX) : -1;
+	if (narrow >= 0 && narrow <= maxw) {
+		put_cells(w, y, x, wc, narrow, attr);
+		return narrow;
 	}
 	int total = ascii >= 0 ? ascii : av_text_width(s);
 	bool cut = total > maxw;
@@ -259,8 +294,25 @@ void av_put_pad(WINDOW *w, int y, int x, const char *s, int width, attr_t attr)
 	av_fill(w, y, x + used, width - used, attr);
 }
 
+/* s right-aligned in width columns, padded with spaces in attr: one copy
+ * of cells when its characters take a column each (a matrix cell's
+ * number, see av_put), else av_fill and av_put. */
 void av_put_right(WINDOW *w, int y, int x, const char *s, int width, attr_t attr)
 {
+	wchar_t wc[AV_PUT_CELLS_MAX];
+	int ascii = printable_ascii_len(s);
+	int n = ascii >= 0 && ascii <= AV_PUT_CELLS_MAX ? ascii
+		: ascii < 0 && use_utf8 ? narrow_chars(s, wc, AV_PUT_CELLS_MAX) : -1;
+	if (n >= 0 && n <= width && width <= AV_PUT_CELLS_MAX) {
+		wchar_t cells[AV_PUT_CELLS_MAX];
+		int pad = width - n;
+		for (int i = 0; i < pad; i++)
+			cells[i] = L' ';
+		for (int i = 0; i < n; i++)
+			cells[pad + i] = ascii >= 0 ? (wchar_t)(unsigned char)s[i] : wc[i];
+		put_cells(w, y, x, cells, width, attr);
+		return;
+	}
 	int tw = av_text_width(s);
 	if (tw >= width) {
 		av_put(w, y, x, s, width, attr);
