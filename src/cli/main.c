@@ -9,6 +9,7 @@
 #include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include "batch.h"
@@ -279,6 +280,11 @@ int main(int argc, char **argv)
 	 * library's messages come from the environment; the decimal point never
 	 * does: numbers in files and tables are the same in every locale. */
 	keep_standard_fds_taken();   /* before anything is opened */
+	/* A file size limit (ulimit -f) makes a write fail with EFBIG, said
+	 * like a full disk, rather than kill the program with SIGXFSZ: from
+	 * the screen that left the terminal in the alternate screen, without
+	 * a word. */
+	signal(SIGXFSZ, SIG_IGN);
 	setlocale(LC_CTYPE, "");
 	setlocale(LC_MESSAGES, "");
 	av_i18n_init();

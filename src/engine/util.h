@@ -107,7 +107,8 @@ bool av_read_file(const char *path, char **text, size_t *len, char **cause);
  *     name sees the new text (the one case that is not atomic; on failure,
  *     or a signal, the temporary file is kept and the message names it);
  *   - a device or pipe (/dev/null, a FIFO) is written in place;
- *   - SIGINT, SIGTERM, SIGHUP or SIGXFSZ during the write remove the
+ *   - SIGINT, SIGTERM, SIGHUP or SIGXFSZ (main ignores it: a file size
+ *     limit is EFBIG) during the write remove the
  *     temporary file before the signal takes its usual effect; when that
  *     is a handler that returns (the screen's), the write fails with
  *     "FILE: interrupted by a signal (Interrupt); nothing was written". A
