@@ -62,22 +62,26 @@ static void test_wide_character_cut_by_a_space(void **state)
 
 /* A bidirectional control in a sentence (U+202E, right-to-left override)
  * is not sent: a terminal that reorders right-to-left text would show the
- * numbers after it reversed. Other zero-width characters (a combining
- * accent) still are. */
+ * numbers after it reversed. Nor is it dropped: like the other invisible
+ * characters (zero-width space, soft hyphen, tag characters) it is a "?",
+ * so "a<U+202E>b" does not read as the token "ab". A combining accent is
+ * not invisible (it marks the letter before it) and is still sent. */
 static void test_bidi_controls_not_sent(void **state)
 {
 	(void)state;
 	if (!utf8)
 		skip();
 	struct harness h = { 0 };
-	harness_screen(&h, "xterm-256color", 20, 2);
+	harness_screen(&h, "xterm-256color", 20, 3);
 	int used = av_put(stdscr, 0, 0, "a\xe2\x80\xae" "1.25 \xe2\x81\xa7x\xe2\x81\xa9", 20, A_NORMAL);
 	av_put(stdscr, 1, 0, "e\xcc\x81", 20, A_NORMAL);
+	av_put_right(stdscr, 2, 0, "a\xe2\x80\x8b" "b\xc2\xad" "c\xf3\xa0\x81\x81", 9, A_NORMAL);
 	wrefresh(stdscr);
-	assert_int_equal(used, 7);
-	assert_string_equal(row(0), "a1.25 x");
+	assert_int_equal(used, 10);
+	assert_string_equal(row(0), "a?1.25 ?x?");
 	assert_string_equal(row(1), "e\xcc\x81");
-	assert_int_equal(av_text_width("a\xe2\x80\xae" "b"), 2);
+	assert_string_equal(row(2), "   a?b?c?");
+	assert_int_equal(av_text_width("a\xe2\x80\xae" "b"), 3);
 	harness_close(&h);
 }
 

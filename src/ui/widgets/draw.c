@@ -5,6 +5,7 @@
 
 #include "ui/widgets/draw.h"
 #include "utf8.h"
+#include "util.h"
 
 static bool use_utf8 = true;
 static long overflows;   /* writes past a window's edge (tests check it is 0) */
@@ -128,10 +129,14 @@ static bool next_piece(const char *s, size_t *off, size_t len, struct piece *p)
 		p->s = "?";
 		p->len = 1;
 		p->cols = 1;
-	} else if (av_cp_is_bidi_control(cp)) {
-		p->s = "";   /* not sent (utf8.h) */
-		p->len = 0;
-		p->cols = 0;
+	} else if (av_cp_invisible(cp)) {
+		/* bidi controls (a terminal would reorder what follows them,
+		 * utf8.h), zero-width and tag characters, the soft hyphen: not
+		 * sent, and not dropped either ("ab?cd", not "abcd" for a token
+		 * that is not abcd) */
+		p->s = "?";
+		p->len = 1;
+		p->cols = 1;
 	} else if (use_utf8) {
 		p->s = s + *off;
 		p->len = k;
@@ -165,8 +170,7 @@ static int narrow_chars(const char *s, wchar_t *wc, int max)
 	while (off < len) {
 		uint32_t cp;
 		int k = av_utf8_decode(s + off, len - off, &cp);
-		if (k < 0 || n == max || cp < 0x20 || (cp >= 0x7f && cp < 0xA0) ||
-		    av_cp_is_bidi_control(cp) || av_cp_width(cp) != 1)
+		if (k < 0 || n == max || av_cp_invisible(cp) || av_cp_width(cp) != 1)
 			return -1;
 		wc[n++] = (wchar_t)cp;
 		off += (size_t)k;
