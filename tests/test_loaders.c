@@ -1101,6 +1101,8 @@ static void test_weights_training_record(void **state)
 		{ ", \"training\": {\"lr\": 0.1, \"optimizer\": \"adam\"}", "\"epochs\"" },
 		{ ", \"training\": {\"epochs\": 1, \"loss\": [0.5]}", NULL },
 		{ ", \"training\": [1]", "\"training\"" },
+		{ ", \"training\": {\"epochs\": 2, \"bogus\": 1}", "unknown key \"bogus\"" },
+		{ ", \"training\": {\"epochs\": 0, \"steps\": 0}", NULL },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char *text = av_printf("%s%s}", head, cases[i].training), *cause = NULL;
@@ -1119,14 +1121,15 @@ static void test_weights_training_record(void **state)
 		}
 		assert_true(ok);
 		av_params_free(&p);
-		assert_int_equal(t.present, i > 0);
+		/* 0 epochs and steps: as drawn, no record (case 9) */
+		assert_int_equal(t.present, i > 0 && i != 9);
 		if (i == 1) {
 			assert_int_equal(t.epochs, 200);
 			assert_int_equal(t.steps, 2);
 			assert_true(t.lr == 0.01);
 			assert_int_equal(t.optimizer, AV_OPT_SGD);
 			assert_int_equal(t.target, AV_TARGET_PAIRS);
-		} else if (i == 7) {   /* what the record leaves out is not made up */
+		} else if (i == 6) {   /* what the record leaves out is not made up */
 			assert_int_equal(t.epochs, 1);
 			assert_true(isnan(t.lr));
 			assert_int_equal(t.optimizer, -1);

@@ -220,7 +220,11 @@ static bool read_training(const cJSON *root, struct av_loaded_training *out, cha
 		return false;
 	if (!o)
 		return true;
-	if (!av_json_get_int(o, "training", "epochs", true, 0, INT_MAX, &epochs, cause)
+	static const char *const keys[] = {
+		"epochs", "steps", "lr", "optimizer", "target", "loss", NULL
+	};
+	if (!av_json_check_keys(o, "training", keys, cause)
+	    || !av_json_get_int(o, "training", "epochs", true, 0, INT_MAX, &epochs, cause)
 	    || !av_json_get_int(o, "training", "steps", false, 0, INT_MAX, &steps, cause)
 	    || !av_json_get_double(o, "training", "lr", false, &lr, cause)
 	    || !av_json_get_enum(o, "training", "optimizer", false, av_optimizer_names,
@@ -230,8 +234,10 @@ static bool read_training(const cJSON *root, struct av_loaded_training *out, cha
 	if (!isnan(lr) && !(lr > 0))
 		return av_fail(cause, _("\"training\".\"lr\": expected a positive number, got %g"),
 			       lr);
+	/* 0 epochs and 0 steps: weights as drawn, nothing to say ("trained 0
+	 * ep") */
 	*out = (struct av_loaded_training){
-		.present = true, .epochs = (int)epochs, .steps = (int)steps, .lr = lr,
+		.present = epochs + steps > 0, .epochs = (int)epochs, .steps = (int)steps, .lr = lr,
 		.optimizer = optimizer, .target = target,
 	};
 	return true;
