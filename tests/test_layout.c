@@ -571,6 +571,16 @@ static void test_wrap_chinese_fills(void **state)
 	/* English has no CJK break: unchanged, at spaces */
 	len = av_wrap_line("move there, then Enter", 12, av_utf8_width, &next);
 	assert_int_equal(len, strlen("move there,"));
+	/* a long word that breaks beside a CJK character further on goes to
+	 * the next line whole, rather than be cut in its Latin part: not
+	 * "…panda_k" / ")：只用…", nor "q·k" / "/√dk…" */
+	const char *formula = "即 attention_score(china_q, panda_k)：只用词向量，不加位置向量。";
+	len = av_wrap_line(formula, 32, av_utf8_width, &next);
+	assert_int_equal(len, strlen("即 attention_score(china_q,"));
+	assert_string_equal(next, "panda_k)：只用词向量，不加位置向量。");
+	len = av_wrap_line("上面的“缩放后 q·k/√dk”才是句子里的那个格子", 20, av_utf8_width, &next);
+	assert_int_equal(len, strlen("上面的“缩放后"));
+	assert_string_equal(next, "q·k/√dk”才是句子里的那个格子");
 }
 
 int main(void)

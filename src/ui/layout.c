@@ -414,6 +414,25 @@ static size_t last_cjk_break(const char *s, size_t len, size_t from, size_t end,
 	return found;
 }
 
+/* Whether the word s[from..end) has a cjk_break anywhere. */
+static bool has_cjk_break(const char *s, size_t len, size_t from, size_t end)
+{
+	uint32_t prev = 0;
+	for (size_t off = from; off < end;) {
+		uint32_t cp;
+		int k = av_utf8_decode(s + off, len - off, &cp);
+		if (k < 0) {
+			k = 1;
+			cp = 0;
+		}
+		if (off > from && cjk_break(prev, cp))
+			return true;
+		prev = cp;
+		off += (size_t)k;
+	}
+	return false;
+}
+
 /* Chinese fills its lines: the word after the whole words that fit (best)
  * is begun on this line when it may break beside a CJK character, rather
  * than the line ending at a space after a short run ("第 2" / "行…") or a
@@ -433,7 +452,10 @@ static size_t fill_with_cjk(const char *s, size_t len, size_t best, int width,
 
 /* A word wider than any line (a long file name): begun on this line after
  * the whole words (best > 0), filling it, rather than on a line of its own
- * after a short one. Returns the new end, or best. */
+ * after a short one. Not a word that breaks beside a CJK character further
+ * on ("panda_k)：只用…"): the next line breaks it there, where this one
+ * would cut its Latin part ("panda_k" / ")：…"). Returns the new end, or
+ * best. */
 static size_t begin_long_word(const char *s, size_t len, size_t best, int width,
 			      int (*measure)(const char *), char *buf)
 {
@@ -442,7 +464,8 @@ static size_t begin_long_word(const char *s, size_t len, size_t best, int width,
 		w0++;
 	for (w1 = w0; w1 < len && s[w1] != ' '; w1++)
 		;
-	if (w1 == w0 || prefix_width(s + w0, w1 - w0, measure, buf) <= width)
+	if (w1 == w0 || prefix_width(s + w0, w1 - w0, measure, buf) <= width ||
+	    has_cjk_break(s, len, w0, w1))
 		return best;
 	size_t off = characters_that_fit(s, len, w0, w1, width, measure, buf);
 	return off > w0 ? allowed_break(s, len, w0, off) : best;

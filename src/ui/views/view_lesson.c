@@ -347,7 +347,7 @@ static void wrap_caption(const struct av_lesson_text *text, int width, bool gaps
  * with them, else without; when even that does not fit, wrapped narrower
  * to leave the right edge to the scroll marks ("▲", "▼ more"). Returns
  * whether it scrolls. */
-#define SCROLL_MARK_W 7
+#define SCROLL_MARK_W 8   /* "▼ more" (6 columns), a space before it and the edge */
 static bool layout_caption(const struct av_lesson_text *text, int width, int rows,
 			   struct caption_lines *cl)
 {
