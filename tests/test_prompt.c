@@ -326,6 +326,46 @@ static void test_write_trained_weights(void **state)
 	harness_close(&h);
 }
 
+/* W t in the training view writes the trace of the trained weights, with
+ * the training record: byte for byte the file t back to the stepper and W t
+ * write, and the same params as W w (it wrote the untrained weights the
+ * training started from, without a record). The trace holds the trained
+ * weights, so q no longer asks. */
+static void test_write_trained_trace(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "tss");
+	assert_true(av_train_view_unsaved(&h.a));
+	harness_keys(&h, "Wt" CTRL_U "in-view.json\r");
+	expect_status("/in-view.json");
+	bool unsaved_after_trace = av_train_view_unsaved(&h.a);
+	harness_keys(&h, "Ww" CTRL_U "weights.json\r");
+	harness_keys(&h, "tWt" CTRL_U "stepper.json\r");
+	expect_status("/stepper.json");
+	char *in_view = slurp("in-view.json"), *stepper = slurp("stepper.json");
+	assert_non_null(strstr(in_view, "\"training\""));
+	assert_string_equal(in_view, stepper);
+	struct av_config cfg;
+	struct av_params from_trace, from_weights;
+	char *cause = NULL;
+	av_config_default(&cfg);
+	if (!av_weights_load("in-view.json", &cfg, NULL, &from_trace, &cause) ||
+	    !av_weights_load("weights.json", &cfg, NULL, &from_weights, &cause))
+		fail_msg("%s", cause);
+	assert_true(av_params_print(&from_trace) == av_params_print(&from_weights));
+	av_params_free(&from_trace);
+	av_params_free(&from_weights);
+	free(in_view);
+	free(stepper);
+	unlink("in-view.json");
+	unlink("stepper.json");
+	unlink("weights.json");
+	assert_false(unsaved_after_trace);
+	harness_close(&h);
+}
+
 static void test_command_source(void **state)
 {
 	(void)state;
@@ -771,6 +811,7 @@ int main(void)
 		cmocka_unit_test(test_reseed_discards_once),
 		cmocka_unit_test(test_command_source),
 		cmocka_unit_test(test_write_trained_weights),
+		cmocka_unit_test(test_write_trained_trace),
 		cmocka_unit_test(test_tab_completes),
 		cmocka_unit_test(test_write_every_format),
 		cmocka_unit_test(test_write_trained_says_so),

@@ -51,12 +51,20 @@ static void restore_unknown_rows(struct av_session *s, const struct av_trace *t)
 		av_params_token_id(&s->params, s->cfg.seed, t->source_tokens.text[j], &oov);
 }
 
-static bool run(struct av_session *s, bool attention_only, char **cause)
+/* The key positions the padding mask hides, into hidden; returns their count. */
+static int hidden_keys(const struct av_session *s, int hidden[AV_MAX_TOKENS])
 {
-	int hidden[AV_MAX_TOKENS], n_hidden = 0;
+	int n_hidden = 0;
 	for (int j = 0; j < AV_MAX_TOKENS; j++)
 		if (s->key_hidden[j])
 			hidden[n_hidden++] = j;
+	return n_hidden;
+}
+
+static bool run(struct av_session *s, bool attention_only, char **cause)
+{
+	int hidden[AV_MAX_TOKENS];
+	int n_hidden = hidden_keys(s, hidden);
 	s->forward_runs++;
 	av_params_truncate_vocab(&s->params, s->base_vocab);
 	/* into the trace in place: av_trace_run fails before it touches the
@@ -70,6 +78,24 @@ static bool run(struct av_session *s, bool attention_only, char **cause)
 		return false;
 	}
 	return true;
+}
+
+bool av_session_run_params(const struct av_session *s, const struct av_params *p,
+			   struct av_trace *t, struct av_params *used, char **cause)
+{
+	int hidden[AV_MAX_TOKENS];
+	int n_hidden = hidden_keys(s, hidden);
+	/* as run() once p were the session's: the rows of an earlier run's
+	 * unknown words dropped, so the ids and the vocabulary come out the
+	 * same as in the trace the stepper would show */
+	av_params_copy(used, p);
+	av_params_truncate_vocab(used, s->base_vocab);
+	memset(t, 0, sizeof(*t));
+	if (av_trace_run(t, used, &s->cfg, s->sentence, s->source, hidden, n_hidden, cause))
+		return true;
+	av_trace_free(t);
+	av_params_free(used);
+	return false;
 }
 
 bool av_session_run(struct av_session *s, char **cause)

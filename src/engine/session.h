@@ -44,6 +44,16 @@ bool av_session_loaded_training(const struct av_session *s, struct av_training_r
  * the trace flags every unknown word and typing does not grow the vocabulary. */
 bool av_session_run(struct av_session *s, char **cause);
 
+/* The trace the session's sentence, source, mask and config give under
+ * parameters p instead of its own, leaving the session as it is: the
+ * training view's W t writes the trainer's weights as t back to the
+ * stepper would run them. *t (zeroed here) and *used (a copy of p, with
+ * the rows of unknown words that run added) are the caller's to free with
+ * av_trace_free and av_params_free; on failure nothing is left to free and
+ * *cause says why. */
+bool av_session_run_params(const struct av_session *s, const struct av_params *p,
+			   struct av_trace *t, struct av_params *used, char **cause);
+
 /* The same after a change that leaves Q, K and V as they are: the mode
  * between self and causal, key_hidden, heads, scale or temperature. Falls
  * back to av_session_run when more changed. */

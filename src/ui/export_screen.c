@@ -273,6 +273,24 @@ static bool render_shown(struct av_app *a, enum av_export_format fmt, char **tex
 	return true;
 }
 
+/* The trace of the open training view's trainer: its current weights run
+ * on the session's sentence, with how they were trained; the file t back to
+ * the stepper and then W t would write (the session's own trace still holds
+ * the weights the training started from). */
+static bool render_trainer_trace(struct av_app *a, const struct av_trainer *tr, char **text,
+				 char **cause)
+{
+	struct av_trace trace;
+	struct av_params used;
+	struct av_training_record record;
+	if (!av_session_run_params(a->s, &tr->params, &trace, &used, cause))
+		return false;
+	*text = av_export_trace_json(&trace, &used, written_training(a, &record));
+	av_trace_free(&trace);
+	av_params_free(&used);
+	return true;
+}
+
 bool av_export_render(struct av_app *a, enum av_export_format fmt, char **text,
 		      char **cause)
 {
@@ -281,8 +299,8 @@ bool av_export_render(struct av_app *a, enum av_export_format fmt, char **text,
 	struct av_training_record record;
 	switch (fmt) {
 	case AV_EXPORT_TRACE:
-		/* the session's trace: in the training view, the weights it
-		 * started from */
+		if (tr)
+			return render_trainer_trace(a, tr, text, cause);
 		*text = av_export_trace_json(&s->trace, &s->params,
 					     shown_training(a, &record) ? &record : NULL);
 		return true;

@@ -153,6 +153,18 @@ static const char *figure_note(const struct av_app *a, enum av_export_format fmt
 	return figure && a->view->export_note ? _(a->view->export_note) : NULL;
 }
 
+/* Whether a file of format fmt holds the trained weights, which are then
+ * safe (q no longer asks): the weights, or a trace of them (a trace is a
+ * weights file), from the training view or from the stepper showing them. */
+static bool saves_training(const struct av_app *a, enum av_export_format fmt)
+{
+	int epochs, steps;
+	if (fmt == AV_EXPORT_WEIGHTS)
+		return true;
+	return fmt == AV_EXPORT_TRACE && (a->view == &av_view_train ||
+					  av_train_view_weights_trained(a, &epochs, &steps));
+}
+
 static bool write_now(struct av_app *a, enum av_export_format fmt, const char *path,
 		      char **error)
 {
@@ -175,10 +187,7 @@ static bool write_now(struct av_app *a, enum av_export_format fmt, const char *p
 	}
 	size_t bytes = strlen(text);
 	free(text);
-	/* the trained weights are safe now: q no longer asks */
-	int epochs, steps;
-	if (fmt == AV_EXPORT_WEIGHTS ||
-	    (fmt == AV_EXPORT_TRACE && av_train_view_weights_trained(a, &epochs, &steps)))
+	if (saves_training(a, fmt))
 		av_train_view_mark_saved(a);
 	char *full = full_path(path);
 	char *wrote = av_printf(P_("wrote %s (%zu byte)", "wrote %s (%zu bytes)", bytes), full,
