@@ -303,7 +303,7 @@ static void test_write_trained_weights(void **state)
 	assert_true(av_train_view_unsaved(&h.a));
 	harness_keys(&h, "Wc");
 	expect_status("the figures are the stepper's");
-	harness_keys(&h, "Ww");
+	harness_keys(&h, ESC "Ww");
 	expect_status("write weights to: attnview-weights-epoch3.json");
 	harness_keys(&h, "\r");
 	struct av_config cfg;
@@ -529,6 +529,40 @@ static void test_write_heads_view_says_what(void **state)
 	harness_close(&h);
 }
 
+/* W's menu offers only the formats the screen can write now, and a
+ * format it cannot write keeps the menu open with the reason: it closed the
+ * menu, and the file name typed next ran as commands (m switched to causal,
+ * r reset the training). */
+static void test_write_menu_offers_what_works(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "W");   /* the tokens stage: no figure */
+	expect_status("write: t trace  w weights  Esc cancels");
+	harness_keys(&h, "c");
+	expect_status("the tokens stage has no matrix");
+	assert_true(h.a.overlay == &av_view_prompt);
+	harness_keys(&h, "mine");
+	assert_true(h.s.cfg.mode == AV_MODE_SELF);
+	assert_true(h.a.overlay == &av_view_prompt);
+	harness_keys(&h, ESC "n" "W");
+	expect_status("write: t trace  w weights  c csv  p text  a ansi  s svg");
+	harness_keys(&h, ESC "tss" "W");   /* the training view: no figure */
+	expect_status("write: t trace  w weights  Esc cancels");
+	harness_keys(&h, "p");
+	expect_status("the figures are the stepper's");
+	harness_keys(&h, "rm");
+	assert_int_equal(av_train_view_trainer(&h.a)->epoch, 2);
+	assert_true(h.a.overlay == &av_view_prompt);
+	/* :export refuses the same way, and its line stays to be corrected */
+	harness_keys(&h, ESC ":export svg\r");
+	expect_status("export: the figures are the stepper's");
+	assert_true(h.a.overlay == &av_view_prompt);
+	harness_keys(&h, ESC);
+	harness_close(&h);
+}
+
 static void unlink_exports(void)
 {
 	const char *names[] = { "attnview-softmax-h0.svg", "attnview-softmax-h0.csv",
@@ -647,7 +681,7 @@ static void test_write_errors(void **state)
 	/* the tokens stage has no matrix; the JSON documents still work */
 	harness_keys(&h, "Wc");
 	expect_status("the tokens stage has no matrix");
-	harness_keys(&h, "Wq");
+	harness_keys(&h, "q");
 	expect_status("not one of these (Esc)");
 	harness_keys(&h, ESC);
 	assert_null(h.a.overlay);
@@ -694,7 +728,7 @@ static void test_prompt_fits(void **state)
 	assert_true(av_utf8_width(status_line()) <= 80);
 	harness_resize(&h, 40, 14);
 	expect_status(":temp abc");
-	harness_keys(&h, "\x1bW");
+	harness_keys(&h, "\x1bnW");   /* past the tokens stage: every format */
 	expect_status("write: t w c p a s Esc");
 	harness_keys(&h, "t");
 	expect_status("write trace to: attnview-trace.json");
@@ -818,6 +852,7 @@ int main(void)
 		cmocka_unit_test(test_write_figures_view),
 		cmocka_unit_test(test_write_compare_view),
 		cmocka_unit_test(test_write_heads_view_says_what),
+		cmocka_unit_test(test_write_menu_offers_what_works),
 		cmocka_unit_test(test_overwrite_asks),
 		cmocka_unit_test(test_write_errors),
 		cmocka_unit_test(test_prompt_fits),

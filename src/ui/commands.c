@@ -157,10 +157,9 @@ static bool run_export(struct av_app *a, const char *name, const char *arg, char
 		file++;
 	if (!*file) {
 		/* the name prompt, with the default name to edit */
-		char *text = NULL, *cause = NULL;
-		if (!av_export_render(a, (enum av_export_format)fmt, &text, &cause))
+		char *cause = NULL;
+		if (!av_export_available(a, (enum av_export_format)fmt, &cause))
 			return fail_as(error, name, cause);
-		free(text);
 		av_prompt_export(a, (enum av_export_format)fmt);
 		return true;
 	}

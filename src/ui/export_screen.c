@@ -154,14 +154,25 @@ static void figure_settings(const struct av_app *a, char *buf, size_t size)
 		 T, t->d_model, t->heads, (unsigned long long)t->cfg.seed, trained);
 }
 
+/* The matrices of the stepper's stage and head; none at the tokens stage. */
+static int stepper_parts(const struct av_app *a, struct av_part parts[AV_MAX_PARTS])
+{
+	return a->stage == AV_STAGE_TOKENS ? 0 : av_app_parts(a, parts);
+}
+
+static bool no_stepper_matrix(char **cause)
+{
+	return av_fail(cause, _("the tokens stage has no matrix to write: n steps to one "
+			       "(the trace and the weights can be written from any stage)"));
+}
+
 static bool build_figure(struct av_app *a, struct av_figure *f, struct figure_text *ft,
 			 struct av_part parts[AV_MAX_PARTS], char **cause)
 {
 	const struct av_trace *t = &a->s->trace;
-	int n = a->stage == AV_STAGE_TOKENS ? 0 : av_app_parts(a, parts);
+	int n = stepper_parts(a, parts);
 	if (n == 0)
-		return av_fail(cause, _("the tokens stage has no matrix to write: n steps to one "
-			       "(the trace and the weights can be written from any stage)"));
+		return no_stepper_matrix(cause);
 	memset(f, 0, sizeof(*f));
 	const char *stage = av_ui_stage_titles[a->stage];
 	const char *mode = av_mode_names[t->cfg.mode];
@@ -291,6 +302,36 @@ static bool render_trainer_trace(struct av_app *a, const struct av_trainer *tr, 
 	return true;
 }
 
+/* Whether what a view of panels shows now has a matrix; false + *cause. */
+static bool shown_has_matrix(struct av_app *a, char **cause)
+{
+	struct av_shown shown;
+	memset(&shown, 0, sizeof(shown));
+	bool ok = a->view->shown(a, &shown, cause);
+	if (ok && shown.n == 0)
+		ok = av_fail(cause, _("this view shows no matrix to write now"));
+	av_shown_free(&shown);
+	return ok;
+}
+
+bool av_export_available(struct av_app *a, enum av_export_format fmt, char **cause)
+{
+	struct av_part parts[AV_MAX_PARTS];
+	switch (fmt) {
+	case AV_EXPORT_TRACE: case AV_EXPORT_WEIGHTS:
+		return true;
+	case AV_EXPORT_CSV: case AV_EXPORT_TEXT: case AV_EXPORT_ANSI: case AV_EXPORT_SVG:
+	case AV_EXPORT_COUNT:
+		break;
+	}
+	if (a->view == &av_view_train)
+		return av_fail(cause, _("the figures are the stepper's (t goes back to it); here t "
+			       "and w write the trace and the trained weights"));
+	if (a->view->shown)
+		return shown_has_matrix(a, cause);
+	return stepper_parts(a, parts) > 0 || no_stepper_matrix(cause);
+}
+
 bool av_export_render(struct av_app *a, enum av_export_format fmt, char **text,
 		      char **cause)
 {
@@ -314,9 +355,8 @@ bool av_export_render(struct av_app *a, enum av_export_format fmt, char **text,
 	case AV_EXPORT_COUNT:
 		break;
 	}
-	if (a->view == &av_view_train)
-		return av_fail(cause, _("the figures are the stepper's (t goes back to it); here t "
-			       "and w write the trace and the trained weights"));
+	if (!av_export_available(a, fmt, cause))
+		return false;
 	if (a->view->shown)
 		return render_shown(a, fmt, text, cause);
 	struct av_figure f;

@@ -54,6 +54,12 @@ int av_command_complete(char *buf, size_t size, char **choices);
  * while the training view is open), or false + *cause (the tokens stage
  * has no matrix). */
 char *av_export_default_name(struct av_app *a, enum av_export_format fmt);
+/* Whether fmt can be written from the screen as it is now, without making
+ * the file: the trace and the weights always; a figure not from the
+ * training view, nor at the tokens stage, nor from a view of panels that
+ * shows none. false + *cause (malloc'd) says why. W's menu offers only the
+ * formats that can; :write and :export refuse the others with the cause. */
+bool av_export_available(struct av_app *a, enum av_export_format fmt, char **cause);
 bool av_export_render(struct av_app *a, enum av_export_format fmt, char **text,
 		      char **cause);
 

@@ -264,13 +264,12 @@ static char *target_path(const char *typed, char **error)
 bool av_prompt_write(struct av_app *a, enum av_export_format fmt, const char *typed,
 		     char **error)
 {
-	char *text = NULL, *cause = NULL;
+	char *cause = NULL;
 	/* a figure at the tokens stage: say so before asking anything */
-	if (!av_export_render(a, fmt, &text, &cause)) {
+	if (!av_export_available(a, fmt, &cause)) {
 		*error = cause ? cause : av_strdup(_("nothing to write"));
 		return false;
 	}
-	free(text);
 	if (refuse_write(a, typed, error))
 		return false;
 	char *path = target_path(typed, error);
@@ -338,14 +337,13 @@ static void menu_key(struct av_app *a, struct av_prompt *p, int key)
 		return;
 	}
 	enum av_export_format fmt = (enum av_export_format)(hit - av_export_keys);
-	char *text = NULL, *cause = NULL;
-	if (!av_export_render(a, fmt, &text, &cause)) {
-		close_prompt(a);
-		av_app_message(a, true, "%s", cause ? cause : _("nothing to write"));
-		free(cause);
+	char *cause = NULL;
+	if (!av_export_available(a, fmt, &cause)) {
+		/* the menu stays open with the reason: closed, it let the keys
+		 * of a file name typed next run as commands */
+		set_error(p, cause ? cause : av_strdup(_("nothing to write")));
 		return;
 	}
-	free(text);
 	av_prompt_export(a, fmt);
 }
 
@@ -418,19 +416,31 @@ static bool prompt_key(struct av_app *a, int key, enum av_action act)
 
 /* --- drawing ------------------------------------------------------------- */
 
+/* The formats W's menu offers: those the screen can write now (not a figure
+ * in the training view or at the tokens stage); offered[f] for each. */
+static void menu_offers(struct av_app *a, bool offered[AV_EXPORT_COUNT])
+{
+	for (int f = 0; f < AV_EXPORT_COUNT; f++) {
+		char *cause = NULL;
+		offered[f] = av_export_available(a, (enum av_export_format)f, &cause);
+		free(cause);
+	}
+}
+
 /* Columns of W's menu before its tail: "write: t trace  w weights  ...",
  * or the keys alone ("write: t w c p a s") when brief. */
-static int menu_width(bool brief)
+static int menu_width(const bool offered[AV_EXPORT_COUNT], bool brief)
 {
 	int x = av_text_width(_("write: "));
 	for (int f = 0; f < AV_EXPORT_COUNT; f++)
-		x += brief ? 2 : 4 + av_text_width(av_export_format_names[f]);
+		if (offered[f])
+			x += brief ? 2 : 4 + av_text_width(av_export_format_names[f]);
 	return x;
 }
 
-static bool menu_is_brief(int width)
+static bool menu_is_brief(const bool offered[AV_EXPORT_COUNT], int width)
 {
-	return menu_width(false) > width;
+	return menu_width(offered, false) > width;
 }
 
 static void file_label(const struct av_prompt *p, char *label, size_t size)
@@ -452,9 +462,14 @@ static const char *prompt_long_text(struct av_app *a, int width, bool *error)
 	case PK_FILE:
 		file_label(p, label, sizeof(label));
 		return p->error && !av_line_error_fits(label, p->error, width) ? p->error : NULL;
-	case PK_MENU:
-		return p->error && menu_width(menu_is_brief(width)) + av_text_width(p->error) > width
-		       ? p->error : NULL;
+	case PK_MENU: {
+		if (!p->error)
+			return NULL;
+		bool offered[AV_EXPORT_COUNT];
+		menu_offers(a, offered);
+		int x = menu_width(offered, menu_is_brief(offered, width));
+		return x + av_text_width(p->error) > width ? p->error : NULL;
+	}
 	case PK_CONFIRM:
 		*error = p->error != NULL;
 		return p->question && av_text_width(p->question) > width ? p->question : NULL;
@@ -468,9 +483,13 @@ static void draw_menu(struct av_app *a, struct av_prompt *p, bool error_above)
 	const struct av_colors *c = &a->colors;
 	int width = getmaxx(w);
 	werase(w);
-	bool brief = menu_is_brief(width);
+	bool offered[AV_EXPORT_COUNT];
+	menu_offers(a, offered);
+	bool brief = menu_is_brief(offered, width);
 	int x = av_put(w, 0, 0, _("write: "), width, av_colors_el(c, AV_EL_TITLE));
 	for (int f = 0; f < AV_EXPORT_COUNT; f++) {
+		if (!offered[f])
+			continue;
 		char key[2] = { av_export_keys[f], '\0' };
 		char word[32];
 		snprintf(word, sizeof(word), brief ? " " : " %s  ", av_export_format_names[f]);
