@@ -353,7 +353,7 @@ static void test_svg_well_formed(void **state)
 	assert_non_null(strstr(svg, ">2 熊猫</text>"));
 	assert_non_null(strstr(svg, "softmax · head 0 of 2 &lt;&amp;&gt;"));
 	assert_non_null(strstr(svg, ">−2.250</text>"));   /* the numbers, minus sign */
-	assert_non_null(strstr(svg, ">−∞</text>"));       /* a hidden score */
+	assert_non_null(strstr(svg, ">╳ −∞</text>"));     /* a hidden score */
 	assert_non_null(strstr(svg, "linearGradient"));    /* the colour bar */
 	assert_null(strchr(svg, '\x01'));
 	free(svg);
@@ -368,12 +368,39 @@ static void test_text_plain_and_ansi(void **state)
 	assert_non_null(strstr(plain, "scores_h  (3 × 3)"));
 	assert_non_null(strstr(plain, "2 熊猫"));
 	assert_non_null(strstr(plain, "-2.250"));
-	assert_non_null(strstr(plain, "-inf"));
-	assert_non_null(strstr(plain, "╳"));
+	assert_non_null(strstr(plain, "╳ -inf"));
+	assert_non_null(strstr(plain, "╳ 0"));
 	assert_non_null(strstr(ansi, "\033[48;5;"));
 	assert_non_null(strstr(ansi, "\033[0m"));
 	free(plain);
 	free(ansi);
+}
+
+/* The figure files show a cell as the screen does: a value that rounds to
+ * zero without a sign (the comparison's Δ of −3.3e-09 read 0.000 on screen
+ * and -0.000 in the files), a hidden weight "╳ 0" (the text file had "╳"
+ * alone); the CSV is data and keeps every digit and sign. */
+static void test_cells_read_as_on_screen(void **state)
+{
+	(void)state;
+	static const float delta[] = { -3.3e-09f, 0.5f, -0.25f, 0.0f };
+	static const bool hidden[] = { false, false, false, true };
+	struct av_figure f = { .title = "compare", .n = 1, .theme = &theme };
+	f.m[0] = (struct av_fig_matrix){ .name = "Δ", .data = delta, .rows = 2, .cols = 2,
+					 .stride = 2, .hidden = hidden, .weights = true };
+	char *plain = av_figure_text(&f, false), *svg = av_figure_svg(&f);
+	char *csv = av_figure_csv(&f);
+	assert_null(strstr(plain, "-0.000"));
+	assert_non_null(strstr(plain, " 0.000"));
+	assert_non_null(strstr(plain, "-0.250"));
+	assert_non_null(strstr(plain, "╳ 0\n"));
+	assert_null(strstr(svg, "−0.000"));
+	assert_non_null(strstr(svg, ">0.000</text>"));
+	assert_non_null(strstr(svg, ">╳ 0</text>"));
+	assert_non_null(strstr(csv, "-3.30000005e-09,0.5\r\n"));
+	free(plain);
+	free(svg);
+	free(csv);
 }
 
 /* --- JSON ------------------------------------------------------------------ */
@@ -555,6 +582,7 @@ int main(void)
 		cmocka_unit_test(test_text_plain_and_ansi),
 		cmocka_unit_test(test_weights_and_trace_load_back),
 		cmocka_unit_test(test_training_record_written_and_loads_back),
+		cmocka_unit_test(test_cells_read_as_on_screen),
 		cmocka_unit_test(test_json_in_any_locale),
 		cmocka_unit_test(test_format_for_path),
 		cmocka_unit_test(test_typed_values),

@@ -5,8 +5,8 @@
 #include <errno.h>
 #include <locale.h>
 #include <stdio.h>
-#include <string.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "number.h"
 
@@ -75,4 +75,10 @@ void av_number_format(char *buf, size_t size, double v, int precision)
 void av_number_fixed(char *buf, size_t size, double v, int decimals)
 {
 	format_c(buf, size, "%.*f", decimals, v);
+}
+
+void av_number_unsigned_zero(char *buf)
+{
+	if (buf[0] == '-' && buf[1] != '\0' && strspn(buf + 1, "0.") == strlen(buf + 1))
+		memmove(buf, buf + 1, strlen(buf));
 }

@@ -21,6 +21,11 @@ void av_number_format(char *buf, size_t size, double v, int precision);
 /* snprintf(buf, size, "%.*f", decimals, v) in the C locale. */
 void av_number_fixed(char *buf, size_t size, double v, int decimals);
 
+/* Drops the minus sign of a number written as zero ("-0.000": a tiny
+ * negative value, or -0), which reads as a sign error. The screen's cells
+ * and the figure files (W) both show such a value as "0.000". */
+void av_number_unsigned_zero(char *buf);
+
 /* The C locale's LC_NUMERIC for the calling thread, until
  * av_numeric_c_end(saved): around code that prints numbers with printf
  * itself (the JSON writers). Nests. */

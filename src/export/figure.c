@@ -36,16 +36,30 @@ int av_fig_decimals(double range)
 	return range < 10 ? 3 : range < 100 ? 2 : range < 1000 ? 1 : 0;
 }
 
+/* A hidden cell as the stepper draws it: the glyph, then the masked stage's
+ * infinity or the weight 0 the cell gets ("╳ -inf", "╳ 0"; '-' as the
+ * numbers of a file have it). */
+static void hidden_text(const struct av_fig_matrix *m, float v, bool utf8, char *buf,
+			size_t size)
+{
+	const char *what = !m->hidden_as_inf ? "0" : v > 0 ? "+inf" : "-inf";
+	snprintf(buf, size, "%s %s", utf8 ? "╳" : "x", what);
+}
+
 void av_fig_cell_text(const struct av_fig_matrix *m, int r, int c, int decimals, bool utf8,
 		      char *buf, size_t size)
 {
 	double v = av_fig_at(m, r, c);
-	if (av_fig_hidden(m, r, c))
-		snprintf(buf, size, "%s", m->hidden_as_inf ? "-inf" : utf8 ? "╳" : "x");
-	else if (fabs(v) >= 1e6 || !isfinite(v))
+	if (av_fig_hidden(m, r, c)) {
+		hidden_text(m, (float)v, utf8, buf, size);
+		return;
+	}
+	if (fabs(v) >= 1e6 || !isfinite(v))
 		av_number_format(buf, size, v, 3);
 	else
 		av_number_fixed(buf, size, v, decimals);
+	/* as the screen shows it: a value that rounds to zero has no sign */
+	av_number_unsigned_zero(buf);
 }
 
 void av_fig_row_label(const struct av_fig_matrix *m, int i, char *buf, size_t size)

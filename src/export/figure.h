@@ -31,8 +31,9 @@ extern const struct av_rgb av_fig_hidden_grey;
 /* Decimals that show values up to range: 3 below 10, then 2, 1, 0. */
 int av_fig_decimals(double range);
 
-/* A cell's text: the value with decimals (exponent form from 1e6), '.'
- * always; a hidden cell "-inf" (hidden_as_inf) or "x"/"╳" (utf8). */
+/* A cell's text as the screen shows it: the value with decimals (exponent
+ * form from 1e6), '.' always, no sign on a value that rounds to zero; a
+ * hidden cell "╳ -inf" (hidden_as_inf) or "╳ 0" ("x" for ╳ unless utf8). */
 void av_fig_cell_text(const struct av_fig_matrix *m, int r, int c, int decimals, bool utf8,
 		      char *buf, size_t size);
 

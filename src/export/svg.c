@@ -69,9 +69,16 @@ static void hex(char out[8], struct av_rgb c)
 }
 
 /* "−0.250": a typographic minus, as on a printed page. */
+/* A cell's text with the screen's minus sign and infinity: "−2.250",
+ * "╳ −∞" for a hidden score ("╳ -inf" in a text file), "+∞". */
 static void number_text(const char *plain, char *buf, size_t size)
 {
-	if (plain[0] == '-')
+	size_t len = strlen(plain);
+	bool inf = len >= 4 && strcmp(plain + len - 3, "inf") == 0 && strchr("+-", plain[len - 4]);
+	if (inf)
+		snprintf(buf, size, "%.*s%s∞", (int)(len - 4), plain,
+			 plain[len - 4] == '-' ? "−" : "+");
+	else if (plain[0] == '-')
 		snprintf(buf, size, "−%s", plain + 1);
 	else
 		snprintf(buf, size, "%s", plain);
@@ -152,8 +159,7 @@ static void cell(struct av_strbuf *b, const struct av_figure *f, const struct av
 	av_fig_cell_text(m, r, c, x->decimals, true, plain, sizeof(plain));
 	number_text(plain, shown, sizeof(shown));
 	snprintf(attrs, sizeof(attrs), "font-size=\"13\" text-anchor=\"middle\" fill=\"%s\"", ink);
-	text(b, px + x->cell_w / 2, py + x->cell_h / 2 + 5, attrs, hidden && m->hidden_as_inf ?
-	     "−∞" : shown);
+	text(b, px + x->cell_w / 2, py + x->cell_h / 2 + 5, attrs, shown);
 }
 
 /* The colour bar under a matrix: low end, gradient, high end, and the

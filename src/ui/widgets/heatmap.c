@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "i18n.h"
+#include "number.h"
 #include "ui/widgets/draw.h"
 #include "ui/widgets/heatmap.h"
 #include "ui/widgets/inspector.h"
@@ -113,9 +114,7 @@ void av_cell_format(char *buf, size_t size, double v, int decimals, int width)
 		format_fixed(buf, size, v, decimals);
 	else
 		snprintf(buf, size, "%.0e", v);
-	/* "-0.000" reads as a sign error: show 0 plainly */
-	if (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1))
-		memmove(buf, buf + 1, strlen(buf));
+	av_number_unsigned_zero(buf);
 	if ((int)strlen(buf) > width) {
 		int n = width < (int)size - 1 ? width : (int)size - 1;
 		memset(buf, '#', (size_t)(n > 0 ? n : 0));
