@@ -23,7 +23,8 @@ const char *const av_stage_names[] = {
 };
 
 #define CELL_WIDTH 11   /* one value: sign, digits, point, 4 decimals, gap */
-#define LABEL_WIDTH 12  /* row labels: a token, cut to fit */
+#define LABEL_MIN 11    /* row labels: at least as wide as a cell's text, */
+#define LABEL_MAX 24    /* and no wider, or the values would be pushed off */
 
 enum palette { PALETTE_DIVERGING, PALETTE_WEIGHTS, PALETTE_MASK };
 
@@ -46,32 +47,110 @@ static int line_width(void)
 	return w >= 40 && w <= 1000 ? w : 80;
 }
 
-/* Prints s (a token from input: escaped as util.h's av_escape_output says)
- * padded or cut to width columns; a cut keeps whole characters and whole
- * escapes. */
-static void print_label(FILE *out, const char *s, int width, bool right)
+/* The mark that ends a cut label, as the screen draws one (draw.c): "…",
+ * or "~" where "…" would itself be escaped. */
+static const char *cut_marker(void)
 {
-	char buf[128];
-	int used = 0;
-	size_t len = 0, pos = 0, total = strlen(s);
+	return av_output_is_ascii() ? "~" : "…";
+}
+
+/* s (a token from input: escaped as util.h's av_escape_output says) in at
+ * most width columns, malloc'd: whole when it fits, else cut after whole
+ * characters and whole escapes and marked, so a cut is never silent and
+ * never leaves half an escape. A suffix ("#3", or "") follows the marker. */
+static char *fit_label(const char *s, int width, const char *suffix)
+{
+	char *whole = av_escape_output(s);
+	if (!*suffix && av_utf8_width(whole) <= width)
+		return whole;
+	free(whole);
+	const char *marker = cut_marker();
+	int budget = width - av_utf8_width(marker) - av_utf8_width(suffix), used = 0;
+	size_t total = strlen(s), pos = 0;
+	/* each character is at most 10 bytes escaped; marker and suffix < 32 */
+	char *out = av_malloc(total * 10 + 32), *end = out;
 	while (pos < total) {
 		char shown[12];
 		size_t took = av_escape_output_next(s + pos, total - pos, shown);
-		size_t n = strlen(shown);
 		int w = av_utf8_width(shown);
-		if (used + w > width - 1 || len + n >= sizeof(buf))
+		if (used + w > budget)
 			break;
-		memcpy(buf + len, shown, n);
-		len += n;
+		end = stpcpy(end, shown);
 		used += w;
 		pos += took;
 	}
-	buf[len] = '\0';
-	int pad = width - used;
+	if (pos < total)
+		end = stpcpy(end, marker);
+	stpcpy(end, suffix);
+	return out;
+}
+
+/* Whether label i of shown equals another's while their tokens differ. */
+static bool label_is_ambiguous(char *const *tokens, char **shown, int n, int i)
+{
+	for (int j = 0; j < n; j++)
+		if (j != i && strcmp(shown[i], shown[j]) == 0 && strcmp(tokens[i], tokens[j]) != 0)
+			return true;
+	return false;
+}
+
+/* The n tokens as labels of at most width columns, a malloc'd list for
+ * free_labels. Two different tokens never get the same label: where two
+ * cut ones would ("internati…" twice), those labels end in their position
+ * instead ("interna…#0", "interna…#1"). A label with a
+ * suffix cannot equal one without: "…#" or "~#" is never in a token, as
+ * both are punctuation, tokens of their own. */
+static char **fit_labels(char *const *tokens, int n, int width)
+{
+	char **shown = av_calloc((size_t)n, sizeof(*shown));
+	bool *ambiguous = av_calloc((size_t)n, sizeof(*ambiguous));
+	for (int i = 0; i < n; i++)
+		shown[i] = fit_label(tokens[i], width, "");
+	for (int i = 0; i < n; i++)
+		ambiguous[i] = label_is_ambiguous(tokens, shown, n, i);
+	for (int i = 0; i < n; i++) {
+		if (!ambiguous[i])
+			continue;
+		char suffix[16];
+		snprintf(suffix, sizeof(suffix), "#%d", i);
+		free(shown[i]);
+		shown[i] = fit_label(tokens[i], width, suffix);
+	}
+	free(ambiguous);
+	return shown;
+}
+
+static void free_labels(char **shown, int n)
+{
+	for (int i = 0; shown && i < n; i++)
+		free(shown[i]);
+	free(shown);
+}
+
+/* The columns the widest of the n tokens takes escaped. */
+static int widest_label(char *const *tokens, int n)
+{
+	int widest = 0;
+	for (int i = 0; i < n; i++) {
+		char *shown = av_escape_output(tokens[i]);
+		int w = av_utf8_width(shown);
+		free(shown);
+		if (w > widest)
+			widest = w;
+	}
+	return widest;
+}
+
+/* Prints s (already fitted) padded to width columns. */
+static void print_label(FILE *out, const char *s, int width, bool right)
+{
+	int pad = width - av_utf8_width(s);
+	if (pad < 0)
+		pad = 0;
 	if (right)
-		fprintf(out, "%*s%s", pad, "", buf);
+		fprintf(out, "%*s%s", pad, "", s);
 	else
-		fprintf(out, "%s%*s", buf, pad, "");
+		fprintf(out, "%s%*s", s, pad, "");
 }
 
 /* The dark theme's ramps as the screen draws them: 256 colours (the
@@ -133,15 +212,60 @@ static void print_cell(FILE *out, const struct table *tb, int i, int j, double r
 		text);
 }
 
-static void print_column_head(FILE *out, const struct table *tb, int j)
+/* A table's labels as printed: fitted, and the row labels' width. */
+struct labels {
+	char **rows, **cols;    /* NULL for indices */
+	int row_width;          /* columns, not counting the gap after them */
+};
+
+/* Row labels are as wide as the widest token, from LABEL_MIN to LABEL_MAX;
+ * column heads take a cell's width, which the values need. */
+static void labels_fit(struct labels *l, const struct table *tb)
+{
+	l->row_width = LABEL_MIN;
+	l->rows = l->cols = NULL;
+	if (tb->row_labels) {
+		int widest = widest_label(tb->row_labels, tb->rows);
+		l->row_width = widest < LABEL_MIN ? LABEL_MIN : widest > LABEL_MAX ? LABEL_MAX : widest;
+		l->rows = fit_labels(tb->row_labels, tb->rows, l->row_width);
+	}
+	if (tb->col_labels)
+		l->cols = fit_labels(tb->col_labels, tb->cols, CELL_WIDTH - 1);
+}
+
+static void labels_free(struct labels *l, const struct table *tb)
+{
+	free_labels(l->rows, tb->rows);
+	free_labels(l->cols, tb->cols);
+}
+
+static void print_column_head(FILE *out, const struct labels *l, int j)
 {
 	char idx[16];
-	if (tb->col_labels) {
+	if (l->cols) {
 		fputc(' ', out);
-		print_label(out, tb->col_labels[j], CELL_WIDTH - 1, true);
+		print_label(out, l->cols[j], CELL_WIDTH - 1, true);
 	} else {
 		snprintf(idx, sizeof(idx), "%d", j);
 		fprintf(out, "%*s", CELL_WIDTH, idx);
+	}
+}
+
+/* Columns j0 to j1 - 1 of the table, under their heads. */
+static void print_block(FILE *out, const struct table *tb, const struct labels *l, int j0,
+			int j1, double range, const struct heat *heat)
+{
+	fprintf(out, "%*s", l->row_width + 1, "");
+	for (int j = j0; j < j1; j++)
+		print_column_head(out, l, j);
+	fputc('\n', out);
+	for (int i = 0; i < tb->rows; i++) {
+		char idx[16];
+		snprintf(idx, sizeof(idx), "%d", i);
+		print_label(out, l->rows ? l->rows[i] : idx, l->row_width + 1, false);
+		for (int j = j0; j < j1; j++)
+			print_cell(out, tb, i, j, range, heat);
+		fputc('\n', out);
 	}
 }
 
@@ -169,29 +293,23 @@ static bool print_table(FILE *out, const struct table *tb, bool color)
 	}
 	fprintf(out, "%s: shape=(%d, %d), dtype=%s\n", tb->name, tb->rows, tb->cols,
 		tb->bits ? "bool" : "float32");
-	int per_block = (line_width() - LABEL_WIDTH) / CELL_WIDTH;
+	struct labels l;
+	labels_fit(&l, tb);
+	int per_block = (line_width() - l.row_width - 1) / CELL_WIDTH;
 	if (per_block < 1)
 		per_block = 1;
 	for (int j0 = 0; j0 < tb->cols; j0 += per_block) {
 		int j1 = j0 + per_block < tb->cols ? j0 + per_block : tb->cols;
 		if (tb->cols > per_block)
 			fprintf(out, "%scolumns %d to %d:\n", j0 ? "\n" : "", j0, j1 - 1);
-		fprintf(out, "%*s", LABEL_WIDTH, "");
-		for (int j = j0; j < j1; j++)
-			print_column_head(out, tb, j);
-		fputc('\n', out);
-		for (int i = 0; i < tb->rows; i++) {
-			char idx[16];
-			snprintf(idx, sizeof(idx), "%d", i);
-			print_label(out, tb->row_labels ? tb->row_labels[i] : idx, LABEL_WIDTH, false);
-			for (int j = j0; j < j1; j++)
-				print_cell(out, tb, i, j, range, heat);
-			fputc('\n', out);
-		}
+		print_block(out, tb, &l, j0, j1, range, heat);
 	}
+	labels_free(&l, tb);
 	return finite;
 }
 
+/* The token list shows every token whole (it is the place to read one a
+ * table's label cut); the column is as wide as the widest. */
 static void print_tokens(FILE *out, const struct av_trace *t)
 {
 	const struct av_tokens *sides[] = { &t->tokens, &t->source_tokens };
@@ -201,12 +319,16 @@ static void print_tokens(FILE *out, const struct av_trace *t)
 	for (int s = 0; s < 2; s++) {
 		if (sides[s]->n == 0)
 			continue;
+		int widest = widest_label(sides[s]->text, sides[s]->n);
+		int width = (widest > LABEL_MIN ? widest : LABEL_MIN) + 1;
 		fprintf(out, "%s%s: %d\n", s ? "\n" : "", titles[s], sides[s]->n);
-		fprintf(out, "%4s  %-*s %6s\n", "pos", LABEL_WIDTH, "token", "row");
+		fprintf(out, "%4s  %-*s %6s\n", "pos", width, "token", "row");
 		for (int i = 0; i < sides[s]->n; i++) {
+			char *shown = av_escape_output(sides[s]->text[i]);
 			fprintf(out, "%4d  ", i);
-			print_label(out, sides[s]->text[i], LABEL_WIDTH, false);
+			print_label(out, shown, width, false);
 			fprintf(out, " %6d%s\n", ids[s][i], oov[s][i] ? "  (not in vocabulary)" : "");
+			free(shown);
 		}
 	}
 }

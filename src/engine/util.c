@@ -218,6 +218,11 @@ void av_output_set_ascii(bool ascii)
 	output_ascii = ascii;
 }
 
+bool av_output_is_ascii(void)
+{
+	return output_ascii;
+}
+
 char *av_escape_output(const char *s)
 {
 	return escape(s, (size_t)-1, output_ascii ? ESCAPE_NON_ASCII : ESCAPE_INVISIBLE);

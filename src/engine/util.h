@@ -73,6 +73,10 @@ size_t av_escape_output_next(const char *s, size_t len, char shown[static 12]);
 /* Whether av_escape_output escapes every non-ASCII character. */
 void av_output_set_ascii(bool ascii);
 
+/* What av_output_set_ascii last set (false before): batch output picks
+ * its cut marker by it ("~" where "…" would be escaped). */
+bool av_output_is_ascii(void);
+
 /* The locale's codeset is UTF-8 (nl_langinfo). */
 bool av_locale_is_utf8(void);
 
