@@ -280,6 +280,28 @@ static void test_json_escape_invisible(void **state)
 	}
 }
 
+/* For a terminal whose locale is not UTF-8 every character past ASCII is
+ * an escape too (--dump - there wrote é and 中 as raw UTF-8, whose bytes
+ * 0x80 to 0x9f are C1 controls to such a terminal); the layout stays. */
+static void test_json_escape_ascii(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "{\n\t\"k\":\t\"caf\xc3\xa9 \xe4\xb8\xad\"\n}",
+		  "{\n\t\"k\":\t\"caf\\u00e9 \\u4e2d\"\n}" },
+		{ "[\"a\xe2\x80\xae" "b\"]", "[\"a\\u202eb\"]" },
+		{ "[\"\xf0\x9f\x90\xbc\"]", "[\"\\ud83d\\udc3c\"]" },   /* U+1F43C */
+		{ "[\"\xff\\n\"]", "[\"\\ufffd\\n\"]" },   /* not UTF-8: no byte escape */
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *got = av_json_escape_ascii(cases[i].in);
+		assert_string_equal(got, cases[i].out);
+		free(got);
+	}
+}
+
 /* A sentence's U+202E reached --dump raw, and a terminal shown the file
  * reversed what followed it. The dump now spells it \u202e, the streamed
  * text and the tree's alike, and reading the dump back gives the same
@@ -525,6 +547,7 @@ int main(void)
 		cmocka_unit_test(test_dump_reloads_any_seed),
 		cmocka_unit_test(test_streamed_dump_equals_tree),
 		cmocka_unit_test(test_json_escape_invisible),
+		cmocka_unit_test(test_json_escape_ascii),
 		cmocka_unit_test(test_dump_escapes_invisible),
 		cmocka_unit_test(test_streamed_dump_reports_a_full_disk),
 		cmocka_unit_test(test_failed_stream_leaves_the_old_file),

@@ -1,6 +1,7 @@
 /* model_cli.c: --model (see model_cli.h). */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,6 +103,31 @@ static cJSON *next_tokens_json(const struct av_gpt2 *m, const struct av_gpt2_run
 	return list;
 }
 
+/* Writes the JSON text ctx to fd: spelled in ASCII for a terminal whose
+ * locale is not UTF-8, as av_trace_json_write does, byte for byte
+ * otherwise (a file's bytes never depend on the terminal). */
+static bool write_json(int fd, void *ctx, int *err)
+{
+	const char *json = ctx;
+	char *ascii = av_json_fd_wants_ascii(fd) ? av_json_escape_ascii(json) : NULL;
+	const char *text = ascii ? ascii : json;
+	size_t left = strlen(text);
+	while (left > 0) {
+		ssize_t n = write(fd, text, left);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			*err = errno;
+			free(ascii);
+			return false;
+		}
+		text += n;
+		left -= (size_t)n;
+	}
+	free(ascii);
+	return true;
+}
+
 /* The single-layer trace document, its "params" (the teaching layer's
  * weights) replaced by what names the model: a GPT-2 dump is for reading,
  * not a --weights file. */
@@ -133,8 +159,8 @@ static bool dump(const struct av_options *o, const char *dir, const struct av_gp
 	cJSON_Delete(doc);
 	size_t len = strlen(text);
 	text = av_realloc(text, len + 2, 1);
-	text[len++] = '\n';
-	bool ok = av_write_file_atomic(o->dump, text, len, cause);
+	memcpy(text + len, "\n", 2);
+	bool ok = av_write_file_atomic_with(o->dump, write_json, text, cause);
 	free(text);
 	return ok;
 }

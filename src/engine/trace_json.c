@@ -248,12 +248,24 @@ static size_t json_escape(uint32_t cp, char out[static 13])
 				(unsigned)(0xdc00 + (cp & 0x3ff)));
 }
 
-/* text (len bytes) with its invisible characters escaped, into out when
- * not NULL; returns the length either way (counted first, then written:
- * an export is megabytes, and a bound of 6 times its size would waste
- * them). ASCII below DEL is left alone: cJSON escapes the controls in
- * strings, and the tabs and newlines outside them are its layout. */
-static size_t escape_invisible(const char *text, size_t len, char *out)
+/* Whether the JSON escape replaces the character cp (k bytes decoded, or
+ * k < 0 for a byte that is not UTF-8). ASCII below DEL is left alone:
+ * cJSON escapes the controls in strings, and the tabs and newlines outside
+ * them are its layout. With ascii every other character is escaped too. */
+static bool json_escapes(uint32_t cp, int k, bool ascii)
+{
+	if (k < 0)
+		return ascii;
+	return cp >= 0x7f && (ascii || av_cp_invisible(cp));
+}
+
+/* text (len bytes) with its invisible characters (with ascii: every
+ * character past ASCII) escaped, into out when not NULL; returns the
+ * length either way (counted first, then written: an export is megabytes,
+ * and a bound of 6 times its size would waste them). A byte that is not
+ * UTF-8 is copied as it is, or with ascii written as U+FFFD: no JSON
+ * escape spells a byte, and raw it would be a C1 control. */
+static size_t escape_json_text(const char *text, size_t len, bool ascii, char *out)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < len;) {
@@ -263,8 +275,8 @@ static size_t escape_invisible(const char *text, size_t len, char *out)
 		const char *from = text + i;
 		size_t m = k > 0 ? (size_t)k : 1;
 		size_t took = m;
-		if (k > 0 && cp >= 0x7f && av_cp_invisible(cp)) {
-			m = json_escape(cp, esc);
+		if (json_escapes(cp, k, ascii)) {
+			m = json_escape(k > 0 ? cp : 0xfffd, esc);
 			from = esc;
 		}
 		if (out)
@@ -275,13 +287,28 @@ static size_t escape_invisible(const char *text, size_t len, char *out)
 	return n;
 }
 
-char *av_json_escape_invisible(const char *text)
+static char *escape_json(const char *text, bool ascii)
 {
-	size_t len = strlen(text), n = escape_invisible(text, len, NULL);
+	size_t len = strlen(text), n = escape_json_text(text, len, ascii, NULL);
 	char *out = av_malloc(n + 1);
-	escape_invisible(text, len, out);
+	escape_json_text(text, len, ascii, out);
 	out[n] = '\0';
 	return out;
+}
+
+char *av_json_escape_invisible(const char *text)
+{
+	return escape_json(text, false);
+}
+
+char *av_json_escape_ascii(const char *text)
+{
+	return escape_json(text, true);
+}
+
+bool av_json_fd_wants_ascii(int fd)
+{
+	return isatty(fd) && !av_locale_is_utf8();
 }
 
 char *av_json_print(const cJSON *doc)
@@ -314,6 +341,7 @@ enum { JW_BUFFER = 64 * 1024 };
 struct json_writer {
 	int fd;
 	int depth;      /* levels of nesting, as cJSON counts them */
+	bool ascii;     /* every non-ASCII character escaped (av_json_fd_wants_ascii) */
 	bool ok;        /* false after a failed write; later writes are skipped */
 	int err;        /* errno of that failure */
 	size_t used;
@@ -373,7 +401,7 @@ static void jw_leaf(struct json_writer *w, cJSON *item)
 		fputs("attnview: out of memory\n", stderr);
 		abort();
 	}
-	char *safe = av_json_escape_invisible(text);
+	char *safe = escape_json(text, w->ascii);
 	cJSON_free(text);
 	jw_text(w, safe);
 	free(safe);
@@ -678,6 +706,7 @@ bool av_trace_json_write(int fd, const struct av_trace *t, const struct av_param
 {
 	struct json_writer *w = av_malloc(sizeof(*w));
 	w->fd = fd;
+	w->ascii = av_json_fd_wants_ascii(fd);
 	w->depth = 0;
 	w->ok = true;
 	w->err = 0;

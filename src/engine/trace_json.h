@@ -37,7 +37,10 @@ cJSON *av_trace_to_json(const struct av_trace *t, const struct av_params *p,
 /* The document of av_trace_to_json followed by a newline, byte for byte
  * what av_json_print of it gives plus "\n", written to fd as it is made
  * (a 64 KB buffer instead of a tree as large as the trace: --dump). false
- * with *err (may be NULL) set to the errno of a failed write. */
+ * with *err (may be NULL) set to the errno of a failed write. When fd is a
+ * terminal whose locale is not UTF-8 (av_json_fd_wants_ascii) its strings
+ * are spelled as av_json_escape_ascii does instead; a file or a pipe gets
+ * the same bytes in every locale. */
 bool av_trace_json_write(int fd, const struct av_trace *t, const struct av_params *p,
 			 const struct av_training_record *training, int *err);
 
@@ -53,5 +56,16 @@ char *av_json_print(const cJSON *doc);
  * shows the rest of the line reversed. Printable text (é, 中) stays UTF-8;
  * a byte that is not UTF-8 is copied as it is. */
 char *av_json_escape_invisible(const char *text);
+
+/* The same with every character past ASCII escaped (\u00e9, \u4e2d, a
+ * surrogate pair past U+FFFF): the same strings to a reader, for a
+ * terminal whose locale is not UTF-8, where UTF-8 would be mojibake and
+ * its bytes 0x80 to 0x9f C1 controls. A byte that is not UTF-8 becomes
+ * \ufffd. */
+char *av_json_escape_ascii(const char *text);
+
+/* fd is a terminal whose locale is not UTF-8: JSON written to it is
+ * spelled as av_json_escape_ascii does. */
+bool av_json_fd_wants_ascii(int fd);
 
 #endif
