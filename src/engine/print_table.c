@@ -57,7 +57,8 @@ static const char *cut_marker(void)
 /* s (a token from input: escaped as util.h's av_escape_output says) in at
  * most width columns, malloc'd: whole when it fits, else cut after whole
  * characters and whole escapes and marked, so a cut is never silent and
- * never leaves half an escape. A suffix ("#3", or "") follows the marker. */
+ * never leaves half an escape. A suffix ("#3", or "") ends the label, after
+ * the marker if there is a cut. */
 static char *fit_label(const char *s, int width, const char *suffix)
 {
 	char *whole = av_escape_output(s);
@@ -226,7 +227,8 @@ static void labels_fit(struct labels *l, const struct table *tb)
 	l->rows = l->cols = NULL;
 	if (tb->row_labels) {
 		int widest = widest_label(tb->row_labels, tb->rows);
-		l->row_width = widest < LABEL_MIN ? LABEL_MIN : widest > LABEL_MAX ? LABEL_MAX : widest;
+		l->row_width = widest < LABEL_MIN ? LABEL_MIN
+						  : widest > LABEL_MAX ? LABEL_MAX : widest;
 		l->rows = fit_labels(tb->row_labels, tb->rows, l->row_width);
 	}
 	if (tb->col_labels)
