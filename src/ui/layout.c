@@ -389,33 +389,9 @@ static bool cjk_break(uint32_t before, uint32_t after)
 	return (av_cp_is_wide(before) || av_cp_is_wide(after)) && av_line_may_break(before, after);
 }
 
-/* The last cjk_break in the word s[from..end) where the line s[0..) still
- * fits width columns, or from when there is none. */
-static size_t last_cjk_break(const char *s, size_t len, size_t from, size_t end, int width,
-			     int (*measure)(const char *), char *buf)
-{
-	size_t found = from;
-	uint32_t prev = 0;
-	for (size_t off = from; off < end;) {
-		uint32_t cp;
-		int k = av_utf8_decode(s + off, len - off, &cp);
-		if (k < 0) {
-			k = 1;
-			cp = 0;
-		}
-		if (off > from && cjk_break(prev, cp)) {
-			if (prefix_width(s, off, measure, buf) > width)
-				break;
-			found = off;
-		}
-		prev = cp;
-		off += (size_t)k;
-	}
-	return found;
-}
-
-/* Whether the word s[from..end) has a cjk_break anywhere. */
-static bool has_cjk_break(const char *s, size_t len, size_t from, size_t end)
+/* The first place after from, before end, where cjk_break allows a line
+ * to break in s; end when there is none. */
+static size_t next_cjk_break(const char *s, size_t len, size_t from, size_t end)
 {
 	uint32_t prev = 0;
 	for (size_t off = from; off < end;) {
@@ -426,11 +402,26 @@ static bool has_cjk_break(const char *s, size_t len, size_t from, size_t end)
 			cp = 0;
 		}
 		if (off > from && cjk_break(prev, cp))
-			return true;
+			return off;
 		prev = cp;
 		off += (size_t)k;
 	}
-	return false;
+	return end;
+}
+
+/* The last cjk_break in the word s[from..end) where the line s[0..) still
+ * fits width columns, or from when there is none. */
+static size_t last_cjk_break(const char *s, size_t len, size_t from, size_t end, int width,
+			     int (*measure)(const char *), char *buf)
+{
+	size_t found = from;
+	for (size_t at = next_cjk_break(s, len, from, end); at < end;
+	     at = next_cjk_break(s, len, at, end)) {
+		if (prefix_width(s, at, measure, buf) > width)
+			break;
+		found = at;
+	}
+	return found;
 }
 
 /* Chinese fills its lines: the word after the whole words that fit (best)
@@ -465,7 +456,7 @@ static size_t begin_long_word(const char *s, size_t len, size_t best, int width,
 	for (w1 = w0; w1 < len && s[w1] != ' '; w1++)
 		;
 	if (w1 == w0 || prefix_width(s + w0, w1 - w0, measure, buf) <= width ||
-	    has_cjk_break(s, len, w0, w1))
+	    next_cjk_break(s, len, w0, w1) < w1)
 		return best;
 	size_t off = characters_that_fit(s, len, w0, w1, width, measure, buf);
 	return off > w0 ? allowed_break(s, len, w0, off) : best;
