@@ -310,7 +310,7 @@ static void test_dump_escapes_invisible(void **state)
 {
 	(void)state;
 	static const char *const words[] = {
-		"a\xe2\x80\xae" "b", "caf\xc3\xa9", "\xe7\x86\x8a", "x\xf3\xa0\x81\x81y"
+		("a\xe2\x80\xae" "b"), "caf\xc3\xa9", "\xe7\x86\x8a", "x\xf3\xa0\x81\x81y"
 	};
 	struct av_session s;
 	setup_session(&s);
