@@ -65,6 +65,25 @@ static void test_loaded_trained_weights(void **state)
 	h.a.dirty = AV_DIRTY_ALL;
 	av_app_draw(&h.a);
 	assert_non_null(strstr(harness_line(0), "seed=1 trained 200 ep"));
+	/* a run from them counts on: 200 before, 2 of its own */
+	harness_keys(&h, "t");
+	harness_keys(&h, "s");
+	harness_keys(&h, "s");
+	harness_keys(&h, "t");
+	assert_non_null(strstr(harness_line(0), "seed=1 trained 200+2 ep"));
+	/* i draws the weights anew: the file's epochs are gone */
+	harness_keys(&h, "t");
+	harness_keys(&h, "i");
+	harness_keys(&h, "s");
+	harness_keys(&h, "t");
+	assert_non_null(strstr(harness_line(0), "seed=1 trained 1 ep"));
+	harness_close(&h);
+
+	OPEN(&h, 100, 24, "", NULL, -1);
+	h.s.from_weights = true;
+	h.s.loaded_training = (struct av_loaded_training){ .present = true, .epochs = 200,
+							   .lr = 0.01 };
+	av_session_start(&h.s);
 	harness_keys(&h, "r");
 	assert_null(strstr(harness_line(0), "trained"));
 	harness_close(&h);

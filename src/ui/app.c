@@ -481,6 +481,13 @@ static bool loaded_trained(const struct av_app *a, int *epochs, int *steps)
 	return true;
 }
 
+int av_app_epochs_before_run(const struct av_app *a)
+{
+	int epochs, steps;
+	return av_train_view_weights_trained(a, &epochs, &steps) ? av_train_view_epochs_before(a)
+		: 0;
+}
+
 bool av_app_weights_trained(const struct av_app *a, int *epochs, int *steps)
 {
 	return av_train_view_weights_trained(a, epochs, steps) ||
@@ -736,7 +743,8 @@ void av_app_draw_header(struct av_app *a, const char *view, int index, int count
 	char trained[48], layer[48];
 	int epochs, steps;
 	if (av_app_weights_trained(a, &epochs, &steps)) {
-		av_trained_text(trained, sizeof(trained), epochs, steps);
+		av_trained_text(trained, sizeof(trained), av_app_epochs_before_run(a), epochs,
+				steps);
 		h.weights = trained;
 	}
 	if (a->model) {   /* a real model: its name and layer, no seed */

@@ -147,7 +147,7 @@ static void figure_settings(const struct av_app *a, char *buf, size_t size)
 	if (av_app_weights_trained(a, &epochs, &steps)) {
 		memcpy(trained, " · ", sizeof(" · "));
 		av_trained_text(trained + strlen(trained), sizeof(trained) - strlen(trained),
-				epochs, steps);
+				av_app_epochs_before_run(a), epochs, steps);
 	}
 	snprintf(buf, size, "%s · scale %s · T %s · D %d, H %d · seed %llu%s",
 		 a->s->sample.name ? a->s->sample.name : "attnview", av_scale_names[t->cfg.scale],

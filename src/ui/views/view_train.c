@@ -606,6 +606,7 @@ static void cycle_init(struct av_app *a)
 	struct av_trainer *tr = tv->tr;
 	enum av_init next = (enum av_init)((tr->cfg.init + 1) % 3);
 	av_trainer_set_init(tr, next);
+	tv->epochs_before = 0;   /* weights drawn anew: the file's epochs are gone */
 	tv->goal_seen = false;
 	pause_training(a);
 	static const char *const how[] = {
@@ -974,6 +975,10 @@ bool av_train_view_open(struct av_app *a)
 			free(cause);
 			return false;
 		}
+		/* a run from a trained file's weights counts on from its epochs */
+		struct av_training_record loaded;
+		tv->epochs_before = av_session_loaded_training(s, &loaded) && loaded.steps == 0
+				    ? loaded.epochs : 0;
 		tv->goal = s->sample.training.epochs;
 		tv->goal_seen = false;
 		tv->steps_done = 0;
@@ -1163,12 +1168,21 @@ bool av_train_view_weights_trained(const struct av_app *a, int *epochs, int *ste
 	return true;
 }
 
-void av_trained_text(char *buf, size_t size, int epochs, int steps)
+void av_trained_text(char *buf, size_t size, int before, int epochs, int steps)
 {
-	if (steps > 0)
+	if (before > 0 && steps > 0)
+		snprintf(buf, size, _("trained %d+%d ep+%d"), before, epochs, steps);
+	else if (before > 0)
+		snprintf(buf, size, _("trained %d+%d ep"), before, epochs);
+	else if (steps > 0)
 		snprintf(buf, size, _("trained %d ep+%d"), epochs, steps);
 	else
 		snprintf(buf, size, _("trained %d ep"), epochs);
+}
+
+int av_train_view_epochs_before(const struct av_app *a)
+{
+	return a->train ? a->train->epochs_before : 0;
 }
 
 void av_train_view_look(const struct av_app *a, struct av_train_look *look)
