@@ -1054,7 +1054,8 @@ enum av_answer av_lesson_check(const struct av_lesson_question *q, const struct 
 		return AV_ANSWER_NOT_NOW;
 	/* another head's numbers are on the screen: its largest is no answer */
 	if (head != q->head) {
-		av_fail(explain, _("the question is about head %d: Tab to it, then Enter"), q->head);
+		av_fail(explain, _("the question is about head %d: Tab to it, then Enter"),
+			q->head);
 		return AV_ANSWER_CURSOR_ELSEWHERE;
 	}
 	bool by_key = q->ask == AV_ASK_ARGMAX_QUERY;

@@ -417,7 +417,8 @@ static void cycle_scale(struct av_app *a)
 	if (change_config(a, &saved)) {
 		static const char *const what[] = {
 			N_("scale sqrt(dk): divide by the square root of the head width"),
-			N_("scale sqrt(dmodel): divide by the square root of D (the QKV tutorial's code)"),
+			N_("scale sqrt(dmodel): divide by the square root of D (the QKV "
+			   "tutorial's code)"),
 			N_("scale none: the raw dot products go into softmax"),
 		};
 		av_app_message(a, false, "%s", _(what[a->s->cfg.scale]));

@@ -129,11 +129,12 @@ static void fig_masking(struct fig_data *d, const struct av_session *s,
 	snprintf(d->formula, sizeof(d->formula),
 		 _("masked = scaled.masked_fill(mask == 0, −1e20)"));
 	snprintf(d->caption, sizeof(d->caption),
-		 _("QKV tutorial §4.1: a hidden cell (╳) holds −1e20 in the engine, as its masked_fill("
-		 "mask == 0, float(\"-1e20\")); shown −∞; softmax gives it weight 0"));
+		 _("QKV tutorial §4.1: a hidden cell (╳) holds −1e20 in the engine, as its "
+		 "masked_fill(mask == 0, float(\"-1e20\")); shown −∞; softmax gives it weight 0"));
 	if (t != &s->trace)
 		snprintf(d->note, sizeof(d->note),
-			 _("the session hides nothing (%s): shown causal, as the QKV tutorial's decoder"),
+			 _("the session hides nothing (%s): shown causal, as the QKV tutorial's "
+			 "decoder"),
 			 av_mode_names[s->trace.cfg.mode]);
 }
 
@@ -154,8 +155,8 @@ static void fig_kinds(struct fig_data *d, const struct av_session *s,
 	snprintf(d->formula, sizeof(d->formula),
 		 _("softmax(Q·Kᵀ/s): self | causal (tril mask) | cross (K, V from the source)"));
 	snprintf(d->caption, sizeof(d->caption),
-		 _("QKV tutorial §3.1-3.3 and §4.2: its three plot_attention figures (weights[0, h]: "
-		 "queries down, keys across), one layer's weights for all three"));
+		 _("QKV tutorial §3.1-3.3 and §4.2: its three plot_attention figures (weights[0, "
+		 "h]: queries down, keys across), one layer's weights for all three"));
 	if (k->source_is_sentence)
 		snprintf(d->note, sizeof(d->note),
 			 _("no source sentence: cross uses the sentence as its own source (E sets one)"));

@@ -611,7 +611,8 @@ static void cycle_init(struct av_app *a)
 	pause_training(a);
 	static const char *const how[] = {
 		N_("N(0,1) like torch.randn (the china–panda tutorial)"),
-		N_("Glorot uniform: the china–panda tutorial's remedy for scores that all look alike"),
+		N_("Glorot uniform: the china–panda tutorial's remedy for scores that all look "
+		   "alike"),
 		N_("nn.Linear's default uniform"),
 	};
 	av_app_message(a, false, _("init %s: the trained weights drawn again, %s; back to epoch 0"),
@@ -634,8 +635,8 @@ static void change_lr(struct av_app *a, double factor)
 		return;
 	}
 	av_app_message(a, false, factor > 1
-		       ? _("learning rate %g (larger: the china–panda tutorial's remedy for scores that "
-			 "stay alike)")
+		       ? _("learning rate %g (larger: the china–panda tutorial's remedy for "
+			 "scores that stay alike)")
 		       : _("learning rate %g"), lr);
 	mark(a, BIT(P_INFO));
 }
