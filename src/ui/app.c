@@ -482,19 +482,33 @@ static bool loaded_trained(const struct av_app *a, int *epochs, int *steps)
 	return true;
 }
 
-int av_app_epochs_before_run(const struct av_app *a)
+/* The sources of av_app_weights_trained, asked once each; *before is the
+ * loaded file's epochs a training view's run counts on from, else 0. */
+static bool weights_trained(const struct av_app *a, int *before, int *epochs, int *steps)
 {
-	int epochs, steps;
-	return av_train_view_weights_trained(a, &epochs, &steps) ? av_train_view_epochs_before(a)
-		: 0;
+	*before = 0;
+	if (av_train_view_weights_trained(a, epochs, steps)) {
+		*before = av_train_view_epochs_before(a);
+		return true;
+	}
+	return av_classroom_weights_trained(a, epochs, steps) ||
+	       av_lesson_ui_weights_trained(a, epochs, steps) ||
+	       loaded_trained(a, epochs, steps);
 }
 
 bool av_app_weights_trained(const struct av_app *a, int *epochs, int *steps)
 {
-	return av_train_view_weights_trained(a, epochs, steps) ||
-	       av_classroom_weights_trained(a, epochs, steps) ||
-	       av_lesson_ui_weights_trained(a, epochs, steps) ||
-	       loaded_trained(a, epochs, steps);
+	int before;
+	return weights_trained(a, &before, epochs, steps);
+}
+
+bool av_app_trained_text(const struct av_app *a, char *buf, size_t size)
+{
+	int before, epochs, steps;
+	if (!weights_trained(a, &before, &epochs, &steps))
+		return false;
+	av_trained_text(buf, size, before, epochs, steps);
+	return true;
 }
 
 void av_app_quit(struct av_app *a)
@@ -742,12 +756,8 @@ void av_app_draw_header(struct av_app *a, const char *view, int index, int count
 		.view = view ? _(view) : NULL,
 	};
 	char trained[48], layer[48];
-	int epochs, steps;
-	if (av_app_weights_trained(a, &epochs, &steps)) {
-		av_trained_text(trained, sizeof(trained), av_app_epochs_before_run(a), epochs,
-				steps);
+	if (av_app_trained_text(a, trained, sizeof(trained)))
 		h.weights = trained;
-	}
 	if (a->model) {   /* a real model: its name and layer, no seed */
 		av_model_ui_layer_text(a, layer, sizeof(layer));
 		h.model = layer;

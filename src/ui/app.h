@@ -306,17 +306,17 @@ bool av_train_view_ask_discard(struct av_app *a, void (*then)(struct av_app *a))
  * stepper runs on its weights; false otherwise. */
 bool av_train_view_weights_trained(const struct av_app *a, int *epochs, int *steps);
 /* The epochs of the weights file the training view's run started from (its
- * "training" record), or 0: see av_app_epochs_before_run. */
+ * "training" record), or 0: see av_app_trained_text. */
 int av_train_view_epochs_before(const struct av_app *a);
 /* The epochs and sentences that trained the weights shown, whoever ran
  * them: the training view, the teacher's run a student replayed, a lesson
  * step, a weights file's "training" record; false for weights as drawn or
  * loaded without one. The header and a pin's label say them. */
 bool av_app_weights_trained(const struct av_app *a, int *epochs, int *steps);
-/* The epochs a weights file's record says its weights had before the
- * training view's run started from them (they are not in that run's
- * count), or 0. */
-int av_app_epochs_before_run(const struct av_app *a);
+/* The same in the header's words (av_trained_text), counting a loaded
+ * file's epochs before a training view's run from them ("trained 200+5
+ * ep"); false, buf untouched, for untrained weights. */
+bool av_app_trained_text(const struct av_app *a, char *buf, size_t size);
 /* The header's words for a run: "trained 5 ep", or "trained 5 ep+1" with
  * sentences of the next epoch done (the classroom's header says them too);
  * after `before` epochs of a loaded file, "trained 200+5 ep". */

@@ -142,13 +142,9 @@ static void figure_settings(const struct av_app *a, char *buf, size_t size)
 	av_number_format(T, sizeof(T), t->cfg.temperature, 4);
 	/* trained weights say so, in the header's words: the seed alone does
 	 * not give these numbers */
-	char trained[64] = "";
-	int epochs, steps;
-	if (av_app_weights_trained(a, &epochs, &steps)) {
-		memcpy(trained, " · ", sizeof(" · "));
-		av_trained_text(trained + strlen(trained), sizeof(trained) - strlen(trained),
-				av_app_epochs_before_run(a), epochs, steps);
-	}
+	char trained[64] = "", text[48];
+	if (av_app_trained_text(a, text, sizeof(text)))
+		snprintf(trained, sizeof(trained), " · %s", text);
 	snprintf(buf, size, "%s · scale %s · T %s · D %d, H %d · seed %llu%s",
 		 a->s->sample.name ? a->s->sample.name : "attnview", av_scale_names[t->cfg.scale],
 		 T, t->d_model, t->heads, (unsigned long long)t->cfg.seed, trained);
