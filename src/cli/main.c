@@ -31,7 +31,7 @@
  * locale is not UTF-8 its non-ASCII characters are escaped, as --print's. */
 static int fail(char *cause)
 {
-	bool ascii = isatty(STDERR_FILENO) && !av_locale_is_utf8();
+	bool ascii = av_fd_wants_ascii(STDERR_FILENO);
 	char *safe = av_escape_message(cause ? cause : _("unknown error"), ascii);
 	fprintf(stderr, "attnview: %s\n", safe);
 	free(safe);
@@ -291,7 +291,7 @@ int main(int argc, char **argv)
 	/* UTF-8 to a terminal in another charset would be mojibake, and its
 	 * bytes 0x80..0x9f C1 controls: text from input is escaped instead, as
 	 * the screen does. A pipe or a file gets UTF-8 in every locale. */
-	av_output_set_ascii(isatty(STDOUT_FILENO) && !av_locale_is_utf8());
+	av_output_set_ascii(av_fd_wants_ascii(STDOUT_FILENO));
 	struct av_options o;
 	char *cause = NULL;
 	bool restricted, ok = false;

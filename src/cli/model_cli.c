@@ -109,7 +109,7 @@ static cJSON *next_tokens_json(const struct av_gpt2 *m, const struct av_gpt2_run
 static bool write_json(int fd, void *ctx, int *err)
 {
 	const char *json = ctx;
-	char *ascii = av_json_fd_wants_ascii(fd) ? av_json_escape_ascii(json) : NULL;
+	char *ascii = av_fd_wants_ascii(fd) ? av_json_escape_ascii(json) : NULL;
 	const char *text = ascii ? ascii : json;
 	size_t left = strlen(text);
 	while (left > 0) {

@@ -306,11 +306,6 @@ char *av_json_escape_ascii(const char *text)
 	return escape_json(text, true);
 }
 
-bool av_json_fd_wants_ascii(int fd)
-{
-	return isatty(fd) && !av_locale_is_utf8();
-}
-
 char *av_json_print(const cJSON *doc)
 {
 	char *text = cJSON_Print(doc);
@@ -341,7 +336,7 @@ enum { JW_BUFFER = 64 * 1024 };
 struct json_writer {
 	int fd;
 	int depth;      /* levels of nesting, as cJSON counts them */
-	bool ascii;     /* every non-ASCII character escaped (av_json_fd_wants_ascii) */
+	bool ascii;     /* every non-ASCII character escaped (av_fd_wants_ascii) */
 	bool ok;        /* false after a failed write; later writes are skipped */
 	int err;        /* errno of that failure */
 	size_t used;
@@ -706,7 +701,7 @@ bool av_trace_json_write(int fd, const struct av_trace *t, const struct av_param
 {
 	struct json_writer *w = av_malloc(sizeof(*w));
 	w->fd = fd;
-	w->ascii = av_json_fd_wants_ascii(fd);
+	w->ascii = av_fd_wants_ascii(fd);
 	w->depth = 0;
 	w->ok = true;
 	w->err = 0;

@@ -38,7 +38,7 @@ cJSON *av_trace_to_json(const struct av_trace *t, const struct av_params *p,
  * what av_json_print of it gives plus "\n", written to fd as it is made
  * (a 64 KB buffer instead of a tree as large as the trace: --dump). false
  * with *err (may be NULL) set to the errno of a failed write. When fd is a
- * terminal whose locale is not UTF-8 (av_json_fd_wants_ascii) its strings
+ * terminal whose locale is not UTF-8 (av_fd_wants_ascii) its strings
  * are spelled as av_json_escape_ascii does instead; a file or a pipe gets
  * the same bytes in every locale. */
 bool av_trace_json_write(int fd, const struct av_trace *t, const struct av_params *p,
@@ -63,9 +63,5 @@ char *av_json_escape_invisible(const char *text);
  * its bytes 0x80 to 0x9f C1 controls. A byte that is not UTF-8 becomes
  * \ufffd. */
 char *av_json_escape_ascii(const char *text);
-
-/* fd is a terminal whose locale is not UTF-8: JSON written to it is
- * spelled as av_json_escape_ascii does. */
-bool av_json_fd_wants_ascii(int fd);
 
 #endif

@@ -210,6 +210,11 @@ bool av_locale_is_utf8(void)
 	return cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0);
 }
 
+bool av_fd_wants_ascii(int fd)
+{
+	return isatty(fd) && !av_locale_is_utf8();
+}
+
 /* Set once by main before any output; batch output only. */
 static bool output_ascii;
 

@@ -80,6 +80,12 @@ bool av_output_is_ascii(void);
 /* The locale's codeset is UTF-8 (nl_langinfo). */
 bool av_locale_is_utf8(void);
 
+/* fd is a terminal whose locale is not UTF-8: text from input written to it
+ * has every non-ASCII character escaped (--print, messages, JSON), where
+ * UTF-8 would be mojibake and its bytes 0x80..0x9f C1 controls. A file or a
+ * pipe gets UTF-8 in every locale. */
+bool av_fd_wants_ascii(int fd);
+
 /* The largest files attnview reads: input is bounded, so an endless one
  * (/dev/zero, a pipe that never ends) is refused instead of eating memory.
  * The largest shipped file (a reference fixture at d_model 512) is 8 MiB. */
