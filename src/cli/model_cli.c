@@ -111,21 +111,11 @@ static bool write_json(int fd, void *ctx, int *err)
 	const char *json = ctx;
 	char *ascii = av_fd_wants_ascii(fd) ? av_json_escape_ascii(json) : NULL;
 	const char *text = ascii ? ascii : json;
-	size_t left = strlen(text);
-	while (left > 0) {
-		ssize_t n = write(fd, text, left);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			*err = errno;
-			free(ascii);
-			return false;
-		}
-		text += n;
-		left -= (size_t)n;
-	}
+	bool ok = av_write_all(fd, text, strlen(text));
+	if (!ok)
+		*err = errno;
 	free(ascii);
-	return true;
+	return ok;
 }
 
 /* The single-layer trace document, its "params" (the teaching layer's

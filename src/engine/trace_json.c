@@ -345,19 +345,9 @@ struct json_writer {
 
 static void jw_flush(struct json_writer *w)
 {
-	const char *p = w->buf;
-	size_t left = w->used;
-	while (w->ok && left > 0) {
-		ssize_t n = write(w->fd, p, left);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			w->ok = false;
-			w->err = n < 0 ? errno : EIO;
-			break;
-		}
-		p += n;
-		left -= (size_t)n;
+	if (w->ok && !av_write_all(w->fd, w->buf, w->used)) {
+		w->ok = false;
+		w->err = errno;
 	}
 	w->used = 0;
 }

@@ -340,13 +340,15 @@ bool av_read_file(const char *path, char **text, size_t *len, char **cause)
 	return av_read_file_limit(path, AV_MAX_WEIGHTS_FILE, _("weights files"), text, len, cause);
 }
 
-static bool write_all(int fd, const char *text, size_t len)
+bool av_write_all(int fd, const char *text, size_t len)
 {
 	while (len > 0) {
 		ssize_t n = write(fd, text, len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = EIO;   /* nothing taken: not an endless loop */
 			return false;
 		}
 		text += n;
@@ -582,7 +584,7 @@ struct text_to_write {
 static bool write_text(int fd, void *ctx, int *err)
 {
 	const struct text_to_write *t = ctx;
-	if (write_all(fd, t->text, t->len))
+	if (av_write_all(fd, t->text, t->len))
 		return true;
 	*err = errno;
 	return false;

@@ -132,6 +132,10 @@ bool av_write_file_atomic(const char *path, const char *text, size_t len, char *
  * does. */
 bool av_write_file_atomic_now(const char *path, const char *text, size_t len, char **cause);
 
+/* All len bytes of text to fd, a write(2) interrupted by a signal tried
+ * again; false with errno set when one fails. */
+bool av_write_all(int fd, const char *text, size_t len);
+
 /* The same for a text made as it is written (--dump streams its JSON):
  * emit writes the whole text to fd, returning false with *err set to an
  * errno on failure. It may be called twice (a file with other hard links
