@@ -310,22 +310,36 @@ static bool shown_has_matrix(struct av_app *a, char **cause)
 	return ok;
 }
 
-bool av_export_available(struct av_app *a, enum av_export_format fmt, char **cause)
+bool av_export_is_figure(enum av_export_format fmt)
+{
+	return fmt != AV_EXPORT_TRACE && fmt != AV_EXPORT_WEIGHTS;
+}
+
+/* Whether a figure (CSV, text, ANSI, SVG: one answer for all four) can be
+ * written now; false + *cause. */
+static bool figure_available(struct av_app *a, char **cause)
 {
 	struct av_part parts[AV_MAX_PARTS];
-	switch (fmt) {
-	case AV_EXPORT_TRACE: case AV_EXPORT_WEIGHTS:
-		return true;
-	case AV_EXPORT_CSV: case AV_EXPORT_TEXT: case AV_EXPORT_ANSI: case AV_EXPORT_SVG:
-	case AV_EXPORT_COUNT:
-		break;
-	}
 	if (a->view == &av_view_train)
 		return av_fail(cause, _("the figures are the stepper's (t goes back to it); here t "
 			       "and w write the trace and the trained weights"));
 	if (a->view->shown)
 		return shown_has_matrix(a, cause);
 	return stepper_parts(a, parts) > 0 || no_stepper_matrix(cause);
+}
+
+bool av_export_available(struct av_app *a, enum av_export_format fmt, char **cause)
+{
+	return !av_export_is_figure(fmt) || figure_available(a, cause);
+}
+
+void av_export_offered(struct av_app *a, bool offered[AV_EXPORT_COUNT])
+{
+	char *cause = NULL;
+	bool figures = figure_available(a, &cause);   /* a view's panels built once */
+	free(cause);
+	for (int f = 0; f < AV_EXPORT_COUNT; f++)
+		offered[f] = !av_export_is_figure((enum av_export_format)f) || figures;
 }
 
 bool av_export_render(struct av_app *a, enum av_export_format fmt, char **text,

@@ -60,6 +60,12 @@ char *av_export_default_name(struct av_app *a, enum av_export_format fmt);
  * shows none. false + *cause (malloc'd) says why. W's menu offers only the
  * formats that can; :write and :export refuse the others with the cause. */
 bool av_export_available(struct av_app *a, enum av_export_format fmt, char **cause);
+/* Whether fmt is a figure format (CSV, text, ANSI, SVG: the matrices on
+ * screen), not the trace or the weights. */
+bool av_export_is_figure(enum av_export_format fmt);
+/* offered[f]: av_export_available for every format, the figure formats
+ * asked once (a view of panels builds them to answer): W's menu. */
+void av_export_offered(struct av_app *a, bool offered[AV_EXPORT_COUNT]);
 bool av_export_render(struct av_app *a, enum av_export_format fmt, char **text,
 		      char **cause);
 

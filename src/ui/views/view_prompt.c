@@ -149,8 +149,7 @@ static bool refuse_write(struct av_app *a, const char *path, char **error)
  * view's every head), or NULL: said with "wrote", not left to surprise. */
 static const char *figure_note(const struct av_app *a, enum av_export_format fmt)
 {
-	bool figure = fmt != AV_EXPORT_TRACE && fmt != AV_EXPORT_WEIGHTS;
-	return figure && a->view->export_note ? _(a->view->export_note) : NULL;
+	return av_export_is_figure(fmt) && a->view->export_note ? _(a->view->export_note) : NULL;
 }
 
 /* Whether a file of format fmt holds the trained weights, which are then
@@ -416,17 +415,6 @@ static bool prompt_key(struct av_app *a, int key, enum av_action act)
 
 /* --- drawing ------------------------------------------------------------- */
 
-/* The formats W's menu offers: those the screen can write now (not a figure
- * in the training view or at the tokens stage); offered[f] for each. */
-static void menu_offers(struct av_app *a, bool offered[AV_EXPORT_COUNT])
-{
-	for (int f = 0; f < AV_EXPORT_COUNT; f++) {
-		char *cause = NULL;
-		offered[f] = av_export_available(a, (enum av_export_format)f, &cause);
-		free(cause);
-	}
-}
-
 /* Columns of W's menu before its tail: "write: t trace  w weights  ...",
  * or the keys alone ("write: t w c p a s") when brief. */
 static int menu_width(const bool offered[AV_EXPORT_COUNT], bool brief)
@@ -466,7 +454,7 @@ static const char *prompt_long_text(struct av_app *a, int width, bool *error)
 		if (!p->error)
 			return NULL;
 		bool offered[AV_EXPORT_COUNT];
-		menu_offers(a, offered);
+		av_export_offered(a, offered);
 		int x = menu_width(offered, menu_is_brief(offered, width));
 		return x + av_text_width(p->error) > width ? p->error : NULL;
 	}
@@ -484,7 +472,7 @@ static void draw_menu(struct av_app *a, struct av_prompt *p, bool error_above)
 	int width = getmaxx(w);
 	werase(w);
 	bool offered[AV_EXPORT_COUNT];
-	menu_offers(a, offered);
+	av_export_offered(a, offered);
 	bool brief = menu_is_brief(offered, width);
 	int x = av_put(w, 0, 0, _("write: "), width, av_colors_el(c, AV_EL_TITLE));
 	for (int f = 0; f < AV_EXPORT_COUNT; f++) {
