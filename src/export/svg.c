@@ -68,9 +68,9 @@ static void hex(char out[8], struct av_rgb c)
 	snprintf(out, 8, "#%02x%02x%02x", c.r, c.g, c.b);
 }
 
-/* "−0.250": a typographic minus, as on a printed page. */
-/* A cell's text with the screen's minus sign and infinity: "−2.250",
- * "╳ −∞" for a hidden score ("╳ -inf" in a text file), "+∞". */
+/* A cell's text with the screen's typographic minus and infinity, as on a
+ * printed page: "−2.250", "╳ −∞" for a hidden score ("╳ -inf" in a text
+ * file), "+∞". */
 static void number_text(const char *plain, char *buf, size_t size)
 {
 	size_t len = strlen(plain);

@@ -158,13 +158,34 @@ static bool next_piece(const char *s, size_t *off, size_t len, struct piece *p)
 	return true;
 }
 
-/* The characters of s into wc (at most max) when each takes one column as
- * it is (printable, no stand-in, not a bidi control: "−0.759", "╳ 0",
- * "+∞"), so a column is a character; returns how many, or -1 (some other
- * character, or more than max). Only in UTF-8 (elsewhere non-ASCII has
- * stand-ins). */
-static int narrow_chars(const char *s, wchar_t *wc, int max)
+/* The length of s when it is printable ASCII only (bytes are columns, no
+ * stand-ins), else -1. */
+static int printable_ascii_len(const char *s)
 {
+	int n = 0;
+	for (; s[n]; n++)
+		if ((unsigned char)s[n] < 0x20 || (unsigned char)s[n] >= 0x7f)
+			return -1;
+	return n;
+}
+
+/* The characters of s into wc (at most max) when each takes one column as
+ * it is (printable ASCII, and in UTF-8 every other printable character of
+ * one column: "−0.759", "╳ 0", "+∞"), so a column is a character; returns
+ * how many, or -1 (a stand-in, an invisible or wide character, more than
+ * max). Outside UTF-8 non-ASCII has stand-ins. */
+static int one_column_chars(const char *s, wchar_t *wc, int max)
+{
+	int ascii = printable_ascii_len(s);
+	if (ascii >= 0) {
+		if (ascii > max)
+			return -1;
+		for (int i = 0; i < ascii; i++)
+			wc[i] = (wchar_t)(unsigned char)s[i];
+		return ascii;
+	}
+	if (!use_utf8)
+		return -1;
 	size_t len = strlen(s), off = 0;
 	int n = 0;
 	while (off < len) {
@@ -175,17 +196,6 @@ static int narrow_chars(const char *s, wchar_t *wc, int max)
 		wc[n++] = (wchar_t)cp;
 		off += (size_t)k;
 	}
-	return n;
-}
-
-/* The length of s when it is printable ASCII only (bytes are columns, no
- * stand-ins), else -1. */
-static int printable_ascii_len(const char *s)
-{
-	int n = 0;
-	for (; s[n]; n++)
-		if ((unsigned char)s[n] < 0x20 || (unsigned char)s[n] >= 0x7f)
-			return -1;
 	return n;
 }
 
@@ -225,31 +235,17 @@ static void put_cells(WINDOW *w, int y, int x, const wchar_t *wc, int n, attr_t 
 	mvwadd_wchnstr(w, y, x, cells, n);
 }
 
-/* Printable ASCII s (n bytes, n columns): put_cells. */
-static void put_ascii(WINDOW *w, int y, int x, const char *s, int n, attr_t attr)
-{
-	wchar_t wc[AV_PUT_CELLS_MAX];
-	for (int i = 0; i < n; i++)
-		wc[i] = (wchar_t)(unsigned char)s[i];
-	put_cells(w, y, x, wc, n, attr);
-}
-
 int av_put(WINDOW *w, int y, int x, const char *s, int maxw, attr_t attr)
 {
 	if (maxw <= 0 || !s)
 		return 0;
-	int ascii = printable_ascii_len(s);
-	if (ascii >= 0 && ascii <= maxw && ascii <= AV_PUT_CELLS_MAX) {
-		put_ascii(w, y, x, s, ascii, attr);
-		return ascii;
-	}
 	wchar_t wc[AV_PUT_CELLS_MAX];
-	int narrow = ascii < 0 && use_utf8 ? narrow_chars(s, wc, AV_PUT_CELLS_MAX) : -1;
-	if (narrow >= 0 && narrow <= maxw) {
-		put_cells(w, y, x, wc, narrow, attr);
-		return narrow;
+	int n = one_column_chars(s, wc, AV_PUT_CELLS_MAX);
+	if (n >= 0 && n <= maxw) {
+		put_cells(w, y, x, wc, n, attr);
+		return n;
 	}
-	int total = ascii >= 0 ? ascii : av_text_width(s);
+	int total = av_text_width(s);
 	bool cut = total > maxw;
 	int limit = cut ? maxw - 1 : maxw;
 	size_t off = 0, len = strlen(s);
@@ -303,17 +299,13 @@ void av_put_pad(WINDOW *w, int y, int x, const char *s, int width, attr_t attr)
  * number, see av_put), else av_fill and av_put. */
 void av_put_right(WINDOW *w, int y, int x, const char *s, int width, attr_t attr)
 {
-	wchar_t wc[AV_PUT_CELLS_MAX];
-	int ascii = printable_ascii_len(s);
-	int n = ascii >= 0 && ascii <= AV_PUT_CELLS_MAX ? ascii
-		: ascii < 0 && use_utf8 ? narrow_chars(s, wc, AV_PUT_CELLS_MAX) : -1;
+	wchar_t wc[AV_PUT_CELLS_MAX], cells[AV_PUT_CELLS_MAX];
+	int n = one_column_chars(s, wc, AV_PUT_CELLS_MAX);
 	if (n >= 0 && n <= width && width <= AV_PUT_CELLS_MAX) {
-		wchar_t cells[AV_PUT_CELLS_MAX];
 		int pad = width - n;
 		for (int i = 0; i < pad; i++)
 			cells[i] = L' ';
-		for (int i = 0; i < n; i++)
-			cells[pad + i] = ascii >= 0 ? (wchar_t)(unsigned char)s[i] : wc[i];
+		memcpy(cells + pad, wc, (size_t)n * sizeof(wchar_t));
 		put_cells(w, y, x, cells, width, attr);
 		return;
 	}
