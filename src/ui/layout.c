@@ -424,6 +424,16 @@ static size_t last_cjk_break(const char *s, size_t len, size_t from, size_t end,
 	return found;
 }
 
+/* The word after from, spaces skipped: s[*w0..*w1). */
+static void next_word(const char *s, size_t len, size_t from, size_t *w0, size_t *w1)
+{
+	*w0 = from;
+	while (*w0 < len && s[*w0] == ' ')
+		(*w0)++;
+	for (*w1 = *w0; *w1 < len && s[*w1] != ' '; (*w1)++)
+		;
+}
+
 /* Chinese fills its lines: the word after the whole words that fit (best)
  * is begun on this line when it may break beside a CJK character, rather
  * than the line ending at a space after a short run ("第 2" / "行…") or a
@@ -432,11 +442,8 @@ static size_t last_cjk_break(const char *s, size_t len, size_t from, size_t end,
 static size_t fill_with_cjk(const char *s, size_t len, size_t best, int width,
 			    int (*measure)(const char *), char *buf)
 {
-	size_t w0 = best, w1;
-	while (w0 < len && s[w0] == ' ')
-		w0++;
-	for (w1 = w0; w1 < len && s[w1] != ' '; w1++)
-		;
+	size_t w0, w1;
+	next_word(s, len, best, &w0, &w1);
 	size_t at = last_cjk_break(s, len, w0, w1, width, measure, buf);
 	return at > w0 ? at : best;
 }
@@ -450,11 +457,8 @@ static size_t fill_with_cjk(const char *s, size_t len, size_t best, int width,
 static size_t begin_long_word(const char *s, size_t len, size_t best, int width,
 			      int (*measure)(const char *), char *buf)
 {
-	size_t w0 = best, w1;
-	while (w0 < len && s[w0] == ' ')
-		w0++;
-	for (w1 = w0; w1 < len && s[w1] != ' '; w1++)
-		;
+	size_t w0, w1;
+	next_word(s, len, best, &w0, &w1);
 	if (w1 == w0 || prefix_width(s + w0, w1 - w0, measure, buf) <= width ||
 	    next_cjk_break(s, len, w0, w1) < w1)
 		return best;
