@@ -320,6 +320,20 @@ static int prefix_width(const char *s, size_t len, int (*measure)(const char *),
 	return measure(buf);
 }
 
+/* Columns of s[0..to), given those of s[0..from) (known): only the part
+ * after from is measured, so that a line's scan measures each character
+ * once instead of every prefix again (at 200 columns, the caption's wrap
+ * was a tenth of a mask key's frame; issue 11). Columns add up at any
+ * character boundary: a character's columns do not depend on its
+ * neighbours. (A byte sequence cut off by the end of what is measured
+ * counts as one "…" on screen; measured apart, its bytes count one each:
+ * a line with such bytes in it may end sooner, never later.) */
+static int width_after(const char *s, size_t from, int known, size_t to,
+		       int (*measure)(const char *), char *buf)
+{
+	return known + prefix_width(s + from, to - from, measure, buf);
+}
+
 /* The longest run of whole words of s (len bytes) that fits width
  * columns, without its trailing spaces; 0 when the first word alone does
  * not fit. buf holds len + 1 bytes for measuring. */
@@ -327,15 +341,18 @@ static size_t whole_words(const char *s, size_t len, int width,
 			  int (*measure)(const char *), char *buf)
 {
 	size_t best = 0, i = 0;
+	int before = 0;   /* the columns of s[0..i) */
 	for (;;) {
 		size_t j = i;
 		while (j < len && s[j] != ' ')
 			j++;
-		if (j > 0 && prefix_width(s, j, measure, buf) > width)
+		int cols = width_after(s, i, before, j, measure, buf);
+		if (j > 0 && cols > width)
 			break;
 		best = j;
 		if (j >= len)
 			break;
+		before = width_after(s, j, cols, j + 1, measure, buf);
 		i = j + 1;
 	}
 	while (best > 0 && s[best - 1] == ' ')
@@ -369,13 +386,16 @@ static size_t characters_that_fit(const char *s, size_t len, size_t from, size_t
 				  int (*measure)(const char *), char *buf)
 {
 	size_t off = from;
+	int cols = prefix_width(s, from, measure, buf);   /* of s[0..off) */
 	while (off < end) {
 		uint32_t cp;
 		int k = av_utf8_decode(s + off, len - off, &cp);
 		if (k < 0)
 			k = 1;
-		if (prefix_width(s, off + (size_t)k, measure, buf) > width)
+		int more = width_after(s, off, cols, off + (size_t)k, measure, buf);
+		if (more > width)
 			break;
+		cols = more;
 		off += (size_t)k;
 	}
 	return off;
@@ -414,10 +434,13 @@ static size_t next_cjk_break(const char *s, size_t len, size_t from, size_t end)
 static size_t last_cjk_break(const char *s, size_t len, size_t from, size_t end, int width,
 			     int (*measure)(const char *), char *buf)
 {
-	size_t found = from;
+	size_t found = from, measured = from;
+	int cols = prefix_width(s, from, measure, buf);   /* of s[0..measured) */
 	for (size_t at = next_cjk_break(s, len, from, end); at < end;
 	     at = next_cjk_break(s, len, at, end)) {
-		if (prefix_width(s, at, measure, buf) > width)
+		cols = width_after(s, measured, cols, at, measure, buf);
+		measured = at;
+		if (cols > width)
 			break;
 		found = at;
 	}
