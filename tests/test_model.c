@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "model.h"
+#include "tokenizer.h"
 
 static struct av_config small_config(enum av_init init, bool bias)
 {
@@ -112,6 +113,52 @@ static void test_oov_words_and_unk(void **state)
 	assert_true(oov);
 	assert_int_equal(p.vocab_size, 2);
 	av_params_free(&p);
+}
+
+/* An unknown word's row is kept from one run to the next (model.c), and a
+ * kept row is always the one av_word_embedding draws for this seed and D:
+ * after the seed or D changed, after the word was dropped and added again,
+ * and after so many other words that the kept rows were replaced. */
+static void expect_row_drawn(struct av_params *p, uint64_t seed, const char *word)
+{
+	int D = p->d_model;
+	bool oov;
+	int id = av_params_token_id(p, seed, word, &oov);
+	assert_true(oov);
+	float want[8];
+	assert_true(D <= 8);
+	av_word_embedding(seed, word, D, want);
+	assert_memory_equal(p->token_embedding + (size_t)id * D, want, (size_t)D * sizeof(float));
+}
+
+static void test_unknown_rows_kept_across_runs(void **state)
+{
+	(void)state;
+	struct av_config cfg = small_config(AV_INIT_NORMAL, false);
+	struct av_params p, wide;
+	av_params_init(&p, &cfg, words, 3);
+	expect_row_drawn(&p, 7, "koala");
+	av_params_truncate_vocab(&p, 3);
+	expect_row_drawn(&p, 7, "koala");    /* kept */
+	av_params_truncate_vocab(&p, 3);
+	expect_row_drawn(&p, 8, "koala");    /* another seed */
+	cfg.d_model = 8;
+	av_params_init(&wide, &cfg, words, 3);
+	expect_row_drawn(&wide, 7, "koala");   /* another D */
+	av_params_truncate_vocab(&p, 3);
+	expect_row_drawn(&p, 7, "koala");
+	/* more unknown words than are kept: the oldest rows are replaced */
+	for (int i = 0; i < 3 * AV_MAX_TOKENS; i++) {
+		char w[16];
+		snprintf(w, sizeof(w), "w%d", i);
+		av_params_truncate_vocab(&p, 3);
+		expect_row_drawn(&p, (uint64_t)i % 2, w);
+	}
+	av_params_truncate_vocab(&p, 3);
+	expect_row_drawn(&p, 7, "koala");
+	expect_row_drawn(&p, 1, "w1");
+	av_params_free(&p);
+	av_params_free(&wide);
 }
 
 static void test_init_schemes_bounds(void **state)
@@ -258,6 +305,7 @@ int main(void)
 		cmocka_unit_test(test_word_rows_do_not_depend_on_the_vocabulary),
 		cmocka_unit_test(test_documented_draw_is_pinned),
 		cmocka_unit_test(test_oov_words_and_unk),
+		cmocka_unit_test(test_unknown_rows_kept_across_runs),
 		cmocka_unit_test(test_init_schemes_bounds),
 		cmocka_unit_test(test_copy_is_deep),
 		cmocka_unit_test(test_positions),

@@ -190,6 +190,47 @@ void av_params_init(struct av_params *p, const struct av_config *cfg,
 	av_params_reinit_linear(p, cfg);
 }
 
+/* The rows av_word_embedding drew for unknown words, kept across runs:
+ * each keystroke in the editor runs the sentence again, and the session
+ * drops the unknown words' rows before each run (av_params_truncate_vocab).
+ * At D=512 a sentence of 64 unknown words drew 32 768 normals again, some
+ * 5 M instructions, a third of a typed character's work (issue 11). A row
+ * depends only on (seed, word, D), so a kept row is the same bits as a new
+ * one. At most UNKNOWN_ROWS rows (a sentence and a source of
+ * AV_MAX_TOKENS words each; 256 KiB at D=512), the oldest replaced first.
+ * Single-threaded, as the engine is. */
+#define UNKNOWN_ROWS (2 * AV_MAX_TOKENS)
+
+struct unknown_row {
+	uint64_t seed, hash;
+	int d_model;
+	char *word;
+	float *row;   /* d_model floats */
+};
+
+static const float *unknown_word_row(uint64_t seed, const char *word, int D)
+{
+	static struct unknown_row rows[UNKNOWN_ROWS];
+	static int next;   /* the slot the next new row takes */
+	uint64_t hash = av_fnv1a(word, AV_FNV_BASIS);
+	for (int i = 0; i < UNKNOWN_ROWS; i++) {
+		const struct unknown_row *r = &rows[i];
+		if (r->word && r->hash == hash && r->seed == seed && r->d_model == D &&
+		    strcmp(r->word, word) == 0)
+			return r->row;
+	}
+	struct unknown_row *r = &rows[next];
+	next = (next + 1) % UNKNOWN_ROWS;
+	free(r->word);
+	if (r->d_model != D) {
+		free(r->row);
+		r->row = alloc_floats((size_t)D);
+	}
+	*r = (struct unknown_row){ seed, hash, D, av_strdup(word), r->row };
+	av_word_embedding(seed, word, D, r->row);
+	return r->row;
+}
+
 int av_params_token_id(struct av_params *p, uint64_t seed, const char *word, bool *oov)
 {
 	int id = av_params_find(p, word);
@@ -199,11 +240,7 @@ int av_params_token_id(struct av_params *p, uint64_t seed, const char *word, boo
 	int unk = av_params_find(p, AV_UNK);
 	if (unk >= 0)
 		return unk;
-	float *row = alloc_floats((size_t)p->d_model);
-	av_word_embedding(seed, word, p->d_model, row);
-	id = av_params_add_word(p, word, row);
-	free(row);
-	return id;
+	return av_params_add_word(p, word, unknown_word_row(seed, word, p->d_model));
 }
 
 /* PE[pos, c] computed as the documentation says (see model.h). */
