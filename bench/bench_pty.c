@@ -198,18 +198,26 @@ static void go_to_stage(const struct screen *s, int stage)
 	settle(s);
 }
 
-/* A sentence of n words from the sample's own sentence, repeated. */
+/* A sentence of n different words: the sample's own five, then numbered
+ * ("the2", "cat2", ...), as a student's sentence has mostly different
+ * words, each one unknown to qkv-walkthrough's empty vocabulary (so each
+ * has its embedding row drawn; five words repeated hid that cost). */
 static char *words(int n)
 {
 	static const char *const w[] = { "the", "cat", "sat", "on", "mats" };
-	char *text = malloc((size_t)n * 6 + 1);
+	char *text = malloc((size_t)n * 16 + 1);
 	if (!text)
 		die("malloc");
 	text[0] = '\0';
 	for (int i = 0; i < n; i++) {
+		char word[16];
+		if (i < 5)
+			snprintf(word, sizeof(word), "%s", w[i]);
+		else
+			snprintf(word, sizeof(word), "%s%d", w[i % 5], i / 5 + 1);
 		if (i)
 			strcat(text, " ");
-		strcat(text, w[i % 5]);
+		strcat(text, word);
 	}
 	return text;
 }
