@@ -469,8 +469,8 @@ static void test_training_record_written_and_loads_back(void **state)
 	struct av_session s;
 	load_session(&s);
 	const double loss[2] = { 0.5, 0.25 };
-	const struct av_training_record run = { 2, 0.01, "adam", "self", loss, 1 };
-	const struct av_training_record replayed = { 3, 0.5, "sgd", "pairs", NULL, 0 };
+	const struct av_training_record run = { 2, 0.01, "adam", "self", loss, 1, 0 };
+	const struct av_training_record replayed = { 3, 0.5, "sgd", "pairs", NULL, 0, 0 };
 	char *docs[2] = { av_export_weights_json(&s.cfg, &s.params, &run),
 			  av_export_trace_json(&s.trace, &s.params, &run) };
 	for (int i = 0; i < 2; i++) {
@@ -479,6 +479,16 @@ static void test_training_record_written_and_loads_back(void **state)
 		assert_non_null(strstr(t, "\"epochs\":\t2,\n\t\t\"steps\":\t1,\n\t\t\"lr\":\t0.01,"));
 		assert_non_null(strstr(t, "\"optimizer\":\t\"adam\",\n\t\t\"target\":\t\"self\""));
 		assert_non_null(strstr(t, "\"loss\":\t[0.5, 0.25]"));
+	}
+	check_loads_back(docs, &s);
+	/* a run on from a trained file's weights says how many they had */
+	const struct av_training_record on = { 3, 0.01, "adam", "self", NULL, 0, 200 };
+	docs[0] = av_export_weights_json(&s.cfg, &s.params, &on);
+	docs[1] = av_export_trace_json(&s.trace, &s.params, &on);
+	for (int i = 0; i < 2; i++) {
+		const char *t = strstr(docs[i], "\"training\":\t{");
+		assert_non_null(t);
+		assert_non_null(strstr(t, "\"epochs\":\t3,\n\t\t\"epochs_before\":\t200,"));
 	}
 	check_loads_back(docs, &s);
 	docs[0] = av_export_weights_json(&s.cfg, &s.params, &replayed);

@@ -1103,6 +1103,10 @@ static void test_weights_training_record(void **state)
 		{ ", \"training\": [1]", "\"training\"" },
 		{ ", \"training\": {\"epochs\": 2, \"bogus\": 1}", "unknown key \"bogus\"" },
 		{ ", \"training\": {\"epochs\": 0, \"steps\": 0}", NULL },
+		{ ", \"training\": {\"epochs\": 3, \"epochs_before\": 200}", NULL },
+		{ ", \"training\": {\"epochs\": 0, \"epochs_before\": 200}", NULL },
+		{ ", \"training\": {\"epochs\": 3, \"epochs_before\": -200}",
+		  "\"training\".\"epochs_before\"" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char *text = av_printf("%s%s}", head, cases[i].training), *cause = NULL;
@@ -1129,6 +1133,9 @@ static void test_weights_training_record(void **state)
 			assert_true(t.lr == 0.01);
 			assert_int_equal(t.optimizer, AV_OPT_SGD);
 			assert_int_equal(t.target, AV_TARGET_PAIRS);
+		} else if (i == 10 || i == 11) {   /* a run on from trained weights */
+			assert_int_equal(t.epochs, i == 10 ? 3 : 0);
+			assert_int_equal(t.epochs_before, 200);
 		} else if (i == 6) {   /* what the record leaves out is not made up */
 			assert_int_equal(t.epochs, 1);
 			assert_true(isnan(t.lr));

@@ -243,10 +243,11 @@ static void test_streamed_dump_equals_tree(void **state)
 	assert_stream_equals_tree(&s, NULL, "cross, D=8, H=2, bias, learned positions");
 
 	double loss[3] = { 1.5, 0.25, 1e-7 };
-	struct av_training_record record = { 3, 0.05, "adam", "identity", loss, 0 };
+	struct av_training_record record = { 3, 0.05, "adam", "identity", loss, 0, 0 };
 	assert_stream_equals_tree(&s, &record, "with a training record");
-	/* the screen's: sentences of an epoch begun, no loss kept */
-	struct av_training_record screen = { 2, 0.01, "sgd", "self", NULL, 1 };
+	/* the screen's: sentences of an epoch begun, no loss kept, on from a
+	 * trained file's 200 epochs */
+	struct av_training_record screen = { 2, 0.01, "sgd", "self", NULL, 1, 200 };
 	assert_stream_equals_tree(&s, &screen, "with steps and no loss");
 
 	/* what the safety net writes where a number is not finite: null */

@@ -87,6 +87,22 @@ static void test_loaded_trained_weights(void **state)
 	harness_keys(&h, "r");
 	assert_null(strstr(harness_line(0), "trained"));
 	harness_close(&h);
+
+	/* a file written by such a run (3 epochs on from 200): the header says
+	 * both, and a run from it counts on from all 203 */
+	OPEN(&h, 100, 24, "", NULL, -1);
+	h.s.from_weights = true;
+	h.s.loaded_training = (struct av_loaded_training){ .present = true, .epochs = 3,
+							   .epochs_before = 200, .lr = 0.01 };
+	av_session_start(&h.s);
+	h.a.dirty = AV_DIRTY_ALL;
+	av_app_draw(&h.a);
+	assert_non_null(strstr(harness_line(0), "seed=1 trained 200+3 ep"));
+	harness_keys(&h, "t");
+	harness_keys(&h, "s");
+	harness_keys(&h, "t");
+	assert_non_null(strstr(harness_line(0), "seed=1 trained 203+1 ep"));
+	harness_close(&h);
 }
 
 static void test_every_stage(void **state)

@@ -40,8 +40,9 @@ bool av_session_loaded_training(const struct av_session *s, struct av_training_r
 
 /* Runs the forward pass for the session's current settings. On failure the
  * previous trace is kept and *cause says why. Rows added for unknown words by
- * an earlier run are dropped first (they are drawn again, identically), so
- * the trace flags every unknown word and typing does not grow the vocabulary. */
+ * an earlier run are dropped first (they come back identically: model.c
+ * keeps the rows it drew), so the trace flags every unknown word and typing
+ * does not grow the vocabulary. */
 bool av_session_run(struct av_session *s, char **cause);
 
 /* The trace the session's sentence, source, mask and config give under

@@ -198,6 +198,8 @@ cJSON *av_training_to_json(const struct av_training_record *r)
 	cJSON_AddNumberToObject(o, "epochs", r->epochs);
 	if (r->steps > 0)
 		cJSON_AddNumberToObject(o, "steps", r->steps);
+	if (r->epochs_before > 0)
+		cJSON_AddNumberToObject(o, "epochs_before", r->epochs_before);
 	if (!isnan(r->lr))
 		cJSON_AddItemToObject(o, "lr", number(r->lr));
 	if (r->optimizer)
@@ -617,6 +619,10 @@ static void jw_training(struct json_writer *w, const struct av_training_record *
 	if (r->steps > 0) {
 		jw_key(w, &first, "steps");
 		jw_leaf(w, cJSON_CreateNumber(r->steps));
+	}
+	if (r->epochs_before > 0) {
+		jw_key(w, &first, "epochs_before");
+		jw_leaf(w, cJSON_CreateNumber(r->epochs_before));
 	}
 	if (!isnan(r->lr)) {
 		jw_key(w, &first, "lr");

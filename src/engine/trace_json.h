@@ -18,6 +18,9 @@ struct av_training_record {
 				 step, a teacher's run): "loss" is left out */
 	int steps;            /* sentences of the next epoch done (the screen's
 				 "trained 2 ep+1"); "steps" only when not 0 */
+	int epochs_before;    /* epochs the weights had had before this run (a
+				 trained file's, the screen's "trained 200+3
+				 ep"); "epochs_before" only when not 0 */
 };
 
 /* {"config": ...} as a weights/sample file spells it. */
@@ -26,7 +29,8 @@ cJSON *av_config_to_json(const struct av_config *cfg);
 /* {"vocab": [...], "token_embedding": ..., ...} */
 cJSON *av_params_to_json(const struct av_params *p);
 
-/* {"epochs": 3, "lr": ..., "optimizer": ..., "target": ..., "loss": [...]} */
+/* {"epochs": 3, "steps": 1, "epochs_before": 200, "lr": ..., "optimizer": ...,
+ *  "target": ..., "loss": [...]} (steps and epochs_before when not 0) */
 cJSON *av_training_to_json(const struct av_training_record *r);
 
 /* The whole trace document (format attnview-trace, version 1). training

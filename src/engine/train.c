@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -516,6 +517,19 @@ static void clear_progress(struct av_trainer *tr)
 	record_track(tr);
 }
 
+/* The epochs s's weights had had when they are a trained file's, as
+ * loaded: what a run from them counts on from ("trained 200+3 ep", and the
+ * record's "epochs_before"). 0 for drawn weights, and for a file whose run
+ * stopped inside an epoch (its "steps"): the count would be a fraction. */
+static int epochs_before(const struct av_session *s)
+{
+	struct av_training_record loaded;
+	if (!av_session_loaded_training(s, &loaded) || loaded.steps != 0)
+		return 0;
+	return loaded.epochs <= INT_MAX - loaded.epochs_before
+	       ? loaded.epochs_before + loaded.epochs : INT_MAX;
+}
+
 struct av_trainer *av_trainer_new(const struct av_session *s,
 				  const struct av_train_settings *set, char **cause)
 {
@@ -569,6 +583,7 @@ struct av_trainer *av_trainer_new(const struct av_session *s,
 	}
 	find_track_cell(tr);
 	clear_progress(tr);
+	tr->epochs_before = epochs_before(s);
 	return tr;
 fail:
 	av_trainer_free(tr);
@@ -736,6 +751,7 @@ void av_trainer_set_init(struct av_trainer *tr, enum av_init init)
 	av_params_free(&tr->start);
 	tr->start = fresh;
 	tr->cfg.init = init;
+	tr->epochs_before = 0;   /* weights drawn anew: the file's epochs are gone */
 	av_trainer_reset(tr);
 }
 
@@ -1003,6 +1019,7 @@ void av_trainer_record(const struct av_trainer *tr, struct av_training_record *r
 	r->target = av_target_names[tr->set.target];
 	r->loss = tr->loss;
 	r->steps = tr->next_item;
+	r->epochs_before = tr->epochs_before;
 }
 
 /* --- sleeping between visits ------------------------------------------------ */

@@ -178,6 +178,9 @@ struct av_trainer {
 	struct av_running_power beta1_t, beta2_t;   /* Adam's beta1^steps, beta2^steps */
 
 	/* progress */
+	int epochs_before;           /* epochs start had had before this trainer: a
+					trained file's, loaded (its "epochs_before" +
+					"epochs"); 0 for drawn weights */
 	int epoch;                   /* epochs completed since the last reset */
 	int next_item;               /* the sentence the next step trains on */
 	double epoch_loss;           /* sum over the sentences of the epoch in progress */
@@ -390,7 +393,7 @@ bool av_trainer_wake(struct av_trainer *tr, const struct av_session *s, char **c
 bool av_trainer_tensor_is(const struct av_trainer *tr, int id, const float *x, size_t count);
 
 /* The "training" object of a trace: tr->epoch epochs, its settings, tr->loss
- * (valid while tr is unchanged). */
+ * (valid while tr is unchanged), and tr->epochs_before. */
 void av_trainer_record(const struct av_trainer *tr, struct av_training_record *r);
 
 /* The pieces, exposed for the tests. */

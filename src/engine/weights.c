@@ -213,7 +213,7 @@ static bool read_weights(const cJSON *root, struct av_config *c, unsigned *given
 static bool read_training(const cJSON *root, struct av_loaded_training *out, char **cause)
 {
 	const cJSON *o = NULL;
-	long long epochs = 0, steps = 0;
+	long long epochs = 0, steps = 0, before = 0;
 	int optimizer = -1, target = -1;
 	double lr = NAN;
 	if (!av_json_get_object(root, NULL, "training", false, &o, cause))
@@ -221,11 +221,13 @@ static bool read_training(const cJSON *root, struct av_loaded_training *out, cha
 	if (!o)
 		return true;
 	static const char *const keys[] = {
-		"epochs", "steps", "lr", "optimizer", "target", "loss", NULL
+		"epochs", "steps", "epochs_before", "lr", "optimizer", "target", "loss", NULL
 	};
 	if (!av_json_check_keys(o, "training", keys, cause)
 	    || !av_json_get_int(o, "training", "epochs", true, 0, INT_MAX, &epochs, cause)
 	    || !av_json_get_int(o, "training", "steps", false, 0, INT_MAX, &steps, cause)
+	    || !av_json_get_int(o, "training", "epochs_before", false, 0, INT_MAX, &before,
+				cause)
 	    || !av_json_get_double(o, "training", "lr", false, &lr, cause)
 	    || !av_json_get_enum(o, "training", "optimizer", false, av_optimizer_names,
 				 &optimizer, cause)
@@ -234,11 +236,11 @@ static bool read_training(const cJSON *root, struct av_loaded_training *out, cha
 	if (!isnan(lr) && !(lr > 0))
 		return av_fail(cause, _("\"training\".\"lr\": expected a positive number, got %g"),
 			       lr);
-	/* 0 epochs and 0 steps: weights as drawn, nothing to say ("trained 0
-	 * ep") */
+	/* 0 epochs and 0 steps, none before: weights as drawn, nothing to say
+	 * ("trained 0 ep") */
 	*out = (struct av_loaded_training){
-		.present = epochs + steps > 0, .epochs = (int)epochs, .steps = (int)steps, .lr = lr,
-		.optimizer = optimizer, .target = target,
+		.present = epochs + steps + before > 0, .epochs = (int)epochs, .steps = (int)steps,
+		.epochs_before = (int)before, .lr = lr, .optimizer = optimizer, .target = target,
 	};
 	return true;
 }

@@ -24,6 +24,7 @@
 struct av_loaded_training {
 	bool present;
 	int epochs, steps;
+	int epochs_before;   /* "epochs_before": of the run these weights started from */
 	double lr;
 	int optimizer;   /* enum av_optimizer, or -1 */
 	int target;      /* enum av_target, or -1 */

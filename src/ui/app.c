@@ -472,18 +472,20 @@ static void quit_now(struct av_app *a)
 }
 
 /* Weights loaded (--weights) with a "training" record, still as loaded. */
-static bool loaded_trained(const struct av_app *a, int *epochs, int *steps)
+static bool loaded_trained(const struct av_app *a, int *before, int *epochs, int *steps)
 {
 	struct av_training_record r;
 	if (!av_session_loaded_training(a->s, &r))
 		return false;
+	*before = r.epochs_before;
 	*epochs = r.epochs;
 	*steps = r.steps;
 	return true;
 }
 
 /* The sources of av_app_weights_trained, asked once each; *before is the
- * loaded file's epochs a training view's run counts on from, else 0. */
+ * epochs the weights had before the run that *epochs counts (a training
+ * view's run from a loaded file's, or a loaded file's own record), else 0. */
 static bool weights_trained(const struct av_app *a, int *before, int *epochs, int *steps)
 {
 	*before = 0;
@@ -493,7 +495,7 @@ static bool weights_trained(const struct av_app *a, int *before, int *epochs, in
 	}
 	return av_classroom_weights_trained(a, epochs, steps) ||
 	       av_lesson_ui_weights_trained(a, epochs, steps) ||
-	       loaded_trained(a, epochs, steps);
+	       loaded_trained(a, before, epochs, steps);
 }
 
 bool av_app_weights_trained(const struct av_app *a, int *epochs, int *steps)

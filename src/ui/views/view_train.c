@@ -977,9 +977,7 @@ bool av_train_view_open(struct av_app *a)
 			return false;
 		}
 		/* a run from a trained file's weights counts on from its epochs */
-		struct av_training_record loaded;
-		tv->epochs_before = av_session_loaded_training(s, &loaded) && loaded.steps == 0
-				    ? loaded.epochs : 0;
+		tv->epochs_before = tv->tr->epochs_before;
 		tv->goal = s->sample.training.epochs;
 		tv->goal_seen = false;
 		tv->steps_done = 0;
