@@ -18,6 +18,8 @@
 #include <cmocka.h>
 
 #include "json_read.h"
+#include "json_rows.h"
+#include "json_same.h"
 #include "model.h"
 #include "sample.h"
 #include "theme.h"
@@ -1145,6 +1147,119 @@ static void test_weights_training_record(void **state)
 	}
 }
 
+/* The rows of a weights file are read beside cJSON (json_rows.h): the same
+ * tree and the same messages as cJSON's own parse, in less memory. Texts
+ * with anything unusual keep cJSON's parse. */
+static void test_rows_read_aside(void **state)
+{
+	(void)state;
+	static const struct { const char *text; int rows_aside; } cases[] = {
+		{ "{\"m\": [[1, 2, 3, 4, 5, 6, 7, 8], [0.1,-2e-3,3E+2,4e5, 5 ,6,7 , 8\n]]}", 2 },
+		/* too short, a string, a nested list, a number cJSON reads only
+		 * in part ("1e" is 1, then an error), a leading zero cJSON takes */
+		{ "{\"m\": [[1, 2, 3, 4, 5, 6, 7], [1, 2, 3, 4, 5, 6, 7, \"8\"]]}", 0 },
+		{ "{\"m\": [[1, 2, 3, 4, 5, 6, 7, [8]]]}", 0 },
+		{ "{\"m\": [[1, 2, 3, 4, 5, 6, 7, 1e], [1e999, -1e999, 1, 2, 3, 4, 5, 06]]}", 1 },
+		/* U+0001, the stand-ins' mark, anywhere: cJSON's parse */
+		{ "{\"s\": \"a\\u0001b\", \"m\": [[1, 2, 3, 4, 5, 6, 7, 8]]}", 0 },
+		{ "{\"s\": \"\\\\u0001\", \"m\": [[1, 2, 3, 4, 5, 6, 7, 8]]}", 1 },
+		/* not in a list: a key's own value stays cJSON's */
+		{ "{\"v\": [1, 2, 3, 4, 5, 6, 7, 8], \"m\": [[[1, 2, 3, 4, 5, 6, 7, 8]]]}", 1 },
+		{ "[[1, 2, 3, 4, 5, 6, 7, 8]]", 1 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *text = cases[i].text;
+		char *compact = NULL;
+		struct av_json_rows rows;
+		bool compacted = av_json_rows_compact(text, strlen(text), &compact, &rows);
+		if (compacted != (cases[i].rows_aside > 0) ||
+		    (compacted && rows.n != cases[i].rows_aside))
+			fail_msg("case %zu: %d rows read aside, expected %d", i,
+				 compacted ? rows.n : 0, cases[i].rows_aside);
+		if (compacted) {
+			av_json_rows_free(&rows);
+			free(compact);
+		}
+		char *c1 = NULL, *c2 = NULL;
+		cJSON *plain = av_json_parse(text, "x.json", 1000, "tests", &c1);
+		cJSON *aside = av_json_parse_rows(text, "x.json", 1000, "tests", &c2);
+		assert_true(!plain == !aside);
+		if (plain && !json_same_tree(plain, aside))
+			fail_msg("case %zu: the trees differ", i);
+		if (!plain)
+			assert_string_equal(c1, c2);
+		cJSON_Delete(plain);
+		cJSON_Delete(aside);
+		free(c1);
+		free(c2);
+	}
+	/* a syntax error after a row: cJSON's own message, line and column */
+	char *cause = NULL;
+	assert_null(av_json_parse_rows("{\"m\": [[1, 2, 3, 4, 5, 6, 7, 8],\n [1, 2 3]]}", "x.json",
+				       1000, "tests", &cause));
+	assert_string_equal(cause, "x.json:2:8: JSON syntax error");
+	free(cause);
+}
+
+/* What the getters say of rows read aside is what they say of lists. */
+static void test_rows_aside_messages(void **state)
+{
+	(void)state;
+	static const struct { const char *key, *value, *error; } cases[] = {
+		{ "w_q", "[[1, 2, 3, 4, 5, 6, 7, 8], [1, 2, 3, 4, 5, 6, 7, 8, 9]]",
+		  "\"params\".\"w_q\": rows have different lengths (row 1 has 8 numbers, "
+		  "row 2 has 9)" },
+		{ "w_q", "[[1, 2, 3, 4, 5, 6, 7, 8], [1, 2, 1e39, 4, 5, 6, 7, 8], [1, 2, 3, 4, 5, "
+		  "6, 7, 8], [1, 2, 3, 4, 5, 6, 7, 8], [1, 2, 3, 4, 5, 6, 7, 8], [1, 2, 3, 4, 5, "
+		  "6, 7, 8], [1, 2, 3, 4, 5, 6, 7, 8], [1, 2, 3, 4, 5, 6, 7, 8]]",
+		  "\"params\".\"w_q\": row 2, column 3: 1e+39 is too large for a 32-bit float" },
+		{ "w_k", "[[1, 2, 3, 4, 5, 6, 7, 8], [1, 2, 3, 4, 5, 6, 7, 8], [1, 2, 3, 4, 5, 6, "
+		  "7, 8], [1, 2, 3, 4, 5, 6, 7, 8], [1, 2, 3, 4, 5, 6, 7, 8], [1, 2, 3, 4, 5, 6, "
+		  "7, 8], [1, 2, 3, 4, 5, 6, 7, 8], [1, 2, 3, 4, 5, 6, 7, 1e999]]",
+		  "\"params\".\"w_k\": row 8, column 8: not a finite number" },
+		{ "w_v", "[[1, 2, 3, 4, 5, 6, 7, 8], \"row\"]",
+		  "\"params\".\"w_v\": expected a 8x8 matrix (a list of lists of numbers), "
+		  "but row 2 is a string" },
+		{ "token_embedding", "[[1, 2, 3, 4, 5, 6, 7, 8], [1, 2, 3, 4, 5, 6, 7, 8]]",
+		  "\"params\".\"token_embedding\": expected 1x8, got 2x8" },
+		{ "b_q", "[[1, 2, 3, 4, 5, 6, 7, 8], 1, 2, 3, 4, 5, 6, 7]",
+		  "\"params\".\"b_q\": item 1: expected a number, got a list" },
+		{ "vocab", "[[1, 2, 3, 4, 5, 6, 7, 8]]",
+		  "\"params\".\"vocab\", item 1: expected a string, got a list" },
+	};
+	static const char *const keys[] = { "vocab", "token_embedding", "w_q", "w_k", "w_v",
+					    "w_o", "b_q", "b_k", "b_v", "b_o" };
+	const char *row = "[1, 2, 3, 4, 5, 6, 7, 8]";
+	char *matrix = av_printf("[%s, %s, %s, %s, %s, %s, %s, %s]", row, row, row, row, row,
+				 row, row, row);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *params = av_strdup("");
+		for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+			const char *value = strcmp(keys[k], cases[i].key) == 0 ? cases[i].value
+				: k == 0 ? "[\"a\"]" : k == 1 ? "[[1, 2, 3, 4, 5, 6, 7, 8]]"
+				: k < 6 ? matrix : row;
+			char *more = av_printf("%s%s\"%s\": %s", params, k ? ", " : "", keys[k],
+					       value);
+			free(params);
+			params = more;
+		}
+		char *text = av_printf(
+			"{\"config\": {\"d_model\": 8, \"heads\": 1, \"positional\": \"none\", "
+			"\"bias\": true}, \"params\": {%s}}", params);
+		struct av_config cfg;
+		av_config_default(&cfg);
+		struct av_params p;
+		char *cause = NULL;
+		assert_false(av_weights_parse(text, "w.json", &cfg, NULL, &p, &cause));
+		if (!strstr(cause, cases[i].error))
+			fail_msg("case %zu: \"%s\" lacks \"%s\"", i, cause, cases[i].error);
+		free(cause);
+		free(text);
+		free(params);
+	}
+	free(matrix);
+}
+
 /* The PyTorch reference fixtures are weights files too. */
 static void test_reference_fixtures_load(void **state)
 {
@@ -1344,6 +1459,8 @@ int main(void)
 		cmocka_unit_test(test_weights_small),
 		cmocka_unit_test(test_weights_trace),
 		cmocka_unit_test(test_weights_training_record),
+		cmocka_unit_test(test_rows_read_aside),
+		cmocka_unit_test(test_rows_aside_messages),
 		cmocka_unit_test(test_reference_fixtures_load),
 	};
 	/* One named test per bad file, so a failure says which. */

@@ -14,6 +14,7 @@
 
 #include "i18n.h"
 #include "json_read.h"
+#include "json_rows.h"
 #include "number.h"
 #include "util.h"
 
@@ -54,8 +55,8 @@ const char *av_json_type_name(const cJSON *item)
 		return cJSON_IsTrue(item) ? "true" : "false";
 	if (cJSON_IsNull(item))
 		return "null";
-	if (cJSON_IsArray(item))
-		return _("a list");
+	if (cJSON_IsArray(item) || av_json_row_aside(item, &(int){ 0 }))
+		return _("a list");   /* a row read aside is one (json_rows.h) */
 	if (cJSON_IsObject(item))
 		return _("an object");
 	return _("something else");
@@ -159,8 +160,26 @@ static bool check_values(const char *text, size_t len, size_t max_values, const 
 			       "the limit for %s"), label, max_values, what);
 }
 
-cJSON *av_json_parse(const char *text, const char *label, size_t max_values, const char *what,
-		     char **cause)
+/* text parsed with its rows of numbers read aside (json_rows.h), or NULL:
+ * then text goes to cJSON as it is, which gives any message. */
+static cJSON *parse_rows_aside(const char *text, size_t len)
+{
+	char *compact;
+	struct av_json_rows rows;
+	if (!av_json_rows_compact(text, len, &compact, &rows))
+		return NULL;
+	cJSON *root = cJSON_ParseWithOpts(compact, NULL, 1);
+	free(compact);
+	if (root && (!cJSON_IsObject(root) || !av_json_rows_attach(root, &rows))) {
+		cJSON_Delete(root);
+		root = NULL;
+	}
+	av_json_rows_free(&rows);
+	return root;
+}
+
+static cJSON *parse(const char *text, const char *label, size_t max_values, const char *what,
+		    bool rows_aside, char **cause)
 {
 	if (all_space(text)) {
 		av_fail(cause, _("%s: empty file (expected a JSON object)"), label);
@@ -172,6 +191,9 @@ cJSON *av_json_parse(const char *text, const char *label, size_t max_values, con
 	if (!av_json_check_no_nul(text, len, label, cause) ||
 	    !check_values(text, len, max_values, label, what, cause))
 		return NULL;
+	cJSON *aside = rows_aside ? parse_rows_aside(text, len) : NULL;
+	if (aside)
+		return aside;
 	const char *end = NULL;
 	cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
 	if (!root) {
@@ -195,6 +217,18 @@ cJSON *av_json_parse(const char *text, const char *label, size_t max_values, con
 		return NULL;
 	}
 	return root;
+}
+
+cJSON *av_json_parse(const char *text, const char *label, size_t max_values, const char *what,
+		     char **cause)
+{
+	return parse(text, label, max_values, what, false, cause);
+}
+
+cJSON *av_json_parse_rows(const char *text, const char *label, size_t max_values,
+			  const char *what, char **cause)
+{
+	return parse(text, label, max_values, what, true, cause);
 }
 
 cJSON *av_json_load_file(const char *path, char **cause)
@@ -384,13 +418,13 @@ bool av_json_get_enum(const cJSON *obj, const char *where, const char *key,
  * matrix, or item c of a list when r < 0 (both counted from 0, named from
  * 1 in messages: "row 2, column 3"). The place is put into words only for
  * a message: formatting it for every number (a translated, positional
- * format) took a quarter of the time to read a D=512 weights file. */
-static bool get_float(const cJSON *item, const char *where, const char *key,
-		      int r, int c, float *out, char **cause)
+ * format) took a quarter of the time to read a D=512 weights file. item
+ * is the number's node, or NULL for a number of a row read aside (v). */
+static bool float_at(const cJSON *item, double v, const char *where, const char *key,
+		     int r, int c, float *out, char **cause)
 {
-	if (cJSON_IsNumber(item) && isfinite(item->valuedouble) &&
-	    fabs(item->valuedouble) <= FLT_MAX) {
-		*out = (float)item->valuedouble;
+	if ((!item || cJSON_IsNumber(item)) && isfinite(v) && fabs(v) <= FLT_MAX) {
+		*out = (float)v;
 		return true;
 	}
 	char spot[64];
@@ -399,16 +433,21 @@ static bool get_float(const cJSON *item, const char *where, const char *key,
 	else
 		snprintf(spot, sizeof spot, _("item %d"), c + 1);
 	char *msg;
-	if (!cJSON_IsNumber(item))
+	if (item && !cJSON_IsNumber(item))
 		msg = av_printf(_("%s: expected a number, got %s"), spot, av_json_type_name(item));
-	else if (!isfinite(item->valuedouble))
+	else if (!isfinite(v))
 		msg = av_printf(_("%s: not a finite number"), spot);
 	else
-		msg = av_printf(_("%s: %g is too large for a 32-bit float"), spot,
-				item->valuedouble);
+		msg = av_printf(_("%s: %g is too large for a 32-bit float"), spot, v);
 	key_fail(cause, where, key, msg);
 	free(msg);
 	return false;
+}
+
+static bool get_float(const cJSON *item, const char *where, const char *key,
+		      int r, int c, float *out, char **cause)
+{
+	return float_at(item, item->valuedouble, where, key, r, c, out, cause);
 }
 
 static void shape_text(char *buf, size_t size, int rows, int cols)
@@ -429,6 +468,12 @@ static bool matrix_shape(const cJSON *item, const char *where, const char *key,
 			 const char *expected, int want_cols, int *rows, int *cols, char **cause)
 {
 	char *msg = NULL;
+	int n_aside;
+	if (av_json_row_aside(item, &n_aside)) {   /* a list of numbers */
+		msg = av_printf(_("expected a %s matrix (a list of lists of numbers), "
+				  "but row %d is %s"), expected, 1, _("a number"));
+		goto fail;
+	}
 	if (!cJSON_IsArray(item)) {
 		msg = av_printf(_("expected a %s matrix (a list of lists of numbers), got %s"),
 				expected, av_json_type_name(item));
@@ -440,12 +485,14 @@ static bool matrix_shape(const cJSON *item, const char *where, const char *key,
 	const cJSON *row;
 	cJSON_ArrayForEach(row, item) {
 		r++;
-		if (!cJSON_IsArray(row)) {
+		int n;
+		if (!av_json_row_aside(row, &n) && !cJSON_IsArray(row)) {
 			msg = av_printf(_("expected a %s matrix (a list of lists of numbers), "
 					"but row %d is %s"), expected, r, av_json_type_name(row));
 			goto fail;
 		}
-		int n = cJSON_GetArraySize(row);
+		if (cJSON_IsArray(row))
+			n = cJSON_GetArraySize(row);
 		if (r == 1) {
 			*cols = n;
 		} else if (n != *cols) {
@@ -485,11 +532,18 @@ bool av_json_get_matrix_dims(const cJSON *obj, const char *where, const char *ke
 	int r = 0;
 	const cJSON *row;
 	cJSON_ArrayForEach(row, item) {
-		int c = 0;
+		float *out_row = m + (size_t)r * (size_t)got_cols;
+		int c = 0, n;
+		const double *aside = av_json_row_aside(row, &n);
+		for (; aside && c < n; c++) {
+			if (!float_at(NULL, aside[c], where, key, r, c, &out_row[c], cause)) {
+				free(m);
+				return false;
+			}
+		}
 		const cJSON *cell;
 		cJSON_ArrayForEach(cell, row) {
-			if (!get_float(cell, where, key, r, c,
-				       &m[(size_t)r * (size_t)got_cols + (size_t)c], cause)) {
+			if (!get_float(cell, where, key, r, c, &out_row[c], cause)) {
 				free(m);
 				return false;
 			}

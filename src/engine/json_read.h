@@ -41,6 +41,12 @@ size_t av_json_count_values(const char *text, size_t len, size_t stop);
 cJSON *av_json_parse(const char *text, const char *label, size_t max_values, const char *what,
 		     char **cause);
 
+/* av_json_parse with the rows of numbers read aside (json_rows.h): the same
+ * values and messages in a fraction of the memory, for a file that only
+ * the getters below read (a weights file). */
+cJSON *av_json_parse_rows(const char *text, const char *label, size_t max_values,
+			  const char *what, char **cause);
+
 /* Refuses the escape \u0000 in a string of text (len bytes; av_json_parse
  * does this first): cJSON decodes it to a NUL byte, which would end the C
  * string early. "LABEL:LINE:COLUMN: "\u0000" in a string: ..." An escaped

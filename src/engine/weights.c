@@ -255,8 +255,8 @@ bool av_weights_parse_trained(const char *text, const char *label, struct av_con
 			      unsigned *given, struct av_params *p,
 			      struct av_loaded_training *training, char **cause)
 {
-	cJSON *root = av_json_parse(text, label, AV_JSON_MAX_VALUES(AV_MAX_WEIGHTS_FILE),
-				   _("weights files"), cause);
+	cJSON *root = av_json_parse_rows(text, label, AV_JSON_MAX_VALUES(AV_MAX_WEIGHTS_FILE),
+					_("weights files"), cause);
 	if (!root)
 		return false;
 	struct av_config c = *cfg;

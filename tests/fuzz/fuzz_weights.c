@@ -1,10 +1,13 @@
 /* fuzz_weights.c: any bytes as a weights file or trace (av_weights_parse,
  * what --weights FILE reads). A bad file: false, a cause, and the config
  * untouched; a good one: a config that av_config_check accepts or refuses
- * with a cause, and tensors of the shapes the config says. */
+ * with a cause, and tensors of the shapes the config says. The JSON parse
+ * with rows read aside (json_rows.h) gives cJSON's tree or message. */
 #include "config.h"
 
 #include "fuzz_common.h"
+#include "json_read.h"
+#include "json_same.h"
 #include "model.h"
 #include "weights.h"
 
@@ -16,9 +19,29 @@ static bool same_config(const struct av_config *x, const struct av_config *y)
 	       x->init == y->init && x->max_positions == y->max_positions;
 }
 
+/* The parse with rows read aside (json_rows.h, what the loader uses) is
+ * cJSON's own: both succeed with the same tree, or fail with one message. */
+static void check_rows_aside(const char *text)
+{
+	char *c1 = NULL, *c2 = NULL;
+	cJSON *plain = av_json_parse(text, "fuzz.json", 1000000, "fuzz", &c1);
+	cJSON *aside = av_json_parse_rows(text, "fuzz.json", 1000000, "fuzz", &c2);
+	FUZZ_CHECK(!plain == !aside, "cJSON's parse %s, the one with rows aside %s",
+		   plain ? "succeeds" : "fails", aside ? "succeeds" : "fails");
+	if (plain)
+		FUZZ_CHECK(json_same_tree(plain, aside), "the trees differ");
+	else
+		FUZZ_CHECK(strcmp(c1, c2) == 0, "\"%s\" and \"%s\"", c1, c2);
+	cJSON_Delete(plain);
+	cJSON_Delete(aside);
+	free(c1);
+	free(c2);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = fuzz_text(data, size);
+	check_rows_aside(text);
 	struct av_config cfg, before;
 	av_config_default(&cfg);
 	before = cfg;

@@ -1,0 +1,233 @@
+/* json_rows.c: the rows of numbers of a weights file, read beside cJSON
+ * (see json_rows.h). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_rows.h"
+#include "util.h"
+
+/* The four characters JSON allows between tokens (cJSON skips more: a row
+ * with any other stays cJSON's). */
+static bool json_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* The characters cJSON copies into a number before it calls strtod. */
+static bool number_char(char c)
+{
+	return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' ||
+	       c == 'E';
+}
+
+static size_t skip_space(const char *text, size_t len, size_t i)
+{
+	while (i < len && json_space(text[i]))
+		i++;
+	return i;
+}
+
+/* The number cJSON reads from text[0..len) when it reads all of it and
+ * nothing else ("1e" is 1 and then a syntax error in place: refused). */
+static bool read_number(const char *text, size_t len, double *out)
+{
+	if (len == 0)
+		return false;
+	const char *end = NULL;
+	cJSON *n = cJSON_ParseWithLengthOpts(text, len, &end, false);
+	bool ok = n && cJSON_IsNumber(n) && end == text + len;
+	if (ok)
+		*out = n->valuedouble;
+	cJSON_Delete(n);
+	return ok;
+}
+
+static void add_row(struct av_json_rows *rows, double *values, int count)
+{
+	if (rows->n == rows->cap) {
+		rows->cap = rows->cap ? rows->cap * 2 : 64;
+		rows->values = av_realloc(rows->values, (size_t)rows->cap, sizeof(*rows->values));
+		rows->counts = av_realloc(rows->counts, (size_t)rows->cap, sizeof(*rows->counts));
+	}
+	rows->values[rows->n] = values;
+	rows->counts[rows->n] = count;
+	rows->n++;
+}
+
+/* The list of numbers that opens at text[i] ('['), read into rows when it
+ * has AV_JSON_ROW_MIN numbers or more; *end is just past its ']'. */
+static bool read_row(const char *text, size_t len, size_t i, size_t *end,
+		     struct av_json_rows *rows)
+{
+	double *values = NULL;
+	int count = 0, cap = 0;
+	size_t j = skip_space(text, len, i + 1);
+	for (;;) {
+		size_t start = j;
+		while (j < len && number_char(text[j]))
+			j++;
+		double x;
+		if (!read_number(text + start, j - start, &x))
+			goto not_a_row;
+		if (count == cap) {
+			cap = cap ? cap * 2 : 16;
+			values = av_realloc(values, (size_t)cap, sizeof(*values));
+		}
+		values[count++] = x;
+		j = skip_space(text, len, j);
+		if (j < len && text[j] == ',') {
+			j = skip_space(text, len, j + 1);
+			continue;
+		}
+		if (j < len && text[j] == ']')
+			break;
+		goto not_a_row;
+	}
+	if (count < AV_JSON_ROW_MIN)
+		goto not_a_row;
+	add_row(rows, av_realloc(values, (size_t)count, sizeof(*values)), count);
+	*end = j + 1;
+	return true;
+not_a_row:
+	free(values);
+	return false;
+}
+
+/* Just past the string that opens at text[i] ('"'), or len when it is not
+ * closed (cJSON then refuses the text); false when it holds U+0001, raw or
+ * as the escape \u0001 (the stand-ins' mark). */
+static bool string_end(const char *text, size_t len, size_t i, size_t *end)
+{
+	for (size_t j = i + 1; j < len; j++) {
+		if (text[j] == '\x01')
+			return false;
+		if (text[j] == '\\') {
+			if (len - j > 5 && memcmp(text + j + 1, "u0001", 5) == 0)
+				return false;
+			j++;   /* the escaped character, whatever it is */
+		} else if (text[j] == '"') {
+			*end = j + 1;
+			return true;
+		}
+	}
+	*end = len;
+	return true;
+}
+
+/* The stand-in of row k: a JSON string, U+0001 then k. */
+static int stand_in(char *buf, size_t size, int k)
+{
+	return snprintf(buf, size, "\"\\u0001%d\"", k);
+}
+
+bool av_json_rows_compact(const char *text, size_t len, char **compact,
+			  struct av_json_rows *rows)
+{
+	memset(rows, 0, sizeof(*rows));
+	char *out = av_malloc(len + 1);
+	size_t o = 0;
+	char open[AV_JSON_ROW_DEPTH];
+	int depth = 0;
+	for (size_t i = 0; i < len;) {
+		char c = text[i];
+		size_t end;
+		if (c == '"') {
+			if (!string_end(text, len, i, &end))
+				goto keep;
+			memcpy(out + o, text + i, end - i);
+			o += end - i;
+			i = end;
+			continue;
+		}
+		if (c == '[' && depth > 0 && open[depth - 1] == '[' &&
+		    read_row(text, len, i, &end, rows)) {
+			/* a row of 8 numbers takes 17 bytes or more, its stand-in
+			 * 9 plus the digits of k: the text only gets shorter */
+			char s[32];
+			int n = stand_in(s, sizeof(s), rows->n - 1);
+			if (n < 0 || (size_t)n > end - i)
+				goto keep;
+			memcpy(out + o, s, (size_t)n);
+			o += (size_t)n;
+			i = end;
+			continue;
+		}
+		if (c == '[' || c == '{') {
+			if (depth == AV_JSON_ROW_DEPTH)
+				goto keep;
+			open[depth++] = c;
+		} else if ((c == ']' || c == '}') && depth > 0) {
+			depth--;
+		}
+		out[o++] = c;
+		i++;
+	}
+	if (rows->n == 0)
+		goto keep;
+	out[o] = '\0';
+	*compact = out;
+	return true;
+keep:
+	free(out);
+	av_json_rows_free(rows);
+	return false;
+}
+
+/* Whether s is the stand-in of row k (U+0001, then k in digits). */
+static bool is_stand_in(const char *s, int k)
+{
+	char want[16];
+	snprintf(want, sizeof(want), "\x01%d", k);
+	return strcmp(s, want) == 0;
+}
+
+static void become_row(cJSON *item, struct av_json_rows *rows, int k)
+{
+	cJSON_free(item->valuestring);
+	item->valuestring = (char *)rows->values[k];
+	rows->values[k] = NULL;
+	item->valueint = rows->counts[k];
+	item->valuedouble = rows->counts[k];
+	item->type = cJSON_Raw;
+}
+
+static bool attach_in(cJSON *node, struct av_json_rows *rows, int *next)
+{
+	for (cJSON *child = node->child; child; child = child->next) {
+		if (cJSON_IsString(child) && child->valuestring && child->valuestring[0] == '\x01') {
+			if (*next >= rows->n || !is_stand_in(child->valuestring, *next))
+				return false;
+			become_row(child, rows, (*next)++);
+		} else if ((cJSON_IsArray(child) || cJSON_IsObject(child)) &&
+			   !attach_in(child, rows, next)) {
+			return false;
+		}
+	}
+	return true;
+}
+
+bool av_json_rows_attach(cJSON *root, struct av_json_rows *rows)
+{
+	int next = 0;
+	return attach_in(root, rows, &next) && next == rows->n;
+}
+
+void av_json_rows_free(struct av_json_rows *rows)
+{
+	for (int k = 0; k < rows->n; k++)
+		free(rows->values[k]);
+	free(rows->values);
+	free(rows->counts);
+	memset(rows, 0, sizeof(*rows));
+}
+
+const double *av_json_row_aside(const cJSON *item, int *count)
+{
+	if (!cJSON_IsRaw(item))
+		return NULL;
+	*count = item->valueint;
+	return (const double *)(const void *)item->valuestring;
+}
