@@ -13,7 +13,8 @@
  *   - the screen's resident memory: its peak, after the training view was
  *     opened, run and left, and back in it (VmHWM and VmRSS of
  *     /proc/PID/status);
- *   - the peak resident memory of --dump (wait4's ru_maxrss).
+ *   - the peak resident memory of --dump (wait4's ru_maxrss), and of
+ *     --weights of what it wrote, with its time.
  * The repaint is over when the terminal has been quiet for QUIET_MS after
  * its first byte: a key is sent only once the previous repaint is over
  * (every key here changes the screen, so each has a repaint). Each key runs ROUNDS times;
@@ -351,6 +352,37 @@ static void cpu_and_memory(const char *prog, const char *sample, int goal_second
 	close(s.fd);
 }
 
+/* Runs prog with args (NULL-terminated, prog first) to its end, its
+ * output to /dev/null; its peak RSS and exit status, and the wall time. */
+static long run_measured(const char *const args[], int *exit_status, double *ms)
+{
+	double t0 = now_ms();
+	pid_t pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+		if (null >= 0)
+			dup2(null, STDOUT_FILENO);
+		char *copy[16];   /* execv's arguments are not const */
+		int n = 0;
+		for (; args[n] && n < 15; n++)
+			copy[n] = strdup(args[n]);
+		copy[n] = NULL;
+		execv(copy[0], copy);
+		_exit(127);
+	}
+	int status;
+	struct rusage ru;
+	if (wait4(pid, &status, 0, &ru) < 0)
+		die("wait4");
+	*ms = now_ms() - t0;
+	*exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	return ru.ru_maxrss;
+}
+
+/* The peak memory of --dump of qkv-walkthrough, and of --weights of that
+ * dump (15.7 MB of JSON: its rows are read beside cJSON, json_rows.h). */
 static void dump_memory(const char *prog)
 {
 	char out[] = "/tmp/bench-pty-dump-XXXXXX";
@@ -358,20 +390,16 @@ static void dump_memory(const char *prog)
 	if (fd < 0)
 		die("mkstemp");
 	close(fd);
-	pid_t pid = fork();
-	if (pid < 0)
-		die("fork");
-	if (pid == 0) {
-		execl(prog, prog, "--sample", "qkv-walkthrough", "--dump", out, (char *)NULL);
-		_exit(127);
-	}
 	int status;
-	struct rusage ru;
-	if (wait4(pid, &status, 0, &ru) < 0)
-		die("wait4");
+	double ms;
+	const char *dump[] = { prog, "--sample", "qkv-walkthrough", "--dump", out, NULL };
+	long rss = run_measured(dump, &status, &ms);
+	printf("--dump of qkv-walkthrough: peak RSS %ld kB (exit %d)\n", rss, status);
+	const char *load[] = { prog, "--sample", "qkv-walkthrough", "--weights", out,
+			       "--print", "tokens", NULL };
+	rss = run_measured(load, &status, &ms);
+	printf("--weights of that dump: peak RSS %ld kB, %.0f ms (exit %d)\n", rss, ms, status);
 	unlink(out);
-	printf("--dump of qkv-walkthrough: peak RSS %ld kB (exit %d)\n", ru.ru_maxrss,
-	       WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
 int main(int argc, char **argv)
