@@ -33,14 +33,17 @@ static size_t skip_space(const char *text, size_t len, size_t i)
 
 /* The number cJSON reads from text[0..len) (number characters only) when
  * it reads all of it ("1e" is 1 and then a syntax error in place: refused).
- * This is cJSON's parse_number: at most 63 characters, '.' as the locale's
+ * This is cJSON's parse_value for a number and its parse_number: at most 63 characters, '.' as the locale's
  * decimal point (point), strtod; the same call on the same characters, so
  * the same bits, without the node cJSON would make for it (a quarter of
  * the time). */
 static bool read_number(const char *text, size_t len, char point, double *out)
 {
 	char buf[64];
-	if (len == 0 || len >= sizeof(buf))
+	/* cJSON reads a number only where a '-' or a digit starts a value
+	 * ("+.5" is a syntax error there, though strtod reads it) */
+	if (len == 0 || len >= sizeof(buf) ||
+	    !(text[0] == '-' || (text[0] >= '0' && text[0] <= '9')))
 		return false;
 	for (size_t i = 0; i < len; i++)
 		buf[i] = text[i] == '.' ? point : text[i];
