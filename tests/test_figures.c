@@ -426,6 +426,12 @@ static void test_pin_shapes_differ(void **state)
 	harness_keys(&h, "nD");
 	expect("shapes differ: pinned 4×3, live 4×4");
 	expect_not("Δ = live − pinned  ");
+	/* the title says what is shown, not the Δ chosen (D twice) */
+	expect("compare: pinned | live");
+	expect_not("compare: pinned | live | Δ");
+	harness_keys(&h, "D");
+	expect("compare: pinned | live");
+	expect_not("compare: Δ");
 	harness_close(&h);
 }
 

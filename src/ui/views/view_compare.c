@@ -252,6 +252,14 @@ static void fill(struct av_app *a, struct av_pin *p)
 		p->diff_error = cause ? cause : av_strdup(_("shapes differ"));
 }
 
+/* What the display shows: the one chosen, but pinned | live when there is
+ * no Δ (shapes that differ, said under the panels): the title and a
+ * written figure name what is there. */
+static enum pin_display shown_display(const struct av_pin *p)
+{
+	return p->have_diff ? p->display : SHOW_BESIDE;
+}
+
 /* The panels of the display: pinned, live, Δ (some of them). Returns the
  * count; kinds[i] says which each is (0 pinned, 1 live, 2 Δ). */
 static int make_panels(struct av_pin *p, struct av_panel *panels, int *kinds)
@@ -374,7 +382,7 @@ static void draw_title(struct av_app *a, struct av_pin *p)
 	int width = getmaxx(w);
 	struct av_colors *c = &a->colors;
 	char text[256];
-	snprintf(text, sizeof(text), _("compare: %s"), _(display_names[p->display]));
+	snprintf(text, sizeof(text), _("compare: %s"), _(display_names[shown_display(p)]));
 	int x = av_put(w, 0, 0, text, width, av_colors_el(c, AV_EL_TITLE));
 	if (p->placed < p->n_panels) {
 		snprintf(text, sizeof(text), _("   %d of %d on this page (< > for the rest)"),
@@ -480,7 +488,8 @@ static bool compare_shown(struct av_app *a, struct av_shown *out, char **cause)
 	fill(a, p);
 	int kinds[3];
 	out->n = make_panels(p, out->panels, kinds);
-	snprintf(out->title, sizeof(out->title), _("compare: %s"), _(display_names[p->display]));
+	snprintf(out->title, sizeof(out->title), _("compare: %s"),
+		 _(display_names[shown_display(p)]));
 	char pin[160], live[160] = "—";
 	av_snapshot_describe(&p->pinned, pin, sizeof(pin));
 	if (p->have_live)
