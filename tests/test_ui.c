@@ -100,6 +100,10 @@ static void test_loaded_trained_weights(void **state)
 	assert_non_null(strstr(harness_line(0), "seed=1 trained 200+3 ep"));
 	harness_keys(&h, "t");
 	harness_keys(&h, "s");
+	/* W w offers a name by the epochs the weights have had */
+	harness_keys(&h, "Ww");
+	assert_non_null(strstr(harness_line(23), "attnview-weights-epoch204.json"));
+	harness_key(&h, AV_KEY_ESC);
 	harness_keys(&h, "t");
 	assert_non_null(strstr(harness_line(0), "seed=1 trained 203+1 ep"));
 	harness_close(&h);

@@ -84,8 +84,10 @@ char *av_export_default_name(struct av_app *a, enum av_export_format fmt)
 	case AV_EXPORT_TRACE:
 		return av_strdup("attnview-trace.json");
 	case AV_EXPORT_WEIGHTS:
+		/* the epochs the weights have had, a loaded file's included */
 		if (tr && tr->epoch > 0)
-			return av_printf("attnview-weights-epoch%d.json", tr->epoch);
+			return av_printf("attnview-weights-epoch%lld.json",
+					 (long long)tr->epochs_before + tr->epoch);
 		return av_strdup("attnview-weights.json");
 	case AV_EXPORT_CSV: case AV_EXPORT_TEXT: case AV_EXPORT_ANSI: case AV_EXPORT_SVG:
 	case AV_EXPORT_COUNT:
