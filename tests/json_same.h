@@ -20,9 +20,11 @@ static inline bool json_same_tree(const cJSON *plain, const cJSON *aside)
 			return false;
 		int i = 0;
 		const cJSON *x;
-		cJSON_ArrayForEach(x, plain)
-			if (!cJSON_IsNumber(x) || memcmp(&x->valuedouble, &row[i++], sizeof(double)))
+		cJSON_ArrayForEach(x, plain) {
+			if (!cJSON_IsNumber(x) ||
+			    memcmp(&x->valuedouble, &row[i++], sizeof(double)) != 0)
 				return false;
+		}
 		return true;
 	}
 	if (plain->type != aside->type || !plain->string != !aside->string ||

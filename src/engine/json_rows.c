@@ -33,10 +33,10 @@ static size_t skip_space(const char *text, size_t len, size_t i)
 
 /* The number cJSON reads from text[0..len) (number characters only) when
  * it reads all of it ("1e" is 1 and then a syntax error in place: refused).
- * This is cJSON's parse_value for a number and its parse_number: at most 63 characters, '.' as the locale's
- * decimal point (point), strtod; the same call on the same characters, so
- * the same bits, without the node cJSON would make for it (a quarter of
- * the time). */
+ * This is cJSON's parse_value for a number and its parse_number: at most
+ * 63 characters, '.' as the locale's decimal point (point), strtod; the
+ * same call on the same characters, so the same bits, without the node
+ * cJSON would make for it (a quarter of the time). */
 static bool read_number(const char *text, size_t len, char point, double *out)
 {
 	char buf[64];
@@ -209,8 +209,9 @@ static void become_row(cJSON *item, struct av_json_rows *rows, int k)
 static bool attach_in(cJSON *node, struct av_json_rows *rows, int *next)
 {
 	for (cJSON *child = node->child; child; child = child->next) {
-		if (cJSON_IsString(child) && child->valuestring && child->valuestring[0] == '\x01') {
-			if (*next >= rows->n || !is_stand_in(child->valuestring, *next))
+		const char *s = cJSON_IsString(child) ? child->valuestring : NULL;
+		if (s && s[0] == '\x01') {
+			if (*next >= rows->n || !is_stand_in(s, *next))
 				return false;
 			become_row(child, rows, (*next)++);
 		} else if ((cJSON_IsArray(child) || cJSON_IsObject(child)) &&

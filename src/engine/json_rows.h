@@ -11,11 +11,12 @@
  * av_json_type_name read such a node as the list of numbers it was.
  *
  * Each number is read as cJSON reads it (its parse_number: the same strtod
- * on the same characters), so the doubles are the bits cJSON gives. Whatever is unusual keeps the text as
- * it is (av_json_rows_compact returns false): a number cJSON would read
- * differently in place, a row with anything but numbers, commas and the
- * four JSON spaces, nesting past AV_JSON_ROW_DEPTH, or a string holding
- * U+0001, which the stand-in strings begin with. */
+ * on the same characters), so the doubles are the bits cJSON gives.
+ * Whatever is unusual keeps the text as it is (av_json_rows_compact returns
+ * false): a number cJSON would read differently in place, a row with
+ * anything but numbers, commas and the four JSON spaces, nesting past
+ * AV_JSON_ROW_DEPTH, or a string holding U+0001, which the stand-in strings
+ * begin with. */
 #ifndef AV_JSON_ROWS_H
 #define AV_JSON_ROWS_H
 
