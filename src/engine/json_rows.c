@@ -157,7 +157,7 @@ bool av_json_rows_compact(const char *text, size_t len, char **compact,
 		if (c == '[' && depth > 0 && open[depth - 1] == '[' &&
 		    read_row(text, len, i, point, &end, rows)) {
 			/* a row of 8 numbers takes 17 bytes or more, its stand-in
-			 * 9 plus the digits of k: the text only gets shorter */
+			 * 8 plus the digits of k: the text only gets shorter */
 			char s[32];
 			int n = stand_in(s, sizeof(s), rows->n - 1);
 			if (n < 0 || (size_t)n > end - i)
