@@ -605,8 +605,7 @@ static void cycle_init(struct av_app *a)
 	struct av_train_view *tv = a->train;
 	struct av_trainer *tr = tv->tr;
 	enum av_init next = (enum av_init)((tr->cfg.init + 1) % 3);
-	av_trainer_set_init(tr, next);
-	tv->epochs_before = 0;   /* weights drawn anew: the file's epochs are gone */
+	av_trainer_set_init(tr, next);   /* also forgets a loaded file's epochs */
 	tv->goal_seen = false;
 	pause_training(a);
 	static const char *const how[] = {
@@ -976,8 +975,6 @@ bool av_train_view_open(struct av_app *a)
 			free(cause);
 			return false;
 		}
-		/* a run from a trained file's weights counts on from its epochs */
-		tv->epochs_before = tv->tr->epochs_before;
 		tv->goal = s->sample.training.epochs;
 		tv->goal_seen = false;
 		tv->steps_done = 0;
@@ -1181,7 +1178,7 @@ void av_trained_text(char *buf, size_t size, int before, int epochs, int steps)
 
 int av_train_view_epochs_before(const struct av_app *a)
 {
-	return a->train ? a->train->epochs_before : 0;
+	return a->train && a->train->tr ? a->train->tr->epochs_before : 0;
 }
 
 void av_train_view_look(const struct av_app *a, struct av_train_look *look)

@@ -59,7 +59,6 @@ struct av_train_view {
 	bool wide;                 /* the projector layout (P_MATS has its own column) */
 	int row_h;                 /* screen rows per matrix row in the maps (1, 2) */
 	long steps_done;           /* optimiser steps since the trainer started or r */
-	int epochs_before;         /* a loaded file's epochs the run started from */
 	long saved_at;             /* steps_done when last saved, -1 never */
 	bool adam_restarted;       /* leaving freed Adam's moments: say so on return */
 
