@@ -76,6 +76,11 @@ void av_params_copy(struct av_params *dst, const struct av_params *src)
 	dst->b_o = dup_floats(src->b_o, D);
 }
 
+bool av_tensor_same(const float *a, const float *b, size_t count)
+{
+	return a && b && memcmp(a, b, count * sizeof(float)) == 0;
+}
+
 int av_params_find(const struct av_params *p, const char *word)
 {
 	for (int i = 0; i < p->vocab_size; i++)

@@ -15,6 +15,7 @@
 #define AV_MODEL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "model_config.h"
 
@@ -42,6 +43,10 @@ void av_params_alloc(struct av_params *p, const struct av_config *cfg);
 
 void av_params_free(struct av_params *p);
 void av_params_copy(struct av_params *dst, const struct av_params *src);
+
+/* Whether tensors a and b (count floats each) are both there and hold the
+ * same bits. */
+bool av_tensor_same(const float *a, const float *b, size_t count);
 
 /* A fingerprint of W_q and W_k (their first 64 values) and D: enough to
  * tell whether the weights are still the ones a run left (any training

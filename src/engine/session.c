@@ -19,18 +19,13 @@ void av_session_start(struct av_session *s)
 	s->base_vocab = s->params.vocab_size;
 }
 
-static bool same_floats(const float *a, const float *b, size_t count)
-{
-	return a && b && memcmp(a, b, count * sizeof(float)) == 0;
-}
-
 bool av_session_loaded_training(const struct av_session *s, struct av_training_record *r)
 {
 	const struct av_loaded_training *t = &s->loaded_training;
 	size_t dd = (size_t)s->params.d_model * s->params.d_model;
 	if (!s->from_weights || !t->present || s->params.d_model != s->initial.d_model ||
-	    !same_floats(s->params.w_q, s->initial.w_q, dd) ||
-	    !same_floats(s->params.w_k, s->initial.w_k, dd))
+	    !av_tensor_same(s->params.w_q, s->initial.w_q, dd) ||
+	    !av_tensor_same(s->params.w_k, s->initial.w_k, dd))
 		return false;
 	*r = (struct av_training_record){
 		.epochs = t->epochs, .steps = t->steps, .epochs_before = t->epochs_before,

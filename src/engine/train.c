@@ -1068,11 +1068,6 @@ static uint64_t floats_hash(const float *x, size_t count)
 	return (all ^ count) * prime;
 }
 
-static bool same_tensor(const float *a, const float *b, size_t count)
-{
-	return a && b && memcmp(a, b, count * sizeof(float)) == 0;
-}
-
 /* The parameters s starts from: the loaded file's, or drawn again from
  * the seed (as av_session_reinit draws them). */
 static void session_start_params(const struct av_session *s, struct av_params *out)
@@ -1135,7 +1130,7 @@ bool av_trainer_sleep(struct av_trainer *tr, const struct av_session *s)
 		if (!now)
 			continue;
 		/* the start first: it may be the current one, before that goes */
-		if (same_tensor(start, now, count)) {
+		if (av_tensor_same(start, now, count)) {
 			put_to_sleep(&tr->start, id, ss, AV_SLEEP_PARAMS);
 		} else {
 			if (!have_fresh) {
@@ -1144,10 +1139,10 @@ bool av_trainer_sleep(struct av_trainer *tr, const struct av_session *s)
 			}
 			size_t fc;
 			const float *drawn = av_param_tensor(&fresh, id, &fc);
-			if (fc == count && same_tensor(start, drawn, count))
+			if (fc == count && av_tensor_same(start, drawn, count))
 				put_to_sleep(&tr->start, id, ss, AV_SLEEP_FRESH);
 		}
-		if (sc == count && same_tensor(now, in_s, count))
+		if (sc == count && av_tensor_same(now, in_s, count))
 			put_to_sleep(&tr->params, id, sp, AV_SLEEP_SESSION);
 	}
 	if (have_fresh)
@@ -1215,7 +1210,7 @@ bool av_trainer_tensor_is(const struct av_trainer *tr, int id, const float *x, s
 	size_t have;
 	const float *t = av_param_tensor(&tr->params, id, &have);
 	if (t)
-		return have == count && (count == 0 || same_tensor(t, x, count));
+		return have == count && (count == 0 || av_tensor_same(t, x, count));
 	const struct av_sleeping_tensor *sp = &tr->sleep_params[id];
 	if (tr->asleep && sp->from == AV_SLEEP_SESSION)
 		return x && sp->count == count && floats_hash(x, count) == sp->hash;
