@@ -254,18 +254,25 @@ static void panel_matrix(const struct av_panel *pn, struct av_fig_matrix *m, boo
 
 _Static_assert(AV_PANELS_MAX <= AV_FIGURE_MAX, "a figure holds every panel of a view");
 
+/* What a view of panels shows now, into *shown (av_shown_free it, whatever
+ * the answer); false + *cause when that is no matrix. */
+static bool take_shown(struct av_app *a, struct av_shown *shown, char **cause)
+{
+	memset(shown, 0, sizeof(*shown));
+	if (!a->view->shown(a, shown, cause))
+		return false;
+	return shown->n > 0 || av_fail(cause, _("this view shows no matrix to write now"));
+}
+
 /* What a view of panels shows (the figures, the comparison) as a figure. */
 static bool render_shown(struct av_app *a, enum av_export_format fmt, char **text,
 			 char **cause)
 {
 	struct av_shown shown;
-	memset(&shown, 0, sizeof(shown));
-	if (!a->view->shown(a, &shown, cause)) {
+	if (!take_shown(a, &shown, cause)) {
 		av_shown_free(&shown);
 		return false;
 	}
-	if (shown.n == 0)
-		return av_fail(cause, _("this view shows no matrix to write now"));
 	struct av_figure f;
 	struct figure_text ft = { .formula = NULL, .hidden = { NULL } };
 	memset(&f, 0, sizeof(f));
@@ -304,10 +311,7 @@ static bool render_trainer_trace(struct av_app *a, const struct av_trainer *tr, 
 static bool shown_has_matrix(struct av_app *a, char **cause)
 {
 	struct av_shown shown;
-	memset(&shown, 0, sizeof(shown));
-	bool ok = a->view->shown(a, &shown, cause);
-	if (ok && shown.n == 0)
-		ok = av_fail(cause, _("this view shows no matrix to write now"));
+	bool ok = take_shown(a, &shown, cause);
 	av_shown_free(&shown);
 	return ok;
 }
@@ -317,14 +321,21 @@ bool av_export_is_figure(enum av_export_format fmt)
 	return fmt != AV_EXPORT_TRACE && fmt != AV_EXPORT_WEIGHTS;
 }
 
+/* The training view draws no figure; false + *cause there. */
+static bool figures_here(const struct av_app *a, char **cause)
+{
+	return a->view != &av_view_train ||
+	       av_fail(cause, _("the figures are the stepper's (t goes back to it); here t and "
+				"w write the trace and the trained weights"));
+}
+
 /* Whether a figure (CSV, text, ANSI, SVG: one answer for all four) can be
  * written now; false + *cause. */
 static bool figure_available(struct av_app *a, char **cause)
 {
 	struct av_part parts[AV_MAX_PARTS];
-	if (a->view == &av_view_train)
-		return av_fail(cause, _("the figures are the stepper's (t goes back to it); here t "
-			       "and w write the trace and the trained weights"));
+	if (!figures_here(a, cause))
+		return false;
 	if (a->view->shown)
 		return shown_has_matrix(a, cause);
 	return stepper_parts(a, parts) > 0 || no_stepper_matrix(cause);
@@ -367,7 +378,9 @@ bool av_export_render(struct av_app *a, enum av_export_format fmt, char **text,
 	case AV_EXPORT_COUNT:
 		break;
 	}
-	if (!av_export_available(a, fmt, cause))
+	/* render_shown and build_figure say why when there is no matrix:
+	 * asking av_export_available first built a view's panels twice */
+	if (!figures_here(a, cause))
 		return false;
 	if (a->view->shown)
 		return render_shown(a, fmt, text, cause);
