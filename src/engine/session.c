@@ -27,12 +27,8 @@ bool av_session_loaded_training(const struct av_session *s, struct av_training_r
 	    !av_tensor_same(s->params.w_q, s->initial.w_q, dd) ||
 	    !av_tensor_same(s->params.w_k, s->initial.w_k, dd))
 		return false;
-	*r = (struct av_training_record){
-		.epochs = t->epochs, .steps = t->steps, .epochs_before = t->epochs_before,
-		.lr = t->lr,
-		.optimizer = t->optimizer >= 0 ? av_optimizer_names[t->optimizer] : NULL,
-		.target = t->target >= 0 ? av_target_names[t->target] : NULL, .loss = NULL,
-	};
+	*r = av_training_record_of(t->epochs, t->steps, t->lr, t->optimizer, t->target);
+	r->epochs_before = t->epochs_before;
 	return true;
 }
 

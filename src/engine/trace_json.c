@@ -11,6 +11,7 @@
 
 #include "trace_json.h"
 #include "number.h"
+#include "sample.h"
 #include "utf8.h"
 #include "util.h"
 
@@ -190,6 +191,16 @@ static cJSON *stages_json(const struct av_trace *t)
 	cJSON_AddItemToObject(s, "output", matrix(t->output, n, D));
 	cJSON_AddItemToObject(s, "residual", matrix(t->residual, n, D));
 	return s;
+}
+
+struct av_training_record av_training_record_of(int epochs, int steps, double lr,
+						int optimizer, int target)
+{
+	return (struct av_training_record){
+		.epochs = epochs, .steps = steps, .lr = lr, .loss = NULL,
+		.optimizer = optimizer >= 0 ? av_optimizer_names[optimizer] : NULL,
+		.target = target >= 0 ? av_target_names[target] : NULL,
+	};
 }
 
 cJSON *av_training_to_json(const struct av_training_record *r)

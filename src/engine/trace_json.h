@@ -23,6 +23,13 @@ struct av_training_record {
 				 ep"); "epochs_before" only when not 0 */
 };
 
+/* The record of a run of epochs (and steps of the next) under lr,
+ * optimizer and target given as their enum values (sample.h), -1 and NAN
+ * where not known (then left out); no loss list, no epochs before. The
+ * strings are static. */
+struct av_training_record av_training_record_of(int epochs, int steps, double lr,
+						int optimizer, int target);
+
 /* {"config": ...} as a weights/sample file spells it. */
 cJSON *av_config_to_json(const struct av_config *cfg);
 

@@ -1013,12 +1013,9 @@ bool av_trainer_apply(const struct av_trainer *tr, struct av_session *s, char **
 
 void av_trainer_record(const struct av_trainer *tr, struct av_training_record *r)
 {
-	r->epochs = tr->epoch;
-	r->lr = tr->set.lr;
-	r->optimizer = av_optimizer_names[tr->set.optimizer];
-	r->target = av_target_names[tr->set.target];
+	*r = av_training_record_of(tr->epoch, tr->next_item, tr->set.lr, (int)tr->set.optimizer,
+				   (int)tr->set.target);
 	r->loss = tr->loss;
-	r->steps = tr->next_item;
 	r->epochs_before = tr->epochs_before;
 }
 

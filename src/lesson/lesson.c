@@ -889,11 +889,7 @@ bool av_lesson_training_record(const struct av_lesson_state *st, struct av_train
 	const struct av_lesson_train *t = &st->train;
 	if (t->epochs + t->steps == 0)
 		return false;
-	*r = (struct av_training_record){
-		.epochs = t->epochs, .steps = t->steps, .lr = t->lr,
-		.optimizer = av_optimizer_names[t->optimizer],
-		.target = av_target_names[t->target], .loss = NULL,
-	};
+	*r = av_training_record_of(t->epochs, t->steps, t->lr, (int)t->optimizer, (int)t->target);
 	return true;
 }
 

@@ -945,11 +945,8 @@ bool av_classroom_weights_training(const struct av_app *a, struct av_training_re
 		return false;
 	run = &a->classroom->last.training;
 	last = &run->recipe[run->n_recipe > 0 ? run->n_recipe - 1 : 0];
-	*r = (struct av_training_record){
-		.epochs = epochs, .steps = steps, .lr = last->lr, .loss = NULL,
-		.optimizer = av_optimizer_names[last->optimizer],
-		.target = av_target_names[last->target],
-	};
+	*r = av_training_record_of(epochs, steps, last->lr, (int)last->optimizer,
+				   (int)last->target);
 	return true;
 }
 
