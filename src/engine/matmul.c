@@ -81,9 +81,9 @@ static inline double dot_in_chains(const float *a, const float *b, size_t stride
  * ldb (b: a column); each layout is its own copy of the loops, so the
  * compiler knows the stride of the transposed one. */
 __attribute__((always_inline))
-static inline void plain_gemm_layout(bool b_transposed, float *c, int ldc, const float *a,
-				     int lda, const float *b, int ldb, int n, int m, int k,
-				     float beta)
+static inline void plain_gemm_layout(bool b_transposed, float *restrict c, int ldc,
+				     const float *restrict a, int lda, const float *restrict b,
+				     int ldb, int n, int m, int k, float beta)
 {
 	size_t stride = b_transposed ? 1 : (size_t)ldb;
 	for (int i = 0; i < n; i++) {
@@ -97,10 +97,16 @@ static inline void plain_gemm_layout(bool b_transposed, float *c, int ldc, const
 	}
 }
 
+/* china-panda's products (D = 3, one head of 3 columns) get a copy of the
+ * loops with k the constant 3, which the compiler unrolls: the loops'
+ * control was a third of a product of 2x3 by 3x3. The sums are the same,
+ * in the same order. */
 static void plain_gemm(bool b_transposed, float *c, int ldc, const float *a, int lda,
 		       const float *b, int ldb, int n, int m, int k, float beta)
 {
-	if (b_transposed)
+	if (b_transposed && k == 3)
+		plain_gemm_layout(true, c, ldc, a, lda, b, ldb, n, m, 3, beta);
+	else if (b_transposed)
 		plain_gemm_layout(true, c, ldc, a, lda, b, ldb, n, m, k, beta);
 	else
 		plain_gemm_layout(false, c, ldc, a, lda, b, ldb, n, m, k, beta);

@@ -16,6 +16,8 @@
  *     accumulate in double.
  * Within one build and one machine every result is reproducible to the bit
  * (a classroom's followers recompute the teacher's numbers).
+ * The product is never written over an operand: out (c) overlaps neither
+ * x (a) nor w (b), as cblas_sgemm requires too.
  */
 #ifndef AV_MATMUL_H
 #define AV_MATMUL_H
