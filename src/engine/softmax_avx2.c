@@ -46,6 +46,50 @@ TARGET static inline __m256 exp_nonpositive(__m256 x)
 	return _mm256_and_ps(_mm256_mul_ps(p, _mm256_castsi256_ps(bits)), in_range);
 }
 
+/* p[0, count) in lanes [0, count), 0 in the others, for count in 1..7, by
+ * plain loads of 4, 2 and 1 floats: AMD's CPUs take tens of cycles over a
+ * masked store, and a 2-wide row's softmax is little more than that */
+TARGET static inline __m128 load_few(const float *p, int count)
+{
+	switch (count) {
+	case 1: return _mm_load_ss(p);
+	case 2: return _mm_castpd_ps(_mm_load_sd((const double *)p));
+	case 3: return _mm_movelh_ps(_mm_castpd_ps(_mm_load_sd((const double *)p)),
+				     _mm_load_ss(p + 2));
+	default: return _mm_setzero_ps();
+	}
+}
+
+TARGET static inline __m256 load_first(const float *p, int count)
+{
+	if (count < 4)
+		return _mm256_zextps128_ps256(load_few(p, count));
+	return _mm256_set_m128(load_few(p + 4, count - 4), _mm_loadu_ps(p));
+}
+
+TARGET static inline void store_few(float *p, __m128 v, int count)
+{
+	switch (count) {
+	case 1: _mm_store_ss(p, v); break;
+	case 2: _mm_store_sd((double *)p, _mm_castps_pd(v)); break;
+	case 3: _mm_store_sd((double *)p, _mm_castps_pd(v));
+		_mm_store_ss(p + 2, _mm_movehl_ps(v, v));
+		break;
+	default: break;
+	}
+}
+
+/* lanes [0, count) of v to p, count in 1..7 */
+TARGET static inline void store_first(float *p, __m256 v, int count)
+{
+	if (count < 4) {
+		store_few(p, _mm256_castps256_ps128(v), count);
+		return;
+	}
+	_mm_storeu_ps(p, _mm256_castps256_ps128(v));
+	store_few(p + 4, _mm256_extractf128_ps(v, 1), count - 4);
+}
+
 TARGET static inline float lane_sum(__m256 v)
 {
 	__m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
@@ -72,21 +116,20 @@ TARGET static bool softmax_row(float *out, const float *row, int cols)
 		_mm256_storeu_ps(out + j, e);
 		vsum = _mm256_add_ps(vsum, e);
 	}
-	/* the last partial block stays in a register until it is scaled: a
-	 * masked load of what a masked store just wrote is not forwarded from
-	 * the store and waits for it (a quarter of a 2-wide row's time) */
-	__m256i tail_mask = first_lanes(cols - j);
+	/* the last partial block stays in a register until it is scaled
+	 * (reloading what was just stored in pieces waits for the stores) */
+	int left = cols - j;
 	__m256 tail = _mm256_setzero_ps();
-	if (j < cols) {
-		tail = exp_nonpositive(_mm256_sub_ps(_mm256_maskload_ps(row + j, tail_mask), vmax));
-		tail = _mm256_and_ps(tail, _mm256_castsi256_ps(tail_mask));
+	if (left) {
+		tail = exp_nonpositive(_mm256_sub_ps(load_first(row + j, left), vmax));
+		tail = _mm256_and_ps(tail, _mm256_castsi256_ps(first_lanes(left)));
 		vsum = _mm256_add_ps(vsum, tail);
 	}
 	__m256 scale = _mm256_set1_ps(1.0f / lane_sum(vsum));
 	for (j = 0; j + 8 <= cols; j += 8)
 		_mm256_storeu_ps(out + j, _mm256_mul_ps(_mm256_loadu_ps(out + j), scale));
-	if (j < cols)
-		_mm256_maskstore_ps(out + j, tail_mask, _mm256_mul_ps(tail, scale));
+	if (left)
+		store_first(out + j, _mm256_mul_ps(tail, scale), left);
 	return true;
 }
 
