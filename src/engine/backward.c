@@ -200,13 +200,19 @@ static double *workspace(struct av_grads *g, size_t count)
 	return g->work;
 }
 
-/* The next count doubles of the workspace, zeroed. */
-static double *take(double **cursor, size_t count)
+/* The next count doubles of the workspace, as the last pass left them:
+ * for what is written whole before it is read. */
+static double *carve(double **cursor, size_t count)
 {
 	double *p = *cursor;
-	memset(p, 0, count * sizeof(double));
 	*cursor += count;
 	return p;
+}
+
+/* The next count doubles of the workspace, zeroed: for sums. */
+static double *take(double **cursor, size_t count)
+{
+	return memset(carve(cursor, count), 0, count * sizeof(double));
 }
 
 /* Reverses embed(): x[i * D + c] = tok[c] + pos[c], with tok the row ids[i]
@@ -297,8 +303,9 @@ void av_trace_backward(const struct av_trace *t, const struct av_params *p,
 	double *dq = take(&cursor, nD), *dk = take(&cursor, mD);
 	double *dv = d_residual ? take(&cursor, mD) : NULL;
 	double *dconcat = NULL;
-	double *dweights = take(&cursor, cells), *dmasked = take(&cursor, cells);
-	double *prow = take(&cursor, (size_t)m);                     /* a softmax row */
+	/* set for each head below */
+	double *dweights = carve(&cursor, cells), *dmasked = carve(&cursor, cells);
+	double *prow = carve(&cursor, (size_t)m);                    /* a softmax row */
 
 	/* tensor id's gradient is assigned (g->assign) */
 #define ASSIGNS(id) ((g->assign >> (id)) & 1u)
@@ -316,15 +323,21 @@ void av_trace_backward(const struct av_trace *t, const struct av_params *p,
 	for (int h = 0; h < H; h++) {
 		size_t off = (size_t)h * cells;
 		const float *weights = t->weights + off, *masked = t->masked + off;
-		if (d_weights)
-			memcpy(dweights, d_weights + off, cells * sizeof(double));
-		else
-			memset(dweights, 0, cells * sizeof(double));
-		if (dconcat)
-			head_context_backward(dweights, dv, dconcat, weights, t->v, n, m, D, h, dh);
+		/* dL/dweights: the loss's own (d_weights) plus the value path's */
+		const double *dweights_h = d_weights ? d_weights + off : NULL;
+		if (dconcat || !d_weights) {
+			if (d_weights)
+				memcpy(dweights, d_weights + off, cells * sizeof(double));
+			else
+				memset(dweights, 0, cells * sizeof(double));
+			if (dconcat)
+				head_context_backward(dweights, dv, dconcat, weights, t->v,
+						      n, m, D, h, dh);
+			dweights_h = dweights;
+		}
 		/* av_softmax_rows(weights, masked, t->mask, n, m); */
 		memset(dmasked, 0, cells * sizeof(double));
-		softmax_rows_backward(dmasked, dweights, masked, t->mask, n, m, prow);
+		softmax_rows_backward(dmasked, dweights_h, masked, t->mask, n, m, prow);
 		for (size_t c = 0; c < cells; c++) {
 			/* masked[c] = t->mask[c] ? scaled[c] : AV_MASKED_VALUE;
 			 *   a hidden cell is a constant: no gradient reaches its score */
