@@ -426,6 +426,11 @@ static void test_pin_shapes_differ(void **state)
 	harness_keys(&h, "nD");
 	expect("shapes differ: pinned 4×3, live 4×4");
 	expect_not("Δ = live − pinned  ");
+	/* said once: where the difference would be, not again in the notes */
+	int said = 0;
+	for (int y = 0; y < LINES; y++)
+		said += harness_count(harness_line(y), "shapes differ");
+	assert_int_equal(said, 1);
 	/* the title says what is shown, not the Δ chosen (D twice) */
 	expect("compare: pinned | live");
 	expect_not("compare: pinned | live | Δ");

@@ -62,6 +62,7 @@ struct av_pin {
 	struct av_diff diff;
 	bool have_diff;
 	char *diff_error;        /* shapes differ */
+	bool diff_error_shown;   /* ... said in the panels' area already */
 	int n_panels, placed;    /* panels of the display, and on this page */
 };
 
@@ -337,7 +338,8 @@ static void draw_notes(struct av_app *a, struct av_pin *p)
 		}
 		y += av_put_wrapped(w, y, 0, line, width, 1, av_colors_el(c, AV_EL_LABEL));
 	}
-	const char *err = p->live_error ? p->live_error : p->diff_error;
+	const char *err = p->live_error ? p->live_error
+			  : p->diff_error_shown ? NULL : p->diff_error;
 	if (err) {
 		y += av_put_wrapped(w, y, 0, err, width, height - y > 2 ? 2 : height - y,
 				    av_colors_el(c, AV_EL_ERROR));
@@ -451,12 +453,14 @@ static void compare_draw(struct av_app *a)
 	if (p->col >= cols)
 		p->col = cols - 1;
 	WINDOW *w = a->w_panel;
+	p->diff_error_shown = false;
 	if (w) {
 		werase(w);
 		struct av_panel_place place[3];
 		int height = getmaxy(w);
 		/* shapes that differ: say so where the difference would be */
 		bool say = p->display != SHOW_BESIDE && p->diff_error && height > 3;
+		p->diff_error_shown = say;
 		if (say)
 			height -= 2;
 		p->placed = av_panels_arrange(panels, n, a->compact, getmaxx(w), height, p->focus,
