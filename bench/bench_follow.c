@@ -93,13 +93,13 @@ static void bench_apply(void)
 	av_state_init(&a);
 	strcpy(a.sample, s->sample.name);
 	av_state_capture(&a, s, &cause);
-	av_state_apply(s, NULL, &a, &cause);
+	av_state_apply(s, NULL, &a, NULL, &cause);
 	b = a;
 	t0 = now_s();
 	for (int r = 0; r < reps; r++) {
 		b.stage = r % AV_SNAP_STAGE_COUNT;
 		b.key_hidden[0] = r % 2;
-		av_state_apply(s, &a, &b, &cause);
+		av_state_apply(s, &a, &b, NULL, &cause);
 		a = b;
 	}
 	printf("apply, a stage or mask change (china-panda): %.1f us\n",
@@ -107,7 +107,7 @@ static void bench_apply(void)
 	b.training.active = true;
 	b.training.epochs = 200;
 	t0 = now_s();
-	if (!av_state_apply(s, &a, &b, &cause))
+	if (!av_state_apply(s, &a, &b, NULL, &cause))
 		printf("apply with training failed: %s\n", cause);
 	printf("apply, 200 epochs of training replayed (china-panda): %.1f ms\n",
 	       (now_s() - t0) * 1e3);

@@ -664,7 +664,7 @@ static void test_sync_same_numbers(void **state)
 	leader.key_hidden[2] = true;
 	assert_true(av_session_set_sentence(&leader, "china koala japan cherry", &cause));
 	snapshot_over_wire(&leader, &snap);
-	if (!av_state_apply(&follower, NULL, &snap, &cause))
+	if (!av_state_apply(&follower, NULL, &snap, NULL, &cause))
 		fail_msg("%s", cause);
 	assert_string_equal(follower.sentence, "china koala japan cherry");
 	assert_true(follower.trace.oov[1]);
@@ -748,7 +748,7 @@ static void test_sync_training_replayed(void **state)
 		assert_true(av_wire_decode(msg, len, &snap, &cause));
 		free(msg);
 	}
-	if (!av_state_apply(&follower, NULL, &snap, &cause))
+	if (!av_state_apply(&follower, NULL, &snap, NULL, &cause))
 		fail_msg("%s", cause);
 	dd = (size_t)leader.cfg.d_model * (size_t)leader.cfg.d_model;
 	assert_memory_equal(leader.params.w_q, follower.params.w_q, dd * sizeof(float));
@@ -766,11 +766,89 @@ static void test_sync_training_replayed(void **state)
 	}
 	/* the same epochs with the first settings only are another run */
 	snap.training.n_recipe = 1;
-	assert_true(av_state_apply(&plain, NULL, &snap, &cause));
+	assert_true(av_state_apply(&plain, NULL, &snap, NULL, &cause));
 	assert_true(memcmp(plain.params.w_q, leader.params.w_q, dd * sizeof(float)) != 0);
 	av_session_free(&leader);
 	av_session_free(&follower);
 	av_session_free(&plain);
+}
+
+/* s as loaded from a trained file (--weights): its weights the ones drawn,
+ * its record 3 epochs on from 200 */
+static void as_trained_file(struct av_session *s)
+{
+	s->from_weights = true;
+	s->loaded_training = (struct av_loaded_training){ .present = true, .epochs = 3,
+							  .epochs_before = 200, .lr = 0.01 };
+	av_session_start(s);
+}
+
+/* The teacher's snapshot of leader with run as its training, from the
+ * weights file both started with */
+static void snapshot_with_run(const struct av_session *leader, const struct av_snap_training *run,
+			      int n_before, const struct av_snap_training *before,
+			      struct av_state *snap)
+{
+	snapshot_over_wire(leader, snap);
+	snap->origin = AV_SNAP_FROM_WEIGHTS;
+	strcpy(snap->weights, "attnview-weights-epoch203.json");
+	snap->training = *run;
+	snap->n_before = n_before;
+	if (n_before > 0)
+		memcpy(snap->before, before, (size_t)n_before * sizeof before[0]);
+}
+
+/* A run the teacher started from a trained file (the follower has the same
+ * --weights) counts on from the file's epochs at the follower too, as the
+ * teacher's header says ("trained 203+2 ep"); a second run, or one from
+ * weights drawn again, starts from weights no file had: 0. */
+static void test_sync_epochs_before(void **state)
+{
+	(void)state;
+	struct av_session leader, follower;
+	struct av_train_settings set;
+	struct av_snap_training first, second;
+	struct av_state snap;
+	struct av_trainer *tr;
+	char *cause = NULL;
+	int before = -1;
+
+	start_session(&leader, "china panda");
+	start_session(&follower, "china panda");
+	as_trained_file(&leader);
+	as_trained_file(&follower);
+	av_train_settings_from_sample(&set, &leader.sample.training);
+	tr = av_trainer_new(&leader, &set, &cause);
+	assert_int_equal(tr->epochs_before, 203);
+	memset(&first, 0, sizeof first);
+	leader_train(tr, &first, 2, 0);
+	assert_true(av_trainer_apply(tr, &leader, &cause));
+	av_trainer_free(tr);
+	snapshot_with_run(&leader, &first, 0, NULL, &snap);
+	if (!av_state_apply(&follower, NULL, &snap, &before, &cause))
+		fail_msg("%s", cause);
+	assert_int_equal(before, 203);
+
+	/* on from the first run's weights: a second run */
+	tr = av_trainer_new(&leader, &set, &cause);
+	assert_int_equal(tr->epochs_before, 0);
+	memset(&second, 0, sizeof second);
+	leader_train(tr, &second, 1, 0);
+	av_trainer_free(tr);
+	snapshot_with_run(&leader, &second, 1, &first, &snap);
+	assert_true(av_state_apply(&follower, NULL, &snap, &before, &cause));
+	assert_int_equal(before, 0);
+
+	/* the first run again: 203 again; then with the init drawn anew: 0 */
+	snapshot_with_run(&leader, &first, 0, NULL, &snap);
+	assert_true(av_state_apply(&follower, NULL, &snap, &before, &cause));
+	assert_int_equal(before, 203);
+	first.init = AV_INIT_XAVIER;
+	snapshot_with_run(&leader, &first, 0, NULL, &snap);
+	assert_true(av_state_apply(&follower, NULL, &snap, &before, &cause));
+	assert_int_equal(before, 0);
+	av_session_free(&leader);
+	av_session_free(&follower);
 }
 
 /* A run replays under the settings it trained under, not the ones shown
@@ -807,7 +885,7 @@ static void test_sync_runs_under_their_settings(void **state)
 		snapshot_over_wire(&leader, &snap);
 		snap.training = run;
 	}
-	assert_true(av_state_apply(&follower, NULL, &snap, &cause));
+	assert_true(av_state_apply(&follower, NULL, &snap, NULL, &cause));
 	assert_memory_equal(leader.params.w_q, follower.params.w_q, dd * sizeof(float));
 	assert_same_numbers(&leader, &follower);
 	/* the same run, another mode shown: nothing to rebuild */
@@ -832,17 +910,17 @@ static void test_sync_runs_under_their_settings(void **state)
 	}
 	assert_int_equal(snap.n_before, 1);
 	assert_true(av_state_needs_params(&prev, &snap));
-	assert_true(av_state_apply(&follower, &prev, &snap, &cause));
+	assert_true(av_state_apply(&follower, &prev, &snap, NULL, &cause));
 	assert_memory_equal(leader.params.w_q, follower.params.w_q, dd * sizeof(float));
 	assert_memory_equal(leader.params.w_k, follower.params.w_k, dd * sizeof(float));
 	assert_same_numbers(&leader, &follower);
 	/* without the first run, or with it under the mask, other weights */
 	snap.n_before = 0;
-	assert_true(av_state_apply(&follower, NULL, &snap, &cause));
+	assert_true(av_state_apply(&follower, NULL, &snap, NULL, &cause));
 	assert_true(memcmp(leader.params.w_q, follower.params.w_q, dd * sizeof(float)) != 0);
 	snap.n_before = 1;
 	snap.before[0].mode = AV_MODE_CAUSAL;
-	assert_true(av_state_apply(&follower, NULL, &snap, &cause));
+	assert_true(av_state_apply(&follower, NULL, &snap, NULL, &cause));
 	assert_true(memcmp(leader.params.w_q, follower.params.w_q, dd * sizeof(float)) != 0);
 	av_trainer_free(first);
 	av_trainer_free(second);
@@ -978,28 +1056,28 @@ static void test_sync_rebuilds_only_when_needed(void **state)
 	assert_true(av_state_capture(&a, &follower, &cause));
 	a.training.active = true;
 	a.training.epochs = 2;
-	assert_true(av_state_apply(&follower, NULL, &a, &cause));
+	assert_true(av_state_apply(&follower, NULL, &a, NULL, &cause));
 	follower.params.w_v[0] = 1234.5f;    /* the mark */
 	b = a;
 	b.stage = 5;
 	strcpy(b.sentence, "japan cherry");
 	assert_false(av_state_needs_params(&a, &b));
-	assert_true(av_state_apply(&follower, &a, &b, &cause));
+	assert_true(av_state_apply(&follower, &a, &b, NULL, &cause));
 	assert_true(follower.params.w_v[0] == 1234.5f);
 	a = b;
 	b.training.epochs = 3;
 	assert_true(av_state_needs_params(&a, &b));
-	assert_true(av_state_apply(&follower, &a, &b, &cause));
+	assert_true(av_state_apply(&follower, &a, &b, NULL, &cause));
 	assert_true(follower.params.w_v[0] != 1234.5f);
 	follower.params.w_v[0] = 1234.5f;
 	a = b;
 	b.seed = 8;
-	assert_true(av_state_apply(&follower, &a, &b, &cause));
+	assert_true(av_state_apply(&follower, &a, &b, NULL, &cause));
 	assert_true(follower.params.w_v[0] != 1234.5f);
 	/* another sample is refused, the state kept */
 	a = b;
 	strcpy(b.sample, "qkv-walkthrough");
-	assert_false(av_state_apply(&follower, &a, &b, &cause));
+	assert_false(av_state_apply(&follower, &a, &b, NULL, &cause));
 	assert_non_null(strstr(cause, "the teacher's sample is qkv-walkthrough, this attnview has china-panda"));
 	free(cause);
 	av_session_free(&follower);
@@ -1027,7 +1105,7 @@ static void test_sync_refuses_and_stops(void **state)
 	assert_true(av_state_capture(&snap, &follower, &cause));
 	snap.d_model = 4096;
 	snap.heads = 1;
-	assert_false(av_state_apply(&follower, NULL, &snap, &cause));
+	assert_false(av_state_apply(&follower, NULL, &snap, NULL, &cause));
 	assert_non_null(strstr(cause, "the limit is"));
 	free(cause);
 	cause = NULL;
@@ -1038,12 +1116,12 @@ static void test_sync_refuses_and_stops(void **state)
 	snap.training.epochs = 1000;
 	interrupt_after = 5;
 	av_state_set_interrupt(interrupt_countdown);
-	assert_false(av_state_apply(&follower, NULL, &snap, &cause));
+	assert_false(av_state_apply(&follower, NULL, &snap, NULL, &cause));
 	av_state_set_interrupt(NULL);
 	assert_string_equal(cause, "interrupted");
 	free(cause);
 	cause = NULL;
-	assert_true(av_state_apply(&follower, NULL, &snap, &cause));
+	assert_true(av_state_apply(&follower, NULL, &snap, NULL, &cause));
 	av_session_free(&follower);
 }
 
@@ -1509,7 +1587,7 @@ static void apply_to(struct student *st, const struct av_state *snap)
 {
 	char *cause = NULL;
 
-	if (!av_state_apply(&st->s, st->have_last ? &st->last : NULL, snap, &cause))
+	if (!av_state_apply(&st->s, st->have_last ? &st->last : NULL, snap, NULL, &cause))
 		fail_msg("apply: %s", cause);
 	st->last = *snap;
 	st->have_last = true;
@@ -1684,7 +1762,7 @@ static void test_sync_loads_teacher_sample(void **state)
 	snap.heads = teacher.sample.cfg.heads;
 	snap.scale = teacher.sample.cfg.scale;
 	snap.init = teacher.sample.cfg.init;
-	if (!av_state_apply(&s, NULL, &snap, &cause))
+	if (!av_state_apply(&s, NULL, &snap, NULL, &cause))
 		fail_msg("%s", cause);
 	assert_int_equal(s.trace.d_model, teacher.sample.cfg.d_model);
 	/* and back to the built-in one, by its name */
@@ -1833,6 +1911,7 @@ int main(void)
 		cmocka_unit_test(test_same_and_describe),
 		cmocka_unit_test(test_sync_same_numbers),
 		cmocka_unit_test(test_sync_training_replayed),
+		cmocka_unit_test(test_sync_epochs_before),
 		cmocka_unit_test(test_sync_replay_goes_on),
 		cmocka_unit_test(test_sync_runs_under_their_settings),
 		cmocka_unit_test(test_sync_tracked_pair),

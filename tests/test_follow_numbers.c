@@ -101,7 +101,7 @@ static void test_apply_after_a_mask_change(void **state)
 	start_session(&leader, "china panda japan cherry");
 	start_session(&follower, "panda");
 	a = captured(&leader);
-	assert_true(av_state_apply(&follower, NULL, &a, &cause));
+	assert_true(av_state_apply(&follower, NULL, &a, NULL, &cause));
 	assert_same_numbers(&leader, &follower);
 	/* the teacher hides a key, goes causal, warms the softmax */
 	leader.key_hidden[2] = true;
@@ -109,13 +109,13 @@ static void test_apply_after_a_mask_change(void **state)
 	leader.cfg.temperature = 2.5;
 	assert_true(av_session_run(&leader, &cause));
 	b = captured(&leader);
-	assert_true(av_state_apply(&follower, &a, &b, &cause));
+	assert_true(av_state_apply(&follower, &a, &b, NULL, &cause));
 	assert_same_numbers(&leader, &follower);
 	/* and a new sentence after that runs from the start */
 	assert_true(av_session_set_sentence(&leader, "cherry japan", &cause));
 	a = b;
 	b = captured(&leader);
-	assert_true(av_state_apply(&follower, &a, &b, &cause));
+	assert_true(av_state_apply(&follower, &a, &b, NULL, &cause));
 	assert_same_numbers(&leader, &follower);
 	av_session_free(&leader);
 	av_session_free(&follower);

@@ -250,7 +250,8 @@ bool av_state_replay(struct av_trainer *tr, const struct av_snap_training *done,
 /* Replays run t on the session's parameters: a trainer made from them,
  * with the settings t trained under (a shallow copy of the session: the
  * trainer copies what it reads), whose weights become the session's. */
-static bool replay_run(struct av_session *s, const struct av_snap_training *t, char **cause)
+static bool replay_run(struct av_session *s, const struct av_snap_training *t,
+		       int *epochs_before, char **cause)
 {
 	const struct av_snap_recipe *r0 = &t->recipe[0];
 	struct av_train_settings set = {
@@ -274,18 +275,22 @@ static bool replay_run(struct av_session *s, const struct av_snap_training *t, c
 	if (ok) {
 		av_params_free(&s->params);
 		av_params_copy(&s->params, &tr->params);
+		*epochs_before = tr->epochs_before;
 	}
 	av_trainer_free(tr);
 	return ok;
 }
 
-/* The runs of snap, in order, on fresh parameters. */
-static bool replay_training(struct av_session *s, const struct av_state *snap, char **cause)
+/* The runs of snap, in order, on fresh parameters; *epochs_before: the
+ * last one's trainer's (0 without a run). */
+static bool replay_training(struct av_session *s, const struct av_state *snap,
+			    int *epochs_before, char **cause)
 {
+	*epochs_before = 0;
 	for (int i = 0; i < snap->n_before; i++)
-		if (!replay_run(s, &snap->before[i], cause))
+		if (!replay_run(s, &snap->before[i], epochs_before, cause))
 			return false;
-	return !snap->training.active || replay_run(s, &snap->training, cause);
+	return !snap->training.active || replay_run(s, &snap->training, epochs_before, cause);
 }
 
 static void set_text(char **field, bool present, const char *text)
@@ -297,7 +302,7 @@ static void set_text(char **field, bool present, const char *text)
 }
 
 bool av_state_apply(struct av_session *s, const struct av_state *prev,
-		       const struct av_state *snap, char **cause)
+		       const struct av_state *snap, int *epochs_before, char **cause)
 {
 	bool params, same_inputs;
 
@@ -337,9 +342,12 @@ bool av_state_apply(struct av_session *s, const struct av_state *prev,
 	set_text(&s->source, snap->has_source, snap->source);
 	memcpy(s->key_hidden, snap->key_hidden, sizeof s->key_hidden);
 	if (params) {
+		int before;
 		fresh_params(s, snap);
-		if (!replay_training(s, snap, cause))
+		if (!replay_training(s, snap, &before, cause))
 			return false;
+		if (epochs_before != NULL)
+			*epochs_before = before;
 	}
 	return same_inputs ? av_session_reattend(s, cause) : av_session_run(s, cause);
 }

@@ -49,12 +49,15 @@ void av_state_set_interrupt(bool (*interrupted)(void));
 /* Makes s the snapshot's state and re-runs it. The parameters are rebuilt
  * (drawn again, or the loaded weights restored, then the training replayed)
  * only when something they depend on changed since prev, the snapshot
- * applied last (NULL: always): identity, config or training. Refuses a
+ * applied last (NULL: always): identity, config or training. When they are
+ * and epochs_before is not NULL, *epochs_before becomes the epochs the
+ * weights had before the last run replayed (a trained file's, loaded, when
+ * that run started from it: "trained 200+3 ep"; else 0). Refuses a
  * snapshot of another sample ("the teacher's sample is X, this attnview has
  * Y"). On failure s keeps a consistent state (possibly the new text with
  * the old trace: av_session_run's rule) and *cause says why. */
 bool av_state_apply(struct av_session *s, const struct av_state *prev,
-		       const struct av_state *snap, char **cause);
+		       const struct av_state *snap, int *epochs_before, char **cause);
 
 /* True when a and b give the same numbers: they differ at most in where
  * the leader looks (seq, stage, view, head, cursor), so a follower that

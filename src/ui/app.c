@@ -493,7 +493,7 @@ static bool weights_trained(const struct av_app *a, int *before, int *epochs, in
 		*before = av_train_view_epochs_before(a);
 		return true;
 	}
-	return av_classroom_weights_trained(a, epochs, steps) ||
+	return av_classroom_weights_trained(a, before, epochs, steps) ||
 	       av_lesson_ui_weights_trained(a, epochs, steps) ||
 	       loaded_trained(a, before, epochs, steps);
 }

@@ -95,6 +95,8 @@ struct av_classroom {
 	struct av_state teacher_pin;        /* the pinned state of the newest snapshot */
 	bool have_teacher_pin;
 	uint64_t trained_print;             /* av_params_print after the last snapshot */
+	int epochs_before;                  /* of the run replayed into the session:
+					       a trained file's epochs it started from */
 };
 
 static long long now_ms(void)
@@ -468,7 +470,7 @@ static bool apply_state(struct av_app *a, const struct av_state *snap, char **ca
 	bool go_on;
 
 	if (snap->view != AV_SNAP_VIEW_TRAIN || !snap->training.active)
-		return av_state_apply(a->s, prev, snap, cause);
+		return av_state_apply(a->s, prev, snap, &c->epochs_before, cause);
 	plain.training.active = false;
 	plain.training.epochs = plain.training.steps = 0;
 	if (prev != NULL) {
@@ -479,7 +481,7 @@ static bool apply_state(struct av_app *a, const struct av_state *snap, char **ca
 		c->have_view_run && av_state_recipe_continues(&c->view_run, &snap->training) &&
 		!av_state_needs_params(&plain_prev, &plain);
 	/* not going on: the untrained parameters, and a new trainer from them */
-	if (!av_state_apply(a->s, go_on ? &plain_prev : NULL, &plain, cause))
+	if (!av_state_apply(a->s, go_on ? &plain_prev : NULL, &plain, NULL, cause))
 		return false;
 	if (!go_on) {
 		av_train_view_free(a);
@@ -494,6 +496,7 @@ static bool apply_state(struct av_app *a, const struct av_state *snap, char **ca
 	}
 	c->view_run = snap->training;
 	c->have_view_run = true;
+	c->epochs_before = a->train->tr->epochs_before;   /* kept when the view is left */
 	av_train_view_mark_saved(a);   /* the teacher's run: nothing to lose on q */
 	a->train->stale = true;
 	return true;
@@ -688,7 +691,7 @@ static void pin_as_teacher(struct av_app *a, const struct av_state *pin)
 	char *cause = NULL;
 
 	c->have_last = false;
-	if (!av_state_apply(a->s, NULL, pin, &cause)) {
+	if (!av_state_apply(a->s, NULL, pin, NULL, &cause)) {
 		free(cause);
 		return;
 	}
@@ -919,7 +922,7 @@ bool av_classroom_header(const struct av_app *a, char *buf, size_t size)
 	return true;
 }
 
-bool av_classroom_weights_trained(const struct av_app *a, int *epochs, int *steps)
+bool av_classroom_weights_trained(const struct av_app *a, int *before, int *epochs, int *steps)
 {
 	const struct av_classroom *c = a->classroom;
 	const struct av_snap_training *run;
@@ -930,6 +933,7 @@ bool av_classroom_weights_trained(const struct av_app *a, int *epochs, int *step
 	if (!run->active || (run->epochs == 0 && run->steps == 0) ||
 	    av_params_print(&a->s->params) != c->trained_print)
 		return false;
+	*before = c->epochs_before;
 	*epochs = run->epochs;
 	*steps = run->steps;
 	return true;
@@ -939,14 +943,15 @@ bool av_classroom_weights_training(const struct av_app *a, struct av_training_re
 {
 	const struct av_snap_training *run;
 	const struct av_snap_recipe *last;
-	int epochs, steps;
+	int before, epochs, steps;
 
-	if (!av_classroom_weights_trained(a, &epochs, &steps))
+	if (!av_classroom_weights_trained(a, &before, &epochs, &steps))
 		return false;
 	run = &a->classroom->last.training;
 	last = &run->recipe[run->n_recipe > 0 ? run->n_recipe - 1 : 0];
 	*r = av_training_record_of(epochs, steps, last->lr, (int)last->optimizer,
 				   (int)last->target);
+	r->epochs_before = before;
 	return true;
 }
 

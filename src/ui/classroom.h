@@ -50,8 +50,11 @@ bool av_classroom_header(const struct av_app *a, char *buf, size_t size);
 
 /* The epochs and sentences of the teacher's run whose weights a follower
  * outside the training view shows (its own trainer, freed when the
- * follower left the view, said it before); false otherwise. */
-bool av_classroom_weights_trained(const struct av_app *a, int *epochs, int *steps);
+ * follower left the view, said it before), and *before the epochs of a
+ * trained file the run started from (the teacher's --weights, as loaded;
+ * else 0); false otherwise. */
+bool av_classroom_weights_trained(const struct av_app *a, int *before, int *epochs,
+				  int *steps);
 /* ... and how that run trained, for the trace a follower writes (W):
  * epochs, steps and the settings of the recipe's last change; no loss (a
  * follower does not keep the teacher's). false as above. */
