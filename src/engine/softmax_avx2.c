@@ -46,6 +46,18 @@ TARGET static inline __m256 exp_nonpositive(__m256 x)
 	return _mm256_and_ps(_mm256_mul_ps(p, _mm256_castsi256_ps(bits)), in_range);
 }
 
+/* two floats at p, in lanes 0 and 1 (the 64-bit load is declared for
+ * any alignment and type; a double * would claim 8-byte alignment) */
+TARGET static inline __m128 load_two(const float *p)
+{
+	return _mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)p));
+}
+
+TARGET static inline void store_two(float *p, __m128 v)
+{
+	_mm_storel_epi64((__m128i *)p, _mm_castps_si128(v));
+}
+
 /* p[0, count) in lanes [0, count), 0 in the others, for count in 1..7, by
  * plain loads of 4, 2 and 1 floats: AMD's CPUs take tens of cycles over a
  * masked store, and a 2-wide row's softmax is little more than that */
@@ -53,9 +65,8 @@ TARGET static inline __m128 load_few(const float *p, int count)
 {
 	switch (count) {
 	case 1: return _mm_load_ss(p);
-	case 2: return _mm_castpd_ps(_mm_load_sd((const double *)p));
-	case 3: return _mm_movelh_ps(_mm_castpd_ps(_mm_load_sd((const double *)p)),
-				     _mm_load_ss(p + 2));
+	case 2: return load_two(p);
+	case 3: return _mm_movelh_ps(load_two(p), _mm_load_ss(p + 2));
 	default: return _mm_setzero_ps();
 	}
 }
@@ -71,10 +82,8 @@ TARGET static inline void store_few(float *p, __m128 v, int count)
 {
 	switch (count) {
 	case 1: _mm_store_ss(p, v); break;
-	case 2: _mm_store_sd((double *)p, _mm_castps_pd(v)); break;
-	case 3: _mm_store_sd((double *)p, _mm_castps_pd(v));
-		_mm_store_ss(p + 2, _mm_movehl_ps(v, v));
-		break;
+	case 2: store_two(p, v); break;
+	case 3: store_two(p, v); _mm_store_ss(p + 2, _mm_movehl_ps(v, v)); break;
 	default: break;
 	}
 }
