@@ -318,12 +318,12 @@ struct adam_floats {
  * loop (the double lanes of the norm), and at D=3 its loop control was half
  * of Adam's instructions. Returns how many values it did. */
 static size_t adam_by_fours(float *p, float *m, float *v, const double *g, size_t count,
-			    const struct adam_floats *k, double s[4], float nf[4], float big[4])
+			    const struct adam_floats *f, double s[4], float nf[4], float big[4])
 {
-	const __m128 b1 = _mm_set1_ps(k->b1), one_b1 = _mm_set1_ps(k->one_b1);
-	const __m128 b2 = _mm_set1_ps(k->b2), one_b2 = _mm_set1_ps(k->one_b2);
-	const __m128 bc2 = _mm_set1_ps(k->bc2), eps = _mm_set1_ps(k->eps);
-	const __m128 neg_step = _mm_set1_ps(k->neg_step), most = _mm_set1_ps(FLT_MAX);
+	const __m128 b1 = _mm_set1_ps(f->b1), one_b1 = _mm_set1_ps(f->one_b1);
+	const __m128 b2 = _mm_set1_ps(f->b2), one_b2 = _mm_set1_ps(f->one_b2);
+	const __m128 bc2 = _mm_set1_ps(f->bc2), eps = _mm_set1_ps(f->eps);
+	const __m128 neg_step = _mm_set1_ps(f->neg_step), most = _mm_set1_ps(FLT_MAX);
 	const __m128 sign = _mm_set1_ps(-0.0f);
 	__m128d s01 = _mm_loadu_pd(s), s23 = _mm_loadu_pd(s + 2);
 	__m128 vnf = _mm_loadu_ps(nf), vbig = _mm_loadu_ps(big);
