@@ -1168,12 +1168,21 @@ static void test_rows_read_aside(void **state)
 		/* not in a list: a key's own value stays cJSON's */
 		{ "{\"v\": [1, 2, 3, 4, 5, 6, 7, 8], \"m\": [[[1, 2, 3, 4, 5, 6, 7, 8]]]}", 1 },
 		{ "[[1, 2, 3, 4, 5, 6, 7, 8]]", 1 },
+		/* errors after, between and at the end of rows: cJSON's place in
+		 * the compact text, found again in the text */
+		{ "{\"m\": [[1, 2, 3, 4, 5, 6, 7, 8]", 1 },
+		{ "{\"m\": [[1, 2, 3, 4, 5, 6, 7, 8] [1, 2, 3, 4, 5, 6, 7, 8]]}", 2 },
+		{ "{\"m\": [[1, 2, 3, 4, 5, 6, 7, 8],\n [1, 2, 3, 4, 5, 6, 7, 8], x]}", 2 },
+		{ "{\"m\": [[1, 2, 3, 4, 5, 6, 7, 8],\n [1, 2, 3, 4, 5, 6, 7, 8]]", 2 },
+		{ "{\"m\": [[1, 2, 3, 4, 5, 6, 7, 8]], \"s\": \"abc", 1 },
+		{ "{\"m\": [[1, 2, 3, 4, 5, 6, 7, 8]]}}", 1 },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		const char *text = cases[i].text;
 		char *compact = NULL;
 		struct av_json_rows rows;
-		bool compacted = av_json_rows_compact(text, strlen(text), &compact, &rows);
+		bool compacted = av_json_rows_compact(text, strlen(text), AV_JSON_MAX_PARSE_BYTES,
+						      &compact, &rows) == AV_JSON_ROWS_COMPACT;
 		if (compacted != (cases[i].rows_aside > 0) ||
 		    (compacted && rows.n != cases[i].rows_aside))
 			fail_msg("case %zu: %d rows read aside, expected %d", i,
@@ -1201,6 +1210,62 @@ static void test_rows_read_aside(void **state)
 				       1000, "tests", &cause));
 	assert_string_equal(cause, "x.json:2:8: JSON syntax error");
 	free(cause);
+}
+
+/* "0,0,0,..." in lists of 7 or rows of 8 (each 2 bytes a number) */
+static char *zero_lists(int lists, int numbers)
+{
+	size_t list = 2 + 2 * (size_t)numbers, size = 32 + (size_t)lists * list;
+	char *text = av_malloc(size), *o = text;
+	o += sprintf(o, "{\"junk\": [");
+	for (int i = 0; i < lists; i++) {
+		*o++ = i ? ',' : ' ';
+		*o++ = '[';
+		for (int k = 0; k < numbers; k++) {
+			*o++ = '0';
+			*o++ = k + 1 < numbers ? ',' : ']';
+		}
+	}
+	strcpy(o, "]}");
+	return text;
+}
+
+/* A file under the count of values whose tree would take more than
+ * AV_JSON_MAX_PARSE_BYTES is refused before cJSON or the rows take it (a
+ * 22 MB file of them took 886 MB): many short lists, all cJSON's, and
+ * many rows of 8, read aside until they pass the limit. */
+static void test_parse_memory_limit(void **state)
+{
+	(void)state;
+	const char *want = "x.json: reading it would take more than 128 MB of memory, the "
+			   "limit for tests (too many small lists or numbers)";
+	size_t values = 2 * AV_JSON_MAX_PARSE_BYTES / AV_JSON_NODE_BYTES;
+	char *text = zero_lists((int)(values / 8), 7);
+	for (int aside = 0; aside < 2; aside++) {
+		char *cause = NULL;
+		cJSON *root = aside ? av_json_parse_rows(text, "x.json", 2 * values, "tests", &cause)
+				    : av_json_parse(text, "x.json", 2 * values, "tests", &cause);
+		assert_null(root);
+		assert_string_equal(cause, want);
+		free(cause);
+	}
+	free(text);
+
+	/* rows read aside stop at the limit, leaving nothing to free */
+	text = zero_lists(3, 8);
+	char *compact = NULL;
+	struct av_json_rows rows;
+	assert_int_equal(av_json_rows_compact(text, strlen(text), AV_JSON_ROW_BYTES(8), &compact,
+					      &rows), AV_JSON_ROWS_TOO_BIG);
+	assert_null(compact);
+	assert_int_equal(rows.n, 0);
+	assert_int_equal(av_json_rows_compact(text, strlen(text), 3 * AV_JSON_ROW_BYTES(8),
+					      &compact, &rows), AV_JSON_ROWS_COMPACT);
+	assert_int_equal(rows.n, 3);
+	assert_int_equal(rows.bytes, 3 * AV_JSON_ROW_BYTES(8));
+	av_json_rows_free(&rows);
+	free(compact);
+	free(text);
 }
 
 /* What the getters say of rows read aside is what they say of lists. */
@@ -1463,6 +1528,7 @@ int main(void)
 		cmocka_unit_test(test_weights_training_record),
 		cmocka_unit_test(test_rows_read_aside),
 		cmocka_unit_test(test_rows_aside_messages),
+		cmocka_unit_test(test_parse_memory_limit),
 		cmocka_unit_test(test_reference_fixtures_load),
 	};
 	/* One named test per bad file, so a failure says which. */

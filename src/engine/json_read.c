@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,31 +152,101 @@ size_t av_json_count_values(const char *text, size_t len, size_t stop)
 	return values;
 }
 
+/* The values of text (len bytes), counted up to max_values; false past it. */
 static bool check_values(const char *text, size_t len, size_t max_values, const char *label,
-			 const char *what, char **cause)
+			 const char *what, size_t *values, char **cause)
 {
-	if (av_json_count_values(text, len, max_values) <= max_values)
+	*values = av_json_count_values(text, len, max_values);
+	if (*values <= max_values)
 		return true;
 	return av_fail(cause, _("%s: more than %zu values (numbers, strings, lists, objects): "
 			       "the limit for %s"), label, max_values, what);
 }
 
-/* text parsed with its rows of numbers read aside (json_rows.h), or NULL:
- * then text goes to cJSON as it is, which gives any message. */
-static cJSON *parse_rows_aside(const char *text, size_t len)
+/* false, with the message, when a tree of `values` values and `rows` bytes
+ * of rows read aside would take more than AV_JSON_MAX_PARSE_BYTES */
+static bool check_memory(size_t values, size_t rows, const char *label, const char *what,
+			 char **cause)
+{
+	size_t nodes = AV_JSON_MAX_PARSE_BYTES / AV_JSON_NODE_BYTES;
+	if (rows <= AV_JSON_MAX_PARSE_BYTES && values <= nodes &&
+	    values * AV_JSON_NODE_BYTES <= AV_JSON_MAX_PARSE_BYTES - rows)
+		return true;
+	return av_fail(cause, _("%s: reading it would take more than %zu MB of memory, the "
+			       "limit for %s (too many small lists or numbers)"),
+		       label, AV_JSON_MAX_PARSE_BYTES >> 20, what);
+}
+
+/* The message of a parse that failed at pos in text: the syntax error or
+ * the nesting limit there, with its line and column. */
+static void syntax_error(const char *text, const char *pos, const char *label, char **cause)
+{
+	int line, col;
+	text_position(text, pos, &line, &col);
+	if (too_deep(text, pos))
+		av_fail(cause, _("%s:%d:%d: nested deeper than %d levels"), label, line, col,
+			CJSON_NESTING_LIMIT);
+	else
+		av_fail(cause, _("%s:%d:%d: JSON syntax error%s"), label, line, col,
+			*pos == '\0' ? _(" (the text ends too early)") : "");
+}
+
+/* Every attnview file is an object; saying so here beats a confusing
+ * "missing key" later. Frees a root that is not. */
+static cJSON *object_only(cJSON *root, const char *label, char **cause)
+{
+	if (cJSON_IsObject(root))
+		return root;
+	av_fail(cause, _("%s: expected a JSON object at the top, got %s"), label,
+		av_json_type_name(root));
+	cJSON_Delete(root);
+	return NULL;
+}
+
+/* text (len bytes) parsed by cJSON with its rows of numbers read aside
+ * (json_rows.h), into *root (NULL and the message in *cause when it is
+ * refused); false when the text has to go to cJSON as it is (nothing read
+ * aside, or stand-ins cJSON's tree does not hold one for one). cJSON's
+ * place of a syntax error in the compact text is the same place in the
+ * text: the message is what parsing the text would give, without the
+ * memory parsing all of it would take. */
+static bool parse_rows_aside(const char *text, size_t len, const char *label,
+			     const char *what, cJSON **root, char **cause)
 {
 	char *compact;
 	struct av_json_rows rows;
-	if (!av_json_rows_compact(text, len, &compact, &rows))
-		return NULL;
-	cJSON *root = cJSON_ParseWithOpts(compact, NULL, 1);
-	free(compact);
-	if (root && (!cJSON_IsObject(root) || !av_json_rows_attach(root, &rows))) {
-		cJSON_Delete(root);
-		root = NULL;
+	*root = NULL;
+	switch (av_json_rows_compact(text, len, AV_JSON_MAX_PARSE_BYTES, &compact, &rows)) {
+	case AV_JSON_ROWS_NONE:
+		return false;
+	case AV_JSON_ROWS_TOO_BIG:
+		check_memory(0, SIZE_MAX, label, what, cause);
+		return true;
+	case AV_JSON_ROWS_COMPACT:
+		break;
 	}
+	/* each stand-in's node is counted in rows.bytes */
+	size_t clen = strlen(compact);
+	size_t values = av_json_count_values(compact, clen, clen);
+	values = values > (size_t)rows.n ? values - (size_t)rows.n : 0;
+	const char *end = NULL;
+	bool done = true;
+	if (check_memory(values, rows.bytes, label, what, cause)) {
+		*root = cJSON_ParseWithOpts(compact, &end, 1);
+		if (!*root) {
+			size_t at = end ? (size_t)(end - compact) : 0;
+			syntax_error(text, text + av_json_rows_text_offset(&rows, at), label, cause);
+		} else if (cJSON_IsObject(*root) && !av_json_rows_attach(*root, &rows)) {
+			cJSON_Delete(*root);
+			*root = NULL;
+			done = false;
+		} else {
+			*root = object_only(*root, label, cause);
+		}
+	}
+	free(compact);
 	av_json_rows_free(&rows);
-	return root;
+	return done;
 }
 
 static cJSON *parse(const char *text, const char *label, size_t max_values, const char *what,
@@ -188,35 +259,22 @@ static cJSON *parse(const char *text, const char *label, size_t max_values, cons
 	size_t len = strlen(text);
 	/* cJSON decodes \u0000 to a NUL byte and every C string ends there:
 	 * "china\u0000panda" would silently be the sentence "china". */
+	size_t values;
 	if (!av_json_check_no_nul(text, len, label, cause) ||
-	    !check_values(text, len, max_values, label, what, cause))
+	    !check_values(text, len, max_values, label, what, &values, cause))
 		return NULL;
-	cJSON *aside = rows_aside ? parse_rows_aside(text, len) : NULL;
-	if (aside)
-		return aside;
+	cJSON *root;
+	if (rows_aside && parse_rows_aside(text, len, label, what, &root, cause))
+		return root;
+	if (!check_memory(values, 0, label, what, cause))
+		return NULL;
 	const char *end = NULL;
-	cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
+	root = cJSON_ParseWithOpts(text, &end, 1);
 	if (!root) {
-		const char *pos = end ? end : text;
-		int line, col;
-		text_position(text, pos, &line, &col);
-		if (too_deep(text, pos))
-			av_fail(cause, _("%s:%d:%d: nested deeper than %d levels"), label, line, col,
-				CJSON_NESTING_LIMIT);
-		else
-			av_fail(cause, _("%s:%d:%d: JSON syntax error%s"), label, line, col,
-				*pos == '\0' ? _(" (the text ends too early)") : "");
+		syntax_error(text, end ? end : text, label, cause);
 		return NULL;
 	}
-	/* Every attnview file is an object; saying so here beats a confusing
-	 * "missing key" later. */
-	if (!cJSON_IsObject(root)) {
-		av_fail(cause, _("%s: expected a JSON object at the top, got %s"),
-			label, av_json_type_name(root));
-		cJSON_Delete(root);
-		return NULL;
-	}
-	return root;
+	return object_only(root, label, cause);
 }
 
 cJSON *av_json_parse(const char *text, const char *label, size_t max_values, const char *what,

@@ -24,6 +24,18 @@
 #define AV_JSON_BYTES_PER_VALUE 6
 #define AV_JSON_MAX_VALUES(limit_bytes) ((size_t)(limit_bytes) / AV_JSON_BYTES_PER_VALUE)
 
+/* The count alone still let a weights file of 22 MB ("[0,0,0,0,0,0,0],"
+ * repeated: 11 million values, all cJSON's) take 886 MB, and one of rows
+ * of 8 zeros 326 MB, before it was refused for what it held. So a parse
+ * may also take at most this much memory besides its strings' text (which
+ * is at most the file's): about AV_JSON_NODE_BYTES per value cJSON builds,
+ * and AV_JSON_ROW_BYTES (json_rows.h) per row read aside, estimated before
+ * cJSON runs. attnview's own largest files need a third of it (a 64 MiB
+ * weights file of rows, 5 million numbers); no sample, theme or lesson
+ * (1 MiB at most) comes near. */
+#define AV_JSON_MAX_PARSE_BYTES ((size_t)128 << 20)
+#define AV_JSON_NODE_BYTES 80
+
 /* The values (objects, lists, strings, numbers, true, false, null) cJSON
  * would make of text (len bytes), counted without building them: exact for
  * valid JSON, and for broken JSON at least what cJSON builds before it
@@ -37,7 +49,9 @@ size_t av_json_count_values(const char *text, size_t len, size_t stop);
  * object (every attnview file is one); empty text is an error too. Text
  * holding more than max_values values is refused before cJSON sees it:
  * "LABEL: more than N values (...): the limit for WHAT" (what as for
- * av_read_file_limit, "weights files"). */
+ * av_read_file_limit, "weights files"), and so is text whose tree would
+ * take more than AV_JSON_MAX_PARSE_BYTES: "LABEL: reading it would take
+ * more than 128 MB of memory, the limit for WHAT (...)". */
 cJSON *av_json_parse(const char *text, const char *label, size_t max_values, const char *what,
 		     char **cause);
 

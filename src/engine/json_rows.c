@@ -62,10 +62,12 @@ static void add_row(struct av_json_rows *rows, double *values, int count)
 		rows->cap = rows->cap ? rows->cap * 2 : 64;
 		rows->values = av_realloc(rows->values, (size_t)rows->cap, sizeof(*rows->values));
 		rows->counts = av_realloc(rows->counts, (size_t)rows->cap, sizeof(*rows->counts));
+		rows->spans = av_realloc(rows->spans, (size_t)rows->cap, sizeof(*rows->spans));
 	}
 	rows->values[rows->n] = values;
 	rows->counts[rows->n] = count;
 	rows->n++;
+	rows->bytes += AV_JSON_ROW_BYTES(count);
 }
 
 /* The list of numbers that opens at text[i] ('['), read into rows when it
@@ -134,9 +136,10 @@ static int stand_in(char *buf, size_t size, int k)
 	return snprintf(buf, size, "\"\\u0001%d\"", k);
 }
 
-bool av_json_rows_compact(const char *text, size_t len, char **compact,
-			  struct av_json_rows *rows)
+enum av_json_rows_result av_json_rows_compact(const char *text, size_t len, size_t max_bytes,
+					      char **compact, struct av_json_rows *rows)
 {
+	enum av_json_rows_result result = AV_JSON_ROWS_NONE;
 	memset(rows, 0, sizeof(*rows));
 	char *out = av_malloc(len + 1);
 	size_t o = 0;
@@ -162,9 +165,15 @@ bool av_json_rows_compact(const char *text, size_t len, char **compact,
 			int n = stand_in(s, sizeof(s), rows->n - 1);
 			if (n < 0 || (size_t)n > end - i)
 				goto keep;
+			rows->spans[rows->n - 1] = (struct av_json_row_span){ i, end - i, o,
+									      (size_t)n };
 			memcpy(out + o, s, (size_t)n);
 			o += (size_t)n;
 			i = end;
+			if (rows->bytes > max_bytes) {
+				result = AV_JSON_ROWS_TOO_BIG;
+				goto keep;
+			}
 			continue;
 		}
 		if (c == '[' || c == '{') {
@@ -181,11 +190,11 @@ bool av_json_rows_compact(const char *text, size_t len, char **compact,
 		goto keep;
 	out[o] = '\0';
 	*compact = out;
-	return true;
+	return AV_JSON_ROWS_COMPACT;
 keep:
 	free(out);
 	av_json_rows_free(rows);
-	return false;
+	return result;
 }
 
 /* Whether s is the stand-in of row k (U+0001, then k in digits). */
@@ -228,12 +237,33 @@ bool av_json_rows_attach(cJSON *root, struct av_json_rows *rows)
 	return attach_in(root, rows, &next) && next == rows->n;
 }
 
+size_t av_json_rows_text_offset(const struct av_json_rows *rows, size_t offset)
+{
+	/* the last stand-in that starts at or before offset */
+	int lo = 0, hi = rows->n;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (rows->spans[mid].compact <= offset)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return offset;
+	const struct av_json_row_span *r = &rows->spans[lo - 1];
+	size_t into = offset - r->compact;
+	if (into >= r->compact_len)
+		return r->text + r->text_len + (into - r->compact_len);
+	return r->text + (into + 1 == r->compact_len ? r->text_len - 1 : into);
+}
+
 void av_json_rows_free(struct av_json_rows *rows)
 {
 	for (int k = 0; k < rows->n; k++)
 		free(rows->values[k]);
 	free(rows->values);
 	free(rows->counts);
+	free(rows->spans);
 	memset(rows, 0, sizeof(*rows));
 }
 
