@@ -132,6 +132,7 @@ static void load_session(struct av_session *s, const char *name, const char *sen
 	av_session_start(s);
 	s->sentence = av_strdup(sentence ? sentence : s->sample.sentence);
 	s->source = s->sample.source ? av_strdup(s->sample.source) : NULL;
+	s->keeps_copies = true;   /* as the screen's, run again at each key */
 	if (!av_session_run(s, &cause))
 		die(name, cause);
 }

@@ -6,6 +6,8 @@
  * Each operand lives in a strided buffer whose padding (past k or m in
  * each row) holds NaN, so a kernel that multiplies anything outside the
  * matrix gets NaN; the padding of c holds a sentinel that must survive. */
+#include "config.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -199,6 +201,56 @@ static void test_av_matmul_every_route(void **state)
 	}
 }
 
+/* av_matmul_kept gives av_matmul's bits, with the copy of W^T kept
+ * between products while the stamp stays (shapes past 16 rows, where the
+ * AVX-512 kernel copies it; a width off its strips and past a cache
+ * block), made anew for a new stamp, and never kept for stamp 0. */
+static void test_matmul_kept(void **state)
+{
+	(void)state;
+	uint32_t seed = 23;
+	static const int shapes[][3] = { { 5, 64, 64 }, { 17, 300, 130 }, { 64, 96, 512 },
+					 { 40, 270, 260 } };
+	for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++) {
+		int n = shapes[s][0], out = shapes[s][1], in = shapes[s][2];
+		size_t cells = (size_t)n * out;
+		float *x = strided(n, in, in, &seed), *w = strided(out, in, in, &seed);
+		float *bias = strided(1, out, out, &seed);
+		float *want = malloc(cells * 4), *got = malloc(cells * 4);
+		assert_non_null(want);
+		assert_non_null(got);
+		struct av_packed pk = { 0 };
+		for (int round = 0; round < 3; round++) {
+			/* round 1: the same values again; round 2: W changed in
+			 * place, and so its stamp */
+			if (round == 2)
+				for (size_t c = 0; c < (size_t)out * in; c += 7)
+					w[c] = -w[c];
+			uint64_t stamp = round < 2 ? 5 : 6;
+			av_matmul(want, x, w, bias, n, in, out, AV_W_OUT_IN);
+			av_matmul_kept(got, x, w, bias, n, in, out, &pk, stamp);
+			assert_memory_equal(got, want, cells * 4);
+			if (pk.data)
+				assert_int_equal(pk.stamp, stamp);
+#if HAVE_BLAS
+			/* what the AVX-512 route copies is kept */
+			if (av_avx512_usable() && n > 16)
+				assert_non_null(pk.data);
+#endif
+		}
+		av_packed_free(&pk);
+		av_matmul_kept(got, x, w, NULL, n, in, out, &pk, 0);
+		av_matmul(want, x, w, NULL, n, in, out, AV_W_OUT_IN);
+		assert_memory_equal(got, want, cells * 4);
+		assert_null(pk.data);
+		free(x);
+		free(w);
+		free(bias);
+		free(want);
+		free(got);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -206,6 +258,7 @@ int main(void)
 		cmocka_unit_test(test_past_the_cache_blocks),
 		cmocka_unit_test(test_rows_4k_apart),
 		cmocka_unit_test(test_av_matmul_every_route),
+		cmocka_unit_test(test_matmul_kept),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

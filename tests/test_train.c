@@ -32,6 +32,7 @@
 #include <cjson/cJSON.h>
 
 #include "backward.h"
+#include "matmul_avx512.h"
 #include "sample.h"
 #include "session.h"
 #include "train.h"
@@ -740,6 +741,59 @@ static void test_cross_corpus(void **state)
 	av_session_free(&s);
 }
 
+/* A sentence of more than 16 tokens goes through the AVX-512 route that
+ * can keep each W^T's copy in the trace (matmul.h): every step changes the
+ * weights in place, and the trainer's next forward pass must see them, as
+ * a fresh trace does, to the bit; so must the session's trace once the
+ * trained weights are applied. */
+static void test_long_sentence_sees_each_step(void **state)
+{
+	(void)state;
+	static const char sample[] =
+		"{\"name\": \"long\", \"sentence\": \"a b c d e f g h i j k l m n o p q r s t\","
+		" \"sentences\": [\"a b c d e f g h i j k l m n o p q r s t\"],"
+		" \"vocab\": [\"a\", \"b\", \"c\", \"d\", \"e\", \"f\", \"g\", \"h\", \"i\","
+		" \"j\", \"k\", \"l\", \"m\", \"n\", \"o\", \"p\", \"q\", \"r\", \"s\", \"t\"],"
+		" \"config\": {\"d_model\": 64, \"heads\": 4}}";
+	struct av_session s;
+	char *cause = NULL;
+	session_from_sample(&s, sample, NULL);
+	s.keeps_copies = true;   /* as the screen's */
+	assert_true(av_session_run(&s, &cause));
+#if HAVE_BLAS
+	if (av_avx512_usable())
+		assert_non_null(s.trace.packed[0].data);   /* W_q^T kept */
+#endif
+	struct av_trainer *tr = new_trainer(&s, AV_TRAIN_ALL);
+	assert_int_equal(tr->items[0].trace.n, 20);
+	/* a trainer's traces keep nothing (their weights change every step);
+	 * made to, they must still see each step */
+	tr->items[0].trace.keeps_packed = true;
+	for (int e = 0; e < 3; e++) {
+		av_trainer_epoch(tr);
+		int count;
+		free(av_trainer_scores(tr, &count));   /* the forward at the new weights */
+		struct av_trace fresh = { 0 };
+		assert_true(av_trace_run(&fresh, &tr->params, &tr->cfg, tr->items[0].query, NULL,
+					 NULL, 0, &cause));
+		const struct av_trace *t = &tr->items[0].trace;
+		size_t cells = (size_t)t->heads * t->n * t->m;
+		assert_memory_equal(t->q, fresh.q, (size_t)t->n * t->d_model * sizeof(float));
+		assert_memory_equal(t->weights, fresh.weights, cells * sizeof(float));
+		av_trace_free(&fresh);
+	}
+	/* the trained weights applied: the session's next run sees them */
+	assert_true(av_trainer_apply(tr, &s, &cause));
+	assert_true(av_session_run(&s, &cause));
+	struct av_trace fresh = { 0 };
+	assert_true(av_trace_run(&fresh, &s.params, &s.cfg, s.sentence, NULL, NULL, 0, &cause));
+	assert_memory_equal(s.trace.residual, fresh.residual,
+			    (size_t)fresh.n * fresh.d_model * sizeof(float));
+	av_trace_free(&fresh);
+	av_trainer_free(tr);
+	av_session_free(&s);
+}
+
 static void test_corpus_errors(void **state)
 {
 	(void)state;
@@ -1025,6 +1079,7 @@ int main(void)
 		cmocka_unit_test(test_grad_health),
 		cmocka_unit_test(test_cross_corpus),
 		cmocka_unit_test(test_corpus_errors),
+		cmocka_unit_test(test_long_sentence_sees_each_step),
 		cmocka_unit_test(test_samples_train),
 		cmocka_unit_test(test_diagnosis_largest_weight),
 		cmocka_unit_test(test_adam_step_reports_nonfinite),

@@ -226,11 +226,21 @@ static void alloc_stages(struct av_trace *t, bool cross, struct shape had)
 	alloc_attend_stages(t, had);
 }
 
+/* Where the product by weight i (W_q, W_k, W_v, W_o) keeps its copy of
+ * W^T, or NULL: not kept. */
+static struct av_packed *kept(struct av_trace *t, int i)
+{
+	if (t->keeps_packed)
+		return &t->packed[i];
+	av_packed_free(&t->packed[i]);   /* kept before the owner said not to */
+	return NULL;
+}
+
 /* output (n, D) = concat . W_o^T + b_o; residual = output + X. */
 static void project_output(struct av_trace *t, const struct av_params *p)
 {
 	int n = t->n, D = t->d_model;
-	av_linear(t->output, t->concat, p->w_o, p->b_o, n, D, D);
+	av_matmul_kept(t->output, t->concat, p->w_o, p->b_o, n, D, D, kept(t, 3), p->stamp);
 	for (size_t c = 0; c < (size_t)n * D; c++)
 		t->residual[c] = t->output[c] + t->embedding[c];
 	t->output_pending = false;
@@ -240,7 +250,8 @@ static void project_output(struct av_trace *t, const struct av_params *p)
 static void project_values(struct av_trace *t, const struct av_params *p)
 {
 	const float *xs = t->source_embedding ? t->source_embedding : t->embedding;
-	av_linear(t->v, xs, p->w_v, p->b_v, t->m, t->d_model, t->d_model);
+	av_matmul_kept(t->v, xs, p->w_v, p->b_v, t->m, t->d_model, t->d_model, kept(t, 2),
+		       p->stamp);
 	t->values_pending = false;
 }
 
@@ -301,8 +312,8 @@ static void forward(struct av_trace *t, const struct av_params *p, const struct 
 		embed(t->source_embedding, NULL, NULL, p, cfg->positional, t->source_ids, m);
 		xs = t->source_embedding;
 	}
-	av_linear(t->q, t->embedding, p->w_q, p->b_q, n, D, D);
-	av_linear(t->k, xs, p->w_k, p->b_k, m, D, D);
+	av_matmul_kept(t->q, t->embedding, p->w_q, p->b_q, n, D, D, kept(t, 0), p->stamp);
+	av_matmul_kept(t->k, xs, p->w_k, p->b_k, m, D, D, kept(t, 1), p->stamp);
 	t->values_pending = true;   /* a full pass projects V in attend() */
 	attend(t, p, reach);
 }
@@ -473,6 +484,8 @@ bool av_trace_run_attention(struct av_trace *t, struct av_params *p, const struc
 void av_trace_free(struct av_trace *t)
 {
 	free_stages(t);
+	for (int i = 0; i < 4; i++)
+		av_packed_free(&t->packed[i]);
 	av_tokens_free(&t->tokens);
 	av_tokens_free(&t->source_tokens);
 	memset(t, 0, sizeof(*t));

@@ -8,6 +8,7 @@
 #define AV_ATTENTION_H
 
 #include <stdbool.h>
+#include "matmul.h"
 #include "model.h"
 #include "tokenizer.h"
 
@@ -53,6 +54,14 @@ struct av_trace {
 	bool values_pending;      /* so do v, context and concat (and output) */
 	bool context_pending;     /* context and concat (and output) wait; v is
 				     up to date */
+	bool keeps_packed;           /* keep packed[] between runs: set by the
+					session, whose trace is run again at
+					each key with the same weights; a
+					trainer's, whose weights change at every
+					step, would only hold the memory */
+	struct av_packed packed[4];  /* W_q, W_k, W_v and W_o as their products
+					copy them (matmul.h), kept for the next
+					run while the weights stay the same */
 };
 
 /* Tokenizes sentence (and source, in cross mode), looks the tokens up in p

@@ -39,6 +39,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "matmul.h"
@@ -162,7 +163,8 @@ static enum kernel choose_kernel(bool b_transposed, int n, int m, int k)
  * of the weight costs as much as the arithmetic when a sentence has 5
  * tokens; its AVX2 kernels leave half of an AVX-512 core idle). */
 static void gemm(bool b_transposed, float *c, int ldc, const float *a, int lda,
-		 const float *b, int ldb, int n, int m, int k, float beta)
+		 const float *b, int ldb, int n, int m, int k, float beta,
+		 struct av_packed *pk, uint64_t stamp)
 {
 	if (n <= 0 || m <= 0)
 		return;
@@ -179,8 +181,13 @@ static void gemm(bool b_transposed, float *c, int ldc, const float *a, int lda,
 								  beta != 0);
 		return;
 	case KERNEL_AVX512:
-		(b_transposed ? av_avx512_gemm_nt : av_avx512_gemm_nn)(c, ldc, a, lda, b, ldb, n, m,
-								      k, beta != 0);
+		if (b_transposed && pk)
+			av_avx512_gemm_nt_kept(c, ldc, a, lda, b, ldb, n, m, k, beta != 0, pk,
+					       stamp);
+		else
+			(b_transposed ? av_avx512_gemm_nt : av_avx512_gemm_nn)(c, ldc, a, lda, b,
+									      ldb, n, m, k,
+									      beta != 0);
 		return;
 	case KERNEL_BLAS:
 		break;
@@ -215,33 +222,56 @@ const char *av_matmul_backend(void)
 }
 
 static void gemm(bool b_transposed, float *c, int ldc, const float *a, int lda,
-		 const float *b, int ldb, int n, int m, int k, float beta)
+		 const float *b, int ldb, int n, int m, int k, float beta,
+		 struct av_packed *pk, uint64_t stamp)
 {
+	(void)pk, (void)stamp;   /* nothing is copied */
 	plain_gemm(b_transposed, c, ldc, a, lda, b, ldb, n, m, k, beta);
 }
 
 #endif
 
+/* the bias first, then added to, as torch.addmm does */
+static void bias_rows(float *out, const float *b, int n, int out_dim)
+{
+	for (int i = 0; b && i < n; i++)
+		memcpy(out + (size_t)i * out_dim, b, (size_t)out_dim * sizeof(float));
+}
+
 void av_matmul(float *out, const float *x, const float *w, const float *b,
 	       int n, int in_dim, int out_dim, enum av_weight_layout layout)
 {
-	/* the bias first, then added to, as torch.addmm does */
-	for (int i = 0; b && i < n; i++)
-		memcpy(out + (size_t)i * out_dim, b, (size_t)out_dim * sizeof(float));
+	bias_rows(out, b, n, out_dim);
 	if (layout == AV_W_OUT_IN)
-		gemm(true, out, out_dim, x, in_dim, w, in_dim, n, out_dim, in_dim, b ? 1.0f : 0.0f);
+		gemm(true, out, out_dim, x, in_dim, w, in_dim, n, out_dim, in_dim, b ? 1.0f : 0.0f,
+		     NULL, 0);
 	else
-		gemm(false, out, out_dim, x, in_dim, w, out_dim, n, out_dim, in_dim, b ? 1.0f : 0.0f);
+		gemm(false, out, out_dim, x, in_dim, w, out_dim, n, out_dim, in_dim,
+		     b ? 1.0f : 0.0f, NULL, 0);
+}
+
+void av_matmul_kept(float *out, const float *x, const float *w, const float *b,
+		    int n, int in_dim, int out_dim, struct av_packed *pk, uint64_t stamp)
+{
+	bias_rows(out, b, n, out_dim);
+	gemm(true, out, out_dim, x, in_dim, w, in_dim, n, out_dim, in_dim, b ? 1.0f : 0.0f, pk,
+	     stamp);
+}
+
+void av_packed_free(struct av_packed *pk)
+{
+	free(pk->data);
+	*pk = (struct av_packed){ 0 };
 }
 
 void av_matmul_nt(float *c, int ldc, const float *a, int lda, const float *b, int ldb,
 		  int n, int m, int k)
 {
-	gemm(true, c, ldc, a, lda, b, ldb, n, m, k, 0.0f);
+	gemm(true, c, ldc, a, lda, b, ldb, n, m, k, 0.0f, NULL, 0);
 }
 
 void av_matmul_nn(float *c, int ldc, const float *a, int lda, const float *b, int ldb,
 		  int n, int m, int k)
 {
-	gemm(false, c, ldc, a, lda, b, ldb, n, m, k, 0.0f);
+	gemm(false, c, ldc, a, lda, b, ldb, n, m, k, 0.0f, NULL, 0);
 }

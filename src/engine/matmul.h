@@ -23,6 +23,8 @@
 #define AV_MATMUL_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 enum av_weight_layout { AV_W_OUT_IN, AV_W_IN_OUT };
 
@@ -30,6 +32,25 @@ enum av_weight_layout { AV_W_OUT_IN, AV_W_IN_OUT };
  * layout as an (in_dim, out_dim) matrix and b (out_dim) may be NULL. */
 void av_matmul(float *out, const float *x, const float *w, const float *b,
 	       int n, int in_dim, int out_dim, enum av_weight_layout layout);
+
+/* The copy of a weight's W^T that the AVX-512 kernel makes, in its strips,
+ * for each product of more than 16 rows by an nn.Linear weight: kept
+ * between products while the weight's values are those named by `stamp`
+ * (struct av_params.stamp, which changes whenever they do). The copy was
+ * 15 % of a D=512 forward pass of 64 tokens, done again for every key the
+ * screen recomputes. Start zeroed; av_packed_free frees it. */
+struct av_packed {
+	uint64_t stamp;   /* the values data holds W^T of; 0: none */
+	float *data;
+	size_t floats;
+};
+void av_packed_free(struct av_packed *pk);
+
+/* av_matmul(out, x, w, b, n, in_dim, out_dim, AV_W_OUT_IN), the same bits,
+ * with W^T's copy taken from *pk when it holds stamp's values and made
+ * there when not (stamp 0 or a route that copies nothing: as av_matmul). */
+void av_matmul_kept(float *out, const float *x, const float *w, const float *b,
+		    int n, int in_dim, int out_dim, struct av_packed *pk, uint64_t stamp);
 
 /* The same product over strided blocks, for the attention heads, whose Q, K
  * and V are column blocks of (tokens, D) matrices. Row r of a matrix starts

@@ -9,14 +9,17 @@
  * so nothing outside the operands is read or written. */
 #include "config.h"
 
+#include "matmul.h"
 #include "matmul_avx512.h"
 #include "matmul_blocks.h"
+#include "util.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 
 #include <immintrin.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #define TARGET __attribute__((target("avx512f")))
 #define INLINE static inline __attribute__((always_inline))
@@ -286,6 +289,27 @@ void av_avx512_gemm_nt(float *c, int ldc, const float *a, int lda, const float *
 				 accumulate);
 }
 
+void av_avx512_gemm_nt_kept(float *c, int ldc, const float *a, int lda, const float *b,
+			    int ldb, int n, int m, int k, bool accumulate, struct av_packed *pk,
+			    uint64_t stamp)
+{
+	if (n <= NT_DOT_MAX_ROWS || k <= 0 || stamp == 0) {
+		av_avx512_gemm_nt(c, ldc, a, lda, b, ldb, n, m, k, accumulate);
+		return;
+	}
+	size_t floats = av_strip_pack_size(&nn_kernel, m, k);
+	if (pk->stamp != stamp || pk->floats != floats) {
+		if (pk->floats != floats) {
+			free(pk->data);
+			pk->data = av_malloc(floats * sizeof(float));
+			pk->floats = floats;
+		}
+		av_strip_pack_all(&nn_kernel, pk->data, b, ldb, m, k);
+		pk->stamp = stamp;
+	}
+	av_strip_product_packed(&nn_kernel, pk->data, c, ldc, a, lda, n, m, k, accumulate);
+}
+
 #else /* not x86-64 */
 
 #include <stdlib.h>
@@ -308,6 +332,15 @@ void av_avx512_gemm_nn(float *c, int ldc, const float *a, int lda, const float *
 {
 	(void)c, (void)ldc, (void)a, (void)lda, (void)b, (void)ldb;
 	(void)n, (void)m, (void)k, (void)accumulate;
+	abort();
+}
+
+void av_avx512_gemm_nt_kept(float *c, int ldc, const float *a, int lda, const float *b,
+			    int ldb, int n, int m, int k, bool accumulate, struct av_packed *pk,
+			    uint64_t stamp)
+{
+	(void)c, (void)ldc, (void)a, (void)lda, (void)b, (void)ldb;
+	(void)n, (void)m, (void)k, (void)accumulate, (void)pk, (void)stamp;
 	abort();
 }
 

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +27,17 @@ static float *dup_floats(const float *src, size_t count)
 	return dst;
 }
 
+uint64_t av_params_new_stamp(void)
+{
+	static atomic_uint_fast64_t last;
+	return (uint64_t)atomic_fetch_add(&last, 1) + 1;
+}
+
+void av_params_changed(struct av_params *p)
+{
+	p->stamp = av_params_new_stamp();
+}
+
 void av_params_alloc(struct av_params *p, const struct av_config *cfg)
 {
 	size_t D = (size_t)cfg->d_model;
@@ -41,6 +53,7 @@ void av_params_alloc(struct av_params *p, const struct av_config *cfg)
 		*weights[i] = alloc_floats(D * D);
 		*biases[i] = cfg->bias ? alloc_floats(D) : NULL;
 	}
+	av_params_changed(p);
 }
 
 void av_params_free(struct av_params *p)
@@ -74,6 +87,7 @@ void av_params_copy(struct av_params *dst, const struct av_params *src)
 	dst->b_k = dup_floats(src->b_k, D);
 	dst->b_v = dup_floats(src->b_v, D);
 	dst->b_o = dup_floats(src->b_o, D);
+	av_params_changed(dst);   /* dst's matrices are other memory */
 }
 
 bool av_tensor_same(const float *a, const float *b, size_t count)
@@ -172,6 +186,7 @@ void av_params_reinit_linear(struct av_params *p, const struct av_config *cfg)
 	init_linear(p->w_k, p->b_k, D, cfg->init, cfg->seed, "w_k", "b_k");
 	init_linear(p->w_v, p->b_v, D, cfg->init, cfg->seed, "w_v", "b_v");
 	init_linear(p->w_o, p->b_o, D, cfg->init, cfg->seed, "w_o", "b_o");
+	av_params_changed(p);
 }
 
 void av_params_init(struct av_params *p, const struct av_config *cfg,

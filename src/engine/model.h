@@ -32,7 +32,20 @@ struct av_params {
 	bool bias;
 	float *w_q, *w_k, *w_v, *w_o;  /* (D, D), out x in */
 	float *b_q, *b_k, *b_v, *b_o;  /* (D), or NULL without bias */
+	uint64_t stamp;    /* names these values of W_q, W_k, W_v and W_o: a
+			      number never given before, each time they are made
+			      (init, alloc, copy, a weights file) or changed in
+			      place (av_params_changed); 0 names nothing. A
+			      trace keeps the copies of W^T its products need
+			      while the stamp stays (matmul.h, struct av_packed) */
 };
+
+/* A stamp no parameters had before (thread-safe). */
+uint64_t av_params_new_stamp(void);
+
+/* W_q, W_k, W_v or W_o of p were written in place (a training step, a
+ * tensor woken): copies of them made for the old values are stale. */
+void av_params_changed(struct av_params *p);
 
 /* Fresh parameters for cfg over the given vocabulary (may be empty). */
 void av_params_init(struct av_params *p, const struct av_config *cfg,

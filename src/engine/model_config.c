@@ -141,7 +141,9 @@ double av_config_param_count(const struct av_config *cfg, long vocab_size)
 
 double av_memory_estimate(const struct av_config *cfg, long vocab_size, enum av_workload w)
 {
-	static const double bytes_per_param[] = { 12, 40, 72 };
+	/* training's 72 plus 4 for the screen's copies of W^T (attention.h,
+	 * keeps_packed), since the screen counts as training */
+	static const double bytes_per_param[] = { 12, 40, 76 };
 	const double fixed = 16.0 * (1 << 20);   /* the program, the trace, the screen */
 	return fixed + bytes_per_param[w] * av_config_param_count(cfg, vocab_size);
 }

@@ -67,8 +67,9 @@ bool av_config_equal(const struct av_config *a, const struct av_config *b);
  * --train). The estimate is parameters x bytes per parameter for the work,
  * measured at D = 1024 (tools: /usr/bin/time -f %M) and rounded up:
  * viewing (--print, the trace) 12, --dump 40 (the JSON text), training 72
- * (gradients, Adam's moments, the starting copy, then the dump). The screen
- * counts as training, which is one key away. D = 1600 (GPT-2 XL's width)
+ * (gradients, Adam's moments, the starting copy, then the dump) and 4 for
+ * the copies of W^T the screen keeps between keys. The screen counts as
+ * training, which is one key away. D = 1600 (GPT-2 XL's width)
  * fits every workload with a small vocabulary. */
 #define AV_MEMORY_BUDGET ((double)(1u << 30))
 

@@ -58,6 +58,7 @@ static bool run(struct av_session *s, bool attention_only, char **cause)
 	int hidden[AV_MAX_TOKENS];
 	int n_hidden = hidden_keys(s, hidden);
 	s->forward_runs++;
+	s->trace.keeps_packed = s->keeps_copies;
 	av_params_truncate_vocab(&s->params, s->base_vocab);
 	/* into the trace in place: av_trace_run fails before it touches the
 	 * trace, and reusing its buffers spares each keystroke of the editor

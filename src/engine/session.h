@@ -27,6 +27,14 @@ struct av_session {
 	struct av_trace trace;          /* valid after a successful av_session_run */
 	unsigned long forward_runs;     /* full forward passes tried (av_session_run):
 					   what a burst of typed keys costs */
+	bool keeps_copies;              /* keep the copies of W^T between runs
+					   (trace.keeps_packed): set by the
+					   screen, which runs again at each key
+					   with the same weights; not by a batch
+					   run (one pass: a kept copy would only
+					   add to its peak) nor by a classroom's
+					   follower (one of 300 on a server:
+					   4 MB each at D=512, 17 tokens) */
 };
 
 /* Call once the sample, cfg and params are in place: keeps a copy of the

@@ -172,10 +172,12 @@ static void free_state(struct av_trainer *tr)
 	}
 }
 
-/* The parameters changed: every corpus trace is stale. */
+/* The parameters changed: every corpus trace is stale, and so are the
+ * copies of W^T the traces keep. */
 static void params_changed(struct av_trainer *tr)
 {
 	tr->params_version++;
+	av_params_changed(&tr->params);
 }
 
 /* Runs corpus sentence i forward to its attention weights (all the loss
@@ -807,6 +809,7 @@ void av_trainer_set_init(struct av_trainer *tr, enum av_init init)
 		if (drawn && !in_set(tr->set.params, id))
 			memcpy(drawn, av_param_tensor(&tr->start, id, NULL), count * sizeof(float));
 	}
+	av_params_changed(&fresh);
 	av_params_free(&tr->start);
 	tr->start = fresh;
 	tr->cfg.init = init;
@@ -1218,6 +1221,7 @@ static bool wake_tensor(struct av_params *p, int id, const struct av_sleeping_te
 	float **slot = matrix_slot(p, id);
 	*slot = av_malloc(count * sizeof(float));
 	memcpy(*slot, from, count * sizeof(float));
+	av_params_changed(p);
 	return true;
 }
 

@@ -274,6 +274,7 @@ bool av_weights_parse_trained(const char *text, const char *label, struct av_con
 	*cfg = c;
 	if (given)
 		*given = g;
+	av_params_changed(&q);
 	*p = q;
 	if (training)
 		*training = t;

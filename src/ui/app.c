@@ -164,6 +164,7 @@ bool av_app_init(struct av_app *a, struct av_session *s, const struct av_ui_conf
 {
 	memset(a, 0, sizeof(*a));
 	a->s = s;
+	s->keeps_copies = true;   /* each key runs again with the same weights */
 	a->sel_query = a->sel_key = -1;
 	a->restricted = cfg->restricted;
 	const char *no_color = getenv("NO_COLOR");

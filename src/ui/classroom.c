@@ -378,6 +378,7 @@ bool av_classroom_open(struct av_app *a, const struct av_ui_config *cfg, char **
 	} else {
 		c->follower = av_follower_new(cfg->follow_dir, cfg->teacher_uid, on_follower_note, a);
 		av_state_set_interrupt(av_app_interrupted);
+		a->s->keeps_copies = false;   /* one of a class on one server */
 	}
 	return true;
 }
