@@ -37,7 +37,9 @@ KEYS = [c for c in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01234567
      "熊", "猫", "é", "\u202e"]
 SETTINGS = ["", "--lesson=first-look", "--lesson=qkv-walkthrough", "--lesson=china-panda",
             "--sample=qkv-walkthrough", "--sample=translate-cross", "--mode=causal",
-            "--heads=3 --d-model=6", "--theme=mono"]
+            "--heads=3 --d-model=6", "--theme=mono",
+            # 18 tokens at D=512: the products that keep W^T's copies
+            "--sample=qkv-walkthrough 'a b c d e f g h i j k l m n o p q r'"]
 LOCALES = ["C.UTF-8", "C.UTF-8", "zh_CN.UTF-8", "C"]
 
 
