@@ -226,21 +226,26 @@ static void alloc_stages(struct av_trace *t, bool cross, struct shape had)
 	alloc_attend_stages(t, had);
 }
 
-/* Where the product by weight i (W_q, W_k, W_v, W_o) keeps its copy of
- * W^T, or NULL: not kept. */
-static struct av_packed *kept(struct av_trace *t, int i)
+/* out (rows, D) = x . W^T + b for weight i (W_q, W_k, W_v, W_o), with
+ * W^T's copy kept in the trace when it keeps them. */
+static inline void project(struct av_trace *t, int i, float *out, const float *x,
+			   const float *w, const float *b, int rows, uint64_t stamp)
 {
-	if (t->keeps_packed)
-		return &t->packed[i];
-	av_packed_free(&t->packed[i]);   /* kept before the owner said not to */
-	return NULL;
+	int D = t->d_model;
+	if (t->keeps_packed) {
+		av_matmul_kept(out, x, w, b, rows, D, D, &t->packed[i], stamp);
+		return;
+	}
+	if (t->packed[i].data)   /* kept before the owner said not to */
+		av_packed_free(&t->packed[i]);
+	av_matmul(out, x, w, b, rows, D, D, AV_W_OUT_IN);
 }
 
 /* output (n, D) = concat . W_o^T + b_o; residual = output + X. */
 static void project_output(struct av_trace *t, const struct av_params *p)
 {
 	int n = t->n, D = t->d_model;
-	av_matmul_kept(t->output, t->concat, p->w_o, p->b_o, n, D, D, kept(t, 3), p->stamp);
+	project(t, 3, t->output, t->concat, p->w_o, p->b_o, n, p->stamp);
 	for (size_t c = 0; c < (size_t)n * D; c++)
 		t->residual[c] = t->output[c] + t->embedding[c];
 	t->output_pending = false;
@@ -250,8 +255,7 @@ static void project_output(struct av_trace *t, const struct av_params *p)
 static void project_values(struct av_trace *t, const struct av_params *p)
 {
 	const float *xs = t->source_embedding ? t->source_embedding : t->embedding;
-	av_matmul_kept(t->v, xs, p->w_v, p->b_v, t->m, t->d_model, t->d_model, kept(t, 2),
-		       p->stamp);
+	project(t, 2, t->v, xs, p->w_v, p->b_v, t->m, p->stamp);
 	t->values_pending = false;
 }
 
@@ -305,15 +309,15 @@ static void forward(struct av_trace *t, const struct av_params *p, const struct 
 	    cross != had.cross)
 		alloc_stages(t, cross, had);
 
-	int n = t->n, m = t->m, D = t->d_model;
+	int n = t->n, m = t->m;
 	embed(t->embedding, t->token_part, t->position_part, p, cfg->positional, t->ids, n);
 	const float *xs = t->embedding;
 	if (cross) {
 		embed(t->source_embedding, NULL, NULL, p, cfg->positional, t->source_ids, m);
 		xs = t->source_embedding;
 	}
-	av_matmul_kept(t->q, t->embedding, p->w_q, p->b_q, n, D, D, kept(t, 0), p->stamp);
-	av_matmul_kept(t->k, xs, p->w_k, p->b_k, m, D, D, kept(t, 1), p->stamp);
+	project(t, 0, t->q, t->embedding, p->w_q, p->b_q, n, p->stamp);
+	project(t, 1, t->k, xs, p->w_k, p->b_k, m, p->stamp);
 	t->values_pending = true;   /* a full pass projects V in attend() */
 	attend(t, p, reach);
 }

@@ -163,8 +163,7 @@ static enum kernel choose_kernel(bool b_transposed, int n, int m, int k)
  * of the weight costs as much as the arithmetic when a sentence has 5
  * tokens; its AVX2 kernels leave half of an AVX-512 core idle). */
 static void gemm(bool b_transposed, float *c, int ldc, const float *a, int lda,
-		 const float *b, int ldb, int n, int m, int k, float beta,
-		 struct av_packed *pk, uint64_t stamp)
+		 const float *b, int ldb, int n, int m, int k, float beta)
 {
 	if (n <= 0 || m <= 0)
 		return;
@@ -181,13 +180,8 @@ static void gemm(bool b_transposed, float *c, int ldc, const float *a, int lda,
 								  beta != 0);
 		return;
 	case KERNEL_AVX512:
-		if (b_transposed && pk)
-			av_avx512_gemm_nt_kept(c, ldc, a, lda, b, ldb, n, m, k, beta != 0, pk,
-					       stamp);
-		else
-			(b_transposed ? av_avx512_gemm_nt : av_avx512_gemm_nn)(c, ldc, a, lda, b,
-									      ldb, n, m, k,
-									      beta != 0);
+		(b_transposed ? av_avx512_gemm_nt : av_avx512_gemm_nn)(c, ldc, a, lda, b, ldb, n, m,
+								      k, beta != 0);
 		return;
 	case KERNEL_BLAS:
 		break;
@@ -195,6 +189,20 @@ static void gemm(bool b_transposed, float *c, int ldc, const float *a, int lda,
 	call_once(&one_thread_once, set_one_thread);
 	cblas_sgemm(CblasRowMajor, CblasNoTrans, b_transposed ? CblasTrans : CblasNoTrans,
 		    n, m, k, 1.0f, a, lda, b, ldb, beta, c, ldc);
+}
+
+/* gemm(true, ...) with b^T's copy kept in *pk (matmul.h) where gemm would
+ * take the AVX-512 kernel, the only one that copies b^T; a separate path,
+ * so that gemm's other callers (china-panda's small products among them)
+ * pass nothing more. */
+static void gemm_nt_kept(float *c, int ldc, const float *a, int lda, const float *b, int ldb,
+			 int n, int m, int k, float beta, struct av_packed *pk, uint64_t stamp)
+{
+	if (n > 0 && m > 0 && (size_t)n * m * k > SMALL_PRODUCT &&
+	    choose_kernel(true, n, m, k) == KERNEL_AVX512)
+		av_avx512_gemm_nt_kept(c, ldc, a, lda, b, ldb, n, m, k, beta != 0, pk, stamp);
+	else
+		gemm(true, c, ldc, a, lda, b, ldb, n, m, k, beta);
 }
 
 const char *av_matmul_backend(void)
@@ -222,11 +230,16 @@ const char *av_matmul_backend(void)
 }
 
 static void gemm(bool b_transposed, float *c, int ldc, const float *a, int lda,
-		 const float *b, int ldb, int n, int m, int k, float beta,
-		 struct av_packed *pk, uint64_t stamp)
+		 const float *b, int ldb, int n, int m, int k, float beta)
+{
+	plain_gemm(b_transposed, c, ldc, a, lda, b, ldb, n, m, k, beta);
+}
+
+static void gemm_nt_kept(float *c, int ldc, const float *a, int lda, const float *b, int ldb,
+			 int n, int m, int k, float beta, struct av_packed *pk, uint64_t stamp)
 {
 	(void)pk, (void)stamp;   /* nothing is copied */
-	plain_gemm(b_transposed, c, ldc, a, lda, b, ldb, n, m, k, beta);
+	plain_gemm(true, c, ldc, a, lda, b, ldb, n, m, k, beta);
 }
 
 #endif
@@ -243,19 +256,17 @@ void av_matmul(float *out, const float *x, const float *w, const float *b,
 {
 	bias_rows(out, b, n, out_dim);
 	if (layout == AV_W_OUT_IN)
-		gemm(true, out, out_dim, x, in_dim, w, in_dim, n, out_dim, in_dim, b ? 1.0f : 0.0f,
-		     NULL, 0);
+		gemm(true, out, out_dim, x, in_dim, w, in_dim, n, out_dim, in_dim, b ? 1.0f : 0.0f);
 	else
-		gemm(false, out, out_dim, x, in_dim, w, out_dim, n, out_dim, in_dim,
-		     b ? 1.0f : 0.0f, NULL, 0);
+		gemm(false, out, out_dim, x, in_dim, w, out_dim, n, out_dim, in_dim, b ? 1.0f : 0.0f);
 }
 
 void av_matmul_kept(float *out, const float *x, const float *w, const float *b,
 		    int n, int in_dim, int out_dim, struct av_packed *pk, uint64_t stamp)
 {
 	bias_rows(out, b, n, out_dim);
-	gemm(true, out, out_dim, x, in_dim, w, in_dim, n, out_dim, in_dim, b ? 1.0f : 0.0f, pk,
-	     stamp);
+	gemm_nt_kept(out, out_dim, x, in_dim, w, in_dim, n, out_dim, in_dim, b ? 1.0f : 0.0f, pk,
+		     stamp);
 }
 
 void av_packed_free(struct av_packed *pk)
@@ -267,11 +278,11 @@ void av_packed_free(struct av_packed *pk)
 void av_matmul_nt(float *c, int ldc, const float *a, int lda, const float *b, int ldb,
 		  int n, int m, int k)
 {
-	gemm(true, c, ldc, a, lda, b, ldb, n, m, k, 0.0f, NULL, 0);
+	gemm(true, c, ldc, a, lda, b, ldb, n, m, k, 0.0f);
 }
 
 void av_matmul_nn(float *c, int ldc, const float *a, int lda, const float *b, int ldb,
 		  int n, int m, int k)
 {
-	gemm(false, c, ldc, a, lda, b, ldb, n, m, k, 0.0f, NULL, 0);
+	gemm(false, c, ldc, a, lda, b, ldb, n, m, k, 0.0f);
 }
