@@ -129,7 +129,7 @@ static void set_one_thread(void)
 #endif
 }
 
-enum kernel { KERNEL_BLAS, KERNEL_AVX2, KERNEL_AVX512 };
+enum kernel { KERNEL_PLAIN, KERNEL_BLAS, KERNEL_AVX2, KERNEL_AVX512 };
 
 /* Which kernel multiplies (n, k) by op(b) (m columns): what `make bench`'s
  * bench_kernels measured fastest here (GFLOP/s, AVX-512 / AVX2 / OpenBLAS):
@@ -162,19 +162,27 @@ static enum kernel choose_kernel(bool b_transposed, int n, int m, int k)
  * rows go to attnview's own kernels where they beat OpenBLAS (its packing
  * of the weight costs as much as the arithmetic when a sentence has 5
  * tokens; its AVX2 kernels leave half of an AVX-512 core idle). */
+/* The kernel gemm gives a product of n > 0 rows and m > 0 columns.
+ * OpenBLAS's call, packing and buffer locking cost about a microsecond,
+ * more than the whole of china-panda's D=3 products: those go to
+ * plain_gemm. The choice depends only on the shapes (and the CPU), so a
+ * given product always takes the same path. */
+static enum kernel route(bool b_transposed, int n, int m, int k)
+{
+	if ((size_t)n * m * k <= SMALL_PRODUCT)
+		return KERNEL_PLAIN;
+	return choose_kernel(b_transposed, n, m, k);
+}
+
 static void gemm(bool b_transposed, float *c, int ldc, const float *a, int lda,
 		 const float *b, int ldb, int n, int m, int k, float beta)
 {
 	if (n <= 0 || m <= 0)
 		return;
-	/* OpenBLAS's call, packing and buffer locking cost about a microsecond,
-	 * more than the whole of china-panda's D=3 products. The choice depends
-	 * only on the shapes, so a given product always takes the same path. */
-	if ((size_t)n * m * k <= SMALL_PRODUCT) {
+	switch (route(b_transposed, n, m, k)) {
+	case KERNEL_PLAIN:
 		plain_gemm(b_transposed, c, ldc, a, lda, b, ldb, n, m, k, beta);
 		return;
-	}
-	switch (choose_kernel(b_transposed, n, m, k)) {
 	case KERNEL_AVX2:
 		(b_transposed ? av_avx2_gemm_nt : av_avx2_gemm_nn)(c, ldc, a, lda, b, ldb, n, m, k,
 								  beta != 0);
@@ -198,8 +206,7 @@ static void gemm(bool b_transposed, float *c, int ldc, const float *a, int lda,
 static void gemm_nt_kept(float *c, int ldc, const float *a, int lda, const float *b, int ldb,
 			 int n, int m, int k, float beta, struct av_packed *pk, uint64_t stamp)
 {
-	if (n > 0 && m > 0 && (size_t)n * m * k > SMALL_PRODUCT &&
-	    choose_kernel(true, n, m, k) == KERNEL_AVX512)
+	if (n > 0 && m > 0 && route(true, n, m, k) == KERNEL_AVX512)
 		av_avx512_gemm_nt_kept(c, ldc, a, lda, b, ldb, n, m, k, beta != 0, pk, stamp);
 	else
 		gemm(true, c, ldc, a, lda, b, ldb, n, m, k, beta);

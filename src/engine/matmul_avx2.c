@@ -228,7 +228,8 @@ void av_avx2_gemm_nn(float *c, int ldc, const float *a, int lda, const float *b,
 		     int n, int m, int k, bool accumulate)
 {
 	_Alignas(32) float packed[AV_BLOCK_KC * AV_BLOCK_NC];
-	av_strip_product(&nn_kernel, packed, c, ldc, a, lda, b, ldb, false, n, m, k, accumulate);
+	av_strip_product(&nn_kernel, packed, c, ldc, a, lda, b, ldb, false, n, m, k, accumulate,
+			 NULL, false);
 }
 
 #else /* not x86-64: OpenBLAS or the reference kernel does everything */

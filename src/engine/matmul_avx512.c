@@ -274,7 +274,8 @@ void av_avx512_gemm_nn(float *c, int ldc, const float *a, int lda, const float *
 		       int n, int m, int k, bool accumulate)
 {
 	_Alignas(64) float packed[AV_BLOCK_KC * AV_BLOCK_NC];
-	av_strip_product(&nn_kernel, packed, c, ldc, a, lda, b, ldb, false, n, m, k, accumulate);
+	av_strip_product(&nn_kernel, packed, c, ldc, a, lda, b, ldb, false, n, m, k, accumulate,
+			 NULL, false);
 }
 
 void av_avx512_gemm_nt(float *c, int ldc, const float *a, int lda, const float *b, int ldb,
@@ -286,7 +287,7 @@ void av_avx512_gemm_nt(float *c, int ldc, const float *a, int lda, const float *
 			      accumulate);
 	else
 		av_strip_product(&nn_kernel, packed, c, ldc, a, lda, b, ldb, true, n, m, k,
-				 accumulate);
+				 accumulate, NULL, false);
 }
 
 void av_avx512_gemm_nt_kept(float *c, int ldc, const float *a, int lda, const float *b,
@@ -298,16 +299,15 @@ void av_avx512_gemm_nt_kept(float *c, int ldc, const float *a, int lda, const fl
 		return;
 	}
 	size_t floats = av_strip_pack_size(&nn_kernel, m, k);
-	if (pk->stamp != stamp || pk->floats != floats) {
-		if (pk->floats != floats) {
-			free(pk->data);
-			pk->data = av_malloc(floats * sizeof(float));
-			pk->floats = floats;
-		}
-		av_strip_pack_all(&nn_kernel, pk->data, b, ldb, m, k);
-		pk->stamp = stamp;
+	bool full = pk->stamp == stamp && pk->floats == floats;
+	if (pk->floats != floats) {
+		free(pk->data);
+		pk->data = av_malloc(floats * sizeof(float));
+		pk->floats = floats;
 	}
-	av_strip_product_packed(&nn_kernel, pk->data, c, ldc, a, lda, n, m, k, accumulate);
+	av_strip_product(&nn_kernel, NULL, c, ldc, a, lda, b, ldb, true, n, m, k, accumulate,
+			 pk->data, full);
+	pk->stamp = stamp;
 }
 
 #else /* not x86-64 */

@@ -84,8 +84,8 @@ static inline void av_strip_rows(const struct av_strip_kernel *kn, float *c, int
 }
 
 /* Where av_strip_product's block (j0, p0) of b^T lies in a copy of all of
- * them, made by av_strip_pack_all: the blocks of a column block one after
- * another, each kc strips deep, every column block before the last full. */
+ * them: the blocks of a column block one after another, every column
+ * block before the last full. */
 static inline size_t av_strip_block_at(const struct av_strip_kernel *kn, int m, int k,
 				       int j0, int p0)
 {
@@ -94,48 +94,22 @@ static inline size_t av_strip_block_at(const struct av_strip_kernel *kn, int m, 
 	return (size_t)j0 * (size_t)k + (size_t)p0 * width;
 }
 
-/* The floats av_strip_pack_all writes for b^T (m, k). */
+/* The floats a copy of all the blocks of b^T (m, k) takes. */
 static inline size_t av_strip_pack_size(const struct av_strip_kernel *kn, int m, int k)
 {
 	return (size_t)(m + kn->width - 1) / (size_t)kn->width * (size_t)kn->width * (size_t)k;
 }
 
-/* Every block av_strip_product would copy of b^T (m, k), into all. */
-static inline void av_strip_pack_all(const struct av_strip_kernel *kn, float *all,
-				     const float *b, int ldb, int m, int k)
-{
-	for (int j0 = 0; j0 < m; j0 += AV_BLOCK_NC) {
-		int columns = m - j0 < AV_BLOCK_NC ? m - j0 : AV_BLOCK_NC;
-		for (int p0 = 0; p0 < k; p0 += AV_BLOCK_KC) {
-			int kc = k - p0 < AV_BLOCK_KC ? k - p0 : AV_BLOCK_KC;
-			kn->pack_transposed(all + av_strip_block_at(kn, m, k, j0, p0),
-					    b + (size_t)j0 * ldb + p0, ldb, kc, columns);
-		}
-	}
-}
-
-/* av_strip_product of b^T with its blocks already copied into all
- * (av_strip_pack_all): the same products in the same order, the same bits. */
-static inline void av_strip_product_packed(const struct av_strip_kernel *kn, const float *all,
-					   float *c, int ldc, const float *a, int lda, int n,
-					   int m, int k, bool accumulate)
-{
-	for (int j0 = 0; j0 < m; j0 += AV_BLOCK_NC) {
-		int columns = m - j0 < AV_BLOCK_NC ? m - j0 : AV_BLOCK_NC;
-		for (int p0 = 0; p0 < k; p0 += AV_BLOCK_KC) {
-			int kc = k - p0 < AV_BLOCK_KC ? k - p0 : AV_BLOCK_KC;
-			av_strip_rows(kn, c + j0, ldc, a + p0, lda,
-				      all + av_strip_block_at(kn, m, k, j0, p0), kn->width, true,
-				      n, columns, kc, accumulate || p0 > 0);
-		}
-	}
-}
-
 /* c (n, m) (+)= a (n, k) . b (b (k, m)), or . b^T (b (m, k)) when
- * transposed; packed is the caller's AV_BLOCK_KC * AV_BLOCK_NC floats */
+ * transposed; packed is the caller's AV_BLOCK_KC * AV_BLOCK_NC floats.
+ * kept, when not NULL (transposed, k > 0), holds every block of b^T
+ * instead (av_strip_pack_size floats, at av_strip_block_at): copied there
+ * as they are reached, or, when kept_full, read as an earlier product
+ * left them. Either way the same blocks in the same order: the same bits. */
 static inline void av_strip_product(const struct av_strip_kernel *kn, float *packed, float *c,
 				    int ldc, const float *a, int lda, const float *b, int ldb,
-				    bool transposed, int n, int m, int k, bool accumulate)
+				    bool transposed, int n, int m, int k, bool accumulate,
+				    float *kept, bool kept_full)
 {
 	bool pack = transposed || n > kn->max_rows;
 	for (int j0 = 0; j0 < m; j0 += AV_BLOCK_NC) {
@@ -149,12 +123,13 @@ static inline void av_strip_product(const struct av_strip_kernel *kn, float *pac
 					      kc, add);
 				continue;
 			}
-			if (transposed)
-				kn->pack_transposed(packed, b + (size_t)j0 * ldb + p0, ldb, kc,
+			float *block = kept ? kept + av_strip_block_at(kn, m, k, j0, p0) : packed;
+			if (transposed && !kept_full)
+				kn->pack_transposed(block, b + (size_t)j0 * ldb + p0, ldb, kc,
 						    columns);
-			else
-				kn->pack(packed, b + (size_t)p0 * ldb + j0, ldb, kc, columns);
-			av_strip_rows(kn, c + j0, ldc, a + p0, lda, packed, ldb, true, n, columns,
+			else if (!transposed)
+				kn->pack(block, b + (size_t)p0 * ldb + j0, ldb, kc, columns);
+			av_strip_rows(kn, c + j0, ldc, a + p0, lda, block, ldb, true, n, columns,
 				      kc, add);
 		}
 	}
