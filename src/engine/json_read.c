@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <float.h>
 #include <math.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,6 +162,15 @@ static bool check_values(const char *text, size_t len, size_t max_values, const 
 			       "the limit for %s"), label, max_values, what);
 }
 
+/* false, with the message: reading the text would take more than
+ * AV_JSON_MAX_PARSE_BYTES */
+static bool too_much_memory(const char *label, const char *what, char **cause)
+{
+	return av_fail(cause, _("%s: reading it would take more than %zu MB of memory, the "
+			       "limit for %s (too many small lists or numbers)"),
+		       label, AV_JSON_MAX_PARSE_BYTES >> 20, what);
+}
+
 /* false, with the message, when a tree of `values` values and `rows` bytes
  * of rows read aside would take more than AV_JSON_MAX_PARSE_BYTES */
 static bool check_memory(size_t values, size_t rows, const char *label, const char *what,
@@ -172,9 +180,7 @@ static bool check_memory(size_t values, size_t rows, const char *label, const ch
 	if (rows <= AV_JSON_MAX_PARSE_BYTES && values <= nodes &&
 	    values * AV_JSON_NODE_BYTES <= AV_JSON_MAX_PARSE_BYTES - rows)
 		return true;
-	return av_fail(cause, _("%s: reading it would take more than %zu MB of memory, the "
-			       "limit for %s (too many small lists or numbers)"),
-		       label, AV_JSON_MAX_PARSE_BYTES >> 20, what);
+	return too_much_memory(label, what, cause);
 }
 
 /* The message of a parse that failed at pos in text: the syntax error or
@@ -220,7 +226,7 @@ static bool parse_rows_aside(const char *text, size_t len, const char *label,
 	case AV_JSON_ROWS_NONE:
 		return false;
 	case AV_JSON_ROWS_TOO_BIG:
-		check_memory(0, SIZE_MAX, label, what, cause);
+		too_much_memory(label, what, cause);
 		return true;
 	case AV_JSON_ROWS_COMPACT:
 		break;
