@@ -1164,7 +1164,7 @@ void av_train_panel_hist(struct av_app *a, WINDOW *w)
 /* Labels "0", "1", ... for matrix rows and columns. */
 static char *const *index_labels(void)
 {
-	static char text[AV_MATS_MAX_LABELS][8];
+	static char text[AV_MATS_MAX_LABELS][12];   /* room for any int */
 	static char *labels[AV_MATS_MAX_LABELS];
 	if (!labels[0])
 		for (int i = 0; i < AV_MATS_MAX_LABELS; i++) {

@@ -423,8 +423,9 @@ void av_lesson_ui_draw(struct av_app *a)
 	char keys[256] = "";
 	for (int i = 0; i < nh; i++) {
 		char more[256];
-		snprintf(more, sizeof(more), "%s%s%s", keys, *keys ? "  " : "", hints[i]);
-		if (av_text_width(head) + 2 + av_text_width(more) > width)
+		int len = snprintf(more, sizeof(more), "%s%s%s", keys, *keys ? "  " : "", hints[i]);
+		if (len < 0 || (size_t)len >= sizeof(more) ||
+		    av_text_width(head) + 2 + av_text_width(more) > width)
 			break;
 		snprintf(keys, sizeof(keys), "%s", more);
 	}
