@@ -2,9 +2,11 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "i18n.h"
@@ -29,6 +31,25 @@ static bool check_trace_finite(const struct av_trace *t, char **cause)
 	return false;
 }
 
+/* A dump is also a weights file (--weights), read up to AV_MAX_WEIGHTS_FILE:
+ * a larger one (a wide --d-model) is still written, for other programs, but
+ * the person learns now, not at the next run, that attnview cannot read it
+ * back. Standard output (-) is not looked at. */
+static void note_too_big_to_read(const char *path)
+{
+	struct stat st;
+	if (strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    (uintmax_t)st.st_size <= AV_MAX_WEIGHTS_FILE)
+		return;
+	char *note = av_printf(_("note: %s is %.0f MB, more than the %d MiB that --weights "
+				 "reads: attnview cannot load it back"),
+			       path, (double)st.st_size / 1e6, (int)(AV_MAX_WEIGHTS_FILE >> 20));
+	char *safe = av_escape_message(note, av_fd_wants_ascii(STDERR_FILENO));
+	fprintf(stderr, "attnview: %s\n", safe);
+	free(safe);
+	free(note);
+}
+
 struct dump_job {
 	const struct av_session *s;
 	const struct av_training_record *training;
@@ -49,7 +70,10 @@ static bool write_dump(const struct av_options *o, const struct av_session *s,
 	if (!check_trace_finite(&s->trace, cause))
 		return false;
 	struct dump_job job = { s, training };
-	return av_write_file_atomic_with(o->dump, write_trace, &job, cause);
+	if (!av_write_file_atomic_with(o->dump, write_trace, &job, cause))
+		return false;
+	note_too_big_to_read(o->dump);
+	return true;
 }
 
 bool av_batch_dump(const struct av_options *o, const struct av_session *s,

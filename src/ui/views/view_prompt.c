@@ -192,6 +192,10 @@ static bool write_now(struct av_app *a, enum av_export_format fmt, const char *p
 	char *wrote = av_printf(P_("wrote %s (%zu byte)", "wrote %s (%zu bytes)", bytes), full,
 				bytes);
 	const char *note = figure_note(a, fmt);
+	/* a trace or weights file is read back by --weights, up to its limit */
+	if (!note && (fmt == AV_EXPORT_TRACE || fmt == AV_EXPORT_WEIGHTS) &&
+	    bytes > AV_MAX_WEIGHTS_FILE)
+		note = _("more than the 64 MiB --weights reads: attnview cannot load it back");
 	if (note)
 		av_app_message(a, false, _("%s: %s"), wrote, note);
 	else
