@@ -1241,20 +1241,30 @@ static void on_continue(int sig)
  * knows nothing of bracketed paste, so a program run while attnview is
  * stopped (under a shell that does not manage the mode itself, as dash)
  * would read the marks around a paste. The handler turns the mode off with
- * one write(2) (the string made before, as a handler may not call curses)
- * and then runs curses's handler; SIGCONT turns it on again. */
+ * one write(2) (the strings made before, as a handler may not call curses)
+ * and then runs curses's handler, which returns once "fg" has continued the
+ * process and the screen is repainted: the mode goes on again there. (The
+ * SIGCONT flag alone came too late: curses's handler restarts the blocked
+ * read, so the loop saw the flag only after the next key, and a paste made
+ * before it arrived as keys, q among them.) */
 static struct sigaction curses_stop;
-static char paste_off[32];
-static size_t paste_off_len;
+static char paste_off[32], paste_on[32];
+static size_t paste_off_len, paste_on_len;
+
+static void write_mode(const char *mode, size_t len)
+{
+	if (len && write(STDOUT_FILENO, mode, len) < 0) {
+		/* nothing to do: the terminal is going away or full */
+	}
+}
 
 static void on_stop(int sig)
 {
 	int saved = errno;
-	if (paste_off_len && write(STDOUT_FILENO, paste_off, paste_off_len) < 0) {
-		/* nothing to do: the terminal is going away or full */
-	}
-	errno = saved;
+	write_mode(paste_off, paste_off_len);
 	curses_stop.sa_handler(sig);
+	write_mode(paste_on, paste_on_len);
+	errno = saved;
 }
 
 /* Puts on_stop before curses's handler, where curses installed one (it
@@ -1262,13 +1272,16 @@ static void on_stop(int sig)
 static void chain_stop_handler(struct sigaction *old)
 {
 	sigaction(SIGTSTP, NULL, old);
-	const char *off = av_keyboard_paste_off();
+	const char *off = av_keyboard_paste_off(), *on = av_keyboard_paste_on();
 	if ((old->sa_flags & SA_SIGINFO) || old->sa_handler == SIG_DFL ||
-	    old->sa_handler == SIG_IGN || strlen(off) >= sizeof(paste_off))
+	    old->sa_handler == SIG_IGN || strlen(off) >= sizeof(paste_off) ||
+	    strlen(on) >= sizeof(paste_on))
 		return;
 	curses_stop = *old;
 	paste_off_len = strlen(off);
 	memcpy(paste_off, off, paste_off_len);
+	paste_on_len = strlen(on);
+	memcpy(paste_on, on, paste_on_len);
 	struct sigaction stop = *old;
 	stop.sa_handler = on_stop;
 	sigaction(SIGTSTP, &stop, NULL);

@@ -126,6 +126,11 @@ const char *av_keyboard_paste_off(void)
 	return paste_mode(false);
 }
 
+const char *av_keyboard_paste_on(void)
+{
+	return paste_mode(true);
+}
+
 void av_keyboard_bracketed_paste(bool on)
 {
 	if (on) {

@@ -35,10 +35,11 @@
  * training view). */
 void av_keyboard_bracketed_paste(bool on);
 
-/* The bytes that turn bracketed paste off (for a signal handler to write
- * itself: the terminal is left as it was found while attnview is
- * suspended). */
+/* The bytes that turn bracketed paste off and on (for the Ctrl-Z handler
+ * to write itself: the terminal is left as it was found while attnview is
+ * suspended, and the mode is on again as soon as it is continued). */
 const char *av_keyboard_paste_off(void);
+const char *av_keyboard_paste_on(void);
 
 /* Reads one key from w with w's timeout: a Unicode code point, AV_FKEY(k)
  * for a function key, AV_ALT(k) for Esc and a key in one burst (what a
