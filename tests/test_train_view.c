@@ -468,7 +468,7 @@ static void test_settings(void **state)
 	/* init: seed 001's remedy; the weights are drawn again, epoch 0 */
 	harness_keys(&h, "ss");
 	expect_epoch(&h, 3);
-	harness_keys(&h, "i");
+	harness_keys(&h, "iy");   /* y: discard the 3 epochs */
 	expect("init xavier");
 	expect_epoch(&h, 0);
 	assert_int_equal(tr->cfg.init, AV_INIT_XAVIER);
@@ -903,6 +903,31 @@ static void test_trained_header_and_quit_question(void **state)
 	harness_close(&h);
 }
 
+/* i draws the weights again, which loses the training as r does: it asks
+ * first, and n keeps every epoch. */
+static void test_init_asks_before_discarding(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "");
+	harness_keys(&h, "tsss");
+	enum av_init was = trainer(&h)->cfg.init;
+	harness_keys(&h, "i");
+	expect("discard 3 epochs of training? y/n");
+	harness_keys(&h, "n");
+	expect("kept: the training is still here");
+	assert_int_equal(trainer(&h)->epoch, 3);
+	assert_int_equal(trainer(&h)->cfg.init, was);
+	harness_keys(&h, "iy");
+	assert_int_equal(trainer(&h)->epoch, 0);
+	assert_int_not_equal(trainer(&h)->cfg.init, was);
+	expect("back to epoch 0");
+	/* nothing trained since: i draws again at once */
+	harness_keys(&h, "i");
+	expect_not("discard");
+	harness_close(&h);
+}
+
 /* D10: SGD at lr 81.92 on every tensor with the pairs target saturates
  * the softmax (rows one-hot, gradients 0): the advice says so and blames
  * the raised learning rate, never "lr up". */
@@ -1143,6 +1168,7 @@ int main(void)
 		cmocka_unit_test(test_tracked_pair_is_the_sentence_cell),
 		cmocka_unit_test(test_loss_axis_is_unambiguous),
 		cmocka_unit_test(test_trained_header_and_quit_question),
+		cmocka_unit_test(test_init_asks_before_discarding),
 		cmocka_unit_test(test_saturation_is_not_vanishing),
 		cmocka_unit_test(test_saturation_by_temperature),
 		cmocka_unit_test(test_nonfinite_stops_the_run),

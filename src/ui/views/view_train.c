@@ -26,8 +26,8 @@
  * S takes one optimiser step on one sentence (seed 001's inner loop). A
  * loss or weight that stops being a number stops the run. Leaving puts the
  * weights in the stepper (whose header then says "trained N ep"); quitting
- * with unsaved training asks first (av_train_view_ask_discard), as do r here
- * (reset) and r in the stepper (new weights).
+ * with unsaved training asks first (av_train_view_ask_discard), as do r and
+ * i here (reset, weights drawn again) and r in the stepper (new weights).
  *
  * Training runs in slices: while running, the main loop ticks every
  * TICK_MS and each tick trains the speed's epochs, one optimiser step at a
@@ -863,7 +863,10 @@ static bool train_key(struct av_app *a, int key, enum av_action act)
 	case AV_TRAIN_LR_DOWN: change_lr(a, 0.5); return true;
 	case AV_TRAIN_TARGET: cycle_target(a); return true;
 	case AV_TRAIN_OPTIMIZER: toggle_optimizer(a); return true;
-	case AV_TRAIN_INIT: cycle_init(a); return true;
+	case AV_TRAIN_INIT:   /* weights drawn anew: the training is lost, as with r */
+		if (!av_train_view_ask_discard(a, cycle_init))
+			cycle_init(a);
+		return true;
 	case AV_TRAIN_PARAMS: toggle_params(a); return true;
 	case AV_TRAIN_VOCAB: toggle_vocab(a); return true;
 	case AV_TRAIN_UP: move_cursor(a, -1, 0); return true;
