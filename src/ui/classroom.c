@@ -216,7 +216,14 @@ static void capture_runs(struct av_app *a, struct av_state *snap)
 	struct av_classroom *c = a->classroom;
 	const struct av_trainer *tr = shown_trainer(a);
 	const struct av_lesson_state *step;
-	uint64_t print = av_params_print(&a->s->params);
+	/* the weights shown: in the training view its trainer's, for the
+	 * session still holds those the view opened on (a lesson's step there
+	 * holds fresh ones, and the next step's trainer, started from them,
+	 * was taken for a run going on from the shown, trained ones: students
+	 * replayed both runs, 400 epochs where the teacher had 200); elsewhere
+	 * the session's (a trainer left behind sleeps, its tensors given up) */
+	bool in_view = tr != NULL && a->view == &av_view_train;
+	uint64_t print = av_params_print(in_view ? &tr->params : &a->s->params);
 	int n = 0;
 
 	av_state_run_under(&snap->training, snap);
