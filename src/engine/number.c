@@ -7,19 +7,57 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <threads.h>
 
 #include "number.h"
 
-/* The C locale for LC_NUMERIC, made once; (locale_t)0 if it cannot be. */
+/* The program's locale with LC_NUMERIC "C"; (locale_t)0 if it cannot be
+ * made. Every other category is the program's (setlocale): a message made
+ * while it is in use (a JSON error, a --print error) is in the person's
+ * language and character set. (It was made from nothing, all "C", and such
+ * messages came out in English under zh_CN.) Made again when LC_CTYPE or
+ * LC_MESSAGES changed since (main sets them once; tests switch locales).
+ * The old object is not freed: a caller between av_numeric_c_begin and
+ * av_numeric_c_end may still be using it, and there are as many as the
+ * program's changes of locale. A mutex, since the model worker's thread
+ * reads JSON too. */
+static mtx_t numeric_lock;
+static once_flag numeric_once = ONCE_FLAG_INIT;
+
+static void numeric_lock_init(void)
+{
+	mtx_init(&numeric_lock, mtx_plain);
+}
+
+static bool same_name(const char *kept, const char *now)
+{
+	return kept && now && strcmp(kept, now) == 0;
+}
+
 static locale_t c_numeric(void)
 {
 	static locale_t loc;
-	static bool tried;
-	if (!tried) {
-		tried = true;
-		loc = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+	static char *ctype, *messages;   /* the names loc was made under */
+	call_once(&numeric_once, numeric_lock_init);
+	mtx_lock(&numeric_lock);
+	const char *ctype_now = setlocale(LC_CTYPE, NULL);
+	const char *messages_now = setlocale(LC_MESSAGES, NULL);
+	if (!loc || !same_name(ctype, ctype_now) || !same_name(messages, messages_now)) {
+		locale_t base = duplocale(LC_GLOBAL_LOCALE);
+		locale_t made = base ? newlocale(LC_NUMERIC_MASK, "C", base) : (locale_t)0;
+		if (made) {   /* newlocale took base */
+			loc = made;
+			free(ctype);
+			free(messages);
+			ctype = ctype_now ? strdup(ctype_now) : NULL;
+			messages = messages_now ? strdup(messages_now) : NULL;
+		} else if (base) {
+			freelocale(base);
+		}
 	}
-	return loc;
+	locale_t result = loc;
+	mtx_unlock(&numeric_lock);
+	return result;
 }
 
 locale_t av_numeric_c_begin(void)
