@@ -301,7 +301,10 @@ fail:
 bool av_st_open(struct av_safetensors *st, const char *path, char **cause)
 {
 	memset(st, 0, sizeof(*st));
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO in the model's place is refused below, where
+	 * open() waited for a writer that never came (the file is mapped, so
+	 * it must be a regular file; the flag changes nothing for one) */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		char *shown = av_escape_controls(path);
 		av_fail(cause, _("%s: %s"), shown, strerror(errno));
