@@ -441,15 +441,43 @@ static void cleanup_disarm(void)
 	cleanup_armed = 0;
 }
 
+/* The descriptor a name stands for (/dev/stdout, /dev/stderr, /dev/fd/N,
+ * /proc/self/fd/N, /proc/thread-self/fd/N, /proc/PID/fd/N of this
+ * process), or -1. Such a name is the shell's redirection or a <(...):
+ * written through the descriptor itself, as "-" is, since the file behind
+ * it, replaced, lost what a >> had before (and a pipe's link text, "pipe:
+ * [N]", is no file at all). */
+static int descriptor_named(const char *path)
+{
+	if (strcmp(path, "/dev/stdout") == 0)
+		return STDOUT_FILENO;
+	if (strcmp(path, "/dev/stderr") == 0)
+		return STDERR_FILENO;
+	char own[32];
+	snprintf(own, sizeof own, "/proc/%ld/fd/", (long)getpid());
+	const char *const dirs[] = { "/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/", own };
+	for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+		size_t len = strlen(dirs[i]);
+		const char *digits = path + len;
+		if (strncmp(path, dirs[i], len) != 0 || *digits == '\0' ||
+		    digits[strspn(digits, "0123456789")] != '\0' || strlen(digits) > 9)
+			continue;
+		return atoi(digits);
+	}
+	return -1;
+}
+
 /* The file a chain of symbolic links ends at (path itself when it is not a
  * link; the end need not exist), malloc'd; NULL with errno ELOOP for a
- * loop. Relative link text is taken from the link's own directory. */
+ * loop. Relative link text is taken from the link's own directory. A
+ * descriptor's name (descriptor_named) ends the chain: /proc's links name
+ * what the descriptor was opened on, not where it writes. */
 static char *follow_links(const char *path)
 {
 	char *cur = av_strdup(path);
 	for (int hops = 0; hops < 40; hops++) {
 		struct stat st;
-		if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
+		if (descriptor_named(cur) >= 0 || lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
 			return cur;
 		size_t cap = (size_t)(st.st_size > 0 ? st.st_size : 255) + 1;
 		char *link = av_malloc(cap);
@@ -638,19 +666,37 @@ static void folder_error(const char *path, const char *target, int err, char **c
 	free(folder);
 }
 
+/* Writes to an open descriptor (standard output for "-", or one named by
+ * path): what the shell set up, appending or a pipe, is kept. */
+static bool write_descriptor(const char *path, int fd, av_file_writer emit, void *ctx,
+			     char **cause)
+{
+	int err = 0;
+	errno = 0;
+	if ((fd == STDOUT_FILENO && fflush(stdout) != 0) ||
+	    (fd == STDERR_FILENO && fflush(stderr) != 0) || !emit(fd, ctx, &err)) {
+		err = err ? err : errno ? errno : EIO;
+		if (strcmp(path, "-") == 0)
+			return av_fail(cause, _("standard output: %s"), strerror(err));
+		return av_fail(cause, "%s: %s", path, strerror(err));
+	}
+	return true;
+}
+
 static bool write_atomic(const char *path, av_file_writer emit, void *ctx,
 			 bool wait_for_reader, char **cause)
 {
-	if (strcmp(path, "-") == 0) {
-		int err = 0;
-		if (fflush(stdout) != 0 || !emit(STDOUT_FILENO, ctx, &err))
-			return av_fail(cause, _("standard output: %s"), strerror(err ? err : errno));
-		return true;
-	}
+	if (strcmp(path, "-") == 0)
+		return write_descriptor(path, STDOUT_FILENO, emit, ctx, cause);
 	/* A symbolic link stays one: the file it points to is replaced. */
 	char *target = follow_links(path);
 	if (!target)
 		return av_fail(cause, "%s: %s", path, strerror(errno));
+	int fd = descriptor_named(target);
+	if (fd >= 0) {
+		free(target);
+		return write_descriptor(path, fd, emit, ctx, cause);
+	}
 	struct stat st;
 	bool exists = stat(target, &st) == 0;
 	if (exists && !S_ISREG(st.st_mode)) {
@@ -658,6 +704,13 @@ static bool write_atomic(const char *path, av_file_writer emit, void *ctx,
 		if (S_ISDIR(st.st_mode))
 			return av_fail(cause, _("%s: is a directory"), path);
 		return write_special(path, emit, ctx, wait_for_reader, cause);
+	}
+	/* replaced by a rename, which asks only for the folder's permission:
+	 * a file the person may not write is refused as open(2) would */
+	if (exists && faccessat(AT_FDCWD, target, W_OK, AT_EACCESS) != 0) {
+		int err = errno;
+		free(target);
+		return av_fail(cause, _("%s: %s (nothing was written)"), path, strerror(err));
 	}
 	char *tmp;
 	int err;
