@@ -800,8 +800,10 @@ static void snapshot_with_run(const struct av_session *leader, const struct av_s
 
 /* A run the teacher started from a trained file (the follower has the same
  * --weights) counts on from the file's epochs at the follower too, as the
- * teacher's header says ("trained 203+2 ep"); a second run, or one from
- * weights drawn again, starts from weights no file had: 0. */
+ * teacher's header says ("trained 203+2 ep"); a second run goes on from
+ * the first's epochs (205, as the teacher's new trainer counts them: the
+ * header said "trained 1 ep" of 203 + 2 + 1), and one from weights drawn
+ * again starts from weights no file had: 0. */
 static void test_sync_epochs_before(void **state)
 {
 	(void)state;
@@ -837,7 +839,13 @@ static void test_sync_epochs_before(void **state)
 	av_trainer_free(tr);
 	snapshot_with_run(&leader, &second, 1, &first, &snap);
 	assert_true(av_state_apply(&follower, NULL, &snap, &before, &cause));
+	assert_int_equal(before, 205);
+	/* stopped inside an epoch, the first run leaves no count to go on from */
+	first.steps = 1;
+	snapshot_with_run(&leader, &second, 1, &first, &snap);
+	assert_true(av_state_apply(&follower, NULL, &snap, &before, &cause));
 	assert_int_equal(before, 0);
+	first.steps = 0;
 
 	/* the first run again: 203 again; then with the init drawn anew: 0 */
 	snapshot_with_run(&leader, &first, 0, NULL, &snap);

@@ -903,6 +903,30 @@ static void test_trained_header_and_quit_question(void **state)
 	harness_close(&h);
 }
 
+/* A new trainer (the layer changed since the last visit) goes on from the
+ * stepper's trained weights: the header counts the epochs before it, as
+ * for a trained file's (it said "trained 3 ep" of 5 + 3). */
+static void test_new_trainer_counts_earlier_epochs(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "");
+	harness_keys(&h, "tssssst");
+	assert_non_null(strstr(harness_line(0), "trained 5 ep"));
+	harness_keys(&h, "m");   /* the causal mask: another layer */
+	harness_keys(&h, "t");
+	expect("the layer changed since the last visit");
+	assert_int_equal(trainer(&h)->epochs_before, 5);
+	harness_keys(&h, "ssst");
+	assert_non_null(strstr(harness_line(0), "trained 5+3 ep"));
+	/* stopped inside an epoch: nothing to count on from */
+	harness_keys(&h, "tSt");
+	harness_keys(&h, "m");
+	harness_keys(&h, "t");
+	assert_int_equal(trainer(&h)->epochs_before, 0);
+	harness_close(&h);
+}
+
 /* i draws the weights again, which loses the training as r does: it asks
  * first, and n keeps every epoch. */
 static void test_init_asks_before_discarding(void **state)
@@ -1168,6 +1192,7 @@ int main(void)
 		cmocka_unit_test(test_tracked_pair_is_the_sentence_cell),
 		cmocka_unit_test(test_loss_axis_is_unambiguous),
 		cmocka_unit_test(test_trained_header_and_quit_question),
+		cmocka_unit_test(test_new_trainer_counts_earlier_epochs),
 		cmocka_unit_test(test_init_asks_before_discarding),
 		cmocka_unit_test(test_saturation_is_not_vanishing),
 		cmocka_unit_test(test_saturation_by_temperature),

@@ -5,6 +5,7 @@
 #include "sync.h"
 
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
 #include "model_config.h"
 #include "train.h"
@@ -281,16 +282,33 @@ static bool replay_run(struct av_session *s, const struct av_snap_training *t,
 	return ok;
 }
 
+int av_state_epochs_after(int epochs_before, const struct av_snap_training *run)
+{
+	if (run->steps != 0)
+		return 0;   /* inside an epoch: the count would be a fraction */
+	return run->epochs <= INT_MAX - epochs_before ? epochs_before + run->epochs : INT_MAX;
+}
+
 /* The runs of snap, in order, on fresh parameters; *epochs_before: the
- * last one's trainer's (0 without a run). */
+ * epochs the last one went on from (0 without a run). The first run's
+ * trainer knows a loaded file's; each later one goes on from the weights
+ * the one before left (the teacher's new trainer counts them the same
+ * way: "trained 5+3 ep"). */
 static bool replay_training(struct av_session *s, const struct av_state *snap,
 			    int *epochs_before, char **cause)
 {
+	int n = snap->n_before + (snap->training.active ? 1 : 0);
 	*epochs_before = 0;
-	for (int i = 0; i < snap->n_before; i++)
-		if (!replay_run(s, &snap->before[i], epochs_before, cause))
+	for (int i = 0; i < n; i++) {
+		const struct av_snap_training *run = i < snap->n_before ? &snap->before[i]
+						     : &snap->training;
+		int own;
+		if (!replay_run(s, run, &own, cause))
 			return false;
-	return !snap->training.active || replay_run(s, &snap->training, epochs_before, cause);
+		*epochs_before = i == 0 ? own
+				 : av_state_epochs_after(*epochs_before, &snap->before[i - 1]);
+	}
+	return true;
 }
 
 static void set_text(char **field, bool present, const char *text)

@@ -67,6 +67,10 @@ bool av_state_same_numbers(const struct av_state *a, const struct av_state *b);
 /* True when applying snap after prev needs new parameters. */
 bool av_state_needs_params(const struct av_state *prev, const struct av_state *snap);
 
+/* The epochs weights have had after run, which went on from epochs_before
+ * ("trained 5+3 ep": 8); 0 when it stopped inside an epoch. */
+int av_state_epochs_after(int epochs_before, const struct av_snap_training *run);
+
 /* The content hash of a sample: its file's bytes, or the built-in one's. */
 bool av_state_sample_hash(const struct av_sample *sample, uint64_t *hash, char **cause);
 

@@ -489,13 +489,19 @@ static bool apply_state(struct av_app *a, const struct av_state *snap, char **ca
 		c->have_view_run && av_state_recipe_continues(&c->view_run, &snap->training) &&
 		!av_state_needs_params(&plain_prev, &plain);
 	/* not going on: the untrained parameters, and a new trainer from them */
-	if (!av_state_apply(a->s, go_on ? &plain_prev : NULL, &plain, NULL, cause))
+	int last_before = 0;
+	if (!av_state_apply(a->s, go_on ? &plain_prev : NULL, &plain, &last_before, cause))
 		return false;
 	if (!go_on) {
 		av_train_view_free(a);
 		c->have_view_run = false;
 		if (!av_train_view_open(a))
 			return av_fail(cause, "%s", _("the training view does not open"));
+		/* the runs before this one: it goes on from their epochs, as
+		 * the teacher's new trainer does */
+		if (snap->n_before > 0)
+			a->train->tr->epochs_before =
+				av_state_epochs_after(last_before, &snap->before[snap->n_before - 1]);
 	}
 	if (!av_state_replay(a->train->tr, go_on ? &c->view_run : NULL, &snap->training, cause) ||
 	    !av_trainer_apply(a->train->tr, a->s, cause)) {

@@ -43,6 +43,7 @@
  * sends only the cells that differ. */
 #include "config.h"
 
+#include <limits.h>
 #include <math.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -939,6 +940,20 @@ static bool same_layer(const struct av_trainer *tr, const struct av_session *s)
 	return true;
 }
 
+/* The epochs the stepper's weights have had when they are the present
+ * trainer's, which a new trainer (the layer changed since) goes on from:
+ * its header then says "trained 5+3 ep", and a file written "epochs_before"
+ * 5, as for a trained file's weights. 0 when the run stopped inside an
+ * epoch (the count would be a fraction, as for a file's "steps"). */
+static int epochs_to_carry(const struct av_app *a)
+{
+	int epochs, steps;
+	if (!av_train_view_weights_trained(a, &epochs, &steps) || steps != 0)
+		return 0;
+	int before = a->train->tr->epochs_before;
+	return epochs <= INT_MAX - before ? before + epochs : INT_MAX;
+}
+
 bool av_train_view_open(struct av_app *a)
 {
 	struct av_session *s = a->s;
@@ -950,6 +965,7 @@ bool av_train_view_open(struct av_app *a)
 	}
 	const char *note = "";
 	char *cause = NULL;
+	int carried = epochs_to_carry(a);
 	if (tv->tr && !av_trainer_wake(tv->tr, s, &cause)) {
 		free(cause);
 		cause = NULL;
@@ -978,6 +994,8 @@ bool av_train_view_open(struct av_app *a)
 			free(cause);
 			return false;
 		}
+		if (carried > 0)   /* the session's weights are the last trainer's */
+			tv->tr->epochs_before = carried;
 		tv->goal = s->sample.training.epochs;
 		tv->goal_seen = false;
 		tv->steps_done = 0;
