@@ -71,9 +71,10 @@ static void test_loaded_trained_weights(void **state)
 	harness_keys(&h, "s");
 	harness_keys(&h, "t");
 	assert_non_null(strstr(harness_line(0), "seed=1 trained 200+2 ep"));
-	/* i draws the weights anew: the file's epochs are gone */
+	/* i draws the weights anew (y: the 2 epochs discarded): the file's
+	 * epochs are gone */
 	harness_keys(&h, "t");
-	harness_keys(&h, "i");
+	harness_keys(&h, "iy");
 	harness_keys(&h, "s");
 	harness_keys(&h, "t");
 	assert_non_null(strstr(harness_line(0), "seed=1 trained 1 ep"));
