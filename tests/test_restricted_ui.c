@@ -223,6 +223,14 @@ static void test_nothing_is_written(void **state)
 	fputs("{}\n", f);
 	fclose(f);
 	open_app(&h, true);
+	/* at the tokens stage, which has no matrix for a figure, the
+	 * restriction is still what is said (it said "no matrix to write") */
+	command(&h, "write", "tokens.svg");
+	expect_status("restricted: no files are written (tokens.svg)");
+	harness_keys(&h, ESC);
+	command(&h, "export", "svg");
+	expect_status("restricted: no files are written");
+	harness_keys(&h, ESC);
 	harness_keys(&h, "nnn");    /* a stage with a matrix, for the figures */
 	command(&h, "write", "new.json");
 	expect_status("restricted: no files are written (new.json)");

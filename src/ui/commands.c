@@ -158,7 +158,8 @@ static bool run_export(struct av_app *a, const char *name, const char *arg, char
 	if (!*file) {
 		/* the name prompt, with the default name to edit */
 		char *cause = NULL;
-		if (!av_export_available(a, (enum av_export_format)fmt, &cause))
+		/* restricted: av_prompt_export says so first, whatever the stage */
+		if (!a->restricted && !av_export_available(a, (enum av_export_format)fmt, &cause))
 			return fail_as(error, name, cause);
 		av_prompt_export(a, (enum av_export_format)fmt);
 		return true;

@@ -268,13 +268,16 @@ bool av_prompt_write(struct av_app *a, enum av_export_format fmt, const char *ty
 		     char **error)
 {
 	char *cause = NULL;
+	/* a restricted account writes nothing, whatever the stage: that is
+	 * said first (the stage's reason sent a student to step on, to be
+	 * refused there) */
+	if (refuse_write(a, typed, error))
+		return false;
 	/* a figure at the tokens stage: say so before asking anything */
 	if (!av_export_available(a, fmt, &cause)) {
 		*error = cause ? cause : av_strdup(_("nothing to write"));
 		return false;
 	}
-	if (refuse_write(a, typed, error))
-		return false;
 	char *path = target_path(typed, error);
 	if (!path)
 		return false;
