@@ -41,7 +41,7 @@ void av_app_message(struct av_app *a, bool error, const char *fmt, ...)
 	a->dirty |= AV_DIRTY_STATUS;
 }
 
-static void clear_message(struct av_app *a)
+void av_app_clear_message(struct av_app *a)
 {
 	if (!a->message)
 		return;
@@ -709,7 +709,7 @@ void av_app_key(struct av_app *a, int key)
 		return;
 	}
 	if (!a->overlay || !a->overlay->owns_status)
-		clear_message(a);
+		av_app_clear_message(a);
 	enum av_action act = av_action_for_key(key);
 	if (a->overlay && a->overlay->key(a, key, act))
 		return;

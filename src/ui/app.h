@@ -205,6 +205,10 @@ void av_message_box_draw(struct av_app *a);
 void av_app_message(struct av_app *a, bool error, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Empties the status line's message (a follower's screen: the hints of a
+ * view the teacher opened or left are not the student's to follow). */
+void av_app_clear_message(struct av_app *a);
+
 /* Re-runs the forward pass after a setting changed; on failure shows the
  * cause and returns false (the previous trace stays). av_app_rerun redoes
  * only the stages from the mask on when Q, K and V cannot have changed (the

@@ -460,6 +460,7 @@ static void leave_views(struct av_app *a, enum av_snap_view want)
 	if (have == AV_SNAP_VIEW_TRAIN && want != AV_SNAP_VIEW_TRAIN) {
 		av_train_view_free(a);
 		c->have_view_run = false;
+		av_app_clear_message(a);   /* the view's key hints stayed */
 	}
 	if (want != AV_SNAP_VIEW_FIGURES)
 		av_figures_free(a);
@@ -497,6 +498,7 @@ static bool apply_state(struct av_app *a, const struct av_state *snap, char **ca
 		c->have_view_run = false;
 		if (!av_train_view_open(a))
 			return av_fail(cause, "%s", _("the training view does not open"));
+		av_app_clear_message(a);   /* its key hints are for the teacher */
 		/* the runs before this one: it goes on from their epochs, as
 		 * the teacher's new trainer does */
 		if (snap->n_before > 0)
