@@ -1166,6 +1166,37 @@ static void test_long_message_leaves_nothing(void **state)
 	harness_close(&h);
 }
 
+/* The histogram's "↑0" keeps a blank column from the numbers either side
+ * of it: at 80 columns after w and i it touched the highest score and read
+ * "↑00.797". Every width from 60 to 120 columns, as the bars' span and so
+ * the mark's place against the numbers change with the width. */
+static void test_hist_zero_mark_apart(void **state)
+{
+	(void)state;
+	const char *mark = utf8 ? "↑0" : "^0";
+	struct harness h;
+	OPEN(&h, 80, 24, "");
+	harness_keys(&h, "twi\f");   /* Ctrl-L: the message box goes */
+	int seen = 0;
+	for (int cols = 60; cols <= 120; cols++) {
+		harness_resize(&h, cols, 24);
+		int y = harness_find(mark);
+		if (y < 0)
+			continue;
+		seen++;
+		char line[4096];
+		snprintf(line, sizeof(line), "%s", harness_line(y));
+		const char *at = strstr(line, mark);
+		char after = at[strlen(mark)];
+		if (at == line || at[-1] != ' ' || (after != ' ' && after != '\0')) {
+			harness_dump();
+			fail_msg("%d columns: the 0 mark touches a number: \"%s\"", cols, line);
+		}
+	}
+	assert_true(seen > 0);
+	harness_close(&h);
+}
+
 int main(void)
 {
 	utf8 = harness_setup_process();
@@ -1203,6 +1234,7 @@ int main(void)
 		cmocka_unit_test(test_matrices),
 		cmocka_unit_test(test_long_message_leaves_nothing),
 		cmocka_unit_test(test_target_names_the_tracked_pair),
+		cmocka_unit_test(test_hist_zero_mark_apart),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

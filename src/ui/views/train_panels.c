@@ -1154,7 +1154,11 @@ void av_train_panel_hist(struct av_app *a, WINDOW *w)
 		av_put(w, height - 1, x0 + span - hw, hi, hw, dim);
 	if (tv->hist_lo < 0 && tv->hist_hi > 0) {
 		int zx = x0 + (int)(-tv->hist_lo / (tv->hist_hi - tv->hist_lo) * span);
-		if (zx > x0 + lw && zx + 1 < x0 + span - hw)
+		/* a blank column from each number (lo ends at x0 + lw - 1, hi
+		 * starts at x0 + span - hw), or "↑0" next to "0.797" reads as
+		 * the number "00.797" */
+		int zero_end = zx + 1;   /* the mark is 2 columns */
+		if (zx > x0 + lw && zero_end + 1 < x0 + span - hw)
 			av_put(w, height - 1, zx, utf8 ? "↑0" : "^0", 2, dim);
 	}
 }
