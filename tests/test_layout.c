@@ -133,12 +133,14 @@ static void test_header(void **state)
 			       "scale=dmodel  T=1.25  seed=12345"));
 	assert_non_null(strstr(s, "4/9 scores"));
 	free(s);
-	/* 80 columns: the program name goes first, the stage stays */
+	/* 80 columns: the program name goes first, then the long forms of the
+	 * settings, before the seed; the stage stays */
 	s = av_layout_header(&h, 80);
 	assert_true(av_utf8_width(s) <= 80);
 	assert_null(strstr(s, "attnview "));
-	assert_non_null(strstr(s, "D=512 H=8 dh=64"));
+	assert_non_null(strstr(s, "D512 H8 dh64"));
 	assert_non_null(strstr(s, "T=1.25"));
+	assert_non_null(strstr(s, "seed=12345"));
 	assert_non_null(strstr(s, "4/9 scores"));
 	free(s);
 	/* 40 columns: the essentials, shortened */
@@ -208,6 +210,53 @@ static void test_header_long_name(void **state)
 	assert_non_null(strstr(s, "nnn…  causal"));
 	assert_non_null(strstr(s, "seed=12345"));
 	free(s);
+}
+
+/* At 80 columns qkv-walkthrough's header left out seed=0, and china-panda's
+ * with a class following left out seed=7, though the short forms of the
+ * sizes and the scale made room: a class told "use seed 7" must see it. */
+static void test_header_keeps_seed(void **state)
+{
+	(void)state;
+	struct av_header_info h = header("qkv-walkthrough", 512);
+	h.mode = "self";
+	h.temperature = 1;
+	h.seed = 0;
+	h.stage = 0;
+	h.stage_name = "tokens";
+	h.stage_reserve = av_utf8_width("3/9 projection");   /* the widest stage */
+	char *s = av_layout_header(&h, 80);
+	assert_non_null(strstr(s, "qkv-walkthrough"));
+	assert_non_null(strstr(s, "seed=0"));
+	free(s);
+
+	h.sample = "china-panda";
+	h.d_model = 3;
+	h.heads = 1;
+	h.head_dim = 3;
+	h.scale = "dk";
+	h.seed = 7;
+	h.classroom = "0 following";
+	s = av_layout_header(&h, 80);
+	assert_non_null(strstr(s, "china-panda"));
+	assert_non_null(strstr(s, "seed=7"));
+	free(s);
+}
+
+/* At every width the seed is the last piece to go: by then the program's
+ * name, the sample's and the long forms of the sizes and scale are gone. */
+static void test_header_seed_goes_last(void **state)
+{
+	(void)state;
+	struct av_header_info h = header("qkv-walkthrough", 512);
+	for (int width = 20; width <= 200; width++) {
+		char *s = av_layout_header(&h, width);
+		if (!strstr(s, "seed=12345") &&
+		    (strstr(s, "attnview") || strstr(s, "qkv-walk") || strstr(s, "D=") ||
+		     strstr(s, "scale=")))
+			fail_msg("width %d: the seed went first: \"%s\"", width, s);
+		free(s);
+	}
 }
 
 /* --- the key table ------------------------------------------------------- */
@@ -593,6 +642,8 @@ int main(void)
 		cmocka_unit_test(test_header),
 		cmocka_unit_test(test_header_long_name),
 		cmocka_unit_test(test_header_cut_not_in_number),
+		cmocka_unit_test(test_header_keeps_seed),
+		cmocka_unit_test(test_header_seed_goes_last),
 		cmocka_unit_test(test_no_key_twice),
 		cmocka_unit_test(test_keys_documented),
 		cmocka_unit_test(test_colour_decisions),

@@ -75,20 +75,46 @@ char *av_layout_too_small_text(int cols, int lines, int token_rows)
 
 enum { PIECE_MAX = 10 };
 
-struct piece {
-	char text[96];
-	int drop;        /* drop order: 1 first; 0 never */
-	char shorter[48];/* used instead of text at the second level of squeezing */
+/* What a narrow header gives up, in this order, until it fits: the
+ * program's own name (the user knows it); the "=" signs of "D=512 H=8
+ * dh=64", then the "scale=" before the scale (the same facts in fewer
+ * columns); the sample's name, or the lesson's or model's in its place
+ * (the tokens line shows the sentence); then "seed=7" becomes "s7", and
+ * last the seed goes. The seed is kept longest because every number on
+ * the screen follows from it: a class told "use seed 7" must be able to
+ * check it. The mode, sizes, scale, temperature, a model's layer and a
+ * class never go. */
+enum squeeze {
+	SQUEEZE_NEVER,
+	SQUEEZE_PROGRAM_NAME,
+	SQUEEZE_SIZES_SHORT,
+	SQUEEZE_SCALE_SHORT,
+	SQUEEZE_SAMPLE_NAME,
+	SQUEEZE_SEED_SHORT,
+	SQUEEZE_SEED,
+	SQUEEZE_LAST = SQUEEZE_SEED
 };
 
-static int pieces_width(const struct piece *p, int count, bool use_short, const bool *gone)
+struct piece {
+	char text[96];
+	enum squeeze drop;       /* the level that drops it */
+	char shorter[48];        /* instead of text from level `shorten` on */
+	enum squeeze shorten;
+	bool gone, short_form;   /* what fit_pieces chose */
+};
+
+static const char *piece_shown(const struct piece *p)
+{
+	return p->short_form ? p->shorter : p->text;
+}
+
+static int pieces_width(const struct piece *p, int count)
 {
 	int w = 0, shown = 0;
 	for (int i = 0; i < count; i++) {
-		if (gone[i])
+		if (p[i].gone)
 			continue;
-		const char *s = use_short && p[i].shorter[0] ? p[i].shorter : p[i].text;
-		w += av_utf8_width(s) + (shown ? 2 : 0);
+		w += av_utf8_width(piece_shown(&p[i])) + (shown ? 2 : 0);
 		shown++;
 	}
 	return w;
@@ -132,8 +158,8 @@ static void piece_text(char *text, size_t size, int len)
 	strcat(text, more);
 }
 
-/* The header's pieces, left to right, each with its drop level and its
- * shorter form; returns how many. */
+/* The header's pieces, left to right, each with the levels that drop it
+ * and shorten it (enum squeeze); returns how many. */
 static int header_pieces(const struct av_header_info *h, struct piece p[PIECE_MAX])
 {
 	int count = 0;
@@ -144,76 +170,75 @@ static int header_pieces(const struct av_header_info *h, struct piece p[PIECE_MA
 		p[count].drop = (drop_); \
 		count++; \
 	} while (0)
-	PIECE(1, "attnview");
-	PIECE(3, "%s", h->sample ? h->sample : "?");
+#define SHORTER(level, ...) do { \
+		snprintf(p[count - 1].shorter, sizeof(p[0].shorter), __VA_ARGS__); \
+		p[count - 1].shorten = (level); \
+	} while (0)
+	PIECE(SQUEEZE_PROGRAM_NAME, "attnview");
+	PIECE(SQUEEZE_SAMPLE_NAME, "%s", h->sample ? h->sample : "?");
 	if (h->model)   /* the layer goes before the settings: never cut off */
-		PIECE(0, "%s", h->model);
+		PIECE(SQUEEZE_NEVER, "%s", h->model);
 	if (h->classroom)
-		PIECE(0, "%s", h->classroom);
-	PIECE(0, "%s", h->mode);
-	PIECE(0, "D=%d H=%d dh=%d", h->d_model, h->heads, h->head_dim);
-	snprintf(p[count - 1].shorter, sizeof(p[0].shorter), "D%d H%d dh%d", h->d_model,
-		 h->heads, h->head_dim);
-	PIECE(0, "scale=%s", h->scale);
-	snprintf(p[count - 1].shorter, sizeof(p[0].shorter), "%s", h->scale);
-	PIECE(0, "T=%.3g", h->temperature);
+		PIECE(SQUEEZE_NEVER, "%s", h->classroom);
+	PIECE(SQUEEZE_NEVER, "%s", h->mode);
+	PIECE(SQUEEZE_NEVER, "D=%d H=%d dh=%d", h->d_model, h->heads, h->head_dim);
+	SHORTER(SQUEEZE_SIZES_SHORT, "D%d H%d dh%d", h->d_model, h->heads, h->head_dim);
+	PIECE(SQUEEZE_NEVER, "scale=%s", h->scale);
+	SHORTER(SQUEEZE_SCALE_SHORT, "%s", h->scale);
+	PIECE(SQUEEZE_NEVER, "T=%.3g", h->temperature);
+	unsigned long long seed = (unsigned long long)h->seed;
 	if (h->model) {
 		/* no seed: the model's weights come from its file */
 	} else if (h->weights) {
 		/* the weights are no longer the seed's: say so, always */
-		PIECE(0, "seed=%llu %s", (unsigned long long)h->seed, h->weights);
-		snprintf(p[count - 1].shorter, sizeof(p[0].shorter), "s%llu %s",
-			 (unsigned long long)h->seed, h->weights);
+		PIECE(SQUEEZE_NEVER, "seed=%llu %s", seed, h->weights);
+		SHORTER(SQUEEZE_SEED_SHORT, "s%llu %s", seed, h->weights);
 	} else {
-		PIECE(2, "seed=%llu", (unsigned long long)h->seed);
-		snprintf(p[count - 1].shorter, sizeof(p[0].shorter), "s%llu",
-			 (unsigned long long)h->seed);
+		PIECE(SQUEEZE_SEED, "seed=%llu", seed);
+		SHORTER(SQUEEZE_SEED_SHORT, "s%llu", seed);
 	}
+#undef SHORTER
 #undef PIECE
 	return count;
 }
 
-/* Drops pieces level by level (1, 2, 3), then shortens what is left, until
- * they fit in room columns or nothing more can go. */
 /* Widest a piece may be once the header is squeezed: a long sample name
  * is cut to this ("…") before anything is dropped for it. */
 #define PIECE_SQUEEZED_COLS 24
 
-static void fit_pieces(struct piece *p, int count, int room, bool gone[PIECE_MAX],
-		       bool *use_short)
+/* Squeezes the pieces level by level (enum squeeze) until they fit in room
+ * columns or nothing more can go. */
+static void fit_pieces(struct piece *p, int count, int room)
 {
-	*use_short = false;
 	/* a 120-column name took the seed and itself away with 70 columns
 	 * to spare: cut first */
-	for (int i = 0; i < count && pieces_width(p, count, false, gone) > room; i++)
+	for (int i = 0; i < count && pieces_width(p, count) > room; i++)
 		if (av_utf8_width(p[i].text) > PIECE_SQUEEZED_COLS) {
 			cut_columns(p[i].text, PIECE_SQUEEZED_COLS - 1);
 			strcat(p[i].text, "…");
 		}
-	for (int level = 1; pieces_width(p, count, *use_short, gone) > room && level <= 4; level++) {
-		if (level == 4) {
-			*use_short = true;
-			break;
-		}
-		for (int i = 0; i < count; i++)
+	for (enum squeeze level = SQUEEZE_PROGRAM_NAME;
+	     level <= SQUEEZE_LAST && pieces_width(p, count) > room; level++)
+		for (int i = 0; i < count; i++) {
 			if (p[i].drop == level)
-				gone[i] = true;
-	}
+				p[i].gone = true;
+			if (p[i].shorten == level)
+				p[i].short_form = true;
+		}
 }
 
 /* The pieces left, two spaces apart, padded so the stage ends at the right
  * edge; when still too wide the settings are cut (…), never the stage. */
-static char *join_header(const struct piece *p, int count, const bool *gone, bool use_short,
-			 const char *stage, int width)
+static char *join_header(const struct piece *p, int count, const char *stage, int width)
 {
 	int stage_w = av_utf8_width(stage);
 	size_t cap = (size_t)width * 4 + 512;
 	char *out = av_calloc(cap, 1);
 	int w = 0;
 	for (int i = 0; i < count; i++) {
-		if (gone[i])
+		if (p[i].gone)
 			continue;
-		const char *s = use_short && p[i].shorter[0] ? p[i].shorter : p[i].text;
+		const char *s = piece_shown(&p[i]);
 		if (w) {
 			strcat(out, "  ");
 			w += 2;
@@ -249,11 +274,8 @@ char *av_layout_header(const struct av_header_info *h, int width)
 		snprintf(stage, sizeof(stage), "%d/%d %s", h->stage + 1, h->n_stages,
 			 h->stage_name);
 	int stage_w = av_utf8_width(stage);
-	bool gone[PIECE_MAX] = { false };
-	bool use_short;
-	fit_pieces(p, count, width - (h->stage_reserve > stage_w ? h->stage_reserve : stage_w) - 2,
-		   gone, &use_short);
-	return join_header(p, count, gone, use_short, stage, width);
+	fit_pieces(p, count, width - (h->stage_reserve > stage_w ? h->stage_reserve : stage_w) - 2);
+	return join_header(p, count, stage, width);
 }
 
 /* --- wrapping and hints ---------------------------------------------------- */
