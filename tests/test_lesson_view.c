@@ -761,6 +761,23 @@ static void test_sizes(void **state)
 	}
 }
 
+/* At step 3 the inspector's two rows sent its first line above the colour
+ * legend; it reads after it, as on a taller screen. */
+static void test_legend_before_inspector(void **state)
+{
+	(void)state;
+	struct lesson_screen ls;
+	open_lesson(&ls, "china-panda", 80, 24);
+	harness_keys(&ls.h, "}}");
+	expect("lesson 3/17");
+	int legend = harness_find("(0 = middle)"), cell = harness_find("Q[0,0] = 2.201");
+	if (!(legend >= 0 && legend < cell)) {
+		harness_dump();
+		fail_msg("legend on row %d, the cell's line on row %d", legend, cell);
+	}
+	close_lesson(&ls);
+}
+
 int main(void)
 {
 	utf8 = harness_setup_process();
@@ -782,6 +799,7 @@ int main(void)
 		cmocka_unit_test(test_every_step),
 		cmocka_unit_test(test_every_step_ascii),
 		cmocka_unit_test(test_sizes),
+		cmocka_unit_test(test_legend_before_inspector),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

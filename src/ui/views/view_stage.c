@@ -174,6 +174,7 @@ struct caption {
 	char *para[8 + AV_INSP_MAX_LINES];
 	enum av_element el[8 + AV_INSP_MAX_LINES];   /* its colour */
 	int n;
+	int legend_at;   /* the colour legend stands before para[legend_at - 1]; 0: not here */
 };
 
 static void caption_add_as(struct caption *cap, char *text, enum av_element el)
@@ -299,16 +300,42 @@ static int wrapped_rows(const char *text, int width)
 	return rows;
 }
 
+/* Rows the caption's paragraphs from `from` on take at width. */
+static int caption_rows_from(const struct caption *cap, int from, int width)
+{
+	int rows = 0;
+	for (int i = from; i < cap->n; i++)
+		rows += wrapped_rows(cap->para[i], width);
+	return rows;
+}
+
+static void draw_legend_at(struct av_app *a, WINDOW *w, int y, const struct av_part *parts,
+			   int n);
+
 /* The caption in the panel's free rows under the figure (from row y),
- * one blank row between; paragraphs that do not fit whole are left out. */
-static void draw_caption(struct av_app *a, const struct caption *cap, int y)
+ * one blank row between; paragraphs that do not fit whole are left out.
+ * The colour legend of parts stands among them when the inspector lifted
+ * it (lift_legend). */
+static void draw_caption(struct av_app *a, const struct caption *cap, int y,
+			 const struct av_part *parts, int n)
 {
 	WINDOW *w = a->w_panel;
-	if (!w || cap->n == 0)
+	if (!w || (cap->n == 0 && !cap->legend_at))
 		return;
 	int width = getmaxx(w) - 1, height = getmaxy(w);
 	y += 1;
-	for (int i = 0; i < cap->n; i++) {
+	for (int i = 0; i <= cap->n; i++) {
+		if (cap->legend_at == i + 1) {
+			/* the legend and the inspector's lines after it end in the
+			 * last row, next to the rest of the inspector */
+			int block = 1 + caption_rows_from(cap, i, width);
+			if (y < height - block)
+				y = height - block;
+			if (y < height)
+				draw_legend_at(a, w, y++, parts, n);
+		}
+		if (i == cap->n)
+			break;
 		int rows = wrapped_rows(cap->para[i], width);
 		if (y + rows > height)
 			break;
@@ -440,40 +467,89 @@ static void draw_insp_wrapped(struct av_app *a, const struct av_insp *in, int fr
 		y += draw_wrapped(w, y, 0, width, rows, in->line[i],
 				  av_colors_el(c, i == 0 ? AV_EL_LABEL : AV_EL_NORMAL));
 	}
-	for (; i < in->n && !cut; i++)
+	/* with lines above already (caption_free 0), the rest would read
+	 * before them: it is not shown */
+	for (; i < in->n && !cut && caption_free > 0; i++)
 		caption_add(cap, av_strdup(in->line[i]));
 }
 
-static int caption_rows(const struct caption *cap, int width)
+/* How many of the inspector's first lines go above its rows_below rows:
+ * those it needs, or as many as fit in the free rows under the figure
+ * after `before` rows (the rest is cut in its rows, never put above its
+ * start). */
+static int lines_above(const struct av_app *a, const struct av_insp *in, int rows_below,
+		       int before, int free_rows)
 {
-	int rows = 0;
-	for (int i = 0; i < cap->n; i++)
-		rows += wrapped_rows(cap->para[i], width);
-	return rows;
+	int width = getmaxx(a->w_insp) - 1, caption_width = getmaxx(a->w_panel) - 1;
+	int split = 0;
+	while (split < in->n && insp_rows(in, split, in->n, width) > rows_below)
+		split++;
+	while (split > 0 && before + insp_rows(in, 0, split, caption_width) > free_rows)
+		split--;
+	return split;
+}
+
+/* The first row of line i of the inspector in the legend's row; returns a
+ * copy of the rest of the line ("" when the row took it whole). */
+static char *first_row_in_legend_row(struct av_app *a, const struct av_insp *in, int i)
+{
+	WINDOW *w = a->w_legend;
+	int width = getmaxx(w) - 1;
+	const char *rest;
+	size_t len = av_wrap_line(in->line[i], width, av_text_width, &rest);
+	char *row = av_printf("%.*s", (int)len, in->line[i]);
+	werase(w);
+	av_put(w, 0, 0, row, width, av_colors_el(&a->colors, i == 0 ? AV_EL_LABEL : AV_EL_NORMAL));
+	free(row);
+	return av_strdup(rest);
+}
+
+/* The inspector when its rows are too few and the colour legend can go up
+ * to the rows under the figure: the legend goes there first, then the
+ * lines that must go above, and the legend's row becomes the inspector's
+ * first, so the legend reads before the cell at every height (the cell's
+ * line stood above it at 80x17, below it at 80x18). */
+static void lift_legend(struct av_app *a, const struct av_insp *in, int free_rows,
+			struct caption *cap)
+{
+	int split = lines_above(a, in, getmaxy(a->w_insp) + 1, 1, free_rows);
+	cap->legend_at = cap->n + 1;
+	for (int i = 0; i < split; i++)
+		caption_add_as(cap, av_strdup(in->line[i]), i == 0 ? AV_EL_LABEL : AV_EL_NORMAL);
+	if (split == in->n) {
+		werase(a->w_legend);
+		draw_insp_wrapped(a, in, split, 0, cap);
+		return;
+	}
+	struct av_insp after = *in;   /* line `split` without its first row */
+	char *rest = first_row_in_legend_row(a, in, split);
+	after.line[split] = rest;
+	draw_insp_wrapped(a, &after, *rest ? split : split + 1, 0, cap);
+	free(rest);
 }
 
 /* The inspector in its rows. When it needs more than it has (a lesson's
  * pane leaves two), its first lines go to the rows under the figure and
  * the rest stay in its rows, so it reads in order (the cell, then its
- * sum); it used to put its last lines there, above its first. */
+ * sum); it used to put its last lines there, above its first. The colour
+ * legend goes up before them when there is room (lift_legend). */
 static void place_inspector(struct av_app *a, const struct av_insp *in, struct caption *cap)
 {
 	int width = getmaxx(a->w_insp) - 1, height = getmaxy(a->w_insp);
 	int free_rows = a->stage != AV_STAGE_TOKENS && a->w_panel
-		? getmaxy(a->w_panel) - (a->hm.used_rows + 1) - caption_rows(cap, getmaxx(a->w_panel) - 1)
+		? getmaxy(a->w_panel) - (a->hm.used_rows + 1) -
+		  caption_rows_from(cap, 0, getmaxx(a->w_panel) - 1)
 		: 0;
-	int split = 0;   /* lines [0, split) above, [split, n) in the inspector's rows */
-	while (split < in->n && insp_rows(in, split, in->n, width) > height)
-		split++;
-	if (split == 0) {
+	if (insp_rows(in, 0, in->n, width) <= height) {
 		draw_insp_wrapped(a, in, 0, free_rows, cap);
 		return;
 	}
-	/* when the rows above cannot take all of those, as many as they can:
-	 * the rest is cut in the inspector's rows, never put above its start */
-	int caption_width = getmaxx(a->w_panel) - 1;
-	while (split > 0 && insp_rows(in, 0, split, caption_width) > free_rows)
-		split--;
+	if (a->w_legend && free_rows > 0) {
+		lift_legend(a, in, free_rows, cap);
+		return;
+	}
+	/* no legend to keep before them: the first lines go above */
+	int split = lines_above(a, in, height, 0, free_rows);
 	for (int i = 0; i < split; i++)
 		caption_add_as(cap, av_strdup(in->line[i]), i == 0 ? AV_EL_LABEL : AV_EL_NORMAL);
 	draw_insp_wrapped(a, in, split, 0, cap);
@@ -507,15 +583,14 @@ static void draw_inspector(struct av_app *a, const struct av_part *parts, int n,
 	av_insp_free(&in);
 }
 
-static void draw_legend(struct av_app *a, const struct av_part *parts, int n)
+/* The colour legend in row y of w: its own window, or the rows under the
+ * figure when the inspector's first lines go there (place_inspector). */
+static void draw_legend_at(struct av_app *a, WINDOW *w, int y, const struct av_part *parts,
+			   int n)
 {
-	WINDOW *w = a->w_legend;
-	if (!w)
-		return;
-	werase(w);
 	const struct av_trace *t = &a->s->trace;
 	if (a->stage == AV_STAGE_TOKENS) {
-		av_put(w, 0, 0, t->layer_input
+		av_put(w, y, 0, t->layer_input
 		       ? _("every piece is in the model's vocabulary: no word is unknown")
 		       : _("* = not in the vocabulary (out-of-vocabulary word)"),
 		       getmaxx(w), av_colors_el(&a->colors, AV_EL_DIM));
@@ -529,7 +604,7 @@ static void draw_legend(struct av_app *a, const struct av_part *parts, int n)
 	bool maskable = false;
 	for (int i = 0; i < n; i++)
 		maskable |= parts[i].maskable;
-	int x = av_legend_draw(w, 0, &a->colors, parts[p].kind,
+	int x = av_legend_draw(w, y, &a->colors, parts[p].kind,
 			       av_part_range(t, &parts[p], NULL), maskable && any_hidden,
 			       parts[p].masked_as_inf);
 	/* a row with every key hidden: its weights are 0s, not 1/m (the
@@ -540,7 +615,16 @@ static void draw_legend(struct av_app *a, const struct av_part *parts, int n)
 	const char *note = av_draw_utf8() ? _("; an all-╳ row: 0s") : _("; an all-x row: 0s");
 	if (empty_row && maskable && parts[p].kind == AV_PART_WEIGHTS &&
 	    x + av_text_width(note) <= getmaxx(w))
-		av_put(w, 0, x, note, getmaxx(w) - x, av_colors_el(&a->colors, AV_EL_DIM));
+		av_put(w, y, x, note, getmaxx(w) - x, av_colors_el(&a->colors, AV_EL_DIM));
+}
+
+static void draw_legend(struct av_app *a, const struct av_part *parts, int n)
+{
+	WINDOW *w = a->w_legend;
+	if (!w)
+		return;
+	werase(w);
+	draw_legend_at(a, w, 0, parts, n);
 }
 
 static void stage_draw(struct av_app *a)
@@ -574,7 +658,7 @@ static void stage_draw(struct av_app *a)
 	draw_legend(a, parts, n);
 	draw_inspector(a, parts, n, &cap);
 	if (a->stage != AV_STAGE_TOKENS && n > 0)
-		draw_caption(a, &cap, a->hm.used_rows);
+		draw_caption(a, &cap, a->hm.used_rows, parts, n);
 	caption_free(&cap);
 }
 
