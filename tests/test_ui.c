@@ -1176,6 +1176,26 @@ static void test_legend_before_inspector(void **state)
 	harness_close(&h);
 }
 
+/* n at the last stage and p at the first said nothing; they say where the
+ * stepper is and which key goes the other way, as { and } do in a lesson. */
+static void test_stage_ends_explained(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "p");
+	assert_int_equal(h.a.stage, AV_STAGE_TOKENS);
+	assert_true(harness_status_has(LINES - 1, "the first stage: n goes on"));
+	for (int i = 1; i < AV_STAGE_COUNT; i++)
+		harness_keys(&h, "n");
+	assert_int_equal(h.a.stage, AV_STAGE_OUTPUT);
+	assert_false(harness_status_has(LINES - 1, "the last stage"));
+	harness_keys(&h, "n");
+	assert_int_equal(h.a.stage, AV_STAGE_OUTPUT);
+	assert_true(harness_status_has(LINES - 1, "the last stage: p goes back"));
+	harness_close(&h);
+}
+
 int main(void)
 {
 	utf8 = harness_setup_process();
@@ -1215,6 +1235,7 @@ int main(void)
 		cmocka_unit_test(test_projector),
 		cmocka_unit_test(test_loaded_trained_weights),
 		cmocka_unit_test(test_legend_before_inspector),
+		cmocka_unit_test(test_stage_ends_explained),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
