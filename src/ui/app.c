@@ -751,6 +751,12 @@ void av_app_key(struct av_app *a, int key)
 
 /* --- the shared regions -------------------------------------------------- */
 
+void av_app_place_cursor(struct av_app *a)
+{
+	if (a->view->place_cursor != NULL)
+		a->view->place_cursor(a);
+}
+
 int av_app_parts(const struct av_app *a, struct av_part out[AV_MAX_PARTS])
 {
 	return av_ui_stage_parts(&a->s->trace, a->stage, a->head, out);

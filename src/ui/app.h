@@ -82,6 +82,12 @@ struct av_view {
 	 * why what it shows is not that (a grid of many heads). */
 	bool (*shown)(struct av_app *a, struct av_shown *out, char **cause);
 	const char *export_note;
+	/* Optional, for a view whose keys move a->row and a->col: keeps the
+	 * cursor on the matrices it shows and notes the tokens under it
+	 * (sel_query, sel_key), as drawing does. What changes the cursor's
+	 * matrices (n, a lesson step) leaves that to the next draw, and the
+	 * classroom captures the state before the screen is drawn. */
+	void (*place_cursor)(struct av_app *a);
 };
 
 extern const struct av_view av_view_stage;   /* view_stage.c */
@@ -261,6 +267,10 @@ void av_editor_settle(struct av_app *a);
 
 /* Hides or shows key position j (the padding mask) and re-runs. */
 void av_app_toggle_key(struct av_app *a, int j);
+
+/* The cursor where the view will show it (its place_cursor), without
+ * drawing: what a leader publishes is what its screen shows after the key. */
+void av_app_place_cursor(struct av_app *a);
 
 /* The parts of the current stage for the current head. */
 int av_app_parts(const struct av_app *a, struct av_part out[AV_MAX_PARTS]);

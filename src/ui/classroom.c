@@ -280,6 +280,10 @@ static bool capture(struct av_app *a, struct av_state *snap, char **cause)
 	const struct av_trace *t = &a->s->trace;
 	struct av_classroom *c = a->classroom;
 
+	/* the cursor as the screen will show it: a new stage or a lesson's
+	 * step moved it, and the screen, drawn after the publish, had not yet
+	 * placed it (the class got the cursor of the key before) */
+	av_app_place_cursor(a);
 	*snap = c->identity;
 	if (!av_state_capture(snap, a->s, cause))
 		return false;

@@ -525,6 +525,7 @@ const struct av_view av_view_heads = {
 	.draw = heads_draw,
 	.key = heads_key,
 	.resize = NULL,
+	.place_cursor = clamp,
 	.export_note = N_("a figure file holds the stepper's matrices of the selected head, not "
 			  "this view's every head"),
 };

@@ -164,6 +164,13 @@ static void clamp_cursor(struct av_app *a)
 		a->row = 0;
 }
 
+/* The cursor on the stage's matrices, and the tokens under it. */
+static void place_cursor(struct av_app *a)
+{
+	clamp_cursor(a);
+	update_selection(a);
+}
+
 /* --- drawing ------------------------------------------------------------- */
 
 /* --- the text around the figure --------------------------------------- */
@@ -701,8 +708,7 @@ static bool stage_key(struct av_app *a, int key, enum av_action act)
 		move_col(a, act == AV_ACTION_PAGE_LEFT ? -page : page);
 		break;
 	case AV_ACTION_MASK_KEY:
-		clamp_cursor(a);
-		update_selection(a);
+		place_cursor(a);
 		av_app_toggle_key(a, a->sel_key);
 		return true;
 	case AV_ACTION_ALL_HEADS:
@@ -722,8 +728,7 @@ static bool stage_key(struct av_app *a, int key, enum av_action act)
 	}
 	if (a->col < 0)
 		a->col = 0;
-	clamp_cursor(a);
-	update_selection(a);
+	place_cursor(a);
 	a->dirty |= AV_DIRTY_MAIN | AV_DIRTY_TOKENS;
 	(void)key;
 	return true;
@@ -740,4 +745,5 @@ const struct av_view av_view_stage = {
 	.draw = stage_draw,
 	.key = stage_key,
 	.resize = stage_resize,
+	.place_cursor = place_cursor,
 };
