@@ -55,6 +55,8 @@ static void full_snapshot(struct av_state *s)
 	s->head = 2;
 	s->query = 1;
 	s->key = 4;
+	s->row = 1;
+	s->col = 4;
 	s->key_hidden[0] = s->key_hidden[4] = true;
 	strcpy(s->lesson, "qkv-walkthrough");
 	s->lesson_step = 3;
@@ -120,6 +122,8 @@ static void assert_snapshots_equal(const struct av_state *a, const struct av_sta
 	assert_int_equal(a->head, b->head);
 	assert_int_equal(a->query, b->query);
 	assert_int_equal(a->key, b->key);
+	assert_int_equal(a->row, b->row);
+	assert_int_equal(a->col, b->col);
 	assert_int_equal(a->figure, b->figure);
 	assert_int_equal(a->panel, b->panel);
 	assert_memory_equal(a->key_hidden, b->key_hidden, sizeof a->key_hidden);
@@ -162,7 +166,7 @@ static void round_trip(const struct av_state *in)
 
 	if (!av_wire_encode(in, &msg, &len, &cause))
 		fail_msg("encode: %s", cause);
-	assert_memory_equal(msg, "AVFL\x03\x00\x01\x00", 8);
+	assert_memory_equal(msg, "AVFL\x04\x00\x01\x00", 8);
 	assert_int_equal(msg[8] | msg[9] << 8 | msg[10] << 16 | msg[11] << 24,
 			 len - AV_WIRE_HEADER_SIZE);
 	if (!av_wire_decode(msg, len, &out, &cause))
@@ -192,6 +196,15 @@ static void test_round_trip(void **state)
 	s.mode = AV_MODE_SELF;     /* the source stays, unused */
 	s.query = s.key = -1;
 	round_trip(&s);
+	/* the cursor's cell where no token says it: the projection's column
+	 * of a model dimension, and the largest cell a stage can have */
+	s.stage = 2;
+	s.query = 0;
+	s.row = 0;
+	s.col = 2;
+	round_trip(&s);
+	s.row = s.col = AV_SNAP_MAX_CELL;
+	round_trip(&s);
 }
 
 /* Only seq may differ between two snapshots that are the same. */
@@ -213,6 +226,12 @@ static void test_same_and_describe(void **state)
 	b = a;
 	b.head = 1;
 	assert_false(av_state_same(&a, &b));
+	b = a;
+	b.col = 5;     /* the cursor moved along a row of model dimensions */
+	b.row = 0;
+	assert_false(av_state_same(&a, &b));
+	/* ... which changes no number: a follower computes nothing again */
+	assert_true(av_state_same_numbers(&a, &b));
 
 	a.view = AV_SNAP_VIEW_STAGE;
 	a.lesson[0] = '\0';
@@ -249,12 +268,12 @@ static char *body_of(const struct av_state *s)
 	return body;
 }
 
-/* A message around body (len bytes), with a version-3 snapshot header. */
+/* A message around body (len bytes), with a version-4 snapshot header. */
 static unsigned char *frame(const char *body, size_t len, size_t *msg_len)
 {
 	unsigned char *msg = av_malloc(AV_WIRE_HEADER_SIZE + len + 1);
 
-	memcpy(msg, "AVFL\x03\x00\x01\x00", 8);
+	memcpy(msg, "AVFL\x04\x00\x01\x00", 8);
 	for (int i = 0; i < 4; i++)
 		msg[8 + i] = (unsigned char)((len >> (8 * i)) & 0xff);
 	memcpy(msg + AV_WIRE_HEADER_SIZE, body, len);
@@ -396,6 +415,10 @@ static void test_refused_fields(void **state)
 	assert_edit_refused("\"query\":1", "\"query\":40", "query: 40 is not a token");
 	assert_edit_refused("\"query\":1", "\"query\":-2", "not in");
 	assert_edit_refused("\"key\":4", "\"key\":5", "key: 5 is not a key token");
+	assert_edit_refused("\"row\":1", "\"row\":-1", "not in");
+	assert_edit_refused("\"col\":4", "\"col\":16384", "not in 0..16383");
+	assert_edit_refused("\"col\":4", "\"col\":2.5", "not an integer");
+	assert_edit_refused("\"col\":4,", "", "no \"col\"");
 	assert_edit_refused("\"hidden\":[0,4]", "\"hidden\":[0,5]", "hidden key 5");
 	assert_edit_refused("\"hidden\":[0,4]", "\"hidden\":[0,64]", "key position");
 	assert_edit_refused("\"hidden\":[0,4]", "\"hidden\":[0,0]", "twice");
@@ -443,23 +466,29 @@ static void test_refused_headers(void **state)
 	char *cause = NULL;
 	unsigned char hdr[AV_WIRE_HEADER_SIZE];
 
-	/* version 2 (one run, under the config shown) is another release's */
+	/* version 2 (one run, under the config shown) and 3 (the cursor's
+	 * tokens without its cell) are other releases' */
 	memcpy(hdr, "AVFL\x02\x00\x01\x00\x10\x00\x00\x00", 12);
 	assert_int_equal(av_wire_parse_header(hdr, &h, &cause), AV_WIRE_SKIP);
-	assert_non_null(strstr(cause, "version 2, this attnview reads version 3"));
+	assert_non_null(strstr(cause, "version 2, this attnview reads version 4"));
 	free(cause);
 	cause = NULL;
-	memcpy(hdr, "AVFL\x03\x00\x07\x00\x10\x00\x00\x00", 12);
+	memcpy(hdr, "AVFL\x03\x00\x01\x00\x10\x00\x00\x00", 12);
+	assert_int_equal(av_wire_parse_header(hdr, &h, &cause), AV_WIRE_SKIP);
+	assert_non_null(strstr(cause, "version 3, this attnview reads version 4"));
+	free(cause);
+	cause = NULL;
+	memcpy(hdr, "AVFL\x04\x00\x07\x00\x10\x00\x00\x00", 12);
 	assert_int_equal(av_wire_parse_header(hdr, &h, &cause), AV_WIRE_SKIP);
 	assert_non_null(strstr(cause, "unknown message type 7"));
 	free(cause);
 	cause = NULL;
-	memcpy(hdr, "AVFL\x03\x00\x01\x00\x01\x00\x02\x00", 12);   /* 131073 */
+	memcpy(hdr, "AVFL\x04\x00\x01\x00\x01\x00\x02\x00", 12);   /* 131073 */
 	assert_int_equal(av_wire_parse_header(hdr, &h, &cause), AV_WIRE_SKIP);
 	assert_non_null(strstr(cause, "131073 bytes, more than 131072"));
 	free(cause);
 	cause = NULL;
-	memcpy(hdr, "AVFL\x03\x00\x01\x00\xff\xff\xff\xff", 12);
+	memcpy(hdr, "AVFL\x04\x00\x01\x00\xff\xff\xff\xff", 12);
 	assert_int_equal(av_wire_parse_header(hdr, &h, &cause), AV_WIRE_SKIP);
 	free(cause);
 	cause = NULL;
@@ -468,7 +497,7 @@ static void test_refused_headers(void **state)
 	assert_non_null(strstr(cause, "bad magic"));
 	free(cause);
 	cause = NULL;
-	memcpy(hdr, "AVFL\x03\x00\x01\x00\x00\x01\x00\x00", 12);
+	memcpy(hdr, "AVFL\x04\x00\x01\x00\x00\x01\x00\x00", 12);
 	assert_int_equal(av_wire_parse_header(hdr, &h, &cause), AV_WIRE_READ);
 	assert_int_equal(h.length, 256);
 }
@@ -1517,13 +1546,13 @@ static void test_room_fake_leader(void **state)
 	r->events[0] = 0;
 
 	/* a body that is not JSON */
-	assert_int_equal(write(conn, "AVFL\x03\x00\x01\x00\x05\x00\x00\x00{{{{{", 17), 17);
+	assert_int_equal(write(conn, "AVFL\x04\x00\x01\x00\x05\x00\x00\x00{{{{{", 17), 17);
 	pump(r, 1);
 	assert_int_equal(r->events[0], 0);
 	assert_non_null(strstr(notes, "dropped a malformed message: message: not JSON"));
 	/* a version from the future and an oversized message, skipped unread */
 	assert_int_equal(write(conn, "AVFL\x09\x00\x01\x00\x03\x00\x00\x00" "abc", 15), 15);
-	memcpy(hdr, "AVFL\x03\x00\x01\x00\xe0\x22\x02\x00", 12);     /* 140000 bytes */
+	memcpy(hdr, "AVFL\x04\x00\x01\x00\xe0\x22\x02\x00", 12);     /* 140000 bytes */
 	big = av_calloc(140000, 1);
 	assert_int_equal(write(conn, hdr, 12), 12);
 	assert_int_equal(write(conn, big, 140000), 140000);

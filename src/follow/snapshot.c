@@ -149,6 +149,10 @@ static bool check_view(const struct av_state *s, int queries, int keys, char **c
 		return av_fail(cause, _("query: %d is not a token of the sentence (%d)"), s->query, queries);
 	if (s->key < -1 || s->key >= keys)
 		return av_fail(cause, _("key: %d is not a key token (%d)"), s->key, keys);
+	if (s->row < 0 || s->row > AV_SNAP_MAX_CELL)
+		return av_fail(cause, _("row: %d is not in 0..%d"), s->row, AV_SNAP_MAX_CELL);
+	if (s->col < 0 || s->col > AV_SNAP_MAX_CELL)
+		return av_fail(cause, _("col: %d is not in 0..%d"), s->col, AV_SNAP_MAX_CELL);
 	for (int j = keys; j < AV_MAX_TOKENS; j++)
 		if (s->key_hidden[j])
 			return av_fail(cause, _("hidden key %d: not a key token (%d)"), j, keys);
@@ -374,6 +378,7 @@ bool av_state_same(const struct av_state *a, const struct av_state *b)
 	       a->seed == b->seed && a->init == b->init && a->d_model == b->d_model &&
 	       a->heads == b->heads && a->stage == b->stage && a->view == b->view &&
 	       a->head == b->head && a->query == b->query && a->key == b->key &&
+	       a->row == b->row && a->col == b->col &&
 	       a->figure == b->figure && a->panel == b->panel &&
 	       a->train_vocab == b->train_vocab && a->train_scores == b->train_scores &&
 	       a->train_mats == b->train_mats && a->train_sentence == b->train_sentence &&

@@ -6,10 +6,11 @@
  * numbers on every student's terminal, laid out for that terminal's own
  * size, colours and language.
  *
- * No curses here and nothing about the layout: the cursor is a query token
- * and a key token, not a screen row and column. The stage and the view are
- * indices into the tables below, which the screen must keep in step with its
- * own (src/ui/stages.h's AV_STAGES order; the screen's views). */
+ * No curses here and nothing about the layout: the cursor is a cell of the
+ * stage's matrices (and the query and key tokens under it), not a screen
+ * row and column. The stage and the view are indices into the tables
+ * below, which the screen must keep in step with its own (src/ui/stages.h's
+ * AV_STAGES order; the screen's views). */
 #ifndef AV_FOLLOW_SNAPSHOT_H
 #define AV_FOLLOW_SNAPSHOT_H
 
@@ -32,6 +33,10 @@
 #define AV_SNAP_MAX_RUNS 4             /* training runs in a row, each from where
 					  the one before left the weights */
 #define AV_SNAP_MAX_TRACKS 16          /* tracked pairs chosen in one run */
+#define AV_SNAP_MAX_CELL (4 * AV_MAX_D_MODEL - 1)   /* the cursor's row and column:
+					  a stage shows at most four matrices side
+					  by side (src/ui/stages.h's AV_MAX_PARTS),
+					  each at most AV_MAX_D_MODEL wide or high */
 
 /* The stages, in the stepper's order (src/engine/stage_list.h). The wire
  * keeps its own names so that a protocol is not changed by a rename. */
@@ -134,6 +139,13 @@ struct av_state {
 	int query, key;               /* the cursor's tokens, or -1: query < the
 					 sentence's tokens, key < the keys' (the
 					 source's in cross mode) */
+	int row, col;                 /* the cursor's cell, 0..AV_SNAP_MAX_CELL: its
+					 row and column in the stage's matrices side
+					 by side (in the heads view, the view's own).
+					 Where the columns are model dimensions
+					 (embedding, projection, context, output) no
+					 token says the column; the screen keeps the
+					 cell within the matrices it shows */
 	bool key_hidden[AV_MAX_TOKENS];     /* the padding mask, by key position */
 
 	int figure;                   /* the figure shown (view figures), 0..AV_SNAP_MAX_FIGURE */

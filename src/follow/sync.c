@@ -380,6 +380,8 @@ bool av_state_same_numbers(const struct av_state *a, const struct av_state *b)
 	where.head = a->head;
 	where.query = a->query;
 	where.key = a->key;
+	where.row = a->row;
+	where.col = a->col;
 	return av_state_same(&where, a);
 }
 

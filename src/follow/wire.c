@@ -1,13 +1,15 @@
 /* wire.c: encoding and decoding the classroom's messages (format in wire.h).
  *
- * The body, version 3 (2 had one run, trained under the config shown; 1
- * had no figure, no bars or compare view, and one training setting without
- * its changes):
+ * The body, version 4 (3 had no cursor cell, only its tokens, which say no
+ * column where the columns are model dimensions; 2 had one run, trained
+ * under the config shown; 1 had no figure, no bars or compare view, and
+ * one training setting without its changes):
  *   {"seq": N, "sample": NAME, "origin": "sample"|"weights", "weights": NAME,
  *    "hash": "16 hex digits",
  *    "sentence": TEXT, "source": TEXT|null,
  *    "config": {"mode", "scale", "temperature", "seed", "init", "d_model", "heads"},
- *    "view": {"stage": NAME, "kind": NAME, "head", "query", "key", "hidden": [J...],
+ *    "view": {"stage": NAME, "kind": NAME, "head", "query", "key", "row", "col",
+ *             "hidden": [J...],
  *             "figure": N, "panel": N,
  *             "train": {"vocab": BOOL, "scores": BOOL, "mats": N, "sentence": N},
  *             "compare": N},
@@ -312,8 +314,9 @@ static bool decode_hidden(const cJSON *view, struct av_state *s, char **cause)
 
 static bool decode_view(const cJSON *root, struct av_state *s, char **cause)
 {
-	static const char *const keys[] = { "stage", "kind", "head", "query", "key",
-					    "hidden", "figure", "panel", "train", "compare", NULL };
+	static const char *const keys[] = { "stage", "kind", "head", "query", "key", "row",
+					    "col", "hidden", "figure", "panel", "train", "compare",
+					    NULL };
 	const cJSON *v;
 	int kind;
 
@@ -323,6 +326,8 @@ static bool decode_view(const cJSON *root, struct av_state *s, char **cause)
 	    !get_int(v, "view", "head", 0, AV_MAX_D_MODEL - 1, &s->head, cause) ||
 	    !get_int(v, "view", "query", -1, AV_MAX_TOKENS - 1, &s->query, cause) ||
 	    !get_int(v, "view", "key", -1, AV_MAX_TOKENS - 1, &s->key, cause) ||
+	    !get_int(v, "view", "row", 0, AV_SNAP_MAX_CELL, &s->row, cause) ||
+	    !get_int(v, "view", "col", 0, AV_SNAP_MAX_CELL, &s->col, cause) ||
 	    !get_int(v, "view", "figure", 0, AV_SNAP_MAX_FIGURE, &s->figure, cause) ||
 	    !get_int(v, "view", "panel", 0, AV_SNAP_MAX_PANEL, &s->panel, cause) ||
 	    !decode_train_look(v, s, cause) ||
@@ -683,6 +688,8 @@ static cJSON *encode_json(const struct av_state *s)
 	cJSON_AddNumberToObject(v, "head", s->head);
 	cJSON_AddNumberToObject(v, "query", s->query);
 	cJSON_AddNumberToObject(v, "key", s->key);
+	cJSON_AddNumberToObject(v, "row", s->row);
+	cJSON_AddNumberToObject(v, "col", s->col);
 	hidden = cJSON_AddArrayToObject(v, "hidden");
 	for (int j = 0; j < AV_MAX_TOKENS; j++)
 		if (s->key_hidden[j])

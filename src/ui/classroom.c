@@ -274,6 +274,14 @@ static void capture_runs(struct av_app *a, struct av_state *snap)
 	}
 }
 
+/* A cursor row or column within the snapshot's bounds. The views with
+ * matrices keep the cursor on them (av_app_place_cursor); the others leave
+ * it where the last of those placed it, so this only guards the bound. */
+static int cell_index(int v)
+{
+	return v < 0 ? 0 : v > AV_SNAP_MAX_CELL ? AV_SNAP_MAX_CELL : v;
+}
+
 /* The state as a snapshot (seq not set). */
 static bool capture(struct av_app *a, struct av_state *snap, char **cause)
 {
@@ -304,6 +312,8 @@ static bool capture(struct av_app *a, struct av_state *snap, char **cause)
 	snap->head = a->head < snap->heads ? a->head : 0;
 	snap->query = a->sel_query >= 0 && a->sel_query < t->n ? a->sel_query : -1;
 	snap->key = a->sel_key >= 0 && a->sel_key < t->m ? a->sel_key : -1;
+	snap->row = cell_index(a->row);
+	snap->col = cell_index(a->col);
 	const char *lesson = av_lesson_ui_name(a, &snap->lesson_step);
 	if (lesson != NULL && strlen(lesson) <= AV_SNAP_NAME_MAX)
 		snprintf(snap->lesson, sizeof snap->lesson, "%s", lesson);
@@ -546,6 +556,27 @@ static void said_teachers_pin(struct av_app *a)
 				   "teacher changes things (D: the display)"), text);
 }
 
+/* The teacher's cursor cell, as the teacher's view placed it. In the
+ * stepper its column counts the stage's matrices side by side, inputs
+ * included, so it is taken as it is, not placed again in the stage's own
+ * result as a column from another view is (hm.stage -1, which the heads
+ * and training views leave behind on the teacher's screen too). */
+static void place_teachers_cursor(struct av_app *a, const struct av_state *snap)
+{
+	a->row = snap->row;
+	a->col = snap->col;
+	if (snap->view != AV_SNAP_VIEW_STAGE && snap->view != AV_SNAP_VIEW_COMPARE) {
+		a->hm.stage = -1;
+		a->hm.own_first = 0;
+		return;
+	}
+	if (a->hm.stage != snap->stage) {   /* a new stage opens scrolled to its start */
+		a->hm.scroll_col = 0;
+		a->hm.on_factor = false;
+	}
+	a->hm.stage = snap->stage;
+}
+
 /* Pins what the teacher pinned in state pin (a figure's panel, or the
  * stepper's matrix at its stage, head and cell), from the session as it
  * is: in that state, or with the same numbers. */
@@ -563,16 +594,17 @@ static void pin_the_teachers(struct av_app *a, const struct av_state *pin)
 	 * since: Tab in the comparison), then back to the live ones */
 	enum av_stage stage = a->stage;
 	int head = a->head, row = a->row, col = a->col;
+	int hm_stage = a->hm.stage;
 	a->stage = (enum av_stage)pin->stage;
 	a->head = pin->head < a->s->trace.heads ? pin->head : 0;
-	a->row = pin->query >= 0 ? pin->query : a->row;
-	a->col = pin->key >= 0 ? pin->key : a->col;
+	place_teachers_cursor(a, pin);
 	av_app_draw(a);     /* the cursor's matrix, as the pin reads it */
 	av_pin_stepper(a);
 	a->stage = stage;
 	a->head = head;
 	a->row = row;
 	a->col = col;
+	a->hm.stage = hm_stage;
 	said_teachers_pin(a);
 }
 
@@ -585,12 +617,7 @@ static void apply_screen(struct av_app *a, const struct av_state *snap,
 {
 	a->stage = (enum av_stage)snap->stage;
 	a->head = snap->head < a->s->trace.heads ? snap->head : 0;
-	if (snap->query >= 0)
-		a->row = snap->query;
-	if (snap->key >= 0)
-		a->col = snap->key;
-	a->hm.stage = -1;    /* the column is placed in the stage's own result */
-	a->hm.own_first = 0;
+	place_teachers_cursor(a, snap);
 	switch (snap->view) {
 	case AV_SNAP_VIEW_HEADS:
 	case AV_SNAP_VIEW_BARS:
