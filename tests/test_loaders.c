@@ -1450,6 +1450,9 @@ static struct bad_case bad_cases[] = {
 	  ": unknown key \"weights\" (allowed: format, version, config, params, sentence, "
 	  "source, tokens, source_tokens, stages, training or reference)" },
 	{ "weights-no-params.json", WEIGHTS, ": missing \"params\"" },
+	{ "weights-trace-config-twice.json", WEIGHTS, ": \"config\": given twice" },
+	{ "weights-trace-params-twice.json", WEIGHTS, ": \"params\": given twice" },
+	{ "weights-trace-format-twice.json", WEIGHTS, ": \"format\": given twice" },
 };
 #define N_BAD (sizeof bad_cases / sizeof bad_cases[0])
 

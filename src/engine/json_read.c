@@ -16,6 +16,7 @@
 #include "json_read.h"
 #include "json_rows.h"
 #include "number.h"
+#include "strset.h"
 #include "util.h"
 
 /* --- parsing */
@@ -665,6 +666,27 @@ bool av_json_get_vector(const cJSON *obj, const char *where, const char *key,
 
 /* --- objects */
 
+/* cJSON keeps both copies of a repeated key and a lookup finds only the
+ * first: say so rather than guess. A hash set, because a trace may hold any
+ * number of keys and comparing every pair of a million is hours. */
+bool av_json_check_unique_keys(const cJSON *obj, const char *where, char **cause)
+{
+	struct av_strset seen = { 0 };
+	const cJSON *item;
+	bool ok = true;
+	cJSON_ArrayForEach(item, obj) {
+		const char *k = item->string ? item->string : "";
+		if (av_strset_add(&seen, k, 0) >= 0) {
+			char *key = av_escape(k);
+			ok = key_fail(cause, where, key, _("given twice"));
+			free(key);
+			break;
+		}
+	}
+	av_strset_free(&seen);
+	return ok;
+}
+
 bool av_json_check_keys(const cJSON *obj, const char *where, const char *const allowed[],
 			char **cause)
 {
@@ -672,28 +694,20 @@ bool av_json_check_keys(const cJSON *obj, const char *where, const char *const a
 	cJSON_ArrayForEach(item, obj) {
 		const char *k = item->string ? item->string : "";
 		int idx;
-		if (!av_enum_parse(allowed, k, &idx)) {
-			char *list = av_enum_list(allowed), *key = av_escape(k);
-			char *msg = av_printf(_("unknown key \"%s\" (allowed: %s)"), key, list);
-			free(list);
-			free(key);
-			if (where && *where)
-				av_fail(cause, "\"%s\": %s", where, msg);
-			else
-				av_fail(cause, "%s", msg);
-			free(msg);
-			return false;
-		}
-		/* cJSON keeps both copies of a repeated key and we would read
-		 * only the first: say so rather than guess. */
-		if (cJSON_GetObjectItemCaseSensitive(obj, k) != item) {
-			char *key = av_escape(k);
-			key_fail(cause, where, key, _("given twice"));
-			free(key);
-			return false;
-		}
+		if (av_enum_parse(allowed, k, &idx))
+			continue;
+		char *list = av_enum_list(allowed), *key = av_escape(k);
+		char *msg = av_printf(_("unknown key \"%s\" (allowed: %s)"), key, list);
+		free(list);
+		free(key);
+		if (where && *where)
+			av_fail(cause, "\"%s\": %s", where, msg);
+		else
+			av_fail(cause, "%s", msg);
+		free(msg);
+		return false;
 	}
-	return true;
+	return av_json_check_unique_keys(obj, where, cause);
 }
 
 bool av_json_get_object(const cJSON *obj, const char *where, const char *key,

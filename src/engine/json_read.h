@@ -115,6 +115,9 @@ bool av_json_get_object(const cJSON *obj, const char *where, const char *key,
  * must not be silently ignored. */
 bool av_json_check_keys(const cJSON *obj, const char *where, const char *const allowed[],
 			char **cause);
+/* Only the repeat check, for objects whose other keys are free: "\"x\": given
+ * twice". */
+bool av_json_check_unique_keys(const cJSON *obj, const char *where, char **cause);
 
 /* Reads the "config" object obj (NULL: no keys; where names it, default
  * "config") into cfg (keys that are absent keep cfg's value); unknown keys

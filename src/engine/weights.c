@@ -53,9 +53,10 @@ static bool read_header(const cJSON *root, char **cause)
 		return av_fail(cause, _("\"version\": %lld is not supported (this attnview "
 			       "reads version 1)"), version);
 	/* A trace carries whatever its writer recorded; a weights file written
-	 * by hand is held to the documented keys so typos show. */
+	 * by hand is held to the documented keys so typos show. Either way a
+	 * repeated key is refused: only its first copy would be read. */
 	if (format == FORMAT_TRACE)
-		return true;
+		return av_json_check_unique_keys(root, NULL, cause);
 	return av_json_check_keys(root, NULL, top_keys, cause);
 }
 
