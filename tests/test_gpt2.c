@@ -411,6 +411,14 @@ static void test_bad_models(void **state)
 	assert_int_equal(m.cfg.n_head, 2);
 	assert_int_equal(m.cfg.n_vocab, 5);
 	av_gpt2_free(&m);
+	/* a repeated key is refused, not read from its first copy */
+	c = fopen(cfg, "w");
+	fputs("{\"n_head\": 4, \"n_head\": 2}", c);
+	fclose(c);
+	assert_false(av_gpt2_load_weights(&m, path, cfg, &cause));
+	assert_non_null(strstr(cause, "ok.json: \"n_head\": given twice"));
+	free(cause);
+	cause = NULL;
 	free(cfg);
 	free(path);
 

@@ -101,7 +101,11 @@ static bool read_config(struct av_gpt2_config *c, const char *path, char **cause
 	if (!doc)
 		return false;
 	char *shown = av_escape_controls(path);
-	bool ok = json_int(doc, "n_layer", 1, AV_GPT2_MAX_LAYERS, &c->n_layer, shown, cause) &&
+	/* a repeated key would be read from its first copy only */
+	bool ok = av_json_check_unique_keys(doc, NULL, cause);
+	if (!ok)
+		av_cause_prefix(cause, "%s", shown);
+	ok = ok && json_int(doc, "n_layer", 1, AV_GPT2_MAX_LAYERS, &c->n_layer, shown, cause) &&
 		  json_int(doc, "n_head", 1, AV_MAX_D_MODEL, &c->n_head, shown, cause) &&
 		  json_int(doc, "n_embd", 1, AV_MAX_D_MODEL, &c->n_embd, shown, cause) &&
 		  json_int(doc, "vocab_size", 1, 1 << 24, &c->n_vocab, shown, cause) &&
