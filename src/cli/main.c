@@ -257,6 +257,11 @@ static bool run_options(struct av_options *o, const struct av_classroom_args *ro
 		       ? av_fail(cause, _("--lead and --follow are not available with --model yet"))
 		       : av_model_cli_run(o, restricted, av_batch_use_color(o->color), cause) &&
 			 finish_stdout(cause);
+	if ((o->list_samples || o->list_lessons) && (room->lead_dir || room->follow_dir))
+		return av_fail(cause, _("--%s and --%s cannot be used together "
+			       "(a listing reads no other option)"),
+			       o->list_samples ? "list-samples" : "list-lessons",
+			       room->lead_dir ? "lead" : "follow");
 	if (o->list_samples || o->list_lessons)
 		return (o->list_samples ? av_batch_list_samples(cause)
 			: av_batch_list_lessons(cause)) && finish_stdout(cause);

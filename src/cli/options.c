@@ -111,6 +111,7 @@ static void print_help(void)
 "      --color[=WHEN]       colour --print tables: auto (default), always, never\n"
 "      --list-samples       list the samples attnview can find\n"
 "      --list-lessons       list the guided lessons attnview can find\n"
+"                           (either takes no other option)\n"
 "\n"), stdout);
 	fputs(_(
 "Training (the china–panda tutorial's loop: one optimiser step per sentence of\n"
@@ -435,6 +436,36 @@ static bool parse_one(struct av_options *o, int c, const char *arg, char **cause
 	return av_fail(cause, _("internal error: option %d"), c);
 }
 
+/* --list-samples and --list-lessons only list: another option, or a
+ * SENTENCE, would be read by nothing, so it is refused rather than ignored
+ * (as tar refuses two of its modes). --restricted and --lead/--follow are
+ * taken out before getopt sees argv. */
+struct listing_check {
+	const char *listing;   /* the first listing option given, or NULL */
+	const char *other;     /* the first option given beside it, or NULL */
+};
+
+static void note_option(struct listing_check *l, int c, const char *name)
+{
+	bool lists = c == OPT_LIST_SAMPLES || c == OPT_LIST_LESSONS;
+	if (lists && !l->listing)
+		l->listing = name;
+	else if (!l->other && !(lists && strcmp(name, l->listing) == 0))
+		l->other = name;
+}
+
+static bool check_listing_alone(const struct listing_check *l, bool sentence, char **cause)
+{
+	if (!l->listing)
+		return true;
+	if (l->other)
+		return av_fail(cause, _("--%s and --%s cannot be used together "
+			       "(a listing reads no other option)"), l->listing, l->other);
+	if (sentence)
+		return av_fail(cause, _("--%s takes no SENTENCE"), l->listing);
+	return true;
+}
+
 enum av_parse_result av_options_parse(struct av_options *o, int argc, char **argv,
 				      char **cause)
 {
@@ -443,8 +474,9 @@ enum av_parse_result av_options_parse(struct av_options *o, int argc, char **arg
 	o->layer = -1;
 	opterr = 0;
 	optind = 1;
-	int c;
-	while ((c = getopt_long(argc, argv, ":", long_options, NULL)) != -1) {
+	int c, index = -1;
+	struct listing_check listing = { 0 };
+	while ((c = getopt_long(argc, argv, ":", long_options, &index)) != -1) {
 		if (c == OPT_HELP) {
 			print_help();
 			return AV_PARSE_EXIT_OK;
@@ -461,9 +493,12 @@ enum av_parse_result av_options_parse(struct av_options *o, int argc, char **arg
 		}
 		if (!parse_one(o, c, optarg, cause))
 			return AV_PARSE_ERROR;
+		note_option(&listing, c, long_options[index].name);
 	}
 	if (optind < argc)
 		join_operands(o, argc, argv);
+	if (!check_listing_alone(&listing, o->sentence != NULL, cause))
+		return AV_PARSE_ERROR;
 	if (o->dump && o->print) {
 		av_fail(cause, _("--dump and --print cannot be used together"));
 		return AV_PARSE_ERROR;
