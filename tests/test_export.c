@@ -575,6 +575,18 @@ static void test_typed_values(void **state)
 	assert_false(av_number_parse("inf", &v));
 	assert_false(av_number_parse("nan", &v));
 	assert_true(av_number_parse("-2.5e-3", &v) && v == -2.5e-3);
+	/* whole numbers as strict as the others: strtoll skipped " 7" */
+	long long n;
+	assert_false(av_integer_parse(" 7", &n));
+	assert_false(av_integer_parse("\t7", &n));
+	assert_false(av_integer_parse("7 ", &n));
+	assert_false(av_integer_parse("", &n));
+	assert_false(av_integer_parse("99999999999999999999", &n));
+	assert_true(av_integer_parse("-12", &n) && n == -12);
+	assert_false(av_parse_seed(" 7", &seed, &cause));
+	assert_string_equal(cause, "expected a whole number from 0 to 9007199254740991, got \" 7\"");
+	free(cause);
+	cause = NULL;
 }
 
 int main(void)

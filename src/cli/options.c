@@ -1,6 +1,7 @@
 /* options.c: getopt_long parsing and the setup of a session from options. */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -11,6 +12,7 @@
 
 #include "i18n.h"
 #include "json_read.h"
+#include "number.h"
 #include "options.h"
 #include "util.h"
 #include "weights.h"
@@ -169,10 +171,8 @@ static void print_version(void)
 static bool parse_long(const char *opt, const char *arg, long long min, long long max,
 		       long long *out, char **cause)
 {
-	char *end;
-	errno = 0;
-	long long v = strtoll(arg, &end, 10);
-	if (!*arg || *end || errno == ERANGE)
+	long long v;
+	if (!av_integer_parse(arg, &v))
 		return av_fail(cause, _("--%s: expected a whole number, got \"%s\""), opt, arg);
 	if (v < min || v > max)
 		return av_fail(cause, _("--%s: %lld is out of range (%lld to %lld)"), opt, v,
@@ -211,7 +211,8 @@ static bool parse_mask_keys(struct av_options *o, const char *arg, char **cause)
 		char *end;
 		errno = 0;
 		long v = strtol(p, &end, 10);
-		if (end == p || errno || v < 0 || (*end && *end != ','))
+		/* a digit first: strtol would skip white space ("0, 3") */
+		if (!isdigit((unsigned char)*p) || errno || (*end && *end != ','))
 			return av_fail(cause, _("--mask-keys: expected positions like 0,3, got \"%s\""),
 				       arg);
 		if (v >= AV_MAX_TOKENS)
@@ -233,10 +234,8 @@ static bool parse_train_option(struct av_options *o, int c, const char *arg, cha
 	int e;
 	switch (c) {
 	case OPT_TRAIN: {
-		char *end;
-		errno = 0;
-		long long v = strtoll(arg, &end, 10);
-		if (!*arg || *end || errno == ERANGE || v < 1 || v > MAX_TRAIN_EPOCHS)
+		long long v;
+		if (!av_integer_parse(arg, &v) || v < 1 || v > MAX_TRAIN_EPOCHS)
 			return av_fail(cause, _("--train: expected a number of epochs from 1 to %d, "
 				       "got \"%s\""), MAX_TRAIN_EPOCHS, arg);
 		o->train_epochs = (int)v;

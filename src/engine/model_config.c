@@ -90,12 +90,10 @@ bool av_config_equal(const struct av_config *a, const struct av_config *b)
 
 bool av_parse_seed(const char *text, uint64_t *out, char **cause)
 {
-	char *end;
 	char max_seed[24];   /* one msgid for every platform's PRIu64 */
 	snprintf(max_seed, sizeof max_seed, "%" PRIu64, AV_MAX_SEED);
-	errno = 0;
-	long long v = strtoll(text, &end, 10);
-	if (!*text || *end || errno == ERANGE)
+	long long v;
+	if (!av_integer_parse(text, &v))
 		return av_fail(cause, _("expected a whole number from 0 to %s, got \"%s\""),
 			       max_seed, text);
 	if (v < 0 || (uint64_t)v > AV_MAX_SEED)

@@ -2,6 +2,7 @@
  * taken for the calling thread only (uselocale), so nothing else changes. */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <locale.h>
 #include <stdio.h>
@@ -88,6 +89,19 @@ bool av_number_parse(const char *text, double *out)
 	if (c)
 		uselocale(old);
 	if (*end || err == ERANGE)
+		return false;
+	*out = v;
+	return true;
+}
+
+bool av_integer_parse(const char *text, long long *out)
+{
+	if (!text || !*text || isspace((unsigned char)*text))
+		return false;
+	char *end;
+	errno = 0;
+	long long v = strtoll(text, &end, 10);
+	if (*end || errno == ERANGE)
 		return false;
 	*out = v;
 	return true;

@@ -15,6 +15,12 @@
  * spaces are not allowed either. */
 bool av_number_parse(const char *text, double *out);
 
+/* The whole of text as a decimal whole number ("7", "-1"); false for an
+ * empty text, leading or trailing white space (strtoll skips the leading
+ * kind, so " 7" was a seed but " 1" no temperature), other characters or
+ * a value beyond long long. */
+bool av_integer_parse(const char *text, long long *out);
+
 /* snprintf(buf, size, "%.*g", precision, v) in the C locale. */
 void av_number_format(char *buf, size_t size, double v, int precision);
 
