@@ -151,13 +151,26 @@ bool av_batch_print(const struct av_options *o, const struct av_session *s, char
 	return true;
 }
 
+/* One sample a line: its name, or its name, a tab and the reason it does
+ * not load, escaped as --list-lessons does. */
 bool av_batch_list_samples(char **cause)
 {
 	char **names = av_sample_list();
 	for (char **n = names; n && *n; n++) {
-		char *shown = av_escape_output(*n);
-		printf("%s\n", shown);
-		free(shown);
+		struct av_sample sample;
+		char *why = NULL;
+		char *name = av_escape_output(*n);
+		/* as --list-lessons: a listing must not hide a broken sample */
+		if (av_sample_load(*n, &sample, &why)) {
+			printf("%s\n", name);
+			av_sample_free(&sample);
+		} else {
+			char *shown = av_escape_output(why);
+			printf(_("%s\t(does not load: %s)\n"), name, shown);
+			free(shown);
+			free(why);
+		}
+		free(name);
 	}
 	av_string_list_free(names);
 	if (fflush(stdout) != 0)
