@@ -382,21 +382,31 @@ static bool parse_config_option(struct av_options *o, int c, const char *arg, ch
 	return av_fail(cause, _("internal error: option %d"), c);
 }
 
+/* A file (or name) option given "" (--weights=, an unset shell variable)
+ * would reach open() and be said as ": No such file or directory". */
+static bool take_file_name(const char *opt, const char *arg, const char **out, char **cause)
+{
+	if (!*arg)
+		return av_fail(cause, _("--%s: an empty file name"), opt);
+	*out = arg;
+	return true;
+}
+
 static bool parse_one(struct av_options *o, int c, const char *arg, char **cause)
 {
 	long long v;
 	int e;
 	switch (c) {
-	case OPT_SAMPLE: o->sample = arg; return true;
-	case OPT_WEIGHTS: o->weights = arg; return true;
+	case OPT_SAMPLE: return take_file_name("sample", arg, &o->sample, cause);
+	case OPT_WEIGHTS: return take_file_name("weights", arg, &o->weights, cause);
 	case OPT_SOURCE: o->source = arg; return true;
-	case OPT_DUMP: o->dump = arg; return true;
+	case OPT_DUMP: return take_file_name("dump", arg, &o->dump, cause);
 	case OPT_PRINT: o->print = arg; return true;
-	case OPT_THEME: o->theme = arg; return true;
+	case OPT_THEME: return take_file_name("theme", arg, &o->theme, cause);
 	case OPT_LIST_SAMPLES: o->list_samples = true; return true;
-	case OPT_LESSON: o->lesson = arg; return true;
+	case OPT_LESSON: return take_file_name("lesson", arg, &o->lesson, cause);
 	case OPT_LIST_LESSONS: o->list_lessons = true; return true;
-	case OPT_MODEL: o->model = arg; return true;
+	case OPT_MODEL: return take_file_name("model", arg, &o->model, cause);
 	case OPT_LAYER:
 		if (!parse_long("layer", arg, 0, INT_MAX, &v, cause))
 			return false;
