@@ -262,6 +262,24 @@ static void test_json_syntax_positions(void **state)
 	assert_string_equal(cause, "x.json:1:8: JSON syntax error (the text ends too early)");
 	assert_null(av_json_parse("{\"a\": NaN}", "x.json", TEXT_VALUES, "tests", &cause));
 	assert_string_equal(cause, "x.json:1:7: JSON syntax error");
+	/* a bad escape: cJSON stops at its backslash without saying why */
+	assert_null(av_json_parse("{\"a\": \"x\\ud800\"}", "x.json", TEXT_VALUES, "tests",
+				  &cause));
+	assert_string_equal(cause, "x.json:1:9: JSON syntax error (\\ud800 is half of a UTF-16 "
+			    "surrogate pair, and its other half is missing)");
+	assert_null(av_json_parse("{\"a\": \"\\uDC00\\ud800\"}", "x.json", TEXT_VALUES, "tests",
+				  &cause));
+	assert_string_equal(cause, "x.json:1:8: JSON syntax error (\\uDC00 is half of a UTF-16 "
+			    "surrogate pair, and its other half is missing)");
+	assert_null(av_json_parse("{\"a\": \"\\u12g4\"}", "x.json", TEXT_VALUES, "tests", &cause));
+	assert_string_equal(cause, "x.json:1:8: JSON syntax error (\\u needs four hexadecimal "
+			    "digits)");
+	assert_null(av_json_parse("{\"a\": \"\\q\"}", "x.json", TEXT_VALUES, "tests", &cause));
+	assert_string_equal(cause, "x.json:1:8: JSON syntax error (not a JSON escape)");
+	cJSON *pair = av_json_parse("{\"a\": \"\\ud83d\\udc3c\"}", "x.json", TEXT_VALUES,
+				    "tests", &cause);
+	assert_non_null(pair);
+	cJSON_Delete(pair);
 	assert_null(av_json_parse(" \n\t", "x.json", TEXT_VALUES, "tests", &cause));
 	assert_string_equal(cause, "x.json: empty file (expected a JSON object)");
 	assert_null(av_json_parse("\"text\"", "x.json", TEXT_VALUES, "tests", &cause));

@@ -5,6 +5,7 @@
  * matrix rows are counted from 1, as a person counts them. */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <float.h>
 #include <math.h>
@@ -93,9 +94,23 @@ static bool too_deep(const char *text, const char *pos)
 	return (*pos == '[' || *pos == '{') && open_levels(text, pos) >= CJSON_NESTING_LIMIT;
 }
 
-/* Where text (len bytes) holds the escape \u0000 inside a string, or NULL.
- * A backslash escaped (\\u0000) is text, not an escape: escapes are read
- * in pairs from the string's start. */
+/* A \u escape at esc without its four hex digits: cJSON decodes it as
+ * \u0000 ("chi\uzzzzna" was the word "chi"). */
+static bool short_u_escape(const char *esc, size_t left)
+{
+	if (esc[1] != 'u')
+		return false;
+	if (left < 6)
+		return true;
+	for (int k = 2; k < 6; k++)   /* not strspn: the text may not end in a NUL */
+		if (!isxdigit((unsigned char)esc[k]))
+			return true;
+	return false;
+}
+
+/* Where text (len bytes) holds the escape \u0000 inside a string, or a \u
+ * that cJSON would read as one, or NULL. A backslash escaped (\\u0000) is
+ * text, not an escape: escapes are read in pairs from the string's start. */
 static const char *escaped_nul(const char *text, size_t len)
 {
 	bool in_string = false;
@@ -106,6 +121,8 @@ static const char *escaped_nul(const char *text, size_t len)
 			in_string = false;
 		} else if (text[i] == '\\') {
 			if (len - i > 5 && memcmp(text + i + 1, "u0000", 5) == 0)
+				return text + i;
+			if (len - i > 1 && short_u_escape(text + i, len - i))
 				return text + i;
 			i++;   /* the escaped character, whatever it is */
 		}
@@ -120,6 +137,9 @@ bool av_json_check_no_nul(const char *text, size_t len, const char *label, char 
 		return true;
 	int line, col;
 	text_position(text, at, &line, &col);
+	if (short_u_escape(at, len - (size_t)(at - text)))
+		return av_fail(cause, _("%s:%d:%d: JSON syntax error%s"), label, line, col,
+			       _(" (\\u needs four hexadecimal digits)"));
 	return av_fail(cause, _("%s:%d:%d: \"\\u0000\" in a string: text cannot hold a NUL "
 			       "character"), label, line, col);
 }
@@ -184,18 +204,40 @@ static bool check_memory(size_t values, size_t rows, const char *label, const ch
 	return too_much_memory(label, what, cause);
 }
 
+/* What is wrong with the escape at pos (where cJSON stops on a bad one),
+ * malloc'd, or NULL when it looks right. cJSON refuses a lone UTF-16
+ * surrogate ("\ud800", which some writers emit for bytes that are not
+ * UTF-8) without saying why; "JSON syntax error" alone sent people looking
+ * for a missing comma. */
+static char *escape_problem(const char *pos)
+{
+	if (pos[0] != '\\')
+		return NULL;
+	if (pos[1] != 'u')
+		return av_strdup(_(" (not a JSON escape)"));
+	/* a \u without four hex digits is refused before (av_json_check_no_nul) */
+	unsigned v = (unsigned)strtoul((char[5]){ pos[2], pos[3], pos[4], pos[5], 0 }, NULL, 16);
+	if (v >= 0xD800 && v <= 0xDFFF)
+		return av_printf(_(" (\\u%.4s is half of a UTF-16 surrogate pair, and its "
+				   "other half is missing)"), pos + 2);
+	return NULL;
+}
+
 /* The message of a parse that failed at pos in text: the syntax error or
  * the nesting limit there, with its line and column. */
 static void syntax_error(const char *text, const char *pos, const char *label, char **cause)
 {
 	int line, col;
 	text_position(text, pos, &line, &col);
-	if (too_deep(text, pos))
+	if (too_deep(text, pos)) {
 		av_fail(cause, _("%s:%d:%d: nested deeper than %d levels"), label, line, col,
 			CJSON_NESTING_LIMIT);
-	else
-		av_fail(cause, _("%s:%d:%d: JSON syntax error%s"), label, line, col,
-			*pos == '\0' ? _(" (the text ends too early)") : "");
+		return;
+	}
+	char *escape = escape_problem(pos);
+	av_fail(cause, _("%s:%d:%d: JSON syntax error%s"), label, line, col,
+		escape ? escape : *pos == '\0' ? _(" (the text ends too early)") : "");
+	free(escape);
 }
 
 /* Every attnview file is an object; saying so here beats a confusing

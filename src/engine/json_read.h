@@ -64,7 +64,9 @@ cJSON *av_json_parse_rows(const char *text, const char *label, size_t max_values
 /* Refuses the escape \u0000 in a string of text (len bytes; av_json_parse
  * does this first): cJSON decodes it to a NUL byte, which would end the C
  * string early. "LABEL:LINE:COLUMN: "\u0000" in a string: ..." An escaped
- * backslash followed by u0000 is the text \u0000 and is accepted. */
+ * backslash followed by u0000 is the text \u0000 and is accepted. A \u
+ * without four hex digits, which cJSON decodes as \u0000 too, is refused as
+ * "LABEL:LINE:COLUMN: JSON syntax error (\u needs four hexadecimal digits)". */
 bool av_json_check_no_nul(const char *text, size_t len, const char *label, char **cause);
 
 /* Reads and parses a small file (the label is the path): at most
