@@ -276,6 +276,9 @@ static void test_json_syntax_positions(void **state)
 			    "digits)");
 	assert_null(av_json_parse("{\"a\": \"\\q\"}", "x.json", TEXT_VALUES, "tests", &cause));
 	assert_string_equal(cause, "x.json:1:8: JSON syntax error (not a JSON escape)");
+	/* a backslash outside a string is no escape (read past the text once) */
+	assert_null(av_json_parse("{s\\u", "x.json", TEXT_VALUES, "tests", &cause));
+	assert_string_equal(cause, "x.json:1:3: JSON syntax error");
 	cJSON *pair = av_json_parse("{\"a\": \"\\ud83d\\udc3c\"}", "x.json", TEXT_VALUES,
 				    "tests", &cause);
 	assert_non_null(pair);

@@ -204,19 +204,38 @@ static bool check_memory(size_t values, size_t rows, const char *label, const ch
 	return too_much_memory(label, what, cause);
 }
 
+/* Whether pos is inside a string of text: a backslash elsewhere is no
+ * escape (the scan is escaped_nul's). */
+static bool inside_string(const char *text, const char *pos)
+{
+	bool in_string = false;
+	for (const char *c = text; c < pos && *c; c++) {
+		if (!in_string)
+			in_string = *c == '"';
+		else if (*c == '"')
+			in_string = false;
+		else if (*c == '\\' && ++c == pos)
+			return false;   /* pos is itself the escaped character */
+	}
+	return in_string;
+}
+
 /* What is wrong with the escape at pos (where cJSON stops on a bad one),
  * malloc'd, or NULL when it looks right. cJSON refuses a lone UTF-16
  * surrogate ("\ud800", which some writers emit for bytes that are not
  * UTF-8) without saying why; "JSON syntax error" alone sent people looking
  * for a missing comma. */
-static char *escape_problem(const char *pos)
+static char *escape_problem(const char *text, const char *pos)
 {
-	if (pos[0] != '\\')
+	if (pos[0] != '\\' || !inside_string(text, pos))
 		return NULL;
 	if (pos[1] != 'u')
 		return av_strdup(_(" (not a JSON escape)"));
-	/* a \u without four hex digits is refused before (av_json_check_no_nul) */
-	unsigned v = (unsigned)strtoul((char[5]){ pos[2], pos[3], pos[4], pos[5], 0 }, NULL, 16);
+	char hex[5] = { 0 };
+	for (int k = 0; k < 4; k++)   /* stops at the NUL: never past the text */
+		if (!isxdigit((unsigned char)(hex[k] = pos[2 + k])))
+			return NULL;
+	unsigned long v = strtoul(hex, NULL, 16);
 	if (v >= 0xD800 && v <= 0xDFFF)
 		return av_printf(_(" (\\u%.4s is half of a UTF-16 surrogate pair, and its "
 				   "other half is missing)"), pos + 2);
@@ -234,7 +253,7 @@ static void syntax_error(const char *text, const char *pos, const char *label, c
 			CJSON_NESTING_LIMIT);
 		return;
 	}
-	char *escape = escape_problem(pos);
+	char *escape = escape_problem(text, pos);
 	av_fail(cause, _("%s:%d:%d: JSON syntax error%s"), label, line, col,
 		escape ? escape : *pos == '\0' ? _(" (the text ends too early)") : "");
 	free(escape);
