@@ -951,6 +951,23 @@ static void test_stage_opens_on_own_part(void **state)
 	harness_close(&h);
 }
 
+/* Keys read in one burst, before a draw: a move after a stage key starts
+ * where the new stage opens (the draw's placement undid it: "n n Right
+ * Right" showed Q[0,1]). */
+static void test_burst_moves_in_the_new_stage(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "nnll");   /* l: right, h: left (vi) */
+	assert_int_equal(h.a.stage, AV_STAGE_PROJECTION);
+	assert_int_equal(h.a.col - h.a.hm.own_first, 2);
+	expect("Q[0,2] = ");
+	harness_keys(&h, "ppjjnnl");   /* j: down */
+	expect("Q[2,1] = ");
+	harness_close(&h);
+}
+
 /* Defect 3: causal, key 0 hidden: row 0 has no visible key. The screen
  * says what attnview reports for it and what PyTorch would. */
 static void test_fully_hidden_row(void **state)
@@ -1230,6 +1247,7 @@ int main(void)
 		cmocka_unit_test(test_sweep_sizes),
 		cmocka_unit_test(test_nothing_cut_at_80x24),
 		cmocka_unit_test(test_stage_opens_on_own_part),
+		cmocka_unit_test(test_burst_moves_in_the_new_stage),
 		cmocka_unit_test(test_fully_hidden_row),
 		cmocka_unit_test(test_nonfinite_on_screen),
 		cmocka_unit_test(test_projector),

@@ -690,9 +690,26 @@ static bool all_columns_shown(struct av_app *a)
 	       (a->hm.first_col == 0 && a->hm.last_col >= av_heatmap_total_cols(parts, n) - 1);
 }
 
+static bool moves_cursor(enum av_action act)
+{
+	switch (act) {
+	case AV_ACTION_LEFT: case AV_ACTION_RIGHT: case AV_ACTION_UP: case AV_ACTION_DOWN:
+	case AV_ACTION_PAGE_LEFT: case AV_ACTION_PAGE_RIGHT:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static bool stage_key(struct av_app *a, int key, enum av_action act)
 {
 	int page = a->page_cols > 1 ? a->page_cols : 1;
+	/* a move read before the next draw (one burst: n n Right) starts
+	 * where the new stage opens; it moved the last stage's column, and the
+	 * opening's placement, at the draw, put the cursor back (the Right
+	 * was lost) */
+	if (moves_cursor(act))
+		clamp_cursor(a);
 	switch (act) {
 	case AV_ACTION_LEFT: move_col(a, -1); break;
 	case AV_ACTION_RIGHT: move_col(a, 1); break;
