@@ -60,6 +60,7 @@ static void full_snapshot(struct av_state *s)
 	s->key_hidden[0] = s->key_hidden[4] = true;
 	strcpy(s->lesson, "qkv-walkthrough");
 	s->lesson_step = 3;
+	s->lesson_hash = UINT64_C(0x0123456789abcdef);
 	s->view = AV_SNAP_VIEW_BARS;
 	s->figure = 3;
 	s->panel = 2;
@@ -129,6 +130,7 @@ static void assert_snapshots_equal(const struct av_state *a, const struct av_sta
 	assert_memory_equal(a->key_hidden, b->key_hidden, sizeof a->key_hidden);
 	assert_string_equal(a->lesson, b->lesson);
 	assert_int_equal(a->lesson_step, b->lesson_step);
+	assert_true(a->lesson_hash == b->lesson_hash);
 	assert_int_equal(a->n_before, b->n_before);
 	for (int i = 0; i < a->n_before; i++)
 		assert_true(av_state_same_training(&a->before[i], &b->before[i]));
@@ -379,8 +381,13 @@ static void test_refused_fields(void **state)
 	assert_edit_refused("\"seq\":41", "\"seq\":-1", "not in");
 	assert_edit_refused("\"config\":{", "\"config\":{\"bias\":true,", "unknown key \"bias\"");
 	assert_edit_refused("\"config\":{", "\"config\":[", "not JSON");
-	assert_edit_refused("\"lesson\":{\"name\":\"qkv-walkthrough\",\"step\":3}",
+	assert_edit_refused("\"lesson\":{\"name\":\"qkv-walkthrough\",\"step\":3,"
+			    "\"hash\":\"0123456789abcdef\"}",
 			    "\"lesson\":7", "\"lesson\" is not an object");
+	/* the lesson file's hash: 16 lower-case hex digits, always there */
+	assert_edit_refused("\"hash\":\"0123456789abcdef\"", "\"hash\":\"0123456789ABCDEF\"",
+			    "\"lesson\".\"hash\" is not 16 lower-case hex digits");
+	assert_edit_refused(",\"hash\":\"0123456789abcdef\"", "", "no \"hash\"");
 	/* identity */
 	assert_edit_refused("\"sample\":\"translate-cross\"", "\"sample\":\"\"", "sample: empty");
 	assert_edit_refused("\"sample\":\"translate-cross\"", "\"sample\":\"a\\u001bb\"",

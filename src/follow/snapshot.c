@@ -385,6 +385,7 @@ bool av_state_same(const struct av_state *a, const struct av_state *b)
 	       a->compare == b->compare &&
 	       memcmp(a->key_hidden, b->key_hidden, sizeof a->key_hidden) == 0 &&
 	       strcmp(a->lesson, b->lesson) == 0 && a->lesson_step == b->lesson_step &&
+	       a->lesson_hash == b->lesson_hash &&
 	       av_state_same_runs_before(a, b) &&
 	       av_state_same_training(&a->training, &b->training);
 }

@@ -163,6 +163,7 @@ struct av_state {
 	/* a lesson, when one runs */
 	char lesson[AV_SNAP_NAME_MAX + 1];  /* "" when none */
 	int lesson_step;                    /* 0..AV_SNAP_MAX_LESSON_STEP */
+	uint64_t lesson_hash;               /* of the lesson file's text (0: none) */
 
 	/* The parameters: drawn (or loaded) as the identity and config say,
 	 * then trained by each run of before[] in order and by training, each

@@ -13,7 +13,7 @@
  *             "figure": N, "panel": N,
  *             "train": {"vocab": BOOL, "scores": BOOL, "mats": N, "sentence": N},
  *             "compare": N},
- *    "lesson": {"name": NAME, "step": N},
+ *    "lesson": {"name": NAME, "step": N, "hash": "16 hex digits"},
  *    "before": [RUN, ...], "training": null | RUN,
  *    "pin": null | {the same keys, "pin": null}}
  * where a RUN is
@@ -217,12 +217,20 @@ static bool get_enum(const cJSON *obj, const char *where, const char *key,
 	return true;
 }
 
+/* 16 lower-case hex digits, as the encoder writes a hash */
+static bool decode_hash(const char *text, const char *what, uint64_t *out, char **cause)
+{
+	if (strlen(text) != 16 || strspn(text, "0123456789abcdef") != 16)
+		return av_fail(cause, _("message: %s is not 16 lower-case hex digits"), what);
+	*out = strtoull(text, NULL, 16);
+	return true;
+}
+
 static bool decode_identity(const cJSON *root, struct av_state *s, char **cause)
 {
 	char hash[17];
 	double seq;
 	int origin;
-	char *end;
 
 	if (!get_integer(root, "message", "seq", 0, 9007199254740991.0, &seq, cause) ||
 	    !get_string(root, "message", "sample", s->sample, AV_SNAP_NAME_MAX, cause) ||
@@ -232,10 +240,7 @@ static bool decode_identity(const cJSON *root, struct av_state *s, char **cause)
 		return false;
 	s->seq = (uint64_t)seq;
 	s->origin = (enum av_snap_origin)origin;
-	if (strlen(hash) != 16 || strspn(hash, "0123456789abcdef") != 16)
-		return av_fail(cause, _("message: \"hash\" is not 16 lower-case hex digits"));
-	s->content_hash = strtoull(hash, &end, 16);
-	return true;
+	return decode_hash(hash, "\"hash\"", &s->content_hash, cause);
 }
 
 static bool decode_text(const cJSON *root, struct av_state *s, char **cause)
@@ -339,12 +344,15 @@ static bool decode_view(const cJSON *root, struct av_state *s, char **cause)
 
 static bool decode_lesson(const cJSON *root, struct av_state *s, char **cause)
 {
-	static const char *const keys[] = { "name", "step", NULL };
+	static const char *const keys[] = { "name", "step", "hash", NULL };
 	const cJSON *l;
+	char hash[17];
 
 	return get_object(root, "message", "lesson", keys, &l, cause) &&
 	       get_string(l, "lesson", "name", s->lesson, AV_SNAP_NAME_MAX, cause) &&
-	       get_int(l, "lesson", "step", 0, AV_SNAP_MAX_LESSON_STEP, &s->lesson_step, cause);
+	       get_int(l, "lesson", "step", 0, AV_SNAP_MAX_LESSON_STEP, &s->lesson_step, cause) &&
+	       get_string(l, "lesson", "hash", hash, 16, cause) &&
+	       decode_hash(hash, "\"lesson\".\"hash\"", &s->lesson_hash, cause);
 }
 
 static bool decode_recipe(const cJSON *item, struct av_snap_recipe *r, char **cause)
@@ -709,6 +717,8 @@ static cJSON *encode_json(const struct av_state *s)
 	l = cJSON_AddObjectToObject(root, "lesson");
 	cJSON_AddStringToObject(l, "name", s->lesson);
 	cJSON_AddNumberToObject(l, "step", s->lesson_step);
+	snprintf(hash, sizeof hash, "%016" PRIx64, s->lesson_hash);
+	cJSON_AddStringToObject(l, "hash", hash);
 
 	before = cJSON_AddArrayToObject(root, "before");
 	for (int i = 0; i < s->n_before; i++)

@@ -17,6 +17,7 @@
 #include "i18n.h"
 #include "json_read.h"
 #include "lesson.h"
+#include "rng.h"
 #include "stage_list.h"
 #include "tokenizer.h"
 #include "trace_json.h"
@@ -744,6 +745,8 @@ bool av_lesson_load_file(const char *path, struct av_lesson *l, char **cause)
 	if (!av_read_file_limit(path, AV_LESSON_MAX_BYTES, _("lessons"), &text, NULL, cause))
 		return false;
 	bool ok = av_lesson_parse(text, path, l, cause);
+	if (ok)
+		l->text_hash = av_fnv1a_bytes(text, strlen(text), AV_FNV_BASIS);
 	free(text);
 	return ok;
 }

@@ -151,6 +151,8 @@ struct av_lesson_step {
 struct av_lesson {
 	char *path;
 	char *name;
+	uint64_t text_hash;           /* FNV-1a of the file's text (a class's
+				       * students check they have the same) */
 	char *title[AV_LANG_COUNT];
 	char *weights;                /* resolved path, or NULL */
 	struct av_sample sample;

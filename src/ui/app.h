@@ -383,6 +383,9 @@ bool av_lesson_ui_marked(const struct av_app *a, int query, int key);
 /* For the classroom: the lesson's name and step (NULL without a lesson);
  * going to a step as } and { do (false: no such step). */
 const char *av_lesson_ui_name(const struct av_app *a, int *step);
+/* The hash of the running lesson's file text (its text_hash), 0 without
+ * one: a class's students check theirs is the teacher's. */
+uint64_t av_lesson_ui_text_hash(const struct av_app *a);
 bool av_lesson_ui_go(struct av_app *a, int step);
 /* The step's state when the step trained the weights in the stepper (not
  * in the training view) and they are still the ones it left; else NULL. */

@@ -315,10 +315,12 @@ static bool capture(struct av_app *a, struct av_state *snap, char **cause)
 	snap->row = cell_index(a->row);
 	snap->col = cell_index(a->col);
 	const char *lesson = av_lesson_ui_name(a, &snap->lesson_step);
-	if (lesson != NULL && strlen(lesson) <= AV_SNAP_NAME_MAX)
+	if (lesson != NULL && strlen(lesson) <= AV_SNAP_NAME_MAX) {
 		snprintf(snap->lesson, sizeof snap->lesson, "%s", lesson);
-	else
+		snap->lesson_hash = av_lesson_ui_text_hash(a);
+	} else {
 		snap->lesson_step = 0;
+	}
 	if (c->leader != NULL)
 		capture_runs(a, snap);
 	return true;
@@ -675,12 +677,21 @@ static bool follow_lesson(struct av_app *a, const struct av_state *snap)
 		}
 		return true;
 	}
-	if (have == NULL || strcmp(have, snap->lesson) != 0) {
+	if (have == NULL || strcmp(have, snap->lesson) != 0 ||
+	    av_lesson_ui_text_hash(a) != snap->lesson_hash) {
 		struct av_lesson l;
 		if (strchr(snap->lesson, '/') != NULL || !av_lesson_load(snap->lesson, &l, &cause)) {
 			av_app_message(a, true, _("the teacher's lesson %s is not installed here%s%s"),
 				       snap->lesson, cause ? ": " : "", cause ? cause : "");
 			free(cause);
+			return false;
+		}
+		/* a file of the teacher's own with an installed lesson's name:
+		 * its captions and steps would be another lesson's here */
+		if (l.text_hash != snap->lesson_hash) {
+			av_app_message(a, true, _("the teacher's lesson %s is not the one installed "
+						  "here (the teacher's file differs)"), snap->lesson);
+			av_lesson_free(&l);
 			return false;
 		}
 		if (l.sample.name == NULL || strcmp(l.sample.name, snap->sample) != 0) {

@@ -165,6 +165,11 @@ const char *av_lesson_ui_name(const struct av_app *a, int *step)
 	return a->lesson->lesson->name;
 }
 
+uint64_t av_lesson_ui_text_hash(const struct av_app *a)
+{
+	return a->lesson ? a->lesson->lesson->text_hash : 0;
+}
+
 const struct av_lesson_state *av_lesson_ui_trained_step(const struct av_app *a)
 {
 	const struct av_lesson_ui *lu = a->lesson;
