@@ -40,11 +40,16 @@ struct table {
 	enum palette palette;
 };
 
+/* $COLUMNS, within 40..1000 (a narrower terminal gets 40-column blocks,
+ * not 80: COLUMNS=10 used to print 78 columns); 80 when unset or not a
+ * whole number */
 static int line_width(void)
 {
 	const char *env = getenv("COLUMNS");
-	int w = env ? atoi(env) : 0;
-	return w >= 40 && w <= 1000 ? w : 80;
+	if (!env || !*env || env[strspn(env, "0123456789")] != '\0' || strlen(env) > 9)
+		return 80;
+	int w = atoi(env);
+	return w < 40 ? 40 : w > 1000 ? 1000 : w;
 }
 
 /* The mark that ends a cut label, as the screen draws one (draw.c): "…",
