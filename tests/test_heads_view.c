@@ -141,7 +141,7 @@ static void test_many_tokens_page(void **state)
 	expect(utf8 ? "rows 0-" : "rows 0-");
 	expect(utf8 ? "of 64 ▼" : "of 64 v");
 	for (int k = 0; k < 8; k++) {
-		char name[16];
+		char name[24];
 		snprintf(name, sizeof(name), "head %d", k);
 		expect_panel(&h, name, true);
 	}

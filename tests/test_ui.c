@@ -709,7 +709,7 @@ static void test_heads_view(void **state)
 	harness_keys(&h, "a");
 	assert_non_null(strstr(harness_line(0), "all heads"));
 	for (int k = 0; k < 8; k++) {
-		char name[16];
+		char name[24];
 		snprintf(name, sizeof(name), "head %d", k);
 		expect(name);
 	}

@@ -18,16 +18,34 @@
  * language and character set. (It was made from nothing, all "C", and such
  * messages came out in English under zh_CN.) Made again when LC_CTYPE or
  * LC_MESSAGES changed since (main sets them once; tests switch locales).
- * The old object is not freed: a caller between av_numeric_c_begin and
- * av_numeric_c_end may still be using it, and there are as many as the
- * program's changes of locale. A mutex, since the model worker's thread
+ * The old object is not freed at once: a caller between av_numeric_c_begin
+ * and av_numeric_c_end may still be using it. It is kept among the last
+ * RETIRED_KEPT, and only the oldest of those is freed (no caller holds one
+ * across eight changes of locale). A mutex, since the model worker's thread
  * reads JSON too. */
+#define RETIRED_KEPT 8
 static mtx_t numeric_lock;
 static once_flag numeric_once = ONCE_FLAG_INIT;
 
 static void numeric_lock_init(void)
 {
 	mtx_init(&numeric_lock, mtx_plain);
+}
+
+/* Keeps old (the locale replaced) for the callers that may still use it;
+ * frees the oldest kept when there is no room. */
+static void retire(locale_t old)
+{
+	static locale_t kept[RETIRED_KEPT];
+	static int n_kept;
+	if (!old)
+		return;
+	if (n_kept == RETIRED_KEPT) {
+		freelocale(kept[0]);
+		memmove(kept, kept + 1, (RETIRED_KEPT - 1) * sizeof kept[0]);
+		n_kept--;
+	}
+	kept[n_kept++] = old;
 }
 
 static bool same_name(const char *kept, const char *now)
@@ -47,6 +65,7 @@ static locale_t c_numeric(void)
 		locale_t base = duplocale(LC_GLOBAL_LOCALE);
 		locale_t made = base ? newlocale(LC_NUMERIC_MASK, "C", base) : (locale_t)0;
 		if (made) {   /* newlocale took base */
+			retire(loc);
 			loc = made;
 			free(ctype);
 			free(messages);
