@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "train.h"
+#include "ui/prompt.h"
 #include "ui/widgets/chart.h"
 #include "ui/widgets/draw.h"
 #include "ui/views/view_train_internal.h"
@@ -1013,6 +1014,18 @@ static void test_nonfinite_stops_the_run(void **state)
 	harness_keys(&h, " ");
 	assert_int_equal(av_app_timeout(&h.a), -1);
 	expect("stopped at epoch 0");
+	/* W w and W t write nothing JSON cannot hold (null, then refused by
+	 * --weights, after "wrote") */
+	for (int fmt = AV_EXPORT_TRACE; fmt <= AV_EXPORT_WEIGHTS; fmt++) {
+		char *text = NULL;
+		cause = NULL;
+		assert_false(av_export_render(&h.a, (enum av_export_format)fmt, &text, &cause));
+		assert_null(text);
+		assert_non_null(cause);
+		if (!strstr(cause, "inf or nan") && !strstr(cause, "nothing was written"))
+			fail_msg("%s", cause);
+		free(cause);
+	}
 	harness_close(&h);
 }
 
