@@ -928,6 +928,26 @@ static void test_new_trainer_counts_earlier_epochs(void **state)
 	harness_close(&h);
 }
 
+/* A rate set outside what [ and ] reach (:lr 1e30, --lr) is brought back
+ * by one press toward the range; further out is still refused. */
+static void test_lr_keys_come_back_into_range(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "");
+	harness_keys(&h, "t:lr 1e30\r");
+	assert_true(trainer(&h)->set.lr == 1e30);
+	harness_keys(&h, "]");
+	expect("the learning rate stays between");
+	assert_true(trainer(&h)->set.lr == 1e30);
+	harness_keys(&h, "[");
+	assert_true(trainer(&h)->set.lr == 100);
+	harness_keys(&h, ":lr 1e-12\r");
+	harness_keys(&h, "]");
+	assert_true(trainer(&h)->set.lr == 1e-6);
+	harness_close(&h);
+}
+
 /* i draws the weights again, which loses the training as r does: it asks
  * first, and n keeps every epoch. */
 static void test_init_asks_before_discarding(void **state)
@@ -1237,6 +1257,7 @@ int main(void)
 		cmocka_unit_test(test_loss_axis_is_unambiguous),
 		cmocka_unit_test(test_trained_header_and_quit_question),
 		cmocka_unit_test(test_new_trainer_counts_earlier_epochs),
+		cmocka_unit_test(test_lr_keys_come_back_into_range),
 		cmocka_unit_test(test_init_asks_before_discarding),
 		cmocka_unit_test(test_saturation_is_not_vanishing),
 		cmocka_unit_test(test_saturation_by_temperature),

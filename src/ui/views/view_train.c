@@ -624,6 +624,13 @@ static void change_lr(struct av_app *a, double factor)
 {
 	struct av_trainer *tr = a->train->tr;
 	double lr = tr->set.lr * factor;
+	/* [ and ] keep to LR_MIN..LR_MAX, but a rate set outside it (:lr 1e30,
+	 * --lr) is brought back in one press: the divergence advice says "lr
+	 * down ([)", which used to be refused there */
+	if (lr > LR_MAX && factor < 1)
+		lr = LR_MAX;
+	else if (lr < LR_MIN && factor > 1)
+		lr = LR_MIN;
 	if (lr < LR_MIN || lr > LR_MAX) {
 		av_app_message(a, false, _("the learning rate stays between %g and %g"), LR_MIN, LR_MAX);
 		return;
