@@ -920,11 +920,29 @@ static void test_new_trainer_counts_earlier_epochs(void **state)
 	assert_int_equal(trainer(&h)->epochs_before, 5);
 	harness_keys(&h, "ssst");
 	assert_non_null(strstr(harness_line(0), "trained 5+3 ep"));
+	/* none of the 8 was written: a discard loses them all (it said 3) */
+	harness_keys(&h, "q");
+	expect("discard 8 epochs of training? y/n");
+	harness_keys(&h, "n");
+	assert_false(h.a.quit);
 	/* stopped inside an epoch: nothing to count on from */
 	harness_keys(&h, "tSt");
 	harness_keys(&h, "m");
 	harness_keys(&h, "t");
 	assert_int_equal(trainer(&h)->epochs_before, 0);
+	harness_close(&h);
+}
+
+/* Steps of the first epoch are training too: leaving says so (it said
+ * "nothing trained yet" over changed weights). */
+static void test_steps_only_are_trained(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "");
+	harness_keys(&h, "tSSt");
+	expect("stepper: the weights after 2 steps of the first epoch");
+	expect_not("nothing trained yet");
 	harness_close(&h);
 }
 
@@ -1257,6 +1275,7 @@ int main(void)
 		cmocka_unit_test(test_loss_axis_is_unambiguous),
 		cmocka_unit_test(test_trained_header_and_quit_question),
 		cmocka_unit_test(test_new_trainer_counts_earlier_epochs),
+		cmocka_unit_test(test_steps_only_are_trained),
 		cmocka_unit_test(test_lr_keys_come_back_into_range),
 		cmocka_unit_test(test_init_asks_before_discarding),
 		cmocka_unit_test(test_saturation_is_not_vanishing),

@@ -973,6 +973,9 @@ bool av_train_view_open(struct av_app *a)
 	const char *note = "";
 	char *cause = NULL;
 	int carried = epochs_to_carry(a);
+	/* the epochs a new trainer's discard would lose besides its own */
+	int unsaved_carried = carried > 0 && av_train_view_unsaved(a)
+			      ? tv->unsaved_before + tv->tr->epoch : 0;
 	if (tv->tr && !av_trainer_wake(tv->tr, s, &cause)) {
 		free(cause);
 		cause = NULL;
@@ -1003,6 +1006,7 @@ bool av_train_view_open(struct av_app *a)
 		}
 		if (carried > 0)   /* the session's weights are the last trainer's */
 			tv->tr->epochs_before = carried;
+		tv->unsaved_before = unsaved_carried;
 		tv->goal = s->sample.training.epochs;
 		tv->goal_seen = false;
 		tv->steps_done = 0;
@@ -1067,8 +1071,12 @@ void av_train_view_leave(struct av_app *a)
 		return;
 	}
 	release_memory(tv, a->s);
-	if (tv->tr->epoch == 0)
+	if (tv->tr->epoch == 0 && tv->tr->next_item == 0)
 		av_app_message(a, false, _("back to the stepper (nothing trained yet)"));
+	else if (tv->tr->epoch == 0)   /* S: sentences of the first epoch */
+		av_app_message(a, false, P_("stepper: the weights after %d step of the first epoch",
+					    "stepper: the weights after %d steps of the first epoch",
+					    tv->tr->next_item), tv->tr->next_item);
 	else
 		av_app_message(a, false, P_("stepper: the weights after %d epoch (%s, %s lr %g, "
 					    "loss %.4g)", "stepper: the weights after %d epochs (%s, "
@@ -1125,13 +1133,15 @@ bool av_train_view_unsaved(const struct av_app *a)
 	if (!tv || !tv->tr)
 		return false;
 	bool progress = tv->tr->epoch > 0 || tv->tr->next_item > 0;
-	return progress && tv->steps_done != tv->saved_at;
+	return tv->unsaved_before > 0 || (progress && tv->steps_done != tv->saved_at);
 }
 
 void av_train_view_mark_saved(struct av_app *a)
 {
-	if (a->train)
+	if (a->train) {
 		a->train->saved_at = a->train->steps_done;
+		a->train->unsaved_before = 0;   /* the file holds those epochs too */
+	}
 }
 
 /* The answer to the discard question (asked through the prompt's y/n). */
@@ -1154,17 +1164,20 @@ bool av_train_view_ask_discard(struct av_app *a, void (*then)(struct av_app *a))
 		return false;
 	a->train->after_discard = then;
 	const struct av_trainer *tr = a->train->tr;
+	/* with the earlier trainers' unsaved epochs this one went on from */
+	int lost = tr->epoch <= INT_MAX - a->train->unsaved_before
+		   ? tr->epoch + a->train->unsaved_before : INT_MAX;
 	char *question;
-	if (tr->epoch > 0 && tr->next_item > 0) {
+	if (lost > 0 && tr->next_item > 0) {
 		char epochs[48], steps[48];
-		snprintf(epochs, sizeof(epochs), P_("%d epoch", "%d epochs", tr->epoch), tr->epoch);
+		snprintf(epochs, sizeof(epochs), P_("%d epoch", "%d epochs", lost), lost);
 		snprintf(steps, sizeof(steps), P_("%d step", "%d steps", tr->next_item),
 			 tr->next_item);
 		/* TRANSLATORS: "discard 2 epochs and 1 step of training? y/n" */
 		question = av_printf(_("discard %s and %s of training? y/n"), epochs, steps);
-	} else if (tr->epoch > 0) {
+	} else if (lost > 0) {
 		question = av_printf(P_("discard %d epoch of training? y/n",
-					"discard %d epochs of training? y/n", tr->epoch), tr->epoch);
+					"discard %d epochs of training? y/n", lost), lost);
 	} else {
 		question = av_printf(P_("discard %d step of training? y/n",
 					"discard %d steps of training? y/n", tr->next_item),

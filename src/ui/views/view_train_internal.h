@@ -60,6 +60,9 @@ struct av_train_view {
 	int row_h;                 /* screen rows per matrix row in the maps (1, 2) */
 	long steps_done;           /* optimiser steps since the trainer started or r */
 	long saved_at;             /* steps_done when last saved, -1 never */
+	int unsaved_before;        /* unsaved epochs of earlier trainers this one
+				      goes on from (epochs_before's, not yet
+				      written): a discard loses them too */
 	bool adam_restarted;       /* leaving freed Adam's moments: say so on return */
 
 	/* computed from the trainer when stale (after steps and changes) */
