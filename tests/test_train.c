@@ -1066,9 +1066,30 @@ static void test_sleep_keeps_what_cannot_come_back(void **state)
 	av_session_free(&s);
 }
 
+
+/* The histories a run keeps stay within AV_TRAIN_HISTORY_BYTES: the most
+ * epochs fall as the heads grow (a screen left training overnight grew
+ * 5 MB a minute at H=8). */
+static void test_history_is_bounded(void **state)
+{
+	(void)state;
+	struct av_trainer tr;
+	memset(&tr, 0, sizeof tr);
+	for (int H = 1; H <= 512; H *= 2) {
+		tr.cfg.heads = H;
+		size_t most = (size_t)av_trainer_max_epochs(&tr);
+		assert_true(most * sizeof(double) * (1 + 3 * (size_t)H) <= AV_TRAIN_HISTORY_BYTES);
+		assert_true((most + 1) * sizeof(double) * (1 + 3 * (size_t)H) >
+			    AV_TRAIN_HISTORY_BYTES);
+	}
+	tr.cfg.heads = 8;
+	assert_int_equal(av_trainer_max_epochs(&tr), 335544);
+}
+
 int main(void)
 {
 	const struct CMUnitTest more[] = {
+		cmocka_unit_test(test_history_is_bounded),
 		cmocka_unit_test(test_targets),
 		cmocka_unit_test(test_loss_by_hand),
 		cmocka_unit_test(test_first_steps),

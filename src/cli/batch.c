@@ -119,6 +119,13 @@ bool av_batch_train(const struct av_options *o, struct av_session *s, char **cau
 	struct av_trainer *tr = av_trainer_new(s, &set, cause);
 	if (!tr)
 		return false;
+	if (o->train_epochs > av_trainer_max_epochs(tr)) {
+		av_fail(cause, _("--train %d: a run of this model keeps at most %d epochs of "
+				 "history (%d heads)"), o->train_epochs, av_trainer_max_epochs(tr),
+			tr->cfg.heads);
+		av_trainer_free(tr);
+		return false;
+	}
 	for (int e = 0; e < o->train_epochs; e++)
 		av_trainer_epoch(tr);
 	struct av_training_record record;

@@ -743,6 +743,13 @@ bool av_trainer_step(struct av_trainer *tr)
 	return true;
 }
 
+int av_trainer_max_epochs(const struct av_trainer *tr)
+{
+	size_t per_epoch = sizeof(double) * (1 + 3 * (size_t)tr->cfg.heads);
+	size_t most = AV_TRAIN_HISTORY_BYTES / per_epoch;
+	return most > INT_MAX ? INT_MAX : (int)most;
+}
+
 double av_trainer_epoch(struct av_trainer *tr)
 {
 	while (!av_trainer_step(tr))

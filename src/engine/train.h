@@ -249,6 +249,16 @@ bool av_trainer_step(struct av_trainer *tr);
  * returns the epoch's loss. */
 double av_trainer_epoch(struct av_trainer *tr);
 
+/* The histories kept per epoch (the loss, the tracked pair's score and cell
+ * per head: 8 + 24 H bytes) stay within this: a run left going (a class's
+ * screen overnight) took 5 MB a minute at D=512, H=8. */
+#define AV_TRAIN_HISTORY_BYTES ((size_t)64 << 20)
+
+/* The most epochs a run of tr's model keeps within AV_TRAIN_HISTORY_BYTES
+ * (2 097 152 at H=1, 335 544 at H=8); the training view stops there and
+ * --train refuses more. */
+int av_trainer_max_epochs(const struct av_trainer *tr);
+
 /* Back to the starting parameters: optimiser state, epoch, loss history and
  * tracked history cleared; settings kept. */
 void av_trainer_reset(struct av_trainer *tr);

@@ -441,12 +441,21 @@ static void stop_diverged(struct av_app *a)
 		       av_train_panel_fix(&d));
 }
 
-/* --restricted: a run ends at AV_RESTRICTED_MAX_EPOCHS epochs (r starts
- * again from 0), so a student's training never runs unattended. True, with
- * the run paused and the reason shown, when the trainer is there. */
+/* A run ends at av_trainer_max_epochs (its histories bounded), and with
+ * --restricted at AV_RESTRICTED_MAX_EPOCHS epochs (r starts again from 0),
+ * so a student's training never runs unattended. True, with the run paused
+ * and the reason shown, when the trainer is there. */
 static bool at_epoch_limit(struct av_app *a)
 {
 	struct av_train_view *tv = a->train;
+	int most = av_trainer_max_epochs(tv->tr);
+	if (tv->tr->epoch >= most) {   /* the charts keep every epoch: bounded */
+		pause_training(a);
+		av_app_message(a, true, _("training stops at %d epochs, the most whose history "
+					  "this model's charts keep (r starts again from epoch 0)"),
+			       most);
+		return true;
+	}
 	if (!a->restricted || tv->tr->epoch < AV_RESTRICTED_MAX_EPOCHS)
 		return false;
 	pause_training(a);
