@@ -365,6 +365,25 @@ static void test_pin_mask_on_off(void **state)
 	harness_close(&h);
 }
 
+/* A pin at one stage, then n: the live side is the new stage's own result,
+ * where the stepper opens it (it took the pinned part's index there: X
+ * pinned at the embedding, then V at the projection, not Q). */
+static void test_pin_then_next_stage(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 100, 30, "", NULL, -1);
+	harness_keys(&h, "n");
+	harness_keys(&h, "y");
+	expect("pinned: embedding X");
+	harness_keys(&h, "n");
+	expect("live: projection Q");
+	expect_not("live: projection V");
+	harness_keys(&h, "p");   /* back at the pinned stage: its part again */
+	expect("live: embedding X");
+	harness_close(&h);
+}
+
 /* The softmax stage against a higher T: max |Δ| is the engine's. */
 static void test_pin_temperature(void **state)
 {
@@ -487,6 +506,7 @@ int main(void)
 		cmocka_unit_test(test_weights),
 		cmocka_unit_test(test_figure_keys),
 		cmocka_unit_test(test_pin_mask_on_off),
+		cmocka_unit_test(test_pin_then_next_stage),
 		cmocka_unit_test(test_pin_temperature),
 		cmocka_unit_test(test_pin_training),
 		cmocka_unit_test(test_pin_shapes_differ),

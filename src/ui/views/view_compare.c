@@ -50,6 +50,7 @@ struct av_pin {
 	enum av_figure_kind fig;      /* a figure's panel ... */
 	int panel;
 	int part;                /* ... or the stepper's part (index in its stage) */
+	enum av_stage stage;     /* ... at this stage */
 	const struct av_view *under;   /* the view y went from, back on unpin */
 	enum pin_display display;
 	int row, col;            /* one cursor for every panel */
@@ -96,7 +97,14 @@ static bool live_snapshot(struct av_app *a, struct av_pin *p, char **cause)
 	if (n == 0)
 		return av_fail(cause, _("the %s stage shows no matrix: n steps to one"),
 			       av_ui_stage_titles[a->stage]);
+	/* at the pinned stage its part; at another (n, p) the stage's own
+	 * result, where the stepper opens it: the pinned index there was
+	 * another matrix (an embedding's X pinned, then V at the projection,
+	 * while the cursor was on Q) */
 	int i = p->part < n ? p->part : n - 1;
+	if (a->stage != p->stage)
+		for (i = 0; i < n - 1 && !parts[i].own; i++)
+			;
 	char what[64];
 	part_what(a, what, sizeof(what), a->stage, a->head, parts, n, i);
 	av_panel_snapshot_part(&p->live, &a->s->trace, &parts[i], what, a->head);
@@ -147,6 +155,7 @@ void av_pin_stepper(struct av_app *a)
 	av_classroom_pinned(a);
 	struct av_pin *p = av_calloc(1, sizeof(*p));
 	p->part = i;
+	p->stage = a->stage;
 	char what[64];
 	part_what(a, what, sizeof(what), a->stage, a->head, parts, n, i);
 	av_panel_snapshot_part(&p->pinned, &a->s->trace, &parts[i], what, a->head);
