@@ -450,6 +450,33 @@ static void test_cancel(void **state)
 	close_model(&mh);
 }
 
+/* Esc after Enter, while the new sentence still computes, drops it: the
+ * old sentence stays (it said "Esc does nothing here" and the run went on
+ * to replace it). */
+static void test_esc_drops_a_run(void **state)
+{
+	(void)state;
+	struct mharness mh;
+	open_model(&mh, TINY, "xterm-256color", 80, 24, SENTENCE, -1);
+	struct av_app *a = &mh.h.a;
+	av_model_ui_test_hold(a, true);
+	harness_keys(&mh.h, "e");
+	harness_key(&mh.h, AV_CTRL('U'));
+	harness_keys(&mh.h, "the mat");
+	av_model_ui_test_wait(a);   /* the worker has it, and waits at the gate */
+	harness_key(&mh.h, '\r');
+	assert_true(av_model_ui_busy(a));
+	harness_key(&mh.h, AV_KEY_ESC);
+	expect_status("dropped: the sentence shown stays");
+	av_model_ui_test_hold(a, false);
+	finish_forward(&mh);
+	assert_string_equal(a->s->sentence, SENTENCE);
+	/* nothing computing: Esc is what it was */
+	harness_key(&mh.h, AV_KEY_ESC);
+	expect_status("does nothing here");
+	close_model(&mh);
+}
+
 /* q while one computes (held): the worker is stopped and joined, nothing
  * leaks (ASan) and nothing races (TSan). */
 static void test_quit_while_computing(void **state)
@@ -674,6 +701,7 @@ int main(void)
 		cmocka_unit_test(test_pin_names_the_layer),
 		cmocka_unit_test(test_edit_reruns),
 		cmocka_unit_test(test_keys_while_computing),
+		cmocka_unit_test(test_esc_drops_a_run),
 		cmocka_unit_test(test_newest_wins),
 		cmocka_unit_test(test_cancel),
 		cmocka_unit_test(test_quit_while_computing),

@@ -353,7 +353,16 @@ static void toggle_model_view(struct av_app *a)
 
 bool av_model_ui_key(struct av_app *a, int key, enum av_action act)
 {
-	(void)key;
+	/* the editor's cancel key (Esc) goes on cancelling after Enter, while
+	 * the sentence it started still computes: the docs said so, and Esc
+	 * answered "does nothing here" while the run went on and replaced the
+	 * sentence */
+	if (av_edit_action_for_key(key) == AV_EDIT_CANCEL && av_model_ui_busy(a)) {
+		av_model_worker_cancel(a->model->worker);
+		av_app_message(a, false, "%s", _("dropped: the sentence shown stays (its run "
+						 "was not finished)"));
+		return true;
+	}
 	const char *why = refusal(act);
 	if (why) {
 		av_app_message(a, false, "%s", why);
