@@ -236,6 +236,21 @@ static bool open_screen(const struct av_options *o, bool restricted, const char 
 	return ok;
 }
 
+/* The default sentence was not the person's: a model with fewer positions
+ * than its tokens (a test model) refused it as "51 tokens: the model takes
+ * 1 to 32", which named nothing the person had typed. */
+static bool default_sentence_fits(const struct av_gpt2 *m, char **cause)
+{
+	int ids[AV_GPT2_MAX_TOKENS];
+	int max = m->cfg.n_ctx < AV_GPT2_MAX_TOKENS ? m->cfg.n_ctx : AV_GPT2_MAX_TOKENS;
+	int n = m->bpe.n_vocab ? av_bpe_encode(&m->bpe, default_sentence, ids,
+					       AV_GPT2_MAX_TOKENS, NULL) : -1;
+	if (n >= 0 && n <= max)
+		return true;
+	return av_fail(cause, _("the default sentence does not fit this model (it takes 1 to %d "
+				"tokens): give a SENTENCE"), max);
+}
+
 bool av_model_cli_run(const struct av_options *o, bool restricted, bool color, char **cause)
 {
 	if (!check_options(o, cause))
@@ -259,7 +274,10 @@ bool av_model_cli_run(const struct av_options *o, bool restricted, bool color, c
 			     m.cfg.n_head - 1);
 	struct av_gpt2_run r = { 0 };
 	struct av_trace t = { 0 };
-	const char *sentence = o->sentence && *o->sentence ? o->sentence : default_sentence;
+	bool own = o->sentence && *o->sentence;
+	const char *sentence = own ? o->sentence : default_sentence;
+	if (ok && !own)
+		ok = default_sentence_fits(&m, cause);
 	if (ok && screen)
 		ok = open_screen(o, restricted, dir, &m, layer, sentence, cause);
 	else if (ok)
