@@ -188,6 +188,21 @@ static bool show(const struct av_options *o, const char *dir, const struct av_gp
 	if (o->dump)
 		return dump(o, dir, m, r, t, layer, cause);
 	const char *stage = o->print ? o->print : "weights";
+	/* a real model's own list: its layer has no source (no cross mode),
+	 * and token_ids and next are its own (the engine's message listed
+	 * source_embedding and left those out) */
+	static const char *const model_stages[] = {
+		"tokens", "token_ids", "layer_input", "embedding", "q", "k", "v", "mask", "scores",
+		"scaled", "masked", "weights", "context", "concat", "output", "residual", "next",
+		NULL
+	};
+	int known;
+	if (!av_enum_parse(model_stages, stage, &known)) {
+		char *allowed = av_enum_list(model_stages);
+		av_fail(cause, _("unknown stage \"%s\" (stages: %s)"), stage, allowed);
+		free(allowed);
+		return false;
+	}
 	if (!strcmp(stage, "next"))
 		print_next(m, r);
 	else if (!strcmp(stage, "token_ids"))
