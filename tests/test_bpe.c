@@ -157,6 +157,10 @@ static void test_display(void **state)
 	s = av_bpe_display_bytes((const unsigned char *)" \xe7\x86\x8a\x1b", 5);
 	assert_string_equal(s, " 熊\\x1b");
 	free(s);
+	/* spaces only: visible (a blank row label before) */
+	s = av_bpe_display_bytes((const unsigned char *)"  ", 2);
+	assert_string_equal(s, "␣␣");
+	free(s);
 	int ids[16];
 	char *cause = NULL;
 	int n = av_bpe_encode(&gpt2, " 熊猫", ids, 16, &cause);

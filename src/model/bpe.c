@@ -494,6 +494,19 @@ char *av_bpe_display_bytes(const unsigned char *bytes, int n)
 	/* worst case: every byte as "<xx " */
 	char *out = av_malloc((size_t)n * 5 + 3);
 	size_t o = 0;
+	/* a token of spaces only (" ", "  ") labelled a row and a column with
+	 * nothing to see: each space is shown as U+2423 OPEN BOX */
+	int spaces = 0;
+	while (spaces < n && bytes[spaces] == ' ')
+		spaces++;
+	if (n > 0 && spaces == n) {
+		for (int i = 0; i < n; i++) {
+			memcpy(out + o, "\xe2\x90\xa3", 3);
+			o += 3;
+		}
+		out[o] = '\0';
+		return out;
+	}
 	bool in_group = false;
 	for (int i = 0; i < n;) {
 		uint32_t cp;

@@ -73,7 +73,8 @@ int av_bpe_token_bytes(const struct av_bpe *b, int id, unsigned char *out, int c
  * characters as they are, except control characters shown as \n, \t, \r
  * or \xNN; every byte that does not form a whole character (a CJK
  * character or an emoji split across tokens) in one group in angle brackets,
- * "<e6 88>". A token id outside the vocabulary gives "<unknown id N>". */
+ * "<e6 88>"; a token of spaces only as one "␣" (U+2423) per space, so it is
+ * seen. A token id outside the vocabulary gives "<unknown id N>". */
 char *av_bpe_display_bytes(const unsigned char *bytes, int n);
 char *av_bpe_display(const struct av_bpe *b, int id);
 
