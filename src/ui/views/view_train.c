@@ -250,7 +250,7 @@ static void plan_maps(struct av_app *a, struct plan *p, int by, int bh, int x, i
 /* Columns for the projector layout: the weight and gradient matrices get
  * a column of their own. */
 #define WIDE_COLUMNS 150
-#define WIDE_ROWS 30
+#define WIDE_ROWS 28   /* the body less the info lines at 150x32 */
 
 static void plan_layout(struct av_app *a, struct plan *p)
 {
