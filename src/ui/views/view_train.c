@@ -991,14 +991,14 @@ bool av_train_view_open(struct av_app *a)
 		av_trainer_free(tv->tr);
 		tv->tr = NULL;
 		tv->adam_restarted = false;
-		note = _("the layer changed since the last visit (weights, mode or scale): training "
-		       "starts afresh from the stepper's weights");
+		note = _("the layer changed since the last visit (weights, mode, scale or "
+		       "temperature): training starts afresh from the stepper's weights");
 	}
 	if (tv->tr && !same_layer(tv->tr, s)) {
 		av_trainer_free(tv->tr);
 		tv->tr = NULL;
-		note = _("the layer changed since the last visit (weights, mode or scale): training "
-		       "starts afresh from the stepper's weights");
+		note = _("the layer changed since the last visit (weights, mode, scale or "
+		       "temperature): training starts afresh from the stepper's weights");
 	}
 	if (!tv->tr) {
 		struct av_train_settings set;
