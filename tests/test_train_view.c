@@ -1048,6 +1048,10 @@ static void test_nonfinite_stops_the_run(void **state)
 	expect_not("lowers the learning rate");
 	expect("not finite, stopped");
 	expect("stopped: not finite (r resets)");
+	/* the panels say so too (they said "Space runs", "try init xavier") */
+	expect("no epoch: the run stopped, not");
+	expect_not("no epoch yet");
+	expect_not("scores all alike");
 	/* Space and s refuse to go on; r resets */
 	harness_keys(&h, " ");
 	assert_int_equal(av_app_timeout(&h.a), -1);

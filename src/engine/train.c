@@ -743,6 +743,11 @@ bool av_trainer_step(struct av_trainer *tr)
 	return true;
 }
 
+bool av_trainer_diverged(const struct av_trainer *tr)
+{
+	return tr->nonfinite >= 0 || (tr->steps > 0 && !isfinite(tr->last_loss));
+}
+
 int av_trainer_max_epochs(const struct av_trainer *tr)
 {
 	size_t per_epoch = sizeof(double) * (1 + 3 * (size_t)tr->cfg.heads);

@@ -259,6 +259,10 @@ double av_trainer_epoch(struct av_trainer *tr);
  * --train refuses more. */
 int av_trainer_max_epochs(const struct av_trainer *tr);
 
+/* Whether the loss or a trained weight stopped being a number: a run that
+ * cannot go on (the training view stops; r resets). */
+bool av_trainer_diverged(const struct av_trainer *tr);
+
 /* Back to the starting parameters: optimiser state, epoch, loss history and
  * tracked history cleared; settings kept. */
 void av_trainer_reset(struct av_trainer *tr);

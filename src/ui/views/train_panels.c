@@ -375,9 +375,11 @@ void av_train_panel_loss(struct av_app *a, WINDOW *w)
 	if (cols < 4)
 		return;
 	attr_t dim = el(a, AV_EL_DIM);
-	if (tr->epoch == 0) {
-		put_wrapped_at(w, 1 + rows / 2, lab + 1, 2, _("no epoch yet: Space runs, s takes one "
-			       "epoch, S one sentence"), dim);
+	if (tr->epoch == 0) {   /* after a stop Space would not run: r first */
+		put_wrapped_at(w, 1 + rows / 2, lab + 1, 2, av_trainer_diverged(tr)
+			       ? _("no epoch: the run stopped, not finite (r resets)")
+			       : _("no epoch yet: Space runs, s takes one epoch, S one sentence"),
+			       dim);
 		return;
 	}
 	double lo, hi;
@@ -1110,8 +1112,9 @@ void av_train_panel_hist(struct av_app *a, WINDOW *w)
 	int max = 0;
 	for (int b = 0; b < bins; b++)
 		max = tv->hist[b] > max ? tv->hist[b] : max;
+	/* not after a stop: the scores are not numbers, and the remedy is r */
 	bool alike = tv->hist_n > 1 && isfinite(tv->hist_lo) && isfinite(tv->hist_hi) &&
-		     tv->hist_hi - tv->hist_lo < 0.1;
+		     tv->hist_hi - tv->hist_lo < 0.1 && !av_trainer_diverged(tv->tr);
 	if (alike) {
 		title(a, w, _("scores all alike"), NULL);
 		int x = av_text_width(_("scores all alike")) + 2;

@@ -419,7 +419,7 @@ static void pause_training(struct av_app *a)
 /* Whether the loss or a trained tensor stopped being a number. */
 static bool diverged(const struct av_trainer *tr)
 {
-	return tr->nonfinite >= 0 || (tr->steps > 0 && !isfinite(tr->last_loss));
+	return av_trainer_diverged(tr);
 }
 
 /* Stops the run and says what is not finite, and the remedy for what
