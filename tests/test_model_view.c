@@ -531,6 +531,12 @@ static void test_model_view_80x24_pages(void **state)
 	expect("layers 9-11 of 12 (page 4/4)");
 	expect("cursor: layer 11 head 2");
 	expect("layer 11/12");
+	/* n and j past the last layer say so (they did nothing, silently) */
+	harness_keys(&mh.h, "n");
+	expect_status("the model has layers 0 to 11");
+	assert_int_equal(av_model_ui_layer(a), 11);
+	harness_keys(&mh.h, "j");
+	expect_status("the model has layers 0 to 11");
 	/* the cursor's tile is bracketed */
 	assert_true(panel_find(&mh.h, "[") >= 0);
 	/* Enter: that head in the stepper, at the softmax, on the last query */

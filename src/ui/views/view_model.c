@@ -688,12 +688,19 @@ static bool model_key(struct av_app *a, int key, enum av_action act)
 		return true;
 	}
 	switch (act) {
-	case AV_ACTION_UP: set_layer(a, max_int(layer - 1, 0)); break;
-	case AV_ACTION_DOWN: set_layer(a, min_int(layer + 1, g.L - 1)); break;
+	/* past either end set_layer says "the model has layers 0 to N" (a
+	 * clamp to the same layer said nothing) */
+	case AV_ACTION_UP: set_layer(a, layer - 1); break;
+	case AV_ACTION_DOWN: set_layer(a, layer + 1); break;
 	case AV_ACTION_LEFT: move_head(a, a->head - 1); break;
 	case AV_ACTION_RIGHT: move_head(a, a->head + 1); break;
-	case AV_ACTION_NEXT_STAGE: set_layer(a, min_int(g.first_layer + g.layers_per_page, g.L - 1)); break;
-	case AV_ACTION_PREV_STAGE: set_layer(a, max_int(g.first_layer - g.layers_per_page, 0)); break;
+	case AV_ACTION_NEXT_STAGE:
+		set_layer(a, layer == g.L - 1 ? g.L
+			  : min_int(g.first_layer + g.layers_per_page, g.L - 1));
+		break;
+	case AV_ACTION_PREV_STAGE:
+		set_layer(a, layer == 0 ? -1 : max_int(g.first_layer - g.layers_per_page, 0));
+		break;
 	case AV_ACTION_PAGE_RIGHT: move_head(a, min_int(g.first_head + g.heads_per_page, g.H - 1)); break;
 	case AV_ACTION_PAGE_LEFT: move_head(a, max_int(g.first_head - g.heads_per_page, 0)); break;
 	case AV_ACTION_FIRST_STAGE: set_layer(a, 0); break;
