@@ -644,6 +644,7 @@ static bool advance(struct av_follower *f, unsigned *events, struct av_state *ou
 		}
 		if (v == AV_WIRE_SKIP) {
 			note(f->note, f->ctx, _("dropped a message: %s"), cause);
+			*events |= AV_FOLLOW_DROPPED;
 			free(cause);
 			f->skip_left = f->header.length;
 			f->state = f->skip_left > 0 ? SKIPPING : WANT_HEADER;
@@ -664,6 +665,7 @@ static bool advance(struct av_follower *f, unsigned *events, struct av_state *ou
 		} else {
 			note(f->note, f->ctx, _("dropped a malformed message: %s"), cause);
 			free(cause);
+			*events |= AV_FOLLOW_DROPPED;
 		}
 	}
 	f->state = WANT_HEADER;

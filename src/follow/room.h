@@ -90,9 +90,12 @@ struct av_follower;
 enum av_follow_event {
 	AV_FOLLOW_SNAPSHOT = 1,    /* *out holds a new snapshot */
 	AV_FOLLOW_CONNECTED = 2,   /* a leader answered (its snapshot follows) */
-	AV_FOLLOW_GONE = 4         /* the leader left or the stream went bad; the
+	AV_FOLLOW_GONE = 4,        /* the leader left or the stream went bad; the
 				      follower keeps its last state and
 				      reconnects with backoff */
+	AV_FOLLOW_DROPPED = 8      /* a message could not be read (another
+				      release's version, too large, malformed):
+				      said by a note, and nothing is followed */
 };
 
 /* teacher_uid: the leader's uid to accept besides our own, or (uid_t)-1 for

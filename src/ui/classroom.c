@@ -1062,6 +1062,13 @@ int av_classroom_wait(struct av_app *a, int wait_ms)
 
 		if (ev & AV_FOLLOW_SNAPSHOT)
 			c->have_teacher_pin = av_follower_pin(c->follower, &c->teacher_pin);
+		/* the header said "following" while every message of a teacher
+		 * on another release was dropped; the next one followed says
+		 * "following" again (follow()) */
+		if ((ev & AV_FOLLOW_DROPPED) && !(ev & AV_FOLLOW_SNAPSHOT) && !c->refused) {
+			c->refused = true;
+			a->dirty |= AV_DIRTY_HEADER;
+		}
 		if (ev & (AV_FOLLOW_CONNECTED | AV_FOLLOW_GONE)) {
 			av_explore_connected(&c->ex, av_follower_connected(c->follower));
 			a->dirty |= AV_DIRTY_HEADER | AV_DIRTY_STATUS;
