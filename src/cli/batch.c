@@ -18,19 +18,6 @@
 #include "trace_json.h"
 #include "util.h"
 
-/* A trace with inf or NaN cannot be written as JSON and would not read
- * back: refuse it, saying where and why. */
-static bool check_trace_finite(const struct av_trace *t, char **cause)
-{
-	struct av_nonfinite where;
-	if (!av_trace_first_nonfinite(t, &where))
-		return true;
-	char *why = av_nonfinite_explain(t, &where);
-	av_fail(cause, _("%s (nothing was written: a trace holds finite numbers only)"), why);
-	free(why);
-	return false;
-}
-
 /* A dump is also a weights file (--weights), read up to AV_MAX_WEIGHTS_FILE:
  * a larger one (a wide --d-model) is still written, for other programs, but
  * the person learns now, not at the next run, that attnview cannot read it
@@ -67,7 +54,7 @@ static bool write_trace(int fd, void *ctx, int *err)
 static bool write_dump(const struct av_options *o, const struct av_session *s,
 		       const struct av_training_record *training, char **cause)
 {
-	if (!check_trace_finite(&s->trace, cause))
+	if (!av_trace_check_finite(&s->trace, cause))
 		return false;
 	struct dump_job job = { s, training };
 	if (!av_write_file_atomic_with(o->dump, write_trace, &job, cause))
@@ -90,15 +77,8 @@ static bool check_finite(const struct av_trainer *tr, char **cause)
 	for (int e = 0; e < tr->epoch && !bad_epoch; e++)
 		if (!isfinite(tr->loss[e]))
 			bad_epoch = e + 1;
-	for (int id = 0; id < AV_N_PARAMS && !bad_epoch; id++) {
-		size_t count;
-		const float *p = av_param_tensor(&tr->params, id, &count);
-		for (size_t c = 0; c < count; c++)
-			if (!isfinite(p[c])) {
-				bad_epoch = tr->epoch;
-				break;
-			}
-	}
+	if (!bad_epoch && av_params_first_nonfinite(&tr->params) >= 0)
+		bad_epoch = tr->epoch;
 	if (bad_epoch)
 		return av_fail(cause, _("training diverged: the loss is not a finite number from "
 			       "epoch %d on (the learning rate %g is too large; try a smaller --lr)"),
@@ -110,7 +90,7 @@ bool av_batch_train(const struct av_options *o, struct av_session *s, char **cau
 {
 	/* Not finite before any step: the temperature or the weights are to
 	 * blame, not the learning rate. */
-	if (!check_trace_finite(&s->trace, cause)) {
+	if (!av_trace_check_finite(&s->trace, cause)) {
 		av_cause_prefix(cause, _("cannot train"));
 		return false;
 	}

@@ -124,13 +124,8 @@ static bool write_json(int fd, void *ctx, int *err)
 static bool dump(const struct av_options *o, const char *dir, const struct av_gpt2 *m,
 		 const struct av_gpt2_run *r, const struct av_trace *t, int layer, char **cause)
 {
-	struct av_nonfinite where;
-	if (av_trace_first_nonfinite(t, &where)) {
-		char *why = av_nonfinite_explain(t, &where);
-		av_fail(cause, _("%s (nothing was written: a trace holds finite numbers only)"), why);
-		free(why);
+	if (!av_trace_check_finite(t, cause))
 		return false;
-	}
 	struct av_params none = { 0 };
 	cJSON *doc = av_trace_to_json(t, &none, NULL);
 	cJSON_DeleteItemFromObject(doc, "params");

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backward.h"
 #include "i18n.h"
 #include "finite.h"
 #include "util.h"
@@ -135,4 +136,27 @@ char *av_nonfinite_explain(const struct av_trace *t, const struct av_nonfinite *
 	free(head);
 	free(why);
 	return text;
+}
+
+bool av_trace_check_finite(const struct av_trace *t, char **cause)
+{
+	struct av_nonfinite where;
+	if (!av_trace_first_nonfinite(t, &where))
+		return true;
+	char *why = av_nonfinite_explain(t, &where);
+	av_fail(cause, _("%s (nothing was written: a trace holds finite numbers only)"), why);
+	free(why);
+	return false;
+}
+
+int av_params_first_nonfinite(const struct av_params *p)
+{
+	for (int id = 0; id < AV_N_PARAMS; id++) {
+		size_t count;
+		const float *x = av_param_tensor(p, id, &count);
+		for (size_t i = 0; x && i < count; i++)
+			if (!isfinite(x[i]))
+				return id;
+	}
+	return -1;
 }

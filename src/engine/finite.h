@@ -42,6 +42,15 @@ bool av_trace_first_nonfinite(const struct av_trace *t, struct av_nonfinite *whe
  * escaped (av_escape). */
 char *av_nonfinite_explain(const struct av_trace *t, const struct av_nonfinite *where);
 
+/* A trace cannot be written as JSON (and would not read back) when it
+ * holds inf or nan: true when it holds none, else false with *cause saying
+ * where and why ("... (nothing was written: a trace holds finite numbers
+ * only)"). What --dump, a --model dump and the screen's W t ask. */
+bool av_trace_check_finite(const struct av_trace *t, char **cause);
+
+/* The first tensor of p (an AV_P_* id) holding inf or nan, or -1. */
+int av_params_first_nonfinite(const struct av_params *p);
+
 /* "inf", "-inf" or "nan" (never "-nan"): how a value that is not finite is
  * written in tables and messages. NULL for a finite value. */
 const char *av_nonfinite_name(double v);

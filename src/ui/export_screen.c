@@ -5,7 +5,6 @@
  * the training view is open; after it, the session holds the trained ones). */
 #include "config.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -296,29 +295,11 @@ static bool render_shown(struct av_app *a, enum av_export_format fmt, char **tex
  * and --weights refused the file), so it is not written, as --dump refuses. */
 static bool params_finite(const struct av_params *p, char **cause)
 {
-	for (int id = 0; id < AV_N_PARAMS; id++) {
-		size_t count;
-		const float *x = av_param_tensor(p, id, &count);
-		for (size_t i = 0; x && i < count; i++)
-			if (!isfinite(x[i]))
-				return av_fail(cause, _("not written: %s holds inf or nan (the training "
-						       "diverged: r resets, then a smaller learning "
-						       "rate)"), av_param_names[id]);
-	}
-	return true;
-}
-
-/* A trace with inf or nan: not written either, saying where (--dump's
- * message). */
-static bool trace_finite(const struct av_trace *t, char **cause)
-{
-	struct av_nonfinite where;
-	if (!av_trace_first_nonfinite(t, &where))
+	int id = av_params_first_nonfinite(p);
+	if (id < 0)
 		return true;
-	char *why = av_nonfinite_explain(t, &where);
-	av_fail(cause, _("%s (nothing was written: a trace holds finite numbers only)"), why);
-	free(why);
-	return false;
+	return av_fail(cause, _("not written: %s holds inf or nan (the training diverged: r "
+				"resets, then a smaller learning rate)"), av_param_names[id]);
 }
 
 /* The trace of the open training view's trainer: its current weights run
@@ -333,7 +314,7 @@ static bool render_trainer_trace(struct av_app *a, const struct av_trainer *tr, 
 	struct av_training_record record;
 	if (!av_session_run_params(a->s, &tr->params, &trace, &used, cause))
 		return false;
-	if (!trace_finite(&trace, cause)) {
+	if (!av_trace_check_finite(&trace, cause)) {
 		av_trace_free(&trace);
 		av_params_free(&used);
 		return false;
@@ -401,7 +382,7 @@ bool av_export_render(struct av_app *a, enum av_export_format fmt, char **text,
 	if ((fmt == AV_EXPORT_TRACE || fmt == AV_EXPORT_WEIGHTS) &&
 	    !params_finite(tr ? &tr->params : &s->params, cause))
 		return false;
-	if (fmt == AV_EXPORT_TRACE && !tr && !trace_finite(&s->trace, cause))
+	if (fmt == AV_EXPORT_TRACE && !tr && !av_trace_check_finite(&s->trace, cause))
 		return false;
 	switch (fmt) {
 	case AV_EXPORT_TRACE:
