@@ -587,8 +587,7 @@ static int epochs_before(const struct av_session *s)
 	struct av_training_record loaded;
 	if (!av_session_loaded_training(s, &loaded) || loaded.steps != 0)
 		return 0;
-	return loaded.epochs <= INT_MAX - loaded.epochs_before
-	       ? loaded.epochs_before + loaded.epochs : INT_MAX;
+	return av_epochs_sum(loaded.epochs_before, loaded.epochs);
 }
 
 struct av_trainer *av_trainer_new(const struct av_session *s,
@@ -741,6 +740,11 @@ bool av_trainer_step(struct av_trainer *tr)
 	tr->next_item = 0;
 	record_track(tr);
 	return true;
+}
+
+int av_epochs_sum(int before, int epochs)
+{
+	return epochs <= INT_MAX - before ? before + epochs : INT_MAX;
 }
 
 bool av_trainer_diverged(const struct av_trainer *tr)

@@ -259,6 +259,10 @@ double av_trainer_epoch(struct av_trainer *tr);
  * --train refuses more. */
 int av_trainer_max_epochs(const struct av_trainer *tr);
 
+/* before + epochs, at most INT_MAX: an epoch count that goes on from
+ * another ("trained 200+3 ep"), whatever a file claimed. Both >= 0. */
+int av_epochs_sum(int before, int epochs);
+
 /* Whether the loss or a trained weight stopped being a number: a run that
  * cannot go on (the training view stops; r resets). */
 bool av_trainer_diverged(const struct av_trainer *tr);

@@ -5,7 +5,6 @@
 #include "sync.h"
 
 #include <stdlib.h>
-#include <limits.h>
 #include <string.h>
 #include "model_config.h"
 #include "train.h"
@@ -286,7 +285,7 @@ int av_state_epochs_after(int epochs_before, const struct av_snap_training *run)
 {
 	if (run->steps != 0)
 		return 0;   /* inside an epoch: the count would be a fraction */
-	return run->epochs <= INT_MAX - epochs_before ? epochs_before + run->epochs : INT_MAX;
+	return av_epochs_sum(epochs_before, run->epochs);
 }
 
 /* The runs of snap, in order, on fresh parameters; *epochs_before: the

@@ -43,7 +43,6 @@
  * sends only the cells that differ. */
 #include "config.h"
 
-#include <limits.h>
 #include <math.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -416,12 +415,6 @@ static void pause_training(struct av_app *a)
 	mark(a, BIT(P_INFO));
 }
 
-/* Whether the loss or a trained tensor stopped being a number. */
-static bool diverged(const struct av_trainer *tr)
-{
-	return av_trainer_diverged(tr);
-}
-
 /* Stops the run and says what is not finite, and the remedy for what
  * caused it (av_trainer_diagnose). */
 static void stop_diverged(struct av_app *a)
@@ -477,7 +470,7 @@ static void run_epochs(struct av_app *a, int epochs, long long budget_us)
 		bool end = av_trainer_step(tr);
 		steps++;
 		tv->steps_done++;
-		if (diverged(tr)) {
+		if (av_trainer_diverged(tr)) {
 			stop_diverged(a);
 			break;
 		}
@@ -509,7 +502,7 @@ static bool can_train(struct av_app *a)
 {
 	if (at_epoch_limit(a))
 		return false;
-	if (!diverged(a->train->tr))
+	if (!av_trainer_diverged(a->train->tr))
 		return true;
 	stop_diverged(a);
 	return false;
@@ -528,7 +521,7 @@ static void sentence_step(struct av_app *a)
 	tv->steps_done++;
 	tv->stale = true;
 	mark(a, D_TRAINED);
-	if (diverged(tr)) {
+	if (av_trainer_diverged(tr)) {
 		stop_diverged(a);
 		return;
 	}
@@ -966,8 +959,7 @@ static int epochs_to_carry(const struct av_app *a)
 	int epochs, steps;
 	if (!av_train_view_weights_trained(a, &epochs, &steps) || steps != 0)
 		return 0;
-	int before = a->train->tr->epochs_before;
-	return epochs <= INT_MAX - before ? before + epochs : INT_MAX;
+	return av_epochs_sum(a->train->tr->epochs_before, epochs);
 }
 
 bool av_train_view_open(struct av_app *a)
@@ -985,18 +977,13 @@ bool av_train_view_open(struct av_app *a)
 	/* the epochs a new trainer's discard would lose besides its own */
 	int unsaved_carried = carried > 0 && av_train_view_unsaved(a)
 			      ? tv->unsaved_before + tv->tr->epoch : 0;
-	if (tv->tr && !av_trainer_wake(tv->tr, s, &cause)) {
-		free(cause);
-		cause = NULL;
+	bool woken = tv->tr && av_trainer_wake(tv->tr, s, &cause);
+	free(cause);
+	cause = NULL;
+	if (tv->tr && (!woken || !same_layer(tv->tr, s))) {
 		av_trainer_free(tv->tr);
 		tv->tr = NULL;
 		tv->adam_restarted = false;
-		note = _("the layer changed since the last visit (weights, mode, scale or "
-		       "temperature): training starts afresh from the stepper's weights");
-	}
-	if (tv->tr && !same_layer(tv->tr, s)) {
-		av_trainer_free(tv->tr);
-		tv->tr = NULL;
 		note = _("the layer changed since the last visit (weights, mode, scale or "
 		       "temperature): training starts afresh from the stepper's weights");
 	}
@@ -1174,8 +1161,7 @@ bool av_train_view_ask_discard(struct av_app *a, void (*then)(struct av_app *a))
 	a->train->after_discard = then;
 	const struct av_trainer *tr = a->train->tr;
 	/* with the earlier trainers' unsaved epochs this one went on from */
-	int lost = tr->epoch <= INT_MAX - a->train->unsaved_before
-		   ? tr->epoch + a->train->unsaved_before : INT_MAX;
+	int lost = av_epochs_sum(a->train->unsaved_before, tr->epoch);
 	char *question;
 	if (lost > 0 && tr->next_item > 0) {
 		char epochs[48], steps[48];
