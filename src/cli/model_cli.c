@@ -191,13 +191,8 @@ static bool show(const struct av_options *o, const char *dir, const struct av_gp
 		"scaled", "masked", "weights", "context", "concat", "output", "residual", "next",
 		NULL
 	};
-	int known;
-	if (!av_enum_parse(model_stages, stage, &known)) {
-		char *allowed = av_enum_list(model_stages);
-		av_fail(cause, _("unknown stage \"%s\" (stages: %s)"), stage, allowed);
-		free(allowed);
+	if (!av_stage_name_check(model_stages, stage, cause))
 		return false;
-	}
 	if (!strcmp(stage, "next"))
 		print_next(m, r);
 	else if (!strcmp(stage, "token_ids"))

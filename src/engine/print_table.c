@@ -407,16 +407,22 @@ static bool model_table(struct table *tb, const struct av_trace *t, const char *
 	return false;
 }
 
+bool av_stage_name_check(const char *const names[], const char *stage, char **cause)
+{
+	int index;
+	if (av_enum_parse(names, stage, &index))
+		return true;
+	char *allowed = av_enum_list(names);
+	av_fail(cause, _("unknown stage \"%s\" (stages: %s)"), stage, allowed);
+	free(allowed);
+	return false;
+}
+
 static bool print_stage(FILE *out, const struct av_trace *t, const char *stage, int head,
 			bool color, char **cause)
 {
-	int index;
-	if (!av_enum_parse(av_stage_names, stage, &index)) {
-		char *allowed = av_enum_list(av_stage_names);
-		av_fail(cause, _("unknown stage \"%s\" (stages: %s)"), stage, allowed);
-		free(allowed);
+	if (!av_stage_name_check(av_stage_names, stage, cause))
 		return false;
-	}
 	if (strcmp(stage, "tokens") == 0) {
 		print_tokens(out, t);
 		return true;

@@ -11,6 +11,10 @@
 /* The stage names of --print, NULL-terminated. */
 extern const char *const av_stage_names[];
 
+/* Whether stage is one of names (NULL-terminated: av_stage_names, or a real
+ * model's own list); false with "unknown stage \"x\" (stages: ...)". */
+bool av_stage_name_check(const char *const names[], const char *stage, char **cause);
+
 /* Prints stage (one of av_stage_names) of t; head is used by the per-head
  * stages (scores, scaled, masked, weights, context). Numbers use the
  * decimal point in every locale. A value that is not finite is shown as
