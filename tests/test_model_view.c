@@ -327,6 +327,17 @@ static void test_edit_reruns(void **state)
 
 /* --- the forward in the worker thread ------------------------------------ */
 
+/* The worker held at its gate, the editor opened and emptied, text typed:
+ * returns once the worker has taken it (and waits at the gate). */
+static void edit_held(struct mharness *mh, const char *text)
+{
+	av_model_ui_test_hold(&mh->h.a, true);
+	harness_keys(&mh->h, "e");
+	harness_key(&mh->h, AV_CTRL('U'));
+	harness_keys(&mh->h, text);
+	av_model_ui_test_wait(&mh->h.a);
+}
+
 /* While the worker computes (held at its gate) the screen takes keys: the
  * editor types, the status line says computing, the old run stays whole
  * on screen (tokens and numbers of the sentence before), Enter closes the
@@ -338,11 +349,7 @@ static void test_keys_while_computing(void **state)
 	open_model(&mh, TINY, "xterm-256color", 80, 24, SENTENCE, -1);
 	struct av_app *a = &mh.h.a;
 	int n_before = a->s->trace.n;
-	av_model_ui_test_hold(a, true);
-	harness_keys(&mh.h, "e");
-	harness_key(&mh.h, AV_CTRL('U'));
-	harness_keys(&mh.h, "the mat");
-	av_model_ui_test_wait(a);   /* the worker has it, and waits at the gate */
+	edit_held(&mh, "the mat");
 	assert_true(av_model_ui_busy(a));
 	expect_status("computing");
 	expect_status("sentence> the mat");
@@ -384,11 +391,7 @@ static void test_newest_wins(void **state)
 	struct mharness mh;
 	open_model(&mh, TINY, "xterm-256color", 80, 24, SENTENCE, -1);
 	struct av_app *a = &mh.h.a;
-	av_model_ui_test_hold(a, true);
-	harness_keys(&mh.h, "e");
-	harness_key(&mh.h, AV_CTRL('U'));
-	harness_keys(&mh.h, "the");      /* taken by the worker, held */
-	av_model_ui_test_wait(a);
+	edit_held(&mh, "the");   /* taken by the worker, held */
 	harness_keys(&mh.h, " mat");     /* pending */
 	harness_keys(&mh.h, " sat");     /* replaces it */
 	harness_keys(&mh.h, " on");      /* and again */
@@ -420,11 +423,7 @@ static void test_cancel(void **state)
 	struct av_app *a = &mh.h.a;
 	float before = a->s->trace.weights[0];
 	int n_before = a->s->trace.n;
-	av_model_ui_test_hold(a, true);
-	harness_keys(&mh.h, "e");
-	harness_key(&mh.h, AV_CTRL('U'));
-	harness_keys(&mh.h, "the mat");
-	av_model_ui_test_wait(a);
+	edit_held(&mh, "the mat");
 	assert_true(av_model_ui_busy(a));
 	harness_key(&mh.h, AV_KEY_ESC);
 	assert_null(a->overlay);
@@ -459,11 +458,7 @@ static void test_esc_drops_a_run(void **state)
 	struct mharness mh;
 	open_model(&mh, TINY, "xterm-256color", 80, 24, SENTENCE, -1);
 	struct av_app *a = &mh.h.a;
-	av_model_ui_test_hold(a, true);
-	harness_keys(&mh.h, "e");
-	harness_key(&mh.h, AV_CTRL('U'));
-	harness_keys(&mh.h, "the mat");
-	av_model_ui_test_wait(a);   /* the worker has it, and waits at the gate */
+	edit_held(&mh, "the mat");
 	harness_key(&mh.h, '\r');
 	assert_true(av_model_ui_busy(a));
 	harness_key(&mh.h, AV_KEY_ESC);
@@ -484,12 +479,7 @@ static void test_quit_while_computing(void **state)
 	(void)state;
 	struct mharness mh;
 	open_model(&mh, TINY, "xterm-256color", 80, 24, SENTENCE, -1);
-	struct av_app *a = &mh.h.a;
-	av_model_ui_test_hold(a, true);
-	harness_keys(&mh.h, "e");
-	harness_key(&mh.h, AV_CTRL('U'));
-	harness_keys(&mh.h, "the mat");
-	av_model_ui_test_wait(a);
+	edit_held(&mh, "the mat");
 	harness_keys(&mh.h, " sat");      /* one pending as well */
 	close_model(&mh);
 }
