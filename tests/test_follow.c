@@ -465,47 +465,40 @@ static void test_refused_long_text(void **state)
 	free(big);
 }
 
+/* The header bytes give verdict want, and a cause holding says (NULL: any;
+ * *h filled for the caller). */
+static void expect_header(const char *bytes, enum av_wire_verdict want, const char *says,
+			  struct av_wire_header *h)
+{
+	unsigned char hdr[AV_WIRE_HEADER_SIZE];
+	char *cause = NULL;
+
+	memcpy(hdr, bytes, sizeof hdr);
+	assert_int_equal(av_wire_parse_header(hdr, h, &cause), want);
+	if (says != NULL && (cause == NULL || strstr(cause, says) == NULL))
+		fail_msg("cause \"%s\" does not say \"%s\"", cause ? cause : "(none)", says);
+	free(cause);
+}
+
 /* The header decides before anything is read or allocated. */
 static void test_refused_headers(void **state)
 {
 	(void)state;
 	struct av_wire_header h;
-	char *cause = NULL;
-	unsigned char hdr[AV_WIRE_HEADER_SIZE];
 
 	/* version 2 (one run, under the config shown) and 3 (the cursor's
 	 * tokens without its cell) are other releases' */
-	memcpy(hdr, "AVFL\x02\x00\x01\x00\x10\x00\x00\x00", 12);
-	assert_int_equal(av_wire_parse_header(hdr, &h, &cause), AV_WIRE_SKIP);
-	assert_non_null(strstr(cause, "version 2, this attnview reads version 4"));
-	free(cause);
-	cause = NULL;
-	memcpy(hdr, "AVFL\x03\x00\x01\x00\x10\x00\x00\x00", 12);
-	assert_int_equal(av_wire_parse_header(hdr, &h, &cause), AV_WIRE_SKIP);
-	assert_non_null(strstr(cause, "version 3, this attnview reads version 4"));
-	free(cause);
-	cause = NULL;
-	memcpy(hdr, "AVFL\x04\x00\x07\x00\x10\x00\x00\x00", 12);
-	assert_int_equal(av_wire_parse_header(hdr, &h, &cause), AV_WIRE_SKIP);
-	assert_non_null(strstr(cause, "unknown message type 7"));
-	free(cause);
-	cause = NULL;
-	memcpy(hdr, "AVFL\x04\x00\x01\x00\x01\x00\x02\x00", 12);   /* 131073 */
-	assert_int_equal(av_wire_parse_header(hdr, &h, &cause), AV_WIRE_SKIP);
-	assert_non_null(strstr(cause, "131073 bytes, more than 131072"));
-	free(cause);
-	cause = NULL;
-	memcpy(hdr, "AVFL\x04\x00\x01\x00\xff\xff\xff\xff", 12);
-	assert_int_equal(av_wire_parse_header(hdr, &h, &cause), AV_WIRE_SKIP);
-	free(cause);
-	cause = NULL;
-	memcpy(hdr, "GET / HTTP/1.", 12);
-	assert_int_equal(av_wire_parse_header(hdr, &h, &cause), AV_WIRE_DESYNC);
-	assert_non_null(strstr(cause, "bad magic"));
-	free(cause);
-	cause = NULL;
-	memcpy(hdr, "AVFL\x04\x00\x01\x00\x00\x01\x00\x00", 12);
-	assert_int_equal(av_wire_parse_header(hdr, &h, &cause), AV_WIRE_READ);
+	expect_header("AVFL\x02\x00\x01\x00\x10\x00\x00\x00", AV_WIRE_SKIP,
+		      "version 2, this attnview reads version 4", &h);
+	expect_header("AVFL\x03\x00\x01\x00\x10\x00\x00\x00", AV_WIRE_SKIP,
+		      "version 3, this attnview reads version 4", &h);
+	expect_header("AVFL\x04\x00\x07\x00\x10\x00\x00\x00", AV_WIRE_SKIP,
+		      "unknown message type 7", &h);
+	expect_header("AVFL\x04\x00\x01\x00\x01\x00\x02\x00", AV_WIRE_SKIP,   /* 131073 */
+		      "131073 bytes, more than 131072", &h);
+	expect_header("AVFL\x04\x00\x01\x00\xff\xff\xff\xff", AV_WIRE_SKIP, NULL, &h);
+	expect_header("GET / HTTP/1.", AV_WIRE_DESYNC, "bad magic", &h);
+	expect_header("AVFL\x04\x00\x01\x00\x00\x01\x00\x00", AV_WIRE_READ, NULL, &h);
 	assert_int_equal(h.length, 256);
 }
 
