@@ -252,34 +252,20 @@ void av_train_panel_info(struct av_app *a, WINDOW *w)
  * at spaces; returns the rows used. */
 static int put_wrapped_at(WINDOW *w, int y, int x, int rows, const char *text, attr_t at)
 {
+	/* av_wrap_line: Chinese breaks beside its characters (a run of words
+	 * broken at spaces only left a zh_CN line cut with "…") */
 	int width = getmaxx(w) - x, used = 0;
 	const char *p = text;
+	while (*p == ' ')
+		p++;
 	while (*p && used < rows) {
-		while (*p == ' ')
-			p++;
-		/* the longest run of words that fits */
-		const char *end = p, *q = p;
-		while (*q) {
-			const char *word_end = q;
-			while (*word_end && *word_end != ' ')
-				word_end++;
-			char *piece = av_strndup(p, (size_t)(word_end - p));
-			int pw = av_text_width(piece);
-			free(piece);
-			if (pw > width && end != p)
-				break;
-			end = word_end;
-			if (pw > width)
-				break;
-			q = word_end;
-			while (*q == ' ')
-				q++;
-		}
-		char *line = av_strndup(p, (size_t)(end - p));
+		const char *next;
+		size_t len = av_wrap_line(p, width, av_text_width, &next);
+		char *line = av_strndup(p, len);
 		av_put(w, y + used, x, line, width, at);
 		free(line);
 		used++;
-		p = end;
+		p = next;
 	}
 	return used;
 }
