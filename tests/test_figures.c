@@ -411,6 +411,83 @@ static void test_pin_temperature(void **state)
 	harness_close(&h);
 }
 
+/* text in the inspector's rows, maybe wrapped over some of them. */
+static void expect_in_inspector(struct harness *h, const char *text)
+{
+	const struct av_rect *r = &h->a.layout.inspector;
+	for (int y = r->y; y < r->y + r->h; y++)
+		if (harness_status_has(y, text))
+			return;
+	fprintf(stderr, "not in the inspector: \"%s\"\n", text);
+	harness_dump();
+	fail();
+}
+
+/* Whether v reads as a non-zero number at 3 decimals ("0.000" is zero). */
+static bool nonzero_at_3(double v)
+{
+	char buf[48];
+	snprintf(buf, sizeof(buf), "%.3f", v);
+	return strpbrk(buf, "123456789") != NULL;
+}
+
+/* The softmax stage against T = 0.8: every weight moves, most by less
+ * than the Δ panel's 3 decimals show. The summary counts the two apart
+ * (it said "16 of 16 cells differ" over a panel of 0.000s), and its first
+ * count is the Δ cells that do not read 0.000. The legend names the panel
+ * whose colours it gives, and follows the focus (< >) round. */
+static void test_pin_below_precision(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "nnnnnn");
+	int n = h.s.trace.n, m = h.s.trace.m;
+	size_t cells = (size_t)n * m;
+	float before[64 * 64];
+	memcpy(before, h.s.trace.weights, cells * sizeof(float));
+	harness_keys(&h, "y-D");
+	expect("live: softmax head 0, self, dk, T=0.8");
+	int changed = 0, shown = 0;
+	for (size_t k = 0; k < cells; k++) {
+		double d = (double)h.s.trace.weights[k] - (double)before[k];
+		changed += d != 0;
+		shown += nonzero_at_3(d);
+	}
+	assert_true(shown > 0 && shown < changed);
+	char text[160];
+	snprintf(text, sizeof(text), "%d of %d cells differ at 3 decimals, %d more by under "
+		 "0.0005 (shown as 0.000)", shown, (int)cells, changed - shown);
+	expect_in_inspector(&h, text);
+	/* the Δ panel's rows: as many 0.000 as the summary says are not seen */
+	int title = -1;
+	for (int y = 0; y < LINES && title < 0; y++)
+		if (strstr(harness_line(y), "Δ = live − pinned") &&
+		    !strstr(harness_line(y), "compare:"))
+			title = y;
+	assert_true(title >= 0);
+	int zeros = 0;
+	for (int y = title + 2; y < title + 2 + n; y++)
+		zeros += count_in_line(y, "0.000");
+	assert_int_equal(zeros, (int)cells - shown);
+	/* the legend is the focused panel's, and says so */
+	int ly = h.a.layout.legend.y;
+	assert_non_null(strstr(harness_line(ly), "pinned"));
+	harness_keys(&h, ">");
+	assert_non_null(strstr(harness_line(ly), "live"));
+	assert_null(strstr(harness_line(ly), "pinned"));
+	harness_keys(&h, ">");
+	assert_non_null(strstr(harness_line(ly), "Δ"));
+	harness_keys(&h, ">");
+	assert_non_null(strstr(harness_line(ly), "pinned"));
+	/* Δ alone: its legend, its range */
+	harness_keys(&h, "D");
+	expect("compare: Δ = live − pinned");
+	assert_non_null(strstr(harness_line(ly), "Δ"));
+	expect_in_inspector(&h, text);
+	harness_close(&h);
+}
+
 /* Pin, train (t, two epochs, t back): the comparison is back, the live
  * side says it is trained, the pin is the untrained matrix. */
 static void test_pin_training(void **state)
@@ -508,6 +585,7 @@ int main(void)
 		cmocka_unit_test(test_pin_mask_on_off),
 		cmocka_unit_test(test_pin_then_next_stage),
 		cmocka_unit_test(test_pin_temperature),
+		cmocka_unit_test(test_pin_below_precision),
 		cmocka_unit_test(test_pin_training),
 		cmocka_unit_test(test_pin_shapes_differ),
 		cmocka_unit_test(test_pin_figure),

@@ -426,6 +426,16 @@ static void test_cell_numbers(void **state)
 	assert_string_equal(b, "-inf");
 	av_cell_format(b, sizeof(b), -1234567, -1, 4);
 	assert_string_equal(b, "####");
+	/* what reads 0 in a cell: the compare view's counts */
+	assert_true(av_cell_reads_zero(0.0004, 3));
+	assert_true(av_cell_reads_zero(-1e-9, 3));
+	assert_false(av_cell_reads_zero(0.0006, 3));
+	assert_true(av_cell_reads_zero(0.04, 1));
+	assert_false(av_cell_reads_zero(0.06, 1));
+	assert_true(av_cell_reads_zero(0, -1));
+	assert_false(av_cell_reads_zero(1e-9, -1));   /* "1e-09" */
+	assert_false(av_cell_reads_zero(-1e20, 3));
+	assert_false(av_cell_reads_zero((double)NAN, 3));
 }
 
 /* The cell formatter before its fast path (issue 11): printf's "%.*f",

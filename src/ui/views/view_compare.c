@@ -65,6 +65,7 @@ struct av_pin {
 	char *diff_error;        /* shapes differ */
 	bool diff_error_shown;   /* ... said in the panels' area already */
 	int n_panels, placed;    /* panels of the display, and on this page */
+	int decimals;            /* the cells' numbers are read at (read_at) */
 };
 
 static int trained_epochs(const struct av_app *a)
@@ -316,6 +317,52 @@ static void value_text(char *buf, size_t size, const struct av_snapshot *s, int 
 		av_insp_number(buf, size, s->values[k]);
 }
 
+/* The decimals the numbers on the page are read at, for the summary's
+ * counts: the Δ panel's when it is on the page with numbers; else the
+ * fewest of the panels shown (a Δ is read across two of them); else (z's
+ * colour-only cells) AV_HEATMAP_NO_NUMBERS: no number reads 0.000 there. */
+static int read_at(const struct av_pin *p, const struct av_panel_place *place,
+		   const int *kinds, int n)
+{
+	int fewest = AV_HEATMAP_NO_NUMBERS;
+	for (int i = 0; i < n; i++) {
+		int d = p->hm[kinds[i]].decimals;
+		if (place[i].h <= 0 || d == AV_HEATMAP_NO_NUMBERS)
+			continue;
+		if (kinds[i] == 2)
+			return d;
+		if (fewest == AV_HEATMAP_NO_NUMBERS || d < fewest)
+			fewest = d;
+	}
+	return fewest;
+}
+
+/* "; 12 of 16 cells differ", and when some of them differ by less than
+ * the cells show (0.000 in the Δ panel beside "12 of 16", which reads as a
+ * contradiction): how many differ at the decimals shown and how many only
+ * below them. Cells in the exponent form (decimals -1) or with no numbers
+ * show every difference, or none: the plain count. Returns snprintf's
+ * length. */
+static int describe_changed(char *buf, size_t size, const struct av_pin *p)
+{
+	const struct av_diff *d = &p->diff;
+	int total = d->rows * d->cols, seen = 0;
+	for (int k = 0; k < total; k++)
+		seen += d->delta[k] != 0 && !av_cell_reads_zero(d->delta[k], p->decimals);
+	int below = d->changed - seen;
+	if (below == 0 || p->decimals < 0)
+		return snprintf(buf, size, _("; %d of %d cells differ"), d->changed, total);
+	/* "0.000" and half its last place, "0.0005" */
+	char zero[16], half[24];
+	av_cell_format(zero, sizeof(zero), 0, p->decimals, (int)sizeof(zero) - 1);
+	snprintf(half, sizeof(half), "%.*f", p->decimals + 1, 0.5 * pow(10, -p->decimals));
+	if (seen == 0)
+		return snprintf(buf, size, _("; no cell differs at %d decimals, %d of %d by under %s "
+				"(shown as %s)"), p->decimals, below, total, half, zero);
+	return snprintf(buf, size, _("; %d of %d cells differ at %d decimals, %d more by under %s "
+			"(shown as %s)"), seen, total, p->decimals, below, half, zero);
+}
+
 static void draw_notes(struct av_app *a, struct av_pin *p)
 {
 	WINDOW *w = a->w_insp;
@@ -359,11 +406,10 @@ static void draw_notes(struct av_app *a, struct av_pin *p)
 		}
 		char mx[32];
 		av_insp_number(mx, sizeof(mx), p->diff.max_abs);
-		int len = at[0]
-			? snprintf(line, sizeof(line), _("max |Δ| = %s at %s; %d of %d cells differ"),
-				   mx, at, p->diff.changed, p->diff.rows * p->diff.cols)
-			: snprintf(line, sizeof(line), _("max |Δ| = %s; %d of %d cells differ"), mx,
-				   p->diff.changed, p->diff.rows * p->diff.cols);
+		int len = at[0] ? snprintf(line, sizeof(line), _("max |Δ| = %s at %s"), mx, at)
+			: snprintf(line, sizeof(line), _("max |Δ| = %s"), mx);
+		if (len > 0 && (size_t)len < sizeof(line))
+			len += describe_changed(line + len, sizeof(line) - (size_t)len, p);
 		if (p->diff.visibility_changed && len > 0 && (size_t)len < sizeof(line))
 			len += snprintf(line + len, sizeof(line) - (size_t)len,
 					_("; %d hidden in one of them only%s"), p->diff.visibility_changed,
@@ -413,6 +459,12 @@ static void draw_title(struct av_app *a, struct av_pin *p)
 	av_put(w, 1, 0, text, width, av_colors_el(c, AV_EL_FORMULA));
 }
 
+/* Whose colours the legend gives: the focused panel's, and the panels'
+ * ranges differ (weights 0 to 1 beside a Δ of ±0.05), so it starts with
+ * the panel's name, marked ▸ as its title is when there are several (QA
+ * read the pinned weights' 0..1 as the range of Δ). */
+static const char *const legend_owners[] = { N_("pinned"), N_("live"), N_("Δ") };
+
 static void draw_legend(struct av_app *a, struct av_pin *p, const struct av_panel *pn,
 			int kind)
 {
@@ -420,6 +472,14 @@ static void draw_legend(struct av_app *a, struct av_pin *p, const struct av_pane
 	if (!w)
 		return;
 	werase(w);
+	char owner[64], label[96];
+	snprintf(owner, sizeof(owner), "%s%s", p->n_panels < 2 ? ""
+		 : av_draw_utf8() ? "▸ " : "> ", _(legend_owners[kind]));
+	snprintf(label, sizeof(label), _("%s colours: "), owner);
+	int x = av_put(w, 0, 0, label, getmaxx(w), av_colors_el(&a->colors, AV_EL_LABEL));
+	WINDOW *rest = x < getmaxx(w) ? derwin(w, 1, getmaxx(w) - x, 0, x) : NULL;
+	if (!rest)
+		return;
 	const struct av_snapshot *s = &pn->snap;
 	double range = 0;
 	bool hidden = false;
@@ -433,8 +493,9 @@ static void draw_legend(struct av_app *a, struct av_pin *p, const struct av_pane
 	}
 	if (kind == 2)
 		range = p->diff.max_abs;
-	av_legend_draw(w, 0, &a->colors, s->weights ? AV_PART_WEIGHTS : AV_PART_SIGNED, range,
+	av_legend_draw(rest, 0, &a->colors, s->weights ? AV_PART_WEIGHTS : AV_PART_SIGNED, range,
 		       hidden, s->hidden_as_inf);
+	delwin(rest);
 }
 
 static void compare_draw(struct av_app *a)
@@ -463,6 +524,7 @@ static void compare_draw(struct av_app *a)
 		p->col = cols - 1;
 	WINDOW *w = a->w_panel;
 	p->diff_error_shown = false;
+	p->decimals = AV_HEATMAP_NO_NUMBERS;
 	if (w) {
 		werase(w);
 		struct av_panel_place place[3];
@@ -480,6 +542,7 @@ static void compare_draw(struct av_app *a)
 				      a->compact, i == p->focus && n > 1);
 			p->hm[kinds[i]] = panels[i].hm;
 		}
+		p->decimals = read_at(p, place, kinds, n);
 		if (say)
 			av_put(w, height + 1, 0, p->diff_error, getmaxx(w),
 			       av_colors_el(&a->colors, AV_EL_ERROR));
@@ -554,8 +617,14 @@ static bool compare_key(struct av_app *a, int key, enum av_action act)
 	case AV_ACTION_RIGHT: p->col++; break;
 	case AV_ACTION_UP: p->row = p->row > 0 ? p->row - 1 : 0; break;
 	case AV_ACTION_DOWN: p->row++; break;
-	case AV_ACTION_PAGE_LEFT: p->focus = p->focus > 0 ? p->focus - 1 : 2; break;
-	case AV_ACTION_PAGE_RIGHT: p->focus = (p->focus + 1) % 3; break;
+	/* round the panels there are (with two, > from the last went to a
+	 * third that drawing clamped back: the focus never came round) */
+	case AV_ACTION_PAGE_LEFT:
+		p->focus = p->focus > 0 ? p->focus - 1 : (p->n_panels > 0 ? p->n_panels - 1 : 0);
+		break;
+	case AV_ACTION_PAGE_RIGHT:
+		p->focus = p->n_panels > 0 ? (p->focus + 1) % p->n_panels : 0;
+		break;
 	case AV_ACTION_FIGURES:
 	case AV_ACTION_ALL_HEADS:
 	case AV_ACTION_MASK_KEY:

@@ -122,6 +122,15 @@ void av_cell_format(char *buf, size_t size, double v, int decimals, int width)
 	}
 }
 
+bool av_cell_reads_zero(double v, int decimals)
+{
+	char buf[400];   /* "%.3f" of 1e300 */
+	av_cell_format(buf, sizeof(buf), v, decimals, (int)sizeof(buf) - 1);
+	/* the digits before an exponent's "e" */
+	size_t mantissa = strcspn(buf, "e");
+	return isfinite(v) && strcspn(buf, "123456789") >= mantissa;
+}
+
 void av_cell_minus(char *buf, size_t size)
 {
 	if (buf[0] != '-' || strlen(buf) + 3 > size)
@@ -776,6 +785,7 @@ void av_heatmap_draw(WINDOW *w, struct av_colors *c, struct av_heatmap *hm)
 	int height = getmaxy(w), width = getmaxx(w);
 	int total = av_heatmap_total_cols(hm->parts, hm->n_parts);
 	hm->used_rows = 0;
+	hm->decimals = AV_HEATMAP_NO_NUMBERS;
 	if (hm->n_parts == 0 || total == 0 || height < 3)
 		return;
 
@@ -805,6 +815,8 @@ void av_heatmap_draw(WINDOW *w, struct av_colors *c, struct av_heatmap *hm)
 	for (int i = 0; i < n_info; i++)
 		if (hm->parts[i].kind != AV_PART_WEIGHTS && info[i].decimals >= 0)
 			info[i].decimals = signed_decimals;
+	if (!hm->compact && n_info > 0)
+		hm->decimals = info[0].decimals;
 
 	int sum_x = pl.n ? pl.slots[pl.n - 1].x + pl.cell_w + 1 : width - ROW_SUM_W - 1;
 	if (sum_x > width - ROW_SUM_W - 1)

@@ -39,7 +39,13 @@ struct av_heatmap {
 	int first_col, last_col;  /* visible columns */
 	int first_row, last_row;  /* visible rows */
 	int used_rows;            /* rows of the window the figure took */
+	int decimals;             /* the first part's cells: av_cell_format's
+				     decimals, or AV_HEATMAP_NO_NUMBERS (compact
+				     or nothing drawn); what a view that sums up
+				     the numbers says they are read at */
 };
+
+#define AV_HEATMAP_NO_NUMBERS (-2)
 
 /* Columns of all parts together. */
 int av_heatmap_total_cols(const struct av_part *parts, int n_parts);
@@ -74,6 +80,10 @@ int av_cell_decimals_max(double maxabs, bool neg, int width, int most);
  * columns (the stepper's cells then write the minus as U+2212, as the
  * inspector does). */
 void av_cell_format(char *buf, size_t size, double v, int decimals, int width);
+
+/* Whether v reads 0 in a cell with these decimals ("0.000", "0e+00"):
+ * true for 0.0004 at 3 decimals, false for 1e-09 in the exponent form. */
+bool av_cell_reads_zero(double v, int decimals);
 
 /* A formatted cell's leading '-' as the inspector's minus sign (U+2212; the
  * screen writes '-' for it on an ASCII terminal): one column either way,
