@@ -543,20 +543,134 @@ static void test_model_view_80x24_pages(void **state)
 	close_model(&mh);
 }
 
+/* The panel's row that starts with layer l's label ("L1", not "L11"), or
+ * -1. */
+static int layer_label_row(const struct harness *h, int l)
+{
+	char label[16];
+	int len = snprintf(label, sizeof(label), "L%d", l);
+	const struct av_rect *r = &h->a.layout.panel;
+	for (int y = r->y; y < r->y + r->h; y++) {
+		const char *line = harness_line(y);
+		if (strncmp(line, label, (size_t)len) == 0 && !(line[len] >= '0' && line[len] <= '9'))
+			return y;
+	}
+	return -1;
+}
+
+/* A tile's size from the labels: the rows between the labels of layers l
+ * and l + 1 are a tile and its gap, the columns between h0's and h1's a
+ * tile and its gap (the tiles' colours are not in the screen's text). */
+static void tile_size(const struct harness *h, int l, int *tile_w, int *tile_h)
+{
+	int y0 = layer_label_row(h, l), y1 = layer_label_row(h, l + 1);
+	assert_true(y0 >= 0 && y1 > y0);
+	const char *labels = harness_line(h->a.layout.panel.y);
+	const char *h0 = strstr(labels, "h0"), *h1 = strstr(labels, "h1");
+	assert_true(h0 && h1 && h1 > h0);
+	*tile_h = y1 - y0 - 1;
+	*tile_w = (int)(h1 - h0) - 1;
+}
+
 static void test_model_view_200x60(void **state)
 {
 	(void)state;
 	struct mharness mh;
 	open_model(&mh, big_dir, "xterm-256color", 200, 60, SENTENCE, 11);
 	harness_keys(&mh.h, "M");
-	/* wider tiles (n = 7: every key its column), more layers a page */
+	/* wider tiles (n = 7: every key its column), more layers a page; as
+	 * tall as keeps the pages 2 (6 rows: 6 layers a page, not 9 and 3) */
 	expect("(page 2/2)");
-	expect("layers 9-11 of 12 (page 2/2)");
+	expect("layers 6-11 of 12 (page 2/2)");
+	int tw, th;
+	tile_size(&mh.h, 6, &tw, &th);
+	assert_int_equal(tw, 7);
+	assert_int_equal(th, 6);
+	expect("a cell: the largest weight in its block of queries x keys");
 	int y = panel_find(&mh.h, "h11");
 	assert_true(y >= 0);
 	assert_true(strstr(harness_line(y), "h10") != NULL);
 	assert_int_equal(av_draw_overflows(), 0);
 	close_model(&mh);
+}
+
+/* The tiny model (2 layers x 2 heads; "the dog", 6 tokens) at 80x24 showed
+ * 3 x 6 tiles, the queries pooled two by two, in the top half of the
+ * panel; at 200x60 the same 3 x 6 in a corner. The tiles now grow with the
+ * panel in whole blocks per weight (a key's columns twice its query's
+ * rows: square on the screen), the whole grid inside the panel. */
+static void test_model_view_fills_the_panel(void **state)
+{
+	(void)state;
+	static const struct { int cols, lines, tile_w, tile_h; } sizes[] = {
+		{ 80, 24, 12, 6 },     /* a block of 2 x 1 per weight */
+		{ 120, 40, 24, 12 },   /* 4 x 2 */
+		{ 200, 60, 36, 18 },   /* 6 x 3 */
+	};
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		struct mharness mh;
+		open_model(&mh, TINY, "xterm-256color", sizes[i].cols, sizes[i].lines, "the dog",
+			   -1);
+		assert_int_equal(mh.h.a.s->trace.n, 6);
+		harness_keys(&mh.h, "M");
+		expect("layers 0-1 of 2 (page 1/1)");
+		int tw, th;
+		tile_size(&mh.h, 0, &tw, &th);
+		if (tw != sizes[i].tile_w || th != sizes[i].tile_h) {
+			fprintf(stderr, "%dx%d: tiles %dx%d, want %dx%d\n", sizes[i].cols,
+				sizes[i].lines, tw, th, sizes[i].tile_w, sizes[i].tile_h);
+			harness_dump();
+			fail();
+		}
+		char legend[64];
+		snprintf(legend, sizeof(legend), "a block of %dx%d cells: one weight",
+			 sizes[i].tile_w / 6, sizes[i].tile_h / 6);
+		expect(legend);
+		/* L1's tile ends inside the panel */
+		const struct av_rect *r = &mh.h.a.layout.panel;
+		int l1 = layer_label_row(&mh.h, 1);
+		assert_true(l1 - th / 2 + th <= r->y + r->h);
+		assert_int_equal(av_draw_overflows(), 0);
+		close_model(&mh);
+	}
+	/* without colour the blocks are glyphs: the first query sees only
+	 * itself, weight 1, so its row of a tile is one full block of 2 and
+	 * then nothing (its keys 1-5, weight 0) */
+	setenv("NO_COLOR", "1", 1);
+	struct mharness mh;
+	open_model(&mh, TINY, "xterm-256color", 80, 24, "the dog", -1);
+	harness_keys(&mh.h, "M");
+	int y = mh.h.a.layout.panel.y + 1, x = (int)(strstr(harness_line(y - 1), "h0") -
+						     harness_line(y - 1));
+	char want[64];
+	snprintf(want, sizeof(want), "%s%s          ", utf8 ? "█" : "#", utf8 ? "█" : "#");
+	char row[4096];
+	snprintf(row, sizeof(row), "%s", harness_line(y));
+	/* the row label column is ASCII: x columns are x bytes */
+	if (strncmp(row + x, want, strlen(want)) != 0) {
+		fprintf(stderr, "row %d from column %d: \"%s\"\n", y, x, row + x);
+		harness_dump();
+		fail();
+	}
+	/* magnified tiles on every size, resized on the way: nothing drawn
+	 * past the screen or the panel (1 token: one block a tile) */
+	static const int walk[][2] = { { 40, 12 }, { 200, 60 }, { 41, 13 }, { 250, 80 },
+				       { 60, 20 }, { 120, 40 } };
+	for (size_t i = 0; i < sizeof(walk) / sizeof(walk[0]); i++) {
+		harness_resize(&mh.h, walk[i][0], walk[i][1]);
+		for (int k = 0; k < LINES; k++)
+			assert_true(av_text_width(harness_line(k)) <= COLS);
+		harness_keys(&mh.h, i % 2 ? "kh" : "jl");
+		assert_int_equal(av_draw_overflows(), 0);
+	}
+	close_model(&mh);
+	open_model(&mh, TINY, "xterm-256color", 200, 60, "t", -1);
+	harness_keys(&mh.h, "M");
+	expect("a block of 8x4 cells: one weight");
+	harness_resize(&mh.h, 40, 12);
+	assert_int_equal(av_draw_overflows(), 0);
+	close_model(&mh);
+	unsetenv("NO_COLOR");
 }
 
 /* The next token and the last layer's heads: the numbers the model gives. */
@@ -703,6 +817,7 @@ int main(void)
 		cmocka_unit_test(test_quit_while_computing),
 		cmocka_unit_test(test_model_view_80x24_pages),
 		cmocka_unit_test(test_model_view_200x60),
+		cmocka_unit_test(test_model_view_fills_the_panel),
 		cmocka_unit_test(test_prediction),
 		cmocka_unit_test(test_no_color),
 		cmocka_unit_test(test_ascii),

@@ -10,12 +10,16 @@
  * of one layer's arrays, not a forward pass) and Enter only switches view.
  *
  * Tiles: each cell is the largest weight in its block of queries x keys
- * (a sharp head stays visible when the tile is smaller than n x n); a tile
- * is at most n wide, about half as tall as wide (a terminal cell is twice
- * as tall as wide), and the layers (and, on a narrow screen, the heads)
- * that do not fit are paged, the page always holding the cursor. */
+ * (a sharp head stays visible when the tile is smaller than n x n); where
+ * the panel has room a weight is a block of cells instead, its key's
+ * columns twice its query's rows (a terminal cell is twice as tall as
+ * wide). The size is the one that pages least, then the largest (plan):
+ * a fixed size left a tiny model's 3 x 6 tiles in a corner of 200x60. The
+ * layers (and, on a narrow screen, the heads) that do not fit are paged,
+ * the page always holding the cursor. */
 #include "config.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +37,10 @@
 
 #define TOP_K 10
 #define MIN_TILE_W 3
+/* The largest block of cells one weight gets: larger shows nothing more,
+ * and a one-token sentence would be one block filling the screen. */
+#define MAX_BLOCK_W 8
+#define MAX_BLOCK_H 4
 
 struct av_model_ui {
 	const struct av_gpt2 *m;
@@ -407,36 +415,87 @@ static int max_int(int x, int y)
 	return x > y ? x : y;
 }
 
+/* Whether a tile of size cells shows n tokens in even blocks: pooled
+ * (size <= n), or each token a whole number of cells. */
+static bool even_blocks(int size, int n, int most)
+{
+	return size <= n || (size % n == 0 && size / n <= most);
+}
+
+/* Layers of tile height h a panel of room_h rows holds (a gap between
+ * tiles taller than a row). */
+static int layers_fit(int h, int room_h)
+{
+	int gap = h > 1 ? 1 : 0;
+	return (room_h + gap) / (h + gap);
+}
+
+/* Lexicographic, as the heads view's plans: the fewest pages of layers,
+ * then the largest tiles, then the squarest on the screen. */
+#define N_SCORE 3
+static void score(int L, int w, int h, int room_h, long s[N_SCORE])
+{
+	int per = min_int(layers_fit(h, room_h), L);
+	s[0] = -(long)((L + per - 1) / per);
+	s[1] = (long)w * h;
+	s[2] = -labs((long)w - 2L * h);
+}
+
 /* The arrangement for a panel of width x height (one row of head labels
- * on top), the page holding the cursor. */
+ * on top), the page holding the cursor. The tile's width is the keys'
+ * resolution the width allows (every key a column when the heads fit with
+ * n each, else as many as fit); its height from about square (half the
+ * width) to one row per query; both grow in whole blocks per weight when
+ * every key and query has its column and row already. Among those, score
+ * picks: at 80x24 12 heads of 7 tokens stay 5 x 3 (4 pages of 3 layers),
+ * the tiny model's 2 x 2 heads of 6 tokens get 12 x 6 (one page). */
 static void plan(const struct av_app *a, int width, int height, struct grid *g)
 {
 	const struct av_model_ui *mu = a->model;
 	memset(g, 0, sizeof(*g));
 	g->L = mu->m->cfg.n_layer;
 	g->H = mu->m->cfg.n_head;
-	g->n = mu->run.n;
+	g->n = max_int(mu->run.n, 1);
 	g->label_w = digits(g->L - 1) + 2;
 	int room_w = max_int(width - g->label_w, 1);
+	int room_h = max_int(height - 1, 1);
 	int per_head = room_w / g->H;   /* a tile and its gap */
+	int widest;
 	if (per_head - 1 >= MIN_TILE_W) {
 		g->heads_per_page = g->H;
-		g->tile_w = min_int(g->n, per_head - 1);
+		widest = per_head - 1;
 	} else {
 		/* the heads do not all fit: pages of heads with readable tiles */
-		g->tile_w = min_int(g->n, 4);
-		g->heads_per_page = max_int(1, room_w / (g->tile_w + 1));
+		widest = min_int(g->n, 4);
+		g->heads_per_page = max_int(1, room_w / (widest + 1));
 	}
-	g->tile_w = max_int(g->tile_w, 1);
-	g->tile_h = max_int(1, min_int(g->n, (g->tile_w + 1) / 2));
-	g->gap_h = g->tile_h > 1 ? 1 : 0;
-	int room_h = max_int(height - 1, 1);
-	g->layers_per_page = (room_h + g->gap_h) / (g->tile_h + g->gap_h);
-	if (g->layers_per_page < 1) {
+	int narrowest = min_int(g->n, widest);
+	long best[N_SCORE] = { LONG_MIN, LONG_MIN, LONG_MIN };
+	for (int w = narrowest; w <= widest; w++) {
+		if (!even_blocks(w, g->n, MAX_BLOCK_W))
+			continue;
+		/* from about square to 2:1 tall (n x n at a cell each); keys
+		 * in blocks (w >= 2n) get every query its rows, h >= n */
+		for (int h = (w + 1) / 2; h <= w && h <= room_h; h++) {
+			if (!even_blocks(h, g->n, MAX_BLOCK_H))
+				continue;
+			long s[N_SCORE];
+			score(g->L, w, h, room_h, s);
+			if (av_heads_score_better(s, best, N_SCORE)) {
+				memcpy(best, s, sizeof(s));
+				g->tile_w = w;
+				g->tile_h = h;
+			}
+		}
+	}
+	if (g->tile_w == 0) {
+		/* not even the smallest tile's rows fit: one layer, as tall as
+		 * the panel */
+		g->tile_w = max_int(narrowest, 1);
 		g->tile_h = room_h;
-		g->layers_per_page = 1;
 	}
-	g->layers_per_page = min_int(g->layers_per_page, g->L);
+	g->gap_h = g->tile_h > 1 ? 1 : 0;
+	g->layers_per_page = min_int(max_int(layers_fit(g->tile_h, room_h), 1), g->L);
 	g->first_layer = av_heads_page_start(mu->layer, g->layers_per_page);
 	g->first_head = av_heads_page_start(a->head, g->heads_per_page);
 	g->last_layer = min_int(g->L, g->first_layer + g->layers_per_page);
@@ -467,9 +526,12 @@ static void draw_tile(struct av_app *a, WINDOW *w, const struct grid *g, int lay
 	bool cursor = layer == a->model->layer && head == a->head;
 	attr_t cur = av_colors_el(c, AV_EL_CURSOR);
 	for (int ty = 0; ty < g->tile_h; ty++) {
-		int q0 = ty * g->n / g->tile_h, q1 = (ty + 1) * g->n / g->tile_h;
+		/* a block of queries, or the one query whose block of rows this
+		 * row is in (then q1 == q0 + 1) */
+		int q0 = ty * g->n / g->tile_h, q1 = max_int((ty + 1) * g->n / g->tile_h, q0 + 1);
 		for (int tx = 0; tx < g->tile_w; tx++) {
-			int k0 = tx * g->n / g->tile_w, k1 = (tx + 1) * g->n / g->tile_w;
+			int k0 = tx * g->n / g->tile_w;
+			int k1 = max_int((tx + 1) * g->n / g->tile_w, k0 + 1);
 			double pos = block_max(r, layer, head, q0, q1, k0, k1);
 			attr_t heat = av_colors_heat(c, false, pos);
 			/* without colour (NO_COLOR, vt100) the glyph's density is the weight */
@@ -540,7 +602,7 @@ static void draw_title(struct av_app *a, const struct grid *g)
 	av_put(w, 1, 0, line, width, av_colors_el(c, AV_EL_DIM));
 }
 
-static void draw_legend(struct av_app *a)
+static void draw_legend(struct av_app *a, const struct grid *g)
 {
 	WINDOW *w = a->w_legend;
 	if (!w)
@@ -552,8 +614,18 @@ static void draw_legend(struct av_app *a)
 	for (int i = 0; i < 8 && x < width; i++, x++)
 		av_colors_swatch(w, 0, x, 1, c, false, i / 7.0);
 	x += av_put(w, 0, x, " 1  ", width - x, A_NORMAL);
-	av_put(w, 0, x, _("a cell: the largest weight in its block of queries x keys"), width - x,
-	       av_colors_el(c, AV_EL_DIM));
+	/* what a cell is: a block of weights pooled, one weight, or one
+	 * weight's block of cells where the tiles are magnified */
+	char text[160];
+	if (g->tile_w < g->n || g->tile_h < g->n)
+		snprintf(text, sizeof(text), "%s",
+			 _("a cell: the largest weight in its block of queries x keys"));
+	else if (g->tile_w == g->n && g->tile_h == g->n)
+		snprintf(text, sizeof(text), "%s", _("a cell: one weight (query row, key column)"));
+	else
+		snprintf(text, sizeof(text), _("a block of %dx%d cells: one weight (query, key)"),
+			 g->tile_w / g->n, g->tile_h / g->n);
+	av_put(w, 0, x, text, width - x, av_colors_el(c, AV_EL_DIM));
 }
 
 /* Appends "text" to the line at *x if it fits whole; false when not. */
@@ -645,7 +717,7 @@ static void model_draw(struct av_app *a)
 		draw_grid(a, w, &g);
 	}
 	draw_title(a, &g);
-	draw_legend(a);
+	draw_legend(a, &g);
 	draw_prediction(a);
 }
 
