@@ -563,6 +563,57 @@ static void test_write_menu_offers_what_works(void **state)
 	harness_close(&h);
 }
 
+/* A view of panels (the figures) whose shown(), what W's menu asks to
+ * know whether a figure can be written, counts its calls: each call builds
+ * the view's panels. */
+static int shown_calls;
+
+static bool counting_shown(struct av_app *a, struct av_shown *out, char **cause)
+{
+	shown_calls++;
+	return av_view_figures.shown(a, out, cause);
+}
+
+/* W's menu asks what it can offer once, when it opens. It asked on every
+ * frame it was drawn, and four times a frame while it showed an error (the
+ * message box's prepare and draw, the prompt's long-text check, the menu
+ * itself), each time building the figure's or the comparison's panels. */
+static void test_write_menu_asks_once(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "F");
+	assert_ptr_equal(h.a.view, &av_view_figures);
+	struct av_view counting = av_view_figures;
+	counting.shown = counting_shown;
+	h.a.view = &counting;
+	shown_calls = 0;
+	harness_keys(&h, "W");
+	expect_status("write: t trace  w weights  c csv  p text  a ansi  s svg");
+	assert_int_equal(shown_calls, 1);
+	harness_keys(&h, "z");   /* no format: the menu stays, with an error */
+	expect_status("not one of these (Esc)");
+	for (int i = 0; i < 3; i++) {
+		h.a.dirty = AV_DIRTY_ALL;
+		av_app_draw(&h.a);
+	}
+	expect_status("write: t trace  w weights  c csv  p text  a ansi  s svg");
+	assert_int_equal(shown_calls, 1);
+	/* a narrow screen: the error goes above the line, the menu brief */
+	harness_resize(&h, 40, 12);
+	expect_status("write: t w c p a s");
+	assert_int_equal(shown_calls, 1);
+	/* a format chosen is checked then (and names the file), whatever was
+	 * offered */
+	harness_keys(&h, "c");
+	assert_true(shown_calls > 1);
+	expect_status("write csv to:");
+	h.a.view = &av_view_figures;
+	harness_keys(&h, ESC);
+	harness_close(&h);
+}
+
 static void unlink_exports(void)
 {
 	const char *names[] = { "attnview-softmax-h0.svg", "attnview-softmax-h0.csv",
@@ -853,6 +904,7 @@ int main(void)
 		cmocka_unit_test(test_write_compare_view),
 		cmocka_unit_test(test_write_heads_view_says_what),
 		cmocka_unit_test(test_write_menu_offers_what_works),
+		cmocka_unit_test(test_write_menu_asks_once),
 		cmocka_unit_test(test_overwrite_asks),
 		cmocka_unit_test(test_write_errors),
 		cmocka_unit_test(test_prompt_fits),

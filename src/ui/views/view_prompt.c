@@ -31,6 +31,7 @@ struct av_prompt {
 	void (*answer)(struct av_app *a, bool yes);
 	bool overwrite;                    /* the question is "overwrite?": n goes back */
 	char *path;                        /* the file the question is about */
+	bool offered[AV_EXPORT_COUNT];     /* PK_MENU: its formats (export_menu) */
 };
 
 static struct av_prompt *state(struct av_app *a)
@@ -96,10 +97,19 @@ static bool refused_at_once(struct av_app *a)
 	return a->restricted;
 }
 
+/* The formats are asked for once, here: a view of panels builds its
+ * panels to answer (the comparison recomputes its live matrix and Δ), and
+ * the menu asked on every frame, four times a frame while it showed an
+ * error (the message box's prepare and draw, the long-text check, the menu
+ * itself). Nothing the answer depends on (the view, its stage or panels)
+ * changes while the menu has the keys, and the key that picks a format is
+ * checked again then (menu_key). */
 void av_prompt_export_menu(struct av_app *a)
 {
-	if (!refused_at_once(a))
-		open_kind(a, PK_MENU, "", 0);
+	if (refused_at_once(a))
+		return;
+	av_export_offered(a, state(a)->offered);
+	open_kind(a, PK_MENU, "", 0);
 }
 
 void av_prompt_export(struct av_app *a, enum av_export_format fmt)
@@ -460,9 +470,7 @@ static const char *prompt_long_text(struct av_app *a, int width, bool *error)
 	case PK_MENU: {
 		if (!p->error)
 			return NULL;
-		bool offered[AV_EXPORT_COUNT];
-		av_export_offered(a, offered);
-		int x = menu_width(offered, menu_is_brief(offered, width));
+		int x = menu_width(p->offered, menu_is_brief(p->offered, width));
 		return x + av_text_width(p->error) > width ? p->error : NULL;
 	}
 	case PK_CONFIRM:
@@ -478,8 +486,7 @@ static void draw_menu(struct av_app *a, struct av_prompt *p, bool error_above)
 	const struct av_colors *c = &a->colors;
 	int width = getmaxx(w);
 	werase(w);
-	bool offered[AV_EXPORT_COUNT];
-	av_export_offered(a, offered);
+	const bool *offered = p->offered;
 	bool brief = menu_is_brief(offered, width);
 	int x = av_put(w, 0, 0, _("write: "), width, av_colors_el(c, AV_EL_TITLE));
 	for (int f = 0; f < AV_EXPORT_COUNT; f++) {
