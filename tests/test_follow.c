@@ -1411,6 +1411,53 @@ static void test_room_one_leader(void **state)
 	free(cause);
 }
 
+/* A group of this process's other than its own (root: any), or -1. */
+static gid_t another_group(void)
+{
+	gid_t groups[256];
+	int n = getgroups(256, groups);
+
+	if (geteuid() == 0)
+		return getegid() == 4242 ? 4243 : 4242;
+	for (int i = 0; i < n; i++)
+		if (groups[i] != getegid())
+			return groups[i];
+	return (gid_t)-1;
+}
+
+/* The class's base folder set up as doc/teaching.md says (its group the
+ * class's, setgid): the room and its socket are in the class's group, so
+ * the students can connect. The chmod of the room to 1770 dropped the
+ * setgid bit, and the socket was made in the teacher's own group: every
+ * student got "Permission denied". A room left so by that is mended too. */
+static void test_room_socket_in_class_group(void **state)
+{
+	struct room_fixture *r = *state;
+	gid_t class = another_group();
+	char *path = av_printf("%s/socket", r->dir);
+	struct stat st;
+
+	if (class == (gid_t)-1) {
+		free(path);
+		skip();
+		return;
+	}
+	assert_int_equal(chown(r->base, (uid_t)-1, class), 0);
+	assert_int_equal(chmod(r->base, 02770), 0);
+	for (int run = 0; run < 2; run++) {    /* a new room, then the same again */
+		open_leader(r);
+		assert_int_equal(stat(r->dir, &st), 0);
+		assert_true(st.st_gid == class);
+		assert_int_equal(stat(path, &st), 0);
+		assert_true(S_ISSOCK(st.st_mode));
+		assert_int_equal(st.st_mode & 0777, 0660);
+		assert_true(st.st_gid == class);
+		av_leader_close(r->leader);
+		r->leader = NULL;
+	}
+	free(path);
+}
+
 /* A room that is a link (to somewhere the leader must not chmod) or holds
  * a file where the socket goes is refused, and nothing is changed. */
 static void test_room_refuses_links(void **state)
@@ -1967,6 +2014,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_room_leader_restart, room_setup, room_teardown),
 		cmocka_unit_test_setup_teardown(test_room_one_leader, room_setup, room_teardown),
 		cmocka_unit_test_setup_teardown(test_room_refuses_links, room_setup, room_teardown),
+		cmocka_unit_test_setup_teardown(test_room_socket_in_class_group, room_setup,
+						room_teardown),
 		cmocka_unit_test_setup_teardown(test_room_teacher_uid, room_setup, room_teardown),
 		cmocka_unit_test_setup_teardown(test_room_fake_leader, room_setup, room_teardown),
 	};

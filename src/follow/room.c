@@ -151,8 +151,10 @@ struct av_leader {
  * not remove or replace the leader's socket): created if missing, refused if it is a link,
  * not a directory, or someone else's. Checked and changed through one
  * descriptor opened without following links, so a directory swapped for a
- * link between the check and the chmod changes nothing of someone else's. */
-static bool own_directory(const char *dir, char **cause)
+ * link between the check and the chmod changes nothing of someone else's.
+ * *gid: the directory's group, the class's (from a setgid base), which the
+ * socket is given. */
+static bool own_directory(const char *dir, gid_t *gid, char **cause)
 {
 	struct stat st;
 	int fd;
@@ -171,6 +173,8 @@ static bool own_directory(const char *dir, char **cause)
 			     (unsigned long)st.st_uid);
 	else if (fchmod(fd, 01770) != 0)
 		ok = av_fail(cause, _("cannot set %s to mode 1770: %s"), dir, strerror(errno));
+	else
+		*gid = st.st_gid;
 	close(fd);
 	return ok;
 }
@@ -220,7 +224,13 @@ static bool clear_old_socket(const char *path, char **cause)
 	return true;
 }
 
-static int listen_on(const char *path, char **cause)
+/* Listens on path, a socket of mode 0660 in the group gid: the room's.
+ * Created with the leader's own group (the chmod of the room to 1770 drops
+ * the setgid bit it had from a base set up as in doc/teaching.md), the
+ * socket let only the teacher's group connect, and every student of the
+ * class was told "Permission denied". A group the leader is not in stays
+ * the leader's own. */
+static int listen_on(const char *path, gid_t gid, char **cause)
 {
 	struct sockaddr_un sun;
 	int fd;
@@ -232,8 +242,9 @@ static int listen_on(const char *path, char **cause)
 		av_fail(cause, _("socket: %s"), strerror(errno));
 		return -1;
 	}
-	if (bind(fd, (struct sockaddr *)&sun, sizeof sun) != 0 || chmod(path, 0660) != 0 ||
-	    listen(fd, 128) != 0) {
+	if (bind(fd, (struct sockaddr *)&sun, sizeof sun) != 0 ||
+	    (gid != getegid() && lchown(path, (uid_t)-1, gid) != 0 && errno != EPERM) ||
+	    chmod(path, 0660) != 0 || listen(fd, 128) != 0) {
 		av_fail(cause, _("cannot listen on %s: %s"), path, strerror(errno));
 		close(fd);
 		unlink(path);
@@ -248,11 +259,12 @@ struct av_leader *av_leader_open(const char *dir, av_room_note_fn note_fn, void 
 	struct av_leader *l;
 	char *path;
 	int fd;
+	gid_t gid = getegid();
 
-	if (!make_parent(dir, cause) || !own_directory(dir, cause))
+	if (!make_parent(dir, cause) || !own_directory(dir, &gid, cause))
 		return NULL;
 	path = socket_path(dir);
-	if (!clear_old_socket(path, cause) || (fd = listen_on(path, cause)) < 0) {
+	if (!clear_old_socket(path, cause) || (fd = listen_on(path, gid, cause)) < 0) {
 		free(path);
 		return NULL;
 	}

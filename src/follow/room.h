@@ -52,9 +52,9 @@ struct av_leader;
 
 /* Creates dir (and its parent, 0770) if needed, refuses one that is a
  * symbolic link or belongs to another user, sets it to 01770, and listens on
- * dir/socket (0660). A socket left by a leader that died is replaced; one
- * with a live leader behind it is refused ("room ... already has a
- * leader"). */
+ * dir/socket (0660, in dir's group: the class's). A socket left by a leader
+ * that died is replaced; one with a live leader behind it is refused ("room
+ * ... already has a leader"). */
 struct av_leader *av_leader_open(const char *dir, av_room_note_fn note, void *ctx,
 				 char **cause);
 
