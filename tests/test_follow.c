@@ -18,6 +18,8 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <fcntl.h>
+#include <grp.h>
 #include <unistd.h>
 
 #include "follow/explore.h"
@@ -1264,7 +1266,7 @@ static void start_followers(struct room_fixture *r)
 }
 
 /* Followers that join get the current snapshot at once, then every new
- * one; the room is 1770 (sticky) and its socket 0660; the leader logs each uid. */
+ * one; the room is 0750 and its socket 0660; the leader logs each uid. */
 static void test_room_delivers(void **state)
 {
 	struct room_fixture *r = *state;
@@ -1273,7 +1275,7 @@ static void test_room_delivers(void **state)
 
 	open_leader(r);
 	assert_int_equal(stat(r->dir, &st), 0);
-	assert_int_equal(st.st_mode & 07777, 01770);
+	assert_int_equal(st.st_mode & 07777, 0750);
 	assert_int_equal(stat(path, &st), 0);
 	assert_true(S_ISSOCK(st.st_mode));
 	assert_int_equal(st.st_mode & 0777, 0660);
@@ -1427,7 +1429,7 @@ static gid_t another_group(void)
 
 /* The class's base folder set up as doc/teaching.md says (its group the
  * class's, setgid): the room and its socket are in the class's group, so
- * the students can connect. The chmod of the room to 1770 dropped the
+ * the students can connect. The chmod of the room (to 1770) dropped the
  * setgid bit, and the socket was made in the teacher's own group: every
  * student got "Permission denied". A room left so by that is mended too. */
 static void test_room_socket_in_class_group(void **state)
@@ -1456,6 +1458,79 @@ static void test_room_socket_in_class_group(void **state)
 		r->leader = NULL;
 	}
 	free(path);
+}
+
+/* A student of the class (uid 65534 in the room's group, forked; needs
+ * root, skipped otherwise) can connect but put nothing in the room: the
+ * room was 01770, and a socket a student bound there while no leader ran
+ * kept the teacher out ("already has a leader"). One left from then, and a
+ * log of theirs, are replaced. */
+static void test_room_students_plant_nothing(void **state)
+{
+	struct room_fixture *r = *state;
+	char *path = av_printf("%s/socket", r->dir), *log = av_printf("%s/log", r->dir);
+	int ready[2], done[2], status;
+	struct stat st;
+	gid_t class;
+	pid_t child;
+	char byte = 0;
+
+	if (geteuid() != 0) {
+		free(path);
+		free(log);
+		skip();
+		return;
+	}
+	assert_int_equal(chmod(r->base, 0755), 0);
+	open_leader(r);
+	av_leader_close(r->leader);
+	r->leader = NULL;
+	assert_int_equal(stat(r->dir, &st), 0);
+	class = st.st_gid;
+	for (int old_room = 0; old_room < 2; old_room++) {
+		if (old_room)    /* as an earlier release left it */
+			assert_int_equal(chmod(r->dir, 01770), 0);
+		assert_int_equal(pipe(ready), 0);
+		assert_int_equal(pipe(done), 0);
+		child = fork();
+		assert_true(child >= 0);
+		if (child == 0) {
+			struct sockaddr_un sun = { .sun_family = AF_UNIX };
+			int fd = socket(AF_UNIX, SOCK_STREAM, 0), file;
+			bool planted;
+
+			close(done[1]);
+			close(ready[0]);
+			if (setgroups(1, &class) != 0 || setgid(65534) != 0 || setuid(65534) != 0)
+				_exit(1);
+			strcpy(sun.sun_path, path);
+			planted = bind(fd, (struct sockaddr *)&sun, sizeof sun) == 0 &&
+				  listen(fd, 4) == 0;
+			file = open(log, O_WRONLY | O_CREAT | O_EXCL, 0666);
+			if (write(ready[1], planted || file >= 0 ? "p" : "n", 1) != 1)
+				_exit(3);
+			if (read(done[0], &byte, 1) < 0)    /* listen until told */
+				_exit(4);
+			_exit(0);
+		}
+		close(done[0]);
+		close(ready[1]);
+		assert_int_equal(read(ready[0], &byte, 1), 1);
+		assert_int_equal(byte, old_room ? 'p' : 'n');
+		/* the teacher leads: a planted socket or log is no obstacle */
+		open_leader(r);
+		assert_int_equal(lstat(path, &st), 0);
+		assert_true(S_ISSOCK(st.st_mode) && st.st_uid == geteuid());
+		av_leader_close(r->leader);
+		r->leader = NULL;
+		close(done[1]);
+		close(ready[0]);
+		assert_int_equal(waitpid(child, &status, 0), child);
+		assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+		unlink(log);
+	}
+	free(path);
+	free(log);
 }
 
 /* A room that is a link (to somewhere the leader must not chmod) or holds
@@ -2014,6 +2089,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_room_leader_restart, room_setup, room_teardown),
 		cmocka_unit_test_setup_teardown(test_room_one_leader, room_setup, room_teardown),
 		cmocka_unit_test_setup_teardown(test_room_refuses_links, room_setup, room_teardown),
+		cmocka_unit_test_setup_teardown(test_room_students_plant_nothing, room_setup,
+						room_teardown),
 		cmocka_unit_test_setup_teardown(test_room_socket_in_class_group, room_setup,
 						room_teardown),
 		cmocka_unit_test_setup_teardown(test_room_teacher_uid, room_setup, room_teardown),

@@ -147,11 +147,15 @@ struct av_leader {
 	void *ctx;
 };
 
-/* Makes dir ours and 01770 (sticky: a member of the group can connect but
- * not remove or replace the leader's socket): created if missing, refused if it is a link,
- * not a directory, or someone else's. Checked and changed through one
- * descriptor opened without following links, so a directory swapped for a
- * link between the check and the chmod changes nothing of someone else's.
+/* Makes dir ours and 0750: the group (the class) can reach the socket and
+ * connect (that needs write permission on the socket, not on the folder)
+ * but can put nothing in the room. It was 01770, and any student could
+ * plant a socket of their own there while no leader ran ("room ...
+ * already has a leader": the teacher could not teach), or a log. Created
+ * if missing, refused if it is a link, not a directory, or someone else's.
+ * Checked and changed through one descriptor opened without following
+ * links, so a directory swapped for a link between the check and the chmod
+ * changes nothing of someone else's.
  * *gid: the directory's group, the class's (from a setgid base), which the
  * socket is given. */
 static bool own_directory(const char *dir, gid_t *gid, char **cause)
@@ -160,7 +164,7 @@ static bool own_directory(const char *dir, gid_t *gid, char **cause)
 	int fd;
 	bool ok = true;
 
-	if (mkdir(dir, 0770) != 0 && errno != EEXIST)
+	if (mkdir(dir, 0750) != 0 && errno != EEXIST)
 		return av_fail(cause, _("cannot create %s: %s"), dir, strerror(errno));
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
@@ -171,8 +175,8 @@ static bool own_directory(const char *dir, gid_t *gid, char **cause)
 	else if (st.st_uid != geteuid())
 		ok = av_fail(cause, _("%s belongs to uid %lu, not to this user"), dir,
 			     (unsigned long)st.st_uid);
-	else if (fchmod(fd, 01770) != 0)
-		ok = av_fail(cause, _("cannot set %s to mode 1770: %s"), dir, strerror(errno));
+	else if (fchmod(fd, 0750) != 0)
+		ok = av_fail(cause, _("cannot set %s to mode 0750: %s"), dir, strerror(errno));
 	else
 		*gid = st.st_gid;
 	close(fd);
@@ -198,7 +202,9 @@ static bool make_parent(const char *dir, char **cause)
 }
 
 /* A socket already at path: refused when a leader answers on it, removed
- * when it is a dead leader's. */
+ * when it is a dead leader's. Anything there of another user's (planted
+ * while the room was open to the class, before it was 0750) is no leader
+ * of this room, which is ours: removed. */
 static bool clear_old_socket(const char *path, char **cause)
 {
 	struct sockaddr_un sun;
@@ -208,6 +214,8 @@ static bool clear_old_socket(const char *path, char **cause)
 
 	if (lstat(path, &st) != 0)
 		return errno == ENOENT ? true : av_fail(cause, "%s: %s", path, strerror(errno));
+	if (st.st_uid != geteuid() && unlink(path) == 0)
+		return true;
 	if (!S_ISSOCK(st.st_mode))
 		return av_fail(cause, _("%s exists and is not a socket"), path);
 	if (!fill_address(&sun, path, cause))
@@ -225,8 +233,8 @@ static bool clear_old_socket(const char *path, char **cause)
 }
 
 /* Listens on path, a socket of mode 0660 in the group gid: the room's.
- * Created with the leader's own group (the chmod of the room to 1770 drops
- * the setgid bit it had from a base set up as in doc/teaching.md), the
+ * Created with the leader's own group (the chmod of the room drops the
+ * setgid bit it had from a base set up as in doc/teaching.md), the
  * socket let only the teacher's group connect, and every student of the
  * class was told "Permission denied". A group the leader is not in stays
  * the leader's own. */

@@ -3,9 +3,10 @@
  * teacher's attnview) listens on it, followers (the students') connect.
  * Nothing ever listens on a network port: a remote student comes in by SSH.
  *
- * Where: av_room_dir() below. Who: the room directory is mode 1770 (sticky,
- * so no member of the group can remove the socket) and the socket 0660, so
- * only the owner and the directory's group (the class) can connect; the leader logs each follower's uid (SO_PEERCRED) and the
+ * Where: av_room_dir() below. Who: the room directory is mode 0750 (the
+ * group can reach the socket but add, remove or replace nothing) and the
+ * socket 0660, so only the owner and the directory's group (the class) can
+ * connect; the leader logs each follower's uid (SO_PEERCRED) and the
  * follower checks the leader's uid (the same user, or the configured
  * teacher) before it believes a byte.
  *
@@ -51,10 +52,10 @@ bool av_room_dir(const char *room, const char *base_option, char **dir, char **c
 struct av_leader;
 
 /* Creates dir (and its parent, 0770) if needed, refuses one that is a
- * symbolic link or belongs to another user, sets it to 01770, and listens on
+ * symbolic link or belongs to another user, sets it to 0750, and listens on
  * dir/socket (0660, in dir's group: the class's). A socket left by a leader
- * that died is replaced; one with a live leader behind it is refused ("room
- * ... already has a leader"). */
+ * that died, or another user's, is replaced; one of ours with a live leader
+ * behind it is refused ("room ... already has a leader"). */
 struct av_leader *av_leader_open(const char *dir, av_room_note_fn note, void *ctx,
 				 char **cause);
 

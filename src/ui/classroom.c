@@ -109,15 +109,20 @@ static long long now_ms(void)
 
 /* --- the leader's log: DIR/log, who came and went (stderr is the screen) */
 
-/* Only a regular file of the teacher's own is the log: the room is
- * writable by the class (01770), and a FIFO planted as DIR/log made open()
- * wait for a reader for ever, the teacher's screen blank (O_NONBLOCK lets
- * it return; then it is not the log). */
+/* Only a regular file of the teacher's own is the log: the room was
+ * writable by the class (01770) before it was 0750, and a FIFO planted as
+ * DIR/log made open() wait for a reader for ever, the teacher's screen
+ * blank (O_NONBLOCK lets it return; then it is not the log); a file a
+ * student left there kept the log off ("no log"), and who followed
+ * unsaid. Such a file is removed (the room is the teacher's) and the log
+ * made anew. */
 static void open_log(struct av_classroom *c, const char *dir)
 {
 	struct stat st;
 
 	c->log_path = av_printf("%s/log", dir);
+	if (lstat(c->log_path, &st) == 0 && (!S_ISREG(st.st_mode) || st.st_uid != geteuid()))
+		unlink(c->log_path);
 	c->log_fd = open(c->log_path,
 			 O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
 	if (c->log_fd >= 0 &&
