@@ -399,6 +399,28 @@ static void test_write_folder_errors(void **state)
 	free(want);
 	free(cause);
 	cause = NULL;
+	/* a name of 255 bytes, the longest a folder takes (no room for the
+	 * temporary file's ".tmpXXXXXX" after it): written, nothing left */
+	char *longest = av_printf("%s/%0250d.json", dir, 0);
+	assert_true(av_write_file_atomic(longest, "long\n", 5, &cause));
+	char *text = NULL;
+	size_t len = 0;
+	assert_true(av_read_file(longest, &text, &len, &cause));
+	assert_string_equal(text, "long\n");
+	free(text);
+	assert_true(av_write_file_atomic(longest, "again\n", 6, &cause));   /* replaced */
+	assert_true(av_read_file(longest, &text, &len, &cause));
+	assert_string_equal(text, "again\n");
+	free(text);
+	assert_int_equal(unlink(longest), 0);
+	/* one byte more is too long for the folder, and said so */
+	char *too_long = av_printf("%s/%0251d.json", dir, 0);
+	assert_false(av_write_file_atomic(too_long, "text\n", 5, &cause));
+	assert_non_null(strstr(cause, strerror(ENAMETOOLONG)));
+	free(cause);
+	cause = NULL;
+	free(longest);
+	free(too_long);
 	/* ENOENT from a folder that exists (procfs makes no files) is said as it is */
 	assert_false(av_write_file_atomic("/proc/self/status", "text\n", 5, &cause));
 	want = av_printf("/proc/self/status: cannot write in the folder /proc/self: %s",
@@ -408,7 +430,7 @@ static void test_write_folder_errors(void **state)
 	free(cause);
 	unlink(link);
 	unlink(file);
-	rmdir(dir);
+	assert_int_equal(rmdir(dir), 0);   /* no temporary file left */
 	free(link);
 	free(under);
 	free(file);

@@ -522,12 +522,23 @@ static void copy_mode(int fd, const struct stat *old)
 	fchmod(fd, mode);
 }
 
-/* Writes text into a new temporary file beside target; *tmp is its name. */
+/* Writes text into a new temporary file beside target; *tmp is its name:
+ * target's with ".tmpXXXXXX", or ".attnview-XXXXXX" in target's folder
+ * when that is a name too long (a file name of 246 to 255 bytes, which the
+ * file system takes, was refused: "cannot write in the folder .: File
+ * name too long"). */
 static bool write_temporary(const char *target, const struct stat *old, av_file_writer emit,
 			    void *ctx, char **tmp, int *err)
 {
 	*tmp = av_printf("%s.tmpXXXXXX", target);
 	int fd = mkstemp(*tmp);
+	if (fd < 0 && errno == ENAMETOOLONG) {
+		const char *slash = strrchr(target, '/');
+		free(*tmp);
+		*tmp = av_printf("%.*s.attnview-XXXXXX", slash ? (int)(slash - target + 1) : 0,
+				 target);
+		fd = mkstemp(*tmp);
+	}
 	if (fd < 0) {
 		*err = errno;
 		free(*tmp);
