@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <unistd.h>
@@ -1533,6 +1534,85 @@ static void test_room_students_plant_nothing(void **state)
 	free(log);
 }
 
+/* Four leaders started at once (forked, released together by closing a
+ * pipe), on a new room and on a dead leader's socket: exactly one leads,
+ * and its socket is the room's. Before the room's lock two often led,
+ * one of them on a socket another had replaced, which no student reached
+ * (22 of 30 tries on a new room). */
+static void test_room_leaders_at_once(void **state)
+{
+	struct room_fixture *r = *state;
+	enum { CONTENDERS = 4, TRIES = 20 };
+
+	for (int try = 0; try < 2 * TRIES; try++) {
+		char room[32], *dir = NULL, *cause = NULL, *path, *lock;
+		int go[2], said[2], done[2], leaders = 0, fd;
+		struct sockaddr_un sun = { .sun_family = AF_UNIX };
+
+		snprintf(room, sizeof room, "race-%d", try);
+		assert_true(av_room_dir(room, r->base, &dir, &cause));
+		if (try >= TRIES && fork() == 0) {    /* a leader killed: its socket stays */
+			av_leader_open(dir, NULL, NULL, NULL);
+			_exit(0);
+		}
+		while (try >= TRIES && wait(NULL) > 0)
+			;
+		assert_int_equal(pipe(go), 0);
+		assert_int_equal(pipe(said), 0);
+		assert_int_equal(pipe(done), 0);
+		for (int c = 0; c < CONTENDERS; c++) {
+			pid_t child = fork();
+
+			assert_true(child >= 0);
+			if (child == 0) {
+				struct av_leader *l;
+				char byte;
+
+				close(go[1]);
+				close(done[1]);
+				if (read(go[0], &byte, 1) != 0)
+					_exit(1);
+				l = av_leader_open(dir, NULL, NULL, NULL);
+				if (write(said[1], l ? "L" : "-", 1) != 1)
+					_exit(2);
+				if (l != NULL && read(done[0], &byte, 1) < 0)    /* till told */
+					_exit(3);
+				av_leader_close(l);
+				_exit(0);
+			}
+		}
+		close(go[0]);
+		close(done[0]);
+		close(go[1]);    /* go */
+		for (int c = 0; c < CONTENDERS; c++) {
+			char byte;
+
+			assert_int_equal(read(said[0], &byte, 1), 1);
+			leaders += byte == 'L';
+		}
+		path = av_printf("%s/socket", dir);
+		strcpy(sun.sun_path, path);
+		fd = socket(AF_UNIX, SOCK_STREAM, 0);
+		assert_true(fd >= 0);
+		if (leaders != 1 || connect(fd, (struct sockaddr *)&sun, sizeof sun) != 0)
+			fail_msg("try %d: %d leaders, connect: %s", try, leaders,
+				 strerror(errno));
+		close(fd);
+		close(done[1]);
+		close(said[0]);
+		close(said[1]);
+		while (wait(NULL) > 0)
+			;
+		lock = av_printf("%s/lock", dir);
+		unlink(lock);
+		unlink(path);
+		assert_int_equal(rmdir(dir), 0);
+		free(lock);
+		free(path);
+		free(dir);
+	}
+}
+
 /* A room that is a link (to somewhere the leader must not chmod) or holds
  * a file where the socket goes is refused, and nothing is changed. */
 static void test_room_refuses_links(void **state)
@@ -2089,6 +2169,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_room_leader_restart, room_setup, room_teardown),
 		cmocka_unit_test_setup_teardown(test_room_one_leader, room_setup, room_teardown),
 		cmocka_unit_test_setup_teardown(test_room_refuses_links, room_setup, room_teardown),
+		cmocka_unit_test_setup_teardown(test_room_leaders_at_once, room_setup,
+						room_teardown),
 		cmocka_unit_test_setup_teardown(test_room_students_plant_nothing, room_setup,
 						room_teardown),
 		cmocka_unit_test_setup_teardown(test_room_socket_in_class_group, room_setup,

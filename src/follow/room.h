@@ -52,7 +52,8 @@ bool av_room_dir(const char *room, const char *base_option, char **dir, char **c
 struct av_leader;
 
 /* Creates dir (and its parent, 0770) if needed, refuses one that is a
- * symbolic link or belongs to another user, sets it to 0750, and listens on
+ * symbolic link or belongs to another user, sets it to 0750, takes its lock
+ * (dir/lock, flock; held while leading), and listens on
  * dir/socket (0660, in dir's group: the class's). A socket left by a leader
  * that died, or another user's, is replaced; one of ours with a live leader
  * behind it is refused ("room ... already has a leader"). */
