@@ -612,6 +612,39 @@ static void test_tokens_line_edges(void **state)
 	harness_close(&h);
 }
 
+/* The tokens table's "▼ more" and "▲ more" were drawn over the row's
+ * note, leaving "no▼ moreh…" at 40x12 (QA): the note now stops short of
+ * them, with a space between. */
+static void expect_mark_alone(const char *mark)
+{
+	int y = harness_find(mark);
+	assert_true(y >= 0);
+	const char *row = harness_line(y);
+	const char *at = strstr(row, mark);
+	assert_true(at > row && at[-1] == ' ');
+	for (const char *c = at + strlen(mark); *c; c++)
+		if (*c != ' ')
+			fail_msg("after \"%s\": \"%s\"", mark, at);
+}
+
+static void test_tokens_table_more_marks(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 40, 12, "", "caf\xc3\xa9 \xe6\x88\x91 ab cd ef gh xy ok", -1);
+	const char *down = utf8 ? "▼ more" : "v more", *up = utf8 ? "▲ more" : "^ more";
+	expect_mark_alone(down);
+	for (int i = 0; i < 7; i++)
+		harness_key(&h, AV_FKEY(KEY_DOWN));
+	expect_mark_alone(up);
+	expect_not(down);
+	harness_resize(&h, 60, 12);
+	for (int i = 0; i < 7; i++)
+		harness_key(&h, AV_FKEY(KEY_UP));
+	expect_mark_alone(down);
+	harness_close(&h);
+}
+
 static void test_too_small_and_back(void **state)
 {
 	(void)state;
@@ -1232,6 +1265,7 @@ int main(void)
 		cmocka_unit_test(test_editor_runs_once_per_frame),
 		cmocka_unit_test(test_too_small_and_back),
 		cmocka_unit_test(test_tokens_line_edges),
+		cmocka_unit_test(test_tokens_table_more_marks),
 		cmocka_unit_test(test_stage_parts_share_decimals),
 		cmocka_unit_test(test_page_keys_say_when_idle),
 		cmocka_unit_test(test_60x18_every_stage),

@@ -351,11 +351,12 @@ static void draw_caption(struct av_app *a, const struct caption *cap, int y,
 	}
 }
 
-static void table_row(struct av_app *a, WINDOW *w, int y, int i, bool source, bool current)
+/* One row of the tokens table in the first `width` columns of row y. */
+static void table_row(struct av_app *a, WINDOW *w, int y, int width, int i, bool source,
+		      bool current)
 {
 	const struct av_trace *t = &a->s->trace;
 	struct av_colors *c = &a->colors;
-	int width = getmaxx(w);
 	const struct av_tokens *tk = source ? &t->source_tokens : &t->tokens;
 	int id = source ? t->source_ids[i] : t->ids[i];
 	bool oov = source ? t->source_oov[i] : t->oov[i];
@@ -399,6 +400,8 @@ static void draw_lesson(struct av_app *a, WINDOW *w, int y, int height)
 			       av_colors_el(c, AV_EL_DIM));
 }
 
+#define MORE_MARK_W 9   /* " ▼ more" at width - 8, with a space before it */
+
 static void draw_tokens_table(struct av_app *a)
 {
 	WINDOW *w = a->w_panel;
@@ -407,7 +410,6 @@ static void draw_tokens_table(struct av_app *a)
 	int width = getmaxx(w), height = getmaxy(w);
 	bool cross = t->cfg.mode == AV_MODE_CROSS;
 	werase(w);
-	av_put(w, 0, 0, _("pos  token           vocab row"), width, av_colors_el(c, AV_EL_TITLE));
 	/* lines: 0 = heading; sentence rows; (cross) a source heading, source rows */
 	int lines = t->tokens.n + (cross ? 1 + t->source_tokens.n : 0);
 	int cur_line = a->row < t->tokens.n ? a->row : a->row + 1;
@@ -415,15 +417,20 @@ static void draw_tokens_table(struct av_app *a)
 	int first = 0;
 	if (cur_line >= body)
 		first = cur_line - body + 1;
+	bool more_below = first + body < lines;
+	av_put(w, 0, 0, _("pos  token           vocab row"),
+	       first > 0 ? width - MORE_MARK_W : width, av_colors_el(c, AV_EL_TITLE));
 	for (int l = first, y = 1; l < lines && y < height; l++, y++) {
+		/* the last row leaves "▼ more" its columns (a note ran under it) */
+		int room = y == height - 1 && more_below ? width - MORE_MARK_W : width;
 		if (l < t->tokens.n) {
-			table_row(a, w, y, l, false, l == cur_line);
+			table_row(a, w, y, room, l, false, l == cur_line);
 		} else if (l == t->tokens.n) {
-			av_put(w, y, 0, _("source sentence (keys and values):"), width,
+			av_put(w, y, 0, _("source sentence (keys and values):"), room,
 			       av_colors_el(c, AV_EL_TITLE));
 		} else {
 			int j = l - t->tokens.n - 1;
-			table_row(a, w, y, j, true, l == cur_line);
+			table_row(a, w, y, room, j, true, l == cur_line);
 		}
 	}
 	/* below the table, when there is room: the lesson's title and text */
@@ -433,7 +440,7 @@ static void draw_tokens_table(struct av_app *a)
 	if (first > 0)
 		av_put(w, 0, width - 8, av_draw_utf8() ? _("▲ more") : _("^ more"), 8,
 		       av_colors_el(c, AV_EL_DIM));
-	if (first + body < lines)
+	if (more_below)
 		av_put(w, height - 1, width - 8, av_draw_utf8() ? _("▼ more") : _("v more"), 8,
 		       av_colors_el(c, AV_EL_DIM));
 }
