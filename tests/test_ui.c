@@ -645,6 +645,30 @@ static void test_tokens_table_more_marks(void **state)
 	harness_close(&h);
 }
 
+/* At 40x12 the output stage shows concat and output's column 0; the names
+ * of the parts off to the right, "residual ▶", were put over that column,
+ * where output's own name did not fit any more: the column read as the
+ * residual's (QA). Now output keeps its name and the edge says "▶"; where
+ * there is room (projection: K's column 0, V off) the names stay. */
+static void test_names_off_right_leave_the_last_part_its_name(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 40, 12, "", NULL, -1);
+	harness_key(&h, AV_FKEY(KEY_END));
+	assert_int_equal(h.a.stage, AV_STAGE_OUTPUT);
+	int y = harness_find("         concat ");   /* the names' row */
+	assert_true(y >= 0);
+	assert_non_null(strstr(harness_line(y), "output"));
+	assert_null(strstr(harness_line(y), "residual"));
+	harness_key(&h, AV_FKEY(KEY_HOME));
+	harness_keys(&h, "nn");
+	assert_int_equal(h.a.stage, AV_STAGE_PROJECTION);
+	y = harness_find("K    V");
+	assert_true(y >= 0);
+	harness_close(&h);
+}
+
 static void test_too_small_and_back(void **state)
 {
 	(void)state;
@@ -1266,6 +1290,7 @@ int main(void)
 		cmocka_unit_test(test_too_small_and_back),
 		cmocka_unit_test(test_tokens_line_edges),
 		cmocka_unit_test(test_tokens_table_more_marks),
+		cmocka_unit_test(test_names_off_right_leave_the_last_part_its_name),
 		cmocka_unit_test(test_stage_parts_share_decimals),
 		cmocka_unit_test(test_page_keys_say_when_idle),
 		cmocka_unit_test(test_60x18_every_stage),

@@ -378,6 +378,18 @@ static void draw_part_header(WINDOW *w, struct av_colors *c, const struct av_hea
 		}
 		strncat(more, utf8 ? "▶" : ">", sizeof(more) - strlen(more) - 1);
 		int mw = av_text_width(more);
+		/* the names of the parts off to the right only where they leave
+		 * the last part shown its own name: over its columns they read
+		 * as its name ("residual" over output's column 0 at 40x12) */
+		int first_of_last = pl->n - 1;
+		while (first_of_last > 0 && pl->slots[first_of_last - 1].part == last_part)
+			first_of_last--;
+		int name_end = pl->slots[first_of_last].x +
+			       av_text_width(hm->parts[last_part].name) + 2;
+		if (width - mw < name_end) {
+			snprintf(more, sizeof(more), "%s", utf8 ? "▶" : ">");
+			mw = 1;
+		}
 		if (mw < width / 3) {
 			av_put(w, 0, width - mw, more, mw, dim);
 			right_limit = width - mw - 1;
@@ -420,6 +432,9 @@ static void draw_part_header(WINDOW *w, struct av_colors *c, const struct av_hea
 			limit = pl->slots[last + 1].x - 1;
 		if (!whole && av_text_width(name) > limit - s->x)
 			snprintf(name, sizeof(name), "%s ", p->name);
+		/* the space after the name is a gap, not worth cutting it for */
+		if (av_text_width(name) > limit - s->x)
+			name[strlen(name) - 1] = '\0';
 		int used = av_put(w, 0, s->x, name, limit - s->x, title);
 		if (hx0 >= 0) {
 			char head[32];
