@@ -334,6 +334,34 @@ static void expect_epoch(struct harness *h, int epoch)
 	}
 }
 
+/* The slim table (the vocabulary view narrows the panel to 33 columns at
+ * 80x24) gave the weight 7 columns with its space: "−13.7564.2e-07", the
+ * scaled score and the weight run together (QA, English and Chinese). Each
+ * number now stands apart, within the panel. */
+static void test_slim_table_numbers_apart(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "");
+	harness_keys(&h, "tv");
+	expect("vocabulary: word-only q(a)");
+	const struct av_trainer *tr = trainer(&h);
+	char weight[24], scaled[24], word[24], want[96];
+	snprintf(weight, sizeof(weight), "%.1e", tr->track_cell_history[1]);
+	harness_cell_text(scaled, sizeof(scaled), 3, tr->track_cell_history[0]);
+	harness_cell_text(word, sizeof(word), 3, tr->track_history[0]);
+	assert_true(strstr(weight, "e-") != NULL);   /* seed 1: 4.2e-07 */
+	snprintf(want, sizeof(want), "%s %s", scaled, weight);
+	int y = harness_find(want);
+	if (y < 0) {
+		harness_dump();
+		fail_msg("no \"%s\" in the table", want);
+	}
+	/* the row's word-only score whole, not cut by the panel's edge */
+	assert_non_null(strstr(harness_line(y), word));
+	harness_close(&h);
+}
+
 static void test_open_run_pause(void **state)
 {
 	(void)state;
@@ -1277,6 +1305,7 @@ int main(void)
 		cmocka_unit_test(test_bars),
 		cmocka_unit_test(test_axis_numbers),
 		cmocka_unit_test(test_open_run_pause),
+		cmocka_unit_test(test_slim_table_numbers_apart),
 		cmocka_unit_test(test_table_rows_and_goal),
 		cmocka_unit_test(test_settings),
 		cmocka_unit_test(test_vocabulary_view),

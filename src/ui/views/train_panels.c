@@ -391,7 +391,10 @@ void av_train_panel_loss(struct av_app *a, WINDOW *w)
 static void rjust_cat(char *line, size_t size, const char *s, int w)
 {
 	size_t len = strlen(line);
-	for (int pad = w - av_text_width(s); pad > 0 && len + 1 < size; pad--)
+	int pad = w - av_text_width(s);
+	if (pad < 1 && len > 0)
+		pad = 1;   /* a wider text than its column still stands apart */
+	for (; pad > 0 && len + 1 < size; pad--)
 		line[len++] = ' ';
 	line[len] = '\0';
 	snprintf(line + len, size - len, "%s", s);
@@ -606,12 +609,14 @@ static void track_table(struct av_app *a, WINDOW *w, int y, int h, const struct 
 	const int *epochs = rows_left >= 6 ? more : few;
 	int n_epochs = rows_left >= 6 ? 6 : rows_left >= 3 ? 3 : rows_left;
 	bool slim = width < 38;
-	const struct track_cols cw = { slim ? 7 : 9, slim ? 8 : 9, slim ? 6 : 7, slim ? 9 : 10 };
+	/* slim: 33 columns; a score ("−13.756") or a weight ("4.2e-07") and
+	 * a space take 8 */
+	const struct track_cols cw = { slim ? 7 : 9, slim ? 7 : 9, 7, slim ? 9 : 10 };
 	/* the headings are translated, so they are padded by columns (a CJK
 	 * character takes two), never by printf's bytes */
 	char line[256] = "";
 	/* TRANSLATORS: headings of the tracked pair's table, right-aligned in
-	   columns of 7-9 ("epoch"), 8-9 ("scaled"), 6-7 ("weight") and 9-10
+	   columns of 7-9 ("epoch"), 7-9 ("scaled"), 7 ("weight") and 9-10
 	   ("word-only") terminal columns; a Chinese character takes two */
 	rjust_cat(line, sizeof(line), _("epoch"), cw.epoch);
 	if (now->cell) {
