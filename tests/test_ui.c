@@ -571,6 +571,26 @@ static void test_page_keys_say_when_idle(void **state)
 	harness_keys(&h, "nn");   /* drawn: what is on the screen is known */
 	harness_keys(&h, ">");
 	expect("every column is on the screen");
+	/* the all-heads grid and bars: with every column shown, < and > go
+	 * to the first and last column, and there they did nothing, without
+	 * a word (QA) */
+	harness_keys(&h, "nnnn");   /* softmax */
+	for (int bars = 0; bars < 2; bars++) {
+		harness_keys(&h, "a");
+		assert_ptr_equal(h.a.view, &av_view_heads);
+		harness_keys(&h, "z");
+		assert_int_equal(h.a.col, 0);
+		harness_keys(&h, "<");
+		expect("every column is on the screen");
+		assert_int_equal(h.a.col, 0);
+		harness_keys(&h, "z>");
+		expect_not("every column is on the screen");
+		assert_int_equal(h.a.col, 3);
+		harness_keys(&h, ">");
+		expect("every column is on the screen");
+		harness_keys(&h, "z<");
+		assert_int_equal(h.a.col, 0);
+	}
 	harness_close(&h);
 	OPEN(&h, 80, 24, "qkv-walkthrough", NULL, -1);
 	harness_keys(&h, "nn");

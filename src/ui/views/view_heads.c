@@ -468,19 +468,25 @@ static void heads_draw(struct av_app *a)
 
 /* --- keys ---------------------------------------------------------------- */
 
+/* The page the panel shows now, as heads_draw lays it out. */
+static void plan_page(struct av_app *a, struct av_heads_page *pg)
+{
+	memset(pg, 0, sizeof(*pg));
+	int width = a->w_panel ? getmaxx(a->w_panel) : 80;
+	int height = a->w_panel ? getmaxy(a->w_panel) : 10;
+	if (a->heads_bars)
+		av_heads_bars_plan_page(a, width, height, pg);
+	else
+		av_heads_grid_plan_page(a, width, height, pg);
+}
+
 /* z: numbers or colour only. The first z flips what the screen shows now
  * (numbers when they fit), so it always changes something. */
 static void zoom(struct av_app *a)
 {
 	struct av_heads_page pg;
-	memset(&pg, 0, sizeof(pg));
 	if (a->heads_cells == AV_HEADS_CELLS_AUTO) {
-		int width = a->w_panel ? getmaxx(a->w_panel) : 80;
-		int height = a->w_panel ? getmaxy(a->w_panel) : 10;
-		if (a->heads_bars)
-			av_heads_bars_plan_page(a, width, height, &pg);
-		else
-			av_heads_grid_plan_page(a, width, height, &pg);
+		plan_page(a, &pg);
 		a->heads_cells = pg.numbers ? AV_HEADS_CELLS_COMPACT : AV_HEADS_CELLS_NUMBERS;
 	} else {
 		a->heads_cells = a->heads_cells == AV_HEADS_CELLS_NUMBERS ? AV_HEADS_CELLS_COMPACT
@@ -498,6 +504,13 @@ static bool heads_key(struct av_app *a, int key, enum av_action act)
 {
 	(void)key;
 	int page = a->page_cols > 1 ? a->page_cols : 1;
+	bool paging = act == AV_ACTION_PAGE_LEFT || act == AV_ACTION_PAGE_RIGHT;
+	struct av_heads_page pg;
+	if (paging) {
+		clamp(a);
+		plan_page(a, &pg);
+	}
+	int col = a->col;
 	switch (act) {
 	case AV_ACTION_LEFT: a->col--; break;
 	case AV_ACTION_RIGHT: a->col++; break;
@@ -515,6 +528,11 @@ static bool heads_key(struct av_app *a, int key, enum av_action act)
 	}
 	clamp(a);
 	a->dirty |= AV_DIRTY_MAIN | AV_DIRTY_TOKENS;
+	/* with every column shown, < and > go to the first and last one; at
+	 * that column they did nothing, without a word: said as in the stepper */
+	if (paging && a->col == col && pg.first_col == 0 && pg.last_col >= pg.total_cols - 1)
+		av_app_message(a, false, _("every column is on the screen: < and > page "
+					   "through matrices wider than it"));
 	return true;
 }
 
