@@ -527,6 +527,24 @@ static void test_model_view_80x24_pages(void **state)
 	assert_int_equal(av_model_ui_layer(a), 11);
 	harness_keys(&mh.h, "j");
 	expect_status("the model has layers 0 to 11");
+	/* so do the heads' keys past the first or last head, and < and >
+	 * where every head is on the page (they did nothing, silently: QA) */
+	harness_keys(&mh.h, "lllllllll");
+	assert_int_equal(a->head, 11);
+	harness_keys(&mh.h, "l");
+	expect_status("the model has heads 0 to 11");
+	harness_keys(&mh.h, "hh");
+	expect_not("the model has heads");
+	harness_keys(&mh.h, ">");   /* every head on the page: the last */
+	assert_int_equal(a->head, 11);
+	expect_not("the model has heads");
+	harness_keys(&mh.h, ">");
+	expect_status("the model has heads 0 to 11");
+	harness_keys(&mh.h, "<");   /* the first */
+	assert_int_equal(a->head, 0);
+	harness_keys(&mh.h, "h");
+	expect_status("the model has heads 0 to 11");
+	harness_keys(&mh.h, "ll");
 	/* the cursor's tile is bracketed */
 	assert_true(panel_find(&mh.h, "[") >= 0);
 	/* Enter: that head in the stepper, at the softmax, on the last query */

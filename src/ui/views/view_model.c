@@ -732,8 +732,12 @@ static void model_header(struct av_app *a)
 static void move_head(struct av_app *a, int head)
 {
 	int H = a->s->trace.heads;
-	if (head < 0 || head >= H)
+	/* past either end (a page key clamped to the head it is on) said
+	 * nothing, where the layers' keys say how many there are */
+	if (head < 0 || head >= H || head == a->head) {
+		av_app_message(a, false, _("the model has heads 0 to %d"), H - 1);
 		return;
+	}
 	a->head = head;
 	a->dirty |= AV_DIRTY_MAIN | AV_DIRTY_HEADER;
 }
