@@ -141,11 +141,16 @@ static bool run(const struct av_options *o, const struct av_classroom_args *room
 /* --source in a run without a screen and outside cross mode would be read
  * by nothing (the screen keeps it for c, cross mode): said rather than
  * ignored, as a forgotten --mode=cross would otherwise print self-attention
- * with no word. */
-static bool check_source_read(const struct av_options *o, const struct av_session *s,
-			      char **cause)
+ * with no word. Without a terminal (a pipe, a file) the weights' table
+ * stands for the screen, and is such a run too (a classroom says that it
+ * needs a terminal instead). */
+static bool check_source_read(const struct av_options *o, const struct av_classroom_args *room,
+			      const struct av_session *s, char **cause)
 {
-	if (!o->source || s->cfg.mode == AV_MODE_CROSS || !(o->print || o->dump || o->train_epochs))
+	bool no_screen = !room->lead_dir && !room->follow_dir &&
+			 (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO));
+	if (!o->source || s->cfg.mode == AV_MODE_CROSS ||
+	    !(o->print || o->dump || o->train_epochs || no_screen))
 		return true;
 	return av_fail(cause, _("--source is the encoder's sentence for cross mode, and the "
 			       "mode is %s: add --mode=cross"), av_mode_names[s->cfg.mode]);
@@ -236,7 +241,7 @@ static bool run_layer(struct av_options *o, const struct av_classroom_args *room
 	bool ok = av_options_setup(o, &s, cause) &&
 		  (!o->lesson_step || av_lesson_apply(&lesson, &lesson.steps[o->lesson_step - 1].state,
 						      &s, cause)) &&
-		  check_source_read(o, &s, cause) &&
+		  check_source_read(o, room, &s, cause) &&
 		  (!restricted || av_restricted_check_session(&s, cause)) &&
 		  run(o, room, restricted, &s, o->lesson ? &lesson : NULL, cause) &&
 		  finish_stdout(cause);
