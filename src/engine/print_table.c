@@ -22,6 +22,14 @@ const char *const av_stage_names[] = {
 	NULL
 };
 
+/* The teaching layer's: an unknown stage is answered with these, as
+ * --help lists them (layer_input is a real model's; asked for, it is said
+ * so below) */
+static const char *const layer_stage_names[] = {
+	"tokens", "embedding", "source_embedding", "q", "k", "v", "mask", "scores",
+	"scaled", "masked", "weights", "context", "concat", "output", "residual", NULL
+};
+
 #define CELL_WIDTH 11   /* one value: sign, digits, point, 4 decimals, gap */
 #define LABEL_MIN 11    /* row labels: at least as wide as a cell's text, */
 #define LABEL_MAX 24    /* and no wider, or the values would be pushed off */
@@ -421,7 +429,8 @@ bool av_stage_name_check(const char *const names[], const char *stage, char **ca
 static bool print_stage(FILE *out, const struct av_trace *t, const char *stage, int head,
 			bool color, char **cause)
 {
-	if (!av_stage_name_check(av_stage_names, stage, cause))
+	if (!av_stage_name_check(t->layer_input || strcmp(stage, "layer_input") == 0
+				 ? av_stage_names : layer_stage_names, stage, cause))
 		return false;
 	if (strcmp(stage, "tokens") == 0) {
 		print_tokens(out, t);
