@@ -772,7 +772,7 @@ static void test_small_and_mono(void **state)
 	assert_false(h.a.colors.color);
 	harness_keys(&h, "tsss");
 	expect_epoch(&h, 3);
-	expect(utf8 ? "• target (self)" : "* target (self)");
+	expect(utf8 ? "• target (self)" : "o target (self)");
 	harness_close(&h);
 
 	assert_true(harness_open(&h, "vt100", 80, 24, "", NULL, -1, NULL));
@@ -803,6 +803,31 @@ static void test_ascii_screen(void **state)
 		}
 	}
 	expect("china@0->panda@1");
+	harness_close(&h);
+	av_draw_set_utf8(utf8);
+}
+
+/* Without colour and UTF-8 the cells carry the shades " .:-=+*#%@", and the
+ * target's mark was "*", the shade of 0.6 to 0.7: on a vt100 in a C locale
+ * a weight of 0.65 read as a target (QA). The marks are none of the shades. */
+static void test_ascii_marks_are_not_shades(void **state)
+{
+	(void)state;
+	struct harness h;
+	assert_true(harness_open(&h, "vt100", 80, 24, "", NULL, -1, NULL));
+	assert_false(h.a.colors.color);
+	av_draw_set_utf8(false);
+	const char *shades = ".:-=+*#%@";
+	const char *legends[] = { "t", " target (self)", "v", " a pair of the sample" };
+	for (int i = 0; i < 4; i += 2) {
+		harness_keys(&h, legends[i]);
+		int y = harness_find(legends[i + 1]);
+		assert_true(y >= 0);
+		const char *at = strstr(harness_line(y), legends[i + 1]);
+		assert_true(at > harness_line(y));
+		if (strchr(shades, at[-1]))
+			fail_msg("the mark '%c' of \"%s\" is a shade", at[-1], legends[i + 1]);
+	}
 	harness_close(&h);
 	av_draw_set_utf8(utf8);
 }
@@ -1316,6 +1341,7 @@ int main(void)
 		cmocka_unit_test(test_other_samples),
 		cmocka_unit_test(test_small_and_mono),
 		cmocka_unit_test(test_ascii_screen),
+		cmocka_unit_test(test_ascii_marks_are_not_shades),
 		cmocka_unit_test(test_tracked_pair_is_the_sentence_cell),
 		cmocka_unit_test(test_loss_axis_is_unambiguous),
 		cmocka_unit_test(test_trained_header_and_quit_question),

@@ -794,7 +794,9 @@ static void draw_matrix_cell(struct av_app *a, WINDOW *w, int yy, int x, const s
 	if (i == m->cur_row && j == m->cur_col)
 		heat = el(a, AV_EL_CURSOR);
 	char text[48] = "";
-	const char *lead = marked ? (utf8 ? "•" : "*")
+	/* in ASCII the mark is "o": "*" is a shade (0.6 to 0.7) without
+	 * colour, and a weight of 0.65 read as a target */
+	const char *lead = marked ? (utf8 ? "•" : "o")
 		       : hidden ? (utf8 ? "╳" : "x")
 		       : shade ? av_colors_shade(c, spos) : " ";
 	if (pl->numbers && !hidden) {
@@ -1031,7 +1033,7 @@ void av_train_panel_sentence_map(struct av_app *a, WINDOW *w)
 		const char *marks[3] = { NULL };
 		for (int i = from; i < 2; i++) {
 			snprintf(texts[i], sizeof(texts[i]), _("%s target (%s)%s"),
-				 av_draw_utf8() ? _("•") : "*", av_target_names[tr->set.target],
+				 av_draw_utf8() ? _("•") : "o", av_target_names[tr->set.target],
 				 step_marks[i]);
 			marks[i - from] = texts[i];
 		}
@@ -1086,7 +1088,7 @@ void av_train_panel_vocab_map(struct av_app *a, WINDOW *w)
 	int used = draw_matrix(a, w, 1, height - 2, &m);
 	free(mark);
 	const char *pairs[] = { av_draw_utf8() ? _("• a pair of the sample")
-				: _("* a pair of the sample"), NULL };
+				: _("o a pair of the sample"), NULL };
 	if (used + 1 < height)
 		draw_map_legend(a, w, 1 + used, false, range, tr->n_pairs ? pairs : pairs + 1);
 }
