@@ -689,6 +689,28 @@ static void test_names_off_right_leave_the_last_part_its_name(void **state)
 	harness_close(&h);
 }
 
+/* Cross mode at 40x12 said "terminal too small ... needs at least 40x13",
+ * and c, the way back, did nothing there (QA): the screen holds it, the
+ * source's row of tokens in place of the title's second row. */
+static void test_cross_at_the_smallest_size(void **state)
+{
+	(void)state;
+	struct harness h;
+	long overflows = av_draw_overflows();
+	OPEN(&h, 40, 12, "translate-cross", NULL, -1);
+	expect_not("terminal too small");
+	expect("source 0 the");
+	harness_keys(&h, "nnn");
+	expect("4/9 scores");
+	expect("scores_h");
+	harness_keys(&h, "c");
+	expect("self");
+	harness_keys(&h, "cc");
+	expect("source 0 the");
+	assert_int_equal(av_draw_overflows(), overflows);
+	harness_close(&h);
+}
+
 static void test_too_small_and_back(void **state)
 {
 	(void)state;
@@ -1310,6 +1332,7 @@ int main(void)
 		cmocka_unit_test(test_too_small_and_back),
 		cmocka_unit_test(test_tokens_line_edges),
 		cmocka_unit_test(test_tokens_table_more_marks),
+		cmocka_unit_test(test_cross_at_the_smallest_size),
 		cmocka_unit_test(test_names_off_right_leave_the_last_part_its_name),
 		cmocka_unit_test(test_stage_parts_share_decimals),
 		cmocka_unit_test(test_page_keys_say_when_idle),

@@ -10,9 +10,13 @@
 #include "utf8.h"
 #include "util.h"
 
+/* At the smallest size cross mode's second row of tokens takes the title's
+ * second row (its shapes go to the caption, as when they are too wide), so
+ * that 40x12 holds every mode: it needed 13, and c at 40x12 left a screen
+ * that said only "too small", where c no longer worked. */
 int av_layout_min_lines(int token_rows)
 {
-	return AV_MIN_LINES + (token_rows > 1 ? token_rows - 1 : 0);
+	return AV_MIN_LINES + (token_rows > 2 ? token_rows - 2 : 0);
 }
 
 static struct av_rect rect(int y, int x, int h, int w)
@@ -53,8 +57,9 @@ void av_layout_compute(struct av_layout *l, int cols, int lines, int token_rows)
 	y += 1;
 	l->tokens = rect(y, 0, token_rows, cols);
 	y += token_rows;
-	l->title = rect(y, 0, 2, cols);
-	y += 2;
+	int title = lines - (token_rows - 1) < AV_MIN_LINES ? 1 : 2;
+	l->title = rect(y, 0, title, cols);
+	y += title;
 	int bottom = legend + insp + 1;
 	l->panel = rect(y, 0, lines - y - bottom, cols);
 	y += l->panel.h;

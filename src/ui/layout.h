@@ -3,7 +3,8 @@
  *
  *   header      1 row: sample, mode, D H dh, scale, T, seed, "k/N stage"
  *   tokens      1 row (2 in cross mode: the source tokens too)
- *   title       2 rows: stage name and formula; shapes
+ *   title       2 rows: stage name and formula; shapes (1 row in cross
+ *               mode at 12 lines: the shapes go to the caption)
  *   panel       the rest: heatmaps, the tokens table, the heads grid
  *   legend      1 row: colours to values
  *   inspector   0..7 rows: how the cell under the cursor was computed
