@@ -121,7 +121,7 @@ enum av_action {
 	X(KILL_END, N_("cut to end"), N_("delete to the end"), AV_CTRL('K')) \
 	X(KILL_WORD, N_("cut word"), N_("delete the word before"), AV_CTRL('W'), AV_ALT(127), \
 	  AV_ALT(8), AV_ALT(AV_FKEY(KEY_BACKSPACE))) \
-	X(COMPLETE, N_("complete"), N_("complete (: prompt)"), '\t')
+	X(COMPLETE, N_("complete (: prompt)"), N_("complete (: prompt)"), '\t')
 
 enum av_edit_action {
 	AV_EDIT_NONE,
