@@ -476,8 +476,13 @@ static void leave_views(struct av_app *a, enum av_snap_view want)
 	 * stays beside the live matrix as the teacher changes things */
 	if (have == want)
 		return;
-	if (a->pin)
+	if (a->pin) {
 		av_pin_free(a);
+		/* "the teacher pinned ...: watch the live side" stayed under a
+		 * screen with no pinned side (a follower presses no key) */
+		if (!a->message_error)
+			av_app_clear_message(a);
+	}
 	if (have == AV_SNAP_VIEW_TRAIN && want != AV_SNAP_VIEW_TRAIN) {
 		av_train_view_free(a);
 		c->have_view_run = false;
