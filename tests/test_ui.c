@@ -533,6 +533,20 @@ static void test_alt_and_bad_keys(void **state)
 	expect("ignored a key the terminal type (TERM) does not describe");
 	harness_key(&h, 0x202E);   /* a bidi control is named, never drawn */
 	expect("U+202E does nothing here");
+	/* keys the table does not name were said as "key 2097483" (QA):
+	 * Insert, Shift-Left, and xterm's Ctrl-Left (terminfo's kLFT5) */
+	harness_key(&h, AV_FKEY(KEY_IC));
+	expect("Insert does nothing here");
+	harness_key(&h, AV_FKEY(KEY_SLEFT));
+	expect("Shift-Left does nothing here");
+	harness_key(&h, AV_FKEY(KEY_F(13)));
+	expect("F13 does nothing here");
+	int ctrl_left = key_defined("\033[1;5D");
+	if (ctrl_left > 0) {   /* xterm-256color has kLFT5 */
+		harness_key(&h, AV_FKEY(ctrl_left));
+		expect("Ctrl-Left does nothing here");
+	}
+	expect_not("key 2");
 	harness_close(&h);
 }
 

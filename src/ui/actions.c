@@ -101,6 +101,59 @@ bool av_action_in_train_view(enum av_action a)
 	}
 }
 
+/* A curses function key the table below does not name, as a person calls
+ * it: Insert, the shifted keys curses has codes for, F13 and on, and the
+ * modified keys of xterm-like terminals (terminfo's kLFT5 is Ctrl-Left):
+ * they were said as "key 2097705". false when curses has no name for it. */
+static bool curses_key_name(int code, char *buf, size_t size)
+{
+	static const struct {
+		int key;
+		const char *name;
+	} named[] = {
+		{ KEY_IC, "Insert" }, { KEY_SLEFT, "Shift-Left" }, { KEY_SRIGHT, "Shift-Right" },
+		{ KEY_SR, "Shift-Up" }, { KEY_SF, "Shift-Down" }, { KEY_SHOME, "Shift-Home" },
+		{ KEY_SEND, "Shift-End" }, { KEY_SDC, "Shift-Delete" }, { KEY_SIC, "Shift-Insert" },
+		{ KEY_SNEXT, "Shift-PgDn" }, { KEY_SPREVIOUS, "Shift-PgUp" }, { KEY_B2, "Center" },
+	};
+	for (size_t i = 0; i < sizeof(named) / sizeof(named[0]); i++) {
+		if (named[i].key == code) {
+			snprintf(buf, size, "%s", named[i].name);
+			return true;
+		}
+	}
+	if (code >= KEY_F(13) && code <= KEY_F(63)) {
+		snprintf(buf, size, "F%d", code - KEY_F0);
+		return true;
+	}
+	/* terminfo's extended names: k, the key, the xterm modifier 2..8 */
+	static const struct {
+		const char *cap, *name;
+	} keys[] = {
+		{ "LFT", "Left" }, { "RIT", "Right" }, { "UP", "Up" }, { "DN", "Down" },
+		{ "HOM", "Home" }, { "END", "End" }, { "IC", "Insert" }, { "DC", "Delete" },
+		{ "NXT", "PgDn" }, { "PRV", "PgUp" },
+	};
+	static const char *const mods[] = {
+		"Shift-", "Alt-", "Shift-Alt-", "Ctrl-", "Ctrl-Shift-", "Ctrl-Alt-",
+		"Ctrl-Shift-Alt-",
+	};
+	const char *kn = code > KEY_MAX ? keyname(code) : NULL;
+	if (!kn || kn[0] != 'k')
+		return false;
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		size_t len = strlen(keys[i].cap);
+		if (strncmp(kn + 1, keys[i].cap, len) != 0)
+			continue;
+		const char *digit = kn + 1 + len;
+		if (digit[0] >= '2' && digit[0] <= '8' && digit[1] == '\0') {
+			snprintf(buf, size, "%s%s", mods[digit[0] - '2'], keys[i].name);
+			return true;
+		}
+	}
+	return false;
+}
+
 void av_key_name(int key, char *buf, size_t size, bool brief)
 {
 	if (key > 0 && (key & AV_ALT_BIT)) {
@@ -141,6 +194,9 @@ void av_key_name(int key, char *buf, size_t size, bool brief)
 		snprintf(buf, size, "%c", key);
 	else if (key >= 0x80 && key <= 0x10FFFF)   /* by number: no bidi or control */
 		snprintf(buf, size, "U+%04X", (unsigned)key);
+	else if (key >= AV_FKEY(0) && key < AV_ALT_BIT &&
+		 curses_key_name(key - AV_FKEY(0), buf, size))
+		return;
 	else
 		snprintf(buf, size, "key %d", key);
 }
