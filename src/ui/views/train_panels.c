@@ -113,8 +113,9 @@ void av_train_panel_header(struct av_app *a)
 		right = right_text;
 	}
 	int rw = av_text_width(right);
-	/* drop the name, the sample and the seed, in that order, until it fits */
-	static const int drop[] = { 0, 1, 6 };
+	/* drop the name and the sample, then say the layer and the scale as
+	 * the stepper's narrow header does ("D3 H1 dh3", "dk"), then drop the
+	 * seed, until it fits: at 40 columns "scal…" had cut off T */
 	bool gone[7] = { false };
 	for (int level = 0;; level++) {
 		int total = 0, shown = 0;
@@ -123,9 +124,17 @@ void av_train_panel_header(struct av_app *a)
 				total += av_text_width(piece[i]) + (shown ? 2 : 0);
 				shown++;
 			}
-		if (total + 2 + rw <= width || level == 3)
+		if (total + 2 + rw <= width || level == 5)
 			break;
-		gone[drop[level]] = true;
+		if (level == 0 || level == 1)
+			gone[level] = true;
+		else if (level == 2)
+			snprintf(piece[3], sizeof(piece[3]), "D%d H%d dh%d", tr->cfg.d_model,
+				 tr->cfg.heads, av_config_head_dim(&tr->cfg));
+		else if (level == 3)
+			snprintf(piece[4], sizeof(piece[4]), "%s", av_scale_names[tr->cfg.scale]);
+		else
+			gone[6] = true;
 	}
 	char left[512] = "";
 	for (int i = 0; i < 7; i++) {
