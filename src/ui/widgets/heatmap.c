@@ -433,8 +433,9 @@ static void draw_part_header(WINDOW *w, struct av_colors *c, const struct av_hea
 		if (!whole && av_text_width(name) > limit - s->x)
 			snprintf(name, sizeof(name), "%s ", p->name);
 		/* the space after the name is a gap, not worth cutting it for */
-		if (av_text_width(name) > limit - s->x)
-			name[strlen(name) - 1] = '\0';
+		size_t len = strlen(name);
+		if (av_text_width(name) > limit - s->x && len > 0 && name[len - 1] == ' ')
+			name[len - 1] = '\0';
 		int used = av_put(w, 0, s->x, name, limit - s->x, title);
 		if (hx0 >= 0) {
 			char head[32];
