@@ -531,6 +531,14 @@ static void test_format_for_path(void **state)
 	assert_true(av_export_format_for_path("x.ans", &fmt) && fmt == AV_EXPORT_ANSI);
 	assert_false(av_export_format_for_path("x.png", &fmt));
 	assert_false(av_export_format_for_path(".svg", &fmt));
+	/* the extension's case does not matter (ASCII only) */
+	assert_true(av_export_format_for_path("a.SVG", &fmt) && fmt == AV_EXPORT_SVG);
+	assert_true(av_export_format_for_path("x.Json", &fmt) && fmt == AV_EXPORT_TRACE);
+	assert_true(av_export_format_for_path("x.CSV", &fmt) && fmt == AV_EXPORT_CSV);
+	assert_true(av_export_format_for_path("x.AnSi", &fmt) && fmt == AV_EXPORT_ANSI);
+	assert_false(av_export_format_for_path(".SVG", &fmt));
+	/* a dotless I (U+0131) is not an i: "x.ansı" is no format */
+	assert_false(av_export_format_for_path("x.ans\xc4\xb1", &fmt));
 }
 
 /* --- typed values: the limits the command line and the screen share ------ */

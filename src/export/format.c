@@ -38,10 +38,21 @@ const char av_export_keys[] = {
 	'\0'
 };
 
-static bool ends_with(const char *s, const char *tail)
+/* ASCII case only: "a.SVG" is an SVG (cameras and Windows hands write upper
+ * case), while strcasecmp would follow the locale and let a Turkish "I" differ. */
+static bool ends_with_ascii_nocase(const char *s, const char *tail)
 {
 	size_t n = strlen(s), k = strlen(tail);
-	return n > k && strcmp(s + n - k, tail) == 0;
+	if (n <= k)
+		return false;
+	for (size_t i = 0; i < k; i++) {
+		unsigned char c = (unsigned char)s[n - k + i];
+		if (c >= 'A' && c <= 'Z')
+			c = (unsigned char)(c - 'A' + 'a');
+		if (c != (unsigned char)tail[i])
+			return false;
+	}
+	return true;
 }
 
 bool av_export_format_for_path(const char *path, enum av_export_format *fmt)
@@ -52,7 +63,7 @@ bool av_export_format_for_path(const char *path, enum av_export_format *fmt)
 		{ ".ansi", AV_EXPORT_ANSI }, { ".svg", AV_EXPORT_SVG },
 	};
 	for (size_t i = 0; i < sizeof(by_ext) / sizeof(by_ext[0]); i++) {
-		if (ends_with(path, by_ext[i].ext)) {
+		if (ends_with_ascii_nocase(path, by_ext[i].ext)) {
 			*fmt = by_ext[i].fmt;
 			return true;
 		}
