@@ -746,6 +746,9 @@ static void test_write_errors(void **state)
 	expect_status("wrote ");
 	harness_keys(&h, ":export png\r");
 	expect_status("export: no format \"png\" (trace, weights, csv, text, ansi, svg)");
+	/* bare, it says what it takes */
+	harness_keys(&h, CTRL_U "export\r");
+	expect_status("export: expected a format (trace, weights, csv, text, ansi, svg)");
 	harness_keys(&h, CTRL_U "export svg\r");
 	expect_status("write svg to: attnview-embedding.svg");
 	harness_keys(&h, ESC "W");

@@ -148,6 +148,10 @@ static bool run_export(struct av_app *a, const char *name, const char *arg, char
 	size_t k = strcspn(arg, " ");
 	snprintf(word, sizeof(word), "%.*s", (int)(k < sizeof(word) ? k : sizeof(word) - 1), arg);
 	int fmt;
+	/* a bare :export is a question: its usage, not `no format ""` */
+	if (!*word)
+		return fail_as(error, name, av_strdup(_("expected a format (trace, weights, csv, "
+						      "text, ansi, svg)")));
 	if (!av_enum_parse(av_export_format_names, word, &fmt)) {
 		return fail_as(error, name, av_printf(_("no format \"%s\" (trace, weights, csv, text, "
 						      "ansi, svg)"), word));
