@@ -133,9 +133,7 @@ bool av_batch_print(const struct av_options *o, const struct av_session *s, char
 {
 	if (!av_print_stage(stdout, &s->trace, o->print, o->head, av_batch_use_color(o->color), cause))
 		return false;
-	if (fflush(stdout) != 0 || ferror(stdout))
-		return av_fail(cause, _("standard output: write error"));
-	return true;
+	return av_stdout_flush(cause);
 }
 
 /* One sample a line: its name, or its name, a tab and the reason it does
@@ -160,9 +158,7 @@ bool av_batch_list_samples(char **cause)
 		free(name);
 	}
 	av_string_list_free(names);
-	if (fflush(stdout) != 0)
-		return av_fail(cause, _("standard output: write error"));
-	return true;
+	return av_stdout_flush(cause);
 }
 
 /* One lesson a line: its name, a tab and its title (Chinese where the
@@ -190,7 +186,5 @@ bool av_batch_list_lessons(char **cause)
 		free(name);
 	}
 	av_string_list_free(names);
-	if (fflush(stdout) != 0)
-		return av_fail(cause, _("standard output: write error"));
-	return true;
+	return av_stdout_flush(cause);
 }

@@ -65,7 +65,7 @@ static bool finish_stdout(char **cause)
 	}
 	if (ok)
 		return true;
-	return av_fail(cause, _("standard output: %s"), err ? strerror(err) : _("write error"));
+	return av_stdout_fail(cause, err);
 }
 
 /* A closed descriptor 0, 1 or 2 (a shell's >&-) would be reused by the next

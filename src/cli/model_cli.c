@@ -199,9 +199,7 @@ static bool show(const struct av_options *o, const char *dir, const struct av_gp
 		print_token_ids(r, t);
 	else if (!av_print_stage(stdout, t, stage, o->head, color, cause))
 		return false;
-	if (fflush(stdout) != 0 || ferror(stdout))
-		return av_fail(cause, _("standard output: write error"));
-	return true;
+	return av_stdout_flush(cause);
 }
 
 /* The model's name for the header: the directory's last part. */

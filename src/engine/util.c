@@ -677,6 +677,21 @@ static void folder_error(const char *path, const char *target, int err, char **c
 	free(folder);
 }
 
+bool av_stdout_fail(char **cause, int err)
+{
+	return av_fail(cause, _("standard output: %s"), err ? strerror(err) : _("write error"));
+}
+
+bool av_stdout_flush(char **cause)
+{
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return true;
+	/* errno from the failed flush; 0 when only an earlier write failed and
+	 * nothing was left to retry */
+	return av_stdout_fail(cause, errno);
+}
+
 /* Writes to an open descriptor (standard output for "-", or one named by
  * path): what the shell set up, appending or a pipe, is kept. */
 static bool write_descriptor(const char *path, int fd, av_file_writer emit, void *ctx,
@@ -688,7 +703,7 @@ static bool write_descriptor(const char *path, int fd, av_file_writer emit, void
 	    (fd == STDERR_FILENO && fflush(stderr) != 0) || !emit(fd, ctx, &err)) {
 		err = err ? err : errno ? errno : EIO;
 		if (strcmp(path, "-") == 0)
-			return av_fail(cause, _("standard output: %s"), strerror(err));
+			return av_stdout_fail(cause, err);
 		return av_fail(cause, "%s: %s", path, strerror(err));
 	}
 	return true;

@@ -27,6 +27,14 @@ char *av_vprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0
  * false, so that error paths read `return av_fail(cause, "...", ...);`. */
 bool av_fail(char **cause, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Standard output's failures, said the same way in every mode (--help,
+ * --print, --dump -, the listings): "standard output: No space left on
+ * device", naming errno's cause, or "write error" when err is 0.
+ * av_stdout_flush flushes stdout and fails so when it or an earlier write
+ * failed. */
+bool av_stdout_fail(char **cause, int err);
+bool av_stdout_flush(char **cause);
+
 /* Prefixes an existing *cause with "prefix: ", keeping ownership right. */
 void av_cause_prefix(char **cause, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
