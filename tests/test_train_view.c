@@ -839,6 +839,28 @@ static void test_ascii_marks_are_not_shades(void **state)
 	av_draw_set_utf8(utf8);
 }
 
+/* The map's legend lists exactly the shades the cells use: its 9 swatches
+ * at i / 8 showed " .:-+*#%@" in ASCII, without the "=" of 0.4 to 0.5 that
+ * cells show (QA). The scores' legend mirrors the ramp about the blank. */
+static void test_ascii_legend_lists_every_shade(void **state)
+{
+	(void)state;
+	struct harness h;
+	assert_true(harness_open(&h, "vt100", 80, 24, "", NULL, -1, NULL));
+	assert_false(h.a.colors.color);
+	/* as LC_ALL=C has it: the shades and the drawing both ASCII */
+	h.a.colors.utf8 = false;
+	av_draw_set_utf8(false);
+	harness_keys(&h, "t");
+	int y = harness_find(" target (self)");
+	assert_true(y >= 0);
+	if (!strstr(harness_line(y), "0  .:-=+*#%@ 1"))
+		fail_msg("weights' legend: \"%s\"", harness_line(y));
+	harness_keys(&h, "d");
+	assert_true(harness_find("@%#*+=-:. .:-=+*#%@ +") >= 0);
+	harness_close(&h);
+	av_draw_set_utf8(utf8);
+}
 
 /* --- issue 7: honest panels ---------------------------------------------- */
 
@@ -1349,6 +1371,7 @@ int main(void)
 		cmocka_unit_test(test_small_and_mono),
 		cmocka_unit_test(test_ascii_screen),
 		cmocka_unit_test(test_ascii_marks_are_not_shades),
+		cmocka_unit_test(test_ascii_legend_lists_every_shade),
 		cmocka_unit_test(test_tracked_pair_is_the_sentence_cell),
 		cmocka_unit_test(test_loss_axis_is_unambiguous),
 		cmocka_unit_test(test_trained_header_and_quit_question),

@@ -626,10 +626,16 @@ bool av_rgb_is_light(struct av_rgb c)
 	return y > 140;
 }
 
+int av_shade_count(bool utf8)
+{
+	return utf8 ? (int)(sizeof(shade_utf8) / sizeof(shade_utf8[0]))
+		    : (int)(sizeof(shade_ascii) / sizeof(shade_ascii[0]));
+}
+
 const char *av_shade_glyph(double t, bool utf8)
 {
 	const char *const *ramp = utf8 ? shade_utf8 : shade_ascii;
-	int n = utf8 ? 5 : 10;
+	int n = av_shade_count(utf8);
 	/* Each glyph covers an equal share of [0,1]; 1 itself is the last. A
 	 * boundary counts as the share above it even when 2p - 1 rounds it a
 	 * hair below (0.3 and 0.7 get the same glyph). */

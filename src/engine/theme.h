@@ -189,6 +189,9 @@ int av_rgb_to_8(struct av_rgb c);
  * glyph covers an equal share of [0,1] (0 is blank, 1 the densest); t is
  * clamped, NaN counts as 0. The string is static. */
 const char *av_shade_glyph(double t, bool utf8);
+/* How many glyphs that ramp has (5 or 10): the glyph for t = i / (n - 1)
+ * is the ramp's i-th, so a legend of n swatches shows each glyph once. */
+int av_shade_count(bool utf8);
 
 /* Whether black text reads better than white on c (relative luminance). */
 bool av_rgb_is_light(struct av_rgb c);

@@ -266,6 +266,14 @@ const char *av_colors_shade(const struct av_colors *c, double magnitude)
 	return av_shade_glyph(magnitude, c->utf8);
 }
 
+int av_colors_legend_steps(const struct av_colors *c, bool diverging, int want)
+{
+	if (!av_colors_glyphs(c))
+		return want;
+	int n = av_shade_count(c->utf8);
+	return diverging ? 2 * n - 1 : n;
+}
+
 void av_colors_swatch(WINDOW *w, int y, int x, int width, struct av_colors *c,
 		      bool diverging, double pos)
 {

@@ -100,6 +100,13 @@ bool av_colors_glyphs(const struct av_colors *c);
  * band, whose cell is drawn in the colour itself. */
 const char *av_colors_shade(const struct av_colors *c, double magnitude);
 
+/* How many swatches a legend shows, the i-th of n at pos i / (n - 1): in
+ * colour, want (a smooth ramp); where cells are glyphs, each of the ramp's
+ * glyphs once (mirrored about the blank when diverging), so the legend
+ * lists exactly the shades the cells use: 9 swatches at i / 8 skipped the
+ * ASCII ramp's "=". */
+int av_colors_legend_steps(const struct av_colors *c, bool diverging, int want);
+
 /* One legend swatch of width cells for pos, drawn as a cell of that value
  * is: colour, or the glyph (in the band's colour on 8 colours). */
 void av_colors_swatch(WINDOW *w, int y, int x, int width, struct av_colors *c,

@@ -870,9 +870,9 @@ static void draw_map_legend(struct av_app *a, WINDOW *w, int y, bool weights, do
 	}
 	int x = av_put(w, y, 0, lo, width, label);
 	x += av_put(w, y, x, " ", width - x, A_NORMAL);
-	for (int i = 0; i < 9 && x < width; i++, x++) {
-		av_colors_swatch(w, y, x, 1, c, !weights, i / 8.0);
-	}
+	int steps = av_colors_legend_steps(c, !weights, 9);
+	for (int i = 0; i < steps && x < width; i++, x++)
+		av_colors_swatch(w, y, x, 1, c, !weights, (double)i / (steps - 1));
 	x += av_put(w, y, x, " ", width - x, A_NORMAL);
 	x += av_put(w, y, x, hi, width - x, label);
 	/* the first of the marks' texts, longest first, that fits */

@@ -611,8 +611,9 @@ static void draw_legend(struct av_app *a, const struct grid *g)
 	int width = getmaxx(w);
 	struct av_colors *c = &a->colors;
 	int x = av_put(w, 0, 0, "0 ", width, A_NORMAL);
-	for (int i = 0; i < 8 && x < width; i++, x++)
-		av_colors_swatch(w, 0, x, 1, c, false, i / 7.0);
+	int steps = av_colors_legend_steps(c, false, 8);
+	for (int i = 0; i < steps && x < width; i++, x++)
+		av_colors_swatch(w, 0, x, 1, c, false, (double)i / (steps - 1));
 	x += av_put(w, 0, x, " 1  ", width - x, A_NORMAL);
 	/* what a cell is: a block of weights pooled, one weight, or one
 	 * weight's block of cells where the tiles are magnified */
