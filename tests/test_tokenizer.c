@@ -257,6 +257,16 @@ static void test_whitespace(void **state)
 	expect_tokens("\xE4\xBD\xA0\xE3\x80\x80\xE5\xA5\xBD", "\xE4\xBD\xA0",
 		      "\xE5\xA5\xBD", NULL);
 	expect_tokens("a\xC2\xA0" "b\xE2\x80\x83" "c", "a", "b", "c", NULL);
+	/* U+200B ZERO WIDTH SPACE is a space, though of zero width: it splits
+	 * words and is dropped, as the man page says */
+	expect_tokens("panda\xE2\x80\x8B" "bear", "panda", "bear", NULL);
+	expect_tokens("\xE2\x80\x8B" "x\xE2\x80\x8B", "x", NULL);
+	expect_tokens("\xE4\xB8\xAD\xE2\x80\x8B\xE6\x96\x87", "\xE4\xB8\xAD",
+		      "\xE6\x96\x87", NULL);
+	/* ... while the joiners U+200C and U+200D belong to the character
+	 * before: inside a word it goes on, after "!" they stay with it */
+	expect_tokens("a\xE2\x80\x8D" "b", "a\xE2\x80\x8D" "b", NULL);
+	expect_tokens("!\xE2\x80\x8C?", "!\xE2\x80\x8C", "?", NULL);
 	/* other control characters separate and are dropped */
 	expect_tokens("a\x1b[31mb", "a", "[", "31mb", NULL);
 }
