@@ -150,6 +150,26 @@ static void test_explore_then_return(void **state)
 	close_lesson(&ls);
 }
 
+/* R at the step's state changed nothing and said nothing (QA): it says so;
+ * after exploring it puts the step back without that message. */
+static void test_restore_at_the_state_says_so(void **state)
+{
+	(void)state;
+	struct lesson_screen ls;
+	open_lesson(&ls, "china-panda", 80, 24);
+	harness_keys(&ls.h, "}}}R");
+	expect("nothing to put back: this is the step's state");
+	harness_keys(&ls.h, "jR");
+	expect_not("nothing to put back");
+	assert_int_equal(ls.h.a.row, ls.l.steps[3].state.query);
+	harness_keys(&ls.h, "R");
+	expect("nothing to put back");
+	/* a new seed, then R: the weights come back, said by the screen */
+	harness_keys(&ls.h, "rR");
+	expect_not("nothing to put back");
+	close_lesson(&ls);
+}
+
 static void test_answer_right_and_wrong(void **state)
 {
 	(void)state;
@@ -788,6 +808,7 @@ int main(void)
 		cmocka_unit_test(test_pane_and_steps),
 		cmocka_unit_test(test_pane_hidden_is_said),
 		cmocka_unit_test(test_explore_then_return),
+		cmocka_unit_test(test_restore_at_the_state_says_so),
 		cmocka_unit_test(test_answer_right_and_wrong),
 		cmocka_unit_test(test_training_step),
 		cmocka_unit_test(test_stepper_training_step),

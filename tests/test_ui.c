@@ -497,6 +497,39 @@ static void test_editor(void **state)
 	harness_close(&h);
 }
 
+/* Keys that did nothing in silence say why (QA): Right and l on the
+ * tokens stage (a list: Up and Down move along it), and Tab in the
+ * sentence editor (it completes only in the : prompt; the editor stays
+ * open with its text). */
+static void test_idle_keys_say_why(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	assert_int_equal(h.a.stage, AV_STAGE_TOKENS);
+	harness_key(&h, AV_FKEY(KEY_RIGHT));
+	expect("the tokens are a list: Up and Down (k j) move along it");
+	harness_keys(&h, "\x0c");   /* Ctrl-L: the message goes with a key */
+	expect_not("the tokens are a list");
+	harness_keys(&h, "l");
+	expect("the tokens are a list");
+	harness_keys(&h, "h");
+	expect("the tokens are a list");
+	/* Up and Down still move; a matrix stage's Right still moves */
+	harness_keys(&h, "j");
+	assert_int_equal(h.a.row, 1);
+	harness_keys(&h, "nl");
+	expect_not("the tokens are a list");
+	harness_keys(&h, "e\t");
+	expect("Tab completes only in the : prompt");
+	expect("sentence> china panda japan cherry");
+	harness_keys(&h, "s");   /* typing clears it */
+	expect_not("Tab completes");
+	harness_keys(&h, "\r");
+	assert_string_equal(h.s.sentence, "china panda japan cherrys");
+	harness_close(&h);
+}
+
 /* Alt-b, Alt-f and Alt-Backspace move and cut by words, as readline does;
  * Alt with a key the stepper binds does not run it (a terminal sends Esc r
  * for Alt-r: the Esc used to cancel an edit and the r draw new weights);
@@ -1345,6 +1378,7 @@ int main(void)
 		cmocka_unit_test(test_help_small_scrolls),
 		cmocka_unit_test(test_editor),
 		cmocka_unit_test(test_alt_and_bad_keys),
+		cmocka_unit_test(test_idle_keys_say_why),
 		cmocka_unit_test(test_editor_runs_once_per_frame),
 		cmocka_unit_test(test_too_small_and_back),
 		cmocka_unit_test(test_tokens_line_edges),

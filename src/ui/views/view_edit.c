@@ -199,6 +199,18 @@ static void full(struct av_app *a)
 		    : av_strdup(_("the text is at its length limit"));
 }
 
+/* Tab completes the : prompt's commands; here it would do nothing, so it
+ * says so where the hint is, as a full line does (the editor owns the
+ * status line). A pasted Tab is a space and never comes here. */
+static void tab(struct av_app *a)
+{
+	struct av_editor *ed = &a->ed;
+	if (ed->pending)
+		run_text(a);
+	free(ed->error);
+	ed->error = av_strdup(_("Tab completes only in the : prompt"));
+}
+
 static bool edit_key(struct av_app *a, int key, enum av_action act)
 {
 	(void)act;
@@ -216,7 +228,11 @@ static bool edit_key(struct av_app *a, int key, enum av_action act)
 	case AV_LINE_CANCEL: cancel(a); return true;
 	case AV_LINE_CHANGED: a->ed.pending = true; break;   /* runs before the frame */
 	case AV_LINE_FULL: full(a); break;
-	case AV_LINE_MOVED: case AV_LINE_UNUSED: break;
+	case AV_LINE_UNUSED:
+		if (av_edit_action_for_key(key) == AV_EDIT_COMPLETE)
+			tab(a);
+		break;
+	case AV_LINE_MOVED: break;
 	}
 	a->dirty |= AV_DIRTY_STATUS;
 	return true;

@@ -270,6 +270,79 @@ static void answer(struct av_app *a)
 
 static void scroll_caption(struct av_app *a, int dir);
 
+/* What R puts back, as seen in the stepper or the heads view (the cursor
+ * placed as the screen shows it): equal before and after R, R changed
+ * nothing and says so rather than stay silent. The training and figures
+ * views, a pin and training kept in the stepper always count as changed:
+ * R rebuilds them. */
+struct step_look {
+	bool comparable;
+	const struct av_view *view;
+	bool heads_bars;
+	enum av_stage stage;
+	int head, row, col, scroll;
+	enum av_mode mode;
+	enum av_scale scale;
+	double temperature;
+	uint64_t params;
+	char *sentence, *source;         /* copies */
+	bool hidden[AV_MAX_TOKENS];
+};
+
+static void look_at(struct av_app *a, struct step_look *l)
+{
+	const struct av_session *s = a->s;
+	l->comparable = !a->overlay && !a->train && !a->pin && !a->figures &&
+			(a->view == &av_view_stage || a->view == &av_view_heads);
+	l->sentence = l->source = NULL;
+	if (!l->comparable)
+		return;
+	av_app_place_cursor(a);
+	l->view = a->view;
+	l->heads_bars = a->heads_bars;
+	l->stage = a->stage;
+	l->head = a->head;
+	l->row = a->row;
+	l->col = a->col;
+	l->scroll = a->lesson->scroll;
+	l->mode = s->cfg.mode;
+	l->scale = s->cfg.scale;
+	l->temperature = s->cfg.temperature;
+	l->params = av_params_print(&s->params);
+	l->sentence = s->sentence ? av_strdup(s->sentence) : NULL;
+	l->source = s->source ? av_strdup(s->source) : NULL;
+	memcpy(l->hidden, s->key_hidden, sizeof(l->hidden));
+}
+
+static bool same_look(const struct step_look *x, const struct step_look *y)
+{
+	return x->comparable && y->comparable && x->view == y->view &&
+	       x->heads_bars == y->heads_bars && x->stage == y->stage && x->head == y->head &&
+	       x->row == y->row && x->col == y->col && x->scroll == y->scroll &&
+	       x->mode == y->mode && x->scale == y->scale && x->temperature == y->temperature &&
+	       x->params == y->params && same_text(x->sentence, y->sentence) &&
+	       same_text(x->source, y->source) &&
+	       memcmp(x->hidden, y->hidden, sizeof(x->hidden)) == 0;
+}
+
+/* R: the step's state again; "nothing to put back" when it was already. */
+static void restore(struct av_app *a)
+{
+	struct step_look before, after = { .comparable = false };
+	look_at(a, &before);
+	go_to_step(a, a->lesson->step);
+	if (before.comparable && !a->message) {
+		look_at(a, &after);
+		if (same_look(&before, &after))
+			av_app_message(a, false, _("nothing to put back: this is the step's state "
+				       "({ } change steps)"));
+	}
+	free(before.sentence);
+	free(before.source);
+	free(after.sentence);
+	free(after.source);
+}
+
 void av_lesson_ui_action(struct av_app *a, enum av_action act)
 {
 	if (!a->lesson) {
@@ -292,7 +365,7 @@ void av_lesson_ui_action(struct av_app *a, enum av_action act)
 			av_app_message(a, false, _("the first step: } goes on"));
 		break;
 	case AV_ACTION_LESSON_RESTORE:
-		go_to_step(a, i);
+		restore(a);
 		break;
 	case AV_ACTION_LESSON_ANSWER:
 		answer(a);

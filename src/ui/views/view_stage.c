@@ -718,8 +718,16 @@ static bool stage_key(struct av_app *a, int key, enum av_action act)
 	if (moves_cursor(act))
 		clamp_cursor(a);
 	switch (act) {
-	case AV_ACTION_LEFT: move_col(a, -1); break;
-	case AV_ACTION_RIGHT: move_col(a, 1); break;
+	case AV_ACTION_LEFT:
+	case AV_ACTION_RIGHT:
+		if (a->stage == AV_STAGE_TOKENS) {
+			/* a list, not a matrix: the move would be lost in silence */
+			av_app_message(a, false, _("the tokens are a list: Up and Down (k j) move "
+				       "along it"));
+			return true;
+		}
+		move_col(a, act == AV_ACTION_LEFT ? -1 : 1);
+		break;
 	case AV_ACTION_UP: a->row--; break;
 	case AV_ACTION_DOWN: a->row++; break;
 	case AV_ACTION_PAGE_LEFT:
