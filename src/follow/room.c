@@ -203,6 +203,13 @@ static bool make_parent(const char *dir, char **cause)
 	return ok;
 }
 
+void av_room_remove_foreign(const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st) == 0 && (!S_ISREG(st.st_mode) || st.st_uid != geteuid()))
+		unlink(path);
+}
+
 /* A socket already at path: refused when a leader answers on it, removed
  * when it is a dead leader's. Anything there of another user's (planted
  * while the room was open to the class, before it was 0750) is no leader
@@ -274,11 +281,9 @@ static int listen_on(const char *path, gid_t gid, char **cause)
 static int lock_room(const char *dir, const char *path, char **cause)
 {
 	char *lock = av_printf("%s/lock", dir);
-	struct stat st;
 	int fd;
 
-	if (lstat(lock, &st) == 0 && (!S_ISREG(st.st_mode) || st.st_uid != geteuid()))
-		unlink(lock);
+	av_room_remove_foreign(lock);
 	fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
 	if (fd < 0)
 		av_fail(cause, _("cannot create %s: %s"), lock, strerror(errno));

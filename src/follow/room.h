@@ -48,6 +48,13 @@ typedef void (*av_room_note_fn)(void *ctx, const char *line);
  * socket. */
 bool av_room_dir(const char *room, const char *base_option, char **dir, char **cause);
 
+/* Removes path, a file of the room (its lock, its log), unless it is a
+ * regular file of this user's: rooms were 01770 before they were 0750, and
+ * a student could leave a file, a FIFO or a link there that kept the
+ * teacher from taking the lock or writing the log. The room is the
+ * teacher's, so it may remove them. */
+void av_room_remove_foreign(const char *path);
+
 /* --- the leader */
 struct av_leader;
 

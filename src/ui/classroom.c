@@ -121,8 +121,7 @@ static void open_log(struct av_classroom *c, const char *dir)
 	struct stat st;
 
 	c->log_path = av_printf("%s/log", dir);
-	if (lstat(c->log_path, &st) == 0 && (!S_ISREG(st.st_mode) || st.st_uid != geteuid()))
-		unlink(c->log_path);
+	av_room_remove_foreign(c->log_path);
 	c->log_fd = open(c->log_path,
 			 O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
 	if (c->log_fd >= 0 &&
