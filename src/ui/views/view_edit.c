@@ -184,31 +184,32 @@ static void edit_draw(struct av_app *a)
 		ed->not_utf8 = 2;
 }
 
-/* A character did not fit: said where the hint is, in the error style (the
- * editor owns the status line, so a message would wait until it closes);
- * the next change or Enter clears it. */
-static void full(struct av_app *a)
+/* Says text (malloc'd, taken) where the hint is, in the error style: the
+ * editor owns the status line, so a message would wait until it closes.
+ * The next change or Enter clears it. */
+static void say_in_hint(struct av_app *a, char *text)
 {
 	struct av_editor *ed = &a->ed;
 	if (ed->pending)
 		run_text(a);   /* the frame's earlier keys first: it clears the error */
 	free(ed->error);
-	ed->error = a->restricted
-		    ? av_printf(_("restricted mode: a sentence has at most %zu bytes"),
-				ed->line.limit)
-		    : av_strdup(_("the text is at its length limit"));
+	ed->error = text;
 }
 
-/* Tab completes the : prompt's commands; here it would do nothing, so it
- * says so where the hint is, as a full line does (the editor owns the
- * status line). A pasted Tab is a space and never comes here. */
+/* A character did not fit. */
+static void full(struct av_app *a)
+{
+	say_in_hint(a, a->restricted
+		       ? av_printf(_("restricted mode: a sentence has at most %zu bytes"),
+				   a->ed.line.limit)
+		       : av_strdup(_("the text is at its length limit")));
+}
+
+/* Tab completes the : prompt's commands; here it would do nothing. A
+ * pasted Tab is a space and never comes here. */
 static void tab(struct av_app *a)
 {
-	struct av_editor *ed = &a->ed;
-	if (ed->pending)
-		run_text(a);
-	free(ed->error);
-	ed->error = av_strdup(_("Tab completes only in the : prompt"));
+	say_in_hint(a, av_strdup(_("Tab completes only in the : prompt")));
 }
 
 static bool edit_key(struct av_app *a, int key, enum av_action act)
