@@ -377,6 +377,52 @@ static void test_kernels_by_hand(void **state)
 	assert_float_equal(db[2], 100, 0);
 }
 
+/* in_dim 3 takes its own loop (weight_backward_3): the same sums, in the
+ * same order, as the general loop's, added to what dw and db held; a zero
+ * dout term is skipped, not added */
+static void test_linear_backward_d3(void **state)
+{
+	(void)state;
+	enum { N = 3, IN = 3, OUT = 4 };
+	float x[N * IN], w[OUT * IN];
+	double dout[N * OUT], dw[OUT * IN], db[OUT], dx[N * IN] = { 0 };
+	for (int i = 0; i < N * IN; i++)
+		x[i] = 0.1f * (float)(i * 7 % 11) - 0.4f;
+	for (int i = 0; i < OUT * IN; i++)
+		w[i] = 0.3f * (float)(i * 5 % 7) - 0.9f, dw[i] = 0.01 * i;
+	for (int i = 0; i < N * OUT; i++)
+		dout[i] = i == 5 ? 0 : 0.7 * (i % 5) - 1.3;
+	for (int o = 0; o < OUT; o++)
+		db[o] = -0.5 * o;
+	double dw_want[OUT * IN], db_want[OUT];
+	for (int o = 0; o < OUT; o++) {
+		db_want[o] = db[o];
+		for (int c = 0; c < IN; c++)
+			dw_want[o * IN + c] = dw[o * IN + c];
+		for (int i = 0; i < N; i++) {
+			double d = dout[i * OUT + o];
+			if (d == 0)
+				continue;
+			db_want[o] += d;
+			for (int c = 0; c < IN; c++)
+				dw_want[o * IN + c] += d * x[i * IN + c];
+		}
+	}
+	av_linear_backward(dx, dw, db, dout, x, w, N, IN, OUT);
+	for (int i = 0; i < OUT * IN; i++)
+		assert_true(dw[i] == dw_want[i]);
+	for (int o = 0; o < OUT; o++)
+		assert_true(db[o] == db_want[o]);
+	/* dx[i][c] = sum_o dout[i][o] w[o][c] */
+	for (int i = 0; i < N; i++)
+		for (int c = 0; c < IN; c++) {
+			double want = 0;
+			for (int o = 0; o < OUT; o++)
+				want += dout[i * OUT + o] * w[o * IN + c];
+			assert_float_equal(dx[i * IN + c], want, 1e-15);
+		}
+}
+
 static void test_param_tensor(void **state)
 {
 	(void)state;
@@ -402,7 +448,7 @@ static void test_param_tensor(void **state)
 
 int main(void)
 {
-	struct CMUnitTest tests[N_CASES + 6];
+	struct CMUnitTest tests[N_CASES + 7];
 	for (int i = 0; i < N_CASES; i++)
 		tests[i] = (struct CMUnitTest){ .name = cases[i].name, .test_func = test_case,
 						.initial_state = (void *)(uintptr_t)i };
@@ -412,5 +458,6 @@ int main(void)
 	tests[N_CASES + 3] = (struct CMUnitTest)cmocka_unit_test(test_kernels_by_hand);
 	tests[N_CASES + 4] = (struct CMUnitTest)cmocka_unit_test(test_param_tensor);
 	tests[N_CASES + 5] = (struct CMUnitTest)cmocka_unit_test(test_assign_is_zero_then_add);
-	return _cmocka_run_group_tests("backward", tests, N_CASES + 6, NULL, NULL);
+	tests[N_CASES + 6] = (struct CMUnitTest)cmocka_unit_test(test_linear_backward_d3);
+	return _cmocka_run_group_tests("backward", tests, N_CASES + 7, NULL, NULL);
 }

@@ -133,18 +133,53 @@ static inline void linear_backward_dims(double *dx, double *dw, double *db, cons
 	}
 }
 
+/* dw and db of linear_backward_dims at in_dim = 3 (china-panda's D), with
+ * a row of dw summed in three registers: it starts as 0 (assigned) or as
+ * what dw holds, and takes the same terms in the same order as the memory
+ * version, so the bits are the same. A third of a D=3 backward was this
+ * loop's control and its stores and reloads. */
+static void weight_backward_3(double *dw, double *db, const double *dout, const float *x,
+			      int n, int out_dim, bool assign)
+{
+	for (int o = 0; o < out_dim; o++) {
+		double *dwo = dw ? dw + (size_t)o * 3 : NULL;
+		double w0 = 0, w1 = 0, w2 = 0, b = 0;
+		if (dwo && !assign)
+			w0 = dwo[0], w1 = dwo[1], w2 = dwo[2];
+		if (db && !assign)
+			b = db[o];
+		for (int i = 0; i < n; i++) {
+			double d = dout[(size_t)i * out_dim + o];
+			if (d == 0)
+				continue;
+			const float *xi = x + (size_t)i * 3;
+			b += d;
+			w0 += d * xi[0];
+			w1 += d * xi[1];
+			w2 += d * xi[2];
+		}
+		if (dwo)
+			dwo[0] = w0, dwo[1] = w1, dwo[2] = w2;
+		if (db)
+			db[o] = b;
+	}
+}
+
 /* av_linear_backward, with dw and db assigned (=) instead of added to when
  * assign. china-panda's D = 3 gets a copy with in_dim the constant 3, which
- * the compiler unrolls (as plain_gemm in matmul.c): a quarter fewer
- * instructions. The sums are the same, in the same order. */
+ * the compiler unrolls (as plain_gemm in matmul.c), and weight_backward_3.
+ * The sums are the same, in the same order. */
 static void linear_backward(double *dx, double *dw, double *db, const double *dout,
 			    const float *x, const float *w, int n, int in_dim, int out_dim,
 			    bool assign)
 {
-	if (in_dim == 3)
-		linear_backward_dims(dx, dw, db, dout, x, w, n, 3, out_dim, assign);
-	else
+	if (in_dim == 3) {
+		linear_backward_dims(dx, NULL, NULL, dout, x, w, n, 3, out_dim, assign);
+		if (dw || db)
+			weight_backward_3(dw, db, dout, x, n, out_dim, assign);
+	} else {
 		linear_backward_dims(dx, dw, db, dout, x, w, n, in_dim, out_dim, assign);
+	}
 }
 
 void av_linear_backward(double *dx, double *dw, double *db, const double *dout,
