@@ -49,6 +49,47 @@ static void test_default_screen(void **state)
 	harness_close(&h);
 }
 
+/* A token wider than the line of tokens is shown cut ("0 aaaa…"), not
+ * left out: the line read "tokens" and a lone "…", and with the cursor on
+ * such a token the line showed the tokens before it instead. */
+static void test_token_wider_than_the_line(void **state)
+{
+	(void)state;
+	char sentence[300], longword[201];
+	memset(longword, 'a', 200);
+	longword[200] = '\0';
+	snprintf(sentence, sizeof(sentence), "%s panda", longword);
+	struct harness h;
+	OPEN(&h, 80, 24, "", sentence, -1);
+	const char *line = harness_line(1);
+	assert_non_null(strstr(line, "tokens 0 aaaaaaaaaa"));
+	assert_non_null(strstr(line, "…"));
+	harness_close(&h);
+
+	snprintf(sentence, sizeof(sentence), "china %s panda", longword);
+	OPEN(&h, 80, 24, "", sentence, -1);
+	assert_non_null(strstr(harness_line(1), "0 china"));
+	harness_key(&h, AV_FKEY(KEY_DOWN));   /* the cursor on token 1 */
+	line = harness_line(1);
+	if (!strstr(line, "1 aaaaaaaaaa"))
+		harness_dump();
+	assert_non_null(strstr(line, "1 aaaaaaaaaa"));
+	assert_null(strstr(line, "china"));
+	harness_close(&h);
+
+	/* the same for the source line in cross mode */
+	OPEN(&h, 80, 24, "translate-cross", NULL, -1);
+	char command[300];
+	snprintf(command, sizeof(command), ":source %s\r", longword);
+	harness_keys(&h, command);
+	int y = harness_find("source ");
+	if (y < 0 || !strstr(harness_line(y), "source 0 aaaaaaaaaa"))
+		harness_dump();
+	assert_true(y >= 0);
+	assert_non_null(strstr(harness_line(y), "source 0 aaaaaaaaaa"));
+	harness_close(&h);
+}
+
 /* Weights loaded from a file with a "training" record (--weights of a
  * --train dump) are trained: the header says so while they are the file's,
  * and not after r draws new ones. */
@@ -1367,6 +1408,7 @@ int main(void)
 	utf8 = harness_setup_process();
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_default_screen),
+		cmocka_unit_test(test_token_wider_than_the_line),
 		cmocka_unit_test(test_every_stage),
 		cmocka_unit_test(test_mask_toggle),
 		cmocka_unit_test(test_repaint_no_reset_per_cell),

@@ -831,14 +831,15 @@ static void draw_token_line(struct av_app *a, int y, const char *title,
 	struct av_colors *c = &a->colors;
 	int x = av_put(w, y, 0, title, width, av_colors_el(c, AV_EL_TITLE));
 	x += av_put(w, y, x, " ", width - x, A_NORMAL);
-	/* first token to show: keep the selected one visible */
-	int first = 0;
+	/* first token to show: keep the selected one visible (itself cut
+	 * when it is wider than the line) */
+	int first = selected > 0 ? selected : 0;
 	if (selected >= 0) {
 		int need = 0;
 		for (int i = selected; i >= 0; i--) {
-			char item[160];
-			snprintf(item, sizeof(item), "%d %s%s  ", i, tk->text[i], oov[i] ? "*" : "");
-			need += av_text_width(item);
+			char pos[16];
+			snprintf(pos, sizeof(pos), "%d ", i);
+			need += av_text_width(pos) + av_text_width(tk->text[i]) + oov[i] + 2;
 			if (need > width - x - 2)
 				break;
 			first = i;
@@ -848,14 +849,16 @@ static void draw_token_line(struct av_app *a, int y, const char *title,
 		x += av_put(w, y, x, av_draw_utf8() ? "… " : ".. ", width - x,
 			    av_colors_el(c, AV_EL_DIM));
 	for (int i = first; i < tk->n; i++) {
-		char pos[16], word[160];
+		char pos[16];
 		snprintf(pos, sizeof(pos), "%d ", i);
-		snprintf(word, sizeof(word), "%s%s", tk->text[i], oov[i] ? "*" : "");
-		int need = av_text_width(pos) + av_text_width(word);
+		int need = av_text_width(pos) + av_text_width(tk->text[i]) + oov[i];
 		/* the last token may take the last column; another leaves it,
 		 * after a space, for the "…" that says more follow */
 		bool last = i == tk->n - 1;
-		if (x + need > (last ? width : width - 2)) {
+		/* the first token shown is cut rather than left out: a line of
+		 * only "…" would not say which token is there */
+		bool cut = x + need > (last ? width : width - 2);
+		if (cut && (i > first || x + av_text_width(pos) + 2 > width)) {
 			av_put(w, y, width - 1, av_draw_utf8() ? "…" : ">", 1,
 			       av_colors_el(c, AV_EL_DIM));
 			break;
@@ -868,7 +871,11 @@ static void draw_token_line(struct av_app *a, int y, const char *title,
 		if (i == selected)
 			wa = av_colors_el(c, AV_EL_HIGHLIGHT);
 		x += av_put(w, y, x, pos, width - x, av_colors_el(c, AV_EL_DIM));
-		x += av_put(w, y, x, word, width - x, wa);
+		x += av_put(w, y, x, tk->text[i], width - x, wa);
+		if (cut)
+			break;
+		if (oov[i])
+			x += av_put(w, y, x, "*", width - x, wa);
 		if (!last && x + 2 <= width)   /* cut, it would show as "…" */
 			x += av_put(w, y, x, "  ", width - x, A_NORMAL);
 	}
@@ -890,11 +897,12 @@ static void draw_tokens(struct av_app *a)
 		struct av_colors *c = &a->colors;
 		int x = av_put(w, 1, 0, _("source "), width, av_colors_el(c, AV_EL_TITLE));
 		for (int i = 0; i < t->source_tokens.n; i++) {
-			char pos[16], word[160];
+			char pos[16];
+			const char *word = t->source_tokens.text[i];
+			bool oov = t->source_oov[i];
 			snprintf(pos, sizeof(pos), "%d ", i);
-			snprintf(word, sizeof(word), "%s%s", t->source_tokens.text[i],
-				 t->source_oov[i] ? "*" : "");
-			if (x + av_text_width(pos) + av_text_width(word) > width - 1) {
+			bool cut = x + av_text_width(pos) + av_text_width(word) + oov > width - 1;
+			if (cut && (i > 0 || x + av_text_width(pos) + 2 > width)) {
 				av_put(w, 1, width - 1, av_draw_utf8() ? "…" : ">", 1,
 				       av_colors_el(c, AV_EL_DIM));
 				break;
@@ -908,6 +916,10 @@ static void draw_tokens(struct av_app *a)
 				wa = av_colors_el(c, AV_EL_HIGHLIGHT);
 			x += av_put(w, 1, x, pos, width - x, av_colors_el(c, AV_EL_DIM));
 			x += av_put(w, 1, x, word, width - x, wa);
+			if (cut)   /* the first word, cut rather than left out */
+				break;
+			if (oov)
+				x += av_put(w, 1, x, "*", width - x, wa);
 			x += av_put(w, 1, x, "  ", width - x, A_NORMAL);
 		}
 	}
