@@ -12,6 +12,7 @@
 
 #include "i18n.h"
 #include "ui_harness.h"
+#include "follow/snapshot.h"
 #include "ui/actions.h"
 #include "ui/widgets/draw.h"
 #include "ui/widgets/panels.h"
@@ -243,6 +244,24 @@ static void test_too_small_keeps_the_size(void **state)
 	harness_close(&h);
 }
 
+/* A follower's "teacher: ... — f to follow" names the teacher's stage as
+ * the header does, translated: it read "老师：projection，头 1". */
+static void test_teacher_stage_translated(void **state)
+{
+	(void)state;
+	if (!chinese())
+		skip();
+	struct av_state st;
+	char line[256];
+	av_state_init(&st);
+	st.stage = 2;   /* projection */
+	st.head = 1;
+	av_state_where(&st, line, sizeof line);
+	english();
+	assert_null(strstr(line, "projection"));
+	assert_non_null(strstr(line, "投影"));
+}
+
 int main(void)
 {
 	utf8 = harness_setup_process();
@@ -255,6 +274,7 @@ int main(void)
 		cmocka_unit_test(test_help_texts_fit),
 		cmocka_unit_test(test_stage_titles_fit),
 		cmocka_unit_test(test_too_small_keeps_the_size),
+		cmocka_unit_test(test_teacher_stage_translated),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -402,8 +402,10 @@ bool av_state_same_runs_before(const struct av_state *a, const struct av_state *
 
 void av_state_where(const struct av_state *s, char *out, size_t size)
 {
+	/* the wire's names are the stage titles' msgids: shown translated, as
+	 * the header shows them */
 	const char *stage = s->stage >= 0 && s->stage < AV_SNAP_STAGE_COUNT
-				    ? av_snap_stage_names[s->stage] : "?";
+				    ? _(av_snap_stage_names[s->stage]) : "?";
 	char lesson[AV_SNAP_NAME_MAX + 32] = "";
 
 	if (size == 0)
