@@ -621,6 +621,8 @@ static void test_alt_and_bad_keys(void **state)
 		expect("Ctrl-Left does nothing here");
 	}
 	expect_not("key 2");
+	harness_key(&h, 0);   /* Ctrl-Space sends NUL: it was "key 0" */
+	expect("Ctrl-Space does nothing here");
 	harness_close(&h);
 }
 

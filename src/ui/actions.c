@@ -188,6 +188,8 @@ void av_key_name(int key, char *buf, size_t size, bool brief)
 	}
 	if (key >= AV_FKEY(KEY_F(1)) && key <= AV_FKEY(KEY_F(12)))
 		snprintf(buf, size, "F%d", key - AV_FKEY(KEY_F0));
+	else if (key == 0)   /* NUL: what Ctrl-Space (and Ctrl-@) send */
+		snprintf(buf, size, "%s", brief ? "^@" : "Ctrl-Space");
 	else if (key > 0 && key < 32)
 		snprintf(buf, size, brief ? "^%c" : "Ctrl-%c", key + '@');
 	else if (key > 32 && key < 127)
