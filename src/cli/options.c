@@ -144,7 +144,8 @@ static void print_help(void)
 	fputs(_(
 "Classroom (students follow the teacher's screen over SSH):\n"
 "      --lead=ROOM          teach: publish this screen's state to ROOM\n"
-"      --follow=ROOM        follow the teacher of ROOM (needs the same --sample)\n"
+"      --follow=ROOM        follow the teacher of ROOM (its sample is loaded here\n"
+"                           by name; with --weights, the teacher's file)\n"
 "      --restricted         a student account: no files written or read outside\n"
 "                           the installed data, limits on size and epochs\n"
 "                           (also forced by /etc/attnview/restricted)\n"
