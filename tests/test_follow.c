@@ -810,8 +810,9 @@ static void test_sync_training_replayed(void **state)
 static void as_trained_file(struct av_session *s)
 {
 	s->from_weights = true;
-	s->loaded_training = (struct av_loaded_training){ .present = true, .epochs = 3,
-							  .epochs_before = 200, .lr = 0.01 };
+	s->loaded_training = (struct av_loaded_training){
+		.present = true, .record = { .epochs = 3, .epochs_before = 200, .lr = 0.01 },
+	};
 	av_session_start(s);
 }
 

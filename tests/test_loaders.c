@@ -1102,7 +1102,7 @@ static void test_json_values_limit(void **state)
 	free(text);
 }
 
-/* A file's "training" record: read (its loss left), absent, and refused
+/* A file's "training" record: read (its loss list too), absent, and refused
  * when a field is wrong, as the rest of the file would be. */
 static void test_weights_training_record(void **state)
 {
@@ -1114,7 +1114,7 @@ static void test_weights_training_record(void **state)
 	static const struct { const char *training, *error; } cases[] = {
 		{ "", NULL },
 		{ ", \"training\": {\"epochs\": 200, \"steps\": 2, \"lr\": 0.01, \"optimizer\": "
-		  "\"sgd\", \"target\": \"pairs\", \"loss\": [1, 2]}", NULL },
+		  "\"sgd\", \"target\": \"pairs\"}", NULL },
 		{ ", \"training\": {\"epochs\": -1, \"lr\": 0.01, \"optimizer\": \"adam\", "
 		  "\"target\": \"self\"}", "\"training\".\"epochs\"" },
 		{ ", \"training\": {\"epochs\": 2, \"lr\": 0, \"optimizer\": \"adam\", "
@@ -1130,6 +1130,18 @@ static void test_weights_training_record(void **state)
 		{ ", \"training\": {\"epochs\": 0, \"epochs_before\": 200}", NULL },
 		{ ", \"training\": {\"epochs\": 3, \"epochs_before\": -200}",
 		  "\"training\".\"epochs_before\"" },
+		/* the loss: one finite number per epoch */
+		{ ", \"training\": {\"epochs\": 3, \"lr\": 0.1, \"loss\": [3, 2.5, 0.125]}", NULL },
+		{ ", \"training\": {\"epochs\": 200, \"loss\": [1, 2]}",
+		  "\"training\".\"loss\": expected 200 numbers (one per epoch, \"epochs\" is 200), "
+		  "got 2" },
+		{ ", \"training\": {\"epochs\": 1, \"loss\": [1e999]}",
+		  "\"training\".\"loss\": item 1: not a finite number" },
+		{ ", \"training\": {\"epochs\": 2, \"loss\": [1, null]}",
+		  "\"training\".\"loss\": item 2: expected a number, got null" },
+		{ ", \"training\": {\"epochs\": 1, \"loss\": 0.5}",
+		  "\"training\".\"loss\": expected a list of numbers, got a number" },
+		{ ", \"training\": {\"epochs\": 0, \"loss\": []}", NULL },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char *text = av_printf("%s%s}", head, cases[i].training), *cause = NULL;
@@ -1148,24 +1160,59 @@ static void test_weights_training_record(void **state)
 		}
 		assert_true(ok);
 		av_params_free(&p);
-		/* 0 epochs and steps: as drawn, no record (case 9) */
-		assert_int_equal(t.present, i > 0 && i != 9);
+		/* 0 epochs and steps: as drawn, no record (cases 9, 18) */
+		assert_int_equal(t.present, i > 0 && i != 9 && i != 18);
+		assert_ptr_equal(t.record.loss, t.loss);
 		if (i == 1) {
-			assert_int_equal(t.epochs, 200);
-			assert_int_equal(t.steps, 2);
-			assert_true(t.lr == 0.01);
-			assert_int_equal(t.optimizer, AV_OPT_SGD);
-			assert_int_equal(t.target, AV_TARGET_PAIRS);
+			assert_int_equal(t.record.epochs, 200);
+			assert_int_equal(t.record.steps, 2);
+			assert_true(t.record.lr == 0.01);
+			assert_string_equal(t.record.optimizer, "sgd");
+			assert_string_equal(t.record.target, "pairs");
+			assert_null(t.loss);
 		} else if (i == 10 || i == 11) {   /* a run on from trained weights */
-			assert_int_equal(t.epochs, i == 10 ? 3 : 0);
-			assert_int_equal(t.epochs_before, 200);
+			assert_int_equal(t.record.epochs, i == 10 ? 3 : 0);
+			assert_int_equal(t.record.epochs_before, 200);
 		} else if (i == 6) {   /* what the record leaves out is not made up */
-			assert_int_equal(t.epochs, 1);
-			assert_true(isnan(t.lr));
-			assert_int_equal(t.optimizer, -1);
-			assert_int_equal(t.target, -1);
+			assert_int_equal(t.record.epochs, 1);
+			assert_true(isnan(t.record.lr));
+			assert_null(t.record.optimizer);
+			assert_null(t.record.target);
+			assert_non_null(t.loss);
+			assert_true(t.loss[0] == 0.5);
+		} else if (i == 13) {   /* the loss, as written */
+			assert_int_equal(t.record.epochs, 3);
+			assert_true(t.loss[0] == 3 && t.loss[1] == 2.5 && t.loss[2] == 0.125);
 		}
+		av_loaded_training_free(&t);
 	}
+}
+
+/* A list of doubles: any length up to the bound the caller gives, refused
+ * past it before anything is allocated. */
+static void test_json_doubles(void **state)
+{
+	(void)state;
+	cJSON *o = cJSON_Parse("{\"l\": [1, 2.5, 3], \"e\": []}");
+	double *v = NULL;
+	int n = -1;
+	char *cause = NULL;
+	assert_true(av_json_get_doubles(o, "t", "l", true, 3, &v, &n, &cause));
+	assert_int_equal(n, 3);
+	assert_true(v[0] == 1 && v[1] == 2.5 && v[2] == 3);
+	free(v);
+	v = NULL;
+	assert_false(av_json_get_doubles(o, "t", "l", true, 2, &v, &n, &cause));
+	assert_string_equal(cause, "\"t\".\"l\": expected at most 2 numbers, got 3");
+	assert_null(v);
+	free(cause);
+	assert_true(av_json_get_doubles(o, "t", "e", true, 2, &v, &n, &cause));
+	assert_int_equal(n, 0);
+	assert_null(v);
+	n = -1;   /* absent and not required: kept */
+	assert_true(av_json_get_doubles(o, "t", "x", false, 2, &v, &n, &cause));
+	assert_int_equal(n, -1);
+	cJSON_Delete(o);
 }
 
 /* The rows of a weights file are read beside cJSON (json_rows.h): the same
@@ -1550,6 +1597,7 @@ int main(void)
 		cmocka_unit_test(test_weights_small),
 		cmocka_unit_test(test_weights_trace),
 		cmocka_unit_test(test_weights_training_record),
+		cmocka_unit_test(test_json_doubles),
 		cmocka_unit_test(test_rows_read_aside),
 		cmocka_unit_test(test_rows_aside_messages),
 		cmocka_unit_test(test_parse_memory_limit),

@@ -100,8 +100,9 @@ static void test_loaded_trained_weights(void **state)
 	OPEN(&h, 100, 24, "", NULL, -1);
 	assert_null(strstr(harness_line(0), "trained"));
 	h.s.from_weights = true;
-	h.s.loaded_training = (struct av_loaded_training){ .present = true, .epochs = 200,
-							   .lr = 0.01 };
+	h.s.loaded_training = (struct av_loaded_training){
+		.present = true, .record = { .epochs = 200, .lr = 0.01 },
+	};
 	av_session_start(&h.s);   /* the parameters as loaded */
 	h.a.dirty = AV_DIRTY_ALL;
 	av_app_draw(&h.a);
@@ -123,8 +124,9 @@ static void test_loaded_trained_weights(void **state)
 
 	OPEN(&h, 100, 24, "", NULL, -1);
 	h.s.from_weights = true;
-	h.s.loaded_training = (struct av_loaded_training){ .present = true, .epochs = 200,
-							   .lr = 0.01 };
+	h.s.loaded_training = (struct av_loaded_training){
+		.present = true, .record = { .epochs = 200, .lr = 0.01 },
+	};
 	av_session_start(&h.s);
 	harness_keys(&h, "r");
 	assert_null(strstr(harness_line(0), "trained"));
@@ -134,8 +136,9 @@ static void test_loaded_trained_weights(void **state)
 	 * both, and a run from it counts on from all 203 */
 	OPEN(&h, 100, 24, "", NULL, -1);
 	h.s.from_weights = true;
-	h.s.loaded_training = (struct av_loaded_training){ .present = true, .epochs = 3,
-							   .epochs_before = 200, .lr = 0.01 };
+	h.s.loaded_training = (struct av_loaded_training){
+		.present = true, .record = { .epochs = 3, .epochs_before = 200, .lr = 0.01 },
+	};
 	av_session_start(&h.s);
 	h.a.dirty = AV_DIRTY_ALL;
 	av_app_draw(&h.a);

@@ -725,6 +725,55 @@ bool av_json_get_vector(const cJSON *obj, const char *where, const char *key,
 	return true;
 }
 
+/* Item c (from 0) of a list of any finite numbers, as a double. */
+static bool double_at(const cJSON *item, const char *where, const char *key, int c,
+		      double *out, char **cause)
+{
+	if (cJSON_IsNumber(item) && isfinite(item->valuedouble)) {
+		*out = item->valuedouble;
+		return true;
+	}
+	char spot[64];
+	snprintf(spot, sizeof spot, _("item %d"), c + 1);
+	char *msg = cJSON_IsNumber(item) ? av_printf(_("%s: not a finite number"), spot)
+		: av_printf(_("%s: expected a number, got %s"), spot, av_json_type_name(item));
+	key_fail(cause, where, key, msg);
+	free(msg);
+	return false;
+}
+
+bool av_json_get_doubles(const cJSON *obj, const char *where, const char *key,
+			 bool required, int max, double **out, int *len, char **cause)
+{
+	const cJSON *item;
+	if (!find_key(obj, where, key, required, &item, cause))
+		return false;
+	if (!item)
+		return true;
+	if (!cJSON_IsArray(item))
+		return wrong_type(cause, where, key, _("a list of numbers"), item);
+	int n = cJSON_GetArraySize(item);
+	if (n > max) {
+		char *msg = av_printf(_("expected at most %d numbers, got %d"), max, n);
+		key_fail(cause, where, key, msg);
+		free(msg);
+		return false;
+	}
+	double *v = n > 0 ? av_calloc((size_t)n, sizeof *v) : NULL;
+	int i = 0;
+	const cJSON *cell;
+	cJSON_ArrayForEach(cell, item) {
+		if (!double_at(cell, where, key, i, &v[i], cause)) {
+			free(v);
+			return false;
+		}
+		i++;
+	}
+	*out = v;
+	*len = n;
+	return true;
+}
+
 /* --- objects */
 
 /* cJSON keeps both copies of a repeated key and a lookup finds only the

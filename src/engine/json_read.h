@@ -104,6 +104,11 @@ bool av_json_get_matrix_dims(const cJSON *obj, const char *where, const char *ke
 bool av_json_get_vector(const cJSON *obj, const char *where, const char *key,
 			bool required, int len, float **out, char **cause);
 
+/* A list of at most max finite numbers, as doubles (a loss history): *out
+ * malloc'd (NULL for an empty list) and *len its length. */
+bool av_json_get_doubles(const cJSON *obj, const char *where, const char *key,
+			 bool required, int max, double **out, int *len, char **cause);
+
 /* "a string", "a number", "true", "null", "a list", "an object"...: what
  * an item is, for "expected X, got Y" messages. */
 const char *av_json_type_name(const cJSON *item);

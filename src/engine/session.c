@@ -27,8 +27,7 @@ bool av_session_loaded_training(const struct av_session *s, struct av_training_r
 	    !av_tensor_same(s->params.w_q, s->initial.w_q, dd) ||
 	    !av_tensor_same(s->params.w_k, s->initial.w_k, dd))
 		return false;
-	*r = av_training_record_of(t->epochs, t->steps, t->lr, t->optimizer, t->target);
-	r->epochs_before = t->epochs_before;
+	*r = t->record;
 	return true;
 }
 
@@ -200,6 +199,7 @@ void av_session_free(struct av_session *s)
 	av_trace_free(&s->trace);
 	av_params_free(&s->params);
 	av_params_free(&s->initial);
+	av_loaded_training_free(&s->loaded_training);
 	av_sample_free(&s->sample);
 	free(s->sentence);
 	free(s->source);

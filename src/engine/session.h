@@ -10,8 +10,6 @@
 #include "sample.h"
 #include "weights.h"
 
-struct av_training_record;   /* trace_json.h */
-
 struct av_session {
 	struct av_sample sample;
 	struct av_config cfg;
@@ -43,7 +41,8 @@ void av_session_start(struct av_session *s);
 
 /* The "training" record of the weights file the parameters came from, while
  * they are still its (W_q and W_k as loaded: training, r or :seed change
- * them), into *r (loss NULL); false otherwise. */
+ * them), into *r (its loss, when the file had one, is the session's and
+ * valid until av_session_free); false otherwise. */
 bool av_session_loaded_training(const struct av_session *s, struct av_training_record *r);
 
 /* Runs the forward pass for the session's current settings. On failure the

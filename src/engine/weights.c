@@ -15,6 +15,7 @@
 #include "json_read.h"
 #include "strset.h"
 #include "tokenizer.h"
+#include "train.h"
 #include "util.h"
 #include "weights.h"
 
@@ -209,14 +210,37 @@ static bool read_weights(const cJSON *root, struct av_config *c, unsigned *given
 	return av_config_check(c, cause);
 }
 
+/* The longest "loss" list read: a trainer keeps 8 + 24 H bytes of history
+ * an epoch within AV_TRAIN_HISTORY_BYTES, so no run has the loss alone of
+ * more epochs than this (a list that long is refused by the parse's own
+ * memory limit first; this bounds what is allocated here regardless). */
+#define MAX_LOSS_ENTRIES ((int)(AV_TRAIN_HISTORY_BYTES / sizeof(double)))
+
+/* "loss": one finite number per epoch, or none (*loss NULL). */
+static bool read_loss(const cJSON *o, int epochs, double **loss, char **cause)
+{
+	int n = 0;
+	*loss = NULL;
+	if (!cJSON_GetObjectItemCaseSensitive(o, "loss"))
+		return true;
+	if (!av_json_get_doubles(o, "training", "loss", true, MAX_LOSS_ENTRIES, loss, &n, cause))
+		return false;
+	if (n == epochs)
+		return true;
+	free(*loss);
+	*loss = NULL;
+	return av_fail(cause, _("\"training\".\"loss\": expected %d numbers (one per epoch, "
+		       "\"epochs\" is %d), got %d"), epochs, epochs, n);
+}
+
 /* The "training" record: the header of trained weights says so, and a
- * dump or export of them carries it on. */
+ * dump or export of them carries it on, its loss list too. */
 static bool read_training(const cJSON *root, struct av_loaded_training *out, char **cause)
 {
 	const cJSON *o = NULL;
 	long long epochs = 0, steps = 0, before = 0;
 	int optimizer = -1, target = -1;
-	double lr = NAN;
+	double lr = NAN, *loss = NULL;
 	if (!av_json_get_object(root, NULL, "training", false, &o, cause))
 		return false;
 	if (!o)
@@ -237,13 +261,24 @@ static bool read_training(const cJSON *root, struct av_loaded_training *out, cha
 	if (!isnan(lr) && !(lr > 0))
 		return av_fail(cause, _("\"training\".\"lr\": expected a positive number, got %g"),
 			       lr);
+	if (!read_loss(o, (int)epochs, &loss, cause))
+		return false;
 	/* 0 epochs and 0 steps, none before: weights as drawn, nothing to say
 	 * ("trained 0 ep") */
 	*out = (struct av_loaded_training){
-		.present = epochs + steps + before > 0, .epochs = (int)epochs, .steps = (int)steps,
-		.epochs_before = (int)before, .lr = lr, .optimizer = optimizer, .target = target,
+		.present = epochs + steps + before > 0,
+		.record = av_training_record_of((int)epochs, (int)steps, lr, optimizer, target),
+		.loss = loss,
 	};
+	out->record.epochs_before = (int)before;
+	out->record.loss = loss;
 	return true;
+}
+
+void av_loaded_training_free(struct av_loaded_training *t)
+{
+	free(t->loss);
+	memset(t, 0, sizeof *t);
 }
 
 bool av_weights_parse(const char *text, const char *label, struct av_config *cfg,
@@ -269,6 +304,7 @@ bool av_weights_parse_trained(const char *text, const char *label, struct av_con
 	cJSON_Delete(root);
 	if (!ok) {
 		av_params_free(&q);
+		av_loaded_training_free(&t);
 		av_cause_prefix(cause, "%s", label);
 		return false;
 	}
@@ -279,6 +315,8 @@ bool av_weights_parse_trained(const char *text, const char *label, struct av_con
 	*p = q;
 	if (training)
 		*training = t;
+	else
+		av_loaded_training_free(&t);
 	return true;
 }
 

@@ -16,19 +16,22 @@
 #include <stdbool.h>
 #include "model.h"
 #include "sample.h"
+#include "trace_json.h"
 
 /* A file's "training" record (what --train, --step and the screen's W write):
- * how its weights were trained. present false: the file has none. Only
+ * how its weights were trained, in the writers' own struct (which only
+ * borrows its loss list: from a trainer, or from here, where it is owned).
+ * present false: the file has none. Only
  * "epochs" is required (a trace carries what its writer recorded): lr is
- * NAN, optimizer and target -1 where the record leaves them out. */
+ * NAN, optimizer, target and loss NULL where the record leaves them out.
+ * Free with av_loaded_training_free. */
 struct av_loaded_training {
 	bool present;
-	int epochs, steps;
-	int epochs_before;   /* "epochs_before": of the run these weights started from */
-	double lr;
-	int optimizer;   /* enum av_optimizer, or -1 */
-	int target;      /* enum av_target, or -1 */
+	struct av_training_record record;   /* record.loss is loss */
+	double *loss;    /* "loss": record.epochs numbers (malloc'd), or NULL */
 };
+
+void av_loaded_training_free(struct av_loaded_training *t);
 
 /* Loads path into p and its config into cfg (keys absent from the file's
  * config keep cfg's value; *given, which may be NULL, gets their AV_CFG_*
@@ -43,8 +46,9 @@ bool av_weights_parse(const char *text, const char *label, struct av_config *cfg
 		      unsigned *given, struct av_params *p, char **cause);
 
 /* av_weights_load, and the file's "training" record into *training (whose
- * epochs, steps, lr, optimizer and target are checked as the rest; its
- * loss is not read). */
+ * fields are checked as the rest: "loss", when given, is one finite number
+ * per epoch, and no more than fit AV_TRAIN_HISTORY_BYTES, train.h, the
+ * history a trainer keeps). *training is overwritten, not freed. */
 bool av_weights_load_trained(const char *path, struct av_config *cfg, unsigned *given,
 			     struct av_params *p, struct av_loaded_training *training,
 			     char **cause);
