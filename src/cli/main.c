@@ -102,9 +102,6 @@ static bool run(const struct av_options *o, const struct av_classroom_args *room
 {
 	if (o->theme && !check_theme(o->theme, cause))
 		return false;
-	if ((room->lead_dir || room->follow_dir) && (o->train_epochs || o->dump || o->print))
-		return av_fail(cause, _("--lead and --follow are for the screen, not with --train,"
-			       " --dump or --print"));
 	struct av_training_record record;
 	const struct av_training_record *trained = step_training(o, lesson, &record);
 	/* on top of a step's own training, --train's record would say 50
@@ -251,11 +248,20 @@ static bool run_layer(struct av_options *o, const struct av_classroom_args *room
 }
 
 /* What the parsed options ask for: a real model, a listing, or the
- * teaching layer; options read only elsewhere are refused, not ignored. */
+ * teaching layer; options read only elsewhere are refused, not ignored.
+ * A classroom is a screen: --lead or --follow with a batch option is said
+ * first, before what the batch options lack among themselves ("--train
+ * needs --dump" would send the teacher to add an option that is refused
+ * next) and before any file is read. */
 static bool run_options(struct av_options *o, const struct av_classroom_args *room,
 			bool restricted, char **cause)
 {
 	if (restricted && !av_restricted_check_options(o, cause))
+		return false;
+	if ((room->lead_dir || room->follow_dir) && (o->train_epochs || o->dump || o->print))
+		return av_fail(cause, _("--lead and --follow are for the screen, not with --train,"
+			       " --dump or --print"));
+	if (!av_options_check(o, cause))
 		return false;
 	if (o->model)   /* a real GPT-2: no teaching layer, no session */
 		return room->lead_dir || room->follow_dir

@@ -510,13 +510,14 @@ enum av_parse_result av_options_parse(struct av_options *o, int argc, char **arg
 		join_operands(o, argc, argv);
 	if (!check_listing_alone(&listing, o->sentence != NULL, cause))
 		return AV_PARSE_ERROR;
-	if (o->dump && o->print) {
-		av_fail(cause, _("--dump and --print cannot be used together"));
-		return AV_PARSE_ERROR;
-	}
-	if (!check_train_options(o, cause))
-		return AV_PARSE_ERROR;
 	return AV_PARSE_RUN;
+}
+
+bool av_options_check(const struct av_options *o, char **cause)
+{
+	if (o->dump && o->print)
+		return av_fail(cause, _("--dump and --print cannot be used together"));
+	return check_train_options(o, cause);
 }
 
 void av_options_free(struct av_options *o)

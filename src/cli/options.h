@@ -48,9 +48,16 @@ enum { AV_GIVEN_LR = 1, AV_GIVEN_OPTIMIZER = 2, AV_GIVEN_TARGET = 4,
 enum av_parse_result { AV_PARSE_RUN, AV_PARSE_EXIT_OK, AV_PARSE_ERROR };
 
 /* Parses argv; --help and --version print and give AV_PARSE_EXIT_OK; errors
- * set *cause. */
+ * set *cause. A listing given with another option is refused here; how the
+ * batch options go together is av_options_check's. */
 enum av_parse_result av_options_parse(struct av_options *o, int argc, char **argv,
 				      char **cause);
+
+/* The batch options among themselves: --dump with --print, --train without
+ * --dump or with --print, --lr and the like without --train. Separate from
+ * the parse so that main can first say what is wrong with them as a whole
+ * (--lead with any of them). */
+bool av_options_check(const struct av_options *o, char **cause);
 
 /* Loads the sample (and weights), applies the options over them, checks the
  * result and runs the forward pass once. */
