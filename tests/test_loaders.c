@@ -371,6 +371,19 @@ static void test_vocab_words_are_tokens(void **state)
 	expect_parse_error(AS_WEIGHTS, "{\"params\": {\"vocab\": [\"China\"]}}",
 			   "\"params\".\"vocab\", item 1: \"China\" is never a token: a sentence's "
 			   "\"China\" is \"china\" (lower-cased)");
+	/* an entry of no token is said as the entry it is, not as a sentence
+	 * ("the sentence is empty"), in a weights file as in a sample */
+	expect_parse_error(AS_WEIGHTS, "{\"params\": {\"vocab\": [\"a\", \"\"]}}",
+			   "\"params\".\"vocab\", item 2: empty word");
+	expect_parse_error(AS_SAMPLE, "{\"name\": \"x\", \"sentence\": \"a\", "
+			   "\"vocab\": [\"a\", \"\"]}", "\"vocab\", item 2: empty word");
+	expect_parse_error(AS_WEIGHTS, "{\"params\": {\"vocab\": [\"a\", \" \\t\"]}}",
+			   "\"params\".\"vocab\", item 2: \" \\x09\" is no word: a sentence drops "
+			   "all of it (spaces, control characters, marks with nothing before them)");
+	expect_parse_error(AS_SAMPLE, "{\"name\": \"x\", \"sentence\": \"a\", "
+			   "\"vocab\": [\"\u3000\"]}", "\"vocab\", item 1: \"\u3000\" is no word: a "
+			   "sentence drops all of it (spaces, control characters, marks with nothing "
+			   "before them)");
 	/* what the tokenizer keeps whole is one word */
 	struct av_sample smp;
 	char *cause = NULL;

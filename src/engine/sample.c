@@ -209,8 +209,6 @@ static bool sentence_words(const struct av_sample *s, struct str_list *vocab, ch
 static bool check_vocab_words(const struct str_list *l, const char *path, char **cause)
 {
 	for (int i = 0; i < l->n; i++) {
-		if (!*l->v[i])
-			return av_fail(cause, _("%s, item %d: empty word"), path, i + 1);
 		if (!av_token_is_word(l->v[i], cause)) {
 			av_cause_prefix(cause, _("%s, item %d"), path, i + 1);
 			return false;

@@ -127,11 +127,10 @@ static bool split(const char *s, size_t len, struct av_tokens *out, char **cause
 	return close_token(&sc, cause);
 }
 
-bool av_tokenize(const char *sentence, struct av_tokens *out, char **cause)
+/* av_tokenize, where no token at all is not an error. */
+static bool tokenize(const char *sentence, struct av_tokens *out, char **cause)
 {
 	memset(out, 0, sizeof(*out));
-	if (!sentence)
-		return av_fail(cause, _("the sentence is empty"));
 	/* memchr rather than strlen: never read far past the limit. */
 	const char *nul = memchr(sentence, '\0', AV_MAX_SENTENCE_BYTES + 1);
 	if (!nul)
@@ -144,6 +143,17 @@ bool av_tokenize(const char *sentence, struct av_tokens *out, char **cause)
 		av_tokens_free(out);
 		return false;
 	}
+	return true;
+}
+
+bool av_tokenize(const char *sentence, struct av_tokens *out, char **cause)
+{
+	if (!sentence) {
+		memset(out, 0, sizeof(*out));
+		return av_fail(cause, _("the sentence is empty"));
+	}
+	if (!tokenize(sentence, out, cause))
+		return false;
 	if (out->n == 0)
 		return av_fail(cause, _("the sentence is empty"));
 	return true;
@@ -173,8 +183,17 @@ void av_tokens_copy(struct av_tokens *dst, const struct av_tokens *src)
 bool av_token_is_word(const char *word, char **cause)
 {
 	struct av_tokens t;
-	if (!av_tokenize(word, &t, cause))
+	if (!tokenize(word, &t, cause))
 		return false;
+	if (t.n == 0) {   /* a word, not a sentence: said as one */
+		if (!*word)
+			return av_fail(cause, "%s", _("empty word"));
+		char *w = av_escape(word);
+		av_fail(cause, _("\"%s\" is no word: a sentence drops all of it (spaces, control "
+			"characters, marks with nothing before them)"), w);
+		free(w);
+		return false;
+	}
 	bool ok = t.n == 1 && strcmp(t.text[0], word) == 0;
 	if (!ok) {
 		char *w = av_escape(word), *first = av_escape(t.text[0]);

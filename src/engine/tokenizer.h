@@ -30,7 +30,9 @@ bool av_tokenize(const char *sentence, struct av_tokens *out, char **cause);
  * it (lower-cased). Otherwise false and *cause says what it would become
  * ("\"Tokyo\" is never a token: a sentence's \"Tokyo\" is \"tokyo\""), the
  * word escaped; a vocabulary entry that is not would take an embedding row
- * that no sentence can reach. */
+ * that no sentence can reach. A word of no token at all is "empty word", or
+ * for one of spaces and the like "\" \" is no word: a sentence drops all of
+ * it (...)", never the sentence's "the sentence is empty". */
 bool av_token_is_word(const char *word, char **cause);
 
 /* Frees the texts and sets n to 0; calling it again is harmless. */
