@@ -443,7 +443,10 @@ static void test_write_every_format(void **state)
 	free(text);
 
 	harness_keys(&h, "Wt\r");
-	harness_keys(&h, "Ww\r");
+	/* weights as drawn: no epochs to name them by */
+	harness_keys(&h, "Ww");
+	expect_status("write weights to: attnview-weights.json");
+	harness_keys(&h, "\r");
 	const char *json[] = { "attnview-trace.json", "attnview-weights.json" };
 	for (int i = 0; i < 2; i++) {
 		struct av_config cfg;
@@ -618,7 +621,8 @@ static void unlink_exports(void)
 {
 	const char *names[] = { "attnview-softmax-h0.svg", "attnview-softmax-h0.csv",
 				"attnview-softmax-h0.txt", "attnview-softmax-h0.ans",
-				"attnview-trace.json", "attnview-weights.json" };
+				"attnview-trace.json", "attnview-weights.json",
+				"attnview-weights-epoch2.json" };
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		unlink(names[i]);
 }
@@ -652,8 +656,11 @@ static void test_write_trained_says_so(void **state)
 	assert_int_equal(strncmp(at + strlen(settings), "</text>", 7), 0);
 	free(text);
 	harness_keys(&h, "Wt\r");
-	harness_keys(&h, "Ww\r");
-	const char *json[] = { "attnview-trace.json", "attnview-weights.json" };
+	/* named by their whole epochs, as the training view names them */
+	harness_keys(&h, "Ww");
+	expect_status("write weights to: attnview-weights-epoch2.json");
+	harness_keys(&h, "\r");
+	const char *json[] = { "attnview-trace.json", "attnview-weights-epoch2.json" };
 	for (int i = 0; i < 2; i++) {
 		text = slurp(json[i]);
 		const char *training = strstr(text, "\"training\":\t{");

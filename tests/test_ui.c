@@ -99,6 +99,9 @@ static void test_loaded_trained_weights(void **state)
 	struct harness h;
 	OPEN(&h, 100, 24, "", NULL, -1);
 	assert_null(strstr(harness_line(0), "trained"));
+	harness_keys(&h, "Ww");   /* weights as drawn: no epochs to name them by */
+	assert_non_null(strstr(harness_line(23), "attnview-weights.json"));
+	harness_key(&h, AV_KEY_ESC);
 	h.s.from_weights = true;
 	h.s.loaded_training = (struct av_loaded_training){
 		.present = true, .record = { .epochs = 200, .lr = 0.01 },
@@ -113,6 +116,11 @@ static void test_loaded_trained_weights(void **state)
 	harness_keys(&h, "s");
 	harness_keys(&h, "t");
 	assert_non_null(strstr(harness_line(0), "seed=1 trained 200+2 ep"));
+	/* the stepper's W w names them by the same rule as the training
+	 * view's: the epochs they have had */
+	harness_keys(&h, "Ww");
+	assert_non_null(strstr(harness_line(23), "attnview-weights-epoch202.json"));
+	harness_key(&h, AV_KEY_ESC);
 	/* i draws the weights anew (y: the 2 epochs discarded): the file's
 	 * epochs are gone */
 	harness_keys(&h, "t");
@@ -143,6 +151,10 @@ static void test_loaded_trained_weights(void **state)
 	h.a.dirty = AV_DIRTY_ALL;
 	av_app_draw(&h.a);
 	assert_non_null(strstr(harness_line(0), "seed=1 trained 200+3 ep"));
+	/* the file's weights as loaded: named by their 203 epochs */
+	harness_keys(&h, "Ww");
+	assert_non_null(strstr(harness_line(23), "attnview-weights-epoch203.json"));
+	harness_key(&h, AV_KEY_ESC);
 	harness_keys(&h, "t");
 	harness_keys(&h, "s");
 	/* W w offers a name by the epochs the weights have had */

@@ -77,19 +77,32 @@ static char *shown_stem(struct av_app *a)
 	return ok ? av_strdup(shown.stem) : NULL;
 }
 
+/* The weights file's name, by one rule wherever W w is pressed: the whole
+ * epochs the weights written have had, as their "training" record says
+ * (written_training: epochs_before + epochs, a loaded file's included),
+ * "attnview-weights-epoch203.json"; weights with none (as drawn, or loaded
+ * without a record) "attnview-weights.json". The training view's trainer
+ * and the stepper's trained weights (back from the training view, a
+ * trained file, a lesson's step, a classroom's replay) are named alike. */
+static char *weights_name(const struct av_app *a)
+{
+	struct av_training_record record;
+	const struct av_training_record *r = written_training(a, &record);
+	long long epochs = r ? (long long)r->epochs_before + r->epochs : 0;
+
+	if (epochs > 0)
+		return av_printf("attnview-weights-epoch%lld.json", epochs);
+	return av_strdup("attnview-weights.json");
+}
+
 char *av_export_default_name(struct av_app *a, enum av_export_format fmt)
 {
 	const char *ext = av_export_extensions[fmt];
-	const struct av_trainer *tr = open_trainer(a);
 	switch (fmt) {
 	case AV_EXPORT_TRACE:
 		return av_strdup("attnview-trace.json");
 	case AV_EXPORT_WEIGHTS:
-		/* the epochs the weights have had, a loaded file's included */
-		if (tr && tr->epoch > 0)
-			return av_printf("attnview-weights-epoch%lld.json",
-					 (long long)tr->epochs_before + tr->epoch);
-		return av_strdup("attnview-weights.json");
+		return weights_name(a);
 	case AV_EXPORT_CSV: case AV_EXPORT_TEXT: case AV_EXPORT_ANSI: case AV_EXPORT_SVG:
 	case AV_EXPORT_COUNT:
 		break;
