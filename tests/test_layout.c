@@ -653,6 +653,46 @@ static void test_wrap_chinese_fills(void **state)
 	assert_string_equal(next, "q·k/√dk”才是句子里的那个格子");
 }
 
+/* A number and the CJK character after it (its measure word, "8 个",
+ * "3 位") read as one: no line ends between them, at a space or not. The
+ * compare view's summary at 80 columns ended "另有 8" / "个相差不到…". */
+static void test_wrap_keeps_number_with_measure_word(void **state)
+{
+	(void)state;
+	const char *next;
+	assert_false(av_line_may_break('8', 0x4E2A));     /* 8个 */
+	assert_true(av_line_may_break(0x6709, '8'));      /* 有8 */
+	assert_true(av_line_may_break('8', 'c'));         /* 8c: not CJK */
+	const char *summary = "最大 |Δ| = 0.997，在 [0 china → 0 china]；4/16 个单元在 3 "
+			      "位小数上不同，另有 8 个相差不到 0.0005（显示为 0.000）；6 个只在一边隐藏";
+	size_t len = av_wrap_line(summary, 80, av_utf8_width, &next);
+	assert_int_equal(len, strlen("最大 |Δ| = 0.997，在 [0 china → 0 china]；4/16 个单元在 3 "
+				     "位小数上不同，另有"));
+	assert_string_equal(next, "8 个相差不到 0.0005（显示为 0.000）；6 个只在一边隐藏");
+	/* nor at two spaces */
+	len = av_wrap_line("另有 8  个相差不到", 9, av_utf8_width, &next);
+	assert_int_equal(len, strlen("另有"));
+	assert_string_equal(next, "8  个相差不到");
+	/* without the space, the CJK break beside 个 is not taken either */
+	len = av_wrap_line("一共有很多单元，其中12个不同", 22, av_utf8_width, &next);
+	assert_int_equal(len, strlen("一共有很多单元，其中"));
+	assert_string_equal(next, "12个不同");
+	/* at every width where "4/16 个" fits a line, no line ends in a digit
+	 * that a CJK character follows */
+	for (int w = 7; w < 90; w++) {
+		for (const char *p = summary; *p;) {
+			len = av_wrap_line(p, w, av_utf8_width, &next);
+			assert_true(len > 0);
+			uint32_t after;
+			if (*next && p[len - 1] >= '0' && p[len - 1] <= '9' &&
+			    av_utf8_decode(next, strlen(next), &after) > 0 && after >= 0x2E80)
+				fail_msg("width %d: a line ends \"%.*s\", the next starts \"%s\"", w,
+					 (int)len, p, next);
+			p = next;
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -674,6 +714,7 @@ int main(void)
 		cmocka_unit_test(test_hints_fit_whole),
 		cmocka_unit_test(test_wrap),
 		cmocka_unit_test(test_wrap_chinese_fills),
+		cmocka_unit_test(test_wrap_keeps_number_with_measure_word),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

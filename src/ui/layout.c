@@ -293,6 +293,13 @@ static bool in_list(uint32_t cp, const uint32_t *list, size_t n)
 	return false;
 }
 
+/* A number and the CJK character after it, its measure word or unit ("8
+ * 个", "3 位小数", "第 2 行"): read as one, so no line ends between them. */
+static bool number_then_cjk(uint32_t before, uint32_t after)
+{
+	return before >= '0' && before <= '9' && av_cp_is_wide(after);
+}
+
 bool av_line_may_break(uint32_t before, uint32_t after)
 {
 	static const uint32_t no_line_start[] = {
@@ -305,7 +312,24 @@ bool av_line_may_break(uint32_t before, uint32_t after)
 		0xFF5B, 0x201C, 0x2018,                                          /* ｛“‘ */
 	};
 	return !in_list(after, no_line_start, sizeof(no_line_start) / sizeof(no_line_start[0]))
-	       && !in_list(before, no_line_end, sizeof(no_line_end) / sizeof(no_line_end[0]));
+	       && !in_list(before, no_line_end, sizeof(no_line_end) / sizeof(no_line_end[0]))
+	       && !number_then_cjk(before, after);
+}
+
+/* Whether a line may end at the space at s[at] (one of a run): not between
+ * a number and the CJK character after the spaces (number_then_cjk), which
+ * translations write "8 个". */
+static bool space_may_break(const char *s, size_t len, size_t at)
+{
+	size_t b = at, k = at;
+	while (b > 0 && s[b - 1] == ' ')
+		b--;
+	while (k < len && s[k] == ' ')
+		k++;
+	uint32_t after;
+	if (b == 0 || k >= len || av_utf8_decode(s + k, len - k, &after) < 0)
+		return true;
+	return !number_then_cjk((unsigned char)s[b - 1], after);
 }
 
 /* The code point that ends s[0..at) and the one that starts s[at..len). */
@@ -376,7 +400,8 @@ static size_t whole_words(const char *s, size_t len, int width,
 		int cols = width_after(s, i, before, j, measure, buf);
 		if (j > 0 && cols > width)
 			break;
-		best = j;
+		if (j >= len || space_may_break(s, len, j))
+			best = j;
 		if (j >= len)
 			break;
 		before = width_after(s, j, cols, j + 1, measure, buf);
@@ -448,7 +473,9 @@ static size_t next_cjk_break(const char *s, size_t len, size_t from, size_t end)
 			k = 1;
 			cp = 0;
 		}
-		if (off > from && cjk_break(prev, cp))
+		/* not after a space inside a word: that is a space no line
+		 * may end at (next_word), "8 个" */
+		if (off > from && prev != ' ' && cjk_break(prev, cp))
 			return off;
 		prev = cp;
 		off += (size_t)k;
@@ -474,13 +501,14 @@ static size_t last_cjk_break(const char *s, size_t len, size_t from, size_t end,
 	return found;
 }
 
-/* The word after from, spaces skipped: s[*w0..*w1). */
+/* The word after from, spaces skipped: s[*w0..*w1), with the words after
+ * it that no line may be broken before (space_may_break: "8 个相差"). */
 static void next_word(const char *s, size_t len, size_t from, size_t *w0, size_t *w1)
 {
 	*w0 = from;
 	while (*w0 < len && s[*w0] == ' ')
 		(*w0)++;
-	for (*w1 = *w0; *w1 < len && s[*w1] != ' '; (*w1)++)
+	for (*w1 = *w0; *w1 < len && (s[*w1] != ' ' || !space_may_break(s, len, *w1)); (*w1)++)
 		;
 }
 

@@ -75,7 +75,9 @@ char *av_layout_header(const struct av_header_info *h, int width);
 /* Whether a line may break between the characters before and after:
  * not before a closing mark or a Chinese comma or full stop (，。、）」…),
  * nor after an opening mark (（「《“), as Chinese typesetting requires
- * (kinsoku). Anything else may break (where a wrapper allows it). */
+ * (kinsoku), nor between a digit and a CJK character after it (a number
+ * and its measure word, "12个"). Anything else may break (where a wrapper
+ * allows it). */
 bool av_line_may_break(uint32_t before, uint32_t after);
 
 /* Word wrap: the bytes of s that make the next line of at most width
@@ -85,7 +87,9 @@ bool av_line_may_break(uint32_t before, uint32_t after);
  * characters (a Latin word, a number such as 12×4) while such a break
  * fits; a word wider than the line with no such break (a long number) is
  * broken between two characters, never inside one. Text without CJK
- * characters wraps at spaces only.
+ * characters wraps at spaces only. No line ends at a space between a
+ * number and a CJK character ("另有 8" / "个相差…") while the two fit a
+ * line together.
  * *next is where the line after it starts (its leading spaces skipped).
  * Returns 0 only for an empty s. */
 size_t av_wrap_line(const char *s, int width, int (*measure)(const char *),
