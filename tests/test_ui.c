@@ -110,8 +110,12 @@ static void test_loaded_trained_weights(void **state)
 	h.a.dirty = AV_DIRTY_ALL;
 	av_app_draw(&h.a);
 	assert_non_null(strstr(harness_line(0), "seed=1 trained 200 ep"));
-	/* a run from them counts on: 200 before, 2 of its own */
+	/* a run from them counts on: 200 before, 2 of its own; before its
+	 * first step, W w writes the file's weights, named as they are */
 	harness_keys(&h, "t");
+	harness_keys(&h, "Ww");
+	assert_non_null(strstr(harness_line(23), "attnview-weights-epoch200.json"));
+	harness_key(&h, AV_KEY_ESC);
 	harness_keys(&h, "s");
 	harness_keys(&h, "s");
 	harness_keys(&h, "t");

@@ -59,8 +59,15 @@ static const struct av_training_record *written_training(const struct av_app *a,
 
 	if (tr == NULL)
 		return shown_training(a, r) ? r : NULL;
-	if (tr->epoch == 0 && tr->next_item == 0)
-		return NULL;
+	if (tr->epoch == 0 && tr->next_item == 0) {
+		/* no step yet: the weights are still the stepper's (a trained
+		 * file's, a lesson step's), unless i drew new ones */
+		const struct av_params *q = &a->s->params;
+		size_t dd = (size_t)q->d_model * q->d_model;
+		bool shown = av_trainer_tensor_is(tr, AV_P_W_Q, q->w_q, dd) &&
+			     av_trainer_tensor_is(tr, AV_P_W_K, q->w_k, dd);
+		return shown && shown_training(a, r) ? r : NULL;
+	}
 	av_trainer_record(tr, r);
 	return r;
 }
