@@ -110,19 +110,27 @@ static void test_inspector_in_order(void **state)
 }
 
 /* A screen too short for the caption pane says the lesson is there, and
- * its keys still step; the pane comes back when the screen grows. */
+ * its keys still step; the pane comes back when the screen grows. The
+ * number is the terminal's height the caption needs, said as that (not
+ * "its caption needs 15 lines", which read as the caption's length), and
+ * shorter at 40 columns, where the whole sentence would not fit. */
 static void test_pane_hidden_is_said(void **state)
 {
 	(void)state;
 	struct lesson_screen ls;
 	open_lesson(&ls, "first-look", 40, 12);
-	assert_non_null(strstr(harness_line(LINES - 1), "lesson 1/9: its caption needs 15 lines"));
+	assert_non_null(strstr(harness_line(LINES - 1), "lesson 1/9: no caption below 15 lines"));
 	assert_rows_fit();
 	harness_keys(&ls.h, "}");
 	assert_non_null(strstr(harness_line(LINES - 1), "lesson 2/9"));
+	harness_resize(&ls.h, 80, 12);
+	assert_non_null(strstr(harness_line(LINES - 1),
+			       "lesson 2/9: the caption needs a terminal of 15 lines or more"));
+	assert_rows_fit();
 	harness_resize(&ls.h, 80, 24);
 	expect("lesson 2/9 · ");
-	expect_not("its caption needs");
+	expect_not("the caption needs");
+	expect_not("no caption below");
 	close_lesson(&ls);
 }
 

@@ -945,7 +945,7 @@ static void draw_status(struct av_app *a)
 		return;
 	}
 	/* a lesson whose caption has no room: said, not silently gone */
-	char *hidden = av_lesson_ui_hidden_text(a, LINES);
+	char *hidden = av_lesson_ui_hidden_text(a, LINES, width);
 	if (hidden) {
 		av_put_pad(w, 0, 0, hidden, width, av_colors_el(c, AV_EL_LABEL));
 		free(hidden);

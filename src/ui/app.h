@@ -368,9 +368,9 @@ void av_lesson_ui_action(struct av_app *a, enum av_action act);
 void av_lesson_ui_draw(struct av_app *a);
 char *av_lesson_ui_label(const struct av_app *a);
 /* A lesson runs but a screen of lines has no room for its caption pane:
- * what the status line says instead of the key hints (malloc'd), else
- * NULL. */
-char *av_lesson_ui_hidden_text(const struct av_app *a, int lines);
+ * what the status line, cols wide, says instead of the key hints
+ * (malloc'd), else NULL. */
+char *av_lesson_ui_hidden_text(const struct av_app *a, int lines, int cols);
 /* The step's highlighted cells ((query, key) of the attention matrices,
  * *cells) while they mean what the step meant: the student is on that step
  * and the live sentence, source and mode are the step's (the cells are

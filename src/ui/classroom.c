@@ -728,7 +728,7 @@ static bool follow_lesson(struct av_app *a, const struct av_state *snap)
 		c->have_last = false;
 		c->have_view_run = false;
 		/* a new step: the status line is the step's (at 40x12 its
-		 * "caption needs 15 lines"), not the joining notice left there */
+		 * "no caption below 15 lines"), not the joining notice left there */
 		if (!a->message_error)
 			av_app_clear_message(a);
 	}

@@ -62,13 +62,23 @@ int av_lesson_ui_rows(const struct av_app *a, int lines)
 	return rows >= PANE_MIN_ROWS ? rows : 0;
 }
 
-char *av_lesson_ui_hidden_text(const struct av_app *a, int lines)
+char *av_lesson_ui_hidden_text(const struct av_app *a, int lines, int cols)
 {
 	if (!a->lesson || av_lesson_ui_rows(a, lines) > 0)
 		return NULL;
-	/* short: it must fit the smallest screen, 40 columns */
-	return av_printf(_("lesson %d/%d: its caption needs %d lines"), a->lesson->step + 1,
-			 a->lesson->lesson->n_steps, figure_lines(a) + PANE_MIN_ROWS);
+	int step = a->lesson->step + 1, n = a->lesson->lesson->n_steps;
+	int need = figure_lines(a) + PANE_MIN_ROWS;
+	/* TRANSLATORS: the status line when the terminal is too short for a
+	 * lesson's caption; the last %d is the terminal's height it needs, in
+	 * lines (not the caption's length) */
+	char *text = av_printf(_("lesson %d/%d: the caption needs a terminal of %d lines or more"),
+			       step, n, need);
+	if (av_text_width(text) <= cols)
+		return text;
+	free(text);
+	/* TRANSLATORS: the same, short enough for 40 columns: no caption on a
+	 * terminal of fewer than %d lines */
+	return av_printf(_("lesson %d/%d: no caption below %d lines"), step, n, need);
 }
 
 /* --- applying a step */
