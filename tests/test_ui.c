@@ -1194,6 +1194,9 @@ static void test_fully_hidden_row(void **state)
 	assert_true(h.s.trace.row_hidden[0]);
 	expect_not("each row sums to 1");
 	expect("rows sum to 1 (Σ; 0 if every key hidden)");
+	/* the purpose too: not "each row" above row 0's 0s */
+	expect_not("Each row turned into weights that sum to 1");
+	expect("Each row with a visible key turned into weights that sum to 1.");
 	expect(utf8 ? "hidden key (weight 0); an all-╳ row: 0s"    /* the legend */
 		    : "hidden key (weight 0); an all-x row: 0s");
 	expect("Row 0: every key hidden. attnview gives such a row weights 0");

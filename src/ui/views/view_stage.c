@@ -206,6 +206,15 @@ static void caption_free(struct caption *cap)
 	cap->n = 0;
 }
 
+/* Whether some query of t has every key hidden. */
+static bool any_row_hidden(const struct av_trace *t)
+{
+	for (int i = 0; i < t->n; i++)
+		if (t->row_hidden[i])
+			return true;
+	return false;
+}
+
 /* The stage's notes beyond its purpose: a row with every key hidden does
  * not sum to 1 (what attnview shows there, and what PyTorch would). */
 static char *stage_note(const struct av_trace *t, enum av_stage st)
@@ -246,6 +255,10 @@ static void draw_title(struct av_app *a, struct caption *cap)
 	const char *purpose = a->stage == AV_STAGE_EMBEDDING && t->layer_input
 			      ? _("each token's vector, normalised before attention")
 			      : _(av_ui_stage_purposes[a->stage]);
+	/* a row with every key hidden gets weights 0 (the note below says
+	 * so): "each row ... sums to 1" would not be true of it */
+	if (a->stage == AV_STAGE_SOFTMAX && any_row_hidden(t))
+		purpose = _("each row with a visible key turned into weights that sum to 1");
 	int width = w ? getmaxx(w) : 0;
 	bool formula_whole = av_text_width(name) + 2 + av_text_width(formula) <= width;
 	bool shapes_whole = av_text_width(shapes) <= width && w && getmaxy(w) > 1;
