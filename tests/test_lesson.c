@@ -810,6 +810,34 @@ static void test_china_panda_numbers_are_the_screens(void **state)
 	av_lesson_free(&l);
 }
 
+/* What the first-look captions say is on the screen: step 6 shows the
+ * masked stage (its -inf cells) and sends the student on to softmax with
+ * n, where china's row is 1.000 for china and 0 for the hidden keys. */
+static void test_first_look_captions_hold(void **state)
+{
+	(void)state;
+	struct av_lesson l;
+	struct av_session s;
+	char *cause = NULL;
+	assert_true(av_lesson_load("first-look", &l, &cause));
+	assert_true(av_lesson_session_new(&l, &s, &cause));
+
+	int mask = find_step(&l, "No peeking at the future");
+	assert_int_equal(l.steps[mask].state.stage, AV_STAGE_MASKED);
+	assert_int_equal(l.steps[mask].state.mode, AV_MODE_CAUSAL);
+	apply_step(&l, mask, &s);
+	const struct av_trace *t = &s.trace;
+	assert_true(fabsf(t->weights[0] - 1.0f) < 5e-4f);
+	for (int j = 1; j < t->m; j++) {
+		assert_int_equal(t->mask[j], 0);
+		assert_true(t->weights[j] == 0.0f);
+	}
+	assert_says(&l, mask, t->weights[0], 3);
+
+	av_session_free(&s);
+	av_lesson_free(&l);
+}
+
 /* The weights s has after applying step i of l (a copy). */
 static void weights_after(const struct av_lesson *l, int i, struct av_session *s,
 			  struct av_params *out)
@@ -931,6 +959,7 @@ int main(void)
 		cmocka_unit_test(test_shipped_china_panda),
 		cmocka_unit_test(test_play_every_step),
 		cmocka_unit_test(test_china_panda_captions_hold),
+		cmocka_unit_test(test_first_look_captions_hold),
 		cmocka_unit_test(test_china_panda_numbers_are_the_screens),
 		cmocka_unit_test(test_training_keeps_its_settings),
 		cmocka_unit_test(test_training_view_needs_the_training_settings),
