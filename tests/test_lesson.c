@@ -812,7 +812,8 @@ static void test_china_panda_numbers_are_the_screens(void **state)
 
 /* What the first-look captions say is on the screen: step 6 shows the
  * masked stage (its -inf cells) and sends the student on to softmax with
- * n, where china's row is 1.000 for china and 0 for the hidden keys. */
+ * n, where china's row is 1.000 for china and 0 for the hidden keys; the
+ * numbers steps 4 and 7 quote are the step's. */
 static void test_first_look_captions_hold(void **state)
 {
 	(void)state;
@@ -833,6 +834,27 @@ static void test_first_look_captions_hold(void **state)
 		assert_true(t->weights[j] == 0.0f);
 	}
 	assert_says(&l, mask, t->weights[0], 3);
+
+	/* step 4 quotes japan's row: panda's and japan's scores, and the
+	 * weights softmax makes of them; step 7 panda's weight at T = 1 (step
+	 * 4's) and at its own T = 0.3 */
+	int scores = find_step(&l, "Where the numbers come from");
+	int temp = find_step(&l, "Sharper or flatter: the temperature");
+	apply_step(&l, scores, &s);
+	t = &s.trace;
+	assert_string_equal(t->tokens.text[1], "panda");
+	assert_string_equal(t->tokens.text[2], "japan");
+	assert_true(t->cfg.temperature == 1.0);
+	float panda_at_1 = t->weights[2 * t->m + 1];
+	assert_says(&l, scores, t->scores[2 * t->m + 1], 2);
+	assert_says(&l, scores, t->scores[2 * t->m + 2], 2);
+	assert_says(&l, scores, panda_at_1, 2);
+	assert_says(&l, scores, t->weights[2 * t->m + 2], 2);
+	assert_says(&l, temp, panda_at_1, 3);
+	apply_step(&l, temp, &s);
+	t = &s.trace;
+	assert_true(t->cfg.temperature == 0.3);
+	assert_says(&l, temp, t->weights[2 * t->m + 1], 3);
 
 	av_session_free(&s);
 	av_lesson_free(&l);
