@@ -877,10 +877,21 @@ static void test_wide_matrix(void **state)
 	OPEN(&h, 80, 24, "qkv-walkthrough", NULL, -1);
 	harness_keys(&h, "nn");
 	assert_non_null(strstr(harness_line(0), "3/9 projection"));
-	expect("Q cols 0-");
-	expect("of 512");
+	expect("Q cols 0-9 of 512");
 	expect(utf8 ? "K V ▶" : "K V >");
 	expect("head 0");
+	/* > pages the view with the cursor, as less does: the next ten
+	 * columns (it showed 1-10, one new column), and < comes back */
+	harness_keys(&h, ">");
+	expect("Q cols 10-19 of 512");
+	assert_int_equal(h.a.col, 10);
+	harness_key(&h, AV_FKEY(KEY_RIGHT));
+	harness_keys(&h, ">");
+	expect("Q cols 20-29 of 512");
+	assert_int_equal(h.a.col, 21);
+	harness_keys(&h, "<<");
+	expect("Q cols 0-9 of 512");
+	assert_int_equal(h.a.col, 1);
 	for (int i = 0; i < 10; i++)
 		harness_keys(&h, ">");
 	expect(utf8 ? "◀ more" : "< more");

@@ -750,6 +750,12 @@ static bool stage_key(struct av_app *a, int key, enum av_action act)
 				       "through matrices wider than it"));
 			return true;
 		}
+		/* the view pages with the cursor, as in less or tig: the next
+		 * columns, not one more at the edge (cols 0-9, then 10-19,
+		 * where it showed 1-10) */
+		a->hm.scroll_col += act == AV_ACTION_PAGE_LEFT ? -page : page;
+		if (a->hm.scroll_col < 0)
+			a->hm.scroll_col = 0;
 		move_col(a, act == AV_ACTION_PAGE_LEFT ? -page : page);
 		break;
 	case AV_ACTION_MASK_KEY:
