@@ -904,6 +904,61 @@ static void test_wide_matrix(void **state)
 	harness_close(&h);
 }
 
+/* Ctrl-D and Ctrl-U page the rows of a matrix taller than the screen (40
+ * tokens: j alone took 30 presses), the view with the cursor, and the
+ * tokens table the same way; where every row shows, or in a view of its
+ * own, they say so. */
+static void test_page_rows(void **state)
+{
+	(void)state;
+	struct harness h;
+	char words[40 * 5] = "";
+	for (int i = 0; i < 40; i++) {
+		char w[8];
+		snprintf(w, sizeof(w), "%sw%d", i ? " " : "", i);
+		strcat(words, w);
+	}
+	OPEN(&h, 80, 24, "qkv-walkthrough", words, -1);
+	/* the tokens table: the next page of lines, not one more line */
+	int last = h.a.hm.scroll_row;
+	harness_key(&h, AV_CTRL('D'));
+	assert_true(h.a.row > 1);
+	assert_int_equal(h.a.hm.scroll_row, h.a.row);
+	assert_true(h.a.hm.scroll_row > last);
+	harness_key(&h, AV_CTRL('U'));
+	assert_int_equal(h.a.row, 0);
+	assert_int_equal(h.a.hm.scroll_row, 0);
+	/* the scores: rows 0-k, then k+1-..., the cursor on the first */
+	harness_keys(&h, "nnn");
+	assert_int_equal(h.a.hm.first_row, 0);
+	int page = h.a.hm.last_row + 1;
+	assert_true(page > 1 && page < 40);
+	harness_key(&h, AV_CTRL('D'));
+	assert_int_equal(h.a.hm.first_row, page);
+	assert_int_equal(h.a.row, page);
+	harness_key(&h, AV_CTRL('F'));   /* less's key does the same */
+	assert_int_equal(h.a.row, 2 * page);
+	harness_key(&h, AV_CTRL('B'));
+	harness_key(&h, AV_CTRL('U'));
+	assert_int_equal(h.a.hm.first_row, 0);
+	assert_int_equal(h.a.row, 0);
+	/* the last page ends at the last row */
+	for (int i = 0; i < 10; i++)
+		harness_key(&h, AV_CTRL('D'));
+	assert_int_equal(h.a.hm.last_row, 39);
+	assert_int_equal(h.a.row, 39);
+	/* the all-heads grid has its own moves */
+	harness_keys(&h, "a");
+	harness_key(&h, AV_CTRL('D'));
+	expect("Ctrl-D and Ctrl-U page the rows of the stepper's matrices");
+	harness_close(&h);
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "nnn");
+	harness_key(&h, AV_CTRL('D'));
+	expect("every row is on the screen");
+	harness_close(&h);
+}
+
 /* D=512: the embedding stage opens on X's first columns (the cursor is on
  * X[0][0]), not scrolled to pos_enc's last ones; one column of pos_enc
  * beside X keeps its name clear of X's. */
@@ -1466,6 +1521,7 @@ int main(void)
 		cmocka_unit_test(test_page_keys_say_when_idle),
 		cmocka_unit_test(test_60x18_every_stage),
 		cmocka_unit_test(test_wide_matrix),
+		cmocka_unit_test(test_page_rows),
 		cmocka_unit_test(test_embedding_opens_on_x),
 		cmocka_unit_test(test_heads_view),
 		cmocka_unit_test(test_settings_keys),

@@ -681,6 +681,11 @@ static void do_action(struct av_app *a, enum av_action act)
 	case AV_ACTION_PAGE_LEFT: case AV_ACTION_PAGE_RIGHT:
 	case AV_ACTION_COUNT:
 		break;
+	case AV_ACTION_PAGE_DOWN: case AV_ACTION_PAGE_UP:
+		/* the views with tall lists page them themselves */
+		av_app_message(a, false, _("Ctrl-D and Ctrl-U page the rows of the stepper's "
+			       "matrices; here Up and Down move"));
+		break;
 	}
 }
 

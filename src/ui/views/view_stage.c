@@ -427,9 +427,18 @@ static void draw_tokens_table(struct av_app *a)
 	int lines = t->tokens.n + (cross ? 1 + t->source_tokens.n : 0);
 	int cur_line = a->row < t->tokens.n ? a->row : a->row + 1;
 	int body = height - 1;
-	int first = 0;
-	if (cur_line >= body)
+	/* the first line shown: where the last draw or Ctrl-D/Ctrl-U left it,
+	 * moved only as far as the cursor needs */
+	int first = a->hm.scroll_row;
+	if (first > cur_line)
+		first = cur_line;
+	if (cur_line >= first + body)
 		first = cur_line - body + 1;
+	if (first > lines - body)
+		first = lines - body;
+	if (first < 0)
+		first = 0;
+	a->hm.scroll_row = first;
 	bool more_below = first + body < lines;
 	av_put(w, 0, 0, _("pos  token           vocab row"),
 	       first > 0 ? width - MORE_MARK_W : width, av_colors_el(c, AV_EL_TITLE));
@@ -710,11 +719,41 @@ static bool all_columns_shown(struct av_app *a)
 	       (a->hm.first_col == 0 && a->hm.last_col >= av_heatmap_total_cols(parts, n) - 1);
 }
 
+/* Ctrl-D and Ctrl-U: the view and the cursor a page of rows down (dir 1)
+ * or up (-1), as less pages lines: with 64 tokens a matrix has more rows
+ * than the screen, and j alone took 50 presses to reach the last. */
+static void page_rows(struct av_app *a, int dir)
+{
+	int rows, total;
+	if (a->stage == AV_STAGE_TOKENS || a->hm.total_rows <= 0) {
+		const struct av_trace *t = &a->s->trace;
+		total = t->tokens.n + (t->cfg.mode == AV_MODE_CROSS ? 1 + t->source_tokens.n : 0);
+		rows = a->w_panel ? getmaxy(a->w_panel) - 1 : 1;
+	} else {
+		total = a->hm.total_rows;
+		rows = a->hm.last_row - a->hm.first_row + 1;
+	}
+	if (rows >= total) {
+		av_app_message(a, false, _("every row is on the screen: Ctrl-D and Ctrl-U page "
+			       "through matrices taller than it"));
+		return;
+	}
+	if (rows < 1)
+		rows = 1;
+	a->hm.scroll_row += dir * rows;
+	if (a->hm.scroll_row < 0)
+		a->hm.scroll_row = 0;
+	a->row += dir * rows;
+	if (a->row < 0)
+		a->row = 0;
+}
+
 static bool moves_cursor(enum av_action act)
 {
 	switch (act) {
 	case AV_ACTION_LEFT: case AV_ACTION_RIGHT: case AV_ACTION_UP: case AV_ACTION_DOWN:
 	case AV_ACTION_PAGE_LEFT: case AV_ACTION_PAGE_RIGHT:
+	case AV_ACTION_PAGE_DOWN: case AV_ACTION_PAGE_UP:
 		return true;
 	default:
 		return false;
@@ -757,6 +796,10 @@ static bool stage_key(struct av_app *a, int key, enum av_action act)
 		if (a->hm.scroll_col < 0)
 			a->hm.scroll_col = 0;
 		move_col(a, act == AV_ACTION_PAGE_LEFT ? -page : page);
+		break;
+	case AV_ACTION_PAGE_DOWN:
+	case AV_ACTION_PAGE_UP:
+		page_rows(a, act == AV_ACTION_PAGE_UP ? -1 : 1);
 		break;
 	case AV_ACTION_MASK_KEY:
 		place_cursor(a);

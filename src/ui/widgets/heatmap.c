@@ -847,6 +847,7 @@ void av_heatmap_draw(WINDOW *w, struct av_colors *c, struct av_heatmap *hm)
 	hm->first_row = hm->scroll_row;
 	hm->last_row = hm->scroll_row + data_rows - 1 < pl.max_rows - 1 ?
 		       hm->scroll_row + data_rows - 1 : pl.max_rows - 1;
+	hm->total_rows = pl.max_rows;
 	hm->used_rows = y;
 	free(pl.slots);
 }

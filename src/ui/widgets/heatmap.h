@@ -38,6 +38,7 @@ struct av_heatmap {
 	/* filled by av_heatmap_draw: */
 	int first_col, last_col;  /* visible columns */
 	int first_row, last_row;  /* visible rows */
+	int total_rows;           /* rows of the tallest part */
 	int used_rows;            /* rows of the window the figure took */
 	int decimals;             /* the first part's cells: av_cell_format's
 				     decimals, or AV_HEATMAP_NO_NUMBERS (compact
