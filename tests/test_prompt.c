@@ -731,6 +731,44 @@ static void test_overwrite_asks(void **state)
 	harness_close(&h);
 }
 
+/* A name edited to another format's extension is asked about, not
+ * written in silence: W p with "fig.csv" wrote plain text into a .csv. */
+static void test_write_name_of_another_format(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	go_to_softmax(&h);
+	harness_keys(&h, "Wp" CTRL_U "fig.csv\r");
+	expect_status("fig.csv: the name says csv, but this writes text: write text? y/n");
+	assert_false(file_exists("fig.csv"));
+	harness_keys(&h, "n");
+	expect_status("write text to: fig.csv");
+	expect_status("not written: edit the name, or Esc and W c for csv");
+	assert_false(file_exists("fig.csv"));
+	harness_keys(&h, "\r");
+	expect_status("write text? y/n");
+	harness_keys(&h, "y");
+	expect_status("wrote ");
+	char *text = slurp("fig.csv");
+	assert_non_null(strstr(text, "weights_h"));
+	assert_null(strstr(text, "weights_h,"));   /* the text, as asked */
+	free(text);
+	/* a name that agrees, or says nothing, is written at once; a .json
+	 * is either JSON document */
+	harness_keys(&h, "Ww" CTRL_U "mine.json\r");
+	expect_status("wrote ");
+	harness_keys(&h, "Wc" CTRL_U "mine\r");
+	expect_status("wrote ");
+	harness_keys(&h, "Ws" CTRL_U "mine.SVG\r");
+	expect_status("wrote ");
+	unlink("fig.csv");
+	unlink("mine.json");
+	unlink("mine");
+	unlink("mine.SVG");
+	harness_close(&h);
+}
+
 static void test_write_errors(void **state)
 {
 	(void)state;
@@ -916,6 +954,7 @@ int main(void)
 		cmocka_unit_test(test_write_menu_offers_what_works),
 		cmocka_unit_test(test_write_menu_asks_once),
 		cmocka_unit_test(test_overwrite_asks),
+		cmocka_unit_test(test_write_name_of_another_format),
 		cmocka_unit_test(test_write_errors),
 		cmocka_unit_test(test_prompt_fits),
 		cmocka_unit_test(test_editor_scrolls_back),

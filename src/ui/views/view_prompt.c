@@ -30,6 +30,7 @@ struct av_prompt {
 	char *question;                    /* PK_CONFIRM */
 	void (*answer)(struct av_app *a, bool yes);
 	bool overwrite;                    /* the question is "overwrite?": n goes back */
+	enum av_export_format named;       /* the format a disagreeing name says */
 	char *path;                        /* the file the question is about */
 	bool offered[AV_EXPORT_COUNT];     /* PK_MENU: its formats (export_menu) */
 };
@@ -363,6 +364,49 @@ static void menu_key(struct av_app *a, struct av_prompt *p, int key)
 	av_prompt_export(a, fmt);
 }
 
+/* The format a file name's extension names, when it is not fmt: W c with
+ * the name edited to "fig.svg" would write CSV into it (a .json is either
+ * JSON document). False when the name says nothing or agrees. */
+static bool name_disagrees(const char *path, enum av_export_format fmt,
+			   enum av_export_format *named)
+{
+	if (!av_export_format_for_path(path, named) || *named == fmt)
+		return false;
+	return !(*named == AV_EXPORT_TRACE && fmt == AV_EXPORT_WEIGHTS);
+}
+
+/* The name prompt's file: the overwrite question when it exists, else
+ * written now (on an error the name prompt is open with it). */
+static void write_named(struct av_app *a, struct av_prompt *p, const char *path)
+{
+	char *error = NULL;
+	if (exists(path)) {
+		ask_overwrite(a, p->fmt, path, true);
+	} else if (!write_now(a, p->fmt, path, &error)) {
+		/* open (again, after a question): another name may do */
+		if (a->overlay != &av_view_prompt)
+			open_kind(a, PK_FILE, path, PATH_BYTES);
+		set_error(p, error);
+	} else {
+		close_prompt(a);
+	}
+}
+
+static void extension_answer(struct av_app *a, bool yes)
+{
+	struct av_prompt *p = state(a);
+	char *path = p->path;
+	p->path = NULL;
+	if (yes) {
+		write_named(a, p, path);
+	} else {
+		open_kind(a, PK_FILE, path, PATH_BYTES);
+		set_error(p, av_printf(_("not written: edit the name, or Esc and W %c for %s"),
+				       av_export_keys[p->named], av_export_format_names[p->named]));
+	}
+	free(path);
+}
+
 static void file_key(struct av_app *a, struct av_prompt *p, int key)
 {
 	switch (av_line_key(&p->line, key)) {
@@ -374,14 +418,25 @@ static void file_key(struct av_app *a, struct av_prompt *p, int key)
 			set_error(p, error);
 			return;
 		}
-		if (exists(copy)) {
-			ask_overwrite(a, p->fmt, copy, true);
-		} else {
-			if (!write_now(a, p->fmt, copy, &error))
-				set_error(p, error);   /* stay open: another name may do */
-			else
-				close_prompt(a);
+		enum av_export_format named;
+		if (name_disagrees(copy, p->fmt, &named)) {
+			/* asked, not written in silence into a name that says
+			 * another format */
+			char *question = av_printf(_("%s: the name says %s, but this writes "
+						     "%s: write %s? y/n"), copy,
+						   av_export_format_names[named],
+						   av_export_format_names[p->fmt],
+						   av_export_format_names[p->fmt]);
+			enum av_export_format fmt = p->fmt;
+			av_prompt_ask(a, question, extension_answer);
+			free(question);
+			p->fmt = fmt;
+			p->named = named;
+			free(p->path);
+			p->path = copy;
+			return;
 		}
+		write_named(a, p, copy);
 		free(copy);
 		return;
 	}
