@@ -381,8 +381,12 @@ static void test_bars_signed(void **state)
 			lo = v < lo ? v : lo;
 			hi = v > hi ? v : hi;
 		}
-	char want[96];
-	snprintf(want, sizeof(want), "axis %.2f to %.2f", lo, hi);
+	char want[96], from[32];
+	/* the minus as on every number of the screen: U+2212, not '-' */
+	snprintf(from, sizeof(from), "%.2f", lo);
+	if (utf8)
+		av_cell_minus(from, sizeof(from));
+	snprintf(want, sizeof(want), "axis %s to %.2f", from, hi);
 	expect(want);
 	expect_panel(&h, utf8 ? "−∞" : "-inf", true);
 	harness_cell_text(want, sizeof(want), 3, t->masked[((size_t)1 * t->n + 2) * t->m + 2]);
@@ -392,6 +396,33 @@ static void test_bars_signed(void **state)
 	expect_no_overflow(&h, "masked bars");
 	harness_resize(&h, 80, 24);
 	expect_no_overflow(&h, "masked bars 80x24");
+	harness_close(&h);
+}
+
+/* A head whose largest score is below 0 (seed 000, query 0, head 6:
+ * "on" at -1.83) writes its minus in the title as every number on the
+ * screen does, U+2212; the title said "-1.83" beside the axis's "−8.7". */
+static void test_bars_title_minus(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 200, 60, "qkv-walkthrough", NULL, AV_MODE_SELF);
+	harness_keys(&h, "nnnaa");   /* scores, bars of query 0 */
+	const struct av_trace *t = &h.s.trace;
+	int best = 0;
+	for (int c = 1; c < t->m; c++)
+		if (t->scores[((size_t)6 * t->n) * t->m + (size_t)c] >
+		    t->scores[((size_t)6 * t->n) * t->m + (size_t)best])
+			best = c;
+	double top = t->scores[((size_t)6 * t->n) * t->m + (size_t)best];
+	assert_true(top < 0);
+	char value[32], want[96];
+	snprintf(value, sizeof(value), "%.2f", top);
+	if (utf8)
+		av_cell_minus(value, sizeof(value));
+	snprintf(want, sizeof(want), "head 6 %s %d %s %s", utf8 ? "→" : "->", best,
+		 t->tokens.text[best], value);
+	expect(want);
 	harness_close(&h);
 }
 
@@ -566,6 +597,7 @@ int main(void)
 		cmocka_unit_test(test_title_matches_header),
 		cmocka_unit_test(test_bars),
 		cmocka_unit_test(test_bars_signed),
+		cmocka_unit_test(test_bars_title_minus),
 		cmocka_unit_test(test_grid_inspector),
 		cmocka_unit_test(test_every_size),
 		cmocka_unit_test(test_many_heads),

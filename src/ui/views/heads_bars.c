@@ -316,10 +316,14 @@ static void make_titles(const struct bars_ctx *bc, const struct av_part *rp, int
 	const char *mark = h == a->head ? (utf8 ? "▶" : ">") : " ", *arrow = utf8 ? "→" : "->";
 	if (best >= 0) {
 		const char *word = av_heads_token(t, AV_AXIS_KEY, best);
-		double top = av_part_at(rp, i, best);
-		snprintf(title[0], sizeof(title[0]), _("%shead %d %s %d %s %.2f"), mark, h, arrow,
+		/* the minus as every number on the screen writes it (U+2212) */
+		char top[32];
+		snprintf(top, sizeof(top), "%.2f", av_part_at(rp, i, best));
+		if (utf8)
+			av_cell_minus(top, sizeof(top));
+		snprintf(title[0], sizeof(title[0]), _("%shead %d %s %d %s %s"), mark, h, arrow,
 			 best, word, top);
-		snprintf(title[1], sizeof(title[1]), _("%shead %d %s %s %.2f"), mark, h, arrow, word,
+		snprintf(title[1], sizeof(title[1]), _("%shead %d %s %s %s"), mark, h, arrow, word,
 			 top);
 		snprintf(title[2], sizeof(title[2]), _("%shead %d %s %s"), mark, h, arrow, word);
 	} else {

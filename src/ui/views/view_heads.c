@@ -372,13 +372,18 @@ static void draw_title(struct av_app *a, const struct av_heads_page *pg)
 	if (a->heads_bars) {
 		double lo, hi;
 		av_heads_bars_range(a, &lo, &hi);
-		char from[32];
+		char from[32], to[32];
 		snprintf(from, sizeof(from), lo == 0 ? "0" : "%.2f", lo);
+		snprintf(to, sizeof(to), "%.2f", hi);
+		if (av_draw_utf8()) {   /* U+2212, as the axis labels */
+			av_cell_minus(from, sizeof(from));
+			av_cell_minus(to, sizeof(to));
+		}
 		snprintf(buf, sizeof(buf), st == AV_STAGE_SOFTMAX
-			 ? _("bar height = weight, axis %s to %.2f (query %d in every head); "
+			 ? _("bar height = weight, axis %s to %s (query %d in every head); "
 			     "up/down: query; z: values; a: back")
-			 : _("bar height = value, axis %s to %.2f (query %d in every head); "
-			     "up/down: query; z: values; a: back"), from, hi, a->row);
+			 : _("bar height = value, axis %s to %s (query %d in every head); "
+			     "up/down: query; z: values; a: back"), from, to, a->row);
 	}
 	else
 		/* TRANSLATORS: the %s is "colour only" or "numbers": what z shows */
