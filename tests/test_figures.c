@@ -536,6 +536,25 @@ static void test_pin_shapes_differ(void **state)
 	harness_close(&h);
 }
 
+/* The cursor on a cell the live matrix no longer has: a 4x4 pinned
+ * from its last cell, then a sentence of 2 tokens (the live 2x2). The
+ * notes read the live matrix at the cursor's cell: out of bounds, and a
+ * crash. */
+static void test_pin_cursor_outside_live(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "nnnjjjlll");   /* scores, cell [3, 3] */
+	harness_keys(&h, "y");
+	harness_keys(&h, "e\x15" "china panda\r");
+	expect("shapes differ: pinned 4×4, live 2×2");
+	harness_keys(&h, "D");
+	harness_keys(&h, "D");
+	harness_keys(&h, "k>j");
+	harness_close(&h);
+}
+
 /* A figure's panel pinned: the header names the figure; with nothing
  * changed the difference is 0, with the mask on it is the masked cells'
  * weights. Also y with nothing under the cursor says why. */
@@ -588,6 +607,7 @@ int main(void)
 		cmocka_unit_test(test_pin_below_precision),
 		cmocka_unit_test(test_pin_training),
 		cmocka_unit_test(test_pin_shapes_differ),
+		cmocka_unit_test(test_pin_cursor_outside_live),
 		cmocka_unit_test(test_pin_figure),
 		cmocka_unit_test(test_mono_ascii),
 	};

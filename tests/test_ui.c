@@ -1056,6 +1056,25 @@ static void test_cross_mode(void **state)
 	harness_close(&h);
 }
 
+/* Cross mode with a source longer than the sentence: the cursor on a
+ * source token past the sentence's last (at the tokens stage) marked that
+ * index in the queries line, which read past its tokens and crashed. The
+ * source line marks it; the queries line none. */
+static void test_cross_cursor_past_the_sentence(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "qkv-walkthrough", NULL, -1);
+	harness_keys(&h, "cc" "E\x15" "a b c d e f g h\r");
+	assert_int_equal(h.s.trace.n, 5);
+	assert_int_equal(h.s.trace.m, 8);
+	harness_keys(&h, "jjjjjjjjjjjj");   /* row 12: source token 7 'h' */
+	assert_int_equal(h.a.sel_key, 7);
+	assert_non_null(strstr(harness_line(1), "queries 0 the"));
+	assert_non_null(strstr(harness_line(2), "7 h"));
+	harness_close(&h);
+}
+
 /* No colours: NO_COLOR, or a terminal without them (vt100). Values are
  * shaded with glyphs; masked cells keep their glyph. */
 static void test_monochrome(void **state)
@@ -1526,6 +1545,7 @@ int main(void)
 		cmocka_unit_test(test_heads_view),
 		cmocka_unit_test(test_settings_keys),
 		cmocka_unit_test(test_cross_mode),
+		cmocka_unit_test(test_cross_cursor_past_the_sentence),
 		cmocka_unit_test(test_monochrome),
 		cmocka_unit_test(test_ascii_fallback),
 		cmocka_unit_test(test_ascii_every_view),

@@ -893,8 +893,14 @@ static void draw_tokens(struct av_app *a)
 	const struct av_trace *t = &a->s->trace;
 	bool cross = t->cfg.mode == AV_MODE_CROSS;
 	werase(a->w_tokens);
+	/* in cross mode a key is a source token, marked on the source line;
+	 * a selection past the sentence is none (the comparison's cursor is
+	 * its own: the stepper's was left on a longer sentence) */
+	int selected = a->sel_query >= 0 ? a->sel_query : cross ? -1 : a->sel_key;
+	if (selected >= t->tokens.n)
+		selected = -1;
 	draw_token_line(a, 0, cross ? _("queries") : _("tokens"), &t->tokens, t->oov, !cross,
-			a->sel_query >= 0 ? a->sel_query : a->sel_key);
+			selected);
 	if (cross && getmaxy(a->w_tokens) > 1) {
 		/* the source line: keys and values */
 		WINDOW *w = a->w_tokens;
