@@ -510,6 +510,22 @@ static void test_pin_training(void **state)
 	harness_close(&h);
 }
 
+/* A part named as its stage is named once: the output stage's output was
+ * "output output" (QA); its other parts keep their names. */
+static void test_pin_names_a_part_once(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "G");   /* the stage opens on its own part, output */
+	harness_keys(&h, "y");
+	expect("pinned: output, self");
+	expect_not("output output");
+	harness_keys(&h, "Yhhhy");   /* concat keeps its name */
+	expect("pinned: output concat, self");
+	harness_close(&h);
+}
+
 /* Q pinned at the projection stage against the scores: shapes differ,
  * and the screen says so instead of a difference. */
 static void test_pin_shapes_differ(void **state)
@@ -607,6 +623,7 @@ int main(void)
 		cmocka_unit_test(test_pin_below_precision),
 		cmocka_unit_test(test_pin_training),
 		cmocka_unit_test(test_pin_shapes_differ),
+		cmocka_unit_test(test_pin_names_a_part_once),
 		cmocka_unit_test(test_pin_cursor_outside_live),
 		cmocka_unit_test(test_pin_figure),
 		cmocka_unit_test(test_mono_ascii),

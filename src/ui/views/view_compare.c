@@ -75,12 +75,15 @@ static int trained_epochs(const struct av_app *a)
 }
 
 /* "softmax head 0", "projection K", "context V_h head 1"; with --model,
- * "softmax head 0 layer 11" (the layer is what [ ] changes). */
+ * "softmax head 0 layer 11" (the layer is what [ ] changes). The stage's
+ * name as the header gives it (translated), and a part named as its stage
+ * once: "output", not "output output". */
 static void part_what(const struct av_app *a, char *buf, size_t size, enum av_stage st,
 		      int head, const struct av_part *parts, int n, int i)
 {
-	int len = snprintf(buf, size, "%s", av_ui_stage_titles[st]);
-	if (n > 1 && len >= 0 && (size_t)len < size)
+	int len = snprintf(buf, size, "%s", _(av_ui_stage_titles[st]));
+	if (n > 1 && strcmp(parts[i].name, av_ui_stage_titles[st]) != 0 && len >= 0 &&
+	    (size_t)len < size)
 		len += snprintf(buf + len, size - (size_t)len, " %s", parts[i].name);
 	if (av_ui_stage_per_head(st) && len >= 0 && (size_t)len < size)
 		len += snprintf(buf + len, size - (size_t)len, _(" head %d"), head);
