@@ -796,6 +796,11 @@ static void test_write_errors(void **state)
 	expect_status("export: expected a format (trace, weights, csv, text, ansi, svg)");
 	harness_keys(&h, CTRL_U "export svg\r");
 	expect_status("write svg to: attnview-embedding.svg");
+	/* an extension names its format, as :write reads it: txt is text */
+	harness_keys(&h, ESC ":export txt\r");
+	expect_status("write text to: attnview-embedding.txt");
+	harness_keys(&h, ESC ":export ANS\r");
+	expect_status("write ansi to: attnview-embedding.ans");
 	harness_keys(&h, ESC "W");
 	harness_keys(&h, "s" CTRL_U ".\r");
 	expect_status(". is a directory");

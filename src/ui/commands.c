@@ -142,6 +142,21 @@ static bool run_write(struct av_app *a, const char *name, const char *arg, char 
 	return true;
 }
 
+/* :export's FORMAT: a format's name, or a file extension that names one
+ * (:write's rule, so that txt is text, ans ansi and json the trace). */
+static bool export_format_named(const char *word, int *fmt)
+{
+	if (av_enum_parse(av_export_format_names, word, fmt))
+		return true;
+	char name[48];
+	enum av_export_format by_ext;
+	snprintf(name, sizeof(name), "x.%s", word);
+	if (!av_export_format_for_path(name, &by_ext))
+		return false;
+	*fmt = (int)by_ext;
+	return true;
+}
+
 static bool run_export(struct av_app *a, const char *name, const char *arg, char **error)
 {
 	char word[32];
@@ -152,7 +167,7 @@ static bool run_export(struct av_app *a, const char *name, const char *arg, char
 	if (!*word)
 		return fail_as(error, name, av_strdup(_("expected a format (trace, weights, csv, "
 						      "text, ansi, svg)")));
-	if (!av_enum_parse(av_export_format_names, word, &fmt)) {
+	if (!export_format_named(word, &fmt)) {
 		return fail_as(error, name, av_printf(_("no format \"%s\" (trace, weights, csv, text, "
 						      "ansi, svg)"), word));
 	}
