@@ -364,6 +364,30 @@ static void test_bars(void **state)
 	harness_close(&h);
 }
 
+/* Keys read before the next draw, in one burst (typed ahead): the bars on
+ * the last query, a shorter sentence, Enter, then z. z planned the page
+ * from the bars' query row, still the longer sentence's: a read past the
+ * weights (ASan: heap-buffer-overflow in av_heads_bars_range). The keys
+ * place the cursor first, as the draw does; z then says what it did. */
+static void test_bars_burst_shorter_sentence(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "aa");
+	harness_keys(&h, "jjj");
+	assert_int_equal(h.a.row, 3);
+	harness_keys(&h, "e\x15" "china panda\rz");
+	assert_int_equal(h.s.trace.n, 2);
+	assert_int_equal(h.a.row, 1);
+	expect("weights of query 1 'panda'");
+	expect("all heads: bars only (z for values)");
+	/* a move in the same burst starts from the placed cursor */
+	harness_keys(&h, "e\x15" "china panda japan cherry\r" "jjj" "e\x15" "china\rk");
+	assert_int_equal(h.a.row, 0);
+	harness_close(&h);
+}
+
 /* Bars of a signed stage: up and down from 0 on one axis, −∞ for the
  * keys the causal mask hides, the values as the engine computed them. */
 static void test_bars_signed(void **state)
@@ -596,6 +620,7 @@ int main(void)
 		cmocka_unit_test(test_numbers_and_z),
 		cmocka_unit_test(test_title_matches_header),
 		cmocka_unit_test(test_bars),
+		cmocka_unit_test(test_bars_burst_shorter_sentence),
 		cmocka_unit_test(test_bars_signed),
 		cmocka_unit_test(test_bars_title_minus),
 		cmocka_unit_test(test_grid_inspector),

@@ -505,16 +505,32 @@ static void zoom(struct av_app *a)
 			       : _("all heads: colour only (z for numbers)"));
 }
 
+/* The keys heads_key uses that read the cursor. */
+static bool moves_or_zooms(enum av_action act)
+{
+	switch (act) {
+	case AV_ACTION_LEFT: case AV_ACTION_RIGHT: case AV_ACTION_UP: case AV_ACTION_DOWN:
+	case AV_ACTION_PAGE_LEFT: case AV_ACTION_PAGE_RIGHT: case AV_ACTION_ZOOM:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static bool heads_key(struct av_app *a, int key, enum av_action act)
 {
 	(void)key;
 	int page = a->page_cols > 1 ? a->page_cols : 1;
 	bool paging = act == AV_ACTION_PAGE_LEFT || act == AV_ACTION_PAGE_RIGHT;
 	struct av_heads_page pg;
-	if (paging) {
+	/* keys read before the next draw (one burst: a shorter sentence,
+	 * Enter, z) find the cursor where the longer one left it: z's plan
+	 * read the bars' query row past the matrix. On the matrices first,
+	 * as the draw puts it. */
+	if (moves_or_zooms(act))
 		clamp(a);
+	if (paging)
 		plan_page(a, &pg);
-	}
 	int col = a->col;
 	switch (act) {
 	case AV_ACTION_LEFT: a->col--; break;
