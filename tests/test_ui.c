@@ -959,6 +959,31 @@ static void test_page_rows(void **state)
 	harness_close(&h);
 }
 
+/* Two resizes read as one KEY_RESIZE later, smaller and back to the size
+ * laid out for (a training tick draws between them): ncurses moved the
+ * windows, the size alone said nothing had changed, and the draw used
+ * windows off the screen (the screen fuzzer's bursts found it). */
+static void test_resize_and_back(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "t");
+	resizeterm(16, 50);
+	av_app_tick(&h.a);
+	resizeterm(24, 80);
+	av_app_draw(&h.a);
+	const WINDOW *ws[] = { h.a.w_header, h.a.w_tokens, h.a.w_title, h.a.w_panel,
+			       h.a.w_legend, h.a.w_insp, h.a.w_status };
+	for (size_t i = 0; i < sizeof(ws) / sizeof(ws[0]); i++)
+		if (ws[i])
+			assert_true(getbegy(ws[i]) + getmaxy(ws[i]) <= LINES &&
+				    getbegx(ws[i]) + getmaxx(ws[i]) <= COLS);
+	assert_int_equal(getbegy(h.a.w_status), LINES - 1);
+	harness_key(&h, AV_FKEY(KEY_RESIZE));
+	harness_close(&h);
+}
+
 /* D=512: the embedding stage opens on X's first columns (the cursor is on
  * X[0][0]), not scrolled to pos_enc's last ones; one column of pos_enc
  * beside X keeps its name clear of X's. */
@@ -1541,6 +1566,7 @@ int main(void)
 		cmocka_unit_test(test_60x18_every_stage),
 		cmocka_unit_test(test_wide_matrix),
 		cmocka_unit_test(test_page_rows),
+		cmocka_unit_test(test_resize_and_back),
 		cmocka_unit_test(test_embedding_opens_on_x),
 		cmocka_unit_test(test_heads_view),
 		cmocka_unit_test(test_settings_keys),

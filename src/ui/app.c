@@ -139,6 +139,40 @@ static void make_windows(struct av_app *a)
 		a->overlay->resize(a);
 }
 
+/* Whether window w (or its absence) is still where rect r put it. */
+static bool window_at(const WINDOW *w, const struct av_rect *r)
+{
+	if (r->h <= 0 || r->w <= 0)
+		return w == NULL;
+	return w && getbegy(w) == r->y && getbegx(w) == r->x && getmaxy(w) == r->h &&
+	       getmaxx(w) == r->w;
+}
+
+/* Whether the windows are those make_windows made for this screen: ncurses
+ * moves and cuts windows at each resize, so two resizes read as one key
+ * later (smaller, then back to the size laid out for) leave the size as
+ * it was and the windows elsewhere, some off the screen. */
+static bool windows_as_laid_out(const struct av_app *a)
+{
+	const struct av_layout *l = &a->layout;
+	/* a lesson's caption pane is below the layout (make_windows) */
+	int pane = av_lesson_ui_rows(a, LINES);
+	if (l->cols != COLS || l->lines != LINES - pane)
+		return false;
+	struct av_rect caption = { LINES - pane, 0, pane, COLS };
+	if (pane == 0 || l->too_small)
+		caption.h = 0;
+	if (!window_at(a->w_lesson, &caption))
+		return false;
+	if (l->too_small)
+		return a->w_small && getmaxy(a->w_small) == (LINES > 0 ? LINES : 1) &&
+		       getmaxx(a->w_small) == (COLS > 0 ? COLS : 1);
+	return window_at(a->w_header, &l->header) && window_at(a->w_tokens, &l->tokens) &&
+	       window_at(a->w_title, &l->title) && window_at(a->w_panel, &l->panel) &&
+	       window_at(a->w_legend, &l->legend) && window_at(a->w_insp, &l->inspector) &&
+	       window_at(a->w_status, &l->status);
+}
+
 void av_app_resize(struct av_app *a)
 {
 	make_windows(a);
@@ -1065,8 +1099,9 @@ void av_app_draw(struct av_app *a)
 	 * behind it; a training tick may draw before that key is read. Windows
 	 * laid out for the old size would then reach off the new screen, and
 	 * wnoutrefresh() reads outside them (issue 8): so they are laid out
-	 * anew first, and every view draws only into windows of this size. */
-	if (a->layout.cols != COLS || a->layout.lines != LINES)
+	 * anew first, and every view draws only into windows of this size.
+	 * The size alone does not tell: a resize and back moves windows too. */
+	if (!windows_as_laid_out(a))
 		make_windows(a);
 	if (!a->layout.too_small)
 		echo_typed_text(a);
