@@ -12,6 +12,11 @@
  *   0xff 2        a training tick (the main loop's work between keys)
  *   0xff 3 C L    resizeterm only: the next keys come before KEY_RESIZE
  *   0xff 4 B      a bracketed paste's mark: its start (B even) or end
+ *   0xff 5 N      a burst: the next N % 16 + 1 keys and events come with no
+ *                 redraw between them, as keys typed ahead (or sent by tmux
+ *                 in one write) are all read before the next draw; the
+ *                 draw is what puts a cursor back on a shrunk matrix, so a
+ *                 key in a burst finds it where a longer sentence left it
  *
  * After every redraw each window the views keep must lie inside the screen.
  * q ends the input, as it ends the program. ':' and W are skipped: through
@@ -79,14 +84,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(av_app_init(&h.a, &h.s, &cfg, &cause), "app: %s", cause);
 	draw(&h.a);
 	ticks = 0;
+	int burst = 0;   /* keys and events still to come before a redraw */
 	const char *in = (const char *)data;
 	size_t i = 0;
 	for (int events = 0; i < size && events < MAX_EVENTS && !h.a.quit; events++) {
 		unsigned char b = data[i];
 		if (b == 0xff && i + 1 < size) {
-			unsigned char op = data[i + 1] % 5;
+			unsigned char op = data[i + 1] % 6;
 			i += 2;
-			if (op == 1 && i < size) {
+			if (op == 5 && i < size) {
+				burst = data[i++] % 16 + 1;
+				continue;
+			} else if (op == 1 && i < size) {
 				av_app_key(&h.a, AV_FKEY(KEY_MIN + data[i++]));
 			} else if (op == 2) {
 				tick(&h.a);
@@ -117,7 +126,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				continue;
 			av_app_key(&h.a, (int)cp);
 		}
-		draw(&h.a);
+		if (burst > 0)
+			burst--;
+		else
+			draw(&h.a);
 	}
 	av_app_free(&h.a);
 	av_session_free(&h.s);
