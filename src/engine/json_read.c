@@ -540,19 +540,12 @@ bool av_json_get_enum(const cJSON *obj, const char *where, const char *key,
 
 /* --- matrices and vectors */
 
-/* One finite number that fits a float: the number at row r, column c of a
- * matrix, or item c of a list when r < 0 (both counted from 0, named from
- * 1 in messages: "row 2, column 3"). The place is put into words only for
- * a message: formatting it for every number (a translated, positional
- * format) took a quarter of the time to read a D=512 weights file. item
- * is the number's node, or NULL for a number of a row read aside (v). */
-static bool float_at(const cJSON *item, double v, const char *where, const char *key,
-		     int r, int c, float *out, char **cause)
+/* Why the number at row r (-1: a list's item), column or item c is
+ * refused: not a number, not finite, or (only a float's limit) too large.
+ * The place is put into words here only, for the message. */
+static bool number_fail(const cJSON *item, double v, const char *where, const char *key,
+			int r, int c, char **cause)
 {
-	if ((!item || cJSON_IsNumber(item)) && isfinite(v) && fabs(v) <= FLT_MAX) {
-		*out = (float)v;
-		return true;
-	}
 	char spot[64];
 	if (r >= 0)
 		snprintf(spot, sizeof spot, _("row %d, column %d"), r + 1, c + 1);
@@ -568,6 +561,22 @@ static bool float_at(const cJSON *item, double v, const char *where, const char 
 	key_fail(cause, where, key, msg);
 	free(msg);
 	return false;
+}
+
+/* One finite number that fits a float: the number at row r, column c of a
+ * matrix, or item c of a list when r < 0 (both counted from 0, named from
+ * 1 in messages: "row 2, column 3"). The place is put into words only for
+ * a message: formatting it for every number (a translated, positional
+ * format) took a quarter of the time to read a D=512 weights file. item
+ * is the number's node, or NULL for a number of a row read aside (v). */
+static bool float_at(const cJSON *item, double v, const char *where, const char *key,
+		     int r, int c, float *out, char **cause)
+{
+	if ((!item || cJSON_IsNumber(item)) && isfinite(v) && fabs(v) <= FLT_MAX) {
+		*out = (float)v;
+		return true;
+	}
+	return number_fail(item, v, where, key, r, c, cause);
 }
 
 static bool get_float(const cJSON *item, const char *where, const char *key,
@@ -733,13 +742,7 @@ static bool double_at(const cJSON *item, const char *where, const char *key, int
 		*out = item->valuedouble;
 		return true;
 	}
-	char spot[64];
-	snprintf(spot, sizeof spot, _("item %d"), c + 1);
-	char *msg = cJSON_IsNumber(item) ? av_printf(_("%s: not a finite number"), spot)
-		: av_printf(_("%s: expected a number, got %s"), spot, av_json_type_name(item));
-	key_fail(cause, where, key, msg);
-	free(msg);
-	return false;
+	return number_fail(item, item->valuedouble, where, key, -1, c, cause);
 }
 
 bool av_json_get_doubles(const cJSON *obj, const char *where, const char *key,
