@@ -415,16 +415,22 @@ static void draw_lesson(struct av_app *a, WINDOW *w, int y, int height)
 
 #define MORE_MARK_W 9   /* " ▼ more" at width - 8, with a space before it */
 
+/* The tokens table's lines below its heading: the sentence's tokens and,
+ * in cross mode, a source heading and the source's tokens. */
+static int tokens_table_lines(const struct av_trace *t)
+{
+	return t->tokens.n + (t->cfg.mode == AV_MODE_CROSS ? 1 + t->source_tokens.n : 0);
+}
+
 static void draw_tokens_table(struct av_app *a)
 {
 	WINDOW *w = a->w_panel;
 	const struct av_trace *t = &a->s->trace;
 	struct av_colors *c = &a->colors;
 	int width = getmaxx(w), height = getmaxy(w);
-	bool cross = t->cfg.mode == AV_MODE_CROSS;
 	werase(w);
 	/* lines: 0 = heading; sentence rows; (cross) a source heading, source rows */
-	int lines = t->tokens.n + (cross ? 1 + t->source_tokens.n : 0);
+	int lines = tokens_table_lines(t);
 	int cur_line = a->row < t->tokens.n ? a->row : a->row + 1;
 	int body = height - 1;
 	/* the first line shown: where the last draw or Ctrl-D/Ctrl-U left it,
@@ -726,9 +732,8 @@ static void page_rows(struct av_app *a, int dir)
 {
 	int rows, total;
 	if (a->stage == AV_STAGE_TOKENS || a->hm.total_rows <= 0) {
-		const struct av_trace *t = &a->s->trace;
-		total = t->tokens.n + (t->cfg.mode == AV_MODE_CROSS ? 1 + t->source_tokens.n : 0);
-		rows = a->w_panel ? getmaxy(a->w_panel) - 1 : 1;
+		total = tokens_table_lines(&a->s->trace);
+		rows = a->w_panel ? getmaxy(a->w_panel) - 1 : 1;   /* under the heading */
 	} else {
 		total = a->hm.total_rows;
 		rows = a->hm.last_row - a->hm.first_row + 1;
