@@ -319,8 +319,7 @@ static void make_titles(const struct bars_ctx *bc, const struct av_part *rp, int
 		/* the minus as every number on the screen writes it (U+2212) */
 		char top[32];
 		snprintf(top, sizeof(top), "%.2f", av_part_at(rp, i, best));
-		if (utf8)
-			av_cell_minus(top, sizeof(top));
+		av_cell_minus(top, sizeof(top));
 		snprintf(title[0], sizeof(title[0]), _("%shead %d %s %d %s %s"), mark, h, arrow,
 			 best, word, top);
 		snprintf(title[1], sizeof(title[1]), _("%shead %d %s %s %s"), mark, h, arrow, word,

@@ -375,10 +375,8 @@ static void draw_title(struct av_app *a, const struct av_heads_page *pg)
 		char from[32], to[32];
 		snprintf(from, sizeof(from), lo == 0 ? "0" : "%.2f", lo);
 		snprintf(to, sizeof(to), "%.2f", hi);
-		if (av_draw_utf8()) {   /* U+2212, as the axis labels */
-			av_cell_minus(from, sizeof(from));
-			av_cell_minus(to, sizeof(to));
-		}
+		av_cell_minus(from, sizeof(from));   /* U+2212, as the axis labels */
+		av_cell_minus(to, sizeof(to));
 		snprintf(buf, sizeof(buf), st == AV_STAGE_SOFTMAX
 			 ? _("bar height = weight, axis %s to %s (query %d in every head); "
 			     "up/down: query; z: values; a: back")
