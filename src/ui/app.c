@@ -139,8 +139,7 @@ static void make_windows(struct av_app *a)
 		a->overlay->resize(a);
 }
 
-/* Whether window w (or its absence) is still where rect r put it. */
-static bool window_at(const WINDOW *w, const struct av_rect *r)
+bool av_window_at(const WINDOW *w, const struct av_rect *r)
 {
 	if (r->h <= 0 || r->w <= 0)
 		return w == NULL;
@@ -162,15 +161,16 @@ static bool windows_as_laid_out(const struct av_app *a)
 	struct av_rect caption = { LINES - pane, 0, pane, COLS };
 	if (pane == 0 || l->too_small)
 		caption.h = 0;
-	if (!window_at(a->w_lesson, &caption))
+	if (!av_window_at(a->w_lesson, &caption))
 		return false;
 	if (l->too_small)
 		return a->w_small && getmaxy(a->w_small) == (LINES > 0 ? LINES : 1) &&
 		       getmaxx(a->w_small) == (COLS > 0 ? COLS : 1);
-	return window_at(a->w_header, &l->header) && window_at(a->w_tokens, &l->tokens) &&
-	       window_at(a->w_title, &l->title) && window_at(a->w_panel, &l->panel) &&
-	       window_at(a->w_legend, &l->legend) && window_at(a->w_insp, &l->inspector) &&
-	       window_at(a->w_status, &l->status);
+	return av_window_at(a->w_header, &l->header) && av_window_at(a->w_tokens, &l->tokens) &&
+	       av_window_at(a->w_title, &l->title) && av_window_at(a->w_panel, &l->panel) &&
+	       av_window_at(a->w_legend, &l->legend) && av_window_at(a->w_insp, &l->inspector) &&
+	       av_window_at(a->w_status, &l->status) &&
+	       (!a->view->windows_placed || a->view->windows_placed(a));
 }
 
 void av_app_resize(struct av_app *a)

@@ -75,6 +75,11 @@ struct av_view {
 	 * place of the shared ones, and draws the header line. */
 	void (*refresh_own)(struct av_app *a);
 	void (*header)(struct av_app *a);
+	/* Optional, with refresh_own: whether the view's own windows are still
+	 * where its resize put them for this screen. ncurses moves and cuts
+	 * windows at every resize, and a resize and back between two draws
+	 * leaves the shared windows in place but not always the view's. */
+	bool (*windows_placed)(const struct av_app *a);
 	/* Optional: the matrices the view shows, for W's figure formats (CSV,
 	 * text, ANSI, SVG), into out (zeroed by the caller; av_shown_free);
 	 * false + *cause when it shows none now. A view without it shows the
@@ -192,6 +197,9 @@ void av_app_draw(struct av_app *a);
 
 /* KEY_RESIZE: the layout and windows anew. */
 void av_app_resize(struct av_app *a);
+
+/* Whether window w (or its absence) is where rect r puts it. */
+bool av_window_at(const WINDOW *w, const struct av_rect *r);
 
 /* Marks every shared window (header ... status, the lesson pane) for
  * comparison at the next refresh: what covered them (help, the message

@@ -34,10 +34,10 @@
 
 static void check_windows(const struct av_app *a)
 {
-	const WINDOW *ws[9 + P_COUNT] = { a->w_header, a->w_tokens, a->w_title, a->w_panel,
-					  a->w_legend, a->w_insp, a->w_status, a->w_overlay,
-					  a->w_small };
-	int n = 9;
+	const WINDOW *ws[11 + P_COUNT] = { a->w_header, a->w_tokens, a->w_title, a->w_panel,
+					   a->w_legend, a->w_insp, a->w_status, a->w_overlay,
+					   a->w_small, a->w_box, a->w_lesson };
+	int n = 11;
 	if (a->train)
 		for (int p = 0; p < P_COUNT; p++)
 			ws[n++] = a->train->w[p];

@@ -218,7 +218,7 @@ static void plan_curves(const struct av_trainer *tr, struct plan *p, int by, int
 }
 
 /* The maps column: the map, (the other map,) the histogram. */
-static void plan_maps(struct av_app *a, struct plan *p, int by, int bh, int x, int w)
+static void plan_maps(const struct av_app *a, struct plan *p, int by, int bh, int x, int w)
 {
 	struct av_train_view *tv = a->train;
 	bool vocab = tv->vocab;
@@ -251,7 +251,7 @@ static void plan_maps(struct av_app *a, struct plan *p, int by, int bh, int x, i
 #define WIDE_COLUMNS 150
 #define WIDE_ROWS 28   /* the body less the info lines at 150x32 */
 
-static void plan_layout(struct av_app *a, struct plan *p)
+static void plan_layout(const struct av_app *a, struct plan *p)
 {
 	memset(p, 0, sizeof(*p));
 	const struct av_trainer *tr = a->train->tr;
@@ -386,6 +386,18 @@ static void train_draw(struct av_app *a)
 		}
 	}
 	tv->dirty = 0;
+}
+
+static bool train_windows_placed(const struct av_app *a)
+{
+	if (!a->train)
+		return true;
+	struct plan p;
+	plan_layout(a, &p);
+	for (int i = 0; i < P_COUNT; i++)
+		if (!av_window_at(a->train->w[i], &p.r[i]))
+			return false;
+	return true;
 }
 
 static void train_refresh(struct av_app *a)
@@ -911,6 +923,7 @@ const struct av_view av_view_train = {
 	.tick_period = train_timeout,
 	.tick = train_tick,
 	.refresh_own = train_refresh,
+	.windows_placed = train_windows_placed,
 	.header = av_train_panel_header,
 };
 
