@@ -18,6 +18,10 @@
  *                 draw is what puts a cursor back on a shrunk matrix, so a
  *                 key in a burst finds it where a longer sentence left it
  *
+ * An input that starts with 0xfe S starts elsewhere than the built-in
+ * sample in self-attention: S % 5 picks it from starts[] below (causal
+ * mode, the cross-attention sample, two lessons with their caption pane).
+ *
  * After every redraw each window the views keep must lie inside the screen.
  * q ends the input, as it ends the program. ':' and W are skipped: through
  * them the keys could write files anywhere. */
@@ -25,6 +29,7 @@
 
 #include "fuzz_common.h"
 #define fail() abort()          /* ui_harness.h's checks are cmocka's */
+#include "lesson/lesson.h"
 #include "ui/keyboard.h"
 #include "ui/views/view_train_internal.h"
 #include "ui_harness.h"
@@ -65,6 +70,32 @@ static void tick(struct av_app *a)
 		av_app_tick(a);
 }
 
+/* Where an input starts (0xfe S): a sample and mode, or a lesson. */
+static const struct start {
+	const char *sample, *lesson;
+	int mode;
+} starts[] = {
+	{ "", NULL, -1 },
+	{ "", NULL, AV_MODE_CAUSAL },
+	{ "translate-cross", NULL, -1 },
+	{ NULL, "first-look", -1 },
+	{ NULL, "china-panda", -1 },
+};
+
+/* The session and app of start st; l holds its lesson, if any. */
+static void open_start(struct harness *h, const struct start *st, struct av_lesson *l)
+{
+	char *cause = NULL;
+	bool ok = st->lesson ? av_lesson_load(st->lesson, l, &cause) &&
+			       av_lesson_session_new(l, &h->s, &cause)
+			     : harness_session(&h->s, st->sample, NULL, st->mode, &cause);
+	FUZZ_CHECK(ok, "session: %s", cause);
+	struct av_ui_config cfg = { .theme = NULL, .head = 0, .no_color = false,
+				    .lesson = st->lesson ? l : NULL };
+	FUZZ_CHECK(av_app_init(&h->a, &h->s, &cfg, &cause), "app: %s", cause);
+	free(cause);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct harness h;
@@ -75,13 +106,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ready = true;
 	}
 	resizeterm(24, 80);
-	char *cause = NULL;
-	if (!harness_session(&h.s, "", NULL, -1, &cause)) {
-		fprintf(stderr, "session: %s\n", cause);
-		abort();
+	const struct start *st = &starts[0];
+	if (size >= 2 && data[0] == 0xfe) {
+		st = &starts[data[1] % (sizeof(starts) / sizeof(starts[0]))];
+		data += 2;
+		size -= 2;
 	}
-	struct av_ui_config cfg = { .theme = NULL, .head = 0, .no_color = false };
-	FUZZ_CHECK(av_app_init(&h.a, &h.s, &cfg, &cause), "app: %s", cause);
+	struct av_lesson lesson;
+	memset(&lesson, 0, sizeof(lesson));
+	open_start(&h, st, &lesson);
 	draw(&h.a);
 	ticks = 0;
 	int burst = 0;   /* keys and events still to come before a redraw */
@@ -133,6 +166,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	av_app_free(&h.a);
 	av_session_free(&h.s);
-	free(cause);
+	if (st->lesson)
+		av_lesson_free(&lesson);
 	return 0;
 }
