@@ -611,6 +611,40 @@ static void test_clip_helpers(void **state)
 	harness_close(&h);
 }
 
+/* The figures and the training view opened from all heads return to all
+ * heads (Esc, F past the last figure, t), as they return to the stepper
+ * from the stepper; in the bars too. */
+static void test_views_return_to_all_heads(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 100, 30, "qkv-walkthrough", NULL, -1);
+	harness_keys(&h, "aF");
+	assert_ptr_equal(h.a.view, &av_view_figures);
+	harness_key(&h, AV_KEY_ESC);
+	assert_ptr_equal(h.a.view, &av_view_heads);
+	expect("all heads · 1/9 tokens");
+	harness_keys(&h, "FFFFF");   /* past the last figure */
+	assert_ptr_equal(h.a.view, &av_view_heads);
+	harness_keys(&h, "t");
+	assert_ptr_equal(h.a.view, &av_view_train);
+	harness_keys(&h, "t");
+	assert_ptr_equal(h.a.view, &av_view_heads);
+	expect("back to all heads (nothing trained yet)");
+	harness_keys(&h, "atst");   /* the bars: one epoch, and back */
+	assert_ptr_equal(h.a.view, &av_view_heads);
+	assert_true(h.a.heads_bars);
+	expect("all heads: the weights after 1 epoch");
+	harness_keys(&h, "aF");   /* from the stepper: back to it, as before */
+	assert_ptr_equal(h.a.view, &av_view_figures);
+	harness_key(&h, AV_KEY_ESC);
+	assert_ptr_equal(h.a.view, &av_view_stage);
+	harness_keys(&h, "tst");
+	assert_ptr_equal(h.a.view, &av_view_stage);
+	expect("stepper: the weights after 2 epochs");
+	harness_close(&h);
+}
+
 int main(void)
 {
 	utf8 = harness_setup_process();
@@ -627,6 +661,7 @@ int main(void)
 		cmocka_unit_test(test_every_size),
 		cmocka_unit_test(test_many_heads),
 		cmocka_unit_test(test_clip_helpers),
+		cmocka_unit_test(test_views_return_to_all_heads),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

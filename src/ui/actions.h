@@ -156,7 +156,7 @@ enum av_edit_action {
 	X(LEFT, N_("left"), N_("vocabulary: column left"), AV_FKEY(KEY_LEFT), 'h') \
 	X(RIGHT, N_("right"), N_("vocabulary: column right"), AV_FKEY(KEY_RIGHT), 'l') \
 	X(TRACK, N_("track"), N_("track the pair (vocab.)"), '\n', '\r', AV_FKEY(KEY_ENTER)) \
-	X(LEAVE, N_("back"), N_("back to the stepper"), 't', 'q', AV_KEY_ESC)
+	X(LEAVE, N_("back"), N_("back (stepper/all heads)"), 't', 'q', AV_KEY_ESC)
 
 enum av_train_action {
 	AV_TRAIN_NONE,

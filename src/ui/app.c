@@ -627,6 +627,19 @@ static void open_editor(struct av_app *a, bool source)
 	av_editor_open(a, source, later ? AV_THEN_ASK_CROSS : AV_THEN_NOTHING);
 }
 
+const struct av_view *av_app_matrices_view(const struct av_app *a)
+{
+	return a->view == &av_view_heads ? &av_view_heads : &av_view_stage;
+}
+
+void av_app_return_to(struct av_app *a, const struct av_view *v)
+{
+	a->view = v ? v : &av_view_stage;
+	if (a->lesson)   /* the caption pane is smaller under the grid */
+		av_app_resize(a);
+	a->dirty = AV_DIRTY_ALL;
+}
+
 /* a: the stage's matrices, then every head's grid, then its bars */
 static void cycle_heads_view(struct av_app *a)
 {

@@ -198,6 +198,13 @@ void av_app_draw(struct av_app *a);
 /* KEY_RESIZE: the layout and windows anew. */
 void av_app_resize(struct av_app *a);
 
+/* The view that a view opened from the matrices (figures, training)
+ * returns to: the all-heads view when it was open, else the stepper. */
+const struct av_view *av_app_matrices_view(const struct av_app *a);
+
+/* Returns to view v (from av_app_matrices_view) and redraws it all. */
+void av_app_return_to(struct av_app *a, const struct av_view *v);
+
 /* Whether window w (or its absence) is where rect r puts it. */
 bool av_window_at(const WINDOW *w, const struct av_rect *r);
 

@@ -52,6 +52,7 @@ struct av_figures {
 	struct fig_data data;
 	struct av_heatmap hm[AV_PANELS_MAX];   /* scroll state between draws */
 	char *error;             /* the figure cannot be computed now: why */
+	const struct av_view *back;   /* where Esc returns: the stepper or all heads */
 };
 
 static bool any_hidden(const struct av_trace *t)
@@ -457,8 +458,7 @@ static void show_figure(struct av_app *a, int fig)
 
 static void close_figures(struct av_app *a)
 {
-	a->view = &av_view_stage;
-	a->dirty = AV_DIRTY_ALL;
+	av_app_return_to(a, a->figures->back);
 	av_app_message(a, false, _("figures closed (F opens them again)"));
 }
 
@@ -525,6 +525,8 @@ void av_figures_open(struct av_app *a)
 {
 	if (!a->figures)
 		a->figures = av_calloc(1, sizeof(*a->figures));
+	if (a->view != &av_view_figures)
+		a->figures->back = av_app_matrices_view(a);
 	a->view = &av_view_figures;
 	show_figure(a, 0);
 	av_app_message(a, false, _("figures: F or n/p for the next one, < > mark a panel, y pins "
@@ -535,6 +537,8 @@ void av_figures_show(struct av_app *a, enum av_figure_kind fig)
 {
 	if (!a->figures)
 		a->figures = av_calloc(1, sizeof(*a->figures));
+	if (a->view != &av_view_figures)
+		a->figures->back = av_app_matrices_view(a);
 	a->view = &av_view_figures;
 	show_figure(a, (int)fig);
 }

@@ -1027,6 +1027,8 @@ bool av_train_view_open(struct av_app *a)
 	tv->running = false;
 	tv->capped = 0;
 	tv->stale = true;
+	if (a->view != &av_view_train)
+		tv->back = av_app_matrices_view(a);
 	a->view = &av_view_train;
 	make_windows(a);
 	a->dirty = AV_DIRTY_ALL;
@@ -1067,7 +1069,7 @@ void av_train_view_leave(struct av_app *a)
 		return;
 	tv->running = false;
 	delete_windows(tv);
-	a->view = &av_view_stage;
+	av_app_return_to(a, tv->back);
 	if (a->head >= tv->tr->cfg.heads)
 		a->head = 0;
 	char *cause = NULL;
@@ -1080,16 +1082,21 @@ void av_train_view_leave(struct av_app *a)
 		return;
 	}
 	release_memory(tv, a->s);
+	bool heads = a->view == &av_view_heads;
+	/* TRANSLATORS: the view training returns to, before "the weights
+	 * after 2 epochs" */
+	const char *where = heads ? _("all heads") : _("stepper");
 	if (tv->tr->epoch == 0 && tv->tr->next_item == 0)
-		av_app_message(a, false, _("back to the stepper (nothing trained yet)"));
+		av_app_message(a, false, "%s", heads ? _("back to all heads (nothing trained yet)")
+			       : _("back to the stepper (nothing trained yet)"));
 	else if (tv->tr->epoch == 0)   /* S: sentences of the first epoch */
-		av_app_message(a, false, P_("stepper: the weights after %d step of the first epoch",
-					    "stepper: the weights after %d steps of the first epoch",
-					    tv->tr->next_item), tv->tr->next_item);
+		av_app_message(a, false, P_("%s: the weights after %d step of the first epoch",
+					    "%s: the weights after %d steps of the first epoch",
+					    tv->tr->next_item), where, tv->tr->next_item);
 	else
-		av_app_message(a, false, P_("stepper: the weights after %d epoch (%s, %s lr %g, "
-					    "loss %.4g)", "stepper: the weights after %d epochs (%s, "
-					    "%s lr %g, loss %.4g)", tv->tr->epoch),
+		av_app_message(a, false, P_("%s: the weights after %d epoch (%s, %s lr %g, "
+					    "loss %.4g)", "%s: the weights after %d epochs (%s, "
+					    "%s lr %g, loss %.4g)", tv->tr->epoch), where,
 			       tv->tr->epoch,
 			       av_target_names[tv->tr->set.target],
 			       av_optimizer_names[tv->tr->set.optimizer], tv->tr->set.lr,

@@ -43,6 +43,7 @@ struct av_train_view {
 	/* what a yes to "discard N epochs of training?" goes on to do (quit,
 	 * new weights, reset), or NULL */
 	void (*after_discard)(struct av_app *a);
+	const struct av_view *back;   /* where t returns: the stepper or all heads */
 	bool running;
 	int speed;
 	unsigned ticks;
