@@ -645,6 +645,30 @@ static void test_views_return_to_all_heads(void **state)
 	harness_close(&h);
 }
 
+/* y in the grid pins the cursor's head's matrix as the stepper would: the
+ * grid's column 7 of head 3's Q_h is Q's dimension 3·64+7 (it pinned Q's
+ * dimension 7, the grid's column read as the stepper's). At the output
+ * stage the grid shows context_h: nothing of the output stage to pin. */
+static void test_pin_from_grid(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 100, 30, "qkv-walkthrough", NULL, -1);
+	harness_keys(&h, "ann\t\t\tlllllll");
+	harness_keys(&h, "y");
+	assert_ptr_equal(h.a.view, &av_view_compare);
+	expect("pinned: projection Q");
+	expect("[0 the, dim 199]");
+	harness_keys(&h, "yG");
+	assert_ptr_equal(h.a.view, &av_view_heads);
+	harness_keys(&h, "y");
+	assert_null(h.a.pin);
+	expect("the output stage has no matrix per head: these are context's");
+	harness_keys(&h, "py");   /* context: head 3's context_h */
+	expect("pinned: context context_h head 3");
+	harness_close(&h);
+}
+
 int main(void)
 {
 	utf8 = harness_setup_process();
@@ -662,6 +686,7 @@ int main(void)
 		cmocka_unit_test(test_many_heads),
 		cmocka_unit_test(test_clip_helpers),
 		cmocka_unit_test(test_views_return_to_all_heads),
+		cmocka_unit_test(test_pin_from_grid),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -32,6 +32,10 @@ bool av_figures_snapshot(struct av_app *a, enum av_figure_kind fig, int panel,
 /* Pins the stepper's matrix under the cursor (stage, head, part) and
  * opens the comparison; pins figure fig's panel. Both take a copy. */
 void av_pin_stepper(struct av_app *a);
+/* Pins part part of the stepper's stage and head (av_app_parts), with the
+ * cursor on its cell (row, col): for views that show the stepper's
+ * matrices laid out their own way (all heads). */
+void av_pin_stepper_part(struct av_app *a, int part, int row, int col);
 void av_pin_figure(struct av_app *a, enum av_figure_kind fig, int panel);
 void av_pin_free(struct av_app *a);
 /* The comparison's display (D: 0 pinned|live, 1 pinned|live|Δ, 2 Δ; 0

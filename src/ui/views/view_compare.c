@@ -156,14 +156,23 @@ void av_pin_stepper(struct av_app *a)
 	}
 	int i = 0, col = 0;
 	av_heatmap_locate(parts, n, a->col, &i, &col);
+	av_pin_stepper_part(a, i, a->row, col);
+}
+
+void av_pin_stepper_part(struct av_app *a, int part, int row, int col)
+{
+	struct av_part parts[AV_MAX_PARTS];
+	int n = av_app_parts(a, parts);
+	if (part < 0 || part >= n)
+		return;
 	av_classroom_pinned(a);
 	struct av_pin *p = av_calloc(1, sizeof(*p));
-	p->part = i;
+	p->part = part;
 	p->stage = a->stage;
 	char what[64];
-	part_what(a, what, sizeof(what), a->stage, a->head, parts, n, i);
-	av_panel_snapshot_part(&p->pinned, &a->s->trace, &parts[i], what, a->head);
-	p->row = a->row;
+	part_what(a, what, sizeof(what), a->stage, a->head, parts, n, part);
+	av_panel_snapshot_part(&p->pinned, &a->s->trace, &parts[part], what, a->head);
+	p->row = row;
 	p->col = col;
 	start(a, p);
 }

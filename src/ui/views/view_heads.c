@@ -25,6 +25,7 @@
 #include "ui/widgets/draw.h"
 #include "ui/widgets/heatmap.h"
 #include "ui/widgets/inspector.h"
+#include "ui/views/figview.h"
 #include "ui/views/view_heads_internal.h"
 #include "utf8.h"
 #include "util.h"
@@ -503,6 +504,33 @@ static void zoom(struct av_app *a)
 			       : _("all heads: colour only (z for numbers)"));
 }
 
+/* y: the cursor's head's matrix, as the stepper would pin it (the part
+ * and cell of the stepper's stage; the grid's column is not the
+ * stepper's). Where the grid shows another stage's matrices (context_h
+ * at the output stage), there is nothing of this stage to pin. */
+static void pin_cursor_cell(struct av_app *a)
+{
+	bool sub;
+	enum av_stage shown = a->heads_bars ? av_heads_bars_stage(a->stage, &sub)
+					    : av_heads_grid_stage(a->stage, &sub);
+	struct cursor_cell cc;
+	clamp(a);
+	if (!sub && cursor_cell(a, a->head, &cc)) {
+		struct av_part parts[AV_MAX_PARTS];
+		int n = av_app_parts(a, parts);
+		for (int i = 0; i < n; i++)
+			if (parts[i].data == cc.full.data && parts[i].tensor == cc.full.tensor) {
+				av_pin_stepper_part(a, i, a->row, cc.col_full);
+				return;
+			}
+	}
+	/* TRANSLATORS: "the output stage has no matrix per head: these are
+	 * context's (p steps there, y pins one)" */
+	av_app_message(a, false, _("the %s stage has no matrix per head: these are %s's "
+				   "(p or n steps there, y pins one)"),
+		       _(av_ui_stage_titles[a->stage]), _(av_ui_stage_titles[shown]));
+}
+
 /* The keys heads_key uses that read the cursor. */
 static bool moves_or_zooms(enum av_action act)
 {
@@ -541,6 +569,9 @@ static bool heads_key(struct av_app *a, int key, enum av_action act)
 	case AV_ACTION_MASK_KEY:
 		clamp(a);
 		av_app_toggle_key(a, a->sel_key);
+		return true;
+	case AV_ACTION_PIN:
+		pin_cursor_cell(a);
 		return true;
 	default:
 		return false;
