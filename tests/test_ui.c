@@ -1120,6 +1120,27 @@ static void test_cross_cursor_past_the_sentence(void **state)
 	harness_close(&h);
 }
 
+/* The source line scrolls to the selected key, as the sentence's line
+ * does to the selected query: key 18 of 24 was past the line's end. */
+static void test_cross_source_line_follows_key(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", "china panda", -1);
+	harness_keys(&h, "cc" "E\x15" "w0 w1 w2 w3 w4 w5 w6 w7 w8 w9 w10 w11 w12 w13 w14 w15 w16 "
+		     "w17 w18 w19 w20 w21 w22 w23\r");
+	assert_int_equal(h.s.trace.m, 24);
+	harness_keys(&h, "nnnnnn");
+	harness_keys(&h, ">");   /* a page is what the last draw showed */
+	harness_keys(&h, ">");
+	assert_int_equal(h.a.sel_key, 18);
+	const char *line = harness_line(2);
+	assert_non_null(strstr(line, "source "));
+	assert_non_null(strstr(line, "18 w18"));
+	assert_null(strstr(line, " 0 w0"));
+	harness_close(&h);
+}
+
 /* No colours: NO_COLOR, or a terminal without them (vt100). Values are
  * shaded with glyphs; masked cells keep their glyph. */
 static void test_monochrome(void **state)
@@ -1592,6 +1613,7 @@ int main(void)
 		cmocka_unit_test(test_settings_keys),
 		cmocka_unit_test(test_cross_mode),
 		cmocka_unit_test(test_cross_cursor_past_the_sentence),
+		cmocka_unit_test(test_cross_source_line_follows_key),
 		cmocka_unit_test(test_monochrome),
 		cmocka_unit_test(test_ascii_fallback),
 		cmocka_unit_test(test_ascii_every_view),

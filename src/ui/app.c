@@ -949,37 +949,10 @@ static void draw_tokens(struct av_app *a)
 	draw_token_line(a, 0, cross ? _("queries") : _("tokens"), &t->tokens, t->oov, !cross,
 			selected);
 	if (cross && getmaxy(a->w_tokens) > 1) {
-		/* the source line: keys and values */
-		WINDOW *w = a->w_tokens;
-		int width = getmaxx(w);
-		struct av_colors *c = &a->colors;
-		int x = av_put(w, 1, 0, _("source "), width, av_colors_el(c, AV_EL_TITLE));
-		for (int i = 0; i < t->source_tokens.n; i++) {
-			char pos[16];
-			const char *word = t->source_tokens.text[i];
-			bool oov = t->source_oov[i];
-			snprintf(pos, sizeof(pos), "%d ", i);
-			bool cut = x + av_text_width(pos) + av_text_width(word) + oov > width - 1;
-			if (cut && (i > 0 || x + av_text_width(pos) + 2 > width)) {
-				av_put(w, 1, width - 1, av_draw_utf8() ? "…" : ">", 1,
-				       av_colors_el(c, AV_EL_DIM));
-				break;
-			}
-			attr_t wa = av_colors_el(c, AV_EL_NORMAL);
-			if (t->source_oov[i])
-				wa = av_colors_el(c, AV_EL_OOV);
-			if (t->key_hidden[i])
-				wa = av_colors_el(c, AV_EL_MASKED);
-			if (i == a->sel_key)
-				wa = av_colors_el(c, AV_EL_HIGHLIGHT);
-			x += av_put(w, 1, x, pos, width - x, av_colors_el(c, AV_EL_DIM));
-			x += av_put(w, 1, x, word, width - x, wa);
-			if (cut)   /* the first word, cut rather than left out */
-				break;
-			if (oov)
-				x += av_put(w, 1, x, "*", width - x, wa);
-			x += av_put(w, 1, x, "  ", width - x, A_NORMAL);
-		}
+		/* the source line: keys and values, scrolled to the selected key */
+		int key = a->sel_key < t->source_tokens.n ? a->sel_key : -1;
+		draw_token_line(a, 1, C_("tokens line", "source"), &t->source_tokens,
+				t->source_oov, true, key);
 	}
 }
 
