@@ -765,8 +765,21 @@ static bool moves_cursor(enum av_action act)
 	}
 }
 
+/* The page keys read the page the screen shows: a key read before the
+ * next draw (one burst: n n > >) found the last stage's page, as wide
+ * as its matrices allowed (one column at the embedding's pos_enc), and
+ * paged by that. Laid out now as the draw will, into the windows (the
+ * next refresh shows the draw that follows the keys). */
+static bool pages(enum av_action act)
+{
+	return act == AV_ACTION_PAGE_LEFT || act == AV_ACTION_PAGE_RIGHT ||
+	       act == AV_ACTION_PAGE_DOWN || act == AV_ACTION_PAGE_UP;
+}
+
 static bool stage_key(struct av_app *a, int key, enum av_action act)
 {
+	if (pages(act) && !a->layout.too_small)
+		stage_draw(a);
 	int page = a->page_cols > 1 ? a->page_cols : 1;
 	/* a move read before the next draw (one burst: n n Right) starts
 	 * where the new stage opens; it moved the last stage's column, and the
