@@ -571,6 +571,63 @@ static void test_pin_cursor_outside_live(void **state)
 	harness_close(&h);
 }
 
+/* The inspector's text for cell (r, c) of a trace's weights: "[3 cherry →
+ * 3 cherry] 1.000", the way the compare notes name one side's cell. */
+static void weight_cell(char *buf, size_t size, const struct av_trace *t, int r, int c)
+{
+	char v[48];
+	av_insp_number(v, sizeof(v), t->weights[r * t->m + c]);
+	snprintf(buf, size, "[%d %s → %d %s] %s", r, t->tokens.text[r], c, t->tokens.text[c], v);
+}
+
+/* Another sentence since the pin: each side's cell is named by its own
+ * tokens (the pinned [3, 3] was named by the live sentence's [0 x → 0 x]),
+ * and a side the cursor is outside says it has no such cell. Both ways
+ * round: a 4x4 pin against a live 2x2, and a 2x2 pin against a live 4x4;
+ * then the same shape with other tokens. */
+static void test_pin_cells_named_by_own_tokens(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "nnnnnnjjjlll");   /* softmax, cell [3, 3] */
+	char pin33[160], pin11[160], want[400];
+	weight_cell(pin33, sizeof(pin33), &h.s.trace, 3, 3);
+	weight_cell(pin11, sizeof(pin11), &h.s.trace, 1, 1);
+	assert_non_null(strstr(pin33, "[3 cherry → 3 cherry]"));
+	harness_keys(&h, "y");
+	harness_keys(&h, "e\x15" "x y\r");
+	expect("shapes differ: pinned 4×4, live 2×2");
+	snprintf(want, sizeof(want), "pinned %s  live (no cell [3, 3] in its 2×2)", pin33);
+	expect_in_inspector(&h, want);
+	expect_not("[0 x → 0 x]");
+	harness_keys(&h, "kkhh");   /* [1, 1]: in both, named apart */
+	char live11[160];
+	weight_cell(live11, sizeof(live11), &h.s.trace, 1, 1);
+	snprintf(want, sizeof(want), "pinned %s  live %s", pin11, live11);
+	expect_in_inspector(&h, want);
+	/* the other way round: the pin is the smaller one */
+	harness_keys(&h, "yy");   /* unpin, pin the live 2x2 */
+	harness_keys(&h, "e\x15" "china panda japan cherry\r");
+	harness_keys(&h, "kkkhhhjjjlll");   /* [3, 3] of the live 4x4 */
+	char live33[160];
+	weight_cell(live33, sizeof(live33), &h.s.trace, 3, 3);
+	snprintf(want, sizeof(want), "pinned (no cell [3, 3] in its 2×2)  live %s", live33);
+	expect_in_inspector(&h, want);
+	/* the same shape, other tokens: a Δ, each side named */
+	harness_keys(&h, "yy");   /* unpin, pin the 4x4 */
+	harness_keys(&h, "e\x15" "a b c d\r");
+	harness_keys(&h, "kkkhhhjl");
+	weight_cell(live11, sizeof(live11), &h.s.trace, 1, 1);
+	assert_non_null(strstr(live11, "[1 b → 1 b]"));
+	snprintf(want, sizeof(want), "pinned %s  live %s  Δ", pin11, live11);
+	expect_in_inspector(&h, want);
+	/* the same tokens again: the cell named once */
+	harness_keys(&h, "e\x15" "china panda japan cherry\r");
+	expect_in_inspector(&h, "[1 panda → 1 panda]  pinned ");
+	harness_close(&h);
+}
+
 /* A figure's panel pinned: the header names the figure; with nothing
  * changed the difference is 0, with the mask on it is the masked cells'
  * weights. Also y with nothing under the cursor says why. */
@@ -625,6 +682,7 @@ int main(void)
 		cmocka_unit_test(test_pin_shapes_differ),
 		cmocka_unit_test(test_pin_names_a_part_once),
 		cmocka_unit_test(test_pin_cursor_outside_live),
+		cmocka_unit_test(test_pin_cells_named_by_own_tokens),
 		cmocka_unit_test(test_pin_figure),
 		cmocka_unit_test(test_mono_ascii),
 	};

@@ -316,17 +316,35 @@ static void label_of(char *buf, size_t size, const struct av_snapshot *s, int r,
 		snprintf(buf, size, "[%d %s → %d %s]", r, s->row_labels[r], c, s->col_labels[c]);
 }
 
+static bool inside(const struct av_snapshot *s, int r, int c)
+{
+	return r < s->rows && c < s->cols;
+}
+
 static void value_text(char *buf, size_t size, const struct av_snapshot *s, int r, int c)
 {
-	if (r >= s->rows || c >= s->cols) {
-		snprintf(buf, size, _("(outside %d×%d)"), s->rows, s->cols);
-		return;
-	}
 	size_t k = (size_t)r * s->cols + c;
 	if (!s->mask[k] && s->hidden_as_inf)
 		snprintf(buf, size, _("−1e20 (hidden)"));
 	else
 		av_insp_number(buf, size, s->values[k]);
+}
+
+/* One panel's side of the cursor line: its cell named by its own labels
+ * (the pin keeps the tokens it was made with; the live side has the
+ * sentence of now) and the value there, "[3 cherry → 3 cherry] 1.000";
+ * where the cursor is outside this matrix (the other one is larger), that
+ * it has no such cell: the nearest one would be a wrong name. */
+static void side_text(char *buf, size_t size, const struct av_snapshot *s, int r, int c)
+{
+	if (!inside(s, r, c)) {
+		snprintf(buf, size, _("(no cell [%d, %d] in its %d×%d)"), r, c, s->rows, s->cols);
+		return;
+	}
+	char at[160], v[48];
+	label_of(at, sizeof(at), s, r, c);
+	value_text(v, sizeof(v), s, r, c);
+	snprintf(buf, size, "%s %s", at, v);
 }
 
 /* The decimals the numbers on the page are read at, for the summary's
@@ -375,6 +393,50 @@ static int describe_changed(char *buf, size_t size, const struct av_pin *p)
 			"(shown as %s)"), seen, total, p->decimals, below, half, zero);
 }
 
+/* The Δ at the cursor: a number, or which side hides the cell. */
+static void delta_text(char *buf, size_t size, const struct av_pin *p)
+{
+	size_t k = (size_t)p->row * p->diff.cols + p->col;
+	if (p->diff.state[k] == AV_DIFF_BOTH || !(p->live.hidden_as_inf || p->pinned.hidden_as_inf))
+		av_insp_number(buf, size, p->diff.delta[k]);
+	else
+		snprintf(buf, size, "%s", p->diff.state[k] == AV_DIFF_HIDDEN_BOTH
+			 ? _("— (hidden in both)") : p->diff.state[k] == AV_DIFF_HIDDEN_LIVE
+			 ? _("−∞ (hidden now)") : _("+∞ (hidden when pinned)"));
+}
+
+/* The cursor's cell: named once when both matrices name it alike
+ * ("[3 cherry → 3 cherry]  pinned 1.000  live 0.998  Δ −0.002"), else
+ * each side by its own labels, or saying it has no such cell (a pin on
+ * four tokens, the live sentence of two). */
+static void cursor_line(char *line, size_t size, const struct av_pin *p)
+{
+	int r = p->row, c = p->col;
+	char at[160] = "", live_at[160] = "";
+	if (inside(&p->pinned, r, c) && inside(&p->live, r, c)) {
+		label_of(at, sizeof(at), &p->pinned, r, c);
+		label_of(live_at, sizeof(live_at), &p->live, r, c);
+	}
+	int len;
+	if (at[0] && strcmp(at, live_at) == 0) {
+		char pv[48], lv[48];
+		value_text(pv, sizeof(pv), &p->pinned, r, c);
+		value_text(lv, sizeof(lv), &p->live, r, c);
+		len = snprintf(line, size, _("%s  pinned %s  live %s"), at, pv, lv);
+	} else {
+		char ps[224], ls[224];
+		side_text(ps, sizeof(ps), &p->pinned, r, c);
+		side_text(ls, sizeof(ls), &p->live, r, c);
+		len = snprintf(line, size, _("pinned %s  live %s"), ps, ls);
+	}
+	if (p->have_diff && r < p->diff.rows && c < p->diff.cols && len > 0 &&
+	    (size_t)len < size) {
+		char dv[48];
+		delta_text(dv, sizeof(dv), p);
+		snprintf(line + len, size - (size_t)len, "  Δ %s", dv);
+	}
+}
+
 static void draw_notes(struct av_app *a, struct av_pin *p)
 {
 	WINDOW *w = a->w_insp;
@@ -383,28 +445,14 @@ static void draw_notes(struct av_app *a, struct av_pin *p)
 	werase(w);
 	int width = getmaxx(w), height = getmaxy(w);
 	struct av_colors *c = &a->colors;
-	char line[512], pv[48], lv[48];
+	char line[512];
 	int y = 0;
 	if (p->have_live) {
-		char at[160];
-		label_of(at, sizeof(at), &p->live, p->row < p->live.rows ? p->row : 0,
-			 p->col < p->live.cols ? p->col : 0);
-		value_text(pv, sizeof(pv), &p->pinned, p->row, p->col);
-		value_text(lv, sizeof(lv), &p->live, p->row, p->col);
-		int len = snprintf(line, sizeof(line), _("%s  pinned %s  live %s"), at, pv, lv);
-		if (p->have_diff && p->row < p->diff.rows && p->col < p->diff.cols) {
-			size_t k = (size_t)p->row * p->diff.cols + p->col;
-			char dv[48];
-			if (p->diff.state[k] == AV_DIFF_BOTH ||
-			    !(p->live.hidden_as_inf || p->pinned.hidden_as_inf))
-				av_insp_number(dv, sizeof(dv), p->diff.delta[k]);
-			else
-				snprintf(dv, sizeof(dv), "%s", p->diff.state[k] == AV_DIFF_HIDDEN_BOTH
-					 ? _("— (hidden in both)") : p->diff.state[k] ==
-					 AV_DIFF_HIDDEN_LIVE ? _("−∞ (hidden now)") : _("+∞ (hidden when pinned)"));
-			snprintf(line + len, sizeof(line) - (size_t)len, "  Δ %s", dv);
-		}
-		y += av_put_wrapped(w, y, 0, line, width, 1, av_colors_el(c, AV_EL_LABEL));
+		/* each side named: two rows when it needs them and the notes
+		 * have room (the hint below is the keys bar's again) */
+		cursor_line(line, sizeof(line), p);
+		y += av_put_wrapped(w, y, 0, line, width, height > 2 ? 2 : 1,
+				    av_colors_el(c, AV_EL_LABEL));
 	}
 	const char *err = p->live_error ? p->live_error
 			  : p->diff_error_shown ? NULL : p->diff_error;
