@@ -571,6 +571,28 @@ static void test_pin_cursor_outside_live(void **state)
 	harness_close(&h);
 }
 
+/* Screen cells drawn in the cursor's colour pair in columns x0 to x1
+ * (excluded) of rows top to bottom (excluded): where a panel marks the
+ * cursor's cell and its column's label. */
+static int cursor_cells(struct harness *h, int top, int bottom, int x0, int x1)
+{
+	int cursor = PAIR_NUMBER(av_colors_el(&h->a.colors, AV_EL_CURSOR));
+	int n = 0;
+	for (int y = top; y < bottom; y++) {
+		for (int x = x0; x < x1; x++) {
+			cchar_t cc;
+			wchar_t wch[CCHARW_MAX + 1];
+			attr_t attrs;
+			short pair_short;
+			int pair = 0;
+			if (mvwin_wch(curscr, y, x, &cc) != ERR &&
+			    getcchar(&cc, wch, &attrs, &pair_short, &pair) != ERR && pair == cursor)
+				n++;
+		}
+	}
+	return n;
+}
+
 /* The inspector's text for cell (r, c) of a trace's weights: "[3 cherry →
  * 3 cherry] 1.000", the way the compare notes name one side's cell. */
 static void weight_cell(char *buf, size_t size, const struct av_trace *t, int r, int c)
@@ -601,7 +623,17 @@ static void test_pin_cells_named_by_own_tokens(void **state)
 	snprintf(want, sizeof(want), "pinned %s  live (no cell [3, 3] in its 2×2)", pin33);
 	expect_in_inspector(&h, want);
 	expect_not("[0 x → 0 x]");
+	/* and the live 2x2 marks no cell: its [1, 1] is not the cursor's */
+	int top = harness_find("live: softmax head 0");
+	char before[256];   /* the row up to the live panel's title: its columns */
+	snprintf(before, sizeof(before), "%.*s", (int)(strstr(harness_line(top), "live: softmax")
+		 - harness_line(top)), harness_line(top));
+	int split = av_text_width(before);
+	int bottom = h.a.layout.legend.y;
+	assert_true(cursor_cells(&h, top, bottom, 0, split) > 0);
+	assert_int_equal(cursor_cells(&h, top, bottom, split, COLS), 0);
 	harness_keys(&h, "kkhh");   /* [1, 1]: in both, named apart */
+	assert_true(cursor_cells(&h, top, bottom, split, COLS) > 0);
 	char live11[160];
 	weight_cell(live11, sizeof(live11), &h.s.trace, 1, 1);
 	snprintf(want, sizeof(want), "pinned %s  live %s", pin11, live11);

@@ -598,6 +598,10 @@ static void compare_draw(struct av_app *a)
 					      place);
 		for (int i = 0; i < n; i++) {
 			panels[i].hm = p->hm[kinds[i]];
+			/* one cursor for all: a matrix it is outside of marks no
+			 * cell (its nearest read as the cursor's) */
+			panels[i].hm.no_cursor = p->row >= panels[i].snap.rows ||
+						 p->col >= panels[i].snap.cols;
 			av_panel_draw(w, &a->colors, &panels[i], &place[i], p->row, p->col,
 				      a->compact, i == p->focus && n > 1);
 			p->hm[kinds[i]] = panels[i].hm;

@@ -726,6 +726,18 @@ static void scroll_rows(struct av_heatmap *hm, int data_rows, int max_rows)
 		hm->scroll_row = 0;
 }
 
+/* Whether the cursor marks row r, and column vcol: neither when it is on
+ * no cell of the figure (no_cursor), where the clamped one is another. */
+static bool cursor_row(const struct av_heatmap *hm, int r)
+{
+	return !hm->no_cursor && r == hm->cur_row;
+}
+
+static bool cursor_col(const struct av_heatmap *hm, int vcol)
+{
+	return !hm->no_cursor && vcol == hm->cur_col;
+}
+
 /* The headers: the parts' names and the column labels, and "Σ row" above
  * the sums at sum_x. */
 static void draw_headers(WINDOW *w, struct av_colors *c, struct av_heatmap *hm,
@@ -733,7 +745,7 @@ static void draw_headers(WINDOW *w, struct av_colors *c, struct av_heatmap *hm,
 {
 	draw_part_header(w, c, hm, pl, total);
 	for (int i = 0; i < pl->n; i++)
-		draw_col_label(w, c, hm, pl, &pl->slots[i], 1, pl->slots[i].vcol == hm->cur_col);
+		draw_col_label(w, c, hm, pl, &pl->slots[i], 1, cursor_col(hm, pl->slots[i].vcol));
 	if (pl->sums)
 		av_put(w, 1, sum_x, av_draw_utf8() ? _("Σ row") : _("sum"), ROW_SUM_W,
 		       av_colors_el(c, AV_EL_DIM));
@@ -752,15 +764,15 @@ static int draw_rows(WINDOW *w, struct av_colors *c, struct av_heatmap *hm,
 			bool text_row = k == pl->row_h / 2;
 			if (text_row && r < fp->rows)
 				draw_row_label(w, c, hm->t, fp->row_axis, *y, pl->x0, pl->label_w, r,
-					       r == hm->cur_row);
+					       cursor_row(hm, r));
 			for (int i = 0; i < pl->n; i++) {
 				const struct slot *s = &pl->slots[i];
 				const struct av_part *p = &hm->parts[s->part];
 				if (text_row && s->label_x >= 0 && r < p->rows)
 					draw_row_label(w, c, hm->t, p->row_axis, *y, s->label_x,
-						       pl->label_w, r, r == hm->cur_row);
+						       pl->label_w, r, cursor_row(hm, r));
 				draw_cell(w, c, hm, pl, s, &info[s->part], *y, r,
-					  r == hm->cur_row && s->vcol == hm->cur_col, text_row);
+					  cursor_row(hm, r) && cursor_col(hm, s->vcol), text_row);
 			}
 			for (int i = 0; i < hm->n_parts && pl->sums && text_row; i++)
 				if (hm->parts[i].row_sums)

@@ -17,6 +17,9 @@ struct av_heatmap {
 	const struct av_part *parts;
 	int n_parts;
 	int cur_row, cur_col;     /* cursor; cur_col runs over all parts' columns */
+	bool no_cursor;           /* the cursor is on no cell of this figure (a
+				     compared matrix smaller than the other):
+				     scroll to the nearest, mark none */
 	int scroll_col, scroll_row;  /* first visible column and row, kept between draws */
 	bool compact;             /* colour-only cells, no numbers */
 	/* The stepper's figure (others leave these 0 and get the plain one):
