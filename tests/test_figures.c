@@ -3,7 +3,8 @@
  * panels whole (or a page note), its explanations not cut, and numbers
  * equal to the engine's; pinning, the difference of mask on and off
  * (exactly the masked cells), T, training, a figure's panel, shapes that
- * differ, and unpinning. */
+ * differ (each side's cells named by its own tokens, numbers in one
+ * format for both), and unpinning. */
 #include "config.h"
 
 #include <locale.h>
@@ -660,6 +661,65 @@ static void test_pin_cells_named_by_own_tokens(void **state)
 	harness_close(&h);
 }
 
+/* The numbers of row y as drawn: each one's decimals and the column just
+ * after it, up to max of them (the row label's index is not a number:
+ * numbers here have a point). Returns how many. */
+static int numbers_in_row(int y, int *decimals, int *end_col, int max)
+{
+	const char *line = harness_line(y);
+	int n = 0;
+	for (const char *p = line; *p && n < max;) {
+		if (*p != '.' || p == line || !strchr("0123456789", p[-1])) {
+			p++;
+			continue;
+		}
+		const char *q = p + 1;
+		while (*q >= '0' && *q <= '9')
+			q++;
+		char before[4096];
+		snprintf(before, sizeof(before), "%.*s", (int)(q - line), line);
+		decimals[n] = (int)(q - p - 1);
+		end_col[n++] = av_text_width(before);
+		p = q;
+	}
+	return n;
+}
+
+/* The scores pinned on four tokens, then a sentence of two: the two
+ * panels write their numbers alike, in one format chosen for both
+ * ranges. The pin showed 1.60 −23.83 in its narrower cells beside the live
+ * 1.596 −23.825 (QA: "the same number, two values"). At 80 columns, side
+ * by side, and at 200, where both fit 3 decimals. */
+static void test_pin_one_number_format(void **state)
+{
+	(void)state;
+	const int sizes[][2] = { { 80, 24 }, { 200, 60 } };
+	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		struct harness h;
+		OPEN(&h, sizes[k][0], sizes[k][1], "", NULL, -1);
+		harness_keys(&h, "nnny");
+		assert_non_null(strstr(harness_line(0), "pinned: scores head 0"));
+		harness_keys(&h, "e\x15" "china panda\r");
+		expect("shapes differ: pinned 4×4, live 2×2");
+		int y = find_row("0 china");
+		assert_true(y >= 0);
+		int decimals[8], end[8];
+		/* the pinned row's 4 numbers, then the live row's 2 */
+		assert_int_equal(numbers_in_row(y, decimals, end, 8), 6);
+		for (int i = 1; i < 6; i++)
+			assert_int_equal(decimals[i], decimals[0]);
+		int cell = end[1] - end[0];
+		assert_int_equal(end[2] - end[1], cell);
+		assert_int_equal(end[3] - end[2], cell);
+		assert_int_equal(end[5] - end[4], cell);
+		/* the pin's own format at 80 (the fewer decimals of the two),
+		 * and nothing too wide for its cell ("#") */
+		expect(k == 0 ? "0 china    1.60 " : "0 china    1.596 ");
+		expect_not("###");
+		harness_close(&h);
+	}
+}
+
 /* A figure's panel pinned: the header names the figure; with nothing
  * changed the difference is 0, with the mask on it is the masked cells'
  * weights. Also y with nothing under the cursor says why. */
@@ -715,6 +775,7 @@ int main(void)
 		cmocka_unit_test(test_pin_names_a_part_once),
 		cmocka_unit_test(test_pin_cursor_outside_live),
 		cmocka_unit_test(test_pin_cells_named_by_own_tokens),
+		cmocka_unit_test(test_pin_one_number_format),
 		cmocka_unit_test(test_pin_figure),
 		cmocka_unit_test(test_mono_ascii),
 	};

@@ -12,8 +12,10 @@
  *
  * The difference uses the diverging colours with max |Δ| stated; shapes
  * that differ (a cross pin against a self one, another sentence) are said
- * to differ instead. Keys this view does not use go on to the stepper's
- * actions, which change the live side. */
+ * to differ instead. Pinned and live write their numbers alike (one cell
+ * width, one number of decimals) and each names its cells by its own
+ * tokens. Keys this view does not use go on to the stepper's actions,
+ * which change the live side. */
 #include "config.h"
 
 #include <math.h>
@@ -596,8 +598,15 @@ static void compare_draw(struct av_app *a)
 			height -= 2;
 		p->placed = av_panels_arrange(panels, n, a->compact, getmaxx(w), height, p->focus,
 					      place);
-		for (int i = 0; i < n; i++) {
+		for (int i = 0; i < n; i++)
 			panels[i].hm = p->hm[kinds[i]];
+		/* the pinned and live numbers in one format, to be read side
+		 * by side; Δ's range is its own (0.002 in 1.60's format is 0.00) */
+		int alike = 0;
+		while (alike < n && kinds[alike] != 2)
+			alike++;
+		av_panels_share_format(panels, alike, place, a->compact);
+		for (int i = 0; i < n; i++) {
 			/* one cursor for all: a matrix it is outside of marks no
 			 * cell (its nearest read as the cursor's) */
 			panels[i].hm.no_cursor = p->row >= panels[i].snap.rows ||

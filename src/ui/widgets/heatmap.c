@@ -161,6 +161,17 @@ double av_part_range(const struct av_trace *t, const struct av_part *p, bool *ne
 	return m;
 }
 
+/* av_part_number_range of a part whose av_part_range is range. */
+static double number_range(const struct av_part *p, double range)
+{
+	return p->kind == AV_PART_WEIGHTS ? 1.0 : range;
+}
+
+double av_part_number_range(const struct av_trace *t, const struct av_part *p, bool *neg)
+{
+	return number_range(p, av_part_range(t, p, neg));
+}
+
 /* --- labels -------------------------------------------------------------- */
 
 static bool cross(const struct av_trace *t)
@@ -599,12 +610,16 @@ static int choose_cell_width(const struct av_heatmap *hm, struct plan *pl, int w
 {
 	if (hm->compact)
 		return 2;
-	for (int cw = max_cell_width(width, hm->projector); cw >= 6; cw--) {
+	int most = max_cell_width(width, hm->projector);
+	if (hm->share_cell_w > 0 && hm->share_cell_w < most)
+		most = hm->share_cell_w;
+	for (int cw = most; cw >= 6; cw--) {
 		pl->cell_w = cw;
 		if (figure_width(hm, pl) <= width - pl->right_reserve)
 			return cw;
 	}
-	return 7;
+	/* too wide for any: it scrolls (in the shared width when narrower) */
+	return most < 7 ? most : 7;
 }
 
 /* Screen rows per matrix row: 1 at 80x24; 2 to 4 on a tall screen when
@@ -622,7 +637,7 @@ static int choose_row_height(const struct av_heatmap *hm, int height, int max_ro
 
 /* The widths and heights of the figure in a window of width x height: the
  * labels, the cells (wider on a projector), the gaps, where it starts. */
-static void plan_sizes(struct av_heatmap *hm, struct plan *pl, int width, int height)
+static void plan_sizes(const struct av_heatmap *hm, struct plan *pl, int width, int height)
 {
 	const struct av_trace *t = hm->t;
 	memset(pl, 0, sizeof(*pl));
@@ -655,6 +670,14 @@ static void plan_sizes(struct av_heatmap *hm, struct plan *pl, int width, int he
 	if (projector && fig_w < width)
 		pl->x0 = (width - fig_w) / 2;
 	pl->slots = av_calloc((size_t)width + 1, sizeof(struct slot));
+}
+
+int av_heatmap_cell_width(const struct av_heatmap *hm, int width)
+{
+	struct plan pl;
+	plan_sizes(hm, &pl, width, 3);
+	free(pl.slots);
+	return pl.cell_w;
 }
 
 /* Clamps the cursor's column to the figure and scrolls sideways so that
@@ -834,8 +857,12 @@ void av_heatmap_draw(WINDOW *w, struct av_colors *c, struct av_heatmap *hm)
 		info[i].range = av_part_range(hm->t, &hm->parts[i], &info[i].neg);
 		int avail = pl.cell_w - 1 - (av_colors_glyphs(c) ? 1 : 0);
 		bool weights = hm->parts[i].kind == AV_PART_WEIGHTS;
-		info[i].decimals = av_cell_decimals_max(weights ? 1.0 : info[i].range, info[i].neg,
-							avail, pl.cell_w >= 11 ? 4 : 3);
+		/* fitting the figures it shares a format with too */
+		double fit = number_range(&hm->parts[i], info[i].range);
+		if (hm->share_range > fit)
+			fit = hm->share_range;
+		info[i].decimals = av_cell_decimals_max(fit, info[i].neg || hm->share_neg, avail,
+							pl.cell_w >= 11 ? 4 : 3);
 		if (!weights && info[i].decimals >= 0 && info[i].decimals < signed_decimals)
 			signed_decimals = info[i].decimals;
 	}

@@ -36,6 +36,14 @@ struct av_heatmap {
 	 * NULL/0: none. */
 	const int (*marks)[2];
 	int n_marks;
+	/* Figures compared cell by cell share one number format (the pinned
+	 * and live matrices: 1.60 beside 1.596 read as two numbers): cells at
+	 * most share_cell_w wide (0: as wide as the window allows), and
+	 * decimals that fit share_range, negative when share_neg, as well as
+	 * the figure's own values. panels.h's av_panels_share_format. */
+	int share_cell_w;
+	double share_range;
+	bool share_neg;
 	bool on_factor;           /* the cursor is on the scores' factors */
 	int factor_col;           /* ... at this column of Q_h, K_hᵀ */
 	/* filled by av_heatmap_draw: */
@@ -56,6 +64,10 @@ int av_heatmap_total_cols(const struct av_part *parts, int n_parts);
 
 /* The part and its column for an overall column. */
 void av_heatmap_locate(const struct av_part *parts, int n_parts, int vcol, int *part, int *col);
+
+/* The columns of a cell av_heatmap_draw gives hm's parts in a window
+ * width columns wide (share_cell_w caps it as there). */
+int av_heatmap_cell_width(const struct av_heatmap *hm, int width);
 
 /* Draws into the whole of w, scrolling so the cursor is visible. */
 void av_heatmap_draw(WINDOW *w, struct av_colors *c, struct av_heatmap *hm);
@@ -97,6 +109,11 @@ void av_cell_minus(char *buf, size_t size);
 
 /* The largest |value| of a part, leaving out hidden cells. */
 double av_part_range(const struct av_trace *t, const struct av_part *p, bool *neg);
+
+/* What a part's cells choose their decimals to fit: av_part_range, but 1
+ * for weights (every weight reads as 0.xxx or 1.xxx, whatever the row's
+ * largest). */
+double av_part_number_range(const struct av_trace *t, const struct av_part *p, bool *neg);
 
 /* The legend: "−2.31 ████████ +2.31  ╳ −∞ masked" in one row of w.
  * Returns the columns it took. */

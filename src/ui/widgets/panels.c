@@ -297,6 +297,49 @@ int av_panels_arrange(struct av_panel *panels, int n, bool compact, int width, i
 	return placed;
 }
 
+/* The heatmap that draws p: p->hm pointed at t and part, which it fills
+ * from p's snapshot (shell_trace, part_of); measuring and drawing agree. */
+static struct av_heatmap bind_heatmap(const struct av_panel *p, struct av_trace *t,
+				      struct av_part *part, bool compact)
+{
+	shell_trace(t, &p->snap);
+	*part = part_of(p);
+	struct av_heatmap hm = p->hm;
+	hm.t = t;
+	hm.parts = part;
+	hm.n_parts = 1;
+	hm.compact = compact;
+	return hm;
+}
+
+void av_panels_share_format(struct av_panel *panels, int n,
+			    const struct av_panel_place *place, bool compact)
+{
+	int cell_w = 0;
+	double range = 0;
+	bool neg = false;
+	for (int i = 0; i < n; i++) {
+		struct av_trace t;
+		struct av_part part;
+		struct av_heatmap hm = bind_heatmap(&panels[i], &t, &part, compact);
+		bool part_neg;
+		double r = av_part_number_range(&t, &part, &part_neg);
+		range = r > range ? r : range;
+		neg = neg || part_neg;
+		if (place[i].h <= 0 || place[i].w <= 0)
+			continue;
+		hm.share_cell_w = 0;   /* its own width, not the last draw's */
+		int w = av_heatmap_cell_width(&hm, place[i].w);
+		if (cell_w == 0 || w < cell_w)
+			cell_w = w;
+	}
+	for (int i = 0; i < n; i++) {
+		panels[i].hm.share_cell_w = cell_w;
+		panels[i].hm.share_range = range;
+		panels[i].hm.share_neg = neg;
+	}
+}
+
 void av_panel_draw(WINDOW *w, struct av_colors *c, struct av_panel *p,
 		   const struct av_panel_place *place, int row, int col, bool compact,
 		   bool focused)
@@ -311,18 +354,14 @@ void av_panel_draw(WINDOW *w, struct av_colors *c, struct av_panel *p,
 	if (!sub)
 		return;
 	struct av_trace t;
-	shell_trace(&t, &p->snap);
-	struct av_part part = part_of(p);
+	struct av_part part;
+	p->hm = bind_heatmap(p, &t, &part, compact);
 	char name[80];
 	snprintf(name, sizeof(name), "%s%s", focused ? (av_draw_utf8() ? "▸ " : "> ") : "",
 		 p->name);
 	part.name = name;
-	p->hm.t = &t;
-	p->hm.parts = &part;
-	p->hm.n_parts = 1;
 	p->hm.cur_row = row;
 	p->hm.cur_col = col;
-	p->hm.compact = compact;
 	av_heatmap_draw(sub, c, &p->hm);
 	/* the axes, in the corner over the row labels when no scroll
 	 * indicator is there: queries down, keys across */

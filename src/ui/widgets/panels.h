@@ -48,6 +48,14 @@ void av_panel_need(const struct av_snapshot *s, bool compact, bool row_sums, int
 int av_panels_arrange(struct av_panel *panels, int n, bool compact, int width, int height,
 		      int focus, struct av_panel_place *place);
 
+/* Panels compared cell by cell (the pinned matrix and the live one) read
+ * alike: one cell width, the narrowest any of the n placed ones takes in
+ * its place, and decimals that fit all of their values, the ones of a
+ * panel not on this page too (a page the same as the next). Sets their
+ * hm.share_*; call it after av_panels_arrange, before av_panel_draw. */
+void av_panels_share_format(struct av_panel *panels, int n,
+			    const struct av_panel_place *place, bool compact);
+
 /* Draws panel p into the rectangle place of w (a derived window each
  * time): the name (marked when focused), the heatmap with the cursor at
  * (row, col) clamped to the panel, and "▼ rows a-b of N" below when the
