@@ -424,6 +424,19 @@ static void expect_in_inspector(struct harness *h, const char *text)
 	fail();
 }
 
+/* Whether the inspector's "max |Δ| = … at [r, c]" names the cell by its
+ * position (no "→" between tokens after it). */
+static bool max_delta_named_by_position(struct harness *h)
+{
+	const struct av_rect *r = &h->a.layout.inspector;
+	for (int y = r->y; y < r->y + r->h; y++) {
+		const char *at = strstr(harness_line(y), "max |Δ| = ");
+		if (at)
+			return strstr(at, " at [") && !strstr(at, "→");
+	}
+	return false;
+}
+
 /* Whether v reads as a non-zero number at 3 decimals ("0.000" is zero). */
 static bool nonzero_at_3(double v)
 {
@@ -655,6 +668,9 @@ static void test_pin_cells_named_by_own_tokens(void **state)
 	assert_non_null(strstr(live11, "[1 b → 1 b]"));
 	snprintf(want, sizeof(want), "pinned %s  live %s  Δ", pin11, live11);
 	expect_in_inspector(&h, want);
+	/* where Δ is largest: by position, neither side's tokens naming both */
+	expect_in_inspector(&h, "the tokens differ (same shape)");
+	assert_true(max_delta_named_by_position(&h));
 	/* the same tokens again: the cell named once */
 	harness_keys(&h, "e\x15" "china panda japan cherry\r");
 	expect_in_inspector(&h, "[1 panda → 1 panda]  pinned ");

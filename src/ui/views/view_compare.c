@@ -463,9 +463,12 @@ static void draw_notes(struct av_app *a, struct av_pin *p)
 				    av_colors_el(c, AV_EL_ERROR));
 	} else if (p->have_diff && y < height) {
 		char at[160] = "";
-		if (p->diff.max_row >= 0) {
+		/* by position when the tokens differ: the live ones would
+		 * misname the pinned cell */
+		if (p->diff.max_row >= 0 && p->diff.labels_differ)
+			snprintf(at, sizeof(at), "[%d, %d]", p->diff.max_row, p->diff.max_col);
+		else if (p->diff.max_row >= 0)
 			label_of(at, sizeof(at), &p->live, p->diff.max_row, p->diff.max_col);
-		}
 		char mx[32];
 		av_insp_number(mx, sizeof(mx), p->diff.max_abs);
 		int len = at[0] ? snprintf(line, sizeof(line), _("max |Δ| = %s at %s"), mx, at)
