@@ -244,9 +244,12 @@ static bool refuse(char **cause, const char *what)
 
 bool av_restricted_check_options(const struct av_options *o, char **cause)
 {
-	if (o->train_epochs > AV_RESTRICTED_MAX_EPOCHS)
-		return av_fail(cause, _("restricted mode: --train %d is more than %d epochs"),
-			       o->train_epochs, AV_RESTRICTED_MAX_EPOCHS);
+	/* --train needs --dump, refused below: said here, or the message
+	 * would be "--train needs --dump" and then "--dump is not allowed" */
+	if (o->train_epochs > 0)
+		return av_fail(cause, _("restricted mode: --train writes its weights with --dump, "
+			       "which is not allowed; t trains on the screen (up to %d epochs)"),
+			       AV_RESTRICTED_MAX_EPOCHS);
 	if (o->weights != NULL)
 		return refuse(cause, _("--weights"));
 	if (o->dump != NULL)
