@@ -42,6 +42,22 @@ static void open_lesson_on(struct lesson_screen *ls, const char *name, const cha
 	av_app_draw(&ls->h.a);
 }
 
+/* The lesson's session at step (from 1, as --step; 0: the first). */
+static void open_lesson_at(struct lesson_screen *ls, const char *name, int step, int cols,
+			   int lines)
+{
+	memset(ls, 0, sizeof *ls);
+	char *cause = NULL;
+	if (!av_lesson_load(name, &ls->l, &cause) ||
+	    !av_lesson_session_new(&ls->l, &ls->h.s, &cause))
+		fail_msg("%s", cause);
+	harness_screen(&ls->h, "xterm-256color", cols, lines);
+	struct av_ui_config cfg = { .head = 0, .lesson = &ls->l, .lesson_step = step };
+	assert_true(av_app_init(&ls->h.a, &ls->h.s, &cfg, &cause));
+	ls->h.app_open = true;
+	av_app_draw(&ls->h.a);
+}
+
 static void open_lesson(struct lesson_screen *ls, const char *name, int cols, int lines)
 {
 	open_lesson_on(ls, name, "xterm-256color", false, cols, lines);
@@ -220,6 +236,27 @@ static void test_answer_right_and_wrong(void **state)
 	av_app_draw(a);
 	harness_key(&ls.h, '\r');
 	expect("right!");
+	close_lesson(&ls);
+}
+
+/* --step N opens the lesson on step N, as } N-1 times would: a training
+ * step trains in the training view from epoch 0; { goes back from it. */
+static void test_open_at_step(void **state)
+{
+	(void)state;
+	struct lesson_screen ls;
+	open_lesson_at(&ls, "china-panda", 9, 80, 24);
+	expect("lesson 9/17 · Training with torch.eye");
+	assert_true(ls.h.a.view == &av_view_train);
+	const struct av_trainer *tr = av_train_view_trainer(&ls.h.a);
+	assert_non_null(tr);
+	assert_int_equal(tr->epoch, 200);
+	expect("epoch 200 / 200");
+	harness_keys(&ls.h, "{");
+	expect("lesson 8/17");
+	close_lesson(&ls);
+	open_lesson_at(&ls, "first-look", 1, 80, 24);
+	expect("lesson 1/9");
 	close_lesson(&ls);
 }
 
@@ -829,6 +866,7 @@ int main(void)
 		cmocka_unit_test(test_every_step_ascii),
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_legend_before_inspector),
+		cmocka_unit_test(test_open_at_step),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

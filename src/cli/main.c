@@ -130,6 +130,7 @@ static bool run(const struct av_options *o, const struct av_classroom_args *room
 		.head = o->head,
 		.no_color = o->color == AV_COLOR_NEVER,
 		.lesson = lesson,
+		.lesson_step = o->lesson_step,
 		.restricted = restricted,
 	};
 	return av_classroom_ui(room, o, s, &ui, cause) && av_ui_run(s, &ui, cause);
@@ -235,9 +236,12 @@ static bool run_layer(struct av_options *o, const struct av_classroom_args *room
 	if (o->lesson && !use_lesson(o, &lesson, cause))
 		return false;
 	struct av_session s;
+	/* the screen applies its step itself (and a training step's run in
+	 * the training view, from epoch 0) */
+	bool batch = o->print || o->dump;
 	bool ok = av_options_setup(o, &s, cause) &&
-		  (!o->lesson_step || av_lesson_apply(&lesson, &lesson.steps[o->lesson_step - 1].state,
-						      &s, cause)) &&
+		  (!o->lesson_step || !batch ||
+		   av_lesson_apply(&lesson, &lesson.steps[o->lesson_step - 1].state, &s, cause)) &&
 		  check_source_read(o, room, &s, cause) &&
 		  (!restricted || av_restricted_check_session(&s, cause)) &&
 		  run(o, room, restricted, &s, o->lesson ? &lesson : NULL, cause) &&
@@ -276,9 +280,9 @@ static bool run_options(struct av_options *o, const struct av_classroom_args *ro
 	if (o->list_samples || o->list_lessons)
 		return (o->list_samples ? av_batch_list_samples(cause)
 			: av_batch_list_lessons(cause)) && finish_stdout(cause);
-	if (o->lesson_step && (!o->lesson || !(o->print || o->dump)))
-		return av_fail(cause, "%s", _("--step needs --lesson and --print or --dump "
-					     "(on the screen, } and { go from step to step)"));
+	if (o->lesson_step && !o->lesson)
+		return av_fail(cause, "%s", _("--step needs --lesson: it names one of the lesson's "
+					     "steps"));
 	if (o->layer >= 0)   /* read only by --model: said rather than ignored */
 		return av_fail(cause, "%s", _("--layer needs --model: the teaching layer is a "
 					     "single layer"));

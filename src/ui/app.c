@@ -233,7 +233,7 @@ bool av_app_init(struct av_app *a, struct av_session *s, const struct av_ui_conf
 	}
 	make_windows(a);
 	if (cfg->lesson)
-		av_lesson_ui_start(a, cfg->lesson);
+		av_lesson_ui_start(a, cfg->lesson, cfg->lesson_step > 0 ? cfg->lesson_step - 1 : 0);
 	return true;
 }
 

@@ -372,11 +372,11 @@ void av_train_view_set_look(struct av_app *a, const struct av_train_look *look);
  * had, or 0 without one (the classroom tells a new run from a restart). */
 unsigned long av_train_view_serial(const struct av_app *a);
 
-/* A guided lesson (view_lesson.c): started on step 1; the caption pane's
+/* A guided lesson (view_lesson.c): started on step (from 0); the caption pane's
  * rows at a screen of lines (0 without a lesson or room); its keys; the
  * pane drawn; "lesson 4/17" (malloc'd) or NULL. */
 struct av_lesson;
-bool av_lesson_ui_start(struct av_app *a, const struct av_lesson *l);
+bool av_lesson_ui_start(struct av_app *a, const struct av_lesson *l, int step);
 void av_lesson_ui_free(struct av_app *a);
 int av_lesson_ui_rows(const struct av_app *a, int lines);
 void av_lesson_ui_action(struct av_app *a, enum av_action act);

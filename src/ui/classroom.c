@@ -715,7 +715,7 @@ static bool follow_lesson(struct av_app *a, const struct av_state *snap)
 		}
 		c->lesson = l;
 		c->have_lesson = true;
-		av_lesson_ui_start(a, &c->lesson);
+		av_lesson_ui_start(a, &c->lesson, 0);
 		step = 0;
 		c->have_last = false;   /* the step changed the session */
 	}

@@ -16,6 +16,7 @@ struct av_ui_config {
 	int head;            /* --head */
 	bool no_color;       /* colour forbidden (--color=never); NO_COLOR is read too */
 	const struct av_lesson *lesson;   /* --lesson, or NULL */
+	int lesson_step;     /* --step: the lesson's step to open on, from 1 (0: the first) */
 	/* the classroom (issue 10): --lead's or --follow's room directory (at
 	 * most one), the sample's or weights' identity, the teacher's uid */
 	const char *lead_dir, *follow_dir;

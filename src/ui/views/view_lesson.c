@@ -152,12 +152,12 @@ static void go_to_step(struct av_app *a, int i)
 	a->dirty = AV_DIRTY_ALL;
 }
 
-bool av_lesson_ui_start(struct av_app *a, const struct av_lesson *l)
+bool av_lesson_ui_start(struct av_app *a, const struct av_lesson *l, int step)
 {
 	a->lesson = av_calloc(1, sizeof *a->lesson);
 	a->lesson->lesson = l;
 	a->lesson->lang = av_i18n_text_in_chinese() ? AV_LANG_ZH_CN : AV_LANG_EN;
-	go_to_step(a, 0);
+	go_to_step(a, step >= 0 && step < l->n_steps ? step : 0);
 	return true;
 }
 
