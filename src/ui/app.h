@@ -105,6 +105,21 @@ extern const struct av_view av_view_figures; /* view_figures.c (F) */
 extern const struct av_view av_view_compare; /* view_compare.c (a pinned matrix, y) */
 extern const struct av_view av_view_model;   /* view_model.c (--model: layers x heads, M) */
 
+/* The stepper's view origin (view_stage.c), for the classroom: the first
+ * row and column of the stage's matrices its next draw shows, counted as
+ * a->row and a->col are (the factors a wide scores stage draws before its
+ * matrix are not counted); in the tokens stage the tokens table's first
+ * line and column 0. _from: as the next draw would place it from the
+ * scroll scroll_row, scroll_col (a->hm's, which a key may have left where
+ * the draw will not keep it). Call with the cursor placed
+ * (av_app_place_cursor). */
+void av_stage_view_origin(const struct av_app *a, int *row, int *col);
+void av_stage_view_origin_from(const struct av_app *a, int scroll_row, int scroll_col,
+			       int *row, int *col);
+/* The next draw starts there, where that keeps the cursor's cell in view
+ * (else it scrolls the least that shows it, as after a cursor move). */
+void av_stage_view_set_origin(struct av_app *a, int row, int col);
+
 struct av_train_view;                        /* view_train.c's state */
 struct av_figures;                           /* view_figures.c's state */
 struct av_pin;                               /* view_compare.c's state */

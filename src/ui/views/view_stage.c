@@ -422,6 +422,31 @@ static int tokens_table_lines(const struct av_trace *t)
 	return t->tokens.n + (t->cfg.mode == AV_MODE_CROSS ? 1 + t->source_tokens.n : 0);
 }
 
+/* The tokens table's line of the cursor: the sentence's tokens, then (in
+ * cross mode) a heading line and the source's. */
+static int tokens_cursor_line(const struct av_app *a)
+{
+	const struct av_trace *t = &a->s->trace;
+	return a->row < t->tokens.n ? a->row : a->row + 1;
+}
+
+/* The first line the tokens table shows under its heading: from first
+ * (where the last draw or Ctrl-D/Ctrl-U left it), moved only as far as
+ * the cursor needs. */
+static int tokens_first_line(const struct av_app *a, int first)
+{
+	int lines = tokens_table_lines(&a->s->trace);
+	int cur_line = tokens_cursor_line(a);
+	int body = getmaxy(a->w_panel) - 1;
+	if (first > cur_line)
+		first = cur_line;
+	if (cur_line >= first + body)
+		first = cur_line - body + 1;
+	if (first > lines - body)
+		first = lines - body;
+	return first < 0 ? 0 : first;
+}
+
 static void draw_tokens_table(struct av_app *a)
 {
 	WINDOW *w = a->w_panel;
@@ -431,19 +456,9 @@ static void draw_tokens_table(struct av_app *a)
 	werase(w);
 	/* lines: 0 = heading; sentence rows; (cross) a source heading, source rows */
 	int lines = tokens_table_lines(t);
-	int cur_line = a->row < t->tokens.n ? a->row : a->row + 1;
+	int cur_line = tokens_cursor_line(a);
 	int body = height - 1;
-	/* the first line shown: where the last draw or Ctrl-D/Ctrl-U left it,
-	 * moved only as far as the cursor needs */
-	int first = a->hm.scroll_row;
-	if (first > cur_line)
-		first = cur_line;
-	if (cur_line >= first + body)
-		first = cur_line - body + 1;
-	if (first > lines - body)
-		first = lines - body;
-	if (first < 0)
-		first = 0;
+	int first = tokens_first_line(a, a->hm.scroll_row);
 	a->hm.scroll_row = first;
 	bool more_below = first + body < lines;
 	av_put(w, 0, 0, _("pos  token           vocab row"),
@@ -849,6 +864,59 @@ static bool stage_key(struct av_app *a, int key, enum av_action act)
 static void stage_resize(struct av_app *a)
 {
 	a->hm.scroll_col = a->hm.scroll_row = 0;
+}
+
+/* --- the view's origin, for the classroom -------------------------------- */
+
+void av_stage_view_origin_from(const struct av_app *a, int scroll_row, int scroll_col,
+			       int *row, int *col)
+{
+	struct av_part parts[AV_MAX_PARTS + 2];
+	int n = stage_parts(a, parts);
+	if (!a->w_panel) {
+		/* no figure on the screen (too small): the scroll the keys left,
+		 * within the cursor's reach */
+		*row = scroll_row < 0 ? 0 : scroll_row > a->row ? a->row : scroll_row;
+		*col = scroll_col < 0 ? 0 : scroll_col > a->col ? a->col : scroll_col;
+		return;
+	}
+	if (a->stage == AV_STAGE_TOKENS || n == 0) {
+		*row = tokens_first_line(a, scroll_row);
+		*col = 0;
+		return;
+	}
+	/* a copy laid out as stage_draw lays out a->hm, not drawn */
+	struct av_heatmap hm = a->hm;
+	int nf = factor_cols(parts, n);
+	hm.t = &a->s->trace;
+	hm.parts = parts;
+	hm.n_parts = n;
+	hm.cur_row = a->row;
+	hm.cur_col = shown_col(a, nf);
+	hm.compact = a->compact;
+	hm.lines = LINES;
+	hm.projector = true;
+	hm.scroll_row = scroll_row;
+	hm.scroll_col = scroll_col;
+	hm.first_row = hm.first_col = 0;
+	av_heatmap_place(a->w_panel, &hm);
+	/* the factors drawn before the stage's parts show only when every
+	 * column fits: then the view starts at column 0 */
+	*row = hm.first_row;
+	*col = hm.first_col > nf ? hm.first_col - nf : 0;
+}
+
+void av_stage_view_origin(const struct av_app *a, int *row, int *col)
+{
+	av_stage_view_origin_from(a, a->hm.scroll_row, a->hm.scroll_col, row, col);
+}
+
+void av_stage_view_set_origin(struct av_app *a, int row, int col)
+{
+	struct av_part parts[AV_MAX_PARTS + 2];
+	int n = stage_parts(a, parts);
+	a->hm.scroll_row = row;
+	a->hm.scroll_col = col + factor_cols(parts, n);
 }
 
 const struct av_view av_view_stage = {

@@ -830,21 +830,48 @@ static void draw_margins(WINDOW *w, struct av_colors *c, const struct av_heatmap
 	}
 }
 
+/* The sizes, the scroll and what they show (first_col to total_rows) in a
+ * window of width x height, as a draw lays them out; false (nothing
+ * changed, pl not made) when there is no figure to draw. */
+static bool place(struct av_heatmap *hm, int width, int height, struct plan *pl,
+		  int *data_rows)
+{
+	int total = av_heatmap_total_cols(hm->parts, hm->n_parts);
+	if (hm->n_parts == 0 || total == 0 || height < 3)
+		return false;
+	plan_sizes(hm, pl, width, height);
+	scroll_columns(hm, pl, width, total);
+	*data_rows = (height - 2) / pl->row_h;
+	scroll_rows(hm, *data_rows, pl->max_rows);
+	hm->first_col = pl->n ? pl->slots[0].vcol : 0;
+	hm->last_col = pl->n ? pl->slots[pl->n - 1].vcol : 0;
+	hm->first_row = hm->scroll_row;
+	hm->last_row = hm->scroll_row + *data_rows - 1 < pl->max_rows - 1 ?
+		       hm->scroll_row + *data_rows - 1 : pl->max_rows - 1;
+	hm->total_rows = pl->max_rows;
+	return true;
+}
+
+void av_heatmap_place(WINDOW *w, struct av_heatmap *hm)
+{
+	struct plan pl;
+	int data_rows;
+
+	if (place(hm, getmaxx(w), getmaxy(w), &pl, &data_rows))
+		free(pl.slots);
+}
+
 void av_heatmap_draw(WINDOW *w, struct av_colors *c, struct av_heatmap *hm)
 {
 	werase(w);
 	int height = getmaxy(w), width = getmaxx(w);
-	int total = av_heatmap_total_cols(hm->parts, hm->n_parts);
 	hm->used_rows = 0;
 	hm->decimals = AV_HEATMAP_NO_NUMBERS;
-	if (hm->n_parts == 0 || total == 0 || height < 3)
-		return;
-
 	struct plan pl;
-	plan_sizes(hm, &pl, width, height);
-	scroll_columns(hm, &pl, width, total);
-	int data_rows = (height - 2) / pl.row_h;
-	scroll_rows(hm, data_rows, pl.max_rows);
+	int data_rows;
+	if (!place(hm, width, height, &pl, &data_rows))
+		return;
+	int total = av_heatmap_total_cols(hm->parts, hm->n_parts);
 
 	/* each part's range of values and the decimals that fit a cell; the
 	 * signed parts of a stage share the fewest, so their columns read
@@ -880,13 +907,6 @@ void av_heatmap_draw(WINDOW *w, struct av_colors *c, struct av_heatmap *hm)
 	int y;
 	int shown = draw_rows(w, c, hm, &pl, info, sum_x, &y);
 	draw_margins(w, c, hm, &pl, shown, data_rows);
-
-	hm->first_col = pl.n ? pl.slots[0].vcol : 0;
-	hm->last_col = pl.n ? pl.slots[pl.n - 1].vcol : 0;
-	hm->first_row = hm->scroll_row;
-	hm->last_row = hm->scroll_row + data_rows - 1 < pl.max_rows - 1 ?
-		       hm->scroll_row + data_rows - 1 : pl.max_rows - 1;
-	hm->total_rows = pl.max_rows;
 	hm->used_rows = y;
 	free(pl.slots);
 }

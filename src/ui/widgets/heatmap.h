@@ -46,7 +46,8 @@ struct av_heatmap {
 	bool share_neg;
 	bool on_factor;           /* the cursor is on the scores' factors */
 	int factor_col;           /* ... at this column of Q_h, K_hᵀ */
-	/* filled by av_heatmap_draw: */
+	/* filled by av_heatmap_draw (first_col to total_rows by
+	 * av_heatmap_place too): */
 	int first_col, last_col;  /* visible columns */
 	int first_row, last_row;  /* visible rows */
 	int total_rows;           /* rows of the tallest part */
@@ -71,6 +72,12 @@ int av_heatmap_cell_width(const struct av_heatmap *hm, int width);
 
 /* Draws into the whole of w, scrolling so the cursor is visible. */
 void av_heatmap_draw(WINDOW *w, struct av_colors *c, struct av_heatmap *hm);
+
+/* What av_heatmap_draw would show in w, without drawing: the cursor
+ * clamped, the scroll placed and first_col to total_rows filled (all left
+ * as they were when there is nothing to draw). The classroom reads the
+ * teacher's view here before the screen is drawn. */
+void av_heatmap_place(WINDOW *w, struct av_heatmap *hm);
 
 /* Whether cell (r, c) of part p is one of marks (its rows queries, its
  * columns keys). */
