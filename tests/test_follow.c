@@ -60,6 +60,8 @@ static void full_snapshot(struct av_state *s)
 	s->key = 4;
 	s->row = 1;
 	s->col = 4;
+	s->first_row = 1;
+	s->first_col = 3;
 	s->key_hidden[0] = s->key_hidden[4] = true;
 	strcpy(s->lesson, "qkv-walkthrough");
 	s->lesson_step = 3;
@@ -128,6 +130,8 @@ static void assert_snapshots_equal(const struct av_state *a, const struct av_sta
 	assert_int_equal(a->key, b->key);
 	assert_int_equal(a->row, b->row);
 	assert_int_equal(a->col, b->col);
+	assert_int_equal(a->first_row, b->first_row);
+	assert_int_equal(a->first_col, b->first_col);
 	assert_int_equal(a->figure, b->figure);
 	assert_int_equal(a->panel, b->panel);
 	assert_memory_equal(a->key_hidden, b->key_hidden, sizeof a->key_hidden);
@@ -171,7 +175,7 @@ static void round_trip(const struct av_state *in)
 
 	if (!av_wire_encode(in, &msg, &len, &cause))
 		fail_msg("encode: %s", cause);
-	assert_memory_equal(msg, "AVFL\x04\x00\x01\x00", 8);
+	assert_memory_equal(msg, "AVFL\x05\x00\x01\x00", 8);
 	assert_int_equal(msg[8] | msg[9] << 8 | msg[10] << 16 | msg[11] << 24,
 			 len - AV_WIRE_HEADER_SIZE);
 	if (!av_wire_decode(msg, len, &out, &cause))
@@ -237,6 +241,14 @@ static void test_same_and_describe(void **state)
 	assert_false(av_state_same(&a, &b));
 	/* ... which changes no number: a follower computes nothing again */
 	assert_true(av_state_same_numbers(&a, &b));
+	b = a;
+	b.first_col = 13;   /* the teacher paged: the cursor stays, the view moved */
+	assert_false(av_state_same(&a, &b));
+	assert_true(av_state_same_numbers(&a, &b));
+	b = a;
+	b.first_row = 12;   /* Ctrl-D, likewise */
+	assert_false(av_state_same(&a, &b));
+	assert_true(av_state_same_numbers(&a, &b));
 
 	a.view = AV_SNAP_VIEW_STAGE;
 	a.lesson[0] = '\0';
@@ -273,12 +285,12 @@ static char *body_of(const struct av_state *s)
 	return body;
 }
 
-/* A message around body (len bytes), with a version-4 snapshot header. */
+/* A message around body (len bytes), with a version-5 snapshot header. */
 static unsigned char *frame(const char *body, size_t len, size_t *msg_len)
 {
 	unsigned char *msg = av_malloc(AV_WIRE_HEADER_SIZE + len + 1);
 
-	memcpy(msg, "AVFL\x04\x00\x01\x00", 8);
+	memcpy(msg, "AVFL\x05\x00\x01\x00", 8);
 	for (int i = 0; i < 4; i++)
 		msg[8 + i] = (unsigned char)((len >> (8 * i)) & 0xff);
 	memcpy(msg + AV_WIRE_HEADER_SIZE, body, len);
@@ -429,6 +441,13 @@ static void test_refused_fields(void **state)
 	assert_edit_refused("\"col\":4", "\"col\":16384", "not in 0..16383");
 	assert_edit_refused("\"col\":4", "\"col\":2.5", "not an integer");
 	assert_edit_refused("\"col\":4,", "", "no \"col\"");
+	/* the view's origin, bounded as the cursor is; a message of version 4
+	 * has none, and a version-5 body without it is refused */
+	assert_edit_refused("\"first_row\":1", "\"first_row\":-1", "not in");
+	assert_edit_refused("\"first_col\":3", "\"first_col\":16384", "not in 0..16383");
+	assert_edit_refused("\"first_col\":3", "\"first_col\":0.5", "not an integer");
+	assert_edit_refused("\"first_row\":1,", "", "no \"first_row\"");
+	assert_edit_refused("\"first_col\":3,", "", "no \"first_col\"");
 	assert_edit_refused("\"hidden\":[0,4]", "\"hidden\":[0,5]", "hidden key 5");
 	assert_edit_refused("\"hidden\":[0,4]", "\"hidden\":[0,64]", "key position");
 	assert_edit_refused("\"hidden\":[0,4]", "\"hidden\":[0,0]", "twice");
@@ -489,19 +508,23 @@ static void test_refused_headers(void **state)
 	(void)state;
 	struct av_wire_header h;
 
-	/* version 2 (one run, under the config shown) and 3 (the cursor's
-	 * tokens without its cell) are other releases' */
+	/* version 2 (one run, under the config shown), 3 (the cursor's
+	 * tokens without its cell) and 4 (no view origin) are other
+	 * releases': the student is told which version each side speaks */
 	expect_header("AVFL\x02\x00\x01\x00\x10\x00\x00\x00", AV_WIRE_SKIP,
-		      "version 2, this attnview reads version 4", &h);
+		      "version 2, this attnview reads version 5", &h);
 	expect_header("AVFL\x03\x00\x01\x00\x10\x00\x00\x00", AV_WIRE_SKIP,
-		      "version 3, this attnview reads version 4", &h);
-	expect_header("AVFL\x04\x00\x07\x00\x10\x00\x00\x00", AV_WIRE_SKIP,
+		      "version 3, this attnview reads version 5", &h);
+	expect_header("AVFL\x04\x00\x01\x00\x10\x00\x00\x00", AV_WIRE_SKIP,
+		      "message version 4, this attnview reads version 5 (leader and follower"
+		      " must be the same release)", &h);
+	expect_header("AVFL\x05\x00\x07\x00\x10\x00\x00\x00", AV_WIRE_SKIP,
 		      "unknown message type 7", &h);
-	expect_header("AVFL\x04\x00\x01\x00\x01\x00\x02\x00", AV_WIRE_SKIP,   /* 131073 */
+	expect_header("AVFL\x05\x00\x01\x00\x01\x00\x02\x00", AV_WIRE_SKIP,   /* 131073 */
 		      "131073 bytes, more than 131072", &h);
-	expect_header("AVFL\x04\x00\x01\x00\xff\xff\xff\xff", AV_WIRE_SKIP, NULL, &h);
+	expect_header("AVFL\x05\x00\x01\x00\xff\xff\xff\xff", AV_WIRE_SKIP, NULL, &h);
 	expect_header("GET / HTTP/1.", AV_WIRE_DESYNC, "bad magic", &h);
-	expect_header("AVFL\x04\x00\x01\x00\x00\x01\x00\x00", AV_WIRE_READ, NULL, &h);
+	expect_header("AVFL\x05\x00\x01\x00\x00\x01\x00\x00", AV_WIRE_READ, NULL, &h);
 	assert_int_equal(h.length, 256);
 }
 
@@ -1749,13 +1772,13 @@ static void test_room_fake_leader(void **state)
 	r->events[0] = 0;
 
 	/* a body that is not JSON */
-	assert_int_equal(write(conn, "AVFL\x04\x00\x01\x00\x05\x00\x00\x00{{{{{", 17), 17);
+	assert_int_equal(write(conn, "AVFL\x05\x00\x01\x00\x05\x00\x00\x00{{{{{", 17), 17);
 	pump(r, 1);
 	assert_int_equal(r->events[0], AV_FOLLOW_DROPPED);   /* the header says so */
 	assert_non_null(strstr(notes, "dropped a malformed message: message: not JSON"));
 	/* a version from the future and an oversized message, skipped unread */
 	assert_int_equal(write(conn, "AVFL\x09\x00\x01\x00\x03\x00\x00\x00" "abc", 15), 15);
-	memcpy(hdr, "AVFL\x04\x00\x01\x00\xe0\x22\x02\x00", 12);     /* 140000 bytes */
+	memcpy(hdr, "AVFL\x05\x00\x01\x00\xe0\x22\x02\x00", 12);     /* 140000 bytes */
 	big = av_calloc(140000, 1);
 	assert_int_equal(write(conn, hdr, 12), 12);
 	assert_int_equal(write(conn, big, 140000), 140000);
@@ -2109,31 +2132,159 @@ static void test_sync_sleep_restart(void **state)
 	av_session_free(&s);
 }
 
-/* The fuzzer's seeds are messages of this version that decode (a seed
- * the decoder refuses would only test the header). */
+/* --- the fuzzer's seeds (tests/fuzz/follow-seeds/NAME.avfl): each is the
+ * encoding of a state below, so a new wire version regenerates them from
+ * here: run this program with TESTS_SRCDIR set and AV_WRITE_FOLLOW_SEEDS=1
+ * (make check AV_WRITE_FOLLOW_SEEDS=1 TESTS=tests/test_follow, in the build
+ * folder), then commit the files. */
+
+static const char *const seed_names[] = {
+	"china-panda-self", "china-panda-training", "china-panda-runs",
+	"china-panda-compare", "qkv-causal", "translate-cross"
+};
+
+static void seed_text(struct av_state *s, const char *sample, const char *sentence,
+		      const char *source)
+{
+	av_state_init(s);
+	strcpy(s->sample, sample);
+	s->seed = 1;       /* china-panda's config */
+	s->d_model = 3;
+	s->heads = 1;
+	s->content_hash = UINT64_C(0x0123456789abcdef);
+	strcpy(s->sentence, sentence);
+	s->has_source = source != NULL;
+	strcpy(s->source, source ? source : "");
+}
+
+/* A run from xavier weights under the config self, dk, T=1: epochs and
+ * steps done, the first n_recipe of three settings. */
+static void seed_run(struct av_snap_training *t, int epochs, int steps, int n_recipe)
+{
+	static const struct av_snap_recipe recipe[3] = {
+		{ 0, AV_TARGET_SELF, AV_OPT_ADAM, AV_TRAIN_QKV, 0.01, true },
+		{ 9, AV_TARGET_SELF, AV_OPT_ADAM, AV_TRAIN_QKV, 0.02, false },
+		{ 20, AV_TARGET_PREVIOUS, AV_OPT_SGD, AV_TRAIN_ALL, 0.02, true },
+	};
+
+	memset(t, 0, sizeof *t);
+	t->active = true;
+	t->init = AV_INIT_XAVIER;
+	av_snap_set_under(t, AV_MODE_SELF, AV_SCALE_DK, 1.0, NULL);
+	t->epochs = epochs;
+	t->steps = steps;
+	t->n_recipe = n_recipe;
+	memcpy(t->recipe, recipe, (size_t)n_recipe * sizeof recipe[0]);
+	t->n_tracks = 1;
+}
+
+/* Seed i's state, and the pinned one (*has_pin). */
+static void seed_state(size_t i, struct av_state *s, struct av_state *pin, bool *has_pin)
+{
+	*has_pin = false;
+	seed_text(s, "china-panda", "china panda japan cherry", NULL);
+	switch (i) {
+	case 0:   /* the built-in sample, nothing done yet */
+		break;
+	case 1:   /* the bars, a lesson's step, a hidden key and a run with changes */
+	case 2:   /* the same in cross mode, after an earlier run */
+		if (i == 2) {
+			s->has_source = true;
+			strcpy(s->source, "la mer");
+			s->mode = AV_MODE_CROSS;
+		}
+		s->stage = 6;
+		s->view = AV_SNAP_VIEW_BARS;
+		s->query = s->row = 1;
+		s->key = s->col = i == 1 ? 2 : 1;
+		s->key_hidden[3] = i == 1;
+		s->figure = 2;
+		strcpy(s->lesson, "china-panda");
+		s->lesson_step = 2;
+		seed_run(&s->training, 12, 1, 3);
+		strcpy(s->training.tracks[0].pair[0], "china");
+		strcpy(s->training.tracks[0].pair[1], "panda");
+		if (i == 1) {
+			s->training.n_tracks = 2;
+			s->training.tracks[1] = (struct av_snap_track){ 20, { "japan", "cherry" } };
+			break;
+		}
+		s->training.mode = AV_MODE_CAUSAL;
+		s->training.temperature = 2.0;
+		s->n_before = 1;
+		seed_run(&s->before[0], 20, 0, 1);
+		break;
+	case 3:   /* a comparison, with the state it pinned in */
+		s->mode = AV_MODE_CAUSAL;
+		s->view = AV_SNAP_VIEW_COMPARE;
+		s->compare = 1;
+		seed_text(pin, "china-panda", "china panda japan cherry", NULL);
+		*has_pin = true;
+		break;
+	case 4:   /* D=512, the stepper paged to Q's columns 10- and rows 2- */
+		seed_text(s, "qkv-walkthrough", "the cat sat on mats", "le chat est sur tapis");
+		s->mode = AV_MODE_CAUSAL;
+		s->scale = AV_SCALE_DMODEL;
+		s->seed = 0;
+		s->init = AV_INIT_TORCH;
+		s->d_model = 512;
+		s->heads = 8;
+		s->stage = 2;
+		s->query = s->key = s->row = 3;
+		s->col = 15;
+		s->first_row = 2;
+		s->first_col = 10;
+		break;
+	default:  /* cross mode */
+		seed_text(s, "translate-cross", "le chat mange le poisson",
+			  "the cat eats the fish");
+		s->mode = AV_MODE_CROSS;
+		s->seed = 3;
+		s->init = AV_INIT_XAVIER;
+		s->d_model = 8;
+		s->heads = 2;
+		break;
+	}
+}
+
+/* Each seed is its state's message, a message of this version that
+ * decodes (a seed the decoder refuses would only test the header). */
 static void test_fuzz_seeds_decode(void **state)
 {
 	(void)state;
-	static const char *const seeds[] = { "china-panda-self", "china-panda-training",
-					     "china-panda-runs", "china-panda-compare", "qkv-causal",
-					     "translate-cross" };
 	const char *dir = getenv("TESTS_SRCDIR");
+	bool write = getenv("AV_WRITE_FOLLOW_SEEDS") != NULL;
 
 	if (dir == NULL)
 		skip();
-	for (size_t i = 0; i < sizeof seeds / sizeof seeds[0]; i++) {
-		char *path = av_printf("%s/fuzz/follow-seeds/%s.avfl", dir, seeds[i]);
-		unsigned char msg[AV_WIRE_HEADER_SIZE + AV_WIRE_MAX_BODY];
-		FILE *f = fopen(path, "rb");
+	for (size_t i = 0; i < sizeof seed_names / sizeof seed_names[0]; i++) {
+		char *path = av_printf("%s/fuzz/follow-seeds/%s.avfl", dir, seed_names[i]);
+		unsigned char msg[AV_WIRE_HEADER_SIZE + AV_WIRE_MAX_BODY], *want;
+		struct av_state s, pin;
+		bool has_pin;
+		FILE *f;
 		char *cause = NULL;
-		size_t len;
-		struct av_state s;
+		size_t len, want_len;
 
+		seed_state(i, &s, &pin, &has_pin);
+		if (!av_wire_encode_pinned(&s, has_pin ? &pin : NULL, &want, &want_len, &cause))
+			fail_msg("%s: %s", seed_names[i], cause);
+		if (write) {
+			f = fopen(path, "wb");
+			assert_non_null(f);
+			assert_int_equal(fwrite(want, 1, want_len, f), want_len);
+			assert_int_equal(fclose(f), 0);
+		}
+		f = fopen(path, "rb");
 		assert_non_null(f);
 		len = fread(msg, 1, sizeof msg, f);
 		fclose(f);
 		if (!av_wire_decode(msg, len, &s, &cause))
-			fail_msg("%s: %s", path, cause);
+			fail_msg("%s: %s (AV_WRITE_FOLLOW_SEEDS=1 writes them anew)", path, cause);
+		if (len != want_len || memcmp(msg, want, len) != 0)
+			fail_msg("%s is not its state's message (AV_WRITE_FOLLOW_SEEDS=1"
+				 " writes it)", path);
+		free(want);
 		free(path);
 	}
 }

@@ -1,10 +1,11 @@
 /* test_follow_numbers.c: av_state_same_numbers (src/follow/sync.c), the
  * check that lets a follower skip the forward pass when the teacher only
- * moved (a stage, a head, the cursor, the view): 300 followers recomputing
- * the same numbers at once made a step of the teacher take 1.4 s to reach
- * the last of them (bench/bench_class, qkv-walkthrough). Every field that
- * changes a number must count as a change, or a student would keep stale
- * numbers: each is changed here one at a time. */
+ * moved (a stage, a head, the cursor, the view, its first row and column):
+ * 300 followers recomputing the same numbers at once made a step of the
+ * teacher take 1.4 s to reach the last of them (bench/bench_class,
+ * qkv-walkthrough). Every field that changes a number must count as a
+ * change, or a student would keep stale numbers: each is changed here one
+ * at a time. */
 #include "config.h"
 
 #include <setjmp.h>
@@ -41,6 +42,9 @@ static void test_where_the_teacher_looks(void **state)
 	b = a; b.view = AV_SNAP_VIEW_HEADS;    assert_true(av_state_same_numbers(&a, &b));
 	b = a; b.head = 1;                     assert_true(av_state_same_numbers(&a, &b));
 	b = a; b.query = 2; b.key = 1;         assert_true(av_state_same_numbers(&a, &b));
+	b = a; b.row = 3; b.col = 2;           assert_true(av_state_same_numbers(&a, &b));
+	b = a; b.first_row = 2; b.first_col = 10;
+	assert_true(av_state_same_numbers(&a, &b));
 }
 
 static void test_what_changes_numbers(void **state)

@@ -153,6 +153,12 @@ static bool check_view(const struct av_state *s, int queries, int keys, char **c
 		return av_fail(cause, _("row: %d is not in 0..%d"), s->row, AV_SNAP_MAX_CELL);
 	if (s->col < 0 || s->col > AV_SNAP_MAX_CELL)
 		return av_fail(cause, _("col: %d is not in 0..%d"), s->col, AV_SNAP_MAX_CELL);
+	if (s->first_row < 0 || s->first_row > AV_SNAP_MAX_CELL)
+		return av_fail(cause, _("first_row: %d is not in 0..%d"), s->first_row,
+			       AV_SNAP_MAX_CELL);
+	if (s->first_col < 0 || s->first_col > AV_SNAP_MAX_CELL)
+		return av_fail(cause, _("first_col: %d is not in 0..%d"), s->first_col,
+			       AV_SNAP_MAX_CELL);
 	for (int j = keys; j < AV_MAX_TOKENS; j++)
 		if (s->key_hidden[j])
 			return av_fail(cause, _("hidden key %d: not a key token (%d)"), j, keys);
@@ -379,6 +385,7 @@ bool av_state_same(const struct av_state *a, const struct av_state *b)
 	       a->heads == b->heads && a->stage == b->stage && a->view == b->view &&
 	       a->head == b->head && a->query == b->query && a->key == b->key &&
 	       a->row == b->row && a->col == b->col &&
+	       a->first_row == b->first_row && a->first_col == b->first_col &&
 	       a->figure == b->figure && a->panel == b->panel &&
 	       a->train_vocab == b->train_vocab && a->train_scores == b->train_scores &&
 	       a->train_mats == b->train_mats && a->train_sentence == b->train_sentence &&

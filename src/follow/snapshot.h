@@ -146,6 +146,23 @@ struct av_state {
 					 (embedding, projection, context, output) no
 					 token says the column; the screen keeps the
 					 cell within the matrices it shows */
+	/* The stepper's view origin (view stage; else 0), 0..AV_SNAP_MAX_CELL:
+	 * the first row and column of the stage's matrices the teacher's
+	 * screen shows, counted as row and col are (in the tokens stage,
+	 * first_row is the tokens table's first line: the sentence's tokens,
+	 * then in cross mode a heading line and the source's; first_col 0).
+	 * A cell, not a screen position, so it means the same on a screen of
+	 * any size, cell width or row height: how far the view reaches from
+	 * there is each screen's own. A follower starts its view there when
+	 * that keeps the cursor's cell in view, so at the teacher's size it
+	 * shows the teacher's rows and columns (a page of > or Ctrl-D, not
+	 * only the cursor's cell), on a larger one those and more; on a
+	 * smaller one it scrolls the least that shows the cursor. The other
+	 * views leave it 0: the all-heads grid and bars page by the cursor
+	 * alone (the cursor says the page), the comparison has its own
+	 * cursor and a scroll per panel, the training view and the figures
+	 * show no stepper matrix, and --model (its own stepper) cannot lead. */
+	int first_row, first_col;
 	bool key_hidden[AV_MAX_TOKENS];     /* the padding mask, by key position */
 
 	int figure;                   /* the figure shown (view figures), 0..AV_SNAP_MAX_FIGURE */

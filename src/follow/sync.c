@@ -381,6 +381,8 @@ bool av_state_same_numbers(const struct av_state *a, const struct av_state *b)
 	where.key = a->key;
 	where.row = a->row;
 	where.col = a->col;
+	where.first_row = a->first_row;
+	where.first_col = a->first_col;
 	return av_state_same(&where, a);
 }
 

@@ -60,8 +60,8 @@ bool av_state_apply(struct av_session *s, const struct av_state *prev,
 		       const struct av_state *snap, int *epochs_before, char **cause);
 
 /* True when a and b give the same numbers: they differ at most in where
- * the leader looks (seq, stage, view, head, cursor), so a follower that
- * applied a has nothing to recompute for b. */
+ * the leader looks (seq, stage, view, head, cursor, view origin), so a
+ * follower that applied a has nothing to recompute for b. */
 bool av_state_same_numbers(const struct av_state *a, const struct av_state *b);
 
 /* True when applying snap after prev needs new parameters. */

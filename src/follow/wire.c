@@ -1,6 +1,8 @@
 /* wire.c: encoding and decoding the classroom's messages (format in wire.h).
  *
- * The body, version 4 (3 had no cursor cell, only its tokens, which say no
+ * The body, version 5 (4 had no view origin, so a student at the teacher's
+ * size showed the least scroll round the cursor, not the teacher's page;
+ * 3 had no cursor cell, only its tokens, which say no
  * column where the columns are model dimensions; 2 had one run, trained
  * under the config shown; 1 had no figure, no bars or compare view, and
  * one training setting without its changes):
@@ -9,7 +11,7 @@
  *    "sentence": TEXT, "source": TEXT|null,
  *    "config": {"mode", "scale", "temperature", "seed", "init", "d_model", "heads"},
  *    "view": {"stage": NAME, "kind": NAME, "head", "query", "key", "row", "col",
- *             "hidden": [J...],
+ *             "first_row", "first_col", "hidden": [J...],
  *             "figure": N, "panel": N,
  *             "train": {"vocab": BOOL, "scores": BOOL, "mats": N, "sentence": N},
  *             "compare": N},
@@ -100,12 +102,14 @@ static const cJSON *get(const cJSON *obj, const char *where, const char *key, ch
 	return v;
 }
 
-/* Every key of obj is one of keys (a NULL-terminated list) and none twice. */
+/* Every key of obj is one of keys (a NULL-terminated list of at most
+ * MAX_KEYS: "view" has 14) and none twice. */
+#define MAX_KEYS 24
 static bool only_keys(const cJSON *obj, const char *where, const char *const keys[],
 		      char **cause)
 {
 	const cJSON *item;
-	int seen[16] = { 0 };
+	int seen[MAX_KEYS] = { 0 };
 
 	cJSON_ArrayForEach(item, obj) {
 		int k = 0;
@@ -320,8 +324,8 @@ static bool decode_hidden(const cJSON *view, struct av_state *s, char **cause)
 static bool decode_view(const cJSON *root, struct av_state *s, char **cause)
 {
 	static const char *const keys[] = { "stage", "kind", "head", "query", "key", "row",
-					    "col", "hidden", "figure", "panel", "train", "compare",
-					    NULL };
+					    "col", "first_row", "first_col", "hidden", "figure",
+					    "panel", "train", "compare", NULL };
 	const cJSON *v;
 	int kind;
 
@@ -333,6 +337,8 @@ static bool decode_view(const cJSON *root, struct av_state *s, char **cause)
 	    !get_int(v, "view", "key", -1, AV_MAX_TOKENS - 1, &s->key, cause) ||
 	    !get_int(v, "view", "row", 0, AV_SNAP_MAX_CELL, &s->row, cause) ||
 	    !get_int(v, "view", "col", 0, AV_SNAP_MAX_CELL, &s->col, cause) ||
+	    !get_int(v, "view", "first_row", 0, AV_SNAP_MAX_CELL, &s->first_row, cause) ||
+	    !get_int(v, "view", "first_col", 0, AV_SNAP_MAX_CELL, &s->first_col, cause) ||
 	    !get_int(v, "view", "figure", 0, AV_SNAP_MAX_FIGURE, &s->figure, cause) ||
 	    !get_int(v, "view", "panel", 0, AV_SNAP_MAX_PANEL, &s->panel, cause) ||
 	    !decode_train_look(v, s, cause) ||
@@ -698,6 +704,8 @@ static cJSON *encode_json(const struct av_state *s)
 	cJSON_AddNumberToObject(v, "key", s->key);
 	cJSON_AddNumberToObject(v, "row", s->row);
 	cJSON_AddNumberToObject(v, "col", s->col);
+	cJSON_AddNumberToObject(v, "first_row", s->first_row);
+	cJSON_AddNumberToObject(v, "first_col", s->first_col);
 	hidden = cJSON_AddArrayToObject(v, "hidden");
 	for (int j = 0; j < AV_MAX_TOKENS; j++)
 		if (s->key_hidden[j])

@@ -32,7 +32,7 @@
 
 #define AV_WIRE_MAGIC "AVFL"
 #define AV_WIRE_HEADER_SIZE 12
-#define AV_WIRE_VERSION 4
+#define AV_WIRE_VERSION 5
 #define AV_WIRE_MAX_BODY 131072
 
 enum av_wire_type { AV_WIRE_SNAPSHOT = 1 };
