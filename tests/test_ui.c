@@ -6,7 +6,9 @@
  * all-heads view, and the monochrome fallbacks; and what makes a repaint
  * fast (issue 11): no attribute reset around every cell of a heatmap (the
  * bytes captured), av_put's copy of ASCII cells equal to waddnstr's, and the
- * output projection left until after the mask key's frame. */
+ * output projection left until after the mask key's frame. A teacher's
+ * screen and a student's, each on its own virtual terminal, over a real
+ * room: the student shows the teacher's page of a wide or tall matrix. */
 #include "config.h"
 
 #include <locale.h>
@@ -20,6 +22,13 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "follow/room.h"
+#include "follow/sync.h"
+#include "ui/classroom.h"
+#include "ui/ui.h"
 #include "ui/widgets/draw.h"
 #include "ui/keyboard.h"
 #include "ui/views/view_train_internal.h"
@@ -1576,6 +1585,321 @@ static void test_stage_ends_explained(void **state)
 	harness_close(&h);
 }
 
+/* --- the classroom: a teacher and a student, each its own screen ------- */
+
+struct class_room {
+	char base[64];
+	char *dir;
+	struct harness lead, fol;
+};
+
+/* Makes h's screen the current one. set_term leaves LINES and COLS as
+ * the screen made or resized last set them (ncurses keeps them per screen
+ * only in its reentrant build), and the app lays out by them. */
+static void class_use(struct harness *h)
+{
+	set_term(h->screen);
+#if !NCURSES_REENTRANT
+	LINES = getmaxy(stdscr);
+	COLS = getmaxx(stdscr);
+#endif
+}
+
+static void class_open_side(struct class_room *r, struct harness *h, int cols, int lines,
+			    const char *sample, const char *sentence, bool lead)
+{
+	uint64_t hash;
+	char *cause = NULL;
+	char size[16];
+	/* made at its size: resizeterm from newterm's 80x24 resizes every
+	 * screen's windows (ncurses keeps one list of them), the other's too */
+	snprintf(size, sizeof size, "%d", lines);
+	setenv("LINES", size, 1);
+	snprintf(size, sizeof size, "%d", cols);
+	setenv("COLUMNS", size, 1);
+	OPEN(h, cols, lines, sample, sentence, -1);
+	unsetenv("LINES");
+	unsetenv("COLUMNS");
+	assert_true(av_state_sample_hash(&h->s.sample, &hash, &cause));
+	struct av_ui_config cfg = { .lead_dir = lead ? r->dir : NULL,
+				    .follow_dir = lead ? NULL : r->dir,
+				    .content_hash = hash, .teacher_uid = (uid_t)-1 };
+	if (!av_classroom_open(&h->a, &cfg, &cause))
+		fail_msg("%s: %s", lead ? "lead" : "follow", cause);
+	av_app_draw(&h->a);
+}
+
+/* One round of both poll loops (nothing waited for), the student's screen
+ * drawn after. */
+static void class_pump(struct class_room *r)
+{
+	class_use(&r->lead);
+	av_classroom_wait(&r->lead.a, 0);
+	class_use(&r->fol);
+	av_classroom_wait(&r->fol.a, 0);
+	av_app_draw(&r->fol.a);
+	usleep(1000);
+}
+
+/* Pumps until the student shows the teacher's stage and cursor (at most
+ * two seconds). */
+static void class_sync(struct class_room *r)
+{
+	for (int i = 0; i < 2000; i++) {
+		class_pump(r);
+		if (r->fol.a.stage == r->lead.a.stage && r->fol.a.row == r->lead.a.row &&
+		    r->fol.a.col == r->lead.a.col && r->fol.a.head == r->lead.a.head &&
+		    strcmp(r->fol.s.sentence, r->lead.s.sentence) == 0)
+			return;
+	}
+	fail_msg("the student did not follow: stage %d/%d, cell (%d,%d)/(%d,%d)",
+		 r->fol.a.stage, r->lead.a.stage, r->fol.a.row, r->fol.a.col, r->lead.a.row,
+		 r->lead.a.col);
+}
+
+/* A teacher at lead_cols x lead_lines and a student at cols x lines, both
+ * with sample, the student following (its own sentence until the
+ * teacher's comes). */
+static void class_open(struct class_room *r, int lead_cols, int lead_lines, int cols,
+		       int lines, const char *sample, const char *sentence)
+{
+	char *cause = NULL;
+	memset(r, 0, sizeof *r);
+	strcpy(r->base, "/tmp/test_ui_class.XXXXXX");
+	assert_non_null(mkdtemp(r->base));
+	assert_true(av_room_dir("class", r->base, &r->dir, &cause));
+	class_open_side(r, &r->lead, lead_cols, lead_lines, sample, sentence, true);
+	class_open_side(r, &r->fol, cols, lines, sample, NULL, false);
+	class_sync(r);
+}
+
+static void class_close(struct class_room *r)
+{
+	class_use(&r->fol);
+	harness_close(&r->fol);
+	class_use(&r->lead);
+	harness_close(&r->lead);
+	const char *files[] = { "socket", "lock", "log" };
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		char *path = av_printf("%s/%s", r->dir, files[i]);
+		unlink(path);
+		free(path);
+	}
+	rmdir(r->dir);
+	rmdir(r->base);
+	free(r->dir);
+}
+
+/* The teacher's keys, as the main loop takes a frame of them: the class is
+ * sent the state they led to before the teacher's screen is drawn. */
+static void class_keys(struct class_room *r, const int *keys, int n)
+{
+	class_use(&r->lead);
+	av_classroom_before_key(&r->lead.a);
+	for (int i = 0; i < n; i++)
+		av_app_key(&r->lead.a, keys[i]);
+	av_editor_settle(&r->lead.a);
+	av_classroom_after_key(&r->lead.a);
+	av_app_draw(&r->lead.a);
+	class_sync(r);
+}
+
+static void class_key(struct class_room *r, int key)
+{
+	class_keys(r, &key, 1);
+}
+
+/* The student's keys, likewise: it explores when they changed its state. */
+static void class_student_keys(struct class_room *r, const int *keys, int n)
+{
+	class_use(&r->fol);
+	av_classroom_before_key(&r->fol.a);
+	for (int i = 0; i < n; i++)
+		av_app_key(&r->fol.a, keys[i]);
+	av_editor_settle(&r->fol.a);
+	av_classroom_after_key(&r->fol.a);
+	av_app_draw(&r->fol.a);
+}
+
+/* The row of h's screen holding the column numbers of the matrices (the
+ * line under the one with "cols "), as text. */
+static void class_col_labels(struct class_room *r, struct harness *h, char *out, size_t size)
+{
+	class_use(h);
+	int y = harness_find(" cols ");
+	if (y < 0) {
+		harness_dump();
+		fail_msg("no \" cols \" on the screen");
+	}
+	snprintf(out, size, "%s", harness_line(y + 1));
+	(void)r;
+}
+
+static void class_header(char *buf, size_t size, const struct av_app *a)
+{
+	if (!av_classroom_header(a, buf, size))
+		buf[0] = '\0';
+}
+
+/* The teacher pages a wide matrix with > (cols 0-9, then 10-19, with the
+ * cursor on 10): a student at the same size shows columns 10-19 too, not
+ * 1-10 (the least scroll that shows the cursor), so "look at columns 12
+ * to 15" means something on every screen. The header of column numbers is
+ * the teacher's, character for character. */
+static void test_class_same_size_pages_columns(void **state)
+{
+	(void)state;
+	struct class_room r;
+	char want[4096], got[4096];
+	class_open(&r, 80, 24, 80, 24, "qkv-walkthrough", NULL);
+	class_key(&r, 'n');        /* the embedding: token_emb + pos_enc = X, 512 columns each */
+	int x = r.lead.a.hm.own_first;
+	assert_int_equal(x, 1024);
+	class_key(&r, '>');
+	assert_int_equal(r.lead.a.hm.first_col, x + 10);
+	assert_int_equal(r.lead.a.col, x + 10);
+	assert_int_equal(r.fol.a.hm.first_col, r.lead.a.hm.first_col);
+	assert_int_equal(r.fol.a.hm.last_col, r.lead.a.hm.last_col);
+	class_col_labels(&r, &r.lead, want, sizeof want);
+	class_col_labels(&r, &r.fol, got, sizeof got);
+	assert_string_equal(got, want);
+	class_key(&r, '>');
+	assert_int_equal(r.lead.a.hm.first_col, x + 20);
+	assert_int_equal(r.fol.a.hm.first_col, x + 20);
+	assert_int_equal(r.fol.a.hm.last_col, r.lead.a.hm.last_col);
+	/* and back: < pages to 10-19 with the cursor on 10 */
+	class_key(&r, '<');
+	assert_int_equal(r.fol.a.hm.first_col, x + 10);
+	assert_int_equal(r.fol.a.hm.first_col, r.lead.a.hm.first_col);
+	/* the student follows all along; z and a resize (away and back) are
+	 * the look, not exploring, and back at the teacher's size the view
+	 * is the teacher's again (last: resizeterm moves the teacher's
+	 * windows too) */
+	class_header(got, sizeof got, &r.fol.a);
+	assert_string_equal(got, "following");
+	int z[] = { 'z', 'z' };
+	class_student_keys(&r, z, 2);
+	class_use(&r.fol);
+	resizeterm(30, 100);
+	int resize = AV_FKEY(KEY_RESIZE);
+	class_student_keys(&r, &resize, 1);
+	resizeterm(24, 80);
+	class_student_keys(&r, &resize, 1);
+	class_header(got, sizeof got, &r.fol.a);
+	assert_string_equal(got, "following");
+	assert_int_equal(r.fol.a.hm.first_col, r.lead.a.hm.first_col);
+	class_close(&r);
+}
+
+/* Ctrl-D pages the rows of a 40-token sentence's scores: the student at
+ * the teacher's size shows the teacher's rows (12-23, not 1-12). */
+static void test_class_same_size_pages_rows(void **state)
+{
+	(void)state;
+	struct class_room r;
+	char words[40 * 5] = "";
+	for (int i = 0; i < 40; i++) {
+		char w[8];
+		snprintf(w, sizeof(w), "%sw%d", i ? " " : "", i);
+		strcat(words, w);
+	}
+	class_open(&r, 80, 24, 80, 24, "qkv-walkthrough", words);
+	int nnn[] = { 'n', 'n', 'n' };
+	class_keys(&r, nnn, 3);                     /* the scores: 40 x 40 */
+	class_key(&r, AV_CTRL('D'));
+	int page = r.lead.a.hm.first_row;
+	assert_true(page > 1);
+	assert_int_equal(r.lead.a.row, page);
+	assert_int_equal(r.fol.a.hm.first_row, page);
+	assert_int_equal(r.fol.a.hm.last_row, r.lead.a.hm.last_row);
+	class_key(&r, AV_CTRL('D'));
+	assert_int_equal(r.fol.a.hm.first_row, r.lead.a.hm.first_row);
+	assert_int_equal(r.fol.a.hm.last_row, r.lead.a.hm.last_row);
+	/* the tokens table pages the same way */
+	int ppp[] = { 'p', 'p', 'p' };
+	class_keys(&r, ppp, 3);
+	class_key(&r, AV_CTRL('D'));
+	assert_true(r.lead.a.hm.scroll_row > 0);
+	assert_int_equal(r.fol.a.hm.scroll_row, r.lead.a.hm.scroll_row);
+	class_close(&r);
+}
+
+/* A student with a smaller screen than the teacher's (60x20 under 80x24)
+ * starts at the teacher's first column and row where its screen still
+ * shows the cursor's cell from there; where it does not, it scrolls the
+ * least that shows it (the cursor at its last column). */
+static void test_class_smaller_student(void **state)
+{
+	(void)state;
+	struct class_room r;
+	char words[40 * 5] = "";
+	for (int i = 0; i < 40; i++) {
+		char w[8];
+		snprintf(w, sizeof(w), "%sw%d", i ? " " : "", i);
+		strcat(words, w);
+	}
+	class_open(&r, 80, 24, 60, 20, "qkv-walkthrough", words);
+	class_key(&r, 'n');
+	class_key(&r, '>');
+	int first = r.lead.a.hm.first_col;
+	assert_int_equal(r.lead.a.col, first);
+	assert_int_equal(r.fol.a.hm.first_col, first);
+	assert_true(r.fol.a.hm.last_col < r.lead.a.hm.last_col);
+	/* the cursor to the teacher's last column: off the student's page
+	 * from the teacher's first, so the least scroll that shows it */
+	while (r.lead.a.col < r.lead.a.hm.last_col)
+		class_key(&r, AV_FKEY(KEY_RIGHT));
+	assert_int_equal(r.lead.a.hm.first_col, first);
+	assert_int_equal(r.fol.a.hm.last_col, r.lead.a.col);
+	assert_true(r.fol.a.hm.first_col > first);
+	/* rows: Ctrl-D pages the teacher's 12 rows; the student's fewer from
+	 * the teacher's first show the cursor */
+	class_key(&r, AV_CTRL('D'));
+	assert_true(r.lead.a.hm.first_row > 0);
+	assert_int_equal(r.lead.a.row, r.lead.a.hm.first_row);
+	assert_int_equal(r.fol.a.hm.first_row, r.lead.a.hm.first_row);
+	assert_true(r.fol.a.hm.last_row < r.lead.a.hm.last_row);
+	class_close(&r);
+}
+
+/* A student who pages on their own explores, even where the cursor stays
+ * (translate-cross with a 40-word source: K and V are taller than Q, and
+ * Ctrl-D with the cursor on Q's last row pages the view alone). */
+static void test_class_student_pages(void **state)
+{
+	(void)state;
+	struct class_room r;
+	char source[40 * 5 + 16] = ":source ";
+	for (int i = 0; i < 40; i++) {
+		char w[8];
+		snprintf(w, sizeof(w), "%sw%d", i ? " " : "", i);
+		strcat(source, w);
+	}
+	strcat(source, "\r");
+	class_open(&r, 80, 24, 80, 24, "translate-cross", NULL);
+	int keys[sizeof source], n = 0;
+	for (const char *c = source; *c; c++)
+		keys[n++] = (unsigned char)*c;
+	keys[n++] = 'n';
+	keys[n++] = 'n';                            /* the projection: Q | K | V */
+	for (int i = 0; i < 8; i++)
+		keys[n++] = AV_FKEY(KEY_DOWN);      /* to Q's last row */
+	class_keys(&r, keys, n);
+	int row = r.fol.a.row, first_row = r.fol.a.hm.first_row;
+	assert_int_equal(row, r.lead.s.trace.n - 1);
+	assert_true(r.lead.s.trace.m > r.lead.a.hm.last_row + 1);
+	char got[64];
+	class_header(got, sizeof got, &r.fol.a);
+	assert_string_equal(got, "following");
+	int ctrl_d = AV_CTRL('D');
+	class_student_keys(&r, &ctrl_d, 1);
+	assert_int_equal(r.fol.a.row, row);
+	assert_true(r.fol.a.hm.first_row != first_row);
+	class_header(got, sizeof got, &r.fol.a);
+	assert_string_equal(got, "exploring");
+	class_close(&r);
+}
+
 int main(void)
 {
 	utf8 = harness_setup_process();
@@ -1626,6 +1950,10 @@ int main(void)
 		cmocka_unit_test(test_loaded_trained_weights),
 		cmocka_unit_test(test_legend_before_inspector),
 		cmocka_unit_test(test_stage_ends_explained),
+		cmocka_unit_test(test_class_same_size_pages_columns),
+		cmocka_unit_test(test_class_same_size_pages_rows),
+		cmocka_unit_test(test_class_smaller_student),
+		cmocka_unit_test(test_class_student_pages),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -114,6 +114,7 @@ static void apply_backgrounds(struct av_app *a)
 static void make_windows(struct av_app *a)
 {
 	destroy_windows(a);
+	a->windows_made++;
 	/* a lesson's caption pane takes rows at the bottom; everything else is
 	 * laid out above it, so the views need not know */
 	int pane = av_lesson_ui_rows(a, LINES);

@@ -170,6 +170,8 @@ struct av_app {
 	int heads_cells;         /* the heads view's cells: AV_HEADS_CELLS_* (z) */
 	int sel_query, sel_key;  /* the tokens under the cursor, or -1 */
 	int page_cols;           /* columns of the last heatmap drawn */
+	unsigned windows_made;   /* counts the layouts made (a resize): each
+				    starts the stepper's scroll over */
 
 	struct av_editor ed;
 	struct av_prompt *prompt;        /* view_prompt.c's state, or NULL */

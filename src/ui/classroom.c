@@ -8,9 +8,10 @@
  * follows: each snapshot is applied to its own session and laid out for
  * its own screen. The first key that changes its state makes it explore
  * (src/follow/explore.h): its state before and after each key is compared
- * (the snapshot's fields, the cursor's row and column, the view, an editor
- * or prompt opened), so a key that only changes the look (z, T, ?, Ctrl-L)
- * does not count, and the key that does count is applied, not lost. */
+ * (the snapshot's fields, the cursor's row and column, the stepper's view
+ * paged, the view, an editor or prompt opened), so a key that only changes
+ * the look (z, T, ?, Ctrl-L) or a resize does not count, and the key that
+ * does count is applied, not lost. */
 #include "config.h"
 
 #include <errno.h>
@@ -53,6 +54,8 @@ _Static_assert(AV_SNAP_STAGE_COUNT == AV_STAGE_COUNT,
 struct local {
 	struct av_state st;
 	int row, col;
+	int scroll_row, scroll_col;    /* the stepper's scroll as the keys left it */
+	unsigned windows_made;         /* a->windows_made: a resize restarts the scroll */
 	bool editing;               /* the editor or the prompt is open */
 	struct av_snap_training run;   /* the training view's trainer, as a run */
 	bool running;                  /* and whether it runs */
@@ -318,6 +321,15 @@ static bool capture(struct av_app *a, struct av_state *snap, char **cause)
 	snap->key = a->sel_key >= 0 && a->sel_key < t->m ? a->sel_key : -1;
 	snap->row = cell_index(a->row);
 	snap->col = cell_index(a->col);
+	/* the view's origin only where it means something elsewhere
+	 * (snapshot.h): the stepper's, as the screen drawn after the publish
+	 * will place it (a > at the last page asks for more than it keeps) */
+	if (snap->view == AV_SNAP_VIEW_STAGE && a->view == &av_view_stage) {
+		int first_row, first_col;
+		av_stage_view_origin(a, &first_row, &first_col);
+		snap->first_row = cell_index(first_row);
+		snap->first_col = cell_index(first_col);
+	}
 	const char *lesson = av_lesson_ui_name(a, &snap->lesson_step);
 	if (lesson != NULL && strlen(lesson) <= AV_SNAP_NAME_MAX) {
 		snprintf(snap->lesson, sizeof snap->lesson, "%s", lesson);
@@ -588,6 +600,18 @@ static void place_teachers_cursor(struct av_app *a, const struct av_state *snap)
 	a->hm.stage = snap->stage;
 }
 
+/* The teacher's view origin for the stepper's next draw: the teacher's
+ * first row and column where this screen shows the cursor's cell from
+ * there, else the least scroll that does (the heatmap's rule). Only the
+ * stepper's: the other views send none (snapshot.h). Called after the
+ * windows are made, which starts a view at its first column. */
+static void place_teachers_view(struct av_app *a, const struct av_state *snap)
+{
+	if (snap->view == AV_SNAP_VIEW_STAGE && a->view == &av_view_stage && a->pin == NULL &&
+	    (int)a->stage == snap->stage)
+		av_stage_view_set_origin(a, snap->first_row, snap->first_col);
+}
+
 /* Pins what the teacher pinned in state pin (a figure's panel, or the
  * stepper's matrix at its stage, head and cell), from the session as it
  * is: in that state, or with the same numbers. */
@@ -846,6 +870,7 @@ static bool follow_snapshot(struct av_app *a, const struct av_state *snap)
 	c->trained_print = av_params_print(&a->s->params);
 	apply_screen(a, snap, pin_live ? (pin ? pin : snap) : NULL, said_before);
 	av_app_resize(a);
+	place_teachers_view(a, snap);
 	a->dirty = AV_DIRTY_ALL;
 	return true;
 }
@@ -874,6 +899,11 @@ static void local_state(struct av_app *a, struct local *l)
 	l->st.query = l->st.key = -1;   /* the cursor's row and column say it */
 	l->row = a->row;
 	l->col = a->col;
+	/* and the stepper's scroll its origin (view_paged) */
+	l->st.first_row = l->st.first_col = 0;
+	l->scroll_row = a->hm.scroll_row;
+	l->scroll_col = a->hm.scroll_col;
+	l->windows_made = a->windows_made;
 	l->editing = a->overlay == &av_view_edit || a->overlay == &av_view_prompt;
 	/* a student's own training (Space, s, r, [ ], o, ...) is exploring too */
 	if (a->train != NULL && a->train->tr != NULL) {
@@ -881,6 +911,30 @@ static void local_state(struct av_app *a, struct local *l)
 		av_state_track_training(&l->run, a->train->tr);
 		l->running = a->train->running;
 	}
+}
+
+/* Whether the frame's keys paged the stepper's view with the cursor kept
+ * where it was (Ctrl-D when the cursor's matrix is shorter than the
+ * figure's tallest, K and V of a long source beside Q): paging on one's
+ * own is exploring, as moving the cursor is (> < Ctrl-D Ctrl-U move both,
+ * and the cursor says it). Compared as the next draw places the view on
+ * this screen from the scroll before and after the keys: a > at the last
+ * page asks for a scroll the draw does not keep, and z lays the same
+ * scroll out anew, neither of which moves the view. A resize is not the
+ * student's move: the windows made anew start the view at the first
+ * column, and the teacher's origin is placed again (av_classroom_after_key). */
+static bool view_paged(const struct av_app *a, const struct local *before,
+		       const struct local *after)
+{
+	int row0, col0, row1, col1;
+
+	if (a->view != &av_view_stage || a->pin != NULL ||
+	    before->windows_made != after->windows_made ||
+	    (before->scroll_row == after->scroll_row && before->scroll_col == after->scroll_col))
+		return false;
+	av_stage_view_origin_from(a, before->scroll_row, before->scroll_col, &row0, &col0);
+	av_stage_view_origin_from(a, after->scroll_row, after->scroll_col, &row1, &col1);
+	return row0 != row1 || col0 != col1;
 }
 
 void av_classroom_before_key(struct av_app *a)
@@ -910,8 +964,15 @@ void av_classroom_after_key(struct av_app *a)
 	local_state(a, &after);
 	if (av_state_same(&after.st, &c->before.st) && after.row == c->before.row &&
 	    after.col == c->before.col && !after.editing && after.running == c->before.running &&
-	    av_state_same_training(&after.run, &c->before.run))
+	    av_state_same_training(&after.run, &c->before.run) &&
+	    !view_paged(a, &c->before, &after)) {
+		/* still following: the teacher's first row and column
+		 * again, where a resize (windows made anew) started the
+		 * stepper at its first */
+		if (c->have_last)
+			place_teachers_view(a, &c->last);
 		return;
+	}
 	if (av_explore_start(&c->ex))
 		a->dirty |= AV_DIRTY_HEADER | AV_DIRTY_STATUS;
 }
