@@ -946,6 +946,12 @@ static void test_page_rows(void **state)
 	harness_key(&h, AV_CTRL('D'));
 	assert_int_equal(h.a.hm.first_row, page);
 	assert_int_equal(h.a.row, page);
+	/* the title says which rows (the label column had "▼ row…") */
+	char rows[64];
+	snprintf(rows, sizeof(rows), "scores_h cols 0-9 of 40, rows %d-%d of 40", page,
+		 h.a.hm.last_row);
+	expect(rows);
+	expect(utf8 ? "▲▼" : "^v");
 	harness_key(&h, AV_CTRL('F'));   /* less's key does the same */
 	assert_int_equal(h.a.row, 2 * page);
 	harness_key(&h, AV_CTRL('B'));

@@ -429,19 +429,26 @@ static void draw_part_header(WINDOW *w, struct av_colors *c, const struct av_hea
 			hx1 = right_limit;
 		for (int x = hx0; hx0 >= 0 && x <= hx1; x++)
 			av_put(w, 0, x, utf8 ? "─" : "-", 1, hl);
-		char name[96];
-		bool whole = s->col == 0 && pl->slots[last].col == p->cols - 1;
-		if (whole)
-			snprintf(name, sizeof(name), "%s ", p->name);
-		else
-			snprintf(name, sizeof(name), _("%s cols %d-%d of %d "), p->name, s->col,
+		char name[160], cols[64] = "", rows[64] = "";
+		if (s->col != 0 || pl->slots[last].col != p->cols - 1)
+			snprintf(cols, sizeof(cols), _("cols %d-%d of %d"), s->col,
 				 pl->slots[last].col, p->cols);
-		/* up to the next matrix's name; the bare name if "cols a-b"
-		 * does not fit there (one column of pos_enc left of X) */
+		/* the rows shown, once, after the first matrix's name: the
+		 * label column's corner has no room for them */
+		if (i == 0 && (hm->first_row > 0 || hm->last_row < hm->total_rows - 1))
+			snprintf(rows, sizeof(rows), _("rows %d-%d of %d"), hm->first_row,
+				 hm->last_row, hm->total_rows);
+		/* up to the next matrix's name; what does not fit there is left
+		 * out, cols first (one column of pos_enc left of X) */
 		int limit = right_limit;
 		if (last + 1 < pl->n && pl->slots[last + 1].x - 1 < limit)
 			limit = pl->slots[last + 1].x - 1;
-		if (!whole && av_text_width(name) > limit - s->x)
+		/* "scores_h cols 0-9 of 40, rows 12-23 of 40 " */
+		snprintf(name, sizeof(name), "%s %s%s%s%s", p->name, cols,
+			 cols[0] && rows[0] ? ", " : "", rows, cols[0] || rows[0] ? " " : "");
+		if (rows[0] && av_text_width(name) > limit - s->x)
+			snprintf(name, sizeof(name), "%s %s ", p->name, rows);
+		if (av_text_width(name) > limit - s->x)
 			snprintf(name, sizeof(name), "%s ", p->name);
 		/* the space after the name is a gap, not worth cutting it for */
 		size_t len = strlen(name);
@@ -818,16 +825,15 @@ static void draw_margins(WINDOW *w, struct av_colors *c, const struct av_heatmap
 		if (s->op_x >= 0 && op && op_y < height && s->op_x < width)
 			av_put(w, op_y, s->op_x, op, 1, av_colors_el(c, AV_EL_TITLE));
 	}
+	/* which way more rows are (the first matrix's title says which rows
+	 * are shown: "rows 12-23 of 40" was cut here to "▼ row…") */
 	const bool utf8 = av_draw_utf8();
-	if (hm->scroll_row > 0)
-		av_put(w, 1, pl->x0, utf8 ? _("▲ more") : _("^ more"), pl->label_w,
-		       av_colors_el(c, AV_EL_DIM));
-	if (hm->scroll_row + data_rows < pl->max_rows) {
-		char more[48];
-		snprintf(more, sizeof(more), _("%s rows %d-%d of %d"), utf8 ? _("▼") : "v",
-			 hm->scroll_row, hm->scroll_row + data_rows - 1, pl->max_rows);
+	bool up = hm->scroll_row > 0, down = hm->scroll_row + data_rows < pl->max_rows;
+	const char *more = up && down ? (utf8 ? "▲▼" : "^v")
+			   : up ? (utf8 ? _("▲ more") : _("^ more"))
+			   : down ? (utf8 ? _("▼ more") : _("v more")) : NULL;
+	if (more)
 		av_put(w, 1, pl->x0, more, pl->label_w, av_colors_el(c, AV_EL_DIM));
-	}
 }
 
 /* The sizes, the scroll and what they show (first_col to total_rows) in a
