@@ -1154,6 +1154,22 @@ static void test_cross_source_line_follows_key(void **state)
 	harness_close(&h);
 }
 
+/* y read in the same burst as the key that opened the stage (G y sent in
+ * one write) pins the stage's own result, where the draw would have put
+ * the cursor: it pinned the last stage's column of the first part,
+ * concat at the output stage. */
+static void test_pin_in_burst_after_stage_key(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "Gy");
+	assert_non_null(h.a.pin);
+	expect("pinned: output, self");
+	expect_not("pinned: output concat");
+	harness_close(&h);
+}
+
 /* No colours: NO_COLOR, or a terminal without them (vt100). Values are
  * shaded with glyphs; masked cells keep their glyph. */
 static void test_monochrome(void **state)
@@ -1942,6 +1958,7 @@ int main(void)
 		cmocka_unit_test(test_cross_mode),
 		cmocka_unit_test(test_cross_cursor_past_the_sentence),
 		cmocka_unit_test(test_cross_source_line_follows_key),
+		cmocka_unit_test(test_pin_in_burst_after_stage_key),
 		cmocka_unit_test(test_monochrome),
 		cmocka_unit_test(test_ascii_fallback),
 		cmocka_unit_test(test_ascii_every_view),

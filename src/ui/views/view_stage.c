@@ -838,6 +838,12 @@ static bool stage_key(struct av_app *a, int key, enum av_action act)
 		place_cursor(a);
 		av_app_toggle_key(a, a->sel_key);
 		return true;
+	case AV_ACTION_PIN:
+		/* y in the burst that opened the stage (G y): on the stage's
+		 * own result first, as the draw puts the cursor; the pin reads
+		 * the cursor's part (app.c's av_pin_stepper) */
+		place_cursor(a);
+		return false;
 	case AV_ACTION_ALL_HEADS:
 	case AV_ACTION_TRAIN:
 		/* another view takes the cursor: its column becomes the one in
