@@ -990,6 +990,34 @@ static void assert_windows_inside(const struct av_app *a)
 				    getbegx(ws[i]) + getmaxx(ws[i]) <= COLS);
 }
 
+/* A resize keeps the page the view was on (cols 20-29 of the scores),
+ * moving it only as the cursor needs: the view started again at column 0
+ * and then scrolled just far enough to show the cursor's (8-20). */
+static void test_resize_keeps_page(void **state)
+{
+	(void)state;
+	struct harness h;
+	char words[40 * 5] = "";
+	for (int i = 0; i < 40; i++) {
+		char w[8];
+		snprintf(w, sizeof(w), "%sw%d", i ? " " : "", i);
+		strcat(words, w);
+	}
+	OPEN(&h, 80, 24, "qkv-walkthrough", words, -1);
+	harness_keys(&h, "nnn");
+	harness_keys(&h, ">");
+	harness_keys(&h, ">");
+	int first = h.a.hm.first_col;
+	assert_true(first > 0);
+	harness_key(&h, AV_CTRL('D'));
+	int first_row = h.a.hm.first_row;
+	assert_true(first_row > 0);
+	harness_resize(&h, 100, 30);
+	assert_int_equal(h.a.hm.first_col, first);
+	assert_int_equal(h.a.hm.first_row, first_row);
+	harness_close(&h);
+}
+
 /* Two resizes read as one KEY_RESIZE later, smaller and back to the size
  * laid out for (a training tick draws between them): ncurses moved the
  * windows, the size alone said nothing had changed, and the draw used
@@ -1952,6 +1980,7 @@ int main(void)
 		cmocka_unit_test(test_wide_matrix),
 		cmocka_unit_test(test_page_rows),
 		cmocka_unit_test(test_resize_and_back),
+		cmocka_unit_test(test_resize_keeps_page),
 		cmocka_unit_test(test_embedding_opens_on_x),
 		cmocka_unit_test(test_heads_view),
 		cmocka_unit_test(test_settings_keys),

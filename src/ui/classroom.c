@@ -604,7 +604,7 @@ static void place_teachers_cursor(struct av_app *a, const struct av_state *snap)
  * first row and column where this screen shows the cursor's cell from
  * there, else the least scroll that does (the heatmap's rule). Only the
  * stepper's: the other views send none (snapshot.h). Called after the
- * windows are made, which starts a view at its first column. */
+ * windows are made, whose draw may have moved the view for its cursor. */
 static void place_teachers_view(struct av_app *a, const struct av_state *snap)
 {
 	if (snap->view == AV_SNAP_VIEW_STAGE && a->view == &av_view_stage && a->pin == NULL &&
@@ -921,8 +921,8 @@ static void local_state(struct av_app *a, struct local *l)
  * this screen from the scroll before and after the keys: a > at the last
  * page asks for a scroll the draw does not keep, and z lays the same
  * scroll out anew, neither of which moves the view. A resize is not the
- * student's move: the windows made anew start the view at the first
- * column, and the teacher's origin is placed again (av_classroom_after_key). */
+ * student's move: a smaller screen moves the view as far as the cursor
+ * needs, and the teacher's origin is placed again (av_classroom_after_key). */
 static bool view_paged(const struct av_app *a, const struct local *before,
 		       const struct local *after)
 {
@@ -967,8 +967,8 @@ void av_classroom_after_key(struct av_app *a)
 	    av_state_same_training(&after.run, &c->before.run) &&
 	    !view_paged(a, &c->before, &after)) {
 		/* still following: the teacher's first row and column
-		 * again, where a resize (windows made anew) started the
-		 * stepper at its first */
+		 * again, where a resize (windows made anew) moved the
+		 * stepper's for its cursor */
 		if (c->have_last)
 			place_teachers_view(a, &c->last);
 		return;

@@ -867,9 +867,13 @@ static bool stage_key(struct av_app *a, int key, enum av_action act)
 	return true;
 }
 
+/* The windows were made anew (a resize, a lesson step, the caption pane
+ * under the grid): the view keeps its first row and column, which name
+ * cells, not screen places; the next draw moves it only as far as the
+ * cursor needs on the new size (a teacher who resized lost the page). */
 static void stage_resize(struct av_app *a)
 {
-	a->hm.scroll_col = a->hm.scroll_row = 0;
+	(void)a;
 }
 
 /* --- the view's origin, for the classroom -------------------------------- */
