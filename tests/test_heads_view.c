@@ -669,6 +669,30 @@ static void test_pin_from_grid(void **state)
 	harness_close(&h);
 }
 
+/* Key labels cut to two columns with no room for "…" read alike (s10,
+ * s11, ... all "s1"): the key's index is shown instead where it fits. */
+static void test_cut_key_labels_are_indices(void **state)
+{
+	(void)state;
+	struct harness h;
+	char words[24 * 5] = "";
+	for (int i = 0; i < 24; i++) {
+		char w[8];
+		snprintf(w, sizeof(w), "%ss%d", i ? " " : "", i);
+		strcat(words, w);
+	}
+	OPEN(&h, 100, 30, "qkv-walkthrough", words, -1);
+	harness_keys(&h, "annnnnn");
+	harness_keys(&h, ">");
+	harness_keys(&h, ">");
+	expect("   14 15 16 17 18 19 20 ");
+	expect_not(" s1 s1 ");
+	harness_keys(&h, "<<");   /* whole tokens stay tokens */
+	harness_keys(&h, "<");
+	expect("   s0 s1 s2 s3 s4 s5 s6 ");
+	harness_close(&h);
+}
+
 int main(void)
 {
 	utf8 = harness_setup_process();
@@ -687,6 +711,7 @@ int main(void)
 		cmocka_unit_test(test_clip_helpers),
 		cmocka_unit_test(test_views_return_to_all_heads),
 		cmocka_unit_test(test_pin_from_grid),
+		cmocka_unit_test(test_cut_key_labels_are_indices),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

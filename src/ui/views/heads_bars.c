@@ -253,10 +253,8 @@ static void key_label(const struct av_trace *t, int j, int width, char *out, siz
 	else   /* a ruler: 0123456789012... */
 		snprintf(raw, sizeof(raw), "%d", j % 10);
 	av_heads_fit(out, size, raw, width);
-	if (!*out) {
-		snprintf(raw, sizeof(raw), "%d", j);
-		av_heads_fit(out, size, raw, width);
-	}
+	if (width >= 2)
+		av_heads_key_index_if_cut(out, size, raw, j, width);
 }
 
 struct bars_ctx {

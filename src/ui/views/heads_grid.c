@@ -274,11 +274,8 @@ static void col_label(const struct av_trace *t, const struct av_part *p, int c, 
 	else
 		snprintf(raw, sizeof(raw), "%d", c);
 	av_heads_fit(out, size, raw, width);
-	if (!*out && p->col_axis == AV_AXIS_KEY) {
-		/* a wide character in one column: the index instead */
-		snprintf(raw, sizeof(raw), "%d", c);
-		av_heads_fit(out, size, raw, width);
-	}
+	if (p->col_axis == AV_AXIS_KEY)
+		av_heads_key_index_if_cut(out, size, raw, c, width);
 }
 
 struct tile_ctx {

@@ -50,6 +50,16 @@ void av_heads_fill(WINDOW *w, int y, int x, int n, attr_t attr)
 	av_fill(w, y, x, n, attr);
 }
 
+void av_heads_key_index_if_cut(char *out, size_t size, const char *token, int key, int width)
+{
+	if (strcmp(out, token) == 0 || (*out && width >= 4))
+		return;   /* whole, or cut with "…" saying so */
+	char index[16];
+	snprintf(index, sizeof(index), "%d", key);
+	if (av_text_width(index) <= width)
+		snprintf(out, size, "%s", index);
+}
+
 void av_heads_fit(char *out, size_t size, const char *s, int width)
 {
 	out[0] = '\0';

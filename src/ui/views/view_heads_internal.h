@@ -80,6 +80,11 @@ void av_heads_fill(WINDOW *w, int y, int x, int n, attr_t attr);
 /* s cut to at most width columns at a character boundary, without an
  * ellipsis when width < 4 (a "…" would leave no letter to read). */
 void av_heads_fit(char *out, size_t size, const char *s, int width);
+/* A key's label out, fitted from token (av_heads_fit) into width: the
+ * key's index instead where the token was cut with no room for "…" (s10
+ * and s11 both read "s1") or not at all (a wide character in one
+ * column), when the index fits. */
+void av_heads_key_index_if_cut(char *out, size_t size, const char *token, int key, int width);
 
 /* A weight (0..1) in width columns: "0.423", "0.42", ".42", or "" when
  * not even that fits. */
