@@ -435,7 +435,8 @@ static void draw_part_header(WINDOW *w, struct av_colors *c, const struct av_hea
 				 pl->slots[last].col, p->cols);
 		/* the rows shown, once, after the first matrix's name: the
 		 * label column's corner has no room for them */
-		if (i == 0 && (hm->first_row > 0 || hm->last_row < hm->total_rows - 1))
+		if (i == 0 && !hm->rows_noted &&
+		    (hm->first_row > 0 || hm->last_row < hm->total_rows - 1))
 			snprintf(rows, sizeof(rows), _("rows %d-%d of %d"), hm->first_row,
 				 hm->last_row, hm->total_rows);
 		/* up to the next matrix's name; what does not fit there is left
@@ -894,8 +895,9 @@ void av_heatmap_draw(WINDOW *w, struct av_colors *c, struct av_heatmap *hm)
 		double fit = number_range(&hm->parts[i], info[i].range);
 		if (hm->share_range > fit)
 			fit = hm->share_range;
+		int most = hm->integers ? 0 : pl.cell_w >= 11 ? 4 : 3;
 		info[i].decimals = av_cell_decimals_max(fit, info[i].neg || hm->share_neg, avail,
-							pl.cell_w >= 11 ? 4 : 3);
+							most);
 		if (!weights && info[i].decimals >= 0 && info[i].decimals < signed_decimals)
 			signed_decimals = info[i].decimals;
 	}

@@ -44,6 +44,9 @@ struct av_heatmap {
 	int share_cell_w;
 	double share_range;
 	bool share_neg;
+	bool integers;            /* whole numbers only (a 0/1 mask): "1", not "1.000" */
+	bool rows_noted;          /* the caller says which rows show (panels.c's note
+				     under a panel): not in the first title too */
 	bool on_factor;           /* the cursor is on the scores' factors */
 	int factor_col;           /* ... at this column of Q_h, K_hᵀ */
 	/* filled by av_heatmap_draw (first_col to total_rows by

@@ -362,6 +362,8 @@ void av_panel_draw(WINDOW *w, struct av_colors *c, struct av_panel *p,
 	part.name = name;
 	p->hm.cur_row = row;
 	p->hm.cur_col = col;
+	p->hm.integers = p->mask01;
+	p->hm.rows_noted = note;
 	av_heatmap_draw(sub, c, &p->hm);
 	/* the axes, in the corner over the row labels when no scroll
 	 * indicator is there: queries down, keys across */
