@@ -1277,6 +1277,36 @@ static void test_matrices(void **state)
 	harness_close(&h);
 }
 
+/* When the matrices do not all fit, the panel's last row says so and
+ * holds nothing else: the note was written over the last block's bottom
+ * row, "more below: a taller terminal 2.8  −0.4  −1.1" (QA, 150x40, 150x32,
+ * 160x45; at 80x24 with g). */
+static void test_more_below_note_alone(void **state)
+{
+	(void)state;
+	static const struct { int cols, lines; const char *keys; } sizes[] = {
+		{ 150, 40, "t" }, { 150, 32, "t" }, { 160, 45, "t" }, { 80, 24, "tg" },
+	};
+	const char *note = "more below: a taller terminal";
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		struct harness h;
+		OPEN(&h, sizes[i].cols, sizes[i].lines, "qkv-walkthrough");
+		harness_keys(&h, sizes[i].keys);
+		int y = harness_find(note);
+		if (y < 0) {
+			harness_dump();
+			fail_msg("%dx%d: no note", sizes[i].cols, sizes[i].lines);
+		}
+		const char *after = strstr(harness_line(y), note) + strlen(note);
+		if (after[strspn(after, " ")] != '\0') {
+			harness_dump();
+			fail_msg("%dx%d: the note's row goes on: \"%s\"", sizes[i].cols,
+				 sizes[i].lines, after);
+		}
+		harness_close(&h);
+	}
+}
+
 /* A message too long for the status line covers the bottom rows of the
  * training view and leaves nothing behind when it goes: the gap between the
  * view's own windows is repainted too (a character of the message stayed
@@ -1386,6 +1416,7 @@ int main(void)
 		cmocka_unit_test(test_sentence_step),
 		cmocka_unit_test(test_scores_toggle),
 		cmocka_unit_test(test_matrices),
+		cmocka_unit_test(test_more_below_note_alone),
 		cmocka_unit_test(test_long_message_leaves_nothing),
 		cmocka_unit_test(test_target_names_the_tracked_pair),
 		cmocka_unit_test(test_hist_zero_mark_apart),

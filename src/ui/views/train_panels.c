@@ -1261,31 +1261,55 @@ static void mats_cells(int D, int width, int *lw, int *cw)
 			(*cw)--;
 }
 
-/* The blocks, per_row a row of block_w columns each, from row 1 down while
- * they fit; returns how many were drawn. */
-static int draw_mat_blocks(struct av_app *a, WINDOW *w, const struct mat_block *blocks, int n,
-			   int D, int lw, int cw)
+/* Where the blocks sit: per_row a row of them, block_w columns and block_h
+ * rows each (a title, the column labels, D rows). */
+struct mat_grid {
+	int block_w, per_row, block_h;
+};
+
+static struct mat_grid mat_grid_of(int width, int D, int lw, int cw)
 {
-	int width = getmaxx(w), height = getmaxy(w);
-	int block_w = lw + 1 + D * cw;
-	if (block_w > width)
-		block_w = width;
-	int per_row = (width + 2) / (block_w + 2);
-	if (per_row < 1)
-		per_row = 1;
-	int block_h = 2 + D;                       /* its title, column labels, rows */
+	struct mat_grid g = { lw + 1 + D * cw, 1, 2 + D };
+	if (g.block_w > width)
+		g.block_w = width;
+	g.per_row = (width + 2) / (g.block_w + 2);
+	if (g.per_row < 1)
+		g.per_row = 1;
+	return g;
+}
+
+/* The blocks that rows 1..rows-1 hold, from row 1 down: a row of blocks
+ * goes in while 4 rows are left for it (a title, the labels and two rows;
+ * a cut block's ▼ says it has more). */
+static int mat_blocks_fitting(const struct mat_grid *g, int n, int rows)
+{
 	int y = 1, shown = 0;
-	for (int k = 0; k < n; k += per_row) {
-		int room = height - y;
+	for (int k = 0; k < n; k += g->per_row) {
+		int room = rows - y;
 		if (room < 4)
 			break;
-		int bh = block_h < room ? block_h : room;
-		for (int c = 0; c < per_row && k + c < n; c++) {
+		shown += n - k < g->per_row ? n - k : g->per_row;
+		y += g->block_h < room ? g->block_h : room;
+	}
+	return shown;
+}
+
+/* The blocks that fit in rows 1..rows-1 of w (mat_blocks_fitting), drawn. */
+static void draw_mat_blocks(struct av_app *a, WINDOW *w, const struct mat_block *blocks, int n,
+			    const struct mat_grid *g, int rows, int lw, int cw)
+{
+	int y = 1;
+	for (int k = 0; k < n; k += g->per_row) {
+		int room = rows - y;
+		if (room < 4)
+			break;
+		int bh = g->block_h < room ? g->block_h : room;
+		for (int c = 0; c < g->per_row && k + c < n; c++) {
 			const struct mat_block *b = &blocks[k + c];
-			WINDOW *sub = derwin(w, bh, block_w, y, c * (block_w + 2));
+			WINDOW *sub = derwin(w, bh, g->block_w, y, c * (g->block_w + 2));
 			if (!sub)
 				continue;
-			av_put(sub, 0, 0, b->title, block_w, el(a, AV_EL_LABEL));
+			av_put(sub, 0, 0, b->title, g->block_w, el(a, AV_EL_LABEL));
 			struct matrix m = {
 				.rows = b->rows, .cols = b->cols, .v = b->v,
 				.row_label = index_labels(), .col_label = index_labels(),
@@ -1295,11 +1319,9 @@ static int draw_mat_blocks(struct av_app *a, WINDOW *w, const struct mat_block *
 			};
 			draw_matrix(a, sub, 1, bh - 1, &m);
 			delwin(sub);
-			shown++;
 		}
 		y += bh;
 	}
-	return shown;
 }
 
 void av_train_panel_mats(struct av_app *a, WINDOW *w)
@@ -1321,9 +1343,15 @@ void av_train_panel_mats(struct av_app *a, WINDOW *w)
 			mat_block_fill(tr, id, true, &blocks[n++]);
 	}
 	int D = tr->params.d_model < MAT_CORNER ? tr->params.d_model : MAT_CORNER, lw, cw;
-	mats_cells(D, getmaxx(w), &lw, &cw);
-	if (draw_mat_blocks(a, w, blocks, n, D, lw, cw) < n && getmaxy(w) > 1)
-		av_put(w, getmaxy(w) - 1, 0, _("more below: a taller terminal"), getmaxx(w),
+	int width = getmaxx(w), height = getmaxy(w);
+	mats_cells(D, width, &lw, &cw);
+	struct mat_grid g = mat_grid_of(width, D, lw, cw);
+	/* blocks left out: the last row says so, and no block is drawn in it
+	 * (the note was written over a row of numbers, whose end stayed) */
+	bool more = mat_blocks_fitting(&g, n, height) < n && height > 1;
+	draw_mat_blocks(a, w, blocks, n, &g, more ? height - 1 : height, lw, cw);
+	if (more)
+		av_put(w, height - 1, 0, _("more below: a taller terminal"), width,
 		       el(a, AV_EL_DIM));
 	for (int k = 0; k < n; k++)
 		free(blocks[k].v);
