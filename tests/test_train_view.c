@@ -1028,22 +1028,52 @@ static void test_steps_only_are_trained(void **state)
 	harness_close(&h);
 }
 
-/* A rate set outside what [ and ] reach (:lr 1e30, --lr) is brought back
- * by one press toward the range; further out is still refused. */
+/* One range for the learning rate: :lr refuses what [ and ] never reach,
+ * in the words ] uses (:lr 1e308 was taken, and the run diverged at once;
+ * ] said "stays between 1e-06 and 100"). A rate from outside it (a
+ * sample's, a lesson's) is brought back by one press toward the range;
+ * further out is still refused. */
 static void test_lr_keys_come_back_into_range(void **state)
 {
 	(void)state;
 	struct harness h;
+	const char *range = "the learning rate stays between 1e-06 and 100";
+	char refused[96];
+	snprintf(refused, sizeof(refused), "lr: %s", range);
 	OPEN(&h, 80, 24, "");
-	harness_keys(&h, "t:lr 1e30\r");
-	assert_true(trainer(&h)->set.lr == 1e30);
+	/* a refusal stays in the prompt, to be edited: Escape closes it */
+	harness_keys(&h, ":lr 1e308\r");            /* the stepper's :lr too */
+	assert_true(harness_status_has(LINES - 1, refused));
+	assert_true(h.s.sample.training.lr == 0.01);
+	harness_keys(&h, "\x1bt:lr 1e308\r");
+	assert_true(harness_status_has(LINES - 1, refused));
+	assert_true(trainer(&h)->set.lr == 0.01);
+	harness_keys(&h, "\x1b:lr 1e-7\r");
+	assert_true(harness_status_has(LINES - 1, refused));
+	assert_true(trainer(&h)->set.lr == 0.01);
+	harness_keys(&h, "\x1b");
+	harness_keys(&h, ":lr 100\r");
+	assert_true(trainer(&h)->set.lr == 100);
 	harness_keys(&h, "]");
-	expect("the learning rate stays between");
+	assert_true(harness_status_has(LINES - 1, range));
+	assert_true(trainer(&h)->set.lr == 100);
+	harness_keys(&h, ":lr 1e-6\r[");
+	assert_true(harness_status_has(LINES - 1, range));
+	assert_true(trainer(&h)->set.lr == 1e-6);
+	harness_close(&h);
+
+	OPEN(&h, 80, 24, "");
+	h.s.sample.training.lr = 1e30;
+	harness_keys(&h, "t]");
+	expect(range);
 	assert_true(trainer(&h)->set.lr == 1e30);
 	harness_keys(&h, "[");
 	assert_true(trainer(&h)->set.lr == 100);
-	harness_keys(&h, ":lr 1e-12\r");
-	harness_keys(&h, "]");
+	harness_close(&h);
+
+	OPEN(&h, 80, 24, "");
+	h.s.sample.training.lr = 1e-12;
+	harness_keys(&h, "t]");
 	assert_true(trainer(&h)->set.lr == 1e-6);
 	harness_close(&h);
 }

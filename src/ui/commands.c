@@ -64,7 +64,8 @@ static bool run_lr(struct av_app *a, const char *name, const char *arg, char **e
 {
 	double lr;
 	char *cause = NULL;
-	if (!av_parse_lr(arg, &lr, &cause))
+	/* the range [ and ] keep to, refused in their words */
+	if (!av_parse_lr(arg, &lr, &cause) || !av_train_lr_allowed(lr, &cause))
 		return fail_as(error, name, cause);
 	struct av_trainer *tr = a->train ? a->train->tr : NULL;
 	if (tr && !av_trainer_set_lr(tr, lr, &cause))

@@ -63,8 +63,6 @@
 
 #define TICK_MS 40            /* 25 ticks a second */
 #define BUDGET_US 25000       /* training work per tick at most */
-#define LR_MIN 1e-6
-#define LR_MAX 100.0
 
 #define D_ALL ((1u << P_COUNT) - 1)
 #define D_TRAINED (D_ALL & ~(1u << P_HINT) & ~(1u << P_BACK))   /* what a step changes */
@@ -634,24 +632,29 @@ static void cycle_init(struct av_app *a)
 	changed(a);
 }
 
+bool av_train_lr_allowed(double lr, char **cause)
+{
+	if (lr >= AV_TRAIN_LR_MIN && lr <= AV_TRAIN_LR_MAX)
+		return true;
+	return av_fail(cause, _("the learning rate stays between %g and %g"), AV_TRAIN_LR_MIN,
+		       AV_TRAIN_LR_MAX);
+}
+
 static void change_lr(struct av_app *a, double factor)
 {
 	struct av_trainer *tr = a->train->tr;
 	double lr = tr->set.lr * factor;
-	/* [ and ] keep to LR_MIN..LR_MAX, but a rate set outside it (:lr 1e30,
-	 * --lr) is brought back in one press: the divergence advice says "lr
-	 * down ([)", which used to be refused there */
-	if (lr > LR_MAX && factor < 1)
-		lr = LR_MAX;
-	else if (lr < LR_MIN && factor > 1)
-		lr = LR_MIN;
-	if (lr < LR_MIN || lr > LR_MAX) {
-		av_app_message(a, false, _("the learning rate stays between %g and %g"), LR_MIN, LR_MAX);
-		return;
-	}
+	/* [ and ] keep to the range :lr keeps to, but a rate set outside it
+	 * (a sample's, a lesson's, a teacher's) is brought back in one press:
+	 * the divergence advice says "lr down ([)", which used to be refused
+	 * there */
+	if (lr > AV_TRAIN_LR_MAX && factor < 1)
+		lr = AV_TRAIN_LR_MAX;
+	else if (lr < AV_TRAIN_LR_MIN && factor > 1)
+		lr = AV_TRAIN_LR_MIN;
 	char *cause = NULL;
-	if (!av_trainer_set_lr(tr, lr, &cause)) {
-		av_app_message(a, true, "%s", cause ? cause : _("bad learning rate"));
+	if (!av_train_lr_allowed(lr, &cause) || !av_trainer_set_lr(tr, lr, &cause)) {
+		av_app_message(a, false, "%s", cause ? cause : _("bad learning rate"));
 		free(cause);
 		return;
 	}

@@ -81,6 +81,15 @@ struct av_train_view {
 	unsigned dirty;            /* panels to redraw; 0 = all */
 };
 
+/* The learning rates the screen takes, from [ and ] and from :lr alike (a
+ * sample, a lesson or a teacher may have set one outside: [ and ] bring it
+ * back in one press). */
+#define AV_TRAIN_LR_MIN 1e-6
+#define AV_TRAIN_LR_MAX 100.0
+/* Whether lr is within them; false + *cause "the learning rate stays
+ * between 1e-06 and 100" when not. */
+bool av_train_lr_allowed(double lr, char **cause);
+
 /* "→" or "->", as the locale allows. */
 const char *av_train_panel_arrow(void);
 /* The header line (the view's header hook). */
