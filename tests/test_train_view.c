@@ -532,14 +532,61 @@ static void test_vocabulary_view(void **state)
 	}
 	expect(utf8 ? "• a pair of the sample" : "* a pair of the sample");
 	/* the cursor starts on the tracked pair; move it and track another */
-	harness_keys(&h, "l");             /* china -> australia */
-	expect(utf8 ? "china→australia (Enter tracks" : "china->australia (Enter tracks");
+	harness_keys(&h, "l");             /* china -> australia, its score in full */
+	size_t V = (size_t)tr->params.vocab_size;
+	float *vs = malloc(V * V * sizeof(float));
+	av_trainer_vocab_scores(tr, false, vs);
+	char said[96], score[32];
+	harness_cell_text(score, sizeof(score), 3, vs[0 * V + 2]);   /* china's row */
+	free(vs);
+	snprintf(said, sizeof(said), "%s: %s (Enter tracks", utf8 ? "china→australia"
+		 : "china->australia", score);
+	expect(utf8 ? said : "china->australia: ");
 	harness_keys(&h, "\r");
 	assert_int_equal(tr->track[0], 0);
 	assert_int_equal(tr->track[1], 2);
 	expect(utf8 ? "china→australia" : "china->australia");
 	harness_keys(&h, "v");
 	expect("attention weights");
+	harness_close(&h);
+}
+
+/* The vocabulary's scores at 80 columns were whole numbers: the tracked
+ * pair chat→cat read "0" in the grid while the tracking line said 0.111
+ * (translate-cross, signed scores up to 2.4 in cells of 5). Shorter labels
+ * now leave the cells room for a decimal; where nothing does, the legend
+ * says the cells are rounded; the cursor's message gives its score in
+ * full. */
+static void test_vocab_scores_keep_a_decimal(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "translate-cross");
+	harness_keys(&h, "tv");
+	expect("vocabulary: word-only q(a)");
+	const struct av_trainer *tr = trainer(&h);
+	/* the tracked pair's cell: its word-only score, with a decimal */
+	char num[32], cell[48];
+	harness_cell_text(num, sizeof(num), 1, av_trainer_track_score(tr, 0));
+	snprintf(cell, sizeof(cell), "%s%*s%s", utf8 ? "•" : "o",
+		 4 - (int)strlen(num) + (strstr(num, "\xe2\x88\x92") ? 2 : 0), "", num);
+	bool found = false;
+	for (int r = 0; r < LINES && !found; r++) {
+		const char *line = harness_line(r);
+		const char *label = strstr(line, " chat  ");
+		found = label && strstr(label, cell);
+	}
+	if (!found) {
+		harness_dump();
+		fail_msg("no \"%s\" in chat's row of the vocabulary", cell);
+	}
+	expect_not("cells rounded");
+	harness_close(&h);
+
+	/* at 77 columns not even labels of 4 leave room: said under the map */
+	OPEN(&h, 77, 24, "translate-cross");
+	harness_keys(&h, "tv");
+	expect("cells rounded");
 	harness_close(&h);
 }
 
@@ -1423,6 +1470,7 @@ int main(void)
 		cmocka_unit_test(test_table_rows_and_goal),
 		cmocka_unit_test(test_settings),
 		cmocka_unit_test(test_vocabulary_view),
+		cmocka_unit_test(test_vocab_scores_keep_a_decimal),
 		cmocka_unit_test(test_leave_and_return),
 		cmocka_unit_test(test_leave_frees_memory),
 		cmocka_unit_test(test_help_lists_training_keys),

@@ -684,10 +684,25 @@ struct matrix {
 	int row_h;                      /* screen rows per matrix row (0 = 1) */
 };
 
+/* The cell width that shows signed numbers up to range with a decimal
+ * ("−2.4": four columns, after a mark and before a space), or 0 when none
+ * does. */
+static int one_decimal_cells(double range, bool neg)
+{
+	for (int w = 3; w <= 10; w++)
+		if (av_cell_decimals(range, neg, w) >= 1)
+			return w + 2;
+	return 0;
+}
+
 /* Row-label and cell widths for matrices of up to cols columns with labels
  * of up to label_w columns in width: the widest cells that fit (7 to 5, with
- * numbers), then shorter labels (6), then narrower cells without numbers. */
-static void choose_cells(int width, int label_w, int cols, int *lw_out, int *cw_out)
+ * numbers), then shorter labels (6), then narrower cells without numbers.
+ * Signed numbers (want_cw, else 0: one_decimal_cells) keep a decimal while
+ * labels of 4 columns or more leave room for it: a score read "0" in the
+ * cell of a pair whose tracking line said 0.355. */
+static void choose_cells(int width, int label_w, int cols, int want_cw, int *lw_out,
+			 int *cw_out)
 {
 	int lw = label_w < 3 ? 3 : label_w > 12 ? 12 : label_w;
 	int cw = 0;
@@ -702,6 +717,11 @@ static void choose_cells(int width, int label_w, int cols, int *lw_out, int *cw_
 	if (!cw) {
 		lw = lw < 6 ? lw : 6;
 		cw = 2;
+	}
+	int short_lw = width - 1 - cols * want_cw;
+	if (want_cw > cw && short_lw >= 4) {
+		lw = short_lw < lw ? short_lw : lw;
+		cw = want_cw;
 	}
 	*lw_out = lw;
 	*cw_out = cw;
@@ -735,13 +755,17 @@ static bool plan_matrix(struct matrix_plan *pl, int width, int height, const str
 {
 	pl->lw = m->label_w;
 	pl->cw = m->cell_w;
+	bool neg = false;
+	for (int i = 0; i < m->rows * m->cols && !m->weights; i++)
+		neg |= m->v[i] < 0;
 	if (!pl->lw || !pl->cw) {
 		int widest = 3;
 		for (int i = 0; i < m->rows; i++) {
 			int tw = av_text_width(m->row_label[i]);
 			widest = tw > widest ? tw : widest;
 		}
-		choose_cells(width, widest, m->cols, &pl->lw, &pl->cw);
+		int want = m->weights ? 0 : one_decimal_cells(m->range, neg);
+		choose_cells(width, widest, m->cols, want, &pl->lw, &pl->cw);
 	}
 	pl->rh = m->row_h > 1 ? m->row_h : 1;
 	pl->vis_cols = (width - pl->lw - 1) / pl->cw;
@@ -752,9 +776,6 @@ static bool plan_matrix(struct matrix_plan *pl, int width, int height, const str
 	pl->first_row = m->cur_row >= pl->vis_rows ? m->cur_row - pl->vis_rows + 1 : 0;
 	pl->numbers = pl->cw >= 5;
 	pl->decimals = 0;
-	bool neg = false;
-	for (int i = 0; i < m->rows * m->cols && !m->weights; i++)
-		neg |= m->v[i] < 0;
 	if (pl->numbers && !m->weights)
 		pl->decimals = av_cell_decimals(m->range, neg, pl->cw - 2);
 	return true;
@@ -852,9 +873,10 @@ static int draw_matrix(struct av_app *a, WINDOW *w, int y, int height, const str
 	return used;
 }
 
-/* "0 ░▒▓█ 1" or "−2.3 ... +2.3" and what the marks mean, in row y. */
+/* "0 ░▒▓█ 1" or "−2.3 ... +2.3", that the cells are rounded to whole
+ * numbers when they are (rounded), and what the marks mean, in row y. */
 static void draw_map_legend(struct av_app *a, WINDOW *w, int y, bool weights, double range,
-			    const char *const *marks)
+			    bool rounded, const char *const *marks)
 {
 	struct av_colors *c = &a->colors;
 	int width = getmaxx(w);
@@ -875,6 +897,16 @@ static void draw_map_legend(struct av_app *a, WINDOW *w, int y, bool weights, do
 		av_colors_swatch(w, y, x, 1, c, !weights, (double)i / (steps - 1));
 	x += av_put(w, y, x, " ", width - x, A_NORMAL);
 	x += av_put(w, y, x, hi, width - x, label);
+	/* before the marks: a cell's "0" under a tracking line's 0.355 read
+	 * as another number */
+	const char *round_texts[] = { _("cells rounded to whole numbers"), _("cells rounded") };
+	for (int i = 0; i < 2 && rounded; i++) {
+		if (x + 2 + av_text_width(round_texts[i]) > width)
+			continue;
+		x += av_put(w, y, x, "  ", width - x, A_NORMAL);
+		x += av_put(w, y, x, round_texts[i], width - x, label);
+		break;
+	}
 	/* the first of the marks' texts, longest first, that fits */
 	for (int i = 0; marks[i] != NULL; i++) {
 		if (x + 2 + av_text_width(marks[i]) > width)
@@ -960,15 +992,18 @@ static void sentence_map_title(struct av_app *a, WINDOW *w, int first, int last,
 }
 
 /* The largest |scaled score| of head h over the visible cells of
- * sentences first to last: one colour range for every sentence shown. */
-static double scores_range(const struct av_trainer *tr, int first, int last, int h)
+ * sentences first to last: one colour range for every sentence shown;
+ * *neg: whether a cell of theirs is negative. */
+static double scores_range(const struct av_trainer *tr, int first, int last, int h, bool *neg)
 {
 	double range = 0;
+	*neg = false;
 	for (int i = first; i <= last; i++) {
 		const struct av_trace *t = &tr->items[i].trace;
 		size_t cells = (size_t)t->n * t->m;
 		for (size_t k = 0; k < cells; k++) {
 			double x = t->scaled[(size_t)h * cells + k];
+			*neg |= x < 0;
 			if (t->mask[k] && isfinite(x) && fabs(x) > range)
 				range = fabs(x);
 		}
@@ -1026,10 +1061,12 @@ void av_train_panel_sentence_map(struct av_app *a, WINDOW *w)
 	/* the sentences that fit, and one size of cells for all of them */
 	int widest, cols;
 	int last = fit_sentences(tr, first, rows, rh, &widest, &cols);
+	bool neg = false;
+	double range = tv->scores ? scores_range(tr, first, last, h, &neg) : 0;
 	int lw, cw;
-	choose_cells(width, widest, cols, &lw, &cw);
+	choose_cells(width, widest, cols, tv->scores ? one_decimal_cells(range, neg) : 0, &lw, &cw);
+	bool rounded = tv->scores && cw >= 5 && av_cell_decimals(range, neg, cw - 2) == 0;
 	sentence_map_title(a, w, first, last, h);
-	double range = tv->scores ? scores_range(tr, first, last, h) : 0;
 	int y = 1;
 	for (int i = first; i <= last && y < height - 1; i++)
 		y += draw_sentence(a, w, i, y, height - 1 - y, h, range, lw, cw, rh);
@@ -1046,7 +1083,7 @@ void av_train_panel_sentence_map(struct av_app *a, WINDOW *w)
 				 step_marks[i]);
 			marks[i - from] = texts[i];
 		}
-		draw_map_legend(a, w, y, !tv->scores, tv->scores ? range : 1, marks);
+		draw_map_legend(a, w, y, !tv->scores, tv->scores ? range : 1, rounded, marks);
 	}
 }
 
@@ -1096,10 +1133,14 @@ void av_train_panel_vocab_map(struct av_app *a, WINDOW *w)
 	};
 	int used = draw_matrix(a, w, 1, height - 2, &m);
 	free(mark);
+	struct matrix_plan pl;
+	bool rounded = plan_matrix(&pl, getmaxx(w), height - 2, &m) && pl.numbers &&
+		       pl.decimals == 0;
 	const char *pairs[] = { av_draw_utf8() ? _("• a pair of the sample")
 				: _("o a pair of the sample"), NULL };
 	if (used + 1 < height)
-		draw_map_legend(a, w, 1 + used, false, range, tr->n_pairs ? pairs : pairs + 1);
+		draw_map_legend(a, w, 1 + used, false, range, rounded,
+				tr->n_pairs ? pairs : pairs + 1);
 }
 
 /* --- the histogram -------------------------------------------------------- */

@@ -57,6 +57,7 @@
 #include "train.h"
 #include "ui/app.h"
 #include "ui/widgets/draw.h"
+#include "ui/widgets/heatmap.h"
 #include "ui/prompt.h"
 #include "ui/views/view_train_internal.h"
 #include "util.h"
@@ -680,8 +681,17 @@ static void move_vocab(struct av_app *a, int dr, int dc)
 	if (tv->vcol >= V)
 		tv->vcol = V - 1;
 	const char *const *voc = (const char *const *)tv->tr->params.vocab;
-	av_app_message(a, false, _("%s%s%s (Enter tracks this pair)"), voc[tv->vrow],
-		       av_train_panel_arrow(), voc[tv->vcol]);
+	/* the cell's score in full: narrow cells round it */
+	int h = a->head >= 0 && a->head < tv->tr->cfg.heads ? a->head : 0;
+	char score[32] = "?";
+	refresh_data(a);   /* the scores at the weights now (a step may precede) */
+	if (tv->vscores) {
+		snprintf(score, sizeof(score), "%.3f",
+			 tv->vscores[((size_t)h * V + tv->vrow) * V + tv->vcol]);
+		av_cell_minus(score, sizeof(score));
+	}
+	av_app_message(a, false, _("%s%s%s: %s (Enter tracks this pair)"), voc[tv->vrow],
+		       av_train_panel_arrow(), voc[tv->vcol], score);
 	mark(a, BIT(P_MAP) | BIT(P_MAP2));
 }
 
