@@ -1281,6 +1281,20 @@ static void test_scores_toggle(void **state)
 	harness_keys(&h, "d");
 	expect("attention weights");
 	harness_close(&h);
+
+	/* from the vocabulary view, or the matrices in the map's place, d
+	 * lays the panels out anew: all of them are drawn, not the map alone
+	 * (the info, the loss curve and the gradient norms were blank) */
+	static const char *const from[] = { "tvd", "tgd" };
+	for (size_t i = 0; i < sizeof(from) / sizeof(from[0]); i++) {
+		OPEN(&h, 80, 24, "");
+		harness_keys(&h, from[i]);
+		expect(utf8 ? "scaled scores q·k/√dk" : "scaled scores q.k/sqrt(dk)");
+		expect("epoch 0 / 200");
+		expect("loss  total_loss per epoch");
+		expect("gradient norms");
+		harness_close(&h);
+	}
 }
 
 /* g: the gradients of the last step and the weights, as matrices with

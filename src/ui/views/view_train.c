@@ -342,7 +342,9 @@ static void make_windows(struct av_app *a)
 	}
 	tv->bins = bins;
 	tv->stale = true;
-	tv->dirty = 0;
+	/* every panel, named: a key that marks a panel after laying them out
+	 * (d from the vocabulary) left the others blank when 0 meant all */
+	tv->dirty = D_ALL;
 	a->dirty |= AV_DIRTY_ALL;
 }
 
