@@ -1950,6 +1950,72 @@ static void test_class_student_pages(void **state)
 	class_close(&r);
 }
 
+/* A student in the training view while the teacher trains: the epochs
+ * arrive (twice a second), and the state at the right of the first row
+ * said "|| paused (25 epochs/s)" (zh_CN "|| 已暂停") under the teacher's
+ * "▶ running 25 epochs/s". It says the student follows the teacher's run;
+ * running and paused are a student's own run, once exploring, and f
+ * follows again. */
+static void test_class_student_follows_the_run(void **state)
+{
+	(void)state;
+	struct class_room r;
+	class_open(&r, 80, 24, 80, 24, "", NULL);
+	class_key(&r, 't');
+	class_key(&r, ' ');
+	/* a few of the teacher's ticks, as its main loop runs them (an epoch
+	 * each), then the room until a student's replay has them (a tick is
+	 * published at most twice a second) */
+	for (int i = 0; i < 5; i++) {
+		class_use(&r.lead);
+		av_app_tick(&r.lead.a);
+		av_classroom_after_tick(&r.lead.a);
+	}
+	const struct av_trainer *tr = NULL;
+	for (int i = 0; i < 3000 && !(tr && tr->epoch == 5); i++) {
+		class_pump(&r);
+		tr = av_train_view_trainer(&r.fol.a);
+	}
+	assert_non_null(tr);
+	assert_int_equal(tr->epoch, 5);
+	class_use(&r.lead);
+	av_app_draw(&r.lead.a);
+	assert_true(harness_find("running 25 epochs/s") == 1);
+	class_use(&r.fol);
+	av_app_draw(&r.fol.a);
+	if (harness_find("following the teacher's run") != 1 || harness_find("paused") >= 0) {
+		harness_dump();
+		fail_msg("the student's state is not the teacher's run");
+	}
+	/* Space: the student's own run, which runs and pauses */
+	int space = ' ';
+	class_student_keys(&r, &space, 1);
+	expect("running 25 epochs/s");
+	class_student_keys(&r, &space, 1);
+	expect("paused (25 epochs/s)");
+	expect_not("following the teacher's run");
+	/* f: the teacher's run again */
+	int f = 'f';
+	class_student_keys(&r, &f, 1);
+	expect("following the teacher's run");
+	expect_not("paused");
+	/* the teacher stops leading (quits): the student's view waits for one */
+	class_use(&r.lead);
+	av_classroom_free(&r.lead.a);
+	class_use(&r.fol);
+	char head[64] = "";
+	for (int i = 0; i < 2000 && strcmp(head, "no teacher") != 0; i++) {
+		av_classroom_wait(&r.fol.a, 0);
+		class_header(head, sizeof head, &r.fol.a);
+		usleep(1000);
+	}
+	assert_string_equal(head, "no teacher");
+	av_app_draw(&r.fol.a);
+	expect("waiting for the teacher");
+	expect_not("following the teacher's run");
+	class_close(&r);
+}
+
 int main(void)
 {
 	utf8 = harness_setup_process();
@@ -2006,6 +2072,7 @@ int main(void)
 		cmocka_unit_test(test_class_same_size_pages_rows),
 		cmocka_unit_test(test_class_smaller_student),
 		cmocka_unit_test(test_class_student_pages),
+		cmocka_unit_test(test_class_student_follows_the_run),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -883,7 +883,9 @@ static void follow(struct av_app *a, const struct av_state *snap)
 	bool refused = !follow_snapshot(a, snap);
 	if (refused != c->refused) {
 		c->refused = refused;
-		a->dirty |= AV_DIRTY_HEADER;
+		/* the view too: the training view's state says whether the
+		 * teacher's run is followed */
+		a->dirty |= AV_DIRTY_HEADER | AV_DIRTY_MAIN;
 	}
 }
 
@@ -1087,6 +1089,17 @@ bool av_classroom_weights_training(const struct av_app *a, struct av_training_re
 	return true;
 }
 
+bool av_classroom_follows_run(const struct av_app *a, bool *live)
+{
+	const struct av_classroom *c = a->classroom;
+
+	if (c == NULL || c->follower == NULL || c->ex.exploring)
+		return false;
+	if (live != NULL)
+		*live = av_follower_connected(c->follower) && !c->refused;
+	return true;
+}
+
 bool av_classroom_status(const struct av_app *a, char *buf, size_t size)
 {
 	const struct av_classroom *c = a->classroom;
@@ -1137,11 +1150,12 @@ int av_classroom_wait(struct av_app *a, int wait_ms)
 		 * "following" again (follow()) */
 		if ((ev & AV_FOLLOW_DROPPED) && !(ev & AV_FOLLOW_SNAPSHOT) && !c->refused) {
 			c->refused = true;
-			a->dirty |= AV_DIRTY_HEADER;
+			a->dirty |= AV_DIRTY_HEADER | AV_DIRTY_MAIN;
 		}
+		/* the view too: the training view waits for a teacher */
 		if (ev & (AV_FOLLOW_CONNECTED | AV_FOLLOW_GONE)) {
 			av_explore_connected(&c->ex, av_follower_connected(c->follower));
-			a->dirty |= AV_DIRTY_HEADER | AV_DIRTY_STATUS;
+			a->dirty |= AV_DIRTY_HEADER | AV_DIRTY_STATUS | AV_DIRTY_MAIN;
 		}
 		if (ev & AV_FOLLOW_SNAPSHOT) {
 			if (av_explore_teacher(&c->ex, &snap)) {

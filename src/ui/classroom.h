@@ -60,6 +60,12 @@ bool av_classroom_weights_trained(const struct av_app *a, int *before, int *epoc
  * follower does not keep the teacher's). false as above. */
 struct av_training_record;
 bool av_classroom_weights_training(const struct av_app *a, struct av_training_record *r);
+/* Whether the training view shows the teacher's run: a follower that
+ * follows (does not explore); *live (when not NULL) says whether a teacher
+ * is there to follow (connected, and its messages followed). false without
+ * a room, for the teacher, and for a follower that explores (its own run,
+ * which it runs or pauses). */
+bool av_classroom_follows_run(const struct av_app *a, bool *live);
 /* The status line of a follower that explores: "teacher: softmax, head 3
  * — f to follow"; false otherwise. */
 bool av_classroom_status(const struct av_app *a, char *buf, size_t size);

@@ -157,13 +157,28 @@ void av_train_panel_header(struct av_app *a)
 
 /* --- info: epoch, loss, state and settings -------------------------------- */
 
-/* The run's state for the right of the first row: running (at which
- * speed), paused, or stopped by a number that is not finite. */
-static void run_state(const struct av_train_view *tv, char *state, size_t size)
+/* What the run is doing, for the right of the first row. */
+enum run_kind { RUN_STOPPED, RUN_RUNNING, RUN_PAUSED, RUN_FOLLOWING, RUN_WAITING };
+
+/* The run's state: running (at which speed), paused, or stopped by a
+ * number that is not finite; a student who follows the teacher shows the
+ * teacher's run as it arrives, which this screen neither runs nor pauses
+ * (the snapshot does not say whether the teacher's runs: "paused" was
+ * shown while the epochs came in). */
+static enum run_kind run_state(const struct av_app *a, char *state, size_t size)
 {
-	if (tv->diag.trouble == AV_TROUBLE_NONFINITE)
+	const struct av_train_view *tv = a->train;
+	bool live = false;
+	if (tv->diag.trouble == AV_TROUBLE_NONFINITE) {
 		snprintf(state, size, _("stopped: not finite (r resets)"));
-	else if (tv->running && tv->capped)
+		return RUN_STOPPED;
+	}
+	if (av_classroom_follows_run(a, &live)) {
+		snprintf(state, size, "%s", live ? _("following the teacher's run")
+			 : _("waiting for the teacher"));
+		return live ? RUN_FOLLOWING : RUN_WAITING;
+	}
+	if (tv->running && tv->capped)
 		snprintf(state, size, _("%s running %d epochs/tick (%.1f ms a step)"),
 			 av_draw_utf8() ? "▶" : ">", tv->capped, tv->step_us / 1000);
 	else if (tv->running)
@@ -171,6 +186,20 @@ static void run_state(const struct av_train_view *tv, char *state, size_t size)
 			 _(av_train_speeds[tv->speed].label));
 	else
 		snprintf(state, size, _("|| paused (%s)"), _(av_train_speeds[tv->speed].label));
+	return tv->running ? RUN_RUNNING : RUN_PAUSED;
+}
+
+/* The state in a word, where the row has no room for run_state's. */
+static const char *run_word(enum run_kind kind)
+{
+	switch (kind) {
+	case RUN_STOPPED: return _("stopped");
+	case RUN_RUNNING: return _("running");
+	case RUN_PAUSED: return _("paused");
+	case RUN_FOLLOWING: return _("following");
+	case RUN_WAITING: return _("waiting");
+	}
+	return "";
 }
 
 /* Row 0: "epoch 3 / 200   loss 0.178 (epoch 1: 0.2167)", and the state at
@@ -201,17 +230,18 @@ static void info_progress(struct av_app *a, WINDOW *w)
 	else
 		snprintf(buf, sizeof(buf), _(" (epoch 1: %.4g)"), tr->loss[0]);
 	char state[96];
-	run_state(tv, state, sizeof(state));
-	bool stopped = tv->diag.trouble == AV_TROUBLE_NONFINITE;
+	enum run_kind kind = run_state(a, state, sizeof(state));
+	bool stopped = kind == RUN_STOPPED;
+	bool lively = kind == RUN_RUNNING || kind == RUN_FOLLOWING;
 	int sw = av_text_width(state);
 	if (x + av_text_width(buf) + 2 + sw <= width)
 		x += av_put(w, 0, x, buf, width - x, el(a, AV_EL_DIM));
 	if (x + 2 + sw <= width)
 		av_put(w, 0, width - sw, state, sw, stopped ? el(a, AV_EL_ERROR) :
-		       tv->running ? el(a, AV_EL_HIGHLIGHT) : el(a, AV_EL_DIM));
+		       lively ? el(a, AV_EL_HIGHLIGHT) : el(a, AV_EL_DIM));
 	else if (x + 10 <= width)
-		av_put(w, 0, x + 2, stopped ? _("stopped") : tv->running ? _("running") : _("paused"),
-		       width - x - 2, stopped ? el(a, AV_EL_ERROR) : el(a, AV_EL_DIM));
+		av_put(w, 0, x + 2, run_word(kind), width - x - 2,
+		       stopped ? el(a, AV_EL_ERROR) : el(a, AV_EL_DIM));
 }
 
 /* Row 1: each setting, then its keys in parentheses ("lr 0.01 ([ ])"),
