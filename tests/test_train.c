@@ -563,6 +563,69 @@ static void test_setters(void **state)
 	av_session_free(&s);
 }
 
+/* A change of target in a run: the losses recorded stay the steps' sums
+ * (what PyTorch's loop adds up), and the change is noted with the corpus
+ * loss against the new target at that moment, so that a screen need not
+ * join the old target's losses to the new one's. w pressed twice is one
+ * change; back to the target the steps trained toward is none; a reset
+ * forgets them. */
+static void test_target_change_noted(void **state)
+{
+	(void)state;
+	struct av_session s;
+	session_from_builtin(&s, "china-panda");
+	struct av_trainer *tr = new_trainer(&s, AV_TRAIN_QKV);
+	struct av_trainer *same = new_trainer(&s, AV_TRAIN_QKV);
+	assert_int_equal(tr->set.target, AV_TARGET_SELF);
+	/* before a step: no change to note */
+	assert_true(av_trainer_set_target(tr, AV_TARGET_PREVIOUS, NULL));
+	assert_true(av_trainer_set_target(tr, AV_TARGET_SELF, NULL));
+	assert_null(av_trainer_target_change(tr));
+	double first = av_trainer_epoch(tr);
+	assert_true(first == av_trainer_epoch(same));   /* and nothing else moved */
+	assert_true(av_trainer_set_target(tr, AV_TARGET_PREVIOUS, NULL));
+	assert_true(av_trainer_set_target(tr, AV_TARGET_PAIRS, NULL));
+	const struct av_target_change *ch = av_trainer_target_change(tr);
+	assert_non_null(ch);
+	assert_int_equal(tr->n_target_changes, 1);
+	assert_int_equal(ch->epoch, 1);
+	assert_int_equal(ch->item, 0);
+	assert_int_equal(ch->was, AV_TARGET_SELF);
+	/* the corpus loss against pairs at epoch 1's weights */
+	assert_true(av_trainer_set_target(same, AV_TARGET_PAIRS, NULL));
+	assert_true(ch->loss == av_trainer_corpus_loss(same));
+	assert_true(ch->loss == av_trainer_corpus_loss(tr));
+	assert_true(ch->loss != first);
+	/* the epoch's loss is its steps' sum, as without the note */
+	double second = av_trainer_epoch(tr);
+	assert_true(second == av_trainer_epoch(same));
+	assert_true(tr->loss[0] == first && tr->loss[1] == second);
+	/* back to self at once after a step: another change */
+	av_trainer_step(tr);
+	assert_true(av_trainer_set_target(tr, AV_TARGET_SELF, NULL));
+	assert_int_equal(tr->n_target_changes, 2);
+	assert_int_equal(av_trainer_target_change(tr)->item, 1);
+	assert_int_equal(av_trainer_target_change(tr)->was, AV_TARGET_PAIRS);
+	/* and straight back: none */
+	assert_true(av_trainer_set_target(tr, AV_TARGET_PAIRS, NULL));
+	assert_int_equal(tr->n_target_changes, 1);
+	/* only the newest are kept */
+	for (int k = 0; k < AV_TRAIN_TARGET_CHANGES + 3; k++) {
+		av_trainer_step(tr);
+		assert_true(av_trainer_set_target(tr, k % 2 ? AV_TARGET_PAIRS : AV_TARGET_SELF,
+						  NULL));
+	}
+	assert_int_equal(tr->n_target_changes, AV_TRAIN_TARGET_CHANGES);
+	assert_int_equal(av_trainer_target_change(tr)->epoch * tr->n_items +
+			 av_trainer_target_change(tr)->item,
+			 tr->epoch * tr->n_items + tr->next_item);
+	av_trainer_reset(tr);
+	assert_null(av_trainer_target_change(tr));
+	av_trainer_free(same);
+	av_trainer_free(tr);
+	av_session_free(&s);
+}
+
 /* --- what the screen shows ------------------------------------------------------ */
 
 static void test_vocab_scores(void **state)
@@ -1095,6 +1158,7 @@ int main(void)
 		cmocka_unit_test(test_first_steps),
 		cmocka_unit_test(test_slices_and_reset),
 		cmocka_unit_test(test_setters),
+		cmocka_unit_test(test_target_change_noted),
 		cmocka_unit_test(test_vocab_scores),
 		cmocka_unit_test(test_histogram),
 		cmocka_unit_test(test_grad_health),

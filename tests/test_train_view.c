@@ -198,6 +198,63 @@ static void test_canvas_plot(void **state)
 	av_canvas_free(&c);
 }
 
+/* Where the target changed the line breaks: the losses before measure
+ * another thing, and a run joining them read as a jump made by training. */
+static void test_canvas_plot_breaks(void **state)
+{
+	(void)state;
+	struct av_canvas c;
+	/* 0 then 3 (the new target's first epoch) then 2: no run between the
+	 * first two columns, the new line joined as usual */
+	av_canvas_init(&c, 2, 1);
+	double v[] = { 0, 3, 2 };
+	int at = 1;
+	av_canvas_plot_breaks(&c, v, 3, 0, 3, &at, 1);
+	assert_true(av_canvas_get(&c, 0, 3));
+	for (int y = 0; y < 3; y++)
+		assert_false(av_canvas_get(&c, 0, y));
+	assert_true(av_canvas_get(&c, 1, 0));
+	for (int y = 1; y < 4; y++)
+		assert_false(av_canvas_get(&c, 1, y));
+	assert_true(av_canvas_get(&c, 2, 1));
+	av_canvas_free(&c);
+
+	/* more values than dot columns: the column holding the break plots
+	 * from it on, not from its bucket's first (the old target's) */
+	av_canvas_init(&c, 1, 1);      /* 2 x 4 dots */
+	double w[] = { 0, 0, 3, 3 };
+	at = 2;
+	av_canvas_plot_breaks(&c, w, 4, 0, 3, &at, 1);
+	assert_true(av_canvas_get(&c, 0, 3));
+	assert_true(av_canvas_get(&c, 1, 0));
+	for (int y = 1; y < 4; y++)
+		assert_false(av_canvas_get(&c, 1, y));
+	av_canvas_free(&c);
+
+	/* breaks out of range change nothing */
+	struct av_canvas d;
+	av_canvas_init(&c, 2, 1);
+	av_canvas_init(&d, 2, 1);
+	int none[] = { 0, 3, -1 };
+	av_canvas_plot_breaks(&c, v, 3, 0, 3, none, 3);
+	av_canvas_plot(&d, v, 3, 0, 3);
+	assert_memory_equal(c.bits, d.bits, 2);
+	av_canvas_free(&c);
+	av_canvas_free(&d);
+
+	/* the column of a value: the chart's own, the next one past the end */
+	assert_int_equal(av_chart_column(3, 10, 1), 1);
+	assert_int_equal(av_chart_column(3, 10, 3), 3);
+	assert_int_equal(av_chart_column(10, 10, 10), 9);
+	for (int n = 11; n < 200; n += 7)
+		for (int col = 0; col < 10; col++) {
+			int first, last;
+			assert_true(av_chart_bucket(n, 10, col, &first, &last));
+			assert_int_equal(av_chart_column(n, 10, first), col);
+			assert_int_equal(av_chart_column(n, 10, last), col);
+		}
+}
+
 static void test_sparkline(void **state)
 {
 	(void)state;
@@ -1398,6 +1455,42 @@ static void test_more_below_note_alone(void **state)
 	}
 }
 
+/* After w the info line showed the old target's loss ("target previous"
+ * beside self's 0.216721, and the next s jumped to 1.196922, as if training
+ * had made things five times worse). It shows the corpus loss against the
+ * new target at the current weights, says so, and the curve marks the
+ * change; an epoch later it compares with the loss at the change. */
+static void test_target_change_shows_its_loss(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "");
+	harness_keys(&h, "tsw");
+	const struct av_trainer *tr = trainer(&h);
+	assert_int_equal(tr->set.target, AV_TARGET_PREVIOUS);
+	const struct av_target_change *ch = av_trainer_target_change(tr);
+	assert_non_null(ch);
+	char loss[160], old[64];
+	snprintf(loss, sizeof(loss), "loss %.6f (now against target previous)", ch->loss);
+	snprintf(old, sizeof(old), "loss %.6f", tr->loss[0]);
+	expect(loss);
+	expect_not(old);
+	expect(utf8 ? "┆ target previous after epoch 1" : ": target previous after epoch 1");
+	/* wide, the loss it was against self too */
+	harness_resize(&h, 150, 40);
+	snprintf(loss, sizeof(loss), "loss %.6f (against target previous now; %.4g against self)",
+		 ch->loss, tr->loss[0]);
+	expect(loss);
+	harness_resize(&h, 80, 24);
+	harness_keys(&h, "s");
+	snprintf(loss, sizeof(loss), "loss %.6f (epoch 1, target previous: %.4g)", tr->loss[1],
+		 ch->loss);
+	expect(loss);
+	/* the recorded losses are the steps' sums, as PyTorch's loop adds them */
+	assert_true(fabs(tr->loss[1] - ch->loss) < 0.1 * ch->loss);
+	harness_close(&h);
+}
+
 /* A message too long for the status line covers the bottom rows of the
  * training view and leaves nothing behind when it goes: the gap between the
  * view's own windows is repainted too (a character of the message stayed
@@ -1476,6 +1569,7 @@ int main(void)
 		cmocka_unit_test(test_level_and_range),
 		cmocka_unit_test(test_buckets),
 		cmocka_unit_test(test_canvas_plot),
+		cmocka_unit_test(test_canvas_plot_breaks),
 		cmocka_unit_test(test_sparkline),
 		cmocka_unit_test(test_bars),
 		cmocka_unit_test(test_axis_numbers),
@@ -1509,6 +1603,7 @@ int main(void)
 		cmocka_unit_test(test_scores_toggle),
 		cmocka_unit_test(test_matrices),
 		cmocka_unit_test(test_more_below_note_alone),
+		cmocka_unit_test(test_target_change_shows_its_loss),
 		cmocka_unit_test(test_long_message_leaves_nothing),
 		cmocka_unit_test(test_target_names_the_tracked_pair),
 		cmocka_unit_test(test_hist_zero_mark_apart),

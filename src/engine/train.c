@@ -575,6 +575,7 @@ static void clear_progress(struct av_trainer *tr)
 	tr->epoch_loss = 0;
 	tr->last_loss = NAN;
 	tr->last_item = -1;
+	tr->n_target_changes = 0;
 	record_track(tr);
 }
 
@@ -791,16 +792,70 @@ void av_trainer_set_optimizer(struct av_trainer *tr, enum av_optimizer optimizer
 	reset_state(tr);
 }
 
+/* Notes a change of target from was to the current one, made at the run's
+ * position now (see av_trainer_set_target). */
+static void note_target_change(struct av_trainer *tr, enum av_target was)
+{
+	int n = tr->n_target_changes;
+	struct av_target_change *last = n ? &tr->target_changes[n - 1] : NULL;
+	if (last && last->epoch == tr->epoch && last->item == tr->next_item) {
+		/* no step since: one change, from the target the steps before
+		 * trained toward (w pressed twice to reach pairs), or none */
+		if (last->was == tr->set.target)
+			tr->n_target_changes--;
+		else
+			last->loss = av_trainer_corpus_loss(tr);
+		return;
+	}
+	if (n == AV_TRAIN_TARGET_CHANGES) {
+		memmove(tr->target_changes, tr->target_changes + 1,
+			(size_t)(n - 1) * sizeof(tr->target_changes[0]));
+		n--;
+	}
+	tr->target_changes[n] = (struct av_target_change){
+		.epoch = tr->epoch, .item = tr->next_item, .was = was,
+		.loss = av_trainer_corpus_loss(tr),
+	};
+	tr->n_target_changes = n + 1;
+}
+
 bool av_trainer_set_target(struct av_trainer *tr, enum av_target target, char **cause)
 {
 	struct av_train_settings set = tr->set;
 	set.target = target;
 	if (!check_settings(tr, &set, cause))
 		return false;
+	enum av_target was = tr->set.target;
 	tr->set.target = target;
 	for (int i = 0; i < tr->n_items; i++)
 		item_target(tr, &tr->items[i]);
+	if (target != was && (tr->epoch > 0 || tr->next_item > 0))
+		note_target_change(tr, was);
 	return true;
+}
+
+double av_trainer_corpus_loss(struct av_trainer *tr)
+{
+	double loss = 0;
+	for (int i = 0; i < tr->n_items; i++) {
+		const struct av_trace *t = forward_item(tr, i);
+		loss += av_attention_loss(t->weights, tr->items[i].target, t->heads, t->n, t->m,
+					  NULL);
+	}
+	return loss;
+}
+
+const struct av_target_change *av_trainer_target_change(const struct av_trainer *tr)
+{
+	return tr->n_target_changes ? &tr->target_changes[tr->n_target_changes - 1] : NULL;
+}
+
+bool av_trainer_corpus_learned(const struct av_trainer *tr)
+{
+	const struct av_target_change *ch = av_trainer_target_change(tr);
+	if (ch)   /* an epoch since the change, against the loss at the change */
+		return tr->epoch > ch->epoch && tr->loss[tr->epoch - 1] < 1e-3 * ch->loss;
+	return tr->epoch > 0 && tr->loss[tr->epoch - 1] < 1e-3 * tr->loss[0];
 }
 
 void av_trainer_set_params(struct av_trainer *tr, enum av_train_set params)
@@ -1057,8 +1112,7 @@ void av_trainer_diagnose(const struct av_trainer *tr, struct av_train_diagnosis 
 		exploding |= g == AV_GRAD_EXPLODING;
 	}
 	/* the step's sentence already matches its target, or the corpus does */
-	bool learned = tr->last_loss < AV_LEARNED_BELOW ||
-		       (tr->epoch > 0 && tr->loss[tr->epoch - 1] < 1e-3 * tr->loss[0]);
+	bool learned = tr->last_loss < AV_LEARNED_BELOW || av_trainer_corpus_learned(tr);
 	/* huge scores make one-hot rows whose gradients are tiny, if not yet
 	 * below the vanishing line */
 	bool saturated = !learned && d->one_hot >= 0.5 &&

@@ -136,6 +136,21 @@ double av_running_power(struct av_running_power *p, double beta, long t);
 void av_train_settings_from_sample(struct av_train_settings *set,
 				   const struct av_training_config *tc);
 
+/* A change of target made during a run (av_trainer_set_target once a step
+ * was taken): the losses recorded before it were measured against another
+ * target, so a curve must not join them to the ones after, nor a reader
+ * take the jump for training. */
+struct av_target_change {
+	int epoch;                   /* epochs completed then: loss[0..epoch) are
+					the earlier target's */
+	int item;                    /* and sentences of the next (whose total then
+					mixes both targets) */
+	enum av_target was;          /* the target the steps before trained toward */
+	double loss;                 /* the corpus loss against the new target at
+					that moment's weights */
+};
+#define AV_TRAIN_TARGET_CHANGES 16   /* the newest kept */
+
 /* One corpus entry, tokenized once. */
 struct av_train_item {
 	char *query;                 /* the sentence (the target side in cross mode) */
@@ -187,6 +202,9 @@ struct av_trainer {
 	double last_loss;            /* loss of the last step (NAN before the first) */
 	double *loss;                /* loss[e]: total loss of epoch e + 1, e < epoch */
 	int loss_cap;
+	struct av_target_change target_changes[AV_TRAIN_TARGET_CHANGES];   /* oldest
+					first; cleared by a reset */
+	int n_target_changes;
 	double grad_norm[AV_N_PARAMS];  /* L2 norm of the last step's gradient, NAN
 					   for tensors not trained or before a step */
 	double *d_weights;           /* the step's dL/dweights, kept between steps */
@@ -275,7 +293,10 @@ void av_trainer_reset(struct av_trainer *tr);
  *   lr:        keeps the optimiser state (like changing param_groups' lr).
  *   optimizer: resets the optimiser state (a fresh torch optimiser).
  *   target:    recomputes the targets; progress and history continue, so the
- *              loss curve shows the change. Fails for pairs without pairs.
+ *              loss curve shows the change, which is noted in
+ *              tr->target_changes once a step was taken (changes with no step
+ *              between them are one; one back to the target the steps trained
+ *              toward is none). Fails for pairs without pairs.
  *   params:    which tensors are trained; resets the optimiser state.
  *   init:      re-draws the trained weight matrices and biases as
  *              av_params_reinit_linear does for cfg.seed and this init
@@ -292,6 +313,19 @@ bool av_trainer_set_target(struct av_trainer *tr, enum av_target target, char **
 void av_trainer_set_params(struct av_trainer *tr, enum av_train_set params);
 void av_trainer_set_init(struct av_trainer *tr, enum av_init init);
 bool av_trainer_set_track(struct av_trainer *tr, int a, int b, char **cause);
+
+/* The corpus loss at the current parameters against the current target:
+ * the sum of the sentences' losses (an epoch's total_loss, were its steps
+ * taken without moving the weights). Runs the sentences forward as needed. */
+double av_trainer_corpus_loss(struct av_trainer *tr);
+
+/* The newest target change, or NULL. */
+const struct av_target_change *av_trainer_target_change(const struct av_trainer *tr);
+
+/* Whether the corpus learned the current target: the last epoch that trained
+ * toward it (wholly or partly) has below 1/1000 of the loss the target
+ * started from (epoch 1's, or the corpus loss at the target's change). */
+bool av_trainer_corpus_learned(const struct av_trainer *tr);
 
 /* The vocabulary score matrix, out (H, V, V) with V = tr->params.vocab_size:
  *   out[h][a][b] = q_h(a) . k_h(b) / (s T)
@@ -337,8 +371,8 @@ enum av_grad_health av_trainer_grad_health(const struct av_trainer *tr, int id);
 enum av_train_trouble {
 	AV_TROUBLE_NONE,
 	AV_TROUBLE_LEARNED,     /* gradients ~0 because the loss is ~0: the last
-				   step's below AV_LEARNED_BELOW, or the epoch's
-				   below 1/1000 of the first epoch's */
+				   step's below AV_LEARNED_BELOW, or
+				   av_trainer_corpus_learned */
 	AV_TROUBLE_NONFINITE,   /* the loss or a trained tensor is inf or nan */
 	AV_TROUBLE_SATURATED,   /* the softmax is saturated: half the rows or
 				   more one-hot while the loss is not ~0, and

@@ -220,26 +220,56 @@ static void info_progress(struct av_app *a, WINDOW *w)
 			 tr->next_item, tr->n_items);
 	x += av_put(w, 0, x, buf, width - x, el(a, AV_EL_TITLE));
 	x += av_put(w, 0, x, "   ", width - x, A_NORMAL);
-	double loss = tr->epoch > 0 ? tr->loss[tr->epoch - 1] : tv->loss_now;
+	/* after a change of target, until an epoch trained toward it, the
+	 * last epoch's loss is the earlier target's: the corpus loss against
+	 * the new one at these weights instead (the next epoch's was five
+	 * times the one shown, as if training had made things worse) */
+	const struct av_target_change *ch = av_trainer_target_change(tr);
+	bool fresh = ch && ch->epoch == tr->epoch;
+	double loss = tr->epoch > 0 && !fresh ? tr->loss[tr->epoch - 1] : tv->loss_now;
 	fmt_loss(num, sizeof(num), loss);
 	snprintf(buf, sizeof(buf), _("loss %s"), num);
 	x += av_put(w, 0, x, buf, width - x,
 		    isfinite(loss) ? el(a, AV_EL_LABEL) : el(a, AV_EL_ERROR));
-	if (tr->epoch == 0)
-		snprintf(buf, sizeof(buf), _(" (before training)"));
-	else
-		snprintf(buf, sizeof(buf), _(" (epoch 1: %.4g)"), tr->loss[0]);
+	/* what it compares with, longest first: the first that fits */
+	char note[3][160] = { "", "", "" };
+	const char *now = av_target_names[tr->set.target];
+	if (fresh && ch->epoch > 0)
+		snprintf(note[0], sizeof(note[0]), _(" (against target %s now; %.4g against %s)"),
+			 now, tr->loss[ch->epoch - 1], av_target_names[ch->was]);
+	if (fresh) {
+		snprintf(note[1], sizeof(note[1]), _(" (now against target %s)"), now);
+		snprintf(note[2], sizeof(note[2]), _(" (now against %s)"), now);
+	} else if (ch) {
+		snprintf(note[0], sizeof(note[0]), _(" (epoch %d, target %s: %.4g)"), ch->epoch,
+			 now, ch->loss);
+		snprintf(note[1], sizeof(note[1]), _(" (epoch %d, %s: %.4g)"), ch->epoch, now,
+			 ch->loss);
+	} else if (tr->epoch == 0) {
+		snprintf(note[0], sizeof(note[0]), _(" (before training)"));
+	} else {
+		snprintf(note[0], sizeof(note[0]), _(" (epoch 1: %.4g)"), tr->loss[0]);
+	}
 	char state[96];
 	enum run_kind kind = run_state(a, state, sizeof(state));
 	bool stopped = kind == RUN_STOPPED;
 	bool lively = kind == RUN_RUNNING || kind == RUN_FOLLOWING;
-	int sw = av_text_width(state);
-	if (x + av_text_width(buf) + 2 + sw <= width)
-		x += av_put(w, 0, x, buf, width - x, el(a, AV_EL_DIM));
+	int sw = av_text_width(state), ww = av_text_width(run_word(kind));
+	/* a note on the target goes before the state's speed: the state in a
+	 * word makes room for it */
+	int pick = -1;
+	for (int i = 0; i < 3 && pick < 0; i++) {
+		int nw = av_text_width(note[i]);
+		if (note[i][0] && (x + nw + 2 + sw <= width || (ch && x + nw + 2 + ww <= width)))
+			pick = i;
+	}
+	if (pick >= 0)
+		x += av_put(w, 0, x, note[pick], width - x,
+			    el(a, fresh ? AV_EL_HIGHLIGHT : AV_EL_DIM));
 	if (x + 2 + sw <= width)
 		av_put(w, 0, width - sw, state, sw, stopped ? el(a, AV_EL_ERROR) :
 		       lively ? el(a, AV_EL_HIGHLIGHT) : el(a, AV_EL_DIM));
-	else if (x + 10 <= width)
+	else if (x + 2 + ww <= width)
 		av_put(w, 0, x + 2, run_word(kind), width - x - 2,
 		       stopped ? el(a, AV_EL_ERROR) : el(a, AV_EL_DIM));
 }
@@ -316,20 +346,36 @@ static int put_wrapped(WINDOW *w, int y, int rows, const char *text, attr_t at)
 
 /* --- the loss curve ------------------------------------------------------- */
 
+/* Where a run's target changed, for the loss curve: the line breaks before
+ * value breaks[k] (av_canvas_plot_breaks), and a dim ┆ stands in cell
+ * column cols[k]'s blank rows. */
+struct curve_breaks {
+	int n;
+	int breaks[AV_TRAIN_TARGET_CHANGES], cols[AV_TRAIN_TARGET_CHANGES];
+};
+
 /* A braille (or ASCII) plot of v[0..n) in w's rows y0..y0+rows-1 from column
- * x0, cols wide, in attr. */
-static void plot(WINDOW *w, int y0, int x0, int rows, int cols, const double *v, int n,
-		 double lo, double hi, attr_t attr)
+ * x0, cols wide, in attr, broken and marked at br (or NULL). */
+static void plot(struct av_app *a, WINDOW *w, int y0, int x0, int rows, int cols,
+		 const double *v, int n, double lo, double hi, const struct curve_breaks *br,
+		 attr_t attr)
 {
 	struct av_canvas c;
 	av_canvas_init(&c, cols, rows);
-	av_canvas_plot(&c, v, n, lo, hi);
+	av_canvas_plot_breaks(&c, v, n, lo, hi, br ? br->breaks : NULL, br ? br->n : 0);
 	bool utf8 = av_draw_utf8();
 	for (int r = 0; r < rows; r++) {
 		for (int col = 0; col < cols; col++) {
 			char cell[8];
 			av_canvas_cell(&c, col, r, utf8, cell);
-			if (strcmp(cell, " ") != 0)
+			bool blank = c.bits[(size_t)r * c.cols + col] == 0;
+			bool marked = false;
+			for (int k = 0; br && k < br->n; k++)
+				marked |= br->cols[k] == col;
+			if (blank && marked)
+				av_put(w, y0 + r, x0 + col, utf8 ? "┆" : ":", 1,
+				       el(a, AV_EL_DIM));
+			else if (strcmp(cell, " ") != 0)
 				av_put(w, y0 + r, x0 + col, cell, 1, attr);
 		}
 	}
@@ -382,13 +428,54 @@ static void loss_axis(struct av_app *a, WINDOW *w, int y, int line_row, int x0, 
 		av_put(w, y, unit_x, unit, cols, dim);
 }
 
+/* The title's remark on the newest change of target ("┆ target previous
+ * after epoch 12"), or "" when the curve marks none. */
+static void target_mark_text(const struct av_trainer *tr, char *buf, size_t size)
+{
+	const struct av_target_change *ch = av_trainer_target_change(tr);
+	buf[0] = '\0';
+	if (!ch || ch->epoch == 0)
+		return;
+	int marked = 0;
+	for (int k = 0; k < tr->n_target_changes; k++)
+		marked += tr->target_changes[k].epoch > 0;
+	const char *bar = av_draw_utf8() ? "┆" : ":";
+	if (marked > 1)
+		snprintf(buf, size, _("%s target changes, %s after epoch %d"), bar,
+			 av_target_names[tr->set.target], ch->epoch);
+	else
+		snprintf(buf, size, _("%s target %s after epoch %d"), bar,
+			 av_target_names[tr->set.target], ch->epoch);
+}
+
+/* The changes of target on a curve of the run's epochs, cols cells wide:
+ * those after an epoch (a change before any has no loss before it). */
+static void target_breaks(const struct av_trainer *tr, int cols, struct curve_breaks *br)
+{
+	br->n = 0;
+	for (int k = 0; k < tr->n_target_changes; k++) {
+		int b = tr->target_changes[k].epoch;
+		if (b == 0)
+			continue;
+		br->breaks[br->n] = b;
+		br->cols[br->n++] = av_chart_column(tr->epoch, 2 * cols, b) / 2;
+	}
+}
+
 void av_train_panel_loss(struct av_app *a, WINDOW *w)
 {
 	const struct av_trainer *tr = a->train->tr;
 	int width = getmaxx(w), height = getmaxy(w);
-	char remark[96];
+	char remark[224], mark[112];
 	snprintf(remark, sizeof(remark), P_("total_loss per epoch, %d sentence",
 					    "total_loss per epoch, %d sentences", tr->n_items), tr->n_items);
+	/* the newest change of target after the remark, or in its place */
+	target_mark_text(tr, mark, sizeof(mark));
+	if (mark[0] && av_text_width(_("loss")) + 2 + av_text_width(remark) + 2 +
+		       av_text_width(mark) <= width)
+		snprintf(remark + strlen(remark), sizeof(remark) - strlen(remark), "  %s", mark);
+	else if (mark[0])
+		snprintf(remark, sizeof(remark), "%s", mark);
 	title(a, w, _("loss"), remark);
 	/* an axis line with ticks when there are rows for it */
 	bool line = height >= 6;
@@ -417,7 +504,9 @@ void av_train_panel_loss(struct av_app *a, WINDOW *w)
 	bool utf8 = av_draw_utf8();
 	for (int r = 1; r <= rows; r++)
 		av_put(w, r, lab, utf8 ? (r == 1 || r == rows ? "┤" : "│") : "|", 1, dim);
-	plot(w, 1, lab + 1, rows, cols, tr->loss, tr->epoch, lo, hi, el(a, AV_EL_LABEL));
+	struct curve_breaks br;
+	target_breaks(tr, cols, &br);
+	plot(a, w, 1, lab + 1, rows, cols, tr->loss, tr->epoch, lo, hi, &br, el(a, AV_EL_LABEL));
 	if (line)
 		av_put(w, height - 2, lab, utf8 ? "└" : "+", 1, dim);
 	loss_axis(a, w, height - 1, line ? height - 2 : -1, lab + 1, cols, tr->epoch);
@@ -1564,7 +1653,7 @@ void av_train_panel_remedy(const struct av_trainer *tr, const struct av_train_di
 		return;
 	case AV_TROUBLE_LEARNED:
 		snprintf(buf, size, _("vanishing: the loss is %s 0, learned"), approx);
-		if (tr->epoch == 0 || !(tr->loss[tr->epoch - 1] < 1e-3 * tr->loss[0]))
+		if (!av_trainer_corpus_learned(tr))
 			snprintf(buf, size, _("small: sentence #%d already matches its target "
 				 "(step loss %.1e)"), tr->last_item + 1, tr->last_loss);
 		return;

@@ -107,13 +107,7 @@ static void refresh_data(struct av_app *a)
 	int bins = tv->bins > 0 && tv->bins <= HIST_BINS ? tv->bins : HIST_BINS;
 	memset(tv->hist, 0, sizeof(tv->hist));
 	tv->hist_n = av_trainer_score_histogram(tr, bins, tv->hist, &tv->hist_lo, &tv->hist_hi);
-	double loss = 0;
-	for (int i = 0; i < tr->n_items; i++) {
-		const struct av_train_item *it = &tr->items[i];
-		const struct av_trace *t = &it->trace;
-		loss += av_attention_loss(t->weights, it->target, t->heads, t->n, t->m, NULL);
-	}
-	tv->loss_now = loss;
+	tv->loss_now = av_trainer_corpus_loss(tr);
 	av_trainer_diagnose(tr, &tv->diag);
 	if (tv->vocab || tv->w[P_MAP2]) {
 		int V = tr->params.vocab_size, H = tr->cfg.heads;
@@ -1089,6 +1083,11 @@ void av_train_view_leave(struct av_app *a)
 		a->head = 0;
 	char *cause = NULL;
 	bool ok = av_trainer_apply(tv->tr, a->s, &cause);
+	/* the loss the info line showed: against a target changed since the
+	 * last epoch, the corpus's at these weights (before they sleep) */
+	const struct av_target_change *ch = av_trainer_target_change(tv->tr);
+	double loss = ch && ch->epoch == tv->tr->epoch ? av_trainer_corpus_loss(tv->tr)
+		      : tv->tr->epoch > 0 ? tv->tr->loss[tv->tr->epoch - 1] : NAN;
 	av_app_touch_shared(a);
 	a->dirty = AV_DIRTY_ALL;
 	if (!ok) {
@@ -1114,8 +1113,7 @@ void av_train_view_leave(struct av_app *a)
 					    "%s lr %g, loss %.4g)", tv->tr->epoch), where,
 			       tv->tr->epoch,
 			       av_target_names[tv->tr->set.target],
-			       av_optimizer_names[tv->tr->set.optimizer], tv->tr->set.lr,
-			       tv->tr->loss[tv->tr->epoch - 1]);
+			       av_optimizer_names[tv->tr->set.optimizer], tv->tr->set.lr, loss);
 }
 
 bool av_train_view_open_trained(struct av_app *a, const struct av_train_settings *set,

@@ -70,6 +70,14 @@ bool av_chart_bucket(int n, int slots, int c, int *first, int *last)
 	return true;
 }
 
+int av_chart_column(int n, int slots, int i)
+{
+	if (slots <= 0 || n <= 0 || i <= 0)
+		return 0;
+	int c = n <= slots ? i : (int)(((long long)(i + 1) * slots - 1) / n);
+	return c < slots ? c : slots - 1;
+}
+
 /* --- the braille canvas -------------------------------------------------- */
 
 void av_canvas_init(struct av_canvas *c, int cols, int rows)
@@ -107,6 +115,12 @@ bool av_canvas_get(const struct av_canvas *c, int x, int y)
 
 void av_canvas_plot(struct av_canvas *c, const double *v, int n, double lo, double hi)
 {
+	av_canvas_plot_breaks(c, v, n, lo, hi, NULL, 0);
+}
+
+void av_canvas_plot_breaks(struct av_canvas *c, const double *v, int n, double lo, double hi,
+			   const int *breaks, int n_breaks)
+{
 	int W = 2 * c->cols, H = 4 * c->rows;
 	bool have_prev = false;
 	int prev_top = 0, prev_bottom = 0;
@@ -114,6 +128,14 @@ void av_canvas_plot(struct av_canvas *c, const double *v, int n, double lo, doub
 		int first, last;
 		if (!av_chart_bucket(n, W, x, &first, &last))
 			break;
+		/* a new line from the last break in this column */
+		int start = first;
+		for (int k = 0; k < n_breaks; k++)
+			if (breaks[k] > 0 && breaks[k] >= first && breaks[k] <= last) {
+				start = breaks[k] > start ? breaks[k] : start;
+				have_prev = false;
+			}
+		first = start;
 		/* the bucket's lowest and highest dots (y grows downwards) */
 		int top = H, bottom = -1;
 		for (int i = first; i <= last; i++) {

@@ -42,6 +42,11 @@ int av_chart_level(double v, double lo, double hi, int levels);
  * in exactly one column, in order). False for an empty column. */
 bool av_chart_bucket(int n, int slots, int c, int *first, int *last);
 
+/* The column holding value i of n over slots columns (av_chart_bucket's);
+ * for i >= n, the column value n would take (the chart's next), within
+ * 0..slots-1. */
+int av_chart_column(int n, int slots, int i);
+
 /* A canvas of braille dots. */
 struct av_canvas {
 	int cols, rows;            /* cells */
@@ -62,6 +67,15 @@ bool av_canvas_get(const struct av_canvas *c, int x, int y);
  * neighbouring columns joined by a vertical run so the line has no gaps.
  * NaN values are left out. */
 void av_canvas_plot(struct av_canvas *c, const double *v, int n, double lo, double hi);
+
+/* av_canvas_plot with the line broken before each value breaks[k] (0 <
+ * breaks[k] < n, in any order; others are ignored): the column holding it
+ * starts a new line, not joined to the column before, and plots only the
+ * values from it on (from the last break it holds). The training view's
+ * loss curve breaks where the target changed: the losses before and after
+ * measure different things. */
+void av_canvas_plot_breaks(struct av_canvas *c, const double *v, int n, double lo, double hi,
+			   const int *breaks, int n_breaks);
 
 /* The text of cell (col, row), NUL-terminated in out (at least 4 bytes):
  * the braille character in UTF-8, or an ASCII stand-in: ' ' empty, '.' dots
