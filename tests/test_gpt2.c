@@ -312,6 +312,59 @@ static void test_forward_refusals(void **state)
 	av_gpt2_free(&m);
 }
 
+/* "the" and n - 1 times " the": n + 1 tokens ("t" "he" " the"...), malloc'd */
+static char *the_times(int n)
+{
+	char *s = malloc((size_t)n * 4 + 1);
+	assert_non_null(s);
+	strcpy(s, "the");
+	for (int i = 1; i < n; i++)
+		strcat(s, " the");
+	return s;
+}
+
+/* A text of too many tokens is refused with its count and the model's own
+ * limit, however many it has: 220 tokens said "more than 64 tokens" (the
+ * tokenizer's buffer) to a model of 32 positions. */
+static void test_too_many_tokens(void **state)
+{
+	(void)state;
+	struct av_gpt2 m;
+	char *cause = NULL;
+	assert_true(av_gpt2_load(&m, FIXTURES "gpt2-tiny", &cause));
+	assert_int_equal(av_gpt2_max_tokens(&m), 32);
+	static const int counts[] = { 33, 37, 64, 65, 220 };
+	int ids[AV_GPT2_MAX_TOKENS];
+	struct av_gpt2_run r = { 0 };
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		char *text = the_times(counts[i] - 1);
+		char *want = av_printf("%d tokens: the model takes 1 to 32", counts[i]);
+		assert_int_equal(av_gpt2_tokenize(&m, text, ids, &cause), -1);
+		assert_string_equal(cause, want);
+		free(cause);
+		cause = NULL;
+		assert_false(av_gpt2_run_text(&m, text, &r, &cause));
+		assert_string_equal(cause, want);
+		free(cause);
+		cause = NULL;
+		free(want);
+		free(text);
+	}
+	char *text = the_times(31);   /* 32 tokens: the most it takes */
+	assert_int_equal(av_gpt2_tokenize(&m, text, ids, &cause), 32);
+	assert_int_equal(ids[31], 258);   /* " the" */
+	free(text);
+	/* a model of more positions than a trace holds: attnview's limit,
+	 * and the model's */
+	m.cfg.n_ctx = 1024;
+	text = the_times(219);
+	assert_int_equal(av_gpt2_tokenize(&m, text, ids, &cause), -1);
+	assert_string_equal(cause, "220 tokens: attnview shows 1 to 64 (the model takes up to 1024)");
+	free(cause);
+	free(text);
+	av_gpt2_free(&m);
+}
+
 /* --- bad models, written by the test */
 
 #define TEMP_DIR_TEMPLATE "/tmp/attnview-gpt2-XXXXXX"
@@ -495,6 +548,7 @@ int main(void)
 		cmocka_unit_test(test_gelu),
 		cmocka_unit_test(test_reused_arrays),
 		cmocka_unit_test(test_forward_refusals),
+		cmocka_unit_test(test_too_many_tokens),
 		cmocka_unit_test(test_bad_models),
 		cmocka_unit_test(test_nan_weight),
 		cmocka_unit_test(test_bad_config),

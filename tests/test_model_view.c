@@ -325,6 +325,31 @@ static void test_edit_reruns(void **state)
 	close_model(&mh);
 }
 
+/* The editor says the model's own limit whatever the count: 220 tokens
+ * said "more than 64 tokens" (the tokenizer's) where 33 to 64 said "the
+ * model takes 1 to 32". */
+static void test_too_long_says_the_limit(void **state)
+{
+	(void)state;
+	struct mharness mh;
+	open_model(&mh, TINY, "xterm-256color", 200, 60, SENTENCE, -1);
+	struct av_app *a = &mh.h.a;
+	static const int counts[] = { 40, 65, 220 };
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		harness_keys(&mh.h, "e");
+		harness_key(&mh.h, AV_CTRL('U'));
+		harness_keys(&mh.h, "the");   /* "t" "he", then a token per " the" */
+		for (int k = 1; k < counts[i] - 1; k++)
+			harness_keys(&mh.h, " the");
+		char want[64];
+		snprintf(want, sizeof(want), "%d tokens: the model takes 1 to 32", counts[i]);
+		expect_status(want);
+		harness_key(&mh.h, AV_KEY_ESC);
+		assert_null(a->overlay);
+	}
+	close_model(&mh);
+}
+
 /* --- the forward in the worker thread ------------------------------------ */
 
 /* The worker held at its gate, the editor opened and emptied, text typed:
@@ -828,6 +853,7 @@ int main(void)
 		cmocka_unit_test(test_refused_keys),
 		cmocka_unit_test(test_pin_names_the_layer),
 		cmocka_unit_test(test_edit_reruns),
+		cmocka_unit_test(test_too_long_says_the_limit),
 		cmocka_unit_test(test_keys_while_computing),
 		cmocka_unit_test(test_esc_drops_a_run),
 		cmocka_unit_test(test_newest_wins),

@@ -588,13 +588,27 @@ static unsigned add_rows(float *out, const float *in, const float *add, size_t c
 	return bad;
 }
 
+int av_gpt2_max_tokens(const struct av_gpt2 *m)
+{
+	return m->cfg.n_ctx < AV_GPT2_MAX_TOKENS ? m->cfg.n_ctx : AV_GPT2_MAX_TOKENS;
+}
+
+/* n tokens that do not fit: the model's own limit said (its positions),
+ * or attnview's when the model has more positions than a trace holds */
+static bool too_many_tokens(const struct av_gpt2_config *c, int n, char **cause)
+{
+	if (c->n_ctx <= AV_GPT2_MAX_TOKENS)
+		return av_fail(cause, _("%d tokens: the model takes 1 to %d"), n, c->n_ctx);
+	return av_fail(cause, _("%d tokens: attnview shows 1 to %d (the model takes up to %d)"), n,
+		       AV_GPT2_MAX_TOKENS, c->n_ctx);
+}
+
 bool av_gpt2_forward(const struct av_gpt2 *m, const int *ids, int n, struct av_gpt2_run *r,
 		     char **cause)
 {
 	const struct av_gpt2_config *c = &m->cfg;
-	int max = c->n_ctx < AV_GPT2_MAX_TOKENS ? c->n_ctx : AV_GPT2_MAX_TOKENS;
-	if (n < 1 || n > max)
-		return av_fail(cause, _("%d tokens: the model takes 1 to %d"), n, max);
+	if (n < 1 || n > av_gpt2_max_tokens(m))
+		return too_many_tokens(c, n, cause);
 	for (int t = 0; t < n; t++)
 		if (ids[t] < 0 || ids[t] >= c->n_vocab)
 			return av_fail(cause, _("token id %d is outside the vocabulary (0 to %d)"),
@@ -643,22 +657,37 @@ bool av_gpt2_forward(const struct av_gpt2 *m, const int *ids, int n, struct av_g
 	return true;
 }
 
+int av_gpt2_tokenize(const struct av_gpt2 *m, const char *text, int *ids, char **cause)
+{
+	if (!m->bpe.n_vocab)
+		return av_fail(cause, _("the model has no tokenizer")), -1;
+	/* BPE's merges take time quadratic in a word's length: bound the text
+	 * before cutting it (64 tokens never need more) */
+	size_t len = strlen(text);
+	if (len > AV_MAX_SENTENCE_BYTES)
+		return av_fail(cause, _("the sentence is longer than %d bytes"),
+			       AV_MAX_SENTENCE_BYTES), -1;
+	/* every token is at least a byte: room for all of them, so that a
+	 * text of too many is refused with its count and the model's limit
+	 * (cut at 64, it said "more than 64 tokens" to a model of 32) */
+	int *all = av_malloc((len + 1) * sizeof(int));
+	int n = av_bpe_encode(&m->bpe, text, all, (int)len + 1, cause);
+	if (n == 0)
+		av_fail(cause, _("the sentence is empty"));
+	else if (n > av_gpt2_max_tokens(m))
+		too_many_tokens(&m->cfg, n, cause);
+	else if (n > 0)
+		memcpy(ids, all, (size_t)n * sizeof(int));
+	free(all);
+	return n > 0 && n <= av_gpt2_max_tokens(m) ? n : -1;
+}
+
 bool av_gpt2_run_text(const struct av_gpt2 *m, const char *text, struct av_gpt2_run *r,
 		      char **cause)
 {
-	if (!m->bpe.n_vocab)
-		return av_fail(cause, _("the model has no tokenizer"));
-	/* BPE's merges take time quadratic in a word's length: bound the text
-	 * before cutting it (64 tokens never need more) */
-	if (strlen(text) > AV_MAX_SENTENCE_BYTES)
-		return av_fail(cause, _("the sentence is longer than %d bytes"), AV_MAX_SENTENCE_BYTES);
 	int ids[AV_GPT2_MAX_TOKENS];
-	int n = av_bpe_encode(&m->bpe, text, ids, AV_GPT2_MAX_TOKENS, cause);
-	if (n < 0)
-		return false;
-	if (n == 0)
-		return av_fail(cause, _("the sentence is empty"));
-	return av_gpt2_forward(m, ids, n, r, cause);
+	int n = av_gpt2_tokenize(m, text, ids, cause);
+	return n > 0 && av_gpt2_forward(m, ids, n, r, cause);
 }
 
 void av_gpt2_run_free(struct av_gpt2_run *r)

@@ -93,9 +93,17 @@ struct av_gpt2_run {
 bool av_gpt2_forward(const struct av_gpt2 *m, const int *ids, int n, struct av_gpt2_run *r,
 		     char **cause);
 
-/* text -> BPE ids -> av_gpt2_forward. Errors: the tokenizer's, an empty
- * text, one longer than AV_MAX_SENTENCE_BYTES, more tokens than the run
- * holds. */
+/* The most tokens a run of m takes: its positions (n_ctx), at most
+ * AV_GPT2_MAX_TOKENS. */
+int av_gpt2_max_tokens(const struct av_gpt2 *m);
+
+/* text -> BPE ids (ids holds AV_GPT2_MAX_TOKENS): their count, or -1 with
+ * *cause: no tokenizer, a text longer than AV_MAX_SENTENCE_BYTES, the
+ * tokenizer's errors, an empty text, more tokens than av_gpt2_max_tokens
+ * (said with their count, however many, and the model's limit). */
+int av_gpt2_tokenize(const struct av_gpt2 *m, const char *text, int *ids, char **cause);
+
+/* text -> av_gpt2_tokenize -> av_gpt2_forward. */
 bool av_gpt2_run_text(const struct av_gpt2 *m, const char *text, struct av_gpt2_run *r,
 		      char **cause);
 

@@ -126,32 +126,8 @@ void av_model_ui_free(struct av_app *a)
 	a->model = NULL;
 }
 
-/* The editor's text as ids for the worker; the checks of av_gpt2_run_text,
- * here so that a text that cannot run is said at once. */
-static int tokenize(const struct av_gpt2 *m, const char *text, int *ids, char **cause)
-{
-	if (!m->bpe.n_vocab) {
-		av_fail(cause, _("the model has no tokenizer"));
-		return -1;
-	}
-	if (strlen(text) > AV_MAX_SENTENCE_BYTES) {
-		av_fail(cause, _("the sentence is longer than %d bytes"), AV_MAX_SENTENCE_BYTES);
-		return -1;
-	}
-	int n = av_bpe_encode(&m->bpe, text, ids, AV_GPT2_MAX_TOKENS, cause);
-	if (n == 0) {
-		av_fail(cause, _("the sentence is empty"));
-		return -1;
-	}
-	int max = m->cfg.n_ctx < AV_GPT2_MAX_TOKENS ? m->cfg.n_ctx : AV_GPT2_MAX_TOKENS;
-	if (n > max) {   /* av_gpt2_forward's check, said before it runs */
-		av_fail(cause, _("%d tokens: the model takes 1 to %d"), n, max);
-		return -1;
-	}
-	return n;
-}
-
-/* With a worker the text is tokenised here and computed there: true means
+/* With a worker the text is tokenised here (a text that cannot run is said
+ * at once, av_gpt2_tokenize) and computed there: true means
  * posted (or already on screen), and the screen keeps the old run, tokens
  * and numbers together, until av_model_ui_collect swaps the new one in. */
 static bool post_text(struct av_app *a, const char *text, char **cause)
@@ -163,7 +139,7 @@ static bool post_text(struct av_app *a, const char *text, char **cause)
 		a->dirty |= AV_DIRTY_STATUS;
 		return true;
 	}
-	int n = tokenize(mu->m, text, ids, cause);
+	int n = av_gpt2_tokenize(mu->m, text, ids, cause);
 	if (n < 0) {
 		av_model_worker_cancel(mu->worker);
 		return false;
