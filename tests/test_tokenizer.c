@@ -414,6 +414,46 @@ static void test_token_limit(void **state)
 	av_tokens_free(&t);
 }
 
+/* A source's errors name the source (the source editor said "the
+ * sentence has more than 64 tokens"); its tokens are a sentence's. */
+static void test_source_messages(void **state)
+{
+	(void)state;
+	struct av_tokens t;
+	char *cause = NULL;
+	char *s = words(AV_MAX_TOKENS + 1);
+	assert_false(av_tokenize_source(s, &t, &cause));
+	assert_string_equal(cause, "the source has more than 64 tokens (the limit)");
+	free(cause);
+	cause = NULL;
+	free(s);
+	assert_false(av_tokenize_source(" \t", &t, &cause));
+	assert_string_equal(cause, "the source is empty");
+	free(cause);
+	cause = NULL;
+	assert_false(av_tokenize_source(NULL, &t, &cause));
+	assert_string_equal(cause, "the source is empty");
+	free(cause);
+	cause = NULL;
+	assert_false(av_tokenize_source("ab\xff", &t, &cause));
+	assert_string_equal(cause, "invalid UTF-8 at byte 2 of the source");
+	free(cause);
+	cause = NULL;
+	s = malloc(AV_MAX_SENTENCE_BYTES + 2);
+	assert_non_null(s);
+	memset(s, 'a', AV_MAX_SENTENCE_BYTES + 1);
+	s[AV_MAX_SENTENCE_BYTES + 1] = '\0';
+	assert_false(av_tokenize_source(s, &t, &cause));
+	assert_string_equal(cause, "the source is longer than 4096 bytes (the limit)");
+	free(cause);
+	cause = NULL;
+	free(s);
+	assert_true(av_tokenize_source("Le Chat", &t, &cause));
+	assert_int_equal(t.n, 2);
+	assert_string_equal(t.text[1], "chat");
+	av_tokens_free(&t);
+}
+
 static void test_too_long(void **state)
 {
 	(void)state;
@@ -576,6 +616,7 @@ int main(void)
 		cmocka_unit_test(test_drop_cut_character),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_token_limit),
+		cmocka_unit_test(test_source_messages),
 		cmocka_unit_test(test_too_long),
 		cmocka_unit_test(test_width),
 		cmocka_unit_test(test_classes),

@@ -1144,6 +1144,41 @@ static void test_cross_mode(void **state)
 	harness_close(&h);
 }
 
+/* The source editor's messages are about the source: 65 words said "the
+ * sentence has more than 64 tokens" (with "source sentence: " before it in
+ * cross mode), and an empty source "the sentence is empty". */
+static void test_source_editor_says_source(void **state)
+{
+	(void)state;
+	char words[65 * 4 + 1] = "";
+	for (int i = 0; i < 65; i++)
+		strcat(words, i ? " ab" : "ab");
+	struct harness h;
+	OPEN(&h, 200, 40, "qkv-walkthrough", NULL, -1);
+	/* cross mode: the source runs as it is typed */
+	harness_keys(&h, "cc");
+	assert_non_null(strstr(harness_line(0), "cross"));
+	harness_keys(&h, "E\x15");
+	harness_keys(&h, words);
+	expect("the source has more than 64 tokens (the limit)");
+	assert_null(strstr(harness_line(39), "sentence"));
+	harness_keys(&h, "\x1b");
+	/* causal mode: a source typed for later is only checked */
+	harness_keys(&h, "c");
+	assert_non_null(strstr(harness_line(0), "self"));
+	harness_keys(&h, "E\x15");
+	expect("the source is empty");
+	harness_keys(&h, words);
+	expect("the source has more than 64 tokens (the limit)");
+	harness_keys(&h, "\x1b");
+	/* :source, outside cross mode */
+	harness_keys(&h, ":source ");
+	harness_keys(&h, words);
+	harness_keys(&h, "\r");
+	expect("source: the source has more than 64 tokens (the limit)");
+	harness_close(&h);
+}
+
 /* Cross mode with a source longer than the sentence: the cursor on a
  * source token past the sentence's last (at the tokens stage) marked that
  * index in the queries line, which read past its tokens and crashed. The
@@ -2051,6 +2086,7 @@ int main(void)
 		cmocka_unit_test(test_heads_view),
 		cmocka_unit_test(test_settings_keys),
 		cmocka_unit_test(test_cross_mode),
+		cmocka_unit_test(test_source_editor_says_source),
 		cmocka_unit_test(test_cross_cursor_past_the_sentence),
 		cmocka_unit_test(test_cross_source_line_follows_key),
 		cmocka_unit_test(test_pin_in_burst_after_stage_key),

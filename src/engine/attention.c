@@ -430,8 +430,7 @@ static bool run(struct av_trace *t, struct av_params *p, const struct av_config 
 	struct av_tokens tokens = { 0 }, source_tokens = { 0 };
 	if (!av_tokenize(sentence, &tokens, cause))
 		return false;
-	if (cross && !av_tokenize(source, &source_tokens, cause)) {
-		av_cause_prefix(cause, _("source sentence"));
+	if (cross && !av_tokenize_source(source, &source_tokens, cause)) {
 		av_tokens_free(&tokens);
 		return false;
 	}

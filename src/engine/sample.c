@@ -164,14 +164,14 @@ static bool read_sentences(const cJSON *root, struct av_sample *s, char **cause)
 
 /* --- the vocabulary */
 
-/* Tokenizes text (which checks it: UTF-8, length) and adds its new words
- * to vocab when vocab is not NULL. */
-static bool add_words(const char *text, struct str_list *vocab, const char *path,
+/* Tokenizes text (which checks it: UTF-8, length; a source's errors say
+ * so) and adds its new words to vocab when vocab is not NULL. */
+static bool add_words(const char *text, bool source, struct str_list *vocab, const char *path,
 		      char **cause)
 {
 	struct av_tokens t;
 	memset(&t, 0, sizeof t);
-	if (!av_tokenize(text, &t, cause)) {
+	if (!(source ? av_tokenize_source : av_tokenize)(text, &t, cause)) {
 		av_cause_prefix(cause, "%s", path);
 		return false;
 	}
@@ -194,15 +194,16 @@ static bool sentence_words(const struct av_sample *s, struct str_list *vocab, ch
 		const char *entry = s->sentences[i];
 		const char *sep = strstr(entry, AV_CORPUS_SEPARATOR);
 		char *target = av_strndup(entry, sep ? (size_t)(sep - entry) : strlen(entry));
-		bool ok = add_words(target, vocab, path, cause) &&
-			  (!sep || add_words(sep + strlen(AV_CORPUS_SEPARATOR), vocab, path, cause));
+		bool ok = add_words(target, false, vocab, path, cause) &&
+			  (!sep || add_words(sep + strlen(AV_CORPUS_SEPARATOR), true, vocab, path,
+					     cause));
 		free(target);
 		if (!ok)
 			return false;
 	}
-	if (!add_words(s->sentence, vocab, "\"sentence\"", cause))
+	if (!add_words(s->sentence, false, vocab, "\"sentence\"", cause))
 		return false;
-	return !s->source || add_words(s->source, vocab, "\"source\"", cause);
+	return !s->source || add_words(s->source, true, vocab, "\"source\"", cause);
 }
 
 /* Every word of l is one token (av_token_is_word) and given once. */

@@ -20,6 +20,7 @@ struct scan {
 	size_t start, end;
 	bool open;
 	bool word;      /* a run of word characters, which the next one extends */
+	bool source;    /* the text is a source (cross mode's keys): said so */
 };
 
 /* The lower case of the code point cp at byte at of the sentence s (len
@@ -65,8 +66,8 @@ static bool close_token(struct scan *sc, char **cause)
 	sc->open = false;
 	struct av_tokens *out = sc->out;
 	if (out->n == AV_MAX_TOKENS)
-		return av_fail(cause, _("the sentence has more than %d tokens (the limit)"),
-			       AV_MAX_TOKENS);
+		return av_fail(cause, sc->source ? _("the source has more than %d tokens (the limit)")
+			       : _("the sentence has more than %d tokens (the limit)"), AV_MAX_TOKENS);
 	out->text[out->n] = lower_copy(sc->s, sc->len, sc->start, sc->end);
 	out->offset[out->n] = (int)sc->start;
 	out->n++;
@@ -114,9 +115,10 @@ static bool scan_cp(struct scan *sc, uint32_t cp, size_t at, size_t next, char *
 	return true;
 }
 
-static bool split(const char *s, size_t len, struct av_tokens *out, char **cause)
+static bool split(const char *s, size_t len, bool source, struct av_tokens *out,
+		  char **cause)
 {
-	struct scan sc = { .s = s, .len = len, .out = out };
+	struct scan sc = { .s = s, .len = len, .out = out, .source = source };
 	for (size_t i = 0; i < len;) {
 		uint32_t cp;
 		size_t next = i + (size_t)av_utf8_decode(s + i, len - i, &cp);
@@ -127,36 +129,50 @@ static bool split(const char *s, size_t len, struct av_tokens *out, char **cause
 	return close_token(&sc, cause);
 }
 
-/* av_tokenize, where no token at all is not an error. */
-static bool tokenize(const char *sentence, struct av_tokens *out, char **cause)
+/* av_tokenize, where no token at all is not an error; the messages name
+ * the source when source is true (the source editor said "the sentence
+ * has more than 64 tokens" of the source). */
+static bool tokenize(const char *sentence, bool source, struct av_tokens *out, char **cause)
 {
 	memset(out, 0, sizeof(*out));
 	/* memchr rather than strlen: never read far past the limit. */
 	const char *nul = memchr(sentence, '\0', AV_MAX_SENTENCE_BYTES + 1);
 	if (!nul)
-		return av_fail(cause, _("the sentence is longer than %d bytes (the limit)"),
+		return av_fail(cause, source ? _("the source is longer than %d bytes (the limit)")
+			       : _("the sentence is longer than %d bytes (the limit)"),
 			       AV_MAX_SENTENCE_BYTES);
 	size_t len = (size_t)(nul - sentence), bad;
 	if (!av_utf8_valid(sentence, len, &bad))
-		return av_fail(cause, _("invalid UTF-8 at byte %zu"), bad);
-	if (!split(sentence, len, out, cause)) {
+		return av_fail(cause, source ? _("invalid UTF-8 at byte %zu of the source")
+			       : _("invalid UTF-8 at byte %zu"), bad);
+	if (!split(sentence, len, source, out, cause)) {
 		av_tokens_free(out);
 		return false;
 	}
 	return true;
 }
 
+static bool tokenize_text(const char *text, bool source, struct av_tokens *out, char **cause)
+{
+	if (!text) {
+		memset(out, 0, sizeof(*out));
+	} else {
+		if (!tokenize(text, source, out, cause))
+			return false;
+		if (out->n > 0)
+			return true;
+	}
+	return av_fail(cause, "%s", source ? _("the source is empty") : _("the sentence is empty"));
+}
+
 bool av_tokenize(const char *sentence, struct av_tokens *out, char **cause)
 {
-	if (!sentence) {
-		memset(out, 0, sizeof(*out));
-		return av_fail(cause, _("the sentence is empty"));
-	}
-	if (!tokenize(sentence, out, cause))
-		return false;
-	if (out->n == 0)
-		return av_fail(cause, _("the sentence is empty"));
-	return true;
+	return tokenize_text(sentence, false, out, cause);
+}
+
+bool av_tokenize_source(const char *source, struct av_tokens *out, char **cause)
+{
+	return tokenize_text(source, true, out, cause);
 }
 
 void av_tokens_free(struct av_tokens *t)
@@ -183,7 +199,7 @@ void av_tokens_copy(struct av_tokens *dst, const struct av_tokens *src)
 bool av_token_is_word(const char *word, char **cause)
 {
 	struct av_tokens t;
-	if (!tokenize(word, &t, cause))
+	if (!tokenize(word, false, &t, cause))
 		return false;
 	if (t.n == 0) {   /* a word, not a sentence: said as one */
 		if (!*word)

@@ -26,6 +26,10 @@ struct av_tokens {
  * and out holds nothing to free. */
 bool av_tokenize(const char *sentence, struct av_tokens *out, char **cause);
 
+/* av_tokenize for a source sentence (cross mode's keys and values): the
+ * same tokens, its errors say "the source". */
+bool av_tokenize_source(const char *source, struct av_tokens *out, char **cause);
+
 /* Whether word is a word of a vocabulary: one token, as av_tokenize gives
  * it (lower-cased). Otherwise false and *cause says what it would become
  * ("\"Tokyo\" is never a token: a sentence's \"Tokyo\" is \"tokyo\""), the

@@ -75,14 +75,15 @@ static bool check_name(const char *field, const char *name, bool may_be_empty,
 }
 
 /* The text must tokenize (valid UTF-8, 1..AV_MAX_TOKENS tokens, at most
- * AV_MAX_SENTENCE_BYTES); *n is its token count. */
-static bool check_text(const char *field, const char *text, int *n, char **cause)
+ * AV_MAX_SENTENCE_BYTES; source: a source's messages); *n is its token
+ * count. */
+static bool check_text(const char *field, bool source, const char *text, int *n, char **cause)
 {
 	struct av_tokens t;
 
 	if (strnlen(text, AV_SNAP_TEXT_MAX + 1) > AV_SNAP_TEXT_MAX)
 		return av_fail(cause, _("%s: longer than %d bytes"), field, AV_SNAP_TEXT_MAX);
-	if (!av_tokenize(text, &t, cause)) {
+	if (!(source ? av_tokenize_source : av_tokenize)(text, &t, cause)) {
 		av_cause_prefix(cause, "%s", field);
 		return false;
 	}
@@ -200,7 +201,7 @@ static bool check_run_under(const struct av_snap_training *t, char **cause)
 		return false;
 	if (t->mode == AV_MODE_CROSS && !t->has_source)
 		return av_fail(cause, _("training source: cross mode needs one"));
-	if (t->has_source && !check_text("training source", t->source, &keys, cause))
+	if (t->has_source && !check_text("training source", true, t->source, &keys, cause))
 		return false;
 	if (!t->has_source && t->source[0] != '\0')
 		return av_fail(cause, _("training source: text without a source"));
@@ -257,12 +258,12 @@ bool av_state_validate(const struct av_state *s, char **cause)
 		return av_fail(cause, _("weights: named, but the parameters come from the sample"));
 	if (!check_config(s, cause))
 		return false;
-	if (!check_text("sentence", s->sentence, &queries, cause))
+	if (!check_text("sentence", false, s->sentence, &queries, cause))
 		return false;
 	keys = queries;
 	if (s->mode == AV_MODE_CROSS && !s->has_source)
 		return av_fail(cause, _("source: cross mode needs one"));
-	if (s->has_source && !check_text("source", s->source, &keys, cause))
+	if (s->has_source && !check_text("source", true, s->source, &keys, cause))
 		return false;
 	if (s->mode != AV_MODE_CROSS)
 		keys = queries;

@@ -220,10 +220,8 @@ static bool count_tokens(const struct av_lesson_state *s, int *n, int *m, char *
 		return true;
 	if (!s->source)
 		return av_fail(cause, _("cross mode needs a \"source\" sentence"));
-	if (!av_tokenize(s->source, &t, cause)) {
-		av_cause_prefix(cause, _("the source"));
+	if (!av_tokenize_source(s->source, &t, cause))
 		return false;
-	}
 	*m = t.n;
 	av_tokens_free(&t);
 	return true;
@@ -243,7 +241,8 @@ static bool get_sentence(const cJSON *set, const char *key, char **field, char *
 	if (!av_json_get_string(set, "set", key, true, &s, cause))
 		return false;
 	struct av_tokens t = { 0 };
-	if (!av_tokenize(s, &t, cause)) {
+	bool source = strcmp(key, "source") == 0;
+	if (!(source ? av_tokenize_source : av_tokenize)(s, &t, cause)) {
 		av_cause_prefix(cause, _("\"set\".\"%s\""), key);
 		return false;
 	}

@@ -106,7 +106,7 @@ static bool run_source(struct av_app *a, const char *name, const char *arg, char
 	}
 	/* not used outside cross mode: checked, kept, and the switch offered */
 	struct av_tokens probe = { 0 };
-	if (!av_tokenize(arg, &probe, &cause))
+	if (!av_tokenize_source(arg, &probe, &cause))
 		return fail_as(error, name, cause);
 	av_tokens_free(&probe);
 	free(s->source);

@@ -38,7 +38,7 @@ static void check_text(struct av_app *a)
 	char *cause = NULL;
 	free(ed->error);
 	ed->error = NULL;
-	if (!av_tokenize(ed->line.buf, &probe, &cause)) {
+	if (!av_tokenize_source(ed->line.buf, &probe, &cause)) {
 		ed->error = cause ? cause : av_strdup(_("not a sentence"));
 		return;
 	}
