@@ -219,7 +219,8 @@ static const char *model_name(const char *dir)
 /* The screen on the model: a session that holds only the sentence (the
  * screen runs the model and fills the trace, view_model.c). */
 static bool open_screen(const struct av_options *o, bool restricted, const char *dir,
-			const struct av_gpt2 *m, int layer, const char *sentence, char **cause)
+			const struct av_gpt2 *m, int layer, const char *sentence,
+			const char *notice, char **cause)
 {
 	struct av_session s;
 	memset(&s, 0, sizeof(s));
@@ -233,25 +234,56 @@ static bool open_screen(const struct av_options *o, bool restricted, const char 
 		.gpt2 = m,
 		.gpt2_name = s.sample.name,
 		.gpt2_layer = layer,
+		.notice = notice,
 	};
 	bool ok = av_ui_run(&s, &ui, cause);
 	av_session_free(&s);
 	return ok;
 }
 
-/* The default sentence was not the person's: a model with fewer positions
- * than its tokens (a test model) refused it as "51 tokens: the model takes
- * 1 to 32", which named nothing the person had typed. */
-static bool default_sentence_fits(const struct av_gpt2 *m, char **cause)
+/* The default sentence as model m takes it, malloc'd: whole when its
+ * tokens fit the model's positions, else its first words that do (a model
+ * of 32 positions, as the tests' gpt2-tiny whose small vocabulary cuts it
+ * into 51 tokens, used to be refused: `attnview --model DIR` alone exited
+ * 2), else its first bytes (a text of k bytes is at most k tokens). *cut
+ * says it was cut. */
+static char *default_for(const struct av_gpt2 *m, bool *cut)
 {
 	int ids[AV_GPT2_MAX_TOKENS];
-	int max = m->cfg.n_ctx < AV_GPT2_MAX_TOKENS ? m->cfg.n_ctx : AV_GPT2_MAX_TOKENS;
-	int n = m->bpe.n_vocab ? av_bpe_encode(&m->bpe, default_sentence, ids,
-					       AV_GPT2_MAX_TOKENS, NULL) : -1;
-	if (n >= 0 && n <= max)
-		return true;
-	return av_fail(cause, _("the default sentence does not fit this model (it takes 1 to %d "
-				"tokens): give a SENTENCE"), max);
+	*cut = false;
+	if (!m->bpe.n_vocab || av_gpt2_tokenize(m, default_sentence, ids, NULL) > 0)
+		return av_strdup(default_sentence);   /* whole, or its own error */
+	*cut = true;
+	char *text = av_strdup(default_sentence);
+	for (char *space = strrchr(text, ' '); space; space = strrchr(text, ' ')) {
+		*space = '\0';
+		if (av_gpt2_tokenize(m, text, ids, NULL) > 0)
+			return text;
+	}
+	/* its first word is too many: as many bytes as the model has positions */
+	size_t max = (size_t)av_gpt2_max_tokens(m);
+	if (max < strlen(text))
+		text[max] = '\0';
+	return text;
+}
+
+/* The cut default said where the person sees it: the screen's status line
+ * (notice) or, for --print and --dump, standard error. */
+static char *cut_notice(const struct av_gpt2 *m)
+{
+	return av_printf(_("the default sentence, cut to the model's %d positions (e edits it)"),
+			 av_gpt2_max_tokens(m));
+}
+
+static void note_cut(const struct av_gpt2 *m, const char *sentence)
+{
+	char *note = av_printf(_("note: the default sentence is cut to the model's %d positions: "
+				 "\"%s\" (give a SENTENCE for another)"),
+			       av_gpt2_max_tokens(m), sentence);
+	char *safe = av_escape_message(note, av_fd_wants_ascii(STDERR_FILENO));
+	fprintf(stderr, "attnview: %s\n", safe);
+	free(safe);
+	free(note);
 }
 
 bool av_model_cli_run(const struct av_options *o, bool restricted, bool color, char **cause)
@@ -277,14 +309,17 @@ bool av_model_cli_run(const struct av_options *o, bool restricted, bool color, c
 			     m.cfg.n_head - 1);
 	struct av_gpt2_run r = { 0 };
 	struct av_trace t = { 0 };
-	bool own = o->sentence && *o->sentence;
-	const char *sentence = own ? o->sentence : default_sentence;
-	if (ok && !own)
-		ok = default_sentence_fits(&m, cause);
-	if (ok && screen)
-		ok = open_screen(o, restricted, dir, &m, layer, sentence, cause);
-	else if (ok)
+	bool own = o->sentence && *o->sentence, cut = false;
+	char *fitted = own ? NULL : default_for(&m, &cut);
+	const char *sentence = own ? o->sentence : fitted;
+	char *notice = cut ? cut_notice(&m) : NULL;
+	if (ok && screen) {
+		ok = open_screen(o, restricted, dir, &m, layer, sentence, notice, cause);
+	} else if (ok) {
 		ok = av_gpt2_run_text(&m, sentence, &r, cause);
+		if (ok && cut)
+			note_cut(&m, sentence);
+	}
 	if (ok && !screen) {
 		av_gpt2_trace_layer(&m, &r, layer, sentence, &t);
 		ok = show(o, dir, &m, &r, &t, layer, color, cause);
@@ -292,6 +327,8 @@ bool av_model_cli_run(const struct av_options *o, bool restricted, bool color, c
 	av_trace_free(&t);
 	av_gpt2_run_free(&r);
 	av_gpt2_free(&m);
+	free(notice);
+	free(fitted);
 	free(dir);
 	return ok;
 }

@@ -235,6 +235,8 @@ bool av_app_init(struct av_app *a, struct av_session *s, const struct av_ui_conf
 	make_windows(a);
 	if (cfg->lesson)
 		av_lesson_ui_start(a, cfg->lesson, cfg->lesson_step > 0 ? cfg->lesson_step - 1 : 0);
+	if (cfg->notice)
+		av_app_message(a, false, "%s", cfg->notice);
 	return true;
 }
 

@@ -29,6 +29,7 @@ struct av_ui_config {
 	const struct av_gpt2 *gpt2;
 	const char *gpt2_name;       /* the model's name for the header */
 	int gpt2_layer;
+	const char *notice;          /* said on the status line at the start, or NULL */
 };
 
 /* The interactive screen on the terminal (stdin/stdout must be one): the
