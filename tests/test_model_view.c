@@ -263,7 +263,7 @@ static void test_refused_keys(void **state)
 		{ "m", "causal as trained" }, { "x", "padding mask" }, { "c", "no cross mode" },
 		{ "E", "no source" }, { "s", "square root of the head width" },
 		{ "+", "T = 1" }, { "-", "T = 1" }, { "0", "T = 1" }, { "r", "not drawn from a seed" },
-		{ "t", "published model" }, { "F", "teaching layer" }, { ":", "teaching layer" },
+		{ "t", "published model" }, { "F", "teaching layer" },
 		{ "W", "--dump" }, { "}", "lessons" },
 	};
 	struct mharness mh;
@@ -281,6 +281,71 @@ static void test_refused_keys(void **state)
 	}
 	assert_int_equal(a->s->trace.cfg.mode, AV_MODE_CAUSAL);
 	assert_true(a->s->trace.weights[0] == before);
+	close_model(&mh);
+}
+
+/* ':' opens the prompt on a model too: ":seed 3" was refused at ':' and
+ * "seed 3" then ran as keys (e opened the editor, which got "ed 3"). The
+ * teaching layer's commands are refused on Enter with their key's reason,
+ * the prompt kept; sentence, help and quit work, Tab offers only them. */
+static void test_command_prompt(void **state)
+{
+	(void)state;
+	struct mharness mh;
+	open_model(&mh, TINY, "xterm-256color", 200, 60, SENTENCE, -1);
+	struct av_app *a = &mh.h.a;
+	float before = a->s->trace.weights[0];
+	static const struct { const char *line, *says; } refused[] = {
+		{ ":seed 3", "seed: the model's weights are loaded from its file" },
+		{ ":temp 2", "temp: GPT-2's softmax runs at T = 1" },
+		{ ":lr 0.1", "lr: training is for the teaching layer" },
+		{ ":source le chat", "source: GPT-2 has no source sentence" },
+		{ ":write x.json", "write: W writes the teaching layer" },
+		{ ":export trace", "export: W writes the teaching layer" },
+	};
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		harness_keys(&mh.h, refused[i].line);
+		assert_ptr_equal(a->overlay, &av_view_prompt);   /* the letters are its */
+		expect_status(refused[i].line);
+		harness_key(&mh.h, '\r');
+		expect_status(refused[i].says);
+		expect_status("with --model: sentence, help, quit");
+		assert_ptr_equal(a->overlay, &av_view_prompt);   /* kept, to correct */
+		harness_key(&mh.h, AV_KEY_ESC);
+		assert_null(a->overlay);
+		assert_string_equal(a->s->sentence, SENTENCE);
+		assert_true(a->s->trace.weights[0] == before);
+	}
+	/* Tab: only what runs here */
+	harness_keys(&mh.h, ":");
+	harness_key(&mh.h, '\t');
+	expect_status("sentence, help, quit, q");
+	harness_key(&mh.h, AV_KEY_ESC);
+	harness_keys(&mh.h, ":se");
+	harness_key(&mh.h, '\t');
+	expect_status(":sentence ");
+	harness_key(&mh.h, AV_KEY_ESC);
+	harness_keys(&mh.h, ":help\r");
+	expect_status("with --model: sentence S");
+	/* :sentence runs the model on it, as e does */
+	harness_keys(&mh.h, ":sentence the mat\r");
+	assert_null(a->overlay);
+	finish_forward(&mh);
+	assert_string_equal(a->s->sentence, "the mat");
+	struct av_gpt2_run r;
+	reference_run(&mh, "the mat", &r);
+	assert_int_equal(a->s->trace.n, r.n);
+	assert_memory_equal(a->s->trace.weights + 0, r.weights + (size_t)r.n_head * r.n * r.n,
+			    (size_t)r.n_head * r.n * r.n * sizeof(float));
+	expect_status("sentence: 3 tokens");
+	av_gpt2_run_free(&r);
+	/* a sentence that does not run is said, and the prompt stays */
+	harness_keys(&mh.h, ":sentence \r");
+	expect_status("the sentence is empty");
+	assert_ptr_equal(a->overlay, &av_view_prompt);
+	harness_key(&mh.h, AV_KEY_ESC);
+	harness_keys(&mh.h, ":q\r");
+	assert_true(a->quit);
 	close_model(&mh);
 }
 
@@ -851,6 +916,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stepper_layers),
 		cmocka_unit_test(test_refused_keys),
+		cmocka_unit_test(test_command_prompt),
 		cmocka_unit_test(test_pin_names_the_layer),
 		cmocka_unit_test(test_edit_reruns),
 		cmocka_unit_test(test_too_long_says_the_limit),

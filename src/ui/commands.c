@@ -14,6 +14,7 @@
 #include "train.h"
 #include "ui/app.h"
 #include "ui/prompt.h"
+#include "ui/views/model_ui.h"
 #include "ui/views/view_train_internal.h"
 #include "util.h"
 
@@ -22,6 +23,9 @@ struct command {
 	const char *args;      /* for help and messages */
 	bool in_training;      /* also while the training view is open */
 	bool (*run)(struct av_app *a, const char *name, const char *arg, char **error);
+	/* the key that does the same: with --model the command is refused
+	 * for the reason that key is (av_model_ui_refusal) */
+	enum av_action like;
 };
 
 static bool fail_as(char **error, const char *name, char *cause)
@@ -120,8 +124,14 @@ static bool run_sentence(struct av_app *a, const char *name, const char *arg, ch
 	char *cause = NULL;
 	if (too_long(a, name, arg, error))
 		return false;
-	if (!av_session_set_sentence(a->s, arg, &cause))
+	if (a->model) {   /* the model runs on it, as after e (in its worker) */
+		if (!av_model_ui_set_sentence(a, arg, &cause))
+			return fail_as(error, name, cause);
+		if (av_model_ui_busy(a))
+			return true;   /* its end says "sentence: N tokens" */
+	} else if (!av_session_set_sentence(a->s, arg, &cause)) {
 		return fail_as(error, name, cause);
+	}
 	a->dirty |= AV_DIRTY_ALL;
 	av_app_message(a, false, P_("sentence: %d token", "sentence: %d tokens",
 				       a->s->trace.tokens.n), a->s->trace.tokens.n);
@@ -203,17 +213,17 @@ static bool run_quit(struct av_app *a, const char *name, const char *arg, char *
 static bool run_help(struct av_app *a, const char *name, const char *arg, char **error);
 
 static const struct command commands[] = {
-	{ "seed", "N", false, run_seed },
-	{ "temp", "X", false, run_temp },
-	{ "temperature", "X", false, run_temp },
-	{ "lr", "X", true, run_lr },
-	{ "source", "TEXT", false, run_source },
-	{ "sentence", "TEXT", false, run_sentence },
-	{ "write", "FILE", true, run_write },
-	{ "export", "FORMAT [FILE]", true, run_export },
-	{ "help", "", true, run_help },
-	{ "quit", "", true, run_quit },
-	{ "q", "", true, run_quit },
+	{ "seed", "N", false, run_seed, AV_ACTION_RESEED },
+	{ "temp", "X", false, run_temp, AV_ACTION_TEMP_RESET },
+	{ "temperature", "X", false, run_temp, AV_ACTION_TEMP_RESET },
+	{ "lr", "X", true, run_lr, AV_ACTION_TRAIN },
+	{ "source", "TEXT", false, run_source, AV_ACTION_EDIT_SOURCE },
+	{ "sentence", "TEXT", false, run_sentence, AV_ACTION_EDIT_SENTENCE },
+	{ "write", "FILE", true, run_write, AV_ACTION_WRITE },
+	{ "export", "FORMAT [FILE]", true, run_export, AV_ACTION_WRITE },
+	{ "help", "", true, run_help, AV_ACTION_HELP },
+	{ "quit", "", true, run_quit, AV_ACTION_QUIT },
+	{ "q", "", true, run_quit, AV_ACTION_QUIT },
 };
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -222,9 +232,20 @@ static bool run_help(struct av_app *a, const char *name, const char *arg, char *
 	(void)name;
 	(void)arg;
 	(void)error;
-	av_app_message(a, false, _("seed N · temp X · lr X · source S · sentence S · write FILE · "
-		       "export FORMAT [FILE] · quit"));
+	if (a->model)
+		av_app_message(a, false, _("with --model: sentence S · quit ([ ] change the layer, "
+					   "e edits the sentence)"));
+	else
+		av_app_message(a, false, _("seed N · temp X · lr X · source S · sentence S · "
+					   "write FILE · export FORMAT [FILE] · quit"));
 	return true;
+}
+
+/* The command's reason not to run on a published model (--model), or
+ * NULL: it runs. */
+static const char *model_refusal(const struct av_app *a, const struct command *c)
+{
+	return a->model ? av_model_ui_refusal(c->like) : NULL;
 }
 
 bool av_command_run(struct av_app *a, const char *line, char **error)
@@ -246,6 +267,15 @@ bool av_command_run(struct av_app *a, const char *line, char **error)
 	for (size_t i = 0; i < N_COMMANDS; i++) {
 		if (strlen(commands[i].name) != k || strncmp(commands[i].name, line, k) != 0)
 			continue;
+		const char *why = model_refusal(a, &commands[i]);
+		if (why) {
+			/* as its key: said, and nothing changes (":seed 3" was
+			 * refused at ':', and "seed 3" then ran as keys) */
+			*error = av_printf(_("%s: %s; with --model: sentence, help, quit"),
+					   commands[i].name, why);
+			free(value);
+			return false;
+		}
 		if (a->view == &av_view_train && !commands[i].in_training) {
 			/* the trainer works on the layer as it was opened */
 			*error = av_printf(_("%s: a setting of the stepper (t goes back to it); here: "
@@ -263,7 +293,7 @@ bool av_command_run(struct av_app *a, const char *line, char **error)
 	return false;
 }
 
-int av_command_complete(char *buf, size_t size, char **choices)
+int av_command_complete(const struct av_app *a, char *buf, size_t size, char **choices)
 {
 	*choices = NULL;
 	size_t typed = strlen(buf);
@@ -275,7 +305,7 @@ int av_command_complete(char *buf, size_t size, char **choices)
 	char list[256] = "";
 	for (size_t i = 0; i < N_COMMANDS; i++) {
 		const char *name = commands[i].name;
-		if (strncmp(name, buf, typed) != 0)
+		if (strncmp(name, buf, typed) != 0 || model_refusal(a, &commands[i]))
 			continue;
 		if (!first) {
 			first = name;

@@ -3,7 +3,8 @@
  * (export_screen.c).
  *
  *   :          a command: seed N, temp X, lr X, source TEXT, sentence TEXT,
- *              write FILE, export FORMAT [FILE], help (Tab completes)
+ *              write FILE, export FORMAT [FILE], help (Tab completes);
+ *              with --model sentence TEXT, help and quit
  *   W          a menu of formats, then the file name (a default shown,
  *              editable); an existing file is only replaced after y
  *
@@ -17,7 +18,8 @@
 
 struct av_app;
 
-/* ':' */
+/* ':' (with --model too: its commands are sentence, help and quit; the
+ * others are refused on Enter with the reason their key gives) */
 void av_prompt_command(struct av_app *a);
 /* 'W': the format menu. */
 void av_prompt_export_menu(struct av_app *a);
@@ -42,10 +44,11 @@ bool av_prompt_takes_text(const struct av_app *a);
  * with the command's name) when it is bad. */
 bool av_command_run(struct av_app *a, const char *line, char **error);
 /* Completes the command name at the start of buf (size bytes): returns the
- * number of commands that match; a single match is completed with a space
- * after it, several are completed as far as they agree and listed in
- * *choices (malloc'd, "seed, sentence"). */
-int av_command_complete(char *buf, size_t size, char **choices);
+ * number of commands that match (with --model, of those that run on a
+ * model); a single match is completed with a space after it, several are
+ * completed as far as they agree and listed in *choices (malloc'd, "seed,
+ * sentence"). */
+int av_command_complete(const struct av_app *a, char *buf, size_t size, char **choices);
 
 /* export_screen.c: the default file name for fmt ("attnview-softmax-h0.svg",
  * "attnview-figure2.svg"), malloc'd; and the file's text for the app's

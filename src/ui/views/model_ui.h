@@ -24,6 +24,11 @@ void av_model_ui_free(struct av_app *a);
 /* The global keys of the model screen, before the view's: true = used. */
 bool av_model_ui_key(struct av_app *a, int key, enum av_action act);
 
+/* Why the key of act does nothing for a published model (the status line
+ * says it when the key is pressed, the : prompt for the command that does
+ * the same), or NULL when it works here. */
+const char *av_model_ui_refusal(enum av_action act);
+
 /* The sentence editor's text: tokenised and run; on failure the old run
  * stays and *cause says why. */
 bool av_model_ui_set_sentence(struct av_app *a, const char *text, char **cause);

@@ -290,8 +290,7 @@ int av_model_ui_top(const struct av_app *a, int k, int *ids, double *probs)
 	return n;
 }
 
-/* Why a key of the teaching layer does nothing for a published model. */
-static const char *refusal(enum av_action act)
+const char *av_model_ui_refusal(enum av_action act)
 {
 	switch (act) {
 	case AV_ACTION_TOGGLE_CAUSAL:
@@ -312,8 +311,6 @@ static const char *refusal(enum av_action act)
 		return _("training is for the teaching layer; a published model is shown as trained");
 	case AV_ACTION_FIGURES:
 		return _("the tutorials' figures are drawn for the teaching layer, not for --model");
-	case AV_ACTION_COMMAND:
-		return _("the : settings (seed, temp, lr, ...) belong to the teaching layer; [ ] change the layer");
 	case AV_ACTION_WRITE:
 		return _("W writes the teaching layer; attnview --model DIR --layer N --dump FILE writes this layer");
 	case AV_ACTION_LESSON_NEXT: case AV_ACTION_LESSON_PREV: case AV_ACTION_LESSON_RESTORE:
@@ -347,7 +344,7 @@ bool av_model_ui_key(struct av_app *a, int key, enum av_action act)
 						 "was not finished)"));
 		return true;
 	}
-	const char *why = refusal(act);
+	const char *why = av_model_ui_refusal(act);
 	if (why) {
 		av_app_message(a, false, "%s", why);
 		return true;

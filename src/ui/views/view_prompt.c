@@ -325,7 +325,8 @@ static void command_key(struct av_app *a, struct av_prompt *p, int key)
 	case AV_LINE_UNUSED:
 		if (av_edit_action_for_key(key) == AV_EDIT_COMPLETE) {
 			char *choices = NULL;
-			int n = av_command_complete(p->line.buf, p->line.limit + 1, &choices);
+			int n = av_command_complete(a, p->line.buf, p->line.limit + 1,
+							    &choices);
 			p->line.len = p->line.cur = strlen(p->line.buf);
 			set_error(p, n == 0 ? av_strdup(_("no command starts so (help lists them)"))
 				  : n > 1 ? choices : NULL);
