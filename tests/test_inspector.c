@@ -287,6 +287,111 @@ static void test_tokens_text(void **state)
 	done(&f);
 }
 
+/* Token i's lines, the first n of them, as av_insp_piece gives them. */
+static void expect_piece(const struct av_trace *t, const struct av_insp_bytes *raw, int i,
+			 const char *const *want, int n)
+{
+	struct av_insp in;
+	av_insp_piece(&in, t, raw, i, 100);
+	if (in.n != n)
+		fail_msg("token %d: %d lines, expected %d (first: %s)", i, in.n, n,
+			 in.n ? in.line[0] : "none");
+	for (int k = 0; k < n; k++)
+		if (strcmp(in.line[k], want[k]) != 0)
+			fail_msg("token %d line %d: \"%s\", expected \"%s\"", i, k, in.line[k],
+				 want[k]);
+	assert_int_equal((int)in.stored, t->ids[i]);
+	av_insp_free(&in);
+}
+
+/* A model's token (--model) is explained by its bytes, its label only
+ * as the label: "<e7>" was described as 4 bytes U+003C U+0065 U+0037
+ * U+003E, and "␣" as 3 bytes U+2423, where each is a single byte. */
+static void test_model_piece(void **state)
+{
+	(void)state;
+	/* a猫 b, two spaces, a byte of no character, 我, x */
+	static const unsigned char bytes[] = "a\xe7\x8c\xab b  \xff\xe6\x88\x91x";
+	static const int start[] = { 0, 2, 3, 6, 8, 9, 11, 12, 13 };
+	static const char *const labels[] = {
+		"a<e7>", "<8c>", "<ab> b", "␣␣", "<ff>", "<e6 88>", "<91>", "x",
+	};
+	struct av_trace t;
+	memset(&t, 0, sizeof(t));
+	t.tokens.n = 8;
+	for (int i = 0; i < 8; i++) {
+		t.tokens.text[i] = av_strdup(labels[i]);
+		t.ids[i] = 100 + i;
+	}
+	struct av_insp_bytes raw = { bytes, start, 8 };
+	expect_piece(&t, &raw, 0, (const char *const[]){
+		"sentence token 0, shown as 'a<e7>': vocabulary row 100",
+		"2 bytes: 61 e7",
+		"1 character, 1 column: U+0061",
+		"e7: a piece of a character, byte 1 of 3 of '猫' U+732B (tokens 0 to 2)" }, 4);
+	expect_piece(&t, &raw, 1, (const char *const[]){
+		"sentence token 1, shown as '<8c>': vocabulary row 101",
+		"1 byte: 8c",
+		"8c: a piece of a character, byte 2 of 3 of '猫' U+732B (tokens 0 to 2)" }, 3);
+	expect_piece(&t, &raw, 2, (const char *const[]){
+		"sentence token 2, shown as '<ab> b': vocabulary row 102",
+		"3 bytes: ab 20 62",
+		"2 characters, 2 columns: U+0020 U+0062",
+		"ab: a piece of a character, byte 3 of 3 of '猫' U+732B (tokens 0 to 2)" }, 4);
+	expect_piece(&t, &raw, 3, (const char *const[]){
+		"sentence token 3, shown as '␣␣': vocabulary row 103",
+		"2 bytes: 20 20",
+		"2 characters, 2 columns: U+0020 U+0020",
+		"the label shows each space as ␣, so that it is seen" }, 4);
+	expect_piece(&t, &raw, 4, (const char *const[]){
+		"sentence token 4, shown as '<ff>': vocabulary row 104",
+		"1 byte: ff",
+		"ff: not UTF-8, no character" }, 3);
+	expect_piece(&t, &raw, 5, (const char *const[]){
+		"sentence token 5, shown as '<e6 88>': vocabulary row 105",
+		"2 bytes: e6 88",
+		"e6 88: a piece of a character, bytes 1 to 2 of 3 of '我' U+6211 (tokens 5 to 6)" },
+		3);
+	expect_piece(&t, &raw, 6, (const char *const[]){
+		"sentence token 6, shown as '<91>': vocabulary row 106",
+		"1 byte: 91",
+		"91: a piece of a character, byte 3 of 3 of '我' U+6211 (tokens 5 to 6)" }, 3);
+	/* a label that is the token's text is said as the teaching layer's */
+	expect_piece(&t, &raw, 7, (const char *const[]){
+		"sentence token 7 'x': vocabulary row 107",
+		"1 byte: 78",
+		"1 character, 1 column: U+0078" }, 3);
+	/* a control character: the label's escape said */
+	static const unsigned char tab[] = "\t";
+	static const int tab_start[] = { 0, 1 };
+	av_tokens_free(&t.tokens);
+	t.tokens.n = 1;
+	t.tokens.text[0] = av_strdup("\\t");
+	struct av_insp_bytes raw_tab = { tab, tab_start, 1 };
+	expect_piece(&t, &raw_tab, 0, (const char *const[]){
+		"sentence token 0, shown as '\\t': vocabulary row 100",
+		"1 byte: 09",
+		"1 character, 0 columns: U+0009",
+		"the label writes a control character as \\n, \\t, \\r or \\xNN" }, 4);
+	/* long tokens are cut to the width, never past it */
+	static unsigned char many[200];
+	memset(many, 'a', sizeof(many));
+	static const int many_start[] = { 0, 200 };
+	free(t.tokens.text[0]);
+	t.tokens.text[0] = av_strdup("aaaa");
+	struct av_insp_bytes raw_many = { many, many_start, 1 };
+	struct av_insp in;
+	av_insp_piece(&in, &t, &raw_many, 0, 60);
+	assert_int_equal(in.n, 3);
+	assert_non_null(strstr(in.line[1], "200 bytes: 61 61"));
+	assert_non_null(strstr(in.line[1], " …"));
+	assert_true(av_utf8_width(in.line[1]) <= 60);
+	assert_non_null(strstr(in.line[2], "200 characters, 200 columns: U+0061"));
+	assert_true(av_utf8_width(in.line[2]) <= 60);
+	av_insp_free(&in);
+	av_tokens_free(&t.tokens);
+}
+
 static void test_formulas(void **state)
 {
 	(void)state;
@@ -655,6 +760,7 @@ int main(void)
 		cmocka_unit_test(test_masked_text),
 		cmocka_unit_test(test_softmax_and_context_text),
 		cmocka_unit_test(test_tokens_text),
+		cmocka_unit_test(test_model_piece),
 		cmocka_unit_test(test_formulas),
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_one_minus_sign),

@@ -284,6 +284,37 @@ static void test_refused_keys(void **state)
 	close_model(&mh);
 }
 
+/* The tokens stage's inspector describes a piece by its bytes, the label
+ * as the label: on "猫  x" it said "4 bytes, 4 columns: U+003C U+0065
+ * U+0037 U+003E" (the label "<e7>") for the byte e7, and "3 bytes, 1
+ * column: U+2423" (the label "␣") for a space. */
+static void test_token_bytes(void **state)
+{
+	(void)state;
+	struct mharness mh;
+	open_model(&mh, TINY, "xterm-256color", 80, 24, "\xe7\x8c\xab  x", -1);
+	struct av_app *a = &mh.h.a;
+	assert_int_equal(a->s->trace.n, 6);
+	if (utf8) {
+		expect("sentence token 0, shown as '<e7>': vocabulary row 231");
+		expect("1 byte: e7");
+		expect("e7: a piece of a character, byte 1 of 3 of '猫' U+732B (tokens 0 to 2)");
+		expect_not("U+003C");
+		harness_keys(&mh.h, "jj");
+		expect("ab: a piece of a character, byte 3 of 3 of '猫' U+732B (tokens 0 to 2)");
+		harness_keys(&mh.h, "j");
+		expect("sentence token 3, shown as '␣': vocabulary row 32");
+		expect("1 byte: 20");
+		expect("1 character, 1 column: U+0020");
+		expect("the label shows each space as ␣, so that it is seen");
+		expect_not("U+2423");
+		harness_keys(&mh.h, "jj");
+		expect("sentence token 5 'x': vocabulary row 120");
+		expect("1 character, 1 column: U+0078");
+	}
+	close_model(&mh);
+}
+
 /* ':' opens the prompt on a model too: ":seed 3" was refused at ':' and
  * "seed 3" then ran as keys (e opened the editor, which got "ed 3"). The
  * teaching layer's commands are refused on Enter with their key's reason,
@@ -917,6 +948,7 @@ int main(void)
 		cmocka_unit_test(test_stepper_layers),
 		cmocka_unit_test(test_refused_keys),
 		cmocka_unit_test(test_command_prompt),
+		cmocka_unit_test(test_token_bytes),
 		cmocka_unit_test(test_pin_names_the_layer),
 		cmocka_unit_test(test_edit_reruns),
 		cmocka_unit_test(test_too_long_says_the_limit),

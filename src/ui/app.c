@@ -1002,6 +1002,14 @@ void av_app_insp_weights(const struct av_app *a, struct av_insp_weights *out)
 		av_insp_weights_of(out, &a->s->params);
 }
 
+bool av_app_token_bytes(const struct av_app *a, struct av_insp_bytes *out)
+{
+	if (!a->model)
+		return false;
+	av_model_ui_token_bytes(a, out);
+	return true;
+}
+
 void av_app_draw_inspector(struct av_app *a, const struct av_insp *in)
 {
 	WINDOW *w = a->w_insp;

@@ -324,6 +324,12 @@ void av_app_draw_inspector(struct av_app *a, const struct av_insp *in);
 struct av_insp_weights;
 void av_app_insp_weights(const struct av_app *a, struct av_insp_weights *out);
 
+/* The bytes of the sentence's tokens when they are a model's BPE pieces
+ * (--model), whose labels are not their text; false for attnview's own
+ * words, whose text is the label. */
+struct av_insp_bytes;
+bool av_app_token_bytes(const struct av_app *a, struct av_insp_bytes *out);
+
 /* The current view's tick period in milliseconds, or -1 (block on keys);
  * and one tick of its work. */
 int av_app_timeout(struct av_app *a);

@@ -61,6 +61,10 @@ const char *av_model_ui_hints(const struct av_app *a);
 struct av_insp_weights;
 void av_model_ui_weights(const struct av_app *a, struct av_insp_weights *out);
 
+/* The bytes of the tokens on screen, for the inspector (inspector.h). */
+struct av_insp_bytes;
+void av_model_ui_token_bytes(const struct av_app *a, struct av_insp_bytes *out);
+
 /* For the tests: the layer shown, the next-token top k (ids and
  * probabilities, most likely first; returns the count). */
 int av_model_ui_layer(const struct av_app *a);

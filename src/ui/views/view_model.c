@@ -51,6 +51,11 @@ struct av_model_ui {
 	int top_ids[TOP_K];
 	double top_probs[TOP_K];
 	char *top_text[TOP_K];          /* av_bpe_display of each */
+	/* the bytes of the run's tokens, one after another: token i is
+	 * bytes[start[i] .. start[i + 1]) (the trace's labels are for the
+	 * eye: "<e7>" is one byte, "␣" a space) */
+	unsigned char bytes[AV_GPT2_MAX_TOKENS * AV_BPE_MAX_TOKEN_BYTES];
+	int start[AV_GPT2_MAX_TOKENS + 1];
 	const struct av_view *back;     /* the view M came from */
 	struct av_model_worker *worker; /* the editor's forwards (NULL: run here) */
 };
@@ -71,6 +76,13 @@ static void fill_trace(struct av_app *a)
 	struct av_model_ui *mu = a->model;
 	av_gpt2_trace_layer(mu->m, &mu->run, mu->layer, a->s->sentence, &a->s->trace);
 	a->s->cfg = a->s->trace.cfg;
+	mu->start[0] = 0;
+	for (int i = 0; i < mu->run.n; i++) {
+		int room = (int)sizeof(mu->bytes) - mu->start[i];
+		int k = av_bpe_token_bytes(&mu->m->bpe, mu->run.ids[i], mu->bytes + mu->start[i],
+					   room);
+		mu->start[i + 1] = mu->start[i] + (k > 0 ? k : 0);
+	}
 	if (a->head >= a->s->trace.heads)
 		a->head = 0;
 	free_top(mu);
@@ -272,6 +284,14 @@ void av_model_ui_weights(const struct av_app *a, struct av_insp_weights *out)
 	out->k = (struct av_insp_linear){ L->attn_w + C, L->attn_b + C, 1, 3 * C };
 	out->v = (struct av_insp_linear){ L->attn_w + 2 * C, L->attn_b + 2 * C, 1, 3 * C };
 	out->o = (struct av_insp_linear){ L->attn_proj_w, L->attn_proj_b, 1, C };
+}
+
+void av_model_ui_token_bytes(const struct av_app *a, struct av_insp_bytes *out)
+{
+	const struct av_model_ui *mu = a->model;
+	out->bytes = mu->bytes;
+	out->start = mu->start;
+	out->n = mu->run.n;
 }
 
 int av_model_ui_layer(const struct av_app *a)

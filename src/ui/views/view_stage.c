@@ -624,7 +624,11 @@ static void draw_inspector(struct av_app *a, const struct av_part *parts, int n,
 	/* less the room a wrapped line may leave unused (about a term) */
 	int width = (getmaxx(a->w_insp) - 1) * lines - 22 * (lines - 1);
 	const struct av_trace *t = &a->s->trace;
-	if (a->stage == AV_STAGE_TOKENS) {
+	struct av_insp_bytes raw;
+	if (a->stage == AV_STAGE_TOKENS && a->row < t->tokens.n && av_app_token_bytes(a, &raw)) {
+		/* a model's piece: its bytes, its label only as the label */
+		av_insp_piece(&in, t, &raw, a->row, width);
+	} else if (a->stage == AV_STAGE_TOKENS) {
 		bool source = a->row >= t->tokens.n;
 		av_insp_token(&in, t, &a->s->params, source,
 			      source ? a->row - t->tokens.n : a->row, width);

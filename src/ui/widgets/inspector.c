@@ -890,6 +890,174 @@ void av_insp_token(struct av_insp *out, const struct av_trace *t, const struct a
 	out->derived_ok = true;
 }
 
+/* --- a model's token, by its bytes --------------------------------------- */
+
+/* " e7 8c ab" after b's text: bytes[from..to) in hex, " …" past width. */
+static void add_hex(struct sb *b, const unsigned char *bytes, int from, int to, int width)
+{
+	for (int k = from; k < to; k++) {
+		if (k > from && width_of(b) + 5 > width) {
+			sb_add(b, " …");
+			return;
+		}
+		sb_add(b, " %02x", bytes[k]);
+	}
+}
+
+/* The token that holds byte pos. */
+static int token_of_byte(const struct av_insp_bytes *raw, int pos)
+{
+	int i = 0;
+	while (i + 1 < raw->n && raw->start[i + 1] <= pos)
+		i++;
+	return i;
+}
+
+/* Bytes from..to of the character at [cs, ce) in the tokens' text, which
+ * token i holds only part of: "e7: a piece of a character, byte 1 of 3 of
+ * '猫' U+732B (tokens 0 to 2)". */
+static void add_piece(struct av_insp *out, const struct av_insp_bytes *raw, int cs, int ce,
+		      uint32_t cp, int from, int to, int width)
+{
+	struct sb b = { 0 };
+	add_hex(&b, raw->bytes, from, to, width);
+	char *hex = sb_take(&b);
+	char ch[8];
+	snprintf(ch, sizeof(ch), "%.*s", ce - cs, (const char *)raw->bytes + cs);
+	int first = token_of_byte(raw, cs), last = token_of_byte(raw, ce - 1);
+	if (to - from == 1)
+		add_line(out, _("%s: a piece of a character, byte %d of %d of '%s' U+%04X "
+				"(tokens %d to %d)"), hex + 1, from - cs + 1, ce - cs, ch,
+			 (unsigned)cp, first, last);
+	else
+		add_line(out, _("%s: a piece of a character, bytes %d to %d of %d of '%s' U+%04X "
+				"(tokens %d to %d)"), hex + 1, from - cs + 1, to - cs, ce - cs, ch,
+			 (unsigned)cp, first, last);
+	free(hex);
+}
+
+static bool is_control(uint32_t cp)
+{
+	return cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0);
+}
+
+/* Bytes [from, to) of token i that are not a whole character in it: part
+ * of the character [cs, ce) (code point cp), or, not utf8, of none. */
+struct piece {
+	int from, to, cs, ce;
+	uint32_t cp;
+	bool utf8;
+};
+
+/* The whole characters of bytes [s, e) into cps (room for e - s) and
+ * their columns, the other bytes into pieces (at most max); returns the
+ * characters' count; whether every byte is a space (*spaces) and some
+ * character a control (*controls). */
+static int scan_chars(const struct av_insp_bytes *raw, int s, int e, uint32_t *cps, int *cols,
+		      struct piece *pieces, int max, int *n_pieces, bool *spaces, bool *controls)
+{
+	const unsigned char *text = raw->bytes;
+	int len = raw->start[raw->n], whole = 0;
+	*cols = *n_pieces = 0;
+	*spaces = e > s;
+	*controls = false;
+	/* from the start of the character byte s is in */
+	int pos = s;
+	while (pos > 0 && s - pos < 3 && (text[pos] & 0xC0) == 0x80)
+		pos--;
+	while (pos < e) {
+		uint32_t cp;
+		int k = av_utf8_decode((const char *)text + pos, (size_t)(len - pos), &cp);
+		struct piece *last = *n_pieces ? &pieces[*n_pieces - 1] : NULL;
+		if (k < 0) {   /* a byte of no character (never in a run of a text) */
+			if (pos >= s && last && !last->utf8 && last->to == pos)
+				last->to++;
+			else if (pos >= s && *n_pieces < max)
+				pieces[(*n_pieces)++] = (struct piece){ pos, pos + 1, 0, 0, 0, false };
+			*spaces = false;
+			pos++;
+			continue;
+		}
+		int cs = pos, ce = pos + k;
+		pos = ce;
+		if (ce <= s)   /* a whole character before the token ("a" of "a" 8c) */
+			continue;
+		*spaces &= cp == ' ' && cs >= s && ce <= e;
+		if (cs < s || ce > e) {
+			if (*n_pieces < max)
+				pieces[(*n_pieces)++] = (struct piece){ cs > s ? cs : s, ce < e ? ce : e,
+									cs, ce, cp, true };
+			continue;
+		}
+		cps[whole++] = cp;
+		*cols += av_cp_width(cp);
+		*controls |= is_control(cp);
+	}
+	return whole;
+}
+
+void av_insp_piece(struct av_insp *out, const struct av_trace *t, const struct av_insp_bytes *raw,
+		   int i, int width)
+{
+	memset(out, 0, sizeof(*out));
+	if (i < 0 || i >= t->tokens.n || i >= raw->n)
+		return;
+	const unsigned char *text = raw->bytes;
+	int s = raw->start[i], e = raw->start[i + 1];
+	const char *label = t->tokens.text[i];
+	struct sb b = { 0 };
+	/* the label is what the screen shows: said as such when it is not
+	 * the token's text ("<e7>" is one byte, "␣" a space) */
+	if (strlen(label) == (size_t)(e - s) && memcmp(label, text + s, (size_t)(e - s)) == 0)
+		sb_add(&b, _("sentence token %d '%s': "), i, label);
+	else
+		sb_add(&b, _("sentence token %d, shown as '%s': "), i, label);
+	sb_add(&b, _("vocabulary row %d"), t->ids[i]);
+	add_taken(out, &b);
+
+	sb_add(&b, P_("%d byte:", "%d bytes:", e - s), e - s);
+	add_hex(&b, text, s, e, width);
+	add_taken(out, &b);
+
+	uint32_t *cps = av_malloc((size_t)(e - s + 1) * sizeof(uint32_t));
+	struct piece pieces[4];
+	int cols, n_pieces;
+	bool spaces, controls;
+	int whole = scan_chars(raw, s, e, cps, &cols, pieces, 4, &n_pieces, &spaces, &controls);
+	if (whole > 0) {
+		/* TRANSLATORS: "2 characters, 2 columns:", then their code points */
+		sb_add(&b, P_("%d character, ", "%d characters, ", whole), whole);
+		sb_add(&b, P_("%d column:", "%d columns:", cols), cols);
+		for (int k = 0; k < whole; k++) {
+			if (k > 0 && width_of(&b) + 12 > width) {
+				sb_add(&b, " …");
+				break;
+			}
+			sb_add(&b, " U+%04X", (unsigned)cps[k]);
+		}
+		add_taken(out, &b);
+	}
+	free(cps);
+	for (int k = 0; k < n_pieces; k++) {
+		const struct piece *pc = &pieces[k];
+		if (pc->utf8) {
+			add_piece(out, raw, pc->cs, pc->ce, pc->cp, pc->from, pc->to, width);
+			continue;
+		}
+		add_hex(&b, text, pc->from, pc->to, width);
+		char *hex = sb_take(&b);
+		add_line(out, _("%s: not UTF-8, no character"), hex + 1);
+		free(hex);
+	}
+	if (spaces)
+		add_line(out, "%s", _("the label shows each space as ␣, so that it is seen"));
+	else if (controls)
+		add_line(out, "%s", _("the label writes a control character as \\n, \\t, \\r or "
+				      "\\xNN"));
+	out->stored = out->derived = t->ids[i];
+	out->derived_ok = true;
+}
+
 double av_insp_row_sum(const struct av_part *part, int r)
 {
 	double s = 0;

@@ -59,6 +59,24 @@ void av_insp_cell_weights(struct av_insp *out, const struct av_trace *t,
 void av_insp_token(struct av_insp *out, const struct av_trace *t, const struct av_params *p,
 		   bool source, int i, int width);
 
+/* The bytes of a model's tokens (--model), whose labels in t->tokens are
+ * for the eye (av_bpe_display: "<e7>", "␣"): token i stands for
+ * bytes[start[i] .. start[i + 1]), all n one after another, so that a
+ * character split across tokens is found whole. */
+struct av_insp_bytes {
+	const unsigned char *bytes;
+	const int *start;   /* n + 1 offsets */
+	int n;
+};
+
+/* Explains token i of a model's sentence by its bytes, not its label: the
+ * label and the vocabulary row; how many bytes and which (hex); the whole
+ * characters they make (code points, columns); each piece of a character
+ * split across tokens (which bytes of which character, the tokens that
+ * share it); how the label shows spaces and control characters. */
+void av_insp_piece(struct av_insp *out, const struct av_trace *t, const struct av_insp_bytes *raw,
+		   int i, int width);
+
 void av_insp_free(struct av_insp *in);
 
 /* The one-line formula of a stage, with the numbers of this trace, e.g.
