@@ -315,6 +315,29 @@ static void test_token_bytes(void **state)
 	close_model(&mh);
 }
 
+/* In an ASCII locale a token of spaces is shown "_" (␣'s stand-in), not
+ * "?", the mark of a character the terminal cannot show: on "猫  x" the
+ * two space tokens looked like two undisplayable characters. */
+static void test_space_label_ascii(void **state)
+{
+	(void)state;
+	struct mharness mh;
+	open_model(&mh, TINY, "xterm-256color", 80, 24, "\xe7\x8c\xab  x", -1);
+	av_draw_set_utf8(false);   /* as av_app_init decides in a C locale */
+	harness_key(&mh.h, AV_CTRL('L'));
+	expect("tokens 0 <e7>  1 <8c>  2 <ab>  3 _  4 _  5 x");
+	expect("  3  _                   32");
+	harness_keys(&mh.h, "jjj");
+	expect("sentence token 3, shown as '_': vocabulary row 32");
+	expect("the label shows each space as _, so that it is seen");
+	expect_not("3 ?");
+	/* the character itself, where a piece names it, has no stand-in */
+	harness_keys(&mh.h, "kkk");
+	expect("e7: a piece of a character, byte 1 of 3 of '?\?' U+732B");
+	av_draw_set_utf8(utf8);
+	close_model(&mh);
+}
+
 /* ':' opens the prompt on a model too: ":seed 3" was refused at ':' and
  * "seed 3" then ran as keys (e opened the editor, which got "ed 3"). The
  * teaching layer's commands are refused on Enter with their key's reason,
@@ -949,6 +972,7 @@ int main(void)
 		cmocka_unit_test(test_refused_keys),
 		cmocka_unit_test(test_command_prompt),
 		cmocka_unit_test(test_token_bytes),
+		cmocka_unit_test(test_space_label_ascii),
 		cmocka_unit_test(test_pin_names_the_layer),
 		cmocka_unit_test(test_edit_reruns),
 		cmocka_unit_test(test_too_long_says_the_limit),

@@ -65,6 +65,7 @@ const char *av_ascii_for(unsigned cp)
 	case 0x2593: return "#";
 	case 0x2573: return "x";                  /* the masked glyph */
 	case 0x2022: return "*";
+	case 0x2423: return "_";                  /* ␣, a model's space token */
 	case 0x0394: return "diff";               /* Δ, a difference */
 	case 0x00A7: return "sec.";               /* § of a tutorial */
 	case 0x00B1: return "+-";
