@@ -675,12 +675,8 @@ static void test_cut_key_labels_are_indices(void **state)
 {
 	(void)state;
 	struct harness h;
-	char words[24 * 5] = "";
-	for (int i = 0; i < 24; i++) {
-		char w[8];
-		snprintf(w, sizeof(w), "%ss%d", i ? " " : "", i);
-		strcat(words, w);
-	}
+	char words[24 * 5];
+	harness_words(words, sizeof(words), "s", 24);
 	OPEN(&h, 100, 30, "qkv-walkthrough", words, -1);
 	harness_keys(&h, "annnnnn");
 	harness_keys(&h, ">");

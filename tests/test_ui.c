@@ -922,12 +922,8 @@ static void test_page_rows(void **state)
 {
 	(void)state;
 	struct harness h;
-	char words[40 * 5] = "";
-	for (int i = 0; i < 40; i++) {
-		char w[8];
-		snprintf(w, sizeof(w), "%sw%d", i ? " " : "", i);
-		strcat(words, w);
-	}
+	char words[40 * 5];
+	harness_words(words, sizeof(words), "w", 40);
 	OPEN(&h, 80, 24, "qkv-walkthrough", words, -1);
 	/* the tokens table: the next page of lines, not one more line */
 	int last = h.a.hm.scroll_row;
@@ -997,12 +993,8 @@ static void test_resize_keeps_page(void **state)
 {
 	(void)state;
 	struct harness h;
-	char words[40 * 5] = "";
-	for (int i = 0; i < 40; i++) {
-		char w[8];
-		snprintf(w, sizeof(w), "%sw%d", i ? " " : "", i);
-		strcat(words, w);
-	}
+	char words[40 * 5];
+	harness_words(words, sizeof(words), "w", 40);
 	OPEN(&h, 80, 24, "qkv-walkthrough", words, -1);
 	harness_keys(&h, "nnn");
 	harness_keys(&h, ">");
@@ -1882,12 +1874,8 @@ static void test_class_same_size_pages_rows(void **state)
 {
 	(void)state;
 	struct class_room r;
-	char words[40 * 5] = "";
-	for (int i = 0; i < 40; i++) {
-		char w[8];
-		snprintf(w, sizeof(w), "%sw%d", i ? " " : "", i);
-		strcat(words, w);
-	}
+	char words[40 * 5];
+	harness_words(words, sizeof(words), "w", 40);
 	class_open(&r, 80, 24, 80, 24, "qkv-walkthrough", words);
 	int nnn[] = { 'n', 'n', 'n' };
 	class_keys(&r, nnn, 3);                     /* the scores: 40 x 40 */
@@ -1917,12 +1905,8 @@ static void test_class_smaller_student(void **state)
 {
 	(void)state;
 	struct class_room r;
-	char words[40 * 5] = "";
-	for (int i = 0; i < 40; i++) {
-		char w[8];
-		snprintf(w, sizeof(w), "%sw%d", i ? " " : "", i);
-		strcat(words, w);
-	}
+	char words[40 * 5];
+	harness_words(words, sizeof(words), "w", 40);
 	class_open(&r, 80, 24, 60, 20, "qkv-walkthrough", words);
 	class_key(&r, 'n');
 	class_key(&r, '>');
@@ -1955,11 +1939,7 @@ static void test_class_student_pages(void **state)
 	(void)state;
 	struct class_room r;
 	char source[40 * 5 + 16] = ":source ";
-	for (int i = 0; i < 40; i++) {
-		char w[8];
-		snprintf(w, sizeof(w), "%sw%d", i ? " " : "", i);
-		strcat(source, w);
-	}
+	harness_words(source + strlen(source), sizeof(source) - strlen(source) - 1, "w", 40);
 	strcat(source, "\r");
 	class_open(&r, 80, 24, 80, 24, "translate-cross", NULL);
 	int keys[sizeof source], n = 0;

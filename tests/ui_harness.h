@@ -107,6 +107,16 @@ static inline void harness_close(struct harness *h)
 	memset(h, 0, sizeof(*h));
 }
 
+/* "w0 w1 ... w(n-1)" with prefix for w into out (size bytes): a sentence of
+ * n distinct words, longer than a screen's rows or columns. */
+static inline void harness_words(char *out, size_t size, const char *prefix, int n)
+{
+	size_t len = 0;
+	out[0] = '\0';
+	for (int i = 0; i < n && len < size; i++)
+		len += (size_t)snprintf(out + len, size - len, "%s%s%d", i ? " " : "", prefix, i);
+}
+
 /* Keys as a UTF-8 string (each character one key, as av_keyboard_read gives
  * them), then a redraw. */
 static inline void harness_keys(struct harness *h, const char *keys)
