@@ -688,6 +688,22 @@ static void draw_legend(struct av_app *a, const struct av_part *parts, int n)
 	draw_legend_at(a, w, 0, parts, n);
 }
 
+/* hm laid out over the stage's parts (n, the factors first) as the stepper
+ * shows them: the drawn a->hm, and the layouts made without drawing (the
+ * page keys, the classroom's origin). */
+static void bind_heatmap(const struct av_app *a, struct av_heatmap *hm,
+			 const struct av_part *parts, int n)
+{
+	hm->t = &a->s->trace;
+	hm->parts = parts;
+	hm->n_parts = n;
+	hm->cur_row = a->row;
+	hm->cur_col = shown_col(a, factor_cols(parts, n));
+	hm->compact = a->compact;
+	hm->lines = LINES;
+	hm->projector = true;
+}
+
 static void stage_draw(struct av_app *a)
 {
 	clamp_cursor(a);
@@ -699,19 +715,11 @@ static void stage_draw(struct av_app *a)
 		if (a->w_panel)
 			draw_tokens_table(a);
 	} else if (a->w_panel) {
-		a->hm.t = &a->s->trace;
-		a->hm.parts = parts;
-		a->hm.n_parts = n;
-		a->hm.cur_row = a->row;
-		int nf = factor_cols(parts, n);
-		a->hm.cur_col = shown_col(a, nf);
-		a->hm.compact = a->compact;
-		a->hm.lines = LINES;
-		a->hm.projector = true;
+		bind_heatmap(a, &a->hm, parts, n);
 		a->hm.n_marks = av_lesson_ui_marks(a, &a->hm.marks);
 		av_heatmap_draw(a->w_panel, &a->colors, &a->hm);
 		a->row = a->hm.cur_row;
-		set_shown_col(a, a->hm.cur_col, nf);
+		set_shown_col(a, a->hm.cur_col, factor_cols(parts, n));
 		a->page_cols = a->hm.last_col - a->hm.first_col + 1;
 		a->hm.parts = NULL;
 	}
@@ -784,21 +792,40 @@ static bool moves_cursor(enum av_action act)
 	}
 }
 
-/* The page keys read the page the screen shows: a key read before the
- * next draw (one burst: n n > >) found the last stage's page, as wide
- * as its matrices allowed (one column at the embedding's pos_enc), and
- * paged by that. Laid out now as the draw will, into the windows (the
- * next refresh shows the draw that follows the keys). */
 static bool pages(enum av_action act)
 {
 	return act == AV_ACTION_PAGE_LEFT || act == AV_ACTION_PAGE_RIGHT ||
 	       act == AV_ACTION_PAGE_DOWN || act == AV_ACTION_PAGE_UP;
 }
 
+/* The page keys read the page the screen shows: a key read before the
+ * next draw (one burst: n n > >) found the last stage's page, as wide
+ * as its matrices allowed (one column at the embedding's pos_enc), and
+ * paged by that. So the page is laid out first as stage_draw will lay it
+ * out, without drawing it. */
+static void lay_out_page(struct av_app *a)
+{
+	clamp_cursor(a);
+	struct av_part parts[AV_MAX_PARTS + 2];
+	int n = stage_parts(a, parts);
+	if (!a->w_panel)
+		return;
+	if (a->stage == AV_STAGE_TOKENS || n == 0) {
+		a->hm.scroll_row = tokens_first_line(a, a->hm.scroll_row);   /* as drawn */
+		return;
+	}
+	bind_heatmap(a, &a->hm, parts, n);
+	av_heatmap_place(a->w_panel, &a->hm);
+	a->row = a->hm.cur_row;
+	set_shown_col(a, a->hm.cur_col, factor_cols(parts, n));
+	a->page_cols = a->hm.last_col - a->hm.first_col + 1;
+	a->hm.parts = NULL;
+}
+
 static bool stage_key(struct av_app *a, int key, enum av_action act)
 {
 	if (pages(act) && !a->layout.too_small)
-		stage_draw(a);
+		lay_out_page(a);
 	int page = a->page_cols > 1 ? a->page_cols : 1;
 	/* a move read before the next draw (one burst: n n Right) starts
 	 * where the new stage opens; it moved the last stage's column, and the
@@ -902,14 +929,7 @@ void av_stage_view_origin_from(const struct av_app *a, int scroll_row, int scrol
 	/* a copy laid out as stage_draw lays out a->hm, not drawn */
 	struct av_heatmap hm = a->hm;
 	int nf = factor_cols(parts, n);
-	hm.t = &a->s->trace;
-	hm.parts = parts;
-	hm.n_parts = n;
-	hm.cur_row = a->row;
-	hm.cur_col = shown_col(a, nf);
-	hm.compact = a->compact;
-	hm.lines = LINES;
-	hm.projector = true;
+	bind_heatmap(a, &hm, parts, n);
 	hm.scroll_row = scroll_row;
 	hm.scroll_col = scroll_col;
 	hm.first_row = hm.first_col = 0;
