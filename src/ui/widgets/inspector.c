@@ -830,6 +830,18 @@ void av_insp_cell_weights(struct av_insp *out, const struct av_trace *t,
 	explain_tensor(out, t, p, wts, part->tensor, value, head, r, c, width);
 }
 
+/* " U+732B" after b's text; " …" and false instead when it would pass
+ * width (the first always goes in). */
+static bool add_code_point(struct sb *b, uint32_t cp, bool first, int width)
+{
+	if (!first && width_of(b) + 12 > width) {
+		sb_add(b, " …");
+		return false;
+	}
+	sb_add(b, " U+%04X", (unsigned)cp);
+	return true;
+}
+
 void av_insp_token(struct av_insp *out, const struct av_trace *t, const struct av_params *p,
 		   bool source, int i, int width)
 {
@@ -860,13 +872,8 @@ void av_insp_token(struct av_insp *out, const struct av_trace *t, const struct a
 	while (off < len) {
 		uint32_t cp;
 		int k = av_utf8_decode(text + off, len - off, &cp);
-		if (k < 0)
+		if (k < 0 || !add_code_point(&b, cp, shown == 0, width))
 			break;
-		if (width_of(&b) + 12 > width && shown > 0) {
-			sb_add(&b, " …");
-			break;
-		}
-		sb_add(&b, " U+%04X", (unsigned)cp);
 		off += (size_t)k;
 		shown++;
 	}
@@ -1028,13 +1035,9 @@ void av_insp_piece(struct av_insp *out, const struct av_trace *t, const struct a
 		/* TRANSLATORS: "2 characters, 2 columns:", then their code points */
 		sb_add(&b, P_("%d character, ", "%d characters, ", whole), whole);
 		sb_add(&b, P_("%d column:", "%d columns:", cols), cols);
-		for (int k = 0; k < whole; k++) {
-			if (k > 0 && width_of(&b) + 12 > width) {
-				sb_add(&b, " …");
+		for (int k = 0; k < whole; k++)
+			if (!add_code_point(&b, cps[k], k == 0, width))
 				break;
-			}
-			sb_add(&b, " U+%04X", (unsigned)cps[k]);
-		}
 		add_taken(out, &b);
 	}
 	free(cps);
