@@ -154,15 +154,14 @@ static bool tokenize(const char *sentence, bool source, struct av_tokens *out, c
 
 static bool tokenize_text(const char *text, bool source, struct av_tokens *out, char **cause)
 {
+	const char *empty = source ? _("the source is empty") : _("the sentence is empty");
 	if (!text) {
 		memset(out, 0, sizeof(*out));
-	} else {
-		if (!tokenize(text, source, out, cause))
-			return false;
-		if (out->n > 0)
-			return true;
+		return av_fail(cause, "%s", empty);
 	}
-	return av_fail(cause, "%s", source ? _("the source is empty") : _("the sentence is empty"));
+	if (!tokenize(text, source, out, cause))
+		return false;
+	return out->n > 0 || av_fail(cause, "%s", empty);
 }
 
 bool av_tokenize(const char *sentence, struct av_tokens *out, char **cause)
