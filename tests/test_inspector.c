@@ -747,6 +747,115 @@ static void test_model_layer_every_cell(void **state)
 	av_gpt2_free(&m);
 }
 
+/* The numbers of s from its start, as a reader takes them: U+2212 or '-'
+ * right before a digit is a sign, " − " before a number negates it (one
+ * sign only: "x − 0.3"), other text is skipped. decimals[k]: digits after
+ * the point of number k (NULL: not wanted). Returns how many. */
+static int numbers_in(const char *s, double *out, int *decimals, int max)
+{
+	int n = 0;
+	bool negate = false;
+	while (*s && n < max) {
+		bool sign = false;
+		size_t skip = 0;
+		if (strncmp(s, "−", strlen("−")) == 0)
+			skip = strlen("−"), sign = true;
+		else if (*s == '-')
+			skip = 1, sign = true;
+		if (sign && s[skip] == ' ') {   /* an operator: "a − b" */
+			negate = true;
+			s += skip;
+			continue;
+		}
+		if ((sign && s[skip] >= '0' && s[skip] <= '9') || (*s >= '0' && *s <= '9')) {
+			const char *digits = s + skip;
+			char *end;
+			double v = strtod(digits, &end);
+			const char *point = memchr(digits, '.', (size_t)(end - digits));
+			const char *exp = memchr(digits, 'e', (size_t)(end - digits));
+			if (decimals)
+				decimals[n] = point ? (int)((exp ? exp : end) - point - 1) : 0;
+			out[n++] = (sign ? -v : v) * (negate ? -1 : 1);
+			negate = false;
+			s = end;
+			continue;
+		}
+		if (*s == '+' || *s == '=')
+			negate = false;
+		s++;
+	}
+	return n;
+}
+
+/* |got − shown| within half a unit of shown's last digit */
+static bool same_to_digits(double got, double shown, int decimals)
+{
+	return fabs(got - shown) <= 0.5 * pow(10, -decimals) * (1 + 1e-9);
+}
+
+/* Defect 1: a model's X = ln_1(x) shows the γ[c] and β[c] it used, and
+ * every number its two steps need, with digits enough that a reader
+ * redoing them by hand gets the z and the X shown. */
+static void test_model_layer_norm_by_hand(void **state)
+{
+	(void)state;
+	struct av_gpt2 m;
+	struct av_gpt2_run r = { 0 };
+	struct av_trace t = { 0 };
+	struct av_params none = { 0 };
+	char *cause = NULL;
+	const char *text = "the cat sat on the mat";
+	if (!av_gpt2_load(&m, AV_SRCDIR "/tests/fixtures/gpt2-tiny", &cause) ||
+	    !av_gpt2_run_text(&m, text, &r, &cause))
+		fail_msg("%s", cause);
+	int checked = 0;
+	for (int layer = 0; layer < m.cfg.n_layer; layer++) {
+		av_gpt2_trace_layer(&m, &r, layer, text, &t);
+		const struct av_gpt2_layer *L = &m.layers[layer];
+		struct av_insp_weights wts = { .ln_gamma = L->ln_1_w, .ln_beta = L->ln_1_b };
+		struct av_part parts[AV_MAX_PARTS];
+		av_ui_stage_parts(&t, AV_STAGE_EMBEDDING, 0, parts);
+		assert_int_equal(parts[1].tensor, AV_T_EMBEDDING);
+		for (int row = 0; row < t.n; row++)
+			for (int c = 0; c < t.d_model; c++) {
+				struct av_insp in;
+				av_insp_cell_weights(&in, &t, &none, &wts, &parts[1], 0, row, c, 200);
+				char want[64];
+				snprintf(want, sizeof(want), "X = γ[%d]·z + β[%d] = ", c, c);
+				const char *zl = find_line(&in, "z = (x − μ) / √(σ² + ε) = (");
+				const char *xl = find_line(&in, want);
+				if (!zl || !xl)
+					fail_msg("X[%d,%d] of layer %d: no γ and β line", row, c,
+						 layer);
+				assert_null(strstr(xl, "rounded"));
+				assert_null(strstr(zl, "rounded"));
+				/* x, −μ, σ², ε, z: z from the first four */
+				double v[8], g[8];
+				int dz[8], dx[8];
+				assert_int_equal(numbers_in(strstr(zl, "= (") + 2, v, dz, 8), 5);
+				assert_true(same_to_digits((v[0] + v[1]) / sqrt(v[2] + v[3]), v[4], dz[4]));
+				/* γ, z, β, X: the z is the one above, the X the heading's */
+				assert_int_equal(numbers_in(xl + strlen(want), g, dx, 8), 4);
+				assert_true(g[1] == v[4]);
+				assert_true(same_to_digits(g[0] * g[1] + g[2], g[3], dx[3]));
+				assert_true(fabs(g[0] - L->ln_1_w[c]) <= 0.5 * pow(10, -dx[0]));
+				assert_true(fabs(g[2] - L->ln_1_b[c]) <= 0.5 * pow(10, -dx[2]));
+				char value[32];
+				av_insp_number(value, sizeof(value), in.stored);
+				assert_non_null(strstr(in.line[0], value));
+				assert_non_null(strstr(xl, value));
+				assert_true(in.derived_ok);
+				assert_true(close_enough(in.derived, in.stored));
+				av_insp_free(&in);
+				checked++;
+			}
+		av_trace_free(&t);
+	}
+	assert_int_equal(checked, m.cfg.n_layer * r.n * m.cfg.n_embd);
+	av_gpt2_run_free(&r);
+	av_gpt2_free(&m);
+}
+
 int main(void)
 {
 	setenv("ATTNVIEW_DATA_DIR", AV_SRCDIR, 0);
@@ -768,6 +877,7 @@ int main(void)
 		cmocka_unit_test(test_score_factors),
 		cmocka_unit_test(test_nonfinite_explained),
 		cmocka_unit_test(test_model_layer_every_cell),
+		cmocka_unit_test(test_model_layer_norm_by_hand),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -25,7 +25,9 @@
 #include <cmocka.h>
 
 #include "model/gpt2.h"
+#include "ui/stages.h"
 #include "ui/widgets/draw.h"
+#include "ui/widgets/inspector.h"
 #include "ui/views/model_ui.h"
 #include "ui_harness.h"
 
@@ -221,6 +223,23 @@ static void test_stepper_layers(void **state)
 	harness_keys(&mh.h, "]");
 	assert_non_null(strstr(status_line(), "layers 0 to 1"));
 	assert_int_equal(av_model_ui_layer(a), 1);
+	/* X = ln_1(x) with the layer's own γ and β, the numbers as the
+	 * inspector writes them with those of layer 1 */
+	harness_keys(&mh.h, "n");
+	struct av_part parts[AV_MAX_PARTS];
+	av_ui_stage_parts(&a->s->trace, AV_STAGE_EMBEDDING, 0, parts);
+	const struct av_gpt2_layer *L = &mh.m.layers[1];
+	struct av_insp_weights wts = { .ln_gamma = L->ln_1_w, .ln_beta = L->ln_1_b };
+	struct av_insp in;
+	av_insp_cell_weights(&in, &a->s->trace, &a->s->params, &wts, &parts[1], 0, 0, 0, 200);
+	const char *ln_line = NULL;
+	for (int k = 0; k < in.n; k++)
+		if (strstr(in.line[k], "X = γ[0]·z + β[0] = "))
+			ln_line = in.line[k];
+	assert_non_null(ln_line);
+	expect(ln_line);
+	av_insp_free(&in);
+	harness_keys(&mh.h, "p");
 	/* the inspector sums a projection with the layer's own weights */
 	harness_keys(&mh.h, "nn");
 	expect("Q[0,0] = X[0,:] · W_qᵀ[:,0] + b_q[0]");

@@ -279,11 +279,14 @@ void av_model_ui_weights(const struct av_app *a, struct av_insp_weights *out)
 	const struct av_model_ui *mu = a->model;
 	const struct av_gpt2_layer *L = &mu->m->layers[mu->layer];
 	size_t C = (size_t)mu->m->cfg.n_embd;
+	memset(out, 0, sizeof(*out));
 	/* weight of output o for input k: c_attn[k][block + o] */
 	out->q = (struct av_insp_linear){ L->attn_w, L->attn_b, 1, 3 * C };
 	out->k = (struct av_insp_linear){ L->attn_w + C, L->attn_b + C, 1, 3 * C };
 	out->v = (struct av_insp_linear){ L->attn_w + 2 * C, L->attn_b + 2 * C, 1, 3 * C };
 	out->o = (struct av_insp_linear){ L->attn_proj_w, L->attn_proj_b, 1, C };
+	out->ln_gamma = L->ln_1_w;
+	out->ln_beta = L->ln_1_b;
 }
 
 void av_model_ui_token_bytes(const struct av_app *a, struct av_insp_bytes *out)

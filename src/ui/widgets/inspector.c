@@ -122,6 +122,47 @@ static void plus_term(char *buf, size_t size, double v)
 
 #define NUM(name, v) char name[32]; av_insp_number(name, sizeof(name), (v))
 
+/* --- numbers a reader can redo by hand ----------------------------------- */
+
+/* The room a number of fixed_number takes, and a term of fixed_plus_term */
+#define FIXED_SIZE 40
+#define FIXED_TERM_SIZE (FIXED_SIZE + 8)
+
+/* v with d decimals ("−1.0172"; no minus on a 0 it rounds to; 1e15 and
+ * more as av_insp_number writes them). Returns the number as written: the
+ * checks below redo a line from what the reader sees, not from the exact
+ * values. */
+static double fixed_number(char buf[FIXED_SIZE], double v, int d)
+{
+	if (!isfinite(v)) {
+		av_insp_number(buf, FIXED_SIZE, v);
+		return v;
+	}
+	char digits[FIXED_SIZE - 4];
+	if (fabs(v) < 1e15)
+		snprintf(digits, sizeof(digits), "%.*f", d, fabs(v));
+	else
+		snprintf(digits, sizeof(digits), "%.3g", fabs(v));
+	double shown = strtod(digits, NULL);
+	bool minus = v < 0 && shown != 0;
+	snprintf(buf, FIXED_SIZE, "%s%s", minus ? MINUS : "", digits);
+	return minus ? -shown : shown;
+}
+
+/* plus_term with d decimals; returns v as written */
+static double fixed_plus_term(char buf[FIXED_TERM_SIZE], double v, int d)
+{
+	char tmp[FIXED_SIZE];
+	double shown = fixed_number(tmp, fabs(v), d);
+	bool minus = v < 0 && shown != 0;
+	snprintf(buf, FIXED_TERM_SIZE, " %s %s", minus ? MINUS : "+", tmp);
+	return minus ? -shown : shown;
+}
+
+/* After a result whose inputs, as the line writes them, do not give it to
+ * the digits shown (too many carries, or float32's own rounding). */
+#define ROUNDED_NOTE _(" (rounded)")
+
 void av_insp_free(struct av_insp *in)
 {
 	for (int i = 0; i < in->n; i++)
@@ -591,14 +632,49 @@ static void explain_nonfinite(struct av_insp *out, const struct av_trace *t,
 	add_line(out, _("inf and NaN spread: every number computed from them is inf or NaN"));
 }
 
+/* One cell of ln_1: its inputs, z and the value the trace holds. */
+struct ln_cell {
+	double x, mean, var, eps, z, gamma, beta;
+	float stored;
+};
+
+/* The cell as its lines write it: x, μ, σ², γ and β with k decimals, z
+ * with k − 1 (more than X's, which are the screen's); whether z and X come
+ * out of the numbers written, to the digits shown. */
+struct ln_text {
+	char x[FIXED_SIZE], less_mean[FIXED_TERM_SIZE], var[FIXED_SIZE], z[FIXED_SIZE];
+	char z_factor[FIXED_SIZE + 2], gamma[FIXED_SIZE], beta[FIXED_TERM_SIZE], res[32];
+	bool z_ok, res_ok;
+};
+
+static void ln_text_at(struct ln_text *lt, const struct ln_cell *in, int k)
+{
+	double xs = fixed_number(lt->x, in->x, k);
+	double less_mean = fixed_plus_term(lt->less_mean, -in->mean, k);
+	double vs = fixed_number(lt->var, in->var, k);
+	double zs = fixed_number(lt->z, in->z, k - 1);
+	snprintf(lt->z_factor, sizeof(lt->z_factor), zs < 0 ? "(%s)" : "%s", lt->z);
+	double gs = fixed_number(lt->gamma, in->gamma, k);
+	double bs = fixed_plus_term(lt->beta, in->beta, k);
+	av_insp_number(lt->res, sizeof(lt->res), in->stored);
+	char eps[32], again[FIXED_SIZE];
+	snprintf(eps, sizeof(eps), "%g", in->eps);   /* as the line writes it */
+	fixed_number(again, (xs + less_mean) / sqrt(vs + strtod(eps, NULL)), k - 1);
+	lt->z_ok = strcmp(again, lt->z) == 0;
+	av_insp_number(again, sizeof(again), gs * zs + bs);
+	lt->res_ok = strcmp(again, lt->res) == 0;
+}
+
 /* X[r, c] of a model's layer: ln_1 of row r of its input x, with the row's
- * mean and variance (double) and the trace's epsilon. ln_1's scale and
- * shift (gamma, beta) are the model's, not in the trace: the last step is
- * named, with the value it gave. */
-static void explain_layer_norm(struct av_insp *out, const struct av_trace *t, int r, int c)
+ * mean and variance (double) and the trace's epsilon; with ln_1's γ and β
+ * (the model's, not in the trace) the last step too, with the fewest
+ * decimals that let a reader redo both steps to the digits shown. */
+static void explain_layer_norm(struct av_insp *out, const struct av_trace *t,
+			       const struct av_insp_weights *wts, int r, int c)
 {
 	int D = t->d_model;
 	const float *x = t->layer_input + (size_t)r * D;
+	float stored = t->embedding[(size_t)r * D + c];
 	double mean = 0, var = 0;
 	for (int k = 0; k < D; k++)
 		mean += x[k];
@@ -607,16 +683,36 @@ static void explain_layer_norm(struct av_insp *out, const struct av_trace *t, in
 		var += (x[k] - mean) * (x[k] - mean);
 	var /= D;
 	double z = (x[c] - mean) / sqrt(var + t->layer_norm_eps);
-	NUM(xs, x[c]);
-	NUM(vs, var);
-	NUM(zs, z);
-	NUM(out_s, t->embedding[(size_t)r * D + c]);
-	char less_mean[40];
-	plus_term(less_mean, sizeof(less_mean), -mean);
 	add_line(out, _("X = ln_1(x): row %d of x less its mean, over its spread, then ln_1's "
 		 "learned γ[%d]·z + β[%d]"), r, c, c);
-	add_line(out, _("z = (x − μ) / √(σ² + ε) = (%s%s) / √(%s + %g) = %s;  X = γ·z + β = %s"),
-		 xs, less_mean, vs, t->layer_norm_eps, zs, out_s);
+	if (!wts || !wts->ln_gamma || !wts->ln_beta) {
+		NUM(xs, x[c]);
+		NUM(vs, var);
+		NUM(zs, z);
+		NUM(out_s, stored);
+		char less_mean[40];
+		plus_term(less_mean, sizeof(less_mean), -mean);
+		add_line(out, _("z = (x − μ) / √(σ² + ε) = (%s%s) / √(%s + %g) = %s;  "
+			 "X = γ·z + β = %s"), xs, less_mean, vs, t->layer_norm_eps, zs, out_s);
+		return;
+	}
+	const struct ln_cell in = { x[c], mean, var, t->layer_norm_eps, z, wts->ln_gamma[c],
+				    wts->ln_beta[c], stored };
+	out->derived = in.gamma * z + in.beta;
+	out->derived_ok = true;
+	struct ln_text lt;
+	int k = 4;
+	for (; k <= 8; k++) {
+		ln_text_at(&lt, &in, k);
+		if (lt.z_ok && lt.res_ok)
+			break;
+	}
+	if (k > 8)   /* the shortest, said to be rounded where it is */
+		ln_text_at(&lt, &in, 5);
+	add_line(out, _("z = (x − μ) / √(σ² + ε) = (%s%s) / √(%s + %g) = %s%s"), lt.x,
+		 lt.less_mean, lt.var, t->layer_norm_eps, lt.z, lt.z_ok ? "" : ROUNDED_NOTE);
+	add_line(out, _("X = γ[%d]·z + β[%d] = %s × %s%s = %s%s"), c, c, lt.gamma, lt.z_factor,
+		 lt.beta, lt.res, lt.res_ok ? "" : ROUNDED_NOTE);
 }
 
 /* a + b, the float sums of the embedding and the residual: the derived
@@ -635,10 +731,11 @@ static void sum_of_two(struct av_insp *out, float a, float b, struct sum_text *s
 }
 
 /* X[r, c] = token_emb + pos_enc, or a model's ln_1 of its input x */
-static void explain_embedding(struct av_insp *out, const struct av_trace *t, int r, int c)
+static void explain_embedding(struct av_insp *out, const struct av_trace *t,
+			      const struct av_insp_weights *wts, int r, int c)
 {
 	if (t->layer_input) {
-		explain_layer_norm(out, t, r, c);
+		explain_layer_norm(out, t, wts, r, c);
 		return;
 	}
 	int D = t->d_model;
@@ -753,7 +850,7 @@ static void explain_tensor(struct av_insp *out, const struct av_trace *t,
 			 r, c, query_text(t, r));
 		break;
 	case AV_T_EMBEDDING:
-		explain_embedding(out, t, r, c);
+		explain_embedding(out, t, wts, r, c);
 		break;
 	case AV_T_SOURCE_EMBEDDING:
 		add_line(out, _("X_src: the source sentence's embedding (token + position): "

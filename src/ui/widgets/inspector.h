@@ -34,9 +34,12 @@ struct av_insp_linear {
 	size_t out_stride, in_stride;
 };
 
-/* The four projections of a layer: Q, K, V and the output. */
+/* The four projections of a layer: Q, K, V and the output; a model's
+ * layer also its ln_1 weight γ and bias β, (D) each, so that X = ln_1(x)
+ * can be checked by hand (NULL: not known, γ·z + β is named only). */
 struct av_insp_weights {
 	struct av_insp_linear q, k, v, o;
+	const float *ln_gamma, *ln_beta;
 };
 
 /* Those of attnview's own layer, from p (may be NULL: none known). */
