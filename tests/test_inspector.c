@@ -856,6 +856,105 @@ static void test_model_layer_norm_by_hand(void **state)
 	av_gpt2_free(&m);
 }
 
+/* The sum line of cell (r, c) of part: "<prefix>a ± b = s" adds up digit
+ * for digit (the three with the same decimals), or says "(rounded)".
+ * Returns whether it had to say so. */
+static bool sum_adds_up(const struct av_trace *t, const struct av_part *part,
+			const struct av_insp_weights *wts, int r, int c, const char *prefix)
+{
+	struct av_insp in;
+	struct av_params none = { 0 };
+	av_insp_cell_weights(&in, t, &none, wts, part, 0, r, c, 200);
+	const char *l = find_line(&in, prefix);
+	if (!l)
+		fail_msg("%s[%d,%d]: no line \"%s\"", part->name, r, c, prefix);
+	bool rounded = strstr(l, "(rounded)") != NULL;
+	double v[3];
+	int d[3];
+	assert_int_equal(numbers_in(strstr(l, prefix) + strlen(prefix), v, d, 3), 3);
+	if (!rounded) {
+		if (d[0] != d[1] || d[1] != d[2])
+			fail_msg("%s: decimals differ", l);
+		double scale = pow(10, d[0]);
+		if (llround(v[0] * scale) + llround(v[1] * scale) != llround(v[2] * scale))
+			fail_msg("%s: the terms do not add up to the sum", l);
+	}
+	/* the sum is the value of the cell, to the digits it shows */
+	assert_true(same_to_digits(in.stored, v[2], d[2]));
+	av_insp_free(&in);
+	return rounded;
+}
+
+/* Defect 2: the residual's (and the embedding's) two terms, rounded to
+ * 3 decimals, did not add up to the sum shown ("3.582 − 1.259 = 2.324"):
+ * they now have the decimals it takes, or say they are rounded. */
+static void test_sums_add_up(void **state)
+{
+	(void)state;
+	int cells = 0, rounded = 0;
+	static const char *const sentences[] = { "china panda japan cherry the cat",
+						 "the cat china" };
+	struct av_insp_weights none = { 0 };
+	for (int seed = 1; seed <= 4; seed++)
+		for (int k = 0; k < 2; k++) {
+			struct fixture f;
+			memset(&f, 0, sizeof(f));
+			av_config_default(&f.cfg);
+			f.cfg.d_model = 8;
+			f.cfg.heads = 2;
+			f.cfg.seed = (uint64_t)seed;
+			static const char *const vocab[] = { "china", "panda", "japan", "cherry",
+							     "the", "cat" };
+			av_params_init(&f.p, &f.cfg, vocab, 6);
+			char *cause = NULL;
+			assert_true(av_trace_run(&f.t, &f.p, &f.cfg, sentences[k], NULL, NULL, 0,
+						 &cause));
+			struct av_part res[AV_MAX_PARTS], emb[AV_MAX_PARTS];
+			int n = av_ui_stage_parts(&f.t, AV_STAGE_OUTPUT, 0, res);
+			assert_int_equal(res[n - 1].tensor, AV_T_RESIDUAL);
+			av_ui_stage_parts(&f.t, AV_STAGE_EMBEDDING, 0, emb);
+			int x = 0;
+			while (emb[x].tensor != AV_T_EMBEDDING)
+				x++;
+			for (int r = 0; r < f.t.n; r++)
+				for (int c = 0; c < f.t.d_model; c++) {
+					rounded += sum_adds_up(&f.t, &res[n - 1], &none, r, c,
+							       "residual = output + X = ");
+					rounded += sum_adds_up(&f.t, &emb[x], &none, r, c,
+							       "X = token_emb + pos_enc = ");
+					cells += 2;
+				}
+			done(&f);
+		}
+	/* a model's residual adds x */
+	struct av_gpt2 m;
+	struct av_gpt2_run run = { 0 };
+	struct av_trace t = { 0 };
+	char *cause = NULL;
+	if (!av_gpt2_load(&m, AV_SRCDIR "/tests/fixtures/gpt2-tiny", &cause) ||
+	    !av_gpt2_run_text(&m, "the cat sat on the mat", &run, &cause))
+		fail_msg("%s", cause);
+	for (int layer = 0; layer < m.cfg.n_layer; layer++) {
+		av_gpt2_trace_layer(&m, &run, layer, "the cat sat on the mat", &t);
+		struct av_part parts[AV_MAX_PARTS];
+		int n = av_ui_stage_parts(&t, AV_STAGE_OUTPUT, 0, parts);
+		for (int r = 0; r < t.n; r++)
+			for (int c = 0; c < t.d_model; c++) {
+				rounded += sum_adds_up(&t, &parts[n - 1], &none, r, c,
+						       "residual = output + x = ");
+				cells++;
+			}
+		av_trace_free(&t);
+	}
+	av_gpt2_run_free(&run);
+	av_gpt2_free(&m);
+	/* more decimals nearly always do it (5 of 800 here: float32's own
+	 * rounding of the sum and carries in every decimal up to it) */
+	if (rounded * 100 > cells)
+		fail_msg("%d of %d sums only rounded", rounded, cells);
+	assert_true(cells > 700);
+}
+
 int main(void)
 {
 	setenv("ATTNVIEW_DATA_DIR", AV_SRCDIR, 0);
@@ -878,6 +977,7 @@ int main(void)
 		cmocka_unit_test(test_nonfinite_explained),
 		cmocka_unit_test(test_model_layer_every_cell),
 		cmocka_unit_test(test_model_layer_norm_by_hand),
+		cmocka_unit_test(test_sums_add_up),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

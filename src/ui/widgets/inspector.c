@@ -716,18 +716,52 @@ static void explain_layer_norm(struct av_insp *out, const struct av_trace *t,
 }
 
 /* a + b, the float sums of the embedding and the residual: the derived
- * value, and the three numbers as the line shows them ("−1.2", " + 0.3") */
+ * value, and the three numbers as the line shows them ("−1.2", " + 0.3"),
+ * the sum with its "(rounded)" when the terms as written do not add up to
+ * it */
 struct sum_text {
-	char a[32], b[40], sum[32];
+	char a[FIXED_SIZE], b[FIXED_TERM_SIZE], sum[FIXED_SIZE + 24];
 };
 
+/* Whether a + b = sum holds digit for digit with d decimals (each below
+ * 2^53 in units of the last digit, so the check is exact). */
+static bool sum_text_at(struct sum_text *st, float a, float b, float sum, int d)
+{
+	double scale = pow(10, d);
+	double as = fixed_number(st->a, a, d) * scale;
+	double bs = fixed_plus_term(st->b, b, d) * scale;
+	double ss = fixed_number(st->sum, sum, d) * scale;
+	if (fmax(fabs(as), fmax(fabs(bs), fabs(ss))) >= 0x1p53)
+		return false;
+	return llround(as) + llround(bs) == llround(ss);
+}
+
+/* The decimals: 3 as elsewhere, more for a number under 0.001 (its first
+ * 3 digits), and more again (up to 4 more) until the terms, added by
+ * hand, give the sum shown; as av_insp_number writes them, and said to be
+ * rounded, when no count does. */
 static void sum_of_two(struct av_insp *out, float a, float b, struct sum_text *st)
 {
 	out->derived = (double)a + b;
 	out->derived_ok = true;
+	float sum = (float)out->derived;
+	int first = 3;
+	const float v[3] = { a, b, sum };
+	for (int k = 0; k < 3; k++) {
+		int digits = v[k] != 0 && isfinite(v[k]) ? 2 - (int)floor(log10(fabs(v[k]))) : 0;
+		if (digits > first)
+			first = digits;
+	}
+	bool finite = isfinite(a) && isfinite(b) && isfinite(sum);
+	for (int d = first; finite && d <= first + 4 && d <= 12; d++)
+		if (sum_text_at(st, a, b, sum, d))
+			return;
 	av_insp_number(st->a, sizeof(st->a), a);
-	av_insp_number(st->sum, sizeof(st->sum), (float)out->derived);
 	plus_term(st->b, sizeof(st->b), b);
+	av_insp_number(st->sum, sizeof(st->sum), sum);
+	if (finite && a != 0 && b != 0)
+		snprintf(st->sum + strlen(st->sum), sizeof(st->sum) - strlen(st->sum), "%s",
+			 ROUNDED_NOTE);
 }
 
 /* X[r, c] = token_emb + pos_enc, or a model's ln_1 of its input x */
