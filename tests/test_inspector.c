@@ -955,6 +955,106 @@ static void test_sums_add_up(void **state)
 	assert_true(cells > 700);
 }
 
+/* The value a line ends with ("... = 9.39e-42"). */
+static const char *last_value(const char *l)
+{
+	const char *eq = strrchr(l, '=');
+	return eq ? eq + 2 : l;
+}
+
+/* Every visible weight of head 0 whose w line (worked out in double) ends
+ * otherwise than the heading (the float32 the trace holds) says why, with
+ * the value stored. Returns how many did. */
+static int weights_explained(const struct av_trace *t, const struct av_params *p)
+{
+	struct av_part parts[AV_MAX_PARTS];
+	av_ui_stage_parts(t, AV_STAGE_SOFTMAX, 0, parts);
+	int said = 0;
+	for (int i = 0; i < t->n; i++)
+		for (int j = 0; j < t->m; j++) {
+			if (!t->mask[(size_t)i * t->m + j])
+				continue;
+			struct av_insp in;
+			av_insp_cell(&in, t, p, &parts[0], 0, i, j, 200);
+			char kept[32];
+			av_insp_number(kept, sizeof(kept), in.stored);
+			const char *w = find_line(&in, "w = exp(x − max) / Σ = ");
+			assert_non_null(w);
+			if (strcmp(last_value(w), kept) != 0) {
+				char want[64];
+				snprintf(want, sizeof(want), "float32 stores %s", kept);
+				if (!find_line(&in, want))
+					fail_msg("weights_h[%d,%d] = %s, but \"%s\" unexplained", i, j,
+						 kept, w);
+				said++;
+			}
+			av_insp_free(&in);
+		}
+	return said;
+}
+
+/* Defect 3: a weight stored as 0 because float32 underflowed was shown
+ * beside the formula worked out in double, "... = 2.45e-43", unexplained. */
+static void test_underflowed_weight(void **state)
+{
+	(void)state;
+	struct fixture f;
+	/* T = 0.01: exp(x − max) of 1e-100 and less, below every float32 */
+	run(&f, 4, 1, AV_MODE_SELF, "china panda japan cherry", NULL, NULL, 0);
+	f.cfg.temperature = 0.01;
+	av_trace_forward(&f.t, &f.p, &f.cfg);
+	assert_true(weights_explained(&f.t, &f.p) > 0);
+	struct av_part parts[AV_MAX_PARTS];
+	av_ui_stage_parts(&f.t, AV_STAGE_SOFTMAX, 0, parts);
+	int found = 0;
+	for (int c = 0; c < 16 && !found; c++) {
+		struct av_insp in;
+		av_insp_cell(&in, &f.t, &f.p, &parts[0], 0, c / 4, c % 4, 200);
+		const char *l = find_line(&in, "float32 stores 0: ");
+		if (l && in.stored == 0) {
+			assert_non_null(strstr(l, " is below its smallest, 1.4e-45 (underflow)"));
+			found++;
+		}
+		av_insp_free(&in);
+	}
+	assert_true(found);
+	done(&f);
+
+	/* exp(x − max) = exp(−95) = 5.5e-42, a float32 (subnormal) that the
+	 * float32 softmax (AVX2, as PyTorch's) gives as 0, as here */
+	run(&f, 4, 1, AV_MODE_SELF, "china panda", NULL, NULL, 0);
+	f.t.masked[0] = 0;
+	f.t.masked[1] = -95;
+	f.t.weights[0] = 1;
+	f.t.weights[1] = 0;
+	av_ui_stage_parts(&f.t, AV_STAGE_SOFTMAX, 0, parts);
+	struct av_insp in;
+	av_insp_cell(&in, &f.t, &f.p, &parts[0], 0, 0, 1, 200);
+	assert_non_null(strstr(in.line[0], "weights_h[0,1] = 0 "));
+	assert_non_null(find_line(&in, "= 5.52e-42"));
+	assert_non_null(find_line(&in, "exp(row 0 − max): 1.000 [5.52e-42]"));
+	assert_non_null(find_line(&in, "float32 stores 0: its softmax's exp gives 0 below "
+				  "1.18e-38 (underflow)"));
+	av_insp_free(&in);
+	/* the same weight kept as a subnormal (the double softmax): it reads
+	 * as worked out, nothing to say */
+	f.t.weights[1] = (float)(exp(-95.0) / (1 + exp(-95.0)));
+	av_insp_cell(&in, &f.t, &f.p, &parts[0], 0, 0, 1, 200);
+	assert_null(find_line(&in, "float32 stores"));
+	av_insp_free(&in);
+	/* stored apart from the double at the digits shown (0.793 and 0.207
+	 * worked out): said, with the stored value */
+	f.t.masked[1] = -1.3412f;
+	f.t.weights[0] = 0.7936f;
+	f.t.weights[1] = 0.2064f;
+	av_insp_cell(&in, &f.t, &f.p, &parts[0], 0, 0, 1, 200);
+	assert_non_null(find_line(&in, "float32 stores 0.206 (rounded; the line above is in "
+				  "double)"));
+	av_insp_free(&in);
+	assert_int_equal(weights_explained(&f.t, &f.p), 2);
+	done(&f);
+}
+
 int main(void)
 {
 	setenv("ATTNVIEW_DATA_DIR", AV_SRCDIR, 0);
@@ -978,6 +1078,7 @@ int main(void)
 		cmocka_unit_test(test_model_layer_every_cell),
 		cmocka_unit_test(test_model_layer_norm_by_hand),
 		cmocka_unit_test(test_sums_add_up),
+		cmocka_unit_test(test_underflowed_weight),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,6 +2,7 @@
  * shapes (see inspector.h). No curses here. */
 #include "config.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -376,6 +377,31 @@ static void explain_hidden_row(struct av_insp *out, const struct av_trace *t, in
 		 "gives NaN"), MINUS, t->m, share, MINUS);
 }
 
+/* The weight w = e / Σ as the trace holds it in float32, when that reads
+ * otherwise than w worked out in double above: exp(x − max) underflowed
+ * (float32 ends at 1.4e-45, and its softmax takes exp below 1.2e-38 as 0),
+ * or float32 rounded it. */
+static void explain_stored_weight(struct av_insp *out, double w, double e, float stored)
+{
+	char worked[32], kept[32], limit[32];
+	av_insp_number(worked, sizeof(worked), w);
+	av_insp_number(kept, sizeof(kept), stored);
+	if (!isfinite(w) || !isfinite(stored) || strcmp(worked, kept) == 0)
+		return;
+	/* short enough for the all-heads view, which cuts at 80 columns */
+	if (stored == 0 && (float)w == 0) {
+		av_insp_number(limit, sizeof(limit), FLT_TRUE_MIN);
+		add_line(out, _("float32 stores 0: %s is below its smallest, %s (underflow)"),
+			 worked, limit);
+	} else if (stored == 0 && e < FLT_MIN) {
+		av_insp_number(limit, sizeof(limit), FLT_MIN);
+		add_line(out, _("float32 stores 0: its softmax's exp gives 0 below %s "
+			 "(underflow)"), limit);
+	} else {
+		add_line(out, _("float32 stores %s (rounded; the line above is in double)"), kept);
+	}
+}
+
 static void explain_weights(struct av_insp *out, const struct av_trace *t, int head,
 			    int i, int j, int width)
 {
@@ -411,6 +437,8 @@ static void explain_weights(struct av_insp *out, const struct av_trace *t, int h
 	} else {
 		add_line(out, _("w = exp(x − max) / Σ = exp(%s%s) / %s = %s / %s = %s"),
 			 x, less_max, sm, ev, sm, res);
+		explain_stored_weight(out, out->derived, e,
+				      t->weights[(size_t)head * t->n * m + (size_t)i * m + j]);
 	}
 	/* the exponentials of the row, the cursor's in brackets */
 	struct sb b = { 0 };
