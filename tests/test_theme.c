@@ -144,13 +144,34 @@ static void test_shade_glyph(void **state)
 	assert_string_equal(av_shade_glyph(NAN, true), " ");
 
 	assert_string_equal(av_shade_glyph(0.0, false), " ");
-	assert_string_equal(av_shade_glyph(0.5, false), "+");
+	assert_string_equal(av_shade_glyph(0.5, false), "%");
 	assert_string_equal(av_shade_glyph(1.0, false), "@");
-	assert_string_equal(av_shade_glyph(0.09, false), " ");
-	assert_string_equal(av_shade_glyph(0.1, false), ".");
+	assert_string_equal(av_shade_glyph(0.19, false), " ");
+	assert_string_equal(av_shade_glyph(0.2, false), ":");
 	assert_string_equal(av_shade_glyph(0.95, false), "@");
 	assert_string_equal(av_shade_glyph(-0.1, false), " ");
 	assert_string_equal(av_shade_glyph(1.5, false), "@");
+}
+
+/* Without UTF-8 a cell is its shade glyph then its number ("#-23.83"):
+ * a glyph that reads as a sign, an operator or a digit makes the number
+ * read otherwise ("- 11.55" as minus 11.55, "+ 16.19 = 13.86" as a sum,
+ * ".26" as a decimal). Each level is its own glyph. */
+static void test_ascii_shades_read_as_no_sign(void **state)
+{
+	(void)state;
+	int n = av_shade_count(false);
+	assert_true(n >= 4);
+	const char *last = NULL;
+	for (int i = 0; i < n; i++) {
+		const char *g = av_shade_glyph((i + 0.5) / n, false);
+		assert_int_equal(strlen(g), 1);
+		if (strchr("+-=.,*/<>0123456789eE", g[0]))
+			fail_msg("ASCII shade %d is '%s', which reads as part of a number", i, g);
+		if (last)
+			assert_string_not_equal(g, last);
+		last = g;
+	}
 }
 
 /* --- the shipped themes */
@@ -658,6 +679,7 @@ int main(void)
 		cmocka_unit_test(test_rgb_to_8),
 		cmocka_unit_test(test_palette_at),
 		cmocka_unit_test(test_shade_glyph),
+		cmocka_unit_test(test_ascii_shades_read_as_no_sign),
 		cmocka_unit_test(test_oklab),
 		cmocka_unit_test(test_nearest_256_perceptual),
 		cmocka_unit_test(test_weights_range_distinct),

@@ -617,7 +617,10 @@ int av_rgb_to_8(struct av_rgb c)
 #define SHADE_EPSILON 1e-9
 
 static const char *const shade_utf8[] = { " ", "░", "▒", "▓", "█" };
-static const char *const shade_ascii[] = { " ", ".", ":", "-", "=", "+", "*", "#", "%", "@" };
+/* Outside UTF-8: as many levels as the blocks, and none that reads as part
+ * of the number beside it (the classic " .:-=+*#%@" made "- 11.55" read as
+ * minus 11.55 and "+ 16.19 = 13.86" as a sum) */
+static const char *const shade_ascii[] = { " ", ":", "%", "#", "@" };
 
 bool av_rgb_is_light(struct av_rgb c)
 {

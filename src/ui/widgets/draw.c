@@ -60,8 +60,8 @@ const char *av_ascii_for(unsigned cp)
 	case 0x2581: case 0x2582: return "_";
 	case 0x2583: case 0x2584: case 0x2585: return "=";
 	case 0x2586: case 0x2587: return "#";
-	case 0x2591: return ".";
-	case 0x2592: return ":";
+	case 0x2591: return ":";                  /* the shades as theme.c's ramp */
+	case 0x2592: return "%";
 	case 0x2593: return "#";
 	case 0x2573: return "x";                  /* the masked glyph */
 	case 0x2022: return "*";
