@@ -107,6 +107,20 @@ static void test_function_keys(void **state)
 	EXPECT_KEYS("x\x1b[6~y", 'x', AV_FKEY(KEY_NPAGE), 'y');
 }
 
+/* Terminfo entries in the VT220's line (vt220, xterm-mono) name \E[1~
+ * and \E[4~ Find and Select, the keys where a PC's Home and End are; tmux
+ * and screen send them for Home and End. They were "key 2097514 does
+ * nothing here" (QA, TERM=xterm-mono inside tmux). */
+static void test_find_select_are_home_end(void **state)
+{
+	(void)state;
+	define_key("\x1b[1~", KEY_FIND);
+	define_key("\x1b[4~", KEY_SELECT);
+	EXPECT_KEYS("\x1b[1~x\x1b[4~", AV_FKEY(KEY_HOME), 'x', AV_FKEY(KEY_END));
+	define_key("\x1b[1~", 0);
+	define_key("\x1b[4~", 0);
+}
+
 /* Bracketed paste: the two marks around the pasted bytes are keys of
  * their own, and what is between them comes as typed. */
 static void test_paste_marks(void **state)
@@ -189,6 +203,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_utf8_keys),
 		cmocka_unit_test(test_function_keys),
+		cmocka_unit_test(test_find_select_are_home_end),
 		cmocka_unit_test(test_paste_marks),
 		cmocka_unit_test(test_not_utf8_keeps_the_rest),
 		cmocka_unit_test(test_forbidden_forms),

@@ -44,11 +44,24 @@ static int waiting_key(WINDOW *w)
 	return key_within(w, 0);
 }
 
+/* A function key as the actions know it: the VT220's Find and Select sit
+ * where a PC's Home and End are, and their sequences (\E[1~, \E[4~) are
+ * what tmux and screen send for Home and End; terminfo entries in the
+ * VT220's line (vt220, xterm-mono) name them kfnd and kslt. */
+static int function_key(int c)
+{
+	switch (c) {
+	case KEY_FIND: return AV_FKEY(KEY_HOME);
+	case KEY_SELECT: return AV_FKEY(KEY_END);
+	default: return AV_FKEY(c);
+	}
+}
+
 /* One key from its first byte c: a code point, AV_FKEY, AV_KEY_NOT_UTF8. */
 static int decode(WINDOW *w, int c)
 {
 	if (c > 0xFF)               /* KEY_LEFT, KEY_RESIZE, ... */
-		return AV_FKEY(c);
+		return function_key(c);
 	char bytes[4] = { (char)c };
 	int need = av_utf8_sequence_length((unsigned char)c);
 	int have = 1;
