@@ -380,6 +380,34 @@ static void test_command_source(void **state)
 	harness_close(&h);
 }
 
+/* A sentence's or a source's error names its text once: the command's name
+ * before it read "source: the source has more than 64 tokens". */
+static void test_command_text_errors_said_once(void **state)
+{
+	(void)state;
+	struct harness h;
+	char words[512];
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_words(words, sizeof(words), "w", 65);
+	harness_keys(&h, ":source ");
+	harness_keys(&h, words);
+	harness_keys(&h, "\r");
+	expect_status("the source has more than 64 tokens");
+	assert_false(harness_status_has(LINES - 1, "source: the source"));
+	harness_keys(&h, ESC ":sentence\r");
+	expect_status("the sentence is empty");
+	assert_false(harness_status_has(LINES - 1, "sentence: the sentence"));
+	harness_keys(&h, ESC "cc");   /* to cross mode, where the source runs */
+	harness_keys(&h, "la mer\r");
+	assert_non_null(strstr(harness_line(0), "cross"));
+	harness_keys(&h, ":source ");
+	harness_keys(&h, words);
+	harness_keys(&h, "\r");
+	expect_status("the source has more than 64 tokens");
+	assert_false(harness_status_has(LINES - 1, "source: the source"));
+	harness_close(&h);
+}
+
 static void test_tab_completes(void **state)
 {
 	(void)state;
@@ -948,6 +976,7 @@ int main(void)
 		cmocka_unit_test(test_command_seed_asks_before_discarding),
 		cmocka_unit_test(test_reseed_discards_once),
 		cmocka_unit_test(test_command_source),
+		cmocka_unit_test(test_command_text_errors_said_once),
 		cmocka_unit_test(test_write_trained_weights),
 		cmocka_unit_test(test_write_trained_trace),
 		cmocka_unit_test(test_tab_completes),

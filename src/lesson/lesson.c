@@ -209,10 +209,10 @@ static bool get_caption(const cJSON *step, struct av_lesson_step *st, char **cau
 static bool count_tokens(const struct av_lesson_state *s, int *n, int *m, char **cause)
 {
 	struct av_tokens t = { 0 };
-	if (!av_tokenize(s->sentence, &t, cause)) {
-		av_cause_prefix(cause, _("the sentence"));
+	/* its causes say "the sentence" (UTF-8 was checked where it was read):
+	 * a prefix would say it twice */
+	if (!av_tokenize(s->sentence, &t, cause))
 		return false;
-	}
 	*n = t.n;
 	av_tokens_free(&t);
 	*m = *n;

@@ -2,7 +2,8 @@
  * checked by the engine's parser for the matching command-line option, so
  * the screen and the command line accept the same values and explain a bad
  * one the same way, prefixed here with the command's name:
- *   temp: expected a number between 0.01 and 100, got "abc" */
+ *   temp: expected a number between 0.01 and 100, got "abc"
+ * except a sentence's or a source's, which name their text already. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -32,6 +33,15 @@ static bool fail_as(char **error, const char *name, char *cause)
 {
 	*error = av_printf("%s: %s", name, cause ? cause : _("bad value"));
 	free(cause);
+	return false;
+}
+
+/* The sentence's and the source's causes name their text already ("the
+ * source is empty"), as the editor and the command line show them: the
+ * command's name before them would say it twice. */
+static bool fail_naming_text(char **error, char *cause)
+{
+	*error = cause ? cause : av_strdup(_("bad value"));
 	return false;
 }
 
@@ -102,7 +112,7 @@ static bool run_source(struct av_app *a, const char *name, const char *arg, char
 		return false;
 	if (s->cfg.mode == AV_MODE_CROSS) {
 		if (!av_session_set_source(s, arg, &cause))
-			return fail_as(error, name, cause);
+			return fail_naming_text(error, cause);
 		a->dirty |= AV_DIRTY_ALL;
 		av_app_message(a, false, P_("source: %d token", "source: %d tokens",
 					       s->trace.source_tokens.n), s->trace.source_tokens.n);
@@ -111,7 +121,7 @@ static bool run_source(struct av_app *a, const char *name, const char *arg, char
 	/* not used outside cross mode: checked, kept, and the switch offered */
 	struct av_tokens probe = { 0 };
 	if (!av_tokenize_source(arg, &probe, &cause))
-		return fail_as(error, name, cause);
+		return fail_naming_text(error, cause);
 	av_tokens_free(&probe);
 	free(s->source);
 	s->source = av_strdup(arg);
@@ -126,11 +136,11 @@ static bool run_sentence(struct av_app *a, const char *name, const char *arg, ch
 		return false;
 	if (a->model) {   /* the model runs on it, as after e (in its worker) */
 		if (!av_model_ui_set_sentence(a, arg, &cause))
-			return fail_as(error, name, cause);
+			return fail_naming_text(error, cause);
 		if (av_model_ui_busy(a))
 			return true;   /* its end says "sentence: N tokens" */
 	} else if (!av_session_set_sentence(a->s, arg, &cause)) {
-		return fail_as(error, name, cause);
+		return fail_naming_text(error, cause);
 	}
 	a->dirty |= AV_DIRTY_ALL;
 	av_app_message(a, false, P_("sentence: %d token", "sentence: %d tokens",
