@@ -412,6 +412,10 @@ static void test_command_prompt(void **state)
 			    (size_t)r.n_head * r.n * r.n * sizeof(float));
 	expect_status("sentence: 3 tokens");
 	av_gpt2_run_free(&r);
+	/* the text on screen: said, and no forward is started */
+	harness_keys(&mh.h, ":sentence the mat\r");
+	assert_false(av_model_ui_busy(a));
+	expect_status("sentence already on screen (3 tokens)");
 	/* a sentence that does not run is said, and the prompt stays */
 	harness_keys(&mh.h, ":sentence \r");
 	expect_status("the sentence is empty");

@@ -380,6 +380,23 @@ static void test_command_source(void **state)
 	harness_close(&h);
 }
 
+/* :sentence with the text on screen says so (it said "sentence: 4 tokens",
+ * which after a first :sentence left the message line as it was). */
+static void test_command_same_sentence_said(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, ":sentence china panda japan cherry\r");
+	assert_null(h.a.overlay);
+	expect_status("sentence already on screen (4 tokens)");
+	harness_keys(&h, ":sentence panda japan\r");
+	expect_status("sentence: 2 tokens");
+	harness_keys(&h, ":sentence panda japan\r");
+	expect_status("sentence already on screen (2 tokens)");
+	harness_close(&h);
+}
+
 /* A sentence's or a source's error names its text once: the command's name
  * before it read "source: the source has more than 64 tokens". */
 static void test_command_text_errors_said_once(void **state)
@@ -977,6 +994,7 @@ int main(void)
 		cmocka_unit_test(test_reseed_discards_once),
 		cmocka_unit_test(test_command_source),
 		cmocka_unit_test(test_command_text_errors_said_once),
+		cmocka_unit_test(test_command_same_sentence_said),
 		cmocka_unit_test(test_write_trained_weights),
 		cmocka_unit_test(test_write_trained_trace),
 		cmocka_unit_test(test_tab_completes),

@@ -134,6 +134,10 @@ static bool run_sentence(struct av_app *a, const char *name, const char *arg, ch
 	char *cause = NULL;
 	if (too_long(a, name, arg, error))
 		return false;
+	/* the text on screen changes nothing there: said, so that the
+	 * command is seen to be read (with --model, a forward under way for
+	 * another text is dropped, as Esc in the editor does) */
+	bool same = a->s->sentence && strcmp(arg, a->s->sentence) == 0;
 	if (a->model) {   /* the model runs on it, as after e (in its worker) */
 		if (!av_model_ui_set_sentence(a, arg, &cause))
 			return fail_naming_text(error, cause);
@@ -143,8 +147,12 @@ static bool run_sentence(struct av_app *a, const char *name, const char *arg, ch
 		return fail_naming_text(error, cause);
 	}
 	a->dirty |= AV_DIRTY_ALL;
-	av_app_message(a, false, P_("sentence: %d token", "sentence: %d tokens",
-				       a->s->trace.tokens.n), a->s->trace.tokens.n);
+	int n = a->s->trace.tokens.n;
+	if (same)
+		av_app_message(a, false, P_("sentence already on screen (%d token)",
+					       "sentence already on screen (%d tokens)", n), n);
+	else
+		av_app_message(a, false, P_("sentence: %d token", "sentence: %d tokens", n), n);
 	return true;
 }
 
