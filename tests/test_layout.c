@@ -270,6 +270,111 @@ static void test_header_seed_goes_last(void **state)
 	}
 }
 
+/* Whether word (up to its end, "…" or a comma or colon after it) is one
+ * of the space-separated words of list. */
+static bool word_in(const char *word, size_t len, const char *list)
+{
+	for (const char *w = list; *w;) {
+		size_t n = strcspn(w, " ");
+		size_t m = n;
+		while (m > 0 && (w[m - 1] == ',' || w[m - 1] == ':'))
+			m--;
+		if (m == len && strncmp(w, word, len) == 0)
+			return true;
+		w += n;
+		w += strspn(w, " ");
+	}
+	return false;
+}
+
+/* Each word of the header is a whole word of the wide header or of the
+ * short forms: none is cut inside ("causa…", "dmode…", "H…"). */
+static void assert_whole_words(const char *s, const char *wide, const char *shorts, int width)
+{
+	for (const char *w = s; *w;) {
+		size_t n = strcspn(w, " ");
+		size_t m = n;
+		if (m >= strlen("…") && strncmp(w + m - strlen("…"), "…", strlen("…")) == 0)
+			m -= strlen("…");
+		while (m > 0 && (w[m - 1] == ',' || w[m - 1] == ':'))
+			m--;
+		if (m > 0 && !word_in(w, m, wide) && !word_in(w, m, shorts))
+			fail_msg("width %d: \"%.*s\" is cut inside: \"%s\"", width, (int)n, w, s);
+		w += n;
+		w += strspn(w, " ");
+	}
+}
+
+/* At 40 columns the header read "3 following  causal  D3 H1 …" and
+ * "causal  D512 H…   all heads": settings are now dropped whole, the
+ * least telling first, a view's details after a word, and the mode and
+ * the class stay longest. */
+static void test_header_drops_whole_words(void **state)
+{
+	(void)state;
+	static const char *const views[] = {
+		NULL, "all heads", "pinned: softmax head 0, causal, dmodel, T=1.25",
+		"training view",
+	};
+	const char *shorts = "D512 H8 dh64 dmodel s12345 pinned";
+	for (int with = 0; with < 4; with++)
+		for (size_t v = 0; v < sizeof(views) / sizeof(views[0]); v++) {
+			struct av_header_info h = header("qkv-walkthrough", 512);
+			h.stage_reserve = av_utf8_width("3/9 projection");
+			h.weights = with & 1 ? "trained 200 ep" : NULL;
+			h.classroom = with & 2 ? "3 following" : NULL;
+			h.view = views[v];
+			if (v == 3) {   /* the training view: its name, no stage */
+				h.n_stages = 0;
+				h.stage_reserve = 0;
+			}
+			char *wide = av_layout_header(&h, 400);
+			for (int width = 40; width <= 140; width++) {
+				char *s = av_layout_header(&h, width);
+				assert_whole_words(s, wide, shorts, width);
+				assert_true(av_utf8_width(s) <= width);
+				/* the class last (where the stepper's stage
+				 * leaves room for both, the mode with it) */
+				if (h.classroom)
+					assert_non_null(strstr(s, "3 following"));
+				if (!h.view)
+					assert_non_null(strstr(s, "causal"));
+				free(s);
+			}
+			free(wide);
+		}
+	/* trained and followed at 40: the mode and the class, whole */
+	struct av_header_info h = header("china-panda", 3);
+	h.heads = 1;
+	h.head_dim = 3;
+	h.weights = "trained 200 ep";
+	h.classroom = "3 following";
+	h.stage_reserve = av_utf8_width("3/9 projection");
+	char *s = av_layout_header(&h, 40);
+	assert_non_null(strstr(s, "3 following  causal  "));
+	assert_null(strstr(s, "…"));
+	free(s);
+	/* a pin's details go word by word, before the mode and the class */
+	h.view = "pinned: softmax head 0, causal, dk, T=1";
+	s = av_layout_header(&h, 80);
+	assert_non_null(strstr(s, "3 following  causal  "));
+	assert_non_null(strstr(s, "pinned: softmax head 0, causal, dk, T=1 · 4/9 scores"));
+	free(s);
+	s = av_layout_header(&h, 72);
+	assert_non_null(strstr(s, "3 following  causal  "));
+	assert_non_null(strstr(s, "  pinned: softmax head 0, causal… · 4/9 scores"));
+	free(s);
+	s = av_layout_header(&h, 44);
+	assert_non_null(strstr(s, "3 following  causal  "));
+	assert_non_null(strstr(s, "  pinned · 4/9 scores"));
+	free(s);
+	s = av_layout_header(&h, 40);
+	assert_non_null(strstr(s, "3 following  "));
+	assert_non_null(strstr(s, "  pinned · 4/9 scores"));
+	assert_null(strstr(s, "causal"));
+	free(s);
+}
+
 /* --- the key table ------------------------------------------------------- */
 
 static void test_no_key_twice(void **state)
@@ -705,6 +810,7 @@ int main(void)
 		cmocka_unit_test(test_header_cut_not_in_number),
 		cmocka_unit_test(test_header_keeps_seed),
 		cmocka_unit_test(test_header_seed_goes_last),
+		cmocka_unit_test(test_header_drops_whole_words),
 		cmocka_unit_test(test_no_key_twice),
 		cmocka_unit_test(test_keys_documented),
 		cmocka_unit_test(test_colour_decisions),

@@ -843,6 +843,21 @@ static void test_other_samples(void **state)
 	harness_close(&h);
 }
 
+/* At 40 columns the qkv sample's header was cut inside a word ("self
+ * D512 H8 dh64  dm…  training view"): whole settings go instead. */
+static void test_header_narrow_whole_words(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 40, 12, "qkv-walkthrough");
+	harness_keys(&h, "t");
+	const char *line = harness_line(0);
+	assert_non_null(strstr(line, "training view"));
+	assert_non_null(strstr(line, "self  "));
+	assert_null(strstr(line, "…"));
+	harness_close(&h);
+}
+
 static void test_small_and_mono(void **state)
 {
 	(void)state;
@@ -1586,6 +1601,7 @@ int main(void)
 		cmocka_unit_test(test_last_step_mark_explained),
 		cmocka_unit_test(test_other_samples),
 		cmocka_unit_test(test_small_and_mono),
+		cmocka_unit_test(test_header_narrow_whole_words),
 		cmocka_unit_test(test_ascii_screen),
 		cmocka_unit_test(test_ascii_marks_are_not_shades),
 		cmocka_unit_test(test_ascii_legend_lists_every_shade),

@@ -851,8 +851,7 @@ void av_app_draw_header(struct av_app *a, const char *view, int index, int count
 	int width = getmaxx(w);
 	for (int i = 0; reserve_names && i < count; i++) {
 		char probe[160];
-		snprintf(probe, sizeof(probe), "%s%s%d/%d %s", view ? _(view) : "", view ? " · " : "",
-			 i + 1, count, _(reserve_names[i]));
+		snprintf(probe, sizeof(probe), "%d/%d %s", i + 1, count, _(reserve_names[i]));
 		if (av_text_width(probe) > h.stage_reserve)
 			h.stage_reserve = av_text_width(probe);
 	}

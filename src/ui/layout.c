@@ -78,17 +78,25 @@ char *av_layout_too_small_text(int cols, int lines, int token_rows)
 
 /* --- the header ---------------------------------------------------------- */
 
-enum { PIECE_MAX = 10 };
+enum { PIECE_MAX = 12 };
 
 /* What a narrow header gives up, in this order, until it fits: the
  * program's own name (the user knows it); the "=" signs of "D=512 H=8
  * dh=64", then the "scale=" before the scale (the same facts in fewer
  * columns); the sample's name, or the lesson's or model's in its place
  * (the tokens line shows the sentence); then "seed=7" becomes "s7", and
- * last the seed goes. The seed is kept longest because every number on
- * the screen follows from it: a class told "use seed 7" must be able to
- * check it. The mode, sizes, scale, temperature, a model's layer and a
- * class never go. */
+ * the seed goes. The seed is kept long because every number on the screen
+ * follows from it: a class told "use seed 7" must be able to check it.
+ * Then whole settings go, the least telling first: the scale (rarely
+ * changed, and cryptic once short), a temperature of 1 (the default says
+ * it), the sizes (fixed by the sample), another temperature, the seed of
+ * trained weights with their epochs; then the details of the view's label
+ * ("pinned: softmax head 0, self, dk, T=1": the compare view shows them
+ * under the header) go, word by word, down to its name; last the mode and
+ * then the class ("3 following": whether the screen follows a teacher is
+ * said nowhere else). A model's layer, the view's name and the stage
+ * never go. What still does not fit is cut after a whole word, never
+ * inside one ("causa…" read as nothing). */
 enum squeeze {
 	SQUEEZE_NEVER,
 	SQUEEZE_PROGRAM_NAME,
@@ -97,15 +105,30 @@ enum squeeze {
 	SQUEEZE_SAMPLE_NAME,
 	SQUEEZE_SEED_SHORT,
 	SQUEEZE_SEED,
-	SQUEEZE_LAST = SQUEEZE_SEED
+	SQUEEZE_SCALE,
+	SQUEEZE_TEMPERATURE_DEFAULT,
+	SQUEEZE_SIZES,
+	SQUEEZE_TEMPERATURE,
+	SQUEEZE_WEIGHTS,
+	SQUEEZE_VIEW_DETAILS,
+	SQUEEZE_MODE,
+	SQUEEZE_CLASSROOM,
+	SQUEEZE_LAST = SQUEEZE_CLASSROOM
 };
 
 struct piece {
-	char text[96];
+	char text[208];
 	enum squeeze drop;       /* the level that drops it */
-	char shorter[48];        /* instead of text from level `shorten` on */
+	char shorter[208 + 4];   /* instead of text from level `shorten` on
+				  * (a cut text's "…" can take 2 bytes more) */
 	enum squeeze shorten;
 	bool gone, short_form;   /* what fit_pieces chose */
+	/* the view's label: drawn at the right, tail columns (" · ") before
+	 * the stage; its name is its first name_len bytes, and its details
+	 * begin at byte details (0: it has none) */
+	bool beside_stage;
+	int tail;
+	size_t name_len, details;
 };
 
 static const char *piece_shown(const struct piece *p)
@@ -113,13 +136,20 @@ static const char *piece_shown(const struct piece *p)
 	return p->short_form ? p->shorter : p->text;
 }
 
+/* The columns the pieces take: two between those at the left, and the
+ * view's label with what separates it from the stage. */
 static int pieces_width(const struct piece *p, int count)
 {
 	int w = 0, shown = 0;
 	for (int i = 0; i < count; i++) {
 		if (p[i].gone)
 			continue;
-		w += av_utf8_width(piece_shown(&p[i])) + (shown ? 2 : 0);
+		w += av_utf8_width(piece_shown(&p[i]));
+		if (p[i].beside_stage) {
+			w += p[i].tail;
+			continue;
+		}
+		w += shown ? 2 : 0;
 		shown++;
 	}
 	return w;
@@ -150,6 +180,49 @@ static void cut_columns(char *s, int cols)
 	s[off] = '\0';
 }
 
+/* Cuts s (UTF-8) after its last whole word that leaves room for "…" in
+ * cols columns, and ends it with "…"; a word ends at a space or where a
+ * line of Chinese may break (av_line_may_break). Nothing fits: "…". s
+ * needs room for 2 bytes more than its length ("…" after "ab cd" of
+ * "ab cd e"). */
+static void cut_after_word(char *s, int cols)
+{
+	size_t len = strlen(s), off = 0, keep = 0;
+	int used = 0;
+	uint32_t before = 0;
+	while (off < len) {
+		uint32_t cp;
+		int k = av_utf8_decode(s + off, len - off, &cp);
+		if (k < 0) {
+			k = 1;
+			cp = 0xFFFD;
+		}
+		bool boundary = cp == ' ' || before == ' '
+				|| ((av_cp_is_wide(cp) || av_cp_is_wide(before))
+				    && av_line_may_break(before, cp));
+		if (off > 0 && boundary)
+			keep = off;
+		used += av_cp_width(cp);
+		if (used + 1 > cols)   /* the "…" after it */
+			break;
+		off += (size_t)k;
+		before = cp;
+	}
+	if (off >= len)
+		return;
+	for (;;) {
+		/* "dk, …" and "self  …": the word, then "…" */
+		while (keep > 0 && strchr(" ,:", s[keep - 1]))
+			keep--;
+		/* nor a number before it: "trained 12…" of "12 ep" reads as 120 */
+		if (keep == 0 || !(s[keep - 1] >= '0' && s[keep - 1] <= '9'))
+			break;
+		while (keep > 0 && s[keep - 1] != ' ')
+			keep--;
+	}
+	strcpy(s + keep, "…");
+}
+
 /* text (size bytes) after snprintf, which wanted len: a cut text (a long
  * sample name or folder) ends in "…" after its last whole character. */
 static void piece_text(char *text, size_t size, int len)
@@ -161,6 +234,26 @@ static void piece_text(char *text, size_t size, int len)
 	text[keep] = '\0';
 	av_utf8_drop_cut_character(text, keep + 1);
 	strcat(text, more);
+}
+
+/* Where the details of a view's label begin, after its name (*name_len
+ * bytes) and a colon ("pinned: softmax head 0", "固定：…"), or 0: it has
+ * none. */
+static size_t view_details(const char *view, size_t *name_len)
+{
+	const char *colon = strchr(view, ':'), *wide = strstr(view, "：");
+	if (!colon || (wide && wide < colon))
+		colon = wide;
+	*name_len = strlen(view);
+	if (!colon || colon == view)
+		return 0;
+	size_t at = (size_t)(colon - view) + (*colon == ':' ? 1 : strlen("："));
+	while (view[at] == ' ')
+		at++;
+	if (!view[at])
+		return 0;
+	*name_len = (size_t)(colon - view);
+	return at;
 }
 
 /* The header's pieces, left to right, each with the levels that drop it
@@ -184,23 +277,33 @@ static int header_pieces(const struct av_header_info *h, struct piece p[PIECE_MA
 	if (h->model)   /* the layer goes before the settings: never cut off */
 		PIECE(SQUEEZE_NEVER, "%s", h->model);
 	if (h->classroom)
-		PIECE(SQUEEZE_NEVER, "%s", h->classroom);
-	PIECE(SQUEEZE_NEVER, "%s", h->mode);
-	PIECE(SQUEEZE_NEVER, "D=%d H=%d dh=%d", h->d_model, h->heads, h->head_dim);
+		PIECE(SQUEEZE_CLASSROOM, "%s", h->classroom);
+	PIECE(SQUEEZE_MODE, "%s", h->mode);
+	PIECE(SQUEEZE_SIZES, "D=%d H=%d dh=%d", h->d_model, h->heads, h->head_dim);
 	SHORTER(SQUEEZE_SIZES_SHORT, "D%d H%d dh%d", h->d_model, h->heads, h->head_dim);
-	PIECE(SQUEEZE_NEVER, "scale=%s", h->scale);
+	PIECE(SQUEEZE_SCALE, "scale=%s", h->scale);
 	SHORTER(SQUEEZE_SCALE_SHORT, "%s", h->scale);
-	PIECE(SQUEEZE_NEVER, "T=%.3g", h->temperature);
+	PIECE(h->temperature == 1 ? SQUEEZE_TEMPERATURE_DEFAULT : SQUEEZE_TEMPERATURE, "T=%.3g",
+	      h->temperature);
 	unsigned long long seed = (unsigned long long)h->seed;
 	if (h->model) {
 		/* no seed: the model's weights come from its file */
 	} else if (h->weights) {
-		/* the weights are no longer the seed's: say so, always */
-		PIECE(SQUEEZE_NEVER, "seed=%llu %s", seed, h->weights);
+		/* the weights are no longer the seed's: said while any setting is */
+		PIECE(SQUEEZE_WEIGHTS, "seed=%llu %s", seed, h->weights);
 		SHORTER(SQUEEZE_SEED_SHORT, "s%llu %s", seed, h->weights);
 	} else {
 		PIECE(SQUEEZE_SEED, "seed=%llu", seed);
 		SHORTER(SQUEEZE_SEED_SHORT, "s%llu", seed);
+	}
+	if (h->view) {
+		PIECE(SQUEEZE_NEVER, "%s", h->view);
+		struct piece *v = &p[count - 1];
+		v->beside_stage = true;
+		v->tail = h->n_stages > 0 ? 3 : 0;   /* " · " */
+		v->details = view_details(v->text, &v->name_len);
+		if (v->details)
+			v->shorten = SQUEEZE_VIEW_DETAILS;
 	}
 #undef SHORTER
 #undef PIECE
@@ -211,6 +314,33 @@ static int header_pieces(const struct av_header_info *h, struct piece p[PIECE_MA
  * is cut to this ("…") before anything is dropped for it. */
 #define PIECE_SQUEEZED_COLS 24
 
+/* Applies (or undoes) one level of enum squeeze to the pieces. */
+static void squeeze_level(struct piece *p, int count, enum squeeze level, bool on)
+{
+	for (int i = 0; i < count; i++) {
+		if (p[i].drop == level)
+			p[i].gone = on;
+		if (p[i].shorten == level)
+			p[i].short_form = on;
+	}
+}
+
+/* The view's label without as many words of its details as the pieces
+ * need to fit in room columns: its shorter form, down to its name. */
+static void cut_view_details(struct piece *p, int count, int room)
+{
+	for (int i = 0; i < count; i++) {
+		struct piece *v = &p[i];
+		if (!v->beside_stage || !v->details || v->gone)
+			continue;
+		int over = pieces_width(p, count) - room;
+		memcpy(v->shorter, v->text, sizeof(v->text));
+		cut_after_word(v->shorter, av_utf8_width(v->text) - over);
+		if (strlen(v->shorter) <= v->details + strlen("…"))   /* none of them left */
+			snprintf(v->shorter, sizeof(v->shorter), "%.*s", (int)v->name_len, v->text);
+	}
+}
+
 /* Squeezes the pieces level by level (enum squeeze) until they fit in room
  * columns or nothing more can go. */
 static void fit_pieces(struct piece *p, int count, int room)
@@ -218,30 +348,49 @@ static void fit_pieces(struct piece *p, int count, int room)
 	/* a 120-column name took the seed and itself away with 70 columns
 	 * to spare: cut first */
 	for (int i = 0; i < count && pieces_width(p, count) > room; i++)
-		if (av_utf8_width(p[i].text) > PIECE_SQUEEZED_COLS) {
+		if (!p[i].beside_stage && av_utf8_width(p[i].text) > PIECE_SQUEEZED_COLS) {
 			cut_columns(p[i].text, PIECE_SQUEEZED_COLS - 1);
 			strcat(p[i].text, "…");
 		}
-	for (enum squeeze level = SQUEEZE_PROGRAM_NAME;
-	     level <= SQUEEZE_LAST && pieces_width(p, count) > room; level++)
-		for (int i = 0; i < count; i++) {
-			if (p[i].drop == level)
-				p[i].gone = true;
-			if (p[i].shorten == level)
-				p[i].short_form = true;
+	enum squeeze level = SQUEEZE_NEVER;
+	while (level < SQUEEZE_LAST && pieces_width(p, count) > room) {
+		if (++level == SQUEEZE_VIEW_DETAILS)
+			cut_view_details(p, count, room);
+		squeeze_level(p, count, level, true);
+	}
+	/* a wide setting that went last can leave room for narrower ones that
+	 * went before it ("T=1" once "seed=1 trained 200 ep" is gone): back
+	 * they come, the most telling first, until one does not fit, so none
+	 * takes the room of a more telling one (the names, seed and long
+	 * forms stay gone: they went before any setting) */
+	for (int back = (int)level - 1; back > SQUEEZE_SEED; back--) {
+		squeeze_level(p, count, (enum squeeze)back, false);
+		if (pieces_width(p, count) > room) {
+			squeeze_level(p, count, (enum squeeze)back, true);
+			break;
 		}
+	}
 }
 
-/* The pieces left, two spaces apart, padded so the stage ends at the right
- * edge; when still too wide the settings are cut (…), never the stage. */
+/* The pieces at the left, two spaces apart, padded so that the view's
+ * label and the stage end at the right edge; when still too wide the left
+ * is cut after a word (…), never the stage. */
 static char *join_header(const struct piece *p, int count, const char *stage, int width)
 {
-	int stage_w = av_utf8_width(stage);
-	size_t cap = (size_t)width * 4 + 512;
+	/* a label of 208 bytes, " · " and a stage of 96 */
+	char right[sizeof(p->text) + 8 + 96] = "";
+	for (int i = 0; i < count; i++)
+		if (p[i].beside_stage && !p[i].gone) {
+			strcpy(right, piece_shown(&p[i]));
+			strcat(right, *stage ? " · " : "");
+		}
+	strcat(right, stage);
+	int right_w = av_utf8_width(right);
+	size_t cap = (size_t)width * 4 + 1024;
 	char *out = av_calloc(cap, 1);
 	int w = 0;
 	for (int i = 0; i < count; i++) {
-		if (p[i].gone)
+		if (p[i].gone || p[i].beside_stage)
 			continue;
 		const char *s = piece_shown(&p[i]);
 		if (w) {
@@ -251,18 +400,17 @@ static char *join_header(const struct piece *p, int count, const char *stage, in
 		strcat(out, s);
 		w += av_utf8_width(s);
 	}
-	if (w + 2 + stage_w > width && width > stage_w + 3) {
-		cut_columns(out, width - stage_w - 3);
-		strcat(out, "…");
+	if (w + 2 + right_w > width && width > right_w + 3) {
+		cut_after_word(out, width - right_w - 2);
 		w = av_utf8_width(out);
 	}
-	if (w + 2 + stage_w <= width) {
-		for (; w < width - stage_w; w++)
+	if (w + 2 + right_w <= width) {
+		for (; w < width - right_w; w++)
 			strcat(out, " ");
-		strcat(out, stage);
+		strcat(out, right);
 	} else {
 		strcat(out, "  ");
-		strcat(out, stage);
+		strcat(out, right);
 	}
 	return out;
 }
@@ -271,13 +419,10 @@ char *av_layout_header(const struct av_header_info *h, int width)
 {
 	struct piece p[PIECE_MAX];
 	int count = header_pieces(h, p);
-	char stage[96];
-	if (h->view)
-		snprintf(stage, sizeof(stage), "%s · %d/%d %s", h->view, h->stage + 1,
-			 h->n_stages, h->stage_name);
-	else
+	char stage[96] = "";
+	if (h->n_stages > 0)
 		snprintf(stage, sizeof(stage), "%d/%d %s", h->stage + 1, h->n_stages,
-			 h->stage_name);
+			 h->stage_name ? h->stage_name : "");
 	int stage_w = av_utf8_width(stage);
 	fit_pieces(p, count, width - (h->stage_reserve > stage_w ? h->stage_reserve : stage_w) - 2);
 	return join_header(p, count, stage, width);

@@ -52,24 +52,29 @@ struct av_header_info {
 	const char *scale;
 	double temperature;
 	uint64_t seed;
-	int stage, n_stages;       /* stage is 0-based; shown 1-based as k/N */
+	int stage, n_stages;       /* stage is 0-based; shown 1-based as k/N;
+				    * no stages (0): the view's label alone */
 	const char *stage_name;
-	const char *view;          /* "all heads", or NULL for the stepper */
+	const char *view;          /* "all heads", "pinned: softmax head 0, ...",
+				    * or NULL for the stepper: before the stage */
 	const char *weights;       /* "trained 200 ep" after training, or NULL:
-				    * shown with the seed, never dropped */
+				    * shown with the seed */
 	const char *model;         /* --model: "layer 5/12" in place of the seed
 				    * (never dropped), or NULL */
 	const char *classroom;     /* "3 following", "exploring" (--lead,
-				    * --follow), or NULL: never dropped */
-	int stage_reserve;         /* columns kept for the stage part (the
-				    * widest one), so stepping does not make
-				    * the other pieces come and go; 0 = its own */
+				    * --follow), or NULL: dropped last */
+	int stage_reserve;         /* columns kept for "k/N name" (the widest
+				    * stage), so stepping does not make the
+				    * other pieces come and go; 0 = its own */
 };
 
 /* The header line, fitted to width columns: the least important pieces
- * (the program name, the sample, the seed, then the labels) are dropped
- * first, and the stage "k/N name" stays at the right. malloc'd, exactly
- * width columns wide (padded with spaces) when width allows. */
+ * are shortened or dropped first, whole (layout.c, enum squeeze: the
+ * program name, the sample, the seed, then the settings), the details of
+ * the view's label after its colon word by word, and the stage "k/N name"
+ * stays at the right; what still does not fit is cut after a word, never
+ * inside one. malloc'd, exactly width columns wide (padded with spaces)
+ * when width allows. */
 char *av_layout_header(const struct av_header_info *h, int width);
 
 /* Whether a line may break between the characters before and after:

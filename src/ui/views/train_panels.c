@@ -93,66 +93,34 @@ void av_train_panel_header(struct av_app *a)
 		return;
 	const struct av_trainer *tr = a->train->tr;
 	int width = getmaxx(w);
-	char piece[7][64];
-	snprintf(piece[0], sizeof(piece[0]), "attnview");
+	const char *label = _("training view");
+	if (width < av_text_width(label) + 12)
+		label = _("training");
+	/* the stepper's header and its rules for what goes first, with the
+	 * trainer's settings and the view's name in place of the stage */
 	char *lesson = av_lesson_ui_label(a);   /* "lesson 4/17" in a lesson */
-	snprintf(piece[1], sizeof(piece[1]), "%s",
-		 lesson ? lesson : a->s->sample.name ? a->s->sample.name : "?");
-	free(lesson);
-	snprintf(piece[2], sizeof(piece[2]), "%s", av_mode_names[tr->cfg.mode]);
-	snprintf(piece[3], sizeof(piece[3]), "D=%d H=%d dh=%d", tr->cfg.d_model, tr->cfg.heads,
-		 av_config_head_dim(&tr->cfg));
-	snprintf(piece[4], sizeof(piece[4]), "scale=%s", av_scale_names[tr->cfg.scale]);
-	snprintf(piece[5], sizeof(piece[5]), "T=%.3g", tr->cfg.temperature);
-	snprintf(piece[6], sizeof(piece[6]), "seed=%llu", (unsigned long long)tr->cfg.seed);
-	/* a classroom's "3 following" / "exploring" is never dropped */
-	char room[48], right_text[96];
-	const char *right = _("training view");
-	if (av_classroom_header(a, room, sizeof(room))) {
-		snprintf(right_text, sizeof(right_text), "%s  %s", room, right);
-		right = right_text;
-	}
-	int rw = av_text_width(right);
-	/* drop the name and the sample, then say the layer and the scale as
-	 * the stepper's narrow header does ("D3 H1 dh3", "dk"), then drop the
-	 * seed, until it fits: at 40 columns "scal…" had cut off T */
-	bool gone[7] = { false };
-	for (int level = 0;; level++) {
-		int total = 0, shown = 0;
-		for (int i = 0; i < 7; i++)
-			if (!gone[i]) {
-				total += av_text_width(piece[i]) + (shown ? 2 : 0);
-				shown++;
-			}
-		if (total + 2 + rw <= width || level == 5)
-			break;
-		if (level == 0 || level == 1)
-			gone[level] = true;
-		else if (level == 2)
-			snprintf(piece[3], sizeof(piece[3]), "D%d H%d dh%d", tr->cfg.d_model,
-				 tr->cfg.heads, av_config_head_dim(&tr->cfg));
-		else if (level == 3)
-			snprintf(piece[4], sizeof(piece[4]), "%s", av_scale_names[tr->cfg.scale]);
-		else
-			gone[6] = true;
-	}
-	char left[512] = "";
-	for (int i = 0; i < 7; i++) {
-		if (gone[i])
-			continue;
-		if (left[0])
-			strcat(left, "  ");
-		strcat(left, piece[i]);
-	}
+	char room[48];
+	struct av_header_info h = {
+		.sample = lesson ? lesson : a->s->sample.name,
+		.mode = av_mode_names[tr->cfg.mode],
+		.d_model = tr->cfg.d_model,
+		.heads = tr->cfg.heads,
+		.head_dim = av_config_head_dim(&tr->cfg),
+		.scale = av_scale_names[tr->cfg.scale],
+		.temperature = tr->cfg.temperature,
+		.seed = tr->cfg.seed,
+		.view = label,
+	};
+	if (av_classroom_header(a, room, sizeof(room)))
+		h.classroom = room;
+	char *text = av_layout_header(&h, width);
 	attr_t at = el(a, AV_EL_HEADER);
-	if (width < rw + 12) {
-		right = _("training");
-		rw = av_text_width(right);
-	}
-	av_fill(w, 0, 0, width, at);
-	av_put(w, 0, 0, left, width - rw - 2, at);
-	if (width > rw + 1)
-		av_put(w, 0, width - rw, right, rw, at | A_BOLD);
+	av_put_pad(w, 0, 0, text, width, at);
+	int lw = av_text_width(label);
+	if (width > lw + 1)   /* the view's name in bold, where the text put it */
+		av_put(w, 0, width - lw, label, lw, at | A_BOLD);
+	free(text);
+	free(lesson);
 }
 
 /* --- info: epoch, loss, state and settings -------------------------------- */
