@@ -125,6 +125,21 @@ static void test_inspector_in_order(void **state)
 	close_lesson(&ls);
 }
 
+/* A pinned matrix's long label ("pinned: softmax head 0, self, dk, T=1")
+ * took the header's "lesson 1/17" with the sample's name it stood for. */
+static void test_header_keeps_lesson_when_pinned(void **state)
+{
+	(void)state;
+	struct lesson_screen ls;
+	open_lesson(&ls, "china-panda", 80, 24);
+	harness_keys(&ls.h, "nnnnnn");
+	assert_true(strstr(harness_line(0), "7/9 softmax") != NULL);
+	harness_keys(&ls.h, "y");
+	assert_true(strstr(harness_line(0), "pinned: softmax head 0") != NULL);
+	assert_true(strstr(harness_line(0), "lesson 1/17") != NULL);
+	close_lesson(&ls);
+}
+
 /* A screen too short for the caption pane says the lesson is there, and
  * its keys still step; the pane comes back when the screen grows. The
  * number is the terminal's height the caption needs, said as that (not
@@ -851,6 +866,7 @@ int main(void)
 	unsetenv("LC_MESSAGES");
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pane_and_steps),
+		cmocka_unit_test(test_header_keeps_lesson_when_pinned),
 		cmocka_unit_test(test_pane_hidden_is_said),
 		cmocka_unit_test(test_explore_then_return),
 		cmocka_unit_test(test_restore_at_the_state_says_so),

@@ -857,8 +857,7 @@ void av_app_draw_header(struct av_app *a, const char *view, int index, int count
 	}
 	/* in a lesson, "lesson 4/17" stands where the sample's name was */
 	char *lesson = av_lesson_ui_label(a);
-	if (lesson)
-		h.sample = lesson;
+	h.lesson = lesson;
 	char room[48];
 	if (av_classroom_header(a, room, sizeof(room)))
 		h.classroom = room;

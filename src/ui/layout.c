@@ -83,8 +83,8 @@ enum { PIECE_MAX = 12 };
 /* What a narrow header gives up, in this order, until it fits: the
  * program's own name (the user knows it); the "=" signs of "D=512 H=8
  * dh=64", then the "scale=" before the scale (the same facts in fewer
- * columns); the sample's name, or the lesson's or model's in its place
- * (the tokens line shows the sentence); then "seed=7" becomes "s7", and
+ * columns); the sample's name, or the model's in its place (the tokens
+ * line shows the sentence); then "seed=7" becomes "s7", and
  * the seed goes. The seed is kept long because every number on the screen
  * follows from it: a class told "use seed 7" must be able to check it.
  * Then whole settings go, the least telling first: the scale (rarely
@@ -92,11 +92,13 @@ enum { PIECE_MAX = 12 };
  * it), the sizes (fixed by the sample), another temperature, the seed of
  * trained weights with their epochs; then the details of the view's label
  * ("pinned: softmax head 0, self, dk, T=1": the compare view shows them
- * under the header) go, word by word, down to its name; last the mode and
- * then the class ("3 following": whether the screen follows a teacher is
- * said nowhere else). A model's layer, the view's name and the stage
- * never go. What still does not fit is cut after a whole word, never
- * inside one ("causa…" read as nothing). */
+ * under the header) go, word by word, down to its name; then the lesson's
+ * "lesson 4/17" (which stood in the sample's place and went with it, so a
+ * teacher's pin took it away); last the mode and then the class ("3
+ * following": whether the screen follows a teacher is said nowhere
+ * else). A model's layer, the view's name and the stage never go. What
+ * still does not fit is cut after a whole word, never inside one
+ * ("causa…" read as nothing). */
 enum squeeze {
 	SQUEEZE_NEVER,
 	SQUEEZE_PROGRAM_NAME,
@@ -111,6 +113,7 @@ enum squeeze {
 	SQUEEZE_TEMPERATURE,
 	SQUEEZE_WEIGHTS,
 	SQUEEZE_VIEW_DETAILS,
+	SQUEEZE_LESSON,
 	SQUEEZE_MODE,
 	SQUEEZE_CLASSROOM,
 	SQUEEZE_LAST = SQUEEZE_CLASSROOM
@@ -273,7 +276,10 @@ static int header_pieces(const struct av_header_info *h, struct piece p[PIECE_MA
 		p[count - 1].shorten = (level); \
 	} while (0)
 	PIECE(SQUEEZE_PROGRAM_NAME, "attnview");
-	PIECE(SQUEEZE_SAMPLE_NAME, "%s", h->sample ? h->sample : "?");
+	if (h->lesson)   /* the lesson names its sample */
+		PIECE(SQUEEZE_LESSON, "%s", h->lesson);
+	else
+		PIECE(SQUEEZE_SAMPLE_NAME, "%s", h->sample ? h->sample : "?");
 	if (h->model)   /* the layer goes before the settings: never cut off */
 		PIECE(SQUEEZE_NEVER, "%s", h->model);
 	if (h->classroom)

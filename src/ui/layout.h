@@ -47,6 +47,8 @@ char *av_layout_too_small_text(int cols, int lines, int token_rows);
 /* What the header shows. */
 struct av_header_info {
 	const char *sample;
+	const char *lesson;        /* "lesson 4/17" in place of the sample's
+				    * name (--lesson), or NULL: kept longer */
 	const char *mode;
 	int d_model, heads, head_dim;
 	const char *scale;

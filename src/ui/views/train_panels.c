@@ -101,7 +101,8 @@ void av_train_panel_header(struct av_app *a)
 	char *lesson = av_lesson_ui_label(a);   /* "lesson 4/17" in a lesson */
 	char room[48];
 	struct av_header_info h = {
-		.sample = lesson ? lesson : a->s->sample.name,
+		.sample = a->s->sample.name,
+		.lesson = lesson,
 		.mode = av_mode_names[tr->cfg.mode],
 		.d_model = tr->cfg.d_model,
 		.heads = tr->cfg.heads,
