@@ -858,6 +858,34 @@ static void test_header_narrow_whole_words(void **state)
 	harness_close(&h);
 }
 
+/* Checking the panels' places (on every draw) only compares: the view's
+ * layout facts change when it makes its windows. The check re-planned and
+ * wrote wide and row_h through a const app. */
+static void test_windows_placed_writes_nothing(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 160, 40, "");
+	harness_keys(&h, "t");
+	struct av_train_view *tv = h.a.train;
+	assert_true(tv->wide);   /* the projector layout, from make_windows */
+	int row_h = tv->row_h;
+	assert_true(av_view_train.windows_placed(&h.a));
+	tv->wide = false;        /* stand-ins the check must leave alone */
+	tv->row_h = 7;
+	assert_true(av_view_train.windows_placed(&h.a));
+	assert_false(tv->wide);
+	assert_int_equal(tv->row_h, 7);
+	/* a resize makes the windows, and with them the facts, again */
+	harness_resize(&h, 80, 24);
+	assert_false(tv->wide);
+	assert_int_equal(tv->row_h, 1);
+	harness_resize(&h, 160, 40);
+	assert_true(tv->wide);
+	assert_int_equal(tv->row_h, row_h);
+	harness_close(&h);
+}
+
 static void test_small_and_mono(void **state)
 {
 	(void)state;
@@ -1602,6 +1630,7 @@ int main(void)
 		cmocka_unit_test(test_other_samples),
 		cmocka_unit_test(test_small_and_mono),
 		cmocka_unit_test(test_header_narrow_whole_words),
+		cmocka_unit_test(test_windows_placed_writes_nothing),
 		cmocka_unit_test(test_ascii_screen),
 		cmocka_unit_test(test_ascii_marks_are_not_shades),
 		cmocka_unit_test(test_ascii_legend_lists_every_shade),

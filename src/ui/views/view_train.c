@@ -123,8 +123,14 @@ static void refresh_data(struct av_app *a)
 
 /* --- layout --------------------------------------------------------------- */
 
+/* Where the panels go for the screen and the trainer, and what the view
+ * keeps of it when it makes its windows (make_windows): a pure result, as
+ * train_windows_placed plans on every draw only to compare. */
 struct plan {
 	struct av_rect r[P_COUNT];
+	bool wide;    /* the projector layout: P_MATS has a column of its own */
+	int row_h;    /* screen rows per matrix row in the maps (1, 2); 1
+		       * where no map is shown */
 };
 
 /* Rows a map wants: title, column labels, its rows (rh screen rows each),
@@ -139,12 +145,6 @@ static int map_rows_at(const struct av_app *a, bool vocab, int rh)
 	for (int i = 0; i < tr->n_items; i++)
 		rows += tr->items[i].trace.n * rh + 1;
 	return rows;
-}
-
-static int map_rows(const struct av_app *a, bool vocab)
-{
-	int rh = a->train->row_h > 1 ? a->train->row_h : 1;
-	return map_rows_at(a, vocab, rh);
 }
 
 /* Columns a map would like: labels and cells of 6. */
@@ -213,15 +213,15 @@ static void plan_curves(const struct av_trainer *tr, struct plan *p, int by, int
 /* The maps column: the map, (the other map,) the histogram. */
 static void plan_maps(const struct av_app *a, struct plan *p, int by, int bh, int x, int w)
 {
-	struct av_train_view *tv = a->train;
+	const struct av_train_view *tv = a->train;
 	bool vocab = tv->vocab;
 	/* a projector: cells two rows tall when both maps still fit with a
 	 * histogram */
-	tv->row_h = 1;
-	if (tv->wide && map_rows_at(a, vocab, 2) + map_rows_at(a, !vocab, 2) + 12 <= bh)
-		tv->row_h = 2;
-	bool mats = tv->mats != AV_MATS_OFF && !tv->wide;
-	int mh = mats ? bh : map_rows(a, vocab);
+	p->row_h = 1;
+	if (p->wide && map_rows_at(a, vocab, 2) + map_rows_at(a, !vocab, 2) + 12 <= bh)
+		p->row_h = 2;
+	bool mats = tv->mats != AV_MATS_OFF && !p->wide;
+	int mh = mats ? bh : map_rows_at(a, vocab, p->row_h);
 	int hist_min = bh >= 16 ? 7 : 5;
 	if (mh > bh - hist_min && !mats)
 		mh = bh - hist_min >= 5 ? bh - hist_min : bh;
@@ -230,7 +230,7 @@ static void plan_maps(const struct av_app *a, struct plan *p, int by, int bh, in
 		mh = bh;
 		hh = 0;
 	}
-	int m2 = map_rows(a, !vocab);
+	int m2 = map_rows_at(a, !vocab, p->row_h);
 	if (hh - m2 < 8 || mats)
 		m2 = 0;
 	hh -= m2;
@@ -244,28 +244,29 @@ static void plan_maps(const struct av_app *a, struct plan *p, int by, int bh, in
 #define WIDE_COLUMNS 150
 #define WIDE_ROWS 28   /* the body less the info lines at 150x32 */
 
-static void plan_layout(const struct av_app *a, struct plan *p)
+/* The plan for this screen and trainer; it writes nothing, so that
+ * train_windows_placed can compare with it on every draw. */
+static struct plan plan_layout(const struct av_app *a)
 {
-	memset(p, 0, sizeof(*p));
+	struct plan p = { .row_h = 1 };
 	const struct av_trainer *tr = a->train->tr;
 	bool vocab = a->train->vocab;
 	int y0 = a->layout.header.y + a->layout.header.h;
 	int y1 = a->layout.status.y;
 	int W = a->layout.cols, H = y1 - y0;
-	p->r[P_BACK] = rect(y0, 0, H, W);
-	p->r[P_INFO] = rect(y0, 0, 2, W);
+	p.r[P_BACK] = rect(y0, 0, H, W);
+	p.r[P_INFO] = rect(y0, 0, 2, W);
 	int by = y0 + 2, bh = H - 2;
-	a->train->wide = false;
 	if (bh < 3)
-		return;
+		return p;
 	if (W >= WIDE_COLUMNS && bh >= WIDE_ROWS) {
 		/* three columns: curves | maps | matrices */
-		a->train->wide = true;
+		p.wide = true;
 		int lw = W * 30 / 100, rw = W * 34 / 100;
 		int mw = W - lw - rw - 2;
-		plan_curves(tr, p, by, bh, 0, lw);
-		plan_maps(a, p, by, bh, lw + 1, mw);
-		p->r[P_MATS] = rect(by, lw + mw + 2, bh, rw);
+		plan_curves(tr, &p, by, bh, 0, lw);
+		plan_maps(a, &p, by, bh, lw + 1, mw);
+		p.r[P_MATS] = rect(by, lw + mw + 2, bh, rw);
 	} else if (W >= TWO_COLUMNS) {
 		/* the right column fits the map, within limits */
 		int rw = map_cols(a, vocab);
@@ -277,8 +278,8 @@ static void plan_layout(const struct av_app *a, struct plan *p)
 		if (rw > W - 26)
 			rw = W - 26;
 		int lw = W - rw - 1, rx = lw + 1;
-		plan_curves(tr, p, by, bh, 0, lw);
-		plan_maps(a, p, by, bh, rx, rw);
+		plan_curves(tr, &p, by, bh, 0, lw);
+		plan_maps(a, &p, by, bh, rx, rw);
 	} else {
 		/* one column: the curves and gradients, and a hint */
 		int gh = grad_rows(tr, W, true);
@@ -287,11 +288,12 @@ static void plan_layout(const struct av_app *a, struct plan *p)
 		if (bh - th - gh - hint < 4)
 			gh = 0;
 		int lh = bh - th - gh - hint;
-		p->r[P_LOSS] = rect(by, 0, lh, W);
-		p->r[P_TRACK] = rect(by + lh, 0, th, W);
-		p->r[P_GRAD] = rect(by + lh + th, 0, gh, W);
-		p->r[P_HINT] = rect(by + lh + th + gh, 0, hint, W);
+		p.r[P_LOSS] = rect(by, 0, lh, W);
+		p.r[P_TRACK] = rect(by + lh, 0, th, W);
+		p.r[P_GRAD] = rect(by + lh + th, 0, gh, W);
+		p.r[P_HINT] = rect(by + lh + th + gh, 0, hint, W);
 	}
+	return p;
 }
 
 static void delete_windows(struct av_train_view *tv)
@@ -319,8 +321,9 @@ static void make_windows(struct av_app *a)
 	delete_windows(tv);
 	if (a->layout.too_small)
 		return;
-	struct plan p;
-	plan_layout(a, &p);
+	struct plan p = plan_layout(a);
+	tv->wide = p.wide;
+	tv->row_h = p.row_h;
 	for (int i = 0; i < P_COUNT; i++) {
 		const struct av_rect *r = &p.r[i];
 		if (r->h > 0 && r->w > 0)
@@ -387,8 +390,7 @@ static bool train_windows_placed(const struct av_app *a)
 {
 	if (!a->train)
 		return true;
-	struct plan p;
-	plan_layout(a, &p);
+	struct plan p = plan_layout(a);
 	for (int i = 0; i < P_COUNT; i++)
 		if (!av_window_at(a->train->w[i], &p.r[i]))
 			return false;
