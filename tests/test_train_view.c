@@ -1060,6 +1060,28 @@ static void test_tracked_pair_is_the_sentence_cell(void **state)
 
 /* D6: the loss chart's x axis is labelled with epoch ticks and its unit,
  * never a lone "epoch 70" that reads as the current epoch. */
+/* After one epoch (or on a flat curve) the loss's range is one value: the
+ * axis said "0.2167" at its top and its bottom, as if two losses were the
+ * same (QA). One label, at the row of the curve. */
+static void test_flat_loss_has_one_label(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "");
+	harness_keys(&h, "ts");
+	expect_epoch(&h, 1);
+	int labels = 0, row = -1;
+	for (int y = 3; y < LINES; y++)
+		if (strncmp(harness_line(y), "0.2167 ", 7) == 0) {
+			labels++;
+			row = y;
+		}
+	assert_int_equal(labels, 1);
+	/* the tick beside the label, and none at the edges */
+	assert_non_null(strstr(harness_line(row), utf8 ? "┤" : "|"));
+	harness_close(&h);
+}
+
 static void test_loss_axis_is_unambiguous(void **state)
 {
 	(void)state;
@@ -1636,6 +1658,7 @@ int main(void)
 		cmocka_unit_test(test_ascii_legend_lists_every_shade),
 		cmocka_unit_test(test_tracked_pair_is_the_sentence_cell),
 		cmocka_unit_test(test_loss_axis_is_unambiguous),
+		cmocka_unit_test(test_flat_loss_has_one_label),
 		cmocka_unit_test(test_trained_header_and_quit_question),
 		cmocka_unit_test(test_new_trainer_counts_earlier_epochs),
 		cmocka_unit_test(test_steps_only_are_trained),

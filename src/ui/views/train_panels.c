@@ -465,14 +465,20 @@ void av_train_panel_loss(struct av_app *a, WINDOW *w)
 	}
 	double lo, hi;
 	av_chart_range(tr->loss, tr->epoch, &lo, &hi);
-	char num[32];
-	chart_number(num, sizeof(num), hi, lab - 1);
-	av_put_right(w, 1, 0, num, lab - 1, dim);
-	chart_number(num, sizeof(num), lo, lab - 1);
-	av_put_right(w, rows, 0, num, lab - 1, dim);
+	char hi_s[32], lo_s[32];
+	chart_number(hi_s, sizeof(hi_s), hi, lab - 1);
+	chart_number(lo_s, sizeof(lo_s), lo, lab - 1);
+	/* one value (one epoch, a flat curve, or two that print alike): one
+	 * label, at the middle row where a flat curve is drawn, not the same
+	 * number at the top and the bottom as if two losses were equal */
+	bool one = strcmp(hi_s, lo_s) == 0;
+	int top = one ? 1 + (rows - 1) / 2 : 1, bottom = one ? top : rows;
+	av_put_right(w, top, 0, hi_s, lab - 1, dim);
+	if (!one)
+		av_put_right(w, bottom, 0, lo_s, lab - 1, dim);
 	bool utf8 = av_draw_utf8();
 	for (int r = 1; r <= rows; r++)
-		av_put(w, r, lab, utf8 ? (r == 1 || r == rows ? "┤" : "│") : "|", 1, dim);
+		av_put(w, r, lab, utf8 ? (r == top || r == bottom ? "┤" : "│") : "|", 1, dim);
 	struct curve_breaks br;
 	target_breaks(tr, cols, &br);
 	plot(a, w, 1, lab + 1, rows, cols, tr->loss, tr->epoch, lo, hi, &br, el(a, AV_EL_LABEL));
