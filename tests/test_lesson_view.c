@@ -140,6 +140,27 @@ static void test_header_keeps_lesson_when_pinned(void **state)
 	close_lesson(&ls);
 }
 
+/* first-look runs on the china-panda sample, whose title and description
+ * stood under its tokens table, cut: "China - panda: ...", "The lesson of
+ * the china-panda tutorial: ... Step…" (QA). A lesson shows its own title
+ * there, whole. */
+static void test_tokens_stage_shows_the_lesson(void **state)
+{
+	(void)state;
+	struct lesson_screen ls;
+	open_lesson(&ls, "first-look", 80, 24);
+	expect("lesson 1/9 · Words that look at each other");
+	expect("A first look at attention (ten minutes)");
+	expect_not("China - panda");
+	expect_not("The lesson of the china-panda tutorial");
+	expect_not("…");
+	close_lesson(&ls);
+	open_lesson(&ls, "china-panda", 80, 24);
+	expect(ls.l.title[AV_LANG_EN]);
+	expect_not("The lesson of the china-panda tutorial");
+	close_lesson(&ls);
+}
+
 /* A screen too short for the caption pane says the lesson is there, and
  * its keys still step; the pane comes back when the screen grows. The
  * number is the terminal's height the caption needs, said as that (not
@@ -868,6 +889,7 @@ int main(void)
 		cmocka_unit_test(test_pane_and_steps),
 		cmocka_unit_test(test_header_keeps_lesson_when_pinned),
 		cmocka_unit_test(test_pane_hidden_is_said),
+		cmocka_unit_test(test_tokens_stage_shows_the_lesson),
 		cmocka_unit_test(test_explore_then_return),
 		cmocka_unit_test(test_restore_at_the_state_says_so),
 		cmocka_unit_test(test_answer_right_and_wrong),

@@ -59,6 +59,23 @@ static void test_default_screen(void **state)
 	harness_close(&h);
 }
 
+/* The sample's description under the tokens table stops between sentences
+ * where the rows run out: it ended "... learned positions. Step…", a
+ * sentence cut with nowhere to read the rest. */
+static void test_description_whole_sentences(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 17, "", NULL, -1);
+	expect("China - panda: watch attention learn a country-animal pair");
+	expect("like torch.randn, learned positions.");
+	expect_not("Step");
+	expect_not("…");
+	harness_resize(&h, 80, 24);   /* room for all of it */
+	expect("two-word sentences and watch the china->panda score change.");
+	harness_close(&h);
+}
+
 /* A token wider than the line of tokens is shown cut ("0 aaaa…"), not
  * left out: the line read "tokens" and a lone "…", and with the cursor on
  * such a token the line showed the tokens before it instead. */
@@ -2038,6 +2055,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_default_screen),
 		cmocka_unit_test(test_token_wider_than_the_line),
+		cmocka_unit_test(test_description_whole_sentences),
 		cmocka_unit_test(test_every_stage),
 		cmocka_unit_test(test_mask_toggle),
 		cmocka_unit_test(test_repaint_no_reset_per_cell),

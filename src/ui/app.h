@@ -405,6 +405,9 @@ int av_lesson_ui_rows(const struct av_app *a, int lines);
 void av_lesson_ui_action(struct av_app *a, enum av_action act);
 void av_lesson_ui_draw(struct av_app *a);
 char *av_lesson_ui_label(const struct av_app *a);
+/* The running lesson's own title, in its captions' language; NULL without
+ * a lesson. */
+const char *av_lesson_ui_title(const struct av_app *a);
 /* A lesson runs but a screen of lines has no room for its caption pane:
  * what the status line, cols wide, says instead of the key hints
  * (malloc'd), else NULL. */

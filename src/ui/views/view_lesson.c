@@ -213,6 +213,11 @@ char *av_lesson_ui_label(const struct av_app *a)
 	return av_printf(_("lesson %d/%d"), a->lesson->step + 1, a->lesson->lesson->n_steps);
 }
 
+const char *av_lesson_ui_title(const struct av_app *a)
+{
+	return a->lesson ? a->lesson->lesson->title[a->lesson->lang] : NULL;
+}
+
 static bool same_text(const char *x, const char *y)
 {
 	return (!x && !y) || (x && y && strcmp(x, y) == 0);

@@ -395,22 +395,65 @@ static void table_row(struct av_app *a, WINDOW *w, int y, int width, int i, bool
 					   : av_colors_el(c, AV_EL_OOV));
 }
 
-/* The sample's title and description (in Chinese where the interface is
- * and the sample has it), wrapped at spaces and between CJK characters. */
-static void draw_lesson(struct av_app *a, WINDOW *w, int y, int height)
+/* Where the sentence from p ends: after ". " (or "!", "?"; or one ending
+ * the text) or after a CJK full stop, which needs no space; else at the
+ * text's end. */
+static const char *sentence_end(const char *p)
+{
+	for (; *p; p++) {
+		if ((*p == '.' || *p == '!' || *p == '?') && (p[1] == ' ' || p[1] == '\0'))
+			return p + 1;
+		if (!strncmp(p, "。", 3) || !strncmp(p, "！", 3) || !strncmp(p, "？", 3))
+			return p + 3;
+	}
+	return p;
+}
+
+/* Draws text's first whole sentences that fit rows rows of width from row
+ * y, never part of one: "…" would promise a rest this screen cannot show.
+ * Returns the rows used (0: not even the first sentence fits). */
+static int draw_sentences(WINDOW *w, int y, const char *text, int width, int rows,
+			  attr_t attr)
+{
+	if (!text || rows <= 0)
+		return 0;
+	size_t fit = 0;
+	for (const char *p = text; *p;) {
+		const char *end = sentence_end(p);
+		char *part = av_strndup(text, (size_t)(end - text));
+		bool fits = av_wrapped_lines(part, width) <= rows;
+		free(part);
+		if (!fits)
+			break;
+		fit = (size_t)(end - text);
+		for (p = end; *p == ' '; p++)
+			;
+	}
+	if (fit == 0)
+		return 0;
+	char *part = av_strndup(text, fit);
+	int used = av_put_wrapped(w, y, 0, part, width, rows, attr);
+	free(part);
+	return used;
+}
+
+/* Under the tokens table: in a lesson its own title (the steps' captions
+ * are in the pane; the sample's description is the sample's, and showed
+ * the china-panda lesson's blurb inside first-look); else the sample's
+ * title and description, in Chinese where the interface is and the
+ * sample has it. Each in whole sentences, as many as fit. */
+static void draw_about(struct av_app *a, WINDOW *w, int y, int height)
 {
 	const struct av_sample *sm = &a->s->sample;
 	struct av_colors *c = &a->colors;
-	int width = getmaxx(w);
+	int width = getmaxx(w) - 1;
 	bool zh = av_i18n_text_in_chinese();
-	const char *title = zh && sm->title_zh ? sm->title_zh : sm->title;
-	const char *description = zh && sm->description_zh ? sm->description_zh
-							     : sm->description;
-	if (title && *title && y < height)
-		av_put(w, y++, 0, title, width, av_colors_el(c, AV_EL_LABEL));
-	if (description && *description && y < height)
-		av_put_wrapped(w, y, 0, description, width - 1, height - y,
-			       av_colors_el(c, AV_EL_DIM));
+	const char *lesson = av_lesson_ui_title(a);
+	const char *title = lesson ? lesson : zh && sm->title_zh ? sm->title_zh : sm->title;
+	const char *description = lesson ? NULL : zh && sm->description_zh ? sm->description_zh
+									  : sm->description;
+	y += draw_sentences(w, y, title, width, height - y, av_colors_el(c, AV_EL_LABEL));
+	draw_sentences(w, y, description, width, height - y, av_colors_el(c, AV_EL_DIM));
 }
 
 #define MORE_MARK_W 9   /* " ▼ more" at width - 8, with a space before it */
@@ -479,7 +522,7 @@ static void draw_tokens_table(struct av_app *a)
 	/* below the table, when there is room: the lesson's title and text */
 	int y = 1 + lines - first + 1;
 	if (first == 0 && y + 2 < height)
-		draw_lesson(a, w, y, height);
+		draw_about(a, w, y, height);
 	if (first > 0)
 		av_put(w, 0, width - 8, av_draw_utf8() ? _("▲ more") : _("^ more"), 8,
 		       av_colors_el(c, AV_EL_DIM));
