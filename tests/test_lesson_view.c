@@ -275,6 +275,40 @@ static void test_answer_right_and_wrong(void **state)
 	close_lesson(&ls);
 }
 
+/* An answer on another stage than the question's read "not that one" with
+ * the cursor on the right word (QA: qkv-walkthrough 7, End, Right x4,
+ * Enter): the screen says which stage, and how to get there, as it does
+ * for another head. */
+static void test_answer_on_another_stage(void **state)
+{
+	(void)state;
+	struct lesson_screen ls;
+	open_lesson_at(&ls, "qkv-walkthrough", 7, 80, 24);
+	struct av_app *a = &ls.h.a;
+	const struct av_lesson_question *q = &ls.l.steps[6].question;
+	int right = av_lesson_answer(q, &ls.h.s.trace, NULL);
+	assert_true(right >= 0);
+	harness_key(&ls.h, AV_FKEY(KEY_END));
+	assert_int_equal(a->stage, AV_STAGE_OUTPUT);
+	for (int k = 0; k < right; k++)
+		harness_key(&ls.h, AV_FKEY(KEY_RIGHT));
+	harness_key(&ls.h, '\r');
+	assert_true(harness_status_has(LINES - 8, "the question is about the softmax stage, "
+				       "2 stages back: p to it, then Enter"));
+	expect_not("not that one");
+	/* one stage on the other side, the same cell: one stage on */
+	harness_keys(&ls.h, "ppp");
+	assert_int_equal(a->stage, AV_STAGE_MASKED);
+	harness_key(&ls.h, '\r');
+	assert_true(harness_status_has(LINES - 8, "the question is about the softmax stage, "
+				       "1 stage on: n to it, then Enter"));
+	harness_keys(&ls.h, "n");
+	assert_int_equal(a->sel_key, right);
+	harness_key(&ls.h, '\r');
+	expect("right!");
+	close_lesson(&ls);
+}
+
 /* --step N opens the lesson on step N, as } N-1 times would: a training
  * step trains in the training view from epoch 0; { goes back from it. */
 static void test_open_at_step(void **state)
@@ -893,6 +927,7 @@ int main(void)
 		cmocka_unit_test(test_explore_then_return),
 		cmocka_unit_test(test_restore_at_the_state_says_so),
 		cmocka_unit_test(test_answer_right_and_wrong),
+		cmocka_unit_test(test_answer_on_another_stage),
 		cmocka_unit_test(test_training_step),
 		cmocka_unit_test(test_stepper_training_step),
 		cmocka_unit_test(test_highlight),

@@ -19,8 +19,10 @@
 #include "lesson/lesson.h"
 #include "ui/app.h"
 #include "ui/layout.h"
+#include "ui/stages.h"
 #include "ui/widgets/draw.h"
 #include "ui/views/figview.h"
+#include "ui/views/view_heads_internal.h"
 #include "utf8.h"
 #include "util.h"
 
@@ -251,6 +253,33 @@ bool av_lesson_ui_marked(const struct av_app *a, int query, int key)
 	return false;
 }
 
+/* The question's numbers are those of its stage: on another the cursor's
+ * cell is another matrix's (at the output stage not even a key), and a
+ * right key there read "not that one" (QA). Says which stage and how far
+ * n or p is from it, as for a wrong head; true when it did. */
+static bool wrong_stage(struct av_app *a, int want)
+{
+	bool sub;
+	enum av_stage shown = a->view != &av_view_heads ? a->stage
+			      : a->heads_bars ? av_heads_bars_stage(a->stage, &sub)
+			      : av_heads_grid_stage(a->stage, &sub);
+	if ((int)shown == want)
+		return false;
+	int d = want - (int)a->stage;
+	const char *name = _(av_ui_stage_titles[want]);
+	if (d > 0)
+		av_app_message(a, true, P_("the question is about the %s stage, %d stage on: "
+					   "n to it, then Enter",
+					   "the question is about the %s stage, %d stages on: "
+					   "n to it, then Enter", d), name, d);
+	else
+		av_app_message(a, true, P_("the question is about the %s stage, %d stage back: "
+					   "p to it, then Enter",
+					   "the question is about the %s stage, %d stages back: "
+					   "p to it, then Enter", -d), name, -d);
+	return true;
+}
+
 static void answer(struct av_app *a)
 {
 	const struct av_lesson_step *st = &a->lesson->lesson->steps[a->lesson->step];
@@ -263,8 +292,13 @@ static void answer(struct av_app *a)
 		return;
 	}
 	char *explain = NULL;
-	switch (av_lesson_check(&st->question, &a->s->trace, a->head, a->sel_query, a->sel_key,
-				&explain)) {
+	enum av_answer got = av_lesson_check(&st->question, &a->s->trace, a->head, a->sel_query,
+					     a->sel_key, &explain);
+	if (got != AV_ANSWER_NOT_NOW && wrong_stage(a, st->question.stage)) {
+		free(explain);
+		return;
+	}
+	switch (got) {
 	case AV_ANSWER_RIGHT:
 		av_app_message(a, false, _("right!  } next step"));
 		break;
