@@ -1113,7 +1113,13 @@ static void test_settings_keys(void **state)
 	assert_non_null(strstr(harness_line(0), "T=1 "));
 	harness_keys(&h, "s");
 	assert_non_null(strstr(harness_line(0), "scale=dmodel"));
-	harness_keys(&h, "ss");
+	/* one head: √D is √dh, nothing changes, and the screen says why (the
+	 * message used to describe √D as if the scores had moved) */
+	assert_true(harness_status_has(LINES - 1, "scale dmodel: the same as dk here "
+				       "(D = dh = 3), so the scores do not change"));
+	harness_keys(&h, "s");
+	expect("scale none: the raw dot products go into softmax");
+	harness_keys(&h, "s");
 	assert_non_null(strstr(harness_line(0), "scale=dk"));
 	harness_keys(&h, "r");
 	assert_non_null(strstr(harness_line(0), "seed=2"));

@@ -448,6 +448,18 @@ static void change_temperature(struct av_app *a, bool up)
 	av_app_set_temperature(a, T);
 }
 
+/* Why scales from and to divide by the same number in cfg: one head
+ * (D = dh), dh = 1 or D = 1. */
+static char *same_divisor_reason(const struct av_config *cfg, enum av_scale from,
+				 enum av_scale to)
+{
+	bool dk = from == AV_SCALE_DK || to == AV_SCALE_DK;
+	bool dmodel = from == AV_SCALE_DMODEL || to == AV_SCALE_DMODEL;
+	if (dk && dmodel)
+		return av_printf("D = dh = %d", cfg->d_model);
+	return av_strdup(dk ? "dh = 1" : "D = 1");
+}
+
 static void cycle_scale(struct av_app *a)
 {
 	struct av_config saved = a->s->cfg;
@@ -459,6 +471,19 @@ static void cycle_scale(struct av_app *a)
 			   "tutorial's code)"),
 			N_("scale none: the raw dot products go into softmax"),
 		};
+		/* with one head √D is √dh: s seemed broken, nothing moved
+		 * and nothing said why (QA, first-look's "press s twice") */
+		if (av_config_divisor(&saved) == av_config_divisor(&a->s->cfg)) {
+			char *why = same_divisor_reason(&saved, saved.scale, a->s->cfg.scale);
+			/* TRANSLATORS: "scale dmodel: the same as dk here (D = dh = 3),
+			 * so the scores do not change"; dk, dmodel and none are the
+			 * header's names of the scales */
+			av_app_message(a, false, _("scale %s: the same as %s here (%s), so the "
+				       "scores do not change"), av_scale_names[a->s->cfg.scale],
+				       av_scale_names[saved.scale], why);
+			free(why);
+			return;
+		}
 		av_app_message(a, false, "%s", _(what[a->s->cfg.scale]));
 	}
 }
