@@ -366,7 +366,7 @@ static void test_stepper_training_step(void **state)
 	assert_true(ls.h.a.view == &av_view_stage);
 	assert_non_null(av_lesson_ui_trained_step(&ls.h.a));
 	assert_true(strstr(harness_line(0), "trained 200 ep") != NULL);
-	harness_keys(&ls.h, "r");
+	harness_keys(&ls.h, "ry");         /* y: test_reseed_asks_in_a_lesson */
 	assert_null(av_lesson_ui_trained_step(&ls.h.a));
 	assert_null(strstr(harness_line(0), "trained"));
 	harness_keys(&ls.h, "R");          /* the step's state again */
@@ -374,6 +374,40 @@ static void test_stepper_training_step(void **state)
 	harness_keys(&ls.h, "{");          /* step 7 trains nothing */
 	assert_null(av_lesson_ui_trained_step(&ls.h.a));
 	assert_null(strstr(harness_line(0), "trained"));
+	close_lesson(&ls);
+}
+
+/* r in a lesson dropped the step's 200 trained epochs at once ("new weights
+ * from seed 2"), where the free stepper and the man page ask first (QA:
+ * first-look 9). r and :seed ask; n keeps them; q does not ask, the lesson
+ * has them still. */
+static void test_reseed_asks_in_a_lesson(void **state)
+{
+	(void)state;
+	struct lesson_screen ls;
+	open_lesson_at(&ls, "first-look", 9, 80, 24);
+	struct av_app *a = &ls.h.a;
+	assert_true(strstr(harness_line(0), "trained 200 ep") != NULL);
+	harness_keys(&ls.h, "r");
+	expect("discard 200 epochs of training? y/n");
+	assert_true(ls.h.s.cfg.seed == 1);
+	harness_keys(&ls.h, "n");
+	expect("kept: the step's trained weights are still here");
+	assert_true(ls.h.s.cfg.seed == 1);
+	assert_non_null(av_lesson_ui_trained_step(a));
+	harness_keys(&ls.h, ":seed 5\r");
+	expect("discard 200 epochs of training? y/n");
+	harness_keys(&ls.h, "y");
+	assert_true(ls.h.s.cfg.seed == 5);
+	expect("new weights from seed 5");
+	assert_null(av_lesson_ui_trained_step(a));
+	/* untrained weights: r draws at once, as in the free stepper */
+	harness_keys(&ls.h, "r");
+	assert_true(ls.h.s.cfg.seed == 6);
+	harness_keys(&ls.h, "R");
+	assert_non_null(av_lesson_ui_trained_step(a));
+	harness_keys(&ls.h, "q");
+	assert_true(a->quit);
 	close_lesson(&ls);
 }
 
@@ -930,6 +964,7 @@ int main(void)
 		cmocka_unit_test(test_answer_on_another_stage),
 		cmocka_unit_test(test_training_step),
 		cmocka_unit_test(test_stepper_training_step),
+		cmocka_unit_test(test_reseed_asks_in_a_lesson),
 		cmocka_unit_test(test_highlight),
 		cmocka_unit_test(test_chinese_captions),
 		cmocka_unit_test(test_inspector_in_order),

@@ -509,10 +509,17 @@ static void reseed_now(struct av_app *a)
 	av_app_set_seed(a, a->s->cfg.seed + 1 <= AV_MAX_SEED ? a->s->cfg.seed + 1 : 0);
 }
 
-/* r: new weights; trained ones not yet saved are asked about first */
+/* Before new weights: training not yet saved, or a lesson step's shown in
+ * the stepper, is asked about first; true when asked. */
+static bool ask_discard_weights(struct av_app *a, void (*then)(struct av_app *a))
+{
+	return av_train_view_ask_discard(a, then) || av_lesson_ui_ask_discard(a, then);
+}
+
+/* r: new weights, after the question when there is one */
 static void reseed(struct av_app *a)
 {
-	if (!av_train_view_ask_discard(a, reseed_now))
+	if (!ask_discard_weights(a, reseed_now))
 		reseed_now(a);
 }
 
@@ -524,7 +531,7 @@ static void draw_seed_asked(struct av_app *a)
 bool av_app_ask_seed(struct av_app *a, uint64_t seed)
 {
 	a->seed_asked = seed;
-	if (av_train_view_ask_discard(a, draw_seed_asked))
+	if (ask_discard_weights(a, draw_seed_asked))
 		return true;
 	return av_app_set_seed(a, seed);
 }

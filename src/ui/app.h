@@ -354,6 +354,8 @@ void av_train_view_mark_saved(struct av_app *a);
  * with unsaved training, asks "discard N epochs of training? y/n", runs
  * then(a) on y, and returns true; else false (the caller goes on now). */
 bool av_train_view_ask_discard(struct av_app *a, void (*then)(struct av_app *a));
+/* That question for lost epochs and steps (malloc'd). */
+char *av_discard_question(int lost, int steps);
 /* The epochs and sentences of the training view's trainer when the
  * stepper runs on its weights; false otherwise. */
 bool av_train_view_weights_trained(const struct av_app *a, int *epochs, int *steps);
@@ -434,6 +436,11 @@ struct av_lesson_state;
 const struct av_lesson_state *av_lesson_ui_trained_step(const struct av_app *a);
 /* Its epochs and sentences while they are (the header says them). */
 bool av_lesson_ui_weights_trained(const struct av_app *a, int *epochs, int *steps);
+/* Before r or :seed replaces weights a lesson step trained (those of
+ * av_lesson_ui_weights_trained): asks "discard N epochs of training? y/n"
+ * as for unsaved training, runs then(a) on y, and returns true; else false
+ * (the caller goes on now). */
+bool av_lesson_ui_ask_discard(struct av_app *a, void (*then)(struct av_app *a));
 
 /* Reads screen row y back as UTF-8 (from curscr; for the tests). */
 void av_app_read_line(int y, char *buf, size_t size);

@@ -19,6 +19,7 @@
 #include "lesson/lesson.h"
 #include "ui/app.h"
 #include "ui/layout.h"
+#include "ui/prompt.h"
 #include "ui/stages.h"
 #include "ui/widgets/draw.h"
 #include "ui/views/figview.h"
@@ -33,6 +34,7 @@ struct av_lesson_ui {
 	int scroll;                   /* the caption's first row shown */
 	bool trained;                 /* the step trained the weights in the stepper */
 	uint64_t trained_print;       /* and left these (av_params_print) */
+	void (*after_discard)(struct av_app *a);   /* r or :seed, once asked */
 };
 
 /* The pane's fewest rows: a title and two rows to scroll with J/K. */
@@ -197,6 +199,33 @@ bool av_lesson_ui_weights_trained(const struct av_app *a, int *epochs, int *step
 		return false;
 	*epochs = st->train.epochs;
 	*steps = st->train.steps;
+	return true;
+}
+
+static void discard_answer(struct av_app *a, bool yes)
+{
+	void (*then)(struct av_app *) = a->lesson ? a->lesson->after_discard : NULL;
+	if (a->lesson)
+		a->lesson->after_discard = NULL;
+	if (yes && then)
+		then(a);
+	else if (!yes)
+		av_app_message(a, false, _("kept: the step's trained weights are still here"));
+}
+
+/* The step's training is no more lost than a run that was saved (R trains
+ * it again), but r dropped it without a word where the free stepper asks
+ * (QA): a learner who pressed r did not know the caption's weights had
+ * gone. q does not ask: the lesson still has them. */
+bool av_lesson_ui_ask_discard(struct av_app *a, void (*then)(struct av_app *a))
+{
+	int epochs, steps;
+	if (!av_lesson_ui_weights_trained(a, &epochs, &steps) || a->layout.too_small)
+		return false;
+	a->lesson->after_discard = then;
+	char *question = av_discard_question(epochs, steps);
+	av_prompt_ask(a, question, discard_answer);
+	free(question);
 	return true;
 }
 

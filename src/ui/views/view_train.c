@@ -1189,6 +1189,22 @@ static void discard_answer(struct av_app *a, bool yes)
 			       : _("kept: the training is still here (t shows it)"));
 }
 
+char *av_discard_question(int lost, int steps)
+{
+	if (lost > 0 && steps > 0) {
+		char e[48], s[48];
+		snprintf(e, sizeof(e), P_("%d epoch", "%d epochs", lost), lost);
+		snprintf(s, sizeof(s), P_("%d step", "%d steps", steps), steps);
+		/* TRANSLATORS: "discard 2 epochs and 1 step of training? y/n" */
+		return av_printf(_("discard %s and %s of training? y/n"), e, s);
+	}
+	if (lost > 0)
+		return av_printf(P_("discard %d epoch of training? y/n",
+				    "discard %d epochs of training? y/n", lost), lost);
+	return av_printf(P_("discard %d step of training? y/n",
+			    "discard %d steps of training? y/n", steps), steps);
+}
+
 bool av_train_view_ask_discard(struct av_app *a, void (*then)(struct av_app *a))
 {
 	if (!av_train_view_unsaved(a) || a->layout.too_small)
@@ -1196,23 +1212,8 @@ bool av_train_view_ask_discard(struct av_app *a, void (*then)(struct av_app *a))
 	a->train->after_discard = then;
 	const struct av_trainer *tr = a->train->tr;
 	/* with the earlier trainers' unsaved epochs this one went on from */
-	int lost = av_epochs_sum(a->train->unsaved_before, tr->epoch);
-	char *question;
-	if (lost > 0 && tr->next_item > 0) {
-		char epochs[48], steps[48];
-		snprintf(epochs, sizeof(epochs), P_("%d epoch", "%d epochs", lost), lost);
-		snprintf(steps, sizeof(steps), P_("%d step", "%d steps", tr->next_item),
-			 tr->next_item);
-		/* TRANSLATORS: "discard 2 epochs and 1 step of training? y/n" */
-		question = av_printf(_("discard %s and %s of training? y/n"), epochs, steps);
-	} else if (lost > 0) {
-		question = av_printf(P_("discard %d epoch of training? y/n",
-					"discard %d epochs of training? y/n", lost), lost);
-	} else {
-		question = av_printf(P_("discard %d step of training? y/n",
-					"discard %d steps of training? y/n", tr->next_item),
-				     tr->next_item);
-	}
+	char *question = av_discard_question(av_epochs_sum(a->train->unsaved_before, tr->epoch),
+					     tr->next_item);
 	av_prompt_ask(a, question, discard_answer);
 	free(question);
 	return true;
