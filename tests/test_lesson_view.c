@@ -309,6 +309,30 @@ static void test_answer_on_another_stage(void **state)
 	close_lesson(&ls);
 }
 
+/* china-panda 3 talks of W_q, W_k and W_v, which the projection stage does
+ * not show (QA): its caption sends the student to them with F, then End,
+ * and back with Esc; those keys do that. */
+static void test_weights_figure_from_step_3(void **state)
+{
+	(void)state;
+	struct lesson_screen ls;
+	open_lesson_at(&ls, "china-panda", 3, 80, 24);
+	assert_non_null(strstr(ls.l.steps[2].text[AV_LANG_EN].paragraphs[0],
+			       "F, then End shows them (Esc comes back)"));
+	assert_int_equal(ls.h.a.stage, AV_STAGE_PROJECTION);
+	harness_key(&ls.h, 'F');
+	harness_key(&ls.h, AV_FKEY(KEY_END));
+	assert_true(ls.h.a.view == &av_view_figures);
+	expect("W_q (out × in)");
+	expect("W_k (out × in)");
+	expect("W_v (out × in)");
+	harness_key(&ls.h, AV_KEY_ESC);
+	assert_true(ls.h.a.view == &av_view_stage);
+	assert_int_equal(ls.h.a.stage, AV_STAGE_PROJECTION);
+	expect("lesson 3/17 · W_q, W_k, W_v");
+	close_lesson(&ls);
+}
+
 /* --step N opens the lesson on step N, as } N-1 times would: a training
  * step trains in the training view from epoch 0; { goes back from it. */
 static void test_open_at_step(void **state)
@@ -1008,6 +1032,7 @@ int main(void)
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_legend_before_inspector),
 		cmocka_unit_test(test_open_at_step),
+		cmocka_unit_test(test_weights_figure_from_step_3),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
