@@ -309,6 +309,28 @@ static void test_answer_on_another_stage(void **state)
 	close_lesson(&ls);
 }
 
+/* While the sentence editor or the prompt takes the keys, the caption's
+ * bar said "Enter answer" and "{ } step", but Enter applied the text and
+ * { typed a brace (QA): the bar names the step's keys only while they
+ * are the step's. */
+static void test_caption_keys_not_while_editing(void **state)
+{
+	(void)state;
+	struct lesson_screen ls;
+	open_lesson_at(&ls, "qkv-walkthrough", 7, 80, 24);
+	expect("Enter answer");
+	harness_keys(&ls.h, "e");
+	expect_not("Enter answer");
+	expect_not("{ } step");
+	harness_key(&ls.h, AV_KEY_ESC);
+	expect("Enter answer");
+	harness_keys(&ls.h, ":");
+	expect_not("Enter answer");
+	harness_key(&ls.h, AV_KEY_ESC);
+	expect("Enter answer");
+	close_lesson(&ls);
+}
+
 /* china-panda 3 talks of W_q, W_k and W_v, which the projection stage does
  * not show (QA): its caption sends the student to them with F, then End,
  * and back with Esc; those keys do that. */
@@ -1018,6 +1040,7 @@ int main(void)
 		cmocka_unit_test(test_restore_at_the_state_says_so),
 		cmocka_unit_test(test_answer_right_and_wrong),
 		cmocka_unit_test(test_answer_on_another_stage),
+		cmocka_unit_test(test_caption_keys_not_while_editing),
 		cmocka_unit_test(test_training_step),
 		cmocka_unit_test(test_stepper_training_step),
 		cmocka_unit_test(test_reseed_asks_in_a_lesson),

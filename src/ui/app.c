@@ -1166,7 +1166,7 @@ void av_app_draw(struct av_app *a)
 		else
 			draw_status(a);
 	}
-	if (d & (AV_DIRTY_MAIN | AV_DIRTY_HEADER))
+	if ((d & (AV_DIRTY_MAIN | AV_DIRTY_HEADER)) || av_lesson_ui_keys_stale(a))
 		av_lesson_ui_draw(a);
 	if (a->view->refresh_own) {
 		/* the view's own windows cover the shared ones in between */

@@ -406,6 +406,9 @@ void av_lesson_ui_free(struct av_app *a);
 int av_lesson_ui_rows(const struct av_app *a, int lines);
 void av_lesson_ui_action(struct av_app *a, enum av_action act);
 void av_lesson_ui_draw(struct av_app *a);
+/* Whether the pane's keys were drawn for another overlay than the one
+ * open now (the editor opened: they are not the step's keys meanwhile). */
+bool av_lesson_ui_keys_stale(const struct av_app *a);
 char *av_lesson_ui_label(const struct av_app *a);
 /* The running lesson's own title, in its captions' language; NULL without
  * a lesson. */

@@ -35,6 +35,8 @@ struct av_lesson_ui {
 	bool trained;                 /* the step trained the weights in the stepper */
 	uint64_t trained_print;       /* and left these (av_params_print) */
 	void (*after_discard)(struct av_app *a);   /* r or :seed, once asked */
+	const struct av_view *drawn_overlay;       /* the overlay the bar's keys
+						      were drawn for */
 };
 
 /* The pane's fewest rows: a title and two rows to scroll with J/K. */
@@ -44,6 +46,11 @@ struct av_lesson_ui {
 static int figure_lines(const struct av_app *a)
 {
 	return av_layout_min_lines(a->s->trace.cfg.mode == AV_MODE_CROSS ? 2 : 1);
+}
+
+bool av_lesson_ui_keys_stale(const struct av_app *a)
+{
+	return a->lesson && a->lesson->drawn_overlay != a->overlay;
 }
 
 int av_lesson_ui_rows(const struct av_app *a, int lines)
@@ -567,15 +574,19 @@ void av_lesson_ui_draw(struct av_app *a)
 	char *label = av_lesson_ui_label(a);
 	char *head = av_printf("%s · %s", label, text->title);
 	av_put_pad(w, 0, 0, head, width, av_colors_el(c, AV_EL_TITLE));
-	/* the keys, as many as fit after the title, the first the most needed */
+	/* the keys, as many as fit after the title, the first the most needed;
+	 * none while the editor, the prompt or the help takes the keys (Enter
+	 * applies the text there, { types a brace) */
 	const char *hints[4];
 	int nh = 0;
-	if (st->has_question)
+	if (st->has_question && !a->overlay)
 		hints[nh++] = _("Enter answer");
-	if (scrolls)
+	if (scrolls && !a->overlay)
 		hints[nh++] = _("J/K caption");
-	hints[nh++] = _("{ } step");
-	hints[nh++] = _("R back");
+	if (!a->overlay) {
+		hints[nh++] = _("{ } step");
+		hints[nh++] = _("R back");
+	}
 	char keys[256] = "";
 	for (int i = 0; i < nh; i++) {
 		char more[256];
@@ -585,6 +596,7 @@ void av_lesson_ui_draw(struct av_app *a)
 			break;
 		snprintf(keys, sizeof(keys), "%s", more);
 	}
+	lu->drawn_overlay = a->overlay;
 	int kw = av_text_width(keys);
 	if (kw > 0)
 		av_put(w, 0, width - kw, keys, kw, av_colors_el(c, AV_EL_DIM));
