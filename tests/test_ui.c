@@ -261,6 +261,36 @@ static void test_mask_toggle(void **state)
 	harness_close(&h);
 }
 
+/* QA at 80x24: the row sums stand right after the columns shown, so with
+ * columns off the screen the cells beside "Σ row 1.000" seemed to add up
+ * to 1. Paged, the header says the sums are of all the columns; with every
+ * column shown it is "Σ row" again. */
+static void test_row_sums_of_a_paged_matrix(void **state)
+{
+	(void)state;
+	char words[256];
+	harness_words(words, sizeof(words), "w", 16);
+	struct harness h;
+	OPEN(&h, 80, 24, "", words, -1);
+	harness_keys(&h, "nnnnnn");
+	expect("7/9 softmax");
+	expect("cols 0-");
+	expect(utf8 ? "Σ all 16" : "sum all");
+	expect_not(utf8 ? "Σ row" : "sum ");
+	/* the last page: columns off to the left, the sums still of all 16 */
+	harness_keys(&h, ">>>>");
+	expect("of 16, rows");
+	expect_not("cols 0-");
+	expect(utf8 ? "Σ all 16" : "sum all");
+	harness_close(&h);
+	/* every column on the screen */
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "nnnnnn");
+	expect(utf8 ? "Σ row" : "sum");
+	expect_not(utf8 ? "Σ all" : "sum all");
+	harness_close(&h);
+}
+
 /* Issue 11: a repaint of coloured cells with blank gaps between them
  * changes colours some thousand times at 200x60; changing to the blank
  * must not cost an attribute reset too (curses sends "\e[39;49m\e(B\e[m"
@@ -2064,6 +2094,7 @@ int main(void)
 		cmocka_unit_test(test_description_whole_sentences),
 		cmocka_unit_test(test_every_stage),
 		cmocka_unit_test(test_mask_toggle),
+		cmocka_unit_test(test_row_sums_of_a_paged_matrix),
 		cmocka_unit_test(test_repaint_no_reset_per_cell),
 		cmocka_unit_test(test_put_ascii_as_curses),
 		cmocka_unit_test(test_output_after_the_frame),

@@ -769,17 +769,51 @@ static bool cursor_col(const struct av_heatmap *hm, int vcol)
 	return !hm->no_cursor && vcol == hm->cur_col;
 }
 
+/* Whether some column of a part with row sums is off the screen. */
+static bool sums_paged(const struct av_heatmap *hm, const struct plan *pl)
+{
+	int first = 0;
+	for (int i = 0; i < hm->n_parts; i++) {
+		const struct av_part *p = &hm->parts[i];
+		if (p->row_sums && (!plan_has(pl, first) || !plan_has(pl, first + p->cols - 1)))
+			return true;
+		first += p->cols;
+	}
+	return false;
+}
+
 /* The headers: the parts' names and the column labels, and "Σ row" above
- * the sums at sum_x. */
+ * the sums at sum_x. The sums stand right after the last column shown:
+ * when columns are off the screen, "Σ all 16" says they add up all of
+ * them, not the cells beside them (which then seemed to sum to 1). */
 static void draw_headers(WINDOW *w, struct av_colors *c, struct av_heatmap *hm,
 			 const struct plan *pl, int total, int sum_x)
 {
 	draw_part_header(w, c, hm, pl, total);
 	for (int i = 0; i < pl->n; i++)
 		draw_col_label(w, c, hm, pl, &pl->slots[i], 1, cursor_col(hm, pl->slots[i].vcol));
-	if (pl->sums)
-		av_put(w, 1, sum_x, av_draw_utf8() ? _("Σ row") : _("sum"), ROW_SUM_W,
-		       av_colors_el(c, AV_EL_DIM));
+	if (!pl->sums)
+		return;
+	char label[32];
+	int cols = 0;
+	for (int i = 0; i < hm->n_parts; i++)
+		if (hm->parts[i].row_sums && hm->parts[i].cols > cols)
+			cols = hm->parts[i].cols;
+	if (!sums_paged(hm, pl))
+		snprintf(label, sizeof(label), "%s", av_draw_utf8() ? _("Σ row") : _("sum"));
+	else if (av_draw_utf8())
+		/* TRANSLATORS: the header of the row sums when the matrix is
+		 * paged: the sum of all %d columns, 8 columns at most */
+		snprintf(label, sizeof(label), _("Σ all %d"), cols);
+	else
+		/* TRANSLATORS: as "Σ all %d" without Unicode, 8 columns at most */
+		snprintf(label, sizeof(label), "%s", _("sum all"));
+	/* a column to the left where the last label leaves one: "Σ all 16"
+	 * then ends a space before the "▶" of the columns off to the right */
+	int x = sum_x;
+	if (sums_paged(hm, pl) && pl->n > 0 && sum_x - 1 >= pl->slots[pl->n - 1].x + pl->cell_w)
+		x = sum_x - 1;
+	av_put(w, 1, x, label, ROW_SUM_W, av_colors_el(c, AV_EL_DIM));
 }
 
 /* The matrix rows from hm->scroll_row down while they fit; returns how
