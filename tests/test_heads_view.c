@@ -683,9 +683,37 @@ static void test_cut_key_labels_are_indices(void **state)
 	harness_keys(&h, ">");
 	expect("   14 15 16 17 18 19 20 ");
 	expect_not(" s1 s1 ");
-	harness_keys(&h, "<<");   /* whole tokens stay tokens */
+	/* and so are those of the words that fit, on every page (QA: a grid
+	 * read "0  1  2  on 4") */
+	harness_keys(&h, "<<");
 	harness_keys(&h, "<");
-	expect("   s0 s1 s2 s3 s4 s5 s6 ");
+	expect("    0  1  2  3  4  5  6 ");
+	expect_not(" s0 s1 ");
+	harness_close(&h);
+}
+
+/* QA at 80x24: the grid's key labels mixed indices with the one word that
+ * fitted ("0  1  2  on 4": "mats" needs 4 columns of 2); the bars' values
+ * page showed "the cat" where a later page showed "4". One kind per
+ * figure: indices when any word does not fit, else words. */
+static void test_key_labels_one_kind(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "qkv-walkthrough", NULL, -1);
+	harness_keys(&h, "nnnnnna");
+	expect_panel(&h, "  0  1  2  3  4", true);
+	expect_panel(&h, " on ", false);
+	harness_keys(&h, "az");   /* the bars with their values: keys page */
+	expect("keys 0-");
+	expect_panel(&h, "the cat", false);
+	expect_panel(&h, "    0   1", true);
+	harness_close(&h);
+	/* every word fits: words everywhere */
+	OPEN(&h, 200, 60, "qkv-walkthrough", NULL, -1);
+	harness_keys(&h, "nnnnnna");
+	expect_panel(&h, "the", true);
+	expect_panel(&h, "mats", true);
 	harness_close(&h);
 }
 
@@ -708,6 +736,7 @@ int main(void)
 		cmocka_unit_test(test_views_return_to_all_heads),
 		cmocka_unit_test(test_pin_from_grid),
 		cmocka_unit_test(test_cut_key_labels_are_indices),
+		cmocka_unit_test(test_key_labels_one_kind),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

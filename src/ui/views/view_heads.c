@@ -60,6 +60,24 @@ void av_heads_key_index_if_cut(char *out, size_t size, const char *token, int ke
 		snprintf(out, size, "%s", index);
 }
 
+bool av_heads_key_falls_back(const struct av_trace *t, int key, int width)
+{
+	const char *token = av_heads_token(t, AV_AXIS_KEY, key);
+	char fitted[160], label[160];
+	av_heads_fit(fitted, sizeof(fitted), token, width);
+	snprintf(label, sizeof(label), "%s", fitted);
+	av_heads_key_index_if_cut(label, sizeof(label), token, key, width);
+	return strcmp(label, fitted) != 0;
+}
+
+bool av_heads_keys_as_indices(const struct av_trace *t, int width)
+{
+	for (int j = 0; j < t->m; j++)
+		if (av_heads_key_falls_back(t, j, width))
+			return true;
+	return false;
+}
+
 void av_heads_fit(char *out, size_t size, const char *s, int width)
 {
 	out[0] = '\0';

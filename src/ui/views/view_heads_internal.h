@@ -86,6 +86,15 @@ void av_heads_fit(char *out, size_t size, const char *s, int width);
  * column), when the index fits. */
 void av_heads_key_index_if_cut(char *out, size_t size, const char *token, int key, int width);
 
+/* Whether key's word in width columns would be its index instead
+ * (av_heads_key_index_if_cut). */
+bool av_heads_key_falls_back(const struct av_trace *t, int key, int width);
+
+/* Whether the keys' labels in width columns are all indices: when one
+ * word falls back to its index, every key shows its index, so a grid never
+ * reads "0  1  2  on 4" (the one word that fitted among indices). */
+bool av_heads_keys_as_indices(const struct av_trace *t, int width);
+
 /* A weight (0..1) in width columns: "0.423", "0.42", ".42", or "" when
  * not even that fits. */
 void av_heads_weight_text(char *buf, size_t size, double v, int width);
