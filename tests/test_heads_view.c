@@ -364,6 +364,42 @@ static void test_bars(void **state)
 	harness_close(&h);
 }
 
+/* QA at 80x24 (a lesson's pane leaves 9 rows, as 80x17 does): the bars
+ * with their values page the keys ("keys 0-1 of 5"), the tiles' titles had
+ * no room for "→ mats 0.32", and the legend said the tallest bar is the
+ * key the head attends to most while head 0's largest weight was off the
+ * page. Each tile then names its largest key and weight under its title,
+ * and the legend points to that. */
+static void test_bars_paged_name_the_largest(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 17, "qkv-walkthrough", NULL, -1);
+	harness_keys(&h, "nnnnnnaaz");
+	expect("keys 0-1 of 5");
+	const struct av_trace *t = &h.s.trace;
+	const char *arrow = utf8 ? "→" : "->";
+	for (int hd = 0; hd < t->heads; hd++) {
+		int best = 0;
+		for (int c = 1; c < t->m; c++)
+			if (weight(&h, hd, 0, c) > weight(&h, hd, 0, best))
+				best = c;
+		char want[64];
+		snprintf(want, sizeof(want), "%s %d %.2f", arrow, best, weight(&h, hd, 0, best));
+		expect_panel(&h, want, true);
+	}
+	expect_not("the tallest bar");
+	char want_legend[96];
+	snprintf(want_legend, sizeof(want_legend), "%s names the key it attends to most", arrow);
+	expect(want_legend);
+	expect_no_overflow(&h, "paged bars 80x17");
+	/* every key on the screen: the tallest bar is the largest again */
+	harness_resize(&h, 200, 60);
+	expect_not("keys 0-");
+	expect("the tallest bar is the key it attends to most");
+	harness_close(&h);
+}
+
 /* Keys read before the next draw, in one burst (typed ahead): the bars on
  * the last query, a shorter sentence, Enter, then z. z planned the page
  * from the bars' query row, still the longer sentence's: a read past the
@@ -726,6 +762,7 @@ int main(void)
 		cmocka_unit_test(test_numbers_and_z),
 		cmocka_unit_test(test_title_matches_header),
 		cmocka_unit_test(test_bars),
+		cmocka_unit_test(test_bars_paged_name_the_largest),
 		cmocka_unit_test(test_bars_burst_shorter_sentence),
 		cmocka_unit_test(test_bars_signed),
 		cmocka_unit_test(test_bars_title_minus),

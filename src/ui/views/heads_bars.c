@@ -33,11 +33,15 @@ struct bars_plan {
 	int body;          /* rows of bars */
 	bool values, values_fit;
 	int vis_keys, first_key;
+	bool argmax_row;   /* a row under the title names the head's largest key
+			      ("→ 4 0.32"): keys are off the page and the title
+			      has no room for it */
 };
 
 /* One arrangement in the given mode (AV_HEADS_CELLS_*): axis_w is the y
- * axis with its labels (".42│"), val_w the columns a value needs. */
-static void plan_one(int m, int mode, int axis_w, int val_w, struct bars_plan *p)
+ * axis with its labels (".42│"), val_w the columns a value needs, title_w
+ * the columns the titles need to name each head's largest key and value. */
+static void plan_one(int m, int mode, int axis_w, int val_w, int title_w, struct bars_plan *p)
 {
 	int content = p->ar.tile_w - 1;
 	int show = m < 3 ? m : 3;
@@ -56,7 +60,10 @@ static void plan_one(int m, int mode, int axis_w, int val_w, struct bars_plan *p
 		p->vis_keys = m;
 	if (p->vis_keys < 1)
 		p->vis_keys = 1;
-	p->body = p->ar.tile_h - 2 - (p->values ? 1 : 0);
+	/* with keys off the page the tallest bar shown may not be the
+	 * largest: the largest is named under the title, if not in it */
+	p->argmax_row = p->vis_keys < m && content < title_w;
+	p->body = p->ar.tile_h - 2 - (p->values ? 1 : 0) - (p->argmax_row ? 1 : 0);
 	if (p->body > BODY_MAX)
 		p->body = BODY_MAX;
 	if (p->body < 1)
@@ -149,6 +156,98 @@ static int value_width(bool weights, double lo, double hi)
 	return w;
 }
 
+/* The key of head h's largest value in the query's row (rp), or -1 when
+ * every key is hidden. */
+static int largest_key(const struct av_app *a, const struct av_part *rp)
+{
+	const struct av_trace *t = &a->s->trace;
+	int i = a->row, best = -1;
+	for (int j = 0; j < t->m; j++)
+		if (!av_part_hidden(t, rp, i, j) &&
+		    (best < 0 || av_part_at(rp, i, j) > av_part_at(rp, i, best)))
+			best = j;
+	return best;
+}
+
+/* The title of head h's tile, richest first: "▶head 0 → 2 sat 0.42",
+ * "▶head 0 → sat 0.42", "▶head 0 → sat", "▶head 0", "▶h0". */
+#define TITLE_LEVELS 5
+static void make_titles(const struct av_app *a, const struct av_part *rp, int h,
+			char title[TITLE_LEVELS][192])
+{
+	const struct av_trace *t = &a->s->trace;
+	const bool utf8 = av_draw_utf8();
+	int i = a->row, best = largest_key(a, rp);
+	const char *mark = h == a->head ? (utf8 ? "▶" : ">") : " ", *arrow = utf8 ? "→" : "->";
+	if (best >= 0) {
+		const char *word = av_heads_token(t, AV_AXIS_KEY, best);
+		/* the minus as every number on the screen writes it (U+2212) */
+		char top[32];
+		snprintf(top, sizeof(top), "%.2f", av_part_at(rp, i, best));
+		av_cell_minus(top, sizeof(top));
+		snprintf(title[0], sizeof(title[0]), _("%shead %d %s %d %s %s"), mark, h, arrow,
+			 best, word, top);
+		snprintf(title[1], sizeof(title[1]), _("%shead %d %s %s %s"), mark, h, arrow, word,
+			 top);
+		snprintf(title[2], sizeof(title[2]), _("%shead %d %s %s"), mark, h, arrow, word);
+	} else {
+		for (int k = 0; k < 3; k++)
+			snprintf(title[k], sizeof(title[k]), _("%shead %d"), mark, h);
+	}
+	snprintf(title[3], sizeof(title[3]), _("%shead %d"), mark, h);
+	snprintf(title[4], sizeof(title[4]), "%sh%d", mark, h);
+}
+
+/* The title's form that names the largest key and its value ("→ sat
+ * 0.42"): the richer forms name it too. */
+#define TITLE_WITH_VALUE 1
+
+/* The row under a narrow title naming the largest key, richest first:
+ * "→ 2 sat 0.42", "→ sat 0.42", "→ 2 0.42", "→2 .42" (empty when every
+ * key is hidden). */
+#define ARGMAX_LEVELS 4
+static void make_argmax_rows(const struct av_app *a, const struct av_part *rp,
+			     char row[ARGMAX_LEVELS][192])
+{
+	const bool utf8 = av_draw_utf8();
+	const char *arrow = utf8 ? "→" : "->";
+	int best = largest_key(a, rp);
+	for (int k = 0; k < ARGMAX_LEVELS; k++)
+		row[k][0] = '\0';
+	if (best < 0)
+		return;
+	const char *word = av_heads_token(&a->s->trace, AV_AXIS_KEY, best);
+	double v = av_part_at(rp, a->row, best);
+	char top[32], brief[32];
+	snprintf(top, sizeof(top), "%.2f", v);
+	av_cell_minus(top, sizeof(top));
+	if (rp->kind == AV_PART_WEIGHTS) {
+		av_heads_weight_text(brief, sizeof(brief), v, 3);
+	} else {
+		snprintf(brief, sizeof(brief), "%.1f", v);
+		av_cell_minus(brief, sizeof(brief));
+	}
+	snprintf(row[0], sizeof(row[0]), "%s %d %s %s", arrow, best, word, top);
+	snprintf(row[1], sizeof(row[1]), "%s %s %s", arrow, word, top);
+	snprintf(row[2], sizeof(row[2]), "%s %d %s", arrow, best, top);
+	snprintf(row[3], sizeof(row[3]), "%s%d %s", arrow, best, brief);
+}
+
+/* The widest of the heads' titles that name their largest key and value
+ * (TITLE_WITH_VALUE): tiles narrower than that need the argmax row. */
+static int title_with_value_width(const struct av_app *a)
+{
+	int widest = 0;
+	for (int h = 0; h < a->s->trace.heads; h++) {
+		struct av_part rp = row_part(a, h);
+		char title[TITLE_LEVELS][192];
+		make_titles(a, &rp, h, title);
+		if (av_text_width(title[TITLE_WITH_VALUE]) > widest)
+			widest = av_text_width(title[TITLE_WITH_VALUE]);
+	}
+	return widest;
+}
+
 static void plan_bars(const struct av_app *a, int width, int height, struct bars_plan *best)
 {
 	const struct av_trace *t = &a->s->trace;
@@ -166,6 +265,7 @@ static void plan_bars(const struct av_app *a, int width, int height, struct bars
 	int axis_w = 1 + (av_text_width(top) > av_text_width(bottom) ? av_text_width(top)
 								       : av_text_width(bottom));
 	int val_w = value_width(weights, lo, hi);
+	int title_w = title_with_value_width(a);
 	/* every number of rows of heads; all of them on the screen, or fewer
 	 * and taller (many heads: Tab pages them) */
 	for (int g = 1; g <= H; g++) {
@@ -175,7 +275,7 @@ static void plan_bars(const struct av_app *a, int width, int height, struct bars
 			struct bars_plan p;
 			memset(&p, 0, sizeof(p));
 			av_heads_arrange(H, g, shown, width, height, 4, a->head, &p.ar);
-			plan_one(m, a->heads_cells, axis_w, val_w, &p);
+			plan_one(m, a->heads_cells, axis_w, val_w, title_w, &p);
 			long s[N_SCORE];
 			score(m, H, a->heads_cells, &p, s);
 			if (av_heads_score_better(s, best_s, N_SCORE)) {
@@ -273,7 +373,8 @@ struct bars_ctx {
 	bool key_indices;       /* the keys' labels are their indices */
 	const int (*marks)[2];  /* the lesson step's cells (av_lesson_ui_marks) */
 	int n_marks;
-	int title_level;        /* the tiles' title form (title_level) */
+	int title_level;        /* the tiles' title form (form_level) */
+	int argmax_level;       /* and the form of the row under it */
 };
 
 static void draw_axis(const struct bars_ctx *bc, int y0, int x0)
@@ -303,66 +404,44 @@ static void draw_axis(const struct bars_ctx *bc, int y0, int x0)
 	}
 }
 
-/* The title of head h's tile, richest first: "▶head 0 → 2 sat 0.42",
- * "▶head 0 → sat 0.42", "▶head 0 → sat", "▶head 0", "▶h0". */
-#define TITLE_LEVELS 5
-static void make_titles(const struct bars_ctx *bc, const struct av_part *rp, int h,
-			char title[TITLE_LEVELS][192])
-{
-	struct av_app *a = bc->a;
-	const struct av_trace *t = &a->s->trace;
-	const bool utf8 = av_draw_utf8();
-	int i = a->row, best = -1;
-	for (int j = 0; j < t->m; j++)
-		if (!av_part_hidden(t, rp, i, j) &&
-		    (best < 0 || av_part_at(rp, i, j) > av_part_at(rp, i, best)))
-			best = j;
-	const char *mark = h == a->head ? (utf8 ? "▶" : ">") : " ", *arrow = utf8 ? "→" : "->";
-	if (best >= 0) {
-		const char *word = av_heads_token(t, AV_AXIS_KEY, best);
-		/* the minus as every number on the screen writes it (U+2212) */
-		char top[32];
-		snprintf(top, sizeof(top), "%.2f", av_part_at(rp, i, best));
-		av_cell_minus(top, sizeof(top));
-		snprintf(title[0], sizeof(title[0]), _("%shead %d %s %d %s %s"), mark, h, arrow,
-			 best, word, top);
-		snprintf(title[1], sizeof(title[1]), _("%shead %d %s %s %s"), mark, h, arrow, word,
-			 top);
-		snprintf(title[2], sizeof(title[2]), _("%shead %d %s %s"), mark, h, arrow, word);
-	} else {
-		for (int k = 0; k < 3; k++)
-			snprintf(title[k], sizeof(title[k]), _("%shead %d"), mark, h);
-	}
-	snprintf(title[3], sizeof(title[3]), _("%shead %d"), mark, h);
-	snprintf(title[4], sizeof(title[4]), "%sh%d", mark, h);
-}
-
-/* The richest title every head's tile has room for: one form for all (a
- * short word's tile said "head 4 → 3 on 0.23" beside "head 0 → mats
- * 0.24", and "3 on" read as a word). The forms get shorter level by
- * level, so the longest of the heads' own choices fits them all. */
-static int title_level(const struct bars_ctx *bc)
+/* The richest form every head's tile has room for, of the titles
+ * (TITLE_LEVELS) or, with argmax, of the rows under them (ARGMAX_LEVELS):
+ * one form for all (a short word's tile said "head 4 → 3 on 0.23" beside
+ * "head 0 → mats 0.24", and "3 on" read as a word). The forms get shorter
+ * level by level, so the longest of the heads' own choices fits them all. */
+static int form_level(const struct bars_ctx *bc, bool argmax)
 {
 	int content = bc->p->ar.tile_w - 1, level = 0;
+	int levels = argmax ? ARGMAX_LEVELS : TITLE_LEVELS;
 	for (int h = 0; h < bc->a->s->trace.heads; h++) {
 		struct av_part rp = row_part(bc->a, h);
-		char title[TITLE_LEVELS][192];
-		make_titles(bc, &rp, h, title);
-		while (level < TITLE_LEVELS - 1 && av_text_width(title[level]) > content)
+		char form[TITLE_LEVELS > ARGMAX_LEVELS ? TITLE_LEVELS : ARGMAX_LEVELS][192];
+		if (argmax)
+			make_argmax_rows(bc->a, &rp, form);
+		else
+			make_titles(bc->a, &rp, h, form);
+		while (level < levels - 1 && av_text_width(form[level]) > content)
 			level++;
 	}
 	return level;
 }
 
+/* The title, and under it the row naming the largest key when the plan
+ * has one (argmax_row). */
 static void draw_title(const struct bars_ctx *bc, const struct av_part *rp, int h, int y0,
 		       int x0)
 {
 	char title[TITLE_LEVELS][192];
-	make_titles(bc, rp, h, title);
-	/* title_level found the form that fits every tile, this one too */
+	make_titles(bc->a, rp, h, title);
+	/* form_level found the form that fits every tile, this one too */
 	int content = bc->p->ar.tile_w - 1;
-	av_heads_put(bc->w, y0, x0, title[bc->title_level], content,
-		     av_colors_el(&bc->a->colors, h == bc->a->head ? AV_EL_HIGHLIGHT : AV_EL_TITLE));
+	attr_t at = av_colors_el(&bc->a->colors, h == bc->a->head ? AV_EL_HIGHLIGHT : AV_EL_TITLE);
+	av_heads_put(bc->w, y0, x0, title[bc->title_level], content, at);
+	if (bc->p->argmax_row) {
+		char row[ARGMAX_LEVELS][192];
+		make_argmax_rows(bc->a, rp, row);
+		av_heads_put(bc->w, y0 + 1, x0, row[bc->argmax_level], content, at);
+	}
 }
 
 /* One key's bar, its value and its label. */
@@ -434,12 +513,14 @@ static void draw_tile(const struct bars_ctx *bc, int h, int y0, int x0)
 	const struct bars_plan *p = bc->p;
 	struct av_part rp = row_part(bc->a, h);
 	draw_title(bc, &rp, h, y0, x0);
-	draw_axis(bc, y0, x0);
+	/* the bars start under the title, or under its argmax row */
+	int top = p->argmax_row ? y0 + 1 : y0;
+	draw_axis(bc, top, x0);
 	for (int k = 0; k < p->vis_keys; k++) {
 		int j = p->first_key + k;
 		if (j >= t->m)
 			break;
-		draw_bar(bc, &rp, h, j, x0 + p->axis_w + k * p->slot, y0);
+		draw_bar(bc, &rp, h, j, x0 + p->axis_w + k * p->slot, top);
 	}
 }
 
@@ -459,7 +540,8 @@ void av_heads_bars_draw(struct av_app *a, WINDOW *w, struct av_heads_page *pg)
 		bc.above = p.body;
 	double maxabs = bc.hi > -bc.lo ? bc.hi : -bc.lo;
 	bc.decimals = av_cell_decimals(maxabs, bc.lo < 0, p.slot - 1);
-	bc.title_level = title_level(&bc);
+	bc.title_level = form_level(&bc, false);
+	bc.argmax_level = form_level(&bc, true);
 	/* a marked key's word has two columns less, inside its brackets */
 	bc.key_indices = av_heads_keys_as_indices(t, p.slot - 1);
 	for (int k = 0; k < bc.n_marks && !bc.key_indices; k++)

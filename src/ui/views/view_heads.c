@@ -423,7 +423,7 @@ static void draw_title(struct av_app *a, const struct av_heads_page *pg)
 	av_heads_put(w, 1, x, buf, width - x, av_colors_el(c, AV_EL_DIM));
 }
 
-static void draw_legend(struct av_app *a)
+static void draw_legend(struct av_app *a, const struct av_heads_page *pg)
 {
 	WINDOW *w = a->w_legend;
 	if (!w)
@@ -434,12 +434,26 @@ static void draw_legend(struct av_app *a)
 	if (a->heads_bars) {
 		bool sub;
 		enum av_stage st = av_heads_bars_stage(a->stage, &sub);
-		av_heads_put(w, 0, 0, st == AV_STAGE_SOFTMAX ?
-			     _("bars: the query's softmax row in each head; the tallest bar is "
-			     "the key it attends to most") :
-			     _("bars: the query's row in each head, up from 0 or down; the "
-			     "softmax turns the tallest into the largest weight"), getmaxx(w),
-			     av_colors_el(c, AV_EL_DIM));
+		/* with keys off the page the tallest bar shown need not be the
+		 * largest: the arrow in each tile names it (heads_bars.c) */
+		bool paged = pg->first_col > 0 || pg->last_col < pg->total_cols - 1;
+		char text[256];
+		const char *arrow = av_draw_utf8() ? "→" : "->";
+		if (paged)
+			snprintf(text, sizeof(text), st == AV_STAGE_SOFTMAX
+				 /* TRANSLATORS: %s is the arrow "→" the tiles name it with */
+				 ? _("bars: a page of each head's softmax row; %s names the key "
+				     "it attends to most")
+				 /* TRANSLATORS: %s is the arrow "→" the tiles name it with */
+				 : _("bars: a page of each head's row; %s names the key with "
+				     "the largest value"), arrow);
+		else
+			snprintf(text, sizeof(text), "%s", st == AV_STAGE_SOFTMAX ?
+				 _("bars: the query's softmax row in each head; the tallest bar "
+				   "is the key it attends to most") :
+				 _("bars: the query's row in each head, up from 0 or down; the "
+				   "softmax turns the tallest into the largest weight"));
+		av_heads_put(w, 0, 0, text, getmaxx(w), av_colors_el(c, AV_EL_DIM));
 		return;
 	}
 	struct cursor_cell cc;
@@ -494,7 +508,7 @@ static void heads_draw(struct av_app *a)
 		a->page_cols = pg.last_col - pg.first_col + 1;
 	}
 	draw_title(a, &pg);
-	draw_legend(a);
+	draw_legend(a, &pg);
 	draw_inspector(a);
 }
 
