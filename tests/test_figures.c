@@ -198,6 +198,27 @@ static void test_masking(void **state)
 	check_masking(200, 60);
 }
 
+/* QA at 80x24 in a lesson (9 rows for the panels and what follows them,
+ * as at 80x17): the figure's caption was cut to one row ("…, as its…")
+ * with two rows free under the panels. The legend goes up into them and
+ * the caption follows the cell's line whole. */
+static void test_caption_not_cut_beside_free_rows(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 17, "qkv-walkthrough", NULL, AV_MODE_CAUSAL);
+	harness_keys(&h, "FF");
+	assert_non_null(strstr(harness_line(0), "figure · 2/4"));
+	expect("softmax gives it weight 0");
+	expect_not("as its…");
+	/* in order: the legend, the cell, the caption */
+	int legend = harness_find("value ");
+	int cell = harness_find("scaled_h: query 0");
+	int caption = harness_find("QKV tutorial §4.1");
+	assert_true(legend >= 0 && legend < cell && cell < caption);
+	harness_close(&h);
+}
+
 /* Figure 3: the three kinds; each panel's row of the last query holds the
  * engine's weights; cross keys are the source's words (or, without a
  * source, the sentence's, and the note says so). */
@@ -812,6 +833,7 @@ int main(void)
 		cmocka_unit_test(test_pin_one_number_format),
 		cmocka_unit_test(test_pin_figure),
 		cmocka_unit_test(test_mono_ascii),
+		cmocka_unit_test(test_caption_not_cut_beside_free_rows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -291,6 +291,34 @@ static void test_row_sums_of_a_paged_matrix(void **state)
 	harness_close(&h);
 }
 
+/* QA at 80x24 in a lesson (whose pane leaves the screen 9 rows for the
+ * figure and its caption, as 80x17 does): the inspector's explanation of a
+ * hidden cell was cut to "the decoder may not…", and at the projection its
+ * line of numbers was left out, beside a blank row under the figure. That
+ * row is the caption's only when nothing needs it. */
+static void test_inspector_takes_the_blank_row(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 17, "qkv-walkthrough", NULL, AV_MODE_CAUSAL);
+	harness_keys(&h, "nnnnnl");
+	expect("6/9 masked");
+	expect("masked_h[0,1]");
+	expect("look ahead");
+	expect_not("may not…");
+	expect("Hidden keys set to minus infinity.");
+	harness_keys(&h, "ppp");
+	expect("3/9 projection");
+	expect("Q[0,1] = X[0,:]");
+	expect("X[0,k]");   /* the line of numbers: "= Σ_k X[0,k]·W_q[1,k] + …" */
+	/* with rows to spare the blank row stays between figure and caption */
+	harness_resize(&h, 80, 24);
+	int caption = harness_find("Q, K and V: X times");
+	assert_true(caption > 0);
+	assert_int_equal(strspn(harness_line(caption - 1), " "), strlen(harness_line(caption - 1)));
+	harness_close(&h);
+}
+
 /* Issue 11: a repaint of coloured cells with blank gaps between them
  * changes colours some thousand times at 200x60; changing to the blank
  * must not cost an attribute reset too (curses sends "\e[39;49m\e(B\e[m"
@@ -2095,6 +2123,7 @@ int main(void)
 		cmocka_unit_test(test_every_stage),
 		cmocka_unit_test(test_mask_toggle),
 		cmocka_unit_test(test_row_sums_of_a_paged_matrix),
+		cmocka_unit_test(test_inspector_takes_the_blank_row),
 		cmocka_unit_test(test_repaint_no_reset_per_cell),
 		cmocka_unit_test(test_put_ascii_as_curses),
 		cmocka_unit_test(test_output_after_the_frame),

@@ -25,6 +25,7 @@
 #include "ui/app.h"
 #include "ui/widgets/draw.h"
 #include "ui/views/figview.h"
+#include "ui/layout.h"
 #include "ui/widgets/inspector.h"
 #include "ui/widgets/panels.h"
 #include "util.h"
@@ -326,15 +327,14 @@ static void cell_line(char *buf, size_t size, const struct av_panel *pn, int r, 
 				   : _("  (hidden key: weight 0)")) : "");
 }
 
-static void draw_legend(struct av_app *a, const struct av_panel *pn)
+/* The colour legend of panel pn in row y of w: its own window, or a row
+ * under the panels when the text under it needs the legend's row
+ * (draw_notes). */
+static void draw_legend_at(struct av_app *a, WINDOW *w, int y, const struct av_panel *pn)
 {
-	WINDOW *w = a->w_legend;
-	if (!w)
-		return;
-	werase(w);
 	const struct av_snapshot *s = &pn->snap;
 	if (pn->mask01) {
-		av_put(w, 0, 0, _("mask: 1 = the query may look at the key; 0 = hidden (−1e20 "
+		av_put(w, y, 0, _("mask: 1 = the query may look at the key; 0 = hidden (−1e20 "
 		       "after masked_fill)"), getmaxx(w), av_colors_el(&a->colors, AV_EL_DIM));
 		return;
 	}
@@ -349,13 +349,72 @@ static void draw_legend(struct av_app *a, const struct av_panel *pn)
 		if (v > range)
 			range = v;
 	}
-	av_legend_draw(w, 0, &a->colors, s->weights ? AV_PART_WEIGHTS : AV_PART_SIGNED, range,
+	av_legend_draw(w, y, &a->colors, s->weights ? AV_PART_WEIGHTS : AV_PART_SIGNED, range,
 		       hidden, s->hidden_as_inf);
 }
 
+static void draw_legend(struct av_app *a, const struct av_panel *pn)
+{
+	WINDOW *w = a->w_legend;
+	if (!w)
+		return;
+	werase(w);
+	draw_legend_at(a, w, 0, pn);
+}
+
+/* The rows from the panels' free ones down to the inspector's last, one
+ * under another on the screen: the panel window's rows from panel_y on,
+ * then the legend's row, then the inspector's. */
+struct text_rows {
+	WINDOW *win[3];
+	int first[3], count[3];
+};
+
+/* Row k of them as a window and its row; false past the last. */
+static bool text_row(const struct text_rows *tr, int k, WINDOW **w, int *y)
+{
+	for (int i = 0; i < 3; i++) {
+		if (k < tr->count[i]) {
+			*w = tr->win[i];
+			*y = tr->first[i] + k;
+			return true;
+		}
+		k -= tr->count[i];
+	}
+	return false;
+}
+
+/* text word-wrapped into rows k.. (at most `rows`, the last ending in "…"
+ * when text is left) across the windows; returns the rows used. */
+static int put_text_rows(const struct text_rows *tr, int k, const char *text, int rows,
+			 attr_t attr)
+{
+	int used = 0;
+	WINDOW *w;
+	int y;
+	for (const char *p = text; *p && used < rows && text_row(tr, k + used, &w, &y); used++) {
+		if (used == rows - 1) {
+			av_put_wrapped(w, y, 0, p, getmaxx(w), 1, attr);
+			return used + 1;
+		}
+		const char *next;
+		size_t len = av_wrap_line(p, getmaxx(w), av_text_width, &next);
+		char *line = av_strndup(p, len);
+		av_put(w, y, 0, line, getmaxx(w), attr);
+		free(line);
+		if (next == p)
+			break;
+		p = next;
+	}
+	return used;
+}
+
 /* The cell under the cursor, the figure's note and its caption, wrapped
- * into the inspector's rows; when they do not all fit there, the note goes
- * into the rows the panels left free (panel_free rows from panel_y). */
+ * into the inspector's rows. When they need more, the colour legend goes
+ * up into the rows the panels left free (panel_free rows from panel_y) and
+ * the text follows it down through the legend's row into the inspector's,
+ * in the same order: the caption was cut to one row with "…" while two
+ * rows under the panels stood empty. */
 static void draw_notes(struct av_app *a, struct av_figures *f, int panel_y, int panel_free)
 {
 	WINDOW *w = a->w_insp;
@@ -371,21 +430,36 @@ static void draw_notes(struct av_app *a, struct av_figures *f, int panel_y, int 
 	const struct fig_data *d = &f->data;
 	char line[400];
 	cell_line(line, sizeof(line), &d->panels[f->focus], f->row, f->col);
-	int y = av_put_wrapped(w, 0, 0, line, width, 1, av_colors_el(c, AV_EL_LABEL));
 	int note_lines = d->note[0] ? av_wrapped_lines(d->note, width) : 0;
 	int cap_lines = av_wrapped_lines(d->caption, width);
-	if (note_lines && y + note_lines + cap_lines > height && a->w_panel &&
-	    note_lines <= panel_free) {
-		av_put_wrapped(a->w_panel, panel_y, 0, d->note, getmaxx(a->w_panel), note_lines,
-			       av_colors_el(c, AV_EL_NORMAL));
-		note_lines = 0;
+	int need = 1 + note_lines + cap_lines;
+	struct text_rows tr = { .win = { a->w_panel, a->w_legend, w },
+				.first = { panel_y, 0, 0 }, .count = { 0, 0, height } };
+	int k = 0;
+	if (need > height && a->w_panel && a->w_legend && panel_free > 0) {
+		/* the legend and the text after it end in the inspector's last
+		 * row, starting no higher than the first free row */
+		tr.count[0] = panel_free;
+		tr.count[1] = 1;
+		int legend_row = panel_free + 1 + height - 1 - need;
+		if (legend_row < 0)
+			legend_row = 0;
+		WINDOW *lw;
+		int ly;
+		werase(a->w_legend);
+		if (text_row(&tr, legend_row, &lw, &ly))
+			draw_legend_at(a, lw, ly, &d->panels[f->focus]);
+		k = legend_row + 1;
 	}
+	int last = tr.count[0] + tr.count[1] + tr.count[2];
+	k += put_text_rows(&tr, k, line, 1, av_colors_el(c, AV_EL_LABEL));
 	/* the caption keeps at least one row */
-	if (note_lines && y < height - 1)
-		y += av_put_wrapped(w, y, 0, d->note, width, height - y - 1,
-				    av_colors_el(c, AV_EL_NORMAL));
-	if (y < height)
-		av_put_wrapped(w, y, 0, d->caption, width, height - y, av_colors_el(c, AV_EL_DIM));
+	if (note_lines && k < last - 1)
+		k += put_text_rows(&tr, k, d->note, last - k - 1 < note_lines ? last - k - 1
+									: note_lines,
+				   av_colors_el(c, AV_EL_NORMAL));
+	if (k < last)
+		put_text_rows(&tr, k, d->caption, last - k, av_colors_el(c, AV_EL_DIM));
 }
 
 static void figures_draw(struct av_app *a)
@@ -430,10 +504,9 @@ static void figures_draw(struct av_app *a)
 		draw_legend(a, &d->panels[f->focus]);
 	else if (a->w_legend)
 		werase(a->w_legend);
-	/* rows the panels leave free, after a blank one if there is room */
-	int free_rows = w ? getmaxy(w) - used_h : 0;
-	int gap = free_rows > 1 ? 1 : 0;
-	draw_notes(a, f, used_h + gap, free_rows - gap);
+	/* rows the panels leave free (draw_notes keeps a blank one under the
+	 * panels when the text leaves room for it) */
+	draw_notes(a, f, used_h, w ? getmaxy(w) - used_h : 0);
 }
 
 static void figures_header(struct av_app *a)

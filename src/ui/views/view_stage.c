@@ -333,9 +333,10 @@ static void draw_legend_at(struct av_app *a, WINDOW *w, int y, const struct av_p
 			   int n);
 
 /* The caption in the panel's free rows under the figure (from row y),
- * one blank row between; paragraphs that do not fit whole are left out.
- * The colour legend of parts stands among them when the inspector lifted
- * it (lift_legend). */
+ * one blank row between when they have room for it (place_inspector counts
+ * that row as free: the inspector's numbers matter more than the blank);
+ * paragraphs that do not fit whole are left out. The colour legend of
+ * parts stands among them when the inspector lifted it (lift_legend). */
 static void draw_caption(struct av_app *a, const struct caption *cap, int y,
 			 const struct av_part *parts, int n)
 {
@@ -343,7 +344,8 @@ static void draw_caption(struct av_app *a, const struct caption *cap, int y,
 	if (!w || (cap->n == 0 && !cap->legend_at))
 		return;
 	int width = getmaxx(w) - 1, height = getmaxy(w);
-	y += 1;
+	if (y + 1 + caption_rows_from(cap, 0, width) + (cap->legend_at ? 1 : 0) <= height)
+		y += 1;
 	for (int i = 0; i <= cap->n; i++) {
 		if (cap->legend_at == i + 1) {
 			/* the legend and the inspector's lines after it end in the
@@ -636,8 +638,11 @@ static void lift_legend(struct av_app *a, const struct av_insp *in, int free_row
 static void place_inspector(struct av_app *a, const struct av_insp *in, struct caption *cap)
 {
 	int width = getmaxx(a->w_insp) - 1, height = getmaxy(a->w_insp);
+	/* the blank row under the figure counts: draw_caption leaves it out
+	 * when what goes there needs it (a line of the inspector was cut to
+	 * "…", or its numbers left out, beside it) */
 	int free_rows = a->stage != AV_STAGE_TOKENS && a->w_panel
-		? getmaxy(a->w_panel) - (a->hm.used_rows + 1) -
+		? getmaxy(a->w_panel) - a->hm.used_rows -
 		  caption_rows_from(cap, 0, getmaxx(a->w_panel) - 1)
 		: 0;
 	if (insp_rows(in, 0, in->n, width) <= height) {
