@@ -745,11 +745,30 @@ static void test_key_labels_one_kind(void **state)
 	expect_panel(&h, "the cat", false);
 	expect_panel(&h, "    0   1", true);
 	harness_close(&h);
-	/* every word fits: words everywhere */
+	/* every word fits, with its index: "0 the" everywhere */
 	OPEN(&h, 200, 60, "qkv-walkthrough", NULL, -1);
 	harness_keys(&h, "nnnnnna");
-	expect_panel(&h, "the", true);
-	expect_panel(&h, "mats", true);
+	expect_panel(&h, "0 the   1 cat   2 sat   3 on    4 mats", true);
+	harness_close(&h);
+}
+
+/* A repeated word is no column label ("the … the"; the rows read "0 the"
+ * and "6 the"): its index goes with it where the cells have room for
+ * every "i word", else the keys are indices, as when a word does not fit. */
+static void test_repeated_key_words(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 200, 60, "qkv-walkthrough", "the quick brown fox jumps over the lazy dog", -1);
+	harness_keys(&h, "nnnnnna");
+	expect_panel(&h, "0 the     1 quick", true);
+	expect_panel(&h, "5 over    6 the     7 lazy", true);
+	harness_close(&h);
+	/* one-letter words all fit, but "a" and "a" would head two columns */
+	OPEN(&h, 80, 24, "qkv-walkthrough", "a b c a b c d e f g h", -1);
+	harness_keys(&h, "nnnnnna");
+	expect_panel(&h, "  0  1  2  3  4", true);
+	expect_panel(&h, " a  b  c  a ", false);
 	harness_close(&h);
 }
 
@@ -774,6 +793,7 @@ int main(void)
 		cmocka_unit_test(test_pin_from_grid),
 		cmocka_unit_test(test_cut_key_labels_are_indices),
 		cmocka_unit_test(test_key_labels_one_kind),
+		cmocka_unit_test(test_repeated_key_words),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

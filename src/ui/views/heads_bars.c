@@ -345,21 +345,17 @@ static const char *down_glyph(double units, int depth, bool utf8)
 	return " ";
 }
 
-/* Key j's label: its word, or its index when indices (one of the words
- * would not fit: av_heads_keys_as_indices). */
-static void key_label(const struct av_trace *t, int j, bool indices, int width, char *out,
-		      size_t size)
+/* Key j's label in the bars' form (av_heads_key_form). */
+static void key_label(const struct av_trace *t, int j, enum av_heads_key_form form, int width,
+		      char *out, size_t size)
 {
-	char raw[160];
-	if (width >= 2 && indices)
-		snprintf(raw, sizeof(raw), "%d", j);
-	else if (width >= 2)
-		snprintf(raw, sizeof(raw), "%s", av_heads_token(t, AV_AXIS_KEY, j));
-	else   /* a ruler: 0123456789012... */
-		snprintf(raw, sizeof(raw), "%d", j % 10);
-	av_heads_fit(out, size, raw, width);
-	if (width >= 2)
-		av_heads_key_index_if_cut(out, size, raw, j, width);
+	if (width >= 2) {
+		av_heads_key_label(t, j, form, width, out, size);
+		return;
+	}
+	char ruler[8];   /* 0123456789012... */
+	snprintf(ruler, sizeof(ruler), "%d", j % 10);
+	av_heads_fit(out, size, ruler, width);
 }
 
 struct bars_ctx {
@@ -370,7 +366,7 @@ struct bars_ctx {
 	int above;              /* rows above the zero line (the rest below) */
 	bool weights;
 	int decimals;           /* of the values, when not weights */
-	bool key_indices;       /* the keys' labels are their indices */
+	enum av_heads_key_form key_form;   /* how the keys are labelled */
 	const int (*marks)[2];  /* the lesson step's cells (av_lesson_ui_marks) */
 	int n_marks;
 	int title_level;        /* the tiles' title form (form_level) */
@@ -492,10 +488,10 @@ static void draw_bar(const struct bars_ctx *bc, const struct av_part *rp, int h,
 	char lab[64];
 	if (marked && bw >= 3) {
 		char inner[48];
-		key_label(t, j, bc->key_indices, bw - 2, inner, sizeof(inner));
+		key_label(t, j, bc->key_form, bw - 2, inner, sizeof(inner));
 		snprintf(lab, sizeof(lab), "[%s]", inner);
 	} else {
-		key_label(t, j, bc->key_indices, bw, lab, sizeof(lab));
+		key_label(t, j, bc->key_form, bw, lab, sizeof(lab));
 	}
 	attr_t la = av_colors_el(c, AV_EL_LABEL);
 	if (t->key_hidden[j])
@@ -542,12 +538,13 @@ void av_heads_bars_draw(struct av_app *a, WINDOW *w, struct av_heads_page *pg)
 	bc.decimals = av_cell_decimals(maxabs, bc.lo < 0, p.slot - 1);
 	bc.title_level = form_level(&bc, false);
 	bc.argmax_level = form_level(&bc, true);
-	/* a marked key's word has two columns less, inside its brackets */
-	bc.key_indices = av_heads_keys_as_indices(t, p.slot - 1);
-	for (int k = 0; k < bc.n_marks && !bc.key_indices; k++)
-		bc.key_indices = bc.marks[k][0] == a->row && bc.marks[k][1] < t->m &&
-				 p.slot - 1 >= 3 &&
-				 av_heads_key_falls_back(t, bc.marks[k][1], p.slot - 3);
+	/* a marked key's word has two columns less, inside its brackets ("0
+	 * the" cut there keeps its index) */
+	bc.key_form = av_heads_key_form(t, p.slot - 1);
+	for (int k = 0; k < bc.n_marks && bc.key_form == AV_HEADS_KEY_WORDS; k++)
+		if (bc.marks[k][0] == a->row && bc.marks[k][1] < t->m && p.slot - 1 >= 3 &&
+		    av_heads_key_falls_back(t, bc.marks[k][1], p.slot - 3))
+			bc.key_form = AV_HEADS_KEY_INDICES;
 	for (int h = 0; h < t->heads; h++) {
 		int gr = h / p.ar.per_row, gc = h % p.ar.per_row;
 		if (gr < p.ar.first_grid_row || gr >= p.ar.first_grid_row + p.ar.visible_grid_rows)

@@ -261,26 +261,22 @@ void av_heads_grid_plan_page(const struct av_app *a, int width, int height,
 
 /* --- drawing ------------------------------------------------------------- */
 
-/* A column's label: a key's word, or its index when key_indices (one of
- * the words would not fit: av_heads_keys_as_indices), a dimension's
- * index. */
+/* A column's label: a key's in the grid's form (av_heads_key_form), a
+ * dimension's index. */
 static void col_label(const struct av_trace *t, const struct av_part *p, int c, bool first_of_part,
-		      bool key_indices, int width, char *out, size_t size)
+		      enum av_heads_key_form key_form, int width, char *out, size_t size)
 {
 	char raw[160];
 	if (width == 1)   /* a ruler: 0123456789012... */
 		snprintf(raw, sizeof(raw), "%d", c % 10);
-	else if (p->col_axis == AV_AXIS_KEY && key_indices)
-		snprintf(raw, sizeof(raw), "%d", c);
-	else if (p->col_axis == AV_AXIS_KEY)
-		snprintf(raw, sizeof(raw), "%s", av_heads_token(t, AV_AXIS_KEY, c));
-	else if (first_of_part)
+	else if (p->col_axis == AV_AXIS_KEY) {
+		av_heads_key_label(t, c, key_form, width, out, size);
+		return;
+	} else if (first_of_part)
 		snprintf(raw, sizeof(raw), "%.1s%d", p->name, c);   /* "K0": K_h starts */
 	else
 		snprintf(raw, sizeof(raw), "%d", c);
 	av_heads_fit(out, size, raw, width);
-	if (p->col_axis == AV_AXIS_KEY)
-		av_heads_key_index_if_cut(out, size, raw, c, width);
 }
 
 struct tile_ctx {
@@ -289,7 +285,7 @@ struct tile_ctx {
 	const struct grid_info *gi;
 	const struct grid_plan *p;
 	int decimals[AV_MAX_PARTS];
-	bool key_indices;             /* the keys' labels are their indices */
+	enum av_heads_key_form key_form;   /* how the keys are labelled */
 	const int (*marks)[2];        /* the lesson step's cells (av_lesson_ui_marks) */
 	int n_marks;
 };
@@ -395,7 +391,7 @@ static void draw_tile(const struct tile_ctx *tc, int h, int y0, int x0)
 		int pi, c;
 		av_heatmap_locate(parts, np, vc, &pi, &c);
 		char lab[64];
-		col_label(t, &parts[pi], c, c == 0 && np > 1, tc->key_indices, p->cell_w - 1, lab,
+		col_label(t, &parts[pi], c, c == 0 && np > 1, tc->key_form, p->cell_w - 1, lab,
 			  sizeof(lab));
 		attr_t at = av_colors_el(col, AV_EL_LABEL);
 		if (parts[pi].col_axis == AV_AXIS_KEY && t->key_hidden[c])
@@ -445,7 +441,7 @@ void av_heads_grid_draw(struct av_app *a, WINDOW *w, struct av_heads_page *pg)
 	fill_page(a, &gi, &p, pg);
 	struct tile_ctx tc = { .a = a, .w = w, .gi = &gi, .p = &p };
 	tc.n_marks = av_lesson_ui_marks(a, &tc.marks);
-	tc.key_indices = av_heads_keys_as_indices(&a->s->trace, p.cell_w - 1);
+	tc.key_form = av_heads_key_form(&a->s->trace, p.cell_w - 1);
 	for (int i = 0; i < gi.n_parts; i++) {
 		int room = p.cell_w - 1 - (a->colors.color ? 0 : 2);
 		tc.decimals[i] = av_cell_decimals(gi.parts[i].kind == AV_PART_WEIGHTS ? 1.0

@@ -70,12 +70,39 @@ bool av_heads_key_falls_back(const struct av_trace *t, int key, int width)
 	return strcmp(label, fitted) != 0;
 }
 
-bool av_heads_keys_as_indices(const struct av_trace *t, int width)
+enum av_heads_key_form av_heads_key_form(const struct av_trace *t, int width)
 {
-	for (int j = 0; j < t->m; j++)
-		if (av_heads_key_falls_back(t, j, width))
-			return true;
-	return false;
+	bool numbered = true, words = true;
+	for (int j = 0; j < t->m; j++) {
+		const char *token = av_heads_token(t, AV_AXIS_KEY, j);
+		char label[160], other[160];
+		snprintf(label, sizeof(label), "%d %s", j, token);
+		numbered &= av_text_width(label) <= width;
+		words &= !av_heads_key_falls_back(t, j, width);
+		av_heads_fit(label, sizeof(label), token, width);
+		for (int k = j + 1; k < t->m && words; k++) {
+			const char *next = av_heads_token(t, AV_AXIS_KEY, k);
+			av_heads_fit(other, sizeof(other), next, width);
+			words = strcmp(label, other) != 0;
+		}
+	}
+	return numbered ? AV_HEADS_KEY_NUMBERED : words ? AV_HEADS_KEY_WORDS : AV_HEADS_KEY_INDICES;
+}
+
+void av_heads_key_label(const struct av_trace *t, int key, enum av_heads_key_form form, int width,
+			char *out, size_t size)
+{
+	char raw[160];
+	const char *token = av_heads_token(t, AV_AXIS_KEY, key);
+	if (form == AV_HEADS_KEY_NUMBERED)
+		snprintf(raw, sizeof(raw), "%d %s", key, token);
+	else if (form == AV_HEADS_KEY_INDICES)
+		snprintf(raw, sizeof(raw), "%d", key);
+	else
+		snprintf(raw, sizeof(raw), "%s", token);
+	av_heads_fit(out, size, raw, width);
+	if (form == AV_HEADS_KEY_WORDS)
+		av_heads_key_index_if_cut(out, size, raw, key, width);
 }
 
 void av_heads_fit(char *out, size_t size, const char *s, int width)

@@ -90,10 +90,21 @@ void av_heads_key_index_if_cut(char *out, size_t size, const char *token, int ke
  * (av_heads_key_index_if_cut). */
 bool av_heads_key_falls_back(const struct av_trace *t, int key, int width);
 
-/* Whether the keys' labels in width columns are all indices: when one
- * word falls back to its index, every key shows its index, so a grid never
- * reads "0  1  2  on 4" (the one word that fitted among indices). */
-bool av_heads_keys_as_indices(const struct av_trace *t, int width);
+/* How a face labels the keys in width columns, one form for all of them,
+ * as the rows are labelled where there is room: "0 the" when every key's
+ * index and word fit; else the words, when each fits (or is cut with "…")
+ * and no two read alike; else the indices. A word falling back to its
+ * index alone read "0  1  2  on 4"; a repeated one "the … the". */
+enum av_heads_key_form {
+	AV_HEADS_KEY_NUMBERED,   /* "0 the" */
+	AV_HEADS_KEY_WORDS,      /* "the" */
+	AV_HEADS_KEY_INDICES     /* "0" */
+};
+enum av_heads_key_form av_heads_key_form(const struct av_trace *t, int width);
+
+/* Key's label in the form, fitted into width columns. */
+void av_heads_key_label(const struct av_trace *t, int key, enum av_heads_key_form form, int width,
+			char *out, size_t size);
 
 /* A weight (0..1) in width columns: "0.423", "0.42", ".42", or "" when
  * not even that fits. */

@@ -223,6 +223,12 @@ struct slot {
 	int op_x;          /* the part's operator ("·", "=") is drawn at op_x, or -1 */
 };
 
+/* Which key columns carry their index before the word, as the rows do
+ * ("0 the"): all of them when every "12 kangaroo" fits a cell, else those
+ * whose word another key has too ("the quick … the lazy" read "the … the"),
+ * cut to the cell if need be. */
+enum key_index { KEY_INDEX_NONE, KEY_INDEX_REPEATED, KEY_INDEX_ALL };
+
 struct plan {
 	struct slot *slots;
 	int n;
@@ -235,6 +241,7 @@ struct plan {
 	int right_reserve;
 	int max_rows;      /* the most rows of any part */
 	bool sums;         /* some part shows its row sums */
+	enum key_index key_index;   /* which key columns show their index */
 };
 
 /* Whether a part needs its own row labels after the part before it:
@@ -331,6 +338,37 @@ static void draw_row_label(WINDOW *w, struct av_colors *c, const struct av_trace
 		av_put_pad(w, y, x, buf, width, a);
 }
 
+static int key_count(const struct av_trace *t)
+{
+	return cross(t) ? t->source_tokens.n : t->tokens.n;
+}
+
+static bool word_repeats(const struct av_trace *t, int key)
+{
+	const char *word = token_of(t, AV_AXIS_KEY, key);
+	for (int j = 0; j < key_count(t); j++)
+		if (j != key && strcmp(token_of(t, AV_AXIS_KEY, j), word) == 0)
+			return true;
+	return false;
+}
+
+static enum key_index key_index_of(const struct av_heatmap *hm, const struct plan *pl)
+{
+	bool keys = false;
+	for (int i = 0; i < hm->n_parts; i++)
+		keys |= hm->parts[i].col_axis == AV_AXIS_KEY;
+	if (!keys || hm->compact)
+		return KEY_INDEX_NONE;
+	bool all_fit = true, repeats = false;
+	for (int j = 0; j < key_count(hm->t); j++) {
+		char buf[160];
+		snprintf(buf, sizeof(buf), "%d %s", j, token_of(hm->t, AV_AXIS_KEY, j));
+		all_fit &= av_text_width(buf) <= pl->cell_w - 1;
+		repeats |= word_repeats(hm->t, j);
+	}
+	return all_fit ? KEY_INDEX_ALL : repeats ? KEY_INDEX_REPEATED : KEY_INDEX_NONE;
+}
+
 static void draw_col_label(WINDOW *w, struct av_colors *c, const struct av_heatmap *hm,
 			   const struct plan *pl, const struct slot *s, int y, bool current)
 {
@@ -341,10 +379,14 @@ static void draw_col_label(WINDOW *w, struct av_colors *c, const struct av_heatm
 	bool in_head = p->hl_len > 0 && s->col >= p->hl_start && s->col < p->hl_start + p->hl_len;
 	int width = getmaxx(w);
 	if (p->col_axis == AV_AXIS_KEY) {
+		const char *word = token_of(t, AV_AXIS_KEY, s->col);
 		if (hm->compact)
 			snprintf(buf, sizeof(buf), "%d", s->col);
+		else if (pl->key_index == KEY_INDEX_ALL ||
+			 (pl->key_index == KEY_INDEX_REPEATED && word_repeats(t, s->col)))
+			snprintf(buf, sizeof(buf), "%d %s", s->col, word);
 		else
-			snprintf(buf, sizeof(buf), "%s", token_of(t, AV_AXIS_KEY, s->col));
+			snprintf(buf, sizeof(buf), "%s", word);
 		if (oov_of(t, AV_AXIS_KEY, s->col))
 			a = av_colors_el(c, AV_EL_OOV);
 		if (s->col < AV_MAX_TOKENS && t->key_hidden[s->col])
@@ -787,9 +829,10 @@ static bool sums_paged(const struct av_heatmap *hm, const struct plan *pl)
  * when columns are off the screen, "Σ all 16" says they add up all of
  * them, not the cells beside them (which then seemed to sum to 1). */
 static void draw_headers(WINDOW *w, struct av_colors *c, struct av_heatmap *hm,
-			 const struct plan *pl, int total, int sum_x)
+			 struct plan *pl, int total, int sum_x)
 {
 	draw_part_header(w, c, hm, pl, total);
+	pl->key_index = key_index_of(hm, pl);
 	for (int i = 0; i < pl->n; i++)
 		draw_col_label(w, c, hm, pl, &pl->slots[i], 1, cursor_col(hm, pl->slots[i].vcol));
 	if (!pl->sums)
