@@ -62,6 +62,28 @@ static void test_default_screen(void **state)
 /* The sample's description under the tokens table stops between sentences
  * where the rows run out: it ended "... learned positions. Step…", a
  * sentence cut with nowhere to read the rest. */
+/* Each matrix of a stage is shaded on its own scale: at the output stage
+ * the legend "value −8.441 … +8.441" stood under concat, output and
+ * residual (which reaches −10.5) as if it were all of theirs (QA). With
+ * more than one matrix it names the one it is the scale of, the cursor's. */
+static void test_legend_names_its_matrix(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "G");
+	int y = harness_find("(0 = middle)");
+	assert_true(y >= 0);
+	if (strncmp(harness_line(y), "output ", 7) != 0)
+		fail_msg("legend: \"%s\"", harness_line(y));
+	/* one matrix (softmax's weights_h): the title names it */
+	harness_keys(&h, "gnnnnnn");
+	y = harness_find("weight 0");
+	assert_true(y >= 0);
+	assert_int_equal(strncmp(harness_line(y), "weight 0", 8), 0);
+	harness_close(&h);
+}
+
 static void test_description_whole_sentences(void **state)
 {
 	(void)state;
@@ -2148,6 +2170,7 @@ int main(void)
 		cmocka_unit_test(test_default_screen),
 		cmocka_unit_test(test_token_wider_than_the_line),
 		cmocka_unit_test(test_description_whole_sentences),
+		cmocka_unit_test(test_legend_names_its_matrix),
 		cmocka_unit_test(test_every_stage),
 		cmocka_unit_test(test_mask_toggle),
 		cmocka_unit_test(test_row_sums_of_a_paged_matrix),

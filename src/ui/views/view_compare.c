@@ -558,8 +558,8 @@ static void draw_legend(struct av_app *a, struct av_pin *p, const struct av_pane
 	}
 	if (kind == 2)
 		range = p->diff.max_abs;
-	av_legend_draw(rest, 0, &a->colors, s->weights ? AV_PART_WEIGHTS : AV_PART_SIGNED, range,
-		       hidden, s->hidden_as_inf);
+	av_legend_draw(rest, 0, &a->colors, s->weights ? AV_PART_WEIGHTS : AV_PART_SIGNED, NULL,
+		       range, hidden, s->hidden_as_inf);
 	delwin(rest);
 }
 

@@ -349,8 +349,8 @@ static void draw_legend_at(struct av_app *a, WINDOW *w, int y, const struct av_p
 		if (v > range)
 			range = v;
 	}
-	av_legend_draw(w, y, &a->colors, s->weights ? AV_PART_WEIGHTS : AV_PART_SIGNED, range,
-		       hidden, s->hidden_as_inf);
+	av_legend_draw(w, y, &a->colors, s->weights ? AV_PART_WEIGHTS : AV_PART_SIGNED, NULL,
+		       range, hidden, s->hidden_as_inf);
 }
 
 static void draw_legend(struct av_app *a, const struct av_panel *pn)

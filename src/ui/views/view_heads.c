@@ -499,7 +499,7 @@ static void draw_legend(struct av_app *a, const struct av_heads_page *pg)
 	bool any_hidden = false;
 	for (size_t k = 0; k < (size_t)t->n * t->m && !any_hidden; k++)
 		any_hidden = t->mask[k] == 0;
-	av_legend_draw(w, 0, c, cc.shown.kind, range, cc.shown.maskable && any_hidden,
+	av_legend_draw(w, 0, c, cc.shown.kind, NULL, range, cc.shown.maskable && any_hidden,
 		       cc.shown.masked_as_inf);
 }
 

@@ -713,7 +713,10 @@ static void draw_legend_at(struct av_app *a, WINDOW *w, int y, const struct av_p
 	bool maskable = false;
 	for (int i = 0; i < n; i++)
 		maskable |= parts[i].maskable;
-	int x = av_legend_draw(w, y, &a->colors, parts[p].kind,
+	/* each matrix is shaded on its own scale: with more than one the
+	 * legend names the cursor's (the residual reaches further than the
+	 * output beside it) */
+	int x = av_legend_draw(w, y, &a->colors, parts[p].kind, n > 1 ? parts[p].name : NULL,
 			       av_part_range(t, &parts[p], NULL), maskable && any_hidden,
 			       parts[p].masked_as_inf);
 	/* a row with every key hidden: its weights are 0s, not 1/m (the

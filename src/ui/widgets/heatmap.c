@@ -999,7 +999,7 @@ void av_heatmap_draw(WINDOW *w, struct av_colors *c, struct av_heatmap *hm)
 /* --- the legend ---------------------------------------------------------- */
 
 int av_legend_draw(WINDOW *w, int y, struct av_colors *c, enum av_part_kind kind,
-		   double range, bool masked_entry, bool as_inf)
+		   const char *name, double range, bool masked_entry, bool as_inf)
 {
 	int width = getmaxx(w);
 	const bool utf8 = av_draw_utf8();
@@ -1015,7 +1015,13 @@ int av_legend_draw(WINDOW *w, int y, struct av_colors *c, enum av_part_kind kind
 		snprintf(hi, sizeof(hi), "+%s", r);
 	}
 	int x = 0;
-	x += av_put(w, y, x, kind == AV_PART_WEIGHTS ? _("weight ") : _("value "), width - x, dim);
+	if (name) {
+		x += av_put(w, y, x, name, width - x, dim);
+		x += av_put(w, y, x, " ", width - x, dim);
+	} else {
+		x += av_put(w, y, x, kind == AV_PART_WEIGHTS ? _("weight ") : _("value "),
+			    width - x, dim);
+	}
 	x += av_put(w, y, x, lo, width - x, label);
 	x += av_put(w, y, x, " ", width - x, A_NORMAL);
 	int steps = AV_HEAT_LEVELS;
@@ -1026,9 +1032,9 @@ int av_legend_draw(WINDOW *w, int y, struct av_colors *c, enum av_part_kind kind
 	}
 	x += av_put(w, y, x, " ", width - x, A_NORMAL);
 	x += av_put(w, y, x, hi, width - x, label);
-	if (kind == AV_PART_SIGNED && !masked_entry && x + 12 < width) {
-		x += av_put(w, y, x, _("  (0 = middle)"), width - x, dim);
-	}
+	const char *middle = _("  (0 = middle)");   /* whole or not at all */
+	if (kind == AV_PART_SIGNED && !masked_entry && x + av_text_width(middle) <= width)
+		x += av_put(w, y, x, middle, width - x, dim);
 	if (masked_entry && x + 12 < width) {
 		x += av_put(w, y, x, "   ", width - x, A_NORMAL);
 		x += av_put(w, y, x, utf8 ? "╳" : "x", 1, av_colors_el(c, AV_EL_MASKED));

@@ -125,10 +125,12 @@ double av_part_range(const struct av_trace *t, const struct av_part *p, bool *ne
  * largest). */
 double av_part_number_range(const struct av_trace *t, const struct av_part *p, bool *neg);
 
-/* The legend: "−2.31 ████████ +2.31  ╳ −∞ masked" in one row of w.
- * Returns the columns it took. */
+/* The legend: "value −2.31 ████████ +2.31  ╳ −∞ masked" in one row of w,
+ * "name −2.31 …" when name is given (the figure has more matrices, each
+ * shaded on its own scale: which one this is). Returns the columns it
+ * took. */
 int av_legend_draw(WINDOW *w, int y, struct av_colors *c, enum av_part_kind kind,
-		   double range, bool masked_entry, bool as_inf);
+		   const char *name, double range, bool masked_entry, bool as_inf);
 
 /* A row label: "3 japan", a CJK token aligned by its columns. */
 void av_row_label(const struct av_trace *t, enum av_axis axis, int i, char *buf, size_t size);
