@@ -866,6 +866,10 @@ void av_app_draw_header(struct av_app *a, const char *view, int index, int count
 		.scale = av_scale_names[t->cfg.scale],
 		.temperature = t->cfg.temperature,
 		.seed = t->cfg.seed,
+		/* drawn otherwise than the sample says (its name says its own);
+		 * weights of --weights were not drawn at all */
+		.init = t->cfg.init != s->sample.cfg.init && !s->from_weights
+			? av_init_names[t->cfg.init] : NULL,
 		.stage = index,
 		.n_stages = count,
 		/* names and labels come from N_() tables: shown translated */

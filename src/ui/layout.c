@@ -302,6 +302,11 @@ static int header_pieces(const struct av_header_info *h, struct piece p[PIECE_MA
 		PIECE(SQUEEZE_SEED, "seed=%llu", seed);
 		SHORTER(SQUEEZE_SEED_SHORT, "s%llu", seed);
 	}
+	if (!h->model && h->init) {   /* how the seed's weights were drawn */
+		PIECE(SQUEEZE_SEED, "init=%s", h->init);
+		SHORTER(SQUEEZE_SEED_SHORT, "%s", h->init);
+	}
+
 	if (h->view) {
 		PIECE(SQUEEZE_NEVER, "%s", h->view);
 		struct piece *v = &p[count - 1];

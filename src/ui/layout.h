@@ -54,6 +54,9 @@ struct av_header_info {
 	const char *scale;
 	double temperature;
 	uint64_t seed;
+	const char *init;          /* "xavier", "torch": how the seed's weights
+				    * were drawn when not as the sample says,
+				    * or NULL; shown and dropped with the seed */
 	int stage, n_stages;       /* stage is 0-based; shown 1-based as k/N;
 				    * no stages (0): the view's label alone */
 	const char *stage_name;
