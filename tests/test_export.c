@@ -376,6 +376,41 @@ static void test_text_plain_and_ansi(void **state)
 	free(ansi);
 }
 
+/* A token's control and bidi characters are escaped in the text files as
+ * --print escapes them: written raw, U+202E reordered the rest of its row
+ * and \x01 reached the terminal when the file was cat. The columns still
+ * line up, the escape counted at its width (the head, cut at 10 columns,
+ * keeps it whole). */
+static void test_text_escapes_controls(void **state)
+{
+	(void)state;
+	static char bidi[] = "ab\xe2\x80\xae" "cd", plain_row[] = "ef";
+	static char *labels[] = { bidi, plain_row };
+	static const float data[] = { 0.5f, 0.25f, 0.125f, 1.0f };
+	struct av_figure f = { .title = "t\x1b]0;x\x07", .settings = "s\xe2\x80\xaeq",
+			       .n = 1, .theme = &theme };
+	f.m[0] = (struct av_fig_matrix){ .name = "m", .data = data, .rows = 2, .cols = 2,
+					 .stride = 2, .row_labels = labels,
+					 .col_labels = labels };
+	for (int ansi = 0; ansi <= 1; ansi++) {
+		char *text = av_figure_text(&f, ansi);
+		assert_null(strstr(text, "\xe2\x80\xae"));
+		assert_null(strchr(text, '\x07'));
+		assert_non_null(strstr(text, "t\\x1b]0;x\\x07\n"));
+		assert_non_null(strstr(text, "s\\u202eq\n"));
+		if (!ansi) {
+			assert_non_null(strstr(text, "\n0 ab\\u202ecd      0.500      0.250\n"));
+			assert_non_null(strstr(text, "\n1 ef              0.125      1.000\n"));
+		}
+		free(text);
+	}
+	struct av_figure g = figure();
+	char *text = av_figure_text(&g, false);
+	assert_null(strchr(text, '\x01'));
+	assert_non_null(strstr(text, "x\\x01y"));
+	free(text);
+}
+
 /* The figure files show a cell as the screen does: a value that rounds to
  * zero without a sign (the comparison's Δ of −3.3e-09 read 0.000 on screen
  * and -0.000 in the files), a hidden weight "╳ 0" (the text file had "╳"
@@ -610,6 +645,7 @@ int main(void)
 		cmocka_unit_test(test_xml_escape),
 		cmocka_unit_test(test_svg_well_formed),
 		cmocka_unit_test(test_text_plain_and_ansi),
+		cmocka_unit_test(test_text_escapes_controls),
 		cmocka_unit_test(test_weights_and_trace_load_back),
 		cmocka_unit_test(test_training_record_written_and_loads_back),
 		cmocka_unit_test(test_cells_read_as_on_screen),

@@ -204,6 +204,11 @@ char *av_escape_message(const char *s, bool ascii)
 	return escape(s, (size_t)-1, ascii ? ESCAPE_NON_ASCII : ESCAPE_INVISIBLE);
 }
 
+size_t av_escape_controls_next(const char *s, size_t len, char shown[static 12])
+{
+	return escape_char(s, len, ESCAPE_INVISIBLE, shown);
+}
+
 bool av_locale_is_utf8(void)
 {
 	const char *cs = nl_langinfo(CODESET);

@@ -78,6 +78,11 @@ bool av_cp_invisible(uint32_t cp);
  * to a width: an escape is never cut in two. */
 size_t av_escape_output_next(const char *s, size_t len, char shown[static 12]);
 
+/* The first character of s (len > 0 bytes) as av_escape_controls shows it,
+ * whatever av_output_set_ascii said (a file is UTF-8 in every locale); as
+ * av_escape_output_next otherwise. */
+size_t av_escape_controls_next(const char *s, size_t len, char shown[static 12]);
+
 /* Whether av_escape_output escapes every non-ASCII character. */
 void av_output_set_ascii(bool ascii);
 
