@@ -5,6 +5,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,6 +22,7 @@
 #include "json_rows.h"
 #include "json_same.h"
 #include "model.h"
+#include "number.h"
 #include "sample.h"
 #include "theme.h"
 #include "util.h"
@@ -585,6 +587,34 @@ static void test_json_getters(void **state)
 	assert_null(f);
 	cJSON_Delete(o);
 	free(cause);
+}
+
+/* The largest float as attnview's %.9g writes it and as numpy prints it
+ * reads back as FLT_MAX: both are a little above FLT_MAX as doubles, and
+ * were refused as too large; what rounds to infinity is still refused,
+ * with enough digits to tell it from FLT_MAX. */
+static void test_float_limit(void **state)
+{
+	(void)state;
+	char *cause = NULL, max[32];
+	av_number_format(max, sizeof max, FLT_MAX, 9);
+	char *text = av_printf("{\"f\": [%s, -3.4028235e38, 3.4028234e38], "
+			       "\"g\": [3.40282357e38]}", max);
+	cJSON *o = av_json_parse(text, "x", TEXT_VALUES, "tests", &cause);
+	assert_non_null(o);
+	float *f = NULL;
+	assert_true(av_json_get_vector(o, "p", "f", true, 3, &f, &cause));
+	assert_true(f[0] == FLT_MAX);
+	assert_true(f[1] == -FLT_MAX);
+	assert_true(f[2] == FLT_MAX);
+	free(f);
+	f = NULL;
+	assert_false(av_json_get_vector(o, "p", "g", true, 1, &f, &cause));
+	assert_string_equal(cause, "\"p\".\"g\": item 1: 3.40282357e+38 is too large for a "
+			    "32-bit float");
+	cJSON_Delete(o);
+	free(cause);
+	free(text);
 }
 
 /* Configs compare field by field: the padding of two equal configs may
@@ -1601,6 +1631,7 @@ int main(void)
 		cmocka_unit_test(test_file_limits),
 		cmocka_unit_test(test_large_vocabulary),
 		cmocka_unit_test(test_json_getters),
+		cmocka_unit_test(test_float_limit),
 		cmocka_unit_test(test_config_equal),
 		cmocka_unit_test(test_config_failure_keeps_cfg),
 		cmocka_unit_test(test_not_found_lists_samples),

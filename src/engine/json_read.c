@@ -557,7 +557,7 @@ static bool number_fail(const cJSON *item, double v, const char *where, const ch
 	else if (!isfinite(v))
 		msg = av_printf(_("%s: not a finite number"), spot);
 	else
-		msg = av_printf(_("%s: %g is too large for a 32-bit float"), spot, v);
+		msg = av_printf(_("%s: %.9g is too large for a 32-bit float"), spot, v);
 	key_fail(cause, where, key, msg);
 	free(msg);
 	return false;
@@ -569,10 +569,17 @@ static bool number_fail(const cJSON *item, double v, const char *where, const ch
  * a message: formatting it for every number (a translated, positional
  * format) took a quarter of the time to read a D=512 weights file. item
  * is the number's node, or NULL for a number of a row read aside (v). */
+/* The least magnitude a double rounds up to infinity as a float: FLT_MAX
+ * and half its last place. Below it a number rounds to a finite float, so
+ * FLT_MAX as %.9g writes it (3.40282347e+38) and as numpy prints it
+ * (3.4028235e+38), both a little above FLT_MAX as doubles, read back (they
+ * were refused, "3.40282e+38 is too large", FLT_MAX's own %g). */
+#define FLOAT_ROUNDS_TO_INF 0x1.ffffffp127
+
 static bool float_at(const cJSON *item, double v, const char *where, const char *key,
 		     int r, int c, float *out, char **cause)
 {
-	if ((!item || cJSON_IsNumber(item)) && isfinite(v) && fabs(v) <= FLT_MAX) {
+	if ((!item || cJSON_IsNumber(item)) && isfinite(v) && fabs(v) < FLOAT_ROUNDS_TO_INF) {
 		*out = (float)v;
 		return true;
 	}
