@@ -193,8 +193,16 @@ static bool read_weights(const cJSON *root, struct av_config *c, unsigned *given
 			 struct av_params *q, char **cause)
 {
 	const cJSON *conf, *params;
-	if (!read_header(root, cause)
-	    || !av_json_get_object(root, NULL, "config", false, &conf, cause)
+	if (!read_header(root, cause))
+		return false;
+	/* a --model trace has the layer's numbers but not its weights, which
+	 * stay in the model's files: "missing \"params\"" left a user, told
+	 * that every trace is a weights file, guessing why */
+	if (!cJSON_GetObjectItemCaseSensitive(root, "params") &&
+	    cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(root, "model")))
+		return av_fail(cause, _("a trace of a real model's layer holds no weights to load "
+					"(--model DIR reads them from the model's folder)"));
+	if (!av_json_get_object(root, NULL, "config", false, &conf, cause)
 	    || !av_json_get_config(conf, "config", c, given, cause)
 	    || !av_json_get_object(root, NULL, "params", true, &params, cause)
 	    || !av_json_check_keys(params, "params", params_keys, cause)
