@@ -2097,6 +2097,41 @@ static void test_class_student_pages(void **state)
 	class_close(&r);
 }
 
+
+/* f after the teacher quit: the student goes back to the teacher's last
+ * screen, and the status line says the teacher is gone (the header says
+ * "no teacher"), not "following the teacher again". */
+static void test_class_snap_back_teacher_gone(void **state)
+{
+	(void)state;
+	struct class_room r;
+	char got[256];
+	class_open(&r, 80, 24, 80, 24, "china-panda", NULL);
+	class_key(&r, 'n');
+	int n = 'n';
+	class_student_keys(&r, &n, 1);
+	assert_int_equal(r.fol.a.stage, r.lead.a.stage + 1);
+	class_header(got, sizeof got, &r.fol.a);
+	assert_string_equal(got, "exploring");
+	/* the teacher quits */
+	class_use(&r.lead);
+	av_classroom_free(&r.lead.a);
+	for (int i = 0; i < 200; i++) {
+		class_use(&r.fol);
+		av_classroom_wait(&r.fol.a, 0);
+		usleep(1000);
+	}
+	int f = 'f';
+	class_student_keys(&r, &f, 1);
+	assert_int_equal(r.fol.a.stage, r.lead.a.stage);   /* the teacher's last state */
+	class_header(got, sizeof got, &r.fol.a);
+	assert_string_equal(got, "no teacher");
+	assert_non_null(r.fol.a.message);
+	assert_string_equal(r.fol.a.message, "back to the teacher's last screen; waiting for the"
+					     " teacher to come back");
+	class_close(&r);
+}
+
 /* A student in the training view while the teacher trains: the epochs
  * arrive (twice a second), and the state at the right of the first row
  * said "|| paused (25 epochs/s)" (zh_CN "|| 已暂停") under the teacher's
@@ -2226,6 +2261,7 @@ int main(void)
 		cmocka_unit_test(test_class_smaller_student),
 		cmocka_unit_test(test_class_student_pages),
 		cmocka_unit_test(test_class_student_follows_the_run),
+		cmocka_unit_test(test_class_snap_back_teacher_gone),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

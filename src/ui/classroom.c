@@ -1031,7 +1031,11 @@ void av_classroom_snap_back(struct av_app *a)
 	av_pin_free(a);         /* its own pin too: the teacher's, if any, comes back */
 	c->have_view_run = false;
 	follow(a, &copy);
-	av_app_message(a, false, _("following the teacher again"));
+	if (av_follower_connected(c->follower))
+		av_app_message(a, false, _("following the teacher again"));
+	else    /* the header says "no teacher": the state is the last one */
+		av_app_message(a, false, _("back to the teacher's last screen; waiting for"
+					   " the teacher to come back"));
 }
 
 /* --- the header and the status line */
