@@ -260,6 +260,12 @@ static void test_same_and_describe(void **state)
 	a.view = AV_SNAP_VIEW_TRAIN;
 	av_state_where(&a, line, sizeof line);
 	assert_string_equal(line, "training, epoch 137");
+	/* which figure: "figures" alone left an exploring student to guess */
+	a.view = AV_SNAP_VIEW_FIGURES;
+	a.figure = 1;
+	av_state_where(&a, line, sizeof line);
+	assert_string_equal(line, "figures, figure 2");
+	a.figure = 0;
 	strcpy(a.lesson, "熊猫课");
 	a.view = AV_SNAP_VIEW_STAGE;
 	av_state_where(&a, line, sizeof line);

@@ -433,7 +433,8 @@ void av_state_where(const struct av_state *s, char *out, size_t size)
 			 s->training.active ? s->training.epochs : 0);
 		break;
 	case AV_SNAP_VIEW_FIGURES:
-		snprintf(out, size, _("%sfigures"), lesson);
+		/* TRANSLATORS: where the teacher is, e.g. "figures, figure 2" */
+		snprintf(out, size, _("%sfigures, figure %d"), lesson, s->figure + 1);
 		break;
 	default:
 		snprintf(out, size, _("%s%s, head %d"), lesson, stage, s->head);
