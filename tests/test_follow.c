@@ -266,6 +266,28 @@ static void test_same_and_describe(void **state)
 	av_state_where(&a, line, sizeof line);
 	assert_string_equal(line, "figures, figure 2");
 	a.figure = 0;
+	/* comparing: what the teacher pinned, not the stepper's stage left
+	 * behind (a pinned figure read "comparing, scores, head 0") */
+	a.view = AV_SNAP_VIEW_COMPARE;
+	struct av_state pin = a;
+	pin.view = AV_SNAP_VIEW_FIGURES;
+	pin.figure = 1;
+	av_state_where_compared(&a, &pin, line, sizeof line);
+	assert_string_equal(line, "comparing, figure 2");
+	pin.view = AV_SNAP_VIEW_STAGE;
+	pin.head = 1;
+	av_state_where_compared(&a, &pin, line, sizeof line);
+	assert_string_equal(line, "comparing, softmax, head 1");
+	av_state_where_compared(&a, NULL, line, sizeof line);
+	assert_string_equal(line, "comparing, softmax, head 2");
+	struct av_explore ex;
+	av_explore_init(&ex);
+	pin.view = AV_SNAP_VIEW_FIGURES;
+	assert_true(av_explore_teacher(&ex, &a));   /* following: applied */
+	av_explore_teacher_pin(&ex, &pin);
+	av_explore_start(&ex);
+	av_explore_line(&ex, line, sizeof line);
+	assert_non_null(strstr(line, "teacher: comparing, figure 2"));
 	strcpy(a.lesson, "熊猫课");
 	a.view = AV_SNAP_VIEW_STAGE;
 	av_state_where(&a, line, sizeof line);

@@ -27,6 +27,13 @@ void av_explore_connected(struct av_explore *e, bool connected)
 	e->teacher_here = connected;
 }
 
+void av_explore_teacher_pin(struct av_explore *e, const struct av_state *pin)
+{
+	e->have_teacher_pin = pin != NULL;
+	if (pin)
+		e->teacher_pin = *pin;
+}
+
 bool av_explore_start(struct av_explore *e)
 {
 	bool started = !e->exploring;
@@ -54,7 +61,8 @@ void av_explore_line(const struct av_explore *e, char *out, size_t size)
 	if (!e->have_teacher) {
 		snprintf(out, size, "%s", _("teacher: not connected yet — f to follow"));
 	} else {
-		av_state_where(&e->teacher, where, sizeof where);
+		av_state_where_compared(&e->teacher, e->have_teacher_pin ? &e->teacher_pin : NULL,
+					where, sizeof where);
 		if (e->teacher_here)
 			snprintf(out, size, _("teacher: %s — f to follow"), where);
 		else

@@ -19,6 +19,8 @@ struct av_explore {
 	bool have_teacher;          /* a snapshot came since the start */
 	bool teacher_here;          /* the leader is connected */
 	struct av_state teacher;    /* the newest snapshot */
+	struct av_state teacher_pin;   /* the state its comparison pinned */
+	bool have_teacher_pin;
 };
 
 void av_explore_init(struct av_explore *e);
@@ -26,6 +28,10 @@ void av_explore_init(struct av_explore *e);
 /* A snapshot from the leader: kept as the teacher's. true when the
  * follower applies it now (it follows), false while it explores. */
 bool av_explore_teacher(struct av_explore *e, const struct av_state *snap);
+
+/* What the teacher's comparison pinned (the state it was pinned in), or
+ * NULL: none known; the line names it. */
+void av_explore_teacher_pin(struct av_explore *e, const struct av_state *pin);
 
 /* The leader came or went (the follower keeps its state either way). */
 void av_explore_connected(struct av_explore *e, bool connected);

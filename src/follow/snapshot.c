@@ -408,6 +408,30 @@ bool av_state_same_runs_before(const struct av_state *a, const struct av_state *
 	return true;
 }
 
+void av_state_where_compared(const struct av_state *s, const struct av_state *pin, char *out,
+			     size_t size)
+{
+	if (!pin || s->view != AV_SNAP_VIEW_COMPARE) {
+		av_state_where(s, out, size);
+		return;
+	}
+	struct av_state named = *s;   /* the lesson step is the snapshot's */
+	named.stage = pin->stage;
+	named.head = pin->head;
+	if (pin->view != AV_SNAP_VIEW_FIGURES) {
+		av_state_where(&named, out, size);
+		return;
+	}
+	char lesson[AV_SNAP_NAME_MAX + 32] = "";
+	if (size == 0)
+		return;
+	if (s->lesson[0] != '\0')
+		snprintf(lesson, sizeof lesson, _("%s step %d: "), s->lesson, s->lesson_step + 1);
+	/* TRANSLATORS: where the teacher is: comparing with a pinned figure */
+	snprintf(out, size, _("%scomparing, figure %d"), lesson, pin->figure + 1);
+	av_utf8_drop_cut_character(out, size);
+}
+
 void av_state_where(const struct av_state *s, char *out, size_t size)
 {
 	/* the wire's names are the stage titles' msgids: shown translated, as

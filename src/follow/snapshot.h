@@ -235,6 +235,13 @@ bool av_state_recipe_continues(const struct av_snap_training *prev,
  * character boundary). */
 void av_state_where(const struct av_state *s, char *out, size_t size);
 
+/* av_state_where, with a comparison named by what its pin holds ("comparing,
+ * figure 2", or the pinned stage and head) where pin, the state it was
+ * pinned in, is known (not NULL): the snapshot's own stage is the
+ * stepper's, left behind when a figure was pinned. */
+void av_state_where_compared(const struct av_state *s, const struct av_state *pin, char *out,
+			     size_t size);
+
 /* FNV-1a 64 of len bytes: the content hash of a sample or weights file. */
 uint64_t av_state_hash(const void *data, size_t len);
 

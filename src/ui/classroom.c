@@ -1147,8 +1147,10 @@ int av_classroom_wait(struct av_app *a, int wait_ms)
 		struct av_state snap;
 		unsigned ev = av_follower_step(c->follower, now_ms(), &snap);
 
-		if (ev & AV_FOLLOW_SNAPSHOT)
+		if (ev & AV_FOLLOW_SNAPSHOT) {
 			c->have_teacher_pin = av_follower_pin(c->follower, &c->teacher_pin);
+			av_explore_teacher_pin(&c->ex, c->have_teacher_pin ? &c->teacher_pin : NULL);
+		}
 		/* the header said "following" while every message of a teacher
 		 * on another release was dropped; the next one followed says
 		 * "following" again (follow()) */
