@@ -422,6 +422,11 @@ static void test_command_text_errors_said_once(void **state)
 	harness_keys(&h, "\r");
 	expect_status("the source has more than 64 tokens");
 	assert_false(harness_status_has(LINES - 1, "source: the source"));
+	/* a source of spaces: what is wrong with it, not a pointer to the
+	 * command line's --source (helper-59) */
+	harness_keys(&h, ESC ":source    \r");
+	expect_status("the source is empty");
+	assert_false(harness_status_has(LINES - 1, "--source"));
 	harness_close(&h);
 }
 

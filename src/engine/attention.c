@@ -423,7 +423,9 @@ static bool run(struct av_trace *t, struct av_params *p, const struct av_config 
 	bool cross = cfg->mode == AV_MODE_CROSS;
 	if (!av_config_check(cfg, cause) || !check_params(p, cfg, cause))
 		return false;
-	if (cross && (!source || !*source))
+	/* no source at all; an empty one is the tokenizer's "the source is
+	 * empty", which does not send a screen's user to --source */
+	if (cross && !source)
 		return av_fail(cause, _("cross mode needs a source sentence for the keys and "
 			       "values (--source, or the sample's \"source\")"));
 
