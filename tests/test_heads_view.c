@@ -500,6 +500,28 @@ static void test_grid_inspector(void **state)
 	harness_close(&h);
 }
 
+/* The grid's inspector wraps its sum into the rows it has, as the stepper's
+ * does: at 80x24 the context cell of query 5 showed one term of six
+ * ("0.171x0.375 + ... (+5 terms)") above a blank row, the stepper all six
+ * over two rows, so a learner could not check the cell in the grid. */
+static void test_grid_inspector_wraps(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "qkv-walkthrough", "the cat sat on the mat", -1);
+	harness_keys(&h, "nnnnnnnjjjjj");
+	expect("context_h[5,0]");
+	expect_not("terms)");
+	harness_keys(&h, "a");
+	expect("context_h[5,0]");
+	expect_not("terms)");
+	/* the softmax row's exponentials too, each with its sum */
+	harness_keys(&h, "p");
+	expect("weights_h[5,0]");
+	expect_not("(+");
+	harness_close(&h);
+}
+
 /* Nothing ever wraps: every size from the minimum to 250x80, both faces,
  * the per-head stages, 5, 27, 40 and 64 tokens and CJK words. */
 static void test_every_size(void **state)
@@ -786,6 +808,7 @@ int main(void)
 		cmocka_unit_test(test_bars_signed),
 		cmocka_unit_test(test_bars_title_minus),
 		cmocka_unit_test(test_grid_inspector),
+		cmocka_unit_test(test_grid_inspector_wraps),
 		cmocka_unit_test(test_every_size),
 		cmocka_unit_test(test_many_heads),
 		cmocka_unit_test(test_clip_helpers),

@@ -21,6 +21,7 @@
 #include "ui/keyboard.h"
 #include "ui/views/figview.h"
 #include "ui/widgets/inspector.h"
+#include "ui/widgets/panels.h"
 #include "ui/views/model_ui.h"
 #include "ui/prompt.h"
 #include "utf8.h"
@@ -1050,11 +1051,23 @@ void av_app_draw_inspector(struct av_app *a, const struct av_insp *in)
 	if (!w)
 		return;
 	werase(w);
-	int width = getmaxx(w), height = getmaxy(w);
+	int width = getmaxx(w) - 1, height = getmaxy(w), y = 0;
 	struct av_colors *c = &a->colors;
-	for (int i = 0; i < in->n && i < height; i++)
-		av_put(w, i, 0, in->line[i], width,
-		       av_colors_el(c, i == 0 ? AV_EL_LABEL : AV_EL_NORMAL));
+	for (int i = 0; i < in->n && y < height; i++) {
+		/* a row kept for each line after it: one too long is cut ("…")
+		 * rather than pushing the next ones out */
+		int rows = height - y - (in->n - 1 - i);
+		y += av_put_wrapped(w, y, 0, in->line[i], width, rows > 1 ? rows : 1,
+				    av_colors_el(c, i == 0 ? AV_EL_LABEL : AV_EL_NORMAL));
+	}
+}
+
+int av_app_inspector_rows(const struct av_app *a, const struct av_insp *in)
+{
+	int rows = 0, width = a->w_insp ? getmaxx(a->w_insp) - 1 : 0;
+	for (int i = 0; i < in->n; i++)
+		rows += av_wrapped_lines(in->line[i], width);
+	return rows;
 }
 
 /* The size message, then what to do, word-wrapped and centred: at 20x6

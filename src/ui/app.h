@@ -315,9 +315,14 @@ int av_app_parts(const struct av_app *a, struct av_part out[AV_MAX_PARTS]);
 void av_app_draw_header(struct av_app *a, const char *view, int index, int count,
 			const char *name, const char *const *reserve_names);
 
-/* Draws the inspector window from an av_insp (shared by the views). */
+/* Draws the inspector window from an av_insp (shared by the views): each
+ * line word-wrapped (a sum at its " + ") while rows last, keeping a row for
+ * each line after it. */
 struct av_insp;
 void av_app_draw_inspector(struct av_app *a, const struct av_insp *in);
+
+/* The rows av_app_draw_inspector needs for the whole of in. */
+int av_app_inspector_rows(const struct av_app *a, const struct av_insp *in);
 
 /* The projections' weights the inspector explains Q, K, V and the output
  * with: the session's, or the model layer's (--model). */

@@ -515,8 +515,19 @@ static void draw_inspector(struct av_app *a)
 	struct av_insp in;
 	struct av_insp_weights wts;
 	av_app_insp_weights(a, &wts);
-	av_insp_cell_weights(&in, &a->s->trace, &a->s->params, &wts, &cc.full, a->head, a->row,
-			     cc.col_full, getmaxx(a->w_insp));
+	/* a sum or a row of numbers takes two or three rows where the
+	 * inspector has them, as in the stepper (it wraps at its " + "; less
+	 * about a term a wrapped row may leave unused), fewer when the other
+	 * lines would not fit: in one row, the context of query 5 of 6 showed
+	 * one term above a blank row */
+	int rows = getmaxy(a->w_insp), width = getmaxx(a->w_insp) - 1;
+	for (int lines = rows >= 7 ? 3 : rows >= 4 ? 2 : 1;; lines--) {
+		av_insp_cell_weights(&in, &a->s->trace, &a->s->params, &wts, &cc.full, a->head,
+				     a->row, cc.col_full, width * lines - 22 * (lines - 1));
+		if (lines == 1 || av_app_inspector_rows(a, &in) <= rows)
+			break;
+		av_insp_free(&in);
+	}
 	av_app_draw_inspector(a, &in);
 	av_insp_free(&in);
 }
