@@ -1062,6 +1062,17 @@ void av_app_draw_inspector(struct av_app *a, const struct av_insp *in)
 	}
 }
 
+int av_app_inspector_lines(const struct av_app *a)
+{
+	int rows = a->w_insp ? getmaxy(a->w_insp) : 0;
+	return rows >= 7 ? 3 : rows >= 4 ? 2 : 1;
+}
+
+int av_app_inspector_width(const struct av_app *a, int lines)
+{
+	return (a->w_insp ? getmaxx(a->w_insp) - 1 : 0) * lines - 22 * (lines - 1);
+}
+
 int av_app_inspector_rows(const struct av_app *a, const struct av_insp *in)
 {
 	int rows = 0, width = a->w_insp ? getmaxx(a->w_insp) - 1 : 0;

@@ -324,6 +324,13 @@ void av_app_draw_inspector(struct av_app *a, const struct av_insp *in);
 /* The rows av_app_draw_inspector needs for the whole of in. */
 int av_app_inspector_rows(const struct av_app *a, const struct av_insp *in);
 
+/* The lines a sum or a row of numbers may take in the inspector (2 or 3
+ * where it has the rows for them, else 1), and the width the inspector
+ * builds them to for that many: the window's, less the room a wrapped line
+ * may leave unused at its end (about a term) at each break. */
+int av_app_inspector_lines(const struct av_app *a);
+int av_app_inspector_width(const struct av_app *a, int lines);
+
 /* The projections' weights the inspector explains Q, K, V and the output
  * with: the session's, or the model layer's (--model). */
 struct av_insp_weights;

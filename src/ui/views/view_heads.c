@@ -520,10 +520,10 @@ static void draw_inspector(struct av_app *a)
 	 * about a term a wrapped row may leave unused), fewer when the other
 	 * lines would not fit: in one row, the context of query 5 of 6 showed
 	 * one term above a blank row */
-	int rows = getmaxy(a->w_insp), width = getmaxx(a->w_insp) - 1;
-	for (int lines = rows >= 7 ? 3 : rows >= 4 ? 2 : 1;; lines--) {
+	int rows = getmaxy(a->w_insp);
+	for (int lines = av_app_inspector_lines(a);; lines--) {
 		av_insp_cell_weights(&in, &a->s->trace, &a->s->params, &wts, &cc.full, a->head,
-				     a->row, cc.col_full, width * lines - 22 * (lines - 1));
+				     a->row, cc.col_full, av_app_inspector_width(a, lines));
 		if (lines == 1 || av_app_inspector_rows(a, &in) <= rows)
 			break;
 		av_insp_free(&in);

@@ -668,9 +668,8 @@ static void draw_inspector(struct av_app *a, const struct av_part *parts, int n,
 	struct av_insp in;
 	/* sums and rows of numbers may take two or three rows when the
 	 * inspector has them (they word-wrap at their " + ") */
-	int rows = getmaxy(a->w_insp), lines = rows >= 7 ? 3 : rows >= 4 ? 2 : 1;
-	/* less the room a wrapped line may leave unused (about a term) */
-	int width = (getmaxx(a->w_insp) - 1) * lines - 22 * (lines - 1);
+	int lines = av_app_inspector_lines(a);
+	int width = av_app_inspector_width(a, lines);
 	const struct av_trace *t = &a->s->trace;
 	struct av_insp_bytes raw;
 	if (a->stage == AV_STAGE_TOKENS && a->row < t->tokens.n && av_app_token_bytes(a, &raw)) {
