@@ -410,8 +410,14 @@ static bool parse_one(struct av_options *o, int c, const char *arg, char **cause
 	case OPT_LIST_LESSONS: o->list_lessons = true; return true;
 	case OPT_MODEL: return take_file_name("model", arg, &o->model, cause);
 	case OPT_LAYER:
-		if (!parse_long("layer", arg, 0, INT_MAX, &v, cause))
+		/* the top is the model's to say ("the model has layers 0 to 11"),
+		 * once it is read; "(0 to 2147483647)" named a bound no model has */
+		if (!parse_long("layer", arg, LLONG_MIN, LLONG_MAX, &v, cause))
 			return false;
+		if (v < 0)
+			return av_fail(cause, _("--layer %lld: layers are counted from 0"), v);
+		if (v > INT_MAX)
+			return av_fail(cause, _("--layer %lld: no model has that many layers"), v);
 		o->layer = (int)v;
 		return true;
 	case OPT_MASK_KEYS:
