@@ -408,36 +408,15 @@ bool av_state_same_runs_before(const struct av_state *a, const struct av_state *
 	return true;
 }
 
-void av_state_where_compared(const struct av_state *s, const struct av_state *pin, char *out,
-			     size_t size)
+/* av_state_where, and _compared with the state its comparison pinned
+ * (pin, or NULL: the snapshot's own stage and head name it) */
+static void where(const struct av_state *s, const struct av_state *pin, char *out, size_t size)
 {
-	if (!pin || s->view != AV_SNAP_VIEW_COMPARE) {
-		av_state_where(s, out, size);
-		return;
-	}
-	struct av_state named = *s;   /* the lesson step is the snapshot's */
-	named.stage = pin->stage;
-	named.head = pin->head;
-	if (pin->view != AV_SNAP_VIEW_FIGURES) {
-		av_state_where(&named, out, size);
-		return;
-	}
-	char lesson[AV_SNAP_NAME_MAX + 32] = "";
-	if (size == 0)
-		return;
-	if (s->lesson[0] != '\0')
-		snprintf(lesson, sizeof lesson, _("%s step %d: "), s->lesson, s->lesson_step + 1);
-	/* TRANSLATORS: where the teacher is: comparing with a pinned figure */
-	snprintf(out, size, _("%scomparing, figure %d"), lesson, pin->figure + 1);
-	av_utf8_drop_cut_character(out, size);
-}
-
-void av_state_where(const struct av_state *s, char *out, size_t size)
-{
+	const struct av_state *named = pin ? pin : s;
 	/* the wire's names are the stage titles' msgids: shown translated, as
 	 * the header shows them */
-	const char *stage = s->stage >= 0 && s->stage < AV_SNAP_STAGE_COUNT
-				    ? _(av_snap_stage_names[s->stage]) : "?";
+	const char *stage = named->stage >= 0 && named->stage < AV_SNAP_STAGE_COUNT
+				    ? _(av_snap_stage_names[named->stage]) : "?";
 	char lesson[AV_SNAP_NAME_MAX + 32] = "";
 
 	if (size == 0)
@@ -450,7 +429,13 @@ void av_state_where(const struct av_state *s, char *out, size_t size)
 		snprintf(out, size, _("%sall heads, %s"), lesson, stage);
 		break;
 	case AV_SNAP_VIEW_COMPARE:
-		snprintf(out, size, _("%scomparing, %s, head %d"), lesson, stage, s->head);
+		if (named->view == AV_SNAP_VIEW_FIGURES)
+			/* TRANSLATORS: where the teacher is: comparing with a
+			 * pinned figure */
+			snprintf(out, size, _("%scomparing, figure %d"), lesson, named->figure + 1);
+		else
+			snprintf(out, size, _("%scomparing, %s, head %d"), lesson, stage,
+				 named->head);
 		break;
 	case AV_SNAP_VIEW_TRAIN:
 		snprintf(out, size, _("%straining, epoch %d"), lesson,
@@ -465,4 +450,15 @@ void av_state_where(const struct av_state *s, char *out, size_t size)
 		break;
 	}
 	av_utf8_drop_cut_character(out, size);
+}
+
+void av_state_where(const struct av_state *s, char *out, size_t size)
+{
+	where(s, NULL, out, size);
+}
+
+void av_state_where_compared(const struct av_state *s, const struct av_state *pin, char *out,
+			     size_t size)
+{
+	where(s, s->view == AV_SNAP_VIEW_COMPARE ? pin : NULL, out, size);
 }
