@@ -842,7 +842,8 @@ static void draw_headers(WINDOW *w, struct av_colors *c, struct av_heatmap *hm,
 	for (int i = 0; i < hm->n_parts; i++)
 		if (hm->parts[i].row_sums && hm->parts[i].cols > cols)
 			cols = hm->parts[i].cols;
-	if (!sums_paged(hm, pl))
+	bool paged = sums_paged(hm, pl);
+	if (!paged)
 		snprintf(label, sizeof(label), "%s", av_draw_utf8() ? _("Σ row") : _("sum"));
 	else if (av_draw_utf8())
 		/* TRANSLATORS: the header of the row sums when the matrix is
@@ -854,7 +855,7 @@ static void draw_headers(WINDOW *w, struct av_colors *c, struct av_heatmap *hm,
 	/* a column to the left where the last label leaves one: "Σ all 16"
 	 * then ends a space before the "▶" of the columns off to the right */
 	int x = sum_x;
-	if (sums_paged(hm, pl) && pl->n > 0 && sum_x - 1 >= pl->slots[pl->n - 1].x + pl->cell_w)
+	if (paged && pl->n > 0 && sum_x - 1 >= pl->slots[pl->n - 1].x + pl->cell_w)
 		x = sum_x - 1;
 	av_put(w, 1, x, label, ROW_SUM_W, av_colors_el(c, AV_EL_DIM));
 }
