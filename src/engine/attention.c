@@ -37,7 +37,10 @@ bool av_softmax_row(double *p, const float *row, const unsigned char *mrow, int 
 			max = row[j];
 	double sum = 0;
 	for (int j = 0; j < cols; j++) {
-		p[j] = exp((double)row[j] - max);
+		/* e^0 is exactly 1: the row's largest score (one of each row of
+		 * two, at D=3) needs no call to exp (inf - inf is nan, not 0) */
+		double d = (double)row[j] - max;
+		p[j] = d == 0 ? 1.0 : exp(d);
 		sum += p[j];
 	}
 	for (int j = 0; j < cols; j++)
@@ -76,7 +79,8 @@ void av_softmax_rows(float *out, const float *in, const unsigned char *mask, int
 /* --- the stages ---------------------------------------------------------- */
 
 /* X (n, D) = token_embedding[ids] + position(0..n-1); parts kept if given.
- * The position row is written into X's row first, then the token's added. */
+ * One pass over each row (at D=3, two copies of 12 bytes and a copy of the
+ * position row were a tenth of a training step's forward pass). */
 static void embed(float *x, float *token_part, float *position_part,
 		  const struct av_params *p, enum av_positional positional,
 		  const int *ids, int n)
@@ -85,13 +89,18 @@ static void embed(float *x, float *token_part, float *position_part,
 	for (int i = 0; i < n; i++) {
 		const float *tok = p->token_embedding + (size_t)ids[i] * D;
 		float *xi = x + i * D;
-		av_position_row(p, positional, i, xi);
-		if (position_part)
-			memcpy(position_part + i * D, xi, D * sizeof(float));
-		for (size_t c = 0; c < D; c++)
-			xi[c] = tok[c] + xi[c];
-		if (token_part)
-			memcpy(token_part + i * D, tok, D * sizeof(float));
+		/* xi is the scratch of a position computed on the fly */
+		const float *pos = av_position_row_at(p, positional, i, xi);
+		float *tp = token_part ? token_part + i * D : NULL;
+		float *pp = position_part ? position_part + i * D : NULL;
+		for (size_t c = 0; c < D; c++) {
+			float pc = pos[c];
+			if (pp)
+				pp[c] = pc;
+			if (tp)
+				tp[c] = tok[c];
+			xi[c] = tok[c] + pc;
+		}
 	}
 }
 
