@@ -290,26 +290,31 @@ static const float *sinusoid_table(int D)
 	return table;
 }
 
-void av_position_row(const struct av_params *p, enum av_positional kind, int pos, float *row)
+const float *av_position_row_at(const struct av_params *p, enum av_positional kind, int pos,
+				float *scratch)
 {
 	int D = p->d_model;
 	switch (kind) {
 	case AV_POS_LEARNED:
-		memcpy(row, p->position_embedding + (size_t)pos * (size_t)D,
-		       (size_t)D * sizeof(float));
-		break;
+		return p->position_embedding + (size_t)pos * (size_t)D;
 	case AV_POS_SINUSOIDAL:
-		if (pos >= 0 && pos < AV_MAX_TOKENS) {
-			memcpy(row, sinusoid_table(D) + (size_t)pos * D, (size_t)D * sizeof(float));
-			break;
-		}
+		if (pos >= 0 && pos < AV_MAX_TOKENS)
+			return sinusoid_table(D) + (size_t)pos * D;
 		for (int c = 0; c < D; c++)
-			row[c] = sinusoid(pos, c, D);
-		break;
+			scratch[c] = sinusoid(pos, c, D);
+		return scratch;
 	case AV_POS_NONE:
-		memset(row, 0, (size_t)D * sizeof(float));
 		break;
 	}
+	memset(scratch, 0, (size_t)D * sizeof(float));
+	return scratch;
+}
+
+void av_position_row(const struct av_params *p, enum av_positional kind, int pos, float *row)
+{
+	const float *at = av_position_row_at(p, kind, pos, row);
+	if (at != row)
+		memcpy(row, at, (size_t)p->d_model * sizeof(float));
 }
 
 uint64_t av_params_print(const struct av_params *p)

@@ -95,4 +95,10 @@ void av_params_reinit_linear(struct av_params *p, const struct av_config *cfg);
  * or zeros for none. */
 void av_position_row(const struct av_params *p, enum av_positional kind, int pos, float *row);
 
+/* The same row, read where it is kept (the learned table, the sinusoid
+ * table) or else written into scratch (D floats): for the forward pass,
+ * which would only copy it again. */
+const float *av_position_row_at(const struct av_params *p, enum av_positional kind, int pos,
+				float *scratch);
+
 #endif
