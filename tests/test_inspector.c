@@ -955,6 +955,126 @@ static void test_sums_add_up(void **state)
 	assert_true(cells > 700);
 }
 
+/* Redoes a sum of products as its line writes it ("(−1.164)×(−1.721) +
+ * … + 0.25 = 3.216", from just after `start`): the products of the factors
+ * as written, plus a bias as written. Sets *approx when the line says "≈"
+ * and copies the result's text to total. */
+static double redo_products(const char *line, const char *start, bool *approx, char *total,
+			    size_t size)
+{
+	const char *body = strstr(line, start);
+	assert_non_null(body);
+	body += strlen(start);
+	const char *rel = strstr(body, " ≈ ");
+	*approx = rel != NULL;
+	if (!rel)
+		rel = strstr(body, " = ");
+	assert_non_null(rel);
+	snprintf(total, size, "%s", rel + strlen(*approx ? " ≈ " : " = "));
+	/* to ASCII: − to -, × to *, no parentheses */
+	char ascii[512];
+	size_t o = 0;
+	for (const char *c = body; c < rel && o + 2 < sizeof(ascii);) {
+		if (strncmp(c, "−", strlen("−")) == 0) {
+			ascii[o++] = '-';
+			c += strlen("−");
+		} else if (strncmp(c, "×", strlen("×")) == 0) {
+			ascii[o++] = '*';
+			c += strlen("×");
+		} else if (*c == '(' || *c == ')') {
+			c++;
+		} else {
+			ascii[o++] = *c++;
+		}
+	}
+	ascii[o] = '\0';
+	double sum = 0, sign = 1;
+	char *c = ascii;
+	for (;;) {
+		char *end;
+		double a = strtod(c, &end);
+		assert_true(end != c);
+		if (*end == '*') {
+			c = end + 1;
+			a *= strtod(c, &end);
+			assert_true(end != c);
+		}
+		sum += sign * a;
+		c = end;
+		if (strncmp(c, " + ", 3) != 0 && strncmp(c, " - ", 3) != 0)
+			break;
+		sign = c[1] == '-' ? -1 : 1;
+		c += 3;
+	}
+	assert_int_equal(*c, '\0');
+	return sum;
+}
+
+/* QA: "Σ_k X[1,k]·W_q[2,k] = 2.602×(−1.246) + (−2.080)×(−0.291) +
+ * (−0.272)×1.190 = −2.959": a learner redoing it gets −2.960, since each
+ * factor is rounded to 3 decimals. Where the written factors do not give
+ * the written result, the line now says "≈"; where it says "=", they do. */
+static void test_products_redone(void **state)
+{
+	(void)state;
+	int lines = 0, approx_lines = 0;
+	for (int seed = 1; seed <= 3; seed++) {
+		struct fixture f;
+		memset(&f, 0, sizeof(f));
+		av_config_default(&f.cfg);
+		f.cfg.d_model = 6;
+		f.cfg.heads = 2;
+		f.cfg.bias = seed != 2;
+		f.cfg.seed = (uint64_t)seed;
+		static const char *const vocab[] = { "china", "panda", "japan", "cherry" };
+		av_params_init(&f.p, &f.cfg, vocab, 4);
+		char *cause = NULL;
+		assert_true(av_trace_run(&f.t, &f.p, &f.cfg, "china panda japan cherry", NULL,
+					 NULL, 0, &cause));
+		static const struct {
+			enum av_stage stage;
+			enum av_tensor tensor;
+			const char *start;
+		} cases[] = {
+			{ AV_STAGE_PROJECTION, AV_T_Q, "·W_q[" },
+			{ AV_STAGE_SCORES, AV_T_SCORES, "]·k_" },
+			{ AV_STAGE_CONTEXT, AV_T_CONTEXT, "V_h[" },
+		};
+		for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+			struct av_part parts[AV_MAX_PARTS];
+			int n = av_ui_stage_parts(&f.t, cases[k].stage, 1, parts), x = 0;
+			while (x < n && parts[x].tensor != cases[k].tensor)
+				x++;
+			assert_true(x < n);
+			for (int r = 0; r < parts[x].rows; r++)
+				for (int c = 0; c < parts[x].cols; c++) {
+					struct av_insp in;
+					av_insp_cell(&in, &f.t, &f.p, &parts[x], 1, r, c, 400);
+					const char *l = find_line(&in, "Σ_");
+					if (!l)
+						fail_msg("%s[%d,%d]: no Σ line", parts[x].name, r, c);
+					/* past the Σ's subscripts: the first " = " after it */
+					const char *from = strstr(strstr(l, cases[k].start), " = ");
+					assert_non_null(from);
+					bool approx;
+					char total[64], redone[64];
+					double s = redo_products(from, " = ", &approx, total,
+								 sizeof(total));
+					av_insp_number(redone, sizeof(redone), s);
+					if (approx == (strcmp(redone, total) == 0))
+						fail_msg("%s: redone %s (%s)", l, redone,
+							 approx ? "said ≈" : "said =");
+					lines++;
+					approx_lines += approx;
+					av_insp_free(&in);
+				}
+		}
+		done(&f);
+	}
+	assert_true(lines > 150);
+	assert_true(approx_lines > 0);
+}
+
 /* The value a line ends with ("... = 9.39e-42"). */
 static const char *last_value(const char *l)
 {
@@ -1079,6 +1199,7 @@ int main(void)
 		cmocka_unit_test(test_model_layer_norm_by_hand),
 		cmocka_unit_test(test_sums_add_up),
 		cmocka_unit_test(test_underflowed_weight),
+		cmocka_unit_test(test_products_redone),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -188,10 +188,44 @@ static double terms_sum(const struct terms *t)
 	return s;
 }
 
-/* prefix + "a0×b0 + a1×b1 + … (+k terms)" + suffix, within width columns
- * ("… (512 terms)" when not even one term fits). */
-static void add_terms(struct sb *b, const struct terms *t, const char *suffix, int width)
+/* The value a number reads as where av_insp_number writes it (nan where it
+ * is not finite: no line with such a number is redone by hand). */
+static double number_as_written(double v)
 {
+	char buf[32];
+	av_insp_number(buf, sizeof(buf), v);
+	if (!isfinite(v))
+		return NAN;
+	bool minus = strncmp(buf, MINUS, strlen(MINUS)) == 0;
+	double a = strtod(buf + (minus ? strlen(MINUS) : 0), NULL);
+	return minus ? -a : a;
+}
+
+/* Whether the products as written, plus extra (the bias as written, or 0),
+ * give total as av_insp_number writes it. */
+static bool terms_add_up(const struct terms *t, double extra, const char *total)
+{
+	double s = extra;
+	for (int k = 0; k < t->count; k++)
+		s += number_as_written(t->a[k * t->sa]) * number_as_written(t->b[k * t->sb]);
+	if (isnan(s))
+		return true;   /* nothing to redo: the line already says nan or inf */
+	char redone[32];
+	av_insp_number(redone, sizeof(redone), s);
+	return strcmp(redone, total) == 0;
+}
+
+/* prefix + "a0×b0 + a1×b1 + … (+k terms)" + before + " = " + total, within
+ * width columns ("… (512 terms)" when not even one term fits). before is
+ * what the line adds after the products (" + 0.25", a bias; or ""), extra
+ * its value as written. When every term is written, a reader can redo the
+ * sum; where the factors' rounding to 3 decimals makes it come out
+ * differently (2.199 for 2.201), the line says "≈", not "=". */
+static void add_terms(struct sb *b, const struct terms *t, const char *before, double extra,
+		      const char *total, int width)
+{
+	char suffix[160];
+	snprintf(suffix, sizeof(suffix), "%s = %s", before, total);
 	int budget = width - width_of(b) - av_utf8_width(suffix);
 	for (int k = 0; k < t->count; k++) {
 		char x[40], y[40], term[96];
@@ -211,12 +245,14 @@ static void add_terms(struct sb *b, const struct terms *t, const char *suffix, i
 			else
 				snprintf(more, sizeof(more), P_(" + … (+%d term)", " + … (+%d terms)",
 								t->count - k), t->count - k);
-			sb_add(b, "%s", more);
-			break;
+			sb_add(b, "%s%s", more, suffix);
+			return;
 		}
 		sb_add(b, "%s", term);
 		budget -= av_utf8_width(term);
 	}
+	if (!terms_add_up(t, extra, total))
+		snprintf(suffix, sizeof(suffix), "%s ≈ %s", before, total);
 	sb_add(b, "%s", suffix);
 }
 
@@ -296,9 +332,7 @@ static void explain_scores(struct av_insp *out, const struct av_trace *t, int he
 	NUM(total, sum);
 	struct sb b = { 0 };
 	sb_add(&b, "q_%d·k_%d = Σ_c q_%d[c]·k_%d[c] = ", i, j, i, j);
-	char suffix[64];
-	snprintf(suffix, sizeof(suffix), " = %s", total);
-	add_terms(&b, &tm, suffix, width);
+	add_terms(&b, &tm, "", 0, total, width);
 	add_taken(out, &b);
 	if (t->heads > 1)
 		add_line(out, _("q_%d, k_%d: head %d's columns %d..%d of Q and K (dh = %d)"),
@@ -475,9 +509,7 @@ static void explain_context(struct av_insp *out, const struct av_trace *t, int h
 	NUM(total, sum);
 	struct sb b = { 0 };
 	sb_add(&b, _("context = Σ_j w_%d,j · V_h[j,%d] = "), i, c);
-	char suffix[48];
-	snprintf(suffix, sizeof(suffix), " = %s", total);
-	add_terms(&b, &tm, suffix, width);
+	add_terms(&b, &tm, "", 0, total, width);
 	add_taken(out, &b);
 	add_line(out, _("value rows weighted by query %d's softmax row (how much it attends "
 		 "to each key)"), i);
@@ -527,15 +559,10 @@ static void explain_linear(struct av_insp *out, const struct av_trace *t,
 	if (bias)
 		sb_add(&b, " + %s[%d]", b_name, c);
 	sb_add(&b, " = ");
-	char suffix[128];
-	if (bias) {
-		char bt[40];
+	char bt[40] = "";
+	if (bias)
 		plus_term(bt, sizeof(bt), bias[c]);
-		snprintf(suffix, sizeof(suffix), "%s = %s", bt, total);
-	} else {
-		snprintf(suffix, sizeof(suffix), " = %s", total);
-	}
-	add_terms(&b, &tm, suffix, width);
+	add_terms(&b, &tm, bt, bias ? number_as_written(bias[c]) : 0, total, width);
 	add_taken(out, &b);
 }
 
