@@ -400,7 +400,13 @@ static bool parse_one(struct av_options *o, int c, const char *arg, char **cause
 	int e;
 	switch (c) {
 	case OPT_SAMPLE: return take_file_name("sample", arg, &o->sample, cause);
-	case OPT_WEIGHTS: return take_file_name("weights", arg, &o->weights, cause);
+	case OPT_WEIGHTS:
+		/* "-" is stdout for --dump; read as a file name it was "-: No such
+		 * file or directory" */
+		if (strcmp(arg, "-") == 0)
+			return av_fail(cause, _("--weights -: give a file name (standard input "
+					       "is /dev/stdin)"));
+		return take_file_name("weights", arg, &o->weights, cause);
 	case OPT_SOURCE: o->source = arg; return true;
 	case OPT_DUMP: return take_file_name("dump", arg, &o->dump, cause);
 	case OPT_PRINT: o->print = arg; return true;
