@@ -189,6 +189,21 @@ static void test_help_texts_fit(void **state)
 			bad++;
 		}
 	}
+	/* the keys a view gives a meaning of its own, listed first there */
+	const struct av_view *views[] = { &av_view_figures, &av_view_model, &av_view_compare };
+	for (size_t v = 0; v < sizeof(views) / sizeof(views[0]); v++) {
+		for (const struct av_view_key *k = views[v]->help_keys; k && k->help; k++) {
+			const char *t = _(k->help);
+			if (av_text_width(t) > 25 || av_text_width(k->help) > 25) {
+				fprintf(stderr, "too wide: %s -> %s\n", k->help, t);
+				bad++;
+			}
+		}
+		if (av_text_width(_(views[v]->help_title)) > 38) {
+			fprintf(stderr, "view title too wide: %s\n", _(views[v]->help_title));
+			bad++;
+		}
+	}
 	for (int g = 0; g < AV_GROUP_COUNT; g++) {
 		const char *t = _(av_action_group_titles[g]);
 		if (av_text_width(t) > 38) {

@@ -892,6 +892,24 @@ static void test_prediction(void **state)
 	close_model(&mh);
 }
 
+/* The help over the model view lists its own keys first: the arrows move
+ * through layers and heads, n/p page, Enter opens, M or Esc goes back (it
+ * listed only the stepper's: "Up k cursor up", "Enter answer"). */
+static void test_help_lists_the_views_keys(void **state)
+{
+	(void)state;
+	if (!utf8)
+		skip();
+	struct mharness mh;
+	open_model(&mh, TINY, "xterm-256color", 80, 24, SENTENCE, -1);
+	harness_keys(&mh.h, "M?");
+	expect("In the layers x heads (M)");
+	expect("Up k         layer before");
+	expect("Enter        open it in the stepper");
+	expect("M Esc        back to the stepper");
+	close_model(&mh);
+}
+
 /* Without colour the weights are shade glyphs; vt100 draws ASCII ones. */
 static void test_no_color(void **state)
 {
@@ -1008,6 +1026,7 @@ int main(void)
 		cmocka_unit_test(test_model_view_200x60),
 		cmocka_unit_test(test_model_view_fills_the_panel),
 		cmocka_unit_test(test_prediction),
+		cmocka_unit_test(test_help_lists_the_views_keys),
 		cmocka_unit_test(test_no_color),
 		cmocka_unit_test(test_ascii),
 		cmocka_unit_test(test_every_size),

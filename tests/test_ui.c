@@ -626,6 +626,38 @@ static void test_help_lists_every_action(void **state)
 	harness_close(&h);
 }
 
+/* In the figures and with a pinned matrix, keys mean other things than the
+ * stepper's (n is the next figure, < marks a panel, Esc goes back): the
+ * help lists those first, under the view's name; it listed only the
+ * stepper's (QA: "n next stage" in the figures, Esc nowhere). */
+static void test_help_lists_the_views_keys(void **state)
+{
+	(void)state;
+	if (!utf8)
+		skip();
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "F?");
+	expect("In the figures (F)");
+	expect("n Space PgDn next figure");
+	expect("< ,          mark the panel before");
+	expect("Esc          back to where F opened");
+	harness_keys(&h, "q");   /* closes the help */
+	harness_key(&h, AV_KEY_ESC);
+	expect_not("In the figures");
+	harness_keys(&h, "nnnnnny?");
+	expect("With a pinned matrix (y)");
+	expect("y Y Esc      unpin: the live alone");
+	expect("D            pinned|live|Δ, Δ alone");
+	harness_keys(&h, "q");
+	harness_key(&h, AV_KEY_ESC);   /* unpins: the stepper's help has neither */
+	harness_keys(&h, "?");
+	expect("next stage");
+	expect_not("In the figures");
+	expect_not("With a pinned matrix");
+	harness_close(&h);
+}
+
 static void test_help_small_scrolls(void **state)
 {
 	(void)state;
@@ -2218,6 +2250,7 @@ int main(void)
 		cmocka_unit_test(test_padding_key),
 		cmocka_unit_test(test_help_lists_every_action),
 		cmocka_unit_test(test_help_small_scrolls),
+		cmocka_unit_test(test_help_lists_the_views_keys),
 		cmocka_unit_test(test_editor),
 		cmocka_unit_test(test_alt_and_bad_keys),
 		cmocka_unit_test(test_idle_keys_say_why),

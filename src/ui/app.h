@@ -43,8 +43,21 @@
 struct av_app;
 struct av_shown;         /* panels.h: what a view of panels shows, for W */
 
+/* A key a view gives a meaning of its own, for the help overlay: the
+ * action's keys (keys instead when it is no action of the table, "Esc")
+ * and what it does there (N_(), at most 25 columns). */
+struct av_view_key {
+	enum av_action action;
+	const char *keys;
+	const char *help;
+};
+
 struct av_view {
 	const char *name;
+	/* Optional: the keys whose meaning this view changes, listed first in
+	 * the help overlay under help_title (N_()); ended by a help of NULL. */
+	const char *help_title;
+	const struct av_view_key *help_keys;
 	/* Shown in the header before the stage ("all heads"), or NULL. */
 	const char *label;
 	/* The status line's key hints while this view is open (a short line:

@@ -721,8 +721,18 @@ static void compare_resize(struct av_app *a)
 		memset(a->pin->hm, 0, sizeof(a->pin->hm));
 }
 
+static const struct av_view_key compare_keys[] = {
+	{ AV_ACTION_PIN, "y Y Esc", N_("unpin: the live alone") },
+	{ AV_ACTION_COMPARE, NULL, N_("pinned|live|Δ, Δ alone") },
+	{ AV_ACTION_PAGE_LEFT, NULL, N_("mark the panel before") },
+	{ AV_ACTION_PAGE_RIGHT, NULL, N_("mark the next panel") },
+	{ AV_ACTION_NONE, NULL, NULL }
+};
+
 const struct av_view av_view_compare = {
 	.name = "compare",
+	.help_title = N_("With a pinned matrix (y)"),
+	.help_keys = compare_keys,
 	.label = N_("pinned"),
 	.hints = N_("y unpin  D display  arrows cell  < > panel  m s +/- c Tab t: change live"),
 	.draw = compare_draw,

@@ -643,8 +643,23 @@ void av_figures_free(struct av_app *a)
 	a->figures = NULL;
 }
 
+static const struct av_view_key figures_keys[] = {
+	{ AV_ACTION_FIGURES, NULL, N_("next figure (last: back)") },
+	{ AV_ACTION_NEXT_STAGE, NULL, N_("next figure") },
+	{ AV_ACTION_PREV_STAGE, NULL, N_("previous figure") },
+	{ AV_ACTION_FIRST_STAGE, NULL, N_("first figure") },
+	{ AV_ACTION_LAST_STAGE, NULL, N_("last figure") },
+	{ AV_ACTION_PAGE_LEFT, NULL, N_("mark the panel before") },
+	{ AV_ACTION_PAGE_RIGHT, NULL, N_("mark the next panel") },
+	{ AV_ACTION_PIN, NULL, N_("pin the marked panel") },
+	{ AV_ACTION_NONE, "Esc", N_("back to where F opened") },
+	{ AV_ACTION_NONE, NULL, NULL }
+};
+
 const struct av_view av_view_figures = {
 	.name = "figures",
+	.help_title = N_("In the figures (F)"),
+	.help_keys = figures_keys,
 	.label = N_("figure"),
 	.hints = N_("F next  n/p figure  < > panel  arrows cell  y pin  Tab head  m mask  Esc close"),
 	.draw = figures_draw,

@@ -15,16 +15,21 @@
 #include "ui/widgets/draw.h"
 #include "util.h"
 
-enum line_kind { LINE_GROUP, LINE_ACTION, LINE_TEXT, LINE_BLANK, LINE_TITLE, LINE_TRAIN };
+enum line_kind {
+	LINE_GROUP, LINE_ACTION, LINE_TEXT, LINE_BLANK, LINE_TITLE, LINE_TRAIN,
+	LINE_VIEW   /* a key of the view under the help (struct av_view_key) */
+};
 
 struct line {
 	enum line_kind kind;
 	int index;          /* group or action (LINE_TRAIN: a training action) */
+	const struct av_view_key *key;   /* LINE_VIEW */
 	char *text;         /* LINE_TEXT (owned) */
 	const char *title;  /* LINE_TITLE */
 };
 
-#define MAX_LINES (AV_ACTION_COUNT + AV_TRAIN_COUNT + AV_GROUP_COUNT * 2 + 16)
+#define MAX_VIEW_KEYS 24
+#define MAX_LINES (AV_ACTION_COUNT + AV_TRAIN_COUNT + AV_GROUP_COUNT * 2 + MAX_VIEW_KEYS + 17)
 #define KEYS_W 12
 
 /* The editor's keys as wrapped text: "Enter: apply · Esc: cancel · ...". */
@@ -86,9 +91,25 @@ static int build_train_lines(struct line *out)
 	return n;
 }
 
-static int build_lines(struct line *out)
+/* The keys the view under the help gives another meaning (the figures'
+ * n is the next figure, not the next stage), before the table's. */
+static int view_lines(const struct av_view *v, struct line *out)
 {
 	int n = 0;
+	if (!v || !v->help_keys)
+		return 0;
+	out[n].kind = LINE_TITLE;
+	out[n++].title = _(v->help_title);
+	for (int i = 0; v->help_keys[i].help && i < MAX_VIEW_KEYS; i++) {
+		out[n].kind = LINE_VIEW;
+		out[n++].key = &v->help_keys[i];
+	}
+	return n;
+}
+
+static int build_lines(const struct av_view *v, struct line *out)
+{
+	int n = view_lines(v, out);
 	for (int g = 0; g < AV_GROUP_COUNT; g++) {
 		out[n].kind = LINE_GROUP;
 		out[n++].index = g;
@@ -132,6 +153,16 @@ static void draw_line(struct app_help_ctx *ctx)
 		char *keys = av_keys_text(info, true, " ");
 		av_put_pad(ctx->w, ctx->y, ctx->x, keys, KEYS_W, help | A_BOLD);
 		av_put_pad(ctx->w, ctx->y, ctx->x + KEYS_W + 1, _(info->help),
+			   ctx->width - KEYS_W - 1, help);
+		av_fill(ctx->w, ctx->y, ctx->x + KEYS_W, 1, help);
+		free(keys);
+		break;
+	}
+	case LINE_VIEW: {
+		char *keys = l->key->keys ? av_strdup(l->key->keys)
+			     : av_action_keys_text(l->key->action, true);
+		av_put_pad(ctx->w, ctx->y, ctx->x, keys, KEYS_W, help | A_BOLD);
+		av_put_pad(ctx->w, ctx->y, ctx->x + KEYS_W + 1, _(l->key->help),
 			   ctx->width - KEYS_W - 1, help);
 		av_fill(ctx->w, ctx->y, ctx->x + KEYS_W, 1, help);
 		free(keys);
@@ -264,7 +295,7 @@ static void help_draw(struct av_app *a)
 	struct line lines[MAX_LINES];
 	memset(lines, 0, sizeof(lines));
 	bool training = a->view == &av_view_train;
-	int n = training ? build_train_lines(lines) : build_lines(lines);
+	int n = training ? build_train_lines(lines) : build_lines(a->view, lines);
 	/* the editor's keys span the whole width below the columns */
 	struct line ed[12];
 	memset(ed, 0, sizeof(ed));

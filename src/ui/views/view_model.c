@@ -798,8 +798,26 @@ static void model_resize(struct av_app *a)
 	a->dirty = AV_DIRTY_ALL;
 }
 
+static const struct av_view_key model_keys[] = {
+	{ AV_ACTION_UP, NULL, N_("layer before") },
+	{ AV_ACTION_DOWN, NULL, N_("next layer") },
+	{ AV_ACTION_LEFT, NULL, N_("head before") },
+	{ AV_ACTION_RIGHT, NULL, N_("next head") },
+	{ AV_ACTION_NEXT_STAGE, NULL, N_("next page of layers") },
+	{ AV_ACTION_PREV_STAGE, NULL, N_("page of layers before") },
+	{ AV_ACTION_PAGE_RIGHT, NULL, N_("next page of heads") },
+	{ AV_ACTION_PAGE_LEFT, NULL, N_("page of heads before") },
+	{ AV_ACTION_FIRST_STAGE, NULL, N_("first layer") },
+	{ AV_ACTION_LAST_STAGE, NULL, N_("last layer") },
+	{ AV_ACTION_LESSON_ANSWER, NULL, N_("open it in the stepper") },
+	{ AV_ACTION_MODEL_VIEW, "M Esc", N_("back to the stepper") },
+	{ AV_ACTION_NONE, NULL, NULL }
+};
+
 const struct av_view av_view_model = {
 	.name = "model",
+	.help_title = N_("In the layers x heads (M)"),
+	.help_keys = model_keys,
 	.label = N_("model"),
 	.hints = N_("? help  arrows layer/head  Enter open  M back  q quit"),
 	.draw = model_draw,
