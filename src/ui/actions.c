@@ -243,16 +243,17 @@ static void man_escape(FILE *out, const char *s)
 	}
 }
 
-/* A keymap of its own (the editor's, the training view's) under a title. */
+/* A keymap of its own (the editor's, the training view's) under a title
+ * (translated). */
 static void write_keymap(FILE *out, bool man, const char *title,
 			 const struct av_action_info *table, int count)
 {
 	if (man) {
 		fputs(".SS ", out);
-		man_escape(out, _(title));
+		man_escape(out, title);
 		fputc('\n', out);
 	} else {
-		fprintf(out, "\n%s\n", _(title));
+		fprintf(out, "\n%s\n", title);
 	}
 	for (int a = 1; a < count; a++) {
 		char *keys = av_keys_text(&table[a], false, " ");
@@ -292,9 +293,22 @@ void av_actions_write(FILE *out, bool man)
 			free(keys);
 		}
 	}
-	write_keymap(out, man, N_("Editing a sentence (e, E) or a prompt (:, W); other keys "
+	write_keymap(out, man, _("Editing a sentence (e, E) or a prompt (:, W); other keys "
 		     "insert themselves"),
 		     av_edit_actions, AV_EDIT_COUNT);
-	write_keymap(out, man, N_("The training view (t); Tab, Shift-Tab, T, :, W, ? and "
-		     "Ctrl-L work there too"), av_train_actions, AV_TRAIN_COUNT);
+	/* the main keys that work in the training view too, from the table
+	 * (the title named six by hand, and not the lesson keys or f) */
+	char also[256] = "";
+	for (int a = 1; a < AV_ACTION_COUNT; a++) {
+		if (!av_action_in_train_view((enum av_action)a))
+			continue;
+		char *keys = av_keys_text(&av_actions[a], false, ", ");
+		if (also[0])
+			strncat(also, ", ", sizeof(also) - strlen(also) - 1);
+		strncat(also, keys, sizeof(also) - strlen(also) - 1);
+		free(keys);
+	}
+	char *title = av_printf(_("The training view (t); %s work there too"), also);
+	write_keymap(out, man, title, av_train_actions, AV_TRAIN_COUNT);
+	free(title);
 }
