@@ -220,8 +220,9 @@ static void go_to_stage(const struct screen *s, int stage)
 
 /* A sentence of n different words: the sample's own five, then numbered
  * ("the2", "cat2", ...), as a student's sentence has mostly different
- * words, each one unknown to qkv-walkthrough's empty vocabulary (so each
- * has its embedding row drawn; five words repeated hid that cost). */
+ * words; past the five of qkv-walkthrough's vocabulary (its corpus's
+ * words) each is unknown to it, so each has its embedding row drawn (five
+ * words repeated hid that cost). */
 static char *words(int n)
 {
 	static const char *const w[] = { "the", "cat", "sat", "on", "mats" };
