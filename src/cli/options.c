@@ -124,10 +124,13 @@ static void print_help(void)
 "      --train=EPOCHS       train 1 to 1000000 epochs, then --dump the trace of\n"
 "                           the trained layer\n"
 "      --lr=X               learning rate (default: the sample's, else 0.01)\n"
-"      --optimizer=O        adam (torch.optim.Adam) or sgd\n"
+"      --optimizer=O        adam (torch.optim.Adam) or sgd (default: the\n"
+"                           sample's, else adam)\n"
 "      --target=T           self (identity, the tutorial's torch.eye), previous\n"
-"                           (the word before) or pairs (the sample's word pairs)\n"
-"      --train-params=P     qkv (W_q, W_k, W_v and their biases) or all\n"
+"                           (the word before) or pairs (the sample's word\n"
+"                           pairs); default: the sample's, else self\n"
+"      --train-params=P     qkv (W_q, W_k, W_v and their biases; the default) or\n"
+"                           all\n"
 "\n"), stdout);
 	fputs(_(
 "Real models (GPT-2 from Hugging Face; tools/get-gpt2.sh downloads one):\n"
@@ -146,8 +149,8 @@ static void print_help(void)
 	fputs(_(
 "Classroom (students follow the teacher's screen over SSH):\n"
 "      --lead=ROOM          teach: publish this screen's state to ROOM\n"
-"      --follow=ROOM        follow the teacher of ROOM (its sample is loaded here\n"
-"                           by name; with --weights, the teacher's file)\n"
+"      --follow=ROOM        follow the teacher of ROOM (its sample is loaded\n"
+"                           here by name; with --weights, the teacher's file)\n"
 "      --restricted         a student account: no files written or read outside\n"
 "                           the installed data, limits on size and epochs\n"
 "                           (also forced by /etc/attnview/restricted)\n"
