@@ -824,6 +824,5 @@ const struct av_view av_view_model = {
 	.key = model_key,
 	.resize = model_resize,
 	.header = model_header,
-	.export_note = N_("a figure file holds the stepper's matrices of the selected layer and "
-			  "head, not this view's grid"),
+	/* no export_note: W writes nothing with --model (a --dump does) */
 };
