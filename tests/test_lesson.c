@@ -339,6 +339,35 @@ static void test_rejects_bad_questions(void **state)
 			     "scores, scaled, masked or softmax, not context");
 }
 
+/* A question whose row (or column) the step itself hides whole could never
+ * be answered: the student would only read "every cell of that row is
+ * hidden now". Refused at load; a row with one visible key is fine. */
+static void test_rejects_questions_no_answer_can_be_right(void **state)
+{
+	(void)state;
+	assert_step_rejected("\"set\": {\"hidden\": [0, 1, 2, 3]}, "
+			     "\"question\": {\"ask\": \"argmax_key\", \"query\": 1}",
+			     "x.json: step 1: \"question\": every key of row 1 is hidden in this "
+			     "step (\"hidden\", the mask), so no answer can be right");
+	assert_step_rejected("\"set\": {\"hidden\": [2]}, "
+			     "\"question\": {\"ask\": \"argmax_query\", \"word\": \"japan\"}",
+			     "x.json: step 1: \"question\": every cell of column 2 is hidden in "
+			     "this step (\"hidden\", the mask), so no answer can be right");
+	/* china's row under the causal mask has key 0 only, and it is hidden */
+	assert_step_rejected("\"set\": {\"mode\": \"causal\", \"hidden\": [0]}, "
+			     "\"question\": {\"ask\": \"argmax_key\", \"word\": \"china\"}",
+			     "x.json: step 1: \"question\": every key of row 0 is hidden in this "
+			     "step (\"hidden\", the mask), so no answer can be right");
+	char *text = one_step("\"set\": {\"mode\": \"causal\", \"hidden\": [0]}, "
+			      "\"question\": {\"ask\": \"argmax_key\", \"query\": 1}");
+	struct av_lesson l;
+	char *cause = NULL;
+	assert_true(av_lesson_parse(text, "x.json", &l, &cause));
+	assert_null(cause);
+	av_lesson_free(&l);
+	free(text);
+}
+
 /* --- questions against the live numbers */
 
 /* A trace of the china-panda sample for sentence (with hidden keys). */
@@ -971,6 +1000,7 @@ int main(void)
 		cmocka_unit_test(test_rejects_impossible_states),
 		cmocka_unit_test(test_step_number_and_inherited_sentence),
 		cmocka_unit_test(test_rejects_bad_questions),
+		cmocka_unit_test(test_rejects_questions_no_answer_can_be_right),
 		cmocka_unit_test(test_questions_follow_the_sentence),
 		cmocka_unit_test(test_question_word_repeated),
 		cmocka_unit_test(test_question_kinds),

@@ -512,6 +512,35 @@ static int find_word(const char *sentence, const char *word)
 	return pos;
 }
 
+/* Whether the step's own state leaves a cell of the asked line to pick:
+ * the row of query fixed (or the column of key fixed for argmax_query)
+ * with every key hidden, or masked by the causal mask, could never be
+ * answered, and the student would only ever read "every cell of that row
+ * is hidden now". Said at load, as the mask the engine builds. */
+static bool line_has_visible_cell(const struct av_lesson_state *s, bool by_key, int fixed,
+				  int n, int m)
+{
+	int count = by_key ? n : m;
+	for (int i = 0; i < count; i++) {
+		int query = by_key ? i : fixed, key = by_key ? fixed : i;
+		if (!s->hidden[key] && !(s->mode == AV_MODE_CAUSAL && key > query))
+			return true;
+	}
+	return false;
+}
+
+static bool check_answerable(const struct av_lesson_state *s, bool by_key, int fixed,
+			     int n, int m, char **cause)
+{
+	if (line_has_visible_cell(s, by_key, fixed, n, m))
+		return true;
+	return av_fail(cause, by_key
+		       ? _("\"question\": every cell of column %d is hidden in this step "
+			   "(\"hidden\", the mask), so no answer can be right")
+		       : _("\"question\": every key of row %d is hidden in this step "
+			   "(\"hidden\", the mask), so no answer can be right"), fixed);
+}
+
 static bool question_where(const cJSON *qo, const struct av_lesson_state *s,
 			   struct av_lesson_question *q, char **cause)
 {
@@ -532,13 +561,14 @@ static bool question_where(const cJSON *qo, const struct av_lesson_state *s,
 	if (pos) {
 		if (!get_int(qo, "question", pos_key, 0, (by_key ? m : n) - 1, &q->pos, cause))
 			return false;
-		return true;
+		return check_answerable(s, by_key, q->pos, n, m, cause);
 	}
 	const char *w = NULL;
 	if (!av_json_get_string(qo, "question", "word", true, &w, cause))
 		return false;
 	const char *sentence = by_key && s->mode == AV_MODE_CROSS ? s->source : s->sentence;
-	if (find_word(sentence, w) < 0) {
+	int first = find_word(sentence, w);
+	if (first < 0) {
 		char *e = av_escape(w);
 		av_fail(cause, _("\"question\".\"word\": \"%s\" is not a word of the step's "
 			"%s"), e, by_key && s->mode == AV_MODE_CROSS ? _("source") : _("sentence"));
@@ -546,7 +576,8 @@ static bool question_where(const cJSON *qo, const struct av_lesson_state *s,
 		return false;
 	}
 	q->word = av_strdup(w);
-	return true;
+	/* the live answer is the word's first line (av_lesson_answer) */
+	return check_answerable(s, by_key, first, n, m, cause);
 }
 
 static bool read_question(const cJSON *step, const struct av_lesson *l,
