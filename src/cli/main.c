@@ -224,6 +224,10 @@ static bool use_lesson(struct av_options *o, struct av_lesson *l, char **cause)
 	}
 	o->sample = l->sample.path;
 	o->weights = l->weights;
+	/* --print of a step shows the head its screen shows (and its question
+	 * asks about), not head 0 */
+	if (o->lesson_step && !o->head_given)
+		o->head = l->steps[o->lesson_step - 1].state.head;
 	return true;
 }
 

@@ -110,7 +110,8 @@ static void print_help(void)
 "      --print=STAGE        print one stage as a table: tokens, embedding,\n"
 "                           source_embedding, q, k, v, mask, scores, scaled,\n"
 "                           masked, weights, context, concat, output, residual\n"
-"      --head=N             the head for per-head stages (default 0)\n"
+"      --head=N             the head for per-head stages (default 0; with\n"
+"                           --lesson, the step's own)\n"
 "      --color[=WHEN]       colour --print tables: auto (default), always (what\n"
 "                           --color alone means) or never\n"
 "      --list-samples       list the samples attnview can find\n"
@@ -445,6 +446,7 @@ static bool parse_one(struct av_options *o, int c, const char *arg, char **cause
 		if (!parse_long("head", arg, 0, INT_MAX, &v, cause))
 			return false;
 		o->head = (int)v;
+		o->head_given = true;
 		return true;
 	case OPT_BIAS: case OPT_NO_BIAS: case OPT_D_MODEL: case OPT_HEADS: case OPT_SEED:
 	case OPT_TEMPERATURE: case OPT_MODE: case OPT_SCALE: case OPT_POSITIONAL: case OPT_INIT:

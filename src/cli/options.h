@@ -21,6 +21,7 @@ struct av_options {
 	const char *print;         /* --print STAGE */
 	const char *theme;         /* --theme NAME|PATH */
 	int head;                  /* --head N */
+	bool head_given;           /* --head was given (else a lesson step's head) */
 	enum av_color_when color;
 	bool list_samples;
 	const char *lesson;        /* --lesson NAME|PATH: its sample and weights */
