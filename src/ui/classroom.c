@@ -692,13 +692,55 @@ static void apply_screen(struct av_app *a, const struct av_state *snap,
 	}
 }
 
+/* Whether snap names a lesson other than the one this screen runs. */
+static bool lesson_changes(const struct av_app *a, const struct av_state *snap)
+{
+	int step;
+	const char *have = av_lesson_ui_name(a, &step);
+	return snap->lesson[0] != '\0' &&
+	       (have == NULL || strcmp(have, snap->lesson) != 0 ||
+		av_lesson_ui_text_hash(a) != snap->lesson_hash);
+}
+
+/* The installed lesson of the teacher's lesson's name into *l, when it is
+ * the teacher's (same file, same sample); else false, said on the status
+ * line. Checked before the teacher's sample replaces this one: a student
+ * who cannot have the lesson kept its own numbers under the teacher's
+ * sample's title (another sample's words under "Q, K, V line by line"). */
+static bool find_teachers_lesson(struct av_app *a, const struct av_state *snap,
+				 struct av_lesson *l)
+{
+	char *cause = NULL;
+	if (strchr(snap->lesson, '/') != NULL || !av_lesson_load(snap->lesson, l, &cause)) {
+		av_app_message(a, true, _("the teacher's lesson %s is not installed here%s%s"),
+			       snap->lesson, cause ? ": " : "", cause ? cause : "");
+		free(cause);
+		return false;
+	}
+	/* a file of the teacher's own with an installed lesson's name:
+	 * its captions and steps would be another lesson's here */
+	if (l->text_hash != snap->lesson_hash) {
+		av_app_message(a, true, _("the teacher's lesson %s is not the one installed "
+					  "here (the teacher's file differs)"), snap->lesson);
+		av_lesson_free(l);
+		return false;
+	}
+	if (l->sample.name == NULL || strcmp(l->sample.name, snap->sample) != 0) {
+		av_app_message(a, true, _("the teacher's lesson %s here is not the teacher's"
+					  " (another sample)"), snap->lesson);
+		av_lesson_free(l);
+		return false;
+	}
+	return true;
+}
+
 /* The teacher's lesson at the teacher's step, its caption in this
- * student's language: the lesson this attnview runs (--lesson), or the
- * installed one of that name, loaded here. */
-static bool follow_lesson(struct av_app *a, const struct av_state *snap)
+ * student's language: the lesson this attnview runs (--lesson), or found,
+ * the installed one of that name (find_teachers_lesson), which it takes. */
+static bool follow_lesson(struct av_app *a, const struct av_state *snap,
+			  struct av_lesson *found)
 {
 	struct av_classroom *c = a->classroom;
-	char *cause = NULL;
 	int step = -1;
 	const char *have = av_lesson_ui_name(a, &step);
 
@@ -710,34 +752,12 @@ static bool follow_lesson(struct av_app *a, const struct av_state *snap)
 		}
 		return true;
 	}
-	if (have == NULL || strcmp(have, snap->lesson) != 0 ||
-	    av_lesson_ui_text_hash(a) != snap->lesson_hash) {
-		struct av_lesson l;
-		if (strchr(snap->lesson, '/') != NULL || !av_lesson_load(snap->lesson, &l, &cause)) {
-			av_app_message(a, true, _("the teacher's lesson %s is not installed here%s%s"),
-				       snap->lesson, cause ? ": " : "", cause ? cause : "");
-			free(cause);
-			return false;
-		}
-		/* a file of the teacher's own with an installed lesson's name:
-		 * its captions and steps would be another lesson's here */
-		if (l.text_hash != snap->lesson_hash) {
-			av_app_message(a, true, _("the teacher's lesson %s is not the one installed "
-						  "here (the teacher's file differs)"), snap->lesson);
-			av_lesson_free(&l);
-			return false;
-		}
-		if (l.sample.name == NULL || strcmp(l.sample.name, snap->sample) != 0) {
-			av_app_message(a, true, _("the teacher's lesson %s here is not the teacher's"
-						  " (another sample)"), snap->lesson);
-			av_lesson_free(&l);
-			return false;
-		}
+	if (found != NULL) {
 		if (c->have_lesson) {
 			av_lesson_ui_free(a);
 			av_lesson_free(&c->lesson);
 		}
-		c->lesson = l;
+		c->lesson = *found;
 		c->have_lesson = true;
 		av_lesson_ui_start(a, &c->lesson, 0);
 		step = 0;
@@ -832,7 +852,16 @@ static bool follow_snapshot(struct av_app *a, const struct av_state *snap)
 	struct av_classroom *c = a->classroom;
 	char *cause = NULL;
 
-	if (!same_data(a, snap) || !follow_lesson(a, snap))
+	struct av_lesson found;
+	bool finds = lesson_changes(a, snap);
+	if (finds && !find_teachers_lesson(a, snap, &found))
+		return false;
+	if (!same_data(a, snap)) {
+		if (finds)
+			av_lesson_free(&found);
+		return false;
+	}
+	if (!follow_lesson(a, snap, finds ? &found : NULL))
 		return false;
 	if (!within_restricted(a, snap, &cause)) {
 		cannot_follow(a, cause);
