@@ -790,6 +790,19 @@ bool av_lesson_load(const char *name_or_path, struct av_lesson *l, char **cause)
 	if (!path)
 		return av_data_not_found("lessons", _("lesson"), name_or_path, NULL, cause);
 	bool ok = av_lesson_load_file(path, l, cause);
+	/* students of --follow look the teacher's lesson up by its "name":
+	 * lessons/mine.json named "my-lesson" ran for the teacher, and no
+	 * student could find it */
+	bool by_name = strcmp(path, name_or_path) != 0;
+	if (ok && by_name && strcmp(l->name, name_or_path) != 0) {
+		char *e = av_escape(l->name);
+		av_fail(cause, _("%s: \"name\" is \"%s\", but the file is found as %s: "
+			"make them the same (students look a lesson up by its name)"), path, e,
+			name_or_path);
+		free(e);
+		av_lesson_free(l);
+		ok = false;
+	}
 	free(path);
 	return ok;
 }
