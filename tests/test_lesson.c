@@ -169,6 +169,10 @@ static void test_rejects_file_errors(void **state)
 	assert_lesson_rejected("{\"name\": \"t\", \"a\u202eb\": 1}",
 			       "x.json: unknown key \"a\\u202eb\" (allowed: name, title, "
 			       "sample, weights, steps or comment)");
+	/* students of --follow look the lesson up by its name, as a file's */
+	assert_lesson_rejected("{\"name\": \"My lesson\", \"steps\": []}",
+			       "x.json: \"name\": \"My lesson\" is not a lesson name (only a-z, "
+			       "0-9, _ and -; the file is lessons/NAME.json)");
 	char *text = lesson_text("{" STEP_TEXT "}");
 	char *bad = av_printf("%s", text);
 	char *at = strstr(bad, "china-panda");

@@ -813,8 +813,7 @@ void av_string_list_free(char **list)
 	free(list);
 }
 
-/* Only a-z, 0-9, _ and -: a name can never climb out of the directory. */
-static bool valid_name(const char *name)
+bool av_data_valid_name(const char *name)
 {
 	if (!*name)
 		return false;
@@ -867,7 +866,7 @@ static void list_dir(const char *dir, struct names *names)
 		if (!ends_with(e->d_name, ".json"))
 			continue;
 		char *name = av_strndup(e->d_name, strlen(e->d_name) - strlen(".json"));
-		if (valid_name(name))
+		if (av_data_valid_name(name))
 			names_add(names, name);
 		else
 			free(name);
@@ -938,7 +937,7 @@ bool av_data_find(const char *kind, const char *what, const char *name_or_path,
 		*path = av_strdup(name_or_path);
 		return true;
 	}
-	if (!valid_name(name_or_path))
+	if (!av_data_valid_name(name_or_path))
 		return av_fail(cause, _("invalid %s name \"%s\" (a name has only a-z, 0-9, "
 			       "_ and -; a path contains / or ends in .json)"), what, name_or_path);
 	char **dirs = search_dirs(kind);

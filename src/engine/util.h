@@ -171,6 +171,10 @@ bool av_write_file_atomic_with(const char *path, av_file_writer emit, void *ctx,
 bool av_data_find(const char *kind, const char *what, const char *name_or_path,
 		  char **path, char **cause);
 
+/* Whether name is one av_data_find looks up: only a-z, 0-9, _ and -, so
+ * a name can never climb out of the directory. */
+bool av_data_valid_name(const char *name);
+
 /* From now on a name is looked for in PKGDATADIR only: not in
  * $ATTNVIEW_DATA_DIR, nor in the build tree, whose compiled-in path may not
  * exist on the machine the program runs on and could then be created by

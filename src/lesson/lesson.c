@@ -739,6 +739,15 @@ static bool read_lesson(const cJSON *root, struct av_lesson *l, char **cause)
 		return false;
 	if (!check_text(name, "\"name\"", AV_LESSON_MAX_TITLE_WIDTH, cause))
 		return false;
+	/* students of --follow look the lesson up by it, as lessons/NAME.json;
+	 * "My lesson" ran for its teacher and no student could ever find it */
+	if (!av_data_valid_name(name)) {
+		char *e = av_escape(name);
+		av_fail(cause, _("\"name\": \"%s\" is not a lesson name (only a-z, 0-9, _ and "
+			"-; the file is lessons/NAME.json)"), e);
+		free(e);
+		return false;
+	}
 	l->name = av_strdup(name);
 	return get_titles(root, NULL, "title", l->title, cause)
 		&& read_layer(root, l, cause)
