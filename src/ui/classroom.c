@@ -381,6 +381,20 @@ void av_classroom_pinned(struct av_app *a)
 
 /* --- opening and closing */
 
+/* Whether students can have the teacher's lesson: they load the installed
+ * one of its name (follow_lesson) and refuse another text. A teacher
+ * leading a file of their own was told nothing, and learnt it only from
+ * the students. */
+static bool students_have_lesson(const struct av_lesson *lesson)
+{
+	struct av_lesson installed;
+	if (!av_lesson_load(lesson->name, &installed, NULL))
+		return false;
+	bool same = installed.text_hash == lesson->text_hash;
+	av_lesson_free(&installed);
+	return same;
+}
+
 bool av_classroom_open(struct av_app *a, const struct av_ui_config *cfg, char **cause)
 {
 	struct av_classroom *c;
@@ -410,9 +424,15 @@ bool av_classroom_open(struct av_app *a, const struct av_ui_config *cfg, char **
 		/* in the room's directory, which the leader has just made its own */
 		open_log(c, cfg->lead_dir);
 		log_line(c, "leading");
-		av_app_message(a, false, _("leading %s: students start attnview --follow; who"
-					   " follows is logged in %s"), cfg->lead_dir,
-			       c->log_fd >= 0 ? c->log_path : _("(no log: cannot write it)"));
+		if (cfg->lesson != NULL && !students_have_lesson(cfg->lesson))
+			av_app_message(a, true, _("students cannot follow this lesson: install "
+						  "its file as lessons/%s.json first"),
+				       cfg->lesson->name);
+		else
+			av_app_message(a, false, _("leading %s: students start attnview --follow;"
+						   " who follows is logged in %s"), cfg->lead_dir,
+				       c->log_fd >= 0 ? c->log_path
+				       : _("(no log: cannot write it)"));
 		publish(a);
 	} else {
 		c->follower = av_follower_new(cfg->follow_dir, cfg->teacher_uid, on_follower_note, a);
