@@ -1063,7 +1063,9 @@ void av_classroom_snap_back(struct av_app *a)
 					   " attnview runs with --follow ROOM"));
 		return;
 	}
-	if (!c->ex.exploring) {
+	/* refused: f tries the teacher's state again and says why it cannot
+	 * (it said "already following" under a header of "cannot follow") */
+	if (!c->ex.exploring && !c->refused) {
 		av_app_message(a, false, _("already following the teacher"));
 		return;
 	}
@@ -1080,6 +1082,8 @@ void av_classroom_snap_back(struct av_app *a)
 	av_pin_free(a);         /* its own pin too: the teacher's, if any, comes back */
 	c->have_view_run = false;
 	follow(a, &copy);
+	if (c->refused)
+		return;   /* follow said why, on the status line */
 	if (av_follower_connected(c->follower))
 		av_app_message(a, false, _("following the teacher again"));
 	else    /* the header says "no teacher": the state is the last one */
