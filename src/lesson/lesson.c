@@ -706,22 +706,44 @@ static char *folder_of(const char *path)
 	return slash ? av_strndup(path, (size_t)(slash - path + 1)) : av_strdup("");
 }
 
+/* Whether s is a path rather than a name, as av_data_find tells them. */
+static bool names_a_file(const char *s)
+{
+	size_t n = strlen(s);
+	return strchr(s, '/') != NULL || (n >= 5 && strcmp(s + n - 5, ".json") == 0);
+}
+
+/* path as the lesson names it: absolute, or in the lesson's folder
+ * (malloc'd). */
+static char *beside_lesson(const struct av_lesson *l, const char *path)
+{
+	if (path[0] == '/')
+		return av_strdup(path);
+	char *dir = folder_of(l->path);
+	char *full = av_printf("%s%s", dir, path);
+	free(dir);
+	return full;
+}
+
 static bool read_layer(const cJSON *root, struct av_lesson *l, char **cause)
 {
 	const char *sample = NULL, *weights = NULL;
 	if (!av_json_get_string(root, NULL, "sample", true, &sample, cause)
 	    || !av_json_get_string(root, NULL, "weights", false, &weights, cause))
 		return false;
-	if (!av_sample_load(sample, &l->sample, cause)) {
+	/* a sample's path is in the lesson's folder, as the weights' is: a
+	 * lesson beside its sample loaded only when run from that folder */
+	char *where = names_a_file(sample) ? beside_lesson(l, sample) : av_strdup(sample);
+	bool ok = av_sample_load(where, &l->sample, cause);
+	free(where);
+	if (!ok) {
 		av_cause_prefix(cause, _("\"sample\""));
 		return false;
 	}
 	l->cfg = l->sample.cfg;
 	if (!weights)
 		return true;
-	char *dir = folder_of(l->path);
-	l->weights = weights[0] == '/' ? av_strdup(weights) : av_printf("%s%s", dir, weights);
-	free(dir);
+	l->weights = beside_lesson(l, weights);
 	struct av_params p = { 0 };
 	if (!av_weights_load(l->weights, &l->cfg, NULL, &p, cause)) {
 		av_cause_prefix(cause, _("\"weights\""));
