@@ -230,6 +230,23 @@ static void test_restore_at_the_state_says_so(void **state)
 	close_lesson(&ls);
 }
 
+/* Enter on a step without a question points to the next step, and on the
+ * last step (which has none) to q: it said "} next step" there too. */
+static void test_enter_without_a_question(void **state)
+{
+	(void)state;
+	struct lesson_screen ls;
+	open_lesson(&ls, "first-look", 80, 24);
+	harness_key(&ls.h, '\r');
+	expect("this step asks nothing: } next step");
+	for (int i = 1; i < ls.l.n_steps; i++)
+		harness_keys(&ls.h, "}");
+	harness_key(&ls.h, '\r');
+	expect("this step asks nothing, and it is the last: q quits");
+	expect_not("} next step");
+	close_lesson(&ls);
+}
+
 static void test_answer_right_and_wrong(void **state)
 {
 	(void)state;
@@ -1038,6 +1055,7 @@ int main(void)
 		cmocka_unit_test(test_tokens_stage_shows_the_lesson),
 		cmocka_unit_test(test_explore_then_return),
 		cmocka_unit_test(test_restore_at_the_state_says_so),
+		cmocka_unit_test(test_enter_without_a_question),
 		cmocka_unit_test(test_answer_right_and_wrong),
 		cmocka_unit_test(test_answer_on_another_stage),
 		cmocka_unit_test(test_caption_keys_not_while_editing),

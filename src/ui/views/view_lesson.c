@@ -320,7 +320,11 @@ static void answer(struct av_app *a)
 {
 	const struct av_lesson_step *st = &a->lesson->lesson->steps[a->lesson->step];
 	if (!st->has_question) {
-		av_app_message(a, false, _("this step asks nothing: } next step"));
+		/* the last step has no next one to point to */
+		bool last = a->lesson->step + 1 == a->lesson->lesson->n_steps;
+		av_app_message(a, false, "%s", last ? _("this step asks nothing, and it is the last:"
+							" q quits")
+			       : _("this step asks nothing: } next step"));
 		return;
 	}
 	if (a->view != &av_view_stage && a->view != &av_view_heads) {
