@@ -402,7 +402,7 @@ bool av_state_sample_hash(const struct av_sample *sample, uint64_t *hash, char *
 	return true;
 }
 
-bool av_state_load_sample(struct av_session *s, const char *name, uint64_t hash, char **cause)
+bool av_state_find_sample(const char *name, uint64_t hash, struct av_sample *out, char **cause)
 {
 	struct av_sample loaded;
 	uint64_t have = 0;
@@ -430,6 +430,16 @@ bool av_state_load_sample(struct av_session *s, const char *name, uint64_t hash,
 				       name);
 		}
 	}
+	*out = loaded;
+	return true;
+}
+
+bool av_state_load_sample(struct av_session *s, const char *name, uint64_t hash, char **cause)
+{
+	struct av_sample loaded;
+
+	if (!av_state_find_sample(name, hash, &loaded, cause))
+		return false;
 	av_sample_free(&s->sample);
 	s->sample = loaded;
 	s->cfg = loaded.cfg;

@@ -82,4 +82,9 @@ bool av_state_sample_hash(const struct av_sample *sample, uint64_t *hash, char *
  * hash is not hash (another version); s is then unchanged. */
 bool av_state_load_sample(struct av_session *s, const char *name, uint64_t hash, char **cause);
 
+/* The sample a follower would load for the teacher's name and hash (the
+ * check of av_state_load_sample, without making it the session's), into
+ * *out; the teacher asks it too, to learn whether students can follow. */
+bool av_state_find_sample(const char *name, uint64_t hash, struct av_sample *out, char **cause);
+
 #endif

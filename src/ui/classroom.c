@@ -395,6 +395,39 @@ static bool students_have_lesson(const struct av_lesson *lesson)
 	return same;
 }
 
+/* Whether students can have the teacher's sample: they load the installed
+ * one of its "name" (av_state_load_sample), which a file given by path, or
+ * installed under another file name, is not. */
+static bool students_have_sample(const struct av_classroom *c)
+{
+	struct av_sample found;
+	if (c->identity.origin == AV_SNAP_FROM_WEIGHTS)
+		return true;   /* students give the same --weights */
+	if (!av_state_find_sample(c->identity.sample, c->identity.content_hash, &found, NULL))
+		return false;
+	av_sample_free(&found);
+	return true;
+}
+
+/* The teacher's first status line: where the room is, or why students
+ * will not be able to follow (which the teacher would otherwise learn only
+ * from the students). */
+static void lead_message(struct av_app *a, const struct av_ui_config *cfg)
+{
+	const struct av_classroom *c = a->classroom;
+	if (cfg->lesson != NULL && !students_have_lesson(cfg->lesson))
+		av_app_message(a, true, _("students cannot follow this lesson: install its file "
+					  "as lessons/%s.json first"), cfg->lesson->name);
+	else if (!students_have_sample(c))
+		av_app_message(a, true, _("students cannot follow this sample: they load it by "
+					  "its name, so install its file as samples/%s.json first"),
+			       c->identity.sample);
+	else
+		av_app_message(a, false, _("leading %s: students start attnview --follow; who "
+					   "follows is logged in %s"), cfg->lead_dir,
+			       c->log_fd >= 0 ? c->log_path : _("(no log: cannot write it)"));
+}
+
 bool av_classroom_open(struct av_app *a, const struct av_ui_config *cfg, char **cause)
 {
 	struct av_classroom *c;
@@ -424,15 +457,7 @@ bool av_classroom_open(struct av_app *a, const struct av_ui_config *cfg, char **
 		/* in the room's directory, which the leader has just made its own */
 		open_log(c, cfg->lead_dir);
 		log_line(c, "leading");
-		if (cfg->lesson != NULL && !students_have_lesson(cfg->lesson))
-			av_app_message(a, true, _("students cannot follow this lesson: install "
-						  "its file as lessons/%s.json first"),
-				       cfg->lesson->name);
-		else
-			av_app_message(a, false, _("leading %s: students start attnview --follow;"
-						   " who follows is logged in %s"), cfg->lead_dir,
-				       c->log_fd >= 0 ? c->log_path
-				       : _("(no log: cannot write it)"));
+		lead_message(a, cfg);
 		publish(a);
 	} else {
 		c->follower = av_follower_new(cfg->follow_dir, cfg->teacher_uid, on_follower_note, a);
