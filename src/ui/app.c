@@ -884,6 +884,9 @@ void av_app_draw_header(struct av_app *a, const char *view, int index, int count
 		av_model_ui_layer_text(a, layer, sizeof(layer));
 		h.model = layer;
 		h.sample = av_model_ui_name(a);
+		/* the head width's square root, as the stages write it: the
+		 * model's heads have dh columns, and "dk" names no size shown */
+		h.scale = av_draw_utf8() ? "√dh" : "sqrt(dh)";
 	}
 	int width = getmaxx(w);
 	for (int i = 0; reserve_names && i < count; i++) {

@@ -252,9 +252,12 @@ static void draw_title(struct av_app *a, struct caption *cap)
 	char *formula = av_insp_formula(t, a->stage, a->head);
 	char *shapes = av_insp_shapes(t, a->stage, a->head);
 	const char *name = _(av_ui_stage_titles[a->stage]);
-	const char *purpose = a->stage == AV_STAGE_EMBEDDING && t->layer_input
-			      ? _("each token's vector, normalised before attention")
-			      : _(av_ui_stage_purposes[a->stage]);
+	const char *purpose = _(av_ui_stage_purposes[a->stage]);
+	if (a->stage == AV_STAGE_EMBEDDING && t->layer_input)
+		purpose = _("each token's vector, normalised before attention");
+	/* a model's layer has no temperature to change (T = 1 as trained) */
+	if (a->stage == AV_STAGE_SCALED && t->layer_input)
+		purpose = _("scores divided by √dh, the square root of the head width");
 	/* a row with every key hidden gets weights 0 (the note below says
 	 * so): "each row ... sums to 1" would not be true of it */
 	if (a->stage == AV_STAGE_SOFTMAX && any_row_hidden(t))

@@ -342,6 +342,13 @@ static void explain_scores(struct av_insp *out, const struct av_trace *t, int he
 			 i, j, dh);
 }
 
+/* A published model's layer (--model) runs at the temperature it was
+ * trained at, T = 1, which no key changes: its text names no T. */
+static bool temperature_fixed(const struct av_trace *t)
+{
+	return t->layer_input != NULL;
+}
+
 static void explain_scaled(struct av_insp *out, const struct av_trace *t, int head,
 			   int i, int j)
 {
@@ -353,6 +360,13 @@ static void explain_scaled(struct av_insp *out, const struct av_trace *t, int he
 	NUM(div, t->divisor);
 	NUM(res, out->derived);
 	NUM(sv, s);
+	if (temperature_fixed(t)) {
+		add_line(out, _("scaled = scores / %s = %s / %s = %s"),
+			 scale_symbol(t->cfg.scale), sc, div, res);
+		add_line(out, _("dividing by %s keeps scores of wide heads from saturating softmax; "
+			 "the model runs at T = 1, as trained"), scale_symbol(t->cfg.scale));
+		return;
+	}
 	char tv[32];
 	snprintf(tv, sizeof(tv), "%g", T);
 	add_line(out, _("scaled = scores / (%s·T) = %s / (%s × %s) = %s / %s = %s"),
