@@ -272,6 +272,20 @@ static void test_scaled_says_sqrt_dh_without_temperature(void **state)
 	close_model(&mh);
 }
 
+/* At 60 columns the inspector's heading did not fit its row and wrapped
+ * inside "head 0 of 2" ("... head 0 of" / "2"): it says "head 0/2" there,
+ * in one row. */
+static void test_narrow_heading_reads_whole(void **state)
+{
+	(void)state;
+	struct mharness mh;
+	open_model(&mh, TINY, "xterm-256color", 60, 15, "When Mary and John went", -1);
+	harness_keys(&mh.h, "nnn");
+	expect("4/9 scores");
+	expect("query 0 'W', key 0 'W', head 0/2");
+	close_model(&mh);
+}
+
 /* y pins a layer's matrix: the pin names its layer, says which keys change
  * the live side here (the mask, scale and T of a published model are its
  * own), and [ compares with another layer. */
@@ -1035,6 +1049,7 @@ int main(void)
 		cmocka_unit_test(test_space_label_ascii),
 		cmocka_unit_test(test_pin_names_the_layer),
 		cmocka_unit_test(test_scaled_says_sqrt_dh_without_temperature),
+		cmocka_unit_test(test_narrow_heading_reads_whole),
 		cmocka_unit_test(test_edit_reruns),
 		cmocka_unit_test(test_too_long_says_the_limit),
 		cmocka_unit_test(test_keys_while_computing),

@@ -524,6 +524,7 @@ static void draw_inspector(struct av_app *a)
 	for (int lines = av_app_inspector_lines(a);; lines--) {
 		av_insp_cell_weights(&in, &a->s->trace, &a->s->params, &wts, &cc.full, a->head,
 				     a->row, cc.col_full, av_app_inspector_width(a, lines));
+		av_insp_fit_heading(&in, getmaxx(a->w_insp) - 1);
 		if (lines == 1 || av_app_inspector_rows(a, &in) <= rows)
 			break;
 		av_insp_free(&in);

@@ -690,6 +690,7 @@ static void draw_inspector(struct av_app *a, const struct av_part *parts, int n,
 		av_insp_cell_weights(&in, t, &a->s->params, &wts, &parts[p], a->head, a->row, c,
 				     width);
 	}
+	av_insp_fit_heading(&in, getmaxx(a->w_insp) - 1);
 	place_inspector(a, &in, cap);
 	av_insp_free(&in);
 }

@@ -168,7 +168,18 @@ void av_insp_free(struct av_insp *in)
 {
 	for (int i = 0; i < in->n; i++)
 		free(in->line[i]);
+	free(in->heading_short);
 	memset(in, 0, sizeof(*in));
+}
+
+void av_insp_fit_heading(struct av_insp *in, int width)
+{
+	if (in->n == 0 || !in->heading_short || av_utf8_width(in->line[0]) <= width ||
+	    av_utf8_width(in->heading_short) > width)
+		return;
+	free(in->line[0]);
+	in->line[0] = in->heading_short;
+	in->heading_short = NULL;
 }
 
 /* --- sums of products, shortened to fit ---------------------------------- */
@@ -293,10 +304,13 @@ static void heading(struct av_insp *out, const struct av_trace *t, const struct 
 			part->tensor == AV_T_MASKED || part->tensor == AV_T_WEIGHTS ||
 			part->tensor == AV_T_CONTEXT || part->tensor == AV_T_V_HEAD ||
 			part->tensor == AV_T_Q_HEAD || part->tensor == AV_T_K_HEAD_T;
-	if (per_head && t->heads > 1)
+	if (per_head && t->heads > 1) {
+		/* the short form, for a row too narrow for the long one */
+		out->heading_short = av_printf(_("%s, head %d/%d"), b.s, head, t->heads);
 		sb_add(&b, _(", head %d of %d"), head, t->heads);
-	else if (part->col_axis == AV_AXIS_DIM && part->hl_len > 0)
+	} else if (part->col_axis == AV_AXIS_DIM && part->hl_len > 0) {
 		sb_add(&b, _(" (head %d's column %d)"), c / t->head_dim, c % t->head_dim);
+	}
 	add_taken(out, &b);
 }
 

@@ -22,6 +22,8 @@ struct av_insp {
 	bool derived_ok;                /* the value was re-derived ... */
 	double derived;                 /* ... as this */
 	double stored;                  /* the value the trace holds */
+	char *heading_short;            /* line[0] with "head 0/2" for "head 0 of
+					 * 2", or NULL: av_insp_fit_heading */
 };
 
 /* A projection's weights as the inspector reads them: output o's weight
@@ -81,6 +83,11 @@ void av_insp_piece(struct av_insp *out, const struct av_trace *t, const struct a
 		   int i, int width);
 
 void av_insp_free(struct av_insp *in);
+
+/* The heading (line 0) in one row of width columns when its shorter form
+ * fits there and it does not: "head 0 of 2" wrapped as "head 0 of" / "2"
+ * at 60 columns. Otherwise it stays, to be word-wrapped. */
+void av_insp_fit_heading(struct av_insp *in, int width);
 
 /* The one-line formula of a stage, with the numbers of this trace, e.g.
  * "scaled = scores / √dh = scores / 2.000". malloc'd. */
