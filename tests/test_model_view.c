@@ -286,6 +286,21 @@ static void test_narrow_heading_reads_whole(void **state)
 	close_model(&mh);
 }
 
+/* At 120x40 the projection's sum of 16 terms ended "… (+1 term)" above
+ * two blank rows of the inspector: the sum takes the rows left free. */
+static void test_sum_uses_the_free_rows(void **state)
+{
+	(void)state;
+	struct mharness mh;
+	open_model(&mh, TINY, "xterm-256color", 120, 40, SENTENCE, -1);
+	harness_keys(&mh.h, "nn");
+	expect("3/9 projection");
+	expect("Q[0,0] = X[0,:] · W_qᵀ[:,0] + b_q[0]");
+	expect_not(" term)");
+	expect_not(" terms)");
+	close_model(&mh);
+}
+
 /* y pins a layer's matrix: the pin names its layer, says which keys change
  * the live side here (the mask, scale and T of a published model are its
  * own), and [ compares with another layer. */
@@ -1050,6 +1065,7 @@ int main(void)
 		cmocka_unit_test(test_pin_names_the_layer),
 		cmocka_unit_test(test_scaled_says_sqrt_dh_without_temperature),
 		cmocka_unit_test(test_narrow_heading_reads_whole),
+		cmocka_unit_test(test_sum_uses_the_free_rows),
 		cmocka_unit_test(test_edit_reruns),
 		cmocka_unit_test(test_too_long_says_the_limit),
 		cmocka_unit_test(test_keys_while_computing),

@@ -663,6 +663,30 @@ static void place_inspector(struct av_app *a, const struct av_insp *in, struct c
 	draw_insp_wrapped(a, in, split, 0, cap);
 }
 
+/* The cursor's cell explained with its sums built to width columns. */
+static void build_inspector(struct av_app *a, const struct av_part *parts, int n,
+			    int width, struct av_insp *in)
+{
+	const struct av_trace *t = &a->s->trace;
+	struct av_insp_bytes raw;
+	if (a->stage == AV_STAGE_TOKENS && a->row < t->tokens.n && av_app_token_bytes(a, &raw)) {
+		/* a model's piece: its bytes, its label only as the label */
+		av_insp_piece(in, t, &raw, a->row, width);
+	} else if (a->stage == AV_STAGE_TOKENS) {
+		bool source = a->row >= t->tokens.n;
+		av_insp_token(in, t, &a->s->params, source,
+			      source ? a->row - t->tokens.n : a->row, width);
+	} else {
+		int p, c;
+		av_heatmap_locate(parts, n, shown_col(a, factor_cols(parts, n)), &p, &c);
+		struct av_insp_weights wts;
+		av_app_insp_weights(a, &wts);
+		av_insp_cell_weights(in, t, &a->s->params, &wts, &parts[p], a->head, a->row, c,
+				     width);
+	}
+	av_insp_fit_heading(in, getmaxx(a->w_insp) - 1);
+}
+
 static void draw_inspector(struct av_app *a, const struct av_part *parts, int n,
 			   struct caption *cap)
 {
@@ -670,27 +694,20 @@ static void draw_inspector(struct av_app *a, const struct av_part *parts, int n,
 		return;
 	struct av_insp in;
 	/* sums and rows of numbers may take two or three rows when the
-	 * inspector has them (they word-wrap at their " + ") */
-	int lines = av_app_inspector_lines(a);
-	int width = av_app_inspector_width(a, lines);
-	const struct av_trace *t = &a->s->trace;
-	struct av_insp_bytes raw;
-	if (a->stage == AV_STAGE_TOKENS && a->row < t->tokens.n && av_app_token_bytes(a, &raw)) {
-		/* a model's piece: its bytes, its label only as the label */
-		av_insp_piece(&in, t, &raw, a->row, width);
-	} else if (a->stage == AV_STAGE_TOKENS) {
-		bool source = a->row >= t->tokens.n;
-		av_insp_token(&in, t, &a->s->params, source,
-			      source ? a->row - t->tokens.n : a->row, width);
-	} else {
-		int p, c;
-		av_heatmap_locate(parts, n, shown_col(a, factor_cols(parts, n)), &p, &c);
-		struct av_insp_weights wts;
-		av_app_insp_weights(a, &wts);
-		av_insp_cell_weights(&in, t, &a->s->params, &wts, &parts[p], a->head, a->row, c,
-				     width);
+	 * inspector has them (they word-wrap at their " + "), and the rows
+	 * its other lines leave free besides: a sum of 16 terms ended
+	 * "… (+1 term)" above two blank rows at 120x40 */
+	int rows = getmaxy(a->w_insp), least = av_app_inspector_lines(a);
+	for (int lines = rows; lines > least; lines--) {
+		build_inspector(a, parts, n, av_app_inspector_width(a, lines), &in);
+		if (av_app_inspector_rows(a, &in) <= rows) {
+			place_inspector(a, &in, cap);
+			av_insp_free(&in);
+			return;
+		}
+		av_insp_free(&in);
 	}
-	av_insp_fit_heading(&in, getmaxx(a->w_insp) - 1);
+	build_inspector(a, parts, n, av_app_inspector_width(a, least), &in);
 	place_inspector(a, &in, cap);
 	av_insp_free(&in);
 }
