@@ -727,6 +727,22 @@ static void test_pin_from_grid(void **state)
 	harness_close(&h);
 }
 
+/* The grid's title named the context three times, "all heads: context
+ * context_h  context_h = weights_h · V_h", at the context and the output
+ * stage: the stage, then the formula, which names the matrix. */
+static void test_grid_title_names_context_once(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 120, 40, "qkv-walkthrough", NULL, -1);
+	harness_keys(&h, "aG");
+	expect("all heads: context (output has no per-head data)");
+	expect_not("context context_h");
+	harness_keys(&h, "p");
+	expect("all heads: context  context_h = weights_h");
+	harness_close(&h);
+}
+
 /* Key labels cut to two columns with no room for "…" read alike (s10,
  * s11, ... all "s1"): the key's index is shown instead where it fits. */
 static void test_cut_key_labels_are_indices(void **state)
@@ -814,6 +830,7 @@ int main(void)
 		cmocka_unit_test(test_clip_helpers),
 		cmocka_unit_test(test_views_return_to_all_heads),
 		cmocka_unit_test(test_pin_from_grid),
+		cmocka_unit_test(test_grid_title_names_context_once),
 		cmocka_unit_test(test_cut_key_labels_are_indices),
 		cmocka_unit_test(test_key_labels_one_kind),
 		cmocka_unit_test(test_repeated_key_words),

@@ -406,14 +406,18 @@ static void draw_title(struct av_app *a, const struct av_heads_page *pg)
 	else if (a->heads_bars)
 		snprintf(buf, sizeof(buf), _("all heads: %s of query %d '%s' over the keys"), what,
 			 a->row, t->tokens.text[a->row]);
-	else if (sub)
+	/* the projection's per-head matrices are named, the formula after
+	 * names only Q, K and V; the context's formula begins with its name
+	 * ("all heads: context context_h  context_h = ..." said it thrice) */
+	else if (sub && st == AV_STAGE_PROJECTION)
 		snprintf(buf, sizeof(buf), _("all heads: %s %s (%s has no per-head data)"),
-			 _(av_ui_stage_titles[st]), st == AV_STAGE_PROJECTION ? "Q_h K_h V_h" :
-			 "context_h", _(av_ui_stage_titles[a->stage]));
+			 _(av_ui_stage_titles[st]), "Q_h K_h V_h", _(av_ui_stage_titles[a->stage]));
+	else if (sub)
+		snprintf(buf, sizeof(buf), _("all heads: %s (%s has no per-head data)"),
+			 _(av_ui_stage_titles[st]), _(av_ui_stage_titles[a->stage]));
 	else
 		snprintf(buf, sizeof(buf), _("all heads: %s%s"), _(av_ui_stage_titles[st]),
-			 st == AV_STAGE_PROJECTION ? " Q_h K_h V_h" :
-			 st == AV_STAGE_CONTEXT ? " context_h" : "");
+			 st == AV_STAGE_PROJECTION ? " Q_h K_h V_h" : "");
 	int x = av_heads_put(w, 0, 0, buf, width, av_colors_el(c, AV_EL_TITLE));
 	char *formula = av_insp_formula(t, st, a->head);
 	if (x + 8 < width) {
