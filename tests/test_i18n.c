@@ -277,6 +277,26 @@ static void test_teacher_stage_translated(void **state)
 	assert_non_null(strstr(line, "投影"));
 }
 
+/* The inspector's heading joins its row, column and head with one comma:
+ * it read "查询 0 'the', 键 0 'the'，头 0/8" (a "," then a "，"). */
+static void test_heading_commas_agree(void **state)
+{
+	(void)state;
+	if (!chinese())
+		skip();
+	struct harness h;
+	assert_true(harness_open(&h, "xterm-256color", 120, 40, "qkv-walkthrough", NULL, -1,
+				 NULL));
+	harness_keys(&h, "nnn");
+	int y = harness_find("scores_h[0,0] = ");
+	if (y < 0)
+		harness_dump();
+	english();
+	assert_true(y >= 0);
+	assert_non_null(strstr(row(y), "查询 0 'the'，键 0 'the'，头 0/8"));
+	harness_close(&h);
+}
+
 int main(void)
 {
 	utf8 = harness_setup_process();
@@ -290,6 +310,7 @@ int main(void)
 		cmocka_unit_test(test_stage_titles_fit),
 		cmocka_unit_test(test_too_small_keeps_the_size),
 		cmocka_unit_test(test_teacher_stage_translated),
+		cmocka_unit_test(test_heading_commas_agree),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -298,7 +298,10 @@ static void heading(struct av_insp *out, const struct av_trace *t, const struct 
 	struct sb b = { 0 };
 	sb_add(&b, "%s[%d,%d] = %s   ", part->name, r, c, value);
 	describe_index(&b, t, part->row_axis, r);
-	sb_add(&b, ", ");
+	/* TRANSLATORS: between the row and the column of the inspector's
+	 * heading ("query 1 'panda', key 2 'japan'"): the comma the
+	 * translation of ", head %d of %d" after it uses */
+	sb_add(&b, "%s", C_("inspector heading", ", "));
 	describe_index(&b, t, part->col_axis, c);
 	bool per_head = part->tensor == AV_T_SCORES || part->tensor == AV_T_SCALED ||
 			part->tensor == AV_T_MASKED || part->tensor == AV_T_WEIGHTS ||
