@@ -397,6 +397,24 @@ static void test_command_same_sentence_said(void **state)
 	harness_close(&h);
 }
 
+/* Enter in the e editor on the text it opened with says, as :sentence
+ * does, that the sentence was already on screen: it said "sentence: 4
+ * tokens" as if it had changed. A changed text still says its count. */
+static void test_editor_same_sentence_said(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "e\r");
+	assert_null(h.a.overlay);
+	expect_status("sentence already on screen (4 tokens)");
+	harness_keys(&h, "e");
+	harness_key(&h, KEY_BACKSPACE);
+	harness_keys(&h, "\r");
+	expect_status("sentence: 4 tokens");
+	harness_close(&h);
+}
+
 /* A sentence's or a source's error names its text once: the command's name
  * before it read "source: the source has more than 64 tokens". */
 static void test_command_text_errors_said_once(void **state)
@@ -1000,6 +1018,7 @@ int main(void)
 		cmocka_unit_test(test_command_source),
 		cmocka_unit_test(test_command_text_errors_said_once),
 		cmocka_unit_test(test_command_same_sentence_said),
+		cmocka_unit_test(test_editor_same_sentence_said),
 		cmocka_unit_test(test_write_trained_weights),
 		cmocka_unit_test(test_write_trained_trace),
 		cmocka_unit_test(test_tab_completes),

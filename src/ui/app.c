@@ -42,6 +42,16 @@ void av_app_message(struct av_app *a, bool error, const char *fmt, ...)
 	a->dirty |= AV_DIRTY_STATUS;
 }
 
+void av_app_say_sentence(struct av_app *a, bool same)
+{
+	int n = a->s->trace.tokens.n;
+	if (same)
+		av_app_message(a, false, P_("sentence already on screen (%d token)",
+					       "sentence already on screen (%d tokens)", n), n);
+	else
+		av_app_message(a, false, P_("sentence: %d token", "sentence: %d tokens", n), n);
+}
+
 void av_app_clear_message(struct av_app *a)
 {
 	if (!a->message)

@@ -256,6 +256,11 @@ void av_message_box_draw(struct av_app *a);
 void av_app_message(struct av_app *a, bool error, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Says the sentence's token count once it is applied (e, :sentence), or
+ * that it was already on screen when the text applied was the same: the
+ * person sees the command was read, and that nothing changed. */
+void av_app_say_sentence(struct av_app *a, bool same);
+
 /* Empties the status line's message (a follower's screen: the hints of a
  * view the teacher opened or left are not the student's to follow). */
 void av_app_clear_message(struct av_app *a);

@@ -147,12 +147,7 @@ static bool run_sentence(struct av_app *a, const char *name, const char *arg, ch
 		return fail_naming_text(error, cause);
 	}
 	a->dirty |= AV_DIRTY_ALL;
-	int n = a->s->trace.tokens.n;
-	if (same)
-		av_app_message(a, false, P_("sentence already on screen (%d token)",
-					       "sentence already on screen (%d tokens)", n), n);
-	else
-		av_app_message(a, false, P_("sentence: %d token", "sentence: %d tokens", n), n);
+	av_app_say_sentence(a, same);
 	return true;
 }
 

@@ -122,6 +122,9 @@ static void apply_for_later(struct av_app *a)
 static void apply(struct av_app *a)
 {
 	struct av_editor *ed = &a->ed;
+	/* Enter on the text the editor opened with changes nothing: said so,
+	 * as :sentence does, not "sentence: N tokens" as if it had */
+	bool same = ed->orig && strcmp(ed->line.buf, ed->orig) == 0;
 	run_text(a);
 	if (ed->error) {
 		a->dirty |= AV_DIRTY_STATUS;
@@ -138,11 +141,11 @@ static void apply(struct av_app *a)
 		return;
 	}
 	const struct av_trace *t = &a->s->trace;
-	int n = ed->source ? t->source_tokens.n : t->tokens.n;
+	int n = t->source_tokens.n;
 	if (ed->source)
 		av_app_message(a, false, P_("source: %d token", "source: %d tokens", n), n);
 	else
-		av_app_message(a, false, P_("sentence: %d token", "sentence: %d tokens", n), n);
+		av_app_say_sentence(a, same);
 }
 
 /* --- drawing and keys ---------------------------------------------------- */
