@@ -400,6 +400,26 @@ static void test_bars_paged_name_the_largest(void **state)
 	harness_close(&h);
 }
 
+/* At 60x16 the bars of 14 keys page and each tile is four rows: a row
+ * under the title naming the largest key ("→ 5 mats 0.09") left the bars
+ * one row tall, though the title named that key already ("head 0 → mats").
+ * The bars keep their two rows. */
+static void test_bars_keep_their_rows_at_60x16(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 60, 16, "qkv-walkthrough", "the cat sat on the mats the dog sat on a cat the cat",
+	     -1);
+	harness_keys(&h, "nnnnnnaa");
+	expect("keys 0-4 of 14");
+	expect(utf8 ? "head 0 → mats" : "head 0 -> mats");
+	int bar_rows = 0;
+	for (int y = 0; y < LINES; y++)
+		bar_rows += strstr(harness_line(y), utf8 ? "│" : "|") != NULL;
+	assert_int_equal(bar_rows, 4);   /* two rows of tiles, two rows of bars */
+	harness_close(&h);
+}
+
 /* Keys read before the next draw, in one burst (typed ahead): the bars on
  * the last query, a shorter sentence, Enter, then z. z planned the page
  * from the bars' query row, still the longer sentence's: a read past the
@@ -820,6 +840,7 @@ int main(void)
 		cmocka_unit_test(test_title_matches_header),
 		cmocka_unit_test(test_bars),
 		cmocka_unit_test(test_bars_paged_name_the_largest),
+		cmocka_unit_test(test_bars_keep_their_rows_at_60x16),
 		cmocka_unit_test(test_bars_burst_shorter_sentence),
 		cmocka_unit_test(test_bars_signed),
 		cmocka_unit_test(test_bars_title_minus),

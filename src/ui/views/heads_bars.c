@@ -38,10 +38,17 @@ struct bars_plan {
 			      has no room for it */
 };
 
+/* The columns the heads' titles need to name their largest key, with its
+ * value (title_w) and without it (key_w): see make_titles. */
+struct title_widths {
+	int title_w, key_w;
+};
+
 /* One arrangement in the given mode (AV_HEADS_CELLS_*): axis_w is the y
- * axis with its labels (".42│"), val_w the columns a value needs, title_w
- * the columns the titles need to name each head's largest key and value. */
-static void plan_one(int m, int mode, int axis_w, int val_w, int title_w, struct bars_plan *p)
+ * axis with its labels (".42│"), val_w the columns a value needs, tw what
+ * the titles need to name each head's largest key (and value). */
+static void plan_one(int m, int mode, int axis_w, int val_w, const struct title_widths *tw,
+		     struct bars_plan *p)
 {
 	int content = p->ar.tile_w - 1;
 	int show = m < 3 ? m : 3;
@@ -62,7 +69,13 @@ static void plan_one(int m, int mode, int axis_w, int val_w, int title_w, struct
 		p->vis_keys = 1;
 	/* with keys off the page the tallest bar shown may not be the
 	 * largest: the largest is named under the title, if not in it */
-	p->argmax_row = p->vis_keys < m && content < title_w;
+	p->argmax_row = p->vis_keys < m && content < tw->title_w;
+	/* not at the cost of the bars' second row when the title names the
+	 * key already: the row would add only its index and value (at 60x16
+	 * it left the bars one row tall) */
+	int rows_left = p->ar.tile_h - 2 - (p->values ? 1 : 0) - 1;
+	if (p->argmax_row && rows_left < 2 && content >= tw->key_w)
+		p->argmax_row = false;
 	p->body = p->ar.tile_h - 2 - (p->values ? 1 : 0) - (p->argmax_row ? 1 : 0);
 	if (p->body > BODY_MAX)
 		p->body = BODY_MAX;
@@ -199,8 +212,10 @@ static void make_titles(const struct av_app *a, const struct av_part *rp, int h,
 }
 
 /* The title's form that names the largest key and its value ("→ sat
- * 0.42"): the richer forms name it too. */
+ * 0.42"), and the one that names the key alone ("→ sat"): the richer
+ * forms name them too. */
 #define TITLE_WITH_VALUE 1
+#define TITLE_WITH_KEY 2
 
 /* The row under a narrow title naming the largest key, richest first:
  * "→ 2 sat 0.42", "→ sat 0.42", "→ 2 0.42", "→2 .42" (empty when every
@@ -234,18 +249,20 @@ static void make_argmax_rows(const struct av_app *a, const struct av_part *rp,
 }
 
 /* The widest of the heads' titles that name their largest key and value
- * (TITLE_WITH_VALUE): tiles narrower than that need the argmax row. */
-static int title_with_value_width(const struct av_app *a)
+ * (TITLE_WITH_VALUE): tiles narrower than that need the argmax row; and of
+ * those that name the key (TITLE_WITH_KEY). */
+static void title_widths(const struct av_app *a, struct title_widths *tw)
 {
-	int widest = 0;
+	tw->title_w = tw->key_w = 0;
 	for (int h = 0; h < a->s->trace.heads; h++) {
 		struct av_part rp = row_part(a, h);
 		char title[TITLE_LEVELS][192];
 		make_titles(a, &rp, h, title);
-		if (av_text_width(title[TITLE_WITH_VALUE]) > widest)
-			widest = av_text_width(title[TITLE_WITH_VALUE]);
+		if (av_text_width(title[TITLE_WITH_VALUE]) > tw->title_w)
+			tw->title_w = av_text_width(title[TITLE_WITH_VALUE]);
+		if (av_text_width(title[TITLE_WITH_KEY]) > tw->key_w)
+			tw->key_w = av_text_width(title[TITLE_WITH_KEY]);
 	}
-	return widest;
 }
 
 static void plan_bars(const struct av_app *a, int width, int height, struct bars_plan *best)
@@ -265,7 +282,8 @@ static void plan_bars(const struct av_app *a, int width, int height, struct bars
 	int axis_w = 1 + (av_text_width(top) > av_text_width(bottom) ? av_text_width(top)
 								       : av_text_width(bottom));
 	int val_w = value_width(weights, lo, hi);
-	int title_w = title_with_value_width(a);
+	struct title_widths tw;
+	title_widths(a, &tw);
 	/* every number of rows of heads; all of them on the screen, or fewer
 	 * and taller (many heads: Tab pages them) */
 	for (int g = 1; g <= H; g++) {
@@ -275,7 +293,7 @@ static void plan_bars(const struct av_app *a, int width, int height, struct bars
 			struct bars_plan p;
 			memset(&p, 0, sizeof(p));
 			av_heads_arrange(H, g, shown, width, height, 4, a->head, &p.ar);
-			plan_one(m, a->heads_cells, axis_w, val_w, title_w, &p);
+			plan_one(m, a->heads_cells, axis_w, val_w, &tw, &p);
 			long s[N_SCORE];
 			score(m, H, a->heads_cells, &p, s);
 			if (av_heads_score_better(s, best_s, N_SCORE)) {
