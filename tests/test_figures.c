@@ -365,6 +365,30 @@ static void test_figure_keys(void **state)
 	harness_close(&h);
 }
 
+/* The token strip shows the figure's tokens: it stayed scrolled to the
+ * stepper's cursor (query 16, "tokens … 8 sat ...") while the figure showed
+ * rows 0-10. It starts at token 0, follows the figure's cursor down, and
+ * is the stepper's again after Esc. */
+static void test_token_strip_follows_the_figure(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "qkv-walkthrough",
+	     "the cat sat on the mats the dog sat on a cat the cat and the dog sat", -1);
+	harness_keys(&h, "nnnnnnjjjjjjjjjjjjjjjj");
+	assert_non_null(strstr(harness_line(1), "16 dog"));
+	assert_null(strstr(harness_line(1), "0 the  1 cat"));
+	harness_keys(&h, "F");
+	assert_non_null(strstr(harness_line(1), "tokens 0 the  1 cat"));
+	harness_keys(&h, "jjjjjjjjjjjjjjjj");
+	assert_non_null(strstr(harness_line(1), "16 dog"));
+	harness_keys(&h, "G");   /* W_q ...: no tokens of its own */
+	assert_non_null(strstr(harness_line(1), "tokens 0 the  1 cat"));
+	harness_key(&h, AV_KEY_ESC);
+	assert_non_null(strstr(harness_line(1), "16 dog"));
+	harness_close(&h);
+}
+
 /* The masked stage, pinned with the mask off, against the mask on: the
  * difference is exactly the masked cells (−∞, hidden now) and 0 elsewhere;
  * the header names the pin and its settings; y unpins. */
@@ -821,6 +845,7 @@ int main(void)
 		cmocka_unit_test(test_page_has_only_its_panels),
 		cmocka_unit_test(test_weights),
 		cmocka_unit_test(test_figure_keys),
+		cmocka_unit_test(test_token_strip_follows_the_figure),
 		cmocka_unit_test(test_pin_mask_on_off),
 		cmocka_unit_test(test_pin_then_next_stage),
 		cmocka_unit_test(test_pin_temperature),

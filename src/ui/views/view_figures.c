@@ -462,6 +462,21 @@ static void draw_notes(struct av_app *a, struct av_figures *f, int panel_y, int 
 		put_text_rows(&tr, k, d->caption, last - k, av_colors_el(c, AV_EL_DIM));
 }
 
+/* The token strip follows the figure's cursor, not the stepper's: the
+ * query row it is on when the focused panel's rows are the sentence's
+ * tokens, else none (the strip from its start). It stayed scrolled to the
+ * stepper's query 16 while the figure showed rows 0-10. */
+static void select_tokens(struct av_app *a, const struct av_figures *f)
+{
+	const struct fig_data *d = &f->data;
+	a->sel_query = a->sel_key = -1;
+	if (f->error || f->focus >= d->n)
+		return;
+	const struct av_snapshot *s = &d->panels[f->focus].snap;
+	if (!s->rows_are_dims && f->row < a->s->trace.tokens.n)
+		a->sel_query = f->row;
+}
+
 static void figures_draw(struct av_app *a)
 {
 	struct av_figures *f = a->figures;
@@ -482,6 +497,7 @@ static void figures_draw(struct av_app *a)
 		f->row = max_rows(d) - 1;
 	if (f->col >= max_cols(d))
 		f->col = max_cols(d) - 1;
+	select_tokens(a, f);
 	int placed = 0, used_h = 0;
 	WINDOW *w = a->w_panel;
 	if (w)
@@ -584,7 +600,7 @@ static bool figures_key(struct av_app *a, int key, enum av_action act)
 	default:
 		return false;
 	}
-	a->dirty |= AV_DIRTY_MAIN;
+	a->dirty |= AV_DIRTY_MAIN | AV_DIRTY_TOKENS;   /* the strip follows the cursor */
 	return true;
 }
 
