@@ -380,8 +380,9 @@ static void explain_scaled(struct av_insp *out, const struct av_trace *t, int he
 	if (temperature_fixed(t)) {
 		add_line(out, _("scaled = scores / %s = %s / %s = %s"),
 			 scale_symbol(t->cfg.scale), sc, div, res);
-		add_line(out, _("dividing by %s keeps scores of wide heads from saturating softmax; "
-			 "the model runs at T = 1, as trained"), scale_symbol(t->cfg.scale));
+		add_line(out, _("dividing by %s keeps scores of wide heads from saturating "
+			 "softmax; the model runs at T = 1, as trained"),
+			 scale_symbol(t->cfg.scale));
 		return;
 	}
 	char tv[32];
