@@ -51,7 +51,8 @@ static bool find_model(const char *arg, bool restricted, char **dir, char **caus
 		return true;
 	}
 	if (restricted && !is_name(arg))
-		return av_fail(cause, _("--model with a directory is not allowed in restricted mode (give an installed model's name)"));
+		return av_fail(cause, _("--model with a directory is not allowed in restricted mode "
+				       "(give an installed model's name)"));
 	char *shown = av_escape(arg);
 	if (!is_name(arg)) {
 		av_fail(cause, _("--model \"%s\": not a directory"), shown);
@@ -69,7 +70,8 @@ static bool find_model(const char *arg, bool restricted, char **dir, char **caus
 		}
 		free(path);
 	}
-	av_fail(cause, _("no model named \"%s\" (looked in models/ of the data folders; tools/get-gpt2.sh downloads one)"),
+	av_fail(cause, _("no model named \"%s\" (looked in models/ of the data folders; "
+			 "tools/get-gpt2.sh downloads one)"),
 		shown);
 	free(shown);
 	return false;
@@ -79,9 +81,12 @@ static bool find_model(const char *arg, bool restricted, char **dir, char **caus
 static bool check_options(const struct av_options *o, char **cause)
 {
 	if (o->train_epochs)
-		return av_fail(cause, _("--train trains the teaching layer; a real model (--model) is shown as published, not trained"));
+		return av_fail(cause, _("--train trains the teaching layer; a real model (--model) "
+				       "is shown as published, not trained"));
 	if (o->sample || o->weights || o->lesson || o->cfg_given || o->source || o->n_hidden_keys)
-		return av_fail(cause, _("--model brings its own layers and tokenizer: leave out --sample, --weights, --lesson, --source, --mask-keys and the layer settings (--mode, --d-model, --heads, ...)"));
+		return av_fail(cause, _("--model brings its own layers and tokenizer: leave out "
+				       "--sample, --weights, --lesson, --source, --mask-keys and the "
+				       "layer settings (--mode, --d-model, --heads, ...)"));
 	return true;
 }
 

@@ -154,20 +154,24 @@ static bool settle_config(struct av_gpt2 *m, const char *prefix, const struct av
 	c->n_layer = count_layers(&m->st, prefix);
 	c->ln_eps = given->ln_eps > 0 ? given->ln_eps : 1e-5f;
 	if (c->n_vocab < 1 || c->n_embd < 1 || c->n_ctx < 1 || c->n_layer < 1)
-		return av_fail(cause, _("%s: implausible sizes: vocabulary %lld, width %lld, positions %lld, layers %d"),
+		return av_fail(cause, _("%s: implausible sizes: vocabulary %lld, width %lld, "
+				       "positions %lld, layers %d"),
 			       m->st.path, (long long)wte->shape[0], (long long)wte->shape[1],
 			       (long long)wpe->shape[0], c->n_layer);
 	if ((given->n_embd && given->n_embd != c->n_embd) ||
 	    (given->n_vocab && given->n_vocab != c->n_vocab) ||
 	    (given->n_ctx && given->n_ctx != c->n_ctx) ||
 	    (given->n_layer && given->n_layer != c->n_layer))
-		return av_fail(cause, _("%s: config.json says %d layers, width %d, vocabulary %d, %d positions; the tensors have %d, %d, %d, %d"),
+		return av_fail(cause, _("%s: config.json says %d layers, width %d, vocabulary %d, "
+				       "%d positions; the tensors have %d, %d, %d, %d"),
 			       m->st.path, given->n_layer, given->n_embd, given->n_vocab, given->n_ctx,
 			       c->n_layer, c->n_embd, c->n_vocab, c->n_ctx);
 	c->n_head = given->n_head;
 	if (!c->n_head) {
 		if (c->n_embd % 64)
-			return av_fail(cause, _("%s: cannot tell the number of heads (width %d is not a multiple of 64); add a config.json with \"n_head\""),
+			return av_fail(cause, _("%s: cannot tell the number of heads (width %d is "
+					       "not a multiple of 64); add a config.json with "
+					       "\"n_head\""),
 				       m->st.path, c->n_embd);
 		c->n_head = c->n_embd / 64;
 	}

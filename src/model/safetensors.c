@@ -148,7 +148,8 @@ static bool parse_entry(struct av_safetensors *st, const cJSON *entry, struct av
 	if (e > st->data_len) {
 		char *n = av_escape(name);
 		av_fail(cause,
-			_("%s: tensor \"%s\": its data ends at byte %llu but the file has only %llu bytes of data (truncated?)"),
+			_("%s: tensor \"%s\": its data ends at byte %llu but the file has only "
+			  "%llu bytes of data (truncated?)"),
 			st->path, n, (unsigned long long)e, (unsigned long long)st->data_len);
 		free(n);
 		return false;
@@ -156,7 +157,8 @@ static bool parse_entry(struct av_safetensors *st, const cJSON *entry, struct av
 	if (overflow || count > (e - b) / (uint64_t)size || count * (uint64_t)size != e - b) {
 		char *n = av_escape(name);
 		av_fail(cause,
-			_("%s: tensor \"%s\": its shape needs a different size (%s of %d bytes each) than its %llu bytes of data"),
+			_("%s: tensor \"%s\": its shape needs a different size (%s of %d bytes each) "
+			  "than its %llu bytes of data"),
 			st->path, n, t->dtype_name, size, (unsigned long long)(e - b));
 		free(n);
 		return false;
