@@ -412,6 +412,16 @@ static void test_editor_same_sentence_said(void **state)
 	harness_key(&h, KEY_BACKSPACE);
 	harness_keys(&h, "\r");
 	expect_status("sentence: 4 tokens");
+	/* the source of cross mode likewise, by E and by :source */
+	harness_keys(&h, "cc");
+	harness_keys(&h, "la mer\r");
+	assert_non_null(strstr(harness_line(0), "cross"));
+	harness_keys(&h, "E\r");
+	expect_status("source already on screen (2 tokens)");
+	harness_keys(&h, ":source la mer\r");
+	expect_status("source already on screen (2 tokens)");
+	harness_keys(&h, ":source le chat noir\r");
+	expect_status("source: 3 tokens");
 	harness_close(&h);
 }
 

@@ -52,6 +52,16 @@ void av_app_say_sentence(struct av_app *a, bool same)
 		av_app_message(a, false, P_("sentence: %d token", "sentence: %d tokens", n), n);
 }
 
+void av_app_say_source(struct av_app *a, bool same)
+{
+	int n = a->s->trace.source_tokens.n;
+	if (same)
+		av_app_message(a, false, P_("source already on screen (%d token)",
+					       "source already on screen (%d tokens)", n), n);
+	else
+		av_app_message(a, false, P_("source: %d token", "source: %d tokens", n), n);
+}
+
 void av_app_clear_message(struct av_app *a)
 {
 	if (!a->message)

@@ -260,6 +260,8 @@ void av_app_message(struct av_app *a, bool error, const char *fmt, ...)
  * that it was already on screen when the text applied was the same: the
  * person sees the command was read, and that nothing changed. */
 void av_app_say_sentence(struct av_app *a, bool same);
+/* The same for the source of cross mode (E, :source). */
+void av_app_say_source(struct av_app *a, bool same);
 
 /* Empties the status line's message (a follower's screen: the hints of a
  * view the teacher opened or left are not the student's to follow). */

@@ -111,11 +111,11 @@ static bool run_source(struct av_app *a, const char *name, const char *arg, char
 	if (too_long(a, name, arg, error))
 		return false;
 	if (s->cfg.mode == AV_MODE_CROSS) {
+		bool same = s->source && strcmp(arg, s->source) == 0;
 		if (!av_session_set_source(s, arg, &cause))
 			return fail_naming_text(error, cause);
 		a->dirty |= AV_DIRTY_ALL;
-		av_app_message(a, false, P_("source: %d token", "source: %d tokens",
-					       s->trace.source_tokens.n), s->trace.source_tokens.n);
+		av_app_say_source(a, same);
 		return true;
 	}
 	/* not used outside cross mode: checked, kept, and the switch offered */

@@ -140,10 +140,8 @@ static void apply(struct av_app *a)
 		av_app_message(a, false, _("computing the model on the new sentence…"));
 		return;
 	}
-	const struct av_trace *t = &a->s->trace;
-	int n = t->source_tokens.n;
 	if (ed->source)
-		av_app_message(a, false, P_("source: %d token", "source: %d tokens", n), n);
+		av_app_say_source(a, same);
 	else
 		av_app_say_sentence(a, same);
 }
