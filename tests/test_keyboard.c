@@ -54,6 +54,7 @@ static int open_terminal(void **state)
 	/* eight bits, as ncurses finds a real terminal (its output's modes) */
 	meta(stdscr, TRUE);
 	set_escdelay(25);   /* as app.c */
+	av_keyboard_define_mouse_reports();   /* as app.c */
 	return 0;
 }
 
@@ -198,6 +199,31 @@ static void test_unknown_sequences(void **state)
 		    '0', '0', '0', '0', '0');
 }
 
+/* Mouse reports from a terminal still in a mouse mode a program that died
+ * on it left on (the SSH link dropped under vim or htop): attnview asks for
+ * no mouse, so each report is one AV_FKEY(KEY_MOUSE), which the screen
+ * ignores. Their bytes were keys: a button's release (ESC [ < 0;10;5m)
+ * toggled the causal mask, an X10 report's space went to the next stage,
+ * and in the editor they were typed into the sentence. */
+static void test_stray_mouse_reports(void **state)
+{
+	(void)state;
+	const int mouse = AV_FKEY(KEY_MOUSE);
+	/* xterm's terminfo: kmous is ESC [ <, SGR reports (mode 1006) */
+	EXPECT_KEYS("\x1b[<0;10;5Mx", mouse, 'x');
+	EXPECT_KEYS("\x1b[<0;10;5m\x1b[<64;120;40Mx", mouse, mouse, 'x');
+	/* X10 reports (ESC [ M and three bytes), which this entry lacks */
+	EXPECT_KEYS("\x1b[M !!x", mouse, 'x');
+	/* a report cut by a key: the key still comes */
+	EXPECT_KEYS("\x1b[<0;1\x1bOD", mouse, AV_FKEY(KEY_LEFT));
+	/* screen's and tmux's entries: kmous is ESC [ M */
+	define_key("\x1b[<", 0);
+	define_key("\x1b[M", KEY_MOUSE);
+	av_keyboard_define_mouse_reports();
+	EXPECT_KEYS("\x1b[M`!!x", mouse, 'x');
+	EXPECT_KEYS("\x1b[<0;10;5mx", mouse, 'x');
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -211,6 +237,7 @@ int main(void)
 		cmocka_unit_test(test_alt_keys),
 		cmocka_unit_test(test_escape_alone),
 		cmocka_unit_test(test_unknown_sequences),
+		cmocka_unit_test(test_stray_mouse_reports),
 	};
 	return cmocka_run_group_tests(tests, open_terminal, close_terminal);
 }

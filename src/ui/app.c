@@ -252,6 +252,9 @@ bool av_app_init(struct av_app *a, struct av_session *s, const struct av_ui_conf
 	if (a->input) {
 		keypad(a->input, TRUE);
 		nodelay(a->input, FALSE);
+		/* after keypad(), where curses learns the terminfo's keys: its
+		 * kmous would take the mouse report's start back */
+		av_keyboard_define_mouse_reports();
 	}
 	make_windows(a);
 	if (cfg->lesson)

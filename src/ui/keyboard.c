@@ -57,9 +57,76 @@ static int function_key(int c)
 	}
 }
 
+/* The starts of the two forms of mouse report, as curses gives them (codes
+ * past the paste marks): SGR's (mode 1006) ESC [ < and X10's ESC [ M. */
+#define MOUSE_SGR_START (KEY_MAX + 3)
+#define MOUSE_X10_START (KEY_MAX + 4)
+
+/* Longest SGR report taken: ESC [ < and "64;65535;65535M" with room */
+#define SGR_REPORT_MAX 24
+
+/* The next byte of a mouse report: the terminal writes a report whole,
+ * but a link may split it (tmux does, between the start and the rest). */
+static int report_byte(WINDOW *w)
+{
+	return key_within(w, REST_OF_CHARACTER_MS);
+}
+
+/* The rest of an SGR report: "button;column;row" and M (press) or m
+ * (release); a byte that cannot be in it is given back. */
+static int rest_of_sgr_report(WINDOW *w)
+{
+	for (int taken = 0; taken < SGR_REPORT_MAX; taken++) {
+		int c = report_byte(w);
+		if (c == ERR || c == 'M' || c == 'm')
+			break;
+		if ((c < '0' || c > '9') && c != ';') {
+			ungetch(c);
+			break;
+		}
+	}
+	return AV_FKEY(KEY_MOUSE);
+}
+
+/* The rest of an X10 report: three bytes, the button, the column and the
+ * row, each from 32 up (never the Esc of a key after it). */
+static int rest_of_x10_report(WINDOW *w)
+{
+	for (int taken = 0; taken < 3; taken++) {
+		int c = report_byte(w);
+		if (c == ERR)
+			break;
+		if (c < ' ' || c > 0xFF) {
+			ungetch(c);
+			break;
+		}
+	}
+	return AV_FKEY(KEY_MOUSE);
+}
+
+void av_keyboard_define_mouse_reports(void)
+{
+	static const struct {
+		const char *start;
+		int code;
+	} forms[] = { { "\033[<", MOUSE_SGR_START }, { "\033[M", MOUSE_X10_START } };
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		/* kmous (ncurses leaves the rest of its report unread when no
+		 * mouse was asked for) or nothing; a function key a terminal
+		 * sends as ESC [ M (SCO's F1) stays that key */
+		int now = key_defined(forms[i].start);
+		if (now == 0 || now == KEY_MOUSE)
+			define_key(forms[i].start, forms[i].code);
+	}
+}
+
 /* One key from its first byte c: a code point, AV_FKEY, AV_KEY_NOT_UTF8. */
 static int decode(WINDOW *w, int c)
 {
+	if (c == MOUSE_SGR_START)
+		return rest_of_sgr_report(w);
+	if (c == MOUSE_X10_START)
+		return rest_of_x10_report(w);
 	if (c > 0xFF)               /* KEY_LEFT, KEY_RESIZE, ... */
 		return function_key(c);
 	char bytes[4] = { (char)c };

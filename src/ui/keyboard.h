@@ -41,6 +41,15 @@ void av_keyboard_bracketed_paste(bool on);
 const char *av_keyboard_paste_off(void);
 const char *av_keyboard_paste_on(void);
 
+/* Teaches curses both forms of mouse report (SGR's and X10's), whole, so
+ * that av_keyboard_read gives each as one AV_FKEY(KEY_MOUSE). Why:
+ * attnview asks for no mouse, but a terminal left in a mouse mode (the SSH
+ * link dropped under vim or htop) sends reports for every click and wheel
+ * turn, and curses gave only their start as KEY_MOUSE: the rest came as
+ * keys (a release's m toggled the causal mask, and in the editor the
+ * report was typed into the sentence). */
+void av_keyboard_define_mouse_reports(void);
+
 /* Reads one key from w with w's timeout: a Unicode code point, AV_FKEY(k)
  * for a function key, AV_ALT(k) for Esc and a key in one burst (what a
  * terminal sends for Alt-b: the editor's word keys, and no Esc that
