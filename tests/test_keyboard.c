@@ -224,6 +224,22 @@ static void test_stray_mouse_reports(void **state)
 	EXPECT_KEYS("\x1b[<0;10;5mx", mouse, 'x');
 }
 
+/* ESCDELAY, as ncurses reads it, for a slow link; attnview's 25 ms when
+ * unset or not a whole number of ms it can use */
+static void test_escape_delay_setting(void **state)
+{
+	(void)state;
+	assert_int_equal(av_keyboard_escape_delay(NULL), 25);
+	assert_int_equal(av_keyboard_escape_delay(""), 25);
+	assert_int_equal(av_keyboard_escape_delay("300"), 300);
+	assert_int_equal(av_keyboard_escape_delay("0"), 0);
+	assert_int_equal(av_keyboard_escape_delay("10000"), 10000);
+	assert_int_equal(av_keyboard_escape_delay("10001"), 25);
+	assert_int_equal(av_keyboard_escape_delay("-5"), 25);
+	assert_int_equal(av_keyboard_escape_delay("200ms"), 25);
+	assert_int_equal(av_keyboard_escape_delay("99999999999999999999"), 25);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -238,6 +254,7 @@ int main(void)
 		cmocka_unit_test(test_escape_alone),
 		cmocka_unit_test(test_unknown_sequences),
 		cmocka_unit_test(test_stray_mouse_reports),
+		cmocka_unit_test(test_escape_delay_setting),
 	};
 	return cmocka_run_group_tests(tests, open_terminal, close_terminal);
 }

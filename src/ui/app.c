@@ -1534,7 +1534,7 @@ static SCREEN *open_terminal(char **cause)
 	noecho();
 	nonl();
 	curs_set(0);
-	set_escdelay(25);
+	set_escdelay(av_keyboard_escape_delay(getenv("ESCDELAY")));
 	define_extra_keys();
 	return screen;
 }

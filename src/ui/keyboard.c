@@ -1,8 +1,10 @@
 /* keyboard.c: keys from the terminal (see keyboard.h). */
 #include "config.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "i18n.h"
 #include "ui/keyboard.h"
@@ -180,6 +182,23 @@ static int after_escape(WINDOW *w)
 	}
 	int k = decode(w, c);
 	return k == AV_KEY_NOT_UTF8 ? k : AV_ALT(k);
+}
+
+/* attnview's own wait for the rest of an escape sequence: short, so Esc
+ * feels at once on a good link */
+#define ESCAPE_DELAY_MS 25
+#define ESCAPE_DELAY_MAX_MS 10000
+
+int av_keyboard_escape_delay(const char *setting)
+{
+	if (!setting || !*setting)
+		return ESCAPE_DELAY_MS;
+	char *end;
+	errno = 0;
+	long ms = strtol(setting, &end, 10);
+	if (errno || *end || ms < 0 || ms > ESCAPE_DELAY_MAX_MS)
+		return ESCAPE_DELAY_MS;
+	return (int)ms;
 }
 
 int av_keyboard_read(WINDOW *w, int *key)

@@ -50,6 +50,15 @@ const char *av_keyboard_paste_on(void);
  * report was typed into the sentence). */
 void av_keyboard_define_mouse_reports(void);
 
+/* How many ms curses waits for the rest of an escape sequence after its
+ * Esc, from setting (the ESCDELAY environment variable, as ncurses names
+ * it; NULL when unset): a whole number of ms from 0 to 10000, else 25.
+ * Why: on a slow SSH link the rest of an arrow key can come later than
+ * 25 ms, and then its Esc cancelled the editor and "[D" ran as keys; a
+ * student sets ESCDELAY=200 as for other curses programs, which attnview's
+ * own 25 ms used to override. */
+int av_keyboard_escape_delay(const char *setting);
+
 /* Reads one key from w with w's timeout: a Unicode code point, AV_FKEY(k)
  * for a function key, AV_ALT(k) for Esc and a key in one burst (what a
  * terminal sends for Alt-b: the editor's word keys, and no Esc that
