@@ -201,14 +201,14 @@ static void test_unknown_sequences(void **state)
 
 /* Mouse reports from a terminal still in a mouse mode a program that died
  * on it left on (the SSH link dropped under vim or htop): attnview asks for
- * no mouse, so each report is one AV_FKEY(KEY_MOUSE), which the screen
+ * no mouse, so each report is one AV_KEY_TERMINAL_REPORT, which the screen
  * ignores. Their bytes were keys: a button's release (ESC [ < 0;10;5m)
  * toggled the causal mask, an X10 report's space went to the next stage,
  * and in the editor they were typed into the sentence. */
 static void test_stray_mouse_reports(void **state)
 {
 	(void)state;
-	const int mouse = AV_FKEY(KEY_MOUSE);
+	const int mouse = AV_KEY_TERMINAL_REPORT;
 	/* xterm's terminfo: kmous is ESC [ <, SGR reports (mode 1006) */
 	EXPECT_KEYS("\x1b[<0;10;5Mx", mouse, 'x');
 	EXPECT_KEYS("\x1b[<0;10;5m\x1b[<64;120;40Mx", mouse, mouse, 'x');
@@ -222,6 +222,17 @@ static void test_stray_mouse_reports(void **state)
 	av_keyboard_define_mouse_reports();
 	EXPECT_KEYS("\x1b[M`!!x", mouse, 'x');
 	EXPECT_KEYS("\x1b[<0;10;5mx", mouse, 'x');
+}
+
+/* Focus reports (mode 1004, which vim and tmux turn on) when the window
+ * gains and loses the focus: ignored, not "a key TERM does not describe" */
+static void test_focus_reports(void **state)
+{
+	(void)state;
+	const int report = AV_KEY_TERMINAL_REPORT;
+	EXPECT_KEYS("\x1b[Ix\x1b[Oy", report, 'x', report, 'y');
+	/* with parameters it is another sequence */
+	EXPECT_KEYS("\x1b[2Ix", AV_KEY_UNKNOWN_SEQUENCE, 'x');
 }
 
 /* ESCDELAY, as ncurses reads it, for a slow link; attnview's 25 ms when
@@ -255,6 +266,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_sequences),
 		cmocka_unit_test(test_stray_mouse_reports),
 		cmocka_unit_test(test_escape_delay_setting),
+		cmocka_unit_test(test_focus_reports),
 	};
 	return cmocka_run_group_tests(tests, open_terminal, close_terminal);
 }

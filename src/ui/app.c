@@ -831,6 +831,8 @@ void av_app_key(struct av_app *a, int key)
 		av_app_resize(a);
 		return;
 	}
+	if (key == AV_KEY_TERMINAL_REPORT)   /* no key: the message and help stay */
+		return;
 	if (pasted_key(a, &key))
 		return;
 	/* keyboard.h: said here, or by the line the person is typing in */
@@ -851,7 +853,7 @@ void av_app_key(struct av_app *a, int key)
 		return;
 	if (a->view->key && a->view->key(a, key, act))
 		return;
-	if (act == AV_ACTION_NONE && key != AV_FKEY(KEY_MOUSE)) {
+	if (act == AV_ACTION_NONE) {
 		char name[32];
 		av_key_name(key, name, sizeof(name), false);
 		av_app_message(a, false, _("%s does nothing here: ? lists the keys"), name);

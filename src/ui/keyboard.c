@@ -87,7 +87,7 @@ static int rest_of_sgr_report(WINDOW *w)
 			break;
 		}
 	}
-	return AV_FKEY(KEY_MOUSE);
+	return AV_KEY_TERMINAL_REPORT;
 }
 
 /* The rest of an X10 report: three bytes, the button, the column and the
@@ -103,7 +103,7 @@ static int rest_of_x10_report(WINDOW *w)
 			break;
 		}
 	}
-	return AV_FKEY(KEY_MOUSE);
+	return AV_KEY_TERMINAL_REPORT;
 }
 
 void av_keyboard_define_mouse_reports(void)
@@ -148,13 +148,17 @@ static int decode(WINDOW *w, int c)
 /* The rest of an escape sequence ncurses did not know (the terminal and
  * TERM disagree): ESC [ parameters, intermediates, a final byte, or ESC O
  * and a final byte, taken whole so none of it is typed as text. A byte
- * that cannot belong to it is given back. */
+ * that cannot belong to it is given back. ESC [ I and ESC [ O are the
+ * terminal's focus reports. */
 static int unknown_sequence(WINDOW *w, int introducer)
 {
 	for (int taken = 0; taken < 32; taken++) {
 		int c = waiting_key(w);
 		if (c == ERR)
 			break;
+		bool focus_report = introducer == '[' && taken == 0 && (c == 'I' || c == 'O');
+		if (focus_report)
+			return AV_KEY_TERMINAL_REPORT;
 		if (c >= 0x40 && c <= 0x7E)
 			break;              /* the final byte */
 		if (introducer == '[' && c >= 0x20 && c <= 0x3F)

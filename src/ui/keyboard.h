@@ -22,6 +22,14 @@
 #define AV_KEY_NOT_UTF8 0x1FFFFF
 #define AV_KEY_UNKNOWN_SEQUENCE 0x1FFFFE
 
+/* What a terminal sends on its own, no key pressed, when a program that
+ * died on it left a mode on (vim's, tmux's): mouse reports (clicks, the
+ * wheel) and focus reports (ESC [ I and ESC [ O when its window gains or
+ * loses the focus). One code for all, which the screen ignores: they
+ * closed the help and read "ignored a key the terminal type (TERM) does
+ * not describe" at each change of window. */
+#define AV_KEY_TERMINAL_REPORT AV_FKEY(KEY_MOUSE)
+
 /* Bracketed paste: the start and the end of pasted text, as a terminal in
  * that mode marks them (ESC [ 200 ~ and ESC [ 201 ~), two codes past
  * curses' own keys. */
