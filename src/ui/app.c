@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -1504,6 +1505,21 @@ static void die_of_signal(int sig)
 	raise(sig);
 }
 
+/* Ctrl-S is a key, not XOFF: with the terminal's flow control on (cbreak
+ * leaves it on), a student's Ctrl-S froze the screen until Ctrl-Q, and a
+ * teacher's stopped the training the whole class follows (the loop blocked
+ * writing the frame). Saved as curses's program mode, so a Ctrl-Z and fg keep it;
+ * leaving restores the shell's mode, flow control and all. */
+static void no_flow_control(void)
+{
+	struct termios mode;
+	if (tcgetattr(STDIN_FILENO, &mode) != 0 || !(mode.c_iflag & IXON))
+		return;
+	mode.c_iflag &= (tcflag_t)~IXON;
+	if (tcsetattr(STDIN_FILENO, TCSANOW, &mode) == 0)
+		def_prog_mode();
+}
+
 /* The terminal as curses' screen, in the modes the app reads keys in; NULL
  * + *cause when it cannot show one. */
 static SCREEN *open_terminal(char **cause)
@@ -1535,6 +1551,7 @@ static SCREEN *open_terminal(char **cause)
 	cbreak();
 	noecho();
 	nonl();
+	no_flow_control();
 	curs_set(0);
 	set_escdelay(av_keyboard_escape_delay(getenv("ESCDELAY")));
 	define_extra_keys();
