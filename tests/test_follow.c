@@ -544,8 +544,8 @@ static void test_refused_headers(void **state)
 	expect_header("AVFL\x03\x00\x01\x00\x10\x00\x00\x00", AV_WIRE_SKIP,
 		      "version 3, this attnview reads version 5", &h);
 	expect_header("AVFL\x04\x00\x01\x00\x10\x00\x00\x00", AV_WIRE_SKIP,
-		      "message version 4, this attnview reads version 5 (leader and follower"
-		      " must be the same release)", &h);
+		      "message version 4, this attnview reads version 5 (teacher and students"
+		      " must run the same release)", &h);
 	expect_header("AVFL\x05\x00\x07\x00\x10\x00\x00\x00", AV_WIRE_SKIP,
 		      "unknown message type 7", &h);
 	expect_header("AVFL\x05\x00\x01\x00\x01\x00\x02\x00", AV_WIRE_SKIP,   /* 131073 */
@@ -1423,7 +1423,7 @@ static void test_room_leader_restart(void **state)
 		assert_int_equal(r->events[i], AV_FOLLOW_GONE);
 		assert_false(av_follower_connected(r->f[i]));
 		assert_true(r->got[i].seq == 3);
-		assert_non_null(strstr(r->follower_notes[i].text, "the leader left"));
+		assert_non_null(strstr(r->follower_notes[i].text, "the teacher left"));
 		assert_int_equal(av_follower_timeout(r->f[i], r->now), AV_ROOM_BACKOFF_MIN_MS - 1);
 		r->events[i] = 0;
 	}
@@ -1432,8 +1432,8 @@ static void test_room_leader_restart(void **state)
 	for (int i = 0; i < N_FOLLOWERS; i++) {
 		assert_int_equal(r->events[i], 0);
 		assert_true(av_follower_timeout(r->f[i], r->now) > 0);
-		/* one note per outage: "the leader left" already says it */
-		assert_null(strstr(r->follower_notes[i].text, "waiting for a leader"));
+		/* one note per outage: "the teacher left" already says it */
+		assert_null(strstr(r->follower_notes[i].text, "waiting for a teacher"));
 	}
 	open_leader(r);
 	publish_seq(r, 4);
@@ -1454,7 +1454,7 @@ static void test_room_one_leader(void **state)
 
 	open_leader(r);
 	assert_null(av_leader_open(r->dir, NULL, NULL, &cause));
-	assert_non_null(strstr(cause, "already has a leader"));
+	assert_non_null(strstr(cause, "already has a teacher"));
 	free(cause);
 	cause = NULL;
 	assert_false(av_room_dir("../etc", r->base, &r->dir, &cause));
@@ -1516,7 +1516,7 @@ static void test_room_socket_in_class_group(void **state)
 /* A student of the class (uid 65534 in the room's group, forked; needs
  * root, skipped otherwise) can connect but put nothing in the room: the
  * room was 01770, and a socket a student bound there while no leader ran
- * kept the teacher out ("already has a leader"). One left from then, and a
+ * kept the teacher out ("already has a teacher"). One left from then, and a
  * log of theirs, are replaced. */
 static void test_room_students_plant_nothing(void **state)
 {
@@ -1751,7 +1751,7 @@ static void test_room_teacher_uid(void **state)
 	events = av_follower_step(r->f[0], 0, &got);
 	assert_int_equal(events, 0);
 	assert_false(av_follower_connected(r->f[0]));
-	assert_non_null(strstr(r->follower_notes[0].text, "its leader is uid 65534, not the teacher"));
+	assert_non_null(strstr(r->follower_notes[0].text, "it is led by uid 65534, not by the teacher"));
 
 	/* the teacher: followed */
 	r->f[1] = av_follower_new(r->dir, other, take_note, &r->follower_notes[1]);

@@ -235,7 +235,7 @@ static bool clear_old_socket(const char *path, char **cause)
 	live = connect(fd, (struct sockaddr *)&sun, sizeof sun) == 0 || errno == EAGAIN;
 	close(fd);
 	if (live)
-		return av_fail(cause, _("room %s already has a leader"), path);
+		return av_fail(cause, _("room %s already has a teacher"), path);
 	if (unlink(path) != 0)
 		return av_fail(cause, _("cannot remove the old socket %s: %s"), path, strerror(errno));
 	return true;
@@ -289,7 +289,7 @@ static int lock_room(const char *dir, const char *path, char **cause)
 		av_fail(cause, _("cannot create %s: %s"), lock, strerror(errno));
 	else if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
 		if (errno == EWOULDBLOCK)
-			av_fail(cause, _("room %s already has a leader"), path);
+			av_fail(cause, _("room %s already has a teacher"), path);
 		else
 			av_fail(cause, "%s: %s", lock, strerror(errno));
 		close(fd);
@@ -650,7 +650,7 @@ static unsigned try_connect(struct av_follower *f, long long now)
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0 || connect(fd, (struct sockaddr *)&sun, sizeof sun) != 0) {
 		if (!f->told_waiting)
-			note(f->note, f->ctx, _("waiting for a leader in %s (%s)"), f->dir,
+			note(f->note, f->ctx, _("waiting for a teacher in %s (%s)"), f->dir,
 			     strerror(errno));
 		f->told_waiting = true;
 		if (fd >= 0)
@@ -660,7 +660,7 @@ static unsigned try_connect(struct av_follower *f, long long now)
 	}
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cred_len) != 0 ||
 	    (cred.uid != getuid() && cred.uid != f->teacher_uid)) {
-		note(f->note, f->ctx, _("not following %s: its leader is uid %ld, not the teacher"),
+		note(f->note, f->ctx, _("not following %s: it is led by uid %ld, not by the teacher"),
 		     f->dir, cred_len == sizeof cred ? (long)cred.uid : -1L);
 		close(fd);
 		disconnect(f, now);
@@ -671,7 +671,7 @@ static unsigned try_connect(struct av_follower *f, long long now)
 	f->have = 0;
 	f->backoff = AV_ROOM_BACKOFF_MIN_MS;
 	f->told_waiting = false;
-	note(f->note, f->ctx, _("following %s (leader uid %lu)"), f->dir, (unsigned long)cred.uid);
+	note(f->note, f->ctx, _("following %s (teacher uid %lu)"), f->dir, (unsigned long)cred.uid);
 	return AV_FOLLOW_CONNECTED;
 }
 
@@ -761,12 +761,12 @@ unsigned av_follower_step(struct av_follower *f, long long now_ms, struct av_sta
 			break;
 		if (n <= 0) {
 			if (n == 0)
-				note(f->note, f->ctx, _("the leader left; waiting for it to come back"));
+				note(f->note, f->ctx, _("the teacher left; waiting for them to come back"));
 			else
-				note(f->note, f->ctx, _("the leader's connection failed: %s"),
+				note(f->note, f->ctx, _("the teacher's connection failed: %s"),
 				     strerror(errno));
 			f->backoff = AV_ROOM_BACKOFF_MIN_MS;
-			f->told_waiting = true;    /* "the leader left" says it */
+			f->told_waiting = true;    /* "the teacher left" says it */
 			disconnect(f, now_ms);
 			return events | AV_FOLLOW_GONE;
 		}

@@ -75,7 +75,7 @@ enum av_wire_verdict av_wire_parse_header(const unsigned char *hdr,
 	h->length = get_u32(hdr + 8);
 	if (h->version != AV_WIRE_VERSION) {
 		av_fail(cause, _("message version %u, this attnview reads version %d"
-			" (leader and follower must be the same release)"),
+			" (teacher and students must run the same release)"),
 			(unsigned)h->version, AV_WIRE_VERSION);
 		return AV_WIRE_SKIP;
 	}
