@@ -28,6 +28,8 @@
 #define CTRL_U "\x15"
 
 static char dir[64];
+/* whether the screen draws UTF-8 (the locale the harness set up) */
+static bool utf8;
 
 static char *slurp(const char *name)
 {
@@ -940,6 +942,32 @@ static void test_editor_scrolls_back(void **state)
 	harness_close(&h);
 }
 
+/* A scrolled : prompt keeps its ":" (helper-68: the "…" of the hidden text
+ * stood on it, "…own fox jumps"); the editor's "sentence> " gives its
+ * space, as before. */
+static void test_scrolled_prompt_keeps_its_colon(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 60, 20, "", NULL, -1);
+	harness_keys(&h, ":sentence the quick brown fox jumps over the lazy dog and more words");
+	const char *l = status_line();
+	const char *marker = utf8 ? ":…" : ":<";
+	if (strncmp(l, marker, strlen(marker)) != 0)
+		fail_msg("the scrolled prompt reads \"%s\"", l);
+	assert_non_null(strstr(l, "more words"));
+	harness_keys(&h, "\x1b" "e" CTRL_U);
+	char keys[400] = "";
+	for (int i = 1; i <= 30; i++)
+		snprintf(keys + strlen(keys), sizeof(keys) - strlen(keys), "w%d ", i);
+	harness_keys(&h, keys);
+	l = status_line();
+	marker = utf8 ? "sentence>…" : "sentence><";
+	if (strncmp(l, marker, strlen(marker)) != 0)
+		fail_msg("the scrolled editor reads \"%s\"", l);
+	harness_close(&h);
+}
+
 /* A text too long for the status line at 80 columns is shown whole in the
  * rows above it, and the next key gives those rows back to the view: a
  * write error's cause (it was cut after the path), an overwrite question's
@@ -1014,7 +1042,7 @@ static int remove_temp_dir(void **state)
 
 int main(void)
 {
-	harness_setup_process();
+	utf8 = harness_setup_process();
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_c_types_the_missing_source),
 		cmocka_unit_test(test_c_empty_source_stays_open),
@@ -1044,6 +1072,7 @@ int main(void)
 		cmocka_unit_test(test_write_errors),
 		cmocka_unit_test(test_prompt_fits),
 		cmocka_unit_test(test_editor_scrolls_back),
+		cmocka_unit_test(test_scrolled_prompt_keeps_its_colon),
 		cmocka_unit_test(test_long_texts_shown_whole),
 	};
 	return cmocka_run_group_tests(tests, in_temp_dir, remove_temp_dir);

@@ -227,6 +227,17 @@ void av_line_draw(WINDOW *w, const struct av_colors *c, const char *label,
 		l->scroll = end - tw + 1;
 	if (l->scroll < 0)
 		l->scroll = 0;
+	/* the "…" of text hidden at the left stands in the label's last
+	 * column when that is a space ("sentence> "); a label that ends in
+	 * its sign (the prompt's ":") keeps it, and the marker takes the
+	 * text's first column (it read "…own fox" with no ":") */
+	size_t label_len = strlen(label);
+	if (l->scroll > 0 && label_len > 0 && label[label_len - 1] != ' ' && tw > 2) {
+		x++;
+		tw--;
+		if (cur_col >= l->scroll + tw)
+			l->scroll = cur_col - tw + 2;
+	}
 
 	int col = 0;
 	attr_t normal = av_colors_el(c, AV_EL_NORMAL), cursor = av_colors_el(c, AV_EL_CURSOR);
