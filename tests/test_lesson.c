@@ -148,7 +148,8 @@ static void test_rejects_file_errors(void **state)
 {
 	(void)state;
 	assert_lesson_rejected("{\"name\": \"t\",\n  \"steps\": [}",
-			       "x.json:2:13: JSON syntax error");
+			       "x.json:2:13: '}' does not close the '[' from line 2 "
+			       "(expected ']')");
 	assert_lesson_rejected("[1]", "x.json: expected a JSON object at the top, got a list");
 	assert_lesson_rejected("{\"name\": \"t\", \"title\": {\"en\": \"T\", \"zh_CN\": \"测\"}, "
 			       "\"sample\": \"china-panda\"}", "x.json: missing \"steps\"");

@@ -624,7 +624,8 @@ static const struct {
 } bad_files[] = {
 	/* Column 39 is the second string, where the comma is missing (the tab
 	 * counts as one column). */
-	{ "theme-syntax.json", ":3:39: JSON syntax error" },
+	{ "theme-syntax.json",
+	  ":3:39: expected ',' or ']' after item 1 of the list, found '\"'" },
 	{ "theme-colour.json", ": \"palettes\".\"diverging\"[2]: expected a colour like "
 	  "\"#rrggbb\", got \"blue\"" },
 	{ "theme-fg-colour.json", ": \"elements\".\"normal\".\"fg\": expected a colour "

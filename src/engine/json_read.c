@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "i18n.h"
+#include "json_diag.h"
 #include "json_read.h"
 #include "json_rows.h"
 #include "number.h"
@@ -138,8 +139,8 @@ bool av_json_check_no_nul(const char *text, size_t len, const char *label, char 
 	int line, col;
 	text_position(text, at, &line, &col);
 	if (short_u_escape(at, len - (size_t)(at - text)))
-		return av_fail(cause, _("%s:%d:%d: JSON syntax error%s"), label, line, col,
-			       _(" (\\u needs four hexadecimal digits)"));
+		return av_fail(cause, _("%s:%d:%d: \\u needs four hexadecimal digits"), label,
+			       line, col);
 	return av_fail(cause, _("%s:%d:%d: \"\\u0000\" in a string: text cannot hold a NUL "
 			       "character"), label, line, col);
 }
@@ -204,59 +205,22 @@ static bool check_memory(size_t values, size_t rows, const char *label, const ch
 	return too_much_memory(label, what, cause);
 }
 
-/* Whether pos is inside a string of text: a backslash elsewhere is no
- * escape (the scan is escaped_nul's). */
-static bool inside_string(const char *text, const char *pos)
-{
-	bool in_string = false;
-	for (const char *c = text; c < pos && *c; c++) {
-		if (!in_string)
-			in_string = *c == '"';
-		else if (*c == '"')
-			in_string = false;
-		else if (*c == '\\' && ++c == pos)
-			return false;   /* pos is itself the escaped character */
-	}
-	return in_string;
-}
-
-/* What is wrong with the escape at pos (where cJSON stops on a bad one),
- * malloc'd, or NULL when it looks right. cJSON refuses a lone UTF-16
- * surrogate ("\ud800", which some writers emit for bytes that are not
- * UTF-8) without saying why; "JSON syntax error" alone sent people looking
- * for a missing comma. */
-static char *escape_problem(const char *text, const char *pos)
-{
-	if (pos[0] != '\\' || !inside_string(text, pos))
-		return NULL;
-	if (pos[1] != 'u')
-		return av_strdup(_(" (not a JSON escape)"));
-	char hex[5] = { 0 };
-	for (int k = 0; k < 4; k++)   /* stops at the NUL: never past the text */
-		if (!isxdigit((unsigned char)(hex[k] = pos[2 + k])))
-			return NULL;
-	unsigned long v = strtoul(hex, NULL, 16);
-	if (v >= 0xD800 && v <= 0xDFFF)
-		return av_printf(_(" (\\u%.4s is half of a UTF-16 surrogate pair, and its "
-				   "other half is missing)"), pos + 2);
-	return NULL;
-}
-
-/* The message of a parse that failed at pos in text: the syntax error or
- * the nesting limit there, with its line and column. */
+/* The message of a parse that failed at pos in text: the nesting limit
+ * there, or what is wrong (json_diag.h), with its line and column. */
 static void syntax_error(const char *text, const char *pos, const char *label, char **cause)
 {
 	int line, col;
-	text_position(text, pos, &line, &col);
 	if (too_deep(text, pos)) {
+		text_position(text, pos, &line, &col);
 		av_fail(cause, _("%s:%d:%d: nested deeper than %d levels"), label, line, col,
 			CJSON_NESTING_LIMIT);
 		return;
 	}
-	char *escape = escape_problem(text, pos);
-	av_fail(cause, _("%s:%d:%d: JSON syntax error%s"), label, line, col,
-		escape ? escape : *pos == '\0' ? _(" (the text ends too early)") : "");
-	free(escape);
+	size_t at = (size_t)(pos - text);
+	char *why = av_json_diagnose(text, strlen(text), &at);
+	text_position(text, text + at, &line, &col);
+	av_fail(cause, "%s:%d:%d: %s", label, line, col, why);
+	free(why);
 }
 
 /* Every attnview file is an object; saying so here beats a confusing

@@ -1,7 +1,8 @@
 /* json_read.h: reading JSON files with messages a person can act on.
  *
  * Every error names the file, and where it can the line and column
- * ("samples/x.json:3:14: JSON syntax error") or the key as a path
+ * ("samples/x.json:3:14: single quotes: JSON strings use double quotes")
+ * or the key as a path
  * ("samples/x.json: \"config\".\"heads\": expected a whole number, got a
  * string"). The parsers put the label in front; the getters below do not
  * (their messages start at the key path) and their callers prefix the file.
@@ -42,8 +43,9 @@
  * stops. Counting stops once past stop. */
 size_t av_json_count_values(const char *text, size_t len, size_t stop);
 
-/* Parses text; on a syntax error the message is "LABEL:LINE:COLUMN: JSON
- * syntax error" (1-based, columns in characters), or at the bracket that
+/* Parses text; on a syntax error the message is "LABEL:LINE:COLUMN: " and
+ * what is wrong there (1-based, columns in characters; json_diag.h), or at
+ * the bracket that
  * opens level 1001 "LABEL:LINE:COLUMN: nested deeper than 1000 levels"
  * (cJSON's CJSON_NESTING_LIMIT). The top level must be an
  * object (every attnview file is one); empty text is an error too. Text
@@ -66,7 +68,7 @@ cJSON *av_json_parse_rows(const char *text, const char *label, size_t max_values
  * string early. "LABEL:LINE:COLUMN: "\u0000" in a string: ..." An escaped
  * backslash followed by u0000 is the text \u0000 and is accepted. A \u
  * without four hex digits, which cJSON decodes as \u0000 too, is refused as
- * "LABEL:LINE:COLUMN: JSON syntax error (\u needs four hexadecimal digits)". */
+ * "LABEL:LINE:COLUMN: \u needs four hexadecimal digits". */
 bool av_json_check_no_nul(const char *text, size_t len, const char *label, char **cause);
 
 /* Reads and parses a small file (the label is the path): at most

@@ -74,7 +74,8 @@ struct av_theme {
 };
 
 /* Parses theme JSON (label names it in messages), with the loaders' style of
- * errors: "themes/x.json:3:14: JSON syntax error", "themes/x.json:
+ * errors: "themes/x.json:3:14: trailing comma before '}' (JSON allows
+ * none)", "themes/x.json:
  * \"palettes\".\"diverging\"[2]: expected a colour like \"#rrggbb\", got
  * \"blue\"" (stops counted from 1, as everywhere in messages). t is
  * overwritten, not freed; on failure it is left zeroed. */

@@ -37,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "json_diag.h"
 #include "json_read.h"
 #include "trace_json.h"
 #include "util.h"
@@ -539,6 +540,17 @@ static bool decode_object(const cJSON *root, struct av_state *out, struct av_sta
 	return true;
 }
 
+/* false, with what is wrong with a body cJSON stopped reading at end (a
+ * leader's bug, said plainly in the follower's notes) */
+static bool not_json(const unsigned char *body, size_t len, const char *end, char **cause)
+{
+	size_t at = end ? (size_t)(end - (const char *)body) : 0;
+	char *why = av_json_diagnose((const char *)body, len, &at);
+	av_fail(cause, _("message: not JSON at byte %zu: %s"), at, why);
+	free(why);
+	return false;
+}
+
 bool av_wire_decode_body(const unsigned char *body, size_t len, struct av_state *out,
 			 char **cause)
 {
@@ -562,8 +574,7 @@ bool av_wire_decode_body_pinned(const unsigned char *body, size_t len, struct av
 		return false;
 	root = cJSON_ParseWithLengthOpts((const char *)body, len, &end, false);
 	if (root == NULL)
-		return av_fail(cause, _("message: not JSON (near byte %td)"),
-			       end ? end - (const char *)body : (ptrdiff_t)0);
+		return not_json(body, len, end, cause);
 	while (end < (const char *)body + len && strchr(" \t\r\n", *end) != NULL)
 		end++;
 	av_state_init(out);

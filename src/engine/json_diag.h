@@ -1,0 +1,21 @@
+/* json_diag.h: what is wrong with JSON that cJSON refused, in words.
+ *
+ * cJSON says only where it stopped. Teachers write samples, lessons and
+ * themes by hand, and "JSON syntax error" at a column sent them hunting for
+ * the mistake; this says what was found and what was expected there. */
+#ifndef AV_JSON_DIAG_H
+#define AV_JSON_DIAG_H
+
+#include <stddef.h>
+
+/* The first syntax error of text (len bytes, need not end in a NUL), which
+ * cJSON refused at offset *at: a malloc'd message without the position
+ * ("expected ',' or '}' after the member \"name\", found '\"'"), never
+ * NULL. *at becomes the offset of the mistake (at most len; it may move
+ * back to where the mistake began, an unclosed string's quote, since
+ * cJSON sometimes stops one character or a string past it). Where this
+ * scanner and cJSON disagree, the message is "JSON syntax error" and *at
+ * stays. Linear in len; what is shown of the text is escaped (av_escape). */
+char *av_json_diagnose(const char *text, size_t len, size_t *at);
+
+#endif
