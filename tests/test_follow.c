@@ -414,6 +414,11 @@ static void test_refused_fields(void **state)
 	(void)state;
 	/* the shape */
 	assert_refused("", 0, "not JSON");
+	/* what is wrong, as a file's syntax error says it (json_diag.h) */
+	assert_refused("{\"seq\":1 \"x\":2}", 15, "message: not JSON at byte 9: expected ',' or "
+		       "'}' after the member \"seq\", found '\"'");
+	assert_refused("{\"seq\":1", 8, "message: not JSON at byte 8: unexpected end of file: "
+		       "1 object still open (from line 1)");
 	assert_refused("[1]", 3, "not a JSON object");
 	assert_refused("{\"seq\":1} x", 11, "after the JSON");
 	assert_refused("{\"seq\":1,\0}", 11, "NUL");

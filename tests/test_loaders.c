@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <cmocka.h>
 
+#include "json_diag.h"
 #include "json_read.h"
 #include "json_rows.h"
 #include "json_same.h"
@@ -292,6 +293,127 @@ static void test_json_syntax_positions(void **state)
 	assert_null(av_json_parse("\"text\"", "x.json", TEXT_VALUES, "tests", &cause));
 	assert_string_equal(cause, "x.json: expected a JSON object at the top, got a string");
 	free(cause);
+}
+
+/* Each mistake a person makes writing JSON by hand, and what is said of it
+ * (json_diag.c): what was found, what was expected, and where. */
+static const struct {
+	const char *text, *message;
+} json_mistakes[] = {
+	{ "{\n\t\"name\": \"x\"\n\t\"sentence\": \"y\"\n}",
+	  "3:2: expected ',' or '}' after the member \"name\", found '\"'" },
+	{ "{\"a\": 1, \"b\": 2,}", "1:17: trailing comma before '}' (JSON allows none)" },
+	{ "{\"a\": [1, 2, ]}", "1:14: trailing comma before ']' (JSON allows none)" },
+	{ "{\"name\": \"x,\n \"b\": 1}",
+	  "1:10: string not closed before the end of the line (JSON strings cannot hold a "
+	  "raw newline)" },
+	{ "{\"name\": \"x", "1:10: string not closed before the end of the file" },
+	{ "{'name': 'x'}", "1:2: single quotes: JSON strings use double quotes" },
+	{ "{\"a\": {\"b\": [1,\n 2", "2:3: unexpected end of file: 2 objects and 1 list still "
+	  "open (the innermost from line 1)" },
+	{ "{\"a\": 1", "1:8: unexpected end of file: 1 object still open (from line 1)" },
+	{ "{\n // a note\n \"a\": 1}", "2:2: comments ('//' and '/* */') are not allowed in JSON" },
+	{ "{\"a\": 1 /* x */}", "1:9: comments ('//' and '/* */') are not allowed in JSON" },
+	{ "\n\xef\xbb\xbf{\"a\": 1}", "2:1: a byte order mark (U+FEFF) is allowed only at the "
+	  "very start of the file" },
+	{ "{\"a\": NaN}", "1:7: 'NaN': JSON has no NaN or Infinity" },
+	{ "{\"a\": -Infinity}", "1:7: '-Infinity': JSON has no NaN or Infinity" },
+	{ "{\"a\": \x7f}", "1:7: invisible character '\\x7f' outside a string" },
+	{ "{\"a\": \xff}", "1:7: invalid UTF-8 byte '\\xff' (is the file saved as UTF-8?)" },
+	{ "{\"a\": 0x1F}", "1:8: hexadecimal numbers are not JSON: write them in decimal" },
+	{ "{\"a\": +1}", "1:7: a JSON number cannot start with '+'" },
+	{ "{\"a\": .5}", "1:7: a JSON number needs a digit before its '.' (0.5, not .5)" },
+	{ "{\"a\": True}", "1:7: 'True': JSON writes true, false and null in lowercase" },
+	{ "{\"a\": None}", "1:7: 'None' is Python's: JSON writes null" },
+	{ "{\"a\": word}", "1:7: unquoted text 'word': JSON strings need double quotes" },
+	{ "{name: 1}", "1:2: unquoted key 'name': JSON keys need double quotes" },
+	{ "{\"a\" = 1}", "1:6: expected ':' after the key \"a\", found '='" },
+	{ "{\"a\": }", "1:7: expected a value for the key \"a\", found '}'" },
+	{ "{\"a\": [1 2]}", "1:10: expected ',' or ']' after item 1 of the list, found '2'" },
+	{ "{\"a\": [1, 2}\n", "1:12: '}' does not close the '[' from line 1 (expected ']')" },
+	{ "{\"a\": 1}\n}", "2:1: an extra '}' after the end of the object (it closed on line 1)" },
+	{ "{\"a\": 1} x", "1:10: text after the end of the object (it closed on line 1), "
+	  "found 'x'" },
+	{ "{\"a\": \u201cx\u201d}", "1:7: curly quote '\u201c': JSON strings use straight "
+	  "double quotes (\")" },
+	{ "{\"a\": \"\\x41\"}", "1:8: '\\x' is not a JSON escape (a backslash itself is "
+	  "written \\\\)" },
+	{ "{\"a\": \"x\" \xc2\x9b}", "1:11: invisible character '\\u009b' outside a string" },
+	{ "{\"\x1b]0;x\x07\": 1 2}", "1:14: expected ',' or '}' after the member "
+	  "\"\\x1b]0;x\\x07\", found '2'" },
+};
+
+static void test_json_mistakes_explained(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof json_mistakes / sizeof json_mistakes[0]; i++) {
+		char *cause = NULL;
+		cJSON *root = av_json_parse(json_mistakes[i].text, "x.json", TEXT_VALUES,
+					    "tests", &cause);
+		if (root)
+			fail_msg("case %zu was accepted", i);
+		char *want = av_printf("x.json:%s", json_mistakes[i].message);
+		if (strcmp(cause, want) != 0)
+			fail_msg("case %zu:\n got  %s\n want %s", i, cause, want);
+		free(want);
+		free(cause);
+	}
+}
+
+/* The byte offset of 1-based line and column (in characters) in text, or
+ * -1 when the text has no such place (the column may be one past a line). */
+static long offset_of(const char *text, size_t len, int line, int col)
+{
+	size_t at = 0;
+	for (int l = 1; l < line; l++) {
+		const char *nl = memchr(text + at, '\n', len - at);
+		if (!nl)
+			return -1;
+		at = (size_t)(nl - text) + 1;
+	}
+	for (int c = 1; c < col; c++) {
+		if (at >= len || text[at] == '\n')
+			return -1;
+		for (at++; at < len && ((unsigned char)text[at] & 0xC0) == 0x80; at++)
+			;
+	}
+	return (long)at;
+}
+
+/* Truncated at every byte, a sample is refused with a message that says
+ * what is wrong (not the bare "JSON syntax error" of a scanner that
+ * disagrees with cJSON) at a place inside the text; diagnosed directly, the
+ * place is never past the end. */
+static void test_json_truncations_explained(void **state)
+{
+	(void)state;
+	char *whole, *cause = NULL;
+	size_t len;
+	assert_true(av_read_file_limit(AV_SRCDIR "/samples/china-panda.json", AV_MAX_TEXT_FILE,
+				       "tests", &whole, &len, &cause));
+	size_t closed = (size_t)(strrchr(whole, '}') - whole) + 1;
+	for (size_t n = 1; n < closed; n++) {
+		char *text = av_malloc(n + 1);
+		memcpy(text, whole, n);
+		text[n] = '\0';
+		if (av_json_parse(text, "x.json", TEXT_VALUES, "tests", &cause))
+			fail_msg("a prefix of %zu bytes was accepted", n);
+		int line, col, used = 0;
+		if (sscanf(cause, "x.json:%d:%d: %n", &line, &col, &used) != 2 || used == 0)
+			fail_msg("%zu bytes: no place in \"%s\"", n, cause);
+		if (offset_of(text, n, line, col) < 0)
+			fail_msg("%zu bytes: %d:%d is outside the text", n, line, col);
+		if (strcmp(cause + used, "JSON syntax error") == 0)
+			fail_msg("%zu bytes: the scanner and cJSON disagree", n);
+		for (size_t stop = 0; stop <= n; stop += 7) {
+			size_t at = stop;
+			free(av_json_diagnose(text, n, &at));
+			assert_true(at <= n);
+		}
+		free(text);
+	}
+	free(cause);
+	free(whole);
 }
 
 /* Loads text as a sample (or weights) that must fail with want after "t.json: ". */
@@ -1624,6 +1746,8 @@ int main(void)
 		cmocka_unit_test(test_sample_defaults),
 		cmocka_unit_test(test_default_vocab_order),
 		cmocka_unit_test(test_json_syntax_positions),
+		cmocka_unit_test(test_json_mistakes_explained),
+		cmocka_unit_test(test_json_truncations_explained),
 		cmocka_unit_test(test_json_nesting_limit),
 		cmocka_unit_test(test_json_count_values),
 		cmocka_unit_test(test_json_values_limit),
