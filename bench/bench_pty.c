@@ -14,7 +14,12 @@
  *     opened, run and left, and back in it (VmHWM and VmRSS of
  *     /proc/PID/status);
  *   - the peak resident memory of --dump (wait4's ru_maxrss), and of
- *     --weights of what it wrote, with its time.
+ *     --weights of what it wrote, with its time;
+ *   - the bytes a second the training view sends while it trains (25
+ *     epochs/s), at 80x24 and 200x60, for china-panda and qkv-walkthrough,
+ *     and those a follower's screen sends while its teacher trains: what a
+ *     slow SSH link has to carry ("bytes" alone runs only these). Frames
+ *     are counted by the sgr0 (ESC ( B ESC [ m) ncurses ends each with.
  * Where issue 11 set a goal for a figure (a key within 3 ms, the training
  * view within 8 % of a core, the screen within 12 MB after it, --dump
  * within 20 MB), the line says whether this run met it, and the last line
@@ -24,11 +29,11 @@
  * (every key here changes the screen, so each has a repaint). Each key runs ROUNDS times;
  * the median and the smallest latency are printed.
  *
- * usage: bench_pty PATH-TO-ATTNVIEW [COLSxROWS TOKENS [CLASS...] | memory]
+ * usage: bench_pty PATH-TO-ATTNVIEW [COLSxROWS TOKENS [CLASS...] | memory | bytes]
  * (ATTNVIEW_DATA_DIR as for the program); with a size and a sentence length,
  * the keys of that case only, and with CLASS words ("mask", "typed"), only
  * the key classes whose label starts with one of them; with "memory", the
- * CPU and memory only. */
+ * CPU and memory only; with "bytes", the bytes while training only. */
 #include "config.h"
 
 #include <errno.h>
@@ -51,6 +56,7 @@
 #define SETTLE_MS 400    /* after start and after changing views */
 #define ROUNDS 15
 #define CPU_SECONDS 5
+#define BYTES_SECONDS 5
 
 struct screen {
 	pid_t pid;
@@ -125,6 +131,27 @@ static void send_keys(const struct screen *s, const char *keys)
 	size_t len = strlen(keys);
 	if (write(s->fd, keys, len) != (ssize_t)len)
 		die("write to the pty");
+}
+
+/* Starts prog on a new pty of cols x rows with argv (NULL-terminated,
+ * prog first), without waiting for its screen. */
+static void spawn(struct screen *s, int cols, int rows, const char *const args[])
+{
+	struct winsize ws = { .ws_row = (unsigned short)rows, .ws_col = (unsigned short)cols };
+	s->pid = forkpty(&s->fd, NULL, NULL, &ws);
+	if (s->pid < 0)
+		die("forkpty");
+	if (s->pid == 0) {
+		setenv("TERM", "xterm-256color", 1);
+		unsetenv("NO_COLOR");
+		char *copy[16];   /* execv's arguments are not const */
+		int n = 0;
+		for (; args[n] && n < 15; n++)
+			copy[n] = strdup(args[n]);
+		copy[n] = NULL;
+		execv(copy[0], copy);
+		_exit(127);
+	}
 }
 
 static void start(struct screen *s, const char *prog, int cols, int rows, const char *sample,
@@ -436,6 +463,117 @@ static void dump_memory(const char *prog)
 	unlink(out);
 }
 
+/* Reads the screen's output for ms milliseconds (a terminal would); the
+ * bytes, and in *frames the frames among them. */
+static long read_for(const struct screen *s, int ms, long *frames)
+{
+	static const char frame_end[] = "\033(B\033[m";
+	const size_t end_len = sizeof(frame_end) - 1;
+	char buf[65536 + sizeof(frame_end)];
+	size_t carried = 0;   /* a frame's end split between two reads */
+	long total = 0;
+	*frames = 0;
+	double end = now_ms() + ms, now;
+	while ((now = now_ms()) < end) {
+		struct pollfd p = { s->fd, POLLIN, 0 };
+		if (poll(&p, 1, (int)(end - now) + 1) <= 0)
+			continue;
+		ssize_t n = read(s->fd, buf + carried, 65536);
+		if (n <= 0)
+			break;
+		total += n;
+		size_t len = carried + (size_t)n;
+		for (char *q = buf; (q = memmem(q, len - (size_t)(q - buf), frame_end, end_len));
+		     q += end_len)
+			(*frames)++;
+		carried = len < end_len - 1 ? len : end_len - 1;
+		memmove(buf, buf + len - carried, carried);
+	}
+	return total;
+}
+
+static void print_bytes(const char *what, long bytes, long frames)
+{
+	printf("  %-44s %8.0f bytes/s %6.1f frames/s %6ld bytes/frame\n", what,
+	       bytes * 1e3 / (BYTES_SECONDS * 1e3), frames / (double)BYTES_SECONDS,
+	       frames ? bytes / frames : 0);
+}
+
+static void quit_training(struct screen *s)
+{
+	send_keys(s, " ");
+	settle(s);
+	send_keys(s, "q");
+	settle(s);
+	send_keys(s, "y");
+	settle(s);
+	kill(s->pid, SIGTERM);
+	waitpid(s->pid, NULL, 0);
+	close(s->fd);
+}
+
+/* The bytes a second the training view sends at cols x rows while it
+ * trains, and a follower's screen of the same size meanwhile. */
+static void bytes_training(const char *prog, const char *sample, int cols, int rows,
+			   int goal_ms)
+{
+	char room_base[] = "/tmp/bench-pty-rooms-XXXXXX";
+	if (!mkdtemp(room_base))
+		die("mkdtemp");
+	setenv("ATTNVIEW_ROOM_DIR", room_base, 1);
+	const char *lead[] = { prog, "--sample", sample, "--lead", "bench", NULL };
+	const char *follow[] = { prog, "--follow", "bench", NULL };
+	struct screen leader, follower;
+	spawn(&leader, cols, rows, lead);
+	settle(&leader);
+	spawn(&follower, cols, rows, follow);
+	settle(&follower);
+	printf("%dx%d, %s, training (25 epochs/s)\n", cols, rows, sample);
+	/* the follower's output is read while the leader's is, lest its pty
+	 * fill and hold it back */
+	send_keys(&leader, "t");
+	settle(&leader);
+	settle(&follower);
+	send_keys(&leader, " ");
+	long frames, fframes, bytes = 0, fbytes = 0;
+	double until = now_ms() + (goal_ms > 0 ? goal_ms : 1000);
+	while (now_ms() < until) {
+		read_for(&leader, 50, &frames);
+		read_for(&follower, 50, &frames);
+	}
+	if (goal_ms > 0)
+		send_keys(&leader, " ");
+	frames = fframes = 0;
+	for (int i = 0; i < BYTES_SECONDS * 10; i++) {
+		long f;
+		bytes += read_for(&leader, 50, &f);
+		frames += f;
+		fbytes += read_for(&follower, 50, &f);
+		fframes += f;
+	}
+	print_bytes("the teacher's screen", bytes, frames);
+	print_bytes("a follower's screen", fbytes, fframes);
+	fflush(stdout);
+	kill(follower.pid, SIGTERM);
+	waitpid(follower.pid, NULL, 0);
+	close(follower.fd);
+	quit_training(&leader);
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", room_base);
+	if (system(cmd) != 0)
+		fprintf(stderr, "bench_pty: %s left\n", room_base);
+	unsetenv("ATTNVIEW_ROOM_DIR");
+}
+
+static void bytes_all(const char *prog)
+{
+	const int sizes[][2] = { { 80, 24 }, { 200, 60 } };
+	for (int z = 0; z < 2; z++) {
+		bytes_training(prog, "china-panda", sizes[z][0], sizes[z][1], 0);
+		bytes_training(prog, "qkv-walkthrough", sizes[z][0], sizes[z][1], 3000);
+	}
+}
+
 static void print_goal_count(void)
 {
 	printf("issue 11's goals in this run: %d met, %d not met\n", goals_met, goals_missed);
@@ -461,8 +599,13 @@ int main(int argc, char **argv)
 		print_goal_count();
 		return 0;
 	}
+	if (argc == 3 && strcmp(argv[2], "bytes") == 0) {
+		bytes_all(argv[1]);
+		return 0;
+	}
 	if (argc != 2) {
-		fprintf(stderr, "usage: bench_pty PATH-TO-ATTNVIEW [COLSxROWS TOKENS [CLASS...] | memory]\n");
+		fprintf(stderr, "usage: bench_pty PATH-TO-ATTNVIEW "
+			"[COLSxROWS TOKENS [CLASS...] | memory | bytes]\n");
 		return 2;
 	}
 	signal(SIGPIPE, SIG_IGN);
@@ -474,6 +617,7 @@ int main(int argc, char **argv)
 	cpu_and_memory(argv[1], "china-panda", 0, false);
 	cpu_and_memory(argv[1], "qkv-walkthrough", 3, true);
 	dump_memory(argv[1]);
+	bytes_all(argv[1]);
 	print_goal_count();
 	return 0;
 }
