@@ -419,6 +419,43 @@ static void test_slim_table_numbers_apart(void **state)
 	harness_close(&h);
 }
 
+/* The column (not the byte) at which text starts in row y, or -1. */
+static int column_of(int y, const char *text)
+{
+	const char *line = harness_line(y), *at = strstr(line, text);
+	if (!at)
+		return -1;
+	int col = 0;
+	for (const char *p = line; p < at; p++)
+		col += ((unsigned char)*p & 0xC0) != 0x80;   /* UTF-8 lead bytes */
+	return col;
+}
+
+/* The vocabulary map's legend, "−5.238 (colour scale) +5.238  • a pair of
+ * the sample", keeps its columns while the range changes: %.4g printed
+ * 5.24 and 5.2 narrower, the scale and the text after it moved, and a
+ * tick resent the whole row for a digit (200x60, china-panda). */
+static void test_legend_keeps_its_columns(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 200, 60, "china-panda");
+	harness_keys(&h, "t ");
+	const char *pairs = "a pair of the sample";
+	int y = harness_find(pairs), first = column_of(y, pairs);
+	assert_true(y >= 0 && first > 0);
+	for (int epoch = 2; epoch <= 120; epoch++) {
+		ticks_until(&h, epoch);
+		int col = column_of(y, pairs);
+		if (col != first) {
+			harness_dump();
+			fail_msg("epoch %d: the legend's text at column %d, not %d", epoch, col,
+				 first);
+		}
+	}
+	harness_close(&h);
+}
+
 static void test_open_run_pause(void **state)
 {
 	(void)state;
@@ -1641,6 +1678,7 @@ int main(void)
 		cmocka_unit_test(test_axis_numbers),
 		cmocka_unit_test(test_open_run_pause),
 		cmocka_unit_test(test_slim_table_numbers_apart),
+		cmocka_unit_test(test_legend_keeps_its_columns),
 		cmocka_unit_test(test_table_rows_and_goal),
 		cmocka_unit_test(test_settings),
 		cmocka_unit_test(test_vocabulary_view),

@@ -967,6 +967,79 @@ static int draw_matrix(struct av_app *a, WINDOW *w, int y, int height, const str
 	return used;
 }
 
+/* The legend's range in at most width columns, with its trailing zeros:
+ * %.4g drops them (5.238, then 5.24, then 5.2), and each narrower number
+ * moved the colour scale and the text after it one column, so a tick
+ * resent the whole row (some 200 bytes of colours) for one digit. */
+static void legend_number(char *buf, size_t size, double v, int width)
+{
+	char kept[32];
+	snprintf(kept, sizeof(kept), "%#.4g", v);
+	size_t len = strlen(kept);
+	if (len && kept[len - 1] == '.')   /* 1234. */
+		kept[--len] = '\0';
+	if (v == 0 || !isfinite(v) || strchr(kept, 'e') || (int)len > width) {
+		chart_number(buf, size, v, width);
+		return;
+	}
+	snprintf(buf, size, "%s", kept);
+	av_cell_minus(buf, size);
+}
+
+/* After the scale, from column x: that the cells are rounded to whole
+ * numbers when they are (rounded), and the first of the marks' texts,
+ * longest first, that fits; drawn when w, else only measured. The columns
+ * they take. */
+static int legend_tail(struct av_app *a, WINDOW *w, int y, int x, int width, bool rounded,
+		       const char *const *marks)
+{
+	const int from = x;
+	attr_t dim = el(a, AV_EL_DIM), label = el(a, AV_EL_LABEL);
+	/* before the marks: a cell's "0" under a tracking line's 0.355 read
+	 * as another number */
+	const char *round_texts[] = { _("cells rounded to whole numbers"), _("cells rounded") };
+	for (int i = 0; i < 2 && rounded; i++) {
+		int tw = av_text_width(round_texts[i]);
+		if (x + 2 + tw > width)
+			continue;
+		if (w) {
+			av_put(w, y, x, "  ", width - x, A_NORMAL);
+			av_put(w, y, x + 2, round_texts[i], width - x - 2, label);
+		}
+		x += 2 + tw;
+		break;
+	}
+	for (int i = 0; marks[i] != NULL; i++) {
+		int tw = av_text_width(marks[i]);
+		if (x + 2 + tw > width)
+			continue;
+		if (w) {
+			av_put(w, y, x, "  ", width - x, A_NORMAL);
+			av_put(w, y, x + 2, marks[i], width - x - 2, dim);
+		}
+		x += 2 + tw;
+		break;
+	}
+	return x - from;
+}
+
+/* The range's text for the legend: with its trailing zeros, so that the
+ * scale keeps its columns from tick to tick (legend_number), unless the
+ * %.4g form, narrower now, leaves room for more of the texts after it. */
+static void legend_range(struct av_app *a, char *buf, size_t size, double range, int steps,
+			 int width, bool rounded, const char *const *marks)
+{
+	char narrow[24];
+	legend_number(buf, size, range, 6);
+	chart_number(narrow, sizeof(narrow), range, 6);
+	/* "−R" + " " + the scale + " " + "+R" */
+	int kept_x = 2 * (1 + av_text_width(buf)) + 2 + steps;
+	int narrow_x = 2 * (1 + av_text_width(narrow)) + 2 + steps;
+	if (legend_tail(a, NULL, 0, narrow_x, width, rounded, marks) >
+	    legend_tail(a, NULL, 0, kept_x, width, rounded, marks))
+		snprintf(buf, size, "%s", narrow);
+}
+
 /* "0 ░▒▓█ 1" or "−2.3 ... +2.3", that the cells are rounded to whole
  * numbers when they are (rounded), and what the marks mean, in row y. */
 static void draw_map_legend(struct av_app *a, WINDOW *w, int y, bool weights, double range,
@@ -974,41 +1047,24 @@ static void draw_map_legend(struct av_app *a, WINDOW *w, int y, bool weights, do
 {
 	struct av_colors *c = &a->colors;
 	int width = getmaxx(w);
-	attr_t dim = el(a, AV_EL_DIM), label = el(a, AV_EL_LABEL);
+	attr_t label = el(a, AV_EL_LABEL);
 	char lo[32], hi[32], r[24];
-	chart_number(r, sizeof(r), range, 6);
+	int steps = av_colors_legend_steps(c, !weights, 9);
 	if (weights) {
 		snprintf(lo, sizeof(lo), "0");
 		snprintf(hi, sizeof(hi), "1");
 	} else {
+		legend_range(a, r, sizeof(r), range, steps, width, rounded, marks);
 		snprintf(lo, sizeof(lo), "%s%s", av_draw_utf8() ? "−" : "-", r);
 		snprintf(hi, sizeof(hi), "+%s", r);
 	}
 	int x = av_put(w, y, 0, lo, width, label);
 	x += av_put(w, y, x, " ", width - x, A_NORMAL);
-	int steps = av_colors_legend_steps(c, !weights, 9);
 	for (int i = 0; i < steps && x < width; i++, x++)
 		av_colors_swatch(w, y, x, 1, c, !weights, (double)i / (steps - 1));
 	x += av_put(w, y, x, " ", width - x, A_NORMAL);
 	x += av_put(w, y, x, hi, width - x, label);
-	/* before the marks: a cell's "0" under a tracking line's 0.355 read
-	 * as another number */
-	const char *round_texts[] = { _("cells rounded to whole numbers"), _("cells rounded") };
-	for (int i = 0; i < 2 && rounded; i++) {
-		if (x + 2 + av_text_width(round_texts[i]) > width)
-			continue;
-		x += av_put(w, y, x, "  ", width - x, A_NORMAL);
-		x += av_put(w, y, x, round_texts[i], width - x, label);
-		break;
-	}
-	/* the first of the marks' texts, longest first, that fits */
-	for (int i = 0; marks[i] != NULL; i++) {
-		if (x + 2 + av_text_width(marks[i]) > width)
-			continue;
-		x += av_put(w, y, x, "  ", width - x, A_NORMAL);
-		av_put(w, y, x, marks[i], width - x, dim);
-		break;
-	}
+	legend_tail(a, w, y, x, width, rounded, marks);
 }
 
 const char *av_train_last_step_mark(void)
