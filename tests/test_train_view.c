@@ -8,6 +8,7 @@
  * trained weights. */
 #include "config.h"
 
+#include <ctype.h>
 #include <locale.h>
 #include <math.h>
 #include <setjmp.h>
@@ -452,6 +453,64 @@ static void test_legend_keeps_its_columns(void **state)
 			fail_msg("epoch %d: the legend's text at column %d, not %d", epoch, col,
 				 first);
 		}
+	}
+	harness_close(&h);
+}
+
+/* Whether a frame's output ends with a move of the cursor, its attributes'
+ * reset (ESC [ ... m, ESC ( B) after it aside. */
+static bool ends_with_a_move(const char *out)
+{
+	size_t end = strlen(out);
+	for (;;) {
+		if (end >= 3 && memcmp(out + end - 3, "\033(B", 3) == 0) {
+			end -= 3;
+			continue;
+		}
+		size_t i = end;
+		if (i > 0 && out[i - 1] == 'm') {
+			while (i > 1 && (isdigit((unsigned char)out[i - 2]) || out[i - 2] == ';'))
+				i--;
+			if (i >= 3 && out[i - 2] == '[' && out[i - 3] == '\033') {
+				end = i - 3;
+				continue;
+			}
+		}
+		break;
+	}
+	if (end > 0 && (out[end - 1] == '\b' || out[end - 1] == '\r'))
+		return true;
+	size_t i = end;
+	if (i == 0 || !strchr("HdG", out[i - 1]))
+		return false;
+	for (i--; i > 0 && (isdigit((unsigned char)out[i - 1]) || out[i - 1] == ';'); i--)
+		;
+	return i >= 2 && out[i - 1] == '[' && out[i - 2] == '\033';
+}
+
+/* The cursor is hidden, so a frame ends with its last change: curses took
+ * the cursor back to the status line's end after each, 8 bytes of 25
+ * frames a second (the training view at 80x24, china-panda). */
+static void test_frame_leaves_the_cursor(void **state)
+{
+	(void)state;
+	struct harness h;
+	harness_capture = true;
+	OPEN(&h, 80, 24, "china-panda");
+	harness_capture = false;
+	harness_keys(&h, "t ");
+	long from = 0;
+	free(harness_output(&h, &from));
+	for (int epoch = 2; epoch <= 20; epoch++) {
+		ticks_until(&h, epoch);
+		char *out = harness_output(&h, &from);
+		assert_true(strlen(out) > 0);   /* the epoch changed */
+		if (ends_with_a_move(out)) {
+			size_t len = strlen(out);
+			fail_msg("epoch %d's frame ends with a cursor move: ...%s", epoch,
+				 out + (len > 24 ? len - 24 : 0));
+		}
+		free(out);
 	}
 	harness_close(&h);
 }
@@ -1679,6 +1738,7 @@ int main(void)
 		cmocka_unit_test(test_open_run_pause),
 		cmocka_unit_test(test_slim_table_numbers_apart),
 		cmocka_unit_test(test_legend_keeps_its_columns),
+		cmocka_unit_test(test_frame_leaves_the_cursor),
 		cmocka_unit_test(test_table_rows_and_goal),
 		cmocka_unit_test(test_settings),
 		cmocka_unit_test(test_vocabulary_view),

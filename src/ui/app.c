@@ -246,6 +246,7 @@ bool av_app_init(struct av_app *a, struct av_session *s, const struct av_ui_conf
 		av_app_free(a);
 		return false;
 	}
+	a->cursor_hidden = curs_set(0) != ERR;
 	a->head = cfg->head >= 0 && cfg->head < s->trace.heads ? cfg->head : 0;
 	a->stage = AV_STAGE_TOKENS;
 	a->view = &av_view_stage;
@@ -1164,6 +1165,17 @@ static void refresh_all(struct av_app *a)
 			wnoutrefresh(ws[i]);
 }
 
+/* Sends the frame. The cursor is hidden: curses need not move it back to
+ * the last window's cursor after the changes (8 bytes, \033[24;80H, in
+ * each of the training view's 25 frames a second at 80x24); the last
+ * wnoutrefresh() set newscr's leaveok from its window, so it is set here. */
+static void send_frame(const struct av_app *a)
+{
+	if (a->cursor_hidden)
+		leaveok(newscr, TRUE);
+	doupdate();
+}
+
 /* The text typed in the editor goes out before the pass it starts: at D=512
  * and 64 tokens the forward pass takes milliseconds, and the character
  * should show at once (issue 11); the matrices follow in this frame. */
@@ -1173,7 +1185,7 @@ static void echo_typed_text(struct av_app *a)
 		return;
 	a->overlay->draw(a);
 	wnoutrefresh(a->w_status);
-	doupdate();
+	send_frame(a);
 }
 
 void av_app_draw(struct av_app *a)
@@ -1192,7 +1204,7 @@ void av_app_draw(struct av_app *a)
 	av_editor_settle(a);
 	if (a->layout.too_small) {
 		draw_too_small(a);
-		doupdate();
+		send_frame(a);
 		a->dirty = 0;
 		av_app_finish_trace(a);
 		return;
@@ -1244,7 +1256,7 @@ void av_app_draw(struct av_app *a)
 		}
 	}
 	av_message_box_draw(a);
-	doupdate();
+	send_frame(a);
 	a->dirty = 0;
 	/* the frame is out: now what it did not need */
 	av_app_finish_trace(a);

@@ -210,6 +210,7 @@ struct av_app {
 	bool pasting;            /* between a bracketed paste's two marks */
 	int paste_dropped;       /* keys of this paste no line took */
 	unsigned dirty;
+	bool cursor_hidden;      /* curs_set(0) took: where the cursor is left does not show */
 	bool quit;
 };
 
