@@ -515,6 +515,30 @@ static void test_frame_leaves_the_cursor(void **state)
 	harness_close(&h);
 }
 
+/* Every panel drawn again over the same numbers sends nothing: curses
+ * sends only the cells that changed, as long as no panel is cleared on
+ * the terminal (clearok, redrawwin) or drawn differently the second time. */
+static void test_same_frame_sends_nothing(void **state)
+{
+	(void)state;
+	struct harness h;
+	harness_capture = true;
+	OPEN(&h, 80, 24, "china-panda");
+	harness_capture = false;
+	harness_keys(&h, "t ");
+	ticks_until(&h, 5);
+	harness_keys(&h, " ");   /* paused: no tick between the two frames */
+	long from = 0;
+	free(harness_output(&h, &from));
+	h.a.dirty = AV_DIRTY_ALL;
+	av_app_draw(&h.a);
+	char *out = harness_output(&h, &from);
+	if (strlen(out) > 0)
+		fail_msg("the same frame sent %zu bytes", strlen(out));
+	free(out);
+	harness_close(&h);
+}
+
 static void test_open_run_pause(void **state)
 {
 	(void)state;
@@ -1739,6 +1763,7 @@ int main(void)
 		cmocka_unit_test(test_slim_table_numbers_apart),
 		cmocka_unit_test(test_legend_keeps_its_columns),
 		cmocka_unit_test(test_frame_leaves_the_cursor),
+		cmocka_unit_test(test_same_frame_sends_nothing),
 		cmocka_unit_test(test_table_rows_and_goal),
 		cmocka_unit_test(test_settings),
 		cmocka_unit_test(test_vocabulary_view),
