@@ -490,7 +490,8 @@ static bool ends_with_a_move(const char *out)
 
 /* The cursor is hidden, so a frame ends with its last change: curses took
  * the cursor back to the status line's end after each, 8 bytes of 25
- * frames a second (the training view at 80x24, china-panda). */
+ * frames a second (the training view at 80x24, china-panda); but not
+ * while text is typed. */
 static void test_frame_leaves_the_cursor(void **state)
 {
 	(void)state;
@@ -512,6 +513,14 @@ static void test_frame_leaves_the_cursor(void **state)
 		}
 		free(out);
 	}
+	/* typing (the : prompt), it goes back to the status line, where an
+	 * input method shows what it composes */
+	harness_keys(&h, ":");
+	free(harness_output(&h, &from));
+	ticks_until(&h, 22);
+	char *out = harness_output(&h, &from);
+	assert_true(strlen(out) > 0 && ends_with_a_move(out));
+	free(out);
 	harness_close(&h);
 }
 

@@ -1168,10 +1168,14 @@ static void refresh_all(struct av_app *a)
 /* Sends the frame. The cursor is hidden: curses need not move it back to
  * the last window's cursor after the changes (8 bytes, \033[24;80H, in
  * each of the training view's 25 frames a second at 80x24); the last
- * wnoutrefresh() set newscr's leaveok from its window, so it is set here. */
+ * wnoutrefresh() set newscr's leaveok from its window, so it is set here.
+ * While text is typed (the editor, the : prompt: they own the status
+ * line) the cursor still goes back to that line, where an input method
+ * shows the characters it is composing. */
 static void send_frame(const struct av_app *a)
 {
-	if (a->cursor_hidden)
+	bool typing = a->overlay && a->overlay->owns_status;
+	if (a->cursor_hidden && !typing)
 		leaveok(newscr, TRUE);
 	doupdate();
 }
