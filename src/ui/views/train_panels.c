@@ -1048,7 +1048,7 @@ static void draw_map_legend(struct av_app *a, WINDOW *w, int y, bool weights, do
 	struct av_colors *c = &a->colors;
 	int width = getmaxx(w);
 	attr_t label = el(a, AV_EL_LABEL);
-	char lo[32], hi[32], r[24];
+	char lo[40], hi[40], r[32];
 	int steps = av_colors_legend_steps(c, !weights, 9);
 	if (weights) {
 		snprintf(lo, sizeof(lo), "0");
