@@ -1107,8 +1107,13 @@ void av_classroom_snap_back(struct av_app *a)
 	av_pin_free(a);         /* its own pin too: the teacher's, if any, comes back */
 	c->have_view_run = false;
 	follow(a, &copy);
-	if (c->refused)
-		return;   /* follow said why, on the status line */
+	if (c->refused) {
+		/* follow said why, on the status line; the header said
+		 * "exploring" still when it was refused before too (follow
+		 * redraws it only when that changes) */
+		a->dirty |= AV_DIRTY_HEADER | AV_DIRTY_MAIN;
+		return;
+	}
 	if (av_follower_connected(c->follower))
 		av_app_message(a, false, _("following the teacher again"));
 	else    /* the header says "no teacher": the state is the last one */
