@@ -968,6 +968,31 @@ static void test_scrolled_prompt_keeps_its_colon(void **state)
 	harness_close(&h);
 }
 
+/* While text is typed, the terminal's cursor is where the next character
+ * goes: an input method shows what it composes there (a Chinese sentence
+ * in the editor). It stood at the hint's first column ("Enter apply"),
+ * where the composed characters covered the hint, not the text. */
+static void test_cursor_at_the_typed_text(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, ":sentence ab");
+	harness_key(&h, AV_FKEY(KEY_LEFT));
+	/* read before the line: harness_line moves curscr's cursor */
+	int y = getcury(curscr), x = getcurx(curscr);
+	const char *b = strstr(status_line(), "ab");
+	assert_non_null(b);
+	assert_int_equal(y, LINES - 1);
+	assert_int_equal(x, (int)(b - status_line()) + 1);   /* on the b */
+	harness_keys(&h, "\x1b" "exy");
+	x = getcurx(curscr);
+	const char *xy = strstr(status_line(), "xy");
+	assert_non_null(xy);
+	assert_int_equal(x, (int)(xy - status_line()) + 2);   /* after it */
+	harness_close(&h);
+}
+
 /* A text too long for the status line at 80 columns is shown whole in the
  * rows above it, and the next key gives those rows back to the view: a
  * write error's cause (it was cut after the path), an overwrite question's
@@ -1074,6 +1099,7 @@ int main(void)
 		cmocka_unit_test(test_editor_scrolls_back),
 		cmocka_unit_test(test_scrolled_prompt_keeps_its_colon),
 		cmocka_unit_test(test_long_texts_shown_whole),
+		cmocka_unit_test(test_cursor_at_the_typed_text),
 	};
 	return cmocka_run_group_tests(tests, in_temp_dir, remove_temp_dir);
 }

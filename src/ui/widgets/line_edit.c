@@ -260,4 +260,9 @@ void av_line_draw(WINDOW *w, const struct av_colors *c, const char *label,
 	if (hint_w > 1)
 		av_put(w, 0, width - hint_w + 1, hint, hint_w - 1,
 		       av_colors_el(c, error ? AV_EL_ERROR : AV_EL_DIM));
+	/* the terminal's cursor where the next character goes (the frame
+	 * takes it back to this window while text is typed): an input
+	 * method shows what it composes there, not over the hint */
+	if (cur_col - l->scroll < tw)
+		wmove(w, 0, x + cur_col - l->scroll);
 }
