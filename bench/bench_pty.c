@@ -157,19 +157,8 @@ static void spawn(struct screen *s, int cols, int rows, const char *const args[]
 static void start(struct screen *s, const char *prog, int cols, int rows, const char *sample,
 		  const char *sentence)
 {
-	struct winsize ws = { .ws_row = (unsigned short)rows, .ws_col = (unsigned short)cols };
-	s->pid = forkpty(&s->fd, NULL, NULL, &ws);
-	if (s->pid < 0)
-		die("forkpty");
-	if (s->pid == 0) {
-		setenv("TERM", "xterm-256color", 1);
-		unsetenv("NO_COLOR");
-		if (sentence)
-			execl(prog, prog, "--sample", sample, sentence, (char *)NULL);
-		else
-			execl(prog, prog, "--sample", sample, (char *)NULL);
-		_exit(127);
-	}
+	const char *const args[] = { prog, "--sample", sample, sentence, NULL };
+	spawn(s, cols, rows, args);   /* no sentence: the args end at it */
 	settle(s);
 }
 
