@@ -986,6 +986,25 @@ static void legend_number(char *buf, size_t size, double v, int width)
 	av_cell_minus(buf, size);
 }
 
+/* After column x: two spaces and the first of texts (NULL-ended) that fits
+ * within width, drawn in attr when w, else only measured. The column after
+ * it (x when none fits). */
+static int first_that_fits(WINDOW *w, int y, int x, int width, const char *const *texts,
+			   attr_t attr)
+{
+	for (int i = 0; texts[i] != NULL; i++) {
+		int tw = av_text_width(texts[i]);
+		if (x + 2 + tw > width)
+			continue;
+		if (w) {
+			av_put(w, y, x, "  ", width - x, A_NORMAL);
+			av_put(w, y, x + 2, texts[i], width - x - 2, attr);
+		}
+		return x + 2 + tw;
+	}
+	return x;
+}
+
 /* After the scale, from column x: that the cells are rounded to whole
  * numbers when they are (rounded), and the first of the marks' texts,
  * longest first, that fits; drawn when w, else only measured. The columns
@@ -994,32 +1013,13 @@ static int legend_tail(struct av_app *a, WINDOW *w, int y, int x, int width, boo
 		       const char *const *marks)
 {
 	const int from = x;
-	attr_t dim = el(a, AV_EL_DIM), label = el(a, AV_EL_LABEL);
 	/* before the marks: a cell's "0" under a tracking line's 0.355 read
 	 * as another number */
-	const char *round_texts[] = { _("cells rounded to whole numbers"), _("cells rounded") };
-	for (int i = 0; i < 2 && rounded; i++) {
-		int tw = av_text_width(round_texts[i]);
-		if (x + 2 + tw > width)
-			continue;
-		if (w) {
-			av_put(w, y, x, "  ", width - x, A_NORMAL);
-			av_put(w, y, x + 2, round_texts[i], width - x - 2, label);
-		}
-		x += 2 + tw;
-		break;
-	}
-	for (int i = 0; marks[i] != NULL; i++) {
-		int tw = av_text_width(marks[i]);
-		if (x + 2 + tw > width)
-			continue;
-		if (w) {
-			av_put(w, y, x, "  ", width - x, A_NORMAL);
-			av_put(w, y, x + 2, marks[i], width - x - 2, dim);
-		}
-		x += 2 + tw;
-		break;
-	}
+	const char *const round_texts[] = { _("cells rounded to whole numbers"),
+					    _("cells rounded"), NULL };
+	if (rounded)
+		x = first_that_fits(w, y, x, width, round_texts, el(a, AV_EL_LABEL));
+	x = first_that_fits(w, y, x, width, marks, el(a, AV_EL_DIM));
 	return x - from;
 }
 
