@@ -1111,6 +1111,18 @@ int av_app_inspector_rows(const struct av_app *a, const struct av_insp *in)
 	return rows;
 }
 
+void av_app_build_inspector(struct av_app *a, int most, int least, av_insp_builder *build,
+			    const void *ctx, struct av_insp *in)
+{
+	int rows = a->w_insp ? getmaxy(a->w_insp) : 0;
+	for (int lines = most > least ? most : least;; lines--) {
+		build(a, ctx, av_app_inspector_width(a, lines), in);
+		if (lines <= least || av_app_inspector_rows(a, in) <= rows)
+			return;
+		av_insp_free(in);
+	}
+}
+
 /* The size message, then what to do, word-wrapped and centred: at 20x6
  * both used to be cut ("terminal too small:…"), losing the size and the q. */
 static void draw_too_small(struct av_app *a)

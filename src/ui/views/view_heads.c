@@ -507,6 +507,18 @@ static void draw_legend(struct av_app *a, const struct av_heads_page *pg)
 		       cc.shown.masked_as_inf);
 }
 
+/* The cursor's cell explained with its sums built to width columns (an
+ * av_insp_builder; ctx is the cell). */
+static void build_inspector(struct av_app *a, const void *ctx, int width, struct av_insp *in)
+{
+	const struct cursor_cell *cc = ctx;
+	struct av_insp_weights wts;
+	av_app_insp_weights(a, &wts);
+	av_insp_cell_weights(in, &a->s->trace, &a->s->params, &wts, &cc->full, a->head, a->row,
+			     cc->col_full, width);
+	av_insp_fit_heading(in, getmaxx(a->w_insp) - 1);
+}
+
 static void draw_inspector(struct av_app *a)
 {
 	if (!a->w_insp)
@@ -517,22 +529,12 @@ static void draw_inspector(struct av_app *a)
 		return;
 	}
 	struct av_insp in;
-	struct av_insp_weights wts;
-	av_app_insp_weights(a, &wts);
 	/* a sum or a row of numbers takes two or three rows where the
 	 * inspector has them, as in the stepper (it wraps at its " + "; less
 	 * about a term a wrapped row may leave unused), fewer when the other
 	 * lines would not fit: in one row, the context of query 5 of 6 showed
 	 * one term above a blank row */
-	int rows = getmaxy(a->w_insp);
-	for (int lines = av_app_inspector_lines(a);; lines--) {
-		av_insp_cell_weights(&in, &a->s->trace, &a->s->params, &wts, &cc.full, a->head,
-				     a->row, cc.col_full, av_app_inspector_width(a, lines));
-		av_insp_fit_heading(&in, getmaxx(a->w_insp) - 1);
-		if (lines == 1 || av_app_inspector_rows(a, &in) <= rows)
-			break;
-		av_insp_free(&in);
-	}
+	av_app_build_inspector(a, av_app_inspector_lines(a), 1, build_inspector, &cc, &in);
 	av_app_draw_inspector(a, &in);
 	av_insp_free(&in);
 }

@@ -663,10 +663,19 @@ static void place_inspector(struct av_app *a, const struct av_insp *in, struct c
 	draw_insp_wrapped(a, in, split, 0, cap);
 }
 
-/* The cursor's cell explained with its sums built to width columns. */
-static void build_inspector(struct av_app *a, const struct av_part *parts, int n,
-			    int width, struct av_insp *in)
+/* The matrices the stage shows, for build_inspector */
+struct stage_parts {
+	const struct av_part *parts;
+	int n;
+};
+
+/* The cursor's cell explained with its sums built to width columns
+ * (an av_insp_builder; ctx is the stage's parts). */
+static void build_inspector(struct av_app *a, const void *ctx, int width, struct av_insp *in)
 {
+	const struct stage_parts *sp = ctx;
+	const struct av_part *parts = sp->parts;
+	int n = sp->n;
 	const struct av_trace *t = &a->s->trace;
 	struct av_insp_bytes raw;
 	if (a->stage == AV_STAGE_TOKENS && a->row < t->tokens.n && av_app_token_bytes(a, &raw)) {
@@ -697,17 +706,9 @@ static void draw_inspector(struct av_app *a, const struct av_part *parts, int n,
 	 * inspector has them (they word-wrap at their " + "), and the rows
 	 * its other lines leave free besides: a sum of 16 terms ended
 	 * "… (+1 term)" above two blank rows at 120x40 */
-	int rows = getmaxy(a->w_insp), least = av_app_inspector_lines(a);
-	for (int lines = rows; lines > least; lines--) {
-		build_inspector(a, parts, n, av_app_inspector_width(a, lines), &in);
-		if (av_app_inspector_rows(a, &in) <= rows) {
-			place_inspector(a, &in, cap);
-			av_insp_free(&in);
-			return;
-		}
-		av_insp_free(&in);
-	}
-	build_inspector(a, parts, n, av_app_inspector_width(a, least), &in);
+	const struct stage_parts sp = { parts, n };
+	av_app_build_inspector(a, getmaxy(a->w_insp), av_app_inspector_lines(a), build_inspector,
+			       &sp, &in);
 	place_inspector(a, &in, cap);
 	av_insp_free(&in);
 }
