@@ -133,6 +133,19 @@ static void send_keys(const struct screen *s, const char *keys)
 		die("write to the pty");
 }
 
+/* In a child: execs args (NULL-terminated, the program first, at most 15),
+ * or exits 127. */
+static void exec_args(const char *const args[])
+{
+	char *copy[16];   /* execv's arguments are not const */
+	int n = 0;
+	for (; args[n] && n < 15; n++)
+		copy[n] = strdup(args[n]);
+	copy[n] = NULL;
+	execv(copy[0], copy);
+	_exit(127);
+}
+
 /* Starts prog on a new pty of cols x rows with argv (NULL-terminated,
  * prog first), without waiting for its screen. */
 static void spawn(struct screen *s, int cols, int rows, const char *const args[])
@@ -144,13 +157,7 @@ static void spawn(struct screen *s, int cols, int rows, const char *const args[]
 	if (s->pid == 0) {
 		setenv("TERM", "xterm-256color", 1);
 		unsetenv("NO_COLOR");
-		char *copy[16];   /* execv's arguments are not const */
-		int n = 0;
-		for (; args[n] && n < 15; n++)
-			copy[n] = strdup(args[n]);
-		copy[n] = NULL;
-		execv(copy[0], copy);
-		_exit(127);
+		exec_args(args);
 	}
 }
 
@@ -412,13 +419,7 @@ static long run_measured(const char *const args[], int *exit_status, double *ms)
 		int null = open("/dev/null", O_WRONLY);
 		if (null >= 0)
 			dup2(null, STDOUT_FILENO);
-		char *copy[16];   /* execv's arguments are not const */
-		int n = 0;
-		for (; args[n] && n < 15; n++)
-			copy[n] = strdup(args[n]);
-		copy[n] = NULL;
-		execv(copy[0], copy);
-		_exit(127);
+		exec_args(args);
 	}
 	int status;
 	struct rusage ru;
