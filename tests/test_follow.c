@@ -419,6 +419,9 @@ static void test_refused_fields(void **state)
 		       "'}' after the member \"seq\", found '\"'");
 	assert_refused("{\"seq\":1", 8, "message: not JSON at byte 8: unexpected end of file: "
 		       "1 object still open (from line 1)");
+	/* what cJSON reads and JSON does not (json_diag.h) */
+	assert_refused("{\"seq\":01}", 10, "message: not JSON at byte 7: '01': a JSON number "
+		       "cannot start with 0");
 	assert_refused("[1]", 3, "not a JSON object");
 	assert_refused("{\"seq\":1} x", 11, "after the JSON");
 	assert_refused("{\"seq\":1,\0}", 11, "NUL");

@@ -360,6 +360,65 @@ static void test_json_mistakes_explained(void **state)
 	}
 }
 
+/* What cJSON reads and JSON (RFC 8259) does not allow, refused with its
+ * place (json_diag.h, av_json_strict_problem), through both readers: the
+ * tree and the rows of numbers read aside. */
+static const struct {
+	const char *text, *message;
+} json_lax[] = {
+	{ "{\"a\": \"x\ny\"}", "1:9: a line break inside a string: JSON writes it as \\n" },
+	{ "{\"a\": \"x\ty\"}", "1:9: a tab inside a string: JSON writes it as \\t" },
+	{ "{\"a\": \"x\x01\"}", "1:9: control character '\\x01' inside a string: JSON "
+	  "writes it as \\u0001" },
+	{ "{\"a\": \"caf\xe9\"}", "1:11: invalid UTF-8 byte '\\xe9' in a string (is the "
+	  "file saved as UTF-8?)" },
+	{ "{\f\"a\": 1}", "1:2: control character '\\x0c' between values (JSON allows only "
+	  "spaces, tabs and line breaks there)" },
+	{ "{\"a\": 007}", "1:7: '007': a JSON number cannot start with 0 (write 7, not 07)" },
+	{ "{\"a\": [[1, 2, 3, 4, 5, 6, 7, 8],\n [1, 2, -03, 4, 5, 6, 7, 8]]}",
+	  "2:9: '-03': a JSON number cannot start with 0 (write 7, not 07)" },
+	{ "{\"a\": 1.}", "1:8: a JSON number needs a digit after its '.' (1.0, not 1.)" },
+	{ "{\"a\": -.5}", "1:8: a JSON number needs a digit before its '.' (0.5, not .5)" },
+	{ "{\"a\": [1.5e3, 2.E2]}", "1:16: a JSON number needs a digit after its '.' (1.0, "
+	  "not 1.)" },
+};
+
+static void test_json_lax_refused(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof json_lax / sizeof json_lax[0]; i++) {
+		char *want = av_printf("x.json:%s", json_lax[i].message);
+		for (int aside = 0; aside < 2; aside++) {
+			char *cause = NULL;
+			cJSON *root = aside ? av_json_parse_rows(json_lax[i].text, "x.json",
+								 TEXT_VALUES, "tests", &cause)
+					    : av_json_parse(json_lax[i].text, "x.json",
+							    TEXT_VALUES, "tests", &cause);
+			if (root)
+				fail_msg("case %zu was accepted (rows aside: %d)", i, aside);
+			if (strcmp(cause, want) != 0)
+				fail_msg("case %zu (rows aside: %d):\n got  %s\n want %s", i, aside,
+					 cause, want);
+			free(cause);
+		}
+		free(want);
+	}
+	/* and what JSON does allow stays allowed: the four spaces, escapes,
+	 * UTF-8, 0, -0.5, exponents, a byte order mark at the very start */
+	char *cause = NULL;
+	cJSON *fine = av_json_parse("\xef\xbb\xbf{\"a\":\r\n\t[0, -0.5, 1e-3, 2E+2, 0.0],"
+				    " \"b\": \"\\n\\t\\u0001 \xe7\x86\x8a\xe7\x8c\xab\"}",
+				    "x.json", TEXT_VALUES, "tests", &cause);
+	assert_null(cause);
+	assert_non_null(fine);
+	cJSON_Delete(fine);
+	/* cJSON skips a byte order mark at the start, and so does the diagnosis */
+	assert_null(av_json_parse("\xef\xbb\xbf{\"a\": 1,}", "x.json", TEXT_VALUES, "tests",
+				  &cause));
+	assert_string_equal(cause, "x.json:1:10: trailing comma before '}' (JSON allows none)");
+	free(cause);
+}
+
 /* The byte offset of 1-based line and column (in characters) in text, or
  * -1 when the text has no such place (the column may be one past a line). */
 static long offset_of(const char *text, size_t len, int line, int col)
@@ -1748,6 +1807,7 @@ int main(void)
 		cmocka_unit_test(test_json_syntax_positions),
 		cmocka_unit_test(test_json_mistakes_explained),
 		cmocka_unit_test(test_json_truncations_explained),
+		cmocka_unit_test(test_json_lax_refused),
 		cmocka_unit_test(test_json_nesting_limit),
 		cmocka_unit_test(test_json_count_values),
 		cmocka_unit_test(test_json_values_limit),

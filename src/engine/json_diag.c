@@ -1,4 +1,5 @@
-/* json_diag.c: saying what is wrong with JSON that cJSON refused.
+/* json_diag.c: saying what is wrong with JSON that cJSON refused, and
+ * refusing what cJSON reads that JSON does not allow.
  *
  * cJSON gives only the place where it stopped, and "JSON syntax error"
  * there left a teacher who wrote a sample by hand guessing: a missing
@@ -10,7 +11,11 @@
  * open, the last key, what may come next. At the first thing it cannot
  * accept it says what it found and what was expected. It never reads past
  * the text, keeps one fixed-size stack (cJSON's nesting limit), and is
- * linear; anything it shows of the text is escaped. */
+ * linear; anything it shows of the text is escaped.
+ * The same scanner, strict, reads text cJSON accepted as RFC 8259 has it
+ * (av_json_strict_problem): a space is one of four bytes, a string holds
+ * no byte below 32 and only UTF-8, a number has no leading zero and a
+ * digit on each side of its '.'. */
 #include "config.h"
 
 #include <stdbool.h>
@@ -46,6 +51,12 @@ enum problem {
 	SHORT_U_ESCAPE,
 	LONE_SURROGATE,
 	UNEXPECTED,        /* a character that cannot come next */
+	/* what cJSON lets through and JSON does not (strict scans only) */
+	CONTROL_OUTSIDE,   /* a control byte other than tab, CR, LF between tokens */
+	RAW_CONTROL,       /* a byte below 32 inside a string */
+	STRING_NOT_UTF8,   /* a byte that is not UTF-8 inside a string */
+	LEADING_ZERO,      /* 07 */
+	BARE_DOT,          /* 1. or -.5: a '.' without a digit on each side */
 };
 
 /* The last token, for the hints that look one token back. */
@@ -62,6 +73,7 @@ struct scan {
 	const char *text;
 	size_t len, i;
 	size_t stop;             /* where cJSON stopped: no token starts past it */
+	bool strict;             /* JSON as RFC 8259 has it, not as cJSON reads it */
 	enum expect expect;
 	struct level *levels;    /* CJSON_NESTING_LIMIT of them */
 	int depth;
@@ -84,11 +96,19 @@ static struct level *top(struct scan *s)
 	return &s->levels[s->depth - 1];
 }
 
-/* cJSON's whitespace: every byte from 0 to 32. */
+static bool is_json_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* cJSON's whitespace: every byte from 0 to 32; JSON's: four of them. */
 static void skip_space(struct scan *s)
 {
-	while (s->i < s->len && (unsigned char)s->text[s->i] <= 32)
-		s->i++;
+	for (; s->i < s->len && (unsigned char)s->text[s->i] <= 32; s->i++)
+		if (s->strict && !is_json_space(s->text[s->i])) {
+			fail_at(s, CONTROL_OUTSIDE, s->i);
+			return;
+		}
 }
 
 static bool is_hex(char c)
@@ -142,6 +162,26 @@ static size_t escape_length(struct scan *s, size_t e)
 	return 12;
 }
 
+/* The bytes of the character at j in a string (not a backslash), or 0
+ * with the problem set when JSON does not allow it there raw. */
+static size_t strict_string_char(struct scan *s, size_t j)
+{
+	unsigned char c = (unsigned char)s->text[j];
+	if (c < 32) {
+		fail_at(s, RAW_CONTROL, j);
+		return 0;
+	}
+	if (c < 0x80)
+		return 1;
+	uint32_t cp;
+	int n = av_utf8_decode(s->text + j, s->len - j, &cp);
+	if (n <= 0) {
+		fail_at(s, STRING_NOT_UTF8, j);
+		return 0;
+	}
+	return (size_t)n;
+}
+
 /* The string whose quote is at s->i; false with the problem set. */
 static bool string_token(struct scan *s)
 {
@@ -149,7 +189,12 @@ static bool string_token(struct scan *s)
 	bool over_lines = false;
 	while (j < s->len && s->text[j] != '"') {
 		over_lines |= s->text[j] == '\n';
-		if (s->text[j] != '\\') {
+		if (s->strict && s->text[j] != '\\') {
+			size_t n = strict_string_char(s, j);
+			if (n == 0)
+				return false;
+			j += n;
+		} else if (s->text[j] != '\\') {
 			j++;
 		} else if (j + 1 >= s->len) {
 			break;
@@ -195,6 +240,25 @@ static size_t number_length(const char *t, size_t left)
 		}
 	}
 	return k;
+}
+
+/* What JSON's grammar refuses in the n bytes of a number strtod read at t
+ * (NO_PROBLEM when nothing), and where, from t: a leading zero, or a '.'
+ * without a digit before it or after it. */
+static enum problem strict_number(const char *t, size_t n, size_t *at)
+{
+	size_t k = t[0] == '-';
+	*at = k;
+	if (k < n && t[k] == '.')
+		return BARE_DOT;
+	if (k + 1 < n && t[k] == '0' && is_digit(t[k + 1]))
+		return LEADING_ZERO;
+	while (k < n && is_digit(t[k]))
+		k++;
+	*at = k;
+	if (k < n && t[k] == '.' && (k + 1 >= n || !is_digit(t[k + 1])))
+		return BARE_DOT;
+	return NO_PROBLEM;
 }
 
 static bool literal(struct scan *s, const char *word)
@@ -249,6 +313,12 @@ static void value(struct scan *s)
 		size_t n = number_length(s->text + s->i, s->len - s->i);
 		if (n == 0) {
 			fail_at(s, UNEXPECTED, s->i);
+			return;
+		}
+		size_t off;
+		enum problem p = s->strict ? strict_number(s->text + s->i, n, &off) : NO_PROBLEM;
+		if (p != NO_PROBLEM) {
+			fail_at(s, p, p == LEADING_ZERO ? s->i : s->i + off);
 			return;
 		}
 		bool zero = n == 1 + (c == '-') && s->text[s->i + n - 1] == '0';
@@ -334,6 +404,8 @@ static void scan_text(struct scan *s)
 {
 	while (s->problem == NO_PROBLEM) {
 		skip_space(s);
+		if (s->problem != NO_PROBLEM)
+			return;
 		if (s->i >= s->len) {
 			if (s->expect != WANT_END)
 				fail_at(s, END_OF_TEXT, s->len);
@@ -622,9 +694,60 @@ static char *bad_escape(const struct scan *s)
 			 shown);
 }
 
+/* "a line break inside a string: ..." for a raw byte below 32 there */
+static char *raw_control(const struct scan *s)
+{
+	unsigned char c = (unsigned char)s->text[s->problem_at];
+	if (c == '\n' || c == '\r')
+		return av_strdup(_("a line break inside a string: JSON writes it as \\n"));
+	if (c == '\t')
+		return av_strdup(_("a tab inside a string: JSON writes it as \\t"));
+	return av_printf(_("control character '\\x%02x' inside a string: JSON writes it as "
+			   "\\u%04x"), c, c);
+}
+
+static char *strict_problem(const struct scan *s)
+{
+	size_t at = s->problem_at;
+	char word[33];
+	switch (s->problem) {
+	case CONTROL_OUTSIDE:
+		return av_printf(_("control character '\\x%02x' between values (JSON allows only "
+				   "spaces, tabs and line breaks there)"),
+				 (unsigned char)s->text[at]);
+	case RAW_CONTROL:
+		return raw_control(s);
+	case STRING_NOT_UTF8: {
+		char *found = found_char(s, at);
+		char *message = av_printf(_("invalid UTF-8 byte %s in a string (is the file "
+					    "saved as UTF-8?)"), found);
+		free(found);
+		return message;
+	}
+	case LEADING_ZERO: {
+		bool minus = s->text[at] == '-';
+		word_at(s, at + minus, word);
+		return av_printf(_("'%s%s': a JSON number cannot start with 0 (write 7, not 07)"),
+				 minus ? "-" : "", word);
+	}
+	case BARE_DOT:
+		if (at > 0 && is_digit(s->text[at - 1]))
+			return av_strdup(_("a JSON number needs a digit after its '.' (1.0, not 1.)"));
+		return av_strdup(_("a JSON number needs a digit before its '.' (0.5, not .5)"));
+	default:
+		return NULL;
+	}
+}
+
 static char *describe(const struct scan *s)
 {
 	switch (s->problem) {
+	case CONTROL_OUTSIDE:
+	case RAW_CONTROL:
+	case STRING_NOT_UTF8:
+	case LEADING_ZERO:
+	case BARE_DOT:
+		return strict_problem(s);
 	case END_OF_TEXT:
 		return still_open(s);
 	case STRING_OVER_LINES:
@@ -648,9 +771,31 @@ static char *describe(const struct scan *s)
 	return NULL;
 }
 
+/* cJSON skips a byte order mark at the very start, and so do these scans. */
+static size_t after_bom(const char *text, size_t len)
+{
+	return len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+}
+
+char *av_json_strict_problem(const char *text, size_t len, size_t *at)
+{
+	struct scan s = { .text = text, .len = len, .i = after_bom(text, len), .stop = len,
+			  .strict = true, .expect = WANT_VALUE };
+	s.levels = av_calloc(CJSON_NESTING_LIMIT, sizeof *s.levels);
+	scan_text(&s);
+	char *message = NULL;
+	if (s.problem != NO_PROBLEM && s.problem != GAVE_UP) {
+		message = describe(&s);
+		*at = s.problem_at;
+	}
+	free(s.levels);
+	return message;
+}
+
 char *av_json_diagnose(const char *text, size_t len, size_t *at)
 {
-	struct scan s = { .text = text, .len = len, .stop = *at, .expect = WANT_VALUE };
+	struct scan s = { .text = text, .len = len, .i = after_bom(text, len), .stop = *at,
+			  .expect = WANT_VALUE };
 	s.levels = av_calloc(CJSON_NESTING_LIMIT, sizeof *s.levels);
 	scan_text(&s);
 	char *message = NULL;

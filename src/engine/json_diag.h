@@ -1,4 +1,5 @@
-/* json_diag.h: what is wrong with JSON that cJSON refused, in words.
+/* json_diag.h: what is wrong with JSON that cJSON refused, in words, and
+ * what cJSON accepted that JSON does not allow.
  *
  * cJSON says only where it stopped. Teachers write samples, lessons and
  * themes by hand, and "JSON syntax error" at a column sent them hunting for
@@ -17,5 +18,15 @@
  * scanner and cJSON disagree, the message is "JSON syntax error" and *at
  * stays. Linear in len; what is shown of the text is escaped (av_escape). */
 char *av_json_diagnose(const char *text, size_t len, size_t *at);
+
+/* What cJSON accepted in text (len bytes) that JSON (RFC 8259) does not
+ * allow: a control byte between values or raw inside a string, a string
+ * byte that is not UTF-8, a number with a leading zero or a bare '.'. A
+ * malloc'd message as av_json_diagnose's, with *at its offset, or NULL when
+ * the text is JSON. Why refuse what cJSON reads: a file attnview takes must
+ * be one that every other JSON tool (python -m json.tool, jq) takes too,
+ * and av_json_diagnose's messages already say JSON strings cannot hold a
+ * raw newline. Linear in len. */
+char *av_json_strict_problem(const char *text, size_t len, size_t *at);
 
 #endif

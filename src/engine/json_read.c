@@ -223,10 +223,29 @@ static void syntax_error(const char *text, const char *pos, const char *label, c
 	free(why);
 }
 
+/* root, which cJSON read from text, when text is JSON as RFC 8259 has
+ * it (json_diag.h: what cJSON lets through, such as a raw newline in a
+ * string, is refused with its line and column); else NULL, root freed. */
+static cJSON *strict_only(cJSON *root, const char *text, const char *label, char **cause)
+{
+	size_t at = 0;
+	char *why = av_json_strict_problem(text, strlen(text), &at);
+	if (!why)
+		return root;
+	int line, col;
+	text_position(text, text + at, &line, &col);
+	av_fail(cause, "%s:%d:%d: %s", label, line, col, why);
+	free(why);
+	cJSON_Delete(root);
+	return NULL;
+}
+
 /* Every attnview file is an object; saying so here beats a confusing
- * "missing key" later. Frees a root that is not. */
+ * "missing key" later. Frees a root that is not. NULL stays NULL. */
 static cJSON *object_only(cJSON *root, const char *label, char **cause)
 {
+	if (!root)
+		return NULL;
 	if (cJSON_IsObject(root))
 		return root;
 	av_fail(cause, _("%s: expected a JSON object at the top, got %s"), label,
@@ -273,7 +292,7 @@ static bool parse_rows_aside(const char *text, size_t len, const char *label,
 			*root = NULL;
 			done = false;
 		} else {
-			*root = object_only(*root, label, cause);
+			*root = object_only(strict_only(*root, text, label, cause), label, cause);
 		}
 	}
 	free(compact);
@@ -306,7 +325,7 @@ static cJSON *parse(const char *text, const char *label, size_t max_values, cons
 		syntax_error(text, end ? end : text, label, cause);
 		return NULL;
 	}
-	return object_only(root, label, cause);
+	return object_only(strict_only(root, text, label, cause), label, cause);
 }
 
 cJSON *av_json_parse(const char *text, const char *label, size_t max_values, const char *what,

@@ -578,12 +578,17 @@ bool av_wire_decode_body_pinned(const unsigned char *body, size_t len, struct av
 	while (end < (const char *)body + len && strchr(" \t\r\n", *end) != NULL)
 		end++;
 	av_state_init(out);
+	size_t at = 0;
+	char *lax = NULL;
 	if (end != (const char *)body + len)
 		ok = av_fail(cause, _("message: bytes after the JSON object"));
+	else if ((lax = av_json_strict_problem((const char *)body, len, &at)) != NULL)
+		ok = av_fail(cause, _("message: not JSON at byte %zu: %s"), at, lax);
 	else if (!cJSON_IsObject(root))
 		ok = av_fail(cause, _("message: not a JSON object"));
 	else
 		ok = decode_object(root, out, pin ? pin : &ignored, has_pin, cause);
+	free(lax);
 	cJSON_Delete(root);
 	return ok;
 }
