@@ -64,6 +64,15 @@ struct av_trace {
 					run while the weights stay the same */
 };
 
+/* A published model's layer (--model), not attnview's own: X is ln_1 of the
+ * stream x coming in (layer_input), the skip connection adds x, the tokens
+ * are BPE pieces, and the temperature stays at 1, as the model was trained.
+ * The screen's words for a stage follow this. */
+static inline bool av_trace_is_model_layer(const struct av_trace *t)
+{
+	return t->layer_input != NULL;
+}
+
 /* Tokenizes sentence (and source, in cross mode), looks the tokens up in p
  * (adding deterministic rows for unknown words, see model.h), applies the
  * padding mask hidden_keys (key positions, may be NULL / 0) and runs the

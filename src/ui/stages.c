@@ -47,7 +47,7 @@ struct av_part av_ui_part(const char *name, enum av_tensor tensor, const float *
 static int embedding_parts(const struct av_trace *t, struct av_part out[AV_MAX_PARTS])
 {
 	int n = t->n, m = t->m, D = t->d_model, count = 0;
-	if (t->layer_input) {
+	if (av_trace_is_model_layer(t)) {
 		/* a model's layer: X = ln_1(x), x the stream coming in */
 		out[count++] = av_ui_part("x", AV_T_LAYER_INPUT, t->layer_input, n, D, D,
 					  AV_AXIS_QUERY, AV_AXIS_DIM);
@@ -60,7 +60,7 @@ static int embedding_parts(const struct av_trace *t, struct av_part out[AV_MAX_P
 	}
 	out[count] = av_ui_part("X", AV_T_EMBEDDING, t->embedding, n, D, D, AV_AXIS_QUERY,
 				AV_AXIS_DIM);
-	out[count].op = t->layer_input ? "→" : "=";
+	out[count].op = av_trace_is_model_layer(t) ? "→" : "=";
 	out[count++].own = true;
 	if (t->source_embedding)
 		out[count++] = av_ui_part("X_src", AV_T_SOURCE_EMBEDDING, t->source_embedding, m,

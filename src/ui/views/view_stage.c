@@ -253,10 +253,10 @@ static void draw_title(struct av_app *a, struct caption *cap)
 	char *shapes = av_insp_shapes(t, a->stage, a->head);
 	const char *name = _(av_ui_stage_titles[a->stage]);
 	const char *purpose = _(av_ui_stage_purposes[a->stage]);
-	if (a->stage == AV_STAGE_EMBEDDING && t->layer_input)
+	if (a->stage == AV_STAGE_EMBEDDING && av_trace_is_model_layer(t))
 		purpose = _("each token's vector, normalised before attention");
 	/* a model's layer has no temperature to change (T = 1 as trained) */
-	if (a->stage == AV_STAGE_SCALED && t->layer_input)
+	if (a->stage == AV_STAGE_SCALED && av_trace_is_model_layer(t))
 		purpose = _("scores divided by √dh, the square root of the head width");
 	/* a row with every key hidden gets weights 0 (the note below says
 	 * so): "each row ... sums to 1" would not be true of it */
@@ -720,7 +720,7 @@ static void draw_legend_at(struct av_app *a, WINDOW *w, int y, const struct av_p
 {
 	const struct av_trace *t = &a->s->trace;
 	if (a->stage == AV_STAGE_TOKENS) {
-		av_put(w, y, 0, t->layer_input
+		av_put(w, y, 0, av_trace_is_model_layer(t)
 		       ? _("every piece is in the model's vocabulary: no word is unknown")
 		       : _("* = not in the vocabulary (out-of-vocabulary word)"),
 		       getmaxx(w), av_colors_el(&a->colors, AV_EL_DIM));

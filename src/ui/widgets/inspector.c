@@ -359,13 +359,6 @@ static void explain_scores(struct av_insp *out, const struct av_trace *t, int he
 			 i, j, dh);
 }
 
-/* A published model's layer (--model) runs at the temperature it was
- * trained at, T = 1, which no key changes: its text names no T. */
-static bool temperature_fixed(const struct av_trace *t)
-{
-	return t->layer_input != NULL;
-}
-
 static void explain_scaled(struct av_insp *out, const struct av_trace *t, int head,
 			   int i, int j)
 {
@@ -377,7 +370,7 @@ static void explain_scaled(struct av_insp *out, const struct av_trace *t, int he
 	NUM(div, t->divisor);
 	NUM(res, out->derived);
 	NUM(sv, s);
-	if (temperature_fixed(t)) {
+	if (av_trace_is_model_layer(t)) {   /* T = 1, which no key changes */
 		add_line(out, _("scaled = scores / %s = %s / %s = %s"),
 			 scale_symbol(t->cfg.scale), sc, div, res);
 		add_line(out, _("dividing by %s keeps scores of wide heads from saturating "
@@ -855,7 +848,7 @@ static void sum_of_two(struct av_insp *out, float a, float b, struct sum_text *s
 static void explain_embedding(struct av_insp *out, const struct av_trace *t,
 			      const struct av_insp_weights *wts, int r, int c)
 {
-	if (t->layer_input) {
+	if (av_trace_is_model_layer(t)) {
 		explain_layer_norm(out, t, wts, r, c);
 		return;
 	}
@@ -919,7 +912,7 @@ static void explain_residual(struct av_insp *out, const struct av_trace *t, int 
 	const float *skip = t->layer_input ? t->layer_input : t->embedding;
 	struct sum_text st;
 	sum_of_two(out, t->output[(size_t)r * D + c], skip[(size_t)r * D + c], &st);
-	if (t->layer_input)
+	if (av_trace_is_model_layer(t))
 		add_line(out, _("residual = output + x = %s%s = %s (the skip connection "
 			 "takes x, not ln_1(x))"), st.a, st.b, st.sum);
 	else
@@ -1296,13 +1289,13 @@ char *av_insp_formula(const struct av_trace *t, enum av_stage st, int head)
 	av_insp_number(div, sizeof(div), t->divisor);
 	switch (st) {
 	case AV_STAGE_TOKENS:
-		if (t->layer_input)
+		if (av_trace_is_model_layer(t))
 			return av_printf(_("tokens = BPE(sentence): the model's byte-pair pieces, "
 					 "a space joined to the word after it; n = %d"), t->n);
 		return av_printf(_("tokens = split(sentence): words, punctuation, each CJK "
 				 "character; n = %d"), t->n);
 	case AV_STAGE_EMBEDDING:
-		if (t->layer_input)
+		if (av_trace_is_model_layer(t))
 			return av_printf(_("X = ln_1(x)   (x: the stream into this layer; layer 0's "
 					 "is wte[id] + wpe[pos])"));
 		return av_printf(_("X = token_embedding[id] + %s"),
@@ -1347,7 +1340,7 @@ char *av_insp_formula(const struct av_trace *t, enum av_stage st, int head)
 		return av_printf(_("context_h = weights_h · V_h   (each row: a weighted sum of "
 				 "value rows)"));
 	case AV_STAGE_OUTPUT:
-		if (t->layer_input)
+		if (av_trace_is_model_layer(t))
 			return av_printf(_("output = concat(heads) · W_oᵀ%s;  residual = output + x "
 					 "(x before ln_1)"), t->cfg.bias ? " + b_o" : "");
 		return av_printf(_("output = concat(heads) · W_oᵀ%s;  residual = output + X"),
@@ -1377,7 +1370,7 @@ char *av_insp_shapes(const struct av_trace *t, enum av_stage st, int head)
 					 max_tokens(t));
 		return av_printf(_("n = %d tokens (max %d)"), n, max_tokens(t));
 	case AV_STAGE_EMBEDDING:
-		if (t->layer_input)
+		if (av_trace_is_model_layer(t))
 			return av_printf(_("x (%d, %d) → layer norm per row → X (%d, %d)  float32"),
 					 n, D, n, D);
 		if (t->source_embedding)
@@ -1418,7 +1411,7 @@ char *av_insp_shapes(const struct av_trace *t, enum av_stage st, int head)
 		return av_printf(_("weights_h (%d, %d) · V_h (%d, %d) → context_h (%d, %d);  "
 				 "head %d of %d"), n, m, m, dh, n, dh, head, H);
 	case AV_STAGE_OUTPUT:
-		if (t->layer_input)
+		if (av_trace_is_model_layer(t))
 			return av_printf(_("concat (%d, %d) · W_oᵀ (%d, %d) → output (%d, %d);  "
 					 "+ x → residual (%d, %d)"), n, D, D, D, n, D, n, D);
 		return av_printf(_("concat (%d, %d) · W_oᵀ (%d, %d) → output (%d, %d);  "
