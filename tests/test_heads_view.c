@@ -542,6 +542,38 @@ static void test_grid_inspector_wraps(void **state)
 	harness_close(&h);
 }
 
+/* The grid's inspector gives a sum every row its other lines leave free,
+ * as the stepper does: at 200x60 the context of query 0 over 64 keys took
+ * five rows in the stepper, but three in the grid, "... (+30 terms)" above
+ * two blank rows. At 80x24 the inspector's four rows are full either way;
+ * at both sizes its last line ends it, the legend and the key line stay. */
+static void test_grid_inspector_uses_the_free_rows(void **state)
+{
+	(void)state;
+	struct harness h;
+	char sentence[1024];
+	harness_words(sentence, sizeof(sentence), "w", 64);
+	OPEN(&h, 200, 60, "qkv-walkthrough", sentence, -1);
+	harness_keys(&h, "nnnnnnn");
+	expect("context_h[0,0]");
+	expect_not("terms)");
+	harness_keys(&h, "a");
+	expect("context_h[0,0]");
+	expect_not("terms)");
+	int sizes[][2] = { { 200, 60 }, { 80, 24 } };
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		harness_resize(&h, sizes[i][0], sizes[i][1]);
+		expect_no_overflow(&h, "grid inspector");
+		expect("context_h[0,0]");
+		int last = harness_find("value rows weighted by query 0");
+		/* the inspector's last row, no blank ones above the key line */
+		assert_int_equal(last, h.a.layout.inspector.y + h.a.layout.inspector.h - 1);
+		assert_int_equal(harness_find("(0 = middle)"), h.a.layout.legend.y);
+		assert_int_equal(harness_find("a bars/back"), LINES - 1);
+	}
+	harness_close(&h);
+}
+
 /* Nothing ever wraps: every size from the minimum to 250x80, both faces,
  * the per-head stages, 5, 27, 40 and 64 tokens and CJK words. */
 static void test_every_size(void **state)
@@ -846,6 +878,7 @@ int main(void)
 		cmocka_unit_test(test_bars_title_minus),
 		cmocka_unit_test(test_grid_inspector),
 		cmocka_unit_test(test_grid_inspector_wraps),
+		cmocka_unit_test(test_grid_inspector_uses_the_free_rows),
 		cmocka_unit_test(test_every_size),
 		cmocka_unit_test(test_many_heads),
 		cmocka_unit_test(test_clip_helpers),

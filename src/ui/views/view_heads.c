@@ -529,12 +529,13 @@ static void draw_inspector(struct av_app *a)
 		return;
 	}
 	struct av_insp in;
-	/* a sum or a row of numbers takes two or three rows where the
-	 * inspector has them, as in the stepper (it wraps at its " + "; less
+	/* a sum or a row of numbers takes every row the inspector's other
+	 * lines leave free, as in the stepper (it wraps at its " + "; less
 	 * about a term a wrapped row may leave unused), fewer when the other
 	 * lines would not fit: in one row, the context of query 5 of 6 showed
-	 * one term above a blank row */
-	av_app_build_inspector(a, av_app_inspector_lines(a), 1, build_inspector, &cc, &in);
+	 * one term above a blank row, and capped at three rows, a context of
+	 * 64 keys at 200x60 ended "… (+30 terms)" above two blank rows */
+	av_app_build_inspector(a, getmaxy(a->w_insp), 1, build_inspector, &cc, &in);
 	av_app_draw_inspector(a, &in);
 	av_insp_free(&in);
 }
