@@ -603,6 +603,25 @@ static void test_pin_names_a_part_once(void **state)
 	harness_close(&h);
 }
 
+/* A matrix named after its stage is named alone: context_h, pinned at the
+ * context stage, read "pinned: context context_h head 0" in the header and
+ * the panel's title ("context" twice, stage then matrix); the stage's
+ * other matrices keep the stage in front. At 80 columns. */
+static void test_pin_names_the_stage_once(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "Gp");   /* the context stage opens on context_h */
+	harness_keys(&h, "y");
+	assert_non_null(strstr(harness_line(0), "pinned: context_h head 0, self, dk, T=1"));
+	expect("pinned: context_h head 0");
+	expect_not("context context_h");
+	harness_keys(&h, "Yhhhhy");   /* weights_h, left of it */
+	expect("pinned: context weights_h head 0, self");
+	harness_close(&h);
+}
+
 /* Q pinned at the projection stage against the scores: shapes differ,
  * and the screen says so instead of a difference. */
 static void test_pin_shapes_differ(void **state)
@@ -853,6 +872,7 @@ int main(void)
 		cmocka_unit_test(test_pin_training),
 		cmocka_unit_test(test_pin_shapes_differ),
 		cmocka_unit_test(test_pin_names_a_part_once),
+		cmocka_unit_test(test_pin_names_the_stage_once),
 		cmocka_unit_test(test_pin_cursor_outside_live),
 		cmocka_unit_test(test_pin_cells_named_by_own_tokens),
 		cmocka_unit_test(test_pin_one_number_format),

@@ -775,7 +775,7 @@ static void test_pin_from_grid(void **state)
 	assert_null(h.a.pin);
 	expect("the output stage has no matrix per head: these are context's");
 	harness_keys(&h, "py");   /* context: head 3's context_h */
-	expect("pinned: context context_h head 3");
+	expect("pinned: context_h head 3");
 	harness_close(&h);
 }
 

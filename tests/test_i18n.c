@@ -297,6 +297,30 @@ static void test_heading_commas_agree(void **state)
 	harness_close(&h);
 }
 
+/* The pin's label in Chinese says the context stage once: it read
+ * "固定：上下文 context_h 头 0", the stage's name and then the matrix's,
+ * which says it again; the output stage's output stays "输出". */
+static void test_pin_label_names_the_stage_once(void **state)
+{
+	(void)state;
+	if (!chinese())
+		skip();
+	struct harness h;
+	assert_true(harness_open(&h, "xterm-256color", 80, 24, "", NULL, -1, NULL));
+	harness_keys(&h, "Gpy");
+	char context[512], output[512];
+	snprintf(context, sizeof(context), "%s", row(0));
+	harness_keys(&h, "YGy");
+	snprintf(output, sizeof(output), "%s", row(0));
+	english();
+	if (!strstr(context, "固定：context_h 头 0，") && !strstr(context, "固定：context_h 头 0,"))
+		fail_msg("context: \"%s\"", context);
+	assert_null(strstr(context, "上下文 context_h"));
+	if (!strstr(output, "固定：输出"))
+		fail_msg("output: \"%s\"", output);
+	harness_close(&h);
+}
+
 int main(void)
 {
 	utf8 = harness_setup_process();
@@ -311,6 +335,7 @@ int main(void)
 		cmocka_unit_test(test_too_small_keeps_the_size),
 		cmocka_unit_test(test_teacher_stage_translated),
 		cmocka_unit_test(test_heading_commas_agree),
+		cmocka_unit_test(test_pin_label_names_the_stage_once),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -76,17 +76,30 @@ static int trained_epochs(const struct av_app *a)
 	return av_app_weights_trained(a, &epochs, &steps) ? epochs : 0;
 }
 
+/* Whether a matrix's name is its stage's with a suffix: "context_h" at
+ * the context stage. */
+static bool stage_with_suffix(const char *part, const char *stage)
+{
+	size_t len = strlen(stage);
+	return strncmp(part, stage, len) == 0 && part[len] == '_';
+}
+
 /* "softmax head 0", "projection K", "context V_h head 1"; with --model,
  * "softmax head 0 layer 11" (the layer is what [ ] changes). The stage's
- * name as the header gives it (translated), and a part named as its stage
- * once: "output", not "output output". */
+ * name as the header gives it (translated), and a part whose name says
+ * its stage alone: "output", not "output output"; "context_h head 3", not
+ * "context context_h head 3" (上下文 context_h in Chinese). */
 static void part_what(const struct av_app *a, char *buf, size_t size, enum av_stage st,
 		      int head, const struct av_part *parts, int n, int i)
 {
-	int len = snprintf(buf, size, "%s", _(av_ui_stage_titles[st]));
-	if (n > 1 && strcmp(parts[i].name, av_ui_stage_titles[st]) != 0 && len >= 0 &&
-	    (size_t)len < size)
-		len += snprintf(buf + len, size - (size_t)len, " %s", parts[i].name);
+	const char *stage = av_ui_stage_titles[st], *name = parts[i].name;
+	int len;
+	if (n == 1 || strcmp(name, stage) == 0)
+		len = snprintf(buf, size, "%s", _(stage));
+	else if (stage_with_suffix(name, stage))
+		len = snprintf(buf, size, "%s", name);   /* the matrix's name, as drawn */
+	else
+		len = snprintf(buf, size, "%s %s", _(stage), name);
 	if (av_ui_stage_per_head(st) && len >= 0 && (size_t)len < size)
 		len += snprintf(buf + len, size - (size_t)len, _(" head %d"), head);
 	if (a->model && len >= 0 && (size_t)len < size)
