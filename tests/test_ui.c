@@ -681,6 +681,44 @@ static void test_help_small_scrolls(void **state)
 	harness_close(&h);
 }
 
+/* The help keeps the reader's place through a resize: scrolled down at
+ * 80x24, then 200x60 (where the whole help fits) and 80x24 again, it was
+ * back on its first page; through 60x24 (one column) the line read first
+ * is still in view. Scrolling on goes from there. */
+static void test_help_keeps_its_place(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "?");
+	for (int i = 0; i < 8; i++)   /* of the 12 rows it scrolls at 80x24 */
+		harness_key(&h, AV_FKEY(KEY_DOWN));
+	char top[4096], next[4096];
+	snprintf(top, sizeof(top), "%s", harness_line(1));
+	snprintf(next, sizeof(next), "%s", harness_line(2));
+	assert_null(strstr(top, "Stepping through the stages"));
+	harness_resize(&h, 200, 60);
+	expect("Stepping through the stages");   /* all of it, from the top */
+	harness_resize(&h, 80, 24);
+	assert_string_equal(harness_line(1), top);
+	/* one column: the left column's line still at the top */
+	char key_help[64];
+	const char *bar = strstr(top, "│");
+	snprintf(key_help, sizeof(key_help), "%.30s", bar ? bar + strlen("│") : top);
+	harness_resize(&h, 60, 24);
+	if (harness_find(key_help) != 1) {
+		harness_dump();
+		fail_msg("\"%s\" is not the first line at 60x24", key_help);
+	}
+	harness_resize(&h, 80, 24);
+	assert_string_equal(harness_line(1), top);
+	harness_key(&h, AV_FKEY(KEY_DOWN));
+	assert_string_equal(harness_line(1), next);
+	harness_key(&h, AV_FKEY(KEY_UP));
+	assert_string_equal(harness_line(1), top);
+	harness_close(&h);
+}
+
 static void test_editor(void **state)
 {
 	(void)state;
@@ -2250,6 +2288,7 @@ int main(void)
 		cmocka_unit_test(test_padding_key),
 		cmocka_unit_test(test_help_lists_every_action),
 		cmocka_unit_test(test_help_small_scrolls),
+		cmocka_unit_test(test_help_keeps_its_place),
 		cmocka_unit_test(test_help_lists_the_views_keys),
 		cmocka_unit_test(test_editor),
 		cmocka_unit_test(test_alt_and_bad_keys),

@@ -729,6 +729,7 @@ static void open_help(struct av_app *a)
 {
 	a->overlay = &av_view_help;
 	a->help_scroll = 0;
+	a->help_top = -1;
 	if (a->overlay->resize)
 		a->overlay->resize(a);
 }

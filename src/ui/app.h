@@ -188,7 +188,9 @@ struct av_app {
 
 	struct av_editor ed;
 	struct av_prompt *prompt;        /* view_prompt.c's state, or NULL */
-	int help_scroll, help_max_scroll;
+	int help_scroll, help_max_scroll;   /* rows, as the help was last drawn */
+	int help_top;   /* the line the reader has at the top (view_help.c), kept
+			   through resizes; -1: the one help_scroll shows */
 
 	struct av_train_view *train;     /* the training view's state (kept while
 					    the stepper shows the trained weights),

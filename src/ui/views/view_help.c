@@ -248,6 +248,35 @@ static WINDOW *help_window(struct av_app *a, int W, int H)
 	return a->w_overlay;
 }
 
+/* The reader's place, kept as the line at the top rather than a row: a
+ * row counts lines of one layout (two columns, the editor's keys wrapped
+ * to the width), and a resize through a size where the whole help fits
+ * scrolled it to the top for good (80x24 scrolled down, 200x60, 80x24 again
+ * showed the first page). A key line is its index in lines (the left
+ * column's, where two columns share a row); the editor's heading and lines
+ * are EDITOR_LINES + 0, 1, ... */
+#define EDITOR_LINES MAX_LINES
+
+static int line_at_row(int row, int n, const struct help_split *sp, bool two)
+{
+	if (row >= sp->col_rows)
+		return EDITOR_LINES + row - sp->col_rows;
+	if (two && row >= sp->per_col)   /* only the right column is this long */
+		return sp->per_col + row - sp->cont < n ? sp->per_col + row - sp->cont : n - 1;
+	return row;
+}
+
+static int row_of_line(int line, int n, const struct help_split *sp, bool two, int n_ed)
+{
+	if (line >= EDITOR_LINES)
+		return sp->col_rows + (line - EDITOR_LINES <= n_ed ? line - EDITOR_LINES : n_ed);
+	if (line >= n)
+		line = n - 1;
+	if (two && line >= sp->per_col)
+		return line - sp->per_col + sp->cont;
+	return line;
+}
+
 /* The body's rows from the scroll position: the key lines in one or two
  * columns, then the editor's heading and lines across the whole width. */
 static void draw_help_rows(struct app_help_ctx *ctx, const struct line *lines, int n,
@@ -309,6 +338,11 @@ static void help_draw(struct av_app *a)
 	int body = H - 2;
 	int max_scroll = rows_needed - body > 0 ? rows_needed - body : 0;
 	a->help_max_scroll = max_scroll;
+	/* the reader's line at the top, or as near it as this size lets
+	 * (still in view); help_top itself is kept for the next size */
+	if (a->help_top < 0)
+		a->help_top = line_at_row(a->help_scroll, n, &sp, two);
+	a->help_scroll = row_of_line(a->help_top, n, &sp, two, n_ed);
 	if (a->help_scroll > max_scroll)
 		a->help_scroll = max_scroll;
 	if (a->help_scroll < 0)
@@ -374,8 +408,11 @@ static bool help_key(struct av_app *a, int key, enum av_action act)
 		close_help(a);
 		return true;
 	}
+	if (a->help_scroll > a->help_max_scroll)
+		a->help_scroll = a->help_max_scroll;
 	if (a->help_scroll < 0)
 		a->help_scroll = 0;
+	a->help_top = -1;   /* the line now at the top, found when drawn */
 	a->dirty |= AV_DIRTY_STATUS;   /* redraws the overlay */
 	return true;
 }
