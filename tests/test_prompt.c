@@ -546,6 +546,36 @@ static void test_write_every_format(void **state)
 
 /* W in the figures view writes the figure on screen, all its panels (it
  * wrote the stepper's stage, which the view does not show). */
+/* W a writes the figure in the colours the screen shows: its theme was
+ * loaded again by name, and with the --theme file gone since the start
+ * (or no longer loading) the ANSI file had the light theme's colours,
+ * with nothing said. */
+static void test_write_ansi_keeps_the_screens_theme(void **state)
+{
+	(void)state;
+	char *theme = slurp(AV_SRCDIR "/themes/dark.json"), *cause = NULL;
+	if (!av_write_file_atomic("my-theme.json", theme, strlen(theme), &cause))
+		fail_msg("%s", cause);
+	free(theme);
+	unlink("attnview-softmax-h0.ans");   /* an earlier test's */
+	struct harness h;
+	assert_true(harness_open(&h, "xterm-256color", 80, 24, "", NULL, -1, "my-theme.json"));
+	go_to_softmax(&h);
+	harness_keys(&h, "Wa\r");
+	char *shown = slurp("attnview-softmax-h0.ans");
+	assert_non_null(strstr(shown, "\033[48;5;"));
+	assert_int_equal(unlink("my-theme.json"), 0);
+	assert_int_equal(unlink("attnview-softmax-h0.ans"), 0);
+	harness_keys(&h, "Wa\r");
+	expect_status("wrote ");
+	char *later = slurp("attnview-softmax-h0.ans");
+	assert_string_equal(later, shown);
+	free(shown);
+	free(later);
+	unlink("attnview-softmax-h0.ans");
+	harness_close(&h);
+}
+
 static void test_write_figures_view(void **state)
 {
 	(void)state;
@@ -1086,6 +1116,7 @@ int main(void)
 		cmocka_unit_test(test_write_trained_trace),
 		cmocka_unit_test(test_tab_completes),
 		cmocka_unit_test(test_write_every_format),
+		cmocka_unit_test(test_write_ansi_keeps_the_screens_theme),
 		cmocka_unit_test(test_write_trained_says_so),
 		cmocka_unit_test(test_write_figures_view),
 		cmocka_unit_test(test_write_compare_view),

@@ -226,30 +226,23 @@ static void free_figure(struct av_figure *f, struct figure_text *ft)
 	free(ft->formula);
 }
 
-/* SVG goes on a white slide: the light theme's palettes; ANSI text keeps
- * the screen's theme. */
-static void figure_theme(const struct av_app *a, enum av_export_format fmt,
-			 struct av_theme *theme)
-{
-	memset(theme, 0, sizeof(*theme));
-	if (fmt != AV_EXPORT_SVG && av_theme_load(a->theme_names[a->theme_index], theme, NULL))
-		return;
-	if (!av_theme_builtin("light", theme))
-		av_theme_builtin("dark", theme);
-}
-
-/* The figure in format fmt, in the theme it is written with. */
+/* The figure in format fmt. SVG goes on a white slide: the light theme's
+ * palettes. ANSI text keeps the screen's theme, the one it is drawn with
+ * (the colours hold it): loaded again by its name, it was the light theme
+ * instead, unsaid, once a --theme file had gone or no longer loaded. */
 static char *write_figure(const struct av_app *a, enum av_export_format fmt,
 			  struct av_figure *f)
 {
-	struct av_theme theme;
-	figure_theme(a, fmt, &theme);
-	f->theme = &theme;
+	struct av_theme slide;
+	memset(&slide, 0, sizeof(slide));
+	if (fmt == AV_EXPORT_SVG)
+		av_theme_builtin("light", &slide);
+	f->theme = fmt == AV_EXPORT_SVG ? &slide : &a->colors.theme;
 	char *text = fmt == AV_EXPORT_CSV ? av_figure_csv(f)
 		   : fmt == AV_EXPORT_SVG ? av_figure_svg(f)
 		   : av_figure_text(f, fmt == AV_EXPORT_ANSI);
 	f->theme = NULL;
-	av_theme_free(&theme);
+	av_theme_free(&slide);
 	return text;
 }
 
