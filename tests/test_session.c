@@ -437,6 +437,93 @@ static void test_write_folder_errors(void **state)
 	free(missing);
 }
 
+/* fsync, watched (the test is linked with -Wl,--wrap=fsync): how often it
+ * was called on a folder and on which, and an errno to fail a folder's
+ * with (0: the real fsync). */
+static int folder_syncs;
+static ino_t folder_synced;
+static int folder_sync_error;
+
+int __real_fsync(int fd);
+int __wrap_fsync(int fd);
+int __wrap_fsync(int fd)
+{
+	struct stat st;
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		folder_syncs++;
+		folder_synced = st.st_ino;
+		if (folder_sync_error) {
+			errno = folder_sync_error;
+			return -1;
+		}
+	}
+	return __real_fsync(fd);
+}
+
+static void expect_text(const char *path, const char *want)
+{
+	char *text = NULL, *cause = NULL;
+	size_t len = 0;
+	if (!av_read_file(path, &text, &len, &cause))
+		fail_msg("%s", cause);
+	assert_string_equal(text, want);
+	free(text);
+}
+
+/* A file written by a rename has its folder fsync'd after it, so the new
+ * name survives a power cut (only the file was: the name could be lost).
+ * A file system that refuses fsync on a folder (EINVAL, EBADF) is normal
+ * and the write stands; another failure is said, the file named written.
+ * Through a link, the folder synced is the one the file is replaced in.
+ * No temporary file is left. */
+static void test_write_syncs_the_folder(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/attnview-sync-XXXXXX", other[] = "/tmp/attnview-sync-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	assert_non_null(mkdtemp(other));
+	struct stat st;
+	assert_int_equal(stat(dir, &st), 0);
+	char *path = av_printf("%s/trace.json", dir), *cause = NULL;
+	folder_syncs = 0;
+	assert_true(av_write_file_atomic(path, "new\n", 4, &cause));
+	assert_int_equal(folder_syncs, 1);
+	assert_true(folder_synced == st.st_ino);
+	expect_text(path, "new\n");
+	const int refused[] = { EINVAL, EBADF };
+	for (size_t i = 0; i < 2; i++) {
+		folder_sync_error = refused[i];
+		char text[32];
+		snprintf(text, sizeof(text), "refused %zu\n", i);
+		assert_true(av_write_file_atomic(path, text, strlen(text), &cause));
+		expect_text(path, text);
+	}
+	folder_sync_error = EIO;
+	assert_false(av_write_file_atomic(path, "io\n", 3, &cause));
+	folder_sync_error = 0;
+	char *want = av_printf("%s: written, but not safely on disk: syncing the folder %s: %s",
+			       path, dir, strerror(EIO));
+	assert_string_equal(cause, want);
+	free(want);
+	free(cause);
+	cause = NULL;
+	expect_text(path, "io\n");
+	/* a link in the other folder: the file is replaced in dir */
+	char *link = av_printf("%s/link.json", other);
+	assert_int_equal(symlink(path, link), 0);
+	folder_syncs = 0;
+	assert_true(av_write_file_atomic(link, "linked\n", 7, &cause));
+	assert_int_equal(folder_syncs, 1);
+	assert_true(folder_synced == st.st_ino);
+	expect_text(path, "linked\n");
+	assert_int_equal(unlink(link), 0);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(rmdir(dir), 0);   /* no temporary file left */
+	assert_int_equal(rmdir(other), 0);
+	free(link);
+	free(path);
+}
+
 static volatile sig_atomic_t interrupts;
 
 static void count_interrupt(int sig)
@@ -576,6 +663,7 @@ int main(void)
 		cmocka_unit_test(test_failed_stream_leaves_the_old_file),
 		cmocka_unit_test(test_screen_write_to_a_fifo),
 		cmocka_unit_test(test_write_folder_errors),
+		cmocka_unit_test(test_write_syncs_the_folder),
 		cmocka_unit_test(test_interrupted_write),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

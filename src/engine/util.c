@@ -660,6 +660,15 @@ static bool is_folder(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* The folder a file name is in, malloc'd: "." for a bare name. */
+static char *folder_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return !slash ? av_strdup(".")
+	       : slash == path ? av_strdup("/")
+	       : av_strndup(path, (size_t)(slash - path));
+}
+
 /* No new file could be made beside target (the temporary one), the file
  * path ends at through its links: said of target's folder, which is what a
  * person can fix ("beside it" and the temporary file's name meant nothing
@@ -667,10 +676,7 @@ static bool is_folder(const char *path)
  * (/proc/self) is not a missing folder, and is said as it is. */
 static void folder_error(const char *path, const char *target, int err, char **cause)
 {
-	const char *slash = strrchr(target, '/');
-	char *folder = !slash ? av_strdup(".")
-		       : slash == target ? av_strdup("/")
-		       : av_strndup(target, (size_t)(slash - target));
+	char *folder = folder_of(target);
 	if (err == ENOENT && !is_folder(folder) && strcmp(path, target) != 0)
 		av_fail(cause, _("%s: links to %s, and the folder %s does not exist"), path,
 			target, folder);
@@ -712,6 +718,29 @@ static bool write_descriptor(const char *path, int fd, av_file_writer emit, void
 		return av_fail(cause, "%s: %s", path, strerror(err));
 	}
 	return true;
+}
+
+/* After a rename into path's folder: the new name is an entry of the
+ * folder, on disk only once the folder is synced (the file's own fsync
+ * keeps its bytes, not its name), so a power cut could bring the old file,
+ * or none, back under the name. Some file systems refuse fsync on a folder
+ * (EINVAL, EBADF), and a folder one may write in but not read (a drop box,
+ * mode 1733) cannot be opened to sync: normal, nothing more can be done,
+ * and the write stands. A failed sync (EIO) is said, the file named as
+ * written. */
+static bool sync_folder_of(const char *path, const char *target, char **cause)
+{
+	char *folder = folder_of(target);
+	int fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int err = fd >= 0 && fsync(fd) != 0 ? errno : 0;
+	if (fd >= 0)
+		close(fd);
+	bool ok = err == 0 || err == EINVAL || err == EBADF;
+	if (!ok)
+		av_fail(cause, _("%s: written, but not safely on disk: syncing the folder %s: %s"),
+			path, folder, strerror(err));
+	free(folder);
+	return ok;
 }
 
 static bool write_atomic(const char *path, av_file_writer emit, void *ctx,
@@ -767,6 +796,8 @@ static bool write_atomic(const char *path, av_file_writer emit, void *ctx,
 	} else if (!ok && tmp && !linked) {
 		unlink(tmp);
 		av_fail(cause, _("%s: %s (nothing was written)"), path, strerror(err));
+	} else if (ok && !linked) {
+		ok = sync_folder_of(path, target, cause);   /* renamed into it */
 	}
 	free(tmp);
 	free(target);

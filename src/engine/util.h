@@ -118,8 +118,11 @@ bool av_read_file(const char *path, char **text, size_t *len, char **cause);
 
 /* Writes text to path atomically: a temporary file PATH.tmpXXXXXX in the
  * same directory, fsync'd and renamed over path only when everything was
- * written, so nothing partial is ever left at path. What a person expects
- * of the file is kept, as editors do:
+ * written, so nothing partial is ever left at path; then the folder is
+ * fsync'd, so the new name survives a power cut (a file system that
+ * refuses fsync on a folder, EINVAL or EBADF, is not an error; another
+ * failure there is: "FILE: written, but not safely on disk: ..."). What a
+ * person expects of the file is kept, as editors do:
  *   - a new file gets 0666 less the umask; a replaced one keeps its mode
  *     (and its owner and group where allowed);
  *   - a symbolic link stays a link: the file at the end of the chain is
