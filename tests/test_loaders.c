@@ -1368,6 +1368,13 @@ static void test_weights_training_record(void **state)
 		{ ", \"training\": {\"epochs\": 1, \"loss\": 0.5}",
 		  "\"training\".\"loss\": expected a list of numbers, got a number" },
 		{ ", \"training\": {\"epochs\": 0, \"loss\": []}", NULL },
+		/* steps into an epoch: fewer than a sample's sentences can be */
+		{ ", \"training\": {\"epochs\": 1, \"steps\": 174762}",
+		  "\"training\".\"steps\": 174762 is more than a run takes into an epoch (one "
+		  "step per training sentence: at most 174761)" },
+		{ ", \"training\": {\"epochs\": 1, \"steps\": 2147483647}",
+		  "\"training\".\"steps\": 2147483647 is more" },
+		{ ", \"training\": {\"epochs\": 1, \"steps\": 174761}", NULL },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char *text = av_printf("%s%s}", head, cases[i].training), *cause = NULL;
@@ -1746,6 +1753,9 @@ static struct bad_case bad_cases[] = {
 	  ": unknown key \"weights\" (allowed: format, version, config, params, sentence, "
 	  "source, tokens, source_tokens, stages, training or reference)" },
 	{ "weights-no-params.json", WEIGHTS, ": missing \"params\"" },
+	{ "weights-training-steps.json", WEIGHTS,
+	  ": \"training\".\"steps\": 2147483647 is more than a run takes into an epoch "
+	  "(one step per training sentence: at most 174761)" },
 	{ "weights-trace-config-twice.json", WEIGHTS, ": \"config\": given twice" },
 	{ "weights-trace-params-twice.json", WEIGHTS, ": \"params\": given twice" },
 	{ "weights-trace-format-twice.json", WEIGHTS, ": \"format\": given twice" },

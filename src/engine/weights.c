@@ -241,6 +241,19 @@ static bool read_loss(const cJSON *o, int epochs, double **loss, char **cause)
 		       "\"epochs\" is %d), got %d"), epochs, epochs, n);
 }
 
+_Static_assert(AV_TRAIN_MAX_STEPS == (int)AV_JSON_MAX_VALUES(AV_MAX_TEXT_FILE) - 1,
+	       "a run's steps into an epoch are fewer than a sample's values");
+
+/* "steps" no run can have taken: it read "trained 1 ep+2147483647". */
+static bool steps_possible(long long steps, char **cause)
+{
+	if (steps <= AV_TRAIN_MAX_STEPS)
+		return true;
+	return av_fail(cause, _("\"training\".\"steps\": %lld is more than a run takes into "
+				"an epoch (one step per training sentence: at most %d)"), steps,
+		       AV_TRAIN_MAX_STEPS);
+}
+
 /* The "training" record: the header of trained weights says so, and a
  * dump or export of them carries it on, its loss list too. */
 static bool read_training(const cJSON *root, struct av_loaded_training *out, char **cause)
@@ -259,6 +272,7 @@ static bool read_training(const cJSON *root, struct av_loaded_training *out, cha
 	if (!av_json_check_keys(o, "training", keys, cause)
 	    || !av_json_get_int(o, "training", "epochs", true, 0, INT_MAX, &epochs, cause)
 	    || !av_json_get_int(o, "training", "steps", false, 0, INT_MAX, &steps, cause)
+	    || !steps_possible(steps, cause)
 	    || !av_json_get_int(o, "training", "epochs_before", false, 0, INT_MAX, &before,
 				cause)
 	    || !av_json_get_double(o, "training", "lr", false, &lr, cause)
