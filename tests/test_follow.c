@@ -413,14 +413,20 @@ static void test_refused_fields(void **state)
 {
 	(void)state;
 	/* the shape */
-	assert_refused("", 0, "not JSON");
+	assert_refused("", 0, "it is not valid JSON (at byte 0: no JSON object in it)");
 	/* what is wrong, as a file's syntax error says it (json_diag.h) */
-	assert_refused("{\"seq\":1 \"x\":2}", 15, "message: not JSON at byte 9: expected ',' or "
-		       "'}' after the member \"seq\", found '\"'");
-	assert_refused("{\"seq\":1", 8, "message: not JSON at byte 8: unexpected end of file: "
-		       "1 object still open (from line 1)");
+	assert_refused("{\"seq\":1 \"x\":2}", 15, "it is not valid JSON (at byte 9: expected ',' "
+		       "or '}' after the member \"seq\", found '\"')");
+	/* but a message is no file: one whose JSON ends early was cut off
+	 * (it said "unexpected end of file ... (from line 1)") */
+	assert_refused("{\"seq\":1", 8, "it was cut off after 8 bytes (1 object still open)");
+	assert_refused("{\"seq\":1,\"view\":[", 17,
+		       "it was cut off after 17 bytes (1 object and 1 list still open)");
+	assert_refused("{\"sample\":\"chi", 14,
+		       "it was cut off after 14 bytes (a string inside 1 object still open)");
+	assert_refused("\"chi", 4, "it was cut off after 4 bytes (a string still open)");
 	/* what cJSON reads and JSON does not (json_diag.h) */
-	assert_refused("{\"seq\":01}", 10, "message: not JSON at byte 7: '01': a JSON number "
+	assert_refused("{\"seq\":01}", 10, "it is not valid JSON (at byte 7: '01': a JSON number "
 		       "cannot start with 0");
 	assert_refused("[1]", 3, "not a JSON object");
 	assert_refused("{\"seq\":1} x", 11, "after the JSON");
@@ -431,7 +437,7 @@ static void test_refused_fields(void **state)
 	assert_edit_refused("\"seq\":41", "\"seq\":4.5", "not an integer");
 	assert_edit_refused("\"seq\":41", "\"seq\":-1", "not in");
 	assert_edit_refused("\"config\":{", "\"config\":{\"bias\":true,", "unknown key \"bias\"");
-	assert_edit_refused("\"config\":{", "\"config\":[", "not JSON");
+	assert_edit_refused("\"config\":{", "\"config\":[", "not valid JSON");
 	assert_edit_refused("\"lesson\":{\"name\":\"qkv-walkthrough\",\"step\":3,"
 			    "\"hash\":\"0123456789abcdef\"}",
 			    "\"lesson\":7", "\"lesson\" is not an object");
@@ -559,7 +565,8 @@ static void test_refused_headers(void **state)
 	expect_header("AVFL\x05\x00\x01\x00\x01\x00\x02\x00", AV_WIRE_SKIP,   /* 131073 */
 		      "131073 bytes, more than 131072", &h);
 	expect_header("AVFL\x05\x00\x01\x00\xff\xff\xff\xff", AV_WIRE_SKIP, NULL, &h);
-	expect_header("GET / HTTP/1.", AV_WIRE_DESYNC, "bad magic", &h);
+	expect_header("GET / HTTP/1.", AV_WIRE_DESYNC, "bytes that are not an attnview message "
+		      "(one begins with \"AVFL\")", &h);
 	expect_header("AVFL\x05\x00\x01\x00\x00\x01\x00\x00", AV_WIRE_READ, NULL, &h);
 	assert_int_equal(h.length, 256);
 }
@@ -1811,7 +1818,14 @@ static void test_room_fake_leader(void **state)
 	assert_int_equal(write(conn, "AVFL\x05\x00\x01\x00\x05\x00\x00\x00{{{{{", 17), 17);
 	pump(r, 1);
 	assert_int_equal(r->events[0], AV_FOLLOW_DROPPED);   /* the header says so */
-	assert_non_null(strstr(notes, "dropped a malformed message: message: not JSON"));
+	assert_non_null(strstr(notes, "dropped a message from the teacher: it is not valid JSON"));
+	/* a body whose JSON ends early: cut off, not "end of file" */
+	assert_int_equal(write(conn, "AVFL\x05\x00\x01\x00\x08\x00\x00\x00{\"seq\":1", 20), 20);
+	r->events[0] = 0;
+	pump(r, 1);
+	assert_int_equal(r->events[0], AV_FOLLOW_DROPPED);
+	assert_non_null(strstr(notes, "dropped a message from the teacher: it was cut off after 8 "
+			       "bytes (1 object still open)"));
 	/* a version from the future and an oversized message, skipped unread */
 	assert_int_equal(write(conn, "AVFL\x09\x00\x01\x00\x03\x00\x00\x00" "abc", 15), 15);
 	memcpy(hdr, "AVFL\x05\x00\x01\x00\xe0\x22\x02\x00", 12);     /* 140000 bytes */
@@ -1827,8 +1841,9 @@ static void test_room_fake_leader(void **state)
 	r->events[0] = 0;
 	pump(r, 4);
 	assert_true(r->events[0] & AV_FOLLOW_DROPPED);
-	assert_non_null(strstr(notes, "dropped a message: message version 9"));
-	assert_non_null(strstr(notes, "dropped a message: message of 140000 bytes, more than 131072"));
+	assert_non_null(strstr(notes, "dropped a message from the teacher: message version 9"));
+	assert_non_null(strstr(notes, "dropped a message from the teacher: message of 140000 bytes, "
+			       "more than 131072"));
 	assert_true(r->events[0] & AV_FOLLOW_SNAPSHOT);
 	assert_true(r->got[0].seq == 99);
 	assert_true(av_follower_connected(r->f[0]));
@@ -1845,11 +1860,67 @@ static void test_room_fake_leader(void **state)
 	assert_int_equal(write(conn, "HTTP/1.1 200 OK\r\n", 17), 17);
 	pump(r, 1);
 	assert_int_equal(r->events[0], AV_FOLLOW_GONE);
-	assert_non_null(strstr(notes, "left the room: not an attnview message"));
+	assert_non_null(strstr(notes, "left the room: the teacher's side sent bytes that are not an "
+			       "attnview message"));
 	assert_true(r->got[0].seq == 99);
 	free(good);
 	close(conn);
 	close(listener);
+	free(path);
+}
+
+/* The leader's end of the connection closes: between messages the teacher
+ * left; in the middle of one (a header or a body cut short) the student is
+ * told so, not that the teacher left as a teacher who quits does. */
+static void test_room_closed_mid_message(void **state)
+{
+	struct room_fixture *r = *state;
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	char *path = av_printf("%s/socket", r->dir);
+	struct notes *notes = &r->follower_notes[0];
+	int listener, conn;
+	struct av_state s;
+	unsigned char *good;
+	size_t good_len;
+	char *cause = NULL;
+	const size_t cut_at[] = { 5, 20, 0 };    /* in the header, in the body, between */
+
+	assert_int_equal(mkdir(r->dir, 0770), 0);
+	listener = socket(AF_UNIX, SOCK_STREAM, 0);
+	strcpy(sun.sun_path, path);
+	assert_int_equal(bind(listener, (struct sockaddr *)&sun, sizeof sun), 0);
+	assert_int_equal(listen(listener, 4), 0);
+	full_snapshot(&s);
+	assert_true(av_wire_encode(&s, &good, &good_len, &cause));
+	r->f[0] = av_follower_new(r->dir, (uid_t)-1, take_note, notes);
+	for (size_t k = 0; k < sizeof cut_at / sizeof cut_at[0]; k++) {
+		size_t sent = cut_at[k] ? cut_at[k] : good_len;
+
+		r->now += 60000;    /* past any backoff */
+		r->events[0] = 0;
+		pump(r, 1);
+		assert_true(r->events[0] & AV_FOLLOW_CONNECTED);
+		conn = accept(listener, NULL, NULL);
+		assert_true(conn >= 0);
+		assert_int_equal(write(conn, good, sent), (ssize_t)sent);
+		close(conn);
+		notes->text[0] = '\0';
+		r->events[0] = 0;
+		pump(r, 1);
+		assert_true(r->events[0] & AV_FOLLOW_GONE);
+		assert_false(av_follower_connected(r->f[0]));
+		if (cut_at[k]) {
+			if (strstr(notes->text, "the connection closed in the middle of a message "
+					       "from the teacher") == NULL)
+				fail_msg("cut after %zu bytes, the note: %s", sent, notes->text);
+		} else {
+			assert_true(r->events[0] & AV_FOLLOW_SNAPSHOT);
+			assert_non_null(strstr(notes->text, "the teacher left"));
+		}
+	}
+	free(good);
+	close(listener);
+	unlink(path);
 	free(path);
 }
 
@@ -2365,6 +2436,8 @@ int main(void)
 						room_teardown),
 		cmocka_unit_test_setup_teardown(test_room_teacher_uid, room_setup, room_teardown),
 		cmocka_unit_test_setup_teardown(test_room_fake_leader, room_setup, room_teardown),
+		cmocka_unit_test_setup_teardown(test_room_closed_mid_message, room_setup,
+						room_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -657,12 +657,10 @@ static char *unexpected(const struct scan *s)
 	return message;
 }
 
-/* "unexpected end of file: 1 object and 2 lists still open (the innermost
- * from line 4)" */
-static char *still_open(const struct scan *s)
+/* "1 object and 2 lists": the brackets open at the end of the text (at
+ * least one) */
+static char *open_brackets(const struct scan *s)
 {
-	if (s->depth == 0)
-		return av_strdup(_("unexpected end of file: expected a JSON object"));
 	int objects = 0, lists = 0;
 	for (int k = 0; k < s->depth; k++) {
 		if (s->levels[k].bracket == '{')
@@ -674,13 +672,23 @@ static char *still_open(const struct scan *s)
 	char *l = av_printf(P_("%d list", "%d lists", lists), lists);
 	char *what = objects && lists ? av_printf(_("%s and %s"), o, l)
 				      : av_strdup(objects ? o : l);
+	free(o);
+	free(l);
+	return what;
+}
+
+/* "unexpected end of file: 1 object and 2 lists still open (the innermost
+ * from line 4)" */
+static char *still_open(const struct scan *s)
+{
+	if (s->depth == 0)
+		return av_strdup(_("unexpected end of file: expected a JSON object"));
+	char *what = open_brackets(s);
 	int line = line_of(s, s->levels[s->depth - 1].opened_at);
 	char *message = s->depth == 1
 		? av_printf(_("unexpected end of file: %s still open (from line %d)"), what, line)
 		: av_printf(_("unexpected end of file: %s still open (the innermost from line %d)"),
 			    what, line);
-	free(o);
-	free(l);
 	free(what);
 	return message;
 }
@@ -801,6 +809,47 @@ char *av_json_diagnose(const char *text, size_t len, size_t *at)
 	char *message = NULL;
 	if (agrees(&s, *at)) {
 		message = describe(&s);
+		*at = s.problem_at;
+	}
+	free(s.levels);
+	return message ? message : av_strdup(_("JSON syntax error"));
+}
+
+/* What a message cut off before its JSON ended had open: "1 object still
+ * open", "a string inside 2 objects still open"; NULL when it was not cut
+ * off (nothing open, or a mistake before its end). A message is no file:
+ * no "end of file", no lines. */
+static char *cut_off_at(const struct scan *s)
+{
+	char *brackets, *what, *message;
+
+	if (s->problem == UNCLOSED_STRING && s->depth == 0)
+		return av_strdup(_("a string still open"));
+	if ((s->problem != END_OF_TEXT && s->problem != UNCLOSED_STRING) || s->depth == 0)
+		return NULL;
+	brackets = open_brackets(s);
+	what = s->problem == UNCLOSED_STRING ? av_printf(_("a string inside %s"), brackets)
+					     : av_strdup(brackets);
+	message = av_printf(_("%s still open"), what);
+	free(brackets);
+	free(what);
+	return message;
+}
+
+char *av_json_diagnose_message(const char *text, size_t len, size_t *at, bool *cut_off)
+{
+	struct scan s = { .text = text, .len = len, .stop = *at, .expect = WANT_VALUE };
+	s.levels = av_calloc(CJSON_NESTING_LIMIT, sizeof *s.levels);
+	scan_text(&s);
+	char *message = NULL;
+	*cut_off = false;
+	if (agrees(&s, *at)) {
+		message = cut_off_at(&s);
+		*cut_off = message != NULL;
+		if (message == NULL && s.problem == END_OF_TEXT)
+			message = av_strdup(_("no JSON object in it"));
+		if (message == NULL)
+			message = describe(&s);
 		*at = s.problem_at;
 	}
 	free(s.levels);

@@ -7,6 +7,7 @@
 #ifndef AV_JSON_DIAG_H
 #define AV_JSON_DIAG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* The first syntax error of text (len bytes, need not end in a NUL), which
@@ -28,5 +29,12 @@ char *av_json_diagnose(const char *text, size_t len, size_t *at);
  * and av_json_diagnose's messages already say JSON strings cannot hold a
  * raw newline. Linear in len. */
 char *av_json_strict_problem(const char *text, size_t len, size_t *at);
+
+/* The same for a classroom message (a whole body, as its header counted
+ * it), which is no file: when its JSON ended early (brackets or a string
+ * still open) *cut_off is true and the message says what was open ("1
+ * object still open"); otherwise it says what is wrong, and never "end of
+ * file". */
+char *av_json_diagnose_message(const char *text, size_t len, size_t *at, bool *cut_off);
 
 #endif

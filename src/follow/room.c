@@ -703,12 +703,12 @@ static bool advance(struct av_follower *f, unsigned *events, struct av_state *ou
 		enum av_wire_verdict v = av_wire_parse_header(f->buf, &f->header, &cause);
 		f->have = 0;
 		if (v == AV_WIRE_DESYNC) {
-			note(f->note, f->ctx, _("left the room: %s"), cause);
+			note(f->note, f->ctx, _("left the room: the teacher's side sent %s"), cause);
 			free(cause);
 			return false;
 		}
 		if (v == AV_WIRE_SKIP) {
-			note(f->note, f->ctx, _("dropped a message: %s"), cause);
+			note(f->note, f->ctx, _("dropped a message from the teacher: %s"), cause);
 			*events |= AV_FOLLOW_DROPPED;
 			free(cause);
 			f->skip_left = f->header.length;
@@ -728,7 +728,7 @@ static bool advance(struct av_follower *f, unsigned *events, struct av_state *ou
 			*out = f->decoded;
 			*events |= AV_FOLLOW_SNAPSHOT;
 		} else {
-			note(f->note, f->ctx, _("dropped a malformed message: %s"), cause);
+			note(f->note, f->ctx, _("dropped a message from the teacher: %s"), cause);
 			free(cause);
 			*events |= AV_FOLLOW_DROPPED;
 		}
@@ -736,6 +736,13 @@ static bool advance(struct av_follower *f, unsigned *events, struct av_state *ou
 	f->state = WANT_HEADER;
 	f->have = 0;
 	return true;
+}
+
+/* Part of a message came and not the rest: the leader did not leave
+ * between messages, as a teacher who quits does. */
+static bool mid_message(const struct av_follower *f)
+{
+	return f->state != WANT_HEADER || f->have > 0;
 }
 
 unsigned av_follower_step(struct av_follower *f, long long now_ms, struct av_state *out)
@@ -760,7 +767,11 @@ unsigned av_follower_step(struct av_follower *f, long long now_ms, struct av_sta
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
 			break;
 		if (n <= 0) {
-			if (n == 0)
+			if (n == 0 && mid_message(f))
+				note(f->note, f->ctx, _("the connection closed in the middle of a "
+							"message from the teacher (their attnview quit "
+							"or failed); waiting for them to come back"));
+			else if (n == 0)
 				note(f->note, f->ctx, _("the teacher left; waiting for them to come back"));
 			else
 				note(f->note, f->ctx, _("the teacher's connection failed: %s"),

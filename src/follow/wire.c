@@ -68,7 +68,8 @@ enum av_wire_verdict av_wire_parse_header(const unsigned char *hdr,
 					  struct av_wire_header *h, char **cause)
 {
 	if (memcmp(hdr, AV_WIRE_MAGIC, 4) != 0) {
-		av_fail(cause, _("not an attnview message (bad magic)"));
+		av_fail(cause, _("bytes that are not an attnview message (one begins with "
+			"\"AVFL\")"));
 		return AV_WIRE_DESYNC;
 	}
 	h->version = get_u16(hdr + 4);
@@ -541,12 +542,18 @@ static bool decode_object(const cJSON *root, struct av_state *out, struct av_sta
 }
 
 /* false, with what is wrong with a body cJSON stopped reading at end (a
- * leader's bug, said plainly in the follower's notes) */
+ * leader's bug, said plainly in the follower's notes): a message whose
+ * JSON ends early was cut off, which a student tells apart from one that
+ * is garbled */
 static bool not_json(const unsigned char *body, size_t len, const char *end, char **cause)
 {
 	size_t at = end ? (size_t)(end - (const char *)body) : 0;
-	char *why = av_json_diagnose((const char *)body, len, &at);
-	av_fail(cause, _("message: not JSON at byte %zu: %s"), at, why);
+	bool cut_off;
+	char *why = av_json_diagnose_message((const char *)body, len, &at, &cut_off);
+	if (cut_off)
+		av_fail(cause, _("it was cut off after %zu bytes (%s)"), len, why);
+	else
+		av_fail(cause, _("it is not valid JSON (at byte %zu: %s)"), at, why);
 	free(why);
 	return false;
 }
@@ -583,7 +590,7 @@ bool av_wire_decode_body_pinned(const unsigned char *body, size_t len, struct av
 	if (end != (const char *)body + len)
 		ok = av_fail(cause, _("message: bytes after the JSON object"));
 	else if ((lax = av_json_strict_problem((const char *)body, len, &at)) != NULL)
-		ok = av_fail(cause, _("message: not JSON at byte %zu: %s"), at, lax);
+		ok = av_fail(cause, _("it is not valid JSON (at byte %zu: %s)"), at, lax);
 	else if (!cJSON_IsObject(root))
 		ok = av_fail(cause, _("message: not a JSON object"));
 	else
