@@ -2123,6 +2123,12 @@ static void test_sync_loads_teacher_sample(void **state)
 	free(cause);
 	cause = NULL;
 	assert_string_equal(s.sample.name, "china-panda");    /* unchanged */
+	/* what a teacher asks to say that students have another version:
+	 * a sample installed by that name, whatever its content */
+	assert_true(av_state_sample_named("qkv-walkthrough"));
+	assert_true(av_state_sample_named("china-panda"));
+	assert_false(av_state_sample_named("no-such-sample"));
+	assert_false(av_state_sample_named("../samples/qkv-walkthrough.json"));
 
 	assert_true(av_state_load_sample(&s, "qkv-walkthrough", hash, &cause));
 	assert_string_equal(s.sample.name, "qkv-walkthrough");

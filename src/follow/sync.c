@@ -402,6 +402,24 @@ bool av_state_sample_hash(const struct av_sample *sample, uint64_t *hash, char *
 	return true;
 }
 
+bool av_state_sample_named(const char *name)
+{
+	struct av_sample loaded;
+	bool named;
+
+	if (strchr(name, '/') != NULL || strstr(name, ".json") != NULL)
+		return false;
+	/* a file of that name that does not load is still what students find */
+	named = av_sample_load(name, &loaded, NULL) || loaded.name != NULL;
+	av_sample_free(&loaded);
+	if (named)
+		return true;
+	named = av_sample_load_builtin(&loaded, NULL) && loaded.name != NULL &&
+		strcmp(loaded.name, name) == 0;
+	av_sample_free(&loaded);
+	return named;
+}
+
 bool av_state_find_sample(const char *name, uint64_t hash, struct av_sample *out, char **cause)
 {
 	struct av_sample loaded;

@@ -87,4 +87,9 @@ bool av_state_load_sample(struct av_session *s, const char *name, uint64_t hash,
  * *out; the teacher asks it too, to learn whether students can follow. */
 bool av_state_find_sample(const char *name, uint64_t hash, struct av_sample *out, char **cause);
 
+/* Whether a sample goes by name here, installed or built in, whatever its
+ * content: the one a follower finds for that name, which refuses the
+ * teacher's when it is another version of it. */
+bool av_state_sample_named(const char *name);
+
 #endif

@@ -381,44 +381,68 @@ void av_classroom_pinned(struct av_app *a)
 
 /* --- opening and closing */
 
-/* Whether students can have the teacher's lesson: they load the installed
- * one of its name (follow_lesson) and refuse another text. A teacher
- * leading a file of their own was told nothing, and learnt it only from
- * the students. */
-static bool students_have_lesson(const struct av_lesson *lesson)
+/* What students have of the teacher's lesson or sample: they load the
+ * installed one of its name, and refuse it when its text is not the
+ * teacher's. */
+enum students_copy {
+	STUDENTS_HAVE_IT,
+	STUDENTS_HAVE_NONE,      /* nothing of that name is installed */
+	STUDENTS_HAVE_ANOTHER,   /* another version of it: an edited copy led */
+};
+
+/* A teacher leading a file of their own was told nothing, and learnt it
+ * only from the students. */
+static enum students_copy students_lesson(const struct av_lesson *lesson)
 {
 	struct av_lesson installed;
 	if (!av_lesson_load(lesson->name, &installed, NULL))
-		return false;
+		return STUDENTS_HAVE_NONE;
 	bool same = installed.text_hash == lesson->text_hash;
 	av_lesson_free(&installed);
-	return same;
+	return same ? STUDENTS_HAVE_IT : STUDENTS_HAVE_ANOTHER;
 }
 
-/* Whether students can have the teacher's sample: they load the installed
- * one of its "name" (av_state_load_sample), which a file given by path, or
- * installed under another file name, is not. */
-static bool students_have_sample(const struct av_classroom *c)
+/* A file given by path, or installed under another file name, is not what
+ * students load (av_state_load_sample). */
+static enum students_copy students_sample(const struct av_classroom *c)
 {
 	struct av_sample found;
 	if (c->identity.origin == AV_SNAP_FROM_WEIGHTS)
-		return true;   /* students give the same --weights */
-	if (!av_state_find_sample(c->identity.sample, c->identity.content_hash, &found, NULL))
-		return false;
-	av_sample_free(&found);
-	return true;
+		return STUDENTS_HAVE_IT;   /* students give the same --weights */
+	if (av_state_find_sample(c->identity.sample, c->identity.content_hash, &found, NULL)) {
+		av_sample_free(&found);
+		return STUDENTS_HAVE_IT;
+	}
+	return av_state_sample_named(c->identity.sample) ? STUDENTS_HAVE_ANOTHER
+							 : STUDENTS_HAVE_NONE;
 }
 
 /* The teacher's first status line: where the room is, or why students
  * will not be able to follow (which the teacher would otherwise learn only
- * from the students). */
+ * from the students). An edited copy of an installed sample or lesson
+ * said only "install its file": that the students' one of that name is
+ * another version, which they would refuse, went unsaid. */
 static void lead_message(struct av_app *a, const struct av_ui_config *cfg)
 {
 	const struct av_classroom *c = a->classroom;
-	if (cfg->lesson != NULL && !students_have_lesson(cfg->lesson))
+	enum students_copy lesson = cfg->lesson ? students_lesson(cfg->lesson) : STUDENTS_HAVE_IT;
+	enum students_copy sample = students_sample(c);
+	if (lesson == STUDENTS_HAVE_ANOTHER)
+		av_app_message(a, true, _("students cannot follow this lesson: the installed "
+					  "lesson %s is another version (other steps or "
+					  "numbers); install this file as lessons/%s.json in its "
+					  "place, or give it its own \"name\""),
+			       cfg->lesson->name, cfg->lesson->name);
+	else if (lesson == STUDENTS_HAVE_NONE)
 		av_app_message(a, true, _("students cannot follow this lesson: install its file "
 					  "as lessons/%s.json first"), cfg->lesson->name);
-	else if (!students_have_sample(c))
+	else if (sample == STUDENTS_HAVE_ANOTHER)
+		av_app_message(a, true, _("students cannot follow this sample: the installed "
+					  "sample %s is another version (other numbers); install "
+					  "this file as samples/%s.json in its place, or give it "
+					  "its own \"name\""),
+			       c->identity.sample, c->identity.sample);
+	else if (sample == STUDENTS_HAVE_NONE)
 		av_app_message(a, true, _("students cannot follow this sample: they load it by "
 					  "its name, so install its file as samples/%s.json first"),
 			       c->identity.sample);
