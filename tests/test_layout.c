@@ -279,6 +279,63 @@ static void test_header_keeps_seed(void **state)
 	free(s);
 }
 
+/* A student's header at 80 columns read "cannot follow  self  D512 H8 dh64
+ * dmodel  T=1  seed=0": whose sample it could not follow went first. In a
+ * class the sample's name stays, at 80 columns and at 60, and the scale, a
+ * temperature of 1, the seed's long form and the sizes go before it. */
+static void test_header_class_keeps_sample(void **state)
+{
+	(void)state;
+	static const char *const rooms[] = {
+		"cannot follow", "following", "exploring", "no teacher", "3 following",
+		"无法跟随",
+	};
+	for (size_t r = 0; r < sizeof(rooms) / sizeof(rooms[0]); r++)
+		for (int width = 60; width <= 80; width++) {
+			struct av_header_info h = header("qkv-walkthrough", 512);
+			h.mode = "self";
+			h.temperature = 1;
+			h.seed = 0;
+			h.stage = 0;
+			h.stage_name = "tokens";
+			h.stage_reserve = av_utf8_width("3/9 projection");
+			h.classroom = rooms[r];
+			char *s = av_layout_header(&h, width);
+			char want[64];
+			snprintf(want, sizeof(want), "qkv-walkthrough  %s  self  ", rooms[r]);
+			if (!strstr(s, want))
+				fail_msg("width %d: \"%s\" lost \"%s\"", width, s, want);
+			assert_true(av_utf8_width(s) <= width);
+			free(s);
+		}
+	struct av_header_info h = header("qkv-walkthrough", 512);
+	h.mode = "self";
+	h.temperature = 1;
+	h.seed = 0;
+	h.stage = 0;
+	h.stage_name = "tokens";
+	h.stage_reserve = av_utf8_width("3/9 projection");
+	h.classroom = "cannot follow";
+	char *s = av_layout_header(&h, 80);
+	assert_non_null(strstr(s, "qkv-walkthrough  cannot follow  self  D512 H8 dh64  seed=0  "));
+	free(s);
+	/* at 60 the sizes go (the name says them) and the seed stays, short */
+	h.sample = "china-panda";
+	h.d_model = 3;
+	h.heads = 1;
+	h.head_dim = 3;
+	h.scale = "dk";
+	h.seed = 1;
+	s = av_layout_header(&h, 60);
+	assert_non_null(strstr(s, "china-panda  cannot follow  self  s1  "));
+	free(s);
+	/* a temperature of the teacher's own is not one of the extras */
+	h.temperature = 0.5;
+	s = av_layout_header(&h, 60);
+	assert_non_null(strstr(s, "china-panda  cannot follow  self  T=0.5  s1  "));
+	free(s);
+}
+
 /* At every width the seed is the last piece to go: by then the program's
  * name, the sample's and the long forms of the sizes and scale are gone. */
 static void test_header_seed_goes_last(void **state)
@@ -835,6 +892,7 @@ int main(void)
 		cmocka_unit_test(test_header_names_the_init),
 		cmocka_unit_test(test_header_cut_not_in_number),
 		cmocka_unit_test(test_header_keeps_seed),
+		cmocka_unit_test(test_header_class_keeps_sample),
 		cmocka_unit_test(test_header_seed_goes_last),
 		cmocka_unit_test(test_header_drops_whole_words),
 		cmocka_unit_test(test_no_key_twice),

@@ -96,7 +96,13 @@ enum { PIECE_MAX = 12 };
  * "lesson 4/17" (which stood in the sample's place and went with it, so a
  * teacher's pin took it away); last the mode and then the class ("3
  * following": whether the screen follows a teacher is said nowhere
- * else). A model's layer, the view's name and the stage never go. What
+ * else). In a class (a teacher's or a student's header) the sample's name
+ * is kept longer, after the seed: the scale and a temperature of 1 go
+ * before "seed=7" becomes "s7", then the sizes (which the name says), then
+ * the seed, then the name. Which sample a screen shows is what a student
+ * checks against the teacher's: "cannot follow  self  D512 H8 dh64  dmodel
+ * T=1  seed=0" at 80 columns did not say whose sample it could not follow.
+ * A model's layer, the view's name and the stage never go. What
  * still does not fit is cut after a whole word, never inside one
  * ("causa…" read as nothing). */
 enum squeeze {
@@ -104,12 +110,15 @@ enum squeeze {
 	SQUEEZE_PROGRAM_NAME,
 	SQUEEZE_SIZES_SHORT,
 	SQUEEZE_SCALE_SHORT,
+	SQUEEZE_CLASS_EXTRAS,        /* in a class: the scale, a temperature of 1 */
 	SQUEEZE_SAMPLE_NAME,
 	SQUEEZE_SEED_SHORT,
+	SQUEEZE_CLASS_SIZES,         /* in a class: the sizes (the name says them) */
 	SQUEEZE_SEED,
 	SQUEEZE_SCALE,
 	SQUEEZE_TEMPERATURE_DEFAULT,
 	SQUEEZE_SIZES,
+	SQUEEZE_CLASS_SAMPLE_NAME,   /* in a class: the sample's name */
 	SQUEEZE_TEMPERATURE,
 	SQUEEZE_WEIGHTS,
 	SQUEEZE_VIEW_DETAILS,
@@ -275,22 +284,26 @@ static int header_pieces(const struct av_header_info *h, struct piece p[PIECE_MA
 		snprintf(p[count - 1].shorter, sizeof(p[0].shorter), __VA_ARGS__); \
 		p[count - 1].shorten = (level); \
 	} while (0)
+	bool class = h->classroom != NULL;
 	PIECE(SQUEEZE_PROGRAM_NAME, "attnview");
 	if (h->lesson)   /* the lesson names its sample */
 		PIECE(SQUEEZE_LESSON, "%s", h->lesson);
 	else
-		PIECE(SQUEEZE_SAMPLE_NAME, "%s", h->sample ? h->sample : "?");
+		PIECE(class ? SQUEEZE_CLASS_SAMPLE_NAME : SQUEEZE_SAMPLE_NAME, "%s",
+		      h->sample ? h->sample : "?");
 	if (h->model)   /* the layer goes before the settings: never cut off */
 		PIECE(SQUEEZE_NEVER, "%s", h->model);
 	if (h->classroom)
 		PIECE(SQUEEZE_CLASSROOM, "%s", h->classroom);
 	PIECE(SQUEEZE_MODE, "%s", h->mode);
-	PIECE(SQUEEZE_SIZES, "D=%d H=%d dh=%d", h->d_model, h->heads, h->head_dim);
+	PIECE(class ? SQUEEZE_CLASS_SIZES : SQUEEZE_SIZES, "D=%d H=%d dh=%d", h->d_model, h->heads,
+	      h->head_dim);
 	SHORTER(SQUEEZE_SIZES_SHORT, "D%d H%d dh%d", h->d_model, h->heads, h->head_dim);
-	PIECE(SQUEEZE_SCALE, "scale=%s", h->scale);
+	PIECE(class ? SQUEEZE_CLASS_EXTRAS : SQUEEZE_SCALE, "scale=%s", h->scale);
 	SHORTER(SQUEEZE_SCALE_SHORT, "%s", h->scale);
-	PIECE(h->temperature == 1 ? SQUEEZE_TEMPERATURE_DEFAULT : SQUEEZE_TEMPERATURE, "T=%.3g",
-	      h->temperature);
+	PIECE(h->temperature != 1 ? SQUEEZE_TEMPERATURE
+	      : class ? SQUEEZE_CLASS_EXTRAS : SQUEEZE_TEMPERATURE_DEFAULT,
+	      "T=%.3g", h->temperature);
 	unsigned long long seed = (unsigned long long)h->seed;
 	if (h->model) {
 		/* no seed: the model's weights come from its file */

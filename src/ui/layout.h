@@ -75,7 +75,8 @@ struct av_header_info {
 
 /* The header line, fitted to width columns: the least important pieces
  * are shortened or dropped first, whole (layout.c, enum squeeze: the
- * program name, the sample, the seed, then the settings), the details of
+ * program name, the sample, the seed, then the settings; in a class the
+ * sample's name after the seed and the sizes), the details of
  * the view's label after its colon word by word, and the stage "k/N name"
  * stays at the right; what still does not fit is cut after a word, never
  * inside one. malloc'd, exactly width columns wide (padded with spaces)
