@@ -1175,6 +1175,160 @@ static void test_underflowed_weight(void **state)
 	done(&f);
 }
 
+/* The numbers of s as written, up to max: their text with an ASCII minus
+ * (U+2212 before a digit, or an operator " − " negating the number after
+ * it); brackets and parentheses are not part of a number. */
+static int numbers_text(const char *s, char text[][40], int max)
+{
+	int n = 0;
+	bool negate = false;
+	while (*s && n < max) {
+		size_t minus = strncmp(s, "−", strlen("−")) == 0 ? strlen("−") : *s == '-';
+		if (minus && s[minus] == ' ') {
+			negate = true;
+			s += minus;
+			continue;
+		}
+		if (*s == '+' && s[1] == ' ')
+			negate = false;
+		const char *digits = s + minus;
+		if (*digits >= '0' && *digits <= '9') {
+			size_t len = strspn(digits, "0123456789.e-+");
+			bool neg = (minus > 0) != negate;
+			snprintf(text[n++], 40, "%s%.*s", neg ? "-" : "", (int)len, digits);
+			negate = false;
+			s = digits + len;
+			continue;
+		}
+		s++;
+	}
+	return n;
+}
+
+/* Whether v, rounded as text is written (its decimals, fixed or with an
+ * exponent), reads as text: what a reader redoing the step gets. */
+static bool reads_as(double v, const char *text)
+{
+	const char *e = strchr(text, 'e'), *point = strchr(text, '.');
+	int d = point ? (int)((e ? e : text + strlen(text)) - point - 1) : 0;
+	char buf[64];
+	snprintf(buf, sizeof(buf), e ? "%.*e" : "%.*f", d, v);
+	return strtod(buf, NULL) == strtod(text, NULL);
+}
+
+/* The w line and the row of exponentials of softmax cell (i, j) redone
+ * from the numbers they write; a line that says "(rounded)" is exempt:
+ * returns 1 for each of the two that does (the line, then the row, in
+ * bits 0 and 1). */
+static int softmax_redone(const struct av_trace *t, const struct av_params *p,
+			  const struct av_part *part, int head, int i, int j, int width)
+{
+	struct av_insp in;
+	av_insp_cell(&in, t, p, part, head, i, j, width);
+	const char *w = find_line(&in, "w = exp(x − max) / Σ = exp(");
+	assert_non_null(w);
+	int rounded = strstr(w, "(rounded)") != NULL;
+	char num[8][40];
+	/* x, ∓max, Σ, e, Σ, w */
+	assert_int_equal(numbers_text(strstr(w, "Σ = exp(") + strlen("Σ = exp("), num, 8), 6);
+	double x = strtod(num[0], NULL), less_max = strtod(num[1], NULL);
+	double sum = strtod(num[2], NULL), e = strtod(num[3], NULL);
+	if (!rounded && !reads_as(exp(x + less_max), num[3]))
+		fail_msg("%s: exp(%s %s) = %.9g does not read as %s", w, num[0], num[1],
+			 exp(x + less_max), num[3]);
+	if (!rounded && !reads_as(e / sum, num[5]))
+		fail_msg("%s: %s / %s = %.9g does not read as %s", w, num[3], num[2], e / sum,
+			 num[5]);
+	/* the row: its terms add up to its Σ, the line's */
+	char head_text[32];
+	snprintf(head_text, sizeof(head_text), "exp(row %d − max):", i);
+	const char *row = find_line(&in, head_text);
+	assert_non_null(row);
+	if (!strstr(row, "…")) {
+		char terms[AV_MAX_TOKENS + 1][40];
+		int k = numbers_text(row + strlen(head_text), terms, AV_MAX_TOKENS + 1);
+		assert_int_equal(k, t->m + 1);
+		assert_string_equal(terms[k - 1], num[2]);
+		double s = 0;
+		for (int c = 0; c < k - 1; c++)
+			s += strtod(terms[c], NULL);
+		if (!strstr(row, "(rounded)") && !reads_as(s, terms[k - 1]))
+			fail_msg("%s: the terms add up to %.9g", row, s);
+		rounded |= (strstr(row, "(rounded)") != NULL) << 1;
+	}
+	av_insp_free(&in);
+	return rounded;
+}
+
+/* QA: the softmax line "exp(−2.390 − 0.220) / 1.353 = 0.074 / 1.353 =
+ * 0.054", but 0.074 / 1.353 is 0.0547, 0.055; its row of exponentials,
+ * "[0.074] 0.111 0.117 0.052 1.000  Σ = 1.353", adds up to 1.354. The
+ * numbers now have the decimals it takes for each step to come out as
+ * written (or the line says "(rounded)"), as the layer norm's do. */
+static void test_softmax_redone(void **state)
+{
+	(void)state;
+	int cells = 0, lines_rounded = 0, rows_rounded = 0, r;
+	static const double temps[] = { 1, 0.5, 3 };
+	for (int seed = 1; seed <= 4; seed++)
+		for (size_t k = 0; k < sizeof(temps) / sizeof(temps[0]); k++) {
+			struct fixture f;
+			memset(&f, 0, sizeof(f));
+			av_config_default(&f.cfg);
+			f.cfg.d_model = 8;
+			f.cfg.heads = 2;
+			f.cfg.seed = (uint64_t)seed;
+			f.cfg.temperature = temps[k];
+			f.cfg.mode = seed == 2 ? AV_MODE_CAUSAL : AV_MODE_SELF;
+			static const char *const vocab[] = { "china", "panda", "japan", "cherry",
+							     "the", "cat" };
+			av_params_init(&f.p, &f.cfg, vocab, 6);
+			char *cause = NULL;
+			assert_true(av_trace_run(&f.t, &f.p, &f.cfg, "china panda japan cherry the",
+						 NULL, NULL, 0, &cause));
+			for (int h = 0; h < f.t.heads; h++) {
+				struct av_part parts[AV_MAX_PARTS];
+				av_ui_stage_parts(&f.t, AV_STAGE_SOFTMAX, h, parts);
+				for (int i = 0; i < f.t.n; i++)
+					for (int j = 0; j < f.t.m; j++) {
+						if (!f.t.mask[(size_t)i * f.t.m + j])
+							continue;
+						r = softmax_redone(&f.t, &f.p, &parts[0], h, i, j,
+								   200);
+						lines_rounded += r & 1;
+						rows_rounded += r >> 1;
+						cells++;
+					}
+			}
+			done(&f);
+		}
+	/* the README's: exp(0.153 − 9.345) = 0.000102, and 0.000102 / 1.261
+	 * is 8.09e-05, not the 8.08e-05 said */
+	struct fixture f;
+	memset(&f, 0, sizeof(f));
+	av_config_default(&f.cfg);
+	f.cfg.d_model = 3;
+	f.cfg.heads = 1;
+	f.cfg.seed = 1;
+	f.cfg.mode = AV_MODE_CAUSAL;
+	static const char *const vocab[] = { "china", "panda", "australia", "kangaroo", "japan",
+					     "cherry" };
+	av_params_init(&f.p, &f.cfg, vocab, 6);
+	char *cause = NULL;
+	assert_true(av_trace_run(&f.t, &f.p, &f.cfg, "china panda japan cherry", NULL, NULL, 0,
+				 &cause));
+	struct av_part parts[AV_MAX_PARTS];
+	av_ui_stage_parts(&f.t, AV_STAGE_SOFTMAX, 0, parts);
+	assert_int_equal(softmax_redone(&f.t, &f.p, &parts[0], 0, 2, 0, 80), 0);
+	done(&f);
+	/* a few only rounded: float32's own rounding of the row, carries up
+	 * to the last digit of a sum of many terms */
+	if (lines_rounded * 100 > cells || rows_rounded * 10 > cells)
+		fail_msg("%d lines and %d rows of %d only rounded", lines_rounded, rows_rounded,
+			 cells);
+	assert_true(cells > 300);
+}
+
 int main(void)
 {
 	setenv("ATTNVIEW_DATA_DIR", AV_SRCDIR, 0);
@@ -1200,6 +1354,7 @@ int main(void)
 		cmocka_unit_test(test_sums_add_up),
 		cmocka_unit_test(test_underflowed_weight),
 		cmocka_unit_test(test_products_redone),
+		cmocka_unit_test(test_softmax_redone),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

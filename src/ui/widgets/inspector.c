@@ -461,6 +461,103 @@ static void explain_stored_weight(struct av_insp *out, double w, double e, float
 	}
 }
 
+/* exp(x − max), in (0, 1], as a softmax line writes it with d digits:
+ * d decimals from 0.001 up, d significant digits below ("1.346e-09", as
+ * av_insp_number writes 3). Returns the number as written. */
+static double exp_number(char buf[FIXED_SIZE], double e, int d)
+{
+	if (e == 0 || e >= 1e-3 || !isfinite(e))
+		return fixed_number(buf, e, d);
+	snprintf(buf, FIXED_SIZE, "%.*g", d, e);
+	return strtod(buf, NULL);
+}
+
+/* The softmax line of one cell and the row of its exponentials, written
+ * with d digits (exp_number's; x, max and Σ with d decimals), and whether
+ * each step comes out of the numbers written, to the digits shown. */
+struct softmax_text {
+	char x[FIXED_SIZE], less_max[FIXED_TERM_SIZE], e[FIXED_SIZE], sum[FIXED_SIZE];
+	char res[32];
+	char *row;           /* "exp(row i − max): … [e] …" (without its Σ) */
+	bool line_ok;        /* exp(x − max) gives e, and e / Σ gives w */
+	bool row_whole;      /* every term of the row is written */
+	bool row_ok;         /* and they add up to Σ */
+};
+
+struct softmax_cell {
+	const float *row;            /* the masked row of query i */
+	const unsigned char *mrow;   /* its visible keys */
+	int m, i, j;
+	double max, sum, w;
+};
+
+static void softmax_text_at(struct softmax_text *st, const struct softmax_cell *c, int d,
+			    int width)
+{
+	double xs = fixed_number(st->x, c->row[c->j], d);
+	double less_max = fixed_plus_term(st->less_max, -c->max, d);
+	double es = exp_number(st->e, exp((double)c->row[c->j] - c->max), d);
+	double ss = fixed_number(st->sum, c->sum, d);
+	av_insp_number(st->res, sizeof(st->res), c->w);
+	char again[FIXED_SIZE];
+	exp_number(again, exp(xs + less_max), d);
+	st->line_ok = strcmp(again, st->e) == 0;
+	av_insp_number(again, sizeof(again), es / ss);
+	st->line_ok = st->line_ok && strcmp(again, st->res) == 0;
+
+	/* the exponentials of the row, the cursor's in brackets */
+	struct sb b = { 0 };
+	sb_add(&b, _("exp(row %d − max):"), c->i);
+	double written = 0;
+	st->row_whole = true;
+	for (int k = 0; k < c->m; k++) {
+		char item[FIXED_SIZE + 8], v[FIXED_SIZE];
+		if (c->mrow[k])
+			written += exp_number(v, exp((double)c->row[k] - c->max), d);
+		snprintf(item, sizeof(item), k == c->j ? " [%s]" : " %s", c->mrow[k] ? v : "0");
+		int tail = 16 + (int)strlen(st->sum);
+		if (width_of(&b) + av_utf8_width(item) + tail > width && k > 0) {
+			sb_add(&b, " … (+%d)", c->m - k);
+			st->row_whole = false;
+			break;
+		}
+		sb_add(&b, "%s", item);
+	}
+	st->row = sb_take(&b);
+	fixed_number(again, written, d);
+	st->row_ok = st->row_whole && strcmp(again, st->sum) == 0;
+}
+
+/* The digits of a softmax line: 3 as elsewhere, more (up to 8) until a
+ * reader redoing exp(x − max) and e / Σ by hand gets the numbers written,
+ * and up to two more where that lets the row's terms add up to its Σ too
+ * (more made lines of 7 decimals for the row's sake); 3, said to be
+ * rounded, when no count redoes the line. */
+static void softmax_text(struct softmax_text *st, const struct softmax_cell *c, int width)
+{
+	int d = 3;
+	for (; d <= 8; d++) {
+		softmax_text_at(st, c, d, width);
+		if (st->line_ok)
+			break;
+		free(st->row);
+	}
+	if (d > 8) {
+		softmax_text_at(st, c, 3, width);
+		return;
+	}
+	for (int more = d + 1; more <= d + 2 && st->row_whole && !st->row_ok; more++) {
+		struct softmax_text again;
+		softmax_text_at(&again, c, more, width);
+		if (again.line_ok && again.row_ok) {
+			free(st->row);
+			*st = again;
+		} else {
+			free(again.row);
+		}
+	}
+}
+
 static void explain_weights(struct av_insp *out, const struct av_trace *t, int head,
 			    int i, int j, int width)
 {
@@ -484,39 +581,23 @@ static void explain_weights(struct av_insp *out, const struct av_trace *t, int h
 	out->derived = e / sum;
 	out->derived_ok = true;
 
-	NUM(sm, sum);
-	NUM(ev, e);
-	NUM(res, out->derived);
-	NUM(x, row[j]);
-	char less_max[40];
-	plus_term(less_max, sizeof(less_max), -max);
+	const struct softmax_cell cell = { row, mrow, m, i, j, max, sum, out->derived };
+	struct softmax_text st;
+	softmax_text(&st, &cell, width);
 	if (!mrow[j]) {
 		explain_hidden(out, t, i, j);
-		add_line(out, _("w = exp(%s∞%s) / %s = 0 / %s = 0"), MINUS, less_max, sm, sm);
+		add_line(out, _("w = exp(%s∞%s) / %s = 0 / %s = 0"), MINUS, st.less_max, st.sum,
+			 st.sum);
 	} else {
-		add_line(out, _("w = exp(x − max) / Σ = exp(%s%s) / %s = %s / %s = %s"),
-			 x, less_max, sm, ev, sm, res);
+		add_line(out, _("w = exp(x − max) / Σ = exp(%s%s) / %s = %s / %s = %s%s"),
+			 st.x, st.less_max, st.sum, st.e, st.sum, st.res,
+			 st.line_ok ? "" : ROUNDED_NOTE);
 		explain_stored_weight(out, out->derived, e,
 				      t->weights[(size_t)head * t->n * m + (size_t)i * m + j]);
 	}
-	/* the exponentials of the row, the cursor's in brackets */
-	struct sb b = { 0 };
-	sb_add(&b, _("exp(row %d − max):"), i);
-	int shown = 0;
-	for (int k = 0; k < m; k++) {
-		char item[48], v[32];
-		av_insp_number(v, sizeof(v), mrow[k] ? exp((double)row[k] - max) : 0.0);
-		snprintf(item, sizeof(item), k == j ? " [%s]" : " %s", mrow[k] ? v : "0");
-		int tail = 16 + (int)strlen(sm);
-		if (width_of(&b) + av_utf8_width(item) + tail > width && shown > 0) {
-			sb_add(&b, " … (+%d)", m - k);
-			break;
-		}
-		sb_add(&b, "%s", item);
-		shown++;
-	}
-	sb_add(&b, "  Σ = %s", sm);
-	add_taken(out, &b);
+	add_line(out, "%s  Σ = %s%s", st.row, st.sum,
+		 st.row_ok || !st.row_whole ? "" : ROUNDED_NOTE);
+	free(st.row);
 }
 
 static void explain_context(struct av_insp *out, const struct av_trace *t, int head,
