@@ -1329,6 +1329,104 @@ static void test_softmax_redone(void **state)
 	assert_true(cells > 300);
 }
 
+/* The scaled line of cell (i, j) of part redone from the numbers it
+ * writes: the divisor from the scale and T, the cell from the score and
+ * the divisor. Returns whether it says "(rounded)" instead. */
+static bool scaled_redone(const struct av_trace *t, const struct av_params *p,
+			  const struct av_part *part, int head, int i, int j)
+{
+	struct av_insp in;
+	av_insp_cell(&in, t, p, part, head, i, j, 200);
+	const char *l = find_line(&in, "scaled = scores / ");
+	assert_non_null(l);
+	bool rounded = strstr(l, "(rounded)") != NULL;
+	char num[8][40];
+	/* past the formula's symbols: "(√dh·T) = " or, for a model, "√dh = " */
+	const char *from = strstr(strstr(l, "scores / ") + strlen("scores / "), " = ");
+	assert_non_null(from);
+	int k = numbers_text(from, num, 8);
+	const char *score = num[0], *div = num[k == 6 ? 4 : 1], *res = num[k == 6 ? 5 : 2];
+	if (k == 6) {   /* score, scale, T, score, divisor, result */
+		assert_string_equal(num[0], num[3]);
+		if (!rounded && !reads_as(strtod(num[1], NULL) * strtod(num[2], NULL), div))
+			fail_msg("%s: %s × %s does not read as %s", l, num[1], num[2], div);
+	} else {
+		assert_int_equal(k, 3);
+	}
+	double q = strtod(score, NULL) / strtod(div, NULL);
+	if (!rounded && !reads_as(q, res))
+		fail_msg("%s: %s / %s = %.9g does not read as %s", l, score, div, q, res);
+	av_insp_free(&in);
+	return rounded;
+}
+
+/* QA: "scaled = scores / (√D·T) = −34.356 / (2.828 × 1) = −34.356 / 2.828 =
+ * −12.147": by hand −34.356 / 2.828 is −12.149 (one cell in 4 to 50 did
+ * not redo; and at T = 7, 2.828 × 7 is 19.796, not the 19.799 written
+ * beside it). The numbers now have the decimals it takes, or the line
+ * says it is rounded. */
+static void test_scaled_redone(void **state)
+{
+	(void)state;
+	int cells = 0, rounded = 0;
+	static const double temps[] = { 1, 0.3, 7 };
+	static const enum av_scale scales[] = { AV_SCALE_DK, AV_SCALE_DMODEL, AV_SCALE_NONE };
+	for (int seed = 1; seed <= 3; seed++)
+		for (size_t k = 0; k < sizeof(temps) / sizeof(temps[0]); k++) {
+			struct fixture f;
+			memset(&f, 0, sizeof(f));
+			av_config_default(&f.cfg);
+			f.cfg.d_model = 8;
+			f.cfg.heads = 2;
+			f.cfg.seed = (uint64_t)seed;
+			f.cfg.temperature = temps[k];
+			f.cfg.scale = scales[(seed + k) % 3];
+			static const char *const vocab[] = { "china", "panda", "japan", "cherry",
+							     "the", "cat" };
+			av_params_init(&f.p, &f.cfg, vocab, 6);
+			char *cause = NULL;
+			assert_true(av_trace_run(&f.t, &f.p, &f.cfg, "china panda japan cherry the",
+						 NULL, NULL, 0, &cause));
+			for (int h = 0; h < f.t.heads; h++) {
+				struct av_part parts[AV_MAX_PARTS];
+				av_ui_stage_parts(&f.t, AV_STAGE_SCALED, h, parts);
+				for (int i = 0; i < f.t.n; i++)
+					for (int j = 0; j < f.t.m; j++) {
+						rounded += scaled_redone(&f.t, &f.p, &parts[0], h, i, j);
+						cells++;
+					}
+			}
+			done(&f);
+		}
+	/* a model's layer: its line names no T */
+	struct av_gpt2 m;
+	struct av_gpt2_run r = { 0 };
+	struct av_trace t = { 0 };
+	struct av_params none = { 0 };
+	char *cause = NULL;
+	if (!av_gpt2_load(&m, AV_SRCDIR "/tests/fixtures/gpt2-tiny", &cause) ||
+	    !av_gpt2_run_text(&m, "the cat sat on the mat", &r, &cause))
+		fail_msg("%s", cause);
+	for (int layer = 0; layer < m.cfg.n_layer; layer++) {
+		av_gpt2_trace_layer(&m, &r, layer, "the cat sat on the mat", &t);
+		for (int h = 0; h < t.heads; h++) {
+			struct av_part parts[AV_MAX_PARTS];
+			av_ui_stage_parts(&t, AV_STAGE_SCALED, h, parts);
+			for (int i = 0; i < t.n; i++)
+				for (int j = 0; j < t.m; j++) {
+					rounded += scaled_redone(&t, &none, &parts[0], h, i, j);
+					cells++;
+				}
+		}
+		av_trace_free(&t);
+	}
+	av_gpt2_run_free(&r);
+	av_gpt2_free(&m);
+	if (rounded * 100 > cells)
+		fail_msg("%d of %d scaled lines only rounded", rounded, cells);
+	assert_true(cells > 500);
+}
+
 int main(void)
 {
 	setenv("ATTNVIEW_DATA_DIR", AV_SRCDIR, 0);
@@ -1355,6 +1453,7 @@ int main(void)
 		cmocka_unit_test(test_underflowed_weight),
 		cmocka_unit_test(test_products_redone),
 		cmocka_unit_test(test_softmax_redone),
+		cmocka_unit_test(test_scaled_redone),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -359,6 +359,50 @@ static void explain_scores(struct av_insp *out, const struct av_trace *t, int he
 			 i, j, dh);
 }
 
+/* The scaled line's numbers with d decimals: the score, the scale, the
+ * divisor (scale × T) and the cell; whether a reader gets the divisor
+ * from the scale and T written (tv), and the cell from the score and the
+ * divisor, to the digits shown. */
+struct scaled_text {
+	char score[FIXED_SIZE], scale[FIXED_SIZE], div[FIXED_SIZE], res[32];
+	bool ok;
+};
+
+static void scaled_text_at(struct scaled_text *st, double score, double s, double div,
+			   double res, const char *tv, int d)
+{
+	double ss = fixed_number(st->score, score, d);
+	double dv = fixed_number(st->div, div, d);
+	av_insp_number(st->res, sizeof(st->res), res);
+	/* the scale with up to 4 decimals more: T multiplies its rounding
+	 * (√8 × 7: 2.828 × 7 = 19.796, not 19.799) */
+	char again[FIXED_SIZE];
+	st->ok = !tv[0];
+	for (int ds = d; ds <= d + 4 && !st->ok; ds++) {
+		double sv = fixed_number(st->scale, s, ds);
+		fixed_number(again, sv * strtod(tv, NULL), d);
+		st->ok = strcmp(again, st->div) == 0;
+	}
+	if (!st->ok || !tv[0])
+		fixed_number(st->scale, s, d);
+	av_insp_number(again, sizeof(again), ss / dv);
+	st->ok = st->ok && strcmp(again, st->res) == 0;
+}
+
+/* 3 decimals as elsewhere, more (up to 8) until the line redoes by hand,
+ * else 3 and said to be rounded. tv is T as written, "" where the line
+ * names no T (a model's). */
+static void scaled_text(struct scaled_text *st, double score, double s, double div,
+			double res, const char *tv)
+{
+	for (int d = 3; d <= 8; d++) {
+		scaled_text_at(st, score, s, div, res, tv, d);
+		if (st->ok)
+			return;
+	}
+	scaled_text_at(st, score, s, div, res, tv, 3);
+}
+
 static void explain_scaled(struct av_insp *out, const struct av_trace *t, int head,
 			   int i, int j)
 {
@@ -366,22 +410,23 @@ static void explain_scaled(struct av_insp *out, const struct av_trace *t, int he
 	double s = scale_value(t), T = t->cfg.temperature;
 	out->derived = score / t->divisor;
 	out->derived_ok = true;
-	NUM(sc, score);
-	NUM(div, t->divisor);
-	NUM(res, out->derived);
-	NUM(sv, s);
+	char tv[32] = "";
+	if (!av_trace_is_model_layer(t))
+		snprintf(tv, sizeof(tv), "%g", T);
+	struct scaled_text st;
+	scaled_text(&st, score, s, t->divisor, out->derived, tv);
+	const char *note = st.ok ? "" : ROUNDED_NOTE;
 	if (av_trace_is_model_layer(t)) {   /* T = 1, which no key changes */
-		add_line(out, _("scaled = scores / %s = %s / %s = %s"),
-			 scale_symbol(t->cfg.scale), sc, div, res);
+		add_line(out, _("scaled = scores / %s = %s / %s = %s%s"),
+			 scale_symbol(t->cfg.scale), st.score, st.div, st.res, note);
 		add_line(out, _("dividing by %s keeps scores of wide heads from saturating "
 			 "softmax; the model runs at T = 1, as trained"),
 			 scale_symbol(t->cfg.scale));
 		return;
 	}
-	char tv[32];
-	snprintf(tv, sizeof(tv), "%g", T);
-	add_line(out, _("scaled = scores / (%s·T) = %s / (%s × %s) = %s / %s = %s"),
-		 scale_symbol(t->cfg.scale), sc, sv, tv, sc, div, res);
+	add_line(out, _("scaled = scores / (%s·T) = %s / (%s × %s) = %s / %s = %s%s"),
+		 scale_symbol(t->cfg.scale), st.score, st.scale, tv, st.score, st.div, st.res,
+		 note);
 	if (t->cfg.scale == AV_SCALE_NONE)
 		add_line(out, _("scale none: only the temperature T = %s divides"), tv);
 	else
