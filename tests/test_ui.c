@@ -341,6 +341,26 @@ static void test_inspector_takes_the_blank_row(void **state)
 	harness_close(&h);
 }
 
+/* QA at 60x20: the scores' sum read "q_0·k_0 = Σ_c q_0[c]·k_0[c] = … (3
+ * terms) = 1.596" under three blank rows, so nothing could be redone by
+ * hand; the free rows under the figure now take a sum that fits there
+ * whole (the legend goes up, as when a lesson's pane leaves two rows). */
+static void test_sum_whole_in_the_free_rows(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 60, 20, NULL, NULL, AV_MODE_CAUSAL);
+	harness_keys(&h, "nnn");
+	expect("4/9 scores");
+	expect("scores_h[0,0] = 1.596");
+	expect_not("(3 terms)");
+	expect("2.201×1.951");
+	expect("= 1.596");
+	expect("rows 0 and 0 of Q and K");   /* the line after the sum */
+	expect("value −32.319");               /* the legend, lifted */
+	harness_close(&h);
+}
+
 /* QA: "the quick brown fox jumps over the lazy dog" headed two columns
  * "the" and "the", where the rows read "0 the" and "6 the". Key columns
  * carry their index as the rows do: all of them when every "i word" fits a
@@ -2280,6 +2300,7 @@ int main(void)
 		cmocka_unit_test(test_mask_toggle),
 		cmocka_unit_test(test_row_sums_of_a_paged_matrix),
 		cmocka_unit_test(test_inspector_takes_the_blank_row),
+		cmocka_unit_test(test_sum_whole_in_the_free_rows),
 		cmocka_unit_test(test_column_labels_indexed),
 		cmocka_unit_test(test_repaint_no_reset_per_cell),
 		cmocka_unit_test(test_put_ascii_as_curses),

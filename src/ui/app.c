@@ -1112,10 +1112,10 @@ int av_app_inspector_rows(const struct av_app *a, const struct av_insp *in)
 	return rows;
 }
 
-void av_app_build_inspector(struct av_app *a, int most, int least, av_insp_builder *build,
-			    const void *ctx, struct av_insp *in)
+void av_app_build_inspector(struct av_app *a, int most, int least, int spare,
+			    av_insp_builder *build, const void *ctx, struct av_insp *in)
 {
-	int rows = a->w_insp ? getmaxy(a->w_insp) : 0;
+	int rows = (a->w_insp ? getmaxy(a->w_insp) : 0) + spare;
 	for (int lines = most > least ? most : least;; lines--) {
 		build(a, ctx, av_app_inspector_width(a, lines), in);
 		if (lines <= least || av_app_inspector_rows(a, in) <= rows)

@@ -355,14 +355,15 @@ int av_app_inspector_lines(const struct av_app *a);
 int av_app_inspector_width(const struct av_app *a, int lines);
 
 /* Builds the inspector into *in with its sums wrapped to as many lines as
- * still let it fit the window's rows: from most down to least, the first
- * that fits, or least whatever it takes. build makes it for a width
+ * still let it fit the window's rows and `spare` rows more (that the view
+ * can put its first lines in): from most down to least, the first that
+ * fits, or least whatever it takes. build makes it for a width
  * (av_app_inspector_width) from ctx, the view's own. The stepper and the
  * all-heads grid both: a sum had ended "… (+1 term)" above blank rows, or
  * pushed the lines after it out. */
 typedef void av_insp_builder(struct av_app *a, const void *ctx, int width, struct av_insp *in);
-void av_app_build_inspector(struct av_app *a, int most, int least, av_insp_builder *build,
-			    const void *ctx, struct av_insp *in);
+void av_app_build_inspector(struct av_app *a, int most, int least, int spare,
+			    av_insp_builder *build, const void *ctx, struct av_insp *in);
 
 /* The projections' weights the inspector explains Q, K, V and the output
  * with: the session's, or the model layer's (--model). */

@@ -535,7 +535,7 @@ static void draw_inspector(struct av_app *a)
 	 * lines would not fit: in one row, the context of query 5 of 6 showed
 	 * one term above a blank row, and capped at three rows, a context of
 	 * 64 keys at 200x60 ended "… (+30 terms)" above two blank rows */
-	av_app_build_inspector(a, getmaxy(a->w_insp), 1, build_inspector, &cc, &in);
+	av_app_build_inspector(a, getmaxy(a->w_insp), 1, 0, build_inspector, &cc, &in);
 	av_app_draw_inspector(a, &in);
 	av_insp_free(&in);
 }

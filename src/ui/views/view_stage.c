@@ -638,16 +638,22 @@ static void lift_legend(struct av_app *a, const struct av_insp *in, int free_row
  * the rest stay in its rows, so it reads in order (the cell, then its
  * sum); it used to put its last lines there, above its first. The colour
  * legend goes up before them when there is room (lift_legend). */
-static void place_inspector(struct av_app *a, const struct av_insp *in, struct caption *cap)
+/* The rows under the figure and its caption that the inspector may take.
+ * The blank row under the figure counts: draw_caption leaves it out when
+ * what goes there needs it (a line of the inspector was cut to "…", or
+ * its numbers left out, beside it). */
+static int free_rows_under(const struct av_app *a, const struct caption *cap)
 {
-	int width = getmaxx(a->w_insp) - 1, height = getmaxy(a->w_insp);
-	/* the blank row under the figure counts: draw_caption leaves it out
-	 * when what goes there needs it (a line of the inspector was cut to
-	 * "…", or its numbers left out, beside it) */
-	int free_rows = a->stage != AV_STAGE_TOKENS && a->w_panel
+	return a->stage != AV_STAGE_TOKENS && a->w_panel
 		? getmaxy(a->w_panel) - a->hm.used_rows -
 		  caption_rows_from(cap, 0, getmaxx(a->w_panel) - 1)
 		: 0;
+}
+
+static void place_inspector(struct av_app *a, const struct av_insp *in, struct caption *cap)
+{
+	int width = getmaxx(a->w_insp) - 1, height = getmaxy(a->w_insp);
+	int free_rows = free_rows_under(a, cap);
 	if (insp_rows(in, 0, in->n, width) <= height) {
 		draw_insp_wrapped(a, in, 0, free_rows, cap);
 		return;
@@ -707,8 +713,22 @@ static void draw_inspector(struct av_app *a, const struct av_part *parts, int n,
 	 * its other lines leave free besides: a sum of 16 terms ended
 	 * "… (+1 term)" above two blank rows at 120x40 */
 	const struct stage_parts sp = { parts, n };
-	av_app_build_inspector(a, getmaxy(a->w_insp), av_app_inspector_lines(a), build_inspector,
-			       &sp, &in);
+	int most = getmaxy(a->w_insp), least = av_app_inspector_lines(a);
+	av_app_build_inspector(a, most, least, 0, build_inspector, &sp, &in);
+	/* a sum cut where the free rows under the figure would hold it whole
+	 * goes there (at 60x20 "… (3 terms)" stood under three blank rows);
+	 * one still cut there stays as it was, the figure's rows kept */
+	int spare = free_rows_under(a, cap);
+	if (in.terms_left > 0 && spare > 0) {
+		struct av_insp whole;
+		av_app_build_inspector(a, most, least, spare, build_inspector, &sp, &whole);
+		if (whole.terms_left == 0) {
+			av_insp_free(&in);
+			in = whole;
+		} else {
+			av_insp_free(&whole);
+		}
+	}
 	place_inspector(a, &in, cap);
 	av_insp_free(&in);
 }

@@ -231,9 +231,10 @@ static bool terms_add_up(const struct terms *t, double extra, const char *total)
  * what the line adds after the products (" + 0.25", a bias; or ""), extra
  * its value as written. When every term is written, a reader can redo the
  * sum; where the factors' rounding to 3 decimals makes it come out
- * differently (2.199 for 2.201), the line says "≈", not "=". */
-static void add_terms(struct sb *b, const struct terms *t, const char *before, double extra,
-		      const char *total, int width)
+ * differently (2.199 for 2.201), the line says "≈", not "=". Returns how
+ * many terms it left out (0: the sum is whole). */
+static int add_terms(struct sb *b, const struct terms *t, const char *before, double extra,
+		     const char *total, int width)
 {
 	char suffix[160];
 	snprintf(suffix, sizeof(suffix), "%s = %s", before, total);
@@ -257,7 +258,7 @@ static void add_terms(struct sb *b, const struct terms *t, const char *before, d
 				snprintf(more, sizeof(more), P_(" + … (+%d term)", " + … (+%d terms)",
 								t->count - k), t->count - k);
 			sb_add(b, "%s%s", more, suffix);
-			return;
+			return t->count - k;
 		}
 		sb_add(b, "%s", term);
 		budget -= av_utf8_width(term);
@@ -265,6 +266,7 @@ static void add_terms(struct sb *b, const struct terms *t, const char *before, d
 	if (!terms_add_up(t, extra, total))
 		snprintf(suffix, sizeof(suffix), "%s ≈ %s", before, total);
 	sb_add(b, "%s", suffix);
+	return 0;
 }
 
 /* --- labels -------------------------------------------------------------- */
@@ -349,7 +351,7 @@ static void explain_scores(struct av_insp *out, const struct av_trace *t, int he
 	NUM(total, sum);
 	struct sb b = { 0 };
 	sb_add(&b, "q_%d·k_%d = Σ_c q_%d[c]·k_%d[c] = ", i, j, i, j);
-	add_terms(&b, &tm, "", 0, total, width);
+	out->terms_left += add_terms(&b, &tm, "", 0, total, width);
 	add_taken(out, &b);
 	if (t->heads > 1)
 		add_line(out, _("q_%d, k_%d: head %d's columns %d..%d of Q and K (dh = %d)"),
@@ -660,7 +662,7 @@ static void explain_context(struct av_insp *out, const struct av_trace *t, int h
 	NUM(total, sum);
 	struct sb b = { 0 };
 	sb_add(&b, _("context = Σ_j w_%d,j · V_h[j,%d] = "), i, c);
-	add_terms(&b, &tm, "", 0, total, width);
+	out->terms_left += add_terms(&b, &tm, "", 0, total, width);
 	add_taken(out, &b);
 	add_line(out, _("value rows weighted by query %d's softmax row (how much it attends "
 		 "to each key)"), i);
@@ -713,7 +715,8 @@ static void explain_linear(struct av_insp *out, const struct av_trace *t,
 	char bt[40] = "";
 	if (bias)
 		plus_term(bt, sizeof(bt), bias[c]);
-	add_terms(&b, &tm, bt, bias ? number_as_written(bias[c]) : 0, total, width);
+	out->terms_left += add_terms(&b, &tm, bt, bias ? number_as_written(bias[c]) : 0, total,
+				     width);
 	add_taken(out, &b);
 }
 

@@ -24,6 +24,8 @@ struct av_insp {
 	double stored;                  /* the value the trace holds */
 	char *heading_short;            /* line[0] with "head 0/2" for "head 0 of
 					 * 2", or NULL: av_insp_fit_heading */
+	int terms_left;                 /* terms its sums left out ("… (+2
+					 * terms)"); 0: every sum whole */
 };
 
 /* A projection's weights as the inspector reads them: output o's weight
