@@ -1884,6 +1884,32 @@ static void test_stage_ends_explained(void **state)
 	harness_close(&h);
 }
 
+/* QA: g (Home) at the first stage and G (End) at the last still said
+ * nothing, where p and n there say why; they say it as those do. */
+static void test_stage_jumps_at_the_ends_explained(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	static const struct { int key; const char *says; enum av_stage stage; } keys[] = {
+		{ 'g', "the first stage: n goes on", AV_STAGE_TOKENS },
+		{ AV_FKEY(KEY_HOME), "the first stage: n goes on", AV_STAGE_TOKENS },
+		{ 'G', NULL, AV_STAGE_OUTPUT },   /* a jump: nothing to say */
+		{ 'G', "the last stage: p goes back", AV_STAGE_OUTPUT },
+		{ AV_FKEY(KEY_END), "the last stage: p goes back", AV_STAGE_OUTPUT },
+		{ 'g', NULL, AV_STAGE_TOKENS },
+	};
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		harness_key(&h, keys[i].key);
+		assert_int_equal(h.a.stage, keys[i].stage);
+		if (keys[i].says && !harness_status_has(LINES - 1, keys[i].says))
+			fail_msg("key %zu: status \"%s\"", i, harness_line(LINES - 1));
+		if (!keys[i].says)
+			assert_false(harness_status_has(LINES - 1, "stage: "));
+	}
+	harness_close(&h);
+}
+
 /* --- the classroom: a teacher and a student, each its own screen ------- */
 
 struct class_room {
@@ -2349,6 +2375,7 @@ int main(void)
 		cmocka_unit_test(test_loaded_trained_weights),
 		cmocka_unit_test(test_legend_before_inspector),
 		cmocka_unit_test(test_stage_ends_explained),
+		cmocka_unit_test(test_stage_jumps_at_the_ends_explained),
 		cmocka_unit_test(test_class_same_size_pages_columns),
 		cmocka_unit_test(test_class_same_size_pages_rows),
 		cmocka_unit_test(test_class_smaller_student),

@@ -648,25 +648,40 @@ static void set_stage(struct av_app *a, int stage)
 	a->dirty |= AV_DIRTY_MAIN | AV_DIRTY_HEADER | AV_DIRTY_TOKENS;
 }
 
-/* n and p: one stage on or back; at either end they say so, naming the
- * key that goes the other way (as { and } do at a lesson's ends), where
- * they used to do nothing without a word. */
-static void step_stage(struct av_app *a, int delta)
+/* At the last stage (ahead) or the first, a key that would go further
+ * says so, naming the key that goes the other way. */
+static void say_stage_end(struct av_app *a, bool ahead)
 {
-	int stage = (int)a->stage + delta;
-	if (stage >= 0 && stage < AV_STAGE_COUNT) {
-		set_stage(a, stage);
-		return;
-	}
-	enum av_action back = delta > 0 ? AV_ACTION_PREV_STAGE : AV_ACTION_NEXT_STAGE;
+	enum av_action back = ahead ? AV_ACTION_PREV_STAGE : AV_ACTION_NEXT_STAGE;
 	char key[32];
 	av_key_name(av_actions[back].keys[0], key, sizeof(key), false);
-	if (delta > 0)
+	if (ahead)
 		/* TRANSLATORS: %s is the key of the previous stage, "p" */
 		av_app_message(a, false, _("the last stage: %s goes back"), key);
 	else
 		/* TRANSLATORS: %s is the key of the next stage, "n" */
 		av_app_message(a, false, _("the first stage: %s goes on"), key);
+}
+
+/* n and p: one stage on or back; at either end they say so (as { and }
+ * do at a lesson's ends), where they used to do nothing without a word. */
+static void step_stage(struct av_app *a, int delta)
+{
+	int stage = (int)a->stage + delta;
+	if (stage >= 0 && stage < AV_STAGE_COUNT)
+		set_stage(a, stage);
+	else
+		say_stage_end(a, delta > 0);
+}
+
+/* g and G (Home, End): to the first or the last stage; already there,
+ * they say so as p and n do (they had said nothing). */
+static void jump_stage(struct av_app *a, int stage)
+{
+	if (stage == (int)a->stage)
+		say_stage_end(a, stage > 0);
+	else
+		set_stage(a, stage);
 }
 
 static void set_head(struct av_app *a, int delta)
@@ -741,8 +756,8 @@ static void do_action(struct av_app *a, enum av_action act)
 		break;
 	case AV_ACTION_NEXT_STAGE: step_stage(a, 1); break;
 	case AV_ACTION_PREV_STAGE: step_stage(a, -1); break;
-	case AV_ACTION_FIRST_STAGE: set_stage(a, 0); break;
-	case AV_ACTION_LAST_STAGE: set_stage(a, AV_STAGE_COUNT - 1); break;
+	case AV_ACTION_FIRST_STAGE: jump_stage(a, 0); break;
+	case AV_ACTION_LAST_STAGE: jump_stage(a, AV_STAGE_COUNT - 1); break;
 	case AV_ACTION_NEXT_HEAD: set_head(a, 1); break;
 	case AV_ACTION_PREV_HEAD: set_head(a, -1); break;
 	case AV_ACTION_ALL_HEADS: cycle_heads_view(a); break;
