@@ -1471,6 +1471,45 @@ static void test_monochrome(void **state)
 	harness_close(&h);
 }
 
+/* QA, no colour: the glyph of a cell shows its magnitude only, so where
+ * no number stands beside it (compact cells, the all-heads grid) −23.8
+ * and +16.1 were the same "▓▓". A negative cell now reads "▓−", the
+ * legend's negative half too, and z says so. */
+static void test_monochrome_sign_without_numbers(void **state)
+{
+	(void)state;
+	struct harness h;
+	const char *minus = utf8 ? "−" : "-";
+	char want[64];
+	setenv("NO_COLOR", "1", 1);
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "nnnz");
+	expect("4/9 scores");
+	/* china's scores: 1.60 (the cursor), −23.83, −19.86, +11.55 */
+	snprintf(want, sizeof(want), "0 china  []%s%s%s%s%s", utf8 ? "▓" : "#", minus,
+		 utf8 ? "▓" : "#", minus, utf8 ? "░░" : "::");
+	expect(want);
+	/* panda's: −0.24 (about 0: blank), +16.12, +13.30, −6.91 */
+	snprintf(want, sizeof(want), "1 panda    %s%s", utf8 ? "▒▒▒▒░" : "%%%%:", minus);
+	expect(want);
+	snprintf(want, sizeof(want), "shading only, %s after it if negative", minus);
+	expect(want);
+	snprintf(want, sizeof(want), "value %s32.319 %s%s", minus, utf8 ? "█" : "@", minus);
+	expect(want);
+	harness_close(&h);
+
+	/* the all-heads grid: head 0's row of 'cat' is −0.70, −0.95 (blank),
+	 * −5.44, −6.41, +2.85 */
+	OPEN(&h, 80, 24, "qkv-walkthrough", NULL, -1);
+	unsetenv("NO_COLOR");
+	harness_keys(&h, "nnna");
+	expect("all heads");
+	snprintf(want, sizeof(want), "1       %s%s %s%s %s", utf8 ? "▒" : "%", minus,
+		 utf8 ? "▒" : "%", minus, utf8 ? "░░" : "::");
+	expect(want);
+	harness_close(&h);
+}
+
 /* Without a UTF-8 locale: ASCII for every symbol. */
 static void test_ascii_fallback(void **state)
 {
@@ -2362,6 +2401,7 @@ int main(void)
 		cmocka_unit_test(test_cross_source_line_follows_key),
 		cmocka_unit_test(test_pin_in_burst_after_stage_key),
 		cmocka_unit_test(test_monochrome),
+		cmocka_unit_test(test_monochrome_sign_without_numbers),
 		cmocka_unit_test(test_ascii_fallback),
 		cmocka_unit_test(test_ascii_every_view),
 		cmocka_unit_test(test_repeated_unknown_word),

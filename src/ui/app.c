@@ -736,8 +736,15 @@ static void toggle_compact(struct av_app *a)
 {
 	a->compact = !a->compact;
 	a->dirty |= AV_DIRTY_MAIN;
-	av_app_message(a, false, a->compact ? _("compact cells: colour only (z for numbers)")
-		       : _("numbers in the cells"));
+	if (!a->compact)
+		av_app_message(a, false, _("numbers in the cells"));
+	else if (a->colors.color)
+		av_app_message(a, false, _("compact cells: colour only (z for numbers)"));
+	else   /* "colour only" without colour: say what the glyphs show */
+		/* TRANSLATORS: %s is the minus sign put after a negative
+		 * cell's shading glyph ("▓−") */
+		av_app_message(a, false, _("compact cells: shading only, %s after it if negative "
+			       "(z for numbers)"), av_draw_utf8() ? "−" : "-");
 }
 
 static void open_help(struct av_app *a)

@@ -266,6 +266,15 @@ const char *av_colors_shade(const struct av_colors *c, double magnitude)
 	return av_shade_glyph(magnitude, c->utf8);
 }
 
+const char *av_colors_sign_mark(const struct av_colors *c, attr_t heat, bool diverging,
+				double pos)
+{
+	if (heat != A_NORMAL || !diverging || pos >= 0.5 ||
+	    strcmp(av_colors_shade(c, fabs(2 * pos - 1)), " ") == 0)
+		return NULL;
+	return c->utf8 ? "−" : "-";
+}
+
 int av_colors_legend_steps(const struct av_colors *c, bool diverging, int want)
 {
 	if (!av_colors_glyphs(c))

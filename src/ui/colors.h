@@ -100,6 +100,15 @@ bool av_colors_glyphs(const struct av_colors *c);
  * band, whose cell is drawn in the colour itself. */
 const char *av_colors_shade(const struct av_colors *c, double magnitude);
 
+/* The sign of a cell drawn without its number (compact cells, the
+ * all-heads grid), where no colour shows it: "−" ("-" outside UTF-8) for
+ * a signed value below 0 whose glyph is not blank, put after the glyph
+ * ("▓−"), when the cell's attribute heat carries no colour; NULL
+ * otherwise. Without colour a glyph shows only a magnitude: −23.8 and
+ * +16.1 were the same "▓▓". */
+const char *av_colors_sign_mark(const struct av_colors *c, attr_t heat, bool diverging,
+				double pos);
+
 /* How many swatches a legend shows, the i-th of n at pos i / (n - 1): in
  * colour, want (a smooth ramp); where cells are glyphs, each of the ramp's
  * glyphs once (mirrored about the blank when diverging), so the legend

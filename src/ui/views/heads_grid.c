@@ -341,8 +341,13 @@ static void draw_cell(const struct tile_ctx *tc, const struct av_part *part, int
 			/* no colour, or 8 colours' bands: the glyph's density is the value,
 			 * then the number (in the band's attribute) */
 			int gw = *text ? 1 : cw;
+			/* no number beside it: the sign after the glyph */
+			const char *sign = *text || k != mid ? NULL
+					   : av_colors_sign_mark(col, heat,
+								 part->kind == AV_PART_SIGNED, pos);
 			for (int g = 0; g < gw; g++)
-				av_heads_put(tc->w, y + k, x + g, glyph, 1, heat);
+				av_heads_put(tc->w, y + k, x + g,
+					     sign && g == gw - 1 && gw > 1 ? sign : glyph, 1, heat);
 			if (*text) {
 				int tw = av_text_width(text);
 				av_heads_fill(tc->w, y + k, x + 1, cw - 1 - tw, heat);

@@ -587,9 +587,15 @@ static void zoom(struct av_app *a)
 	if (a->heads_cells == AV_HEADS_CELLS_NUMBERS)
 		av_app_message(a, false, a->heads_bars ? _("all heads: values under the bars")
 			       : _("all heads: numbers in the cells (< > page when they do not fit)"));
-	else
-		av_app_message(a, false, a->heads_bars ? _("all heads: bars only (z for values)")
-			       : _("all heads: colour only (z for numbers)"));
+	else if (a->heads_bars)
+		av_app_message(a, false, _("all heads: bars only (z for values)"));
+	else if (a->colors.color)
+		av_app_message(a, false, _("all heads: colour only (z for numbers)"));
+	else   /* "colour only" without colour: say what the glyphs show */
+		/* TRANSLATORS: %s is the minus sign put after a negative
+		 * cell's shading glyph ("▓−") */
+		av_app_message(a, false, _("all heads: shading only, %s after it if negative (z "
+			       "for numbers)"), av_draw_utf8() ? "−" : "-");
 }
 
 /* y: the cursor's head's matrix, as the stepper would pin it (the part

@@ -599,8 +599,10 @@ static void draw_cell(WINDOW *w, struct av_colors *c, const struct av_heatmap *h
 		 * wins) */
 		const char *mark = current ? "[]" : marked ? "<>" : NULL;
 		if (shade || hidden) {
+			const char *sign = hidden ? NULL
+					   : av_colors_sign_mark(c, heat, p->kind == AV_PART_SIGNED, pos);
 			char two[16];
-			snprintf(two, sizeof(two), "%s%s", glyph, glyph);
+			snprintf(two, sizeof(two), "%s%s", glyph, sign ? sign : glyph);
 			av_put(w, y, s->x, mark ? mark : two, cw, a);
 		} else {
 			av_put_pad(w, y, s->x, mark ? mark : "", cw, a);
@@ -1028,7 +1030,15 @@ int av_legend_draw(WINDOW *w, int y, struct av_colors *c, enum av_part_kind kind
 	int steps = AV_HEAT_LEVELS;
 	int cell = width >= 70 && !masked_entry ? 2 : 1;
 	for (int i = 0; i < steps && x + cell < width; i++) {
-		av_colors_swatch(w, y, x, cell, c, kind == AV_PART_SIGNED, (double)i / (steps - 1));
+		double pos = (double)i / (steps - 1);
+		bool signed_ = kind == AV_PART_SIGNED;
+		av_colors_swatch(w, y, x, cell, c, signed_, pos);
+		/* without colour the negative half as such cells read: "▓−" */
+		const char *sign = cell > 1 ? av_colors_sign_mark(c, av_colors_heat(c, signed_, pos),
+								  signed_, pos)
+					    : NULL;
+		if (sign)
+			av_put(w, y, x + cell - 1, sign, 1, A_NORMAL);
 		x += cell;
 	}
 	x += av_put(w, y, x, " ", width - x, A_NORMAL);
