@@ -1498,6 +1498,13 @@ static void test_monochrome_sign_without_numbers(void **state)
 	expect(want);
 	harness_close(&h);
 
+	/* where the grid shows numbers, its line says what z gives instead:
+	 * no colour, but shading */
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "nnna");
+	expect("z: shading only; a: bars");
+	harness_close(&h);
+
 	/* the all-heads grid: head 0's row of 'cat' is −0.70, −0.95 (blank),
 	 * −5.44, −6.41, +2.85 */
 	OPEN(&h, 80, 24, "qkv-walkthrough", NULL, -1);

@@ -444,13 +444,15 @@ static void draw_title(struct av_app *a, const struct av_heads_page *pg)
 			     "up/down: query; z: values; a: back"), from, to, a->row);
 	}
 	else
-		/* TRANSLATORS: the %s is "colour only" or "numbers": what z shows */
+		/* TRANSLATORS: the %s is "colour only" (or, on a screen without
+		 * colour, "shading only") or "numbers": what z shows */
 		snprintf(buf, sizeof(buf), st == AV_STAGE_PROJECTION
 			 ? _("one heatmap per head: tokens down, dimensions across; z: %s; a: bars")
 			 : st == AV_STAGE_CONTEXT
 			 ? _("one heatmap per head: queries down, dimensions across; z: %s; a: bars")
 			 : _("one heatmap per head: queries down, keys across; z: %s; a: bars"),
-			 pg->numbers ? _("colour only") : _("numbers"));
+			 !pg->numbers ? _("numbers")
+			 : c->color ? _("colour only") : _("shading only"));
 	av_heads_put(w, 1, x, buf, width - x, av_colors_el(c, AV_EL_DIM));
 }
 
