@@ -501,7 +501,7 @@ static void test_refused_fields(void **state)
 	assert_edit_refused("\"lr\":0.005", "\"lr\":null", "not a finite number");
 	assert_edit_refused("\"epochs\":137", "\"epochs\":1000001", "epochs");
 	assert_edit_refused("\"target\":\"pairs\"", "\"target\":\"all\"", "not a known target");
-	assert_edit_refused("\"steps\":2", "\"steps\":1000001", "steps");
+	assert_edit_refused("\"steps\":2", "\"steps\":174762", "steps");
 	assert_edit_refused("\"init\":\"torch\"", "\"init\":\"zero\"", "not a known init");
 	assert_edit_refused("\"at\":0", "\"at\":1", "starts at step 1, not 0");
 	assert_edit_refused("\"at\":9001", "\"at\":40", "does not come after 40");
@@ -509,6 +509,78 @@ static void test_refused_fields(void **state)
 	assert_edit_refused("\"recipe\":[", "\"recipe\":[7,", "not an object");
 	assert_edit_refused("\"figure\":3", "\"figure\":16", "figure");
 	assert_edit_refused("\"kind\":\"bars\"", "\"kind\":\"pie\"", "not a known kind");
+}
+
+/* The full snapshot's body with the first occurrence of from replaced by
+ * to decodes, and the field reads back as want. */
+static void assert_edit_accepted(const char *from, const char *to, struct av_state *out)
+{
+	struct av_state s;
+	char *body, *at, *edited, *cause = NULL;
+	unsigned char *msg;
+	size_t len;
+
+	full_snapshot(&s);
+	body = body_of(&s);
+	at = strstr(body, from);
+	if (at == NULL)
+		fail_msg("\"%s\" is not in %s", from, body);
+	edited = av_printf("%.*s%s%s", (int)(at - body), body, to, at + strlen(from));
+	msg = frame(edited, strlen(edited), &len);
+	if (!av_wire_decode(msg, len, out, &cause))
+		fail_msg("refused: %s (body %.300s)", cause, edited);
+	free(msg);
+	free(edited);
+	free(body);
+}
+
+/* A run's steps into an epoch, the corpus sentence on the training map and
+ * a recipe's or track's step are bounded by what a run reaches over the
+ * largest corpus a sample holds (the bounds of a weights file's "steps"),
+ * not a round million each. */
+static void test_refused_past_a_run(void **state)
+{
+	(void)state;
+	struct av_state s, out;
+	char *cause = NULL;
+
+	assert_edit_refused("\"steps\":2", "\"steps\":174762",
+			    "\"steps\" is not in 0..174761");
+	assert_edit_refused("\"sentence\":2", "\"sentence\":174762",
+			    "\"sentence\" is not in 0..174761");
+	assert_edit_refused("\"at\":9001,\"target\"", "\"at\":174762174762,\"target\"",
+			    "\"at\" is not in 0..174762174761");
+	assert_edit_refused("\"at\":9001,\"pair\"", "\"at\":174762174762,\"pair\"",
+			    "\"at\" is not in 0..174762174761");
+	/* and up to them, read back as sent (the first "steps" is the run
+	 * before the one in progress) */
+	assert_edit_accepted("\"steps\":2", "\"steps\":174761", &out);
+	assert_int_equal(out.before[0].steps, 174761);
+	assert_edit_accepted("\"sentence\":2", "\"sentence\":174761", &out);
+	assert_int_equal(out.train_sentence, 174761);
+	assert_edit_accepted("\"at\":9001,\"target\"", "\"at\":174762174761,\"target\"",
+			     &out);
+	assert_true(out.training.recipe[2].at == 174762174761L);
+
+	/* the teacher's side refuses to publish them alike */
+	full_snapshot(&s);
+	s.training.steps = 174762;
+	assert_false(av_state_validate(&s, &cause));
+	assert_string_equal(cause, "steps: 174762 is not in 0..174761");
+	free(cause);
+	cause = NULL;
+	full_snapshot(&s);
+	s.train_sentence = 174762;
+	assert_false(av_state_validate(&s, &cause));
+	assert_string_equal(cause, "train sentence: 174762 is not in 0..174761");
+	free(cause);
+	cause = NULL;
+	full_snapshot(&s);
+	s.training.tracks[2].at = 174762174762L;
+	assert_false(av_state_validate(&s, &cause));
+	assert_string_equal(cause, "track 2: step 174762174762 is past any a run reaches "
+			    "(174762174761)");
+	free(cause);
 }
 
 static void test_refused_long_text(void **state)
@@ -2408,6 +2480,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_pin_round_trip),
 		cmocka_unit_test(test_refused_fields),
+		cmocka_unit_test(test_refused_past_a_run),
 		cmocka_unit_test(test_refused_long_text),
 		cmocka_unit_test(test_refused_headers),
 		cmocka_unit_test(test_truncated),

@@ -267,12 +267,17 @@ bool av_trainer_step(struct av_trainer *tr);
  * returns the epoch's loss. */
 double av_trainer_epoch(struct av_trainer *tr);
 
+/* The most sentences a run trains on: the sample's "sentences", each a
+ * JSON value of a sample file of at most AV_MAX_TEXT_FILE bytes, which
+ * holds at most AV_JSON_MAX_VALUES of them (json_read.h): 174762. A
+ * corpus sentence's index (the training view's sentence on the map) is
+ * below it. */
+#define AV_TRAIN_MAX_SENTENCES ((int)(((size_t)1 << 20) / 6))
+
 /* The most steps a run takes into an epoch, what a training record's
  * "steps" counts (the screen's "trained 2 ep+1"): one per training sentence
- * done, so fewer than the sample's "sentences", each a JSON value of a
- * sample file of at most AV_MAX_TEXT_FILE bytes, which holds at most
- * AV_JSON_MAX_VALUES of them (json_read.h): 174761. */
-#define AV_TRAIN_MAX_STEPS ((int)(((size_t)1 << 20) / 6) - 1)
+ * done, so fewer than the corpus's sentences: 174761. */
+#define AV_TRAIN_MAX_STEPS (AV_TRAIN_MAX_SENTENCES - 1)
 
 /* The histories kept per epoch (the loss, the tracked pair's score and cell
  * per head: 8 + 24 H bytes) stay within this: a run left going (a class's

@@ -241,8 +241,8 @@ static bool read_loss(const cJSON *o, int epochs, double **loss, char **cause)
 		       "\"epochs\" is %d), got %d"), epochs, epochs, n);
 }
 
-_Static_assert(AV_TRAIN_MAX_STEPS == (int)AV_JSON_MAX_VALUES(AV_MAX_TEXT_FILE) - 1,
-	       "a run's steps into an epoch are fewer than a sample's values");
+_Static_assert(AV_TRAIN_MAX_SENTENCES == (int)AV_JSON_MAX_VALUES(AV_MAX_TEXT_FILE),
+	       "a run's corpus is a sample's sentences, each one of its values");
 
 /* "steps" no run can have taken: it read "trained 1 ep+2147483647". */
 static bool steps_possible(long long steps, char **cause)

@@ -172,8 +172,11 @@ static bool check_step(const char *field, int i, long at, long prev_at, char **c
 {
 	if (i == 0 && at != 0)
 		return av_fail(cause, _("%s: starts at step %ld, not 0"), field, at);
-	if (i > 0 && (at <= prev_at || at > (long)AV_SNAP_MAX_EPOCHS * AV_SNAP_MAX_STEPS))
+	if (i > 0 && at <= prev_at)
 		return av_fail(cause, _("%s: step %ld does not come after %ld"), field, at, prev_at);
+	if ((long long)at > AV_SNAP_MAX_AT)
+		return av_fail(cause, _("%s: step %ld is past any a run reaches (%lld)"), field, at,
+			       AV_SNAP_MAX_AT);
 	return true;
 }
 
@@ -227,8 +230,8 @@ static bool check_training(const struct av_snap_training *t, char **cause)
 		return false;
 	if (t->epochs < 0 || t->epochs > AV_SNAP_MAX_EPOCHS)
 		return av_fail(cause, _("epochs: %d is not in 0..%d"), t->epochs, AV_SNAP_MAX_EPOCHS);
-	if (t->steps < 0 || t->steps > AV_SNAP_MAX_STEPS)
-		return av_fail(cause, _("steps: %d is not in 0..%d"), t->steps, AV_SNAP_MAX_STEPS);
+	if (t->steps < 0 || t->steps > AV_TRAIN_MAX_STEPS)
+		return av_fail(cause, _("steps: %d is not in 0..%d"), t->steps, AV_TRAIN_MAX_STEPS);
 	if (!t->active && (t->epochs != 0 || t->steps != 0))
 		return av_fail(cause, _("epochs: %d without a training run"), t->epochs);
 	if (t->n_recipe < 1 || t->n_recipe > AV_SNAP_MAX_RECIPE)
@@ -277,9 +280,9 @@ bool av_state_validate(const struct av_state *s, char **cause)
 		return av_fail(cause, _("compare: %d is not in 0..2"), s->compare);
 	if (s->train_mats < 0 || s->train_mats > 3)
 		return av_fail(cause, _("train mats: %d is not in 0..3"), s->train_mats);
-	if (s->train_sentence < 0 || s->train_sentence >= AV_SNAP_MAX_STEPS)
+	if (s->train_sentence < 0 || s->train_sentence >= AV_TRAIN_MAX_SENTENCES)
 		return av_fail(cause, _("train sentence: %d is not in 0..%d"), s->train_sentence,
-			       AV_SNAP_MAX_STEPS - 1);
+			       AV_TRAIN_MAX_SENTENCES - 1);
 	if (!check_name("lesson", s->lesson, true, cause))
 		return false;
 	if (s->lesson_step < 0 || s->lesson_step > AV_SNAP_MAX_LESSON_STEP)

@@ -26,7 +26,14 @@
 #define AV_SNAP_TEXT_MAX AV_MAX_SENTENCE_BYTES   /* bytes of the sentence, the source */
 #define AV_SNAP_MAX_LESSON_STEP 10000
 #define AV_SNAP_MAX_EPOCHS 1000000
-#define AV_SNAP_MAX_STEPS 1000000      /* sentences into the epoch in progress */
+/* A run's steps into the epoch in progress and the training view's corpus
+ * sentence are bounded as a run and its corpus are (train.h:
+ * AV_TRAIN_MAX_STEPS, AV_TRAIN_MAX_SENTENCES), the bounds a weights file's
+ * training record has too. A recipe's or track's step, counted from the
+ * run's start (epoch * sentences + sentence), is at most where a run of
+ * AV_SNAP_MAX_EPOCHS epochs over the largest corpus gets to. */
+#define AV_SNAP_MAX_AT ((long long)AV_SNAP_MAX_EPOCHS * AV_TRAIN_MAX_SENTENCES + \
+			AV_TRAIN_MAX_STEPS)
 #define AV_SNAP_MAX_RECIPE 64          /* settings changes in one training run */
 #define AV_SNAP_MAX_FIGURE 15          /* the figures view's figure index */
 #define AV_SNAP_MAX_PANEL 15           /* and its focused panel */
@@ -101,7 +108,7 @@ struct av_snap_training {
 	bool has_source;
 	char source[AV_SNAP_TEXT_MAX + 1];
 	int epochs;                   /* epochs done, 0..AV_SNAP_MAX_EPOCHS */
-	int steps;                    /* and sentences of the next, 0..AV_SNAP_MAX_STEPS */
+	int steps;                    /* and sentences of the next, 0..AV_TRAIN_MAX_STEPS */
 	int n_recipe;                 /* 1..AV_SNAP_MAX_RECIPE; recipe[0].at is 0 and
 					 the steps grow strictly */
 	struct av_snap_recipe recipe[AV_SNAP_MAX_RECIPE];
@@ -170,7 +177,7 @@ struct av_state {
 	/* the training view's panels (view train; else all 0): the vocabulary's
 	 * map instead of a sentence's, scaled scores instead of weights, the
 	 * matrices panel (0 off, 1 gradients, 2 weights, 3 both) and the
-	 * corpus sentence on the map, 0..AV_SNAP_MAX_STEPS */
+	 * corpus sentence on the map, 0..AV_TRAIN_MAX_SENTENCES-1 */
 	bool train_vocab, train_scores;
 	int train_mats, train_sentence;
 	int compare;                  /* the comparison's display (view compare; else 0):

@@ -295,7 +295,8 @@ static bool decode_train_look(const cJSON *view, struct av_state *s, char **caus
 	       get_bool(t, "train", "vocab", &s->train_vocab, cause) &&
 	       get_bool(t, "train", "scores", &s->train_scores, cause) &&
 	       get_int(t, "train", "mats", 0, 3, &s->train_mats, cause) &&
-	       get_int(t, "train", "sentence", 0, AV_SNAP_MAX_STEPS - 1, &s->train_sentence, cause);
+	       get_int(t, "train", "sentence", 0, AV_TRAIN_MAX_SENTENCES - 1, &s->train_sentence,
+		       cause);
 }
 
 static bool decode_hidden(const cJSON *view, struct av_state *s, char **cause)
@@ -373,8 +374,7 @@ static bool decode_recipe(const cJSON *item, struct av_snap_recipe *r, char **ca
 	if (!cJSON_IsObject(item))
 		return av_fail(cause, _("training: \"recipe\" holds something that is not an object"));
 	if (!only_keys(item, "recipe", keys, cause) ||
-	    !get_integer(item, "recipe", "at", 0,
-			 (double)AV_SNAP_MAX_EPOCHS * AV_SNAP_MAX_STEPS, &at, cause) ||
+	    !get_integer(item, "recipe", "at", 0, (double)AV_SNAP_MAX_AT, &at, cause) ||
 	    !get_enum(item, "recipe", "target", av_target_names, &target, cause) ||
 	    !get_enum(item, "recipe", "optimizer", av_optimizer_names, &optimizer, cause) ||
 	    !get_enum(item, "recipe", "params", av_train_set_names, &params, cause) ||
@@ -417,8 +417,7 @@ static bool decode_track(const cJSON *item, struct av_snap_track *k, char **caus
 	if (!cJSON_IsObject(item))
 		return av_fail(cause, _("training: \"tracks\" holds something that is not an object"));
 	if (!only_keys(item, "tracks", keys, cause) ||
-	    !get_integer(item, "tracks", "at", 0,
-			 (double)AV_SNAP_MAX_EPOCHS * AV_SNAP_MAX_STEPS, &at, cause) ||
+	    !get_integer(item, "tracks", "at", 0, (double)AV_SNAP_MAX_AT, &at, cause) ||
 	    (pair = get(item, "tracks", "pair", cause)) == NULL)
 		return false;
 	k->at = (long)at;
@@ -458,7 +457,7 @@ static bool decode_run(const cJSON *t, struct av_snap_training *tr, char **cause
 	    !get_enum(t, "training", "init", av_init_names, &init, cause) ||
 	    !decode_under(t, tr, cause) ||
 	    !get_int(t, "training", "epochs", 0, AV_SNAP_MAX_EPOCHS, &tr->epochs, cause) ||
-	    !get_int(t, "training", "steps", 0, AV_SNAP_MAX_STEPS, &tr->steps, cause) ||
+	    !get_int(t, "training", "steps", 0, AV_TRAIN_MAX_STEPS, &tr->steps, cause) ||
 	    (recipe = get(t, "training", "recipe", cause)) == NULL)
 		return false;
 	tr->init = (enum av_init)init;
