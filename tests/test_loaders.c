@@ -1375,6 +1375,16 @@ static void test_weights_training_record(void **state)
 		{ ", \"training\": {\"epochs\": 1, \"steps\": 2147483647}",
 		  "\"training\".\"steps\": 2147483647 is more" },
 		{ ", \"training\": {\"epochs\": 1, \"steps\": 174761}", NULL },
+		/* epochs: no more than the longest run trains, at one head; the
+		 * epochs before add up over runs, to INT_MAX at most */
+		{ ", \"training\": {\"epochs\": 2097153}",
+		  "\"training\".\"epochs\": 2097153 is more than one run trains (a run stops "
+		  "when its history is full: at most 2097152 epochs)" },
+		{ ", \"training\": {\"epochs\": 2147483647}", "\"epochs\": 2147483647 is more" },
+		{ ", \"training\": {\"epochs\": 2097152}", NULL },
+		{ ", \"training\": {\"epochs\": 1, \"epochs_before\": 2147483647}", NULL },
+		{ ", \"training\": {\"epochs\": 1, \"epochs_before\": 2147483648}",
+		  "\"epochs_before\"" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char *text = av_printf("%s%s}", head, cases[i].training), *cause = NULL;
@@ -1753,6 +1763,9 @@ static struct bad_case bad_cases[] = {
 	  ": unknown key \"weights\" (allowed: format, version, config, params, sentence, "
 	  "source, tokens, source_tokens, stages, training or reference)" },
 	{ "weights-no-params.json", WEIGHTS, ": missing \"params\"" },
+	{ "weights-training-epochs.json", WEIGHTS,
+	  ": \"training\".\"epochs\": 2147483647 is more than one run trains (a run stops "
+	  "when its history is full: at most 2097152 epochs)" },
 	{ "weights-training-steps.json", WEIGHTS,
 	  ": \"training\".\"steps\": 2147483647 is more than a run takes into an epoch "
 	  "(one step per training sentence: at most 174761)" },

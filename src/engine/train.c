@@ -755,8 +755,7 @@ bool av_trainer_diverged(const struct av_trainer *tr)
 
 int av_trainer_max_epochs(const struct av_trainer *tr)
 {
-	size_t per_epoch = sizeof(double) * (1 + 3 * (size_t)tr->cfg.heads);
-	size_t most = AV_TRAIN_HISTORY_BYTES / per_epoch;
+	size_t most = AV_TRAIN_HISTORY_BYTES / AV_TRAIN_EPOCH_HISTORY_BYTES(tr->cfg.heads);
 	return most > INT_MAX ? INT_MAX : (int)most;
 }
 

@@ -283,11 +283,17 @@ double av_trainer_epoch(struct av_trainer *tr);
  * per head: 8 + 24 H bytes) stay within this: a run left going (a class's
  * screen overnight) took 5 MB a minute at D=512, H=8. */
 #define AV_TRAIN_HISTORY_BYTES ((size_t)64 << 20)
+#define AV_TRAIN_EPOCH_HISTORY_BYTES(heads) (sizeof(double) * (1 + 3 * (size_t)(heads)))
 
 /* The most epochs a run of tr's model keeps within AV_TRAIN_HISTORY_BYTES
  * (2 097 152 at H=1, 335 544 at H=8); the training view stops there and
  * --train refuses more. */
 int av_trainer_max_epochs(const struct av_trainer *tr);
+
+/* The most epochs any one run trains: av_trainer_max_epochs of a model of
+ * one head, 2 097 152. What a training record's "epochs" counts (the
+ * epochs before it add up over runs, to at most INT_MAX: av_epochs_sum). */
+#define AV_TRAIN_MAX_EPOCHS ((int)(AV_TRAIN_HISTORY_BYTES / AV_TRAIN_EPOCH_HISTORY_BYTES(1)))
 
 /* before + epochs, at most INT_MAX: an epoch count that goes on from
  * another ("trained 200+3 ep"), whatever a file claimed. Both >= 0. */

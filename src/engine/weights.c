@@ -218,20 +218,17 @@ static bool read_weights(const cJSON *root, struct av_config *c, unsigned *given
 	return av_config_check(c, cause);
 }
 
-/* The longest "loss" list read: a trainer keeps 8 + 24 H bytes of history
- * an epoch within AV_TRAIN_HISTORY_BYTES, so no run has the loss alone of
- * more epochs than this (a list that long is refused by the parse's own
- * memory limit first; this bounds what is allocated here regardless). */
-#define MAX_LOSS_ENTRIES ((int)(AV_TRAIN_HISTORY_BYTES / sizeof(double)))
-
-/* "loss": one finite number per epoch, or none (*loss NULL). */
+/* "loss": one finite number per epoch, or none (*loss NULL); no longer
+ * than a run's epochs can be (AV_TRAIN_MAX_EPOCHS), which bounds what is
+ * allocated here. */
 static bool read_loss(const cJSON *o, int epochs, double **loss, char **cause)
 {
 	int n = 0;
 	*loss = NULL;
 	if (!cJSON_GetObjectItemCaseSensitive(o, "loss"))
 		return true;
-	if (!av_json_get_doubles(o, "training", "loss", true, MAX_LOSS_ENTRIES, loss, &n, cause))
+	if (!av_json_get_doubles(o, "training", "loss", true, AV_TRAIN_MAX_EPOCHS, loss, &n,
+				 cause))
 		return false;
 	if (n == epochs)
 		return true;
@@ -254,6 +251,19 @@ static bool steps_possible(long long steps, char **cause)
 		       AV_TRAIN_MAX_STEPS);
 }
 
+/* "epochs" no run can have trained: each stops when its history is full,
+ * the longest at one head. The epochs before a run ("epochs_before") add
+ * up over any number of runs, each from the weights the one before wrote,
+ * to at most INT_MAX (av_epochs_sum). */
+static bool epochs_possible(long long epochs, char **cause)
+{
+	if (epochs <= AV_TRAIN_MAX_EPOCHS)
+		return true;
+	return av_fail(cause, _("\"training\".\"epochs\": %lld is more than one run trains (a run "
+				"stops when its history is full: at most %d epochs)"), epochs,
+		       AV_TRAIN_MAX_EPOCHS);
+}
+
 /* The "training" record: the header of trained weights says so, and a
  * dump or export of them carries it on, its loss list too. */
 static bool read_training(const cJSON *root, struct av_loaded_training *out, char **cause)
@@ -271,6 +281,7 @@ static bool read_training(const cJSON *root, struct av_loaded_training *out, cha
 	};
 	if (!av_json_check_keys(o, "training", keys, cause)
 	    || !av_json_get_int(o, "training", "epochs", true, 0, INT_MAX, &epochs, cause)
+	    || !epochs_possible(epochs, cause)
 	    || !av_json_get_int(o, "training", "steps", false, 0, INT_MAX, &steps, cause)
 	    || !steps_possible(steps, cause)
 	    || !av_json_get_int(o, "training", "epochs_before", false, 0, INT_MAX, &before,

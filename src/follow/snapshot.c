@@ -223,6 +223,11 @@ static bool check_track(const struct av_snap_track *k, int i, long prev_at, char
 	return check_step(field, i, k->at, prev_at, cause);
 }
 
+/* A student's W w writes the teacher's run as a weights file, which must
+ * read back (weights.c refuses more epochs than a run trains). */
+_Static_assert(AV_SNAP_MAX_EPOCHS <= AV_TRAIN_MAX_EPOCHS,
+	       "a teacher's run is no longer than a run can be");
+
 static bool check_training(const struct av_snap_training *t, char **cause)
 {
 	if (!check_enum("training init", (int)t->init, av_init_names, cause) ||

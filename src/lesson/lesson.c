@@ -383,6 +383,11 @@ static void record_training_settings(struct av_lesson_state *s)
 	t->source = s->source ? av_strdup(s->source) : NULL;
 }
 
+/* A lesson's trained weights, written with W w, must read back (weights.c
+ * refuses more epochs than a run trains). */
+_Static_assert(AV_LESSON_MAX_EPOCHS <= AV_TRAIN_MAX_EPOCHS,
+	       "a lesson's run is no longer than a run can be");
+
 static bool read_train(const cJSON *step, struct av_lesson_state *s, char **cause)
 {
 	const cJSON *tr;
