@@ -2223,6 +2223,62 @@ static void test_sync_loads_teacher_sample(void **state)
 	av_session_free(&s);
 }
 
+/* In a process that reads installed data only (as --restricted does; no
+ * sample is installed from the build tree), the teacher's sample name's
+ * cause: the built-in sample is all there is. */
+static void find_sample_builtin_only(const char *name, uint64_t hash, char *said, size_t size)
+{
+	int fds[2], status;
+	ssize_t got;
+
+	assert_int_equal(pipe(fds), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct av_sample found;
+		char *cause = NULL;
+		const char *line;
+
+		close(fds[0]);
+		av_data_installed_only();
+		if (av_sample_load("china-panda", &found, NULL))
+			line = "(installed)";    /* an installed china-panda: no test here */
+		else if (av_state_find_sample(name, hash, &found, &cause))
+			line = "(found)";
+		else
+			line = cause;
+		av_sample_free(&found);
+		_exit(write(fds[1], line, strlen(line)) == (ssize_t)strlen(line) ? 0 : 1);
+	}
+	close(fds[1]);
+	got = read(fds[0], said, size - 1);
+	close(fds[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_true(got > 0);
+	said[got] = '\0';
+}
+
+/* A teacher on an edited copy of the built-in sample: a student with the
+ * built-in one only is told it has another version of it, not that the
+ * sample is not installed (it is built in). */
+static void test_sync_builtin_another_version(void **state)
+{
+	(void)state;
+	uint64_t hash = av_state_hash(av_builtin_sample_json, strlen(av_builtin_sample_json));
+	char said[512];
+
+	find_sample_builtin_only("china-panda", hash, said, sizeof said);
+	if (strcmp(said, "(installed)") == 0)
+		skip();    /* PKGDATADIR holds china-panda: not the case tested */
+	assert_string_equal(said, "(found)");
+	find_sample_builtin_only("china-panda", hash ^ 1, said, sizeof said);
+	assert_string_equal(said, "this attnview's sample china-panda is not the teacher's "
+			    "(another version of it)");
+	find_sample_builtin_only("no-such-sample", hash, said, sizeof said);
+	assert_string_equal(said, "the teacher's sample no-such-sample is not installed here");
+}
+
 /* o pressed twice (adam, sgd, adam) leaves the settings as they were but
  * Adam's moments restarted: the recipe says so (reset), and the replay
  * restarts them too, so the weights are still the leader's. */
@@ -2495,6 +2551,7 @@ int main(void)
 		cmocka_unit_test(test_sync_runs_under_their_settings),
 		cmocka_unit_test(test_sync_tracked_pair),
 		cmocka_unit_test(test_sync_loads_teacher_sample),
+		cmocka_unit_test(test_sync_builtin_another_version),
 		cmocka_unit_test(test_sync_optimiser_restart),
 		cmocka_unit_test(test_sync_sleep_restart),
 		cmocka_unit_test(test_explore_without_teacher),

@@ -432,7 +432,6 @@ bool av_state_find_sample(const char *name, uint64_t hash, struct av_sample *out
 	 * is that one (a teacher who gave no --sample) */
 	if (!av_sample_load(name, &loaded, cause) || !av_state_sample_hash(&loaded, &have, NULL) ||
 	    have != hash) {
-		bool found = loaded.name != NULL;
 		av_sample_free(&loaded);
 		if (!av_sample_load_builtin(&loaded, NULL) || loaded.name == NULL ||
 		    strcmp(loaded.name, name) != 0 || !av_state_sample_hash(&loaded, &have, NULL) ||
@@ -442,9 +441,11 @@ bool av_state_find_sample(const char *name, uint64_t hash, struct av_sample *out
 				free(*cause);
 				*cause = NULL;
 			}
-			return av_fail(cause, found ? _("this attnview's sample %s is not the"
-							" teacher's (another version of it)")
-						    : _("the teacher's sample %s is not installed here"),
+			/* named here, installed or built in: another version */
+			return av_fail(cause, av_state_sample_named(name)
+					      ? _("this attnview's sample %s is not the teacher's"
+						  " (another version of it)")
+					      : _("the teacher's sample %s is not installed here"),
 				       name);
 		}
 	}
