@@ -297,6 +297,30 @@ static void test_heading_commas_agree(void **state)
 	harness_close(&h);
 }
 
+/* The pin's label joins its parts with the language's comma, as the
+ * inspector's heading does: in Chinese it read "固定：context_h 头 3, self,
+ * dmodel", ASCII commas between Chinese words. */
+static void test_pin_label_commas(void **state)
+{
+	(void)state;
+	if (!chinese())
+		skip();
+	struct harness h;
+	assert_true(harness_open(&h, "xterm-256color", 80, 24, "", NULL, -1, NULL));
+	harness_keys(&h, "Gpy");
+	char zh[512];
+	snprintf(zh, sizeof(zh), "%s", row(0));
+	english();
+	harness_close(&h);
+	if (!strstr(zh, "固定：context_h 头 0，self，dk，T=1"))
+		fail_msg("Chinese: \"%s\"", zh);
+	assert_true(harness_open(&h, "xterm-256color", 80, 24, "", NULL, -1, NULL));
+	harness_keys(&h, "Gpy");
+	if (!strstr(row(0), "pinned: context_h head 0, self, dk, T=1"))
+		fail_msg("English: \"%s\"", row(0));
+	harness_close(&h);
+}
+
 /* The pin's label in Chinese says the context stage once: it read
  * "固定：上下文 context_h 头 0", the stage's name and then the matrix's,
  * which says it again; the output stage's output stays "输出". */
@@ -336,6 +360,7 @@ int main(void)
 		cmocka_unit_test(test_teacher_stage_translated),
 		cmocka_unit_test(test_heading_commas_agree),
 		cmocka_unit_test(test_pin_label_names_the_stage_once),
+		cmocka_unit_test(test_pin_label_commas),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -92,11 +92,15 @@ void av_snapshot_free(struct av_snapshot *s)
 void av_snapshot_describe(const struct av_snapshot *s, char *buf, size_t size)
 {
 	char trained[64] = "";
+	/* TRANSLATORS: between the parts of a pinned matrix's description
+	 * ("softmax head 0, causal, dk, T=1"): the comma the translation of
+	 * ", trained %d epoch" after them uses */
+	const char *comma = C_("pinned matrix", ", ");
 	if (s->epochs > 0)
 		snprintf(trained, sizeof(trained), P_(", trained %d epoch", ", trained %d epochs",
 						      s->epochs), s->epochs);
-	snprintf(buf, size, "%s, %s, %s, T=%.3g%s", s->what, av_mode_names[s->cfg.mode],
-		 av_scale_names[s->cfg.scale], s->cfg.temperature, trained);
+	snprintf(buf, size, "%s%s%s%s%s%sT=%.3g%s", s->what, comma, av_mode_names[s->cfg.mode],
+		 comma, av_scale_names[s->cfg.scale], comma, s->cfg.temperature, trained);
 }
 
 static bool labels_equal(char **a, char **b, int n)

@@ -46,7 +46,9 @@ void av_snapshot_copy(struct av_snapshot *dst, const struct av_snapshot *src);
 void av_snapshot_free(struct av_snapshot *s);
 
 /* "softmax head 0, causal, dk, T=1" (plus ", trained 50 epochs"): what a
- * snapshot is and the settings it was made under, for the header. */
+ * snapshot is and the settings it was made under, for the screen (and what
+ * W writes of it), in the screen's language: "，" joins the parts in
+ * Chinese. */
 void av_snapshot_describe(const struct av_snapshot *s, char *buf, size_t size);
 
 /* Per cell of a difference: visible in both, or hidden in one or both. */
