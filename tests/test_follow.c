@@ -1941,6 +1941,81 @@ static void test_room_fake_leader(void **state)
 	free(path);
 }
 
+/* The last line noted, what the student's status line shows. */
+static const char *last_note(const struct notes *n)
+{
+	static char line[1024];
+	size_t len = strlen(n->text);
+	const char *end = len > 0 ? n->text + len - 1 : n->text, *start = end;
+
+	while (start > n->text && start[-1] != '\n')
+		start--;
+	snprintf(line, sizeof line, "%.*s", (int)(end - start), start);
+	return line;
+}
+
+/* A program that answers on the room's socket with bytes that are not a
+ * message, at every try: connected is not following, so the status line
+ * keeps saying why the student left, not "following" between tries
+ * (the header says "no teacher"), until a real message comes. */
+static void test_room_junk_at_every_try(void **state)
+{
+	struct room_fixture *r = *state;
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	char *path = av_printf("%s/socket", r->dir);
+	const struct notes *notes = &r->follower_notes[0];
+	const char *left = "left the room: the teacher's side sent bytes that are not an "
+			   "attnview message (one begins with \"AVFL\")";
+	int listener, conn;
+	struct av_state s;
+	unsigned char *good;
+	size_t good_len;
+	char *cause = NULL, *following;
+
+	assert_int_equal(mkdir(r->dir, 0770), 0);
+	listener = socket(AF_UNIX, SOCK_STREAM, 0);
+	strcpy(sun.sun_path, path);
+	assert_int_equal(bind(listener, (struct sockaddr *)&sun, sizeof sun), 0);
+	assert_int_equal(listen(listener, 4), 0);
+	r->f[0] = av_follower_new(r->dir, (uid_t)-1, take_note, &r->follower_notes[0]);
+	for (int try = 0; try < 3; try++) {
+		r->events[0] = 0;
+		pump(r, 1);
+		assert_true(r->events[0] & AV_FOLLOW_CONNECTED);
+		if (try > 0 && strcmp(last_note(notes), left) != 0)
+			fail_msg("try %d: connected, the line says \"%s\"", try, last_note(notes));
+		if (strstr(notes->text, "following") != NULL)
+			fail_msg("try %d: connected, the line says \"%s\"", try, last_note(notes));
+		conn = accept(listener, NULL, NULL);
+		assert_true(conn >= 0);
+		assert_int_equal(write(conn, "HTTP/1.1 200 OK\r\n", 17), 17);
+		r->events[0] = 0;
+		pump(r, 1);
+		assert_int_equal(r->events[0], AV_FOLLOW_GONE);
+		assert_string_equal(last_note(notes), left);
+		close(conn);
+		r->now += AV_ROOM_BACKOFF_MAX_MS;    /* the next try is due */
+	}
+	/* a real message: following now */
+	r->events[0] = 0;
+	pump(r, 1);
+	assert_true(r->events[0] & AV_FOLLOW_CONNECTED);
+	conn = accept(listener, NULL, NULL);
+	assert_true(conn >= 0);
+	full_snapshot(&s);
+	assert_true(av_wire_encode(&s, &good, &good_len, &cause));
+	assert_int_equal(write(conn, good, good_len), (ssize_t)good_len);
+	pump(r, 1);
+	assert_true(r->events[0] & AV_FOLLOW_SNAPSHOT);
+	following = av_printf("following %s (teacher uid %lu)", r->dir, (unsigned long)getuid());
+	assert_string_equal(last_note(notes), following);
+	free(following);
+	free(good);
+	close(conn);
+	close(listener);
+	free(path);
+}
+
 /* The leader's end of the connection closes: between messages the teacher
  * left; in the middle of one (a header or a body cut short) the student is
  * told so, not that the teacher left as a teacher who quits does. */
@@ -2572,6 +2647,8 @@ int main(void)
 						room_teardown),
 		cmocka_unit_test_setup_teardown(test_room_teacher_uid, room_setup, room_teardown),
 		cmocka_unit_test_setup_teardown(test_room_fake_leader, room_setup, room_teardown),
+		cmocka_unit_test_setup_teardown(test_room_junk_at_every_try, room_setup,
+						room_teardown),
 		cmocka_unit_test_setup_teardown(test_room_closed_mid_message, room_setup,
 						room_teardown),
 	};

@@ -567,6 +567,8 @@ struct av_follower {
 	long long next_try;      /* when to connect again */
 	int backoff;             /* ms; doubles after each failed try */
 	bool told_waiting;       /* "waiting for the leader" noted once per outage */
+	bool told_following;     /* "following" noted for this connection */
+	uid_t leader_uid;        /* who listens on it */
 	enum read_state state;
 	struct av_wire_header header;
 	size_t have;             /* bytes of the header or body read so far */
@@ -671,7 +673,11 @@ static unsigned try_connect(struct av_follower *f, long long now)
 	f->have = 0;
 	f->backoff = AV_ROOM_BACKOFF_MIN_MS;
 	f->told_waiting = false;
-	note(f->note, f->ctx, _("following %s (teacher uid %lu)"), f->dir, (unsigned long)cred.uid);
+	/* connected is not following: a program that is not attnview answers
+	 * too, and the line keeps why the last try failed until a message
+	 * comes (advance) */
+	f->told_following = false;
+	f->leader_uid = cred.uid;
 	return AV_FOLLOW_CONNECTED;
 }
 
@@ -727,6 +733,10 @@ static bool advance(struct av_follower *f, unsigned *events, struct av_state *ou
 					       &f->decoded, &f->decoded_pin, &f->has_pin, &cause)) {
 			*out = f->decoded;
 			*events |= AV_FOLLOW_SNAPSHOT;
+			if (!f->told_following)
+				note(f->note, f->ctx, _("following %s (teacher uid %lu)"), f->dir,
+				     (unsigned long)f->leader_uid);
+			f->told_following = true;
 		} else {
 			note(f->note, f->ctx, _("dropped a message from the teacher: %s"), cause);
 			free(cause);

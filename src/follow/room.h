@@ -98,7 +98,9 @@ struct av_follower;
 /* What av_follower_step saw: a set of these bits (0 for nothing). */
 enum av_follow_event {
 	AV_FOLLOW_SNAPSHOT = 1,    /* *out holds a new snapshot */
-	AV_FOLLOW_CONNECTED = 2,   /* a leader answered (its snapshot follows) */
+	AV_FOLLOW_CONNECTED = 2,   /* a leader answered (its snapshot follows);
+				      "following" is noted at the first
+				      snapshot read from it, not here */
 	AV_FOLLOW_GONE = 4,        /* the leader left or the stream went bad; the
 				      follower keeps its last state and
 				      reconnects with backoff */
