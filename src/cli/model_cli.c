@@ -312,9 +312,11 @@ bool av_model_cli_run(const struct av_options *o, bool restricted, bool color, c
 	else if (o->head >= m.cfg.n_head)
 		ok = av_fail(cause, _("--head %d: the model has heads 0 to %d"), o->head,
 			     m.cfg.n_head - 1);
+	else if (o->sentence && !*o->sentence)   /* given empty: not the default */
+		ok = av_fail(cause, _("the sentence is empty"));
 	struct av_gpt2_run r = { 0 };
 	struct av_trace t = { 0 };
-	bool own = o->sentence && *o->sentence, cut = false;
+	bool own = o->sentence != NULL, cut = false;
 	char *fitted = own ? NULL : default_for(&m, &cut);
 	const char *sentence = own ? o->sentence : fitted;
 	char *notice = cut ? cut_notice(&m) : NULL;
