@@ -25,6 +25,7 @@
 #include <cmocka.h>
 
 #include "model/gpt2.h"
+#include "model/safetensors.h"
 #include "ui/stages.h"
 #include "ui/widgets/draw.h"
 #include "ui/widgets/inspector.h"
@@ -513,6 +514,94 @@ static void test_edit_reruns(void **state)
 	assert_null(a->overlay);
 	assert_int_equal(a->s->trace.n, 3);   /* "the mat", the sentence before e, again */
 	close_model(&mh);
+}
+
+/* The tiny model with its position rows times 10000: a stream x of
+ * thousands, as GPT-2's reaches hundreds in its later layers, written to
+ * dir (vocab.json, merges.txt and config.json linked from the fixture). */
+static void write_loud_stream_model(const char *dir)
+{
+	FILE *in = fopen(TINY "/model.safetensors", "rb");
+	assert_non_null(in);
+	static unsigned char bytes[1 << 16];
+	size_t len = fread(bytes, 1, sizeof(bytes), in);
+	fclose(in);
+	assert_true(len > 0 && len < sizeof(bytes));
+	struct av_safetensors st;
+	char *cause = NULL;
+	assert_true(av_st_parse(&st, bytes, len, "tiny", &cause));
+	const struct av_st_tensor *wpe = av_st_find(&st, "wpe.weight");
+	assert_non_null(wpe);
+	unsigned char *data = bytes + (st.data - bytes);
+	for (size_t at = wpe->begin; at < wpe->end; at += 4) {
+		float v;
+		memcpy(&v, data + at, 4);
+		v *= 10000.0f;
+		memcpy(data + at, &v, 4);
+	}
+	av_st_close(&st);
+	char *path = av_printf("%s/model.safetensors", dir);
+	FILE *out = fopen(path, "wb");
+	assert_non_null(out);
+	assert_int_equal(fwrite(bytes, 1, len, out), len);
+	fclose(out);
+	free(path);
+	static const char *const files[] = { "vocab.json", "merges.txt", "config.json" };
+	for (int i = 0; i < 3; i++) {
+		char *from = av_printf("%s/%s", TINY, files[i]);
+		char *to = av_printf("%s/%s", dir, files[i]);
+		assert_int_equal(symlink(from, to), 0);
+		free(from);
+		free(to);
+	}
+}
+
+static void remove_model(const char *dir)
+{
+	static const char *const files[] = { "model.safetensors", "vocab.json", "merges.txt",
+					     "config.json" };
+	for (int i = 0; i < 4; i++) {
+		char *p = av_printf("%s/%s", dir, files[i]);
+		unlink(p);
+		free(p);
+	}
+	rmdir(dir);
+}
+
+/* X = ln_1(x) is of order 1 whatever x is: its cells keep their decimals
+ * beside a stream x of thousands. They took x's, none at 80x24, so
+ * X[0,0] = −0.243 (the inspector said so) read "0" in its row. */
+static void test_embedding_keeps_its_decimals(void **state)
+{
+	(void)state;
+	if (!utf8)
+		skip();
+	char dir[] = "/tmp/attnview-loud-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	write_loud_stream_model(dir);
+	struct mharness mh;
+	open_model(&mh, dir, "xterm-256color", 80, 24, SENTENCE, 0);
+	harness_keys(&mh.h, "n");
+	expect("2/9 embedding");
+	const struct av_trace *t = &mh.h.a.s->trace;
+	float x_max = 0;
+	for (int i = 0; i < t->n * t->d_model; i++)
+		x_max = fmaxf(x_max, fabsf(t->layer_input[i]));
+	assert_true(x_max > 1000);   /* the stream is loud */
+	char want[32];
+	harness_cell_text(want, sizeof(want), 3, t->embedding[0]);
+	int y = -1;
+	for (int k = 0; k < LINES; k++)
+		if (!strncmp(harness_line(k), "0 t ", 4))
+			y = k;
+	assert_true(y >= 0);
+	if (!strstr(harness_line(y), want)) {
+		fprintf(stderr, "X[0,0] = %s is not in its row:\n", want);
+		harness_dump();
+		fail();
+	}
+	close_model(&mh);
+	remove_model(dir);
 }
 
 /* The editor says the model's own limit whatever the count: 220 tokens
@@ -1068,6 +1157,7 @@ int main(void)
 		cmocka_unit_test(test_sum_uses_the_free_rows),
 		cmocka_unit_test(test_edit_reruns),
 		cmocka_unit_test(test_too_long_says_the_limit),
+		cmocka_unit_test(test_embedding_keeps_its_decimals),
 		cmocka_unit_test(test_keys_while_computing),
 		cmocka_unit_test(test_esc_drops_a_run),
 		cmocka_unit_test(test_newest_wins),

@@ -61,6 +61,9 @@ static int embedding_parts(const struct av_trace *t, struct av_part out[AV_MAX_P
 	out[count] = av_ui_part("X", AV_T_EMBEDDING, t->embedding, n, D, D, AV_AXIS_QUERY,
 				AV_AXIS_DIM);
 	out[count].op = av_trace_is_model_layer(t) ? "→" : "=";
+	/* ln_1's output is of order 1 while GPT-2's stream x reaches hundreds:
+	 * with x's decimals (none) X[0,0] = −0.243 read "0" */
+	out[count].own_decimals = av_trace_is_model_layer(t);
 	out[count++].own = true;
 	if (t->source_embedding)
 		out[count++] = av_ui_part("X_src", AV_T_SOURCE_EMBEDDING, t->source_embedding, m,

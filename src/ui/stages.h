@@ -48,6 +48,9 @@ struct av_part {
 				    the other parts are its inputs */
 	const char *op;          /* drawn between this part and the one before
 				    ("·", "="), or NULL */
+	bool own_decimals;       /* its cells keep the decimals that fit them,
+				    not the fewest of the stage's signed parts
+				    (X = ln_1(x): no sum to read across) */
 };
 
 /* One part: a rows x cols matrix of data (rows stride floats apart), signed

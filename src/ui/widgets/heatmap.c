@@ -978,12 +978,14 @@ void av_heatmap_draw(WINDOW *w, struct av_colors *c, struct av_heatmap *hm)
 		int most = hm->integers ? 0 : pl.cell_w >= 11 ? 4 : 3;
 		info[i].decimals = av_cell_decimals_max(fit, info[i].neg || hm->share_neg, avail,
 							most);
-		if (!weights && info[i].decimals >= 0 && info[i].decimals < signed_decimals)
+		bool shares = !weights && !hm->parts[i].own_decimals;
+		if (shares && info[i].decimals >= 0 && info[i].decimals < signed_decimals)
 			signed_decimals = info[i].decimals;
 	}
 	/* (a part too large for fixed decimals, -1, keeps its exponents alone) */
 	for (int i = 0; i < n_info; i++)
-		if (hm->parts[i].kind != AV_PART_WEIGHTS && info[i].decimals >= 0)
+		if (hm->parts[i].kind != AV_PART_WEIGHTS && !hm->parts[i].own_decimals &&
+		    info[i].decimals >= 0)
 			info[i].decimals = signed_decimals;
 	if (!hm->compact && n_info > 0)
 		hm->decimals = info[0].decimals;
