@@ -604,6 +604,34 @@ static void test_embedding_keeps_its_decimals(void **state)
 	remove_model(dir);
 }
 
+/* With 19 tokens at 80x24 the inspector has four rows under the matrix:
+ * ln_1's sum must keep its last step. The prose came first and took two
+ * rows, so "X = γ[0]·z + β[0] = … = −1.070" was cut and X[0,0] = −1.070
+ * stood over z = −1.017 with nothing between. */
+static void test_layer_norm_keeps_its_last_step(void **state)
+{
+	(void)state;
+	if (!utf8)
+		skip();
+	struct mharness mh;
+	open_model(&mh, TINY, "xterm-256color", 80, 24,
+		   "the cat sat on the mat and the cat sat on the hat", -1);
+	harness_keys(&mh.h, "n");
+	expect("2/9 embedding");
+	expect("rows 0-11 of 19");
+	char want[64], value[32];
+	harness_cell_text(value, sizeof(value), 3, mh.h.a.s->trace.embedding[0]);
+	snprintf(want, sizeof(want), " = %s", value);
+	int y = harness_find("X = γ[0]·z + β[0] = ");
+	if (y < 0 || !strstr(harness_line(y), want)) {
+		fprintf(stderr, "no \"X = γ[0]·z + β[0] = …%s\":\n", want);
+		harness_dump();
+		fail();
+	}
+	expect("z = (x − μ) / √(σ² + ε) = ");
+	close_model(&mh);
+}
+
 /* The editor says the model's own limit whatever the count: 220 tokens
  * said "more than 64 tokens" (the tokenizer's) where 33 to 64 said "the
  * model takes 1 to 32". */
@@ -1158,6 +1186,7 @@ int main(void)
 		cmocka_unit_test(test_edit_reruns),
 		cmocka_unit_test(test_too_long_says_the_limit),
 		cmocka_unit_test(test_embedding_keeps_its_decimals),
+		cmocka_unit_test(test_layer_norm_keeps_its_last_step),
 		cmocka_unit_test(test_keys_while_computing),
 		cmocka_unit_test(test_esc_drops_a_run),
 		cmocka_unit_test(test_newest_wins),

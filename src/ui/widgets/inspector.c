@@ -874,6 +874,15 @@ static void ln_text_at(struct ln_text *lt, const struct ln_cell *in, int k)
 	lt->res_ok = strcmp(again, lt->res) == 0;
 }
 
+/* What ln_1 does, in words: after the sums, which a short inspector keeps
+ * first (at 80x24 with 12 rows of tokens the words took the two rows of
+ * the last step, X = γ·z + β). */
+static void say_layer_norm(struct av_insp *out, int r, int c)
+{
+	add_line(out, _("X = ln_1(x): row %d of x less its mean, over its spread, then ln_1's "
+		 "learned γ[%d]·z + β[%d]"), r, c, c);
+}
+
 /* X[r, c] of a model's layer: ln_1 of row r of its input x, with the row's
  * mean and variance (double) and the trace's epsilon; with ln_1's γ and β
  * (the model's, not in the trace) the last step too, with the fewest
@@ -892,8 +901,6 @@ static void explain_layer_norm(struct av_insp *out, const struct av_trace *t,
 		var += (x[k] - mean) * (x[k] - mean);
 	var /= D;
 	double z = (x[c] - mean) / sqrt(var + t->layer_norm_eps);
-	add_line(out, _("X = ln_1(x): row %d of x less its mean, over its spread, then ln_1's "
-		 "learned γ[%d]·z + β[%d]"), r, c, c);
 	if (!wts || !wts->ln_gamma || !wts->ln_beta) {
 		NUM(xs, x[c]);
 		NUM(vs, var);
@@ -903,6 +910,7 @@ static void explain_layer_norm(struct av_insp *out, const struct av_trace *t,
 		plus_term(less_mean, sizeof(less_mean), -mean);
 		add_line(out, _("z = (x − μ) / √(σ² + ε) = (%s%s) / √(%s + %g) = %s;  "
 			 "X = γ·z + β = %s"), xs, less_mean, vs, t->layer_norm_eps, zs, out_s);
+		say_layer_norm(out, r, c);
 		return;
 	}
 	const struct ln_cell in = { x[c], mean, var, t->layer_norm_eps, z, wts->ln_gamma[c],
@@ -922,6 +930,7 @@ static void explain_layer_norm(struct av_insp *out, const struct av_trace *t,
 		 lt.less_mean, lt.var, t->layer_norm_eps, lt.z, lt.z_ok ? "" : ROUNDED_NOTE);
 	add_line(out, _("X = γ[%d]·z + β[%d] = %s × %s%s = %s%s"), c, c, lt.gamma, lt.z_factor,
 		 lt.beta, lt.res, lt.res_ok ? "" : ROUNDED_NOTE);
+	say_layer_norm(out, r, c);
 }
 
 /* a + b, the float sums of the embedding and the residual: the derived
