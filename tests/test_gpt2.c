@@ -488,9 +488,36 @@ static void test_bad_models(void **state)
 	expect_bad("no-wte.safetensors", good + 1, N_GOOD - 1, "{\"n_head\": 2}",
 		   "no 2-D tensors \"transformer.wte.weight\"");
 	expect_bad("config.safetensors", good, N_GOOD, "{\"n_head\": 2, \"n_embd\": 8}",
-		   "config.json says 0 layers, width 8");
+		   "config.json says layers 0, width 8");
 	expect_bad("heads.safetensors", good, N_GOOD, "{\"n_head\": 3}",
 		   "width 4 is not divisible by 3 heads");
+}
+
+/* An output layer of its own (lm_head.weight) is taken only when it is
+ * wte's copy: attnview's next tokens come from wte, as GPT-2's do. */
+static void test_untied_output_layer(void **state)
+{
+	(void)state;
+	struct fake f[N_GOOD + 1];
+	memcpy(f, good, sizeof(good));
+	f[N_GOOD] = (struct fake){ "lm_head.weight", 5, 4, 0.1f };   /* wte's fill */
+	char *path = write_model("tied.safetensors", f, N_GOOD + 1);
+	char *cfg = av_printf("%s/tied.json", dir);
+	FILE *c = fopen(cfg, "w");
+	fputs("{\"n_head\": 2}", c);
+	fclose(c);
+	struct av_gpt2 m;
+	char *cause = NULL;
+	assert_true(av_gpt2_load_weights(&m, path, cfg, &cause));
+	av_gpt2_free(&m);
+	free(path);
+	free(cfg);
+	f[N_GOOD].fill = 0.2f;
+	expect_bad("untied.safetensors", f, N_GOOD + 1, "{\"n_head\": 2}",
+		   "\"lm_head.weight\" differs from the token embedding");
+	f[N_GOOD].d0 = 6;
+	expect_bad("head-shape.safetensors", f, N_GOOD + 1, "{\"n_head\": 2}",
+		   "tensor \"lm_head.weight\": expected shape (5, 4), got (6, 4)");
 }
 
 /* A NaN weight loads (the header is all that is read) but the forward
@@ -550,6 +577,7 @@ int main(void)
 		cmocka_unit_test(test_forward_refusals),
 		cmocka_unit_test(test_too_many_tokens),
 		cmocka_unit_test(test_bad_models),
+		cmocka_unit_test(test_untied_output_layer),
 		cmocka_unit_test(test_nan_weight),
 		cmocka_unit_test(test_bad_config),
 	};

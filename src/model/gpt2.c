@@ -162,8 +162,8 @@ static bool settle_config(struct av_gpt2 *m, const char *prefix, const struct av
 	    (given->n_vocab && given->n_vocab != c->n_vocab) ||
 	    (given->n_ctx && given->n_ctx != c->n_ctx) ||
 	    (given->n_layer && given->n_layer != c->n_layer))
-		return av_fail(cause, _("%s: config.json says %d layers, width %d, vocabulary %d, "
-				       "%d positions; the tensors have %d, %d, %d, %d"),
+		return av_fail(cause, _("%s: config.json says layers %d, width %d, vocabulary %d, "
+				       "positions %d; the tensors have %d, %d, %d, %d"),
 			       m->st.path, given->n_layer, given->n_embd, given->n_vocab, given->n_ctx,
 			       c->n_layer, c->n_embd, c->n_vocab, c->n_ctx);
 	c->n_head = given->n_head;
@@ -178,6 +178,28 @@ static bool settle_config(struct av_gpt2 *m, const char *prefix, const struct av
 	if (c->n_embd % c->n_head)
 		return av_fail(cause, _("%s: width %d is not divisible by %d heads"), m->st.path,
 			       c->n_embd, c->n_head);
+	return true;
+}
+
+/* GPT-2 ties its output layer to the token embedding (logits = h · wteᵀ),
+ * and so does attnview's forward pass. A checkpoint may still carry its own
+ * "lm_head.weight" (some conversions write the tied copy out): it must
+ * then hold wte's numbers, or the next tokens shown would not be this
+ * model's, and nothing would say so. */
+static bool tied_output_layer(struct av_gpt2 *m, char **cause)
+{
+	if (!av_st_find(&m->st, "lm_head.weight"))
+		return true;
+	struct loader top = { m, "", cause };
+	size_t count = (size_t)m->cfg.n_vocab * (size_t)m->cfg.n_embd;
+	const float *head = tensor(&top, "lm_head.weight", m->cfg.n_vocab, m->cfg.n_embd);
+	if (!head)
+		return false;
+	if (memcmp(head, m->wte, count * sizeof(float)) != 0)
+		return av_fail(cause, _("%s: \"lm_head.weight\" differs from the token embedding: "
+				       "GPT-2 ties its output layer to wte, as attnview does, so "
+				       "this model's next tokens would not be the ones shown"),
+			       m->st.path);
 	return true;
 }
 
@@ -209,7 +231,7 @@ static bool bind_tensors(struct av_gpt2 *m, const char *prefix, char **cause)
 	}
 	m->ln_f_w = tensor(&ld, "ln_f.weight", C, 0);
 	m->ln_f_b = tensor(&ld, "ln_f.bias", C, 0);
-	return !*cause;
+	return !*cause && tied_output_layer(m, cause);
 }
 
 bool av_gpt2_load_weights(struct av_gpt2 *m, const char *safetensors_path,
