@@ -387,6 +387,38 @@ static void assert_whole_words(const char *s, const char *wide, const char *shor
 	}
 }
 
+/* A student following a teacher who had trained the weights read, at 80
+ * columns, "following  causal  T=1.25  s0 trained 268 ep   all heads · 8/9
+ * context": the seed (in the trained weights' piece) and the temperature
+ * outlasted the sample's name, which a class keeps longest of the
+ * settings. */
+static void test_header_class_name_outlasts_trained_seed(void **state)
+{
+	(void)state;
+	/* all heads' label and the stage leave the name no room at 60 */
+	static const char *const views[] = { NULL, "training view", "all heads" };
+	for (size_t v = 0; v < sizeof(views) / sizeof(views[0]); v++)
+		for (int width = v == 2 ? 70 : 60; width <= 80; width++) {
+			struct av_header_info h = header("qkv-walkthrough", 512);
+			h.seed = 0;
+			h.weights = "trained 268 ep";
+			h.classroom = "following";
+			h.stage = 7;
+			h.stage_name = "context";
+			h.stage_reserve = av_utf8_width("3/9 projection");
+			h.view = views[v];
+			if (v == 1) {   /* the training view: its name, no stage */
+				h.n_stages = 0;
+				h.stage_reserve = 0;
+			}
+			char *s = av_layout_header(&h, width);
+			if (!strstr(s, "qkv-walkthrough  following  causal"))
+				fail_msg("width %d: \"%s\" lost the sample's name", width, s);
+			assert_true(av_utf8_width(s) <= width);
+			free(s);
+		}
+}
+
 /* At 40 columns the header read "3 following  causal  D3 H1 …" and
  * "causal  D512 H…   all heads": settings are now dropped whole, the
  * least telling first, a view's details after a word, and the mode and
@@ -893,6 +925,7 @@ int main(void)
 		cmocka_unit_test(test_header_cut_not_in_number),
 		cmocka_unit_test(test_header_keeps_seed),
 		cmocka_unit_test(test_header_class_keeps_sample),
+		cmocka_unit_test(test_header_class_name_outlasts_trained_seed),
 		cmocka_unit_test(test_header_seed_goes_last),
 		cmocka_unit_test(test_header_drops_whole_words),
 		cmocka_unit_test(test_no_key_twice),

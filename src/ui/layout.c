@@ -99,7 +99,9 @@ enum { PIECE_MAX = 12 };
  * else). In a class (a teacher's or a student's header) the sample's name
  * is kept longer, after the seed: the scale and a temperature of 1 go
  * before "seed=7" becomes "s7", then the sizes (which the name says), then
- * the seed, then the name. Which sample a screen shows is what a student
+ * the seed, another temperature and trained weights' seed and epochs (a
+ * student read "following  causal  T=1.25  s0 trained 268 ep": the seed
+ * outlasted the name), then the name. Which sample a screen shows is what a student
  * checks against the teacher's: "cannot follow  self  D512 H8 dh64  dmodel
  * T=1  seed=0" at 80 columns did not say whose sample it could not follow.
  * A model's layer, the view's name and the stage never go. What
@@ -118,9 +120,9 @@ enum squeeze {
 	SQUEEZE_SCALE,
 	SQUEEZE_TEMPERATURE_DEFAULT,
 	SQUEEZE_SIZES,
-	SQUEEZE_CLASS_SAMPLE_NAME,   /* in a class: the sample's name */
 	SQUEEZE_TEMPERATURE,
 	SQUEEZE_WEIGHTS,
+	SQUEEZE_CLASS_SAMPLE_NAME,   /* in a class: the sample's name */
 	SQUEEZE_VIEW_DETAILS,
 	SQUEEZE_LESSON,
 	SQUEEZE_MODE,
