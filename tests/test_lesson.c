@@ -236,6 +236,12 @@ static void test_rejects_bad_texts(void **state)
 	text = lesson_text("{\"title\": {\"en\": \"A\", \"zh_CN\": \"B\"}, "
 			   "\"caption\": {\"en\": [\"x\\ny\"], \"zh_CN\": [\"y\"]}}");
 	assert_lesson_rejected(text, "x.json: step 1: \"caption\".\"en\", paragraph 1: "
+			       "a line break at byte 1: a paragraph is one line, which the pane "
+			       "wraps; a new paragraph is the next string of the list");
+	free(text);
+	text = lesson_text("{\"title\": {\"en\": \"A\", \"zh_CN\": \"B\"}, "
+			   "\"caption\": {\"en\": [\"x\\ty\"], \"zh_CN\": [\"y\"]}}");
+	assert_lesson_rejected(text, "x.json: step 1: \"caption\".\"en\", paragraph 1: "
 			       "control character at byte 1 (a paragraph is one line; "
 			       "wrapping is the pane's)");
 	free(text);

@@ -117,7 +117,12 @@ static bool get_int(const cJSON *obj, const char *where, const char *key,
 
 /* --- texts */
 
-static bool check_text(const char *s, const char *path, int max_width, char **cause)
+/* A title, a name or (paragraph) a caption's paragraph: one line of
+ * UTF-8, at most max_width columns. A line break in a paragraph is what a
+ * teacher writes who wants a new paragraph: the message says how (strict
+ * JSON has just told them to write \n, which lands here). */
+static bool check_text(const char *s, const char *path, int max_width, bool paragraph,
+		       char **cause)
 {
 	size_t bad;
 	if (!av_utf8_valid(s, strlen(s), &bad))
@@ -125,6 +130,10 @@ static bool check_text(const char *s, const char *path, int max_width, char **ca
 	if (!*s)
 		return av_fail(cause, _("%s: must not be empty"), path);
 	for (const char *c = s; *c; c++) {
+		if (paragraph && (*c == '\n' || *c == '\r'))
+			return av_fail(cause, _("%s: a line break at byte %td: a paragraph is "
+				       "one line, which the pane wraps; a new paragraph is the "
+				       "next string of the list"), path, c - s);
 		if ((unsigned char)*c < 0x20 || *c == 0x7f)
 			return av_fail(cause, _("%s: control character at byte %td (a "
 				       "paragraph is one line; wrapping is the pane's)"),
@@ -150,7 +159,7 @@ static bool get_titles(const cJSON *obj, const char *where, const char *key,
 		const char *s = NULL;
 		char *p = av_printf("\"%s\".\"%s\"", path, av_lang_names[lang]);
 		ok = av_json_get_string(t, path, av_lang_names[lang], true, &s, cause)
-			&& check_text(s, p, AV_LESSON_MAX_TITLE_WIDTH, cause);
+			&& check_text(s, p, AV_LESSON_MAX_TITLE_WIDTH, false, cause);
 		free(p);
 		if (ok)
 			out[lang] = av_strdup(s);
@@ -174,7 +183,7 @@ static bool get_paragraphs(const cJSON *item, const char *path, struct av_lesson
 	cJSON_ArrayForEach(e, item) {
 		char *p = av_printf(_("%s, paragraph %d"), path, text->n_paragraphs + 1);
 		bool ok = cJSON_IsString(e)
-			? check_text(e->valuestring, p, AV_LESSON_MAX_PARAGRAPH_WIDTH, cause)
+			? check_text(e->valuestring, p, AV_LESSON_MAX_PARAGRAPH_WIDTH, true, cause)
 			: av_fail(cause, _("%s: expected a string, got %s"), p,
 				  av_json_type_name(e));
 		free(p);
@@ -764,7 +773,7 @@ static bool read_lesson(const cJSON *root, struct av_lesson *l, char **cause)
 	if (!check_keys(root, NULL, lesson_keys, cause)
 	    || !av_json_get_string(root, NULL, "name", true, &name, cause))
 		return false;
-	if (!check_text(name, "\"name\"", AV_LESSON_MAX_TITLE_WIDTH, cause))
+	if (!check_text(name, "\"name\"", AV_LESSON_MAX_TITLE_WIDTH, false, cause))
 		return false;
 	/* students of --follow look the lesson up by it, as lessons/NAME.json;
 	 * "My lesson" ran for its teacher and no student could ever find it */
