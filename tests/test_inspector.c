@@ -1260,6 +1260,26 @@ static int softmax_redone(const struct av_trace *t, const struct av_params *p,
 	return rounded;
 }
 
+/* A layer of D=8, two heads, on five words: wide enough for sums whose
+ * rounding shows, small enough to redo every cell. */
+static void small_layer(struct fixture *f, int seed, double temperature, enum av_mode mode,
+			enum av_scale scale)
+{
+	static const char *const vocab[] = { "china", "panda", "japan", "cherry", "the", "cat" };
+	memset(f, 0, sizeof(*f));
+	av_config_default(&f->cfg);
+	f->cfg.d_model = 8;
+	f->cfg.heads = 2;
+	f->cfg.seed = (uint64_t)seed;
+	f->cfg.temperature = temperature;
+	f->cfg.mode = mode;
+	f->cfg.scale = scale;
+	av_params_init(&f->p, &f->cfg, vocab, 6);
+	char *cause = NULL;
+	assert_true(av_trace_run(&f->t, &f->p, &f->cfg, "china panda japan cherry the", NULL,
+				 NULL, 0, &cause));
+}
+
 /* QA: the softmax line "exp(−2.390 − 0.220) / 1.353 = 0.074 / 1.353 =
  * 0.054", but 0.074 / 1.353 is 0.0547, 0.055; its row of exponentials,
  * "[0.074] 0.111 0.117 0.052 1.000  Σ = 1.353", adds up to 1.354. The
@@ -1273,19 +1293,8 @@ static void test_softmax_redone(void **state)
 	for (int seed = 1; seed <= 4; seed++)
 		for (size_t k = 0; k < sizeof(temps) / sizeof(temps[0]); k++) {
 			struct fixture f;
-			memset(&f, 0, sizeof(f));
-			av_config_default(&f.cfg);
-			f.cfg.d_model = 8;
-			f.cfg.heads = 2;
-			f.cfg.seed = (uint64_t)seed;
-			f.cfg.temperature = temps[k];
-			f.cfg.mode = seed == 2 ? AV_MODE_CAUSAL : AV_MODE_SELF;
-			static const char *const vocab[] = { "china", "panda", "japan", "cherry",
-							     "the", "cat" };
-			av_params_init(&f.p, &f.cfg, vocab, 6);
-			char *cause = NULL;
-			assert_true(av_trace_run(&f.t, &f.p, &f.cfg, "china panda japan cherry the",
-						 NULL, NULL, 0, &cause));
+			small_layer(&f, seed, temps[k],
+				    seed == 2 ? AV_MODE_CAUSAL : AV_MODE_SELF, AV_SCALE_DK);
 			for (int h = 0; h < f.t.heads; h++) {
 				struct av_part parts[AV_MAX_PARTS];
 				av_ui_stage_parts(&f.t, AV_STAGE_SOFTMAX, h, parts);
@@ -1374,19 +1383,7 @@ static void test_scaled_redone(void **state)
 	for (int seed = 1; seed <= 3; seed++)
 		for (size_t k = 0; k < sizeof(temps) / sizeof(temps[0]); k++) {
 			struct fixture f;
-			memset(&f, 0, sizeof(f));
-			av_config_default(&f.cfg);
-			f.cfg.d_model = 8;
-			f.cfg.heads = 2;
-			f.cfg.seed = (uint64_t)seed;
-			f.cfg.temperature = temps[k];
-			f.cfg.scale = scales[(seed + k) % 3];
-			static const char *const vocab[] = { "china", "panda", "japan", "cherry",
-							     "the", "cat" };
-			av_params_init(&f.p, &f.cfg, vocab, 6);
-			char *cause = NULL;
-			assert_true(av_trace_run(&f.t, &f.p, &f.cfg, "china panda japan cherry the",
-						 NULL, NULL, 0, &cause));
+			small_layer(&f, seed, temps[k], AV_MODE_SELF, scales[(seed + k) % 3]);
 			for (int h = 0; h < f.t.heads; h++) {
 				struct av_part parts[AV_MAX_PARTS];
 				av_ui_stage_parts(&f.t, AV_STAGE_SCALED, h, parts);
