@@ -297,6 +297,30 @@ static void test_heading_commas_agree(void **state)
 	harness_close(&h);
 }
 
+/* The training view's loss panel, before the first epoch, says what runs
+ * it; in Chinese, broken beside any character, its line filled the panel
+ * and ran into the next one: "…s 训练一轮，S china     •    1.00". */
+static void test_loss_note_keeps_its_gutter(void **state)
+{
+	(void)state;
+	if (!chinese())
+		skip();
+	struct harness h;
+	assert_true(harness_open(&h, "xterm-256color", 80, 24, "", NULL, -1, NULL));
+	harness_keys(&h, "t");
+	int y = harness_find("还没有训练");
+	char line[512];
+	snprintf(line, sizeof(line), "%s", y >= 0 ? row(y) : "");
+	if (y < 0)
+		harness_dump();
+	english();
+	harness_close(&h);
+	assert_true(y >= 0);
+	const char *china = strstr(line, "china");
+	if (!china || china == line || china[-1] != ' ' || china - line < 2 || china[-2] != ' ')
+		fail_msg("the note runs into the next panel: \"%s\"", line);
+}
+
 /* The pin's label joins its parts with the language's comma, as the
  * inspector's heading does: in Chinese it read "固定：context_h 头 3, self,
  * dmodel", ASCII commas between Chinese words. */
@@ -361,6 +385,7 @@ int main(void)
 		cmocka_unit_test(test_heading_commas_agree),
 		cmocka_unit_test(test_pin_label_names_the_stage_once),
 		cmocka_unit_test(test_pin_label_commas),
+		cmocka_unit_test(test_loss_note_keeps_its_gutter),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -288,11 +288,12 @@ void av_train_panel_info(struct av_app *a, WINDOW *w)
 
 /* Puts text in rows y.. (at most rows of them) of w from column x, broken
  * at spaces; returns the rows used. */
-static int put_wrapped_at(WINDOW *w, int y, int x, int rows, const char *text, attr_t at)
+static int put_wrapped_at(WINDOW *w, int y, int x, int width, int rows, const char *text,
+			  attr_t at)
 {
 	/* av_wrap_line: Chinese breaks beside its characters (a run of words
 	 * broken at spaces only left a zh_CN line cut with "…") */
-	int width = getmaxx(w) - x, used = 0;
+	int used = 0;
 	const char *p = text;
 	while (*p == ' ')
 		p++;
@@ -310,7 +311,7 @@ static int put_wrapped_at(WINDOW *w, int y, int x, int rows, const char *text, a
 
 static int put_wrapped(WINDOW *w, int y, int rows, const char *text, attr_t at)
 {
-	return put_wrapped_at(w, y, 0, rows, text, at);
+	return put_wrapped_at(w, y, 0, getmaxx(w), rows, text, at);
 }
 
 /* --- the loss curve ------------------------------------------------------- */
@@ -457,7 +458,10 @@ void av_train_panel_loss(struct av_app *a, WINDOW *w)
 		return;
 	attr_t dim = el(a, AV_EL_DIM);
 	if (tr->epoch == 0) {   /* after a stop Space would not run: r first */
-		put_wrapped_at(w, 1 + rows / 2, lab + 1, 2, av_trainer_diverged(tr)
+		/* short of the panel's last column, which parts it from the next
+		 * panel (Chinese, broken beside any character, filled it and
+		 * ran into the weights' "china") */
+		put_wrapped_at(w, 1 + rows / 2, lab + 1, cols - 1, 2, av_trainer_diverged(tr)
 			       ? _("no epoch: the run stopped, not finite (r resets)")
 			       : _("no epoch yet: Space runs, s takes one epoch, S one sentence"),
 			       dim);
