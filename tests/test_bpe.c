@@ -215,11 +215,21 @@ static void test_load_errors(void **state)
 	expect_load_error("{\"a\": 0, \"a\": 1}", "", "v.json: entry \"a\": this entry is given twice");
 	expect_load_error("{\"a\": 0.5}", "",
 			  "v.json: entry \"a\": the id must be a whole number from 0 to the entry count - 1");
-	expect_load_error("{\"a\": 0}", "#version: 0.2\na b\nab\n",
+	const char *abc = "{\"a\": 0, \"b\": 1, \"ab\": 2}";
+	expect_load_error(abc, "#version: 0.2\na b\nab\n",
 			  "m.txt:3: expected two pieces separated by one space");
-	expect_load_error("{\"a\": 0}", "a b c", "m.txt:1: expected two pieces separated by one space");
-	expect_load_error("{\"a\": 0}", "a b\n a", "m.txt:2: expected two pieces separated by one space");
-	expect_load_error("{\"a\": 0}", "a b\na b", "m.txt:2: this merge is given twice");
+	expect_load_error(abc, "a b c", "m.txt:1: expected two pieces separated by one space");
+	expect_load_error(abc, "a b\n a", "m.txt:2: expected two pieces separated by one space");
+	expect_load_error(abc, "a b\na b", "m.txt:2: this merge is given twice");
+	/* a merge whose pieces, or what it makes, have no id: refused at
+	 * load, as Hugging Face's tokenizer does, not at the first sentence
+	 * that needs it */
+	expect_load_error(abc, "a b\nb c\n", "m.txt:2: \"c\" is not in the vocabulary (every "
+			  "piece of a merge, and what it makes, must have an id)");
+	expect_load_error("{\"a\": 0, \"b\": 1}", "a b\n", "m.txt:1: \"ab\" is not in the "
+			  "vocabulary (every piece of a merge, and what it makes, must have an id)");
+	expect_load_error("{\"b\": 0, \"ab\": 1}", "a b\n", "m.txt:1: \"a\" is not in the "
+			  "vocabulary (every piece of a merge, and what it makes, must have an id)");
 	expect_load_error("[1]", "", "v.json: expected a JSON object at the top, got a list");
 	/* a vocabulary without every byte cannot spell every text */
 	struct av_bpe b;

@@ -193,6 +193,31 @@ static bool load_vocab(struct av_bpe *b, const char *json, const char *name, cha
 	return true;
 }
 
+/* A merge of the pieces [start, space) and (space, end): both pieces and
+ * what they make must be in the vocabulary, as Hugging Face's tokenizer
+ * checks at load. Otherwise a sentence that needs the merge fails later,
+ * far from the file's mistake ("the vocabulary has no entry for ..."). */
+static bool merge_in_vocab(const struct av_bpe *b, const char *start, const char *space,
+			   const char *end, const char *name, size_t line, char **cause)
+{
+	char joined[2 * AV_BPE_MAX_TOKEN_BYTES + 1];
+	size_t first = (size_t)(space - start), second = (size_t)(end - space - 1);
+	memcpy(joined, start, first);
+	memcpy(joined + first, space + 1, second);
+	const char *missing = map_get(b->vocab, start, first) < 0 ? start
+			      : map_get(b->vocab, space + 1, second) < 0 ? space + 1
+			      : map_get(b->vocab, joined, first + second) < 0 ? joined : NULL;
+	if (!missing)
+		return true;
+	size_t n = missing == start ? first : missing == joined ? first + second : second;
+	char *piece = av_strndup(missing, n), *shown = av_escape(piece);
+	av_fail(cause, _("%s:%zu: \"%s\" is not in the vocabulary (every piece of a merge, "
+			 "and what it makes, must have an id)"), name, line, shown);
+	free(shown);
+	free(piece);
+	return false;
+}
+
 static bool load_merges(struct av_bpe *b, const char *text, size_t len, const char *name,
 			char **cause)
 {
@@ -228,6 +253,8 @@ static bool load_merges(struct av_bpe *b, const char *text, size_t len, const ch
 			why = _("this merge is given twice");
 		if (why)
 			return av_fail(cause, _("%s:%zu: %s"), name, line, why);
+		if (!merge_in_vocab(b, start, space, start + n, name, line, cause))
+			return false;
 		b->n_merges++;
 	}
 	return true;
