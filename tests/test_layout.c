@@ -419,6 +419,39 @@ static void test_header_class_name_outlasts_trained_seed(void **state)
 		}
 }
 
+/* A student following a teacher who had pinned the softmax read, at 80
+ * columns, "following  causal   pinned: softmax head 1, causal, dmodel,
+ * T=1.25 · 7/9 softmax": the pin's details outlasted the sample's name,
+ * which a class keeps longest of the settings. */
+static void test_header_class_name_outlasts_pin(void **state)
+{
+	(void)state;
+	for (int width = 60; width <= 100; width++) {
+		struct av_header_info h = header("qkv-walkthrough", 512);
+		h.seed = 0;
+		h.stage = 6;
+		h.stage_name = "softmax";
+		h.view = "pinned: softmax head 1, causal, dmodel, T=1.25";
+		h.classroom = "following";
+		char *s = av_layout_header(&h, width);
+		if (!strstr(s, "qkv-walkthrough  following  causal  "))
+			fail_msg("width %d: \"%s\" lost the sample's name", width, s);
+		assert_true(av_utf8_width(s) <= width);
+		assert_non_null(strstr(s, "pinned"));
+		free(s);
+	}
+	struct av_header_info h = header("qkv-walkthrough", 512);
+	h.seed = 0;
+	h.stage = 6;
+	h.stage_name = "softmax";
+	h.view = "pinned: softmax head 1, causal, dmodel, T=1.25";
+	h.classroom = "following";
+	char *s = av_layout_header(&h, 80);
+	assert_string_equal(s, "qkv-walkthrough  following  causal  T=1.25   "
+			    "pinned: softmax head… · 7/9 softmax");
+	free(s);
+}
+
 /* At 40 columns the header read "3 following  causal  D3 H1 …" and
  * "causal  D512 H…   all heads": settings are now dropped whole, the
  * least telling first, a view's details after a word, and the mode and
@@ -468,15 +501,20 @@ static void test_header_drops_whole_words(void **state)
 	assert_non_null(strstr(s, "3 following  causal  "));
 	assert_null(strstr(s, "…"));
 	free(s);
-	/* a pin's details go word by word, before the mode and the class */
+	/* a pin's details go word by word, before the mode and the class
+	 * (and in a class before the sample's name) */
 	h.view = "pinned: softmax head 0, causal, dk, T=1";
-	s = av_layout_header(&h, 80);
-	assert_non_null(strstr(s, "3 following  causal  "));
+	s = av_layout_header(&h, 90);
+	assert_non_null(strstr(s, "china-panda  3 following  causal  "));
 	assert_non_null(strstr(s, "pinned: softmax head 0, causal, dk, T=1 · 4/9 scores"));
 	free(s);
-	s = av_layout_header(&h, 72);
-	assert_non_null(strstr(s, "3 following  causal  "));
-	assert_non_null(strstr(s, "  pinned: softmax head 0, causal… · 4/9 scores"));
+	s = av_layout_header(&h, 80);
+	assert_non_null(strstr(s, "china-panda  3 following  causal  "));
+	assert_non_null(strstr(s, "  pinned: softmax head… · 4/9 scores"));
+	free(s);
+	s = av_layout_header(&h, 60);
+	assert_non_null(strstr(s, "china-panda  3 following  causal  "));
+	assert_non_null(strstr(s, "  pinned · 4/9 scores"));
 	free(s);
 	s = av_layout_header(&h, 44);
 	assert_non_null(strstr(s, "3 following  causal  "));
@@ -926,6 +964,7 @@ int main(void)
 		cmocka_unit_test(test_header_keeps_seed),
 		cmocka_unit_test(test_header_class_keeps_sample),
 		cmocka_unit_test(test_header_class_name_outlasts_trained_seed),
+		cmocka_unit_test(test_header_class_name_outlasts_pin),
 		cmocka_unit_test(test_header_seed_goes_last),
 		cmocka_unit_test(test_header_drops_whole_words),
 		cmocka_unit_test(test_no_key_twice),

@@ -101,7 +101,10 @@ enum { PIECE_MAX = 12 };
  * before "seed=7" becomes "s7", then the sizes (which the name says), then
  * the seed, another temperature and trained weights' seed and epochs (a
  * student read "following  causal  T=1.25  s0 trained 268 ep": the seed
- * outlasted the name), then the name. Which sample a screen shows is what a student
+ * outlasted the name), then a pin's details (a student read "following
+ * causal   pinned: softmax head 1, causal, dmodel, T=1.25": the teacher's
+ * pin took the name; a student is told what the teacher pinned on a line
+ * of its own), then the name. Which sample a screen shows is what a student
  * checks against the teacher's: "cannot follow  self  D512 H8 dh64  dmodel
  * T=1  seed=0" at 80 columns did not say whose sample it could not follow.
  * A model's layer, the view's name and the stage never go. What
@@ -122,8 +125,8 @@ enum squeeze {
 	SQUEEZE_SIZES,
 	SQUEEZE_TEMPERATURE,
 	SQUEEZE_WEIGHTS,
-	SQUEEZE_CLASS_SAMPLE_NAME,   /* in a class: the sample's name */
 	SQUEEZE_VIEW_DETAILS,
+	SQUEEZE_CLASS_SAMPLE_NAME,   /* in a class: the sample's name */
 	SQUEEZE_LESSON,
 	SQUEEZE_MODE,
 	SQUEEZE_CLASSROOM,
