@@ -218,6 +218,29 @@ static void test_header_cut_not_in_number(void **state)
 	}
 }
 
+/* A piece cut to make room before anything went is whole again when what
+ * went since left the room: at 80 and 90 columns the header read
+ * "seed=12345 trained 200 …" beside seven and eight blank columns. */
+static void test_header_cut_piece_whole_again(void **state)
+{
+	(void)state;
+	struct av_header_info h = header("china-panda", 3);
+	h.seed = 12345;
+	h.weights = "trained 200 ep";
+	for (int width = 60; width <= 140; width++) {
+		char *s = av_layout_header(&h, width);
+		/* cut, the piece is one column short of whole ("…" for "ep"):
+		 * the stage may then stand only its two columns away */
+		const char *cut = strstr(s, "trained 200 …"), *stage = strstr(s, "4/9 scores");
+		int blank = 0;
+		while (stage && stage - blank > s && stage[-blank - 1] == ' ')
+			blank++;
+		if (cut && stage && blank > 2)
+			fail_msg("width %d: \"%s\"", width, s);
+		free(s);
+	}
+}
+
 /* A name longer than a piece holds is cut after a whole character, with
  * "…": a cut in the middle of 中 would reach the terminal as "??". */
 static void test_header_long_name(void **state)
@@ -961,6 +984,7 @@ int main(void)
 		cmocka_unit_test(test_header_long_name),
 		cmocka_unit_test(test_header_names_the_init),
 		cmocka_unit_test(test_header_cut_not_in_number),
+		cmocka_unit_test(test_header_cut_piece_whole_again),
 		cmocka_unit_test(test_header_keeps_seed),
 		cmocka_unit_test(test_header_class_keeps_sample),
 		cmocka_unit_test(test_header_class_name_outlasts_trained_seed),

@@ -375,9 +375,13 @@ static void cut_view_details(struct piece *p, int count, int room)
 static void fit_pieces(struct piece *p, int count, int room)
 {
 	/* a 120-column name took the seed and itself away with 70 columns
-	 * to spare: cut first */
+	 * to spare: cut first (and whole again at the end if it fits) */
+	char whole[PIECE_MAX][sizeof(p->text)];
+	bool cut[PIECE_MAX] = { false };
 	for (int i = 0; i < count && pieces_width(p, count) > room; i++)
 		if (!p[i].beside_stage && av_utf8_width(p[i].text) > PIECE_SQUEEZED_COLS) {
+			memcpy(whole[i], p[i].text, sizeof(p[i].text));
+			cut[i] = true;
 			cut_columns(p[i].text, PIECE_SQUEEZED_COLS - 1);
 			strcat(p[i].text, "…");
 		}
@@ -398,6 +402,18 @@ static void fit_pieces(struct piece *p, int count, int room)
 			squeeze_level(p, count, (enum squeeze)back, true);
 			break;
 		}
+	}
+	/* a piece cut to PIECE_SQUEEZED_COLS before anything went whole
+	 * again where what went since left the room: "seed=12345 trained 200
+	 * …" (one column short) stood beside eight blank ones at 90 */
+	for (int i = 0; i < count; i++) {
+		if (!cut[i] || p[i].gone)
+			continue;
+		char shown[sizeof(p->text)];
+		memcpy(shown, p[i].text, sizeof(shown));
+		memcpy(p[i].text, whole[i], sizeof(p[i].text));
+		if (pieces_width(p, count) > room)
+			memcpy(p[i].text, shown, sizeof(shown));
 	}
 }
 
