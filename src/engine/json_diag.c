@@ -779,18 +779,24 @@ static char *describe(const struct scan *s)
 	return NULL;
 }
 
-/* cJSON skips a byte order mark at the very start, and so do these scans. */
-static size_t after_bom(const char *text, size_t len)
+/* Scans text (len bytes) to its first problem, none going past stop (where
+ * cJSON stopped), strictly or as cJSON reads. Each entry point below
+ * starts here, so that each skips a byte order mark at the very start, as
+ * cJSON does. The caller frees s->levels. */
+static void scan_whole(struct scan *s, const char *text, size_t len, size_t stop, bool strict)
 {
-	return len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+	*s = (struct scan){ .text = text, .len = len, .stop = stop, .strict = strict,
+			    .expect = WANT_VALUE };
+	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
+		s->i = 3;
+	s->levels = av_calloc(CJSON_NESTING_LIMIT, sizeof *s->levels);
+	scan_text(s);
 }
 
 char *av_json_strict_problem(const char *text, size_t len, size_t *at)
 {
-	struct scan s = { .text = text, .len = len, .i = after_bom(text, len), .stop = len,
-			  .strict = true, .expect = WANT_VALUE };
-	s.levels = av_calloc(CJSON_NESTING_LIMIT, sizeof *s.levels);
-	scan_text(&s);
+	struct scan s;
+	scan_whole(&s, text, len, len, true);
 	char *message = NULL;
 	if (s.problem != NO_PROBLEM && s.problem != GAVE_UP) {
 		message = describe(&s);
@@ -802,10 +808,8 @@ char *av_json_strict_problem(const char *text, size_t len, size_t *at)
 
 char *av_json_diagnose(const char *text, size_t len, size_t *at)
 {
-	struct scan s = { .text = text, .len = len, .i = after_bom(text, len), .stop = *at,
-			  .expect = WANT_VALUE };
-	s.levels = av_calloc(CJSON_NESTING_LIMIT, sizeof *s.levels);
-	scan_text(&s);
+	struct scan s;
+	scan_whole(&s, text, len, *at, false);
 	char *message = NULL;
 	if (agrees(&s, *at)) {
 		message = describe(&s);
@@ -838,9 +842,8 @@ static char *cut_off_at(const struct scan *s)
 
 char *av_json_diagnose_message(const char *text, size_t len, size_t *at, bool *cut_off)
 {
-	struct scan s = { .text = text, .len = len, .stop = *at, .expect = WANT_VALUE };
-	s.levels = av_calloc(CJSON_NESTING_LIMIT, sizeof *s.levels);
-	scan_text(&s);
+	struct scan s;
+	scan_whole(&s, text, len, *at, false);
 	char *message = NULL;
 	*cut_off = false;
 	if (agrees(&s, *at)) {
