@@ -204,18 +204,20 @@ static bool merge_in_vocab(const struct av_bpe *b, const char *start, const char
 	size_t first = (size_t)(space - start), second = (size_t)(end - space - 1);
 	memcpy(joined, start, first);
 	memcpy(joined + first, space + 1, second);
-	const char *missing = map_get(b->vocab, start, first) < 0 ? start
-			      : map_get(b->vocab, space + 1, second) < 0 ? space + 1
-			      : map_get(b->vocab, joined, first + second) < 0 ? joined : NULL;
-	if (!missing)
-		return true;
-	size_t n = missing == start ? first : missing == joined ? first + second : second;
-	char *piece = av_strndup(missing, n), *shown = av_escape(piece);
-	av_fail(cause, _("%s:%zu: \"%s\" is not in the vocabulary (every piece of a merge, "
-			 "and what it makes, must have an id)"), name, line, shown);
-	free(shown);
-	free(piece);
-	return false;
+	const struct { const char *at; size_t n; } pieces[] = {
+		{ start, first }, { space + 1, second }, { joined, first + second },
+	};
+	for (size_t k = 0; k < sizeof(pieces) / sizeof(pieces[0]); k++) {
+		if (map_get(b->vocab, pieces[k].at, pieces[k].n) >= 0)
+			continue;
+		char *piece = av_strndup(pieces[k].at, pieces[k].n), *shown = av_escape(piece);
+		av_fail(cause, _("%s:%zu: \"%s\" is not in the vocabulary (every piece of a merge, "
+				 "and what it makes, must have an id)"), name, line, shown);
+		free(shown);
+		free(piece);
+		return false;
+	}
+	return true;
 }
 
 static bool load_merges(struct av_bpe *b, const char *text, size_t len, const char *name,
