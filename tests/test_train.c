@@ -1133,6 +1133,45 @@ static void test_sleep_keeps_what_cannot_come_back(void **state)
 /* The histories a run keeps stay within AV_TRAIN_HISTORY_BYTES: the most
  * epochs fall as the heads grow (a screen left training overnight grew
  * 5 MB a minute at H=8). */
+/* Training with the fused passes of small layers (attention.h) gives the
+ * bits of training with the staged ones: every trained tensor, loss,
+ * gradient norm and tracked score, over epochs of three samples they fit
+ * (china-panda; self with bias and SGD; causal with two heads). */
+static void test_fused_training_same_bits(void **state)
+{
+	(void)state;
+	const char *names[] = { "train-china-panda", "train-pairs-sgd", "train-causal-previous" };
+	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+		struct av_session s;
+		session_from_fixture(&s, names[k]);
+		struct av_trainer *tr[2];
+		for (int fused = 0; fused < 2; fused++) {
+			unsigned long before = av_fused.backwards;
+			av_fused.on = fused;
+			tr[fused] = new_trainer(&s, AV_TRAIN_QKV);
+			for (int e = 0; e < 40; e++)
+				av_trainer_epoch(tr[fused]);
+			assert_true(fused ? av_fused.backwards > before : av_fused.backwards == before);
+		}
+		av_fused.on = true;
+		for (int id = 0; id < AV_N_PARAMS; id++) {
+			size_t count, other;
+			const float *a = av_param_tensor(&tr[0]->params, id, &count);
+			const float *b = av_param_tensor(&tr[1]->params, id, &other);
+			assert_int_equal(count, other);
+			if (count)
+				assert_memory_equal(a, b, count * sizeof(float));
+		}
+		assert_memory_equal(tr[0]->loss, tr[1]->loss, 40 * sizeof(double));
+		assert_memory_equal(tr[0]->grad_norm, tr[1]->grad_norm, sizeof(tr[0]->grad_norm));
+		assert_memory_equal(tr[0]->track_history, tr[1]->track_history,
+				    41 * (size_t)s.cfg.heads * sizeof(double));
+		av_trainer_free(tr[0]);
+		av_trainer_free(tr[1]);
+		av_session_free(&s);
+	}
+}
+
 static void test_history_is_bounded(void **state)
 {
 	(void)state;
@@ -1153,6 +1192,7 @@ int main(void)
 {
 	const struct CMUnitTest more[] = {
 		cmocka_unit_test(test_history_is_bounded),
+		cmocka_unit_test(test_fused_training_same_bits),
 		cmocka_unit_test(test_targets),
 		cmocka_unit_test(test_loss_by_hand),
 		cmocka_unit_test(test_first_steps),

@@ -15,6 +15,7 @@
 #include "i18n.h"
 #include "attention.h"
 #include "matmul.h"
+#include "matmul_plain.h"
 #include "softmax_avx2.h"
 #include "util.h"
 
@@ -336,10 +337,104 @@ void av_trace_forward(struct av_trace *t, const struct av_params *p, const struc
 	forward(t, p, cfg, REACH_RESIDUAL);
 }
 
+/* --- the trainer's small layers, fused ------------------------------------ */
+
+struct av_fused_passes av_fused = { .on = true };
+
+/* Whether forward_small computes forward(t, p, cfg, REACH_WEIGHTS): a small
+ * layer outside cross mode whose products all go to the plain kernel, in a trace
+ * whose buffers fit it already and keep no copies of W^T (the trainer's,
+ * run again and again at one size). */
+static bool small_fits(const struct av_trace *t, const struct av_params *p,
+		       const struct av_config *cfg)
+{
+	int n = t->tokens.n, D = cfg->d_model, H = cfg->heads;
+	size_t most = AV_FUSED_MOST;
+	return av_fused.on && cfg->mode != AV_MODE_CROSS && t->q &&
+	       (size_t)n * D * D <= most && (size_t)n * n * (D / H) <= most &&
+	       !t->source_embedding && !t->layer_input && !t->keeps_packed &&
+	       !t->packed[0].data && !t->packed[1].data && t->n == n && t->m == n &&
+	       t->d_model == D && t->heads == H && p->d_model == D &&
+	       av_matmul_is_plain(n, D, D) && av_matmul_is_plain(n, n, D / H);
+}
+
+/* out (rows, D) = x . w^T + b as av_matmul's plain kernel computes it
+ * (matmul_plain.h): the bias, if any, added to the sum in double. */
+__attribute__((always_inline))
+static inline void project_plain(float *out, const float *x, const float *w, const float *b,
+				 int rows, int D)
+{
+	for (int i = 0; i < rows; i++)
+		for (int o = 0; o < D; o++) {
+			double s = av_dot_in_chains(x + (size_t)i * D, w + (size_t)o * D, 1, D);
+			out[(size_t)i * D + o] = (float)(b ? s + b[o] : s);
+		}
+}
+
+/* run_head's scores and scaled and masked stages, the product as
+ * av_head_scores's plain kernel computes it */
+__attribute__((always_inline))
+static inline void scores_plain(struct av_trace *t, int h, int dh)
+{
+	int n = t->n, m = t->m, D = t->d_model;
+	size_t off = (size_t)h * n * m;
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < m; j++) {
+			size_t c = (size_t)i * m + j;
+			float score = (float)av_dot_in_chains(t->q + (size_t)i * D + (size_t)h * dh,
+							      t->k + (size_t)j * D + (size_t)h * dh,
+							      1, dh);
+			float scaled = (float)(score / t->divisor);
+			t->scores[off + c] = score;
+			t->scaled[off + c] = scaled;
+			t->masked[off + c] = t->mask[c] ? scaled : AV_MASKED_VALUE;
+		}
+}
+
+/* forward(..., REACH_WEIGHTS) for a layer small_fits: the same stages with
+ * the same bits, in one function with the products inlined (at china-
+ * panda's D=3 the calls, checks and dispatch of the staged pass were a
+ * seventh of its instructions; issue 11). D = dh = 3 gets a copy of the
+ * loops with those constants. tests/test_fused.c compares the two. */
+__attribute__((always_inline))
+static inline void forward_small_dims(struct av_trace *t, const struct av_params *p,
+				      const struct av_config *cfg, int D, int dh)
+{
+	int n = t->n;
+	embed(t->embedding, t->token_part, t->position_part, p, cfg->positional, t->ids, n);
+	project_plain(t->q, t->embedding, p->w_q, p->b_q, n, D);
+	project_plain(t->k, t->embedding, p->w_k, p->b_k, n, D);
+	t->values_pending = true;
+	t->context_pending = false;
+	build_mask(t);
+	double row[AV_MAX_TOKENS];
+	for (int h = 0; h < t->heads; h++) {
+		size_t off = (size_t)h * n * n;
+		scores_plain(t, h, dh);
+		softmax_rows(t->weights + off, t->masked + off, t->mask, n, n, row);
+	}
+	t->output_pending = true;
+}
+
+static void forward_small(struct av_trace *t, const struct av_params *p,
+			  const struct av_config *cfg)
+{
+	set_attention_config(t, cfg);
+	if (t->d_model == 3 && t->head_dim == 3)
+		forward_small_dims(t, p, cfg, 3, 3);
+	else
+		forward_small_dims(t, p, cfg, t->d_model, t->head_dim);
+}
+
 void av_trace_forward_weights(struct av_trace *t, const struct av_params *p,
 			      const struct av_config *cfg)
 {
-	forward(t, p, cfg, REACH_WEIGHTS);
+	if (small_fits(t, p, cfg)) {
+		forward_small(t, p, cfg);
+		av_fused.forwards++;
+	} else {
+		forward(t, p, cfg, REACH_WEIGHTS);
+	}
 }
 
 static bool reattend(struct av_trace *t, const struct av_params *p,

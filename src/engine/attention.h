@@ -107,6 +107,22 @@ void av_trace_forward(struct av_trace *t, const struct av_params *p, const struc
 void av_trace_forward_weights(struct av_trace *t, const struct av_params *p,
 			      const struct av_config *cfg);
 
+/* The fused passes of small layers: av_trace_forward_weights and
+ * av_trace_backward take them where they fit (the trainer's layers: every
+ * product on the plain kernel, a loss on the weights alone), with the very
+ * bits of the staged passes and fewer instructions (issue 11: at D=3 the
+ * staged passes' calls, checks and scratch were an eighth of a training
+ * step's instructions).
+ * on is true; tests turn it off to compare the two, and read the counts to
+ * know the fused passes ran. Only the trainer's thread takes them (a
+ * published model's layers, the model worker's, never fit). */
+#define AV_FUSED_MOST 512   /* n D D and n m dh at most: a small layer */
+struct av_fused_passes {
+	bool on;
+	unsigned long forwards, backwards;   /* passes taken */
+};
+extern struct av_fused_passes av_fused;
+
 /* Recomputes only the stages from the mask on (mask, scores ... residual),
  * keeping the embeddings and Q, K, V: for a change of mode between self and
  * causal, of key_hidden, heads, scale or temperature. Four times cheaper at

@@ -323,9 +323,124 @@ static void head_scores_backward(double *dq, double *dk, const double *dscores,
 	}
 }
 
+/* --- the trainer's small layers, fused ------------------------------------ */
+
+/* A small layer (AV_FUSED_MOST) has n D <= 512 and D <= 22: its dQ and dK
+ * fit on the stack, a row of dW in registers. */
+#define SMALL_LAYER AV_FUSED_MOST
+#define SMALL_D 22
+
+/* Whether backward_small computes av_trace_backward(t, p, NULL, d_weights,
+ * g): a loss on the weights alone outside cross mode, with W_q's and W_k's
+ * gradients assigned and no gradient of the embeddings or the output
+ * projection wanted (the trainer's "qkv" set; W_v's stays 0 without a value
+ * path, as in the staged pass). */
+static bool small_fits(const struct av_trace *t, const double *d_residual,
+		       const double *d_weights, const struct av_grads *g)
+{
+	size_t n = (size_t)t->n, D = (size_t)t->d_model, dh = (size_t)t->head_dim;
+	unsigned qk = 1u << AV_P_W_Q | 1u << AV_P_W_K;
+	return av_fused.on && !d_residual && d_weights && t->cfg.mode != AV_MODE_CROSS &&
+	       !t->layer_input && t->m == t->n && (g->assign & qk) == qk &&
+	       g->t[AV_P_W_Q] && g->t[AV_P_W_K] && !g->t[AV_P_TOKEN_EMBEDDING] &&
+	       !g->t[AV_P_POSITION_EMBEDDING] && !g->t[AV_P_W_O] && !g->t[AV_P_B_O] &&
+	       n * D * D <= SMALL_LAYER && n * n * dh <= SMALL_LAYER;
+}
+
+/* dw = dout^T . x and db = sum_i dout[i] for out = x . w^T + b, assigned,
+ * as linear_backward sums them: per element from 0, in token order, a
+ * token whose dout is 0 skipped; here a row of dw in registers. */
+__attribute__((always_inline))
+static inline void weight_grad_small(double *dw, double *db, const double *dout, const float *x,
+				     int n, int D)
+{
+	if (D == 3) {
+		weight_backward_3(dw, db, dout, x, n, 3, true);
+		return;
+	}
+	for (int o = 0; o < D; o++) {
+		double b = 0, row[SMALL_D];
+		for (int c = 0; c < D; c++)
+			row[c] = 0;
+		for (int i = 0; i < n; i++) {
+			double d = dout[(size_t)i * D + o];
+			if (d == 0)
+				continue;
+			b += d;
+			for (int c = 0; c < D; c++)
+				row[c] += d * x[(size_t)i * D + c];
+		}
+		for (int c = 0; c < D; c++)
+			dw[(size_t)o * D + c] = row[c];
+		if (db)
+			db[o] = b;
+	}
+}
+
+/* av_trace_backward for a layer small_fits, the same sums in the same
+ * order in one function: per head and query row, the softmax's backward
+ * (its row recomputed in double, as softmax_rows_backward), the mask and
+ * the scale, then that row's terms of dQ and dK (head_scores_backward's
+ * order: rows, then keys); then dW_q and dW_k. At china-panda's D=3 the
+ * staged pass's calls, scratch and zeroing were a sixth of its
+ * instructions (issue 11). tests/test_fused.c compares the two. */
+__attribute__((always_inline))
+static inline void backward_small_dims(const struct av_trace *t, const double *d_weights,
+				       struct av_grads *g, int D, int dh)
+{
+	int n = t->n, m = t->m;
+	double dq[SMALL_LAYER], dk[SMALL_LAYER], prow[AV_MAX_TOKENS];
+	memset(dq, 0, (size_t)n * D * sizeof(double));
+	memset(dk, 0, (size_t)m * D * sizeof(double));
+	for (int h = 0; h < t->heads; h++) {
+		size_t off = (size_t)h * n * m;
+		for (int i = 0; i < n; i++) {
+			const unsigned char *mrow = t->mask + (size_t)i * m;
+			const double *drow = d_weights + off + (size_t)i * m;
+			if (!av_softmax_row(prow, t->masked + off + (size_t)i * m, mrow, m))
+				continue;   /* a row of zeros depends on nothing */
+			double dot = 0;
+			for (int j = 0; j < m; j++)
+				dot += prow[j] * drow[j];
+			const float *qi = t->q + (size_t)i * D + (size_t)h * dh;
+			double *dqi = dq + (size_t)i * D + (size_t)h * dh;
+			for (int j = 0; j < m; j++) {
+				if (!mrow[j])
+					continue;   /* no gradient reaches a hidden score */
+				double d = (0.0 + prow[j] * (drow[j] - dot)) / t->divisor;
+				if (d == 0)
+					continue;
+				const float *kj = t->k + (size_t)j * D + (size_t)h * dh;
+				double *dkj = dk + (size_t)j * D + (size_t)h * dh;
+				_Pragma("GCC unroll 4")
+				for (int c = 0; c < dh; c++) {
+					dqi[c] += d * kj[c];
+					dkj[c] += d * qi[c];
+				}
+			}
+		}
+	}
+	weight_grad_small(g->t[AV_P_W_Q], g->t[AV_P_B_Q], dq, t->embedding, n, D);
+	weight_grad_small(g->t[AV_P_W_K], g->t[AV_P_B_K], dk, t->embedding, m, D);
+}
+
+static void backward_small(const struct av_trace *t, const double *d_weights,
+			   struct av_grads *g)
+{
+	if (t->d_model == 3 && t->head_dim == 3)
+		backward_small_dims(t, d_weights, g, 3, 3);
+	else
+		backward_small_dims(t, d_weights, g, t->d_model, t->head_dim);
+}
+
 void av_trace_backward(const struct av_trace *t, const struct av_params *p,
 		       const double *d_residual, const double *d_weights, struct av_grads *g)
 {
+	if (small_fits(t, d_residual, d_weights, g)) {
+		backward_small(t, d_weights, g);
+		av_fused.backwards++;
+		return;
+	}
 	int n = t->n, m = t->m, D = t->d_model, H = t->heads, dh = t->head_dim;
 	bool cross = t->cfg.mode == AV_MODE_CROSS;
 	size_t cells = (size_t)n * m;

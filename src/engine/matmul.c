@@ -43,35 +43,12 @@
 #include <string.h>
 
 #include "matmul.h"
+#include "matmul_plain.h"
 #include "matmul_avx2.h"
 #include "matmul_avx512.h"
 
-/* sum_p a[p] * b[p * stride] in double: four chains over the first k - k % 4
- * terms, the rest added to the first chain in order, then (s0 + s1) +
- * (s2 + s3). The tail is a switch rather than a loop: at china-panda's
- * k = 3 the loop's control was most of a product's time. */
-__attribute__((always_inline))
-static inline double dot_in_chains(const float *a, const float *b, size_t stride, int k)
-{
-	double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-	int p = 0;
-	for (; p + 4 <= k; p += 4) {
-		s0 += (double)a[p] * b[p * stride];
-		s1 += (double)a[p + 1] * b[(p + 1) * stride];
-		s2 += (double)a[p + 2] * b[(p + 2) * stride];
-		s3 += (double)a[p + 3] * b[(p + 3) * stride];
-	}
-	switch (k - p) {
-	case 3: s0 += (double)a[p] * b[p * stride]; p++; /* fall through */
-	case 2: s0 += (double)a[p] * b[p * stride]; p++; /* fall through */
-	case 1: s0 += (double)a[p] * b[p * stride]; /* fall through */
-	default: break;
-	}
-	return (s0 + s1) + (s2 + s3);
-}
-
-/* c[i][j] (+)= sum_p a[i][p] * b(p, j), summed in double (dot_in_chains):
- * each element is one dot product, rounded once, so the result is the
+/* c[i][j] (+)= sum_p a[i][p] * b(p, j), summed in double: each element is
+ * one dot product (av_dot_in_chains), rounded once, so the result is the
  * float nearest the exact sum to within about 1e-16 relative, on every
  * CPU. The reference kernel (--without-blas) and, with a BLAS, the kernel
  * of products too small for a library call (china-panda's D=3). The price,
@@ -92,7 +69,7 @@ static inline void plain_gemm_layout(bool b_transposed, float *restrict c, int l
 		float *ci = c + (size_t)i * ldc;
 		for (int j = 0; j < m; j++) {
 			const float *bj = b_transposed ? b + (size_t)j * ldb : b + j;
-			double s = dot_in_chains(ai, bj, stride, k);
+			double s = av_dot_in_chains(ai, bj, stride, k);
 			ci[j] = (float)(beta != 0 ? s + ci[j] : s);
 		}
 	}
@@ -174,6 +151,11 @@ static enum kernel route(bool b_transposed, int n, int m, int k)
 	return choose_kernel(b_transposed, n, m, k);
 }
 
+bool av_matmul_is_plain(int n, int m, int k)
+{
+	return n <= 0 || m <= 0 || route(true, n, m, k) == KERNEL_PLAIN;
+}
+
 static void gemm(bool b_transposed, float *c, int ldc, const float *a, int lda,
 		 const float *b, int ldb, int n, int m, int k, float beta)
 {
@@ -234,6 +216,12 @@ const char *av_matmul_backend(void)
 const char *av_matmul_backend(void)
 {
 	return "reference";
+}
+
+bool av_matmul_is_plain(int n, int m, int k)
+{
+	(void)n, (void)m, (void)k;
+	return true;
 }
 
 static void gemm(bool b_transposed, float *c, int ldc, const float *a, int lda,

@@ -62,6 +62,13 @@ void av_matmul_nt(float *c, int ldc, const float *a, int lda, const float *b, in
 void av_matmul_nn(float *c, int ldc, const float *a, int lda, const float *b, int ldb,
 		  int n, int m, int k);
 
+/* Whether a product of n rows by m columns of k terms, in either layout,
+ * goes to the plain kernel (without a BLAS every product does; with one,
+ * the small ones): its element (i, j) is then (float)av_dot_in_chains(row
+ * i of a, column j of op(b), k), plus the bias in double before the
+ * rounding (matmul_plain.h), which a fused pass may compute itself. */
+bool av_matmul_is_plain(int n, int m, int k);
+
 /* The backend's name, for the benchmark and --version: "OpenBLAS <core>"
  * or "reference". */
 const char *av_matmul_backend(void);
