@@ -90,8 +90,12 @@ static void embed(float *x, float *token_part, float *position_part,
 	for (int i = 0; i < n; i++) {
 		const float *tok = p->token_embedding + (size_t)ids[i] * D;
 		float *xi = x + i * D;
-		/* xi is the scratch of a position computed on the fly */
-		const float *pos = av_position_row_at(p, positional, i, xi);
+		/* xi is the scratch of a position computed on the fly; a
+		 * learned row is read in place (the call was a fifth of
+		 * china-panda's embedding) */
+		const float *pos = positional == AV_POS_LEARNED
+				   ? p->position_embedding + i * D
+				   : av_position_row_at(p, positional, i, xi);
 		float *tp = token_part ? token_part + i * D : NULL;
 		float *pp = position_part ? position_part + i * D : NULL;
 		for (size_t c = 0; c < D; c++) {
