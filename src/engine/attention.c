@@ -362,17 +362,23 @@ static bool small_fits(const struct av_trace *t, const struct av_params *p,
 	       av_matmul_is_plain(n, D, D) && av_matmul_is_plain(n, n, D / H);
 }
 
-/* out (rows, D) = x . w^T + b as av_matmul's plain kernel computes it
- * (matmul_plain.h): the bias, if any, added to the sum in double. */
+/* q = x . w_q^T + b_q and k = x . w_k^T + b_k (rows, D) as av_matmul's
+ * plain kernel computes each (matmul_plain.h: the bias, if any, added to
+ * the sum in double), a row of x read once for both. */
 __attribute__((always_inline))
-static inline void project_plain(float *out, const float *x, const float *w, const float *b,
-				 int rows, int D)
+static inline void project_qk_plain(float *q, float *k, const float *x,
+				    const struct av_params *p, int rows, int D)
 {
-	for (int i = 0; i < rows; i++)
+	for (int i = 0; i < rows; i++) {
+		const float *xi = x + (size_t)i * D;
+		_Pragma("GCC unroll 4")
 		for (int o = 0; o < D; o++) {
-			double s = av_dot_in_chains(x + (size_t)i * D, w + (size_t)o * D, 1, D);
-			out[(size_t)i * D + o] = (float)(b ? s + b[o] : s);
+			double sq = av_dot_in_chains(xi, p->w_q + (size_t)o * D, 1, D);
+			double sk = av_dot_in_chains(xi, p->w_k + (size_t)o * D, 1, D);
+			q[(size_t)i * D + o] = (float)(p->b_q ? sq + p->b_q[o] : sq);
+			k[(size_t)i * D + o] = (float)(p->b_k ? sk + p->b_k[o] : sk);
 		}
+	}
 }
 
 /* run_head's scores and scaled and masked stages, the product as
@@ -406,8 +412,7 @@ static inline void forward_small_dims(struct av_trace *t, const struct av_params
 {
 	int n = t->n;
 	embed(t->embedding, t->token_part, t->position_part, p, cfg->positional, t->ids, n);
-	project_plain(t->q, t->embedding, p->w_q, p->b_q, n, D);
-	project_plain(t->k, t->embedding, p->w_k, p->b_k, n, D);
+	project_qk_plain(t->q, t->k, t->embedding, p, n, D);
 	t->values_pending = true;
 	t->context_pending = false;
 	build_mask(t);
