@@ -348,32 +348,43 @@ static bool small_fits(const struct av_trace *t, const double *d_residual,
 }
 
 /* dw = dout^T . x and db = sum_i dout[i] for out = x . w^T + b, assigned,
- * as linear_backward sums them: per element from 0, in token order, a
- * token whose dout is 0 skipped; here a row of dw in registers. */
+ * as linear_backward sums them: each element from 0, in token order, a
+ * token whose dout is 0 skipped; here tokens outer, the sums in acc (in
+ * registers at D=3, where weight_backward_3's calls and loops were a
+ * third of the fused backward). */
 __attribute__((always_inline))
 static inline void weight_grad_small(double *dw, double *db, const double *dout, const float *x,
 				     int n, int D)
 {
-	if (D == 3) {
-		weight_backward_3(dw, db, dout, x, n, 3, true);
-		return;
-	}
+	double acc[SMALL_D * SMALL_D], b[SMALL_D];
+	_Pragma("GCC unroll 4")
 	for (int o = 0; o < D; o++) {
-		double b = 0, row[SMALL_D];
+		b[o] = 0;
+		_Pragma("GCC unroll 4")
 		for (int c = 0; c < D; c++)
-			row[c] = 0;
-		for (int i = 0; i < n; i++) {
-			double d = dout[(size_t)i * D + o];
+			acc[o * D + c] = 0;
+	}
+	for (int i = 0; i < n; i++) {
+		const double *di = dout + (size_t)i * D;
+		const float *xi = x + (size_t)i * D;
+		_Pragma("GCC unroll 4")
+		for (int o = 0; o < D; o++) {
+			double d = di[o];
 			if (d == 0)
 				continue;
-			b += d;
+			b[o] += d;
+			_Pragma("GCC unroll 4")
 			for (int c = 0; c < D; c++)
-				row[c] += d * x[(size_t)i * D + c];
+				acc[o * D + c] += d * xi[c];
 		}
+	}
+	_Pragma("GCC unroll 4")
+	for (int o = 0; o < D; o++) {
+		_Pragma("GCC unroll 4")
 		for (int c = 0; c < D; c++)
-			dw[(size_t)o * D + c] = row[c];
+			dw[(size_t)o * D + c] = acc[o * D + c];
 		if (db)
-			db[o] = b;
+			db[o] = b[o];
 	}
 }
 
