@@ -3,7 +3,7 @@
  * with the fused passes of small layers (attention.c's forward_small,
  * backward.c's backward_small), which compute such products themselves and
  * must get the very bits the kernel gives (av_matmul_is_plain says which
- * products those are).
+ * products those are), and with the trainer's tracked pair (train.c).
  */
 #ifndef AV_MATMUL_PLAIN_H
 #define AV_MATMUL_PLAIN_H
@@ -32,6 +32,20 @@ static inline double av_dot_in_chains(const float *a, const float *b, size_t str
 	default: break;
 	}
 	return (s0 + s1) + (s2 + s3);
+}
+
+/* out (m) = a (k) . b^T + bias, b (m, k) and bias (m, or NULL): a row of
+ * av_matmul's product by an nn.Linear weight on the plain kernel, the bias
+ * added to each sum in double before the rounding, as the kernel adds it
+ * to the bias rows it starts from. */
+__attribute__((always_inline))
+static inline void av_plain_row_nt(float *out, const float *a, const float *b,
+				   const float *bias, int m, int k)
+{
+	for (int j = 0; j < m; j++) {
+		double s = av_dot_in_chains(a, b + (size_t)j * k, 1, k);
+		out[j] = (float)(bias ? s + bias[j] : s);
+	}
 }
 
 #endif

@@ -11,6 +11,8 @@
 #endif
 
 #include "i18n.h"
+#include "matmul.h"
+#include "matmul_plain.h"
 #include "number.h"
 #include "train.h"
 #include "util.h"
@@ -278,12 +280,19 @@ static void reset_state(struct av_trainer *tr)
 		}
 	}
 	av_grads_init(&tr->grad, &tr->params, wanted);
+	tr->trained_ids = wanted;
+	tr->zeroed_grads = 0;
+	for (int id = 0; id < AV_N_PARAMS; id++)
+		if (tr->grad.t[id] && loss_reaches(id) && !is_assigned(id))
+			tr->zeroed_grads |= 1u << id;
 	tr->steps = 0;
 	tr->lr_start = tr->set.lr;
 	tr->lr_peak = 0;
 }
 
-double av_running_power(struct av_running_power *p, double beta, long t)
+/* av_running_power, inlined into each training step (its call and the
+ * saving of registers were a quarter of its cost there) */
+static inline double running_power(struct av_running_power *p, double beta, long t)
 {
 	if (p->t == 0 || t < p->t)
 		*p = (struct av_running_power){ .hi = 1, .lo = 0, .t = 0 };
@@ -298,6 +307,11 @@ double av_running_power(struct av_running_power *p, double beta, long t)
 		p->hi = sum;
 	}
 	return p->hi;
+}
+
+double av_running_power(struct av_running_power *p, double beta, long t)
+{
+	return running_power(p, beta, t);
 }
 
 /* The scalars of one Adam step, as torch.optim.Adam computes them in
@@ -457,7 +471,10 @@ static void project_word(const struct av_trainer *tr, int word, const float *pos
 	if (pos)
 		for (int c = 0; c < D; c++)
 			x[c] += pos[c];
-	av_linear(out, x, w, b, 1, D, D);
+	if (av_matmul_is_plain(1, D, D))
+		av_plain_row_nt(out, x, w, b, D, D);   /* av_linear's bits, inlined */
+	else
+		av_linear(out, x, w, b, 1, D, D);
 }
 
 /* Projects the tracked pair's words (no positions) into the trainer's
@@ -479,7 +496,10 @@ static double head_track_score(const struct av_trainer *tr, const float *q, int 
 {
 	int D = tr->params.d_model, dh = av_config_head_dim(&tr->cfg);
 	float score;
-	av_head_scores(&score, q, q + D, 1, 1, D, h, dh);
+	if (av_matmul_is_plain(1, 1, dh))   /* av_head_scores's bits, inlined */
+		av_plain_row_nt(&score, q + (size_t)h * dh, q + D + (size_t)h * dh, NULL, 1, dh);
+	else
+		av_head_scores(&score, q, q + D, 1, 1, D, h, dh);
 	return (double)(float)(score / av_config_divisor(&tr->cfg));
 }
 
@@ -698,9 +718,10 @@ bool av_trainer_step(struct av_trainer *tr)
 	 * are written by the backward pass (grad.assign), the embeddings' are
 	 * sums over the tokens, zeroed here */
 	tr->grad.assign = 1u << AV_P_W_Q | 1u << AV_P_W_K;
-	for (int id = 0; id < AV_N_PARAMS; id++)
-		if (tr->grad.t[id] && loss_reaches(id) && !is_assigned(id))
-			memset(tr->grad.t[id], 0, tr->grad.count[id] * sizeof(double));
+	for (unsigned left = tr->zeroed_grads; left; left &= left - 1) {
+		int id = __builtin_ctz(left);
+		memset(tr->grad.t[id], 0, tr->grad.count[id] * sizeof(double));
+	}
 	av_trace_backward(t, &tr->params, NULL, tr->d_weights, &tr->grad);
 
 	tr->steps++;
@@ -710,14 +731,13 @@ bool av_trainer_step(struct av_trainer *tr)
 	/* torch.optim.Adam's bias corrections, from the step count in double
 	 * (1 - beta ** step; av_running_power gives pow's bits) */
 	struct adam_step k = {
-		.step_size = tr->set.lr / (1.0 - av_running_power(&tr->beta1_t, ADAM_BETA1,
-								  tr->steps)),
-		.bc2_sqrt = sqrt(1.0 - av_running_power(&tr->beta2_t, ADAM_BETA2, tr->steps)),
+		.step_size = tr->set.lr / (1.0 - running_power(&tr->beta1_t, ADAM_BETA1,
+							       tr->steps)),
+		.bc2_sqrt = sqrt(1.0 - running_power(&tr->beta2_t, ADAM_BETA2, tr->steps)),
 	};
 	tr->nonfinite = -1;
-	for (int id = 0; id < AV_N_PARAMS; id++) {
-		if (!tr->trained[id])
-			continue;
+	for (unsigned left = tr->trained_ids; left; left &= left - 1) {
+		int id = __builtin_ctz(left);   /* in the order of ids */
 		bool bad = tr->still_nonfinite[id];
 		if (loss_reaches(id))
 			tr->grad_norm[id] = update(tr, id, &k, &bad);

@@ -180,6 +180,9 @@ struct av_trainer {
 	struct av_params start;      /* what av_trainer_reset returns to */
 	struct av_params params;     /* current (float32, what the forward pass uses) */
 	bool trained[AV_N_PARAMS];   /* tensors the optimiser moves (and that exist) */
+	unsigned trained_ids;        /* the same as bits (1u << id), for the step */
+	unsigned zeroed_grads;       /* gradients the step zeroes before the
+					backward pass adds to them */
 	struct av_grads grad;        /* gradient of the last step (trained tensors) */
 	float *adam_m[AV_N_PARAMS], *adam_v[AV_N_PARAMS];   /* Adam's exp_avg and
 					exp_avg_sq (float32) of the trained
