@@ -207,6 +207,62 @@ static void test_refusals(void **state)
 		       0, 4, "tensor \"\\x1b[2J\"", NULL);
 }
 
+/* Hugging Face's library reads a file only when its tensors cover the data
+ * exactly, one after another (Metadata::validate; MetadataIncompleteBuffer
+ * for bytes after the last): bytes in no tensor were accepted here. */
+static void test_data_covered_exactly(void **state)
+{
+	(void)state;
+	expect_refusal("trailing.safetensors",
+		       "{\"w\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4]}}", 0, 9,
+		       "5 bytes follow the last tensor", "ends at byte 4 of 9");
+	expect_refusal("no-tensors.safetensors", "{}", 0, 3, "3 bytes follow the last tensor",
+		       "ends at byte 0 of 3");
+	expect_refusal("gap.safetensors",
+		       "{\"a\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4]},"
+		       "\"b\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[8,12]}}", 0, 12,
+		       "tensor \"b\": its data begins at byte 8", "bytes 4 to 7 belong to no tensor");
+	expect_refusal("gap-first.safetensors",
+		       "{\"a\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[4,8]}}", 0, 8,
+		       "tensor \"a\"", "bytes 0 to 3 belong to no tensor");
+	/* an empty tensor inside another's span: upstream's InvalidOffset too */
+	expect_refusal("empty-inside.safetensors",
+		       "{\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]},"
+		       "\"e\":{\"dtype\":\"U8\",\"shape\":[0],\"data_offsets\":[4,4]}}", 0, 8,
+		       "\"a\" and \"e\" overlap", NULL);
+
+	/* in any order in the header; empty tensors where one ends and another
+	 * begins, and at either end, are in their place */
+	const char *h = "{\"z\":{\"dtype\":\"U8\",\"shape\":[0],\"data_offsets\":[8,8]},"
+			"\"b\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[4,8]},"
+			"\"m\":{\"dtype\":\"U8\",\"shape\":[2,0],\"data_offsets\":[4,4]},"
+			"\"a\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4]},"
+			"\"e\":{\"dtype\":\"U8\",\"shape\":[0],\"data_offsets\":[0,0]}}";
+	char *path = write_st("in-order.safetensors", h, 0, two_by_three, 8);
+	struct av_safetensors st;
+	char *cause = NULL;
+	if (!av_st_open(&st, path, &cause))
+		fail_msg("refused: %s", cause);
+	assert_int_equal(st.n, 5);
+	av_st_close(&st);
+	free(path);
+
+	/* the fuzz target's seeds of both kinds */
+	static const char *const seeds[][2] = {
+		{ "trailing.safetensors", "17 bytes follow the last tensor" },
+		{ "gap.safetensors", "bytes 8 to 11 belong to no tensor" },
+	};
+	for (size_t i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
+		path = av_printf("%s/fuzz/safetensors-seeds/%s", TESTS_SRCDIR, seeds[i][0]);
+		assert_false(av_st_open(&st, path, &cause));
+		if (!strstr(cause, seeds[i][0]) || !strstr(cause, seeds[i][1]))
+			fail_msg("%s: %s", seeds[i][0], cause);
+		free(cause);
+		cause = NULL;
+		free(path);
+	}
+}
+
 static void test_too_short_and_missing(void **state)
 {
 	(void)state;
@@ -346,6 +402,7 @@ int main(void)
 		cmocka_unit_test(test_unaligned_f32),
 		cmocka_unit_test(test_half_and_bf16),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_data_covered_exactly),
 		cmocka_unit_test(test_too_short_and_missing),
 		cmocka_unit_test(test_header_bounded_by_need),
 		cmocka_unit_test(test_many_tensors_fast_and_bounded),

@@ -179,31 +179,55 @@ static int by_begin(const void *x, const void *y)
 	return a->end < b->end ? -1 : a->end > b->end;
 }
 
-/* Spans must not share a byte (empty tensors share none). */
-static bool check_overlaps(struct av_safetensors *st, char **cause)
+static bool fail_overlap(char **cause, const struct av_safetensors *st,
+			 const struct av_st_tensor *a, const struct av_st_tensor *b)
 {
-	if (st->n < 2)
-		return true;
-	struct av_st_tensor **order = av_calloc((size_t)st->n, sizeof(*order));
+	char *x = av_escape(a->name), *y = av_escape(b->name);
+	av_fail(cause, _("%s: tensors \"%s\" and \"%s\" overlap in the file"), st->path, x, y);
+	free(x);
+	free(y);
+	return false;
+}
+
+static bool fail_gap(char **cause, const struct av_safetensors *st, const struct av_st_tensor *t,
+		     size_t from)
+{
+	char *n = av_escape(t->name);
+	av_fail(cause,
+		_("%s: tensor \"%s\": its data begins at byte %zu, so bytes %zu to %zu "
+		  "belong to no tensor (a safetensors file's tensors follow one another)"),
+		st->path, n, t->begin, from, t->begin - 1);
+	free(n);
+	return false;
+}
+
+/* The data is the tensors' bytes one after another and nothing else, as
+ * Hugging Face's safetensors requires (Metadata::validate, read_metadata):
+ * in order of their offsets each tensor, an empty one too, begins where the
+ * one before ends, and the last ends where the file does. Bytes in no
+ * tensor could hide anything (a file that is also another file), and the
+ * library refuses such a file as incomplete. */
+static bool check_layout(struct av_safetensors *st, char **cause)
+{
+	struct av_st_tensor **order = av_calloc((size_t)st->n + 1, sizeof(*order));
 	for (int i = 0; i < st->n; i++)
 		order[i] = &st->tensors[i];
 	qsort(order, (size_t)st->n, sizeof(*order), by_begin);
 	bool ok = true;
-	const struct av_st_tensor *last = NULL;
+	size_t end = 0;
 	for (int i = 0; i < st->n && ok; i++) {
-		if (order[i]->begin == order[i]->end)
-			continue;
-		if (last && order[i]->begin < last->end) {
-			char *a = av_escape(last->name), *b = av_escape(order[i]->name);
-			av_fail(cause, _("%s: tensors \"%s\" and \"%s\" overlap in the file"),
-				st->path, a, b);
-			free(a);
-			free(b);
-			ok = false;
-		}
-		last = order[i];
+		if (order[i]->begin < end)
+			ok = fail_overlap(cause, st, order[i - 1], order[i]);
+		else if (order[i]->begin > end)
+			ok = fail_gap(cause, st, order[i], end);
+		end = order[i]->end;
 	}
 	free(order);
+	if (ok && end != st->data_len)
+		ok = av_fail(cause,
+			     _("%s: %zu bytes follow the last tensor (the tensors' data ends at byte "
+			       "%zu of %zu; a safetensors file ends where its last tensor does)"),
+			     st->path, st->data_len - end, end, st->data_len);
 	return ok;
 }
 
@@ -262,7 +286,7 @@ static bool parse_header(struct av_safetensors *st, const char *json, size_t len
 			break;
 	}
 	cJSON_Delete(doc);
-	return ok && check_overlaps(st, cause);
+	return ok && check_layout(st, cause);
 }
 
 bool av_st_parse(struct av_safetensors *st, const unsigned char *bytes, size_t len,

@@ -10,9 +10,10 @@
  * (AV_ST_MAX_HEADER) and must fit in the file, its JSON values are counted
  * (AV_ST_MAX_VALUES) before cJSON builds them; every shape's product times
  * the dtype's size must equal its offsets' span, every span must lie inside
- * the data, spans must not overlap, names must be unique, and there are at
- * most AV_ST_MAX_TENSORS of them; every refusal
- * names the file and the tensor.
+ * the data, the spans must cover the data exactly, one after another (no
+ * overlap, no gap, nothing after the last: what Hugging Face's library
+ * requires), names must be unique, and there are at most AV_ST_MAX_TENSORS
+ * of them; every refusal names the file and the tensor (or the bytes).
  *
  * The file is mmap'd read-only and shared, so many students on one server
  * use one copy in the page cache. F32 tensors are used in place when 4-byte

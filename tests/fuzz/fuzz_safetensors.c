@@ -1,8 +1,9 @@
 /* fuzz_safetensors.c: any bytes as a .safetensors file (av_st_parse, what
  * --model DIR maps). A refusal: false and a cause; an acceptance: every
  * tensor's span lies inside the data and matches its shape, no two spans
- * share a byte, and every float of every computable tensor can be read
- * (ASan checks that nothing is read outside the input). */
+ * share a byte, the spans cover the data exactly, and every float of every
+ * computable tensor can be read (ASan checks that nothing is read outside
+ * the input). */
 #include "config.h"
 
 #include "fuzz_common.h"
@@ -18,8 +19,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct av_safetensors st;
 	char *cause = NULL;
 	if (av_st_parse(&st, bytes, size, "fuzz.safetensors", &cause)) {
+		size_t covered = 0;
 		for (int i = 0; i < st.n; i++) {
 			struct av_st_tensor *t = &st.tensors[i];
+			covered += t->end - t->begin;
 			FUZZ_CHECK(t->begin <= t->end && t->end <= st.data_len, "span %zu..%zu of %zu",
 				   t->begin, t->end, st.data_len);
 			for (int j = 0; j < st.n; j++) {
@@ -40,6 +43,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			}
 			free(why);
 		}
+		/* no two share a byte, so this is every byte of the data */
+		FUZZ_CHECK(covered == st.data_len, "tensors cover %zu of %zu bytes", covered,
+			   st.data_len);
 		av_st_close(&st);
 	} else {
 		FUZZ_CHECK(cause && *cause, "failure without a cause");
