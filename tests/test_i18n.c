@@ -165,6 +165,31 @@ static void english(void)
 	setlocale(LC_ALL, "C.UTF-8");
 }
 
+/* Row y + offset, into line, of the screen in Chinese at cols x rows with
+ * sample ("": the default) after keys (NULL: none), y the row that holds
+ * find (NULL: the top row); then English again and the screen closed. The
+ * test skips without the catalogue and fails, the screen dumped, when find
+ * is nowhere on it. */
+static void chinese_row(int cols, int rows, const char *sample, const char *keys,
+			const char *find, int offset, char *line, size_t size)
+{
+	if (!chinese())
+		skip();
+	struct harness h;
+	assert_true(harness_open(&h, "xterm-256color", cols, rows, sample, NULL, -1, NULL));
+	if (keys)
+		harness_keys(&h, keys);
+	int y = find ? harness_find(find) : 0;
+	if (y < 0 || y + offset < 0)
+		harness_dump();
+	else
+		snprintf(line, size, "%s", row(y + offset));
+	english();
+	harness_close(&h);
+	if (y < 0 || y + offset < 0)
+		fail_msg("\"%s\" is not on the screen, with a row %d from it", find, offset);
+}
+
 /* The help overlay gives a key's help text 25 columns at 80x24 (two
  * columns of 38 minus 12 for the keys and a space). */
 static void test_help_texts_fit(void **state)
@@ -246,17 +271,9 @@ static void test_stage_titles_fit(void **state)
 static void test_too_small_keeps_the_size(void **state)
 {
 	(void)state;
-	if (!chinese())
-		skip();
-	struct harness h;
-	assert_true(harness_open(&h, "xterm-256color", 12, 4, "", NULL, -1, NULL));
-	int y = harness_find("12×4");
-	if (y < 0)
-		harness_dump();
-	english();
-	assert_true(y >= 1);
-	assert_non_null(strstr(row(y - 1), "终端太小："));
-	harness_close(&h);
+	char above[256];
+	chinese_row(12, 4, "", NULL, "12×4", -1, above, sizeof(above));
+	assert_non_null(strstr(above, "终端太小："));
 }
 
 /* A follower's "teacher: ... — f to follow" names the teacher's stage as
@@ -282,19 +299,9 @@ static void test_teacher_stage_translated(void **state)
 static void test_heading_commas_agree(void **state)
 {
 	(void)state;
-	if (!chinese())
-		skip();
-	struct harness h;
-	assert_true(harness_open(&h, "xterm-256color", 120, 40, "qkv-walkthrough", NULL, -1,
-				 NULL));
-	harness_keys(&h, "nnn");
-	int y = harness_find("scores_h[0,0] = ");
-	if (y < 0)
-		harness_dump();
-	english();
-	assert_true(y >= 0);
-	assert_non_null(strstr(row(y), "查询 0 'the'，键 0 'the'，头 0/8"));
-	harness_close(&h);
+	char line[512];
+	chinese_row(120, 40, "qkv-walkthrough", "nnn", "scores_h[0,0] = ", 0, line, sizeof(line));
+	assert_non_null(strstr(line, "查询 0 'the'，键 0 'the'，头 0/8"));
 }
 
 /* The training view's loss panel, before the first epoch, says what runs
@@ -303,19 +310,8 @@ static void test_heading_commas_agree(void **state)
 static void test_loss_note_keeps_its_gutter(void **state)
 {
 	(void)state;
-	if (!chinese())
-		skip();
-	struct harness h;
-	assert_true(harness_open(&h, "xterm-256color", 80, 24, "", NULL, -1, NULL));
-	harness_keys(&h, "t");
-	int y = harness_find("还没有训练");
 	char line[512];
-	snprintf(line, sizeof(line), "%s", y >= 0 ? row(y) : "");
-	if (y < 0)
-		harness_dump();
-	english();
-	harness_close(&h);
-	assert_true(y >= 0);
+	chinese_row(80, 24, "", "t", "还没有训练", 0, line, sizeof(line));
 	const char *china = strstr(line, "china");
 	if (!china || china == line || china[-1] != ' ' || china - line < 2 || china[-2] != ' ')
 		fail_msg("the note runs into the next panel: \"%s\"", line);
@@ -327,17 +323,11 @@ static void test_loss_note_keeps_its_gutter(void **state)
 static void test_pin_label_commas(void **state)
 {
 	(void)state;
-	if (!chinese())
-		skip();
-	struct harness h;
-	assert_true(harness_open(&h, "xterm-256color", 80, 24, "", NULL, -1, NULL));
-	harness_keys(&h, "Gpy");
 	char zh[512];
-	snprintf(zh, sizeof(zh), "%s", row(0));
-	english();
-	harness_close(&h);
+	chinese_row(80, 24, "", "Gpy", NULL, 0, zh, sizeof(zh));
 	if (!strstr(zh, "固定：context_h 头 0，self，dk，T=1"))
 		fail_msg("Chinese: \"%s\"", zh);
+	struct harness h;
 	assert_true(harness_open(&h, "xterm-256color", 80, 24, "", NULL, -1, NULL));
 	harness_keys(&h, "Gpy");
 	if (!strstr(row(0), "pinned: context_h head 0, self, dk, T=1"))
@@ -351,22 +341,15 @@ static void test_pin_label_commas(void **state)
 static void test_pin_label_names_the_stage_once(void **state)
 {
 	(void)state;
-	if (!chinese())
-		skip();
-	struct harness h;
-	assert_true(harness_open(&h, "xterm-256color", 80, 24, "", NULL, -1, NULL));
-	harness_keys(&h, "Gpy");
 	char context[512], output[512];
-	snprintf(context, sizeof(context), "%s", row(0));
-	harness_keys(&h, "YGy");
-	snprintf(output, sizeof(output), "%s", row(0));
-	english();
+	chinese_row(80, 24, "", "Gpy", NULL, 0, context, sizeof(context));
+	/* the pin let go (Y), the output stage pinned */
+	chinese_row(80, 24, "", "GpyYGy", NULL, 0, output, sizeof(output));
 	if (!strstr(context, "固定：context_h 头 0，") && !strstr(context, "固定：context_h 头 0,"))
 		fail_msg("context: \"%s\"", context);
 	assert_null(strstr(context, "上下文 context_h"));
 	if (!strstr(output, "固定：输出"))
 		fail_msg("output: \"%s\"", output);
-	harness_close(&h);
 }
 
 int main(void)

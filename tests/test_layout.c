@@ -134,6 +134,28 @@ static struct av_header_info header(const char *sample, int D)
 	return h;
 }
 
+/* A student's header at the tokens stage (the widest stage's room kept)
+ * in room (NULL: in none): qkv-walkthrough (D=512 H=8, dmodel) or
+ * china-panda (D=3 H=1, dk), in self mode at T=1 from seed 0. */
+static struct av_header_info student_header(const char *sample, const char *room)
+{
+	bool small = strcmp(sample, "china-panda") == 0;
+	struct av_header_info h = header(sample, small ? 3 : 512);
+	h.mode = "self";
+	h.temperature = 1;
+	h.seed = 0;
+	h.stage = 0;
+	h.stage_name = "tokens";
+	h.stage_reserve = av_utf8_width("3/9 projection");   /* the widest stage */
+	if (small) {
+		h.heads = 1;
+		h.head_dim = 3;
+		h.scale = "dk";
+	}
+	h.classroom = room;
+	return h;
+}
+
 static void test_header(void **state)
 {
 	(void)state;
@@ -277,25 +299,14 @@ static void test_header_long_name(void **state)
 static void test_header_keeps_seed(void **state)
 {
 	(void)state;
-	struct av_header_info h = header("qkv-walkthrough", 512);
-	h.mode = "self";
-	h.temperature = 1;
-	h.seed = 0;
-	h.stage = 0;
-	h.stage_name = "tokens";
-	h.stage_reserve = av_utf8_width("3/9 projection");   /* the widest stage */
+	struct av_header_info h = student_header("qkv-walkthrough", NULL);
 	char *s = av_layout_header(&h, 80);
 	assert_non_null(strstr(s, "qkv-walkthrough"));
 	assert_non_null(strstr(s, "seed=0"));
 	free(s);
 
-	h.sample = "china-panda";
-	h.d_model = 3;
-	h.heads = 1;
-	h.head_dim = 3;
-	h.scale = "dk";
+	h = student_header("china-panda", "0 following");
 	h.seed = 7;
-	h.classroom = "0 following";
 	s = av_layout_header(&h, 80);
 	assert_non_null(strstr(s, "china-panda"));
 	assert_non_null(strstr(s, "seed=7"));
@@ -315,14 +326,7 @@ static void test_header_class_keeps_sample(void **state)
 	};
 	for (size_t r = 0; r < sizeof(rooms) / sizeof(rooms[0]); r++)
 		for (int width = 60; width <= 80; width++) {
-			struct av_header_info h = header("qkv-walkthrough", 512);
-			h.mode = "self";
-			h.temperature = 1;
-			h.seed = 0;
-			h.stage = 0;
-			h.stage_name = "tokens";
-			h.stage_reserve = av_utf8_width("3/9 projection");
-			h.classroom = rooms[r];
+			struct av_header_info h = student_header("qkv-walkthrough", rooms[r]);
 			char *s = av_layout_header(&h, width);
 			char want[64];
 			snprintf(want, sizeof(want), "qkv-walkthrough  %s  self  ", rooms[r]);
@@ -331,23 +335,12 @@ static void test_header_class_keeps_sample(void **state)
 			assert_true(av_utf8_width(s) <= width);
 			free(s);
 		}
-	struct av_header_info h = header("qkv-walkthrough", 512);
-	h.mode = "self";
-	h.temperature = 1;
-	h.seed = 0;
-	h.stage = 0;
-	h.stage_name = "tokens";
-	h.stage_reserve = av_utf8_width("3/9 projection");
-	h.classroom = "cannot follow";
+	struct av_header_info h = student_header("qkv-walkthrough", "cannot follow");
 	char *s = av_layout_header(&h, 80);
 	assert_non_null(strstr(s, "qkv-walkthrough  cannot follow  self  D512 H8 dh64  seed=0  "));
 	free(s);
 	/* at 60 the sizes go (the name says them) and the seed stays, short */
-	h.sample = "china-panda";
-	h.d_model = 3;
-	h.heads = 1;
-	h.head_dim = 3;
-	h.scale = "dk";
+	h = student_header("china-panda", "cannot follow");
 	h.seed = 1;
 	s = av_layout_header(&h, 60);
 	assert_non_null(strstr(s, "china-panda  cannot follow  self  s1  "));
@@ -449,13 +442,13 @@ static void test_header_class_name_outlasts_trained_seed(void **state)
 static void test_header_class_name_outlasts_pin(void **state)
 {
 	(void)state;
+	struct av_header_info h = header("qkv-walkthrough", 512);
+	h.seed = 0;
+	h.stage = 6;
+	h.stage_name = "softmax";
+	h.view = "pinned: softmax head 1, causal, dmodel, T=1.25";
+	h.classroom = "following";
 	for (int width = 60; width <= 100; width++) {
-		struct av_header_info h = header("qkv-walkthrough", 512);
-		h.seed = 0;
-		h.stage = 6;
-		h.stage_name = "softmax";
-		h.view = "pinned: softmax head 1, causal, dmodel, T=1.25";
-		h.classroom = "following";
 		char *s = av_layout_header(&h, width);
 		if (!strstr(s, "qkv-walkthrough  following  causal  "))
 			fail_msg("width %d: \"%s\" lost the sample's name", width, s);
@@ -463,12 +456,6 @@ static void test_header_class_name_outlasts_pin(void **state)
 		assert_non_null(strstr(s, "pinned"));
 		free(s);
 	}
-	struct av_header_info h = header("qkv-walkthrough", 512);
-	h.seed = 0;
-	h.stage = 6;
-	h.stage_name = "softmax";
-	h.view = "pinned: softmax head 1, causal, dmodel, T=1.25";
-	h.classroom = "following";
 	char *s = av_layout_header(&h, 80);
 	assert_string_equal(s, "qkv-walkthrough  following  causal  T=1.25   "
 			    "pinned: softmax head… · 7/9 softmax");
