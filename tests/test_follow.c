@@ -499,7 +499,7 @@ static void test_refused_fields(void **state)
 	assert_edit_refused("\"step\":3", "\"step\":10001", "step");
 	assert_edit_refused("\"lr\":0.005", "\"lr\":-0.005", "lr");
 	assert_edit_refused("\"lr\":0.005", "\"lr\":null", "not a finite number");
-	assert_edit_refused("\"epochs\":137", "\"epochs\":1000001", "epochs");
+	assert_edit_refused("\"epochs\":137", "\"epochs\":2097153", "epochs");
 	assert_edit_refused("\"target\":\"pairs\"", "\"target\":\"all\"", "not a known target");
 	assert_edit_refused("\"steps\":2", "\"steps\":174762", "steps");
 	assert_edit_refused("\"init\":\"torch\"", "\"init\":\"zero\"", "not a known init");
@@ -537,7 +537,8 @@ static void assert_edit_accepted(const char *from, const char *to, struct av_sta
 /* A run's steps into an epoch, the corpus sentence on the training map and
  * a recipe's or track's step are bounded by what a run reaches over the
  * largest corpus a sample holds (the bounds of a weights file's "steps"),
- * not a round million each. */
+ * not a round million each; the steps by what the longest run (2 097 152
+ * epochs) reaches over it. */
 static void test_refused_past_a_run(void **state)
 {
 	(void)state;
@@ -548,19 +549,19 @@ static void test_refused_past_a_run(void **state)
 			    "\"steps\" is not in 0..174761");
 	assert_edit_refused("\"sentence\":2", "\"sentence\":174762",
 			    "\"sentence\" is not in 0..174761");
-	assert_edit_refused("\"at\":9001,\"target\"", "\"at\":174762174762,\"target\"",
-			    "\"at\" is not in 0..174762174761");
-	assert_edit_refused("\"at\":9001,\"pair\"", "\"at\":174762174762,\"pair\"",
-			    "\"at\" is not in 0..174762174761");
+	assert_edit_refused("\"at\":9001,\"target\"", "\"at\":366502652586,\"target\"",
+			    "\"at\" is not in 0..366502652585");
+	assert_edit_refused("\"at\":9001,\"pair\"", "\"at\":366502652586,\"pair\"",
+			    "\"at\" is not in 0..366502652585");
 	/* and up to them, read back as sent (the first "steps" is the run
 	 * before the one in progress) */
 	assert_edit_accepted("\"steps\":2", "\"steps\":174761", &out);
 	assert_int_equal(out.before[0].steps, 174761);
 	assert_edit_accepted("\"sentence\":2", "\"sentence\":174761", &out);
 	assert_int_equal(out.train_sentence, 174761);
-	assert_edit_accepted("\"at\":9001,\"target\"", "\"at\":174762174761,\"target\"",
+	assert_edit_accepted("\"at\":9001,\"target\"", "\"at\":366502652585,\"target\"",
 			     &out);
-	assert_true(out.training.recipe[2].at == 174762174761L);
+	assert_true(out.training.recipe[2].at == 366502652585L);
 
 	/* the teacher's side refuses to publish them alike */
 	full_snapshot(&s);
@@ -576,10 +577,45 @@ static void test_refused_past_a_run(void **state)
 	free(cause);
 	cause = NULL;
 	full_snapshot(&s);
-	s.training.tracks[2].at = 174762174762L;
+	s.training.tracks[2].at = 366502652586L;
 	assert_false(av_state_validate(&s, &cause));
-	assert_string_equal(cause, "track 2: step 174762174762 is past any a run reaches "
-			    "(174762174761)");
+	assert_string_equal(cause, "track 2: step 366502652586 is past any a run reaches "
+			    "(366502652585)");
+	free(cause);
+}
+
+/* A teacher's run of one head goes on to AV_TRAIN_MAX_EPOCHS epochs before
+ * the training view stops it, and the snapshot capped a run at a round
+ * million: from epoch 1 000 001 the teacher's screen said "not sent to the
+ * class: cannot publish: epochs: 1000001 is not in 0..1000000" and the
+ * students' screens stood still. Every epoch a run reaches is sent and read
+ * back. */
+static void test_longest_run_sent(void **state)
+{
+	(void)state;
+	struct av_state s, out;
+	unsigned char *msg;
+	size_t len;
+	char *cause = NULL;
+
+	assert_int_equal(AV_TRAIN_MAX_EPOCHS, 2097152);
+	full_snapshot(&s);
+	s.training.epochs = AV_TRAIN_MAX_EPOCHS;
+	s.before[0].epochs = AV_TRAIN_MAX_EPOCHS;
+	if (!av_wire_encode(&s, &msg, &len, &cause))
+		fail_msg("not sent: %s", cause);
+	if (!av_wire_decode(msg, len, &out, &cause))
+		fail_msg("refused: %s", cause);
+	assert_int_equal(out.training.epochs, AV_TRAIN_MAX_EPOCHS);
+	assert_int_equal(out.before[0].epochs, AV_TRAIN_MAX_EPOCHS);
+	free(msg);
+
+	/* and no more, at either end */
+	assert_edit_refused("\"epochs\":137", "\"epochs\":2097153",
+			    "\"epochs\" is not in 0..2097152");
+	s.training.epochs = AV_TRAIN_MAX_EPOCHS + 1;
+	assert_false(av_state_validate(&s, &cause));
+	assert_string_equal(cause, "epochs: 2097153 is not in 0..2097152");
 	free(cause);
 }
 
@@ -2612,6 +2648,7 @@ int main(void)
 		cmocka_unit_test(test_pin_round_trip),
 		cmocka_unit_test(test_refused_fields),
 		cmocka_unit_test(test_refused_past_a_run),
+		cmocka_unit_test(test_longest_run_sent),
 		cmocka_unit_test(test_refused_long_text),
 		cmocka_unit_test(test_refused_headers),
 		cmocka_unit_test(test_truncated),

@@ -223,18 +223,19 @@ static bool check_track(const struct av_snap_track *k, int i, long prev_at, char
 	return check_step(field, i, k->at, prev_at, cause);
 }
 
-/* A student's W w writes the teacher's run as a weights file, which must
- * read back (weights.c refuses more epochs than a run trains). */
-_Static_assert(AV_SNAP_MAX_EPOCHS <= AV_TRAIN_MAX_EPOCHS,
-	       "a teacher's run is no longer than a run can be");
+/* A recipe's or track's step travels as a JSON number (a double), exact
+ * to 2^53, and the decoder reads it so (wire.c). */
+_Static_assert(AV_SNAP_MAX_AT <= (1LL << 53), "a run's last step is a JSON number exactly");
 
 static bool check_training(const struct av_snap_training *t, char **cause)
 {
 	if (!check_enum("training init", (int)t->init, av_init_names, cause) ||
 	    !check_run_under(t, cause))
 		return false;
-	if (t->epochs < 0 || t->epochs > AV_SNAP_MAX_EPOCHS)
-		return av_fail(cause, _("epochs: %d is not in 0..%d"), t->epochs, AV_SNAP_MAX_EPOCHS);
+	/* every run the training view lets a teacher train is sent (a student's
+	 * W w writes it as a weights file, which reads back to as many) */
+	if (t->epochs < 0 || t->epochs > AV_TRAIN_MAX_EPOCHS)
+		return av_fail(cause, _("epochs: %d is not in 0..%d"), t->epochs, AV_TRAIN_MAX_EPOCHS);
 	if (t->steps < 0 || t->steps > AV_TRAIN_MAX_STEPS)
 		return av_fail(cause, _("steps: %d is not in 0..%d"), t->steps, AV_TRAIN_MAX_STEPS);
 	if (!t->active && (t->epochs != 0 || t->steps != 0))

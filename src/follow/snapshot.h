@@ -25,14 +25,16 @@
 #define AV_SNAP_NAME_MAX 128           /* bytes of a sample, weights or lesson name */
 #define AV_SNAP_TEXT_MAX AV_MAX_SENTENCE_BYTES   /* bytes of the sentence, the source */
 #define AV_SNAP_MAX_LESSON_STEP 10000
-#define AV_SNAP_MAX_EPOCHS 1000000
-/* A run's steps into the epoch in progress and the training view's corpus
- * sentence are bounded as a run and its corpus are (train.h:
- * AV_TRAIN_MAX_STEPS, AV_TRAIN_MAX_SENTENCES), the bounds a weights file's
- * training record has too. A recipe's or track's step, counted from the
- * run's start (epoch * sentences + sentence), is at most where a run of
- * AV_SNAP_MAX_EPOCHS epochs over the largest corpus gets to. */
-#define AV_SNAP_MAX_AT ((long long)AV_SNAP_MAX_EPOCHS * AV_TRAIN_MAX_SENTENCES + \
+/* A run's epochs, its steps into the epoch in progress and the training
+ * view's corpus sentence are bounded as a run and its corpus are (train.h:
+ * AV_TRAIN_MAX_EPOCHS, AV_TRAIN_MAX_STEPS, AV_TRAIN_MAX_SENTENCES), the
+ * bounds a weights file's training record has too: a teacher's run of one
+ * head goes on to 2 097 152 epochs, and a bound of its own here (a round
+ * million) stopped such a run reaching the class. A recipe's or track's
+ * step, counted from the run's start (epoch * sentences + sentence), is at
+ * most where a run of AV_TRAIN_MAX_EPOCHS epochs over the largest corpus
+ * gets to. */
+#define AV_SNAP_MAX_AT ((long long)AV_TRAIN_MAX_EPOCHS * AV_TRAIN_MAX_SENTENCES + \
 			AV_TRAIN_MAX_STEPS)
 #define AV_SNAP_MAX_RECIPE 64          /* settings changes in one training run */
 #define AV_SNAP_MAX_FIGURE 15          /* the figures view's figure index */
@@ -107,7 +109,7 @@ struct av_snap_training {
 	double temperature;
 	bool has_source;
 	char source[AV_SNAP_TEXT_MAX + 1];
-	int epochs;                   /* epochs done, 0..AV_SNAP_MAX_EPOCHS */
+	int epochs;                   /* epochs done, 0..AV_TRAIN_MAX_EPOCHS */
 	int steps;                    /* and sentences of the next, 0..AV_TRAIN_MAX_STEPS */
 	int n_recipe;                 /* 1..AV_SNAP_MAX_RECIPE; recipe[0].at is 0 and
 					 the steps grow strictly */

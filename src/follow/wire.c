@@ -456,7 +456,7 @@ static bool decode_run(const cJSON *t, struct av_snap_training *tr, char **cause
 	if (!only_keys(t, "training", keys, cause) ||
 	    !get_enum(t, "training", "init", av_init_names, &init, cause) ||
 	    !decode_under(t, tr, cause) ||
-	    !get_int(t, "training", "epochs", 0, AV_SNAP_MAX_EPOCHS, &tr->epochs, cause) ||
+	    !get_int(t, "training", "epochs", 0, AV_TRAIN_MAX_EPOCHS, &tr->epochs, cause) ||
 	    !get_int(t, "training", "steps", 0, AV_TRAIN_MAX_STEPS, &tr->steps, cause) ||
 	    (recipe = get(t, "training", "recipe", cause)) == NULL)
 		return false;
