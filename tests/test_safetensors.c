@@ -170,8 +170,33 @@ static void test_refusals(void **state)
 	expect_refusal("shape.safetensors",
 		       "{\"w\":{\"dtype\":\"F32\",\"shape\":[3,3],\"data_offsets\":[0,32]}}", 0, 32,
 		       "tensor \"w\"", "different size");
+	/* a shape whose bytes overflow said it "needs a different size than its
+	 * 0 bytes of data", and one past 2^53 that it "holds something other
+	 * than a whole number": it is too large, as upstream says */
 	expect_refusal("shape-overflow.safetensors",
 		       "{\"w\":{\"dtype\":\"F32\",\"shape\":[4294967296,4294967296,16],"
+		       "\"data_offsets\":[0,0]}}", 0, 0,
+		       "tensor \"w\": its shape [4294967296, 4294967296, 16] is too large", NULL);
+	/* 2^62 elements fit 64 bits, their 2^64 bytes do not */
+	expect_refusal("shape-bytes.safetensors",
+		       "{\"w\":{\"dtype\":\"F32\",\"shape\":[4294967296,1073741824],"
+		       "\"data_offsets\":[0,0]}}", 0, 0,
+		       "tensor \"w\": its shape [4294967296, 1073741824] is too large", NULL);
+	expect_refusal("shape-huge.safetensors",
+		       "{\"w\":{\"dtype\":\"U8\",\"shape\":[4611686018427387904,1e30],"
+		       "\"data_offsets\":[0,0]}}", 0, 0,
+		       "tensor \"w\": its shape [4611686018427387904, 1e+30] is too large",
+		       "(a dimension above 2^53, or 2^64 bytes or more in all)");
+	/* overflowing on the way to 0 elements, as upstream's checked product does */
+	expect_refusal("shape-then-zero.safetensors",
+		       "{\"w\":{\"dtype\":\"U8\",\"shape\":[4294967296,4294967296,0],"
+		       "\"data_offsets\":[0,0]}}", 0, 0, "is too large", NULL);
+	expect_refusal("fraction.safetensors",
+		       "{\"w\":{\"dtype\":\"F32\",\"shape\":[1.5],\"data_offsets\":[0,4]}}", 0, 4,
+		       "tensor \"w\"", "whole number");
+	/* the largest shape that fits 64 bits is the wrong size for its data */
+	expect_refusal("shape-fits.safetensors",
+		       "{\"w\":{\"dtype\":\"U8\",\"shape\":[4294967296,4294967295],"
 		       "\"data_offsets\":[0,0]}}", 0, 0, "tensor \"w\"", "different size");
 	expect_refusal("negative.safetensors",
 		       "{\"w\":{\"dtype\":\"F32\",\"shape\":[-1],\"data_offsets\":[0,4]}}", 0, 4,

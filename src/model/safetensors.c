@@ -84,6 +84,47 @@ static bool json_count(const cJSON *item, uint64_t *out)
 	return true;
 }
 
+/* A JSON number that is a whole number >= 0, however large. */
+static bool json_whole(const cJSON *item)
+{
+	return cJSON_IsNumber(item) && isfinite(item->valuedouble) && item->valuedouble >= 0 &&
+	       item->valuedouble == floor(item->valuedouble);
+}
+
+/* shape as "[d0, d1, ...]" (malloc'd): whole numbers, at most 8 of them,
+ * each written out in full up to 2^64 (at most 20 digits) */
+static char *shape_text(const cJSON *shape)
+{
+	char *text = av_strdup("[");
+	const cJSON *dim;
+	cJSON_ArrayForEach(dim, shape) {
+		double v = dim->valuedouble;
+		const char *comma = dim != shape->child ? ", " : "";
+		char *longer = v <= 18446744073709551616.0 ? av_printf("%s%s%.0f", text, comma, v)
+							   : av_printf("%s%s%.6g", text, comma, v);
+		free(text);
+		text = longer;
+	}
+	char *closed = av_printf("%s]", text);
+	free(text);
+	return closed;
+}
+
+/* A shape whose bytes no file can hold, refused as upstream refuses it
+ * (ValidationOverflow), rather than as the wrong size for its offsets. */
+static bool fail_too_large(char **cause, const struct av_safetensors *st, const char *name,
+			   const cJSON *shape)
+{
+	char *n = av_escape(name), *dims = shape_text(shape);
+	av_fail(cause,
+		_("%s: tensor \"%s\": its shape %s is too large (a dimension above 2^53, or "
+		  "2^64 bytes or more in all)"),
+		st->path, n, dims);
+	free(n);
+	free(dims);
+	return false;
+}
+
 static bool fail_tensor(char **cause, const struct av_safetensors *st, const char *name,
 			const char *what)
 {
@@ -129,16 +170,22 @@ static bool parse_entry(struct av_safetensors *st, const cJSON *entry, struct av
 	bool overflow = false;
 	const cJSON *dim;
 	cJSON_ArrayForEach(dim, shape) {
-		uint64_t d;
-		if (!json_count(dim, &d))
+		uint64_t d = 0;
+		if (!json_whole(dim))
 			return fail_tensor(cause, st, name,
 					   _("\"shape\" holds something other than a whole number >= 0"));
-		t->shape[t->ndim++] = (int64_t)d;
-		if (d != 0 && count > UINT64_MAX / d)
+		if (!json_count(dim, &d))
+			overflow = true;   /* beyond 2^53, where a JSON number stops being exact */
+		else if (d != 0 && count > UINT64_MAX / d)
 			overflow = true;
 		else
 			count *= d;
+		t->shape[t->ndim++] = (int64_t)d;
 	}
+	/* overflow at any step, though a later 0 would make it 0 elements,
+	 * as upstream's checked product refuses it */
+	if (overflow || count > UINT64_MAX / (uint64_t)size)
+		return fail_too_large(cause, st, name, shape);
 	uint64_t b, e;
 	if (!cJSON_IsArray(offsets) || cJSON_GetArraySize(offsets) != 2 ||
 	    !json_count(cJSON_GetArrayItem(offsets, 0), &b) ||
@@ -154,7 +201,7 @@ static bool parse_entry(struct av_safetensors *st, const cJSON *entry, struct av
 		free(n);
 		return false;
 	}
-	if (overflow || count > (e - b) / (uint64_t)size || count * (uint64_t)size != e - b) {
+	if (count * (uint64_t)size != e - b) {
 		char *n = av_escape(name);
 		av_fail(cause,
 			_("%s: tensor \"%s\": its shape needs a different size (%s of %d bytes each) "
