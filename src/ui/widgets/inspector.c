@@ -98,17 +98,6 @@ void av_insp_number(char *buf, size_t size, double v)
 		snprintf(buf, size, "%s%.3f", v < 0 ? MINUS : "", a);
 }
 
-/* A number, in parentheses when negative (for products: 0.5×(−0.2)). */
-static void paren_number(char *buf, size_t size, double v)
-{
-	char tmp[32];
-	av_insp_number(tmp, sizeof(tmp), v);
-	if (v < 0)
-		snprintf(buf, size, "(%s)", tmp);
-	else
-		snprintf(buf, size, "%s", tmp);
-}
-
 /* " + v" or " − |v|": adding v to an expression, one sign only
  * ("x − max" with max = −1.045 reads "x + 1.045", not "x − -1.045"). */
 static void plus_term(char *buf, size_t size, double v)
@@ -199,50 +188,62 @@ static double terms_sum(const struct terms *t)
 	return s;
 }
 
-/* The value a number reads as where av_insp_number writes it (nan where it
- * is not finite: no line with such a number is redone by hand). */
-static double number_as_written(double v)
+/* A number of a sum of products with d digits: d decimals from 0.001 up,
+ * d significant digits below ("3.76e-06", as av_insp_number writes 3),
+ * and a 0 as "0". Returns the number as written. */
+static double term_number(char buf[FIXED_SIZE], double v, int d)
 {
-	char buf[32];
-	av_insp_number(buf, sizeof(buf), v);
-	if (!isfinite(v))
-		return NAN;
-	bool minus = strncmp(buf, MINUS, strlen(MINUS)) == 0;
-	double a = strtod(buf + (minus ? strlen(MINUS) : 0), NULL);
-	return minus ? -a : a;
+	if (v == 0) {
+		snprintf(buf, FIXED_SIZE, "0");
+		return 0;
+	}
+	if (fabs(v) >= 1e-3 || !isfinite(v))
+		return fixed_number(buf, v, d);
+	char digits[FIXED_SIZE - 4];
+	snprintf(digits, sizeof(digits), "%.*g", d, fabs(v));
+	snprintf(buf, FIXED_SIZE, "%s%s", v < 0 ? MINUS : "", digits);
+	return copysign(strtod(digits, NULL), v);
 }
 
-/* Whether the products as written, plus extra (the bias as written, or 0),
- * give total as av_insp_number writes it. */
-static bool terms_add_up(const struct terms *t, double extra, const char *total)
+/* A factor: term_number, in parentheses when negative (0.5×(−0.2)) */
+static double factor_number(char buf[FIXED_TERM_SIZE], double v, int d)
 {
-	double s = extra;
-	for (int k = 0; k < t->count; k++)
-		s += number_as_written(t->a[k * t->sa]) * number_as_written(t->b[k * t->sb]);
-	if (isnan(s))
-		return true;   /* nothing to redo: the line already says nan or inf */
-	char redone[32];
-	av_insp_number(redone, sizeof(redone), s);
-	return strcmp(redone, total) == 0;
+	char digits[FIXED_SIZE];
+	double shown = term_number(digits, v, d);
+	snprintf(buf, FIXED_TERM_SIZE, shown < 0 ? "(%s)" : "%s", digits);
+	return shown;
 }
 
-/* prefix + "a0×b0 + a1×b1 + … (+k terms)" + before + " = " + total, within
- * width columns ("… (512 terms)" when not even one term fits). before is
- * what the line adds after the products (" + 0.25", a bias; or ""), extra
- * its value as written. When every term is written, a reader can redo the
- * sum; where the factors' rounding to 3 decimals makes it come out
- * differently (2.199 for 2.201), the line says "≈", not "=". Returns how
- * many terms it left out (0: the sum is whole). */
-static int add_terms(struct sb *b, const struct terms *t, const char *before, double extra,
-		     const char *total, int width)
+/* One try at a sum of products: its factors (and bias) with d digits. */
+struct sum_try {
+	struct sb b;        /* the line so far, then with the sum */
+	int left;           /* terms left out: 0, the sum is whole */
+	bool adds_up;       /* whole, and the terms as written give total */
+};
+
+/* prefix + "a0×b0 + a1×b1 + … (+k terms)" + bias + " = " + total, within
+ * width columns ("… (512 terms)" when not even one term fits), each
+ * factor and the bias with d digits (factor_number's), total as the
+ * screen writes the cell. */
+static void sum_try_at(struct sum_try *st, const char *prefix, const struct terms *t,
+		       const float *bias, const char *total, int width, int d)
 {
-	char suffix[160];
-	snprintf(suffix, sizeof(suffix), "%s = %s", before, total);
-	int budget = width - width_of(b) - av_utf8_width(suffix);
+	memset(st, 0, sizeof(*st));
+	sb_add(&st->b, "%s", prefix);
+	char suffix[FIXED_TERM_SIZE + 64] = "";
+	double s = 0;
+	if (bias) {   /* " + 0.25" or " − 0.25": one sign only */
+		char digits[FIXED_SIZE];
+		s = term_number(digits, fabs(*bias), d);
+		bool minus = *bias < 0 && s != 0;
+		snprintf(suffix, sizeof(suffix), " %s %s", minus ? MINUS : "+", digits);
+		s = minus ? -s : s;
+	}
+	snprintf(suffix + strlen(suffix), sizeof(suffix) - strlen(suffix), " = %s", total);
+	int budget = width - width_of(&st->b) - av_utf8_width(suffix);
 	for (int k = 0; k < t->count; k++) {
-		char x[40], y[40], term[96];
-		paren_number(x, sizeof(x), t->a[k * t->sa]);
-		paren_number(y, sizeof(y), t->b[k * t->sb]);
+		char x[FIXED_TERM_SIZE], y[FIXED_TERM_SIZE], term[2 * FIXED_TERM_SIZE + 8];
+		s += factor_number(x, t->a[k * t->sa], d) * factor_number(y, t->b[k * t->sb], d);
 		snprintf(term, sizeof(term), "%s%s×%s", k ? " + " : "", x, y);
 		int left = t->count - k - 1;
 		char rest[40] = "";
@@ -257,16 +258,47 @@ static int add_terms(struct sb *b, const struct terms *t, const char *before, do
 			else
 				snprintf(more, sizeof(more), P_(" + … (+%d term)", " + … (+%d terms)",
 								t->count - k), t->count - k);
-			sb_add(b, "%s%s", more, suffix);
-			return t->count - k;
+			sb_add(&st->b, "%s%s", more, suffix);
+			st->left = t->count - k;
+			return;
 		}
-		sb_add(b, "%s", term);
+		sb_add(&st->b, "%s", term);
 		budget -= av_utf8_width(term);
 	}
-	if (!terms_add_up(t, extra, total))
-		snprintf(suffix, sizeof(suffix), "%s ≈ %s", before, total);
-	sb_add(b, "%s", suffix);
-	return 0;
+	sb_add(&st->b, "%s", suffix);
+	char redone[32];
+	av_insp_number(redone, sizeof(redone), s);
+	/* a sum with inf or nan already says so: nothing to redo */
+	st->adds_up = !isfinite(s) || strcmp(redone, total) == 0;
+}
+
+/* A sum of products after prefix, to out's next line: when every term is
+ * written, a reader can redo it, so its factors (and bias) take the
+ * fewest decimals, 3 up to 8, with which they give total as written (the
+ * screen's cell; 3 decimals made "2.602×(−1.246) + … = −2.959" that a
+ * calculator makes −2.960); a sum no count redoes keeps 3 and says
+ * "(rounded)". A sum cut short ("… (+N terms)") cannot be redone: 3, and
+ * the total the whole sum gives. Returns how many terms it left out. */
+static int add_terms(struct av_insp *out, const char *prefix, const struct terms *t,
+		     const float *bias, double total, int width)
+{
+	NUM(written, total);
+	struct sum_try st;
+	for (int d = 3; d <= 8; d++) {
+		sum_try_at(&st, prefix, t, bias, written, width, d);
+		if (st.left == 0 && st.adds_up) {
+			add_taken(out, &st.b);
+			return 0;
+		}
+		free(st.b.s);
+		if (st.left > 0)   /* more decimals only take more room */
+			break;
+	}
+	sum_try_at(&st, prefix, t, bias, written, width, 3);
+	if (st.left == 0)
+		sb_add(&st.b, "%s", ROUNDED_NOTE);
+	add_taken(out, &st.b);
+	return st.left;
 }
 
 /* --- labels -------------------------------------------------------------- */
@@ -348,11 +380,9 @@ static void explain_scores(struct av_insp *out, const struct av_trace *t, int he
 	double sum = terms_sum(&tm);
 	out->derived = sum;
 	out->derived_ok = true;
-	NUM(total, sum);
-	struct sb b = { 0 };
-	sb_add(&b, "q_%d·k_%d = Σ_c q_%d[c]·k_%d[c] = ", i, j, i, j);
-	out->terms_left += add_terms(&b, &tm, "", 0, total, width);
-	add_taken(out, &b);
+	char prefix[96];
+	snprintf(prefix, sizeof(prefix), "q_%d·k_%d = Σ_c q_%d[c]·k_%d[c] = ", i, j, i, j);
+	out->terms_left += add_terms(out, prefix, &tm, NULL, sum, width);
 	if (t->heads > 1)
 		add_line(out, _("q_%d, k_%d: head %d's columns %d..%d of Q and K (dh = %d)"),
 			 i, j, head, head * dh, head * dh + dh - 1, dh);
@@ -659,11 +689,9 @@ static void explain_context(struct av_insp *out, const struct av_trace *t, int h
 	double sum = terms_sum(&tm);
 	out->derived = sum;
 	out->derived_ok = true;
-	NUM(total, sum);
-	struct sb b = { 0 };
-	sb_add(&b, _("context = Σ_j w_%d,j · V_h[j,%d] = "), i, c);
-	out->terms_left += add_terms(&b, &tm, "", 0, total, width);
-	add_taken(out, &b);
+	char *prefix = av_printf(_("context = Σ_j w_%d,j · V_h[j,%d] = "), i, c);
+	out->terms_left += add_terms(out, prefix, &tm, NULL, sum, width);
+	free(prefix);
 	add_line(out, _("value rows weighted by query %d's softmax row (how much it attends "
 		 "to each key)"), i);
 }
@@ -699,7 +727,6 @@ static void explain_linear(struct av_insp *out, const struct av_trace *t,
 	double sum = terms_sum(&tm) + (bias ? bias[c] : 0.0);
 	out->derived = sum;
 	out->derived_ok = true;
-	NUM(total, sum);
 	if (bias)
 		add_line(out, _("%s[%d,%d] = %s[%d,:] · %sᵀ[:,%d] + %s[%d]   (%sᵀ[:,%d] = row %d "
 			 "of %s)"), res_name, r, c, in_name, r, w_name, c, b_name, c, w_name, c,
@@ -712,12 +739,9 @@ static void explain_linear(struct av_insp *out, const struct av_trace *t,
 	if (bias)
 		sb_add(&b, " + %s[%d]", b_name, c);
 	sb_add(&b, " = ");
-	char bt[40] = "";
-	if (bias)
-		plus_term(bt, sizeof(bt), bias[c]);
-	out->terms_left += add_terms(&b, &tm, bt, bias ? number_as_written(bias[c]) : 0, total,
-				     width);
-	add_taken(out, &b);
+	char *prefix = sb_take(&b);
+	out->terms_left += add_terms(out, prefix, &tm, bias ? &bias[c] : NULL, sum, width);
+	free(prefix);
 }
 
 static void explain_position(struct av_insp *out, const struct av_trace *t, int i, int c)
