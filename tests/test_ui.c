@@ -1091,6 +1091,74 @@ static void test_60x18_every_stage(void **state)
 	harness_close(&h);
 }
 
+/* The pieces of title row y (parted by two spaces or more) that it shows
+ * whole, past its first `skip` (the stage's name) and without one cut
+ * with "…": no other row starts with one of them, as a paragraph of the
+ * caption under the figure would. */
+static void expect_title_pieces_once(int y, int skip)
+{
+	char row[4096];
+	snprintf(row, sizeof(row), "%s", harness_line(y));
+	size_t n = strlen(row);
+	while (n > 0 && row[n - 1] == ' ')
+		row[--n] = '\0';
+	bool cut = n >= strlen("…") && strcmp(row + n - strlen("…"), "…") == 0;
+	char *pieces[32];
+	int count = 0;
+	for (char *p = row; *p && count < 32;) {
+		pieces[count++] = p;
+		char *gap = strstr(p, "  ");
+		if (!gap)
+			break;
+		*gap = '\0';
+		p = gap + 1 + strspn(gap + 1, " ");
+	}
+	for (int k = skip; k < count - (cut ? 1 : 0); k++)
+		for (int other = 0; other < LINES; other++)
+			if (other != y && strncmp(harness_line(other), pieces[k],
+						  strlen(pieces[k])) == 0) {
+				fprintf(stderr, "\"%s\" of title row %d again at row %d\n",
+					pieces[k], y, other);
+				harness_dump();
+				fail();
+			}
+}
+
+/* QA at 60x20: under the output stage's title "output  output = concat(heads)
+ * · W_oᵀ;  residual = output +…" the caption wrote the formula whole again,
+ * "output = concat(heads) · W_oᵀ;  residual = output + X", and the shapes
+ * too, four rows for an "X" and a "(4, 3)"; the context stage's the same.
+ * The caption now gives from the first piece the title cut, and the rows
+ * it no longer takes go to the inspector. */
+static void test_caption_gives_what_the_title_cut(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 60, 20, "", NULL, -1);
+	for (int st = 0; st < AV_STAGE_COUNT; st++) {
+		char name[64];
+		snprintf(name, sizeof(name), "%s  ", av_ui_stage_titles[st]);
+		int y = 0;
+		while (y < 6 && strncmp(harness_line(y), name, strlen(name)) != 0)
+			y++;
+		assert_true(y < 6);
+		expect_title_pieces_once(y, 1);       /* the formula, after the name */
+		expect_title_pieces_once(y + 1, 0);   /* the shapes */
+		if (st == AV_STAGE_CONTEXT) {
+			expect("(each row: a weighted sum of value rows)");
+			expect("head 0 of 1");
+		}
+		if (st == AV_STAGE_OUTPUT) {
+			expect("residual = output + X");
+			expect("+ X → residual (4, 3)");
+			/* a row the caption gave back: the sum is whole */
+			expect_not("… (3 terms)");
+		}
+		harness_keys(&h, "n");
+	}
+	harness_close(&h);
+}
+
 /* D=512: the projection scrolls, with indicators. */
 static void test_wide_matrix(void **state)
 {
@@ -2395,6 +2463,7 @@ int main(void)
 		cmocka_unit_test(test_stage_parts_share_decimals),
 		cmocka_unit_test(test_page_keys_say_when_idle),
 		cmocka_unit_test(test_60x18_every_stage),
+		cmocka_unit_test(test_caption_gives_what_the_title_cut),
 		cmocka_unit_test(test_wide_matrix),
 		cmocka_unit_test(test_page_rows),
 		cmocka_unit_test(test_resize_and_back),

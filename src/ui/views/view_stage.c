@@ -243,6 +243,28 @@ static char *stage_note(const struct av_trace *t, enum av_stage st)
 			    count), rows, t->m);
 }
 
+/* What a title row of room columns leaves out of text, which av_put cuts
+ * there with "…": text from its first piece (pieces are parted by two
+ * spaces or more: "output = concat(heads) · W_oᵀ;  residual = output +
+ * X") that the row does not show whole, or all of text when even its first
+ * is cut; NULL when it fits. At 60x20 the caption under the figure wrote
+ * the whole formula again under a title that showed all but its "X". */
+static const char *title_rest(const char *text, int room)
+{
+	if (av_text_width(text) <= room)
+		return NULL;
+	const char *piece = text;
+	for (const char *p = text; (p = strstr(p, "  ")); p += strspn(p, " ")) {
+		char *shown = av_strndup(text, (size_t)(p - text));
+		bool whole = av_text_width(shown) <= room - 1;   /* the last column is "…" */
+		free(shown);
+		if (!whole)
+			break;
+		piece = p + strspn(p, " ");
+	}
+	return piece;
+}
+
 /* The title: the stage's name and formula, then its shapes and purpose;
  * what does not fit whole there goes to the caption under the figure. */
 static void draw_title(struct av_app *a, struct caption *cap)
@@ -263,8 +285,9 @@ static void draw_title(struct av_app *a, struct caption *cap)
 	if (a->stage == AV_STAGE_SOFTMAX && any_row_hidden(t))
 		purpose = _("each row with a visible key turned into weights that sum to 1");
 	int width = w ? getmaxx(w) : 0;
-	bool formula_whole = av_text_width(name) + 2 + av_text_width(formula) <= width;
-	bool shapes_whole = av_text_width(shapes) <= width && w && getmaxy(w) > 1;
+	const char *formula_rest = title_rest(formula, width - av_text_width(name) - 2);
+	const char *shapes_rest = w && getmaxy(w) > 1 ? title_rest(shapes, width) : shapes;
+	bool shapes_whole = !shapes_rest;
 	bool purpose_whole = shapes_whole &&
 			     av_text_width(shapes) + 4 + av_text_width(purpose) <= width;
 	if (w) {
@@ -281,10 +304,10 @@ static void draw_title(struct av_app *a, struct caption *cap)
 			}
 		}
 	}
-	if (!formula_whole)
-		caption_add(cap, av_strdup(formula));
-	if (!shapes_whole)
-		caption_add(cap, av_strdup(shapes));
+	if (formula_rest)
+		caption_add(cap, av_strdup(formula_rest));
+	if (shapes_rest)
+		caption_add(cap, av_strdup(shapes_rest));
 	if (!purpose_whole) {
 		/* a phrase made a sentence: capitalised, and the language's full
 		 * stop (Chinese takes "。", not ".") */
