@@ -4,14 +4,15 @@
  * For layers drawn at random (D from 1 to 8, every head count dividing D,
  * 1 to 8 tokens, self and causal, every positional kind, scale and a few
  * temperatures, with and without bias, some keys hidden, weights from tiny
- * to large enough to saturate the softmax), each layer's trace is run
- * forward to the weights with av_fused.on false (the staged pass) and true
- * (the fused one), and every stage the fused pass writes is compared byte
- * for byte; then the backward pass of a loss on the weights, likewise,
- * gradient by gradient. The counts in av_fused show the fused passes ran
+ * to large enough to saturate the softmax, some inf or nan), each layer's
+ * trace is run forward to the weights with av_fused.on false (the staged
+ * pass) and true (the fused one), and every stage the fused pass writes is
+ * compared byte for byte; then the backward pass of a loss on the weights,
+ * likewise, gradient by gradient. The counts in av_fused show the fused passes ran
  * (a layer they do not fit would pass vacuously). */
 #include "config.h"
 
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -63,7 +64,8 @@ static void draw_config(struct av_rng *rng, struct av_config *cfg, int *n)
 	cfg->max_positions = 8;
 }
 
-/* Every weight times a size from 1e-3 (flat rows) to 8 (one-hot rows). */
+/* Every weight times a size from 1e-3 (flat rows) to 8 (one-hot rows);
+ * one layer in ten has an inf or a nan somewhere (a diverged run's). */
 static void scale_weights(struct av_rng *rng, struct av_params *p)
 {
 	static const double sizes[] = { 1e-3, 1, 1, 3, 8 };
@@ -73,6 +75,14 @@ static void scale_weights(struct av_rng *rng, struct av_params *p)
 		float *t = av_param_tensor(p, id, &count);
 		for (size_t c = 0; c < count; c++)
 			t[c] = (float)(size * av_rng_range(rng, -1, 1));
+	}
+	if (below(rng, 10) == 0) {
+		static const float odd[] = { INFINITY, -INFINITY, NAN };
+		int id = below(rng, AV_N_PARAMS);
+		size_t count;
+		float *t = av_param_tensor(p, id, &count);
+		if (count)
+			t[below(rng, (int)count)] = odd[below(rng, 3)];
 	}
 	av_params_changed(p);
 }
