@@ -82,11 +82,11 @@ void av_softmax_rows(float *out, const float *in, const unsigned char *mask, int
 /* X (n, D) = token_embedding[ids] + position(0..n-1); parts kept if given.
  * One pass over each row (at D=3, two copies of 12 bytes and a copy of the
  * position row were a tenth of a training step's forward pass). */
-static void embed(float *x, float *token_part, float *position_part,
-		  const struct av_params *p, enum av_positional positional,
-		  const int *ids, int n)
+__attribute__((always_inline))
+static inline void embed_dims(float *x, float *token_part, float *position_part,
+			      const struct av_params *p, enum av_positional positional,
+			      const int *ids, int n, size_t D)
 {
-	size_t D = (size_t)p->d_model;
 	for (int i = 0; i < n; i++) {
 		const float *tok = p->token_embedding + (size_t)ids[i] * D;
 		float *xi = x + i * D;
@@ -107,6 +107,13 @@ static void embed(float *x, float *token_part, float *position_part,
 			xi[c] = tok[c] + pc;
 		}
 	}
+}
+
+static void embed(float *x, float *token_part, float *position_part,
+		  const struct av_params *p, enum av_positional positional,
+		  const int *ids, int n)
+{
+	embed_dims(x, token_part, position_part, p, positional, ids, n, (size_t)p->d_model);
 }
 
 /* mask (n, m): causal hides keys after the query; key_hidden hides columns */
@@ -346,9 +353,9 @@ void av_trace_forward(struct av_trace *t, const struct av_params *p, const struc
 struct av_fused_passes av_fused = { .on = true };
 
 /* Whether forward_small computes forward(t, p, cfg, REACH_WEIGHTS): a small
- * layer outside cross mode whose products all go to the plain kernel, in a trace
- * whose buffers fit it already and keep no copies of W^T (the trainer's,
- * run again and again at one size). */
+ * layer (AV_FUSED_MOST: its products all go to the plain kernel) outside
+ * cross mode, in a trace whose buffers fit it already and keep no copies
+ * of W^T (the trainer's, run again and again at one size). */
 static bool small_fits(const struct av_trace *t, const struct av_params *p,
 		       const struct av_config *cfg)
 {
@@ -358,8 +365,7 @@ static bool small_fits(const struct av_trace *t, const struct av_params *p,
 	       (size_t)n * D * D <= most && (size_t)n * n * (D / H) <= most &&
 	       !t->source_embedding && !t->layer_input && !t->keeps_packed &&
 	       !t->packed[0].data && !t->packed[1].data && t->n == n && t->m == n &&
-	       t->d_model == D && t->heads == H && p->d_model == D &&
-	       av_matmul_is_plain(n, D, D) && av_matmul_is_plain(n, n, D / H);
+	       t->d_model == D && t->heads == H && p->d_model == D;
 }
 
 /* q = x . w_q^T + b_q and k = x . w_k^T + b_k (rows, D) as av_matmul's
@@ -411,7 +417,8 @@ static inline void forward_small_dims(struct av_trace *t, const struct av_params
 				      const struct av_config *cfg, int D, int dh)
 {
 	int n = t->n;
-	embed(t->embedding, t->token_part, t->position_part, p, cfg->positional, t->ids, n);
+	embed_dims(t->embedding, t->token_part, t->position_part, p, cfg->positional, t->ids, n,
+		   (size_t)D);
 	project_qk_plain(t->q, t->k, t->embedding, p, n, D);
 	t->values_pending = true;
 	t->context_pending = false;

@@ -116,7 +116,9 @@ void av_trace_forward_weights(struct av_trace *t, const struct av_params *p,
  * on is true; tests turn it off to compare the two, and read the counts to
  * know the fused passes ran. Only the trainer's thread takes them (a
  * published model's layers, the model worker's, never fit). */
-#define AV_FUSED_MOST 512   /* n D D and n m dh at most: a small layer */
+/* n D D and n m dh at most: a small layer, whose products all go to the
+ * plain kernel (matmul.h) */
+#define AV_FUSED_MOST AV_MATMUL_PLAIN_MOST
 struct av_fused_passes {
 	bool on;
 	unsigned long forwards, backwards;   /* passes taken */

@@ -95,7 +95,7 @@ static void plain_gemm(bool b_transposed, float *c, int ldc, const float *a, int
 #include <threads.h>
 
 /* Products of at most this many multiply-adds go to plain_gemm. */
-#define SMALL_PRODUCT 512
+#define SMALL_PRODUCT AV_MATMUL_PLAIN_MOST
 
 static once_flag one_thread_once = ONCE_FLAG_INIT;
 

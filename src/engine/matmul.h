@@ -69,6 +69,10 @@ void av_matmul_nn(float *c, int ldc, const float *a, int lda, const float *b, in
  * rounding (matmul_plain.h), which a fused pass may compute itself. */
 bool av_matmul_is_plain(int n, int m, int k);
 
+/* Products of at most this many multiply-adds (n m k) go to the plain
+ * kernel on every build: a library call costs more than such a product. */
+#define AV_MATMUL_PLAIN_MOST 512
+
 /* The backend's name, for the benchmark and --version: "OpenBLAS <core>"
  * or "reference". */
 const char *av_matmul_backend(void);
