@@ -471,7 +471,9 @@ static void project_word(const struct av_trainer *tr, int word, const float *pos
 	if (pos)
 		for (int c = 0; c < D; c++)
 			x[c] += pos[c];
-	if (av_matmul_is_plain(1, D, D))
+	if (D == 3)   /* china-panda's: the loops unrolled */
+		av_plain_row_nt(out, x, w, b, 3, 3);
+	else if (av_matmul_is_plain(1, D, D))
 		av_plain_row_nt(out, x, w, b, D, D);   /* av_linear's bits, inlined */
 	else
 		av_linear(out, x, w, b, 1, D, D);
