@@ -399,7 +399,7 @@ static void test_formulas(void **state)
 	struct fixture f;
 	run(&f, 8, 2, AV_MODE_SELF, "china panda", NULL, NULL, 0);
 	char *s = av_insp_formula(&f.t, AV_STAGE_SCALED, 0);
-	assert_string_equal(s, "scaled = scores / √dh = scores / 2.000");
+	assert_string_equal(s, "scaled = scores / √dk = scores / 2.000");
 	free(s);
 	s = av_insp_formula(&f.t, AV_STAGE_SCORES, 1);
 	assert_string_equal(s, "scores_h = Q_h · K_hᵀ   (Q_h = Q[:, 4..7])");
@@ -429,7 +429,7 @@ static void test_formulas(void **state)
 	f.cfg.temperature = 2;
 	av_trace_forward(&f.t, &f.p, &f.cfg);
 	s = av_insp_formula(&f.t, AV_STAGE_SCALED, 0);
-	assert_string_equal(s, "scaled = scores / (√dh · T) = scores / (√dh × 2) = scores / 4.000");
+	assert_string_equal(s, "scaled = scores / (√dk · T) = scores / (√dk × 2) = scores / 4.000");
 	free(s);
 	f.cfg.scale = AV_SCALE_NONE;
 	av_trace_forward(&f.t, &f.p, &f.cfg);
@@ -605,7 +605,7 @@ static bool any_nonfinite(const float *x, size_t count)
 }
 
 /* Issue 8: a stage with inf or NaN says what happened. Weights large
- * enough that the scores are finite but scores / (√dh·T) with T = 0.01 is
+ * enough that the scores are finite but scores / (√dk·T) with T = 0.01 is
  * not: the scaled stage overflows, softmax's exp(inf − inf) gives NaN. */
 static void test_nonfinite_explained(void **state)
 {
@@ -1231,7 +1231,7 @@ static bool scaled_redone(const struct av_trace *t, const struct av_params *p,
 	assert_non_null(l);
 	bool rounded = strstr(l, "(rounded)") != NULL;
 	char num[8][40];
-	/* past the formula's symbols: "(√dh·T) = " or, for a model, "√dh = " */
+	/* past the formula's symbols: "(√dk·T) = " or, for a model, "√dk = " */
 	const char *from = strstr(strstr(l, "scores / ") + strlen("scores / "), " = ");
 	assert_non_null(from);
 	int k = numbers_text(from, num, 8);

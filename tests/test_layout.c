@@ -162,7 +162,7 @@ static void test_header(void **state)
 	struct av_header_info h = header("qkv-walkthrough", 512);
 	char *s = av_layout_header(&h, 200);
 	assert_int_equal(av_utf8_width(s), 200);
-	assert_non_null(strstr(s, "attnview  qkv-walkthrough  causal  D=512 H=8 dh=64  "
+	assert_non_null(strstr(s, "attnview  qkv-walkthrough  causal  D=512 H=8 dk=64  "
 			       "scale=dmodel  T=1.25  seed=12345"));
 	assert_non_null(strstr(s, "4/9 scores"));
 	free(s);
@@ -171,7 +171,7 @@ static void test_header(void **state)
 	s = av_layout_header(&h, 80);
 	assert_true(av_utf8_width(s) <= 80);
 	assert_null(strstr(s, "attnview "));
-	assert_non_null(strstr(s, "D512 H8 dh64"));
+	assert_non_null(strstr(s, "D512 H8 dk64"));
 	assert_non_null(strstr(s, "T=1.25"));
 	assert_non_null(strstr(s, "seed=12345"));
 	assert_non_null(strstr(s, "4/9 scores"));
@@ -180,7 +180,7 @@ static void test_header(void **state)
 	s = av_layout_header(&h, 40);
 	assert_true(av_utf8_width(s) <= 40);
 	assert_non_null(strstr(s, "causal"));
-	assert_non_null(strstr(s, "D512 H8 dh64"));
+	assert_non_null(strstr(s, "D512 H8 dk64"));
 	assert_non_null(strstr(s, "4/9 scores"));
 	free(s);
 	h.view = "all heads";
@@ -232,9 +232,9 @@ static void test_header_cut_not_in_number(void **state)
 		const char *cut = strstr(s, "…");
 		if (cut && cut > s && cut[-1] >= '0' && cut[-1] <= '9')
 			fail_msg("width %d: \"%s\"", width, s);
-		const char *d = strstr(s, "dh");
-		if (d && strncmp(d, "dh64", 4) != 0 && strncmp(d, "dh=64", 5) != 0 &&
-		    strncmp(d, "dh…", 5) != 0 && strncmp(d, "dh=…", 6) != 0)
+		const char *d = strstr(s, "dk");
+		if (d && strncmp(d, "dk64", 4) != 0 && strncmp(d, "dk=64", 5) != 0 &&
+		    strncmp(d, "dk…", 5) != 0 && strncmp(d, "dk=…", 6) != 0)
 			fail_msg("width %d: \"%s\"", width, s);
 		free(s);
 	}
@@ -313,7 +313,7 @@ static void test_header_keeps_seed(void **state)
 	free(s);
 }
 
-/* A student's header at 80 columns read "cannot follow  self  D512 H8 dh64
+/* A student's header at 80 columns read "cannot follow  self  D512 H8 dk64
  * dmodel  T=1  seed=0": whose sample it could not follow went first. In a
  * class the sample's name stays, at 80 columns and at 60, and the scale, a
  * temperature of 1, the seed's long form and the sizes go before it. */
@@ -337,7 +337,7 @@ static void test_header_class_keeps_sample(void **state)
 		}
 	struct av_header_info h = student_header("qkv-walkthrough", "cannot follow");
 	char *s = av_layout_header(&h, 80);
-	assert_non_null(strstr(s, "qkv-walkthrough  cannot follow  self  D512 H8 dh64  seed=0  "));
+	assert_non_null(strstr(s, "qkv-walkthrough  cannot follow  self  D512 H8 dk64  seed=0  "));
 	free(s);
 	/* at 60 the sizes go (the name says them) and the seed stays, short */
 	h = student_header("china-panda", "cannot follow");
@@ -473,7 +473,7 @@ static void test_header_drops_whole_words(void **state)
 		NULL, "all heads", "pinned: softmax head 0, causal, dmodel, T=1.25",
 		"training view",
 	};
-	const char *shorts = "D512 H8 dh64 dmodel s12345 pinned";
+	const char *shorts = "D512 H8 dk64 dmodel s12345 pinned";
 	for (int with = 0; with < 4; with++)
 		for (size_t v = 0; v < sizeof(views) / sizeof(views[0]); v++) {
 			struct av_header_info h = header("qkv-walkthrough", 512);
@@ -866,8 +866,8 @@ static void test_wrap(void **state)
 	len = av_wrap_line("write: /tmp/zz/a.json: cause", 20, ascii_width, &next);
 	assert_int_equal(len, strlen("write:"));
 	/* a line never gets wider than asked, and every byte is used once */
-	const char *long_text = "scaled = scores / (√dh·T) = 1.234 / (1.732 × 1) = 0.712 "
-				"dividing by √dh keeps 熊猫熊猫熊猫熊猫熊猫 words";
+	const char *long_text = "scaled = scores / (√dk·T) = 1.234 / (1.732 × 1) = 0.712 "
+				"dividing by √dk keeps 熊猫熊猫熊猫熊猫熊猫 words";
 	for (int w = 2; w < 40; w++) {
 		size_t total = 0;
 		for (const char *p = long_text; *p;) {

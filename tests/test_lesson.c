@@ -629,6 +629,19 @@ static void test_list_and_not_found(void **state)
 	free(cause);
 }
 
+/* Whether text writes the head width "dh" as a word of its own ("√dh"),
+ * where the screen says dk (the tutorials' d_k). */
+static bool names_dh(const char *text)
+{
+	for (const char *p = text; (p = strstr(p, "dh")); p += 2) {
+		bool before = p > text && ((p[-1] >= 'a' && p[-1] <= 'z') ||
+					   (p[-1] >= 'A' && p[-1] <= 'Z'));
+		if (!before && !(p[2] >= 'a' && p[2] <= 'z'))
+			return true;
+	}
+	return false;
+}
+
 /* Every step of every shipped lesson: its state runs on the lesson's layer
  * (sentence, source, mode, scale, temperature, seed, init, hidden keys), its
  * cursor and highlights are on the matrix, and its question has an answer. */
@@ -646,6 +659,10 @@ static void play_lesson(const char *name, int min_steps)
 		for (int lang = 0; lang < AV_LANG_COUNT; lang++) {
 			assert_true(*st->text[lang].title);
 			assert_true(st->text[lang].n_paragraphs >= 1);
+			for (int k = 0; k < st->text[lang].n_paragraphs; k++)
+				if (names_dh(st->text[lang].paragraphs[k]))
+					fail_msg("%s step %d (%s) says dh, the screen dk: %s", name,
+						 i + 1, av_lang_names[lang], st->text[lang].paragraphs[k]);
 		}
 		struct av_config cfg = l.cfg;
 		cfg.mode = s->mode;

@@ -254,19 +254,19 @@ static void test_stepper_layers(void **state)
 	close_model(&mh);
 }
 
-/* The scaled stage says what a model's layer does: scores / √dh at T = 1,
+/* The scaled stage says what a model's layer does: scores / √dk at T = 1,
  * which no key changes. The header said "scale=dk" and the stage spoke of
  * a temperature ("T > 1 flattens, T < 1 sharpens") that + and - refuse. */
-static void test_scaled_says_sqrt_dh_without_temperature(void **state)
+static void test_scaled_says_sqrt_dk_without_temperature(void **state)
 {
 	(void)state;
 	struct mharness mh;
 	open_model(&mh, TINY, "xterm-256color", 200, 60, SENTENCE, -1);
 	harness_keys(&mh.h, "nnnn");
 	expect("5/9 scaled");
-	expect("scale=√dh");
+	expect("scale=√dk");
 	expect_not("scale=dk");
-	expect("scaled = scores / √dh = ");
+	expect("scaled = scores / √dk = ");
 	expect("the model runs at T = 1, as trained");
 	expect_not("T > 1");
 	expect_not("the temperature");
@@ -1180,7 +1180,7 @@ int main(void)
 		cmocka_unit_test(test_token_bytes),
 		cmocka_unit_test(test_space_label_ascii),
 		cmocka_unit_test(test_pin_names_the_layer),
-		cmocka_unit_test(test_scaled_says_sqrt_dh_without_temperature),
+		cmocka_unit_test(test_scaled_says_sqrt_dk_without_temperature),
 		cmocka_unit_test(test_narrow_heading_reads_whole),
 		cmocka_unit_test(test_sum_uses_the_free_rows),
 		cmocka_unit_test(test_edit_reruns),

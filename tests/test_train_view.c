@@ -1035,10 +1035,10 @@ static void test_small_and_mono(void **state)
 	/* 40 columns: the header says the layer and the scale as the
 	 * stepper's does, and keeps T (it was cut at "scal…": QA) */
 	harness_resize(&h, 40, 12);
-	assert_non_null(strstr(harness_line(0), "self  D3 H1 dh3  dk  T=1"));
+	assert_non_null(strstr(harness_line(0), "self  D3 H1 dk3  dk  T=1"));
 	assert_non_null(strstr(harness_line(0), "training view"));
 	harness_resize(&h, 80, 12);
-	assert_non_null(strstr(harness_line(0), "D=3 H=1 dh=3  scale=dk  T=1  seed=1"));
+	assert_non_null(strstr(harness_line(0), "D=3 H=1 dk=3  scale=dk  T=1  seed=1"));
 	/* too small, and back */
 	harness_resize(&h, 30, 10);
 	expect(utf8 ? "terminal too small: 30×10" : "terminal too small: 30");

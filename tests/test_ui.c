@@ -48,7 +48,7 @@ static void test_default_screen(void **state)
 	const char *top = harness_line(0);
 	assert_non_null(strstr(top, "china-panda"));
 	assert_non_null(strstr(top, "self"));
-	assert_non_null(strstr(top, "D=3 H=1 dh=3"));
+	assert_non_null(strstr(top, "D=3 H=1 dk=3"));
 	assert_non_null(strstr(top, "scale=dk"));
 	assert_non_null(strstr(top, "T=1"));
 	assert_non_null(strstr(top, "seed=1"));
@@ -242,6 +242,58 @@ static void test_every_stage(void **state)
 	harness_keys(&h, "p");
 	assert_non_null(strstr(harness_line(0), "8/9 context"));
 	harness_close(&h);
+}
+
+/* Where the symbol "dh" stands on row y as a word of its own ("√dh",
+ * "dh=3", "(dh = 64)", "dh3"; not inside a word), or NULL. */
+static const char *symbol_dh(const char *row)
+{
+	for (const char *p = row; (p = strstr(p, "dh")); p += 2) {
+		bool letter_before = p > row && ((p[-1] >= 'a' && p[-1] <= 'z') ||
+						 (p[-1] >= 'A' && p[-1] <= 'Z'));
+		bool letter_after = p[2] >= 'a' && p[2] <= 'z';
+		if (!letter_before && !letter_after)
+			return p;
+	}
+	return NULL;
+}
+
+static void assert_no_symbol_dh(const char *where)
+{
+	for (int y = 0; y < LINES; y++)
+		if (symbol_dh(harness_line(y))) {
+			fprintf(stderr, "%s: row %d names the head width dh, not dk:\n", where, y);
+			harness_dump();
+			fail();
+		}
+}
+
+/* One name for a head's width on the whole screen, the tutorials' d_k:
+ * the header said "dh=3  scale=dk", the scaled stage "scores / √dh" and
+ * the training view "q·k/√dk" for the same number. Every stage, under
+ * each scale, one head and eight, at 80 and 120 columns. */
+static void test_one_symbol_for_the_head_width(void **state)
+{
+	(void)state;
+	static const char *const samples[] = { "", "qkv-walkthrough" };
+	static const int sizes[][2] = { { 80, 24 }, { 120, 35 } };
+	for (size_t i = 0; i < sizeof(samples) / sizeof(samples[0]); i++)
+		for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
+			struct harness h;
+			OPEN(&h, sizes[z][0], sizes[z][1], samples[i], NULL, -1);
+			for (int scale = 0; scale < 3; scale++) {
+				harness_key(&h, AV_FKEY(KEY_HOME));
+				for (int st = 0; st < AV_STAGE_COUNT; st++) {
+					char where[96];
+					snprintf(where, sizeof(where), "sample \"%s\" %dx%d scale %d stage %d",
+						 samples[i], sizes[z][0], sizes[z][1], scale, st + 1);
+					assert_no_symbol_dh(where);
+					harness_keys(&h, "n");
+				}
+				harness_keys(&h, "s");
+			}
+			harness_close(&h);
+		}
 }
 
 /* The masked stage: m hides the upper triangle at once. */
@@ -1376,10 +1428,10 @@ static void test_settings_keys(void **state)
 	assert_non_null(strstr(harness_line(0), "T=1 "));
 	harness_keys(&h, "s");
 	assert_non_null(strstr(harness_line(0), "scale=dmodel"));
-	/* one head: √D is √dh, nothing changes, and the screen says why (the
+	/* one head: √D is √dk, nothing changes, and the screen says why (the
 	 * message used to describe √D as if the scores had moved) */
 	assert_true(harness_status_has(LINES - 1, "scale dmodel: the same as dk here "
-				       "(D = dh = 3), so the scores do not change"));
+				       "(D = dk = 3), so the scores do not change"));
 	harness_keys(&h, "s");
 	expect("scale none: the raw dot products go into softmax");
 	harness_keys(&h, "s");
@@ -1777,7 +1829,7 @@ static void test_fully_hidden_row(void **state)
 	harness_close(&h);
 }
 
-/* Issue 8: W_q and W_k large enough that scores / (√dh·T) with T = 0.01
+/* Issue 8: W_q and W_k large enough that scores / (√dk·T) with T = 0.01
  * overflows float32: the cells read inf and nan (not -nan) and the
  * inspector says why. */
 static void test_nonfinite_on_screen(void **state)
@@ -2437,6 +2489,7 @@ int main(void)
 		cmocka_unit_test(test_description_whole_sentences),
 		cmocka_unit_test(test_legend_names_its_matrix),
 		cmocka_unit_test(test_every_stage),
+		cmocka_unit_test(test_one_symbol_for_the_head_width),
 		cmocka_unit_test(test_mask_toggle),
 		cmocka_unit_test(test_row_sums_of_a_paged_matrix),
 		cmocka_unit_test(test_inspector_takes_the_blank_row),

@@ -475,15 +475,15 @@ static void change_temperature(struct av_app *a, bool up)
 }
 
 /* Why scales from and to divide by the same number in cfg: one head
- * (D = dh), dh = 1 or D = 1. */
+ * (D = dk), dk = 1 or D = 1. */
 static char *same_divisor_reason(const struct av_config *cfg, enum av_scale from,
 				 enum av_scale to)
 {
 	bool dk = from == AV_SCALE_DK || to == AV_SCALE_DK;
 	bool dmodel = from == AV_SCALE_DMODEL || to == AV_SCALE_DMODEL;
 	if (dk && dmodel)
-		return av_printf("D = dh = %d", cfg->d_model);
-	return av_strdup(dk ? "dh = 1" : "D = 1");
+		return av_printf("D = dk = %d", cfg->d_model);
+	return av_strdup(dk ? "dk = 1" : "D = 1");
 }
 
 static void cycle_scale(struct av_app *a)
@@ -497,11 +497,11 @@ static void cycle_scale(struct av_app *a)
 			   "tutorial's code)"),
 			N_("scale none: the raw dot products go into softmax"),
 		};
-		/* with one head √D is √dh: s seemed broken, nothing moved
+		/* with one head √D is √dk: s seemed broken, nothing moved
 		 * and nothing said why (QA, first-look's "press s twice") */
 		if (av_config_divisor(&saved) == av_config_divisor(&a->s->cfg)) {
 			char *why = same_divisor_reason(&saved, saved.scale, a->s->cfg.scale);
-			/* TRANSLATORS: "scale dmodel: the same as dk here (D = dh = 3),
+			/* TRANSLATORS: "scale dmodel: the same as dk here (D = dk = 3),
 			 * so the scores do not change"; dk, dmodel and none are the
 			 * header's names of the scales */
 			av_app_message(a, false, _("scale %s: the same as %s here (%s), so the "
@@ -934,9 +934,9 @@ void av_app_draw_header(struct av_app *a, const char *view, int index, int count
 		av_model_ui_layer_text(a, layer, sizeof(layer));
 		h.model = layer;
 		h.sample = av_model_ui_name(a);
-		/* the head width's square root, as the stages write it: the
-		 * model's heads have dh columns, and "dk" names no size shown */
-		h.scale = av_draw_utf8() ? "√dh" : "sqrt(dh)";
+		/* the head width's square root, as the stages write it (the
+		 * tutorials' d_k; the sizes piece says dk=64) */
+		h.scale = av_draw_utf8() ? "√dk" : "sqrt(dk)";
 	}
 	int width = getmaxx(w);
 	for (int i = 0; reserve_names && i < count; i++) {

@@ -301,9 +301,9 @@ static int header_pieces(const struct av_header_info *h, struct piece p[PIECE_MA
 	if (h->classroom)
 		PIECE(SQUEEZE_CLASSROOM, "%s", h->classroom);
 	PIECE(SQUEEZE_MODE, "%s", h->mode);
-	PIECE(class ? SQUEEZE_CLASS_SIZES : SQUEEZE_SIZES, "D=%d H=%d dh=%d", h->d_model, h->heads,
+	PIECE(class ? SQUEEZE_CLASS_SIZES : SQUEEZE_SIZES, "D=%d H=%d dk=%d", h->d_model, h->heads,
 	      h->head_dim);
-	SHORTER(SQUEEZE_SIZES_SHORT, "D%d H%d dh%d", h->d_model, h->heads, h->head_dim);
+	SHORTER(SQUEEZE_SIZES_SHORT, "D%d H%d dk%d", h->d_model, h->heads, h->head_dim);
 	PIECE(class ? SQUEEZE_CLASS_EXTRAS : SQUEEZE_SCALE, "scale=%s", h->scale);
 	SHORTER(SQUEEZE_SCALE_SHORT, "%s", h->scale);
 	PIECE(h->temperature != 1 ? SQUEEZE_TEMPERATURE

@@ -279,7 +279,7 @@ static void draw_title(struct av_app *a, struct caption *cap)
 		purpose = _("each token's vector, normalised before attention");
 	/* a model's layer has no temperature to change (T = 1 as trained) */
 	if (a->stage == AV_STAGE_SCALED && av_trace_is_model_layer(t))
-		purpose = _("scores divided by √dh, the square root of the head width");
+		purpose = _("scores divided by √dk, the square root of the head width");
 	/* a row with every key hidden gets weights 0 (the note below says
 	 * so): "each row ... sums to 1" would not be true of it */
 	if (a->stage == AV_STAGE_SOFTMAX && any_row_hidden(t))

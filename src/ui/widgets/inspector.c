@@ -353,7 +353,7 @@ static void heading(struct av_insp *out, const struct av_trace *t, const struct 
 
 static const char *scale_symbol(enum av_scale s)
 {
-	return s == AV_SCALE_DK ? "√dh" : s == AV_SCALE_DMODEL ? "√D" : "1";
+	return s == AV_SCALE_DK ? "√dk" : s == AV_SCALE_DMODEL ? "√D" : "1";
 }
 
 static double scale_value(const struct av_trace *t)
@@ -384,7 +384,7 @@ static void explain_scores(struct av_insp *out, const struct av_trace *t, int he
 	snprintf(prefix, sizeof(prefix), "q_%d·k_%d = Σ_c q_%d[c]·k_%d[c] = ", i, j, i, j);
 	out->terms_left += add_terms(out, prefix, &tm, NULL, sum, width);
 	if (t->heads > 1)
-		add_line(out, _("q_%d, k_%d: head %d's columns %d..%d of Q and K (dh = %d)"),
+		add_line(out, _("q_%d, k_%d: head %d's columns %d..%d of Q and K (dk = %d)"),
 			 i, j, head, head * dh, head * dh + dh - 1, dh);
 	else
 		add_line(out, _("q_%d, k_%d: rows %d and %d of Q and K, %d numbers each"), i, j,
@@ -1482,7 +1482,7 @@ char *av_insp_formula(const struct av_trace *t, enum av_stage st, int head)
 					 scale_symbol(t->cfg.scale), div);
 		return av_printf(_("scaled = scores / (%s · T) = scores / (%s × %s) = scores / %s"),
 				 scale_symbol(t->cfg.scale),
-				 t->cfg.scale == AV_SCALE_DK ? "√dh" : "√D", T, div);
+				 t->cfg.scale == AV_SCALE_DK ? "√dk" : "√D", T, div);
 	}
 	case AV_STAGE_MASKED: {
 		int padded = 0;
@@ -1542,7 +1542,7 @@ char *av_insp_shapes(const struct av_trace *t, enum av_stage st, int head)
 				 n, D, n, D, n, D);
 	case AV_STAGE_PROJECTION:
 		return av_printf(_("Q (%d, %d)  K (%d, %d)  V (%d, %d);  W (%d, %d);  "
-				 "H = %d heads of dh = %d"), n, D, m, D, m, D, D, D, H, dh);
+				 "H = %d heads of dk = %d"), n, D, m, D, m, D, D, D, H, dh);
 	case AV_STAGE_SCORES:
 		return av_printf(_("Q_h (%d, %d) · K_hᵀ (%d, %d) → scores_h (%d, %d);  head %d of %d"),
 				 n, dh, dh, m, n, m, head, H);

@@ -92,7 +92,7 @@ void av_insp_free(struct av_insp *in);
 void av_insp_fit_heading(struct av_insp *in, int width);
 
 /* The one-line formula of a stage, with the numbers of this trace, e.g.
- * "scaled = scores / √dh = scores / 2.000". malloc'd. */
+ * "scaled = scores / √dk = scores / 2.000". malloc'd. */
 char *av_insp_formula(const struct av_trace *t, enum av_stage st, int head);
 
 /* The shapes of what the stage shows (seed 000's print_tensor_info), e.g.
