@@ -867,6 +867,38 @@ static void test_china_panda_numbers_are_the_screens(void **state)
 	av_lesson_free(&l);
 }
 
+/* The first step of l whose caption in lang quotes text, or -1. */
+static int step_quoting(const struct av_lesson *l, int lang, const char *text)
+{
+	for (int i = 0; i < l->n_steps; i++)
+		for (int p = 0; p < l->steps[i].text[lang].n_paragraphs; p++)
+			if (strstr(l->steps[i].text[lang].paragraphs[p], text))
+				return i;
+	return -1;
+}
+
+/* The china-panda tutorial's debugging section checks the gradients
+ * (print(Wq.grad)) first and the histogram of scores (plt.hist) second;
+ * the lesson called the histogram "the tutorial's first diagnosis" and
+ * the gradients "the second". Its steps follow the tutorial's order. */
+static void test_china_panda_diagnoses_in_order(void **state)
+{
+	(void)state;
+	struct av_lesson l;
+	char *cause = NULL;
+	assert_true(av_lesson_load("china-panda", &l, &cause));
+	for (int lang = 0; lang < AV_LANG_COUNT; lang++) {
+		int grad = step_quoting(&l, lang, "print(Wq.grad)");
+		int hist = step_quoting(&l, lang, "plt.hist(");
+		assert_true(grad >= 0 && hist >= 0);
+		if (grad > hist)
+			fail_msg("china-panda (%s): plt.hist at step %d before print(Wq.grad) at "
+				 "step %d; the tutorial checks the gradients first",
+				 av_lang_names[lang], hist + 1, grad + 1);
+	}
+	av_lesson_free(&l);
+}
+
 /* What the first-look captions say is on the screen: step 6 shows the
  * masked stage (its -inf cells) and sends the student on to softmax with
  * n, where china's row is 1.000 for china and 0 for the hidden keys; the
@@ -1037,6 +1069,7 @@ int main(void)
 		cmocka_unit_test(test_shipped_first_look),
 		cmocka_unit_test(test_shipped_qkv_walkthrough),
 		cmocka_unit_test(test_shipped_china_panda),
+		cmocka_unit_test(test_china_panda_diagnoses_in_order),
 		cmocka_unit_test(test_play_every_step),
 		cmocka_unit_test(test_china_panda_captions_hold),
 		cmocka_unit_test(test_first_look_captions_hold),
