@@ -899,6 +899,37 @@ static void test_china_panda_diagnoses_in_order(void **state)
 	av_lesson_free(&l);
 }
 
+/* The tutorial's china-panda score "初始可能是0.15" (and 2.34, 7.89 in its
+ * table) is china_q · panda_k / scale from the word vectors alone: the
+ * training view's "word-only" line, not the stepper's cell, which has the
+ * positions in it. Step 4 said of the unscaled cell "its text says this
+ * starts near 0.15". Every paragraph quoting 0.15 names the word-only
+ * score, in both languages. */
+static void test_china_panda_015_is_word_only(void **state)
+{
+	(void)state;
+	static const char *const word_only[AV_LANG_COUNT] = { "word-only", "仅词" };
+	struct av_lesson l;
+	char *cause = NULL;
+	assert_true(av_lesson_load("china-panda", &l, &cause));
+	assert_true(AV_LANG_COUNT == 2);
+	int quoted = 0;
+	for (int i = 0; i < l.n_steps; i++)
+		for (int lang = 0; lang < AV_LANG_COUNT; lang++)
+			for (int p = 0; p < l.steps[i].text[lang].n_paragraphs; p++) {
+				const char *text = l.steps[i].text[lang].paragraphs[p];
+				if (!strstr(text, "0.15"))
+					continue;
+				quoted++;
+				if (!strstr(text, word_only[lang]))
+					fail_msg("china-panda step %d (%s) quotes the tutorial's 0.15 "
+						 "without saying it is the word-only score: %s", i + 1,
+						 av_lang_names[lang], text);
+			}
+	assert_true(quoted >= 2);
+	av_lesson_free(&l);
+}
+
 /* What the first-look captions say is on the screen: step 6 shows the
  * masked stage (its -inf cells) and sends the student on to softmax with
  * n, where china's row is 1.000 for china and 0 for the hidden keys; the
@@ -1070,6 +1101,7 @@ int main(void)
 		cmocka_unit_test(test_shipped_qkv_walkthrough),
 		cmocka_unit_test(test_shipped_china_panda),
 		cmocka_unit_test(test_china_panda_diagnoses_in_order),
+		cmocka_unit_test(test_china_panda_015_is_word_only),
 		cmocka_unit_test(test_play_every_step),
 		cmocka_unit_test(test_china_panda_captions_hold),
 		cmocka_unit_test(test_first_look_captions_hold),
