@@ -831,7 +831,7 @@ static void assert_says(const struct av_lesson *l, int i, double v, int decimals
 		for (int p = 0; p < text->n_paragraphs && !found; p++)
 			found = strstr(text->paragraphs[p], num) != NULL;
 		if (!found)
-			fail_msg("%s step %d (%s) should say %s, what the training view shows",
+			fail_msg("%s step %d (%s) should say %s, what the screen shows",
 				 l->name, i + 1, av_lang_names[lang], num);
 	}
 }
@@ -927,6 +927,41 @@ static void test_china_panda_015_is_word_only(void **state)
 						 av_lang_names[lang], text);
 			}
 	assert_true(quoted >= 2);
+	av_lesson_free(&l);
+}
+
+/* qkv-walkthrough's three kinds: the figure's self and causal panels come
+ * from one layer and one sentence, so the last query (which sees every
+ * key) has the same row in both, the number the caption quotes. The
+ * caption had said "Each panel here runs on its own inputs". */
+static void test_qkv_three_kinds_share_one_layer(void **state)
+{
+	(void)state;
+	struct av_lesson l;
+	struct av_session s;
+	char *cause = NULL;
+	assert_true(av_lesson_load("qkv-walkthrough", &l, &cause));
+	assert_true(av_lesson_session_new(&l, &s, &cause));
+	int kinds = find_step(&l, "The three attention kinds");
+	apply_step(&l, kinds, &s);
+	const struct av_trace *causal = &s.trace;
+	assert_int_equal(causal->cfg.mode, AV_MODE_CAUSAL);
+	struct av_config cfg = causal->cfg;
+	cfg.mode = AV_MODE_SELF;
+	struct av_trace self = { 0 };
+	if (!av_trace_run(&self, &s.params, &cfg, s.sentence, NULL, NULL, 0, &cause))
+		fail_msg("%s", cause);
+	int n = causal->n, m = causal->m;
+	assert_int_equal(self.n, n);
+	const float *last_causal = causal->weights + (size_t)(n - 1) * m;
+	const float *last_self = self.weights + (size_t)(n - 1) * m;
+	for (int j = 0; j < m; j++)
+		assert_true(fabsf(last_causal[j] - last_self[j]) < 1e-6f);
+	assert_string_equal(causal->tokens.text[n - 1], "mats");
+	assert_string_equal(causal->tokens.text[1], "cat");
+	assert_says(&l, kinds, last_self[1], 3);
+	av_trace_free(&self);
+	av_session_free(&s);
 	av_lesson_free(&l);
 }
 
@@ -1102,6 +1137,7 @@ int main(void)
 		cmocka_unit_test(test_shipped_china_panda),
 		cmocka_unit_test(test_china_panda_diagnoses_in_order),
 		cmocka_unit_test(test_china_panda_015_is_word_only),
+		cmocka_unit_test(test_qkv_three_kinds_share_one_layer),
 		cmocka_unit_test(test_play_every_step),
 		cmocka_unit_test(test_china_panda_captions_hold),
 		cmocka_unit_test(test_first_look_captions_hold),
