@@ -965,6 +965,49 @@ static void test_qkv_three_kinds_share_one_layer(void **state)
 	av_lesson_free(&l);
 }
 
+/* A lesson's Chinese says a term the way the screen and po/zh_CN.po do:
+ * 分数 for scores (the stage's name; the captions said 得分), 单元格 for
+ * a cell (they said 格子), 上下文 for the context, and a stage by its
+ * Chinese name ("output 阶段" named a stage the zh screen calls 输出). */
+static void assert_screen_terms(const char *name, int step, const char *text)
+{
+	static const char *const not_the_screens[] = { "得分", "格子", "context" };
+	static const char *const stages[] = { "tokens", "embedding", "projection", "scores",
+					      "scaled", "masked", "softmax", "context", "output" };
+	for (size_t k = 0; k < sizeof(not_the_screens) / sizeof(not_the_screens[0]); k++)
+		if (strstr(text, not_the_screens[k]))
+			fail_msg("%s step %d (zh_CN) says %s: %s", name, step,
+				 not_the_screens[k], text);
+	for (size_t k = 0; k < sizeof(stages) / sizeof(stages[0]); k++) {
+		char english[32];
+		snprintf(english, sizeof(english), "%s 阶段", stages[k]);
+		if (strstr(text, english))
+			fail_msg("%s step %d (zh_CN) names the stage in English, \"%s\": %s",
+				 name, step, english, text);
+	}
+}
+
+static void test_zh_captions_use_the_screens_terms(void **state)
+{
+	(void)state;
+	static const char *const lessons[] = { "first-look", "qkv-walkthrough", "china-panda" };
+	for (size_t i = 0; i < sizeof(lessons) / sizeof(lessons[0]); i++) {
+		struct av_lesson l;
+		char *cause = NULL;
+		if (!av_lesson_load(lessons[i], &l, &cause))
+			fail_msg("%s", cause);
+		assert_string_equal(av_lang_names[AV_LANG_ZH_CN], "zh_CN");
+		assert_screen_terms(l.name, 0, l.title[AV_LANG_ZH_CN]);
+		for (int s = 0; s < l.n_steps; s++) {
+			const struct av_lesson_text *zh = &l.steps[s].text[AV_LANG_ZH_CN];
+			assert_screen_terms(l.name, s + 1, zh->title);
+			for (int p = 0; p < zh->n_paragraphs; p++)
+				assert_screen_terms(l.name, s + 1, zh->paragraphs[p]);
+		}
+		av_lesson_free(&l);
+	}
+}
+
 /* What the first-look captions say is on the screen: step 6 shows the
  * masked stage (its -inf cells) and sends the student on to softmax with
  * n, where china's row is 1.000 for china and 0 for the hidden keys; the
@@ -1138,6 +1181,7 @@ int main(void)
 		cmocka_unit_test(test_china_panda_diagnoses_in_order),
 		cmocka_unit_test(test_china_panda_015_is_word_only),
 		cmocka_unit_test(test_qkv_three_kinds_share_one_layer),
+		cmocka_unit_test(test_zh_captions_use_the_screens_terms),
 		cmocka_unit_test(test_play_every_step),
 		cmocka_unit_test(test_china_panda_captions_hold),
 		cmocka_unit_test(test_first_look_captions_hold),
