@@ -930,6 +930,50 @@ static void test_china_panda_015_is_word_only(void **state)
 	av_lesson_free(&l);
 }
 
+/* The tutorial's optimizer is Adam([Wq, Wk, Wv]): its position table,
+ * nn.Embedding(2, 3), is looked up but never trained, and no china-panda
+ * step trains this layer's either. Step 2 said the tutorial's code
+ * "learns them, and so does this layer". The caption quoting the table
+ * says only Wq, Wk and Wv are trained, and every training step leaves the
+ * table as it was. */
+static void test_china_panda_positions_never_trained(void **state)
+{
+	(void)state;
+	static const char *const only_qkv[AV_LANG_COUNT] = { "only Wq, Wk and Wv are trained",
+							     "只训练 Wq、Wk 和 Wv" };
+	struct av_lesson l;
+	struct av_session s;
+	char *cause = NULL;
+	assert_true(av_lesson_load("china-panda", &l, &cause));
+	assert_true(AV_LANG_COUNT == 2);
+	for (int lang = 0; lang < AV_LANG_COUNT; lang++) {
+		int table = step_quoting(&l, lang, "nn.Embedding(2, 3)");
+		assert_true(table >= 0);
+		if (step_quoting(&l, lang, only_qkv[lang]) != table)
+			fail_msg("china-panda step %d (%s) quotes nn.Embedding(2, 3) without \"%s\"",
+				 table + 1, av_lang_names[lang], only_qkv[lang]);
+	}
+	assert_true(av_lesson_session_new(&l, &s, &cause));
+	apply_step(&l, 0, &s);
+	assert_non_null(s.params.position_embedding);
+	size_t size = (size_t)s.params.max_positions * (size_t)s.params.d_model;
+	float *untrained = av_malloc(size * sizeof(float));
+	memcpy(untrained, s.params.position_embedding, size * sizeof(float));
+	int trained = 0;
+	for (int i = 0; i < l.n_steps; i++) {
+		apply_step(&l, i, &s);
+		if (l.steps[i].state.train.epochs == 0)
+			continue;
+		trained++;
+		if (memcmp(untrained, s.params.position_embedding, size * sizeof(float)) != 0)
+			fail_msg("china-panda step %d trained the position table", i + 1);
+	}
+	assert_true(trained >= 3);
+	free(untrained);
+	av_session_free(&s);
+	av_lesson_free(&l);
+}
+
 /* qkv-walkthrough's three kinds: the figure's self and causal panels come
  * from one layer and one sentence, so the last query (which sees every
  * key) has the same row in both, the number the caption quotes. The
@@ -1182,6 +1226,7 @@ int main(void)
 		cmocka_unit_test(test_china_panda_015_is_word_only),
 		cmocka_unit_test(test_qkv_three_kinds_share_one_layer),
 		cmocka_unit_test(test_zh_captions_use_the_screens_terms),
+		cmocka_unit_test(test_china_panda_positions_never_trained),
 		cmocka_unit_test(test_play_every_step),
 		cmocka_unit_test(test_china_panda_captions_hold),
 		cmocka_unit_test(test_first_look_captions_hold),
