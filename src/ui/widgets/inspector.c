@@ -1541,8 +1541,11 @@ char *av_insp_shapes(const struct av_trace *t, enum av_stage st, int head)
 		return av_printf(_("token_emb (%d, %d) + pos_enc (%d, %d) = X (%d, %d)  float32"),
 				 n, D, n, D, n, D);
 	case AV_STAGE_PROJECTION:
-		return av_printf(_("Q (%d, %d)  K (%d, %d)  V (%d, %d);  W (%d, %d);  "
-				 "H = %d heads of dk = %d"), n, D, m, D, m, D, D, D, H, dh);
+		return av_printf(P_("Q (%d, %d)  K (%d, %d)  V (%d, %d);  W (%d, %d);  "
+				    "H = %d head of dk = %d",
+				    "Q (%d, %d)  K (%d, %d)  V (%d, %d);  W (%d, %d);  "
+				    "H = %d heads of dk = %d", H),
+				 n, D, m, D, m, D, D, D, H, dh);
 	case AV_STAGE_SCORES:
 		return av_printf(_("Q_h (%d, %d) · K_hᵀ (%d, %d) → scores_h (%d, %d);  head %d of %d"),
 				 n, dh, dh, m, n, m, head, H);
