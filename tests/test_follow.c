@@ -30,6 +30,7 @@
 #include "session.h"
 #include "train.h"
 #include "follow/wire.h"
+#include "utf8.h"
 #include "same_numbers.h"
 #include "util.h"
 
@@ -2277,6 +2278,63 @@ static void test_explore_without_teacher(void **state)
 	assert_string_equal(line, "teacher: not connected yet ");
 }
 
+/* Columns as the screen counts them in a UTF-8 locale. */
+static int columns(const char *s)
+{
+	return av_utf8_width(s);
+}
+
+/* On a phone's 40 columns the teacher line keeps "— f to follow", the one
+ * way back: the teacher's place is cut after a whole word, never a number
+ * ("teacher: first-look step 4: scores, head 0 — f to f…" lost the key). */
+static void test_explore_line_fits_narrow_screens(void **state)
+{
+	(void)state;
+	struct av_explore ex;
+	struct av_state t;
+	char line[256];
+
+	av_explore_init(&ex);
+	av_state_init(&t);
+	t.view = AV_SNAP_VIEW_STAGE;
+	t.stage = 3;
+	t.head = 0;
+	strcpy(t.lesson, "first-look");
+	t.lesson_step = 3;
+	av_explore_teacher(&ex, &t);
+	av_explore_start(&ex);
+	av_explore_line(&ex, line, sizeof line);
+	assert_string_equal(line, "teacher: first-look step 4: scores, head 0 — f to follow");
+	av_explore_line_fit(&ex, line, sizeof line, 80, columns);   /* fits: as it is */
+	assert_string_equal(line, "teacher: first-look step 4: scores, head 0 — f to follow");
+	av_explore_line_fit(&ex, line, sizeof line, 52, columns);
+	assert_string_equal(line, "teacher: first-look step 4: scores… — f to follow");
+	av_explore_line_fit(&ex, line, sizeof line, 40, columns);
+	assert_string_equal(line, "teacher: first-look step… — f to follow");
+	assert_true(columns(line) <= 40);
+	/* the teacher gone: a longer start, the same end (one word left: cut
+	 * after a whole character) */
+	av_explore_connected(&ex, false);
+	av_explore_line_fit(&ex, line, sizeof line, 40, columns);
+	assert_string_equal(line, "teacher (gone): first-loo… — f to follow");
+	/* "epoch 16…" of epoch 167 would read as another number: the number
+	 * goes whole */
+	av_explore_connected(&ex, true);
+	t.view = AV_SNAP_VIEW_TRAIN;
+	t.lesson[0] = '\0';
+	t.training.active = true;
+	t.training.epochs = 167;
+	av_explore_teacher(&ex, &t);
+	av_explore_line(&ex, line, sizeof line);
+	assert_string_equal(line, "teacher: training, epoch 167 — f to follow");
+	av_explore_line_fit(&ex, line, sizeof line, 40, columns);
+	assert_string_equal(line, "teacher: training, epoch… — f to follow");
+	/* narrower than "teacher: … — f to follow": the whole line, for the
+	 * screen to cut */
+	av_explore_line_fit(&ex, line, sizeof line, 20, columns);
+	assert_string_equal(line, "teacher: training, epoch 167 — f to follow");
+}
+
 /* A follower started with another sample loads the teacher's by name,
  * when it is installed and the same file; else a clear refusal. */
 static void test_sync_loads_teacher_sample(void **state)
@@ -2667,6 +2725,7 @@ int main(void)
 		cmocka_unit_test(test_sync_optimiser_restart),
 		cmocka_unit_test(test_sync_sleep_restart),
 		cmocka_unit_test(test_explore_without_teacher),
+		cmocka_unit_test(test_explore_line_fits_narrow_screens),
 		cmocka_unit_test_setup_teardown(test_class_explore_and_snap_back, room_setup,
 						room_teardown),
 		cmocka_unit_test(test_sync_rebuilds_only_when_needed),

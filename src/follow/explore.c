@@ -49,6 +49,26 @@ bool av_explore_snap_back(struct av_explore *e, const struct av_state **snap)
 	return e->have_teacher;
 }
 
+/* The line with where as the teacher's place. */
+static void format_line(const struct av_explore *e, const char *where, char *out, size_t size)
+{
+	if (!e->have_teacher)
+		snprintf(out, size, "%s", _("teacher: not connected yet — f to follow"));
+	else if (e->teacher_here)
+		snprintf(out, size, _("teacher: %s — f to follow"), where);
+	else
+		snprintf(out, size, _("teacher (gone): %s — f to follow"), where);
+	av_utf8_drop_cut_character(out, size);
+}
+
+static void teacher_where(const struct av_explore *e, char *where, size_t size)
+{
+	where[0] = '\0';
+	if (e->have_teacher)
+		av_state_where_compared(&e->teacher, e->have_teacher_pin ? &e->teacher_pin : NULL,
+					where, size);
+}
+
 void av_explore_line(const struct av_explore *e, char *out, size_t size)
 {
 	char where[2 * AV_SNAP_NAME_MAX + 64];
@@ -58,15 +78,57 @@ void av_explore_line(const struct av_explore *e, char *out, size_t size)
 	out[0] = '\0';
 	if (!e->exploring)
 		return;
-	if (!e->have_teacher) {
-		snprintf(out, size, "%s", _("teacher: not connected yet — f to follow"));
-	} else {
-		av_state_where_compared(&e->teacher, e->have_teacher_pin ? &e->teacher_pin : NULL,
-					where, sizeof where);
-		if (e->teacher_here)
-			snprintf(out, size, _("teacher: %s — f to follow"), where);
-		else
-			snprintf(out, size, _("teacher (gone): %s — f to follow"), where);
+	teacher_where(e, where, sizeof where);
+	format_line(e, where, out, size);
+}
+
+/* The byte offset where the character before offset at starts. */
+static size_t previous_character(const char *s, size_t at)
+{
+	while (at > 0 && ((unsigned char)s[--at] & 0xC0) == 0x80)
+		;
+	return at;
+}
+
+/* Cuts where (the first len bytes kept) before the word the cut is in,
+ * when a space before it leaves something: "epoch 16…" of "epoch 167"
+ * would read as another number. Then trailing spaces and the ",", ":"
+ * that led to the part cut off go too. Returns the bytes kept. */
+static size_t whole_words(const char *where, size_t len)
+{
+	size_t keep = len;
+	if (where[len] != '\0' && where[len] != ' ') {
+		while (keep > 0 && where[keep - 1] != ' ')
+			keep--;
+		if (keep == 0)
+			keep = len;   /* one word (or Chinese): whole characters */
 	}
-	av_utf8_drop_cut_character(out, size);
+	while (keep > 0 && strchr(" ,:;", where[keep - 1]))
+		keep--;
+	return keep;
+}
+
+void av_explore_line_fit(const struct av_explore *e, char *out, size_t size, int cols,
+			 int (*measure)(const char *))
+{
+	char where[2 * AV_SNAP_NAME_MAX + 64], cut[sizeof where + 4];
+
+	av_explore_line(e, out, size);
+	if (out[0] == '\0' || !e->have_teacher || measure(out) <= cols)
+		return;
+	teacher_where(e, where, sizeof where);
+	size_t len = strlen(where);
+	while (len > 0) {
+		len = previous_character(where, len);
+		size_t keep = whole_words(where, len);
+		memcpy(cut, where, keep);
+		strcpy(cut + keep, "…");
+		format_line(e, cut, out, size);
+		if (measure(out) <= cols)
+			return;
+		len = keep;
+	}
+	/* not even "teacher: … — f to follow" fits: the line as it was, cut
+	 * on the screen */
+	av_explore_line(e, out, size);
 }

@@ -50,4 +50,11 @@ bool av_explore_snap_back(struct av_explore *e, const struct av_state **snap);
  * cut at a character boundary); "" while it follows. */
 void av_explore_line(const struct av_explore *e, char *out, size_t size);
 
+/* The same line fitted to cols columns (as measure counts them; on screen
+ * av_text_width): when it is wider, the teacher's place is cut after its
+ * last whole word that leaves room, and ends in "…", so "— f to follow",
+ * the one way back, stays whole on a phone's 40 columns. */
+void av_explore_line_fit(const struct av_explore *e, char *out, size_t size, int cols,
+			 int (*measure)(const char *));
+
 #endif

@@ -1062,7 +1062,7 @@ static void draw_status(struct av_app *a)
 	}
 	/* a student exploring: where the teacher is, in place of the hints */
 	char teacher[400];
-	if (av_classroom_status(a, teacher, sizeof(teacher))) {
+	if (av_classroom_status(a, teacher, sizeof(teacher), width)) {
 		av_put_pad(w, 0, 0, teacher, width, av_colors_el(c, AV_EL_LABEL));
 		return;
 	}

@@ -37,6 +37,7 @@
 #include "ui/views/figview.h"
 #include "ui/ui.h"
 #include "ui/views/view_train_internal.h"
+#include "ui/widgets/draw.h"
 #include "util.h"
 
 /* The snapshot names stages by src/follow's table, the screen by its own:
@@ -1211,13 +1212,13 @@ bool av_classroom_follows_run(const struct av_app *a, bool *live)
 	return true;
 }
 
-bool av_classroom_status(const struct av_app *a, char *buf, size_t size)
+bool av_classroom_status(const struct av_app *a, char *buf, size_t size, int cols)
 {
 	const struct av_classroom *c = a->classroom;
 
 	if (c == NULL || c->follower == NULL || !c->ex.exploring)
 		return false;
-	av_explore_line(&c->ex, buf, size);
+	av_explore_line_fit(&c->ex, buf, size, cols, av_text_width);
 	return buf[0] != '\0';
 }
 

@@ -67,7 +67,8 @@ bool av_classroom_weights_training(const struct av_app *a, struct av_training_re
  * which it runs or pauses). */
 bool av_classroom_follows_run(const struct av_app *a, bool *live);
 /* The status line of a follower that explores: "teacher: softmax, head 3
- * — f to follow"; false otherwise. */
-bool av_classroom_status(const struct av_app *a, char *buf, size_t size);
+ * — f to follow", fitted to cols columns (the teacher's place cut, never
+ * "f to follow"); false otherwise. */
+bool av_classroom_status(const struct av_app *a, char *buf, size_t size, int cols);
 
 #endif
