@@ -84,6 +84,36 @@ static void test_legend_names_its_matrix(void **state)
 	harness_close(&h);
 }
 
+/* QA on a phone (40 columns): the legend's swatches took the room of its
+ * right end, which read "value −32.319 … +32…" at the scores and only "…"
+ * at the context ("context_h −3.668 … …"), the largest value lost. Fewer
+ * swatches now leave the number whole, from one end of the colours to
+ * the other. */
+static void test_legend_keeps_its_ends_at_40_columns(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 40, 30, "", NULL, -1);
+	harness_keys(&h, "nnn");
+	expect("4/9 scores");
+	int y = harness_find("value −32.319");
+	assert_true(y >= 0);
+	if (!strstr(harness_line(y), "+32.319"))
+		fail_msg("legend: \"%s\"", harness_line(y));
+	harness_keys(&h, "nnnn");
+	expect("8/9 context");
+	y = harness_find("context_h −3.668");
+	assert_true(y >= 0);
+	if (!strstr(harness_line(y), "+3.668"))
+		fail_msg("legend: \"%s\"", harness_line(y));
+	harness_resize(&h, 45, 35);   /* turned a little: still whole */
+	y = harness_find("context_h −3.668");
+	assert_true(y >= 0);
+	if (!strstr(harness_line(y), "+3.668"))
+		fail_msg("legend at 45 columns: \"%s\"", harness_line(y));
+	harness_close(&h);
+}
+
 static void test_description_whole_sentences(void **state)
 {
 	(void)state;
@@ -2488,6 +2518,7 @@ int main(void)
 		cmocka_unit_test(test_token_wider_than_the_line),
 		cmocka_unit_test(test_description_whole_sentences),
 		cmocka_unit_test(test_legend_names_its_matrix),
+		cmocka_unit_test(test_legend_keeps_its_ends_at_40_columns),
 		cmocka_unit_test(test_every_stage),
 		cmocka_unit_test(test_one_symbol_for_the_head_width),
 		cmocka_unit_test(test_mask_toggle),

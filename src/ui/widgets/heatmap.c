@@ -1029,10 +1029,16 @@ int av_legend_draw(WINDOW *w, int y, struct av_colors *c, enum av_part_kind kind
 	}
 	x += av_put(w, y, x, lo, width - x, label);
 	x += av_put(w, y, x, " ", width - x, A_NORMAL);
-	int steps = AV_HEAT_LEVELS;
 	int cell = width >= 70 && !masked_entry ? 2 : 1;
-	for (int i = 0; i < steps && x + cell < width; i++) {
-		double pos = (double)i / (steps - 1);
+	/* the swatches leave room for " +32.319": at 40 columns they took it
+	 * and the end of the scale read "+32…" or "…"; fewer swatches still
+	 * run from one end of the colours to the other */
+	int room = (width - x - 1 - av_text_width(hi)) / cell;
+	int steps = room < AV_HEAT_LEVELS ? room : AV_HEAT_LEVELS;
+	if (steps < AV_HEAT_LEVELS && steps % 2 == 0)
+		steps--;   /* odd, as AV_HEAT_LEVELS: the diverging scale keeps its middle */
+	for (int i = 0; i < steps; i++) {
+		double pos = steps > 1 ? (double)i / (steps - 1) : 0.5;
 		bool signed_ = kind == AV_PART_SIGNED;
 		av_colors_swatch(w, y, x, cell, c, signed_, pos);
 		/* without colour the negative half as such cells read: "▓−" */
