@@ -1706,6 +1706,32 @@ static void test_target_names_the_tracked_pair(void **state)
 	harness_close(&h);
 }
 
+/* On a phone held upright (40 to 55 columns) the training view has one
+ * column, and a hint says where the heatmap and the histogram went: at 40
+ * and 45 columns it read "56+ columns show the heatmap and the histogr…",
+ * the rest lost though a blank row stood above it. It takes two rows. */
+static void test_narrow_hint_whole(void **state)
+{
+	(void)state;
+	static const int sizes[][2] = { { 40, 30 }, { 45, 35 }, { 52, 40 } };
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		struct harness h;
+		OPEN(&h, sizes[i][0], sizes[i][1], "");
+		harness_keys(&h, "t\f");   /* Ctrl-L: the opening message goes */
+		int y = harness_find("56+ columns show the heatmap");
+		char first[4096] = "", second[4096] = "";   /* harness_line's buffer is reused */
+		if (y >= 0) {
+			snprintf(first, sizeof(first), "%s", harness_line(y));
+			snprintf(second, sizeof(second), "%s", harness_line(y + 1));
+		}
+		if (!strstr(first, "histogram") && !strstr(second, "histogram"))
+			fail_msg("%dx%d: the hint \"%s\" / \"%s\"", sizes[i][0], sizes[i][1],
+				 first, second);
+		expect_not("histogr…");
+		harness_close(&h);
+	}
+}
+
 static void test_long_message_leaves_nothing(void **state)
 {
 	(void)state;
@@ -1806,6 +1832,7 @@ int main(void)
 		cmocka_unit_test(test_more_below_note_alone),
 		cmocka_unit_test(test_target_change_shows_its_loss),
 		cmocka_unit_test(test_long_message_leaves_nothing),
+		cmocka_unit_test(test_narrow_hint_whole),
 		cmocka_unit_test(test_target_names_the_tracked_pair),
 		cmocka_unit_test(test_hist_zero_mark_apart),
 	};

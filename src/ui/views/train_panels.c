@@ -14,6 +14,7 @@
 #include "ui/widgets/chart.h"
 #include "ui/widgets/draw.h"
 #include "ui/widgets/heatmap.h"
+#include "ui/widgets/panels.h"
 #include "ui/layout.h"
 #include "ui/views/view_train_internal.h"
 #include "util.h"
@@ -1711,10 +1712,21 @@ void av_train_panel_remedy(const struct av_trainer *tr, const struct av_train_di
 	}
 }
 
+static void hint_text(char *buf, size_t size)
+{
+	snprintf(buf, size, _("%d+ columns show the heatmap and the histogram"), TWO_COLUMNS);
+}
+
+int av_train_hint_rows(int width)
+{
+	char buf[160];
+	hint_text(buf, sizeof(buf));
+	return av_wrapped_lines(buf, width) > 1 ? 2 : 1;
+}
+
 void av_train_panel_hint(struct av_app *a, WINDOW *w)
 {
-	char buf[96];
-	snprintf(buf, sizeof(buf), _("%d+ columns show the heatmap and the histogram"),
-		 TWO_COLUMNS);
-	av_put(w, 0, 0, buf, getmaxx(w), el(a, AV_EL_DIM));
+	char buf[160];
+	hint_text(buf, sizeof(buf));
+	av_put_wrapped(w, 0, 0, buf, getmaxx(w), getmaxy(w), el(a, AV_EL_DIM));
 }

@@ -284,7 +284,7 @@ static struct plan plan_layout(const struct av_app *a)
 		/* one column: the curves and gradients, and a hint */
 		int gh = grad_rows(tr, W, true);
 		int th = bh >= 14 ? 4 : 2;
-		int hint = 1;
+		int hint = av_train_hint_rows(W);
 		if (bh - th - gh - hint < 4)
 			gh = 0;
 		int lh = bh - th - gh - hint;

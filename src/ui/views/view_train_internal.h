@@ -120,7 +120,11 @@ void av_train_panel_remedy(const struct av_trainer *tr, const struct av_train_di
 void av_train_panel_cause(const struct av_trainer *tr, const struct av_train_diagnosis *d,
 			  char *buf, size_t size);
 const char *av_train_panel_fix(const struct av_train_diagnosis *d);
-/* The one-column layout's hint at the missing panels. */
+/* The one-column layout's hint at the missing panels, wrapped into the
+ * rows of w; av_train_hint_rows: the rows it needs at width columns (1 or
+ * 2: at 40 columns "56+ columns show the heatmap and the histogram" does
+ * not fit one). */
 void av_train_panel_hint(struct av_app *a, WINDOW *w);
+int av_train_hint_rows(int width);
 
 #endif
