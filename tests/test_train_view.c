@@ -1732,6 +1732,30 @@ static void test_narrow_hint_whole(void **state)
 	}
 }
 
+/* The message that opens the view covers the rows over the status line;
+ * the first key closes it, and when that key was a step (s) only the
+ * panels a step changes were drawn again: on a phone (40x30) the hint's
+ * second row stayed blank, in Chinese the whole hint. Every row is what
+ * Ctrl-L paints. */
+static void test_closed_box_leaves_no_gap(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 40, 30, "");
+	harness_keys(&h, "t");
+	assert_true(h.a.box_rows > 0);   /* the opening message, over the hint */
+	harness_keys(&h, "s");           /* a step closes it */
+	assert_int_equal(h.a.box_rows, 0);
+	static char before[30][4096];
+	for (int y = 0; y < LINES - 1; y++)
+		snprintf(before[y], sizeof(before[y]), "%s", harness_line(y));
+	harness_keys(&h, "\f");
+	for (int y = 0; y < LINES - 1; y++)
+		if (strcmp(before[y], harness_line(y)) != 0)
+			fail_msg("row %d: \"%s\", repainted \"%s\"", y, before[y], harness_line(y));
+	harness_close(&h);
+}
+
 static void test_long_message_leaves_nothing(void **state)
 {
 	(void)state;
@@ -1833,6 +1857,7 @@ int main(void)
 		cmocka_unit_test(test_target_change_shows_its_loss),
 		cmocka_unit_test(test_long_message_leaves_nothing),
 		cmocka_unit_test(test_narrow_hint_whole),
+		cmocka_unit_test(test_closed_box_leaves_no_gap),
 		cmocka_unit_test(test_target_names_the_tracked_pair),
 		cmocka_unit_test(test_hist_zero_mark_apart),
 	};

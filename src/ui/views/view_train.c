@@ -353,7 +353,10 @@ static void train_draw(struct av_app *a)
 	if (!tv || !tv->tr)
 		return;
 	refresh_data(a);
-	unsigned d = tv->dirty ? tv->dirty : D_ALL;
+	/* the whole screen to draw (a message box gone from over the panels,
+	 * as the first key after t closes it): every panel, not only those a
+	 * step changed, or the hint under the box stayed blank */
+	unsigned d = tv->dirty && a->dirty != AV_DIRTY_ALL ? tv->dirty : D_ALL;
 	if (d == D_ALL)
 		set_backgrounds(a);
 	for (int p = 0; p < P_COUNT; p++) {
