@@ -31,6 +31,7 @@
 #include "ui/ui.h"
 #include "ui/widgets/draw.h"
 #include "ui/keyboard.h"
+#include "ui/views/figview.h"
 #include "ui/views/view_train_internal.h"
 #include "ui_harness.h"
 
@@ -742,7 +743,8 @@ static void test_help_lists_the_views_keys(void **state)
 	harness_keys(&h, "F?");
 	expect("In the figures (F)");
 	expect("n Space PgDn next figure");
-	expect("< ,          mark the panel before");
+	expect("< , (        mark the panel before");
+	expect("> . )        mark the next panel");
 	expect("Esc          back to where F opened");
 	harness_keys(&h, "q");   /* closes the help */
 	harness_key(&h, AV_KEY_ESC);
@@ -1273,6 +1275,131 @@ static void test_wide_matrix(void **state)
 	/* Tab: head 1's columns are 64..127 */
 	harness_keys(&h, "\t");
 	expect("head 1 = cols 64..127");
+	harness_close(&h);
+}
+
+/* ) and ( go to the first column of the next matrix of the stage and of
+ * the one before, the view starting there: at the output stage of a D=512
+ * layer, > paged ten columns at a time at 80x24 and took 51 presses from
+ * output to the residual. The row is kept; at either end, at a stage of
+ * one matrix and at the tokens they say so. */
+static void test_next_matrix_keys(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "qkv-walkthrough", NULL, -1);
+	harness_keys(&h, "Gjj");   /* the output stage opens on output (concat is 0-511) */
+	assert_int_equal(h.a.col, 512);
+	expect("output cols 0-9 of 512");
+	harness_keys(&h, ")");
+	expect("residual cols 0-9 of 512");
+	expect("residual[2,0] = ");
+	assert_int_equal(h.a.col, 1024);
+	assert_int_equal(h.a.row, 2);
+	assert_int_equal(h.a.hm.first_col, 1024);
+	/* from anywhere in a matrix: the next one's first column */
+	harness_keys(&h, ">>l");
+	expect("residual cols 20-29 of 512");
+	harness_keys(&h, ")");
+	assert_int_equal(h.a.col, 1024 + 21);
+	assert_true(harness_status_has(LINES - 1, "residual is the stage's last matrix: "
+				       "( goes back"));
+	harness_keys(&h, "((");
+	expect("concat cols 0-9 of 512");
+	expect("concat[2,0] = ");
+	assert_int_equal(h.a.col, 0);
+	assert_int_equal(h.a.row, 2);
+	assert_false(harness_status_has(LINES - 1, "first matrix"));
+	harness_keys(&h, "(");
+	assert_int_equal(h.a.col, 0);
+	assert_true(harness_status_has(LINES - 1, "concat is the stage's first matrix: "
+				       ") goes on"));
+	harness_keys(&h, ")");
+	expect("output cols 0-9 of 512");
+	assert_int_equal(h.a.col, 512);
+	/* one matrix: nothing to go to */
+	harness_keys(&h, "gnnn");   /* the scores, 5 x 5 */
+	assert_int_equal(h.a.stage, AV_STAGE_SCORES);
+	int col = h.a.col;
+	harness_keys(&h, ")");
+	assert_int_equal(h.a.col, col);
+	assert_true(harness_status_has(LINES - 1, "scores_h is the stage's one matrix"));
+	/* the tokens are a list, as Left and Right say there */
+	harness_keys(&h, "gj");
+	int row = h.a.row;
+	harness_keys(&h, ")");
+	assert_int_equal(h.a.stage, AV_STAGE_TOKENS);
+	assert_int_equal(h.a.row, row);
+	assert_true(harness_status_has(LINES - 1, "the tokens are a list, no matrix: ( and ) "
+				       "go from matrix to matrix at the other stages"));
+	harness_keys(&h, "(");
+	assert_true(harness_status_has(LINES - 1, "the tokens are a list, no matrix"));
+	harness_close(&h);
+}
+
+/* With every column on the screen ) and ( move the cursor alone: the view
+ * stays where it is. The scores' factors drawn before scores_h on a wide
+ * screen (Q_h · K_hᵀ) are matrices of the figure too. */
+static void test_next_matrix_all_shown(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 200, 60, "", NULL, -1);
+	harness_keys(&h, "Gj");   /* concat, output, residual: 3 columns each */
+	assert_int_equal(h.a.col, 3);
+	assert_int_equal(h.a.hm.first_col, 0);
+	expect_not("more");
+	harness_keys(&h, ")");
+	assert_int_equal(h.a.col, 6);
+	assert_int_equal(h.a.row, 1);
+	assert_int_equal(h.a.hm.first_col, 0);
+	expect("residual[1,0] = ");
+	expect_not("more");
+	harness_keys(&h, ")");
+	assert_int_equal(h.a.col, 6);
+	assert_true(harness_status_has(LINES - 1, "residual is the stage's last matrix"));
+	harness_keys(&h, "gnnn");   /* Q_h · K_hᵀ = scores_h */
+	assert_int_equal(h.a.stage, AV_STAGE_SCORES);
+	expect("Q_h");
+	assert_false(h.a.hm.on_factor);
+	harness_keys(&h, "(");
+	assert_true(h.a.hm.on_factor);
+	assert_int_equal(h.a.hm.factor_col, 3);   /* K_hᵀ's column 0, after Q_h's 3 */
+	harness_keys(&h, "(");
+	assert_true(h.a.hm.on_factor);
+	assert_int_equal(h.a.hm.factor_col, 0);
+	harness_keys(&h, "(");
+	assert_true(harness_status_has(LINES - 1, "Q_h is the stage's first matrix"));
+	harness_keys(&h, "))");
+	assert_false(h.a.hm.on_factor);
+	assert_int_equal(h.a.col, 0);
+	expect("scores_h[1,0] = ");
+	harness_close(&h);
+}
+
+/* ) and ( in the views beside the stepper: the figures (and the pinned)
+ * mark their panels with them, as with < and >; the heads view says what
+ * goes from head to head there. */
+static void test_next_matrix_other_views(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "qkv-walkthrough", NULL, -1);
+	harness_keys(&h, "nnnnnna)");   /* the heads' grid of the weights */
+	assert_ptr_equal(h.a.view, &av_view_heads);
+	assert_true(harness_status_has(LINES - 1, "here each head has its matrix: Tab and "
+				       "Shift-Tab go from head to head"));
+	harness_close(&h);
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "Fn");   /* scaled | mask | masked */
+	assert_ptr_equal(h.a.view, &av_view_figures);
+	int panel = av_figures_panel(&h.a);
+	harness_keys(&h, ")");
+	assert_int_not_equal(av_figures_panel(&h.a), panel);
+	harness_keys(&h, "(");
+	assert_int_equal(av_figures_panel(&h.a), panel);
+	harness_keys(&h, "\033");
+	assert_ptr_equal(h.a.view, &av_view_stage);
 	harness_close(&h);
 }
 
@@ -2312,6 +2439,34 @@ static void test_class_same_size_pages_columns(void **state)
 	class_close(&r);
 }
 
+/* The teacher's ) and ( travel as > and < do: the student at the same
+ * size shows the residual from its column 0, the cursor there, and
+ * follows still. */
+static void test_class_next_matrix(void **state)
+{
+	(void)state;
+	struct class_room r;
+	char want[4096], got[4096];
+	class_open(&r, 80, 24, 80, 24, "qkv-walkthrough", NULL);
+	class_key(&r, 'G');
+	class_key(&r, ')');
+	assert_int_equal(r.lead.a.col, 1024);
+	assert_int_equal(r.lead.a.hm.first_col, 1024);
+	assert_int_equal(r.fol.a.col, 1024);
+	assert_int_equal(r.fol.a.hm.first_col, 1024);
+	class_use(&r.fol);
+	expect("residual cols 0-9 of 512");
+	class_col_labels(&r, &r.lead, want, sizeof want);
+	class_col_labels(&r, &r.fol, got, sizeof got);
+	assert_string_equal(got, want);
+	class_key(&r, '(');
+	assert_int_equal(r.fol.a.col, 512);
+	assert_int_equal(r.fol.a.hm.first_col, 512);
+	class_header(got, sizeof got, &r.fol.a);
+	assert_string_equal(got, "following");
+	class_close(&r);
+}
+
 /* Ctrl-D pages the rows of a 40-token sentence's scores: the student at
  * the teacher's size shows the teacher's rows (12-23, not 1-12). */
 static void test_class_same_size_pages_rows(void **state)
@@ -2553,6 +2708,9 @@ int main(void)
 		cmocka_unit_test(test_resize_and_back),
 		cmocka_unit_test(test_resize_keeps_page),
 		cmocka_unit_test(test_embedding_opens_on_x),
+		cmocka_unit_test(test_next_matrix_keys),
+		cmocka_unit_test(test_next_matrix_all_shown),
+		cmocka_unit_test(test_next_matrix_other_views),
 		cmocka_unit_test(test_heads_view),
 		cmocka_unit_test(test_settings_keys),
 		cmocka_unit_test(test_cross_mode),
@@ -2577,6 +2735,7 @@ int main(void)
 		cmocka_unit_test(test_stage_ends_explained),
 		cmocka_unit_test(test_stage_jumps_at_the_ends_explained),
 		cmocka_unit_test(test_class_same_size_pages_columns),
+		cmocka_unit_test(test_class_next_matrix),
 		cmocka_unit_test(test_class_same_size_pages_rows),
 		cmocka_unit_test(test_class_smaller_student),
 		cmocka_unit_test(test_class_student_pages),

@@ -58,6 +58,8 @@ enum av_action_group {
 	X(DOWN, MOVE, N_("cursor down (next query)"), AV_FKEY(KEY_DOWN), 'j') \
 	X(PAGE_LEFT, MOVE, N_("page left (wide matrices)"), '<', ',') \
 	X(PAGE_RIGHT, MOVE, N_("page right"), '>', '.') \
+	X(NEXT_MATRIX, MOVE, N_("next matrix of the stage"), ')') \
+	X(PREV_MATRIX, MOVE, N_("matrix before"), '(') \
 	X(PAGE_DOWN, MOVE, N_("page down (tall matrices)"), AV_CTRL('D'), AV_CTRL('F')) \
 	X(PAGE_UP, MOVE, N_("page up"), AV_CTRL('U'), AV_CTRL('B')) \
 	X(NEXT_HEAD, VIEW, N_("next head"), '\t') \

@@ -812,6 +812,17 @@ static void do_action(struct av_app *a, enum av_action act)
 	case AV_ACTION_PAGE_LEFT: case AV_ACTION_PAGE_RIGHT:
 	case AV_ACTION_COUNT:
 		break;
+	case AV_ACTION_NEXT_MATRIX: case AV_ACTION_PREV_MATRIX: {
+		/* the stepper's, and the panels' of the pinned and the figures
+		 * (their views take them); elsewhere said, not lost */
+		char back[32], on[32];
+		av_key_name(av_actions[AV_ACTION_PREV_MATRIX].keys[0], back, sizeof(back), false);
+		av_key_name(av_actions[AV_ACTION_NEXT_MATRIX].keys[0], on, sizeof(on), false);
+		/* TRANSLATORS: %s and %s are the keys ( and ) */
+		av_app_message(a, false, _("%s and %s go from matrix to matrix of a stage in the "
+			       "stepper"), back, on);
+		break;
+	}
 	case AV_ACTION_PAGE_DOWN: case AV_ACTION_PAGE_UP:
 		/* the views with tall lists page them themselves */
 		av_app_message(a, false, _("Ctrl-D and Ctrl-U page the rows of the stepper's "

@@ -709,9 +709,11 @@ static bool compare_key(struct av_app *a, int key, enum av_action act)
 	/* round the panels there are (with two, > from the last went to a
 	 * third that drawing clamped back: the focus never came round) */
 	case AV_ACTION_PAGE_LEFT:
+	case AV_ACTION_PREV_MATRIX:
 		p->focus = p->focus > 0 ? p->focus - 1 : (p->n_panels > 0 ? p->n_panels - 1 : 0);
 		break;
 	case AV_ACTION_PAGE_RIGHT:
+	case AV_ACTION_NEXT_MATRIX:
 		p->focus = p->n_panels > 0 ? (p->focus + 1) % p->n_panels : 0;
 		break;
 	case AV_ACTION_FIGURES:
@@ -737,8 +739,8 @@ static void compare_resize(struct av_app *a)
 static const struct av_view_key compare_keys[] = {
 	{ AV_ACTION_PIN, "y Y Esc", N_("unpin: the live alone") },
 	{ AV_ACTION_COMPARE, NULL, N_("pinned|live|Δ, Δ alone") },
-	{ AV_ACTION_PAGE_LEFT, NULL, N_("mark the panel before") },
-	{ AV_ACTION_PAGE_RIGHT, NULL, N_("mark the next panel") },
+	{ AV_ACTION_PAGE_LEFT, "< , (", N_("mark the panel before") },
+	{ AV_ACTION_PAGE_RIGHT, "> . )", N_("mark the next panel") },
 	{ AV_ACTION_NONE, NULL, NULL }
 };
 

@@ -575,10 +575,12 @@ static bool figures_key(struct av_app *a, int key, enum av_action act)
 	case AV_ACTION_UP: f->row = f->row > 0 ? f->row - 1 : 0; break;
 	case AV_ACTION_DOWN: f->row++; break;
 	case AV_ACTION_PAGE_LEFT:
+	case AV_ACTION_PREV_MATRIX:
 		if (d->n > 0)
 			f->focus = (f->focus + d->n - 1) % d->n;
 		break;
 	case AV_ACTION_PAGE_RIGHT:
+	case AV_ACTION_NEXT_MATRIX:
 		if (d->n > 0)
 			f->focus = (f->focus + 1) % d->n;
 		break;
@@ -665,8 +667,8 @@ static const struct av_view_key figures_keys[] = {
 	{ AV_ACTION_PREV_STAGE, NULL, N_("previous figure") },
 	{ AV_ACTION_FIRST_STAGE, NULL, N_("first figure") },
 	{ AV_ACTION_LAST_STAGE, NULL, N_("last figure") },
-	{ AV_ACTION_PAGE_LEFT, NULL, N_("mark the panel before") },
-	{ AV_ACTION_PAGE_RIGHT, NULL, N_("mark the next panel") },
+	{ AV_ACTION_PAGE_LEFT, "< , (", N_("mark the panel before") },
+	{ AV_ACTION_PAGE_RIGHT, "> . )", N_("mark the next panel") },
 	{ AV_ACTION_PIN, NULL, N_("pin the marked panel") },
 	{ AV_ACTION_NONE, "Esc", N_("back to where F opened") },
 	{ AV_ACTION_NONE, NULL, NULL }

@@ -662,6 +662,12 @@ static bool heads_key(struct av_app *a, int key, enum av_action act)
 	case AV_ACTION_PAGE_LEFT: a->col = av_heads_page_start(a->col, page) - page; break;
 	case AV_ACTION_PAGE_RIGHT: a->col = av_heads_page_start(a->col, page) + page; break;
 	case AV_ACTION_ZOOM: zoom(a); break;
+	case AV_ACTION_NEXT_MATRIX:
+	case AV_ACTION_PREV_MATRIX:
+		/* one matrix per head: the next is the next head's */
+		av_app_message(a, false, _("here each head has its matrix: Tab and Shift-Tab go "
+			       "from head to head"));
+		return true;
 	case AV_ACTION_MASK_KEY:
 		clamp(a);
 		av_app_toggle_key(a, a->sel_key);

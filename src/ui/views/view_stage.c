@@ -867,6 +867,63 @@ static bool all_columns_shown(struct av_app *a)
 	       (a->hm.first_col == 0 && a->hm.last_col >= av_heatmap_total_cols(parts, n) - 1);
 }
 
+/* The name of the key bound first to act ("(", ")"), for the messages. */
+static void first_key_name(enum av_action act, char *buf, size_t size)
+{
+	av_key_name(av_actions[act].keys[0], buf, size, false);
+}
+
+/* ) and (: the cursor to the first column of the next matrix of the stage
+ * (dir 1) or of the one before (-1), the view scrolled so that it starts
+ * at the left, the row kept where that matrix has it (clamp_cursor). At
+ * D = 512 > paged ten columns at a time at 80x24: output to residual took
+ * 51 presses. At either end, and at the tokens, they say so. */
+static bool to_matrix(struct av_app *a, int dir)
+{
+	char back[32], on[32];
+	first_key_name(AV_ACTION_PREV_MATRIX, back, sizeof(back));
+	first_key_name(AV_ACTION_NEXT_MATRIX, on, sizeof(on));
+	struct av_part parts[AV_MAX_PARTS + 2];
+	int n = a->stage == AV_STAGE_TOKENS ? 0 : stage_parts(a, parts);
+	if (n == 0) {
+		/* TRANSLATORS: %s and %s are the keys ( and ) */
+		av_app_message(a, false, _("the tokens are a list, no matrix: %s and %s go from "
+			       "matrix to matrix at the other stages"), back, on);
+		return false;
+	}
+	int nf = factor_cols(parts, n);
+	int p, c;
+	av_heatmap_locate(parts, n, shown_col(a, nf), &p, &c);
+	int target = p + dir;
+	if (n == 1) {
+		/* TRANSLATORS: %s is a matrix's name ("scores_h"), then the
+		 * keys ( and ) */
+		av_app_message(a, false, _("%s is the stage's one matrix: %s and %s go from "
+			       "matrix to matrix where a stage shows more"), parts[p].name, back, on);
+		return false;
+	}
+	if (target >= n) {
+		/* TRANSLATORS: %s is a matrix's name ("residual"), then the key ( */
+		av_app_message(a, false, _("%s is the stage's last matrix: %s goes back"),
+			       parts[p].name, back);
+		return false;
+	}
+	if (target < 0) {
+		/* TRANSLATORS: %s is a matrix's name ("concat"), then the key ) */
+		av_app_message(a, false, _("%s is the stage's first matrix: %s goes on"),
+			       parts[p].name, on);
+		return false;
+	}
+	int start = 0;
+	for (int i = 0; i < target; i++)
+		start += parts[i].cols;
+	/* the heatmap keeps this first column while the cursor is in view,
+	 * and scrolls back only to fill room the last matrix leaves */
+	a->hm.scroll_col = start;
+	set_shown_col(a, start, nf);
+	return true;
+}
+
 /* Ctrl-D and Ctrl-U: the view and the cursor a page of rows down (dir 1)
  * or up (-1), as less pages lines: with 64 tokens a matrix has more rows
  * than the screen, and j alone took 50 presses to reach the last. */
@@ -901,6 +958,7 @@ static bool moves_cursor(enum av_action act)
 	case AV_ACTION_LEFT: case AV_ACTION_RIGHT: case AV_ACTION_UP: case AV_ACTION_DOWN:
 	case AV_ACTION_PAGE_LEFT: case AV_ACTION_PAGE_RIGHT:
 	case AV_ACTION_PAGE_DOWN: case AV_ACTION_PAGE_UP:
+	case AV_ACTION_NEXT_MATRIX: case AV_ACTION_PREV_MATRIX:
 		return true;
 	default:
 		return false;
@@ -910,7 +968,8 @@ static bool moves_cursor(enum av_action act)
 static bool pages(enum av_action act)
 {
 	return act == AV_ACTION_PAGE_LEFT || act == AV_ACTION_PAGE_RIGHT ||
-	       act == AV_ACTION_PAGE_DOWN || act == AV_ACTION_PAGE_UP;
+	       act == AV_ACTION_PAGE_DOWN || act == AV_ACTION_PAGE_UP ||
+	       act == AV_ACTION_NEXT_MATRIX || act == AV_ACTION_PREV_MATRIX;
 }
 
 /* The page keys read the page the screen shows: a key read before the
@@ -975,6 +1034,11 @@ static bool stage_key(struct av_app *a, int key, enum av_action act)
 		if (a->hm.scroll_col < 0)
 			a->hm.scroll_col = 0;
 		move_col(a, act == AV_ACTION_PAGE_LEFT ? -page : page);
+		break;
+	case AV_ACTION_NEXT_MATRIX:
+	case AV_ACTION_PREV_MATRIX:
+		if (!to_matrix(a, act == AV_ACTION_NEXT_MATRIX ? 1 : -1))
+			return true;
 		break;
 	case AV_ACTION_PAGE_DOWN:
 	case AV_ACTION_PAGE_UP:
