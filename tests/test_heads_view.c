@@ -862,6 +862,22 @@ static void test_repeated_key_words(void **state)
 	harness_close(&h);
 }
 
+/* QA on a phone (40x30), qkv-walkthrough's Q in the all-heads view: the
+ * inspector's sum, its terms left out, was cut to "+ b_q[0] = ……". */
+static void test_grid_inspector_one_ellipsis(void **state)
+{
+	(void)state;
+	if (!utf8)
+		skip();
+	struct harness h;
+	OPEN(&h, 40, 30, "qkv-walkthrough", NULL, -1);
+	harness_keys(&h, "nna");
+	expect("Q[0,0] = ");
+	expect_not("……");
+	expect_not("=…");
+	harness_close(&h);
+}
+
 int main(void)
 {
 	utf8 = harness_setup_process();
@@ -888,6 +904,7 @@ int main(void)
 		cmocka_unit_test(test_cut_key_labels_are_indices),
 		cmocka_unit_test(test_key_labels_one_kind),
 		cmocka_unit_test(test_repeated_key_words),
+		cmocka_unit_test(test_grid_inspector_one_ellipsis),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

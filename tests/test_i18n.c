@@ -129,6 +129,23 @@ static void test_wrapped_ends_in_words(void **state)
 	harness_close(&h);
 }
 
+/* A cut row's "…" never follows a "…" of the text or an operator: a sum
+ * whose terms were left out read "b_q[0] = ……" at 40 columns (QA). */
+static void test_wrapped_no_double_ellipsis(void **state)
+{
+	(void)state;
+	if (!utf8)
+		skip();
+	struct harness h = { 0 };
+	harness_screen(&h, "xterm-256color", 20, 3);
+	av_put_wrapped(stdscr, 0, 0, "alpha beta = … (+510 terms)", 16, 1, A_NORMAL);
+	av_put_wrapped(stdscr, 1, 0, "alpha beta + … (+510 terms)", 16, 1, A_NORMAL);
+	wrefresh(stdscr);
+	assert_string_equal(row(0), "alpha beta…");
+	assert_string_equal(row(1), "alpha beta…");
+	harness_close(&h);
+}
+
 /* av_put_pad keeps the columns after a cut wide character padded. */
 static void test_pad_after_wide_cut(void **state)
 {
@@ -360,6 +377,7 @@ int main(void)
 		cmocka_unit_test(test_pad_after_wide_cut),
 		cmocka_unit_test(test_cut_last_character),
 		cmocka_unit_test(test_wrapped_ends_in_words),
+		cmocka_unit_test(test_wrapped_no_double_ellipsis),
 		cmocka_unit_test(test_bidi_controls_not_sent),
 		cmocka_unit_test(test_help_texts_fit),
 		cmocka_unit_test(test_stage_titles_fit),

@@ -2,6 +2,7 @@
  * panels.h). */
 #include "config.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -407,6 +408,64 @@ void av_shown_free(struct av_shown *s)
 	s->n = 0;
 }
 
+/* The last word of s[0..len) (len > 0). */
+static const char *last_word(const char *s, size_t len, size_t *word_len)
+{
+	size_t w0 = len;
+	while (w0 > 0 && s[w0 - 1] != ' ')
+		w0--;
+	*word_len = len - w0;
+	return s + w0;
+}
+
+/* The length of s[0..len) without its last word and the spaces before it. */
+static size_t without_last_word(const char *s, size_t len)
+{
+	size_t n;
+	last_word(s, len, &n);
+	len -= n;
+	while (len > 0 && s[len - 1] == ' ')
+		len--;
+	return len;
+}
+
+/* Whether s[0..len) ends in a "…" or an operator of its own: a "…" after
+ * it reads twice ("= ……") or leaves the operator hanging ("b_q[0] =…"). */
+static bool ends_in_ellipsis_or_operator(const char *s, size_t len)
+{
+	static const char *const words[] = { "…", "...", "=", "+", "\xe2\x88\x92", "-",
+					     "\xc3\x97", "\xc2\xb7", "/" };
+	size_t n;
+	const char *w = last_word(s, len, &n);
+	for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++)
+		if (n == strlen(words[k]) && !strncmp(w, words[k], n))
+			return true;
+	return false;
+}
+
+/* s's first len bytes without the words at their end that no "…" may
+ * follow (ends_in_ellipsis_or_operator) and the spaces before them; len
+ * when that leaves none. */
+static size_t before_ellipsis(const char *s, size_t len)
+{
+	size_t keep = len;
+	while (keep > 0 && ends_in_ellipsis_or_operator(s, keep))
+		keep = without_last_word(s, keep);
+	return keep > 0 ? keep : len;
+}
+
+/* The last row of text p cut to width columns: its whole words, then
+ * "…", never right after a "…" or an operator of its own. A new string. */
+static char *cut_last_row(const char *p, int width)
+{
+	const char *next;
+	size_t len = av_wrap_line(p, width - 1, av_text_width, &next);
+	if (next == p)   /* nothing whole fits: as much as fits */
+		return av_strdup(p);
+	size_t keep = before_ellipsis(p, len);
+	return av_printf("%.*s%s", (int)keep, p, av_draw_utf8() ? "…" : ">");
+}
+
 int av_put_wrapped(WINDOW *w, int y, int x, const char *text, int width, int max_lines,
 		   attr_t attr)
 {
@@ -415,21 +474,19 @@ int av_put_wrapped(WINDOW *w, int y, int x, const char *text, int width, int max
 	while (*p && lines < max_lines && width > 0) {
 		const char *next;
 		size_t len = av_wrap_line(p, width, av_text_width, &next);
-		bool more = false;
 		if (lines == max_lines - 1 && *next) {
-			/* the last row, and text left: whole words, then "…" */
-			len = av_wrap_line(p, width - 1, av_text_width, &next);
-			more = true;
+			/* the last row, and text left */
+			char *row = cut_last_row(p, width);
+			av_put(w, y + lines, x, row, width, attr);
+			free(row);
+			return lines + 1;
 		}
 		if (next == p) {   /* nothing whole fits: as much as fits */
 			len = strlen(p);
 			next = p + len;
-			more = false;
 		}
 		char *line = av_strndup(p, len);
-		int used = av_put(w, y + lines, x, line, width, attr);
-		if (more)
-			av_put(w, y + lines, x + used, av_draw_utf8() ? "…" : ">", 1, attr);
+		av_put(w, y + lines, x, line, width, attr);
 		free(line);
 		lines++;
 		p = next;
