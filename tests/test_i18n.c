@@ -146,6 +146,38 @@ static void test_wrapped_no_double_ellipsis(void **state)
 	harness_close(&h);
 }
 
+/* A cut row's "…" never stands right after a digit, where it reads as a
+ * longer number ("= 0.0001019…" of 0.0001019 / 1.2609, QA); a line that
+ * ends in "= result" keeps it whole, the words before it left out. */
+static void test_wrapped_cut_after_no_number(void **state)
+{
+	(void)state;
+	if (!utf8)
+		skip();
+	struct harness h = { 0 };
+	harness_screen(&h, "xterm-256color", 24, 3);
+	const char *sum = "w = exp(0.1528 − 9.3446) / 1.2609 = 0.0001019 / 1.2609 = 8.08e-05";
+	av_put_wrapped(stdscr, 0, 0, sum, 22, 2, A_NORMAL);
+	av_put_wrapped(stdscr, 2, 0, "exp: 1.0000 0.2608 2.216e-06", 20, 1, A_NORMAL);
+	wrefresh(stdscr);
+	assert_string_equal(row(0), "w = exp(0.1528");
+	assert_string_equal(row(1), "− 9.3446) … = 8.08e-05");
+	assert_string_equal(row(2), "exp:…");
+	werase(stdscr);
+	av_put_wrapped(stdscr, 0, 0, "1.0000 0.2608 2.216e-06 0.5", 16, 1, A_NORMAL);
+	av_put_wrapped(stdscr, 1, 0, "x = 0.0001019 / 1.2609 = 8.08e-05 (rounded)", 24, 1,
+		       A_NORMAL);
+	wrefresh(stdscr);
+	assert_string_equal(row(0), "1.0000 0.2608 …");
+	assert_string_equal(row(1), "x … = 8.08e-05 (rounded)");
+	/* a name before the "=" says what the result is */
+	werase(stdscr);
+	av_put_wrapped(stdscr, 0, 0, "exp: [0.1] 1.0 0.26 2.2e-06  Σ = 1.2609", 20, 1, A_NORMAL);
+	wrefresh(stdscr);
+	assert_string_equal(row(0), "exp: … Σ = 1.2609");
+	harness_close(&h);
+}
+
 /* av_put_pad keeps the columns after a cut wide character padded. */
 static void test_pad_after_wide_cut(void **state)
 {
@@ -378,6 +410,7 @@ int main(void)
 		cmocka_unit_test(test_cut_last_character),
 		cmocka_unit_test(test_wrapped_ends_in_words),
 		cmocka_unit_test(test_wrapped_no_double_ellipsis),
+		cmocka_unit_test(test_wrapped_cut_after_no_number),
 		cmocka_unit_test(test_bidi_controls_not_sent),
 		cmocka_unit_test(test_help_texts_fit),
 		cmocka_unit_test(test_stage_titles_fit),

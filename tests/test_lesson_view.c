@@ -125,6 +125,50 @@ static void test_inspector_in_order(void **state)
 	close_lesson(&ls);
 }
 
+/* The row of the screen where a digit stands right before "…", or -1. */
+static int digit_before_ellipsis(void)
+{
+	for (int y = 0; y < LINES; y++) {
+		const char *line = harness_line(y);
+		for (const char *e = strstr(line, "…"); e; e = strstr(e + 1, "…"))
+			if (e > line && e[-1] >= '0' && e[-1] <= '9')
+				return y;
+	}
+	return -1;
+}
+
+/* QA on a phone (40x30): the softmax line, cut to the inspector's rows,
+ * ended "− 9.3446) / 1.2609 = 0.0001019…" at step 2 and "= 4.79e-09 /
+ * 1.000…" at step 7: a number that read as another one, and the weight
+ * it works out lost. The cut keeps the "= result" whole. */
+static void test_inspector_cut_keeps_the_result(void **state)
+{
+	(void)state;
+	if (!utf8)
+		skip();
+	static const struct { int step; const char *cell, *result; } steps[] = {
+		{ 2, "weights_h[2,0] = 8.08e-05", "= 8.08e-05" },
+		{ 7, "weights_h[0,0] = 4.79e-09", "= 4.79e-09" },
+	};
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		struct lesson_screen ls;
+		open_lesson_at(&ls, "first-look", steps[i].step, 40, 30);
+		int cell = harness_find(steps[i].cell), sum = harness_find("w = exp(x − max)");
+		assert_true(cell >= 0 && sum > cell);
+		int y = digit_before_ellipsis();
+		if (y >= 0) {
+			harness_dump();
+			fail_msg("step %d, row %d: \"%s\"", steps[i].step, y, harness_line(y));
+		}
+		/* the sum's last row ends in its result */
+		if (!strstr(harness_line(sum + 1), steps[i].result)) {
+			harness_dump();
+			fail_msg("step %d: \"%s\"", steps[i].step, harness_line(sum + 1));
+		}
+		close_lesson(&ls);
+	}
+}
+
 /* A pinned matrix's long label ("pinned: softmax head 0, self, dk, T=1")
  * took the header's "lesson 1/17" with the sample's name it stood for. */
 static void test_header_keeps_lesson_when_pinned(void **state)
@@ -1065,6 +1109,7 @@ int main(void)
 		cmocka_unit_test(test_highlight),
 		cmocka_unit_test(test_chinese_captions),
 		cmocka_unit_test(test_inspector_in_order),
+		cmocka_unit_test(test_inspector_cut_keeps_the_result),
 		cmocka_unit_test(test_caption_scroll),
 		cmocka_unit_test(test_later_steps_keep_the_training),
 		cmocka_unit_test(test_every_step),

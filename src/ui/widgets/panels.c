@@ -443,27 +443,120 @@ static bool ends_in_ellipsis_or_operator(const char *s, size_t len)
 	return false;
 }
 
+/* Whether s[0..len) ends in a digit: a "…" right after it reads as another
+ * number ("= 0.0001019…" of 0.0001019 / 1.2609, "= 2.084…"). */
+static bool ends_in_number(const char *s, size_t len)
+{
+	return (s[len - 1] >= '0' && s[len - 1] <= '9') || s[len - 1] == '.';
+}
+
+static bool no_ellipsis_after(const char *s, size_t len)
+{
+	return ends_in_ellipsis_or_operator(s, len) || ends_in_number(s, len);
+}
+
 /* s's first len bytes without the words at their end that no "…" may
- * follow (ends_in_ellipsis_or_operator) and the spaces before them; len
- * when that leaves none. */
+ * follow (no_ellipsis_after) and the spaces before them; len when that
+ * leaves none (the caller marks the cut apart, " …"). */
 static size_t before_ellipsis(const char *s, size_t len)
 {
 	size_t keep = len;
-	while (keep > 0 && ends_in_ellipsis_or_operator(s, keep))
+	while (keep > 0 && no_ellipsis_after(s, keep))
 		keep = without_last_word(s, keep);
 	return keep > 0 ? keep : len;
 }
 
-/* The last row of text p cut to width columns: its whole words, then
- * "…", never right after a "…" or an operator of its own. A new string. */
+/* Whether s[0..len) has a digit. */
+static bool has_digit(const char *s, size_t len)
+{
+	return strcspn(s, "0123456789") < len;
+}
+
+/* Whether s[0..len) has a bracket: part of a formula ("max) = 3"). */
+static bool has_bracket(const char *s, size_t len)
+{
+	return strcspn(s, "()[]") < len;
+}
+
+/* Where the "= result" that s ends with starts ("= 8.08e-05",
+ * "= −0.208 (rounded)", "= 0.004（已舍入）"), or NULL: after the last " = ",
+ * one word with a digit in it, and at most a note in brackets after it.
+ * A name before the "=" goes with it ("Σ = 1.2609": "… = 1.2609" did not
+ * say what it was); a number there is a step of the sum. */
+static const char *final_result(const char *s)
+{
+	const char *eq = NULL;
+	for (const char *q = strstr(s, " = "); q; q = strstr(q + 1, " = "))
+		eq = q + 1;
+	if (!eq)
+		return NULL;
+	const char *word = eq + 2, *end = strchr(word, ' ');
+	size_t word_len = end ? (size_t)(end - word) : strlen(word);
+	if (!has_digit(word, word_len))
+		return NULL;
+	/* " (rounded)": one note, nothing after it */
+	if (end && (strncmp(end, " (", 2) != 0 || end[strlen(end) - 1] != ')' ||
+		    strchr(end + 2, '(')))
+		return NULL;
+	const char *name = eq - 1;   /* the space before "=" */
+	while (name > s && name[-1] != ' ')
+		name--;
+	size_t name_len = (size_t)(eq - 1 - name);
+	if (name > s && name_len > 0 && name_len <= 8 && !has_digit(name, name_len) &&
+	    !ends_in_ellipsis_or_operator(name, name_len) && !has_bracket(name, name_len))
+		return name;
+	return eq;
+}
+
+/* Whether s[len] is inside a word of ASCII characters (no break there). */
+static bool inside_ascii_word(const char *s, size_t len)
+{
+	unsigned char before = (unsigned char)s[len - 1], after = (unsigned char)s[len];
+	return before > ' ' && before < 0x80 && after > ' ' && after < 0x80;
+}
+
+/* The last row of text p cut to width columns: its whole words, then the
+ * "= result" the text ends with after " … " when it has one (the words
+ * before it left out: the sum's result is what the line is for, and
+ * "= 0.0001019…" hid it, reading as another number), else "…" after
+ * them, never right after a number or another "…". A new string. */
 static char *cut_last_row(const char *p, int width)
 {
 	const char *next;
+	const char *result = final_result(p);
+	int result_w = result ? av_text_width(result) : 0, more_w = av_text_width("…");
+	if (result && result_w + more_w + 3 <= width) {
+		/* the words before the result that fit beside " … " and it */
+		size_t before = (size_t)(result - p);
+		while (before > 0 && p[before - 1] == ' ')
+			before--;
+		char *head = av_strndup(p, before);
+		size_t len = av_wrap_line(head, width - result_w - more_w - 2, av_text_width, &next);
+		bool whole = *next == '\0';
+		/* a word cut inside ("exp(0.15") reads as another: whole ones */
+		while (!whole && len > 0 && inside_ascii_word(head, len))
+			len--;
+		while (len > 0 && head[len - 1] == ' ')
+			len--;
+		/* "+ … (+3 terms) … =" and "/ … =": the one "…", no operator
+		 * before it */
+		while (!whole && len > 0 && ends_in_ellipsis_or_operator(head, len))
+			len = without_last_word(head, len);
+		char *row = av_printf("%.*s%s%s%s", (int)len, head, len > 0 ? " " : "",
+				      whole ? "" : "… ", result);
+		free(head);
+		return row;
+	}
+	const char *more = av_draw_utf8() ? "…" : ">";
 	size_t len = av_wrap_line(p, width - 1, av_text_width, &next);
 	if (next == p)   /* nothing whole fits: as much as fits */
 		return av_strdup(p);
 	size_t keep = before_ellipsis(p, len);
-	return av_printf("%.*s%s", (int)keep, p, av_draw_utf8() ? "…" : ">");
+	if (keep < len || !no_ellipsis_after(p, len))
+		return av_printf("%.*s%s", (int)keep, p, more);
+	/* nothing but numbers: the "…" apart from them */
+	len = av_wrap_line(p, width - 2, av_text_width, &next);
+	return av_printf("%.*s %s", (int)len, p, more);
 }
 
 int av_put_wrapped(WINDOW *w, int y, int x, const char *text, int width, int max_lines,
