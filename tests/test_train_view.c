@@ -737,6 +737,51 @@ static void test_vocabulary_view(void **state)
 	harness_close(&h);
 }
 
+/* QA on a phone (40x30): below 56 columns no map is drawn, yet v said
+ * "vocabulary: the score of every word pair; arrows move, Enter tracks a
+ * pair", and l j Enter then answered "tracking panda→australia from
+ * epoch 0", a pair never seen; g and d switched panels that were not
+ * there. Each now says it needs 56+ columns and changes nothing, also
+ * when the vocabulary view was opened wider and the screen narrowed. */
+static void test_maps_keys_need_their_columns(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 40, 30, "");
+	harness_keys(&h, "t");
+	const struct av_trainer *tr = trainer(&h);
+	const struct av_train_view *tv = h.a.train;
+	int track[2] = { tr->track[0], tr->track[1] };
+	bool scores = tv->scores;
+	static const char *const keys[] = { "v", "l", "j", "\r", "g", "d" };
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		harness_keys(&h, keys[i]);
+		if (strcmp(keys[i], "l") && strcmp(keys[i], "j") &&
+		    !harness_status_has(LINES - 1, "needs 56+ columns; this screen has 40")) {
+			harness_dump();
+			fail_msg("key \"%s\" did not say it needs 56 columns", keys[i]);
+		}
+	}
+	assert_false(tv->vocab);
+	assert_int_equal(tv->mats, AV_MATS_OFF);
+	assert_true(tv->scores == scores);
+	assert_int_equal(tr->track[0], track[0]);
+	assert_int_equal(tr->track[1], track[1]);
+	expect_not("tracking");
+	/* opened at 80 columns, then the phone turned back: still said */
+	harness_resize(&h, 80, 24);
+	harness_keys(&h, "v");
+	expect("vocabulary: word-only q(a)");
+	harness_resize(&h, 40, 30);
+	harness_keys(&h, "l");
+	assert_true(harness_status_has(LINES - 1, "the vocabulary view needs 56+ columns"));
+	harness_keys(&h, "\r");
+	assert_true(harness_status_has(LINES - 1, "the vocabulary view needs 56+ columns"));
+	assert_int_equal(tr->track[0], track[0]);
+	assert_int_equal(tr->track[1], track[1]);
+	harness_close(&h);
+}
+
 /* The vocabulary's scores at 80 columns were whole numbers: the tracked
  * pair chat→cat read "0" in the grid while the tracking line said 0.111
  * (translate-cross, signed scores up to 2.4 in cells of 5). Shorter labels
@@ -1826,6 +1871,7 @@ int main(void)
 		cmocka_unit_test(test_table_rows_and_goal),
 		cmocka_unit_test(test_settings),
 		cmocka_unit_test(test_vocabulary_view),
+		cmocka_unit_test(test_maps_keys_need_their_columns),
 		cmocka_unit_test(test_vocab_scores_keep_a_decimal),
 		cmocka_unit_test(test_leave_and_return),
 		cmocka_unit_test(test_leave_frees_memory),

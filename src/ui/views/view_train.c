@@ -667,6 +667,28 @@ static void change_lr(struct av_app *a, double factor)
 	mark(a, BIT(P_INFO));
 }
 
+/* Whether the screen has the column the maps and matrices panels take
+ * (plan_layout: one column below TWO_COLUMNS, curves only). Where it
+ * has not, v, g, d and the vocabulary's arrows and Enter would change
+ * what no panel shows: "tracking panda→australia" answered a pair the
+ * student never saw (QA at 40x30). They say so instead (maps_hidden). */
+static bool maps_shown(const struct av_app *a)
+{
+	return a->layout.cols >= TWO_COLUMNS;
+}
+
+/* Says what needs the maps' column, when the screen has none; true then. */
+static bool maps_hidden(struct av_app *a, const char *what)
+{
+	if (maps_shown(a))
+		return false;
+	/* TRANSLATORS: "v (the vocabulary view) needs 56+ columns; this
+	 * screen has 40" */
+	av_app_message(a, false, _("%s needs %d+ columns; this screen has %d"), what,
+		       TWO_COLUMNS, a->layout.cols);
+	return true;
+}
+
 static void move_vocab(struct av_app *a, int dr, int dc)
 {
 	struct av_train_view *tv = a->train;
@@ -700,6 +722,8 @@ static void track_pair(struct av_app *a)
 {
 	struct av_train_view *tv = a->train;
 	struct av_trainer *tr = tv->tr;
+	if (maps_hidden(a, _("the vocabulary view")))
+		return;
 	if (!tv->vocab) {
 		av_app_message(a, false, _("Enter tracks a pair in the vocabulary view: v, move, "
 			       "Enter"));
@@ -738,6 +762,8 @@ static void set_sentence(struct av_app *a, int delta)
 static void cycle_matrices(struct av_app *a)
 {
 	struct av_train_view *tv = a->train;
+	if (maps_hidden(a, _("g (the matrices)")))
+		return;
 	static const int narrow[] = { AV_MATS_GRAD, AV_MATS_WEIGHTS, AV_MATS_BOTH, AV_MATS_OFF };
 	static const int wide[] = { AV_MATS_GRAD, AV_MATS_WEIGHTS, AV_MATS_BOTH, AV_MATS_GRAD };
 	int cur = tv->mats;
@@ -786,6 +812,8 @@ static void toggle_running(struct av_app *a)
 static void toggle_scores(struct av_app *a)
 {
 	struct av_train_view *tv = a->train;
+	if (maps_hidden(a, _("d (the map's scores)")))
+		return;
 	tv->scores = !tv->scores;
 	if (tv->vocab || (tv->mats != AV_MATS_OFF && !tv->wide)) {
 		tv->vocab = false;
@@ -850,6 +878,8 @@ static void toggle_params(struct av_app *a)
 static void toggle_vocab(struct av_app *a)
 {
 	struct av_train_view *tv = a->train;
+	if (maps_hidden(a, _("v (the vocabulary view)")))
+		return;
 	tv->vocab = !tv->vocab;
 	if (!tv->wide)
 		tv->mats = AV_MATS_OFF;
@@ -864,6 +894,8 @@ static void toggle_vocab(struct av_app *a)
  * sentence shown. */
 static void move_cursor(struct av_app *a, int rows, int cols)
 {
+	if (a->train->vocab && maps_hidden(a, _("the vocabulary view")))
+		return;
 	if (a->train->vocab)
 		move_vocab(a, rows, cols);
 	else if (rows)
