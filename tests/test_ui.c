@@ -2665,6 +2665,44 @@ static void test_class_student_follows_the_run(void **state)
 	class_close(&r);
 }
 
+/* QA on a phone: a student's training view at 40 columns showed
+ * "epoch 29 / 200   loss 0.014206", the room for "following the
+ * teacher's run" (or "following") gone; only the header's classroom word
+ * was left to tell. The state, when row 0 has no room for it, leads the
+ * settings' row: "following · lr 0.01 · adam · …". */
+static void test_class_student_follows_the_run_at_40_columns(void **state)
+{
+	(void)state;
+	struct class_room r;
+	class_open(&r, 80, 24, 40, 30, "", NULL);
+	class_key(&r, 't');
+	class_key(&r, ' ');
+	for (int i = 0; i < 12; i++) {
+		class_use(&r.lead);
+		av_app_tick(&r.lead.a);
+		av_classroom_after_tick(&r.lead.a);
+	}
+	const struct av_trainer *tr = NULL;
+	for (int i = 0; i < 3000 && !(tr && tr->epoch == 12); i++) {
+		class_pump(&r);
+		tr = av_train_view_trainer(&r.fol.a);
+	}
+	assert_non_null(tr);
+	assert_int_equal(tr->epoch, 12);
+	class_use(&r.fol);
+	av_app_draw(&r.fol.a);
+	int epoch_row = harness_find("epoch 12 / 200");
+	assert_true(epoch_row >= 0);
+	bool said = false;
+	for (int y = epoch_row; y <= epoch_row + 1; y++)
+		said |= strstr(harness_line(y), "following") != NULL;
+	if (!said) {
+		harness_dump();
+		fail_msg("the student's training view does not say it follows");
+	}
+	class_close(&r);
+}
+
 int main(void)
 {
 	utf8 = harness_setup_process();
@@ -2740,6 +2778,7 @@ int main(void)
 		cmocka_unit_test(test_class_smaller_student),
 		cmocka_unit_test(test_class_student_pages),
 		cmocka_unit_test(test_class_student_follows_the_run),
+		cmocka_unit_test(test_class_student_follows_the_run_at_40_columns),
 		cmocka_unit_test(test_class_snap_back_teacher_gone),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -173,8 +173,9 @@ static const char *run_word(enum run_kind kind)
 }
 
 /* Row 0: "epoch 3 / 200   loss 0.178 (epoch 1: 0.2167)", and the state at
- * the right (shortened, or dropped, when the row is full). */
-static void info_progress(struct av_app *a, WINDOW *w)
+ * the right (shortened when the row is full). Returns the state in a word
+ * when not even that fits (info_settings puts it first), else NULL. */
+static const char *info_progress(struct av_app *a, WINDOW *w)
 {
 	struct av_train_view *tv = a->train;
 	const struct av_trainer *tr = tv->tr;
@@ -242,14 +243,24 @@ static void info_progress(struct av_app *a, WINDOW *w)
 	else if (x + 2 + ww <= width)
 		av_put(w, 0, x + 2, run_word(kind), width - x - 2,
 		       stopped ? el(a, AV_EL_ERROR) : el(a, AV_EL_DIM));
+	else
+		return run_word(kind);
+	return NULL;
 }
 
 /* Row 1: each setting, then its keys in parentheses ("lr 0.01 ([ ])"),
- * without the keys when they do not fit. */
-static void info_settings(struct av_app *a, WINDOW *w)
+ * without the keys when they do not fit; after state ("following ·"),
+ * when row 0 had no room for it (NULL: none). */
+static void info_settings(struct av_app *a, WINDOW *w, const char *state)
 {
 	const struct av_trainer *tr = a->train->tr;
 	int width = getmaxx(w);
+	int x = 0;
+	if (state) {
+		/* a student at 40 columns lost "following the teacher's run" */
+		x += av_put(w, 1, x, state, width - x, el(a, AV_EL_HIGHLIGHT));
+		x += av_put(w, 1, x, " · ", width - x, el(a, AV_EL_DIM));
+	}
 	char lr[32];
 	snprintf(lr, sizeof(lr), "%g", tr->set.lr);
 	const char *items[][3] = {
@@ -264,10 +275,9 @@ static void info_settings(struct av_app *a, WINDOW *w)
 	for (int i = 0; i < n_items; i++)
 		need += av_text_width(items[i][0]) + av_text_width(items[i][1]) +
 			av_text_width(items[i][2]) + 3 + (i ? 1 : 0);
-	bool keys = need <= width;
+	bool keys = need <= width - x;
 	/* two spaces between the settings when they fit, else one */
-	const char *sep = need + n_items - 1 <= width ? "  " : " ";
-	int x = 0;
+	const char *sep = need + n_items - 1 <= width - x ? "  " : " ";
 	for (int i = 0; i < n_items && x < width; i++) {
 		if (i)
 			x += av_put(w, 1, x, keys ? sep : " · ", width - x, el(a, AV_EL_DIM));
@@ -283,8 +293,7 @@ static void info_settings(struct av_app *a, WINDOW *w)
 
 void av_train_panel_info(struct av_app *a, WINDOW *w)
 {
-	info_progress(a, w);
-	info_settings(a, w);
+	info_settings(a, w, info_progress(a, w));
 }
 
 /* Puts text in rows y.. (at most rows of them) of w from column x, broken
