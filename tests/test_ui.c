@@ -729,6 +729,43 @@ static void test_help_lists_every_action(void **state)
 	harness_close(&h);
 }
 
+/* QA on a phone (40x30, no PgDn): the help scrolled a line per Up/Down,
+ * about a hundred presses to its end. ^D and ^U page it as they page a
+ * stepper's rows (the last row of a page is the next one's first), its
+ * bottom line says so, and Space still closes it. */
+static void test_help_pages_at_40_columns(void **state)
+{
+	(void)state;
+	if (!utf8)
+		skip();
+	struct harness h;
+	OPEN(&h, 40, 30, "", NULL, -1);
+	harness_keys(&h, "?");
+	expect("Up/Down ^D/^U · other keys close");
+	expect("Stepping through the stages");
+	char last[4096];
+	snprintf(last, sizeof(last), "%s", harness_line(LINES - 2));   /* the body's last row */
+	harness_key(&h, AV_CTRL('D'));
+	assert_string_equal(harness_line(1), last);
+	expect_not("Stepping through the stages");
+	harness_key(&h, AV_CTRL('U'));
+	expect("Stepping through the stages");
+	/* to the end in a few pages, not a hundred lines */
+	int pages = 0;
+	char before[4096];
+	do {
+		snprintf(before, sizeof(before), "%s", harness_line(1));
+		harness_key(&h, AV_CTRL('D'));
+		pages++;
+	} while (strcmp(before, harness_line(1)) != 0 && pages < 20);
+	assert_true(pages <= 6);
+	expect("attnview keys");
+	harness_keys(&h, " ");   /* Space closes it, as before */
+	expect_not("attnview keys");
+	expect("1/9 tokens");
+	harness_close(&h);
+}
+
 /* In the figures and with a pinned matrix, keys mean other things than the
  * stepper's (n is the next figure, < marks a panel, Esc goes back): the
  * help lists those first, under the view's name; it listed only the
@@ -2725,6 +2762,7 @@ int main(void)
 		cmocka_unit_test(test_bracketed_paste),
 		cmocka_unit_test(test_padding_key),
 		cmocka_unit_test(test_help_lists_every_action),
+		cmocka_unit_test(test_help_pages_at_40_columns),
 		cmocka_unit_test(test_help_small_scrolls),
 		cmocka_unit_test(test_help_keeps_its_place),
 		cmocka_unit_test(test_help_lists_the_views_keys),

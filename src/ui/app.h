@@ -189,6 +189,7 @@ struct av_app {
 	struct av_editor ed;
 	struct av_prompt *prompt;        /* view_prompt.c's state, or NULL */
 	int help_scroll, help_max_scroll;   /* rows, as the help was last drawn */
+	int help_page;   /* the rows of its body: what ^D and ^U scroll */
 	int help_top;   /* the line the reader has at the top (view_help.c), kept
 			   through resizes; -1: the one help_scroll shows */
 

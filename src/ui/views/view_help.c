@@ -1,8 +1,8 @@
 /* view_help.c: the help overlay, drawn from the action table (actions.h)
  * so it lists exactly the keys the screen obeys: in the training view its
  * own keymap and the main actions that still apply there. Two columns when
- * the terminal is wide enough; arrows scroll when it is not tall enough; any
- * other key closes it. */
+ * the terminal is wide enough; arrows scroll when it is not tall enough,
+ * ^D and ^U (PgDn, PgUp) a page; any other key closes it. */
 #include "config.h"
 
 #include <stdio.h>
@@ -338,6 +338,7 @@ static void help_draw(struct av_app *a)
 	int body = H - 2;
 	int max_scroll = rows_needed - body > 0 ? rows_needed - body : 0;
 	a->help_max_scroll = max_scroll;
+	a->help_page = body;
 	/* the reader's line at the top, or as near it as this size lets
 	 * (still in view); help_top itself is kept for the next size */
 	if (a->help_top < 0)
@@ -354,10 +355,10 @@ static void help_draw(struct av_app *a)
 		av_clear(w, help);
 		draw_box(w, help);
 		av_put(w, 0, 2, _(" attnview keys "), W - 4, help | A_BOLD);
-		const char *foot = max_scroll ? _(" Up/Down scroll · any other key closes ")
+		const char *foot = max_scroll ? _(" Up/Down scroll, ^D/^U page · other keys close ")
 					      : _(" any key closes ");
 		if (av_text_width(foot) > W - 4)   /* 40 columns: it ran over the title */
-			foot = _(" Up/Down · other keys close ");
+			foot = _(" Up/Down ^D/^U · other keys close ");
 		int fw = av_text_width(foot) < W - 4 ? av_text_width(foot) : W - 4;
 		av_put(w, H - 1, W - 2 - fw, foot, fw, help);
 		struct app_help_ctx ctx = { .a = a, .w = w };
@@ -377,6 +378,13 @@ static void close_help(struct av_app *a)
 	a->dirty = AV_DIRTY_ALL;
 }
 
+/* The rows a page scrolls: the body's but one, which stays in view for
+ * the eye to go on from. */
+static int help_page(const struct av_app *a)
+{
+	return a->help_page > 2 ? a->help_page - 1 : 1;
+}
+
 static bool help_key(struct av_app *a, int key, enum av_action act)
 {
 	if (a->help_max_scroll == 0) {
@@ -390,16 +398,26 @@ static bool help_key(struct av_app *a, int key, enum av_action act)
 	case AV_ACTION_DOWN:
 		a->help_scroll++;
 		break;
+	/* a page: the stepper's ^D and ^U (^F, ^B), and PgDn and PgUp, but
+	 * not Space, n or p, which close it as any other key (a phone's
+	 * keyboard has no PgDn: line by line, the help at 40x30 took a
+	 * hundred presses of Down) */
+	case AV_ACTION_PAGE_DOWN:
+		a->help_scroll += help_page(a);
+		break;
+	case AV_ACTION_PAGE_UP:
+		a->help_scroll -= help_page(a);
+		break;
 	case AV_ACTION_NEXT_STAGE:
 		if (key == AV_FKEY(KEY_NPAGE)) {
-			a->help_scroll += 10;
+			a->help_scroll += help_page(a);
 			break;
 		}
 		close_help(a);
 		return true;
 	case AV_ACTION_PREV_STAGE:
 		if (key == AV_FKEY(KEY_PPAGE)) {
-			a->help_scroll -= 10;
+			a->help_scroll -= help_page(a);
 			break;
 		}
 		close_help(a);
