@@ -369,21 +369,15 @@ static bool small_fits(const struct av_trace *t, const struct av_params *p,
 }
 
 /* q = x . w_q^T + b_q and k = x . w_k^T + b_k (rows, D) as av_matmul's
- * plain kernel computes each (matmul_plain.h: the bias, if any, added to
- * the sum in double), a row of x read once for both. */
+ * plain kernel computes each (av_plain_row_nt), row by row. */
 __attribute__((always_inline))
 static inline void project_qk_plain(float *q, float *k, const float *x,
 				    const struct av_params *p, int rows, int D)
 {
 	for (int i = 0; i < rows; i++) {
 		const float *xi = x + (size_t)i * D;
-		_Pragma("GCC unroll 4")
-		for (int o = 0; o < D; o++) {
-			double sq = av_dot_in_chains(xi, p->w_q + (size_t)o * D, 1, D);
-			double sk = av_dot_in_chains(xi, p->w_k + (size_t)o * D, 1, D);
-			q[(size_t)i * D + o] = (float)(p->b_q ? sq + p->b_q[o] : sq);
-			k[(size_t)i * D + o] = (float)(p->b_k ? sk + p->b_k[o] : sk);
-		}
+		av_plain_row_nt(q + (size_t)i * D, xi, p->w_q, p->b_q, D, D);
+		av_plain_row_nt(k + (size_t)i * D, xi, p->w_k, p->b_k, D, D);
 	}
 }
 

@@ -107,6 +107,10 @@ void av_trace_forward(struct av_trace *t, const struct av_params *p, const struc
 void av_trace_forward_weights(struct av_trace *t, const struct av_params *p,
 			      const struct av_config *cfg);
 
+/* n D D and n m dk at most: a small layer, whose products all go to the
+ * plain kernel (matmul.h) */
+#define AV_FUSED_MOST AV_MATMUL_PLAIN_MOST
+
 /* The fused passes of small layers: av_trace_forward_weights and
  * av_trace_backward take them where they fit (the trainer's layers: every
  * product on the plain kernel, a loss on the weights alone), with the very
@@ -116,9 +120,6 @@ void av_trace_forward_weights(struct av_trace *t, const struct av_params *p,
  * on is true; tests turn it off to compare the two, and read the counts to
  * know the fused passes ran. Only the trainer's thread takes them (a
  * published model's layers, the model worker's, never fit). */
-/* n D D and n m dh at most: a small layer, whose products all go to the
- * plain kernel (matmul.h) */
-#define AV_FUSED_MOST AV_MATMUL_PLAIN_MOST
 struct av_fused_passes {
 	bool on;
 	unsigned long forwards, backwards;   /* passes taken */

@@ -42,6 +42,7 @@ __attribute__((always_inline))
 static inline void av_plain_row_nt(float *out, const float *a, const float *b,
 				   const float *bias, int m, int k)
 {
+	_Pragma("GCC unroll 4")   /* china-panda's m = 3 whole */
 	for (int j = 0; j < m; j++) {
 		double s = av_dot_in_chains(a, b + (size_t)j * k, 1, k);
 		out[j] = (float)(bias ? s + bias[j] : s);
