@@ -139,14 +139,25 @@ static double fixed_number(char buf[FIXED_SIZE], double v, int d)
 	return minus ? -shown : shown;
 }
 
-/* plus_term with d decimals; returns v as written */
-static double fixed_plus_term(char buf[FIXED_TERM_SIZE], double v, int d)
+/* A writer of v with d digits (fixed_number, term_number): returns v as
+ * written. */
+typedef double number_writer(char buf[FIXED_SIZE], double v, int d);
+
+/* plus_term with |v| as number writes it ("0" or a value rounding to 0
+ * takes "+"); returns v as written */
+static double plus_term_as(number_writer *number, char buf[FIXED_TERM_SIZE], double v, int d)
 {
 	char tmp[FIXED_SIZE];
-	double shown = fixed_number(tmp, fabs(v), d);
+	double shown = number(tmp, fabs(v), d);
 	bool minus = v < 0 && shown != 0;
 	snprintf(buf, FIXED_TERM_SIZE, " %s %s", minus ? MINUS : "+", tmp);
 	return minus ? -shown : shown;
+}
+
+/* plus_term with d decimals; returns v as written */
+static double fixed_plus_term(char buf[FIXED_TERM_SIZE], double v, int d)
+{
+	return plus_term_as(fixed_number, buf, v, d);
 }
 
 /* After a result whose inputs, as the line writes them, do not give it to
@@ -232,13 +243,8 @@ static void sum_try_at(struct sum_try *st, const char *prefix, const struct term
 	sb_add(&st->b, "%s", prefix);
 	char suffix[FIXED_TERM_SIZE + 64] = "";
 	double s = 0;
-	if (bias) {   /* " + 0.25" or " − 0.25": one sign only */
-		char digits[FIXED_SIZE];
-		s = term_number(digits, fabs(*bias), d);
-		bool minus = *bias < 0 && s != 0;
-		snprintf(suffix, sizeof(suffix), " %s %s", minus ? MINUS : "+", digits);
-		s = minus ? -s : s;
-	}
+	if (bias)   /* " + 0.25" or " − 0.25": one sign only */
+		s = plus_term_as(term_number, suffix, *bias, d);
 	snprintf(suffix + strlen(suffix), sizeof(suffix) - strlen(suffix), " = %s", total);
 	int budget = width - width_of(&st->b) - av_utf8_width(suffix);
 	for (int k = 0; k < t->count; k++) {
