@@ -218,6 +218,69 @@ static void test_reattend_sequence_equals_full_runs(void **state)
 	av_params_free(&p);
 }
 
+/* t's kept_softmax holds, for every row, what av_softmax_row gives on its
+ * masked scores (zeros for a hidden row), and weights are those rounded. */
+static void assert_kept_softmax_right(const struct av_trace *t)
+{
+	assert_non_null(t->kept_softmax);
+	int n = t->n, m = t->m;
+	for (int h = 0; h < t->heads; h++)
+		for (int i = 0; i < n; i++) {
+			size_t row = ((size_t)h * n + i) * m;
+			double want[AV_KEPT_SOFTMAX_COLS] = { 0 };
+			bool visible = av_softmax_row(want, t->masked + row, t->mask + (size_t)i * m, m);
+			assert_int_equal(visible, !t->row_hidden[i]);
+			assert_memory_equal(t->kept_softmax + row, want, (size_t)m * sizeof(double));
+			for (int j = 0; j < m; j++)
+				assert_true(t->weights[row + j] == (float)want[j]);
+		}
+}
+
+/* A matrix of short rows keeps its softmax in double for the backward pass
+ * (attention.h): through every key of the screen (mask, heads, a hidden key
+ * and a hidden row, scale, temperature) and a change of sentence length,
+ * the kept rows are the weights' own; a long sentence keeps none. */
+static void test_short_rows_keep_their_softmax(void **state)
+{
+	(void)state;
+	struct av_config cfg;
+	av_config_default(&cfg);
+	cfg.d_model = 8;
+	cfg.heads = 2;
+	struct av_params p;
+	const char *vocab[] = { "x", "y", "z" };
+	av_params_init(&p, &cfg, vocab, 3);
+	struct av_trace t = { 0 };
+	assert_true(av_trace_run(&t, &p, &cfg, "x y z", NULL, NULL, 0, NULL));
+	assert_kept_softmax_right(&t);
+	const struct {
+		enum av_mode mode;
+		int heads, hidden;
+		double temperature;
+	} steps[] = {
+		{ AV_MODE_CAUSAL, 2, -1, 1 }, { AV_MODE_CAUSAL, 4, 0, 1 },
+		{ AV_MODE_SELF, 1, 2, 0.25 }, { AV_MODE_SELF, 8, -1, 3 },
+	};
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		cfg.mode = steps[i].mode;
+		cfg.heads = steps[i].heads;
+		cfg.temperature = steps[i].temperature;
+		memset(t.key_hidden, 0, sizeof(t.key_hidden));
+		if (steps[i].hidden >= 0)
+			t.key_hidden[steps[i].hidden] = true;
+		assert_true(av_trace_reattend_weights(&t, &p, &cfg, NULL));
+		assert_kept_softmax_right(&t);
+		assert_int_equal(t.row_hidden[0], steps[i].mode == AV_MODE_CAUSAL &&
+						  steps[i].hidden == 0);
+	}
+	assert_true(av_trace_run(&t, &p, &cfg, "x y z y x", NULL, NULL, 0, NULL));
+	assert_null(t.kept_softmax);
+	assert_true(av_trace_run(&t, &p, &cfg, "z y", NULL, NULL, 0, NULL));
+	assert_kept_softmax_right(&t);
+	av_trace_free(&t);
+	av_params_free(&p);
+}
+
 /* A forward to the weights (the trainer's) leaves the value path pending;
  * av_trace_finish, or a reattend that goes past the weights, fills in what
  * a full forward gives, bit for bit; so does a full forward after one to
@@ -563,6 +626,7 @@ int main(void)
 		cmocka_unit_test(test_reattend_equals_a_full_run),
 		cmocka_unit_test(test_reattend_sequence_equals_full_runs),
 		cmocka_unit_test(test_forward_weights_then_finish_equals_full),
+		cmocka_unit_test(test_short_rows_keep_their_softmax),
 		cmocka_unit_test(test_all_hidden_row_is_zero_not_nan),
 		cmocka_unit_test(test_softmax_is_stable),
 		cmocka_unit_test(test_heads_are_column_slices),

@@ -252,6 +252,49 @@ static void test_bias_k_gradient_is_zero(void **state)
 	teardown_case(&f);
 }
 
+/* The backward reads a short matrix's softmax rows from the trace
+ * (kept_softmax) instead of recomputing them: every gradient is what
+ * recomputing gives, bit for bit, in every case whose rows are short
+ * (hidden keys, a hidden row, cross mode among them). */
+static void test_kept_softmax_same_gradients(void **state)
+{
+	(void)state;
+	int short_cases = 0;
+	for (int k = 0; k < N_CASES; k++) {
+		struct fixture f;
+		setup_case(&f, &cases[k]);
+		if (f.t.m > AV_KEPT_SOFTMAX_COLS) {
+			assert_null(f.t.kept_softmax);
+			teardown_case(&f);
+			continue;
+		}
+		short_cases++;
+		assert_non_null(f.t.kept_softmax);
+		size_t cells = (size_t)cases[k].heads * f.t.n * f.t.m;
+		double *d_residual = av_malloc((size_t)f.t.n * cases[k].d_model * sizeof(double));
+		double *d_weights = av_malloc(cells * sizeof(double));
+		loss(&f, d_residual, d_weights);
+		struct av_grads kept, redone;
+		av_grads_init(&kept, &f.p, AV_GRADS_ALL);
+		av_grads_init(&redone, &f.p, AV_GRADS_ALL);
+		av_trace_backward(&f.t, &f.p, d_residual, d_weights, &kept);
+		double *rows = f.t.kept_softmax;
+		f.t.kept_softmax = NULL;
+		av_trace_backward(&f.t, &f.p, d_residual, d_weights, &redone);
+		f.t.kept_softmax = rows;
+		for (int id = 0; id < AV_N_PARAMS; id++)
+			if (kept.t[id])
+				assert_memory_equal(kept.t[id], redone.t[id],
+						    kept.count[id] * sizeof(double));
+		av_grads_free(&kept);
+		av_grads_free(&redone);
+		free(d_residual);
+		free(d_weights);
+		teardown_case(&f);
+	}
+	assert_true(short_cases >= 4);
+}
+
 /* A key hidden from every query gets no gradient at all: in cross mode a
  * source word that appears only at a hidden position keeps a zero row. */
 static void test_hidden_key_gets_nothing(void **state)
@@ -448,7 +491,7 @@ static void test_param_tensor(void **state)
 
 int main(void)
 {
-	struct CMUnitTest tests[N_CASES + 7];
+	struct CMUnitTest tests[N_CASES + 8];
 	for (int i = 0; i < N_CASES; i++)
 		tests[i] = (struct CMUnitTest){ .name = cases[i].name, .test_func = test_case,
 						.initial_state = (void *)(uintptr_t)i };
@@ -459,5 +502,6 @@ int main(void)
 	tests[N_CASES + 4] = (struct CMUnitTest)cmocka_unit_test(test_param_tensor);
 	tests[N_CASES + 5] = (struct CMUnitTest)cmocka_unit_test(test_assign_is_zero_then_add);
 	tests[N_CASES + 6] = (struct CMUnitTest)cmocka_unit_test(test_linear_backward_d3);
+	tests[N_CASES + 7] = (struct CMUnitTest)cmocka_unit_test(test_kept_softmax_same_gradients);
 	return _cmocka_run_group_tests("backward", tests, N_CASES + 7, NULL, NULL);
 }

@@ -49,31 +49,39 @@ bool av_softmax_row(double *p, const float *row, const unsigned char *mrow, int 
 	return true;
 }
 
-/* av_softmax_rows with the caller's scratch p (cols doubles). A row is
- * computed in float32 by AVX2 where the CPU has it, as PyTorch's CPU
- * softmax does (softmax_avx2.h), else in double and rounded. */
-static void softmax_rows(float *out, const float *in, const unsigned char *mask,
+/* av_softmax_rows with the caller's scratch p (cols doubles). A row of
+ * more than AV_KEPT_SOFTMAX_COLS is computed in float32 by AVX2 where the
+ * CPU has it, as PyTorch's CPU softmax does (softmax_avx2.h); a shorter one,
+ * or any without AVX2, in double and rounded. kept (rows, cols), or NULL,
+ * receives the double rows of a short matrix (zeros for a hidden row). */
+static void softmax_rows(float *out, double *kept, const float *in, const unsigned char *mask,
 			 int rows, int cols, double *p)
 {
+	bool short_rows = cols <= AV_KEPT_SOFTMAX_COLS;
 	for (int i = 0; i < rows; i++) {
 		const unsigned char *mrow = mask ? mask + (size_t)i * cols : NULL;
 		float *orow = out + (size_t)i * cols;
+		double *prow = kept ? kept + (size_t)i * cols : p;
 		bool any_visible = !mrow;
 		for (int j = 0; mrow && j < cols && !any_visible; j++)
 			any_visible = mrow[j] != 0;
-		if (any_visible && av_softmax_row_avx2(orow, in + (size_t)i * cols, cols))
+		if (!short_rows && any_visible &&
+		    av_softmax_row_avx2(orow, in + (size_t)i * cols, cols))
 			continue;
-		bool visible = av_softmax_row(p, in + (size_t)i * cols, mrow, cols);
+		bool visible = any_visible && av_softmax_row(prow, in + (size_t)i * cols, NULL, cols);
 		/* every key hidden: report zeros */
-		for (int j = 0; j < cols; j++)
-			orow[j] = visible ? (float)p[j] : 0.0f;
+		for (int j = 0; j < cols; j++) {
+			if (!visible)
+				prow[j] = 0;
+			orow[j] = (float)prow[j];
+		}
 	}
 }
 
 void av_softmax_rows(float *out, const float *in, const unsigned char *mask, int rows, int cols)
 {
 	double *p = av_malloc((size_t)(cols > 0 ? cols : 1) * sizeof(double));
-	softmax_rows(out, in, mask, rows, cols, p);
+	softmax_rows(out, NULL, in, mask, rows, cols, p);
 	free(p);
 }
 
@@ -164,7 +172,8 @@ static void run_head(struct av_trace *t, int h, double *p, bool context)
 		scaled[c] = (float)(scores[c] / t->divisor);
 		masked[c] = t->mask[c] ? scaled[c] : AV_MASKED_VALUE;
 	}
-	softmax_rows(weights, masked, t->mask, n, m, p);
+	softmax_rows(weights, t->kept_softmax ? t->kept_softmax + off : NULL, masked, t->mask,
+		     n, m, p);
 	if (context)
 		head_context(t, h);
 }
@@ -179,6 +188,8 @@ static void free_stages(struct av_trace *t)
 		free(*bufs[i]);
 		*bufs[i] = NULL;
 	}
+	free(t->kept_softmax);
+	t->kept_softmax = NULL;
 	free(t->mask);
 	t->mask = NULL;
 }
@@ -219,6 +230,13 @@ static void alloc_attend_stages(struct av_trace *t, struct shape had)
 	float **per_head[] = { &t->scores, &t->scaled, &t->masked, &t->weights };
 	for (size_t i = 0; i < sizeof(per_head) / sizeof(per_head[0]); i++)
 		fit(per_head[i], cells, had_cells);
+	if (m > AV_KEPT_SOFTMAX_COLS) {
+		free(t->kept_softmax);
+		t->kept_softmax = NULL;
+	} else if (!t->kept_softmax || cells != had_cells) {
+		free(t->kept_softmax);
+		t->kept_softmax = av_calloc(cells, sizeof(double));
+	}
 	if (!t->mask || n * m != had.n * had.m) {
 		free(t->mask);
 		t->mask = av_calloc(n * m, 1);
@@ -421,7 +439,8 @@ static inline void forward_small_dims(struct av_trace *t, const struct av_params
 	for (int h = 0; h < t->heads; h++) {
 		size_t off = (size_t)h * n * n;
 		scores_plain(t, h, dh);
-		softmax_rows(t->weights + off, t->masked + off, t->mask, n, n, row);
+		softmax_rows(t->weights + off, t->kept_softmax ? t->kept_softmax + off : NULL,
+			     t->masked + off, t->mask, n, n, row);
 	}
 	t->output_pending = true;
 }

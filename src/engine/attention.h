@@ -46,6 +46,10 @@ struct av_trace {
 	float *scaled;            /* (H, n, m) scores / (s T) */
 	float *masked;            /* (H, n, m) scaled, hidden cells = -1e20 */
 	float *weights;           /* (H, n, m) softmax(masked) per row */
+	double *kept_softmax;     /* (H, n, m) where m <= AV_KEPT_SOFTMAX_COLS,
+				     else NULL: the rows in double, of which
+				     weights are the rounding; the backward
+				     reads them instead of redoing the exps */
 	float *context;           /* (H, n, dh) weights_h . V_h */
 	float *concat;            /* (n, D) heads side by side */
 	float *output;            /* (n, D) concat . W_o^T + b_o */
@@ -162,6 +166,14 @@ void av_trace_free(struct av_trace *t);
 /* out (n, out_dim) = x (n, in_dim) . w^T (w is out_dim x in_dim) + b (may be NULL) */
 void av_linear(float *out, const float *x, const float *w, const float *b,
 	       int n, int in_dim, int out_dim);
+
+/* Rows of at most this many columns take their softmax in double and round
+ * it (a short row's exps cost less by libm than by the AVX2 polynomial's
+ * setup), and a trace keeps the doubles for the backward pass, which needs
+ * them (backward.h): at china-panda's rows of two this halves the softmax
+ * work of a training step (issue 11). Longer rows are computed in float32
+ * by AVX2 where the CPU has it, as PyTorch's CPU softmax is. */
+#define AV_KEPT_SOFTMAX_COLS 4
 
 /* Stable softmax of one row of cols values into p (double), max subtracted.
  * Returns false, leaving p untouched, when mrow (may be NULL) hides every

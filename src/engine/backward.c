@@ -188,9 +188,21 @@ void av_linear_backward(double *dx, double *dw, double *db, const double *dout,
 	linear_backward(dx, dw, db, dout, x, w, n, in_dim, out_dim, false);
 }
 
-/* av_softmax_rows_backward with the caller's scratch p (cols doubles). */
+/* whether mrow (may be NULL: all visible) shows any of its cols keys */
+static bool row_visible(const unsigned char *mrow, int cols)
+{
+	for (int j = 0; mrow && j < cols; j++)
+		if (mrow[j])
+			return true;
+	return !mrow;
+}
+
+/* av_softmax_rows_backward with the caller's scratch p (cols doubles), or
+ * with kept (rows, cols): the forward's own double rows (a trace's
+ * kept_softmax), which spare recomputing them. */
 static void softmax_rows_backward(double *din, const double *dout, const float *in,
-				  const unsigned char *mask, int rows, int cols, double *p)
+				  const double *kept, const unsigned char *mask, int rows,
+				  int cols, double *p)
 {
 	/* forward: orow[j] = (float)p[j], p = av_softmax_row(row), or a row of
 	 * zeros when every key is hidden.
@@ -199,15 +211,17 @@ static void softmax_rows_backward(double *din, const double *dout, const float *
 		const unsigned char *mrow = mask ? mask + (size_t)i * cols : NULL;
 		const double *drow = dout + (size_t)i * cols;
 		double *dirow = din + (size_t)i * cols;
-		if (!av_softmax_row(p, in + (size_t)i * cols, mrow, cols))
+		const double *prow = kept ? kept + (size_t)i * cols : p;
+		if (kept ? !row_visible(mrow, cols)
+			 : !av_softmax_row(p, in + (size_t)i * cols, mrow, cols))
 			continue;   /* the zeros depend on nothing */
 		double dot = 0;
 		for (int j = 0; j < cols; j++)
-			dot += p[j] * drow[j];
+			dot += prow[j] * drow[j];
 		for (int j = 0; j < cols; j++) {
 			if (mrow && !mrow[j])
 				continue;   /* p_j is exactly 0 here */
-			dirow[j] += p[j] * (drow[j] - dot);
+			dirow[j] += prow[j] * (drow[j] - dot);
 		}
 	}
 }
@@ -216,7 +230,7 @@ void av_softmax_rows_backward(double *din, const double *dout, const float *in,
 			      const unsigned char *mask, int rows, int cols)
 {
 	double *p = av_malloc((size_t)(cols > 0 ? cols : 1) * sizeof(double));
-	softmax_rows_backward(din, dout, in, mask, rows, cols, p);
+	softmax_rows_backward(din, dout, in, NULL, mask, rows, cols, p);
 	free(p);
 }
 
@@ -390,7 +404,7 @@ static inline void weight_grad_small(double *dw, double *db, const double *dout,
 
 /* av_trace_backward for a layer small_fits, the same sums in the same
  * order in one function: per head and query row, the softmax's backward
- * (its row recomputed in double, as softmax_rows_backward), the mask and
+ * (its row in double, kept or recomputed, as softmax_rows_backward), the mask and
  * the scale, then that row's terms of dQ and dK (head_scores_backward's
  * order: rows, then keys); then dW_q and dW_k. At china-panda's D=3 the
  * staged pass's calls, scratch and zeroing were a sixth of its
@@ -400,7 +414,7 @@ static inline void backward_small_dims(const struct av_trace *t, const double *d
 				       struct av_grads *g, int D, int dh)
 {
 	int n = t->n, m = t->m;
-	double dq[SMALL_LAYER], dk[SMALL_LAYER], prow[AV_MAX_TOKENS];
+	double dq[SMALL_LAYER], dk[SMALL_LAYER], scratch[AV_MAX_TOKENS];
 	memset(dq, 0, (size_t)n * D * sizeof(double));
 	memset(dk, 0, (size_t)m * D * sizeof(double));
 	for (int h = 0; h < t->heads; h++) {
@@ -408,7 +422,11 @@ static inline void backward_small_dims(const struct av_trace *t, const double *d
 		for (int i = 0; i < n; i++) {
 			const unsigned char *mrow = t->mask + (size_t)i * m;
 			const double *drow = d_weights + off + (size_t)i * m;
-			if (!av_softmax_row(prow, t->masked + off + (size_t)i * m, mrow, m))
+			const double *prow = t->kept_softmax ? t->kept_softmax + off + (size_t)i * m
+							     : scratch;
+			if (t->row_hidden[i] ||
+			    (!t->kept_softmax &&
+			     !av_softmax_row(scratch, t->masked + off + (size_t)i * m, mrow, m)))
 				continue;   /* a row of zeros depends on nothing */
 			double dot = 0;
 			for (int j = 0; j < m; j++)
@@ -498,7 +516,9 @@ void av_trace_backward(const struct av_trace *t, const struct av_params *p,
 		}
 		/* av_softmax_rows(weights, masked, t->mask, n, m); */
 		memset(dmasked, 0, cells * sizeof(double));
-		softmax_rows_backward(dmasked, dweights_h, masked, t->mask, n, m, prow);
+		softmax_rows_backward(dmasked, dweights_h, masked,
+				      t->kept_softmax ? t->kept_softmax + off : NULL, t->mask, n,
+				      m, prow);
 		for (size_t c = 0; c < cells; c++) {
 			/* masked[c] = t->mask[c] ? scaled[c] : AV_MASKED_VALUE;
 			 *   a hidden cell is a constant: no gradient reaches its score */
