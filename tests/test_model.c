@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -297,6 +298,42 @@ static void test_memory_budget(void **state)
 	free(cause);
 }
 
+/* Stamps name parameter values, so no two may be equal: two threads each
+ * taking several of the per-thread blocks (model.c) get none twice and
+ * never 0 (which names nothing). */
+#define STAMPS_EACH 10000
+
+static void *take_stamps(void *out)
+{
+	uint64_t *stamps = out;
+	for (int i = 0; i < STAMPS_EACH; i++)
+		stamps[i] = av_params_new_stamp();
+	return NULL;
+}
+
+static int by_value(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static void test_stamps_are_unique_across_threads(void **state)
+{
+	(void)state;
+	uint64_t *stamps = calloc(3 * STAMPS_EACH, sizeof(uint64_t));
+	assert_non_null(stamps);
+	pthread_t other;
+	assert_int_equal(pthread_create(&other, NULL, take_stamps, stamps), 0);
+	take_stamps(stamps + STAMPS_EACH);
+	assert_int_equal(pthread_join(other, NULL), 0);
+	take_stamps(stamps + 2 * STAMPS_EACH);
+	qsort(stamps, 3 * STAMPS_EACH, sizeof(uint64_t), by_value);
+	assert_true(stamps[0] != 0);
+	for (int i = 1; i < 3 * STAMPS_EACH; i++)
+		assert_true(stamps[i] != stamps[i - 1]);
+	free(stamps);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -308,6 +345,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_rows_kept_across_runs),
 		cmocka_unit_test(test_init_schemes_bounds),
 		cmocka_unit_test(test_copy_is_deep),
+		cmocka_unit_test(test_stamps_are_unique_across_threads),
 		cmocka_unit_test(test_positions),
 		cmocka_unit_test(test_config_checks),
 	};

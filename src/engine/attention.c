@@ -25,7 +25,10 @@ void av_linear(float *out, const float *x, const float *w, const float *b,
 	av_matmul(out, x, w, b, n, in_dim, out_dim, AV_W_OUT_IN);
 }
 
-bool av_softmax_row(double *p, const float *row, const unsigned char *mrow, int cols)
+/* av_softmax_row, inlined into the forward's short rows (a call per row of
+ * two was a third of their cost) */
+static inline bool softmax_row(double *p, const float *row, const unsigned char *mrow,
+			       int cols)
 {
 	bool any_visible = !mrow;
 	for (int j = 0; mrow && j < cols; j++)
@@ -49,6 +52,11 @@ bool av_softmax_row(double *p, const float *row, const unsigned char *mrow, int 
 	return true;
 }
 
+bool av_softmax_row(double *p, const float *row, const unsigned char *mrow, int cols)
+{
+	return softmax_row(p, row, mrow, cols);
+}
+
 /* av_softmax_rows with the caller's scratch p (cols doubles). A row of
  * more than AV_KEPT_SOFTMAX_COLS is computed in float32 by AVX2 where the
  * CPU has it, as PyTorch's CPU softmax does (softmax_avx2.h); a shorter one,
@@ -68,7 +76,7 @@ static void softmax_rows(float *out, double *kept, const float *in, const unsign
 		if (!short_rows && any_visible &&
 		    av_softmax_row_avx2(orow, in + (size_t)i * cols, cols))
 			continue;
-		bool visible = any_visible && av_softmax_row(prow, in + (size_t)i * cols, NULL, cols);
+		bool visible = any_visible && softmax_row(prow, in + (size_t)i * cols, NULL, cols);
 		/* every key hidden: report zeros */
 		for (int j = 0; j < cols; j++) {
 			if (!visible)
