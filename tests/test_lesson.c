@@ -24,6 +24,7 @@
 #include "session.h"
 #include "train.h"
 #include "util.h"
+#include "weights.h"
 
 /* One step of china-panda (one head, "china panda japan cherry"). */
 #define STEP_TEXT \
@@ -791,7 +792,8 @@ struct tracked {
 	double cell0, word0, cell, word, weight;
 };
 
-static struct tracked track_pair(const struct av_lesson *l, const struct av_lesson_state *st)
+static struct tracked track_pair_from(const struct av_lesson *l,
+				      const struct av_lesson_state *st, const char *weights)
 {
 	struct av_session s;
 	char *cause = NULL;
@@ -799,6 +801,12 @@ static struct tracked track_pair(const struct av_lesson *l, const struct av_less
 	untrained.train.epochs = untrained.train.steps = 0;
 	if (!av_lesson_session_new(l, &s, &cause) || !av_lesson_apply(l, &untrained, &s, &cause))
 		fail_msg("%s", cause);
+	if (weights) {
+		av_params_free(&s.params);
+		if (!av_weights_load(weights, &s.cfg, NULL, &s.params, &cause)
+		    || !av_session_run(&s, &cause))
+			fail_msg("%s", cause);
+	}
 	struct av_train_settings set = {
 		.lr = st->train.lr, .optimizer = st->train.optimizer,
 		.target = st->train.target, .params = AV_TRAIN_QKV,
@@ -817,6 +825,11 @@ static struct tracked track_pair(const struct av_lesson *l, const struct av_less
 	av_trainer_free(tr);
 	av_session_free(&s);
 	return t;
+}
+
+static struct tracked track_pair(const struct av_lesson *l, const struct av_lesson_state *st)
+{
+	return track_pair_from(l, st, NULL);
 }
 
 /* v as a caption writes it ("−13.76": decimals, U+2212) is in step i's
@@ -864,6 +877,120 @@ static void test_china_panda_numbers_are_the_screens(void **state)
 	assert_says(&l, table, p.word0, 2);
 	assert_says(&l, table, p.word, 2);
 	assert_says(&l, table, e.word, 2);
+	av_lesson_free(&l);
+}
+
+/* text is in step i's caption (title or a paragraph) in language lang. */
+static bool step_says(const struct av_lesson *l, int i, int lang, const char *text)
+{
+	const struct av_lesson_text *t = &l->steps[i].text[lang];
+	bool found = strstr(t->title, text) != NULL;
+	for (int p = 0; p < t->n_paragraphs && !found; p++)
+		found = strstr(t->paragraphs[p], text) != NULL;
+	return found;
+}
+
+/* text[lang] is in step i's caption in each language. */
+static void assert_says_text(const struct av_lesson *l, int i, const char *const text[])
+{
+	for (int lang = 0; lang < AV_LANG_COUNT; lang++)
+		if (!step_says(l, i, lang, text[lang]))
+			fail_msg("%s step %d (%s) should say \"%s\"", l->name, i + 1,
+				 av_lang_names[lang], text[lang]);
+}
+
+/* "From PyTorch's random start, the tutorial's code pushes this cell down
+ * too: 0.25 to -7.18": the cell china@0->panda@1 of "china panda" when
+ * this engine trains from tests/fixtures/train-china-panda.json, the
+ * tutorial's own parameters under torch.manual_seed(1), which PyTorch
+ * trained to the same weights (test_train.c checks them to 1e-4). */
+static void test_china_panda_pytorch_start(void **state)
+{
+	(void)state;
+	struct av_lesson l;
+	char *cause = NULL;
+	assert_true(av_lesson_load("china-panda", &l, &cause));
+	int eye = find_step(&l, "Training with torch.eye");
+	int fell = find_step(&l, "china→panda fell");
+	struct tracked torch = track_pair_from(&l, &l.steps[eye].state,
+					       TESTS_SRCDIR "/fixtures/train-china-panda.json");
+	struct tracked ours = track_pair(&l, &l.steps[eye].state);
+	assert_true(torch.cell0 != ours.cell0);   /* another start indeed */
+	assert_true(torch.cell < torch.cell0);
+	assert_says(&l, fell, torch.cell0, 2);
+	assert_says(&l, fell, torch.cell, 2);
+	av_lesson_free(&l);
+}
+
+/* The divisors the captions write are the scaled stage's (the screen's
+ * "scores / 22.627"): china-panda's √3 ≈ 1.73; qkv-walkthrough's √512 ≈
+ * 22.6 against √64 = 8, and √dk = 8 for dk = 64 a step later. */
+static void test_captions_say_the_divisor(void **state)
+{
+	(void)state;
+	struct av_lesson l;
+	struct av_session s;
+	char *cause = NULL;
+	char say[64];
+	const char *const text[AV_LANG_COUNT] = { say, say };
+
+	assert_true(av_lesson_load("china-panda", &l, &cause));
+	assert_true(av_lesson_session_new(&l, &s, &cause));
+	int scaled = find_step(&l, "Divided by √3");
+	apply_step(&l, scaled, &s);
+	assert_int_equal(s.trace.cfg.scale, AV_SCALE_DK);
+	int dk = s.trace.cfg.d_model / s.trace.cfg.heads;
+	assert_true(fabs(s.trace.divisor - sqrt(dk)) < 1e-12);
+	snprintf(say, sizeof(say), "√%d ≈ %.2f", dk, s.trace.divisor);
+	assert_says_text(&l, scaled, text);
+	av_session_free(&s);
+	av_lesson_free(&l);
+
+	assert_true(av_lesson_load("qkv-walkthrough", &l, &cause));
+	assert_true(av_lesson_session_new(&l, &s, &cause));
+	int code = find_step(&l, "Scaled by √512, as the code does");
+	apply_step(&l, code, &s);
+	assert_int_equal(s.trace.cfg.scale, AV_SCALE_DMODEL);
+	int d = s.trace.cfg.d_model;
+	dk = d / s.trace.cfg.heads;
+	assert_true(fabs(s.trace.divisor - sqrt(d)) < 1e-12);
+	snprintf(say, sizeof(say), "√%d ≈ %.1f", d, s.trace.divisor);
+	assert_says_text(&l, code, text);
+	snprintf(say, sizeof(say), "√%d = %g", dk, sqrt(dk));
+	assert_says_text(&l, code, text);
+	int paper = find_step(&l, "√dk, and why");
+	apply_step(&l, paper, &s);
+	assert_int_equal(s.trace.cfg.scale, AV_SCALE_DK);
+	assert_true(fabs(s.trace.divisor - sqrt(dk)) < 1e-12);
+	snprintf(say, sizeof(say), "dk = %d", dk);
+	assert_says_text(&l, paper, text);
+	snprintf(say, sizeof(say), "√dk = %g", s.trace.divisor);
+	assert_says_text(&l, paper, text);
+	av_session_free(&s);
+	av_lesson_free(&l);
+}
+
+/* A caption's "step N" is the step it means (a step inserted before it
+ * would leave the number behind). */
+static void test_china_panda_step_references(void **state)
+{
+	(void)state;
+	static const char *const refs[][2] = {
+		{ "The score of china for panda", "The 0 / 50 / 150 table" },
+		{ "Training with torch.eye", "Divided by √3" },
+		{ "The 0 / 50 / 150 table", "Training with torch.eye" },
+	};
+	struct av_lesson l;
+	char *cause = NULL;
+	char say[2][64];
+	const char *const text[AV_LANG_COUNT] = { say[0], say[1] };
+	assert_true(av_lesson_load("china-panda", &l, &cause));
+	for (size_t r = 0; r < sizeof(refs) / sizeof(refs[0]); r++) {
+		int from = find_step(&l, refs[r][0]), to = find_step(&l, refs[r][1]);
+		snprintf(say[0], sizeof(say[0]), "step %d", to + 1);
+		snprintf(say[1], sizeof(say[1]), "第 %d 步", to + 1);
+		assert_says_text(&l, from, text);
+	}
 	av_lesson_free(&l);
 }
 
@@ -1055,7 +1182,7 @@ static void test_zh_captions_use_the_screens_terms(void **state)
 /* What the first-look captions say is on the screen: step 6 shows the
  * masked stage (its -inf cells) and sends the student on to softmax with
  * n, where china's row is 1.000 for china and 0 for the hidden keys; the
- * numbers steps 4 and 7 quote are the step's. */
+ * numbers steps 4, 5 and 7 quote are the step's. */
 static void test_first_look_captions_hold(void **state)
 {
 	(void)state;
@@ -1097,6 +1224,26 @@ static void test_first_look_captions_hold(void **state)
 	t = &s.trace;
 	assert_true(t->cfg.temperature == 0.3);
 	assert_says(&l, temp, t->weights[2 * t->m + 1], 3);
+
+	/* step 5: s twice, √D then none: √D changes nothing (one head), none
+	 * gives japan's panda the share the caption quotes */
+	int scaled = find_step(&l, "Scaled, then shared out");
+	apply_step(&l, scaled, &s);
+	assert_int_equal(s.trace.cfg.scale, AV_SCALE_DK);
+	assert_int_equal(s.trace.cfg.heads, 1);
+	struct av_config cfg = s.trace.cfg;
+	struct av_trace other = { 0 };
+	cfg.scale = AV_SCALE_DMODEL;
+	if (!av_trace_run(&other, &s.params, &cfg, s.sentence, NULL, NULL, 0, &cause))
+		fail_msg("%s", cause);
+	assert_true(other.weights[2 * other.m + 1] == panda_at_1);
+	av_trace_free(&other);
+	cfg.scale = AV_SCALE_NONE;
+	if (!av_trace_run(&other, &s.params, &cfg, s.sentence, NULL, NULL, 0, &cause))
+		fail_msg("%s", cause);
+	assert_says(&l, scaled, panda_at_1, 3);
+	assert_says(&l, scaled, other.weights[2 * other.m + 1], 3);
+	av_trace_free(&other);
 
 	av_session_free(&s);
 	av_lesson_free(&l);
@@ -1231,6 +1378,9 @@ int main(void)
 		cmocka_unit_test(test_china_panda_captions_hold),
 		cmocka_unit_test(test_first_look_captions_hold),
 		cmocka_unit_test(test_china_panda_numbers_are_the_screens),
+		cmocka_unit_test(test_china_panda_pytorch_start),
+		cmocka_unit_test(test_captions_say_the_divisor),
+		cmocka_unit_test(test_china_panda_step_references),
 		cmocka_unit_test(test_training_keeps_its_settings),
 		cmocka_unit_test(test_training_view_needs_the_training_settings),
 	};
