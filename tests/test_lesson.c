@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -1136,12 +1137,52 @@ static void test_qkv_three_kinds_share_one_layer(void **state)
 	av_lesson_free(&l);
 }
 
+static bool ascii_word_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+		|| c == '_' || c == '.';
+}
+
+/* The first place text says the English word en as a word of its own (any
+ * case; code such as query_len or self.keys is not the word), other than
+ * in parentheses right after zh, the Chinese term: "查询（Query". NULL if
+ * none. */
+static const char *english_term(const char *text, const char *en, const char *zh)
+{
+	size_t n = strlen(en);
+	char glossed[64];
+	snprintf(glossed, sizeof(glossed), "%s（", zh);
+	size_t g = strlen(glossed);
+	for (const char *p = text; *p; p++) {
+		if (strncasecmp(p, en, n) != 0 || ascii_word_char(p[n]))
+			continue;
+		if (p > text && ascii_word_char(p[-1]))
+			continue;
+		if ((size_t)(p - text) >= g && strncmp(p - g, glossed, g) == 0)
+			continue;
+		return p;
+	}
+	return NULL;
+}
+
 /* A lesson's Chinese says a term the way the screen and po/zh_CN.po do:
  * 分数 for scores (the stage's name; the captions said 得分), 单元格 for
- * a cell (they said 格子), 上下文 for the context, and a stage by its
- * Chinese name ("output 阶段" named a stage the zh screen calls 输出). */
+ * a cell (they said 格子), 上下文 for the context, a stage by its Chinese
+ * name ("output 阶段" named a stage the zh screen calls 输出), and 查询,
+ * 键 and 值 for query, key and value (the inspector's "查询 2 'japan'，键
+ * 1 'panda'"; the captions said "china 的 query"). The English word stays
+ * only in parentheses after the Chinese one, as the china-panda tutorial
+ * glosses QKV（Query-Key-Value）. */
 static void assert_screen_terms(const char *name, int step, const char *text)
 {
+	static const char *const terms[][2] = {
+		{ "query", "查询" }, { "key", "键" }, { "value", "值" },
+		{ "queries", "查询" }, { "keys", "键" }, { "values", "值" },
+	};
+	for (size_t k = 0; k < sizeof(terms) / sizeof(terms[0]); k++)
+		if (english_term(text, terms[k][0], terms[k][1]))
+			fail_msg("%s step %d (zh_CN) says %s, not %s: %s", name, step,
+				 terms[k][0], terms[k][1], text);
 	static const char *const not_the_screens[] = { "得分", "格子", "context" };
 	static const char *const stages[] = { "tokens", "embedding", "projection", "scores",
 					      "scaled", "masked", "softmax", "context", "output" };
