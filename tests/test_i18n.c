@@ -14,6 +14,7 @@
 #include "ui_harness.h"
 #include "follow/snapshot.h"
 #include "ui/actions.h"
+#include "ui/prompt.h"
 #include "ui/widgets/draw.h"
 #include "ui/widgets/panels.h"
 #include "ui/stages.h"
@@ -343,6 +344,43 @@ static void test_teacher_stage_translated(void **state)
 	assert_non_null(strstr(line, "投影"));
 }
 
+/* A figure file is a slide for the class the screen speaks to: in Chinese
+ * its title names the stage and the head as the screen does, and its
+ * legend says what a hidden cell is, in Chinese; its formula already was.
+ * The title read "masked · head 0 of 1 · causal" over a Chinese formula.
+ * The numbers keep their '.' under a decimal comma (when the system has
+ * de_DE). */
+static void test_figure_files_in_chinese(void **state)
+{
+	(void)state;
+	if (!chinese())
+		skip();
+	bool comma = setlocale(LC_NUMERIC, "de_DE.UTF-8") || setlocale(LC_NUMERIC, "de_DE.utf8");
+	struct harness h;
+	char *svg = NULL, *text = NULL, *cause = NULL;
+	assert_true(harness_open(&h, "xterm-256color", 80, 24, "", NULL, AV_MODE_CAUSAL, NULL));
+	harness_keys(&h, "nnnnn");   /* masked: hidden cells are −∞ */
+	bool ok = av_export_render(&h.a, AV_EXPORT_SVG, &svg, &cause);
+	harness_keys(&h, "n");       /* softmax: hidden cells weigh 0 */
+	ok = ok && av_export_render(&h.a, AV_EXPORT_TEXT, &text, &cause);
+	english();
+	harness_close(&h);
+	if (!ok)
+		fail_msg("%s", cause);
+	printf("decimal comma tried: %s\n", comma ? "yes" : "no (no de_DE locale)");
+	assert_non_null(strstr(svg, "<title>掩码后 · 头 0/1 · causal</title>"));
+	assert_non_null(strstr(svg, ">隐藏的键（−∞）</text>"));
+	assert_null(strstr(svg, "head 0 of"));
+	assert_null(strstr(svg, "hidden key"));
+	assert_non_null(strstr(svg, ">9.34</text>"));   /* japan -> panda */
+	assert_int_equal(strncmp(text, "softmax · 头 0/1 · causal\n", 28), 0);
+	assert_non_null(strstr(text, "\n╳ = 隐藏的键"));
+	assert_non_null(strstr(text, "1.000"));
+	assert_null(strstr(text, "1,000"));
+	free(svg);
+	free(text);
+}
+
 /* The inspector's heading joins its row, column and head with one comma:
  * it read "查询 0 'the', 键 0 'the'，头 0/8" (a "," then a "，"). */
 static void test_heading_commas_agree(void **state)
@@ -417,6 +455,7 @@ int main(void)
 		cmocka_unit_test(test_too_small_keeps_the_size),
 		cmocka_unit_test(test_teacher_stage_translated),
 		cmocka_unit_test(test_heading_commas_agree),
+		cmocka_unit_test(test_figure_files_in_chinese),
 		cmocka_unit_test(test_pin_label_names_the_stage_once),
 		cmocka_unit_test(test_pin_label_commas),
 		cmocka_unit_test(test_loss_note_keeps_its_gutter),

@@ -3,7 +3,8 @@
  * shows for one stage and head) as CSV, as plain or ANSI-coloured text and
  * as an SVG picture for a slide. Every writer returns the whole file as a
  * malloc'd string; the caller writes it atomically (av_write_file_atomic).
- * Numbers are written with '.' in every locale (number.h). */
+ * Numbers are written with '.' in every locale (number.h); the words of a
+ * figure (titles, legends) are in the messages' language, as on the screen. */
 #ifndef AV_EXPORT_H
 #define AV_EXPORT_H
 

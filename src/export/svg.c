@@ -5,7 +5,8 @@
  * NUMBERS_MAX columns) and a colour bar under it. Sizes are estimated
  * from terminal columns (a CJK character is two) at FONT_W pixels each.
  * Every piece of text is XML-escaped; coordinates are whole pixels, so no
- * locale can put a comma in them. */
+ * locale can put a comma in them. The words (the legend's) are in the
+ * messages' language, as the titles the caller gives. */
 #include "config.h"
 
 #include <stdio.h>
@@ -14,6 +15,7 @@
 
 #include "export/figure.h"
 #include "export/strbuf.h"
+#include "i18n.h"
 #include "utf8.h"
 #include "util.h"
 
@@ -200,7 +202,7 @@ static void legend(struct av_strbuf *b, const struct av_figure *f, const struct 
 	av_sb_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n",
 		     sx, py, BAR_H, BAR_H, grey);
 	text(b, sx + BAR_H + 6, py + BAR_H - 2, "font-size=\"12\"",
-	     m->hidden_as_inf ? "hidden key (−∞)" : "hidden key (weight 0)");
+	     m->hidden_as_inf ? _("hidden key (−∞)") : _("hidden key (weight 0)"));
 }
 
 static void matrix(struct av_strbuf *b, const struct av_figure *f, const struct av_fig_matrix *m,

@@ -9,6 +9,7 @@
 
 #include "export/figure.h"
 #include "export/strbuf.h"
+#include "i18n.h"
 #include "utf8.h"
 #include "util.h"
 
@@ -160,6 +161,6 @@ char *av_figure_text(const struct av_figure *f, bool ansi)
 		any_hidden |= f->m[i].hidden != NULL && !f->m[i].hidden_as_inf;
 	}
 	if (any_hidden)
-		av_sb_add(&b, "\n╳ = a hidden key (masked)\n");
+		av_sb_printf(&b, "\n%s\n", _("╳ = a hidden key (masked)"));
 	return av_sb_take(&b);
 }

@@ -193,11 +193,16 @@ static bool build_figure(struct av_app *a, struct av_figure *f, struct figure_te
 	if (n == 0)
 		return no_stepper_matrix(cause);
 	memset(f, 0, sizeof(*f));
-	const char *stage = av_ui_stage_titles[a->stage];
+	/* in the screen's language, as its formula under it and the figures
+	 * view's titles: a slide for the class the screen speaks to (the mode
+	 * stays as the header writes it) */
+	const char *stage = _(av_ui_stage_titles[a->stage]);
 	const char *mode = av_mode_names[t->cfg.mode];
 	if (av_ui_stage_per_head(a->stage) || t->heads > 1)
-		snprintf(ft->title, sizeof(ft->title), "%s · head %d of %d · %s", stage, a->head,
-			 t->heads, mode);
+		/* TRANSLATORS: a figure file's title: the stage, the head, the
+		 * mode ("softmax · head 0 of 2 · causal") */
+		snprintf(ft->title, sizeof(ft->title), _("%s · head %d of %d · %s"), stage,
+			 a->head, t->heads, mode);
 	else
 		snprintf(ft->title, sizeof(ft->title), "%s · %s", stage, mode);
 	figure_settings(a, ft->settings, sizeof(ft->settings));
