@@ -232,6 +232,75 @@ static void test_emoji(void **state)
 		      "\xF0\x9F\x91\x8D\xF0\x9F\x8F\xBD", NULL);
 }
 
+/* One character as a reader sees it (a grapheme cluster, UAX #29) is never
+ * cut in two: a flag was two tokens (🇨 and 🇳, each shown as a letter in
+ * a box) and a ZWJ sequence as many as its emoji (👩‍ then 💻). Each case
+ * was checked against Perl's \X. */
+static void test_graphemes(void **state)
+{
+	(void)state;
+	/* 🇨🇳: regional indicators C, N; paired from the first */
+	expect_tokens("I love \xF0\x9F\x87\xA8\xF0\x9F\x87\xB3 pandas", "i", "love",
+		      "\xF0\x9F\x87\xA8\xF0\x9F\x87\xB3", "pandas", NULL);
+	/* 🇨🇳🇯🇵🇰: two flags, then a lone indicator */
+	expect_tokens("\xF0\x9F\x87\xA8\xF0\x9F\x87\xB3\xF0\x9F\x87\xAF\xF0\x9F\x87\xB5"
+		      "\xF0\x9F\x87\xB0", "\xF0\x9F\x87\xA8\xF0\x9F\x87\xB3",
+		      "\xF0\x9F\x87\xAF\xF0\x9F\x87\xB5", "\xF0\x9F\x87\xB0", NULL);
+	/* 🇨🇳中国: the flag, then each ideograph */
+	expect_tokens("\xF0\x9F\x87\xA8\xF0\x9F\x87\xB3\xE4\xB8\xAD\xE5\x9B\xBD",
+		      "\xF0\x9F\x87\xA8\xF0\x9F\x87\xB3", "\xE4\xB8\xAD", "\xE5\x9B\xBD",
+		      NULL);
+	/* 👩‍💻 (woman, ZWJ, laptop), and 👩🏽‍💻 with a skin tone before the ZWJ */
+	expect_tokens("\xF0\x9F\x91\xA9\xE2\x80\x8D\xF0\x9F\x92\xBB codes",
+		      "\xF0\x9F\x91\xA9\xE2\x80\x8D\xF0\x9F\x92\xBB", "codes", NULL);
+	expect_tokens("\xF0\x9F\x91\xA9\xF0\x9F\x8F\xBD\xE2\x80\x8D\xF0\x9F\x92\xBBx",
+		      "\xF0\x9F\x91\xA9\xF0\x9F\x8F\xBD\xE2\x80\x8D\xF0\x9F\x92\xBB", "x",
+		      NULL);
+	/* 👨‍👩‍👧‍👦! : a family of four is one token; ❤️‍🔥 (VS16 before the ZWJ) */
+	expect_tokens("\xF0\x9F\x91\xA8\xE2\x80\x8D\xF0\x9F\x91\xA9\xE2\x80\x8D"
+		      "\xF0\x9F\x91\xA7\xE2\x80\x8D\xF0\x9F\x91\xA6!",
+		      "\xF0\x9F\x91\xA8\xE2\x80\x8D\xF0\x9F\x91\xA9\xE2\x80\x8D"
+		      "\xF0\x9F\x91\xA7\xE2\x80\x8D\xF0\x9F\x91\xA6", "!", NULL);
+	expect_tokens("\xE2\x9D\xA4\xEF\xB8\x8F\xE2\x80\x8D\xF0\x9F\x94\xA5",
+		      "\xE2\x9D\xA4\xEF\xB8\x8F\xE2\x80\x8D\xF0\x9F\x94\xA5", NULL);
+	/* a ZWJ joins two pictographs only: not after a letter, not before
+	 * one, not twice, not after a spacing mark (💻ि‍🏴) */
+	expect_tokens("a\xE2\x80\x8D\xF0\x9F\x91\xA9", "a\xE2\x80\x8D",
+		      "\xF0\x9F\x91\xA9", NULL);
+	expect_tokens("\xF0\x9F\x91\xA9\xE2\x80\x8D" "a", "\xF0\x9F\x91\xA9\xE2\x80\x8D",
+		      "a", NULL);
+	expect_tokens("\xF0\x9F\x91\xA9\xE2\x80\x8D\xE2\x80\x8D\xF0\x9F\x91\xA9",
+		      "\xF0\x9F\x91\xA9\xE2\x80\x8D\xE2\x80\x8D", "\xF0\x9F\x91\xA9", NULL);
+	expect_tokens("\xF0\x9F\x92\xBB\xE0\xA4\xBF\xE2\x80\x8D\xF0\x9F\x8F\xB4",
+		      "\xF0\x9F\x92\xBB\xE0\xA4\xBF\xE2\x80\x8D", "\xF0\x9F\x8F\xB4", NULL);
+	/* the flag of England (black flag and tags) and the keycap 1️⃣ */
+	expect_tokens("\xF0\x9F\x8F\xB4\xF3\xA0\x81\xA7\xF3\xA0\x81\xA2\xF3\xA0\x81\xA5"
+		      "\xF3\xA0\x81\xAE\xF3\xA0\x81\xA7\xF3\xA0\x81\xBF x",
+		      "\xF0\x9F\x8F\xB4\xF3\xA0\x81\xA7\xF3\xA0\x81\xA2\xF3\xA0\x81\xA5"
+		      "\xF3\xA0\x81\xAE\xF3\xA0\x81\xA7\xF3\xA0\x81\xBF", "x", NULL);
+	expect_tokens("1\xEF\xB8\x8F\xE2\x83\xA3 y", "1\xEF\xB8\x8F\xE2\x83\xA3", "y", NULL);
+	/* a spacing vowel sign stays with what it follows, as a mark does
+	 * ("!" + Devanagari visarga); after a space it is dropped with it */
+	expect_tokens("!\xE0\xA4\x83 x", "!\xE0\xA4\x83", "x", NULL);
+	expect_tokens("x \xE0\xA4\x83", "x", NULL);
+	/* a prepended mark (U+0600 ARABIC NUMBER SIGN) takes what follows;
+	 * a word goes on only after a word character */
+	expect_tokens("\xD8\x80\xD9\xA1\xD9\xA2", "\xD8\x80\xD9\xA1\xD9\xA2", NULL);
+	expect_tokens("\xD8\x80\xF0\x9F\x91\xA9" "abc", "\xD8\x80\xF0\x9F\x91\xA9", "abc",
+		      NULL);
+	/* a leading jamo takes the next one or a syllable (ᄀᄀ, ᄀ가); the
+	 * syllables of 한국 stay two */
+	expect_tokens("\xE1\x84\x80\xE1\x84\x80 \xE1\x84\x80\xEA\xB0\x80 \xED\x95\x9C\xEA\xB5\xAD",
+		      "\xE1\x84\x80\xE1\x84\x80", "\xE1\x84\x80\xEA\xB0\x80", "\xED\x95\x9C",
+		      "\xEA\xB5\xAD", NULL);
+	/* a flag is one word: av_token_is_word takes it, and half of one is
+	 * never a token */
+	char *cause = NULL;
+	assert_true(av_token_is_word("\xF0\x9F\x87\xA8\xF0\x9F\x87\xB3", &cause));
+	assert_true(av_token_is_word("\xF0\x9F\x91\xA9\xE2\x80\x8D\xF0\x9F\x92\xBB", &cause));
+	assert_null(cause);
+}
+
 static void test_combining(void **state)
 {
 	(void)state;
@@ -534,6 +603,23 @@ static void test_classes(void **state)
 	assert_true(av_cp_is_wide(0x1F600));
 	assert_false(av_cp_is_wide(0xFF61));    /* halfwidth ideographic full stop */
 	assert_false(av_cp_is_wide('A'));
+	/* the grapheme classes (generated from Perl's Unicode 14) */
+	assert_true(av_cp_is_pictographic(0x1F469));   /* 👩 */
+	assert_true(av_cp_is_pictographic(0x00A9));    /* © */
+	assert_false(av_cp_is_pictographic(0x1F3FB));  /* a skin tone: Extend */
+	assert_false(av_cp_is_pictographic(0x1F1E8));  /* a regional indicator */
+	assert_false(av_cp_is_pictographic('a'));
+	assert_true(av_cp_is_regional_indicator(0x1F1E6));
+	assert_true(av_cp_is_regional_indicator(0x1F1FF));
+	assert_false(av_cp_is_regional_indicator(0x1F200));
+	assert_true(av_cp_is_grapheme_extend(0x0301));
+	assert_true(av_cp_is_grapheme_extend(0x1F3FD));
+	assert_true(av_cp_is_grapheme_extend(0x09BE));  /* Bengali AA: Mc, yet Extend */
+	assert_false(av_cp_is_grapheme_extend(0x0903));
+	assert_true(av_cp_is_spacing_mark(0x0903));     /* Devanagari visarga */
+	assert_true(av_cp_is_spacing_mark(0x0E33));     /* Thai sara am */
+	assert_true(av_cp_is_prepend(0x0600));
+	assert_false(av_cp_is_prepend(0x0301));
 	assert_true(av_cp_is_space(0x3000));
 	assert_true(av_cp_is_space('\v'));
 	assert_false(av_cp_is_space('_'));
@@ -608,6 +694,7 @@ int main(void)
 		cmocka_unit_test(test_cjk),
 		cmocka_unit_test(test_mixed),
 		cmocka_unit_test(test_emoji),
+		cmocka_unit_test(test_graphemes),
 		cmocka_unit_test(test_combining),
 		cmocka_unit_test(test_whitespace),
 		cmocka_unit_test(test_offsets),

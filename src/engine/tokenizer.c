@@ -20,6 +20,15 @@ struct scan {
 	size_t start, end;
 	bool open;
 	bool word;      /* a run of word characters, which the next one extends */
+	/* How the open token ends, for what may join it: a token never ends
+	 * inside a character as a reader sees it (a grapheme, UAX #29). */
+	bool pictograph; /* a pictograph, and only Extend characters after it */
+	bool zwj;        /* ... then U+200D: a pictograph joins (GB11, 👩‍💻) */
+	bool lone_ri;    /* an odd run of regional indicators: one more is a
+			    flag (GB12, GB13: 🇨🇳) */
+	bool prepend;    /* a prepended mark: anything joins (GB9b) */
+	bool hangul_l;   /* a leading Hangul jamo: another one or a syllable
+			    joins (GB6) */
 	bool source;    /* the text is a source (cross mode's keys): said so */
 };
 
@@ -82,12 +91,51 @@ static bool is_separator(uint32_t cp)
 }
 
 /* Characters that belong to the character before them, whatever it is:
- * combining marks, joiners and variation selectors (all zero width) and the
- * emoji skin-tone modifiers. "é" written e + U+0301 stays one word, and
- * "!" + U+0301 stays one token. */
+ * what takes no column (combining marks, joiners, variation selectors) and
+ * Unicode's grapheme extenders and spacing marks (skin tones, vowel signs).
+ * "é" written e + U+0301 stays one word, and "!" + U+0301 stays one token. */
 static bool extends(uint32_t cp)
 {
-	return av_cp_width(cp) == 0 || (cp >= 0x1F3FB && cp <= 0x1F3FF);
+	return av_cp_width(cp) == 0 || av_cp_is_grapheme_extend(cp) || av_cp_is_spacing_mark(cp);
+}
+
+static bool hangul_l(uint32_t cp)
+{
+	return (cp >= 0x1100 && cp <= 0x115F) || (cp >= 0xA960 && cp <= 0xA97C);
+}
+
+/* Whether cp continues the open token as part of its last character: the
+ * pictograph after a pictograph's ZWJ (👩‍💻: woman, ZWJ, laptop), the
+ * second regional indicator of a flag (🇨🇳), what follows a prepended
+ * mark, the jamo or syllable after a leading jamo. Two tokens there would
+ * show a reader half a character: a word-level tokenizer cuts between
+ * characters, never inside one. */
+static bool joins(const struct scan *sc, uint32_t cp)
+{
+	if (!sc->open)
+		return false;
+	return sc->prepend || (sc->zwj && av_cp_is_pictographic(cp)) ||
+	       (sc->lone_ri && av_cp_is_regional_indicator(cp)) ||
+	       (sc->hangul_l && (hangul_l(cp) || (cp >= 0xAC00 && cp <= 0xD7A3)));
+}
+
+/* How the token ends after cp, which extends its last character
+ * (extender) or starts one. */
+static void note_cp(struct scan *sc, uint32_t cp, bool extender)
+{
+	sc->prepend = !extender && av_cp_is_prepend(cp);
+	sc->hangul_l = !extender && hangul_l(cp);
+	if (extender) {
+		/* GB11: a pictograph, Extend*, one ZWJ; neither a ZWJ nor a
+		 * spacing mark is an Extend */
+		sc->zwj = cp == 0x200D && sc->pictograph;
+		sc->pictograph = sc->pictograph && cp != 0x200D && !av_cp_is_spacing_mark(cp);
+		sc->lone_ri = false;
+		return;
+	}
+	sc->pictograph = av_cp_is_pictographic(cp);
+	sc->zwj = false;
+	sc->lone_ri = av_cp_is_regional_indicator(cp) && !sc->lone_ri;
 }
 
 static bool scan_cp(struct scan *sc, uint32_t cp, size_t at, size_t next, char **cause)
@@ -97,13 +145,19 @@ static bool scan_cp(struct scan *sc, uint32_t cp, size_t at, size_t next, char *
 	if (extends(cp)) {
 		/* With nothing before it (a mark after a space, a byte-order
 		 * mark) there is nothing to extend: drop it. */
-		if (sc->open)
+		if (sc->open) {
 			sc->end = next;
+			note_cp(sc, cp, true);
+		}
 		return true;
 	}
 	bool word = av_cp_is_word(cp);
-	if (word && sc->open && sc->word) {
+	if (joins(sc, cp) || (word && sc->open && sc->word)) {
+		/* a word goes on after a word character only: "؀👩" is one
+		 * character, and "abc" after it another token */
+		sc->word = word;
 		sc->end = next;
+		note_cp(sc, cp, false);
 		return true;
 	}
 	if (!close_token(sc, cause))
@@ -112,6 +166,8 @@ static bool scan_cp(struct scan *sc, uint32_t cp, size_t at, size_t next, char *
 	sc->word = word;
 	sc->start = at;
 	sc->end = next;
+	sc->lone_ri = false;
+	note_cp(sc, cp, false);
 	return true;
 }
 

@@ -4,8 +4,14 @@
  * av_cp_lower, final sigma included); a token is a run of word characters (letters,
  * digits, apostrophes); any other non-space character is a token of its own,
  * and so is every wide (CJK) character: "中国有熊猫" is five tokens.
- * Combining marks, joiners and variation selectors stay with the character
- * before them; control characters separate tokens like spaces do. */
+ * A token never ends inside a character as a reader sees it (a grapheme
+ * cluster, UAX #29): combining marks, joiners, variation selectors, skin
+ * tones and vowel signs stay with the character before them, a prepended
+ * mark with the one after, and a flag (🇨🇳, two regional indicators), an
+ * emoji ZWJ sequence (👩‍💻) or a jamo cluster is one token, as one word
+ * is. Invisible format characters (U+200E, U+2060) stay with the
+ * character before them too. Control characters separate tokens like
+ * spaces do. */
 #ifndef AV_TOKENIZER_H
 #define AV_TOKENIZER_H
 

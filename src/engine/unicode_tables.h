@@ -1,6 +1,7 @@
 /* unicode_tables.h: the character tables behind utf8.h: Python's
  * str.lower() (av_cp_lower, the final sigma), punctuation and symbols (what
- * ends a word), and zero-width characters (av_cp_width). Generated into
+ * ends a word), zero-width characters (av_cp_width) and the grapheme
+ * cluster classes the tokenizer keeps together. Generated into
  * unicode_tables.c by tools/gen-unicode-tables.py, which names its Unicode
  * version. */
 #ifndef AV_UNICODE_TABLES_H
@@ -36,6 +37,18 @@ extern const struct av_cp_range av_cased_ranges[];
 extern const int av_cased_count;
 extern const struct av_cp_range av_case_ignorable_ranges[];
 extern const int av_case_ignorable_count;
+/* For grapheme clusters (UAX #29): Extended_Pictographic (emoji-data.txt),
+ * what an emoji ZWJ sequence joins; Grapheme_Cluster_Break Extend and
+ * SpacingMark, which belong to the character before them; Prepend, which
+ * belongs to the one after. */
+extern const struct av_cp_range av_pictographic_ranges[];
+extern const int av_pictographic_count;
+extern const struct av_cp_range av_grapheme_extend_ranges[];
+extern const int av_grapheme_extend_count;
+extern const struct av_cp_range av_spacing_mark_ranges[];
+extern const int av_spacing_mark_count;
+extern const struct av_cp_range av_prepend_ranges[];
+extern const int av_prepend_count;
 extern const char av_unicode_tables_version[];
 
 #endif

@@ -272,6 +272,31 @@ bool av_cp_is_word(uint32_t cp)
 	return !av_cp_is_wide(cp) && !in_table(av_punct_ranges, (size_t)av_punct_count, cp);
 }
 
+bool av_cp_is_pictographic(uint32_t cp)
+{
+	return in_table(av_pictographic_ranges, (size_t)av_pictographic_count, cp);
+}
+
+bool av_cp_is_grapheme_extend(uint32_t cp)
+{
+	return in_table(av_grapheme_extend_ranges, (size_t)av_grapheme_extend_count, cp);
+}
+
+bool av_cp_is_spacing_mark(uint32_t cp)
+{
+	return in_table(av_spacing_mark_ranges, (size_t)av_spacing_mark_count, cp);
+}
+
+bool av_cp_is_prepend(uint32_t cp)
+{
+	return in_table(av_prepend_ranges, (size_t)av_prepend_count, cp);
+}
+
+bool av_cp_is_regional_indicator(uint32_t cp)
+{
+	return cp >= 0x1F1E6 && cp <= 0x1F1FF;
+}
+
 bool av_cp_is_space(uint32_t cp)
 {
 	return cp == ' ' || (cp >= 0x09 && cp <= 0x0D) || cp == 0x85 ||

@@ -67,6 +67,25 @@ bool av_lower_sigma_is_final(const char *s, size_t len, size_t at);
  * spaces, controls or wide characters; combining marks are word characters. */
 bool av_cp_is_word(uint32_t cp);
 
+/* Extended_Pictographic (UAX #29's ExtPict: emoji and the symbols emoji
+ * are made from, ©, ™, ❤): a ZWJ between two of them joins them into one
+ * character as a reader sees it, 👩‍💻. */
+bool av_cp_is_pictographic(uint32_t cp);
+
+/* Grapheme_Cluster_Break Extend (a mark, a variation selector, a skin
+ * tone) or SpacingMark (a vowel sign that takes a column): it belongs to
+ * the character before it, whatever that is. */
+bool av_cp_is_grapheme_extend(uint32_t cp);
+bool av_cp_is_spacing_mark(uint32_t cp);
+
+/* Grapheme_Cluster_Break Prepend (U+0600 ARABIC NUMBER SIGN, ...): it
+ * belongs to the character after it. */
+bool av_cp_is_prepend(uint32_t cp);
+
+/* The regional indicator letters U+1F1E6..U+1F1FF: two of them, paired from
+ * the first, are one flag (🇨🇳 is C then N). */
+bool av_cp_is_regional_indicator(uint32_t cp);
+
 /* White space: ASCII space, tab, newlines, vertical tab, form feed, U+0085,
  * U+00A0, U+1680, U+2000..U+200B, U+2028, U+2029, U+202F, U+205F, U+3000. */
 bool av_cp_is_space(uint32_t cp);
