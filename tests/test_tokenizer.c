@@ -419,12 +419,69 @@ static void test_drop_cut_character(void **state)
 		{ "abcdef😀", "abcdef" },      /* 1 of 4 bytes */
 		{ "ab", "ab" },
 		{ "abcdefgh", "abcdefg" },
+		/* stray continuation bytes are no cut character: left to
+		 * the screen, which shows each as one */
+		{ "abcde\x80\x80\x80", "abcde\x80\x80" },
+		{ "\x80\x80\x80\x80\x80\x80\x80\x80", "\x80\x80\x80\x80\x80\x80\x80" },
+		{ "abc\xE4\xB8\x80\x80\x80", "abc\xE4\xB8\x80\x80" },
 	};
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
 		char s[8];
 		cut_copy(s, sizeof(s), cases[k].in);
 		av_utf8_drop_cut_character(s, sizeof(s));
 		assert_string_equal(s, cases[k].out);
+	}
+}
+
+/* A byte that continues a sequence, never one that starts one. */
+static void test_utf8_is_continuation(void **state)
+{
+	(void)state;
+	for (int byte = 0; byte < 0x100; byte++)
+		assert_int_equal(av_utf8_is_continuation((unsigned char)byte),
+				 byte >= 0x80 && byte <= 0xBF);
+}
+
+/* Stepping back by characters: the start of each whole one, a cut one's
+ * lead byte, and a byte of no character alone. */
+static void test_utf8_previous(void **state)
+{
+	(void)state;
+	static const struct { const char *s; size_t at, start; } cases[] = {
+		{ "", 0, 0 },                            /* nothing before */
+		{ "ab", 0, 0 },
+		{ "ab", 2, 1 },
+		{ "a\xC3\xA9", 3, 1 },                   /* é */
+		{ "\xE4\xB8\xAD", 3, 0 },                 /* 中, at the start */
+		{ "x\xF0\x9F\x98\x80", 5, 1 },             /* 😀 */
+		{ "\xE4\xB8\xAD\xE6\x96\x87", 3, 0 },       /* 中 of 中文 */
+		{ "a\xE4\xB8", 3, 1 },                    /* 中 cut short by at */
+		{ "\xF0\x9F\x98", 3, 0 },                 /* 😀 cut short */
+		{ "\x80", 1, 0 },                          /* a lone continuation byte */
+		{ "\x80\x80", 2, 1 },                      /* at the start: each alone */
+		{ "a\x80", 2, 1 },                         /* after ASCII */
+		{ "\xC3\xA9\x80", 3, 2 },                  /* after a whole é */
+		{ "\xE4\x80\x80\x80", 4, 3 },              /* one more than 中's kind has */
+		{ "a\x80\x80\x80\x80\x80", 6, 5 },          /* a run: no lead within reach */
+		{ "\xC0\x80", 2, 1 },                      /* 0xC0 leads nothing */
+		{ "\xFF\x80", 2, 1 },
+	};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		size_t got = av_utf8_previous(cases[k].s, cases[k].at);
+		if (got != cases[k].start)
+			fail_msg("case %zu: %zu, wanted %zu", k, got, cases[k].start);
+	}
+	/* back through valid text: every character's start, as forward */
+	const char *text = "Caf\xC3\xA9 \xE4\xB8\xAD\xF0\x9F\x98\x80!";
+	size_t starts[16], n = 0, len = strlen(text);
+	for (size_t i = 0; i < len; n++) {
+		uint32_t cp;
+		starts[n] = i;
+		i += (size_t)av_utf8_decode(text + i, len - i, &cp);
+	}
+	for (size_t at = len; n > 0; n--) {
+		at = av_utf8_previous(text, at);
+		assert_int_equal(at, starts[n - 1]);
 	}
 }
 
@@ -701,6 +758,8 @@ int main(void)
 		cmocka_unit_test(test_invalid_utf8),
 		cmocka_unit_test(test_utf8_valid),
 		cmocka_unit_test(test_drop_cut_character),
+		cmocka_unit_test(test_utf8_is_continuation),
+		cmocka_unit_test(test_utf8_previous),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_token_limit),
 		cmocka_unit_test(test_source_messages),

@@ -19,6 +19,7 @@
 #include "json_rows.h"
 #include "number.h"
 #include "strset.h"
+#include "utf8.h"
 #include "util.h"
 
 /* --- parsing */
@@ -42,7 +43,7 @@ static void text_position(const char *text, const char *pos, int *line, int *col
 		if (*c == '\n') {
 			(*line)++;
 			*col = 1;
-		} else if (((unsigned char)*c & 0xC0) != 0x80) {
+		} else if (!av_utf8_is_continuation((unsigned char)*c)) {
 			(*col)++;
 		}
 	}

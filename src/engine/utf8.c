@@ -77,6 +77,22 @@ int av_utf8_sequence_length(unsigned char lead)
 	return 0;
 }
 
+bool av_utf8_is_continuation(unsigned char byte)
+{
+	return (byte & 0xC0) == 0x80;
+}
+
+size_t av_utf8_previous(const char *s, size_t at)
+{
+	if (at == 0)
+		return 0;
+	size_t start = at - 1;
+	while (start > 0 && at - start < 4 && av_utf8_is_continuation((unsigned char)s[start]))
+		start--;
+	size_t need = (size_t)av_utf8_sequence_length((unsigned char)s[start]);
+	return need >= at - start ? start : at - 1;
+}
+
 int av_utf8_decode(const char *s, size_t len, uint32_t *cp)
 {
 	static const uint32_t lead_bits[5] = { 0, 0x7F, 0x1F, 0x0F, 0x07 };
@@ -89,7 +105,7 @@ int av_utf8_decode(const char *s, size_t len, uint32_t *cp)
 		return -1;
 	uint32_t c = p[0] & lead_bits[n];
 	for (size_t i = 1; i < n; i++) {
-		if ((p[i] & 0xC0) != 0x80)
+		if (!av_utf8_is_continuation(p[i]))
 			return -1;
 		c = (c << 6) | (p[i] & 0x3F);
 	}
@@ -143,16 +159,13 @@ bool av_utf8_valid(const char *s, size_t len, size_t *bad)
 
 void av_utf8_drop_cut_character(char *s, size_t size)
 {
-	size_t len = strnlen(s, size), start = len;
+	size_t len = strnlen(s, size);
 	if (len + 1 < size || len == 0)
 		return;
-	while (start > 0 && ((unsigned char)s[start - 1] & 0xC0) == 0x80)
-		start--;
-	if (start == 0)
-		return;
-	int need = av_utf8_sequence_length((unsigned char)s[start - 1]);
-	if (need > 1 && len - (start - 1) < (size_t)need)
-		s[start - 1] = '\0';
+	size_t start = av_utf8_previous(s, len);
+	int need = av_utf8_sequence_length((unsigned char)s[start]);
+	if (need > 1 && len - start < (size_t)need)
+		s[start] = '\0';
 }
 
 bool av_cp_is_wide(uint32_t cp)
@@ -233,12 +246,7 @@ uint32_t av_cp_lower(uint32_t cp)
 static bool next_cased(const char *s, size_t len, size_t i, int step)
 {
 	while (step > 0 ? i < len : i > 0) {
-		size_t start = i;
-		if (step < 0) {
-			start = i - 1;
-			while (start > 0 && ((unsigned char)s[start] & 0xC0) == 0x80)
-				start--;
-		}
+		size_t start = step < 0 ? av_utf8_previous(s, i) : i;
 		uint32_t cp;
 		int k = av_utf8_decode(s + start, len - start, &cp);
 		if (k <= 0)

@@ -18,6 +18,19 @@ int av_utf8_decode(const char *s, size_t len, uint32_t *cp);
  * that cannot start one (a continuation byte, 0xC0, 0xC1, 0xF5..0xFF). */
 int av_utf8_sequence_length(unsigned char lead);
 
+/* Whether byte continues a UTF-8 sequence (10xxxxxx) rather than starts
+ * one. */
+bool av_utf8_is_continuation(unsigned char byte);
+
+/* Where the character that ends at byte offset at of s starts (0 when at
+ * is 0): back over at most three continuation bytes to the byte that
+ * leads them, when its sequence reaches at (one cut short there included,
+ * as av_utf8_drop_cut_character needs). A byte that no such lead byte
+ * leads (a stray continuation byte, one at the start of s, a fourth one in
+ * a row) is a character of its own, at at - 1, as av_utf8_width counts
+ * it. */
+size_t av_utf8_previous(const char *s, size_t at);
+
 /* Encodes cp into out (no NUL); returns the byte count (1..4). A surrogate
  * or a value above U+10FFFF is encoded as U+FFFD. */
 int av_utf8_encode(uint32_t cp, char out[4]);

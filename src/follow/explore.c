@@ -82,14 +82,6 @@ void av_explore_line(const struct av_explore *e, char *out, size_t size)
 	format_line(e, where, out, size);
 }
 
-/* The byte offset where the character before offset at starts. */
-static size_t previous_character(const char *s, size_t at)
-{
-	while (at > 0 && ((unsigned char)s[--at] & 0xC0) == 0x80)
-		;
-	return at;
-}
-
 /* Cuts where (the first len bytes kept) before the word the cut is in,
  * when a space before it leaves something: "epoch 16…" of "epoch 167"
  * would read as another number. Then trailing spaces and the ",", ":"
@@ -119,7 +111,7 @@ void av_explore_line_fit(const struct av_explore *e, char *out, size_t size, int
 	teacher_where(e, where, sizeof where);
 	size_t len = strlen(where);
 	while (len > 0) {
-		len = previous_character(where, len);
+		len = av_utf8_previous(where, len);
 		size_t keep = whole_words(where, len);
 		memcpy(cut, where, keep);
 		strcpy(cut + keep, "…");

@@ -33,7 +33,7 @@ static int continuation_byte(WINDOW *w)
 	int c = key_within(w, REST_OF_CHARACTER_MS);
 	if (c == ERR)
 		return ERR;
-	if (c > 0xFF || (c & 0xC0) != 0x80) {
+	if (c > 0xFF || !av_utf8_is_continuation((unsigned char)c)) {
 		ungetch(c);
 		return ERR;
 	}

@@ -525,11 +525,9 @@ static bool space_may_break(const char *s, size_t len, size_t at)
 /* The code point that ends s[0..at) and the one that starts s[at..len). */
 static void around(const char *s, size_t len, size_t at, uint32_t *before, uint32_t *after)
 {
-	size_t b = at;
-	while (b > 0 && ((unsigned char)s[b - 1] & 0xC0) == 0x80)
-		b--;
+	size_t b = av_utf8_previous(s, at);
 	*before = *after = 0;
-	if (b > 0 && av_utf8_decode(s + b - 1, at - b + 1, before) < 0)
+	if (at > 0 && av_utf8_decode(s + b, at - b, before) < 0)
 		*before = 0;
 	if (at < len && av_utf8_decode(s + at, len - at, after) < 0)
 		*after = 0;
@@ -546,9 +544,7 @@ static size_t allowed_break(const char *s, size_t len, size_t from, size_t at)
 		around(s, len, b, &before, &after);
 		if (av_line_may_break(before, after))
 			return b;
-		do
-			b--;
-		while (b > from && ((unsigned char)s[b] & 0xC0) == 0x80);
+		b = from + av_utf8_previous(s + from, b - from);
 	}
 	return at;
 }

@@ -96,7 +96,7 @@ static bool cut_short(const char *s, size_t len)
 	if (need < 2 || len >= (size_t)need)
 		return false;
 	for (size_t i = 1; i < len; i++)
-		if (((unsigned char)s[i] & 0xC0) != 0x80)
+		if (!av_utf8_is_continuation((unsigned char)s[i]))
 			return false;
 	return true;
 }

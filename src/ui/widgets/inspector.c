@@ -1348,9 +1348,7 @@ static int scan_chars(const struct av_insp_bytes *raw, int s, int e, uint32_t *c
 	*spaces = e > s;
 	*controls = false;
 	/* from the start of the character byte s is in */
-	int pos = s;
-	while (pos > 0 && s - pos < 3 && (text[pos] & 0xC0) == 0x80)
-		pos--;
+	int pos = (int)av_utf8_previous((const char *)text, (size_t)s + 1);
 	while (pos < e) {
 		uint32_t cp;
 		int k = av_utf8_decode((const char *)text + pos, (size_t)(len - pos), &cp);

@@ -11,11 +11,6 @@
 
 /* --- the text ------------------------------------------------------------ */
 
-static bool is_cont(char ch)
-{
-	return ((unsigned char)ch & 0xC0) == 0x80;
-}
-
 static uint32_t cp_at(const struct av_line *l, size_t off)
 {
 	uint32_t cp = '?';
@@ -28,9 +23,7 @@ static uint32_t cp_at(const struct av_line *l, size_t off)
 static size_t prev_char(const struct av_line *l, size_t off)
 {
 	while (off > 0) {
-		off--;
-		while (off > 0 && is_cont(l->buf[off]))
-			off--;
+		off = av_utf8_previous(l->buf, off);
 		if (off == 0 || av_cp_width(cp_at(l, off)) != 0)
 			break;
 	}
@@ -43,11 +36,11 @@ static size_t next_char(const struct av_line *l, size_t off)
 	if (off >= l->len)
 		return l->len;
 	off++;
-	while (off < l->len && is_cont(l->buf[off]))
+	while (off < l->len && av_utf8_is_continuation((unsigned char)l->buf[off]))
 		off++;
 	while (off < l->len && av_cp_width(cp_at(l, off)) == 0 && cp_at(l, off) >= 0x20) {
 		off++;
-		while (off < l->len && is_cont(l->buf[off]))
+		while (off < l->len && av_utf8_is_continuation((unsigned char)l->buf[off]))
 			off++;
 	}
 	return off;
@@ -98,7 +91,8 @@ void av_line_set(struct av_line *l, const char *text, size_t limit)
 	l->limit = limit < sizeof(l->buf) ? limit : sizeof(l->buf) - 1;
 	size_t k = strlen(text);
 	/* cut at a character boundary */
-	while (k > l->limit || (k > 0 && k < strlen(text) && is_cont(text[k])))
+	while (k > l->limit ||
+	       (k > 0 && k < strlen(text) && av_utf8_is_continuation((unsigned char)text[k])))
 		k--;
 	memcpy(l->buf, text, k);
 	l->buf[k] = '\0';
