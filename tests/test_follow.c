@@ -2335,6 +2335,41 @@ static void test_explore_line_fits_narrow_screens(void **state)
 	assert_string_equal(line, "teacher: training, epoch 167 — f to follow");
 }
 
+/* A "…" right after a number reads as more of its digits: at 41 columns
+ * the teacher's line read "first-look step 4… — f to follow" (step 40-
+ * something?) where the header and a wrapped text's last row drop the
+ * number before their "…" (av_keep_before_ellipsis). */
+static void test_explore_line_no_number_before_ellipsis(void **state)
+{
+	(void)state;
+	struct av_explore ex;
+	struct av_state t;
+	char line[256];
+
+	av_explore_init(&ex);
+	av_state_init(&t);
+	t.view = AV_SNAP_VIEW_STAGE;
+	t.stage = 3;
+	strcpy(t.lesson, "first-look");
+	t.lesson_step = 3;
+	av_explore_teacher(&ex, &t);
+	av_explore_start(&ex);
+	for (int cols = 40; cols <= 48; cols++) {
+		av_explore_line_fit(&ex, line, sizeof line, cols, columns);
+		const char *more = strstr(line, "…");
+		assert_non_null(more);
+		if (more[-1] >= '0' && more[-1] <= '9')
+			fail_msg("%d columns: \"%s\"", cols, line);
+	}
+	av_explore_line_fit(&ex, line, sizeof line, 41, columns);
+	assert_string_equal(line, "teacher: first-look step… — f to follow");
+	/* step 12 of a lesson, one word of the place shown */
+	t.lesson_step = 11;
+	av_explore_teacher(&ex, &t);
+	av_explore_line_fit(&ex, line, sizeof line, 42, columns);
+	assert_string_equal(line, "teacher: first-look step… — f to follow");
+}
+
 /* A follower started with another sample loads the teacher's by name,
  * when it is installed and the same file; else a clear refusal. */
 static void test_sync_loads_teacher_sample(void **state)
@@ -2726,6 +2761,7 @@ int main(void)
 		cmocka_unit_test(test_sync_sleep_restart),
 		cmocka_unit_test(test_explore_without_teacher),
 		cmocka_unit_test(test_explore_line_fits_narrow_screens),
+		cmocka_unit_test(test_explore_line_no_number_before_ellipsis),
 		cmocka_unit_test_setup_teardown(test_class_explore_and_snap_back, room_setup,
 						room_teardown),
 		cmocka_unit_test(test_sync_rebuilds_only_when_needed),

@@ -485,6 +485,74 @@ static void test_utf8_previous(void **state)
 	}
 }
 
+/* Words for the cuts: the last one's start, and the text without it. */
+static void test_last_word(void **state)
+{
+	(void)state;
+	assert_int_equal(av_last_word_start("ab cd", 5), 3);
+	assert_int_equal(av_last_word_start("ab cd", 2), 0);      /* of "ab" */
+	assert_int_equal(av_last_word_start("abcd", 4), 0);
+	assert_int_equal(av_last_word_start("ab ", 3), 3);        /* an empty word */
+	assert_int_equal(av_last_word_start("", 0), 0);
+	assert_int_equal(av_without_last_word("ab  cd", 6), 2);
+	assert_int_equal(av_without_last_word("cd", 2), 0);
+	const char *chinese = "中文 第";
+	assert_int_equal(av_without_last_word(chinese, strlen(chinese)), strlen("中文"));
+	/* operators and ellipses are words of their own */
+	static const char *const operators[] = { "a =", "=", "a +", "a \xe2\x88\x92", "a -",
+						 "a \xc3\x97", "a \xc2\xb7", "a /" };
+	for (size_t k = 0; k < sizeof(operators) / sizeof(operators[0]); k++)
+		assert_true(av_last_word_is_operator(operators[k], strlen(operators[k])));
+	static const char *const others[] = { "a ==", "a-b", "x=", "a", "", "a \xe2\x80\xa6" };
+	for (size_t k = 0; k < sizeof(others) / sizeof(others[0]); k++)
+		assert_false(av_last_word_is_operator(others[k], strlen(others[k])));
+	assert_true(av_last_word_is_ellipsis("a \xe2\x80\xa6", strlen("a \xe2\x80\xa6")));
+	assert_true(av_last_word_is_ellipsis("a ...", 5));
+	assert_false(av_last_word_is_ellipsis("a\xe2\x80\xa6", strlen("a\xe2\x80\xa6")));
+	assert_false(av_last_word_is_ellipsis("a ....", 6));
+	assert_false(av_last_word_is_ellipsis("a =", 3));
+}
+
+/* What stays before a cut's "…": never a number it would lengthen, a
+ * second "…" or an operator with nothing after it, nor (with separators)
+ * the punctuation that led into what was cut off. */
+static void test_keep_before_ellipsis(void **state)
+{
+	(void)state;
+	static const struct { const char *s, *separators, *kept; } cases[] = {
+		{ "trained 12", " ,:;", "trained" },             /* "12…" read as 120 */
+		{ "softmax head 0,", " ,:;", "softmax head" },
+		{ "head 0, self, dk,", " ,:;", "head 0, self, dk" },
+		{ "step 4:", " ,:;", "step" },
+		{ "step 4:", "", "step 4:" },                    /* a row's own ending */
+		{ "exp: 1.0000 0.2608", "", "exp:" },
+		{ "exp: 1.0000 0.2608", " ,:;", "exp" },
+		{ "= 0.0001019", "", "" },                       /* then "=" hangs */
+		{ "x = 2.084", "", "x" },
+		{ "b_q[0] =", "", "b_q[0]" },
+		{ "x \xe2\x88\x92 y \xe2\x88\x92", "", "x \xe2\x88\x92 y" },
+		{ "+ \xe2\x80\xa6 (+3 terms) \xe2\x80\xa6", "", "+ \xe2\x80\xa6 (+3 terms)" },
+		{ "a ...", "", "a" },
+		{ "sum to 1.", "", "sum to" },                   /* "." goes with a number */
+		{ "1.0000 0.2608", "", "" },                     /* nothing left: 0 */
+		{ "\xe4\xb8\xad\xe6\x96\x87 12", " ,:;", "\xe4\xb8\xad\xe6\x96\x87" },
+		{ "panda", " ,:;", "panda" },
+		{ "", " ,:;", "" },
+		/* no separators: a row that ends at its space keeps it, and
+		 * the "…" stands apart from the number */
+		{ "x 2.084 ", "", "x 2.084 " },
+	};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		size_t keep = av_keep_before_ellipsis(cases[k].s, strlen(cases[k].s),
+						      cases[k].separators);
+		if (keep != strlen(cases[k].kept) || strncmp(cases[k].s, cases[k].kept, keep) != 0)
+			fail_msg("\"%s\": kept \"%.*s\", wanted \"%s\"", cases[k].s, (int)keep,
+				 cases[k].s, cases[k].kept);
+	}
+	/* only the first len bytes count */
+	assert_int_equal(av_keep_before_ellipsis("trained 12 ep", 10, " "), strlen("trained"));
+}
+
 static void test_empty(void **state)
 {
 	(void)state;
@@ -760,6 +828,8 @@ int main(void)
 		cmocka_unit_test(test_drop_cut_character),
 		cmocka_unit_test(test_utf8_is_continuation),
 		cmocka_unit_test(test_utf8_previous),
+		cmocka_unit_test(test_last_word),
+		cmocka_unit_test(test_keep_before_ellipsis),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_token_limit),
 		cmocka_unit_test(test_source_messages),

@@ -312,3 +312,69 @@ bool av_cp_is_space(uint32_t cp)
 	       cp == 0x2028 || cp == 0x2029 || cp == 0x202F || cp == 0x205F ||
 	       cp == 0x3000;
 }
+
+/* --- words, and what a "…" may follow ------------------------------------- */
+
+size_t av_last_word_start(const char *s, size_t len)
+{
+	while (len > 0 && s[len - 1] != ' ')
+		len--;
+	return len;
+}
+
+size_t av_without_last_word(const char *s, size_t len)
+{
+	len = av_last_word_start(s, len);
+	while (len > 0 && s[len - 1] == ' ')
+		len--;
+	return len;
+}
+
+/* Whether the last word of s[0..len) is one of words (n of them). */
+static bool last_word_is_one_of(const char *s, size_t len, const char *const *words, size_t n)
+{
+	size_t start = av_last_word_start(s, len);
+	for (size_t k = 0; k < n; k++)
+		if (len - start == strlen(words[k]) && !strncmp(s + start, words[k], len - start))
+			return true;
+	return false;
+}
+
+bool av_last_word_is_operator(const char *s, size_t len)
+{
+	static const char *const operators[] = { "=", "+", "\xe2\x88\x92", "-", "\xc3\x97",
+						 "\xc2\xb7", "/" };
+	return last_word_is_one_of(s, len, operators, sizeof(operators) / sizeof(operators[0]));
+}
+
+bool av_last_word_is_ellipsis(const char *s, size_t len)
+{
+	static const char *const ellipses[] = { "\xe2\x80\xa6", "..." };
+	return last_word_is_one_of(s, len, ellipses, sizeof(ellipses) / sizeof(ellipses[0]));
+}
+
+/* Whether a "…" right after s[0..len) (len > 0) would read wrong: as more
+ * digits of a number, as a second "…", or after an operator with nothing
+ * to work on. */
+static bool reads_wrong_before_ellipsis(const char *s, size_t len)
+{
+	char last = s[len - 1];
+	return (last >= '0' && last <= '9') || last == '.' || av_last_word_is_ellipsis(s, len) ||
+	       av_last_word_is_operator(s, len);
+}
+
+/* len without the characters of separators that end s[0..len). */
+static size_t without_trailing(const char *s, size_t len, const char *separators)
+{
+	while (len > 0 && s[len - 1] != '\0' && strchr(separators, s[len - 1]))
+		len--;
+	return len;
+}
+
+size_t av_keep_before_ellipsis(const char *s, size_t len, const char *separators)
+{
+	len = without_trailing(s, len, separators);
+	while (len > 0 && reads_wrong_before_ellipsis(s, len))
+		len = without_trailing(s, av_without_last_word(s, len), separators);
+	return len;
+}

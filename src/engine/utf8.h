@@ -103,4 +103,35 @@ bool av_cp_is_regional_indicator(uint32_t cp);
  * U+00A0, U+1680, U+2000..U+200B, U+2028, U+2029, U+202F, U+205F, U+3000. */
 bool av_cp_is_space(uint32_t cp);
 
+/* --- words, and what a "…" may follow ------------------------------------
+ * A text cut short on the screen (the header, the teacher's line, a
+ * wrapped text's last row) ends in "…" after a whole word. A word here
+ * is a run of bytes without an ASCII space. */
+
+/* Where the last word of s[0..len) starts: just after its last space, or
+ * 0. */
+size_t av_last_word_start(const char *s, size_t len);
+
+/* len without the last word of s[0..len) and the spaces before it. */
+size_t av_without_last_word(const char *s, size_t len);
+
+/* Whether the last word of s[0..len) is an operator of a formula: =, +,
+ * − (U+2212), -, ×, · or /. */
+bool av_last_word_is_operator(const char *s, size_t len);
+
+/* Whether the last word of s[0..len) is an ellipsis of its own: "…" or
+ * "...". */
+bool av_last_word_is_ellipsis(const char *s, size_t len);
+
+/* How much of s[0..len), a text cut after a whole word, to keep before the
+ * "…" that ends it: without what reads wrong right before a "…", again
+ * until nothing does. That is a last word that ends in a digit or a "."
+ * (the "…" would read as more digits: "trained 12…" of "12 ep",
+ * "= 0.0001019…"), or that is an ellipsis ("= ……") or an operator
+ * ("b_q[0] =…"), each with the spaces before it; and the characters of
+ * separators that end what is left, which led into what was cut off
+ * (" ,:;": "dk, …"; "": a wrapped row keeps its "exp:…"). 0 when nothing
+ * is left: the caller says what stands then. */
+size_t av_keep_before_ellipsis(const char *s, size_t len, const char *separators);
+
 #endif

@@ -82,22 +82,18 @@ void av_explore_line(const struct av_explore *e, char *out, size_t size)
 	format_line(e, where, out, size);
 }
 
-/* Cuts where (the first len bytes kept) before the word the cut is in,
- * when a space before it leaves something: "epoch 16…" of "epoch 167"
- * would read as another number. Then trailing spaces and the ",", ":"
- * that led to the part cut off go too. Returns the bytes kept. */
-static size_t whole_words(const char *where, size_t len)
+/* The bytes of where to keep before its "…" when its first len (whole
+ * characters) fit: back to the start of the word the cut is in, when a
+ * space before it leaves something ("epoch 16…" of "epoch 167" would read
+ * as another number; one word, or Chinese: whole characters), then
+ * without what may not stand before a "…" (av_keep_before_ellipsis: the
+ * ", " that led to the part cut off, and a number: "step 4…" of "step 4:
+ * scores" read as step 40-something too). */
+static size_t keep_before_ellipsis(const char *where, size_t len)
 {
-	size_t keep = len;
-	if (where[len] != '\0' && where[len] != ' ') {
-		while (keep > 0 && where[keep - 1] != ' ')
-			keep--;
-		if (keep == 0)
-			keep = len;   /* one word (or Chinese): whole characters */
-	}
-	while (keep > 0 && strchr(" ,:;", where[keep - 1]))
-		keep--;
-	return keep;
+	bool inside_word = where[len] != '\0' && where[len] != ' ';
+	size_t word = av_last_word_start(where, len);
+	return av_keep_before_ellipsis(where, inside_word && word > 0 ? word : len, " ,:;");
 }
 
 void av_explore_line_fit(const struct av_explore *e, char *out, size_t size, int cols,
@@ -112,7 +108,7 @@ void av_explore_line_fit(const struct av_explore *e, char *out, size_t size, int
 	size_t len = strlen(where);
 	while (len > 0) {
 		len = av_utf8_previous(where, len);
-		size_t keep = whole_words(where, len);
+		size_t keep = keep_before_ellipsis(where, len);
 		memcpy(cut, where, keep);
 		strcpy(cut + keep, "…");
 		format_line(e, cut, out, size);

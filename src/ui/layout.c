@@ -199,9 +199,10 @@ static void cut_columns(char *s, int cols)
 
 /* Cuts s (UTF-8) after its last whole word that leaves room for "…" in
  * cols columns, and ends it with "…"; a word ends at a space or where a
- * line of Chinese may break (av_line_may_break). Nothing fits: "…". s
- * needs room for 2 bytes more than its length ("…" after "ab cd" of
- * "ab cd e"). */
+ * line of Chinese may break (av_line_may_break), and what may not stand
+ * before a "…" goes too (av_keep_before_ellipsis: "dk, …", "trained 12…"
+ * of "12 ep"). Nothing fits: "…". s needs room for 2 bytes more than its
+ * length ("…" after "ab cd" of "ab cd e"). */
 static void cut_after_word(char *s, int cols)
 {
 	size_t len = strlen(s), off = 0, keep = 0;
@@ -227,17 +228,7 @@ static void cut_after_word(char *s, int cols)
 	}
 	if (off >= len)
 		return;
-	for (;;) {
-		/* "dk, …" and "self  …": the word, then "…" */
-		while (keep > 0 && strchr(" ,:", s[keep - 1]))
-			keep--;
-		/* nor a number before it: "trained 12…" of "12 ep" reads as 120 */
-		if (keep == 0 || !(s[keep - 1] >= '0' && s[keep - 1] <= '9'))
-			break;
-		while (keep > 0 && s[keep - 1] != ' ')
-			keep--;
-	}
-	strcpy(s + keep, "…");
+	strcpy(s + av_keep_before_ellipsis(s, keep, " ,:;"), "…");
 }
 
 /* text (size bytes) after snprintf, which wanted len: a cut text (a long
@@ -603,18 +594,8 @@ static size_t whole_words(const char *s, size_t len, int width,
  * ends instead (best when its last word is no operator). */
 static size_t before_operator(const char *s, size_t best)
 {
-	static const char *const ops[] = { "=", "+", "\xe2\x88\x92", "-", "\xc3\x97",
-					   "\xc2\xb7", "/" };
-	size_t w0 = best;
-	while (w0 > 0 && s[w0 - 1] != ' ')
-		w0--;
-	for (size_t k = 0; w0 > 0 && k < sizeof(ops) / sizeof(ops[0]); k++) {
-		if (best - w0 == strlen(ops[k]) && !strncmp(s + w0, ops[k], best - w0)) {
-			while (w0 > 0 && s[w0 - 1] == ' ')
-				w0--;
-			return w0;
-		}
-	}
+	if (av_last_word_start(s, best) > 0 && av_last_word_is_operator(s, best))
+		return av_without_last_word(s, best);
 	return best;
 }
 

@@ -11,6 +11,7 @@
 #include "ui/widgets/draw.h"
 #include "ui/layout.h"
 #include "ui/widgets/panels.h"
+#include "utf8.h"
 #include "util.h"
 
 #define PANEL_GAP 2        /* columns between panels side by side */
@@ -408,62 +409,11 @@ void av_shown_free(struct av_shown *s)
 	s->n = 0;
 }
 
-/* The last word of s[0..len) (len > 0). */
-static const char *last_word(const char *s, size_t len, size_t *word_len)
-{
-	size_t w0 = len;
-	while (w0 > 0 && s[w0 - 1] != ' ')
-		w0--;
-	*word_len = len - w0;
-	return s + w0;
-}
-
-/* The length of s[0..len) without its last word and the spaces before it. */
-static size_t without_last_word(const char *s, size_t len)
-{
-	size_t n;
-	last_word(s, len, &n);
-	len -= n;
-	while (len > 0 && s[len - 1] == ' ')
-		len--;
-	return len;
-}
-
 /* Whether s[0..len) ends in a "…" or an operator of its own: a "…" after
  * it reads twice ("= ……") or leaves the operator hanging ("b_q[0] =…"). */
 static bool ends_in_ellipsis_or_operator(const char *s, size_t len)
 {
-	static const char *const words[] = { "…", "...", "=", "+", "\xe2\x88\x92", "-",
-					     "\xc3\x97", "\xc2\xb7", "/" };
-	size_t n;
-	const char *w = last_word(s, len, &n);
-	for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++)
-		if (n == strlen(words[k]) && !strncmp(w, words[k], n))
-			return true;
-	return false;
-}
-
-/* Whether s[0..len) ends in a digit: a "…" right after it reads as another
- * number ("= 0.0001019…" of 0.0001019 / 1.2609, "= 2.084…"). */
-static bool ends_in_number(const char *s, size_t len)
-{
-	return (s[len - 1] >= '0' && s[len - 1] <= '9') || s[len - 1] == '.';
-}
-
-static bool no_ellipsis_after(const char *s, size_t len)
-{
-	return ends_in_ellipsis_or_operator(s, len) || ends_in_number(s, len);
-}
-
-/* s's first len bytes without the words at their end that no "…" may
- * follow (no_ellipsis_after) and the spaces before them; len when that
- * leaves none (the caller marks the cut apart, " …"). */
-static size_t before_ellipsis(const char *s, size_t len)
-{
-	size_t keep = len;
-	while (keep > 0 && no_ellipsis_after(s, keep))
-		keep = without_last_word(s, keep);
-	return keep > 0 ? keep : len;
+	return av_last_word_is_ellipsis(s, len) || av_last_word_is_operator(s, len);
 }
 
 /* Whether s[0..len) has a digit. */
@@ -498,10 +448,9 @@ static const char *final_result(const char *s)
 	if (end && (strncmp(end, " (", 2) != 0 || end[strlen(end) - 1] != ')' ||
 		    strchr(end + 2, '(')))
 		return NULL;
-	const char *name = eq - 1;   /* the space before "=" */
-	while (name > s && name[-1] != ' ')
-		name--;
-	size_t name_len = (size_t)(eq - 1 - name);
+	size_t name_end = (size_t)(eq - 1 - s);   /* at the space before "=" */
+	const char *name = s + av_last_word_start(s, name_end);
+	size_t name_len = (size_t)(s + name_end - name);
 	if (name > s && name_len > 0 && name_len <= 8 && !has_digit(name, name_len) &&
 	    !ends_in_ellipsis_or_operator(name, name_len) && !has_bracket(name, name_len))
 		return name;
@@ -541,7 +490,7 @@ static char *cut_last_row(const char *p, int width)
 		/* "+ … (+3 terms) … =" and "/ … =": the one "…", no operator
 		 * before it */
 		while (!whole && len > 0 && ends_in_ellipsis_or_operator(head, len))
-			len = without_last_word(head, len);
+			len = av_without_last_word(head, len);
 		char *row = av_printf("%.*s%s%s%s", (int)len, head, len > 0 ? " " : "",
 				      whole ? "" : "… ", result);
 		free(head);
@@ -551,8 +500,10 @@ static char *cut_last_row(const char *p, int width)
 	size_t len = av_wrap_line(p, width - 1, av_text_width, &next);
 	if (next == p)   /* nothing whole fits: as much as fits */
 		return av_strdup(p);
-	size_t keep = before_ellipsis(p, len);
-	if (keep < len || !no_ellipsis_after(p, len))
+	/* a row keeps its own ending ("exp:…"): no separators; len 0 is a
+	 * text that starts with spaces and a word too wide: "…" alone */
+	size_t keep = av_keep_before_ellipsis(p, len, "");
+	if (keep > 0 || len == 0)
 		return av_printf("%.*s%s", (int)keep, p, more);
 	/* nothing but numbers: the "…" apart from them */
 	len = av_wrap_line(p, width - 2, av_text_width, &next);
