@@ -573,6 +573,21 @@ static void test_no_key_twice(void **state)
 			assert_int_equal(av_train_action_for_key(av_train_actions[a].keys[k]), a);
 }
 
+/* Messages name an action by its first key: "p" for the stage before,
+ * and ( and ) for the matrices, wherever they are said. */
+static void test_action_key_names(void **state)
+{
+	(void)state;
+	char name[32];
+	av_action_key_name(AV_ACTION_PREV_STAGE, name, sizeof(name));
+	assert_string_equal(name, "p");
+	av_action_key_name(AV_ACTION_HELP, name, sizeof(name));
+	assert_string_equal(name, "?");
+	struct av_matrix_keys keys = av_matrix_keys();
+	assert_string_equal(keys.back, "(");
+	assert_string_equal(keys.on, ")");
+}
+
 static void test_keys_documented(void **state)
 {
 	(void)state;
@@ -980,6 +995,7 @@ int main(void)
 		cmocka_unit_test(test_header_drops_whole_words),
 		cmocka_unit_test(test_no_key_twice),
 		cmocka_unit_test(test_keys_documented),
+		cmocka_unit_test(test_action_key_names),
 		cmocka_unit_test(test_colour_decisions),
 		cmocka_unit_test(test_ramps),
 		cmocka_unit_test(test_cell_numbers),

@@ -203,6 +203,19 @@ void av_key_name(int key, char *buf, size_t size, bool brief)
 		snprintf(buf, size, "key %d", key);
 }
 
+void av_action_key_name(enum av_action act, char *buf, size_t size)
+{
+	av_key_name(av_actions[act].keys[0], buf, size, false);
+}
+
+struct av_matrix_keys av_matrix_keys(void)
+{
+	struct av_matrix_keys k;
+	av_action_key_name(AV_ACTION_PREV_MATRIX, k.back, sizeof(k.back));
+	av_action_key_name(AV_ACTION_NEXT_MATRIX, k.on, sizeof(k.on));
+	return k;
+}
+
 char *av_action_keys_text(enum av_action a, bool brief)
 {
 	return av_keys_text(&av_actions[a], brief, " ");

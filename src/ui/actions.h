@@ -198,6 +198,18 @@ bool av_action_in_train_view(enum av_action a);
  * brief names are shorter ("Bksp", "S-Tab", "^L") for the help overlay. */
 void av_key_name(int key, char *buf, size_t size, bool brief);
 
+/* The name of the key bound first to act ("n", "("), for a message that
+ * names it. */
+void av_action_key_name(enum av_action act, char *buf, size_t size);
+
+/* The names of the keys that go from matrix to matrix of a stage, ( and )
+ * (PREV_MATRIX, NEXT_MATRIX), for the messages about them: the stepper's
+ * and the one where no view takes them. */
+struct av_matrix_keys {
+	char back[32], on[32];
+};
+struct av_matrix_keys av_matrix_keys(void);
+
 /* "n Space PgDn": the names of an action's keys, each name once. malloc'd. */
 char *av_action_keys_text(enum av_action a, bool brief);
 char *av_keys_text(const struct av_action_info *info, bool brief, const char *sep);

@@ -654,7 +654,7 @@ static void say_stage_end(struct av_app *a, bool ahead)
 {
 	enum av_action back = ahead ? AV_ACTION_PREV_STAGE : AV_ACTION_NEXT_STAGE;
 	char key[32];
-	av_key_name(av_actions[back].keys[0], key, sizeof(key), false);
+	av_action_key_name(back, key, sizeof(key));
 	if (ahead)
 		/* TRANSLATORS: %s is the key of the previous stage, "p" */
 		av_app_message(a, false, _("the last stage: %s goes back"), key);
@@ -815,12 +815,10 @@ static void do_action(struct av_app *a, enum av_action act)
 	case AV_ACTION_NEXT_MATRIX: case AV_ACTION_PREV_MATRIX: {
 		/* the stepper's, and the panels' of the pinned and the figures
 		 * (their views take them); elsewhere said, not lost */
-		char back[32], on[32];
-		av_key_name(av_actions[AV_ACTION_PREV_MATRIX].keys[0], back, sizeof(back), false);
-		av_key_name(av_actions[AV_ACTION_NEXT_MATRIX].keys[0], on, sizeof(on), false);
+		struct av_matrix_keys keys = av_matrix_keys();
 		/* TRANSLATORS: %s and %s are the keys ( and ) */
 		av_app_message(a, false, _("%s and %s go from matrix to matrix of a stage in the "
-			       "stepper"), back, on);
+			       "stepper"), keys.back, keys.on);
 		break;
 	}
 	case AV_ACTION_PAGE_DOWN: case AV_ACTION_PAGE_UP:

@@ -867,12 +867,6 @@ static bool all_columns_shown(struct av_app *a)
 	       (a->hm.first_col == 0 && a->hm.last_col >= av_heatmap_total_cols(parts, n) - 1);
 }
 
-/* The name of the key bound first to act ("(", ")"), for the messages. */
-static void first_key_name(enum av_action act, char *buf, size_t size)
-{
-	av_key_name(av_actions[act].keys[0], buf, size, false);
-}
-
 /* ) and (: the cursor to the first column of the next matrix of the stage
  * (dir 1) or of the one before (-1), the view scrolled so that it starts
  * at the left, the row kept where that matrix has it (clamp_cursor). At
@@ -880,15 +874,13 @@ static void first_key_name(enum av_action act, char *buf, size_t size)
  * 51 presses. At either end, and at the tokens, they say so. */
 static bool to_matrix(struct av_app *a, int dir)
 {
-	char back[32], on[32];
-	first_key_name(AV_ACTION_PREV_MATRIX, back, sizeof(back));
-	first_key_name(AV_ACTION_NEXT_MATRIX, on, sizeof(on));
+	struct av_matrix_keys keys = av_matrix_keys();
 	struct av_part parts[AV_MAX_PARTS + 2];
 	int n = a->stage == AV_STAGE_TOKENS ? 0 : stage_parts(a, parts);
 	if (n == 0) {
 		/* TRANSLATORS: %s and %s are the keys ( and ) */
 		av_app_message(a, false, _("the tokens are a list, no matrix: %s and %s go from "
-			       "matrix to matrix at the other stages"), back, on);
+			       "matrix to matrix at the other stages"), keys.back, keys.on);
 		return false;
 	}
 	int nf = factor_cols(parts, n);
@@ -899,19 +891,20 @@ static bool to_matrix(struct av_app *a, int dir)
 		/* TRANSLATORS: %s is a matrix's name ("scores_h"), then the
 		 * keys ( and ) */
 		av_app_message(a, false, _("%s is the stage's one matrix: %s and %s go from "
-			       "matrix to matrix where a stage shows more"), parts[p].name, back, on);
+			       "matrix to matrix where a stage shows more"),
+			       parts[p].name, keys.back, keys.on);
 		return false;
 	}
 	if (target >= n) {
 		/* TRANSLATORS: %s is a matrix's name ("residual"), then the key ( */
 		av_app_message(a, false, _("%s is the stage's last matrix: %s goes back"),
-			       parts[p].name, back);
+			       parts[p].name, keys.back);
 		return false;
 	}
 	if (target < 0) {
 		/* TRANSLATORS: %s is a matrix's name ("concat"), then the key ) */
 		av_app_message(a, false, _("%s is the stage's first matrix: %s goes on"),
-			       parts[p].name, on);
+			       parts[p].name, keys.on);
 		return false;
 	}
 	int start = 0;
