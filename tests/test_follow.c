@@ -2284,6 +2284,21 @@ static int columns(const char *s)
 	return av_utf8_width(s);
 }
 
+/* A student exploring while the teacher is at first-look's step 4, the
+ * scores, head 0. */
+static void explore_first_look_scores(struct av_explore *ex, struct av_state *t)
+{
+	av_explore_init(ex);
+	av_state_init(t);
+	t->view = AV_SNAP_VIEW_STAGE;
+	t->stage = 3;
+	t->head = 0;
+	strcpy(t->lesson, "first-look");
+	t->lesson_step = 3;
+	av_explore_teacher(ex, t);
+	av_explore_start(ex);
+}
+
 /* On a phone's 40 columns the teacher line keeps "— f to follow", the one
  * way back: the teacher's place is cut after a whole word, never a number
  * ("teacher: first-look step 4: scores, head 0 — f to f…" lost the key). */
@@ -2294,15 +2309,7 @@ static void test_explore_line_fits_narrow_screens(void **state)
 	struct av_state t;
 	char line[256];
 
-	av_explore_init(&ex);
-	av_state_init(&t);
-	t.view = AV_SNAP_VIEW_STAGE;
-	t.stage = 3;
-	t.head = 0;
-	strcpy(t.lesson, "first-look");
-	t.lesson_step = 3;
-	av_explore_teacher(&ex, &t);
-	av_explore_start(&ex);
+	explore_first_look_scores(&ex, &t);
 	av_explore_line(&ex, line, sizeof line);
 	assert_string_equal(line, "teacher: first-look step 4: scores, head 0 — f to follow");
 	av_explore_line_fit(&ex, line, sizeof line, 80, columns);   /* fits: as it is */
@@ -2346,14 +2353,7 @@ static void test_explore_line_no_number_before_ellipsis(void **state)
 	struct av_state t;
 	char line[256];
 
-	av_explore_init(&ex);
-	av_state_init(&t);
-	t.view = AV_SNAP_VIEW_STAGE;
-	t.stage = 3;
-	strcpy(t.lesson, "first-look");
-	t.lesson_step = 3;
-	av_explore_teacher(&ex, &t);
-	av_explore_start(&ex);
+	explore_first_look_scores(&ex, &t);
 	for (int cols = 40; cols <= 48; cols++) {
 		av_explore_line_fit(&ex, line, sizeof line, cols, columns);
 		const char *more = strstr(line, "…");
