@@ -1232,6 +1232,20 @@ static void test_tracked_pair_is_the_sentence_cell(void **state)
 	harness_close(&h);
 }
 
+/* Under the causal mask china, first in "china panda", may not look at
+ * panda: the pair is in training sentence #1, hidden. It said "in no
+ * training sentence", which a student could check was false. */
+static void test_tracked_pair_hidden_by_the_mask(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "");
+	harness_keys(&h, "mt");
+	expect(utf8 ? "china→panda  hidden by the mask" : "china->panda  hidden by the mask");
+	expect_not("in no training sentence");
+	harness_close(&h);
+}
+
 /* D6: the loss chart's x axis is labelled with epoch ticks and its unit,
  * never a lone "epoch 70" that reads as the current epoch. */
 /* After one epoch (or on a flat curve) the loss's range is one value: the
@@ -1906,6 +1920,7 @@ int main(void)
 		cmocka_unit_test(test_closed_box_leaves_no_gap),
 		cmocka_unit_test(test_target_names_the_tracked_pair),
 		cmocka_unit_test(test_hist_zero_mark_apart),
+		cmocka_unit_test(test_tracked_pair_hidden_by_the_mask),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

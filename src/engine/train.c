@@ -542,6 +542,25 @@ static void find_track_cell(struct av_trainer *tr)
 	}
 }
 
+bool av_trainer_track_hidden(const struct av_trainer *tr)
+{
+	if (tr->track[0] < 0 || tr->track_item >= 0)
+		return false;
+	bool cross = tr->cfg.mode == AV_MODE_CROSS;
+	for (int it = 0; it < tr->n_items; it++) {
+		const struct av_trace *t = &tr->items[it].trace;
+		const int *key_ids = cross ? t->source_ids : t->ids;
+		bool query = false, key = false;
+		for (int i = 0; i < t->n; i++)
+			query = query || t->ids[i] == tr->track[0];
+		for (int j = 0; j < t->m; j++)
+			key = key || key_ids[j] == tr->track[1];
+		if (query && key)
+			return true;
+	}
+	return false;
+}
+
 bool av_trainer_track_cell(struct av_trainer *tr, int h, double *scaled, double *weight)
 {
 	*scaled = *weight = NAN;

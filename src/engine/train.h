@@ -361,6 +361,11 @@ void av_trainer_vocab_scores(const struct av_trainer *tr, bool at_position_0, fl
 /* The tracked pair's word-only score for head h now (NAN without a pair). */
 double av_trainer_track_score(const struct av_trainer *tr, int h);
 
+/* Whether the tracked pair has no cell only because the mask hides it:
+ * some training sentence holds both words, but every such cell is hidden
+ * (china -> panda under the causal mask, china coming first). */
+bool av_trainer_track_hidden(const struct av_trainer *tr);
+
 /* The tracked pair's cell in its training sentence for head h at the
  * current parameters (runs that sentence forward): *scaled is the scaled
  * stage's score (q.k / (s T), positions included, what the stepper shows

@@ -610,7 +610,11 @@ static void track_title(struct av_app *a, WINDOW *w, int h)
 			 tr->items[tr->track_item].query);
 		if (av_text_width(name) + 2 + av_text_width(remark) + (H > 1 ? 8 : 0) > width)
 			snprintf(remark, sizeof(remark), _("in #%d"), tr->track_item + 1);
-	} else
+	} else if (av_trainer_track_hidden(tr))
+		/* china -> panda under the causal mask: the sentence holds the
+		 * pair, but china, first, may not look at panda */
+		snprintf(remark, sizeof(remark), _("hidden by the mask"));
+	else
 		snprintf(remark, sizeof(remark), _("in no training sentence"));
 	if (H > 1)
 		snprintf(remark + strlen(remark), sizeof(remark) - strlen(remark), _(", head %d"), h);
