@@ -396,7 +396,47 @@ static void test_bars_paged_name_the_largest(void **state)
 	/* every key on the screen: the tallest bar is the largest again */
 	harness_resize(&h, 200, 60);
 	expect_not("keys 0-");
-	expect("the tallest bar is the key it attends to most");
+	expect("the tallest in each head is the key this query attends to most");
+	harness_close(&h);
+}
+
+/* The rows of text about the grid and the bars, at 80x24 in English: the
+ * legend read "the tallest bar is the key it atten…", the bars' title
+ * "...; up/down: query; z:…" and the grid's (under a lesson's pane too,
+ * where "rows 0-2 of 5 ▼" leads it) "...; a…". The point whole, the keys
+ * (which the status line names too) only when they fit whole. */
+static void expect_no_cut_row(const char *start)
+{
+	int y = harness_find(start);
+	if (y < 0) {
+		fprintf(stderr, "no row with \"%s\"\n", start);
+		harness_dump();
+		fail();
+	}
+	if (strstr(harness_line(y), utf8 ? "…" : "~")) {
+		fprintf(stderr, "row %d cut: %s\n", y, harness_line(y));
+		harness_dump();
+		fail();
+	}
+}
+
+static void test_hints_whole_at_80(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "qkv-walkthrough", NULL, -1);
+	harness_keys(&h, "nnnnnna");
+	expect_no_cut_row("one heatmap per head");
+	harness_keys(&h, "j");   /* rows 0-2 of 5 lead the row */
+	expect_no_cut_row("one heatmap per head");
+	harness_keys(&h, "a");
+	expect_no_cut_row("bar height = weight");
+	expect_no_cut_row("bars: the tallest in each head is the key this query attends to most");
+	harness_keys(&h, "pp");   /* the scaled stage: signed bars */
+	expect_no_cut_row("bar height = value");
+	expect_no_cut_row("bars: up from 0 or down");
+	harness_resize(&h, 200, 60);
+	expect("; up/down: query; z: values; a: back");
 	harness_close(&h);
 }
 
@@ -888,6 +928,7 @@ int main(void)
 		cmocka_unit_test(test_title_matches_header),
 		cmocka_unit_test(test_bars),
 		cmocka_unit_test(test_bars_paged_name_the_largest),
+		cmocka_unit_test(test_hints_whole_at_80),
 		cmocka_unit_test(test_bars_keep_their_rows_at_60x16),
 		cmocka_unit_test(test_bars_burst_shorter_sentence),
 		cmocka_unit_test(test_bars_signed),

@@ -393,7 +393,7 @@ static void draw_title(struct av_app *a, const struct av_heads_page *pg)
 	const struct av_trace *t = &a->s->trace;
 	int width = getmaxx(w);
 	werase(w);
-	char buf[512];
+	char buf[512], keys[128];
 	bool sub = false;
 	enum av_stage st = a->heads_bars ? av_heads_bars_stage(a->stage, &sub)
 				       : av_heads_grid_stage(a->stage, &sub);
@@ -438,22 +438,26 @@ static void draw_title(struct av_app *a, const struct av_heads_page *pg)
 		av_cell_minus(from, sizeof(from));   /* U+2212, as the axis labels */
 		av_cell_minus(to, sizeof(to));
 		snprintf(buf, sizeof(buf), st == AV_STAGE_SOFTMAX
-			 ? _("bar height = weight, axis %s to %s (query %d in every head); "
-			     "up/down: query; z: values; a: back")
-			 : _("bar height = value, axis %s to %s (query %d in every head); "
-			     "up/down: query; z: values; a: back"), from, to, a->row);
-	}
-	else
+			 ? _("bar height = weight, axis %s to %s (query %d in every head)")
+			 : _("bar height = value, axis %s to %s (query %d in every head)"),
+			 from, to, a->row);
+		snprintf(keys, sizeof(keys), "%s", _("; up/down: query; z: values; a: back"));
+	} else {
+		snprintf(buf, sizeof(buf), "%s", st == AV_STAGE_PROJECTION
+			 ? _("one heatmap per head: tokens down, dimensions across")
+			 : st == AV_STAGE_CONTEXT
+			 ? _("one heatmap per head: queries down, dimensions across")
+			 : _("one heatmap per head: queries down, keys across"));
 		/* TRANSLATORS: the %s is "colour only" (or, on a screen without
 		 * colour, "shading only") or "numbers": what z shows */
-		snprintf(buf, sizeof(buf), st == AV_STAGE_PROJECTION
-			 ? _("one heatmap per head: tokens down, dimensions across; z: %s; a: bars")
-			 : st == AV_STAGE_CONTEXT
-			 ? _("one heatmap per head: queries down, dimensions across; z: %s; a: bars")
-			 : _("one heatmap per head: queries down, keys across; z: %s; a: bars"),
-			 !pg->numbers ? _("numbers")
+		snprintf(keys, sizeof(keys), _("; z: %s; a: bars"), !pg->numbers ? _("numbers")
 			 : c->color ? _("colour only") : _("shading only"));
-	av_heads_put(w, 1, x, buf, width - x, av_colors_el(c, AV_EL_DIM));
+	}
+	x += av_heads_put(w, 1, x, buf, width - x, av_colors_el(c, AV_EL_DIM));
+	/* the keys only whole (the status line names them too): cut, the
+	 * row ended "z:…" at 80 columns */
+	if (x + av_text_width(keys) <= width)
+		av_heads_put(w, 1, x, keys, width - x, av_colors_el(c, AV_EL_DIM));
 }
 
 static void draw_legend(struct av_app *a, const struct av_heads_page *pg)
@@ -481,11 +485,12 @@ static void draw_legend(struct av_app *a, const struct av_heads_page *pg)
 				 : _("bars: a page of each head's row; %s names the key with "
 				     "the largest value"), arrow);
 		else
+			/* within 80 columns: "the key it atten…" lost the point */
 			snprintf(text, sizeof(text), "%s", st == AV_STAGE_SOFTMAX ?
-				 _("bars: the query's softmax row in each head; the tallest bar "
-				   "is the key it attends to most") :
-				 _("bars: the query's row in each head, up from 0 or down; the "
-				   "softmax turns the tallest into the largest weight"));
+				 _("bars: the tallest in each head is the key this query "
+				   "attends to most") :
+				 _("bars: up from 0 or down; softmax turns the tallest into "
+				   "the largest weight"));
 		av_heads_put(w, 0, 0, text, getmaxx(w), av_colors_el(c, AV_EL_DIM));
 		return;
 	}
