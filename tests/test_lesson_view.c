@@ -437,6 +437,20 @@ static void test_open_at_step(void **state)
 	close_lesson(&ls);
 }
 
+/* A lesson's caption tells what a stage means in its own words: the
+ * stepper's plain-words meaning (what a free stepper shows in its spare
+ * rows) stays out, even where a projector has the rows. */
+static void test_no_stage_meaning_in_a_lesson(void **state)
+{
+	(void)state;
+	struct lesson_screen ls;
+	open_lesson_at(&ls, "first-look", 4, 200, 60);
+	expect("lesson 4/9");
+	expect("scores_h");
+	expect_not("Cell (i, j) is the dot product");
+	close_lesson(&ls);
+}
+
 static void test_training_step(void **state)
 {
 	(void)state;
@@ -1118,6 +1132,7 @@ int main(void)
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_legend_before_inspector),
 		cmocka_unit_test(test_open_at_step),
+		cmocka_unit_test(test_no_stage_meaning_in_a_lesson),
 		cmocka_unit_test(test_weights_figure_from_step_3),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1993,6 +1993,36 @@ static void test_burst_moves_in_the_new_stage(void **state)
 	harness_close(&h);
 }
 
+/* A learner alone read "how well each query matches each key" above six
+ * blank rows, and nowhere what a query or a key is: each stage says what
+ * it means in plain words where rows are free, after its purpose; the
+ * inspector keeps its rows first (60x20), and a lesson's caption tells its
+ * own story. */
+static void test_stage_meanings(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "nn");
+	expect("a query (what the token looks for), a");
+	harness_keys(&h, "n");
+	expect("How well each query matches each key.");
+	expect("Cell (i, j) is the dot product of query i and key j: large when the two vectors");
+	int purpose = harness_find("How well each query"), meaning = harness_find("Cell (i, j)");
+	assert_int_equal(meaning, purpose + 1);
+	harness_keys(&h, "nnnnn");
+	expect("W_o mixes the heads' results; adding X back (the residual) keeps what each");
+	harness_resize(&h, 60, 20);
+	expect_not("W_o mixes");
+	harness_close(&h);
+	/* cross mode: keys and values from the source */
+	OPEN(&h, 80, 24, "translate-cross", NULL, -1);
+	harness_keys(&h, "nn");
+	expect("W_k and W_v");
+	expect("turn each source row into a key");
+	harness_close(&h);
+}
+
 /* Defect 3: causal, key 0 hidden: row 0 has no visible key. The screen
  * says what attnview reports for it and what PyTorch would. */
 static void test_fully_hidden_row(void **state)
@@ -2804,6 +2834,7 @@ int main(void)
 		cmocka_unit_test(test_stage_opens_on_own_part),
 		cmocka_unit_test(test_burst_moves_in_the_new_stage),
 		cmocka_unit_test(test_fully_hidden_row),
+		cmocka_unit_test(test_stage_meanings),
 		cmocka_unit_test(test_nonfinite_on_screen),
 		cmocka_unit_test(test_projector),
 		cmocka_unit_test(test_loaded_trained_weights),

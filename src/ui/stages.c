@@ -19,6 +19,44 @@ const char *const av_ui_stage_purposes[] = {
 	NULL
 };
 
+/* Each in two rows of 80 columns at most: they stand in rows the figure,
+ * the caption and the inspector leave free. The embedding's without
+ * positions and the projection's in cross mode are av_ui_meaning_*. */
+const char *const av_ui_stage_meanings[] = {
+	[AV_STAGE_TOKENS] = NULL,
+	[AV_STAGE_EMBEDDING] = N_("Each token becomes a row of D numbers: its word's row of a "
+				  "table plus a vector for its position, so one word at two "
+				  "places gets two rows."),
+	[AV_STAGE_PROJECTION] = N_("Three matrices turn each row of X into a query (what the "
+				   "token looks for), a key (what it is found by) and a value "
+				   "(what it passes on)."),
+	[AV_STAGE_SCORES] = N_("Cell (i, j) is the dot product of query i and key j: large "
+			       "when the two vectors point the same way."),
+	[AV_STAGE_SCALED] = N_("A dot product of dk numbers tends to grow with dk; dividing "
+			       "keeps the scores small enough for softmax to share weight "
+			       "between keys."),
+	[AV_STAGE_MASKED] = N_("Softmax will give a hidden cell weight 0. The causal mask (m) "
+			       "hides the keys after each query, so no token sees ahead; x "
+			       "hides one key."),
+	[AV_STAGE_SOFTMAX] = N_("exp makes each score positive, keeping their order; "
+				"divided by the row's sum, they say how much query i "
+				"attends to each key."),
+	[AV_STAGE_CONTEXT] = N_("Row i is a weighted average of V's rows, with row i's "
+				"weights: what token i gathers from the tokens it "
+				"attends to."),
+	[AV_STAGE_OUTPUT] = N_("W_o mixes the heads' results; adding X back (the residual) "
+			       "keeps what each token was and adds what it gathered."),
+	NULL
+};
+
+const char *const av_ui_meaning_cross_projection =
+	N_("W_q turns each row of X into a query (what the token looks for); W_k and W_v "
+	   "turn each source row into a key (what it is found by) and a value.");
+
+const char *const av_ui_meaning_no_positions =
+	N_("Each token becomes a row of D numbers, its word's row of a table; without "
+	   "positions one word gives the same row wherever it stands.");
+
 bool av_ui_stage_per_head(enum av_stage st)
 {
 	return st == AV_STAGE_SCORES || st == AV_STAGE_SCALED || st == AV_STAGE_MASKED ||

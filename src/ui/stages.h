@@ -15,6 +15,11 @@
 
 extern const char *const av_ui_stage_titles[];    /* "tokens", ... */
 extern const char *const av_ui_stage_purposes[];
+/* What each stage means, for someone who knows vectors and matrices but
+ * not attention (NULL: the stage has none); untranslated, through _(). */
+extern const char *const av_ui_stage_meanings[];
+extern const char *const av_ui_meaning_no_positions;   /* --positional none */
+extern const char *const av_ui_meaning_cross_projection;
 
 /* Which trace tensor a part shows (the inspector explains each). */
 enum av_tensor {

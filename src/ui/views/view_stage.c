@@ -199,6 +199,22 @@ static void caption_add(struct caption *cap, char *text)
 	caption_add_as(cap, text, AV_EL_DIM);
 }
 
+/* text as paragraph `at` of cap, the later ones (and the legend) after it */
+static void caption_insert(struct caption *cap, int at, char *text, enum av_element el)
+{
+	if (cap->n >= (int)(sizeof(cap->para) / sizeof(cap->para[0]))) {
+		free(text);
+		return;
+	}
+	memmove(&cap->para[at + 1], &cap->para[at], (size_t)(cap->n - at) * sizeof(cap->para[0]));
+	memmove(&cap->el[at + 1], &cap->el[at], (size_t)(cap->n - at) * sizeof(cap->el[0]));
+	cap->para[at] = text;
+	cap->el[at] = el;
+	cap->n++;
+	if (cap->legend_at > at)
+		cap->legend_at++;
+}
+
 static void caption_free(struct caption *cap)
 {
 	for (int i = 0; i < cap->n; i++)
@@ -819,6 +835,31 @@ static void bind_heatmap(const struct av_app *a, struct av_heatmap *hm,
 	hm->projector = true;
 }
 
+/* What the stage means in plain words (stages.c), after the title's
+ * paragraphs (the first `after` of cap), in rows that the figure, the
+ * caption and the inspector leave free: a learner alone read "how well
+ * each query matches each key" above six blank rows, and nowhere what a
+ * query or a key is. Not in a lesson, whose caption tells it, nor on a
+ * real model's layer. */
+static void add_meaning(struct av_app *a, struct caption *cap, int after)
+{
+	const struct av_trace *t = &a->s->trace;
+	const char *meaning = av_ui_stage_meanings[a->stage];
+	if (a->stage == AV_STAGE_EMBEDDING && t->cfg.positional == AV_POS_NONE)
+		meaning = av_ui_meaning_no_positions;
+	if (a->stage == AV_STAGE_PROJECTION && t->cfg.mode == AV_MODE_CROSS)
+		meaning = av_ui_meaning_cross_projection;
+	if (!meaning || !a->w_panel || av_lesson_ui_title(a) || av_trace_is_model_layer(t))
+		return;
+	meaning = _(meaning);
+	int width = getmaxx(a->w_panel) - 1;
+	/* the blank row under the figure stays */
+	int rows = a->hm.used_rows + 1 + caption_rows_from(cap, 0, width) +
+		   (cap->legend_at ? 1 : 0) + wrapped_rows(meaning, width);
+	if (rows <= getmaxy(a->w_panel))
+		caption_insert(cap, after, av_strdup(meaning), AV_EL_DIM);
+}
+
 static void stage_draw(struct av_app *a)
 {
 	clamp_cursor(a);
@@ -826,6 +867,7 @@ static void stage_draw(struct av_app *a)
 	int n = stage_parts(a, parts);
 	struct caption cap = { .n = 0 };
 	draw_title(a, &cap);
+	int title_paragraphs = cap.n;
 	if (a->stage == AV_STAGE_TOKENS || n == 0) {
 		if (a->w_panel)
 			draw_tokens_table(a);
@@ -841,8 +883,10 @@ static void stage_draw(struct av_app *a)
 	update_selection(a);
 	draw_legend(a, parts, n);
 	draw_inspector(a, parts, n, &cap);
-	if (a->stage != AV_STAGE_TOKENS && n > 0)
+	if (a->stage != AV_STAGE_TOKENS && n > 0) {
+		add_meaning(a, &cap, title_paragraphs);
 		draw_caption(a, &cap, a->hm.used_rows, parts, n);
+	}
 	caption_free(&cap);
 }
 
