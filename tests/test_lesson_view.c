@@ -198,6 +198,7 @@ static void test_tokens_stage_shows_the_lesson(void **state)
 	expect_not("China - panda");
 	expect_not("The lesson of the china-panda tutorial");
 	expect_not("…");
+	expect_not("attnview --lesson first-look");   /* the free stepper's tip */
 	close_lesson(&ls);
 	open_lesson(&ls, "china-panda", 80, 24);
 	expect(ls.l.title[AV_LANG_EN]);

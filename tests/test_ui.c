@@ -1993,6 +1993,23 @@ static void test_burst_moves_in_the_new_stage(void **state)
 	harness_close(&h);
 }
 
+/* A learner alone never learned from the screen that lessons exist: the
+ * first stage names the guided tour under the sample's description, where
+ * it fits whole; not on a student's restricted account, which runs
+ * nothing else (nor in a lesson or a class). */
+static void test_tokens_stage_names_the_tour(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	expect("New to attention: attnview --lesson first-look is a ten-minute guided tour;");
+	expect("attnview --list-lessons lists every lesson.");
+	h.a.restricted = true;
+	harness_keys(&h, "np");
+	expect_not("attnview --lesson first-look");
+	harness_close(&h);
+}
+
 /* A learner alone read "how well each query matches each key" above six
  * blank rows, and nowhere what a query or a key is: each stage says what
  * it means in plain words where rows are free, after its purpose; the
@@ -2835,6 +2852,7 @@ int main(void)
 		cmocka_unit_test(test_burst_moves_in_the_new_stage),
 		cmocka_unit_test(test_fully_hidden_row),
 		cmocka_unit_test(test_stage_meanings),
+		cmocka_unit_test(test_tokens_stage_names_the_tour),
 		cmocka_unit_test(test_nonfinite_on_screen),
 		cmocka_unit_test(test_projector),
 		cmocka_unit_test(test_loaded_trained_weights),

@@ -497,7 +497,14 @@ static void draw_about(struct av_app *a, WINDOW *w, int y, int height)
 	const char *description = lesson ? NULL : zh && sm->description_zh ? sm->description_zh
 									  : sm->description;
 	y += draw_sentences(w, y, title, width, height - y, av_colors_el(c, AV_EL_LABEL));
-	draw_sentences(w, y, description, width, height - y, av_colors_el(c, AV_EL_DIM));
+	y += draw_sentences(w, y, description, width, height - y, av_colors_el(c, AV_EL_DIM));
+	/* a learner alone never learned from the screen that lessons exist;
+	 * not to a class (a student's account runs nothing else) */
+	if (!lesson && !a->classroom && !a->restricted && !av_trace_is_model_layer(&a->s->trace))
+		draw_sentences(w, y + 1, _("New to attention: attnview --lesson first-look is a "
+					   "ten-minute guided tour; attnview --list-lessons lists "
+					   "every lesson."),
+			       width, height - y - 1, av_colors_el(c, AV_EL_DIM));
 }
 
 #define MORE_MARK_W 9   /* " ▼ more" at width - 8, with a space before it */
