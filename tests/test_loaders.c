@@ -502,6 +502,21 @@ static void expect_parse_error(enum parse_as kind,
 	free(cause);
 }
 
+/* The built-in sample's description told a learner that Q/K/V are drawn
+ * from N(0,1): they are computed from X, and the weights are drawn. */
+static void test_builtin_description_draws_the_weights(void **state)
+{
+	(void)state;
+	struct av_sample s;
+	char *cause = NULL;
+	assert_true(av_sample_load_builtin(&s, &cause));
+	assert_null(strstr(s.description, "Q/K/V drawn"));
+	assert_non_null(strstr(s.description, "W_q, W_k and W_v drawn from N(0,1)"));
+	assert_null(strstr(s.description_zh, "Q/K/V 像"));
+	assert_non_null(strstr(s.description_zh, "W_q、W_k、W_v 像 torch.randn"));
+	av_sample_free(&s);
+}
+
 /* "title" and "description" in one language (a string) or two, as lessons
  * write their captions; English is required, Chinese optional. */
 static void test_sample_texts_in_two_languages(void **state)
@@ -1835,6 +1850,7 @@ int main(void)
 		cmocka_unit_test(test_json_count_values),
 		cmocka_unit_test(test_json_values_limit),
 		cmocka_unit_test(test_sample_texts_in_two_languages),
+		cmocka_unit_test(test_builtin_description_draws_the_weights),
 		cmocka_unit_test(test_vocab_words_are_tokens),
 		cmocka_unit_test(test_messages_escape_controls),
 		cmocka_unit_test(test_output_escapes_invisible),
