@@ -900,6 +900,26 @@ static void test_editor(void **state)
 	harness_close(&h);
 }
 
+/* c from causal asks for a source on its way to cross mode (the built-in
+ * sample has none); Esc said "edit cancelled", c again asked again, and a
+ * learner cycling the modes never got back to self. The message says how. */
+static void test_mode_cycle_without_a_source(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "", NULL, -1);
+	harness_keys(&h, "cc\x1b");
+	assert_int_equal(h.s.cfg.mode, AV_MODE_CAUSAL);
+	expect("cross mode needs a source; still causal (m for self)");
+	harness_keys(&h, "m");
+	assert_int_equal(h.s.cfg.mode, AV_MODE_SELF);
+	/* E (the source, for later): plain "edit cancelled" */
+	harness_keys(&h, "E\x1b");
+	expect_not("still causal");
+	expect("edit cancelled");
+	harness_close(&h);
+}
+
 /* Keys that did nothing in silence say why (QA): Right and l on the
  * tokens stage (a list: Up and Down move along it), and Tab in the
  * sentence editor (it completes only in the : prompt; the editor stays
@@ -2853,6 +2873,7 @@ int main(void)
 		cmocka_unit_test(test_fully_hidden_row),
 		cmocka_unit_test(test_stage_meanings),
 		cmocka_unit_test(test_tokens_stage_names_the_tour),
+		cmocka_unit_test(test_mode_cycle_without_a_source),
 		cmocka_unit_test(test_nonfinite_on_screen),
 		cmocka_unit_test(test_projector),
 		cmocka_unit_test(test_loaded_trained_weights),

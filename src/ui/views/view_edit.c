@@ -78,8 +78,15 @@ static void cancel(struct av_app *a)
 	struct av_editor *ed = &a->ed;
 	if (for_later(a)) {
 		/* nothing ran: the old source (or none) stays */
+		bool by_c = a->ed.then == AV_THEN_CROSS && !a->s->source;
 		close_editor(a);
-		av_app_message(a, false, _("edit cancelled"));
+		/* c asked for it on its way from causal to cross: c again
+		 * asks again, so a learner cycling the modes was stuck */
+		if (by_c)
+			av_app_message(a, false, _("edit cancelled: cross mode needs a source; "
+						   "still causal (m for self)"));
+		else
+			av_app_message(a, false, _("edit cancelled"));
 		return;
 	}
 	memcpy(a->s->key_hidden, ed->orig_hidden, sizeof(ed->orig_hidden));
