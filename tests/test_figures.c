@@ -191,6 +191,25 @@ static void check_masking(int cols, int lines)
 	harness_close(&h);
 }
 
+/* Keys that did nothing in the figures and said nothing (a key sweep at
+ * 80x24): < and > on the tril mask, the one panel; Tab where the figure is
+ * the same for every head (the head still changes, for the stepper). */
+static void test_silent_keys_say_why(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 80, 24, "qkv-walkthrough", NULL, -1);
+	harness_keys(&h, "F>");
+	expect("this figure has one panel: < > mark one of several");
+	harness_keys(&h, "\t");
+	assert_int_equal(h.a.head, 1);
+	expect("head 1 of 8: this figure is the same for every head");
+	harness_keys(&h, "F\t");   /* scaled | mask | masked: a head's own */
+	assert_int_equal(h.a.head, 2);
+	expect_not("the same for every head");
+	harness_close(&h);
+}
+
 static void test_masking(void **state)
 {
 	(void)state;
@@ -859,6 +878,7 @@ int main(void)
 	utf8 = harness_setup_process();
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tril),
+		cmocka_unit_test(test_silent_keys_say_why),
 		cmocka_unit_test(test_masking),
 		cmocka_unit_test(test_kinds),
 		cmocka_unit_test(test_page_has_only_its_panels),

@@ -576,14 +576,30 @@ static bool figures_key(struct av_app *a, int key, enum av_action act)
 	case AV_ACTION_DOWN: f->row++; break;
 	case AV_ACTION_PAGE_LEFT:
 	case AV_ACTION_PREV_MATRIX:
-		if (d->n > 0)
-			f->focus = (f->focus + d->n - 1) % d->n;
-		break;
 	case AV_ACTION_PAGE_RIGHT:
 	case AV_ACTION_NEXT_MATRIX:
-		if (d->n > 0)
+		/* the tril mask alone: < and > did nothing and said nothing */
+		if (d->n <= 1) {
+			av_app_message(a, false, _("this figure has one panel: < > mark one of "
+						   "several"));
+			return true;
+		}
+		if (act == AV_ACTION_PAGE_LEFT || act == AV_ACTION_PREV_MATRIX)
+			f->focus = (f->focus + d->n - 1) % d->n;
+		else
 			f->focus = (f->focus + 1) % d->n;
 		break;
+	case AV_ACTION_NEXT_HEAD:
+	case AV_ACTION_PREV_HEAD:
+		/* the head changes (the stepper shows it), but the mask and the
+		 * weights are the same for every head: the figure does not */
+		if (a->s->trace.heads > 1 && (f->fig == AV_FIG_TRIL || f->fig == AV_FIG_WEIGHTS)) {
+			int H = a->s->trace.heads;
+			int next = ((a->head + (act == AV_ACTION_NEXT_HEAD ? 1 : -1)) % H + H) % H;
+			av_app_message(a, false, _("head %d of %d: this figure is the same for "
+						   "every head"), next, H);
+		}
+		return false;
 	case AV_ACTION_PIN:
 		if (f->error) {
 			av_app_message(a, true, _("nothing to pin: %s"), f->error);
