@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """monkey.py: random keys and window sizes into attnview in a real terminal.
 
-    tools/monkey.py [--seconds S] [--seed N] [--class] [--valgrind] BINARY
+    tools/monkey.py [--seconds S] [--seed N] [--class] [--valgrind] [--lang L] BINARY
 
 Runs BINARY (best an --enable-sanitizers build) in tmux at 80x24 with one of
 several settings (samples, lessons, modes, themes, locales) and sends it
 random batches of keys (letters, punctuation, arrows, function and control
-keys, CJK and bidi characters) and, now and then, a new window size from
-10x4 to 220x70; when attnview quits (a random q, :quit) it starts again with
-other settings. With --class the same runs as a teacher (--lead) with a
+keys, CJK and bidi characters) and, now and then, a new window size: most
+from 10x4 to 220x70, the others at the edges, from 1x1 (a single row or
+column too) up to 300x100; when attnview quits (a random q, :quit) it
+starts again with other settings. --lang sets LANG for every run instead of
+a random one of LOCALES. With --class the same runs as a teacher (--lead) with a
 student (--follow) beside it, who gets a tenth of the keys. With --valgrind
 each run is under valgrind's memcheck (slower; finds reads of uninitialised
 memory, which ASan does not).
@@ -43,6 +45,18 @@ SETTINGS = ["", "--lesson=first-look", "--lesson=qkv-walkthrough", "--lesson=chi
 LOCALES = ["C.UTF-8", "C.UTF-8", "zh_CN.UTF-8", "C"]
 
 
+def window_size(rng):
+    """A new size: a usual one, or one at the edges that views must survive."""
+    kind = rng.random()
+    if kind < 0.6:
+        return rng.randint(10, 220), rng.randint(4, 70)
+    if kind < 0.75:
+        return rng.randint(1, 12), rng.randint(1, 6)           # tiny
+    if kind < 0.85:
+        return rng.choice([(1, rng.randint(1, 100)), (rng.randint(1, 300), 1)])  # a line
+    return rng.randint(200, 300), rng.randint(60, 100)         # a wall
+
+
 class Run:
     """One tmux server with attnview (and a follower with --class)."""
 
@@ -50,7 +64,7 @@ class Run:
         self.socket = "attnview-monkey-%d-%d" % (os.getpid(), number)
         self.status = os.path.join(work, "status.%d" % number)
         self.settings = rng.choice(SETTINGS)
-        self.locale = rng.choice(LOCALES)
+        self.locale = args.lang or rng.choice(LOCALES)
         self.keys = []
         env = ("ATTNVIEW_DATA_DIR=%s LANG=%s ASAN_OPTIONS=log_path=%s/asan "
                "UBSAN_OPTIONS=log_path=%s/ubsan:print_stacktrace=1"
@@ -105,6 +119,8 @@ def main():
     p.add_argument("--seed", type=int, default=int(time.time()))
     p.add_argument("--class", dest="klass", action="store_true")
     p.add_argument("--valgrind", action="store_true")
+    p.add_argument("--lang", help="LANG of every run (default: a random one of %s)"
+                   % ", ".join(sorted(set(LOCALES))))
     p.add_argument("--data", default=os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                    help="ATTNVIEW_DATA_DIR (default: this source tree)")
     args = p.parse_args()
@@ -123,7 +139,7 @@ def main():
         finished = False
         while time.time() < end and not finished:
             if rng.random() < 0.03:
-                size = (rng.randint(10, 220), rng.randint(4, 70))
+                size = window_size(rng)
                 run.tmux("resize-window", "-t", "m:0", "-x", str(size[0]), "-y", str(size[1]))
                 run.keys.append("(resize %dx%d)" % size)
             else:
