@@ -1216,6 +1216,30 @@ static void test_too_small_and_back(void **state)
 	harness_close(&h);
 }
 
+/* One column (a tmux pane squeezed shut): the message fills the rows but
+ * the last, whose one cell is the screen's bottom-right corner. ncurses 6.4
+ * writes that cell, on a terminal with automatic margins it cannot turn
+ * off (TERM=screen, tmux's), by inserting it at column -1: valgrind saw it
+ * read before the row. */
+static void test_one_column_leaves_the_corner(void **state)
+{
+	(void)state;
+	struct harness h;
+	assert_true(harness_open(&h, "screen", 80, 24, "", NULL, -1, NULL));
+	static const int heights[] = { 1, 2, 10, 24 };
+	for (size_t i = 0; i < sizeof(heights) / sizeof(heights[0]); i++) {
+		harness_resize(&h, 1, heights[i]);
+		assert_int_equal(COLS, 1);
+		const char *corner = harness_line(LINES - 1);
+		assert_true(strspn(corner, " ") == strlen(corner));
+		if (LINES > 1)   /* the message's first letters above it */
+			assert_int_equal(harness_line(0)[0], 't');
+	}
+	harness_resize(&h, 80, 24);
+	assert_non_null(strstr(harness_line(0), "attnview  china-panda"));
+	harness_close(&h);
+}
+
 /* 60x18: every stage still draws its title, matrix and status. */
 static void test_60x18_every_stage(void **state)
 {
@@ -2838,6 +2862,7 @@ int main(void)
 		cmocka_unit_test(test_idle_keys_say_why),
 		cmocka_unit_test(test_editor_runs_once_per_frame),
 		cmocka_unit_test(test_too_small_and_back),
+		cmocka_unit_test(test_one_column_leaves_the_corner),
 		cmocka_unit_test(test_tokens_line_edges),
 		cmocka_unit_test(test_tokens_table_more_marks),
 		cmocka_unit_test(test_cross_at_the_smallest_size),

@@ -1165,6 +1165,13 @@ static void draw_too_small(struct av_app *a)
 	werase(w);
 	char *text = av_layout_too_small_text(COLS, LINES, token_rows(a));
 	int width = getmaxx(w), height = getmaxy(w);
+	/* one column: the last row stays blank. ncurses 6.4 writes the
+	 * bottom-right cell of a terminal with automatic margins and no way
+	 * to turn them off (TERM=screen, tmux's) by inserting it before the
+	 * column left of it, column -1 here: it read before the row's cells
+	 * (valgrind) and sent the cursor off the screen. */
+	if (width < 2)
+		height--;
 	/* the size's line breaks after its comma first, then between words */
 	const char *paras[3] = { text, NULL, _("enlarge the window, or q to quit") };
 	char *comma = strstr(text, ", ");
