@@ -1,10 +1,13 @@
 /* fuzz_keyboard.c: any bytes as what a terminal sends, read by
- * av_keyboard_read (ui/keyboard.c: attnview's own UTF-8 decoding, Alt keys
- * and escape sequences) through ncurses from a pipe, as from a terminal
- * (xterm's key descriptions). Checks that every key is one the screen
- * knows how to take: a Unicode scalar value, a function key, Alt with one
- * of those, AV_KEY_NOT_UTF8 or AV_KEY_UNKNOWN_SEQUENCE; and that the keys
- * are no more than the bytes (none is made from nothing). */
+ * av_keyboard_read (ui/keyboard.c: attnview's own UTF-8 decoding, Alt keys,
+ * escape sequences, mouse and focus reports) through ncurses from a pipe,
+ * as from a terminal (xterm's key descriptions), with the keys the screen
+ * defines (the paste marks, the mouse reports). Checks that every key is
+ * one the screen knows how to take: a Unicode scalar value, a function
+ * key, Alt with one of those, AV_KEY_NOT_UTF8 or AV_KEY_UNKNOWN_SEQUENCE;
+ * and that the keys are no more than the bytes (none is made from
+ * nothing). The same bytes up to a NUL, as ESCDELAY, must give a wait
+ * from 0 to 10000 ms (av_keyboard_escape_delay). */
 #include "config.h"
 
 #include <unistd.h>
@@ -36,6 +39,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size > MAX_INPUT)
 		size = MAX_INPUT;
+	char *setting = fuzz_text(data, size);
+	int delay = av_keyboard_escape_delay(setting);
+	FUZZ_CHECK(delay >= 0 && delay <= 10000, "ESCDELAY \"%s\" gives %d ms", setting, delay);
+	free(setting);
 	int fds[2];
 	FUZZ_CHECK(pipe(fds) == 0, "pipe");
 	FUZZ_CHECK(write(fds[1], data, size) == (ssize_t)size, "write");
@@ -52,6 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 * them (without sending the mode to the fuzzer's output) */
 	define_key("\033[200~", KEY_MAX + 1);
 	define_key("\033[201~", KEY_MAX + 2);
+	av_keyboard_define_mouse_reports();   /* as av_app_init, after keypad() */
 	wtimeout(stdscr, 0);
 	size_t keys = 0;
 	int key;
