@@ -3,7 +3,7 @@
  * tensor's span lies inside the data and matches its shape, no two spans
  * share a byte, the spans cover the data exactly, and every float of every
  * computable tensor can be read (ASan checks that nothing is read outside
- * the input). */
+ * the input), twice. */
 #include "config.h"
 
 #include "fuzz_common.h"
@@ -38,6 +38,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				for (size_t k = 0; k < t->count; k++)
 					sink += v[k];
 				(void)sink;
+				/* asked again (the model binds a tensor once per use):
+				 * the same floats, in place or the copy kept */
+				const float *again = NULL;
+				FUZZ_CHECK(av_st_floats(&st, t, &again, &why) && again == v,
+					   "tensor %d read twice gives other floats", i);
 			} else {
 				FUZZ_CHECK(why && *why, "a refused dtype without a cause");
 			}
