@@ -84,7 +84,7 @@ seeds() {
 	tokenizer) echo "$src/samples $src/tests/fuzz/tokenizer-seeds" ;;
 	screen) echo "$src/tests/fuzz/screen-seeds" ;;
 	keyboard) echo "$src/tests/fuzz/keyboard-seeds" ;;
-	lesson) echo "$src/lessons" ;;
+	lesson) echo "$src/lessons $src/tests/fuzz/lesson-seeds" ;;
 	follow) echo "$src/tests/fuzz/follow-seeds" ;;
 	safetensors) echo "$src/tests/fuzz/safetensors-seeds" ;;
 	bpe) echo "$src/tests/fuzz/bpe-seeds" ;;

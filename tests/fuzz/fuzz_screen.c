@@ -19,8 +19,10 @@
  *                 key in a burst finds it where a longer sentence left it
  *
  * An input that starts with 0xfe S starts elsewhere than the built-in
- * sample in self-attention: S % 5 picks it from starts[] below (causal
- * mode, the cross-attention sample, two lessons with their caption pane).
+ * sample in self-attention: S % 6 picks it from starts[] below (causal
+ * mode, the cross-attention sample, two lessons with their caption pane,
+ * and the seed lesson with hidden keys, training steps and questions by
+ * position that the installed lessons do not have).
  *
  * After every redraw each window the views keep must lie inside the screen.
  * q ends the input, as it ends the program. ':' and W are skipped: through
@@ -80,6 +82,7 @@ static const struct start {
 	{ "translate-cross", NULL, -1 },
 	{ NULL, "first-look", -1 },
 	{ NULL, "china-panda", -1 },
+	{ NULL, AV_SRCDIR "/tests/fuzz/lesson-seeds/self-features.json", -1 },
 };
 
 /* The session and app of start st; l holds its lesson, if any. */
