@@ -18,13 +18,15 @@
 #   lesson     any bytes as a --lesson file
 #   follow     any bytes as a classroom message from a leader (src/follow/wire.c)
 #   safetensors  any bytes as a .safetensors file (src/model/safetensors.c)
+#   model      a GPT-2 model's config.json and model.safetensors, loaded and
+#              run a few tokens through (src/model/gpt2.c)
 #   bpe        text for GPT-2's tokenizer, or a vocab.json + merges.txt pair
 #
 # The seed corpora are collected from the tree each run (samples/, themes/,
 # tests/fixtures/, tests/bad/, lessons/, files under 64 KB; the screen and
 # follow targets get tests/fuzz/screen-seeds/ and follow-seeds/, the
-# keyboard keyboard-seeds/) into $FUZZ_DIR/corpus/TARGET, which keeps
-# what libFuzzer adds between runs. A crash leaves crash-* (the input) in
+# keyboard keyboard-seeds/, the model model-seeds/) into
+# $FUZZ_DIR/corpus/TARGET, which keeps what libFuzzer adds between runs. A crash leaves crash-* (the input) in
 # $FUZZ_DIR/TARGET and the script exits 1; reproduce it with
 #   $FUZZ_DIR/fuzz_TARGET $FUZZ_DIR/TARGET/crash-...
 # $FUZZ_DIR is build-fuzz/ in the source tree unless set. Without clang it
@@ -34,7 +36,7 @@ set -eu
 src=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
 [ $# -gt 0 ] && shift
-targets=${*:-sample weights theme tokenizer trace screen keyboard lesson follow safetensors bpe}
+targets=${*:-sample weights theme tokenizer trace screen keyboard lesson follow safetensors model bpe}
 out=${FUZZ_DIR:-$src/build-fuzz}
 CC_FUZZ=${CC_FUZZ:-clang}
 
@@ -87,6 +89,7 @@ seeds() {
 	lesson) echo "$src/lessons $src/tests/fuzz/lesson-seeds" ;;
 	follow) echo "$src/tests/fuzz/follow-seeds" ;;
 	safetensors) echo "$src/tests/fuzz/safetensors-seeds" ;;
+	model) echo "$src/tests/fuzz/model-seeds" ;;
 	bpe) echo "$src/tests/fuzz/bpe-seeds" ;;
 	esac
 }
