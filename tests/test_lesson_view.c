@@ -184,6 +184,32 @@ static void test_header_keeps_lesson_when_pinned(void **state)
 	close_lesson(&ls);
 }
 
+/* At 40x30 the all-heads view's "all heads · " took "lesson 1/15" from the
+ * header (QA); its title row begins "all heads:", so the label goes first
+ * and the lesson's place and the mode stay. */
+static void test_heads_header_keeps_lesson_at_40(void **state)
+{
+	(void)state;
+	struct lesson_screen ls;
+	open_lesson(&ls, "qkv-walkthrough", 40, 30);
+	harness_keys(&ls.h, "a");
+	assert_ptr_equal(ls.h.a.view, &av_view_heads);
+	const char *header = harness_line(0);
+	if (!strstr(header, "lesson 1/15") || !strstr(header, "self") ||
+	    !strstr(header, "1/9 tokens")) {
+		harness_dump();
+		fail_msg("the header lost the lesson, the mode or the stage");
+	}
+	expect("all heads: ");
+	close_lesson(&ls);
+	/* wide enough for every piece: the label stays */
+	open_lesson(&ls, "qkv-walkthrough", 80, 24);
+	harness_keys(&ls.h, "a");
+	assert_non_null(strstr(harness_line(0), "all heads · 1/9 tokens"));
+	assert_non_null(strstr(harness_line(0), "lesson 1/15"));
+	close_lesson(&ls);
+}
+
 /* first-look runs on the china-panda sample, whose title and description
  * stood under its tokens table, cut: "China - panda: ...", "The lesson of
  * the china-panda tutorial: ... Step…" (QA). A lesson shows its own title
@@ -1110,6 +1136,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pane_and_steps),
 		cmocka_unit_test(test_header_keeps_lesson_when_pinned),
+		cmocka_unit_test(test_heads_header_keeps_lesson_at_40),
 		cmocka_unit_test(test_pane_hidden_is_said),
 		cmocka_unit_test(test_tokens_stage_shows_the_lesson),
 		cmocka_unit_test(test_explore_then_return),

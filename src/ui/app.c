@@ -935,6 +935,7 @@ void av_app_draw_header(struct av_app *a, const char *view, int index, int count
 		/* names and labels come from N_() tables: shown translated */
 		.stage_name = name ? _(name) : NULL,
 		.view = view ? _(view) : NULL,
+		.view_in_title = view && view == a->view->label && a->view->label_in_title,
 	};
 	char trained[48], layer[48];
 	if (av_app_trained_text(a, trained, sizeof(trained)))

@@ -60,6 +60,9 @@ struct av_view {
 	const struct av_view_key *help_keys;
 	/* Shown in the header before the stage ("all heads"), or NULL. */
 	const char *label;
+	/* The view's title row begins with its label ("all heads: scores"):
+	 * a narrow header leaves the label out before the lesson and mode. */
+	bool label_in_title;
 	/* The status line's key hints while this view is open (a short line:
 	 * at 80 columns the status line shows the hints that fit whole). */
 	const char *hints;

@@ -94,9 +94,11 @@ enum { PIECE_MAX = 12 };
  * ("pinned: softmax head 0, self, dk, T=1": the compare view shows them
  * under the header) go, word by word, down to its name; then the lesson's
  * "lesson 4/17" (which stood in the sample's place and went with it, so a
- * teacher's pin took it away); last the mode and then the class ("3
- * following": whether the screen follows a teacher is said nowhere
- * else). In a class (a teacher's or a student's header) the sample's name
+ * teacher's pin took it away; where the view's title row begins with
+ * its name, "all heads: scores", that name goes before it: at 40 columns
+ * the all-heads view's label took "lesson 1/15"); last the mode and then
+ * the class ("3 following": whether the screen follows a teacher is said
+ * nowhere else). In a class (a teacher's or a student's header) the sample's name
  * is kept longer, after the seed: the scale and a temperature of 1 go
  * before "seed=7" becomes "s7", then the sizes (which the name says), then
  * the seed, another temperature and trained weights' seed and epochs (a
@@ -107,7 +109,8 @@ enum { PIECE_MAX = 12 };
  * of its own), then the name. Which sample a screen shows is what a student
  * checks against the teacher's: "cannot follow  self  D512 H8 dh64  dmodel
  * T=1  seed=0" at 80 columns did not say whose sample it could not follow.
- * A model's layer, the view's name and the stage never go. What
+ * A model's layer, the view's name (but one its title row says) and the
+ * stage never go. What
  * still does not fit is cut after a whole word, never inside one
  * ("causa…" read as nothing). */
 enum squeeze {
@@ -127,6 +130,7 @@ enum squeeze {
 	SQUEEZE_WEIGHTS,
 	SQUEEZE_VIEW_DETAILS,
 	SQUEEZE_CLASS_SAMPLE_NAME,   /* in a class: the sample's name */
+	SQUEEZE_VIEW_IN_TITLE,       /* a view's name its title row says */
 	SQUEEZE_LESSON,
 	SQUEEZE_MODE,
 	SQUEEZE_CLASSROOM,
@@ -317,7 +321,7 @@ static int header_pieces(const struct av_header_info *h, struct piece p[PIECE_MA
 	}
 
 	if (h->view) {
-		PIECE(SQUEEZE_NEVER, "%s", h->view);
+		PIECE(h->view_in_title ? SQUEEZE_VIEW_IN_TITLE : SQUEEZE_NEVER, "%s", h->view);
 		struct piece *v = &p[count - 1];
 		v->beside_stage = true;
 		v->tail = h->n_stages > 0 ? 3 : 0;   /* " · " */

@@ -62,6 +62,9 @@ struct av_header_info {
 	const char *stage_name;
 	const char *view;          /* "all heads", "pinned: softmax head 0, ...",
 				    * or NULL for the stepper: before the stage */
+	bool view_in_title;        /* the view's title row begins with the
+				    * label ("all heads: scores"): it may go
+				    * before the lesson's place and the mode */
 	const char *weights;       /* "trained 200 ep" after training, or NULL:
 				    * shown with the seed */
 	const char *model;         /* --model: "layer 5/12" in place of the seed

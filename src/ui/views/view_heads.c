@@ -696,6 +696,7 @@ static bool heads_key(struct av_app *a, int key, enum av_action act)
 const struct av_view av_view_heads = {
 	.name = "heads",
 	.label = N_("all heads"),
+	.label_in_title = true,   /* draw_title: "all heads: %s" */
 	.hints = N_("? help  a bars/back  Tab head  arrows query/key  < > page  z numbers  q quit"),
 	.draw = heads_draw,
 	.key = heads_key,
