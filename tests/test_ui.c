@@ -1957,6 +1957,51 @@ static void test_repeated_unknown_word(void **state)
 	harness_close(&h);
 }
 
+/* The row of token `word` in the tokens table (starting "  i  word"),
+ * or -1. */
+static int table_row_of(int i, const char *word)
+{
+	char start[64];
+	snprintf(start, sizeof(start), "%3d  %s ", i, word);
+	for (int y = 0; y < LINES; y++)
+		if (!strncmp(harness_line(y), start, strlen(start)))
+			return y;
+	return -1;
+}
+
+/* At 40 columns the tokens table's note read "not in th…" and its legend
+ * "* = not in the vocabulary (out-of-vocab…" (QA): each now says as much
+ * as fits whole, down to the "*" the tokens line and the legend use. */
+static void test_token_notes_fit_whole(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 40, 30, "", "china zebra panda", -1);
+	int y = table_row_of(1, "zebra");
+	assert_true(y >= 0);
+	if (!strstr(harness_line(y), " 6   *") || strstr(harness_line(y), "…")) {
+		harness_dump();
+		fail_msg("the note of an unknown word at 40 columns");
+	}
+	expect("* = not in the vocabulary");
+	expect_not("(out-of-vocab");
+	harness_keys(&h, "jx");   /* hide the unknown word's key */
+	assert_true(h.s.trace.key_hidden[1]);
+	if (!strstr(harness_line(y), " 6   *; hidden") || strstr(harness_line(y), "…")) {
+		harness_dump();
+		fail_msg("the note of a hidden unknown word at 40 columns");
+	}
+	harness_close(&h);
+	/* wider: whole sentences */
+	OPEN(&h, 80, 24, "", "china zebra panda", -1);
+	y = table_row_of(1, "zebra");
+	assert_non_null(strstr(harness_line(y), "not in the vocabulary: a row from the seed"));
+	expect("* = not in the vocabulary (out-of-vocabulary word)");
+	harness_keys(&h, "jx");
+	assert_non_null(strstr(harness_line(y), " 6   not in the vocabulary; hidden key (x)"));
+	harness_close(&h);
+}
+
 /* Defect 12: at 80x24 no explanation is cut with "…" while rows are free:
  * the stage's purpose, formula and shapes, the inspector's lines, and the
  * status line's hints (whole ones only: "t train", never "q q…"). */
@@ -2891,6 +2936,7 @@ int main(void)
 		cmocka_unit_test(test_ascii_fallback),
 		cmocka_unit_test(test_ascii_every_view),
 		cmocka_unit_test(test_repeated_unknown_word),
+		cmocka_unit_test(test_token_notes_fit_whole),
 		cmocka_unit_test(test_sweep_sizes),
 		cmocka_unit_test(test_nothing_cut_at_80x24),
 		cmocka_unit_test(test_stage_opens_on_own_part),

@@ -408,6 +408,38 @@ static void draw_caption(struct av_app *a, const struct caption *cap, int y,
 	}
 }
 
+/* The first of forms (the longest first) that fits width columns whole,
+ * else the last: a sentence cut at the edge, "not in th…", said nothing. */
+static const char *first_that_fits(const char *const *forms, int n, int width)
+{
+	for (int i = 0; i < n - 1; i++)
+		if (av_text_width(forms[i]) <= width)
+			return forms[i];
+	return forms[n - 1];
+}
+
+/* The note after a token's vocabulary row that fits width columns: out of
+ * the vocabulary, a hidden key, or both, each as long as there is room
+ * for ("*" as the tokens line marks the word, and its legend says). */
+static void token_note(char *note, size_t size, bool oov, bool hidden, int width)
+{
+	const char *oov_forms[] = { _("not in the vocabulary: a row from the seed"),
+				    _("not in the vocabulary"), "*" };
+	/* TRANSLATORS: after a token of the tokens table whose key is hidden;
+	 * "hidden" is its short form */
+	const char *hidden_forms[] = { _("hidden key (x)"), _("hidden") };
+	note[0] = '\0';
+	for (int h = 0; h < (hidden ? 2 : 1); h++)
+		for (int o = 0; o < (oov ? 3 : 1); o++) {
+			/* TRANSLATORS: a token both out of the vocabulary and
+			 * hidden: "not in the vocabulary; hidden key (x)" */
+			snprintf(note, size, oov && hidden ? _("%s; %s") : "%s%s",
+				 oov ? oov_forms[o] : "", hidden ? hidden_forms[h] : "");
+			if (av_text_width(note) <= width)
+				return;
+		}
+}
+
 /* One row of the tokens table in the first `width` columns of row y. */
 static void table_row(struct av_app *a, WINDOW *w, int y, int width, int i, bool source,
 		      bool current)
@@ -429,12 +461,8 @@ static void table_row(struct av_app *a, WINDOW *w, int y, int width, int i, bool
 	x += 16;
 	snprintf(num, sizeof(num), "%6d   ", id);
 	x += av_put(w, y, x, num, width - x, base);
-	char note[96] = "";
-	if (oov)
-		snprintf(note, sizeof(note), "%s", _("not in the vocabulary: a row from the seed"));
-	if (hidden)
-		snprintf(note + strlen(note), sizeof(note) - strlen(note), _("%shidden key (x)"),
-			 oov ? "; " : "");
+	char note[160];
+	token_note(note, sizeof(note), oov, hidden, width - x);
 	av_put(w, y, x, note, width - x, hidden ? av_colors_el(c, AV_EL_MASKED)
 					   : av_colors_el(c, AV_EL_OOV));
 }
@@ -786,9 +814,13 @@ static void draw_legend_at(struct av_app *a, WINDOW *w, int y, const struct av_p
 {
 	const struct av_trace *t = &a->s->trace;
 	if (a->stage == AV_STAGE_TOKENS) {
-		av_put(w, y, 0, av_trace_is_model_layer(t)
-		       ? _("every piece is in the model's vocabulary: no word is unknown")
-		       : _("* = not in the vocabulary (out-of-vocabulary word)"),
+		const char *model[] = {
+			_("every piece is in the model's vocabulary: no word is unknown"),
+			_("every piece is in the model's vocabulary"), _("no word is unknown") };
+		const char *oov[] = { _("* = not in the vocabulary (out-of-vocabulary word)"),
+				      _("* = not in the vocabulary") };
+		av_put(w, y, 0, av_trace_is_model_layer(t) ? first_that_fits(model, 3, getmaxx(w))
+		       : first_that_fits(oov, 2, getmaxx(w)),
 		       getmaxx(w), av_colors_el(&a->colors, AV_EL_DIM));
 		return;
 	}
