@@ -17,6 +17,7 @@
 #include "theme.h"
 #include "ui/actions.h"
 #include "ui/colors.h"
+#include "ui/widgets/draw.h"
 #include "ui/widgets/heatmap.h"
 #include "ui/layout.h"
 #include "utf8.h"
@@ -811,6 +812,53 @@ static int ascii_width(const char *s)
 
 /* Defect 12: the status line keeps whole "key what" groups and drops the
  * ones that do not fit from the end, never cutting a word. */
+/* av_cut_words(s, cols) is want. */
+static void check_cut(const char *s, int cols, const char *want)
+{
+	char *got = av_cut_words(s, cols);
+	if (strcmp(got, want) != 0)
+		fail_msg("\"%s\" in %d columns: \"%s\", want \"%s\"", s, cols, got, want);
+	assert_true(av_utf8_width(got) <= cols);
+	free(got);
+}
+
+/* A title cut after whole words: never inside a number ("scores / 1.7…"
+ * at 45x35 read as another number), nor after an operator, a bracket left
+ * open, a name whose "=" went, or a piece's first word alone. */
+static void test_cut_words(void **state)
+{
+	(void)state;
+	const char *scaled = "scaled = scores / √dk = scores / 1.732";
+	check_cut(scaled, 60, scaled);
+	check_cut(scaled, 38, scaled);
+	check_cut(scaled, 37, "scaled = scores / √dk = scores…");
+	check_cut(scaled, 35, "scaled = scores / √dk = scores…");
+	check_cut(scaled, 30, "scaled = scores / √dk…");
+	check_cut("scores_h (4, 4) / 1.732 → scaled_h (4, 4);  head 0 of 1", 44,
+		  "scores_h (4, 4) / 1.732 → scaled_h (4, 4)…");
+	check_cut("scores_h (4, 4) / 1.732 → scaled_h (4, 4);  head 0 of 1", 22,
+		  "scores_h (4, 4)…");
+	check_cut("scores_h = Q_h · K_hᵀ   (Q_h = Q[:, 0..2])", 36, "scores_h = Q_h · K_hᵀ…");
+	check_cut("Q = X·W_qᵀ  K = X·W_kᵀ  V = X·W_vᵀ;  head 0 = cols 0..2", 34,
+		  "Q = X·W_qᵀ  K = X·W_kᵀ…");
+	check_cut("weights = softmax(masked) per row", 20, "");
+	check_cut("Q = X·W_qᵀ  K = X·W_kᵀ  V = X·W_vᵀ;  head 0 = cols 0..2", 44,
+		  "Q = X·W_qᵀ  K = X·W_kᵀ  V = X·W_vᵀ…");
+	check_cut("weights_h (4, 4), each row sums to 1 (Σ column);  head 0 of 1", 40,
+		  "weights_h (4, 4), each row sums to…");
+	check_cut("one heatmap per head: queries down, keys across; z: colour only", 52,
+		  "one heatmap per head: queries down, keys across…");
+	check_cut("trained 200 epochs", 12, "trained…");
+	/* a first word wider than the room: nothing, not a piece of it */
+	check_cut("token_embedding[id] + pos", 10, "");
+	check_cut("abc", 1, "");
+	/* Chinese breaks beside its characters; a clause's mark goes */
+	check_cut("weights_h (4, 4)，每行和为 1（Σ 列）；  头 0/1", 42,
+		  "weights_h (4, 4)，每行和为 1（Σ 列）…");
+	check_cut("mask (4, 4)：0/16 个单元格被隐藏 → masked_h (4, 4)", 40,
+		  "mask (4, 4)：0/16 个单元格被隐藏…");
+}
+
 static void test_hints_fit_whole(void **state)
 {
 	(void)state;
@@ -1001,6 +1049,7 @@ int main(void)
 		cmocka_unit_test(test_cell_numbers),
 		cmocka_unit_test(test_cell_format_is_printf),
 		cmocka_unit_test(test_hints_fit_whole),
+		cmocka_unit_test(test_cut_words),
 		cmocka_unit_test(test_wrap),
 		cmocka_unit_test(test_wrap_chinese_fills),
 		cmocka_unit_test(test_wrap_keeps_number_with_measure_word),

@@ -2037,6 +2037,64 @@ static void test_nothing_cut_at_80x24(void **state)
 	}
 }
 
+/* The first "…" of s that comes right after a digit, a "." or an operator
+ * (a cut number reads as another; "= …" hangs), or NULL. */
+static const char *cut_badly(const char *s)
+{
+	for (const char *p = s; (p = strstr(p, "…")); p += strlen("…")) {
+		if (p == s)
+			continue;
+		char before = p[-1];
+		if ((before >= '0' && before <= '9') || before == '.' || before == '/' ||
+		    before == '=' || before == '+')
+			return p;
+	}
+	return NULL;
+}
+
+/* At 45x35 the scaled stage's title read "scaled = scores / √dk = scores /
+ * 1.7…" of 1.732 (QA): the title rows of the stepper and the all-heads
+ * view are cut after whole words, never inside or right after a number
+ * (nor inside a word: "(toke…" of "(tokens has no per-head data)"). */
+static void test_titles_cut_after_words(void **state)
+{
+	(void)state;
+	if (!utf8)
+		skip();   /* the titles have √, · and ᵀ */
+	struct harness h;
+	OPEN(&h, 45, 35, "", NULL, -1);
+	harness_keys(&h, "nnnn");
+	assert_non_null(strstr(harness_line(0), "5/9 scaled"));
+	expect("scaled  scaled = scores / √dk = scores…");
+	expect_not("1.7…");
+	/* the caption under the figure has the formula whole */
+	expect("scaled = scores / √dk = scores / 1.732");
+	harness_close(&h);
+	static const int sizes[][2] = { { 40, 30 }, { 45, 35 }, { 60, 20 }, { 40, 12 } };
+	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		OPEN(&h, sizes[k][0], sizes[k][1], "", NULL, -1);
+		for (int view = 0; view < 2; view++) {
+			for (int st = 0; st < AV_STAGE_COUNT; st++) {
+				for (int y = h.a.layout.title.y;
+				     y < h.a.layout.title.y + h.a.layout.title.h; y++) {
+					const char *row = harness_line(y);
+					if (cut_badly(row) || strstr(row, "(toke…")) {
+						fprintf(stderr, "%dx%d, %s, stage %d, row %d\n",
+							sizes[k][0], sizes[k][1],
+							view ? "all heads" : "stepper", st, y);
+						harness_dump();
+						fail();
+					}
+				}
+				harness_keys(&h, "n");
+			}
+			harness_key(&h, AV_FKEY(KEY_HOME));
+			harness_keys(&h, "a");
+		}
+		harness_close(&h);
+	}
+}
+
 /* Defect 13: context and output open on their own result (context_h,
  * output), and a projection names its matrix. */
 static void test_stage_opens_on_own_part(void **state)
@@ -2939,6 +2997,7 @@ int main(void)
 		cmocka_unit_test(test_token_notes_fit_whole),
 		cmocka_unit_test(test_sweep_sizes),
 		cmocka_unit_test(test_nothing_cut_at_80x24),
+		cmocka_unit_test(test_titles_cut_after_words),
 		cmocka_unit_test(test_stage_opens_on_own_part),
 		cmocka_unit_test(test_burst_moves_in_the_new_stage),
 		cmocka_unit_test(test_fully_hidden_row),

@@ -359,29 +359,44 @@ static void clamp(struct av_app *a)
 
 /* --- drawing ------------------------------------------------------------- */
 
+/* Appends piece to buf (size bytes) when it fits width columns with what
+ * buf has: a page's place is said whole or not at all ("heads 0…" read
+ * as another head). */
+static void add_whole(char *buf, size_t size, const char *piece, int width)
+{
+	if (av_text_width(buf) + av_text_width(piece) <= width &&
+	    strlen(buf) + strlen(piece) < size)
+		strcat(buf, piece);
+}
+
+/* Which columns, rows and heads the page shows, each whole while it fits
+ * width columns, the columns first. */
 static void page_text(const struct av_app *a, const struct av_heads_page *pg, char *buf,
-		      size_t size)
+		      size_t size, int width)
 {
 	const struct av_trace *t = &a->s->trace;
 	const bool utf8 = av_draw_utf8();
+	char piece[128];
 	buf[0] = '\0';
-	size_t n = 0;
-	if (pg->first_col > 0 || pg->last_col < pg->total_cols - 1)
-		n += (size_t)snprintf(buf + n, size - n,
-				      a->heads_bars ? _("%skeys %d-%d of %d%s  ")
-				      : _("%scols %d-%d of %d%s  "),
-				      pg->first_col > 0 ? (utf8 ? "◀ " : "< ") : "",
-				      pg->first_col, pg->last_col, pg->total_cols,
-				      pg->last_col < pg->total_cols - 1 ? (utf8 ? " ▶" : " >") : "");
-	if (n < size && !a->heads_bars &&
-	    (pg->first_row > 0 || pg->last_row < pg->total_rows - 1))
-		n += (size_t)snprintf(buf + n, size - n, _("rows %d-%d of %d%s%s  "), pg->first_row,
-				      pg->last_row, pg->total_rows,
-				      pg->first_row > 0 ? (utf8 ? " ▲" : " ^") : "",
-				      pg->last_row < pg->total_rows - 1 ? (utf8 ? " ▼" : " v") : "");
-	if (n < size && (pg->first_head > 0 || pg->last_head < t->heads - 1))
-		snprintf(buf + n, size - n, _("heads %d-%d of %d (Tab)  "), pg->first_head,
+	if (pg->first_col > 0 || pg->last_col < pg->total_cols - 1) {
+		snprintf(piece, sizeof(piece), a->heads_bars ? _("%skeys %d-%d of %d%s  ")
+			 : _("%scols %d-%d of %d%s  "),
+			 pg->first_col > 0 ? (utf8 ? "◀ " : "< ") : "",
+			 pg->first_col, pg->last_col, pg->total_cols,
+			 pg->last_col < pg->total_cols - 1 ? (utf8 ? " ▶" : " >") : "");
+		add_whole(buf, size, piece, width);
+	}
+	if (!a->heads_bars && (pg->first_row > 0 || pg->last_row < pg->total_rows - 1)) {
+		snprintf(piece, sizeof(piece), _("rows %d-%d of %d%s%s  "), pg->first_row,
+			 pg->last_row, pg->total_rows, pg->first_row > 0 ? (utf8 ? " ▲" : " ^") : "",
+			 pg->last_row < pg->total_rows - 1 ? (utf8 ? " ▼" : " v") : "");
+		add_whole(buf, size, piece, width);
+	}
+	if (pg->first_head > 0 || pg->last_head < t->heads - 1) {
+		snprintf(piece, sizeof(piece), _("heads %d-%d of %d (Tab)  "), pg->first_head,
 			 pg->last_head, t->heads);
+		add_whole(buf, size, piece, width);
+	}
 }
 
 static void draw_title(struct av_app *a, const struct av_heads_page *pg)
@@ -418,16 +433,18 @@ static void draw_title(struct av_app *a, const struct av_heads_page *pg)
 	else
 		snprintf(buf, sizeof(buf), _("all heads: %s%s"), _(av_ui_stage_titles[st]),
 			 st == AV_STAGE_PROJECTION ? " Q_h K_h V_h" : "");
-	int x = av_heads_put(w, 0, 0, buf, width, av_colors_el(c, AV_EL_TITLE));
+	/* cut after whole words ("(toke…" of "(tokens has ...)" said
+	 * nothing; QA at 40x30), the formula only where some of it fits */
+	int x = av_put_words(w, 0, 0, buf, width, av_colors_el(c, AV_EL_TITLE));
 	char *formula = av_insp_formula(t, st, a->head);
-	if (x + 8 < width) {
+	if (av_text_width(buf) <= width && x + 8 < width) {
 		x += av_heads_put(w, 0, x, "  ", width - x, A_NORMAL);
-		av_heads_put(w, 0, x, formula, width - x, av_colors_el(c, AV_EL_FORMULA));
+		av_put_words(w, 0, x, formula, width - x, av_colors_el(c, AV_EL_FORMULA));
 	}
 	free(formula);
 	if (getmaxy(w) < 2)
 		return;
-	page_text(a, pg, buf, sizeof(buf));
+	page_text(a, pg, buf, sizeof(buf), width);
 	x = av_heads_put(w, 1, 0, buf, width, av_colors_el(c, AV_EL_HIGHLIGHT));
 	if (a->heads_bars) {
 		double lo, hi;
@@ -453,10 +470,23 @@ static void draw_title(struct av_app *a, const struct av_heads_page *pg)
 		snprintf(keys, sizeof(keys), _("; z: %s; a: bars"), !pg->numbers ? _("numbers")
 			 : c->color ? _("colour only") : _("shading only"));
 	}
-	x += av_heads_put(w, 1, x, buf, width - x, av_colors_el(c, AV_EL_DIM));
+	/* not its first words alone: "one…" after the page's place said
+	 * nothing; cut after a whole word */
+	size_t clause = strcspn(buf, ",:;");
+	const char *wide_mark[] = { "，", "：", "；" };
+	for (int k = 0; k < 3; k++) {
+		const char *at = strstr(buf, wide_mark[k]);
+		if (at && (size_t)(at - buf) < clause)
+			clause = (size_t)(at - buf);
+	}
+	char *first = av_strndup(buf, clause);
+	bool whole = av_text_width(buf) <= width - x;
+	if (av_text_width(first) < width - x)
+		x += av_put_words(w, 1, x, buf, width - x, av_colors_el(c, AV_EL_DIM));
+	free(first);
 	/* the keys only whole (the status line names them too): cut, the
 	 * row ended "z:…" at 80 columns */
-	if (x + av_text_width(keys) <= width)
+	if (whole && x + av_text_width(keys) <= width)
 		av_heads_put(w, 1, x, keys, width - x, av_colors_el(c, AV_EL_DIM));
 }
 

@@ -259,22 +259,31 @@ static char *stage_note(const struct av_trace *t, enum av_stage st)
 			    count), rows, t->m);
 }
 
-/* What a title row of room columns leaves out of text, which av_put cuts
- * there with "…": text from its first piece (pieces are parted by two
- * spaces or more: "output = concat(heads) · W_oᵀ;  residual = output +
- * X") that the row does not show whole, or all of text when even its first
- * is cut; NULL when it fits. At 60x20 the caption under the figure wrote
- * the whole formula again under a title that showed all but its "X". */
+/* What a title row of room columns leaves out of text, which av_put_words
+ * cuts there after a whole word: text from its first piece (pieces are
+ * parted by two spaces or more: "output = concat(heads) · W_oᵀ;  residual
+ * = output + X") that the row does not show whole (a piece's last ";" may
+ * go), or all of text when even its first is cut; NULL when it fits. At
+ * 60x20 the caption under the figure wrote the whole formula again under a
+ * title that showed all but its "X". */
 static const char *title_rest(const char *text, int room)
 {
 	if (av_text_width(text) <= room)
 		return NULL;
+	char *shown = av_cut_words(text, room);
+	size_t shown_len = strlen(shown), more = strlen("…");
+	if (shown_len >= more && !strcmp(shown + shown_len - more, "…"))
+		shown_len -= more;
+	free(shown);
 	const char *piece = text;
 	for (const char *p = text; (p = strstr(p, "  ")); p += strspn(p, " ")) {
-		char *shown = av_strndup(text, (size_t)(p - text));
-		bool whole = av_text_width(shown) <= room - 1;   /* the last column is "…" */
-		free(shown);
-		if (!whole)
+		size_t end = (size_t)(p - text);
+		if (end > 0 && strchr(";,", text[end - 1]))
+			end--;
+		else if (end >= 3 && (!strncmp(text + end - 3, "；", 3) ||
+				      !strncmp(text + end - 3, "，", 3)))
+			end -= 3;
+		if (end > shown_len)
 			break;
 		piece = p + strspn(p, " ");
 	}
@@ -311,9 +320,11 @@ static void draw_title(struct av_app *a, struct caption *cap)
 		struct av_colors *c = &a->colors;
 		int x = av_put(w, 0, 0, name, width, av_colors_el(c, AV_EL_TITLE));
 		x += av_put(w, 0, x, "  ", width - x, A_NORMAL);
-		av_put(w, 0, x, formula, width - x, av_colors_el(c, AV_EL_FORMULA));
+		/* cut after a whole word, never inside a number: "scores /
+		 * 1.7…" of 1.732 read as another (the caption has it whole) */
+		av_put_words(w, 0, x, formula, width - x, av_colors_el(c, AV_EL_FORMULA));
 		if (getmaxy(w) > 1) {
-			x = av_put(w, 1, 0, shapes, width, av_colors_el(c, AV_EL_DIM));
+			x = av_put_words(w, 1, 0, shapes, width, av_colors_el(c, AV_EL_DIM));
 			if (purpose_whole) {
 				x += av_put(w, 1, x, "  — ", width - x, av_colors_el(c, AV_EL_DIM));
 				av_put(w, 1, x, purpose, width - x, av_colors_el(c, AV_EL_DIM));

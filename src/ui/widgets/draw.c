@@ -1,8 +1,10 @@
 /* draw.c: text by columns (see draw.h). */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
+#include "ui/layout.h"
 #include "ui/widgets/draw.h"
 #include "utf8.h"
 #include "util.h"
@@ -287,6 +289,154 @@ void av_fill(WINDOW *w, int y, int x, int n, attr_t attr)
 	for (int i = 0; i < n; i++)
 		waddch(w, ' ');
 	wattr_set(w, A_NORMAL, 0, NULL);
+}
+
+/* --- cut after a whole word ------------------------------------------------ */
+
+/* The code point that ends s[0..len) and, in *start, where it begins. */
+static uint32_t last_cp(const char *s, size_t len, size_t *start)
+{
+	size_t at = len - 1;
+	while (at > 0 && ((unsigned char)s[at] & 0xC0) == 0x80)
+		at--;
+	uint32_t cp = 0xFFFD;
+	if (av_utf8_decode(s + at, len - at, &cp) < 0)
+		cp = 0xFFFD;
+	*start = at;
+	return cp;
+}
+
+/* Whether s[at] is inside a word: neither it nor the character before it
+ * is a space, and neither is wide (CJK text may break beside one). */
+static bool inside_word(const char *s, size_t at)
+{
+	size_t start;
+	uint32_t before = last_cp(s, at, &start), after;
+	if (!s[at] || av_utf8_decode(s + at, strlen(s + at), &after) < 0)
+		return false;
+	return before != ' ' && after != ' ' && !av_cp_is_wide(before) && !av_cp_is_wide(after);
+}
+
+/* Where the last word of s[0..len) begins: after a space or a wide (CJK)
+ * character, which a line of Chinese may break beside; a wide character
+ * at the end is a word of its own. */
+static size_t last_word_start(const char *s, size_t len)
+{
+	size_t at = len, start;
+	if (len > 0 && av_cp_is_wide(last_cp(s, len, &start)))
+		return start;
+	while (at > 0) {
+		uint32_t cp = last_cp(s, at, &start);
+		if (cp == ' ' || av_cp_is_wide(cp))
+			break;
+		at = start;
+	}
+	return at;
+}
+
+/* Whether the word s[from..to) is one no "…" may follow: an operator
+ * ("= …" leaves it hanging) or a "…" ("… …"). */
+static bool operator_word(const char *s, size_t from, size_t to)
+{
+	static const char *const words[] = { "=", "+", "-", "\xe2\x88\x92", "\xc3\x97", "\xc2\xb7",
+					     "/", "\xc3\xb7", "*", "\xe2\x86\x92", "\xe2\x89\x88",
+					     "|", "\xe2\x80\xa6", "..." };
+	for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++)
+		if (to - from == strlen(words[k]) && !strncmp(s + from, words[k], to - from))
+			return true;
+	return false;
+}
+
+/* Where the first bracket of s[0..len) that is still open begins, or len. */
+static size_t open_bracket(const char *s, size_t len)
+{
+	static const uint32_t opens[] = { '(', '[', '{', 0xFF08, 0xFF3B, 0x3010, 0x300C };
+	static const uint32_t closes[] = { ')', ']', '}', 0xFF09, 0xFF3D, 0x3011, 0x300D };
+	size_t stack[32];
+	int depth = 0;
+	for (size_t off = 0; off < len;) {
+		uint32_t cp;
+		int k = av_utf8_decode(s + off, len - off, &cp);
+		if (k < 0) {
+			off++;
+			continue;
+		}
+		for (size_t b = 0; b < sizeof(opens) / sizeof(opens[0]); b++) {
+			if (cp == opens[b] && depth < 32)
+				stack[depth++] = off;
+			else if (cp == closes[b] && depth > 0)
+				depth--;
+		}
+		off += (size_t)k;
+	}
+	return depth > 0 ? stack[0] : len;
+}
+
+/* The bytes of s[0..len) to keep before a "…": without trailing spaces,
+ * a clause's comma, an open bracket and what follows it, and a last word
+ * that is a number, an operator or the first word of a piece or a
+ * clause alone. */
+static size_t before_more(const char *s, size_t len)
+{
+	for (;;) {
+		while (len > 0 && s[len - 1] == ' ')
+			len--;
+		if (len == 0)
+			return 0;
+		size_t bracket = open_bracket(s, len);
+		if (bracket < len) {
+			len = bracket;
+			continue;
+		}
+		size_t start;
+		uint32_t cp = last_cp(s, len, &start);
+		if (cp == ',' || cp == ';' || cp == ':' || cp == 0xFF0C || cp == 0xFF1B ||
+		    cp == 0xFF1A || cp == 0x3001) {
+			len = start;
+			continue;
+		}
+		size_t word = last_word_start(s, len);
+		/* "head…" of "…;  head 0 = cols 0..2", "z…" of "…; z: numbers":
+		 * a piece's or a clause's first word alone; at the start, a
+		 * name whose "=" is cut off ("weights…" of "weights = …") */
+		const char *rest = s + len + strspn(s + len, " ");
+		bool named = rest[0] == '=' && (rest[1] == ' ' || rest[1] == '\0');
+		bool first = word == 0 || (word >= 2 && s[word - 1] == ' ' &&
+					   (s[word - 2] == ' ' || s[word - 2] == ';'));
+		bool stub = first && (word > 0 || named);
+		if ((cp >= '0' && cp <= '9') || cp == '.' || operator_word(s, word, len) || stub) {
+			len = word;
+			continue;
+		}
+		return len;
+	}
+}
+
+char *av_cut_words(const char *s, int cols)
+{
+	if (av_text_width(s) <= cols)
+		return av_strdup(s);
+	const char *more = "…";
+	int room = cols - av_text_width(more);
+	if (room <= 0)
+		return av_strdup("");
+	const char *next;
+	size_t len = av_wrap_line(s, room, av_text_width, &next);
+	/* a word wider than the line is broken inside: not shown at all */
+	while (len > 0 && inside_word(s, len))
+		last_cp(s, len, &len);
+	len = before_more(s, len);
+	if (len == 0)
+		return av_strdup("");
+	return av_printf("%.*s%s", (int)len, s, more);
+}
+
+int av_put_words(WINDOW *w, int y, int x, const char *s, int maxw, attr_t attr)
+{
+	char *cut = av_cut_words(s, maxw);
+	int used = av_put(w, y, x, cut, maxw, attr);
+	free(cut);
+	return used;
 }
 
 void av_put_pad(WINDOW *w, int y, int x, const char *s, int width, attr_t attr)

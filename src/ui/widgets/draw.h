@@ -26,6 +26,19 @@ void av_put_pad(WINDOW *w, int y, int x, const char *s, int width, attr_t attr);
 /* As av_put, right-aligned in width columns (padded on the left). */
 void av_put_right(WINDOW *w, int y, int x, const char *s, int width, attr_t attr);
 
+/* s cut to its first whole words that fit cols columns with "…" after
+ * them (a new string): never inside a word or a number, nor after a
+ * number, an operator, a "…" or a bracket left open (a cut number reads
+ * as another: "scores / 1.7…" of 1.732 is "scores…"), a clause's comma or
+ * semicolon dropped before the "…". "" when not even a first word fits
+ * that way; s itself when it fits. Titles and captions whose rest is said
+ * elsewhere (or not needed) use it; a sum's "= result" is panels.c's. */
+char *av_cut_words(const char *s, int cols);
+
+/* av_put of av_cut_words(s, maxw): s whole, or cut after a whole word, or
+ * nothing. Returns the columns written. */
+int av_put_words(WINDOW *w, int y, int x, const char *s, int maxw, attr_t attr);
+
 /* n spaces in attr. */
 void av_fill(WINDOW *w, int y, int x, int n, attr_t attr);
 
