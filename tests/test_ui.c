@@ -1541,6 +1541,30 @@ static void test_page_rows(void **state)
 	harness_close(&h);
 }
 
+/* At 40x12 a long sentence's scores had no room for both "cols 0-3 of 13"
+ * and "rows 0-4 of 13", and the title kept the rows (QA): which of the
+ * columns are shown matters more (the row labels carry their index, the
+ * corner says more rows follow). */
+static void test_narrow_title_keeps_cols(void **state)
+{
+	(void)state;
+	struct harness h;
+	char words[13 * 5];
+	harness_words(words, sizeof(words), "w", 13);
+	OPEN(&h, 40, 12, "", words, -1);
+	harness_keys(&h, "nnn");
+	assert_true(h.a.hm.last_row < 12);   /* the rows are paged too */
+	char cols[64];
+	snprintf(cols, sizeof(cols), "scores_h cols 0-%d of 13", h.a.hm.last_col);
+	expect(cols);
+	expect(utf8 ? "▼ more" : "v more");
+	harness_keys(&h, ">");
+	snprintf(cols, sizeof(cols), "scores_h cols %d-%d of 13", h.a.hm.first_col,
+		 h.a.hm.last_col);
+	expect(cols);
+	harness_close(&h);
+}
+
 /* Every window the app and the training view keep lies inside the screen. */
 static void assert_windows_inside(const struct av_app *a)
 {
@@ -2976,6 +3000,7 @@ int main(void)
 		cmocka_unit_test(test_caption_gives_what_the_title_cut),
 		cmocka_unit_test(test_wide_matrix),
 		cmocka_unit_test(test_page_rows),
+		cmocka_unit_test(test_narrow_title_keeps_cols),
 		cmocka_unit_test(test_resize_and_back),
 		cmocka_unit_test(test_resize_keeps_page),
 		cmocka_unit_test(test_embedding_opens_on_x),

@@ -482,13 +482,19 @@ static void draw_part_header(WINDOW *w, struct av_colors *c, const struct av_hea
 			snprintf(rows, sizeof(rows), _("rows %d-%d of %d"), hm->first_row,
 				 hm->last_row, hm->total_rows);
 		/* up to the next matrix's name; what does not fit there is left
-		 * out, cols first (one column of pos_enc left of X) */
+		 * out: the rows before the cols (the row labels always carry
+		 * their index and the corner says "▼ more"; a long sentence's
+		 * column labels drop theirs, and "scores_h rows 0-4 of 13" at
+		 * 40x12 did not say which of the 13 columns were shown), then
+		 * the cols (one column of pos_enc left of X) */
 		int limit = right_limit;
 		if (last + 1 < pl->n && pl->slots[last + 1].x - 1 < limit)
 			limit = pl->slots[last + 1].x - 1;
 		/* "scores_h cols 0-9 of 40, rows 12-23 of 40 " */
 		snprintf(name, sizeof(name), "%s %s%s%s%s", p->name, cols,
 			 cols[0] && rows[0] ? ", " : "", rows, cols[0] || rows[0] ? " " : "");
+		if (cols[0] && rows[0] && av_text_width(name) > limit - s->x)
+			snprintf(name, sizeof(name), "%s %s ", p->name, cols);
 		if (rows[0] && av_text_width(name) > limit - s->x)
 			snprintf(name, sizeof(name), "%s %s ", p->name, rows);
 		if (av_text_width(name) > limit - s->x)
