@@ -1270,6 +1270,24 @@ static void test_flat_loss_has_one_label(void **state)
 	harness_close(&h);
 }
 
+/* The loss curve's x axis: ticks at round epochs and the unit, over an
+ * axis line. */
+static void expect_loss_axis(void)
+{
+	int y = -1;
+	for (int r = 3; r < LINES && y < 0; r++)
+		if (strstr(harness_line(r), " epochs"))
+			y = r;
+	assert_true(y > 3);
+	assert_non_null(strstr(harness_line(y), "20"));
+	assert_non_null(strstr(harness_line(y), "40"));
+	if (!strstr(harness_line(y - 1), utf8 ? "└" : "+") ||
+	    !strstr(harness_line(y - 1), utf8 ? "┴" : "+")) {
+		harness_dump();
+		fail_msg("no axis line over the epochs");
+	}
+}
+
 static void test_loss_axis_is_unambiguous(void **state)
 {
 	(void)state;
@@ -1288,16 +1306,14 @@ static void test_loss_axis_is_unambiguous(void **state)
 		}
 	}
 	assert_int_equal(count, 0);
-	/* the axis row: ticks at round epochs and the unit */
-	int y = -1;
-	for (int r = 3; r < LINES && y < 0; r++)
-		if (strstr(harness_line(r), " epochs"))
-			y = r;
-	assert_true(y > 3);
-	assert_non_null(strstr(harness_line(y), "20"));
-	assert_non_null(strstr(harness_line(y), "40"));
-	assert_non_null(strstr(harness_line(y - 1), utf8 ? "└" : "+"));
-	assert_non_null(strstr(harness_line(y - 1), utf8 ? "┴" : "+"));
+	expect_loss_axis();
+	harness_close(&h);
+	/* at 120x18 the loss panel has 5 rows: the axis line stayed out and
+	 * the epochs' numbers stood under the curve (QA) */
+	OPEN(&h, 120, 18, "");
+	harness_keys(&h, "tsssss");
+	expect_epoch(&h, 5);
+	expect_loss_axis();
 	harness_close(&h);
 }
 

@@ -457,8 +457,10 @@ void av_train_panel_loss(struct av_app *a, WINDOW *w)
 	else if (mark[0])
 		snprintf(remark, sizeof(remark), "%s", mark);
 	title(a, w, _("loss"), remark);
-	/* an axis line with ticks when there are rows for it */
-	bool line = height >= 6;
+	/* an axis line with ticks when two rows of curve are left for the
+	 * top and bottom labels (at 120x18 the panel has 5 rows, and the
+	 * epochs' numbers stood under the curve without an axis) */
+	bool line = height >= 5;
 	int rows = height - 2 - line;
 	if (rows < 1)
 		return;
