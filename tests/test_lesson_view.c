@@ -210,6 +210,43 @@ static void test_heads_header_keeps_lesson_at_40(void **state)
 	close_lesson(&ls);
 }
 
+/* At 40x30 the pane's title was cut inside a word ("lesson 15/17 ·
+ * Remedy: Xavier initialis…", QA): it ends after a whole word of the
+ * step's title now, with the step's number whole. */
+static void test_pane_title_cut_after_word(void **state)
+{
+	(void)state;
+	static const char *const names[] = { "china-panda", "qkv-walkthrough" };
+	for (size_t k = 0; k < 2; k++) {
+		struct lesson_screen ls;
+		open_lesson(&ls, names[k], 40, 30);
+		for (int i = 0; i < ls.l.n_steps; i++) {
+			char start[64];
+			snprintf(start, sizeof(start), "lesson %d/%d · ", i + 1, ls.l.n_steps);
+			const char *title = ls.l.steps[i].text[AV_LANG_EN].title;
+			int y = -1;
+			for (int r = 0; r < LINES && y < 0; r++)
+				if (!strncmp(harness_line(r), start, strlen(start)))
+					y = r;
+			if (y < 0) {
+				harness_dump();
+				fail_msg("%s step %d: no \"%s\"", names[k], i + 1, start);
+			}
+			const char *shown = harness_line(y) + strlen(start);
+			const char *more = strstr(shown, "…");
+			size_t len = more ? (size_t)(more - shown) : 0;
+			if (more && (strncmp(shown, title, len) != 0 ||
+				     (title[len] != ' ' && title[len] != ',' && title[len] != ':'))) {
+				harness_dump();
+				fail_msg("%s step %d: \"%s\" cut inside a word", names[k], i + 1,
+					 title);
+			}
+			harness_keys(&ls.h, "}");
+		}
+		close_lesson(&ls);
+	}
+}
+
 /* first-look runs on the china-panda sample, whose title and description
  * stood under its tokens table, cut: "China - panda: ...", "The lesson of
  * the china-panda tutorial: ... Step…" (QA). A lesson shows its own title
@@ -1137,6 +1174,7 @@ int main(void)
 		cmocka_unit_test(test_pane_and_steps),
 		cmocka_unit_test(test_header_keeps_lesson_when_pinned),
 		cmocka_unit_test(test_heads_header_keeps_lesson_at_40),
+		cmocka_unit_test(test_pane_title_cut_after_word),
 		cmocka_unit_test(test_pane_hidden_is_said),
 		cmocka_unit_test(test_tokens_stage_shows_the_lesson),
 		cmocka_unit_test(test_explore_then_return),

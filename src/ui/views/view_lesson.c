@@ -576,7 +576,11 @@ void av_lesson_ui_draw(struct av_app *a)
 	lu->scroll = clamp_scroll(lu->scroll, cl.n, rows);
 
 	char *label = av_lesson_ui_label(a);
-	char *head = av_printf("%s · %s", label, text->title);
+	/* the title cut after a whole word ("Remedy: Xavier initialis…" at
+	 * 40 columns), or left out: the step's number stays whole */
+	char *title = av_cut_words(text->title, width - av_text_width(label) - 3);
+	char *head = *title ? av_printf("%s · %s", label, title) : av_strdup(label);
+	free(title);
 	av_put_pad(w, 0, 0, head, width, av_colors_el(c, AV_EL_TITLE));
 	/* the keys, as many as fit after the title, the first the most needed;
 	 * none while the editor, the prompt or the help takes the keys (Enter
