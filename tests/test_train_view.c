@@ -1807,6 +1807,25 @@ static void test_narrow_hint_whole(void **state)
 	}
 }
 
+/* Below 56 columns g says it needs them (maps_hidden): the opening
+ * message offered it all the same ("g matrices", QA at 40x30). */
+static void test_opening_message_offers_what_works(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 40, 30, "");
+	harness_keys(&h, "t");
+	assert_true(harness_status_has(LINES - 1, "training: Space runs"));
+	assert_false(harness_status_has(LINES - 1, "g matrices"));
+	harness_keys(&h, "g");
+	assert_true(harness_status_has(LINES - 1, "needs 56+ columns"));
+	harness_close(&h);
+	OPEN(&h, 80, 24, "");
+	harness_keys(&h, "t");
+	assert_true(harness_status_has(LINES - 1, "g matrices, ? keys, t back"));
+	harness_close(&h);
+}
+
 /* The message that opens the view covers the rows over the status line;
  * the first key closes it, and when that key was a step (s) only the
  * panels a step changes were drawn again: on a phone (40x30) the hint's
@@ -1933,6 +1952,7 @@ int main(void)
 		cmocka_unit_test(test_target_change_shows_its_loss),
 		cmocka_unit_test(test_long_message_leaves_nothing),
 		cmocka_unit_test(test_narrow_hint_whole),
+		cmocka_unit_test(test_opening_message_offers_what_works),
 		cmocka_unit_test(test_closed_box_leaves_no_gap),
 		cmocka_unit_test(test_target_names_the_tracked_pair),
 		cmocka_unit_test(test_hist_zero_mark_apart),

@@ -1083,9 +1083,12 @@ bool av_train_view_open(struct av_app *a)
 	else if (tv->adam_restarted)
 		av_app_message(a, false, "%s", _("Adam starts afresh: its moments were freed when "
 			       "you left (Space trains on)"));
-	else
+	else if (maps_shown(a))
 		av_app_message(a, false, _("training: Space runs, s one epoch, S one sentence, "
 			       "g matrices, ? keys, t back"));
+	else   /* g would say it needs the columns: not offered */
+		av_app_message(a, false, _("training: Space runs, s one epoch, S one sentence, "
+			       "? keys, t back"));
 	tv->adam_restarted = false;
 	return true;
 }
