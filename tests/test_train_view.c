@@ -1784,7 +1784,10 @@ static void test_target_names_the_tracked_pair(void **state)
 /* On a phone held upright (40 to 55 columns) the training view has one
  * column, and a hint says where the heatmap and the histogram went: at 40
  * and 45 columns it read "56+ columns show the heatmap and the histogr…",
- * the rest lost though a blank row stood above it. It takes two rows. */
+ * the rest lost though a blank row stood above it. Wrapped into two rows,
+ * the opening message covered the second ("56+ columns show the heatmap
+ * and the", QA): where the sentence needs two rows, a shorter one takes
+ * one. */
 static void test_narrow_hint_whole(void **state)
 {
 	(void)state;
@@ -1792,16 +1795,19 @@ static void test_narrow_hint_whole(void **state)
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		struct harness h;
 		OPEN(&h, sizes[i][0], sizes[i][1], "");
-		harness_keys(&h, "t\f");   /* Ctrl-L: the opening message goes */
-		int y = harness_find("56+ columns show the heatmap");
-		char first[4096] = "", second[4096] = "";   /* harness_line's buffer is reused */
-		if (y >= 0) {
-			snprintf(first, sizeof(first), "%s", harness_line(y));
-			snprintf(second, sizeof(second), "%s", harness_line(y + 1));
+		harness_keys(&h, "t");   /* the opening message up */
+		for (int y = 0; y < LINES; y++)
+			if (strstr(harness_line(y), "columns show the heatmap") &&
+			    !strstr(harness_line(y), "histogram")) {
+				harness_dump();
+				fail_msg("%dx%d: the hint cut", sizes[i][0], sizes[i][1]);
+			}
+		harness_keys(&h, "\f");   /* Ctrl-L: the opening message goes */
+		if (harness_find("56+ columns show the heatmap and the histogram") < 0 &&
+		    harness_find("heatmap and histogram at 56+ columns") < 0) {
+			harness_dump();
+			fail_msg("%dx%d: no hint on one row", sizes[i][0], sizes[i][1]);
 		}
-		if (!strstr(first, "histogram") && !strstr(second, "histogram"))
-			fail_msg("%dx%d: the hint \"%s\" / \"%s\"", sizes[i][0], sizes[i][1],
-				 first, second);
 		expect_not("histogr…");
 		harness_close(&h);
 	}

@@ -1727,21 +1727,26 @@ void av_train_panel_remedy(const struct av_trainer *tr, const struct av_train_di
 	}
 }
 
-static void hint_text(char *buf, size_t size)
+/* The hint in width columns: its shorter form where the sentence needs
+ * two rows (at 40x30 the message box over the second read "56+ columns
+ * show the heatmap and the"). */
+static void hint_text(char *buf, size_t size, int width)
 {
 	snprintf(buf, size, _("%d+ columns show the heatmap and the histogram"), TWO_COLUMNS);
+	if (av_text_width(buf) > width)
+		snprintf(buf, size, _("heatmap and histogram at %d+ columns"), TWO_COLUMNS);
 }
 
 int av_train_hint_rows(int width)
 {
 	char buf[160];
-	hint_text(buf, sizeof(buf));
+	hint_text(buf, sizeof(buf), width);
 	return av_wrapped_lines(buf, width) > 1 ? 2 : 1;
 }
 
 void av_train_panel_hint(struct av_app *a, WINDOW *w)
 {
 	char buf[160];
-	hint_text(buf, sizeof(buf));
+	hint_text(buf, sizeof(buf), getmaxx(w));
 	av_put_wrapped(w, 0, 0, buf, getmaxx(w), getmaxy(w), el(a, AV_EL_DIM));
 }
