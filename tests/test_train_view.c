@@ -1813,6 +1813,31 @@ static void test_narrow_hint_whole(void **state)
 	}
 }
 
+/* Rows the training view cut at their last column (QA): the settings at
+ * 40 columns ("init nor…"), the loss panel's title at 60x20 ("3 s…") and
+ * its first words, "no epoch yet: Space runs, s takes one", two rows of
+ * a sentence with no "…" though four rows were free. */
+static void test_rows_cut_whole(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 40, 30, "");
+	harness_keys(&h, "t");
+	const char *row = harness_line(2);
+	if (strncmp(row, "lr 0.01 ", 8) != 0 || strstr(row, "nor…") ||
+	    (!strstr(row, "normal …") && !strstr(row, "self …"))) {
+		harness_dump();
+		fail_msg("the settings row at 40 columns");
+	}
+	harness_close(&h);
+	OPEN(&h, 60, 20, "");
+	harness_keys(&h, "t");
+	expect("epoch, S one sentence");
+	expect_not("3 s…");
+	expect("total_loss per epoch…");
+	harness_close(&h);
+}
+
 /* Below 56 columns g says it needs them (maps_hidden): the opening
  * message offered it all the same ("g matrices", QA at 40x30). */
 static void test_opening_message_offers_what_works(void **state)
@@ -1959,6 +1984,7 @@ int main(void)
 		cmocka_unit_test(test_long_message_leaves_nothing),
 		cmocka_unit_test(test_narrow_hint_whole),
 		cmocka_unit_test(test_opening_message_offers_what_works),
+		cmocka_unit_test(test_rows_cut_whole),
 		cmocka_unit_test(test_closed_box_leaves_no_gap),
 		cmocka_unit_test(test_target_names_the_tracked_pair),
 		cmocka_unit_test(test_hist_zero_mark_apart),

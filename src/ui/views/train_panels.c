@@ -44,7 +44,8 @@ static void title(struct av_app *a, WINDOW *w, const char *name, const char *rem
 	int x = av_put(w, 0, 0, name, width, el(a, AV_EL_TITLE));
 	if (remark && *remark && x + 3 < width) {
 		x += av_put(w, 0, x, "  ", width - x, A_NORMAL);
-		av_put(w, 0, x, remark, width - x, el(a, AV_EL_DIM));
+		/* after a whole word: "total_loss per epoch, 3 s…" at 60x20 */
+		av_put_words(w, 0, x, remark, width - x, el(a, AV_EL_DIM));
 	}
 }
 
@@ -249,8 +250,9 @@ static const char *info_progress(struct av_app *a, WINDOW *w)
 }
 
 /* Row 1: each setting, then its keys in parentheses ("lr 0.01 ([ ])"),
- * without the keys when they do not fit; after state ("following ·"),
- * when row 0 had no room for it (NULL: none). */
+ * without the keys when they do not fit (and then the settings that fit
+ * whole, and "…"); after state ("following ·"), when row 0 had no room
+ * for it (NULL: none). */
 static void info_settings(struct av_app *a, WINDOW *w, const char *state)
 {
 	const struct av_trainer *tr = a->train->tr;
@@ -279,6 +281,13 @@ static void info_settings(struct av_app *a, WINDOW *w, const char *state)
 	/* two spaces between the settings when they fit, else one */
 	const char *sep = need + n_items - 1 <= width - x ? "  " : " ";
 	for (int i = 0; i < n_items && x < width; i++) {
+		/* without the keys, whole settings while they fit, then "…"
+		 * ("init nor…" at 40 columns) */
+		int item = av_text_width(items[i][0]) + av_text_width(items[i][1]) + (i ? 3 : 0);
+		if (!keys && x + item + (i + 1 < n_items ? 2 : 0) > width) {
+			av_put(w, 1, x, " …", width - x, el(a, AV_EL_DIM));
+			break;
+		}
 		if (i)
 			x += av_put(w, 1, x, keys ? sep : " · ", width - x, el(a, AV_EL_DIM));
 		x += av_put(w, 1, x, items[i][0], width - x, el(a, AV_EL_DIM));
@@ -473,10 +482,14 @@ void av_train_panel_loss(struct av_app *a, WINDOW *w)
 		/* short of the panel's last column, which parts it from the next
 		 * panel (Chinese, broken beside any character, filled it and
 		 * ran into the weights' "china") */
-		put_wrapped_at(w, 1 + rows / 2, lab + 1, cols - 1, 2, av_trainer_diverged(tr)
-			       ? _("no epoch: the run stopped, not finite (r resets)")
-			       : _("no epoch yet: Space runs, s takes one epoch, S one sentence"),
-			       dim);
+		const char *text = av_trainer_diverged(tr)
+				   ? _("no epoch: the run stopped, not finite (r resets)")
+				   : _("no epoch yet: Space runs, s takes one epoch, S one sentence");
+		/* in the rows under the title, whole where they hold it: two
+		 * rows at 60x20 read "no epoch yet: Space runs, s takes one" */
+		int free_rows = height - 1, need = av_wrapped_lines(text, cols - 1);
+		int used = need < free_rows ? need : free_rows;
+		av_put_wrapped(w, 1 + (free_rows - used) / 2, lab + 1, text, cols - 1, used, dim);
 		return;
 	}
 	double lo, hi;
