@@ -918,6 +918,32 @@ static void test_grid_inspector_one_ellipsis(void **state)
 	harness_close(&h);
 }
 
+/* At 40x30 the bars' title read "all heads: softmax weights of query…"
+ * (which query went with the cut), the row under it "bar height = weight,
+ * axis 0 to…" and the legend "bars: the query's softmax row in each h…"
+ * (QA): the query and the axis are said whole in shorter forms, and the
+ * legend is cut after a whole word. Wider, the long forms stay. */
+static void test_narrow_bars_say_query_and_axis(void **state)
+{
+	(void)state;
+	if (!utf8)
+		skip();   /* the "…" */
+	struct harness h;
+	OPEN(&h, 40, 30, "", NULL, -1);
+	harness_keys(&h, "nnnnnnaa");
+	assert_true(h.a.heads_bars);
+	expect("all heads: query 0 'china'");
+	expect("bar height = weight, 0 to 1.00");
+	expect_not("each h…");
+	expect_not("query…");
+	harness_close(&h);
+	OPEN(&h, 120, 30, "", NULL, -1);
+	harness_keys(&h, "nnnnnnaa");
+	expect("all heads: softmax weights of query 0 'china' over the keys");
+	expect("bar height = weight, axis 0 to 1.00 (query 0 in every head)");
+	harness_close(&h);
+}
+
 int main(void)
 {
 	utf8 = harness_setup_process();
@@ -946,6 +972,7 @@ int main(void)
 		cmocka_unit_test(test_key_labels_one_kind),
 		cmocka_unit_test(test_repeated_key_words),
 		cmocka_unit_test(test_grid_inspector_one_ellipsis),
+		cmocka_unit_test(test_narrow_bars_say_query_and_axis),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -418,9 +418,15 @@ static void draw_title(struct av_app *a, const struct av_heads_page *pg)
 	if (a->heads_bars && sub)
 		snprintf(buf, sizeof(buf), _("all heads: %s of query %d '%s' (no per-head row at %s)"),
 			 what, a->row, t->tokens.text[a->row], _(av_ui_stage_titles[a->stage]));
-	else if (a->heads_bars)
+	else if (a->heads_bars) {
 		snprintf(buf, sizeof(buf), _("all heads: %s of query %d '%s' over the keys"), what,
 			 a->row, t->tokens.text[a->row]);
+		/* which query, whole, before what of it ("all heads: softmax
+		 * weights of query…" at 40 columns did not say which) */
+		if (av_text_width(buf) > width)
+			snprintf(buf, sizeof(buf), _("all heads: query %d '%s'"), a->row,
+				 t->tokens.text[a->row]);
+	}
 	/* the projection's per-head matrices are named, the formula after
 	 * names only Q, K and V; the context's formula begins with its name
 	 * ("all heads: context context_h  context_h = ..." said it thrice) */
@@ -458,6 +464,12 @@ static void draw_title(struct av_app *a, const struct av_heads_page *pg)
 			 ? _("bar height = weight, axis %s to %s (query %d in every head)")
 			 : _("bar height = value, axis %s to %s (query %d in every head)"),
 			 from, to, a->row);
+		/* the axis whole where the rest does not fit ("axis 0 to…"
+		 * at 40 columns did not say where the bars end) */
+		if (av_text_width(buf) > width - x)
+			snprintf(buf, sizeof(buf), st == AV_STAGE_SOFTMAX
+				 ? _("bar height = weight, %s to %s") : _("bar height = value, %s to %s"),
+				 from, to);
 		snprintf(keys, sizeof(keys), "%s", _("; up/down: query; z: values; a: back"));
 	} else {
 		snprintf(buf, sizeof(buf), "%s", st == AV_STAGE_PROJECTION
@@ -521,7 +533,7 @@ static void draw_legend(struct av_app *a, const struct av_heads_page *pg)
 				   "attends to most") :
 				 _("bars: up from 0 or down; softmax turns the tallest into "
 				   "the largest weight"));
-		av_heads_put(w, 0, 0, text, getmaxx(w), av_colors_el(c, AV_EL_DIM));
+		av_put_words(w, 0, 0, text, getmaxx(w), av_colors_el(c, AV_EL_DIM));
 		return;
 	}
 	struct cursor_cell cc;
