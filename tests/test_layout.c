@@ -857,6 +857,10 @@ static void test_cut_words(void **state)
 		  "weights_h (4, 4)，每行和为 1（Σ 列）…");
 	check_cut("mask (4, 4)：0/16 个单元格被隐藏 → masked_h (4, 4)", 40,
 		  "mask (4, 4)：0/16 个单元格被隐藏…");
+	check_cut("柱状图：每个头中该查询的 softmax 行；最高的柱就是它最关注的键", 40,
+		  "柱状图：每个头中该查询的 softmax 行…");
+	check_cut("Q = X·W_qᵀ  K = X·W_kᵀ  V = X·W_vᵀ；  头 0 = 第 0..2 列", 50,
+		  "Q = X·W_qᵀ  K = X·W_kᵀ  V = X·W_vᵀ…");
 }
 
 static void test_hints_fit_whole(void **state)

@@ -372,10 +372,27 @@ static size_t open_bracket(const char *s, size_t len)
 	return depth > 0 ? stack[0] : len;
 }
 
+/* Where a Chinese clause mark (，；：、) ends s[0..len) but for at most
+ * two characters after it, or len. */
+static size_t cjk_clause_start(const char *s, size_t len)
+{
+	size_t at = len;
+	for (int chars = 0; at > 0 && chars <= 2; chars++) {
+		size_t start;
+		uint32_t cp = last_cp(s, at, &start);
+		if (chars > 0 && (cp == 0xFF0C || cp == 0xFF1B || cp == 0xFF1A || cp == 0x3001))
+			return at;
+		if (!av_cp_is_wide(cp))
+			return len;
+		at = start;
+	}
+	return len;
+}
+
 /* The bytes of s[0..len) to keep before a "…": without trailing spaces,
  * a clause's comma, an open bracket and what follows it, and a last word
- * that is a number, an operator or the first word of a piece or a
- * clause alone. */
+ * that is a number, an operator, the first word of a piece or a clause
+ * alone or a Chinese word before a number. */
 static size_t before_more(const char *s, size_t len)
 {
 	for (;;) {
@@ -395,6 +412,13 @@ static size_t before_more(const char *s, size_t len)
 			len = start;
 			continue;
 		}
+		/* "；最…" of "；最高的柱…": a Chinese clause's first
+		 * characters alone */
+		size_t mark = cjk_clause_start(s, len);
+		if (mark < len) {
+			len = mark;
+			continue;
+		}
 		size_t word = last_word_start(s, len);
 		/* "head…" of "…;  head 0 = cols 0..2", "z…" of "…; z: numbers":
 		 * a piece's or a clause's first word alone; at the start, a
@@ -404,7 +428,11 @@ static size_t before_more(const char *s, size_t len)
 		bool first = word == 0 || (word >= 2 && s[word - 1] == ' ' &&
 					   (s[word - 2] == ' ' || s[word - 2] == ';'));
 		bool stub = first && (word > 0 || named);
-		if ((cp >= '0' && cp <= '9') || cp == '.' || operator_word(s, word, len) || stub) {
+		/* "= 第…" of "= 第 0..2 列": a Chinese word that goes with the
+		 * number after it */
+		bool with_number = av_cp_is_wide(cp) && rest[0] >= '0' && rest[0] <= '9';
+		if ((cp >= '0' && cp <= '9') || cp == '.' || operator_word(s, word, len) || stub ||
+		    with_number) {
 			len = word;
 			continue;
 		}
