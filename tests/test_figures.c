@@ -328,6 +328,49 @@ static void test_page_has_only_its_panels(void **state)
 	harness_close(&h);
 }
 
+/* A narrow figure title cut inside a word ("figure 3/4  three attention
+ * kinds, weig…" at 40x30) or lost its page's count ("… head 0 (causal)  1
+ * of …" at 60x20, QA): "figure k/4" and the count stay whole, the title
+ * between them is cut after a whole word. */
+static void test_narrow_title_whole_words(void **state)
+{
+	(void)state;
+	if (!utf8)
+		skip();   /* the "…" */
+	struct harness h;
+	OPEN(&h, 60, 20, "", NULL, -1);
+	harness_keys(&h, "FF");
+	const char *row = harness_line(2);
+	if (strncmp(row, "figure 2/4  scaled | mask | masked", 34) != 0 ||
+	    !strstr(row, "1 of 3 panels (< >)")) {
+		harness_dump();
+		fail_msg("figure 2's title at 60x20");
+	}
+	harness_close(&h);
+	/* the titles whole at 200 columns, then cut after a word at 40 */
+	char whole[4][4096 + 8];
+	OPEN(&h, 200, 60, "", NULL, -1);
+	for (int fig = 0; fig < 4; fig++) {
+		harness_keys(&h, "F");
+		snprintf(whole[fig], sizeof(whole[fig]), "%s", harness_line(2));
+	}
+	harness_close(&h);
+	OPEN(&h, 40, 30, "", NULL, -1);
+	for (int fig = 0; fig < 4; fig++) {
+		harness_keys(&h, "F");
+		row = harness_line(2);
+		const char *more = strstr(row, "…");
+		size_t len = more ? (size_t)(more - row) : 0;
+		if (strncmp(row, whole[fig], 12) != 0 ||
+		    (more && (strncmp(row, whole[fig], len) != 0 ||
+			      !strchr(" ,", whole[fig][len])))) {
+			harness_dump();
+			fail_msg("figure %d's title at 40x30, whole: %s", fig + 1, whole[fig]);
+		}
+	}
+	harness_close(&h);
+}
+
 /* Figure 4: the four weight matrices, the cell under the cursor equal to
  * the parameters; at D = 512 a page of rows with "rows a-b of 512". */
 static void check_weights(int cols, int lines, const char *sample)
@@ -882,6 +925,7 @@ int main(void)
 		cmocka_unit_test(test_masking),
 		cmocka_unit_test(test_kinds),
 		cmocka_unit_test(test_page_has_only_its_panels),
+		cmocka_unit_test(test_narrow_title_whole_words),
 		cmocka_unit_test(test_weights),
 		cmocka_unit_test(test_figure_keys),
 		cmocka_unit_test(test_token_strip_follows_the_figure),

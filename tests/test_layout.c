@@ -849,6 +849,7 @@ static void test_cut_words(void **state)
 	check_cut("one heatmap per head: queries down, keys across; z: colour only", 52,
 		  "one heatmap per head: queries down, keys across…");
 	check_cut("trained 200 epochs", 12, "trained…");
+	check_cut("the projection weights, D = 3", 26, "the projection weights…");
 	/* a first word wider than the room: nothing, not a piece of it */
 	check_cut("token_embedding[id] + pos", 10, "");
 	check_cut("abc", 1, "");

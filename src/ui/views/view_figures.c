@@ -282,21 +282,28 @@ static void draw_title(struct av_app *a, struct av_figures *f, int placed)
 	werase(w);
 	int width = getmaxx(w);
 	struct av_colors *c = &a->colors;
-	char head[200];
-	snprintf(head, sizeof(head), _("figure %d/%d  %s"), (int)f->fig + 1, AV_FIG_COUNT,
-		 f->error ? _(figure_briefs[f->fig]) : f->data.title);
-	int x = av_put(w, 0, 0, head, width, av_colors_el(c, AV_EL_TITLE));
+	/* "figure 3/4" and the page's panels whole, the title between them
+	 * cut after a whole word ("three attention kinds, weig…" at 40
+	 * columns, and the panels' "1 of …" at 60) */
+	char number[32];
+	snprintf(number, sizeof(number), _("figure %d/%d"), (int)f->fig + 1, AV_FIG_COUNT);
+	const char *name = f->error ? _(figure_briefs[f->fig]) : f->data.title;
+	char more[96] = "";
 	if (!f->error && placed < f->data.n) {
-		char more[96];
 		snprintf(more, sizeof(more), _("  panels on this page: %d of %d (< > for the rest)"),
 			 placed, f->data.n);
-		if (x + av_text_width(more) > width)   /* the total must not be cut */
+		if (av_text_width(number) + 2 + av_text_width(name) + av_text_width(more) > width)
 			snprintf(more, sizeof(more), _("  %d of %d panels (< >)"), placed,
 				 f->data.n);
-		av_put(w, 0, x, more, width - x, av_colors_el(c, AV_EL_DIM));
 	}
+	char *title = av_cut_words(name, width - av_text_width(number) - av_text_width(more) - 2);
+	char *head = *title ? av_printf("%s  %s", number, title) : av_strdup(number);
+	int x = av_put(w, 0, 0, head, width, av_colors_el(c, AV_EL_TITLE));
+	av_put(w, 0, x, more, width - x, av_colors_el(c, AV_EL_DIM));
+	free(head);
+	free(title);
 	if (getmaxy(w) > 1 && !f->error)
-		av_put(w, 1, 0, f->data.formula, width, av_colors_el(c, AV_EL_FORMULA));
+		av_put_words(w, 1, 0, f->data.formula, width, av_colors_el(c, AV_EL_FORMULA));
 }
 
 /* "W_q[2, 1] = 0.123" or "weights[0 china → 1 panda] = 0.412": the
@@ -334,8 +341,8 @@ static void draw_legend_at(struct av_app *a, WINDOW *w, int y, const struct av_p
 {
 	const struct av_snapshot *s = &pn->snap;
 	if (pn->mask01) {
-		av_put(w, y, 0, _("mask: 1 = the query may look at the key; 0 = hidden (−1e20 "
-		       "after masked_fill)"), getmaxx(w), av_colors_el(&a->colors, AV_EL_DIM));
+		av_put_words(w, y, 0, _("mask: 1 = the query may look at the key; 0 = hidden (−1e20 "
+			     "after masked_fill)"), getmaxx(w), av_colors_el(&a->colors, AV_EL_DIM));
 		return;
 	}
 	double range = 0;

@@ -421,13 +421,14 @@ static size_t before_more(const char *s, size_t len)
 		}
 		size_t word = last_word_start(s, len);
 		/* "head…" of "…;  head 0 = cols 0..2", "z…" of "…; z: numbers":
-		 * a piece's or a clause's first word alone; at the start, a
-		 * name whose "=" is cut off ("weights…" of "weights = …") */
+		 * a piece's or a clause's first word alone; there or at the
+		 * start, a name whose "=" is cut off ("weights…" of "weights =
+		 * …", "D…" of "weights, D = 3") */
 		const char *rest = s + len + strspn(s + len, " ");
 		bool named = rest[0] == '=' && (rest[1] == ' ' || rest[1] == '\0');
-		bool first = word == 0 || (word >= 2 && s[word - 1] == ' ' &&
-					   (s[word - 2] == ' ' || s[word - 2] == ';'));
-		bool stub = first && (word > 0 || named);
+		bool after = word >= 2 && s[word - 1] == ' ';
+		bool first = after && (s[word - 2] == ' ' || s[word - 2] == ';');
+		bool stub = first || (named && (word == 0 || (after && s[word - 2] == ',')));
 		/* "= 第…" of "= 第 0..2 列": a Chinese word that goes with the
 		 * number after it */
 		bool with_number = av_cp_is_wide(cp) && rest[0] >= '0' && rest[0] <= '9';
