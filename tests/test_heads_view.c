@@ -937,6 +937,13 @@ static void test_narrow_bars_say_query_and_axis(void **state)
 	expect_not("each h…");
 	expect_not("query…");
 	harness_close(&h);
+	/* beside a page of keys, the axis in fewest words */
+	OPEN(&h, 40, 18, "qkv-walkthrough", NULL, -1);
+	harness_keys(&h, "nnnnnnaa");
+	expect("keys 0-3 of 5");
+	expect("  bars 0 to 0.");
+	expect_not("weight…");
+	harness_close(&h);
 	OPEN(&h, 120, 30, "", NULL, -1);
 	harness_keys(&h, "nnnnnnaa");
 	expect("all heads: softmax weights of query 0 'china' over the keys");

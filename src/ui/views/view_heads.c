@@ -470,6 +470,9 @@ static void draw_title(struct av_app *a, const struct av_heads_page *pg)
 			snprintf(buf, sizeof(buf), st == AV_STAGE_SOFTMAX
 				 ? _("bar height = weight, %s to %s") : _("bar height = value, %s to %s"),
 				 from, to);
+		/* beside the page's keys */
+		if (av_text_width(buf) > width - x)
+			snprintf(buf, sizeof(buf), _("bars %s to %s"), from, to);
 		snprintf(keys, sizeof(keys), "%s", _("; up/down: query; z: values; a: back"));
 	} else {
 		snprintf(buf, sizeof(buf), "%s", st == AV_STAGE_PROJECTION
