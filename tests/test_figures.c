@@ -371,6 +371,22 @@ static void test_narrow_title_whole_words(void **state)
 	harness_close(&h);
 }
 
+/* The compare view's count of panels was cut at 60x20: "compare: pinned |
+ * live   1 of 2 on this page (< > for the r…" (QA). Its short form fits. */
+static void test_pin_title_count_whole(void **state)
+{
+	(void)state;
+	struct harness h;
+	OPEN(&h, 60, 20, "qkv-walkthrough", NULL, AV_MODE_CAUSAL);
+	harness_keys(&h, "nnnnnny");
+	assert_non_null(strstr(harness_line(2), "compare: pinned | live"));
+	if (!strstr(harness_line(2), "1 of 2 panels (< >)")) {
+		harness_dump();
+		fail_msg("the compare view's count at 60x20");
+	}
+	harness_close(&h);
+}
+
 /* Figure 4: the four weight matrices, the cell under the cursor equal to
  * the parameters; at D = 512 a page of rows with "rows a-b of 512". */
 static void check_weights(int cols, int lines, const char *sample)
@@ -926,6 +942,7 @@ int main(void)
 		cmocka_unit_test(test_kinds),
 		cmocka_unit_test(test_page_has_only_its_panels),
 		cmocka_unit_test(test_narrow_title_whole_words),
+		cmocka_unit_test(test_pin_title_count_whole),
 		cmocka_unit_test(test_weights),
 		cmocka_unit_test(test_figure_keys),
 		cmocka_unit_test(test_token_strip_follows_the_figure),

@@ -326,6 +326,19 @@ static void test_too_small_keeps_the_size(void **state)
 	assert_non_null(strstr(above, "终端太小："));
 }
 
+/* The legend's "╳ 隐藏的键（权重 0）" at 60x20 read "╳ 隐藏的键（…" (QA):
+ * cut after a whole word, never inside its bracket. */
+static void test_legend_hidden_key_cut_whole(void **state)
+{
+	(void)state;
+	char line[512];
+	chinese_row(60, 20, "", "nnnnnnmy", "固定的颜色", 0, line, sizeof(line));
+	if (strstr(line, "（…") || !strstr(line, "隐藏的键")) {
+		fprintf(stderr, "|%s\n", line);
+		fail_msg("the hidden key's legend");
+	}
+}
+
 /* A follower's "teacher: ... — f to follow" names the teacher's stage as
  * the header does, translated: it read "老师：projection，头 1". */
 static void test_teacher_stage_translated(void **state)
@@ -459,6 +472,7 @@ int main(void)
 		cmocka_unit_test(test_pin_label_names_the_stage_once),
 		cmocka_unit_test(test_pin_label_commas),
 		cmocka_unit_test(test_loss_note_keeps_its_gutter),
+		cmocka_unit_test(test_legend_hidden_key_cut_whole),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -522,6 +522,10 @@ static void draw_title(struct av_app *a, struct av_pin *p)
 	if (p->placed < p->n_panels) {
 		snprintf(text, sizeof(text), _("   %d of %d on this page (< > for the rest)"),
 			 p->placed, p->n_panels);
+		/* the count whole ("(< > for the r…" at 60x20), as the figures' */
+		if (x + av_text_width(text) > width)
+			snprintf(text, sizeof(text), _("  %d of %d panels (< >)"), p->placed,
+				 p->n_panels);
 		av_put(w, 0, x, text, width - x, av_colors_el(c, AV_EL_DIM));
 	}
 	if (getmaxy(w) < 2)
@@ -534,7 +538,7 @@ static void draw_title(struct av_app *a, struct av_pin *p)
 	/* the header names the pin already: when both do not fit, the live */
 	if (av_text_width(text) > width)
 		snprintf(text, sizeof(text), _("live: %s"), live);
-	av_put(w, 1, 0, text, width, av_colors_el(c, AV_EL_FORMULA));
+	av_put_words(w, 1, 0, text, width, av_colors_el(c, AV_EL_FORMULA));
 }
 
 /* Whose colours the legend gives: the focused panel's, and the panels'

@@ -1063,8 +1063,11 @@ int av_legend_draw(WINDOW *w, int y, struct av_colors *c, enum av_part_kind kind
 	if (masked_entry && x + 12 < width) {
 		x += av_put(w, y, x, "   ", width - x, A_NORMAL);
 		x += av_put(w, y, x, utf8 ? "╳" : "x", 1, av_colors_el(c, AV_EL_MASKED));
-		x += av_put(w, y, x, as_inf ? (utf8 ? _(" −∞ = hidden key") : _(" -inf = hidden key"))
-				   : _(" hidden key (weight 0)"), width - x, dim);
+		const char *what = as_inf ? (utf8 ? _(" −∞ = hidden key") : _(" -inf = hidden key"))
+				   : _(" hidden key (weight 0)");
+		/* after a whole word: "隐藏的键（…" at 60 columns in Chinese */
+		x += av_put(w, y, x, " ", width - x, dim);
+		x += av_put_words(w, y, x, what + strspn(what, " "), width - x, dim);
 	}
 	return x;
 }
