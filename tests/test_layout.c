@@ -860,6 +860,8 @@ static void test_cut_words(void **state)
 		  "mask (4, 4)：0/16 个单元格被隐藏…");
 	check_cut("柱状图：每个头中该查询的 softmax 行；最高的柱就是它最关注的键", 40,
 		  "柱状图：每个头中该查询的 softmax 行…");
+	check_cut("每个头一幅热力图：纵向词元，横向维度；z：只显示颜色；a：柱状图", 57,
+		  "每个头一幅热力图：纵向词元，横向维度；z：只显示颜色…");
 	check_cut("Q = X·W_qᵀ  K = X·W_kᵀ  V = X·W_vᵀ；  头 0 = 第 0..2 列", 50,
 		  "Q = X·W_qᵀ  K = X·W_kᵀ  V = X·W_vᵀ…");
 }

@@ -427,7 +427,10 @@ static size_t before_more(const char *s, size_t len)
 		const char *rest = s + len + strspn(s + len, " ");
 		bool named = rest[0] == '=' && (rest[1] == ' ' || rest[1] == '\0');
 		bool after = word >= 2 && s[word - 1] == ' ';
-		bool first = after && (s[word - 2] == ' ' || s[word - 2] == ';');
+		size_t before_at;
+		uint32_t before = word > 0 ? last_cp(s, word, &before_at) : 0;
+		bool first = (after && (s[word - 2] == ' ' || s[word - 2] == ';')) ||
+			     before == 0xFF1B || before == 0xFF0C;   /* "；a…", "，z…" */
 		bool stub = first || (named && (word == 0 || (after && s[word - 2] == ',')));
 		/* "= 第…" of "= 第 0..2 列": a Chinese word that goes with the
 		 * number after it */
