@@ -1838,6 +1838,42 @@ static void test_rows_cut_whole(void **state)
 	harness_close(&h);
 }
 
+/* The vocabulary view at 60x20 (QA): its columns read "ch… pa… au… ka…
+ * ja… ch…", china and cherry alike; the tracked pair's "weight 4…" of
+ * 4.2e-07 read as 4; its title "vocabulary: word-only q(a)·k(b)/√…". Cut
+ * labels that agree take their first letters ("chi", "che"), a number is
+ * whole or left out, a title is cut after a word. */
+static void test_vocab_view_cuts_tell_apart(void **state)
+{
+	(void)state;
+	if (!utf8)
+		skip();   /* the "…" */
+	struct harness h;
+	OPEN(&h, 60, 20, "");
+	harness_keys(&h, "tv");
+	int y = harness_find(" pa… ");
+	assert_true(y > 0);
+	const char *row = harness_line(y);
+	if (harness_count(row, "ch…") > 1 || !strstr(row, "chi") || !strstr(row, "che")) {
+		harness_dump();
+		fail_msg("the vocabulary's column labels");
+	}
+	/* no "…" right after a digit or a root sign */
+	for (int r = 0; r < LINES; r++) {
+		row = harness_line(r);
+		for (const char *p = row; (p = strstr(p, "…")); p += strlen("…")) {
+			bool digit = p > row && p[-1] >= '0' && p[-1] <= '9';
+			bool root = p - row >= 3 && !strncmp(p - 3, "√", 3);
+			if (digit || root) {
+				harness_dump();
+				fail_msg("row %d cut inside a number or a symbol", r);
+			}
+		}
+	}
+	expect("vocabulary: word-only…");
+	harness_close(&h);
+}
+
 /* Below 56 columns g says it needs them (maps_hidden): the opening
  * message offered it all the same ("g matrices", QA at 40x30). */
 static void test_opening_message_offers_what_works(void **state)
@@ -1985,6 +2021,7 @@ int main(void)
 		cmocka_unit_test(test_narrow_hint_whole),
 		cmocka_unit_test(test_opening_message_offers_what_works),
 		cmocka_unit_test(test_rows_cut_whole),
+		cmocka_unit_test(test_vocab_view_cuts_tell_apart),
 		cmocka_unit_test(test_closed_box_leaves_no_gap),
 		cmocka_unit_test(test_target_names_the_tracked_pair),
 		cmocka_unit_test(test_hist_zero_mark_apart),

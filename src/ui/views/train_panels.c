@@ -17,6 +17,7 @@
 #include "ui/widgets/panels.h"
 #include "ui/layout.h"
 #include "ui/views/view_train_internal.h"
+#include "utf8.h"
 #include "util.h"
 
 static attr_t el(const struct av_app *a, enum av_element e)
@@ -41,8 +42,12 @@ const char *av_train_panel_arrow(void)
 static void title(struct av_app *a, WINDOW *w, const char *name, const char *remark)
 {
 	int width = getmaxx(w);
-	int x = av_put(w, 0, 0, name, width, el(a, AV_EL_TITLE));
-	if (remark && *remark && x + 3 < width) {
+	/* a name of words cut after a whole one ("vocabulary: word-only
+	 * q(a)·k(b)/√…" at 60x20); one word ("china@0→panda@1") as it fits */
+	int x = av_put_words(w, 0, 0, name, width, el(a, AV_EL_TITLE));
+	if (x == 0)
+		x = av_put(w, 0, 0, name, width, el(a, AV_EL_TITLE));
+	if (remark && *remark && x + 3 < width && av_text_width(name) <= width) {
 		x += av_put(w, 0, x, "  ", width - x, A_NORMAL);
 		/* after a whole word: "total_loss per epoch, 3 s…" at 60x20 */
 		av_put_words(w, 0, x, remark, width - x, el(a, AV_EL_DIM));
@@ -657,14 +662,24 @@ static int track_now_lines(struct av_app *a, WINDOW *w, int y, const struct trac
 		snprintf(line, sizeof(line), _("scaled %s = %s   weight = %s"), qk, v1, v2);
 		if (av_text_width(line) > width)
 			snprintf(line, sizeof(line), _("scaled %s  weight %s"), v1, v2);
-		av_put(w, y++, 0, line, width, label);
+		/* a number whole or not at all: "weight 4…" of 4.2e-07 read
+		 * as 4 (the training view at 60x20) */
+		if (av_text_width(line) > width)
+			snprintf(line, sizeof(line), "%s%s", _("scaled "), v1);
+		if (av_text_width(line) <= width)
+			av_put(w, y, 0, line, width, label);
+		y++;
 	}
 	if (y < height) {
 		fmt_score(v1, sizeof(v1), now->word, 3);
 		snprintf(line, sizeof(line), _("word-only %s, no positions = %s"), qk, v1);
 		if (av_text_width(line) > width)
 			snprintf(line, sizeof(line), _("word-only, no positions %s"), v1);
-		av_put(w, y++, 0, line, width, now->cell ? dim : label);
+		if (av_text_width(line) > width)
+			snprintf(line, sizeof(line), _("word-only %s"), v1);
+		if (av_text_width(line) <= width)
+			av_put(w, y, 0, line, width, now->cell ? dim : label);
+		y++;
 	}
 	return y;
 }
@@ -908,6 +923,72 @@ static bool plan_matrix(struct matrix_plan *pl, int width, int height, const str
 	return true;
 }
 
+/* The first cols columns of s, whole characters, into out (size bytes). */
+static void first_columns(const char *s, int cols, char *out, size_t size)
+{
+	size_t len = strlen(s), off = 0;
+	int used = 0;
+	while (off < len) {
+		uint32_t cp;
+		int k = av_utf8_decode(s + off, len - off, &cp);
+		int cw = k < 0 ? 1 : av_cp_width(cp);
+		if (k < 0)
+			k = 1;
+		if (used + cw > cols)
+			break;
+		used += cw;
+		off += (size_t)k;
+	}
+	snprintf(out, size, "%.*s", (int)off, s);
+}
+
+/* s as a label of cols columns: whole, or its first columns and "…". */
+static void cut_label(const char *s, int cols, char *out, size_t size)
+{
+	if (av_text_width(s) <= cols) {
+		snprintf(out, size, "%s", s);
+		return;
+	}
+	first_columns(s, cols - av_text_width("…"), out, size);
+	if (strlen(out) + strlen("…") < size)
+		strcat(out, "…");
+}
+
+/* Column j's label in cols columns (cut as av_put_right would cut it),
+ * unless the cut reads as another visible column's: "ch…" stood over both
+ * china and cherry (the vocabulary at 60x20). Then the label's first cols
+ * columns without the "…" ("chi", "che"), and where even those agree the
+ * column's index. */
+static void column_label(const struct matrix *m, const struct matrix_plan *pl, int j,
+			 int cols, char *out, size_t size)
+{
+	int last = pl->first_col + pl->vis_cols;
+	if (last > m->cols)
+		last = m->cols;
+	cut_label(m->col_label[j], cols, out, size);
+	if (av_text_width(m->col_label[j]) <= cols)
+		return;
+	for (int pass = 0; pass < 2; pass++) {
+		bool clash = false;
+		for (int k = pl->first_col; k < last && !clash; k++) {
+			char other[64];
+			if (k == j)
+				continue;
+			if (pass == 0)
+				cut_label(m->col_label[k], cols, other, sizeof(other));
+			else
+				first_columns(m->col_label[k], cols, other, sizeof(other));
+			clash = strcmp(out, other) == 0;
+		}
+		if (!clash)
+			return;
+		if (pass == 0)
+			first_columns(m->col_label[j], cols, out, size);
+		else
+			snprintf(out, size, "%d", j);
+	}
+}
+
 /* The column labels in row y, with ◀ ▶ where columns are cut off. */
 static void draw_matrix_columns(struct av_app *a, WINDOW *w, int y, const struct matrix *m,
 				const struct matrix_plan *pl)
@@ -921,7 +1002,7 @@ static void draw_matrix_columns(struct av_app *a, WINDOW *w, int y, const struct
 			at = el(a, AV_EL_CURSOR);
 		char label[64];
 		if (pl->cw >= 4)
-			snprintf(label, sizeof(label), "%s", m->col_label[j]);
+			column_label(m, pl, j, pl->cw - 1, label, sizeof(label));
 		else
 			snprintf(label, sizeof(label), "%d", j);
 		av_put_right(w, y, x, label, pl->cw - 1, at);
