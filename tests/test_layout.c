@@ -862,6 +862,7 @@ static void test_cut_words(void **state)
 		  "柱状图：每个头中该查询的 softmax 行…");
 	check_cut("每个头一幅热力图：纵向词元，横向维度；z：只显示颜色；a：柱状图", 57,
 		  "每个头一幅热力图：纵向词元，横向维度；z：只显示颜色…");
+	check_cut("每个头一幅热力图：纵向查询，横向键；z：数值", 26, "每个头一幅热力图…");
 	check_cut("Q = X·W_qᵀ  K = X·W_kᵀ  V = X·W_vᵀ；  头 0 = 第 0..2 列", 50,
 		  "Q = X·W_qᵀ  K = X·W_kᵀ  V = X·W_vᵀ…");
 }

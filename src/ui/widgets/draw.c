@@ -373,11 +373,11 @@ static size_t open_bracket(const char *s, size_t len)
 }
 
 /* Where a Chinese clause mark (，；：、) ends s[0..len) but for at most
- * two characters after it, or len. */
+ * three characters after it ("：纵向查" of "纵向查询"), or len. */
 static size_t cjk_clause_start(const char *s, size_t len)
 {
 	size_t at = len;
-	for (int chars = 0; at > 0 && chars <= 2; chars++) {
+	for (int chars = 0; at > 0 && chars <= 3; chars++) {
 		size_t start;
 		uint32_t cp = last_cp(s, at, &start);
 		if (chars > 0 && (cp == 0xFF0C || cp == 0xFF1B || cp == 0xFF1A || cp == 0x3001))
@@ -412,8 +412,8 @@ static size_t before_more(const char *s, size_t len)
 			len = start;
 			continue;
 		}
-		/* "；最…" of "；最高的柱…": a Chinese clause's first
-		 * characters alone */
+		/* "；最…" of "；最高的柱…", "：纵向查…": a Chinese clause's
+		 * first characters alone */
 		size_t mark = cjk_clause_start(s, len);
 		if (mark < len) {
 			len = mark;
