@@ -296,9 +296,7 @@ void av_fill(WINDOW *w, int y, int x, int n, attr_t attr)
 /* The code point that ends s[0..len) and, in *start, where it begins. */
 static uint32_t last_cp(const char *s, size_t len, size_t *start)
 {
-	size_t at = len - 1;
-	while (at > 0 && ((unsigned char)s[at] & 0xC0) == 0x80)
-		at--;
+	size_t at = av_utf8_previous(s, len);
 	uint32_t cp = 0xFFFD;
 	if (av_utf8_decode(s + at, len - at, &cp) < 0)
 		cp = 0xFFFD;
@@ -334,13 +332,13 @@ static size_t last_word_start(const char *s, size_t len)
 	return at;
 }
 
-/* Whether the word s[from..to) is one no "…" may follow: an operator
- * ("= …" leaves it hanging) or a "…" ("… …"). */
-static bool operator_word(const char *s, size_t from, size_t to)
+/* Whether the word s[from..to) is one of a title's operators beyond a
+ * formula's (av_keep_before_ellipsis has those): "scaled_h →…" and
+ * "self |…" leave them hanging. */
+static bool title_operator(const char *s, size_t from, size_t to)
 {
-	static const char *const words[] = { "=", "+", "-", "\xe2\x88\x92", "\xc3\x97", "\xc2\xb7",
-					     "/", "\xc3\xb7", "*", "\xe2\x86\x92", "\xe2\x89\x88",
-					     "|", "\xe2\x80\xa6", "..." };
+	static const char *const words[] = { "\xe2\x86\x92", "\xc3\xb7", "*",
+					     "\xe2\x89\x88", "|", ">", "<" };
 	for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++)
 		if (to - from == strlen(words[k]) && !strncmp(s + from, words[k], to - from))
 			return true;
@@ -389,15 +387,20 @@ static size_t cjk_clause_start(const char *s, size_t len)
 	return len;
 }
 
-/* The bytes of s[0..len) to keep before a "…": without trailing spaces,
- * a clause's comma, an open bracket and what follows it, and a last word
- * that is a number, an operator, the first word of a piece or a clause
- * alone or a Chinese word before a number. */
+/* The bytes of s[0..len) to keep before a "…": what
+ * av_keep_before_ellipsis keeps (no number, operator or "…" right before
+ * it, no clause's comma), and for a title also without an open bracket
+ * and what follows it, a Chinese clause mark, another operator, the
+ * first word of a piece or a clause alone, or a Chinese word before a
+ * number. */
 static size_t before_more(const char *s, size_t len)
 {
 	for (;;) {
-		while (len > 0 && s[len - 1] == ' ')
-			len--;
+		size_t keep = av_keep_before_ellipsis(s, len, " ,;:");
+		if (keep < len) {
+			len = keep;
+			continue;
+		}
 		if (len == 0)
 			return 0;
 		size_t bracket = open_bracket(s, len);
@@ -407,8 +410,7 @@ static size_t before_more(const char *s, size_t len)
 		}
 		size_t start;
 		uint32_t cp = last_cp(s, len, &start);
-		if (cp == ',' || cp == ';' || cp == ':' || cp == 0xFF0C || cp == 0xFF1B ||
-		    cp == 0xFF1A || cp == 0x3001) {
+		if (cp == 0xFF0C || cp == 0xFF1B || cp == 0xFF1A || cp == 0x3001) {   /* ，；：、 */
 			len = start;
 			continue;
 		}
@@ -435,8 +437,7 @@ static size_t before_more(const char *s, size_t len)
 		/* "= 第…" of "= 第 0..2 列": a Chinese word that goes with the
 		 * number after it */
 		bool with_number = av_cp_is_wide(cp) && rest[0] >= '0' && rest[0] <= '9';
-		if ((cp >= '0' && cp <= '9') || cp == '.' || operator_word(s, word, len) || stub ||
-		    with_number) {
+		if (title_operator(s, word, len) || stub || with_number) {
 			len = word;
 			continue;
 		}
