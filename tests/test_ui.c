@@ -2094,6 +2094,13 @@ static void test_titles_cut_after_words(void **state)
 	/* the caption under the figure has the formula whole */
 	expect("scaled = scores / √dk = scores / 1.732");
 	harness_close(&h);
+	/* beside the page's columns, the description with its first clause
+	 * whole or not at all ("one heatmap per…" at 40x30) */
+	OPEN(&h, 40, 30, "qkv-walkthrough", NULL, -1);
+	harness_keys(&h, "a");
+	expect("cols 0-1 of 192");
+	expect_not("one heatmap per…");
+	harness_close(&h);
 	static const int sizes[][2] = { { 40, 30 }, { 45, 35 }, { 60, 20 }, { 40, 12 } };
 	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
 		OPEN(&h, sizes[k][0], sizes[k][1], "", NULL, -1);

@@ -496,7 +496,7 @@ static void draw_title(struct av_app *a, const struct av_heads_page *pg)
 	}
 	char *first = av_strndup(buf, clause);
 	bool whole = av_text_width(buf) <= width - x;
-	if (av_text_width(first) < width - x)
+	if (av_text_width(first) + 1 < width - x)   /* with its mark, or a "…" */
 		x += av_put_words(w, 1, x, buf, width - x, av_colors_el(c, AV_EL_DIM));
 	free(first);
 	/* the keys only whole (the status line names them too): cut, the
