@@ -30,10 +30,7 @@ void av_linear(float *out, const float *x, const float *w, const float *b,
 static inline bool softmax_row(double *p, const float *row, const unsigned char *mrow,
 			       int cols)
 {
-	bool any_visible = !mrow;
-	for (int j = 0; mrow && j < cols; j++)
-		any_visible |= mrow[j] != 0;
-	if (!any_visible)
+	if (!av_mask_row_visible(mrow, cols))
 		return false;
 	double max = -INFINITY;
 	for (int j = 0; j < cols; j++)
@@ -70,9 +67,7 @@ static void softmax_rows(float *out, double *kept, const float *in, const unsign
 		const unsigned char *mrow = mask ? mask + (size_t)i * cols : NULL;
 		float *orow = out + (size_t)i * cols;
 		double *prow = kept ? kept + (size_t)i * cols : p;
-		bool any_visible = !mrow;
-		for (int j = 0; mrow && j < cols && !any_visible; j++)
-			any_visible = mrow[j] != 0;
+		bool any_visible = av_mask_row_visible(mrow, cols);
 		if (!short_rows && any_visible &&
 		    av_softmax_row_avx2(orow, in + (size_t)i * cols, cols))
 			continue;

@@ -175,6 +175,16 @@ void av_linear(float *out, const float *x, const float *w, const float *b,
  * by AVX2 where the CPU has it, as PyTorch's CPU softmax is. */
 #define AV_KEPT_SOFTMAX_COLS 4
 
+/* Whether a mask row (may be NULL: every key visible) shows any of its
+ * cols keys: a softmax row exists only then. */
+static inline bool av_mask_row_visible(const unsigned char *mrow, int cols)
+{
+	for (int j = 0; mrow && j < cols; j++)
+		if (mrow[j])
+			return true;
+	return !mrow;
+}
+
 /* Stable softmax of one row of cols values into p (double), max subtracted.
  * Returns false, leaving p untouched, when mrow (may be NULL) hides every
  * key: then no distribution exists. Shared by the forward and backward

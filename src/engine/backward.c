@@ -188,15 +188,6 @@ void av_linear_backward(double *dx, double *dw, double *db, const double *dout,
 	linear_backward(dx, dw, db, dout, x, w, n, in_dim, out_dim, false);
 }
 
-/* whether mrow (may be NULL: all visible) shows any of its cols keys */
-static bool row_visible(const unsigned char *mrow, int cols)
-{
-	for (int j = 0; mrow && j < cols; j++)
-		if (mrow[j])
-			return true;
-	return !mrow;
-}
-
 /* av_softmax_rows_backward with the caller's scratch p (cols doubles), or
  * with kept (rows, cols): the forward's own double rows (a trace's
  * kept_softmax), which spare recomputing them. */
@@ -212,7 +203,7 @@ static void softmax_rows_backward(double *din, const double *dout, const float *
 		const double *drow = dout + (size_t)i * cols;
 		double *dirow = din + (size_t)i * cols;
 		const double *prow = kept ? kept + (size_t)i * cols : p;
-		if (kept ? !row_visible(mrow, cols)
+		if (kept ? !av_mask_row_visible(mrow, cols)
 			 : !av_softmax_row(p, in + (size_t)i * cols, mrow, cols))
 			continue;   /* the zeros depend on nothing */
 		double dot = 0;
