@@ -330,14 +330,19 @@ size_t av_without_last_word(const char *s, size_t len)
 	return len;
 }
 
+bool av_span_is_one_of(const char *s, size_t len, const char *const *words, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		if (len == strlen(words[k]) && !strncmp(s, words[k], len))
+			return true;
+	return false;
+}
+
 /* Whether the last word of s[0..len) is one of words (n of them). */
 static bool last_word_is_one_of(const char *s, size_t len, const char *const *words, size_t n)
 {
 	size_t start = av_last_word_start(s, len);
-	for (size_t k = 0; k < n; k++)
-		if (len - start == strlen(words[k]) && !strncmp(s + start, words[k], len - start))
-			return true;
-	return false;
+	return av_span_is_one_of(s + start, len - start, words, n);
 }
 
 bool av_last_word_is_operator(const char *s, size_t len)

@@ -115,6 +115,9 @@ size_t av_last_word_start(const char *s, size_t len);
 /* len without the last word of s[0..len) and the spaces before it. */
 size_t av_without_last_word(const char *s, size_t len);
 
+/* Whether s[0..len) is exactly one of words (n of them). */
+bool av_span_is_one_of(const char *s, size_t len, const char *const *words, size_t n);
+
 /* Whether the last word of s[0..len) is an operator of a formula: =, +,
  * − (U+2212), -, ×, · or /. */
 bool av_last_word_is_operator(const char *s, size_t len);

@@ -339,10 +339,7 @@ static bool title_operator(const char *s, size_t from, size_t to)
 {
 	static const char *const words[] = { "\xe2\x86\x92", "\xc3\xb7", "*",
 					     "\xe2\x89\x88", "|", ">", "<" };
-	for (size_t k = 0; k < sizeof(words) / sizeof(words[0]); k++)
-		if (to - from == strlen(words[k]) && !strncmp(s + from, words[k], to - from))
-			return true;
-	return false;
+	return av_span_is_one_of(s + from, to - from, words, sizeof(words) / sizeof(words[0]));
 }
 
 /* Where the first bracket of s[0..len) that is still open begins, or len. */
@@ -370,6 +367,12 @@ static size_t open_bracket(const char *s, size_t len)
 	return depth > 0 ? stack[0] : len;
 }
 
+/* Whether cp is a Chinese clause mark: ，；：、 */
+static bool clause_mark(uint32_t cp)
+{
+	return cp == 0xFF0C || cp == 0xFF1B || cp == 0xFF1A || cp == 0x3001;
+}
+
 /* Where a Chinese clause mark (，；：、) ends s[0..len) but for at most
  * three characters after it ("：纵向查" of "纵向查询"), or len. */
 static size_t cjk_clause_start(const char *s, size_t len)
@@ -378,7 +381,7 @@ static size_t cjk_clause_start(const char *s, size_t len)
 	for (int chars = 0; at > 0 && chars <= 3; chars++) {
 		size_t start;
 		uint32_t cp = last_cp(s, at, &start);
-		if (chars > 0 && (cp == 0xFF0C || cp == 0xFF1B || cp == 0xFF1A || cp == 0x3001))
+		if (chars > 0 && clause_mark(cp))
 			return at;
 		if (!av_cp_is_wide(cp))
 			return len;
@@ -410,7 +413,7 @@ static size_t before_more(const char *s, size_t len)
 		}
 		size_t start;
 		uint32_t cp = last_cp(s, len, &start);
-		if (cp == 0xFF0C || cp == 0xFF1B || cp == 0xFF1A || cp == 0x3001) {   /* ，；：、 */
+		if (clause_mark(cp)) {
 			len = start;
 			continue;
 		}
