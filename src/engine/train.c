@@ -512,52 +512,54 @@ double av_trainer_track_score(const struct av_trainer *tr, int h)
 	return head_track_score(tr, project_track_pair(tr), h);
 }
 
+/* The tracked pair in corpus trace t: the first query position of its
+ * first word that has a key position of its second word (a visible one,
+ * when visible) in *query, and of those keys the nearest in *key; false
+ * when t has none. */
+static bool pair_in(const struct av_trainer *tr, const struct av_trace *t, bool visible,
+		    int *query, int *key)
+{
+	const int *key_ids = tr->cfg.mode == AV_MODE_CROSS ? t->source_ids : t->ids;
+	for (int i = 0; i < t->n; i++) {
+		if (t->ids[i] != tr->track[0])
+			continue;
+		int best = -1;
+		for (int j = 0; j < t->m; j++) {
+			if (key_ids[j] != tr->track[1] || (visible && !t->mask[(size_t)i * t->m + j]))
+				continue;
+			if (best < 0 || abs(j - i) < abs(best - i))
+				best = j;
+		}
+		if (best >= 0) {
+			*query = i;
+			*key = best;
+			return true;
+		}
+	}
+	return false;
+}
+
 /* The tracked pair's cell in the corpus (see track_item in train.h). */
 static void find_track_cell(struct av_trainer *tr)
 {
 	tr->track_item = tr->track_pos[0] = tr->track_pos[1] = -1;
 	if (tr->track[0] < 0)
 		return;
-	bool cross = tr->cfg.mode == AV_MODE_CROSS;
-	for (int it = 0; it < tr->n_items; it++) {
-		const struct av_trace *t = &tr->items[it].trace;
-		const int *key_ids = cross ? t->source_ids : t->ids;
-		for (int i = 0; i < t->n; i++) {
-			if (t->ids[i] != tr->track[0])
-				continue;
-			int best = -1;
-			for (int j = 0; j < t->m; j++) {
-				if (key_ids[j] != tr->track[1] || !t->mask[(size_t)i * t->m + j])
-					continue;
-				if (best < 0 || abs(j - i) < abs(best - i))
-					best = j;
-			}
-			if (best >= 0) {
-				tr->track_item = it;
-				tr->track_pos[0] = i;
-				tr->track_pos[1] = best;
-				return;
-			}
+	for (int it = 0; it < tr->n_items; it++)
+		if (pair_in(tr, &tr->items[it].trace, true, &tr->track_pos[0], &tr->track_pos[1])) {
+			tr->track_item = it;
+			return;
 		}
-	}
 }
 
 bool av_trainer_track_hidden(const struct av_trainer *tr)
 {
 	if (tr->track[0] < 0 || tr->track_item >= 0)
 		return false;
-	bool cross = tr->cfg.mode == AV_MODE_CROSS;
-	for (int it = 0; it < tr->n_items; it++) {
-		const struct av_trace *t = &tr->items[it].trace;
-		const int *key_ids = cross ? t->source_ids : t->ids;
-		bool query = false, key = false;
-		for (int i = 0; i < t->n; i++)
-			query = query || t->ids[i] == tr->track[0];
-		for (int j = 0; j < t->m; j++)
-			key = key || key_ids[j] == tr->track[1];
-		if (query && key)
+	int query, key;
+	for (int it = 0; it < tr->n_items; it++)
+		if (pair_in(tr, &tr->items[it].trace, false, &query, &key))
 			return true;
-	}
 	return false;
 }
 
